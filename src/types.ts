@@ -1,0 +1,410 @@
+/**
+ * Shared declarations: persisted entry shapes, config, constants and presets.
+ * Pure data: no runtime imports.
+ */
+import type { FallbackController } from "./summarizer-fallback.js";
+
+// ---------------------------------------------------------------------------
+// Custom entry types and well-known names
+// ---------------------------------------------------------------------------
+
+export const CUSTOM_TYPE_SUMMARY = "context-prune-summary";
+export const CUSTOM_TYPE_INDEX = "context-prune-index";
+export const CUSTOM_TYPE_STATS = "context-prune-stats";
+export const CUSTOM_TYPE_FRONTIER = "context-prune-frontier";
+export const CUSTOM_TYPE_DEDUP_ALIAS = "context-prune-dedup-alias";
+export const CUSTOM_TYPE_CHAIN = "context-prune-chain";
+export const CUSTOM_TYPE_DIAGNOSTIC = "context-prune-diagnostic";
+export const CUSTOM_TYPE_FLUSH_METRICS = "context-prune-flush-metrics";
+
+export const QUERY_TOOL_NAME = "context_tree_query";
+export const EXTERNAL_COST_CHANNEL = "cost:external";
+export const EXTERNAL_COST_SOURCE = "pi-condense";
+export const STATUS_WIDGET_ID = "context-prune";
+export const PROGRESS_WIDGET_ID = "context-prune-progress";
+
+// ---------------------------------------------------------------------------
+// Diagnostics
+// ---------------------------------------------------------------------------
+
+export type DiagnosticKind = "unresolved-range" | "range-id-mismatch" | "orphan-sweep" | "backfill-empty";
+
+export interface DiagnosticEntryData {
+  kind: DiagnosticKind;
+  detail: string;
+}
+
+// ---------------------------------------------------------------------------
+// Config
+// ---------------------------------------------------------------------------
+
+export type PruneOn = "on-demand" | "agent-message";
+export type BatchingMode = "turn" | "agent-message";
+export type SummarizerThinking = "default" | "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+
+export interface ChainCompressionConfig {
+  enabled: boolean;
+  rollingWindow: number;
+  stripFinalAssistantThinking: boolean;
+  fuseRangeSummary: boolean;
+}
+
+export interface ErrorPurgeConfig {
+  enabled: boolean;
+  cooldownTurns: number;
+  minArgChars: number;
+}
+
+export interface ContextPruneConfig {
+  enabled: boolean;
+  showPruneStatusLine: boolean;
+  summarizerModel: string;
+  summarizerThinking: SummarizerThinking;
+  pruneOn: PruneOn;
+  batchingMode: BatchingMode;
+  quietOversizedSkips: boolean;
+  minBatchChars: number;
+  recoveryGraceTurns: number;
+  summarizerIdleTimeoutMs: number;
+  summarizerMaxTimeoutMs: number;
+  protectedTools: string[];
+  protectedPaths: string[];
+  chainCompression: ChainCompressionConfig;
+  purgeErrors: ErrorPurgeConfig;
+  dedupByContentHash: boolean;
+  autoBudgetThreshold: number | null;
+  spillThreshold: number;
+  spillPreviewBytes: number;
+  budgetTurnDelta: number | null;
+}
+
+export const DEFAULT_CONFIG: ContextPruneConfig = {
+  enabled: false,
+  showPruneStatusLine: true,
+  summarizerModel: "default",
+  summarizerThinking: "default",
+  pruneOn: "agent-message",
+  batchingMode: "turn",
+  quietOversizedSkips: false,
+  minBatchChars: 1000,
+  recoveryGraceTurns: 3,
+  summarizerIdleTimeoutMs: 20000,
+  summarizerMaxTimeoutMs: 180000,
+  protectedTools: [],
+  protectedPaths: ["**/skills/**/*.md"],
+  chainCompression: { enabled: true, rollingWindow: 3, stripFinalAssistantThinking: true, fuseRangeSummary: true },
+  purgeErrors: { enabled: true, cooldownTurns: 2, minArgChars: 500 },
+  dedupByContentHash: true,
+  autoBudgetThreshold: null,
+  spillThreshold: 65536,
+  spillPreviewBytes: 2048,
+  budgetTurnDelta: null,
+};
+
+// ---------------------------------------------------------------------------
+// UI presets (values are strings: the settings list cycles strings)
+// ---------------------------------------------------------------------------
+
+export interface PresetOption<V extends string = string> {
+  value: V;
+  label: string;
+}
+
+export const SUMMARIZER_THINKING_LEVELS: PresetOption<SummarizerThinking>[] = [
+  { value: "default", label: "Default" },
+  { value: "off", label: "Off" },
+  { value: "minimal", label: "Minimal" },
+  { value: "low", label: "Low" },
+  { value: "medium", label: "Medium" },
+  { value: "high", label: "High" },
+  { value: "xhigh", label: "XHigh" },
+];
+
+export const PRUNE_ON_MODES: PresetOption<PruneOn>[] = [
+  { value: "agent-message", label: "On agent message" },
+  { value: "on-demand", label: "On demand" },
+];
+
+export const BATCHING_MODES: PresetOption<BatchingMode>[] = [
+  { value: "turn", label: "Per turn" },
+  { value: "agent-message", label: "Per agent message" },
+];
+
+export const MIN_BATCH_CHARS_PRESETS: PresetOption[] = [
+  { value: "0", label: "0 (disabled)" },
+  { value: "500", label: "500" },
+  { value: "1000", label: "1000 (default)" },
+  { value: "2000", label: "2000" },
+  { value: "5000", label: "5000" },
+];
+
+export const RECOVERY_GRACE_PRESETS: PresetOption[] = [
+  { value: "0", label: "0 (disabled)" },
+  { value: "1", label: "1" },
+  { value: "3", label: "3 (default)" },
+  { value: "5", label: "5" },
+  { value: "8", label: "8" },
+];
+
+export const SUMMARIZER_IDLE_TIMEOUT_PRESETS: PresetOption[] = [
+  { value: "0", label: "0 (disabled)" },
+  { value: "10000", label: "10s" },
+  { value: "20000", label: "20s (default)" },
+  { value: "45000", label: "45s" },
+  { value: "90000", label: "90s" },
+];
+
+export const SUMMARIZER_MAX_TIMEOUT_PRESETS: PresetOption[] = [
+  { value: "0", label: "0 (disabled)" },
+  { value: "120000", label: "120s" },
+  { value: "180000", label: "180s (default)" },
+  { value: "300000", label: "300s" },
+  { value: "600000", label: "600s" },
+];
+
+export const AUTO_BUDGET_PRESETS: PresetOption[] = [
+  { value: "0", label: "Off (default)" },
+  { value: "0.6", label: "60%" },
+  { value: "0.7", label: "70%" },
+  { value: "0.8", label: "80%" },
+  { value: "0.9", label: "90%" },
+];
+
+export const ROLLING_WINDOW_PRESETS: PresetOption[] = [
+  { value: "1", label: "1" },
+  { value: "2", label: "2" },
+  { value: "3", label: "3 (default)" },
+  { value: "5", label: "5" },
+  { value: "10", label: "10" },
+];
+
+export const PURGE_COOLDOWN_PRESETS: PresetOption[] = [
+  { value: "1", label: "1" },
+  { value: "2", label: "2 (default)" },
+  { value: "3", label: "3" },
+  { value: "5", label: "5" },
+  { value: "10", label: "10" },
+];
+
+export const PURGE_MIN_ARG_PRESETS: PresetOption[] = [
+  { value: "100", label: "100" },
+  { value: "500", label: "500 (default)" },
+  { value: "1000", label: "1000" },
+  { value: "5000", label: "5000" },
+];
+
+// ---------------------------------------------------------------------------
+// Capture and index
+// ---------------------------------------------------------------------------
+
+export interface CapturedToolCall {
+  toolCallId: string;
+  toolName: string;
+  args: Record<string, unknown>;
+  resultText: string;
+  isError: boolean;
+  /** The ToolResultMessage's own timestamp; absent means legacy (bare-id keyed). */
+  resultTimestamp?: number;
+  spillPath?: string;
+  spillBytes?: number;
+  resultPreview?: string;
+  contentHash?: string;
+}
+
+export interface CapturedBatch {
+  turnIndex: number;
+  /** Batch-level timestamp; never an identity discriminant. */
+  timestamp: number;
+  assistantText: string;
+  toolCalls: CapturedToolCall[];
+  /** Set only by the session-rescan path. */
+  userTurnGroup?: number;
+}
+
+export interface ToolCallRecord {
+  toolCallId: string;
+  toolName: string;
+  args: Record<string, unknown>;
+  /** "" for spilled records. */
+  resultText: string;
+  isError: boolean;
+  /** -1 for backfilled records. */
+  turnIndex: number;
+  timestamp: number;
+  resultTimestamp?: number;
+  spillPath?: string;
+  spillBytes?: number;
+  resultPreview?: string;
+  contentHash?: string;
+}
+
+export interface SummaryToolCallRef {
+  shortId: string;
+  toolCallId: string;
+  resultTimestamp?: number;
+}
+
+export interface IndexEntryData {
+  toolCalls: ToolCallRecord[];
+  backfilled?: true;
+  refs?: SummaryToolCallRef[];
+}
+
+export interface DedupAliasEntryData {
+  newToolCallId: string;
+  originalToolCallId: string;
+  newResultTimestamp?: number;
+  originalResultTimestamp?: number;
+  /** Tolerated on read, never written. */
+  hash?: string;
+}
+
+export interface SummaryMessageDetails {
+  toolCallRefs: SummaryToolCallRef[];
+  toolNames: string[];
+  turnIndex: number;
+  timestamp: number;
+}
+
+// ---------------------------------------------------------------------------
+// Chains
+// ---------------------------------------------------------------------------
+
+/** Detection-time shape of one chain; never persisted. */
+export interface ChainRange {
+  startUserTimestamp: number;
+  middleToolCallIds: string[];
+  middleOccurrenceKeys?: string[];
+  protectedToolCallIds?: string[];
+  /** null = interrupted chain. */
+  finalAssistantTimestamp: number | null;
+}
+
+/** Persisted as the data of a `context-prune-chain` custom entry. */
+export interface ChainCompressionEntry {
+  blockId: string;
+  startUserTimestamp: number;
+  droppedToolCallIds: string[];
+  droppedOccurrenceKeys?: string[];
+  protectedToolCallIds?: string[];
+  finalAssistantTimestamp: number | null;
+  toolRefs: string[];
+  compressedAt: number;
+  rangeSummaryText?: string;
+  bodySource?: "deterministic";
+}
+
+// ---------------------------------------------------------------------------
+// Frontier, metrics, stats
+// ---------------------------------------------------------------------------
+
+export type PruneFrontierOutcome = "summarized" | "skipped-oversized" | "skipped-trivial" | "skipped-deduped";
+
+export interface PruneFrontier {
+  lastAttemptedToolCallId: string;
+  lastAttemptedToolName: string;
+  lastAttemptedTurnIndex: number;
+  lastAttemptedTimestamp: number;
+  attemptedBatchCount: number;
+  attemptedToolCallCount: number;
+  rawCharCount: number;
+  summaryCharCount: number;
+  outcome: PruneFrontierOutcome;
+}
+
+export interface ContextMetricsSnapshot {
+  /** Estimated tokens of thinking blocks in the trailing open segment. */
+  openCycleThinkingTokens: number;
+  /** Integer 0..100. */
+  largestChainSharePct: number;
+  /** Estimated tokens of eligible unsummarized tool results after the frontier. */
+  frontierGapTokens: number;
+}
+
+export type FlushTrigger = "budget" | "delta" | "message-end" | "manual" | "rearmed";
+
+export interface FlushMetricsEntry {
+  ts: number;
+  trigger: FlushTrigger;
+  capturedBatches: number;
+  processedBatches: number;
+  outcome: PruneFrontierOutcome | "empty" | "error";
+  metrics: ContextMetricsSnapshot;
+}
+
+export interface SummarizerStats {
+  totalInputTokens: number;
+  totalOutputTokens: number;
+  totalCost: number;
+  callCount: number;
+  chainsCompressed: number;
+  rangesSummarized: number;
+}
+
+export interface ExternalCostUpdate {
+  source: string;
+  totalCost: number;
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+export interface LiveReclaim {
+  beforeChars: number;
+  afterChars: number;
+}
+
+// ---------------------------------------------------------------------------
+// Flush and summarizer options
+// ---------------------------------------------------------------------------
+
+export type ProgressCallback = (
+  index: number,
+  total: number,
+  batch: CapturedBatch,
+  stage: "start" | "done" | "skipped",
+) => void;
+
+export type BatchTextProgressCallback = (
+  index: number,
+  total: number,
+  batch: CapturedBatch,
+  receivedChars: number,
+) => void;
+
+export interface FlushOptions {
+  /** Default "runtime". */
+  delivery?: "runtime" | "session";
+  onProgress?: ProgressCallback;
+  onBatchTextProgress?: BatchTextProgressCallback;
+  /** Skip internal capture and use these batches. */
+  previewedBatches?: CapturedBatch[];
+  signal?: AbortSignal;
+  /** Default "manual". */
+  trigger?: FlushTrigger;
+  /** The final assistant message of a message_end flush, not yet on the branch. */
+  closingMessage?: any;
+}
+
+export interface SummarizeBatchOptions {
+  onTextProgress?: (receivedChars: number) => void;
+  signal?: AbortSignal;
+  controller?: FallbackController;
+}
+
+export interface SummarizeBatchesOptions {
+  onBatchTextProgress?: BatchTextProgressCallback;
+  signal?: AbortSignal;
+  controller?: FallbackController;
+}
+
+export interface SummarizeResult {
+  summaryText: string;
+  usage: {
+    input: number;
+    output: number;
+    cacheRead: number;
+    cacheWrite: number;
+    totalTokens: number;
+    cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+  };
+}
