@@ -1,0 +1,105 @@
+/**
+ * Reload benchmark: time `ToolCallIndexer.reconstructFromSession` and the branch
+ * rescan `captureUnindexedBatchesFromSession` on synthetic branches of about 2k,
+ * 8k and 32k entries (messages, index, summary, dedup-alias and chain entries).
+ * Run: bun bench/reload.ts
+ */
+import { captureUnindexedBatchesFromSession } from "../src/batch-capture.js";
+import { ToolCallIndexer } from "../src/indexer.js";
+import {
+  CUSTOM_TYPE_CHAIN,
+  CUSTOM_TYPE_DEDUP_ALIAS,
+  CUSTOM_TYPE_INDEX,
+  CUSTOM_TYPE_SUMMARY,
+} from "../src/types.js";
+
+const SIZES = [2_000, 8_000, 32_000];
+const ITERATIONS = 15;
+const RESULT_CHARS = 1_500;
+
+function body(seed: number): string {
+  return `output ${seed}\n${"x".repeat(RESULT_CHARS)}`;
+}
+
+/** One user span: ~13 entries with two tool calls (ids reused across spans). */
+function appendSpan(branch: any[], span: number): void {
+  const t = 1_000_000 + span * 100;
+  const ids = [`bash_${span % 50}`, `read_${span % 7}`];
+  const msg = (message: any) => branch.push({ type: "message", message });
+  msg({ role: "user", content: [{ type: "text", text: `task ${span}` }], timestamp: t });
+  msg({ role: "assistant", content: ids.map((id) => ({ type: "toolCall", id, name: "bash", arguments: { cmd: id } })), timestamp: t + 1 });
+  ids.forEach((id, i) => msg({ role: "toolResult", toolCallId: id, toolName: "bash", content: [{ type: "text", text: body(span * 2 + i) }], isError: false, timestamp: t + 2 + i }));
+  msg({ role: "assistant", content: [{ type: "toolCall", id: `dup_${span}`, name: "bash", arguments: {} }], timestamp: t + 5 });
+  msg({ role: "toolResult", toolCallId: `dup_${span}`, toolName: "bash", content: [{ type: "text", text: body(span * 2) }], isError: false, timestamp: t + 6 });
+  msg({ role: "assistant", content: [{ type: "text", text: "done" }], timestamp: t + 7 });
+  const refs = ids.map((id, i) => ({ shortId: `t${span * 2 + i + 1}`, toolCallId: id, resultTimestamp: t + 2 + i }));
+  branch.push({ type: "custom_message", customType: CUSTOM_TYPE_SUMMARY, content: `- summary ${span}`, display: false, details: { toolCallRefs: refs, toolNames: ["bash", "bash"], turnIndex: span * 3, timestamp: t + 1 } });
+  const records = ids.map((id, i) => ({ toolCallId: id, toolName: "bash", args: { cmd: id }, resultText: body(span * 2 + i), isError: false, turnIndex: span * 3, timestamp: t + 1, resultTimestamp: t + 2 + i }));
+  branch.push({ type: "custom", customType: CUSTOM_TYPE_INDEX, data: { toolCalls: records } });
+  branch.push({ type: "custom", customType: CUSTOM_TYPE_DEDUP_ALIAS, data: { newToolCallId: `dup_${span}`, newResultTimestamp: t + 6, originalToolCallId: ids[0], originalResultTimestamp: t + 2 } });
+  branch.push({ type: "custom", customType: CUSTOM_TYPE_CHAIN, data: { blockId: `b${span + 1}`, startUserTimestamp: t, droppedToolCallIds: [...ids, `dup_${span}`], droppedOccurrenceKeys: [`${ids[0]}@${t + 2}`], finalAssistantTimestamp: t + 7, toolRefs: refs.map((r) => r.shortId), compressedAt: t + 8 } });
+  branch.push({ type: "custom", customType: "context-prune-stats", data: { callCount: span } });
+}
+
+function makeBranch(size: number): any[] {
+  const branch: any[] = [];
+  for (let span = 0; branch.length < size; span++) appendSpan(branch, span);
+  return branch;
+}
+
+/** Full GC between samples so garbage from earlier runs is not billed to the next one. */
+function collect(): void {
+  (globalThis as any).Bun?.gc?.(true);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Best and median of ITERATIONS timed runs after one warm-up run. */
+function time(fn: () => void): { best: number; median: number } {
+  fn();
+  const samples: number[] = [];
+  for (let i = 0; i < ITERATIONS; i++) {
+    const start = performance.now();
+    fn();
+    samples.push(performance.now() - start);
+  }
+  return { best: Math.min(...samples), median: median(samples) };
+}
+
+function heapAfterRebuild(branch: any[]): { deltaMb: number; shared: boolean } {
+  collect();
+  const before = process.memoryUsage().heapUsed;
+  const indexer = new ToolCallIndexer();
+  indexer.reconstructFromSession({ sessionManager: { getBranch: () => branch } } as any);
+  collect();
+  const deltaMb = (process.memoryUsage().heapUsed - before) / 1024 / 1024;
+  const persisted = new Set(branch.filter((e) => e.customType === CUSTOM_TYPE_INDEX).flatMap((e) => e.data.toolCalls));
+  const shared = [...indexer.getIndex().values()].every((record) => persisted.has(record));
+  return { deltaMb, shared };
+}
+
+type Timing = { best: number; median: number };
+const rows: { size: number; rebuild: Timing; rescan: Timing; records: number; deltaMb: number; shared: boolean }[] = [];
+for (const size of SIZES) {
+  const branch = makeBranch(size);
+  const ctx = { sessionManager: { getBranch: () => branch } } as any;
+  const indexer = new ToolCallIndexer();
+  const rebuild = time(() => indexer.reconstructFromSession(ctx));
+  const rescan = time(() => captureUnindexedBatchesFromSession(branch, indexer));
+  const { deltaMb, shared } = heapAfterRebuild(branch);
+  rows.push({ size: branch.length, rebuild, rescan, records: indexer.getIndex().size, deltaMb, shared });
+}
+
+const ms = (t: Timing) => `${t.best.toFixed(2)} / ${t.median.toFixed(2)}`.padStart(15);
+console.log("entries  records  rebuild ms best/median  rescan ms best/median  rebuild heap MB  records shared");
+for (const r of rows) {
+  console.log(
+    `${String(r.size).padStart(7)}  ${String(r.records).padStart(7)}  ${ms(r.rebuild).padStart(23)}  ${ms(r.rescan).padStart(22)}  ${r.deltaMb.toFixed(2).padStart(15)}  ${r.shared ? "yes" : "NO"}`,
+  );
+}
+const [, mid, big] = rows;
+const ratio = (a: Timing, b: Timing) => `${(a.best / b.best).toFixed(2)}x best, ${(a.median / b.median).toFixed(2)}x median`;
+console.log(`32k/8k: rebuild ${ratio(big!.rebuild, mid!.rebuild)}; rescan ${ratio(big!.rescan, mid!.rescan)} (target <= 4.5x)`);

@@ -1,0 +1,149 @@
+/**
+ * Render benchmark: ms per `pruneMessages` call on synthetic sessions of about
+ * 2k, 8k and 32k messages (80% of tool results summarized, provider ids reused
+ * every 50 calls, a dozen chain entries), for a pruning render and a no-op
+ * render. pi hands the `context` hook a fresh deep copy on every request, so
+ * each timed render gets a fresh structuredClone (cloning is not timed).
+ *
+ * Run: npm run bench:render
+ */
+import { ToolCallIndexer } from "../src/indexer.js";
+import { pruneMessages } from "../src/pruner.js";
+import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY, DEFAULT_CONFIG, type ToolCallRecord } from "../src/types.js";
+
+const SIZES = [2_000, 8_000, 32_000];
+const WARMUP = 5;
+const SAMPLES = 20;
+const ID_REUSE_PERIOD = 50;
+const CHAIN_ENTRIES = 12;
+
+interface Session {
+  messages: any[];
+  branch: any[];
+}
+
+function outputText(n: number): string {
+  return `line ${n}: ${"lorem ipsum dolor sit amet ".repeat(12)}\n`.repeat(4);
+}
+
+/** user -> 3 x (assistant with 2 calls -> 2 results) -> final text assistant, repeated. */
+function buildSession(targetMessages: number, summarize: boolean): Session {
+  const messages: any[] = [];
+  const records: ToolCallRecord[] = [];
+  const refs: Array<{ shortId: string; toolCallId: string; resultTimestamp: number }> = [];
+  const chains: Array<{ start: number; final: number; ids: string[] }> = [];
+  let ts = 1_000;
+  let call = 0;
+  while (messages.length < targetMessages) {
+    const start = (ts += 10);
+    messages.push({ role: "user", content: [{ type: "text", text: `task ${start}` }], timestamp: start });
+    const chainIds: string[] = [];
+    for (let turn = 0; turn < 3; turn++) {
+      const ids = [0, 1].map(() => `bash_${call++ % ID_REUSE_PERIOD}`);
+      messages.push({
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "considering the next step ".repeat(6), thinkingSignature: "sig" },
+          ...ids.map((id) => ({ type: "toolCall", id, name: "bash", arguments: { command: `ls ${id}` } })),
+        ],
+        timestamp: (ts += 10),
+      });
+      for (const id of ids) {
+        const resultTs = (ts += 10);
+        const text = outputText(resultTs);
+        messages.push({ role: "toolResult", toolCallId: id, toolName: "bash", content: [{ type: "text", text }], isError: false, timestamp: resultTs });
+        chainIds.push(id);
+        if (summarize && call % 5 !== 0) {
+          records.push({ toolCallId: id, toolName: "bash", args: { command: `ls ${id}` }, resultText: text, isError: false, turnIndex: turn, timestamp: resultTs, resultTimestamp: resultTs });
+          refs.push({ shortId: `t${refs.length + 1}`, toolCallId: id, resultTimestamp: resultTs });
+        }
+      }
+    }
+    const final = (ts += 10);
+    messages.push({ role: "assistant", content: [{ type: "text", text: "done" }], timestamp: final });
+    chains.push({ start, final, ids: chainIds });
+  }
+  return { messages, branch: summarize ? buildBranch(records, refs, chains) : [] };
+}
+
+function buildBranch(records: ToolCallRecord[], refs: any[], chains: Array<{ start: number; final: number; ids: string[] }>): any[] {
+  const branch: any[] = [];
+  for (let i = 0; i < records.length; i += 6) {
+    branch.push({ type: "custom", customType: CUSTOM_TYPE_INDEX, data: { toolCalls: records.slice(i, i + 6) } });
+    branch.push({
+      type: "custom_message",
+      customType: CUSTOM_TYPE_SUMMARY,
+      content: `summary of batch ${i / 6}`,
+      display: false,
+      details: { toolCallRefs: refs.slice(i, i + 6), toolNames: ["bash"], turnIndex: i, timestamp: i },
+      timestamp: i,
+    });
+  }
+  chains.slice(0, CHAIN_ENTRIES).forEach((chain, k) => {
+    branch.push({
+      type: "custom",
+      customType: CUSTOM_TYPE_CHAIN,
+      data: {
+        blockId: `b${k + 1}`,
+        startUserTimestamp: chain.start,
+        finalAssistantTimestamp: chain.final,
+        droppedToolCallIds: chain.ids,
+        toolRefs: [`t${k + 1}`],
+        compressedAt: 10_000_000 + k,
+      },
+    });
+  });
+  return branch;
+}
+
+function indexerFor(branch: any[]): ToolCallIndexer {
+  const indexer = new ToolCallIndexer();
+  indexer.reconstructFromSession({ sessionManager: { getBranch: () => branch } } as any);
+  return indexer;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function timeRenders(session: Session): { ms: number; pruned: boolean; serializations: number } {
+  const indexer = indexerFor(session.branch);
+  const render = (messages: any[]) =>
+    pruneMessages(messages, indexer, DEFAULT_CONFIG.chainCompression, DEFAULT_CONFIG.purgeErrors, DEFAULT_CONFIG, DEFAULT_CONFIG.recoveryGraceTurns);
+  for (let i = 0; i < WARMUP; i++) render(structuredClone(session.messages));
+  const samples: number[] = [];
+  let pruned = false;
+  let serializations = 0;
+  const stringify = JSON.stringify;
+  for (let i = 0; i < SAMPLES; i++) {
+    const copy = structuredClone(session.messages);
+    Bun.gc(true);
+    let calls = 0;
+    JSON.stringify = ((...args: Parameters<typeof stringify>) => (calls++, stringify(...args))) as typeof stringify;
+    const started = performance.now();
+    const result = render(copy);
+    samples.push(performance.now() - started); if (process.env.PHASES) console.error((globalThis as any).__t?.map((x:number)=>x.toFixed(1)).join(" "));
+    JSON.stringify = stringify;
+    pruned = result.pruned;
+    serializations = calls;
+  }
+  return { ms: median(samples), pruned, serializations };
+}
+
+function main(): void {
+  console.log(`pruneMessages: median of ${SAMPLES} renders after ${WARMUP} warm-up, fresh clone per render`);
+  console.log("messages | pruning ms | no-op ms | no-op JSON.stringify calls");
+  const pruning: number[] = [];
+  for (const size of SIZES) {
+    const prune = timeRenders(buildSession(size, true));
+    const noop = timeRenders(buildSession(size, false));
+    if (!prune.pruned || noop.pruned) throw new Error("bench fixture did not produce the expected render kinds");
+    pruning.push(prune.ms);
+    console.log(`${String(size).padStart(8)} | ${prune.ms.toFixed(2).padStart(10)} | ${noop.ms.toFixed(2).padStart(8)} | ${noop.serializations}`);
+  }
+  const ratio = pruning[2] / pruning[1];
+  console.log(`growth 32k/8k (pruning): ${ratio.toFixed(2)}x (target <= 4.5x); 32k pruning render target < 25 ms`);
+}
+
+main();

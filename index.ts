@@ -1,0 +1,61 @@
+/**
+ * pi-condense: the extension entry point. It only wires pi's hooks to the
+ * modules in src/; every handler is guarded so no failure reaches pi.
+ */
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { compactChains } from "./src/chain-pass.js";
+import { registerCommands } from "./src/commands.js";
+import { createExtensionState, type ExtensionState } from "./src/extension-state.js";
+import { flushPending } from "./src/flush.js";
+import { computeMetricsSnapshot, EMPTY_METRICS_SNAPSHOT } from "./src/metrics-cache.js";
+import { capturePendingBatches } from "./src/pending-batches.js";
+import { registerQueryTool } from "./src/query-tool.js";
+import { onSessionStart, onSessionTree } from "./src/session-lifecycle.js";
+import { onAgentEnd, onContext, onMessageEnd, onTurnEnd } from "./src/turn-handlers.js";
+import type { FlushOptions } from "./src/types.js";
+
+export default function piCondense(pi: ExtensionAPI): void {
+  const state = createExtensionState(pi);
+
+  pi.on("session_start", guarded("session_start", (_event, ctx) => onSessionStart(state, ctx)));
+  pi.on("session_tree", guarded("session_tree", (_event, ctx) => onSessionTree(state, ctx)));
+  pi.on("turn_end", guarded("turn_end", (event, ctx) => onTurnEnd(state, ctx, event)));
+  pi.on("message_end", guarded("message_end", (event, ctx) => onMessageEnd(state, ctx, event)));
+  pi.on("agent_end", guarded("agent_end", (_event, ctx) => onAgentEnd(state, ctx)));
+  pi.on("context", guarded("context", (event, ctx) => onContext(state, ctx, event)));
+
+  registerQueryTool(pi, state.indexer);
+  registerWithCommands(pi, state);
+}
+
+function registerWithCommands(pi: ExtensionAPI, state: ExtensionState): void {
+  registerCommands(
+    pi,
+    state.config,
+    (ctx: ExtensionContext, options?: FlushOptions) => flushPending(state, ctx, options),
+    (ctx: ExtensionContext, opts?: { rethrow?: boolean }) => capturePendingBatches(state, ctx, opts),
+    () => state.stats.getStats(),
+    () => state.stats.getLiveReclaim(),
+    state.indexer,
+    (ctx: ExtensionContext) => compactChains(state, ctx),
+    () => state.diagnostics.counts(),
+    (ctx: ExtensionContext) => computeMetricsSnapshot(state, ctx) ?? EMPTY_METRICS_SNAPSHOT,
+    () => state.metricsCache,
+    () => state.rearmedPending,
+  );
+}
+
+/** Handlers never throw into pi: a failure is logged and the event proceeds without us. */
+function guarded<E, R>(
+  name: string,
+  handler: (event: E, ctx: ExtensionContext) => R | Promise<R>,
+): (event: E, ctx: ExtensionContext) => Promise<R | undefined> {
+  return async (event, ctx) => {
+    try {
+      return await handler(event, ctx);
+    } catch (err) {
+      console.error(`pi-condense: ${name} handler failed`, err);
+      return undefined;
+    }
+  };
+}

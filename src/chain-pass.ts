@@ -1,0 +1,105 @@
+/**
+ * Chain compression runs: after a successful flush (rolling window from
+ * config) and from `/pruner compact` (window 0: every eligible closed chain).
+ */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { compressEligible } from "./chain-compressor.js";
+import { detectChains, withClosingMessage } from "./chain-detector.js";
+import { type AppendEntry, errorMessage, isStaleContextError, safeNotify } from "./delivery.js";
+import { type ExtensionState, protectionPredicate } from "./extension-state.js";
+import { branchMessages } from "./metrics-cache.js";
+import { inGraceRecoveryToolCallIds } from "./recovery-grace.js";
+import { emitExternalCost } from "./stats.js";
+import { summarizeRange } from "./summarizer.js";
+import type { ChainCompressionEntry } from "./types.js";
+
+export function makeFuseRange(
+  state: ExtensionState,
+  ctx: ExtensionContext,
+): ((text: string) => Promise<string | null>) | undefined {
+  if (!state.config.value.chainCompression?.fuseRangeSummary) return undefined;
+  return async (text) => {
+    const result = await summarizeRange(text, state.config.value, ctx, { controller: state.fallback });
+    if (!result) return null;
+    state.stats.add(result.usage);
+    state.stats.addRangesSummarized(1);
+    return result.summaryText;
+  };
+}
+
+async function compress(
+  state: ExtensionState,
+  ctx: ExtensionContext,
+  messages: any[],
+  graceSource: any[],
+  rollingWindow: number,
+  appendEntry: AppendEntry,
+) {
+  const config = state.config.value;
+  const chains = detectChains(messages, protectionPredicate(state));
+  const inGrace = inGraceRecoveryToolCallIds(graceSource, config.recoveryGraceTurns);
+  const sm = ctx.sessionManager;
+  return compressEligible(
+    chains,
+    rollingWindow,
+    {
+      indexer: state.indexer,
+      blockRefs: state.blockRefs,
+      appendEntry,
+      now: Date.now,
+      fuseRange: makeFuseRange(state, ctx),
+      messages,
+      diagnostics: state.diagnostics,
+      backfill: {
+        spillThreshold: config.spillThreshold,
+        spillPreviewBytes: config.spillPreviewBytes,
+        sessionDir: sm.getSessionDir(),
+        sessionId: sm.getSessionId(),
+      },
+    },
+    inGrace,
+  );
+}
+
+function recordCompressions(state: ExtensionState, entries: ChainCompressionEntry[]): void {
+  state.stats.addChainsCompressed(entries.length);
+  state.stats.persist(state.pi);
+  emitExternalCost(state.pi, state.stats);
+}
+
+/** Non-fatal: a failure is a warning notice and never changes the flush outcome. */
+export async function compressAfterFlush(
+  state: ExtensionState,
+  ctx: ExtensionContext,
+  messages: any[],
+  closingMessage: any,
+  appendEntry: AppendEntry,
+): Promise<void> {
+  try {
+    const detection = withClosingMessage(messages, closingMessage);
+    const window = state.config.value.chainCompression.rollingWindow;
+    const result = await compress(state, ctx, detection, messages, window, appendEntry);
+    const entries = result.compressedEntries;
+    if (entries.length === 0) return;
+    recordCompressions(state, entries);
+    const ids = entries.map((e) => e.blockId).join(", ");
+    safeNotify(ctx, `pruner: compressed ${entries.length} chain${entries.length === 1 ? "" : "s"} (${ids})`, "info");
+  } catch (err) {
+    if (isStaleContextError(err)) return;
+    safeNotify(ctx, `pruner: chain compression failed: ${errorMessage(err)}`, "warning");
+  }
+}
+
+export async function compactChains(
+  state: ExtensionState,
+  ctx: ExtensionContext,
+): Promise<{ compressedEntries: ChainCompressionEntry[]; skipped: number }> {
+  const messages = branchMessages(ctx.sessionManager.getBranch());
+  const appendEntry: AppendEntry = (customType, data) => state.pi.appendEntry(customType, data);
+  const result = await compress(state, ctx, messages, messages, 0, appendEntry);
+  if (result.compressedEntries.length > 0) recordCompressions(state, result.compressedEntries);
+  return {
+    compressedEntries: result.compressedEntries,
+    skipped: result.skipped.filter((s) => s.reason === "no-summary").length,
+  };
+}

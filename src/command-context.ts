@@ -1,0 +1,115 @@
+/**
+ * Shared plumbing for the `/pruner` subcommands: the injected dependency
+ * bundle, config replacement with persistence, status refresh and notify
+ * helpers. Subcommand modules receive a `CommandDeps` and never touch
+ * `registerCommands`' positional parameters directly.
+ */
+import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import type { ToolCallIndexer } from "./indexer.js";
+import { setPruneStatusWidget } from "./status-line.js";
+import type {
+  CapturedBatch,
+  ChainCompressionEntry,
+  ContextMetricsSnapshot,
+  ContextPruneConfig,
+  DiagnosticKind,
+  FlushOptions,
+  LiveReclaim,
+  SummarizerStats,
+} from "./types.js";
+
+export type FlushResultLike =
+  | {
+      ok: true;
+      reason: "flushed" | "skipped-oversized" | "skipped-trivial" | "skipped-deduped";
+      batchCount: number;
+      toolCallCount: number;
+      rawCharCount: number;
+      summaryCharCount: number;
+      dedupedCount?: number;
+    }
+  | { ok: false; reason: string; error?: string };
+
+export interface CompactResult {
+  compressedEntries: ChainCompressionEntry[];
+  skipped: number;
+}
+
+export type NotifyType = "info" | "warning" | "error";
+
+/** Everything `registerCommands` was handed, plus the persistence hook. */
+export interface CommandDeps {
+  pi: ExtensionAPI;
+  currentConfig: { value: ContextPruneConfig };
+  flushPending: (ctx: ExtensionCommandContext, options?: FlushOptions) => Promise<FlushResultLike>;
+  capturePendingBatches: (ctx: ExtensionCommandContext) => CapturedBatch[];
+  getStats: () => SummarizerStats;
+  getLiveReclaim: () => LiveReclaim | undefined;
+  indexer: ToolCallIndexer;
+  compactChains: (ctx: ExtensionCommandContext) => Promise<CompactResult>;
+  getDiagnosticCounts?: () => Record<DiagnosticKind, number>;
+  getContextMetrics?: (ctx: ExtensionCommandContext) => ContextMetricsSnapshot;
+  getCachedMetrics?: () => ContextMetricsSnapshot | undefined;
+  getRearmed?: () => boolean;
+  /** Fire-and-forget save; failures are reported through `ctx.ui.notify`. */
+  persist: (ctx: ExtensionCommandContext, config: ContextPruneConfig) => void;
+}
+
+export type SubcommandHandler = (deps: CommandDeps, ctx: ExtensionCommandContext, args: string[]) => Promise<void>;
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** A notify that can never throw into a command (stale ctx, missing UI). */
+export function safeNotify(ctx: ExtensionCommandContext, message: string, type?: NotifyType): void {
+  try {
+    if (type === undefined) ctx.ui.notify(message);
+    else ctx.ui.notify(message, type);
+  } catch (err) {
+    console.error("pi-condense: notify failed", err);
+  }
+}
+
+export function info(ctx: ExtensionCommandContext, message: string): void {
+  safeNotify(ctx, message, "info");
+}
+
+export function warn(ctx: ExtensionCommandContext, message: string): void {
+  safeNotify(ctx, message, "warning");
+}
+
+/** Footer refresh; a UI failure must not undo or abort an applied change. */
+export function refreshStatus(deps: CommandDeps, ctx: ExtensionCommandContext, config = deps.currentConfig.value): void {
+  try {
+    setPruneStatusWidget(
+      ctx,
+      config,
+      deps.getLiveReclaim(),
+      deps.getDiagnosticCounts?.(),
+      deps.getCachedMetrics?.(),
+    );
+  } catch (err) {
+    console.error("pi-condense: status refresh failed", err);
+  }
+}
+
+/** Replace the shared config with a patched copy and persist it. */
+export function applyConfig(
+  deps: CommandDeps,
+  ctx: ExtensionCommandContext,
+  patch: Partial<ContextPruneConfig>,
+): ContextPruneConfig {
+  const next: ContextPruneConfig = { ...deps.currentConfig.value, ...patch };
+  deps.currentConfig.value = next;
+  deps.persist(ctx, next);
+  return next;
+}
+
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+export function onOff(value: boolean): "ON" | "OFF" {
+  return value ? "ON" : "OFF";
+}

@@ -1,0 +1,53 @@
+/** Info notices for batches a flush handled without a summary (all muted by `quietOversizedSkips`). */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { safeNotify } from "./delivery.js";
+import type { ProcessedBatch } from "./flush-persist.js";
+
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+export function oversizedNotice(p: ProcessedBatch): string {
+  const { batch, raw } = p.item;
+  return (
+    `pruner: skipped pruning turn ${batch.turnIndex} (${plural(batch.toolCalls.length, "tool call")}): ` +
+    `the summary was ${p.summaryLength ?? 0} chars against ${raw} raw chars; the frontier still moved past this range`
+  );
+}
+
+export function trivialNotice(p: ProcessedBatch, minBatchChars: number): string {
+  const { batch, raw } = p.item;
+  return (
+    `pruner: skipped pruning turn ${batch.turnIndex} (${plural(batch.toolCalls.length, "tool call")}): ` +
+    `only ${raw} raw chars, below minBatchChars=${minBatchChars}; no LLM call was made; the frontier still moved past this range`
+  );
+}
+
+export function dedupedNotice(p: ProcessedBatch): string {
+  const { batch, deduped, dedupedChars } = p.item;
+  return (
+    `pruner: ${plural(deduped.length, "tool call")} of turn ${batch.turnIndex} matched earlier prunes and ` +
+    `were deduplicated (${dedupedChars} raw chars); no LLM call was made; the frontier still moved past this range`
+  );
+}
+
+export function partialDedupNotice(count: number): string {
+  return (
+    `pruner: ${plural(count, "tool call")} matched earlier prunes and were deduplicated without an LLM call; ` +
+    "the other tool calls of the batch went through normal summarization"
+  );
+}
+
+export function notifySkips(
+  ctx: ExtensionContext,
+  processed: ProcessedBatch[],
+  dedupedCount: number,
+  config: { quietOversizedSkips: boolean; minBatchChars: number },
+): void {
+  if (config.quietOversizedSkips) return;
+  for (const p of processed) if (p.kind === "oversized") safeNotify(ctx, oversizedNotice(p), "info");
+  for (const p of processed) if (p.kind === "trivial") safeNotify(ctx, trivialNotice(p, config.minBatchChars), "info");
+  const fullyDeduped = processed.filter((p) => p.kind === "deduped");
+  for (const p of fullyDeduped) safeNotify(ctx, dedupedNotice(p), "info");
+  if (dedupedCount > 0 && fullyDeduped.length === 0) safeNotify(ctx, partialDedupNotice(dedupedCount), "info");
+}

@@ -1,0 +1,437 @@
+/**
+ * The session-local tool-call index ("cold memory"): occurrence-keyed records,
+ * short refs, content-hash dedup aliases, per-batch summary bodies and the
+ * chain registry. Rebuilt from session custom entries on reload.
+ */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { hashToolResult } from "./content-hash.js";
+import { occKey, parseOccKey, resultTimestampOf } from "./occurrence-key.js";
+import { applySpill, writeSidecar } from "./spill.js";
+import { buildShortToolCallRefs, normalizeSummaryToolCallRefs, refOccurrenceKeys } from "./summary-refs.js";
+import {
+  CUSTOM_TYPE_CHAIN,
+  CUSTOM_TYPE_DEDUP_ALIAS,
+  CUSTOM_TYPE_INDEX,
+  CUSTOM_TYPE_SUMMARY,
+  type CapturedBatch,
+  type ChainCompressionEntry,
+  type SummaryToolCallRef,
+  type ToolCallRecord,
+} from "./types.js";
+
+type AppendEntry = (customType: string, data?: unknown) => void;
+
+const SHORT_REF = /^t(\d+)$/;
+
+interface SummaryBody {
+  keys: string[];
+  text: string;
+}
+
+function pushUnique<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  const set = map.get(key);
+  if (set) set.add(value);
+  else map.set(key, new Set([value]));
+}
+
+function recordFromCall(batch: CapturedBatch, call: CapturedBatch["toolCalls"][number]): ToolCallRecord {
+  const record: ToolCallRecord = {
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    args: call.args,
+    resultText: call.resultText,
+    isError: call.isError,
+    turnIndex: batch.turnIndex,
+    timestamp: batch.timestamp,
+  };
+  if (call.resultTimestamp !== undefined) record.resultTimestamp = call.resultTimestamp;
+  if (call.spillPath !== undefined) record.spillPath = call.spillPath;
+  if (call.spillBytes !== undefined) record.spillBytes = call.spillBytes;
+  if (call.resultPreview !== undefined) record.resultPreview = call.resultPreview;
+  if (call.contentHash !== undefined) record.contentHash = call.contentHash;
+  return record;
+}
+
+function displayTime(record: ToolCallRecord): number {
+  return record.resultTimestamp ?? record.timestamp;
+}
+
+// ---- rebuild parsing: validate persisted entries, never throw ---------------
+
+interface BranchVisitor {
+  indexRecords(records: ToolCallRecord[], backfilled: boolean, refs: unknown): void;
+  summary(refs: SummaryToolCallRef[], text: string): void;
+  chain(entry: ChainCompressionEntry): void;
+}
+
+interface PendingAlias {
+  newKey: string;
+  originalKey: string;
+}
+
+function isObject(value: unknown): value is Record<string, any> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function reportCorrupt(customType: string, reason: string): void {
+  console.error(`pi-condense: skipped corrupt ${customType} entry during index rebuild (${reason})`);
+}
+
+function readIndexEntry(data: unknown, visitor: BranchVisitor): void {
+  if (!isObject(data)) return reportCorrupt(CUSTOM_TYPE_INDEX, "data is not an object");
+  if (!Array.isArray(data.toolCalls)) return reportCorrupt(CUSTOM_TYPE_INDEX, "toolCalls is not an array");
+  const valid = data.toolCalls.filter((record: unknown) => isObject(record) && typeof record.toolCallId === "string");
+  if (valid.length !== data.toolCalls.length) {
+    reportCorrupt(CUSTOM_TYPE_INDEX, `${data.toolCalls.length - valid.length} record(s) without a string toolCallId`);
+  }
+  visitor.indexRecords(valid, data.backfilled === true, data.refs);
+}
+
+function summaryText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .filter((block) => block?.type === "text" && typeof block.text === "string")
+    .map((block) => block.text)
+    .join("\n");
+}
+
+function readSummaryEntry(entry: any, visitor: BranchVisitor): void {
+  const details = entry.details;
+  if (!isObject(details) || (!Array.isArray(details.toolCallRefs) && !Array.isArray(details.toolCallIds))) {
+    return reportCorrupt(CUSTOM_TYPE_SUMMARY, "details carry no refs list");
+  }
+  visitor.summary(normalizeSummaryToolCallRefs(details), summaryText(entry.content));
+}
+
+function readChainEntry(data: unknown, visitor: BranchVisitor): void {
+  if (!isObject(data) || !data.blockId || typeof data.startUserTimestamp !== "number") {
+    return reportCorrupt(CUSTOM_TYPE_CHAIN, "missing blockId or numeric startUserTimestamp");
+  }
+  visitor.chain(data as ChainCompressionEntry);
+}
+
+function readAliasEntry(data: unknown): PendingAlias | undefined {
+  if (!isObject(data) || !data.newToolCallId || !data.originalToolCallId) {
+    reportCorrupt(CUSTOM_TYPE_DEDUP_ALIAS, "missing newToolCallId or originalToolCallId");
+    return undefined;
+  }
+  return {
+    newKey: occKey(String(data.newToolCallId), resultTimestampOf(data.newResultTimestamp)),
+    originalKey: occKey(String(data.originalToolCallId), resultTimestampOf(data.originalResultTimestamp)),
+  };
+}
+
+/** One ordered walk; dedup aliases are returned for a second pass after all refs exist. */
+function walkBranch(branch: unknown, visitor: BranchVisitor): PendingAlias[] {
+  const aliases: PendingAlias[] = [];
+  if (!Array.isArray(branch)) return aliases;
+  for (const entry of branch) {
+    if (entry?.type === "custom_message" && entry.customType === CUSTOM_TYPE_SUMMARY) {
+      readSummaryEntry(entry, visitor);
+    } else if (entry?.type !== "custom") {
+      continue;
+    } else if (entry.customType === CUSTOM_TYPE_INDEX) {
+      readIndexEntry(entry.data, visitor);
+    } else if (entry.customType === CUSTOM_TYPE_CHAIN) {
+      readChainEntry(entry.data, visitor);
+    } else if (entry.customType === CUSTOM_TYPE_DEDUP_ALIAS) {
+      const alias = readAliasEntry(entry.data);
+      if (alias) aliases.push(alias);
+    }
+  }
+  return aliases;
+}
+
+export class ToolCallIndexer {
+  private readonly records = new Map<string, ToolCallRecord>();
+  private readonly keysByBareId = new Map<string, Set<string>>();
+  private readonly shortToKey = new Map<string, string>();
+  private readonly keyToShort = new Map<string, string>();
+  private nextShortNumber = 1;
+  private readonly hashToCanonical = new Map<string, string>();
+  private pendingSeeds: { record: ToolCallRecord; key: string }[] = [];
+  private readonly aliasToOriginal = new Map<string, string>();
+  private readonly aliasKeysByBareId = new Map<string, Set<string>>();
+  private summaryBodies: SummaryBody[] = [];
+  private readonly bodiesByKey = new Map<string, number[]>();
+  private readonly chainsByStart = new Map<number, ChainCompressionEntry>();
+  private sortedChains: ChainCompressionEntry[] | undefined;
+
+  // ---- rebuild -----------------------------------------------------------
+
+  reconstructFromSession(ctx: ExtensionContext): void {
+    this.clear();
+    const aliases = walkBranch(ctx.sessionManager.getBranch(), {
+      indexRecords: (records, backfilled, refs) => {
+        for (const record of records) {
+          const key = this.indexRecord(record);
+          if (!backfilled) this.seedHash(record, key);
+        }
+        if (backfilled && Array.isArray(refs)) this.registerSummaryRefs(refs);
+      },
+      summary: (refs, text) => {
+        this.registerSummaryRefs(refs);
+        if (text) this.pushSummaryBody(refOccurrenceKeys(refs), text);
+      },
+      chain: (entry) => this.storeChain(entry),
+    });
+    for (const alias of aliases) this.linkAlias(alias.newKey, alias.originalKey);
+  }
+
+  private clear(): void {
+    this.records.clear();
+    this.keysByBareId.clear();
+    this.shortToKey.clear();
+    this.keyToShort.clear();
+    this.nextShortNumber = 1;
+    this.hashToCanonical.clear();
+    this.pendingSeeds = [];
+    this.aliasToOriginal.clear();
+    this.aliasKeysByBareId.clear();
+    this.summaryBodies = [];
+    this.bodiesByKey.clear();
+    this.chainsByStart.clear();
+    this.sortedChains = undefined;
+  }
+
+  // ---- records -----------------------------------------------------------
+
+  private indexRecord(record: ToolCallRecord): string {
+    const key = occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp));
+    this.records.set(key, record);
+    pushUnique(this.keysByBareId, record.toolCallId, key);
+    return key;
+  }
+
+  /** Queue a dedup candidate; hashing is deferred to the first content lookup so reloads stay cheap. */
+  private seedHash(record: ToolCallRecord, key: string): void {
+    this.pendingSeeds.push({ record, key });
+  }
+
+  private drainSeeds(): void {
+    for (const { record, key } of this.pendingSeeds) {
+      let hash = typeof record.contentHash === "string" ? record.contentHash : undefined;
+      if (hash === undefined && typeof record.resultText === "string") {
+        hash = hashToolResult(String(record.toolName), record.resultText);
+      }
+      if (hash !== undefined && !this.hashToCanonical.has(hash)) this.hashToCanonical.set(hash, key);
+    }
+    this.pendingSeeds = [];
+  }
+
+  isSummarized(occurrenceKey: string): boolean {
+    return this.records.has(occurrenceKey) || this.aliasToOriginal.has(occurrenceKey);
+  }
+
+  getIndex(): Map<string, ToolCallRecord> {
+    return this.records;
+  }
+
+  addBatch(batch: CapturedBatch, appendEntry: AppendEntry): void {
+    const records = batch.toolCalls.map((call) => recordFromCall(batch, call));
+    for (const record of records) this.seedHash(record, this.indexRecord(record));
+    appendEntry(CUSTOM_TYPE_INDEX, { toolCalls: records });
+  }
+
+  resolveToolCallId(input: string): string | undefined {
+    if (this.records.has(input)) return input;
+    const original = this.aliasToOriginal.get(input);
+    if (original !== undefined) return original;
+    const short = this.shortToKey.get(input);
+    if (short !== undefined) return short;
+    const keys = this.keysByBareId.get(input);
+    if (keys && keys.size === 1) return keys.values().next().value;
+    return undefined;
+  }
+
+  getRecord(toolCallIdOrAlias: string): ToolCallRecord | undefined {
+    const key = this.resolveToolCallId(toolCallIdOrAlias);
+    return key === undefined ? undefined : this.records.get(key);
+  }
+
+  lookupToolCalls(toolCallIds: string[]): ToolCallRecord[] {
+    const found: ToolCallRecord[] = [];
+    for (const id of toolCallIds) {
+      const record = this.getRecord(id);
+      if (record) found.push(record);
+    }
+    return found;
+  }
+
+  getRecordsForId(input: string): ToolCallRecord[] {
+    const collected: ToolCallRecord[] = [];
+    for (const key of this.keysByBareId.get(input) ?? []) {
+      const record = this.records.get(key);
+      if (record) collected.push(record);
+    }
+    for (const aliasKey of this.aliasKeysByBareId.get(input) ?? []) {
+      // A key re-indexed under its own record (backfill) is already listed above.
+      if (this.records.has(aliasKey)) continue;
+      const original = this.records.get(this.aliasToOriginal.get(aliasKey) ?? "");
+      if (original) collected.push(this.aliasView(original, aliasKey));
+    }
+    if (collected.length > 0) return collected.sort((a, b) => displayTime(a) - displayTime(b) || 0);
+    const single = this.getRecord(input);
+    return single ? [single] : [];
+  }
+
+  private aliasView(original: ToolCallRecord, aliasKey: string): ToolCallRecord {
+    const view: ToolCallRecord = { ...original };
+    const { resultTimestamp } = parseOccKey(aliasKey);
+    if (resultTimestamp === undefined) delete view.resultTimestamp;
+    else view.resultTimestamp = resultTimestamp;
+    return view;
+  }
+
+  hasLegacyBareRecord(toolCallId: string): boolean {
+    return this.records.has(toolCallId) && this.keysByBareId.get(toolCallId)?.size === 1;
+  }
+
+  // ---- short refs --------------------------------------------------------
+
+  registerSummaryRefs(refs: SummaryToolCallRef[]): void {
+    for (const ref of refs) {
+      if (!ref || typeof ref.shortId !== "string" || typeof ref.toolCallId !== "string") continue;
+      if (!ref.shortId || !ref.toolCallId) continue;
+      const key = occKey(ref.toolCallId, resultTimestampOf(ref.resultTimestamp));
+      if (ref.shortId !== key) {
+        this.shortToKey.set(ref.shortId, key);
+        this.keyToShort.set(key, ref.shortId);
+      }
+      const match = SHORT_REF.exec(ref.shortId);
+      if (match) this.nextShortNumber = Math.max(this.nextShortNumber, Number(match[1]) + 1);
+    }
+  }
+
+  allocateSummaryRefs(batch: CapturedBatch): SummaryToolCallRef[] {
+    const { refs, nextIndex } = buildShortToolCallRefs(batch.toolCalls, this.nextShortNumber);
+    this.nextShortNumber = nextIndex;
+    return refs;
+  }
+
+  getShortRefForToolCallId(occurrenceKey: string): string | undefined {
+    return this.keyToShort.get(occurrenceKey);
+  }
+
+  getToolRefsForToolCallIds(toolCallIds: string[]): string[] {
+    const refs: string[] = [];
+    for (const key of toolCallIds) {
+      const short = this.keyToShort.get(key);
+      if (short !== undefined) refs.push(short);
+    }
+    return refs;
+  }
+
+  // ---- content dedup -----------------------------------------------------
+
+  lookupByContent(toolName: string, resultText: string): string | undefined {
+    this.drainSeeds();
+    return this.hashToCanonical.get(hashToolResult(toolName, resultText));
+  }
+
+  registerDuplicate(newKey: string, originalKey: string, appendEntry: AppendEntry): void {
+    if (newKey === originalKey) return;
+    this.linkAlias(newKey, originalKey);
+    const fresh = parseOccKey(newKey);
+    const original = parseOccKey(originalKey);
+    const data: Record<string, unknown> = { newToolCallId: fresh.toolCallId };
+    if (fresh.resultTimestamp !== undefined) data.newResultTimestamp = fresh.resultTimestamp;
+    data.originalToolCallId = original.toolCallId;
+    if (original.resultTimestamp !== undefined) data.originalResultTimestamp = original.resultTimestamp;
+    appendEntry(CUSTOM_TYPE_DEDUP_ALIAS, data);
+  }
+
+  private linkAlias(newKey: string, originalKey: string): void {
+    this.aliasToOriginal.set(newKey, originalKey);
+    pushUnique(this.aliasKeysByBareId, parseOccKey(newKey).toolCallId, newKey);
+    const short = this.keyToShort.get(originalKey);
+    if (short !== undefined) this.keyToShort.set(newKey, short);
+  }
+
+  // ---- per-batch summary bodies -------------------------------------------
+
+  registerSummaryBody(toolCallIds: string[], text: string): void {
+    if (!text || toolCallIds.length === 0) return;
+    this.pushSummaryBody(toolCallIds, text);
+  }
+
+  private pushSummaryBody(keys: string[], text: string): void {
+    const position = this.summaryBodies.length;
+    this.summaryBodies.push({ keys: [...keys], text });
+    for (const key of new Set(keys)) {
+      const list = this.bodiesByKey.get(key);
+      if (list) list.push(position);
+      else this.bodiesByKey.set(key, [position]);
+    }
+  }
+
+  private bodyPositionsFor(keys: string[]): number[] {
+    const positions = new Set<number>();
+    for (const key of keys) for (const position of this.bodiesByKey.get(key) ?? []) positions.add(position);
+    return [...positions].sort((a, b) => a - b);
+  }
+
+  hasPerBatchSummaryCoveringAny(toolCallIds: string[]): boolean {
+    return toolCallIds.some((key) => this.bodiesByKey.has(key));
+  }
+
+  getPerBatchSummariesForToolCallIds(toolCallIds: string[]): string[] {
+    const texts = new Set<string>();
+    for (const position of this.bodyPositionsFor(toolCallIds)) texts.add(this.summaryBodies[position]!.text);
+    return [...texts];
+  }
+
+  getPerBatchSummaryTextForToolCallIds(toolCallIds: string[]): string {
+    return this.getPerBatchSummariesForToolCallIds(toolCallIds).join("\n\n");
+  }
+
+  // ---- chain registry ----------------------------------------------------
+
+  registerChain(entry: ChainCompressionEntry): void {
+    this.storeChain(entry);
+  }
+
+  private storeChain(entry: ChainCompressionEntry): void {
+    this.chainsByStart.set(entry.startUserTimestamp, entry);
+    this.sortedChains = undefined;
+  }
+
+  getChainEntries(): ChainCompressionEntry[] {
+    if (!this.sortedChains) {
+      this.sortedChains = [...this.chainsByStart.values()].sort((a, b) => a.startUserTimestamp - b.startUserTimestamp);
+    }
+    return [...this.sortedChains];
+  }
+
+  findChainEntryByBlockId(blockId: string): ChainCompressionEntry | undefined {
+    for (const entry of this.chainsByStart.values()) if (entry.blockId === blockId) return entry;
+    return undefined;
+  }
+
+  // ---- deterministic backfill ----------------------------------------------
+
+  async backfillChainRecords(
+    records: ToolCallRecord[],
+    opts: {
+      spillThreshold: number;
+      spillPreviewBytes: number;
+      sessionDir: string;
+      sessionId: string;
+      appendEntry: AppendEntry;
+    },
+  ): Promise<SummaryToolCallRef[]> {
+    for (const record of records) {
+      if (record.resultText.length < opts.spillThreshold) continue;
+      const key = occKey(record.toolCallId, record.resultTimestamp);
+      const path = await writeSidecar(opts.sessionDir, opts.sessionId, key, record.resultText);
+      applySpill(record, path, opts.spillPreviewBytes);
+    }
+    const { refs, nextIndex } = buildShortToolCallRefs(records, this.nextShortNumber);
+    this.nextShortNumber = nextIndex;
+    opts.appendEntry(CUSTOM_TYPE_INDEX, { toolCalls: records, backfilled: true, refs });
+    for (const record of records) this.indexRecord(record);
+    this.registerSummaryRefs(refs);
+    return refs;
+  }
+}

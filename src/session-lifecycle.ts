@@ -1,0 +1,63 @@
+/**
+ * session_start / session_tree: rebuild every piece of state from the branch
+ * and probe for work captured before a reload (the rearm flag). Nothing here
+ * calls a model or flushes.
+ */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { loadConfig } from "./config.js";
+import type { ExtensionState } from "./extension-state.js";
+import { computeMetricsSnapshot } from "./metrics-cache.js";
+import { capturePendingBatches } from "./pending-batches.js";
+import { refreshStatus } from "./status-refresh.js";
+import type { ContextPruneConfig } from "./types.js";
+
+const BOOT_WIDGET_ID = "pruner-boot";
+const BOOT_WIDGET_MS = 10_000;
+
+export async function onSessionStart(state: ExtensionState, ctx: ExtensionContext): Promise<void> {
+  state.config.value = await loadConfig();
+  rebuildFromBranch(state, ctx, true);
+  showBootWidget(ctx, state.config.value);
+}
+
+export function onSessionTree(state: ExtensionState, ctx: ExtensionContext): void {
+  rebuildFromBranch(state, ctx, false);
+}
+
+/** The branch is read once per rebuild step; the rearm probe is the 4th read. */
+function rebuildFromBranch(state: ExtensionState, ctx: ExtensionContext, resetFallback: boolean): void {
+  state.indexer.reconstructFromSession(ctx);
+  state.blockRefs.rebuildFrom(state.indexer.getChainEntries().map((entry) => entry.blockId));
+  state.stats.reconstructFromSession(ctx);
+  if (resetFallback) state.fallback.reset();
+  state.diagnostics.reset();
+  state.frontier.reconstructFromSession(ctx);
+  state.pending.length = 0;
+  state.previousFraction = null;
+  state.rearmedPending = false;
+  if (state.config.value.enabled) probeRearm(state, ctx);
+  computeMetricsSnapshot(state, ctx);
+  refreshStatus(state, ctx);
+}
+
+/** Only records whether recoverable work exists; the next gated turn_end flushes it. */
+function probeRearm(state: ExtensionState, ctx: ExtensionContext): void {
+  try {
+    state.rearmedPending = capturePendingBatches(state, ctx, { rethrow: true }).length > 0;
+  } catch (err) {
+    console.error("pi-condense: reload rearm probe failed", err);
+  }
+}
+
+function showBootWidget(ctx: ExtensionContext, config: ContextPruneConfig): void {
+  const line = `pruner loaded \u2014 pruning ${config.enabled ? "ON" : "OFF"} | model: ${config.summarizerModel}`;
+  ctx.ui.setWidget(BOOT_WIDGET_ID, [line], { placement: "belowEditor" });
+  const timer = setTimeout(() => {
+    try {
+      ctx.ui.setWidget(BOOT_WIDGET_ID, undefined);
+    } catch {
+      // The UI may be gone (session replaced or process exiting).
+    }
+  }, BOOT_WIDGET_MS);
+  timer.unref?.();
+}

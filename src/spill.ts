@@ -1,0 +1,123 @@
+/**
+ * Sidecar files for oversized tool results: file naming, the head preview
+ * kept in the index record, and the eager spill done at capture time.
+ */
+import { createHash } from "node:crypto";
+import { constants } from "node:fs";
+import { mkdir, open } from "node:fs/promises";
+import { join } from "node:path";
+import { hashToolResult } from "./content-hash.js";
+import type { ToolCallIndexer } from "./indexer.js";
+import { occKey } from "./occurrence-key.js";
+import type { CapturedBatch, CapturedToolCall } from "./types.js";
+
+/** Longest sanitized file stem; longer ids keep a prefix plus a hash of the full id. */
+export const MAX_SIDECAR_STEM = 128;
+const HASH_SUFFIX_CHARS = 40;
+const UNSAFE_CHARS = /[^A-Za-z0-9_-]/g;
+
+export function sanitizeId(toolCallId: string): string {
+  const safe = toolCallId.replace(UNSAFE_CHARS, "_");
+  if (safe === "") return "_";
+  if (safe.length <= MAX_SIDECAR_STEM) return safe;
+  const digest = createHash("sha1").update(toolCallId, "utf8").digest("hex");
+  return `${safe.slice(0, MAX_SIDECAR_STEM - HASH_SUFFIX_CHARS - 1)}-${digest}`;
+}
+
+export function blobDirFor(sessionDir: string, sessionId: string): string {
+  return join(sessionDir, `${sessionId}-blobs`);
+}
+
+export function blobPathFor(sessionDir: string, sessionId: string, toolCallId: string): string {
+  return join(blobDirFor(sessionDir, sessionId), `${sanitizeId(toolCallId)}.txt`);
+}
+
+export function headPreview(text: string, maxBytes: number): string {
+  if (Buffer.byteLength(text, "utf8") <= maxBytes) return text;
+  // Every UTF-16 unit encodes to at least one byte, so this prefix covers maxBytes.
+  const bytes = Buffer.from(text.slice(0, maxBytes), "utf8");
+  let cut = Math.max(0, maxBytes);
+  while (cut > 0 && (bytes[cut]! & 0xc0) === 0x80) cut -= 1;
+  const head = bytes.subarray(0, cut).toString("utf8");
+  const newline = head.lastIndexOf("\n");
+  return newline > 0 ? head.slice(0, newline) : head;
+}
+
+export function applySpill(
+  record: { toolName: string; resultText: string; spillBytes?: number; resultPreview?: string; spillPath?: string; contentHash?: string },
+  spillPath: string,
+  previewBytes: number,
+): void {
+  const full = record.resultText;
+  record.spillBytes = Buffer.byteLength(full, "utf8");
+  record.resultPreview = headPreview(full, previewBytes);
+  record.spillPath = spillPath;
+  record.contentHash = hashToolResult(record.toolName, full);
+  record.resultText = "";
+}
+
+// O_NOFOLLOW keeps a planted symlink in the blob directory from redirecting the write.
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
+
+/** Write one sidecar (dir 0o700, file 0o600) and return its path. Errors propagate. */
+export async function writeSidecar(sessionDir: string, sessionId: string, key: string, text: string): Promise<string> {
+  const path = blobPathFor(sessionDir, sessionId, key);
+  await mkdir(blobDirFor(sessionDir, sessionId), { recursive: true, mode: 0o700 });
+  const handle = await open(path, WRITE_FLAGS, 0o600);
+  try {
+    await handle.writeFile(text, "utf8");
+    await handle.chmod(0o600);
+  } finally {
+    await handle.close();
+  }
+  return path;
+}
+
+interface SpillArgs {
+  batch: CapturedBatch;
+  indexer: ToolCallIndexer;
+  config: { spillThreshold: number; spillPreviewBytes: number; dedupByContentHash: boolean };
+  sessionDir: string;
+  sessionId: string;
+  appendEntry: (customType: string, data?: unknown) => void;
+}
+
+function dedupCall(call: CapturedToolCall, key: string, args: SpillArgs): boolean {
+  if (!args.config.dedupByContentHash) return false;
+  const original = args.indexer.lookupByContent(call.toolName, call.resultText);
+  if (!original || original === key) return false;
+  args.indexer.registerDuplicate(key, original, args.appendEntry);
+  return true;
+}
+
+async function spillCall(call: CapturedToolCall, key: string, args: SpillArgs): Promise<boolean> {
+  let path = blobPathFor(args.sessionDir, args.sessionId, key);
+  try {
+    path = await writeSidecar(args.sessionDir, args.sessionId, key, call.resultText);
+  } catch (error) {
+    console.error(`spill: failed to write sidecar for ${call.toolCallId} at ${path}:`, error);
+    return false;
+  }
+  applySpill(call, path, args.config.spillPreviewBytes);
+  return true;
+}
+
+export async function spillOversizedBatch(args: SpillArgs): Promise<Set<string>> {
+  const handled = new Set<string>();
+  const spilled: CapturedToolCall[] = [];
+  for (const call of args.batch.toolCalls) {
+    if (call.resultText.length < args.config.spillThreshold) continue;
+    const key = occKey(call.toolCallId, call.resultTimestamp);
+    if (dedupCall(call, key, args)) {
+      handled.add(call.toolCallId);
+    } else if (await spillCall(call, key, args)) {
+      spilled.push(call);
+      handled.add(call.toolCallId);
+    }
+  }
+  if (spilled.length > 0) {
+    const { turnIndex, timestamp } = args.batch;
+    args.indexer.addBatch({ turnIndex, timestamp, assistantText: "", toolCalls: spilled }, args.appendEntry);
+  }
+  return handled;
+}

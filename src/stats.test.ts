@@ -1,0 +1,250 @@
+import { describe, expect, test } from "bun:test";
+import {
+  StatsAccumulator,
+  emitExternalCost,
+  formatCharProgress,
+  formatCompactCount,
+  formatCost,
+  formatTokens,
+} from "./stats.js";
+
+function usage(input: number, output: number, total: number): any {
+  return {
+    input,
+    output,
+    cacheRead: 7,
+    cacheWrite: 9,
+    totalTokens: input + output,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total },
+  };
+}
+
+function statsEntry(data: Record<string, unknown>) {
+  return { type: "custom", customType: "context-prune-stats", data, id: "e", parentId: null, timestamp: "" };
+}
+
+function ctxWithBranch(branch: any[]): any {
+  return { sessionManager: { getBranch: () => branch } };
+}
+
+function fakePi() {
+  const appended: Array<[string, unknown]> = [];
+  const emitted: Array<[string, any]> = [];
+  const pi: any = {
+    appendEntry: (type: string, data: unknown) => appended.push([type, data]),
+    events: { emit: (channel: string, data: unknown) => emitted.push([channel, data]) },
+  };
+  return { pi, appended, emitted };
+}
+
+describe("StatsAccumulator", () => {
+  test("add accumulates tokens and cost into the session delta (1)", () => {
+    const acc = new StatsAccumulator();
+    acc.add(usage(100, 50, 0.01));
+    const delta = acc.getSessionDelta();
+    expect(delta.totalCost).toBeCloseTo(0.01);
+    expect(delta.inputTokens).toBe(100);
+    expect(delta.outputTokens).toBe(50);
+  });
+
+  test("add counts a call even for zero usage and ignores cache tokens", () => {
+    const acc = new StatsAccumulator();
+    acc.add(usage(0, 0, 0));
+    acc.add({} as any);
+    expect(acc.getStats()).toEqual({
+      totalInputTokens: 0,
+      totalOutputTokens: 0,
+      totalCost: 0,
+      callCount: 2,
+      chainsCompressed: 0,
+      rangesSummarized: 0,
+    });
+  });
+
+  test("reconstruction sets the baseline so only new spend counts toward the delta (2)", () => {
+    const acc = new StatsAccumulator();
+    acc.reconstructFromSession(
+      ctxWithBranch([
+        statsEntry({
+          totalInputTokens: 500,
+          totalOutputTokens: 250,
+          totalCost: 0.05,
+          callCount: 3,
+          chainsCompressed: 1,
+          rangesSummarized: 0,
+        }),
+      ]),
+    );
+    expect(acc.getSessionDelta()).toEqual({ totalCost: 0, inputTokens: 0, outputTokens: 0 });
+    acc.add(usage(200, 80, 0.02));
+    const delta = acc.getSessionDelta();
+    expect(delta.totalCost).toBeCloseTo(0.02);
+    expect(delta.inputTokens).toBe(200);
+    expect(delta.outputTokens).toBe(80);
+    const stats = acc.getStats();
+    expect(stats.totalInputTokens).toBe(700);
+    expect(stats.totalOutputTokens).toBe(330);
+    expect(stats.totalCost).toBeCloseTo(0.07);
+    expect(stats.callCount).toBe(4);
+    expect(stats.chainsCompressed).toBe(1);
+  });
+
+  test("live reclaim is undefined until set, then holds both sizes (3)", () => {
+    const acc = new StatsAccumulator();
+    expect(acc.getLiveReclaim()).toBeUndefined();
+    acc.setLiveReclaim(1000, 200);
+    expect(acc.getLiveReclaim()).toEqual({ beforeChars: 1000, afterChars: 200 });
+  });
+
+  test("the last stats entry on the branch wins and nothing is summed (5)", () => {
+    const acc = new StatsAccumulator();
+    const branch = [
+      statsEntry({ totalInputTokens: 10, totalOutputTokens: 1, totalCost: 0.1, callCount: 2 }),
+      { type: "message", message: { role: "user", content: [], timestamp: 1 } },
+      statsEntry({ totalInputTokens: 30, totalOutputTokens: 3, totalCost: 0.3, callCount: 5 }),
+    ];
+    acc.reconstructFromSession(ctxWithBranch(branch));
+    expect(acc.getStats().callCount).toBe(5);
+    expect(acc.getStats().totalInputTokens).toBe(30);
+
+    // An entry on another branch is simply not part of getBranch(): a fresh rebuild ignores it.
+    acc.reconstructFromSession(ctxWithBranch(branch.slice(0, 1)));
+    expect(acc.getStats().callCount).toBe(2);
+  });
+
+  test("legacy entries without chain counters rebuild them as 0 (6)", () => {
+    const acc = new StatsAccumulator();
+    acc.reconstructFromSession(
+      ctxWithBranch([statsEntry({ totalInputTokens: 1, totalOutputTokens: 2, totalCost: 0.5, callCount: 1 })]),
+    );
+    expect(acc.getStats().chainsCompressed).toBe(0);
+    expect(acc.getStats().rangesSummarized).toBe(0);
+  });
+
+  test("entries with missing data, other types or damaged fields never throw", () => {
+    const acc = new StatsAccumulator();
+    acc.reconstructFromSession(
+      ctxWithBranch([
+        { type: "custom", customType: "context-prune-stats" },
+        null,
+        { type: "custom", customType: "context-prune-index", data: { callCount: 99 } },
+        statsEntry({ totalInputTokens: "12", totalOutputTokens: null, totalCost: Number.NaN, callCount: 4 }),
+      ]),
+    );
+    expect(acc.getStats()).toEqual({
+      totalInputTokens: 0,
+      totalOutputTokens: 0,
+      totalCost: 0,
+      callCount: 4,
+      chainsCompressed: 0,
+      rangesSummarized: 0,
+    });
+  });
+
+  test("reconstruction and reset both clear the live reclaim (7)", () => {
+    const acc = new StatsAccumulator();
+    acc.setLiveReclaim(10, 5);
+    acc.reconstructFromSession(ctxWithBranch([]));
+    expect(acc.getLiveReclaim()).toBeUndefined();
+    acc.setLiveReclaim(10, 5);
+    acc.reset();
+    expect(acc.getLiveReclaim()).toBeUndefined();
+  });
+
+  test("reset returns to the state of a fresh instance", () => {
+    const acc = new StatsAccumulator();
+    acc.reconstructFromSession(ctxWithBranch([statsEntry({ totalInputTokens: 9, callCount: 1 })]));
+    acc.add(usage(1, 1, 1));
+    acc.addChainsCompressed(2);
+    acc.reset();
+    expect(acc.getStats()).toEqual(new StatsAccumulator().getStats());
+    acc.add(usage(3, 0, 0));
+    expect(acc.getSessionDelta().inputTokens).toBe(3);
+  });
+
+  test("persist appends one snapshot copy of the six counters (8)", () => {
+    const acc = new StatsAccumulator();
+    acc.add(usage(100, 50, 0.01));
+    acc.addChainsCompressed(2);
+    acc.addRangesSummarized(1);
+    const { pi, appended } = fakePi();
+    acc.persist(pi);
+    expect(appended).toHaveLength(1);
+    expect(appended[0][0]).toBe("context-prune-stats");
+    expect(appended[0][1]).toEqual({
+      totalInputTokens: 100,
+      totalOutputTokens: 50,
+      totalCost: 0.01,
+      callCount: 1,
+      chainsCompressed: 2,
+      rangesSummarized: 1,
+    });
+    acc.add(usage(1, 1, 0));
+    expect((appended[0][1] as any).callCount).toBe(1);
+  });
+
+  test("getStats and toJSON return copies, and fromJSON keeps the baseline", () => {
+    const acc = new StatsAccumulator();
+    acc.getStats().callCount = 50;
+    expect(acc.toJSON().callCount).toBe(0);
+    acc.fromJSON({ totalInputTokens: 40, totalOutputTokens: 4, totalCost: 0.4, callCount: 2 } as any);
+    expect(acc.getSessionDelta().inputTokens).toBe(40);
+  });
+});
+
+describe("emitExternalCost", () => {
+  test("emits one cost:external event with this session's delta (4)", () => {
+    const acc = new StatsAccumulator();
+    acc.add(usage(100, 50, 0.01));
+    const { pi, emitted } = fakePi();
+    emitExternalCost(pi, acc);
+    expect(emitted).toHaveLength(1);
+    const [channel, payload] = emitted[0];
+    expect(channel).toBe("cost:external");
+    expect(payload.source).toBe("pi-condense");
+    expect(payload.totalCost).toBeCloseTo(0.01);
+    expect(payload.inputTokens).toBe(100);
+    expect(payload.outputTokens).toBe(50);
+  });
+
+  test("after a reload the payload excludes spend restored from history", () => {
+    const acc = new StatsAccumulator();
+    acc.reconstructFromSession(
+      ctxWithBranch([statsEntry({ totalInputTokens: 500, totalOutputTokens: 5, totalCost: 2, callCount: 1 })]),
+    );
+    const { pi, emitted } = fakePi();
+    emitExternalCost(pi, acc);
+    expect(emitted[0][1]).toEqual({ source: "pi-condense", totalCost: 0, inputTokens: 0, outputTokens: 0 });
+  });
+});
+
+describe("formatting helpers (9)", () => {
+  test("compact counts switch to k and M with one decimal and no promotion", () => {
+    expect(formatCompactCount(999)).toBe("999");
+    expect(formatCompactCount(340)).toBe("340");
+    expect(formatCompactCount(1000)).toBe("1.0k");
+    expect(formatCompactCount(1234)).toBe("1.2k");
+    expect(formatCompactCount(92000)).toBe("92.0k");
+    expect(formatCompactCount(999_999)).toBe("1000.0k");
+    expect(formatCompactCount(1_500_000)).toBe("1.5M");
+    expect(formatCompactCount(1_234_567)).toBe("1.2M");
+  });
+
+  test("formatTokens matches formatCompactCount", () => {
+    for (const n of [0, 12, 1000, 45_678, 3_000_000]) expect(formatTokens(n)).toBe(formatCompactCount(n));
+  });
+
+  test("costs print three decimals with a floor marker below a tenth of a cent", () => {
+    expect(formatCost(0)).toBe("$0.000");
+    expect(formatCost(0.0004)).toBe("<$0.001");
+    expect(formatCost(0.003)).toBe("$0.003");
+    expect(formatCost(1.23456)).toBe("$1.235");
+  });
+
+  test("char progress pluralizes each count on its own", () => {
+    expect(formatCharProgress(1)).toBe("1 summary char");
+    expect(formatCharProgress(0)).toBe("0 summary chars");
+    expect(formatCharProgress(1200, 8400)).toBe("1.2k summary chars / 8.4k raw chars");
+    expect(formatCharProgress(0, 1)).toBe("0 summary chars / 1 raw char");
+  });
+});

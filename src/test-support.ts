@@ -1,0 +1,48 @@
+/**
+ * Shared orphan assertions for the test suites. Not a test file and never
+ * imported by runtime code.
+ *
+ * `expectNoOrphanToolResults` restates the sweep's rule on its own instead of
+ * calling the sweep, so the sweep's tests are not tautological: an assistant
+ * replaces the open set, a toolResult must be open and consumes its id, and
+ * any other role is a barrier that clears the set.
+ */
+import { expect } from "bun:test";
+import { DiagnosticSink } from "./diagnostics.js";
+import { sweepOrphanToolResults } from "./orphan-sweep.js";
+import { pruneMessages } from "./pruner.js";
+
+export function expectNoOrphanToolResults(messages: any[]): void {
+  let open = new Set<string>();
+  for (const msg of messages) {
+    if (msg?.role === "assistant") {
+      const calls = Array.isArray(msg.content) ? msg.content.filter((b: any) => b?.type === "toolCall") : [];
+      open = new Set(calls.map((b: any) => b.id));
+    } else if (msg?.role === "toolResult") {
+      expect(open.has(msg.toolCallId)).toBe(true);
+      open.delete(msg.toolCallId);
+    } else {
+      open = new Set();
+    }
+  }
+}
+
+export function expectZeroOrphanSweep(messages: any[]): void {
+  const result = sweepOrphanToolResults(messages);
+  expect(result.sweptIds).toEqual([]);
+  expect(result.messages).toBe(messages);
+}
+
+export function pruneWithZeroSweepAssertion(
+  messages: any[],
+  indexer: any,
+  chainCompression?: any,
+  errorPurge?: any,
+  protection?: any,
+  recoveryGraceTurns = 0,
+): ReturnType<typeof pruneMessages> {
+  const sink = new DiagnosticSink(() => {});
+  const result = pruneMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, sink);
+  expect(sink.counts()["orphan-sweep"]).toBe(0);
+  return result;
+}
