@@ -14,7 +14,8 @@ import {
 } from "../src/types.js";
 
 const SIZES = [2_000, 8_000, 32_000];
-const ITERATIONS = 15;
+const ITERATIONS = 31;
+const WARMUP = 10;
 const RESULT_CHARS = 1_500;
 
 function body(seed: number): string {
@@ -57,9 +58,9 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-/** Best and median of ITERATIONS timed runs after one warm-up run. */
+/** Best and median of ITERATIONS timed runs after WARMUP untimed runs (lets the JIT settle). */
 function time(fn: () => void): { best: number; median: number } {
-  fn();
+  for (let i = 0; i < WARMUP; i++) fn();
   const samples: number[] = [];
   for (let i = 0; i < ITERATIONS; i++) {
     const start = performance.now();

@@ -22,8 +22,12 @@ interface Session {
   branch: any[];
 }
 
+/** Output sizes cycle through 120, 300, 600 and 1500 chars (mean ~630), with newlines and quotes to escape. */
+const OUTPUT_SIZES = [120, 300, 600, 1500];
+
 function outputText(n: number): string {
-  return `line ${n}: ${"lorem ipsum dolor sit amet ".repeat(12)}\n`.repeat(4);
+  const line = `${n}: "lorem" ipsum dolor sit amet\n`;
+  return line.repeat(Math.ceil(OUTPUT_SIZES[n % OUTPUT_SIZES.length] / line.length));
 }
 
 /** user -> 3 x (assistant with 2 calls -> 2 results) -> final text assistant, repeated. */
@@ -133,14 +137,16 @@ function timeRenders(session: Session): { ms: number; pruned: boolean; serializa
 
 function main(): void {
   console.log(`pruneMessages: median of ${SAMPLES} renders after ${WARMUP} warm-up, fresh clone per render`);
-  console.log("messages | pruning ms | no-op ms | no-op JSON.stringify calls");
+  console.log("messages | JSON MB | pruning ms | no-op ms | no-op JSON.stringify calls");
   const pruning: number[] = [];
   for (const size of SIZES) {
-    const prune = timeRenders(buildSession(size, true));
+    const session = buildSession(size, true);
+    const megabytes = JSON.stringify(session.messages).length / 1e6;
+    const prune = timeRenders(session);
     const noop = timeRenders(buildSession(size, false));
     if (!prune.pruned || noop.pruned) throw new Error("bench fixture did not produce the expected render kinds");
     pruning.push(prune.ms);
-    console.log(`${String(size).padStart(8)} | ${prune.ms.toFixed(2).padStart(10)} | ${noop.ms.toFixed(2).padStart(8)} | ${noop.serializations}`);
+    console.log(`${String(size).padStart(8)} | ${megabytes.toFixed(1).padStart(7)} | ${prune.ms.toFixed(2).padStart(10)} | ${noop.ms.toFixed(2).padStart(8)} | ${noop.serializations}`);
   }
   const ratio = pruning[2] / pruning[1];
   console.log(`growth 32k/8k (pruning): ${ratio.toFixed(2)}x (target <= 4.5x); 32k pruning render target < 25 ms`);

@@ -150,7 +150,7 @@ export class ToolCallIndexer {
   private readonly keyToShort = new Map<string, string>();
   private nextShortNumber = 1;
   private readonly hashToCanonical = new Map<string, string>();
-  private pendingSeeds: { record: ToolCallRecord; key: string }[] = [];
+  private pendingSeeds: ToolCallRecord[] = [];
   private readonly aliasToOriginal = new Map<string, string>();
   private readonly aliasKeysByBareId = new Map<string, Set<string>>();
   private summaryBodies: SummaryBody[] = [];
@@ -165,8 +165,8 @@ export class ToolCallIndexer {
     const aliases = walkBranch(ctx.sessionManager.getBranch(), {
       indexRecords: (records, backfilled, refs) => {
         for (const record of records) {
-          const key = this.indexRecord(record);
-          if (!backfilled) this.seedHash(record, key);
+          this.indexRecord(record);
+          if (!backfilled) this.pendingSeeds.push(record);
         }
         if (backfilled && Array.isArray(refs)) this.registerSummaryRefs(refs);
       },
@@ -197,25 +197,22 @@ export class ToolCallIndexer {
 
   // ---- records -----------------------------------------------------------
 
-  private indexRecord(record: ToolCallRecord): string {
+  private indexRecord(record: ToolCallRecord): void {
     const key = occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp));
     this.records.set(key, record);
     pushUnique(this.keysByBareId, record.toolCallId, key);
-    return key;
   }
 
-  /** Queue a dedup candidate; hashing is deferred to the first content lookup so reloads stay cheap. */
-  private seedHash(record: ToolCallRecord, key: string): void {
-    this.pendingSeeds.push({ record, key });
-  }
-
+  // Dedup candidates are queued in arrival order and hashed on the first content
+  // lookup, so a reload does not hash every stored output up front.
   private drainSeeds(): void {
-    for (const { record, key } of this.pendingSeeds) {
+    for (const record of this.pendingSeeds) {
       let hash = typeof record.contentHash === "string" ? record.contentHash : undefined;
       if (hash === undefined && typeof record.resultText === "string") {
         hash = hashToolResult(String(record.toolName), record.resultText);
       }
-      if (hash !== undefined && !this.hashToCanonical.has(hash)) this.hashToCanonical.set(hash, key);
+      if (hash === undefined || this.hashToCanonical.has(hash)) continue;
+      this.hashToCanonical.set(hash, occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp)));
     }
     this.pendingSeeds = [];
   }
@@ -230,7 +227,10 @@ export class ToolCallIndexer {
 
   addBatch(batch: CapturedBatch, appendEntry: AppendEntry): void {
     const records = batch.toolCalls.map((call) => recordFromCall(batch, call));
-    for (const record of records) this.seedHash(record, this.indexRecord(record));
+    for (const record of records) {
+      this.indexRecord(record);
+      this.pendingSeeds.push(record);
+    }
     appendEntry(CUSTOM_TYPE_INDEX, { toolCalls: records });
   }
 

@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import { applyChainCompressions } from "./chain-range-prune.js";
 import type { DiagnosticSink } from "./diagnostics.js";
 import { purgeErroredArgs } from "./error-purge.js";
+import { jsonLength, rotateStringSizeCache } from "./json-size.js";
 import type { ToolCallIndexer } from "./indexer.js";
 import { occKey, resultTimestampOf } from "./occurrence-key.js";
 import { sweepOrphanToolResults } from "./orphan-sweep.js";
@@ -187,11 +188,13 @@ function reportSweep(sweptIds: string[], diagnostics?: Reporter): void {
 // ---------------------------------------------------------------------------
 
 /**
- * Same values as `sizeMessages(input)` and `sizeMessages(output)`, but each
- * message is serialized at most once: output messages carried over by
- * reference reuse the size measured on the input.
+ * Same values as `sizeMessages(input)` and `sizeMessages(output)`, without
+ * building JSON text: each input message is measured once (large strings via
+ * a cache that survives between renders), and output messages carried over by
+ * reference reuse their input size.
  */
 function measure(input: any[], output: any[]): { beforeChars: number; afterChars: number } {
+  rotateStringSizeCache();
   const sizes = new Map<unknown, number>();
   let before = 0;
   for (const msg of input) {
@@ -206,7 +209,7 @@ function measure(input: any[], output: any[]): { beforeChars: number; afterChars
 
 function elementSize(value: unknown): number {
   // JSON.stringify writes `null` for array elements it cannot serialize.
-  return JSON.stringify(value)?.length ?? 4;
+  return jsonLength(value) ?? 4;
 }
 
 function arraySize(elementChars: number, count: number): number {

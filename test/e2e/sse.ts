@@ -1,0 +1,100 @@
+// Serializes one scripted reply as the streaming body of each wire format.
+
+export interface ScriptedToolCall {
+  id?: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export interface ScriptedReply {
+  text?: string;
+  thinking?: string;
+  toolCalls?: ScriptedToolCall[];
+  /** Reported input tokens (drives getContextUsage). Default: request chars / 4. */
+  promptTokens?: number;
+  completionTokens?: number;
+  /** Non-200 => JSON error body, no stream. */
+  status?: number;
+  /** Send headers + one SSE comment, then nothing for stallMs, then end the response. */
+  stallMs?: number;
+  /** Wait before answering normally. */
+  delayMs?: number;
+}
+
+export type FakeApi = "openai-completions" | "anthropic-messages";
+
+export interface ResolvedCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export interface StreamPlan {
+  model: string;
+  text?: string;
+  thinking?: string;
+  calls: ResolvedCall[];
+  promptTokens: number;
+  completionTokens: number;
+}
+
+function splitInTwo(s: string): string[] {
+  if (s.length < 2) return [s];
+  const mid = Math.ceil(s.length / 2);
+  return [s.slice(0, mid), s.slice(mid)];
+}
+
+export function openAiFrames(plan: StreamPlan, responseId: string): string[] {
+  const created = Math.floor(Date.now() / 1000);
+  const chunk = (delta: unknown, finish: string | null = null) =>
+    JSON.stringify({ id: responseId, object: "chat.completion.chunk", created, model: plan.model, choices: [{ index: 0, delta, finish_reason: finish }] });
+  const frames: string[] = [chunk({ role: "assistant", content: "" })];
+  if (plan.thinking) for (const part of splitInTwo(plan.thinking)) frames.push(chunk({ reasoning_content: part }));
+  if (plan.text) for (const part of splitInTwo(plan.text)) frames.push(chunk({ content: part }));
+  plan.calls.forEach((call, index) => {
+    frames.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
+    for (const part of splitInTwo(JSON.stringify(call.args))) frames.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
+  });
+  frames.push(chunk({}, plan.calls.length > 0 ? "tool_calls" : "stop"));
+  const total = plan.promptTokens + plan.completionTokens;
+  frames.push(JSON.stringify({ id: responseId, object: "chat.completion.chunk", created, model: plan.model, choices: [], usage: { prompt_tokens: plan.promptTokens, completion_tokens: plan.completionTokens, total_tokens: total } }));
+  return [...frames.map((f) => `data: ${f}\n\n`), "data: [DONE]\n\n"];
+}
+
+export function anthropicFrames(plan: StreamPlan, responseId: string): string[] {
+  const ev = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  const frames = [
+    ev("message_start", {
+      message: { id: responseId, type: "message", role: "assistant", model: plan.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: plan.promptTokens, output_tokens: 1 } },
+    }),
+  ];
+  let index = 0;
+  const block = (start: unknown, deltas: unknown[]) => {
+    frames.push(ev("content_block_start", { index, content_block: start }));
+    for (const delta of deltas) frames.push(ev("content_block_delta", { index, delta }));
+    frames.push(ev("content_block_stop", { index }));
+    index++;
+  };
+  if (plan.thinking) {
+    const parts = splitInTwo(plan.thinking).map((thinking) => ({ type: "thinking_delta", thinking }));
+    block({ type: "thinking", thinking: "", signature: "" }, [...parts, { type: "signature_delta", signature: `sig-${responseId}` }]);
+  }
+  if (plan.text) block({ type: "text", text: "" }, splitInTwo(plan.text).map((text) => ({ type: "text_delta", text })));
+  for (const call of plan.calls) {
+    const parts = splitInTwo(JSON.stringify(call.args)).map((partial_json) => ({ type: "input_json_delta", partial_json }));
+    block({ type: "tool_use", id: call.id, name: call.name, input: {} }, parts);
+  }
+  const stop = plan.calls.length > 0 ? "tool_use" : "end_turn";
+  frames.push(ev("message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: plan.completionTokens } }));
+  frames.push(ev("message_stop", {}));
+  return frames;
+}
+
+export function errorBody(api: FakeApi, status: number, message: string, param?: string): string {
+  if (api === "anthropic-messages") {
+    const type = status === 400 ? "invalid_request_error" : status === 429 ? "rate_limit_error" : "api_error";
+    return JSON.stringify({ type: "error", error: { type, message } });
+  }
+  if (status === 400) return JSON.stringify({ error: { message, type: "invalid_request_error", param: param ?? null, code: null } });
+  return JSON.stringify({ error: { message, type: status >= 500 ? "server_error" : "invalid_request_error" } });
+}
