@@ -11,7 +11,7 @@ import { ToolCallIndexer } from "../src/indexer.js";
 import { pruneMessages } from "../src/pruner.js";
 import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY, DEFAULT_CONFIG, type ToolCallRecord } from "../src/types.js";
 
-const SIZES = [2_000, 8_000, 32_000];
+const SIZES = (process.env.BENCH_SIZES ?? "2000,8000,32000").split(",").map(Number);
 const WARMUP = 5;
 const SAMPLES = 20;
 const ID_REUSE_PERIOD = 50;

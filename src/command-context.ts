@@ -17,18 +17,9 @@ import type {
   LiveReclaim,
   SummarizerStats,
 } from "./types.js";
+import type { FlushResult } from "./flush.js";
 
-export type FlushResultLike =
-  | {
-      ok: true;
-      reason: "flushed" | "skipped-oversized" | "skipped-trivial" | "skipped-deduped";
-      batchCount: number;
-      toolCallCount: number;
-      rawCharCount: number;
-      summaryCharCount: number;
-      dedupedCount?: number;
-    }
-  | { ok: false; reason: string; error?: string };
+export type FlushResultLike = FlushResult;
 
 export interface CompactResult {
   compressedEntries: ChainCompressionEntry[];

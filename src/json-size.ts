@@ -62,7 +62,8 @@ function arrayLength(values: unknown[], depth: number): number {
 function objectLength(value: Record<string, unknown>, depth: number): number {
   let total = 2;
   let members = 0;
-  for (const key of Object.keys(value)) {
+  // for-in visits own string keys in the same order as JSON.stringify; plain objects inherit no enumerables.
+  for (const key in value) {
     const member = lengthOf(value[key], depth + 1);
     if (member === undefined) continue;
     total += stringLength(key) + 1 + member;

@@ -243,6 +243,71 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, reason: () =>
   });
 }
 
+/** The two per-attempt timers: idle (reset by every stream event) and ceiling (never reset). */
+class AttemptTimers {
+  readonly controller = new AbortController();
+  timedOut = false;
+  private kind: "idle" | "ceiling" | null = null;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private ceilingTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly idleMs: number,
+    private readonly maxMs: number,
+    private readonly label: string,
+  ) {}
+
+  /** Arms the ceiling, then the idle timer, which also bounds the time to the first event. */
+  arm(): void {
+    if (this.maxMs > 0) {
+      this.ceilingTimer = setTimeout(() => this.fire("ceiling"), this.maxMs);
+    }
+    this.bumpIdle();
+  }
+
+  bumpIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (this.idleMs > 0) this.idleTimer = setTimeout(() => this.fire("idle"), this.idleMs);
+  }
+
+  message(): string {
+    return this.kind === "ceiling"
+      ? `summarizer ${this.label} exceeded ${Math.round(this.maxMs / 1000)}s ceiling`
+      : `summarizer ${this.label} stalled (no output for ${Math.round(this.idleMs / 1000)}s)`;
+  }
+
+  clear(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (this.ceilingTimer) clearTimeout(this.ceilingTimer);
+  }
+
+  private fire(kind: "idle" | "ceiling"): void {
+    this.timedOut = true;
+    // An idle stall always names itself; the ceiling only when it fired first.
+    if (kind === "idle" || this.kind === null) this.kind = kind;
+    this.controller.abort();
+  }
+}
+
+async function openStream(model: Model, message: ReturnType<typeof userMessage>, config: ContextPruneConfig, ctx: ExtensionContext, signal: AbortSignal) {
+  const auth = await ctx.modelRegistry.getApiKeyAndHeaders(model);
+  if (!auth.ok) return { auth: auth.error || "authentication failed" } as const;
+  const baseUrl = auth.baseUrl || (await ctx.modelRegistry.getProviderAuth(model.provider))?.auth?.baseUrl;
+  const effectiveModel = baseUrl ? { ...model, baseUrl } : model;
+  const events = stream(
+    effectiveModel,
+    { messages: [message] },
+    {
+      apiKey: auth.apiKey,
+      headers: auth.headers,
+      signal,
+      ...(auth.env ? { env: auth.env } : {}),
+      ...summarizerThinkingOptions(config),
+    },
+  );
+  return { events } as const;
+}
+
 async function runOnce(
   model: Model,
   message: ReturnType<typeof userMessage>,
@@ -250,71 +315,30 @@ async function runOnce(
   ctx: ExtensionContext,
   options: SummarizeBatchOptions,
 ): Promise<AttemptOutcome> {
-  const idleMs = config.summarizerIdleTimeoutMs;
-  const maxMs = config.summarizerMaxTimeoutMs;
-  const timeout = new AbortController();
-  let timedOut = false;
-  let timeoutKind: "idle" | "ceiling" | null = null;
-  let idleTimer: ReturnType<typeof setTimeout> | undefined;
-  let ceilingTimer: ReturnType<typeof setTimeout> | undefined;
+  const timers = new AttemptTimers(config.summarizerIdleTimeoutMs, config.summarizerMaxTimeoutMs, modelLabel(model));
   let lastReported = -1;
   const report = (chars: number) => {
     if (chars === lastReported) return;
     lastReported = chars;
     options.onTextProgress?.(chars);
   };
-  const timeoutMessage = () =>
-    timeoutKind === "ceiling"
-      ? `summarizer ${modelLabel(model)} exceeded ${Math.round(maxMs / 1000)}s ceiling`
-      : `summarizer ${modelLabel(model)} stalled (no output for ${Math.round(idleMs / 1000)}s)`;
 
   try {
     if (!model) return { kind: "auth", message: "no summarizer model available" };
-    const auth = await ctx.modelRegistry.getApiKeyAndHeaders(model);
-    if (!auth.ok) return { kind: "auth", message: auth.error || "authentication failed" };
-    const baseUrl = auth.baseUrl || (await ctx.modelRegistry.getProviderAuth(model.provider))?.auth?.baseUrl;
-    const effectiveModel = baseUrl ? { ...model, baseUrl } : model;
-    const signal = combineSignals([options.signal, timeout.signal]) as AbortSignal;
-    const events = stream(
-      effectiveModel,
-      { messages: [message] },
-      {
-        apiKey: auth.apiKey,
-        headers: auth.headers,
-        signal,
-        ...(auth.env ? { env: auth.env } : {}),
-        ...summarizerThinkingOptions(config),
-      },
-    );
-
-    if (maxMs > 0) {
-      ceilingTimer = setTimeout(() => {
-        timedOut = true;
-        timeoutKind ??= "ceiling";
-        timeout.abort();
-      }, maxMs);
-    }
-    const bumpIdle = () => {
-      if (idleTimer) clearTimeout(idleTimer);
-      if (idleMs > 0) {
-        idleTimer = setTimeout(() => {
-          timedOut = true;
-          timeoutKind = "idle";
-          timeout.abort();
-        }, idleMs);
-      }
-    };
-    bumpIdle();
+    const signal = combineSignals([options.signal, timers.controller.signal]) as AbortSignal;
+    const opened = await openStream(model, message, config, ctx, signal);
+    if ("auth" in opened) return { kind: "auth", message: opened.auth ?? "authentication failed" };
+    timers.arm();
     options.onTextProgress?.(0);
 
     const abortError = () =>
-      new Error(options.signal?.aborted ? "summarize: aborted during stream" : timeoutMessage());
-    const iterator = events[Symbol.asyncIterator]();
+      new Error(options.signal?.aborted ? "summarize: aborted during stream" : timers.message());
+    const iterator = opened.events[Symbol.asyncIterator]();
     while (true) {
       const step = await untilAborted(iterator.next(), signal, abortError);
       if (step.done) break;
       const event = step.value;
-      bumpIdle();
+      timers.bumpIdle();
       if (options.signal?.aborted) {
         iterator.return?.()?.catch(() => {});
         break;
@@ -325,22 +349,25 @@ async function runOnce(
     }
     if (options.signal?.aborted) throw new Error("summarize: aborted during stream");
 
-    const response = await untilAborted(events.result(), signal, abortError);
+    const response = await untilAborted(opened.events.result(), signal, abortError);
     report(textLength(response.content));
-    if (response.stopReason === "aborted") throw new Error("summarize: stream stopped with reason aborted");
-    if (response.stopReason === "error") {
-      if (timedOut) return { kind: "transient", message: timeoutMessage(), timedOut: true };
-      return { kind: "transient", message: response.errorMessage ?? "Summarizer stopped with reason: error" };
-    }
-    const llmText = textOf(response.content);
-    if (!isUsableSummary(llmText, response.stopReason)) return { kind: "unusable" };
-    return { kind: "ok", result: { summaryText: llmText, usage: response.usage ?? ZERO_USAGE } };
+    return classify(response, timers);
   } catch (err) {
     if (options.signal?.aborted) throw err;
-    if (timedOut) return { kind: "transient", message: timeoutMessage(), timedOut: true };
+    if (timers.timedOut) return { kind: "transient", message: timers.message(), timedOut: true };
     return { kind: "transient", message: err instanceof Error ? err.message : String(err) };
   } finally {
-    if (idleTimer) clearTimeout(idleTimer);
-    if (ceilingTimer) clearTimeout(ceilingTimer);
+    timers.clear();
   }
+}
+
+function classify(response: any, timers: AttemptTimers): AttemptOutcome {
+  if (response.stopReason === "aborted") throw new Error("summarize: stream stopped with reason aborted");
+  if (response.stopReason === "error") {
+    if (timers.timedOut) return { kind: "transient", message: timers.message(), timedOut: true };
+    return { kind: "transient", message: response.errorMessage ?? "Summarizer stopped with reason: error" };
+  }
+  const llmText = textOf(response.content);
+  if (!isUsableSummary(llmText, response.stopReason)) return { kind: "unusable" };
+  return { kind: "ok", result: { summaryText: llmText, usage: response.usage ?? ZERO_USAGE } };
 }
