@@ -260,6 +260,20 @@ describe("reload rearm", () => {
     expect(Number(match![1])).toBeLessThan(Math.round((100 * chainChars) / (chainChars + chars(branch[5].message))));
   });
 
+  test("a reload while batches are pending drops the queue but rearms on the recoverable work", async () => {
+    streamCalls = 0;
+    const { fire, fake } = await boot({ branch: [], usage: 1000, settings: { autoBudgetThreshold: null } });
+    const call = assistantWithTools(200, [{ id: "p1", name: "read" }]);
+    const result = toolResult(210, "p1", "read", "pending ".repeat(80));
+    fake.branch.push(msgEntry(user(100)), msgEntry(call), msgEntry(result));
+    await fire("turn_end", { toolResults: [result], message: call, turnIndex: 0 });
+    expect(fake.lastStatus()).toBe("\u2502 prune: 1 pending");
+    await fire("session_start", {});
+    await fire("agent_end", {});
+    expect(fake.lastStatus()).toBe("\u2502 prune: recovered pending (reload)");
+    expect(streamCalls).toBe(0);
+  });
+
   test("while disabled the footer says OFF and the turn hooks do nothing (scenario 12)", async () => {
     streamCalls = 0;
     const { host, fire, fake, render } = await boot({ settings: { enabled: false } });
