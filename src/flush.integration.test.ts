@@ -198,6 +198,38 @@ describe("flushPending", () => {
     expect(types).toContain("pi:context-prune-flush-metrics");
   });
 
+  test("a frontier whose entry cannot be written does not move in memory", async () => {
+    const { host, state, fake } = direct({}, branchOf([{ id: "a", text: "x".repeat(500) }]));
+    const append = host.pi.appendEntry;
+    host.pi.appendEntry = (customType: string, data?: unknown) => {
+      if (customType === T.CUSTOM_TYPE_FRONTIER) throw new Error("disk full");
+      append(customType, data);
+    };
+    const result = await flushPending(state, fake.ctx, {});
+    expect(result).toMatchObject({ ok: false, reason: "failed", error: "disk full" });
+    expect(state.frontier.get()).toBeNull();
+  });
+
+  test("batches restored after a failure never include empty, fully deduplicated ones", async () => {
+    const text = "known output ".repeat(50);
+    const { host, state, fake } = direct({}, branchOf([{ id: "dup", text }, { id: "fresh", text: "f".repeat(500) }]));
+    state.indexer.addBatch(
+      {
+        turnIndex: 0,
+        timestamp: 1,
+        assistantText: "",
+        toolCalls: [{ toolCallId: "orig", toolName: "read", args: {}, resultText: text, isError: false, resultTimestamp: 50 }],
+      },
+      () => {},
+    );
+    host.pi.sendMessage = (() => {
+      throw new Error("send refused");
+    }) as any;
+    const result = await flushPending(state, fake.ctx, {});
+    expect(result).toMatchObject({ ok: false, reason: "failed" });
+    expect(state.pending.map((b) => b.toolCalls.map((tc) => tc.toolCallId))).toEqual([["fresh"]]);
+  });
+
   test("an aborted signal ends the flush without draining the queue", async () => {
     const { state, fake, ofType } = direct({}, branchOf([{ id: "a", text: "x".repeat(500) }]));
     const controller = new AbortController();
@@ -250,6 +282,25 @@ describe("turn_end budget gate", () => {
     fake.branch.push(msgEntry(call), msgEntry(result));
     await fire("turn_end", { toolResults: [result], message: call, turnIndex: 0 });
     expect(fake.notices.map((n) => n.message)).toContain("pruner: 1 turn queued \u2014 will summarize on /pruner now");
+    expect(fake.lastStatus()).toBe("\u2502 prune: 1 pending");
+  });
+});
+
+describe("turn_end capture across prompts", () => {
+  test("a later prompt's tool turn is queued although pi restarts its turnIndex at 0", async () => {
+    const { fake, fire } = await booted({ pruneOn: "agent-message" }, [msgEntry(user(100))]);
+    for (let k = 0; k < 3; k++) {
+      const call = assistantWithTools(200 + k * 100, [{ id: `first-${k}`, name: "read" }]);
+      const result = toolResult(210 + k * 100, `first-${k}`, "read", `first prompt ${k} `.repeat(80));
+      fake.branch.push(msgEntry(call), msgEntry(result));
+      await fire("turn_end", { toolResults: [result], message: call, turnIndex: k });
+    }
+    await fire("message_end", { message: assistantText(600) });
+    fake.branch.push(msgEntry(assistantText(600)), msgEntry(user(700)));
+    const call = assistantWithTools(800, [{ id: "second-0", name: "read" }]);
+    const result = toolResult(810, "second-0", "read", "second prompt ".repeat(80));
+    fake.branch.push(msgEntry(call), msgEntry(result));
+    await fire("turn_end", { toolResults: [result], message: call, turnIndex: 0 });
     expect(fake.lastStatus()).toBe("\u2502 prune: 1 pending");
   });
 });

@@ -542,6 +542,16 @@ describe("backfillChainRecords", () => {
     expect(await readFile(persisted.spillPath, "utf8")).toBe(body);
   });
 
+  test("without a session dir an oversized backfilled record keeps its text inline", async () => {
+    const indexer = new ToolCallIndexer();
+    const { entries, append } = collector();
+    const body = "w".repeat(300);
+    await indexer.backfillChainRecords([backfillRecord("inline", 5, body)], opts(append, "", 100));
+    const persisted = entries[0]!.data.toolCalls[0];
+    expect(persisted.spillPath).toBeUndefined();
+    expect(persisted.resultText).toBe(body);
+  });
+
   test("a rebuild from the backfilled entry restores record and ref but not content lookup (22)", async () => {
     const source = new ToolCallIndexer();
     const { entries, append } = collector();

@@ -422,7 +422,8 @@ export class ToolCallIndexer {
     },
   ): Promise<SummaryToolCallRef[]> {
     for (const record of records) {
-      if (record.resultText.length < opts.spillThreshold) continue;
+      // Without a session dir (--no-session) there is nowhere safe to spill: keep the text inline.
+      if (!opts.sessionDir || record.resultText.length < opts.spillThreshold) continue;
       const key = occKey(record.toolCallId, record.resultTimestamp);
       const path = await writeSidecar(opts.sessionDir, opts.sessionId, key, record.resultText);
       applySpill(record, path, opts.spillPreviewBytes);

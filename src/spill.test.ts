@@ -156,6 +156,22 @@ describe("writeSidecar", () => {
 });
 
 describe("spillOversizedBatch", () => {
+  test("without a session dir nothing is written and the oversized call stays inline", async () => {
+    const cwdBefore = await readdir(process.cwd());
+    const indexer = new ToolCallIndexer();
+    const handled = await spillOversizedBatch({
+      batch: batchOf([{ id: "nosession", text: "q".repeat(50) }]),
+      indexer,
+      config: config(10),
+      sessionDir: "",
+      sessionId: "sid",
+      appendEntry: noop,
+    });
+    expect(handled.size).toBe(0);
+    expect(indexer.isSummarized("nosession")).toBe(false);
+    expect(await readdir(process.cwd())).toEqual(cwdBefore);
+  });
+
   test("dedup runs before spill and registers the alias (56)", async () => {
     const calls: [string, string][] = [];
     const fake = {

@@ -110,7 +110,8 @@ export async function spillOversizedBatch(args: SpillArgs): Promise<Set<string>>
     const key = occKey(call.toolCallId, call.resultTimestamp);
     if (dedupCall(call, key, args)) {
       handled.add(call.toolCallId);
-    } else if (await spillCall(call, key, args)) {
+      // Without a session dir (--no-session) a sidecar would land in the working directory.
+    } else if (args.sessionDir && (await spillCall(call, key, args))) {
       spilled.push(call);
       handled.add(call.toolCallId);
     }

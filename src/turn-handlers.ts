@@ -87,8 +87,6 @@ async function spillEagerly(state: ExtensionState, ctx: ExtensionContext, batch:
   const config = state.config.value;
   try {
     const sm = ctx.sessionManager as any;
-    const sessionDir: string = sm.getSessionDir();
-    if (!sessionDir) return;
     await spillOversizedBatch({
       batch,
       indexer: state.indexer,
@@ -97,7 +95,7 @@ async function spillEagerly(state: ExtensionState, ctx: ExtensionContext, batch:
         spillPreviewBytes: config.spillPreviewBytes,
         dedupByContentHash: config.dedupByContentHash,
       },
-      sessionDir,
+      sessionDir: sm.getSessionDir(),
       sessionId: sm.getSessionId(),
       appendEntry: (customType, data) => sm.appendCustomEntry(customType, data),
     });
