@@ -3,6 +3,7 @@
  * live `turn_end` path and on the session-branch rescan path, plus the
  * summarizer serialization and per-user-span grouping of batches.
  */
+import { toolCallBlocks } from "./message-shape.js";
 import { occKey, resultTimestampOf } from "./occurrence-key.js";
 import type { BatchingMode, CapturedBatch, CapturedToolCall } from "./types.js";
 
@@ -19,12 +20,6 @@ function textBlocks(content: unknown): string[] {
 
 export function extractToolResultText(msg: any): string {
   return textBlocks(msg?.content).join("\n");
-}
-
-function toolCallBlocks(message: any): any[] {
-  const content = message?.content;
-  if (!Array.isArray(content)) return [];
-  return content.filter((block: any) => block?.type === "toolCall");
 }
 
 function captureCall(block: any, toolResults: any[]): CapturedToolCall {

@@ -10,6 +10,7 @@ import { extractToolResultText } from "./batch-capture.js";
 import type { BlockRefIssuer } from "./block-refs.js";
 import { resolveRange } from "./chain-range-prune.js";
 import type { DiagnosticSink } from "./diagnostics.js";
+import type { BackfillOptions } from "./indexer.js";
 import { bareToolCallId, occKey, parseOccKey } from "./occurrence-key.js";
 import {
   CUSTOM_TYPE_CHAIN,
@@ -26,16 +27,7 @@ export interface ChainCompressorIndexerDeps {
   getToolRefsForToolCallIds(toolCallIds: string[]): string[];
   registerChain(entry: ChainCompressionEntry): void;
   getIndex(): Map<string, ToolCallRecord>;
-  backfillChainRecords(
-    records: ToolCallRecord[],
-    opts: {
-      spillThreshold: number;
-      spillPreviewBytes: number;
-      sessionDir: string;
-      sessionId: string;
-      appendEntry: (customType: string, data?: unknown) => void;
-    },
-  ): Promise<SummaryToolCallRef[]>;
+  backfillChainRecords(records: ToolCallRecord[], opts: BackfillOptions): Promise<SummaryToolCallRef[]>;
 }
 
 export interface CompressEligibleDeps {
@@ -47,7 +39,7 @@ export interface CompressEligibleDeps {
   /** Must be the exact array detection ran on. */
   messages: any[];
   diagnostics: Pick<DiagnosticSink, "report">;
-  backfill: { spillThreshold: number; spillPreviewBytes: number; sessionDir: string; sessionId: string };
+  backfill: Omit<BackfillOptions, "appendEntry">;
 }
 
 export interface CompressEligibleResult {

@@ -4,6 +4,7 @@
  * Messages carry no ids, so chain boundaries are timestamps and middles are
  * tool-call ids plus result occurrence keys.
  */
+import { isTextOnlyAssistant } from "./message-shape.js";
 import { occKey, resultTimestampOf } from "./occurrence-key.js";
 import type { ChainRange } from "./types.js";
 
@@ -22,10 +23,6 @@ function isSyntheticChainMessage(msg: any): boolean {
   if (!Array.isArray(content) || content.length === 0) return false;
   const first = content[0];
   return first?.type === "text" && typeof first.text === "string" && first.text.trimStart().startsWith(SYNTHETIC_PREFIX);
-}
-
-function hasToolCallBlocks(msg: any): boolean {
-  return Array.isArray(msg?.content) && msg.content.some((block: any) => block?.type === "toolCall");
 }
 
 function collectToolCalls(msg: any, chain: OpenChain, isProtected: (toolName: string, args: unknown) => boolean): void {
@@ -75,11 +72,11 @@ export function detectChains(
     }
     if (!current) continue;
     if (role === "assistant") {
-      if (hasToolCallBlocks(msg)) {
-        collectToolCalls(msg, current, isProtected);
-      } else {
+      if (isTextOnlyAssistant(msg)) {
         ranges.push(emit(current, msg.timestamp));
         current = null;
+      } else {
+        collectToolCalls(msg, current, isProtected);
       }
     } else if (role === "toolResult") {
       collectToolResult(msg, current, isProtected);

@@ -8,6 +8,7 @@ import { detectChains, withClosingMessage } from "./chain-detector.js";
 import { type AppendEntry, errorMessage, isStaleContextError, safeNotify } from "./delivery.js";
 import { type ExtensionState, protectionPredicate } from "./extension-state.js";
 import { branchMessages } from "./metrics-cache.js";
+import { plural } from "./plural.js";
 import { inGraceRecoveryToolCallIds } from "./recovery-grace.js";
 import { emitExternalCost } from "./stats.js";
 import { summarizeRange } from "./summarizer.js";
@@ -83,7 +84,7 @@ export async function compressAfterFlush(
     if (entries.length === 0) return;
     recordCompressions(state, entries);
     const ids = entries.map((e) => e.blockId).join(", ");
-    safeNotify(ctx, `pruner: compressed ${entries.length} chain${entries.length === 1 ? "" : "s"} (${ids})`, "info");
+    safeNotify(ctx, `pruner: compressed ${plural(entries.length, "chain")} (${ids})`, "info");
   } catch (err) {
     if (isStaleContextError(err)) return;
     safeNotify(ctx, `pruner: chain compression failed: ${errorMessage(err)}`, "warning");

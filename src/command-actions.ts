@@ -4,10 +4,11 @@
  * (pruned tool-call browser).
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import { errorMessage, info, plural, refreshStatus, safeNotify, warn } from "./command-context.js";
+import { errorMessage, info, refreshStatus, safeNotify, warn } from "./command-context.js";
 import type { FlushResultLike, NotifyType, SubcommandHandler } from "./command-context.js";
 import { openProgressWidget } from "./command-progress.js";
 import type { ToolCallIndexer } from "./indexer.js";
+import { plural } from "./plural.js";
 import { buildPruneTree, TreeBrowser } from "./tree-browser.js";
 import type { ChainCompressionEntry } from "./types.js";
 

@@ -1,41 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { registerCommands } from "./commands.js";
-import { saveConfig } from "./config.js";
 import { DEFAULT_CONFIG } from "./types.js";
+import { useTempAgentDirs } from "../test/temp-agent-dir.js";
 
 // Harness: `/pruner` is driven through registerCommands; saves land in a temp agent dir.
 
-let root = "";
-const previousAgentDir = process.env.PI_CODING_AGENT_DIR;
-
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "pruner-config-cmds-"));
-  process.env.PI_CODING_AGENT_DIR = root;
-});
-
-afterAll(async () => {
-  await settleSaves();
-  if (previousAgentDir === undefined) delete process.env.PI_CODING_AGENT_DIR;
-  else process.env.PI_CODING_AGENT_DIR = previousAgentDir;
-  await rm(root, { recursive: true, force: true });
-});
-
-/** saveConfig serializes writes, so one awaited save elsewhere drains every earlier fire-and-forget save. */
-async function settleSaves(): Promise<void> {
-  const current = process.env.PI_CODING_AGENT_DIR;
-  process.env.PI_CODING_AGENT_DIR = join(root, "drain");
-  await saveConfig({ ...DEFAULT_CONFIG });
-  process.env.PI_CODING_AGENT_DIR = current;
-}
+const agentDirs = useTempAgentDirs("pruner-config-cmds-");
+const { settleSaves } = agentDirs;
 
 /** Runs one subcommand in a fresh agent dir; returns what was notified and saved. */
 async function run(args: string, config: Record<string, unknown> = {}, ui: Record<string, unknown> = {}) {
-  const dir = await mkdtemp(join(root, "agent-"));
-  process.env.PI_CODING_AGENT_DIR = dir;
+  const dir = await agentDirs.fresh();
   let spec: any;
   const pi = { registerCommand: (_n: string, s: any) => (spec = s), registerMessageRenderer: () => {} } as any;
   const box = { value: { ...DEFAULT_CONFIG, enabled: true, ...config } as any };

@@ -48,9 +48,7 @@ export interface CommandDeps {
 
 export type SubcommandHandler = (deps: CommandDeps, ctx: ExtensionCommandContext, args: string[]) => Promise<void>;
 
-export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
+export { errorMessage } from "./delivery.js";
 
 /** A notify that can never throw into a command (stale ctx, missing UI). */
 export function safeNotify(ctx: ExtensionCommandContext, message: string, type?: NotifyType): void {
@@ -95,10 +93,6 @@ export function applyConfig(
   deps.currentConfig.value = next;
   deps.persist(ctx, next);
   return next;
-}
-
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
 export function onOff(value: boolean): "ON" | "OFF" {

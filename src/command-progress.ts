@@ -4,7 +4,7 @@
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { truncateToWidth } from "@earendil-works/pi-tui";
-import { plural } from "./command-context.js";
+import { plural } from "./plural.js";
 import { formatCharProgress } from "./stats.js";
 import { PROGRESS_WIDGET_ID } from "./types.js";
 import type { CapturedBatch } from "./types.js";

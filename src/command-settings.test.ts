@@ -1,48 +1,26 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { initTheme } from "@earendil-works/pi-coding-agent";
 import { settingDescription } from "./command-descriptions.js";
 import { buildSettingItems, modelBrowserItems } from "./command-settings.js";
 import { registerCommands } from "./commands.js";
-import { saveConfig } from "./config.js";
 import { DEFAULT_CONFIG } from "./types.js";
+import { useTempAgentDirs } from "../test/temp-agent-dir.js";
 
 const ENTER = "\r";
 const DOWN = "\x1b[B";
 const ESC = "\x1b";
 
-let root = "";
-const previousAgentDir = process.env.PI_CODING_AGENT_DIR;
-
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "pruner-settings-"));
-  process.env.PI_CODING_AGENT_DIR = root;
-  initTheme("dark");
-});
-
-afterAll(async () => {
-  await settleSaves();
-  if (previousAgentDir === undefined) delete process.env.PI_CODING_AGENT_DIR;
-  else process.env.PI_CODING_AGENT_DIR = previousAgentDir;
-  await rm(root, { recursive: true, force: true });
-});
-
-async function settleSaves(): Promise<void> {
-  const current = process.env.PI_CODING_AGENT_DIR;
-  process.env.PI_CODING_AGENT_DIR = join(root, "drain");
-  await saveConfig({ ...DEFAULT_CONFIG });
-  process.env.PI_CODING_AGENT_DIR = current;
-}
+const agentDirs = useTempAgentDirs("pruner-settings-", () => initTheme("dark"));
+const { settleSaves } = agentDirs;
 
 const plainTheme = { fg: (_c: string, s: string) => s, bg: (_c: string, s: string) => s } as any;
 
 /** Opens `/pruner settings` and returns the overlay component plus observation hooks. */
 async function openSettings(config: Record<string, unknown> = {}, models: any[] | (() => any[]) = []) {
-  const dir = await mkdtemp(join(root, "agent-"));
-  process.env.PI_CODING_AGENT_DIR = dir;
+  const dir = await agentDirs.fresh();
   let spec: any;
   const pi = { registerCommand: (_n: string, s: any) => (spec = s), registerMessageRenderer: () => {} } as any;
   const box = { value: { ...DEFAULT_CONFIG, enabled: true, ...config } as any };

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, mock, test } from "bun:test";
+import { describe, expect, mock, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pruneStatusText, registerCommands, setPruneStatusWidget } from "./commands.js";
-import { saveConfig } from "./config.js";
 import { DEFAULT_CONFIG } from "./types.js";
+import { useTempAgentDirs } from "../test/temp-agent-dir.js";
 
 // ---------------------------------------------------------------------------
 // Harness
@@ -14,34 +13,10 @@ import { DEFAULT_CONFIG } from "./types.js";
 const ZERO_STATS = { callCount: 0, totalInputTokens: 0, totalOutputTokens: 0, totalCost: 0 };
 const METRICS = { openCycleThinkingTokens: 12000, largestChainSharePct: 62, frontierGapTokens: 195000 };
 
-let root = "";
-const previousAgentDir = process.env.PI_CODING_AGENT_DIR;
+const agentDirs = useTempAgentDirs("pruner-commands-");
+const { settleSaves } = agentDirs;
 
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "pruner-commands-"));
-  process.env.PI_CODING_AGENT_DIR = root;
-});
-
-afterAll(async () => {
-  await settleSaves();
-  if (previousAgentDir === undefined) delete process.env.PI_CODING_AGENT_DIR;
-  else process.env.PI_CODING_AGENT_DIR = previousAgentDir;
-  await rm(root, { recursive: true, force: true });
-});
-
-/** saveConfig serializes writes, so one awaited save elsewhere drains every earlier fire-and-forget save. */
-async function settleSaves(): Promise<void> {
-  const current = process.env.PI_CODING_AGENT_DIR;
-  process.env.PI_CODING_AGENT_DIR = join(root, "drain");
-  await saveConfig({ ...DEFAULT_CONFIG });
-  process.env.PI_CODING_AGENT_DIR = current;
-}
-
-async function freshAgentDir(): Promise<string> {
-  const dir = await mkdtemp(join(root, "agent-"));
-  process.env.PI_CODING_AGENT_DIR = dir;
-  return dir;
-}
+const freshAgentDir = agentDirs.fresh;
 
 async function savedConfig(dir: string): Promise<any> {
   await settleSaves();

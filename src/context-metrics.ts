@@ -5,6 +5,7 @@
  * estimates over the persisted branch (no tokenizer).
  */
 import { detectChains } from "./chain-detector.js";
+import { isTextOnlyAssistant, toolCallBlocks } from "./message-shape.js";
 import { occKey, resultTimestampOf } from "./occurrence-key.js";
 import type { ChainRange, ContextMetricsSnapshot, PruneFrontier } from "./types.js";
 
@@ -18,14 +19,8 @@ function tokensOf(chars: number): number {
   return Math.round(chars / 4);
 }
 
-function isTextOnlyAssistant(msg: any): boolean {
-  if (msg?.role !== "assistant") return false;
-  return !Array.isArray(msg.content) || !msg.content.some((block: any) => block?.type === "toolCall");
-}
-
-function toolCallBlocks(msg: any): any[] {
-  if (msg?.role !== "assistant" || !Array.isArray(msg.content)) return [];
-  return msg.content.filter((block: any) => block?.type === "toolCall");
+function assistantToolCalls(msg: any): any[] {
+  return msg?.role === "assistant" ? toolCallBlocks(msg) : [];
 }
 
 function sumChars(branch: any[], from: number, to: number): number {
@@ -88,7 +83,7 @@ function locateFrontier(branch: any[], frontier: PruneFrontier | null): Frontier
   for (let i = 0; i < branch.length; i++) {
     if (branch[i]?.role !== "assistant") continue;
     if (turn++ !== frontier.lastAttemptedTurnIndex) continue;
-    const ids = toolCallBlocks(branch[i]).map((block) => block.id);
+    const ids = assistantToolCalls(branch[i]).map((block) => block.id);
     const k = ids.indexOf(frontier.lastAttemptedToolCallId);
     if (k < 0) return null;
     const next = branch.findIndex((m, j) => j > i && m?.role === "assistant");
@@ -99,7 +94,7 @@ function locateFrontier(branch: any[], frontier: PruneFrontier | null): Frontier
 
 function nearestCallArgs(branch: any[], resultIndex: number, toolCallId: unknown): unknown {
   for (let i = resultIndex - 1; i >= 0; i--) {
-    const block = toolCallBlocks(branch[i]).find((b) => b.id === toolCallId);
+    const block = assistantToolCalls(branch[i]).find((b) => b.id === toolCallId);
     if (block) return block.input ?? block.arguments;
   }
   return undefined;

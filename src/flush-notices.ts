@@ -2,10 +2,7 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { safeNotify } from "./delivery.js";
 import type { ProcessedBatch } from "./flush-persist.js";
-
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
+import { plural } from "./plural.js";
 
 export function oversizedNotice(p: ProcessedBatch): string {
   const { batch, raw } = p.item;

@@ -143,6 +143,15 @@ function walkBranch(branch: unknown, visitor: BranchVisitor): PendingAlias[] {
   return aliases;
 }
 
+/** Where backfilled oversized outputs are spilled, and how the backfilled index entry is written. */
+export interface BackfillOptions {
+  spillThreshold: number;
+  spillPreviewBytes: number;
+  sessionDir: string;
+  sessionId: string;
+  appendEntry: AppendEntry;
+}
+
 export class ToolCallIndexer {
   private readonly records = new Map<string, ToolCallRecord>();
   private readonly keysByBareId = new Map<string, Set<string>>();
@@ -411,16 +420,7 @@ export class ToolCallIndexer {
 
   // ---- deterministic backfill ----------------------------------------------
 
-  async backfillChainRecords(
-    records: ToolCallRecord[],
-    opts: {
-      spillThreshold: number;
-      spillPreviewBytes: number;
-      sessionDir: string;
-      sessionId: string;
-      appendEntry: AppendEntry;
-    },
-  ): Promise<SummaryToolCallRef[]> {
+  async backfillChainRecords(records: ToolCallRecord[], opts: BackfillOptions): Promise<SummaryToolCallRef[]> {
     for (const record of records) {
       // Without a session dir (--no-session) there is nowhere safe to spill: keep the text inline.
       if (!opts.sessionDir || record.resultText.length < opts.spillThreshold) continue;

@@ -56,10 +56,11 @@ function listOf(value: unknown): readonly unknown[] {
 
 export function isProtected(toolName: string, args: unknown, config: ProtectionConfig): boolean {
   if (listOf(config?.protectedTools).includes(toolName)) return true;
-  const patterns = listOf(config?.protectedPaths).filter((p): p is string => typeof p === "string");
+  // Runs for every summarized result on every render: no per-call allocations beyond the path normalization.
+  const patterns = listOf(config?.protectedPaths);
   if (patterns.length === 0) return false;
   const raw = pathArg(args);
   if (raw === undefined) return false;
   const normalized = raw.replace(/\\/g, "/");
-  return patterns.some((pattern) => globToRegExp(pattern).test(normalized));
+  return patterns.some((pattern) => typeof pattern === "string" && globToRegExp(pattern).test(normalized));
 }

@@ -10,17 +10,11 @@ import {
   EXTERNAL_COST_SOURCE,
   type ExternalCostUpdate,
   type LiveReclaim,
+  type SummarizeResult,
   type SummarizerStats,
 } from "./types.js";
 
-interface Usage {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  totalTokens: number;
-  cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
-}
+type Usage = SummarizeResult["usage"];
 
 interface Baseline {
   totalInputTokens: number;

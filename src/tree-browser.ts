@@ -9,6 +9,7 @@ import { compositeTuiLine, getKeybindings, Markdown, matchesKey, truncateToWidth
 import type { Component, Keybinding } from "@earendil-works/pi-tui";
 import type { ToolCallIndexer } from "./indexer.js";
 import { occKey } from "./occurrence-key.js";
+import { plural } from "./plural.js";
 import { formatCompactCount as fmt } from "./stats.js";
 import { normalizeSummaryToolCallRefs } from "./summary-refs.js";
 import { CUSTOM_TYPE_SUMMARY } from "./types.js";
@@ -31,10 +32,6 @@ const OVERLAY_TITLE = "Pruned Summary";
 const HINT = "Enter/Space expand • Ctrl-O open summary • Esc/q close";
 const EMPTY = "(no pruned tool calls in this session)";
 const OVERLAY_FOOTER = "↑/↓ scroll • Ctrl-O/Esc/q close";
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
 
 function leafNode(record: ToolCallRecord): TreeNode {
   const args = Object.entries(record.args ?? {})

@@ -8,10 +8,11 @@ import { shouldBudgetFlush, shouldDeltaFlush, usageFraction } from "./budget.js"
 import { safeNotify } from "./delivery.js";
 import type { ExtensionState } from "./extension-state.js";
 import { flushPending } from "./flush.js";
-import { plural } from "./flush-notices.js";
+import { isTextOnlyAssistant } from "./message-shape.js";
 import { computeMetricsSnapshot } from "./metrics-cache.js";
 import { trimBatchToPendingRange } from "./pending-batches.js";
 import { isProtected } from "./protected.js";
+import { plural } from "./plural.js";
 import { pruneMessages } from "./pruner.js";
 import { spillOversizedBatch } from "./spill.js";
 import { refreshStatus, showStatusText } from "./status-refresh.js";
@@ -124,13 +125,8 @@ async function evaluateBudgetGate(state: ExtensionState, ctx: ExtensionContext):
 export async function onMessageEnd(state: ExtensionState, ctx: ExtensionContext, event: { message?: any }): Promise<void> {
   const config = state.config.value;
   if (!config.enabled || config.pruneOn !== "agent-message") return;
-  if (!isFinalAssistant(event.message)) return;
+  if (!isTextOnlyAssistant(event.message)) return;
   await flushPending(state, ctx, { delivery: "session", closingMessage: event.message, trigger: "message-end" });
-}
-
-function isFinalAssistant(message: any): boolean {
-  if (message?.role !== "assistant") return false;
-  return !(Array.isArray(message.content) && message.content.some((block: any) => block?.type === "toolCall"));
 }
 
 export function onAgentEnd(state: ExtensionState, ctx: ExtensionContext): void {
