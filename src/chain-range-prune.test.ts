@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import {
   applyChainCompressions,
   buildSyntheticChainMessage,
+  compressChainRanges,
   isPerBatchSummaryMessage,
   perBatchSummaryOverlapsDropped,
   resolveRange,
@@ -892,5 +893,36 @@ describe("applyChainCompressions: odd messages inside a range", () => {
     const input = [user(100), { role: "user", content: '<compressed-chain id="b1" tools="">', timestamp: 150 }, assistantWithTools(200, ["tc1"]), toolResult(300, "tc1"), assistantText(400)];
     const out = applyChainCompressions(input, [entry("b1", 100, ["tc1"], 400)], body, false);
     expect(synthetics(out).length).toBe(1);
+  });
+});
+
+describe("compressChainRanges", () => {
+  test("returns the same messages as applyChainCompressions", () => {
+    const messages = incident();
+    const tracked = compressChainRanges(messages, [b5(), b7()], body, true);
+    expect(tracked.messages).toEqual(applyChainCompressions(messages, [b5(), b7()], body, true));
+  });
+
+  test("lists exactly the messages it made: synthetic blocks and thinking-stripped finals", () => {
+    const messages = [user(100), assistantWithTools(200, ["tc1"]), toolResult(300, "tc1"), assistantText(400, true)];
+    const { messages: out, created } = compressChainRanges(messages, [entry("b1", 100, ["tc1"], 400)], body, true);
+    const made = out.filter((m) => !messages.includes(m));
+    expect(made.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect([...created]).toEqual(made);
+  });
+
+  test("creates nothing and returns the input when no entry resolves", () => {
+    const messages = simpleChain();
+    const result = compressChainRanges(messages, [entry("b1", 999, ["tc1"], 400)], body, true);
+    expect(result.messages).toBe(messages);
+    expect(result.created.size).toBe(0);
+  });
+
+  test("a final kept with its thinking is carried over, not created", () => {
+    const messages = simpleChain(true);
+    const { messages: out, created } = compressChainRanges(messages, [entry("b1", 100, ["tc1"], 400)], body, false);
+    expect(out).toContain(messages[3]);
+    expect(created.has(messages[3])).toBe(false);
+    expect(created.size).toBe(1);
   });
 });

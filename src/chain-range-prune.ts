@@ -18,6 +18,7 @@ type ProtectedOutput = { tool: string; text: string };
 type IndexRange = { startIndex: number; endIndex: number };
 type Boundary = { count: number; first: number };
 
+const SYNTHETIC_PREFIX = "<compressed-chain ";
 const SYNTHETIC_ID = /^<compressed-chain id="([^"]*)"/;
 
 export function isPerBatchSummaryMessage(msg: any): boolean {
@@ -65,7 +66,7 @@ export function resolveRange(
   entry: Pick<ChainCompressionEntry, "startUserTimestamp" | "finalAssistantTimestamp">,
   messages: any[],
 ): IndexRange | null {
-  return resolveWith(indexBoundaries(messages), entry);
+  return resolveWith(indexBoundaries(messages, [entry]), entry);
 }
 
 export function applyChainCompressions(
@@ -76,8 +77,28 @@ export function applyChainCompressions(
   blockSummaryLookup?: BlockLookup,
   diagnostics?: Reporter,
 ): any[] {
-  if (chainEntries.length === 0) return messages;
-  const boundaries = indexBoundaries(messages);
+  return compressChainRanges(messages, chainEntries, summaryTextForChain, stripFinalThinking, blockSummaryLookup, diagnostics)
+    .messages;
+}
+
+export interface ChainRangeResult {
+  messages: any[];
+  /** The messages this phase made (synthetic chain messages, thinking-stripped finals); all others are carried over. */
+  created: ReadonlySet<unknown>;
+}
+
+/** `applyChainCompressions`, also naming the messages it created, for the render's size accounting. */
+export function compressChainRanges(
+  messages: any[],
+  chainEntries: ChainCompressionEntry[],
+  summaryTextForChain: (entry: ChainCompressionEntry) => string,
+  stripFinalThinking: boolean,
+  blockSummaryLookup?: BlockLookup,
+  diagnostics?: Reporter,
+): ChainRangeResult {
+  const unchanged = { messages, created: new Set<unknown>() };
+  if (chainEntries.length === 0) return unchanged;
+  const boundaries = indexBoundaries(messages, chainEntries);
   const resolved: Array<{ entry: ChainCompressionEntry; range: IndexRange }> = [];
   for (const entry of chainEntries) {
     const range = resolveWith(boundaries, entry);
@@ -85,7 +106,7 @@ export function applyChainCompressions(
     else diagnostics?.report("unresolved-range", String(entry.blockId), boundaryDetail(entry));
   }
   const accepted = acceptNonOverlapping(resolved, diagnostics);
-  if (accepted.length === 0) return messages;
+  if (accepted.length === 0) return unchanged;
 
   const drops = collectDrops(messages, accepted, diagnostics);
   const present = presentSyntheticIds(messages);
@@ -102,24 +123,31 @@ export function applyChainCompressions(
 
 // ---------------------------------------------------------------------------
 
-/** Counts user and assistant messages per timestamp so each entry resolves in O(1). */
-function indexBoundaries(messages: any[]): { users: Map<unknown, Boundary>; assistants: Map<unknown, Boundary> } {
+type Boundaries = { users: Map<unknown, Boundary>; assistants: Map<unknown, Boundary> };
+
+/** Counts the user and assistant messages at the entries' boundary timestamps, so each entry resolves in O(1). */
+function indexBoundaries(
+  messages: any[],
+  entries: ReadonlyArray<Pick<ChainCompressionEntry, "startUserTimestamp" | "finalAssistantTimestamp">>,
+): Boundaries {
   const users = new Map<unknown, Boundary>();
   const assistants = new Map<unknown, Boundary>();
+  for (const entry of entries) {
+    users.set(entry.startUserTimestamp, { count: 0, first: -1 });
+    assistants.set(entry.finalAssistantTimestamp, { count: 0, first: -1 });
+  }
   for (let i = 0; i < messages.length; i++) {
     const role = messages[i]?.role;
     const map = role === "user" ? users : role === "assistant" ? assistants : null;
-    if (!map) continue;
-    const ts = messages[i].timestamp;
-    const seen = map.get(ts);
-    if (seen) seen.count++;
-    else map.set(ts, { count: 1, first: i });
+    const seen = map?.get(messages[i].timestamp);
+    if (seen === undefined) continue;
+    if (seen.count++ === 0) seen.first = i;
   }
   return { users, assistants };
 }
 
 function resolveWith(
-  boundaries: ReturnType<typeof indexBoundaries>,
+  boundaries: Boundaries,
   entry: Pick<ChainCompressionEntry, "startUserTimestamp" | "finalAssistantTimestamp">,
 ): IndexRange | null {
   const { startUserTimestamp: start, finalAssistantTimestamp: final } = entry;
@@ -170,7 +198,11 @@ function acceptNonOverlapping(
   return accepted;
 }
 
+const INTERIOR = 1;
+const BOUNDARY = 2;
+
 interface Drops {
+  /** Per message: INTERIOR inside an accepted range, BOUNDARY at its start or final message. */
   zone: Uint8Array;
   droppedOccKeys: Set<string>;
   droppedBareIds: Set<string>;
@@ -192,8 +224,10 @@ function collectDrops(
     const protectedIds = new Set(Array.isArray(entry.protectedToolCallIds) ? entry.protectedToolCallIds : []);
     const actual = new Set<string>();
     const relocated: ProtectedOutput[] = [];
+    drops.zone[range.startIndex]! |= BOUNDARY;
+    drops.zone[range.endIndex]! |= BOUNDARY;
     for (let i = range.startIndex + 1; i < range.endIndex; i++) {
-      drops.zone[i] = 1;
+      drops.zone[i]! |= INTERIOR;
       const msg = messages[i];
       if (msg?.role === "toolResult") {
         const id = msg.toolCallId;
@@ -233,7 +267,7 @@ function presentSyntheticIds(messages: any[]): Set<string> {
   for (const msg of messages) {
     if (msg?.role !== "user" || !Array.isArray(msg.content)) continue;
     const text = msg.content[0]?.text;
-    if (typeof text !== "string") continue;
+    if (typeof text !== "string" || !text.startsWith(SYNTHETIC_PREFIX)) continue;
     const match = SYNTHETIC_ID.exec(text);
     if (match) ids.add(match[1]);
   }
@@ -246,18 +280,28 @@ function emit(
   drops: Drops,
   synthetics: Map<number, UserMessage | null>,
   stripFinalThinking: boolean,
-): any[] {
+): ChainRangeResult {
   const finals = new Set(accepted.map((a) => a.range.endIndex));
+  const created = new Set<unknown>();
   const out: any[] = [];
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
     const summary = isPerBatchSummaryMessage(msg);
     const droppable = msg?.role === "assistant" || msg?.role === "toolResult" || summary;
-    if (drops.zone[i] === 1 && droppable) continue;
+    if ((drops.zone[i]! & INTERIOR) !== 0 && droppable) continue;
     if (summary && perBatchSummaryOverlapsDropped(msg, drops.droppedOccKeys, drops.droppedBareIds)) continue;
-    out.push(stripFinalThinking && finals.has(i) ? withoutThinkingBlocks(msg) : msg);
+    if ((drops.zone[i]! & BOUNDARY) === 0) {
+      out.push(msg);
+      continue;
+    }
+    const kept = stripFinalThinking && finals.has(i) ? withoutThinkingBlocks(msg) : msg;
+    if (kept !== msg) created.add(kept);
+    out.push(kept);
     const synthetic = synthetics.get(i);
-    if (synthetic) out.push(synthetic);
+    if (synthetic) {
+      created.add(synthetic);
+      out.push(synthetic);
+    }
   }
-  return out;
+  return { messages: out, created };
 }

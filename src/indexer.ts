@@ -255,6 +255,8 @@ export class ToolCallIndexer {
   }
 
   getRecord(toolCallIdOrAlias: string): ToolCallRecord | undefined {
+    const direct = this.records.get(toolCallIdOrAlias);
+    if (direct !== undefined) return direct;
     const key = this.resolveToolCallId(toolCallIdOrAlias);
     return key === undefined ? undefined : this.records.get(key);
   }

@@ -3,49 +3,104 @@
  *
  * The render path reports before/after sizes on every pruning render, and pi
  * hands the `context` hook a fresh deep copy each time, so object identity
- * never survives between renders. Tool outputs do survive as equal strings,
- * though: large strings' escaped lengths are kept in a content-keyed cache
- * that lives for two render generations, so a render re-measures only what
- * is new instead of re-serializing the whole transcript.
+ * never survives between renders. Equal tool outputs do come back in the same
+ * order, though: `jsonElementLengths` remembers each long string's size by its
+ * position in the walk and reuses it when the string at that position is equal
+ * (`===` compares contents; no hashing). Anything else is counted afresh.
  */
 
-const CACHE_MIN_LENGTH = 512;
 const MAX_DEPTH = 64;
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-interface CachedSize {
-  size: number;
-  generation: number;
-}
-
-const cache = new Map<string, CachedSize>();
-let generation = 0;
-
-/** Starts a cache generation: strings not seen in the previous one are released. */
-export function rotateStringSizeCache(): void {
-  generation++;
-  for (const [text, entry] of cache) if (entry.generation < generation - 1) cache.delete(text);
-}
+const MEMO_MIN_LENGTH = 128;
 
 /** Same as `JSON.stringify(value)?.length` (undefined when JSON.stringify yields undefined). */
 export function jsonLength(value: unknown): number | undefined {
-  return lengthOf(value, 0);
+  return lengthOf(value, 0, null);
 }
 
-function lengthOf(value: unknown, depth: number): number | undefined {
+/**
+ * Each element's length as a JSON array element (`null` for what JSON.stringify
+ * cannot serialize). Long strings are memoized by walk position for the next call.
+ */
+export function jsonElementLengths(values: readonly unknown[]): Float64Array {
+  const memo = positionalMemo.begin();
+  const sizes = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) sizes[i] = lengthOf(values[i], 1, memo) ?? 4;
+  positionalMemo.commit(memo);
+  return sizes;
+}
+
+/** Length of a JSON array text whose elements have the given total length. */
+export function jsonArrayLength(elementChars: number, count: number): number {
+  return 2 + elementChars + Math.max(0, count - 1);
+}
+
+/** JSON-quoted length of a string: the escapes JSON.stringify writes, counted without writing them. */
+export function quotedLength(text: string): number {
+  const n = text.length;
+  let extra = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c && (c < 0xd800 || c > 0xdfff)) continue;
+    if (c === 0x22 || c === 0x5c || c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d) extra += 1;
+    else if (c < 0x20) extra += 5;
+    else if (c <= 0xdbff && i + 1 < n && isLowSurrogate(text.charCodeAt(i + 1))) i++;
+    else extra += 5; // a lone surrogate is written as \uXXXX
+  }
+  return n + 2 + extra;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+// ---------------------------------------------------------------------------
+
+interface Memo {
+  texts: string[];
+  sizes: number[];
+}
+
+class PositionalMemo {
+  private previous: Memo = { texts: [], sizes: [] };
+
+  begin(): Memo {
+    return { texts: [], sizes: [] };
+  }
+
+  sizeOf(memo: Memo, text: string): number {
+    const k = memo.texts.length;
+    const size = this.previous.texts[k] === text ? this.previous.sizes[k]! : quotedLength(text);
+    memo.texts.push(text);
+    memo.sizes.push(size);
+    return size;
+  }
+
+  commit(memo: Memo): void {
+    this.previous = memo;
+  }
+}
+
+const positionalMemo = new PositionalMemo();
+
+function stringLength(text: string, memo: Memo | null): number {
+  if (memo === null || text.length < MEMO_MIN_LENGTH) return quotedLength(text);
+  return positionalMemo.sizeOf(memo, text);
+}
+
+function lengthOf(value: unknown, depth: number, memo: Memo | null): number | undefined {
   switch (typeof value) {
     case "string":
-      return stringLength(value);
+      return stringLength(value, memo);
     case "number":
-      return Number.isFinite(value) ? String(value).length : 4;
+      return numberLength(value);
     case "boolean":
       return value ? 4 : 5;
     case "object":
       if (value === null) return 4;
       if (depth > MAX_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === "function") return viaStringify(value);
-      if (Array.isArray(value)) return arrayLength(value, depth);
+      if (Array.isArray(value)) return arrayLength(value, depth, memo);
       if (!isPlainObject(value)) return viaStringify(value);
-      return objectLength(value as Record<string, unknown>, depth);
+      return objectLength(value as Record<string, unknown>, depth, memo);
     case "bigint":
       return viaStringify(value);
     default:
@@ -53,23 +108,52 @@ function lengthOf(value: unknown, depth: number): number | undefined {
   }
 }
 
-function arrayLength(values: unknown[], depth: number): number {
-  let total = 2 + Math.max(0, values.length - 1);
-  for (let i = 0; i < values.length; i++) total += lengthOf(values[i], depth + 1) ?? 4;
+function numberLength(value: number): number {
+  if (!Number.isFinite(value)) return 4;
+  if (Number.isSafeInteger(value) && value >= 0) return digitCount(value);
+  return String(value).length;
+}
+
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, i) => 10 ** i);
+
+/** Decimal digits of a non-negative safe integer (below 10^16). */
+function digitCount(value: number): number {
+  let digits = 1;
+  while (digits < 16 && value >= POWERS_OF_TEN[digits]!) digits++;
+  return digits;
+}
+
+function arrayLength(values: unknown[], depth: number, memo: Memo | null): number {
+  let total = jsonArrayLength(0, values.length);
+  for (let i = 0; i < values.length; i++) total += lengthOf(values[i], depth + 1, memo) ?? 4;
   return total;
 }
 
-function objectLength(value: Record<string, unknown>, depth: number): number {
+function objectLength(value: Record<string, unknown>, depth: number, memo: Memo | null): number {
   let total = 2;
   let members = 0;
   // for-in visits own string keys in the same order as JSON.stringify; plain objects inherit no enumerables.
   for (const key in value) {
-    const member = lengthOf(value[key], depth + 1);
+    const member = lengthOf(value[key], depth + 1, memo);
     if (member === undefined) continue;
-    total += stringLength(key) + 1 + member;
+    total += keyLength(key) + 1 + member;
     members++;
   }
   return total + Math.max(0, members - 1);
+}
+
+// Property names repeat across every message ("role", "content", ...).
+const keyLengths = new Map<string, number>();
+const KEY_CACHE_LIMIT = 4096;
+
+function keyLength(key: string): number {
+  let size = keyLengths.get(key);
+  if (size === undefined) {
+    if (keyLengths.size >= KEY_CACHE_LIMIT) keyLengths.clear();
+    size = quotedLength(key);
+    keyLengths.set(key, size);
+  }
+  return size;
 }
 
 function isPlainObject(value: object): boolean {
@@ -79,16 +163,4 @@ function isPlainObject(value: object): boolean {
 
 function viaStringify(value: unknown): number | undefined {
   return JSON.stringify(value)?.length;
-}
-
-function stringLength(text: string): number {
-  if (text.length < CACHE_MIN_LENGTH) return NEEDS_ESCAPE.test(text) ? JSON.stringify(text).length : text.length + 2;
-  const cached = cache.get(text);
-  if (cached) {
-    cached.generation = generation;
-    return cached.size;
-  }
-  const size = JSON.stringify(text).length;
-  cache.set(text, { size, generation });
-  return size;
 }

@@ -98,3 +98,29 @@ describe("resultTimestampOf", () => {
     expect(resultTimestampOf({ ts: 1 })).toBeUndefined();
   });
 });
+
+describe("occKey interning", () => {
+  test("many ids sharing one timestamp each keep their own key", () => {
+    const keys = Array.from({ length: 40 }, (_, i) => occKey(`call_${i}`, 5_000));
+    expect(keys).toEqual(Array.from({ length: 40 }, (_, i) => `call_${i}@5000`));
+    expect(occKey("call_39", 5_000)).toBe("call_39@5000");
+  });
+
+  test("the same id at different timestamps gives different keys", () => {
+    expect(occKey("bash_1", 10)).toBe("bash_1@10");
+    expect(occKey("bash_1", 11)).toBe("bash_1@11");
+    expect(occKey("bash_1", 10)).toBe("bash_1@10");
+  });
+
+  test("NaN and negative zero timestamps key as their template text", () => {
+    expect(occKey("x", Number.NaN)).toBe("x@NaN");
+    expect(occKey("x", -0)).toBe(`x@${-0}`);
+    expect(occKey("x", 0)).toBe("x@0");
+  });
+
+  test("keys stay correct past the interning limit", () => {
+    for (let i = 0; i < (1 << 18) + 10; i++) occKey("bulk", i);
+    expect(occKey("bulk", 3)).toBe("bulk@3");
+    expect(occKey("other", 3)).toBe("other@3");
+  });
+});

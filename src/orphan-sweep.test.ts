@@ -92,6 +92,20 @@ describe("sweepOrphanToolResults: per-turn open sets", () => {
     expect(result.messages[1]).toBe(input[1]);
   });
 
+  test("an id repeated inside one assistant turn is opened once", () => {
+    const input = [assistantWithTools(1, ["a", "a"]), toolResult(2, "a"), toolResult(3, "a")];
+    const result = sweepOrphanToolResults(input);
+    expect(result.sweptIds).toEqual(["a"]);
+    expect(result.messages).toEqual(input.slice(0, 2));
+  });
+
+  test("a non-string id matches its call the way a set would (NaN finds NaN)", () => {
+    const call = { role: "assistant", content: [{ type: "toolCall", id: Number.NaN, name: "bash", arguments: {} }], timestamp: 1 };
+    const result = { ...toolResult(2, "x"), toolCallId: Number.NaN };
+    const input = [call, result];
+    expect(sweepOrphanToolResults(input).messages).toBe(input);
+  });
+
   test("consecutive results of a multi-call turn are kept (toolResult is not a barrier)", () => {
     // O6
     const input = [assistantWithTools(1, ["a", "b"]), toolResult(2, "a"), toolResult(3, "b")];

@@ -13,7 +13,8 @@
  */
 
 export function sweepOrphanToolResults(messages: any[]): { messages: any[]; sweptIds: string[] } {
-  let open = new Set<string>();
+  // An assistant turn opens a handful of calls, so a small array beats a Set here.
+  let open: unknown[] = [];
   let kept: any[] | null = null;
   const sweptIds: string[] = [];
 
@@ -23,16 +24,16 @@ export function sweepOrphanToolResults(messages: any[]): { messages: any[]; swep
     if (role === "assistant") {
       open = toolCallIdsOf(msg);
     } else if (role === "toolResult") {
-      const id = msg.toolCallId;
-      if (open.has(id)) {
-        open.delete(id);
+      const at = indexOfSame(open, msg.toolCallId);
+      if (at >= 0) {
+        open[at] = CONSUMED;
       } else {
         kept ??= messages.slice(0, i);
-        sweptIds.push(id);
+        sweptIds.push(msg.toolCallId);
         continue;
       }
-    } else {
-      open = new Set();
+    } else if (open.length > 0) {
+      open = [];
     }
     kept?.push(msg);
   }
@@ -41,12 +42,21 @@ export function sweepOrphanToolResults(messages: any[]): { messages: any[]; swep
   return { messages: kept, sweptIds };
 }
 
-function toolCallIdsOf(assistant: any): Set<string> {
-  const ids = new Set<string>();
+const CONSUMED = Symbol("consumed");
+
+/** `indexOf` under the SameValueZero rule a Set uses (NaN finds NaN). */
+function indexOfSame(values: unknown[], value: unknown): number {
+  if (value === value) return values.indexOf(value);
+  return values.findIndex((v) => v !== v);
+}
+
+/** The assistant's distinct toolCall ids (a repeated id is opened once, as with a set). */
+function toolCallIdsOf(assistant: any): unknown[] {
+  const ids: unknown[] = [];
   const content = assistant.content;
   if (!Array.isArray(content)) return ids;
   for (const block of content) {
-    if (block?.type === "toolCall") ids.add(block.id);
+    if (block?.type === "toolCall" && !ids.includes(block.id)) ids.push(block.id);
   }
   return ids;
 }

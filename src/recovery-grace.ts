@@ -9,17 +9,17 @@ import { QUERY_TOOL_NAME } from "./types.js";
 export function inGraceRecoveryToolCallIds(messages: any[], graceTurns: number): Set<string> {
   const inGrace = new Set<string>();
   if (!(graceTurns > 0)) return inGrace;
-  let total = 0;
-  for (const msg of messages) if (msg?.role === "user") total += 1;
-  let seen = 0;
+  // One pass: note each recovery output with the number of user messages before it.
+  const recoveries: Array<{ msg: any; usersBefore: number }> = [];
+  let users = 0;
   for (const msg of messages) {
-    if (msg?.role === "user") {
-      seen += 1;
-      continue;
+    if (msg?.role === "user") users += 1;
+    else if (msg?.role === "toolResult" && msg.toolName === QUERY_TOOL_NAME && typeof msg.toolCallId === "string") {
+      recoveries.push({ msg, usersBefore: users });
     }
-    if (msg?.role !== "toolResult" || msg.toolName !== QUERY_TOOL_NAME) continue;
-    if (typeof msg.toolCallId !== "string") continue;
-    if (total - seen <= graceTurns) inGrace.add(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)));
+  }
+  for (const { msg, usersBefore } of recoveries) {
+    if (users - usersBefore <= graceTurns) inGrace.add(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)));
   }
   return inGrace;
 }

@@ -1,0 +1,123 @@
+/**
+ * Phase 1 of the render pipeline: a summarized tool result becomes a short
+ * stub naming the ref `context_tree_query` resolves. Positions are kept, so
+ * the stubbed array lines up index for index with its input.
+ *
+ * The phase also reports each stub's exact JSON length, so the render's size
+ * accounting does not walk thousands of stubs it has just built.
+ */
+import type { ToolCallIndexer } from "./indexer.js";
+import { jsonLength, quotedLength } from "./json-size.js";
+import { occKey, resultTimestampOf } from "./occurrence-key.js";
+import { isProtected, type ProtectionConfig } from "./protected.js";
+import type { ToolCallRecord } from "./types.js";
+
+export type StubIndexer = Pick<ToolCallIndexer, "isSummarized" | "hasLegacyBareRecord" | "getRecord" | "getShortRefForToolCallId">;
+
+export interface StubbedMessages {
+  messages: any[];
+  /** Per position: the stub's JSON length where a stub was placed, NaN elsewhere; null when nothing was stubbed. */
+  stubSizes: Float64Array | null;
+}
+
+export function replaceSummarizedResults(
+  messages: any[],
+  indexer: StubIndexer,
+  protection: ProtectionConfig | undefined,
+  grace: ReadonlySet<string>,
+): StubbedMessages {
+  let out: any[] | null = null;
+  let stubSizes: Float64Array | null = null;
+  for (let i = 0; i < messages.length; i++) {
+    const msg = messages[i];
+    if (msg?.role !== "toolResult" || typeof msg.toolCallId !== "string") continue;
+    const text = stubTextFor(msg, indexer, protection, grace);
+    if (text === null) continue;
+    if (out === null || stubSizes === null) {
+      out = messages.slice();
+      stubSizes = new Float64Array(messages.length).fill(Number.NaN);
+    }
+    out[i] = stubMessage(msg, text.text);
+    stubSizes[i] = stubSize(msg, text);
+  }
+  return out === null ? { messages, stubSizes: null } : { messages: out, stubSizes };
+}
+
+interface StubText {
+  text: string;
+  quoted: number;
+}
+
+function stubTextFor(
+  msg: any,
+  indexer: StubIndexer,
+  protection: ProtectionConfig | undefined,
+  grace: ReadonlySet<string>,
+): StubText | null {
+  const id: string = msg.toolCallId;
+  const key = occKey(id, resultTimestampOf(msg.timestamp));
+  // Fail closed: the bare id is only trusted when it names a legacy-only record.
+  const lookupKey = indexer.isSummarized(key) ? key : indexer.hasLegacyBareRecord(id) ? id : null;
+  if (lookupKey === null) return null;
+
+  const record = indexer.getRecord(lookupKey);
+  if (protection && record && isProtected(record.toolName, record.args, protection)) return null;
+  if (grace.size > 0 && grace.has(key)) return null;
+
+  const ref = indexer.getShortRefForToolCallId(lookupKey) ?? id;
+  if (!record?.spillPath) return summarizedStub(ref);
+  const text = spilledStub(record, ref);
+  return { text, quoted: quotedLength(text) };
+}
+
+function stubMessage(msg: any, text: string): any {
+  return {
+    role: "toolResult",
+    toolCallId: msg.toolCallId,
+    toolName: msg.toolName,
+    content: [{ type: "text", text }],
+    isError: false,
+    timestamp: msg.timestamp,
+  };
+}
+
+// The JSON of a stub with an empty id and text and without its two optional members.
+const STUB_FRAME = JSON.stringify(stubMessage({ toolCallId: "" }, "")).length - 4;
+
+/** `JSON.stringify(stubMessage(msg, text.text)).length`, from the parts that vary. */
+function stubSize(msg: any, text: StubText): number {
+  return STUB_FRAME + quotedLength(msg.toolCallId) + text.quoted + memberLength("toolName", msg.toolName) + memberLength("timestamp", msg.timestamp);
+}
+
+/** Length of `"key":value,` as one member of an object, or 0 when JSON.stringify omits the value. */
+function memberLength(key: string, value: unknown): number {
+  const size = jsonLength(value);
+  return size === undefined ? 0 : quotedLength(key) + 1 + size + 1;
+}
+
+// The same stubs are rendered on every request; reusing their text skips rebuilding and re-measuring it.
+const summarizedTexts = new Map<string, StubText>();
+const SUMMARIZED_TEXT_LIMIT = 1 << 16;
+
+function summarizedStub(ref: string): StubText {
+  let stub = summarizedTexts.get(ref);
+  if (stub === undefined) {
+    if (summarizedTexts.size >= SUMMARIZED_TEXT_LIMIT) summarizedTexts.clear();
+    const text = `[Summarized in pruner summary, ref \`${ref}\`. Use context_tree_query to retrieve full output.]`;
+    stub = { text, quoted: quotedLength(text) };
+    summarizedTexts.set(ref, stub);
+  }
+  return stub;
+}
+
+function spilledStub(record: ToolCallRecord, ref: string): string {
+  const bytes = typeof record.spillBytes === "number" ? String(record.spillBytes) : "?";
+  return [
+    `[Oversized output spilled to file \u2014 ${bytes} bytes.]`,
+    `Tool: ${record.toolName}`,
+    "Preview (head):",
+    record.resultPreview ?? "",
+    `Full output \u2014 read this file (offset/limit supported): ${record.spillPath}`,
+    `Or use context_tree_query with ref \`${ref}\`.`,
+  ].join("\n");
+}
