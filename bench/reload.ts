@@ -2,6 +2,11 @@
  * Reload benchmark: time `ToolCallIndexer.reconstructFromSession` and the branch
  * rescan `captureUnindexedBatchesFromSession` on synthetic branches of about 2k,
  * 8k and 32k entries (messages, index, summary, dedup-alias and chain entries).
+ *
+ * Sizes are timed round-robin, one sample of each per round. Timed back to back,
+ * a small branch stays in the CPU caches between its own samples and a large
+ * one cannot, which makes the growth look worse than the work is; a real reload
+ * rebuilds once, from a cold cache.
  * Run: bun bench/reload.ts
  */
 import { captureUnindexedBatchesFromSession } from "../src/batch-capture.js";
@@ -14,8 +19,8 @@ import {
 } from "../src/types.js";
 
 const SIZES = [2_000, 8_000, 32_000];
-const ITERATIONS = 31;
-const WARMUP = 10;
+const ROUNDS = 41;
+const WARMUP_ROUNDS = 10;
 const RESULT_CHARS = 1_500;
 
 function body(seed: number): string {
@@ -58,16 +63,26 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-/** Best and median of ITERATIONS timed runs after WARMUP untimed runs (lets the JIT settle). */
-function time(fn: () => void): { best: number; median: number } {
-  for (let i = 0; i < WARMUP; i++) fn();
-  const samples: number[] = [];
-  for (let i = 0; i < ITERATIONS; i++) {
-    const start = performance.now();
-    fn();
-    samples.push(performance.now() - start);
-  }
+type Timing = { best: number; median: number };
+
+function summarize(samples: number[]): Timing {
   return { best: Math.min(...samples), median: median(samples) };
+}
+
+/**
+ * Round-robin over the sizes; the first WARMUP_ROUNDS rounds are untimed (lets the JIT settle).
+ * Rebuilds and rescans are timed in separate loops, so a rescan is not billed for the rebuild's garbage.
+ */
+function timeInterleaved<T>(subjects: T[], fn: (subject: T) => void): Timing[] {
+  const samples: number[][] = subjects.map(() => []);
+  for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
+    subjects.forEach((subject, k) => {
+      const start = performance.now();
+      fn(subject);
+      if (round >= WARMUP_ROUNDS) samples[k]!.push(performance.now() - start);
+    });
+  }
+  return samples.map(summarize);
 }
 
 function heapAfterRebuild(branch: any[]): { deltaMb: number; shared: boolean } {
@@ -82,17 +97,18 @@ function heapAfterRebuild(branch: any[]): { deltaMb: number; shared: boolean } {
   return { deltaMb, shared };
 }
 
-type Timing = { best: number; median: number };
-const rows: { size: number; rebuild: Timing; rescan: Timing; records: number; deltaMb: number; shared: boolean }[] = [];
-for (const size of SIZES) {
-  const branch = makeBranch(size);
-  const ctx = { sessionManager: { getBranch: () => branch } } as any;
-  const indexer = new ToolCallIndexer();
-  const rebuild = time(() => indexer.reconstructFromSession(ctx));
-  const rescan = time(() => captureUnindexedBatchesFromSession(branch, indexer));
+const branches = SIZES.map(makeBranch);
+const subjects = branches.map((branch) => ({
+  branch,
+  ctx: { sessionManager: { getBranch: () => branch } } as any,
+  indexer: new ToolCallIndexer(),
+}));
+const rebuilds = timeInterleaved(subjects, (s) => s.indexer.reconstructFromSession(s.ctx));
+const rescans = timeInterleaved(subjects, (s) => captureUnindexedBatchesFromSession(s.branch, s.indexer));
+const rows = subjects.map(({ branch, indexer }, k) => {
   const { deltaMb, shared } = heapAfterRebuild(branch);
-  rows.push({ size: branch.length, rebuild, rescan, records: indexer.getIndex().size, deltaMb, shared });
-}
+  return { size: branch.length, rebuild: rebuilds[k]!, rescan: rescans[k]!, records: indexer.getIndex().size, deltaMb, shared };
+});
 
 const ms = (t: Timing) => `${t.best.toFixed(2)} / ${t.median.toFixed(2)}`.padStart(15);
 console.log("entries  records  rebuild ms best/median  rescan ms best/median  rebuild heap MB  records shared");

@@ -54,7 +54,8 @@ interface OpenTurn {
   message: any;
   turnIndex: number;
   userTurnGroup: number;
-  results: Map<string, any>;
+  /** The first result for each id, in arrival order (a turn has a handful; an array beats a map here). */
+  results: any[];
 }
 
 function batchTimestamp(entry: any, message: any): number {
@@ -62,23 +63,31 @@ function batchTimestamp(entry: any, message: any): number {
   return message.timestamp ?? Date.now();
 }
 
+function firstResultFor(results: any[], id: unknown): any {
+  for (const result of results) if (result.toolCallId === id) return result;
+  return undefined;
+}
+
 function batchFromTurn(
   turn: OpenTurn,
   indexer: { isSummarized(id: string): boolean },
   exclude: (toolName: string, args: unknown) => boolean,
 ): CapturedBatch | undefined {
-  const ready = new Set<string>();
-  const readyResults: any[] = [];
-  for (const block of toolCallBlocks(turn.message)) {
-    if (!block.id) continue;
-    const result = turn.results.get(block.id);
+  // Most turns on a reloaded branch are already indexed: allocate only for one that is not.
+  let ready: Set<string> | undefined;
+  let readyResults: any[] | undefined;
+  const content = turn.message.content;
+  if (!Array.isArray(content) || turn.results.length === 0) return undefined;
+  for (const block of content) {
+    if (block?.type !== "toolCall" || !block.id) continue;
+    const result = firstResultFor(turn.results, block.id);
     if (!result) continue;
     if (indexer.isSummarized(occKey(block.id, resultTimestampOf(result.timestamp)))) continue;
     if (exclude(block.name, block.input ?? block.arguments)) continue;
-    ready.add(block.id);
-    readyResults.push(result);
+    (ready ??= new Set()).add(block.id);
+    (readyResults ??= []).push(result);
   }
-  if (ready.size === 0) return undefined;
+  if (ready === undefined || readyResults === undefined) return undefined;
   const batch = captureBatch(turn.message, readyResults, turn.turnIndex, batchTimestamp(turn.entry, turn.message));
   batch.toolCalls = batch.toolCalls.filter((call) => ready.has(call.toolCallId));
   batch.userTurnGroup = turn.userTurnGroup;
@@ -93,23 +102,28 @@ export function captureUnindexedBatchesFromSession(
   const batches: CapturedBatch[] = [];
   let turnIndex = 0;
   let userTurnGroup = 0;
-  let open: OpenTurn | undefined;
+  // One open turn at a time; its results array is reused, since a batch copies what it keeps.
+  const open: OpenTurn = { entry: undefined, message: undefined, turnIndex: 0, userTurnGroup: 0, results: [] };
   const closeOpen = () => {
-    const batch = open && batchFromTurn(open, indexer, exclude);
+    const batch = open.message === undefined ? undefined : batchFromTurn(open, indexer, exclude);
     if (batch) batches.push(batch);
-    open = undefined;
+    open.message = undefined;
+    open.results.length = 0;
   };
   for (const entry of branch) {
     if (entry?.type !== "message" || !entry.message) continue;
     const message = entry.message;
     if (message.role === "assistant") {
       closeOpen();
-      open = { entry, message, turnIndex, userTurnGroup, results: new Map() };
+      open.entry = entry;
+      open.message = message;
+      open.turnIndex = turnIndex;
+      open.userTurnGroup = userTurnGroup;
       turnIndex += 1;
     } else if (message.role === "user") {
       userTurnGroup += 1;
-    } else if (message.role === "toolResult" && open && !open.results.has(message.toolCallId)) {
-      open.results.set(message.toolCallId, message);
+    } else if (message.role === "toolResult" && open.message !== undefined && !firstResultFor(open.results, message.toolCallId)) {
+      open.results.push(message);
     }
   }
   closeOpen();

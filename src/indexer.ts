@@ -21,7 +21,15 @@ import {
 
 type AppendEntry = (customType: string, data?: unknown) => void;
 
-const SHORT_REF = /^t(\d+)$/;
+/** N of a `t<N>` short ref (the same as matching /^t(\d+)$/), without allocating a match. */
+function shortRefNumber(shortId: string): number | undefined {
+  if (shortId.length < 2 || shortId.charCodeAt(0) !== 0x74) return undefined;
+  for (let i = 1; i < shortId.length; i++) {
+    const c = shortId.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return undefined;
+  }
+  return Number(shortId.slice(1));
+}
 
 interface SummaryBody {
   keys: string[];
@@ -80,7 +88,8 @@ function reportCorrupt(customType: string, reason: string): void {
 function readIndexEntry(data: unknown, visitor: BranchVisitor): void {
   if (!isObject(data)) return reportCorrupt(CUSTOM_TYPE_INDEX, "data is not an object");
   if (!Array.isArray(data.toolCalls)) return reportCorrupt(CUSTOM_TYPE_INDEX, "toolCalls is not an array");
-  const valid = data.toolCalls.filter((record: unknown) => isObject(record) && typeof record.toolCallId === "string");
+  const isValid = (record: unknown) => isObject(record) && typeof record.toolCallId === "string";
+  const valid = data.toolCalls.every(isValid) ? data.toolCalls : data.toolCalls.filter(isValid);
   if (valid.length !== data.toolCalls.length) {
     reportCorrupt(CUSTOM_TYPE_INDEX, `${data.toolCalls.length - valid.length} record(s) without a string toolCallId`);
   }
@@ -163,7 +172,8 @@ export class ToolCallIndexer {
   private readonly aliasToOriginal = new Map<string, string>();
   private readonly aliasKeysByBareId = new Map<string, Set<string>>();
   private summaryBodies: SummaryBody[] = [];
-  private readonly bodiesByKey = new Map<string, number[]>();
+  /** Summary body positions per occurrence key: one number in the common case, a list when several bodies cover it. */
+  private readonly bodiesByKey = new Map<string, number | number[]>();
   private readonly chainsByStart = new Map<number, ChainCompressionEntry>();
   private sortedChains: ChainCompressionEntry[] | undefined;
 
@@ -310,8 +320,8 @@ export class ToolCallIndexer {
         this.shortToKey.set(ref.shortId, key);
         this.keyToShort.set(key, ref.shortId);
       }
-      const match = SHORT_REF.exec(ref.shortId);
-      if (match) this.nextShortNumber = Math.max(this.nextShortNumber, Number(match[1]) + 1);
+      const number = shortRefNumber(ref.shortId);
+      if (number !== undefined) this.nextShortNumber = Math.max(this.nextShortNumber, number + 1);
     }
   }
 
@@ -364,22 +374,29 @@ export class ToolCallIndexer {
 
   registerSummaryBody(toolCallIds: string[], text: string): void {
     if (!text || toolCallIds.length === 0) return;
-    this.pushSummaryBody(toolCallIds, text);
+    this.pushSummaryBody([...toolCallIds], text);
   }
 
+  /** Takes ownership of `keys`. */
   private pushSummaryBody(keys: string[], text: string): void {
     const position = this.summaryBodies.length;
-    this.summaryBodies.push({ keys: [...keys], text });
-    for (const key of new Set(keys)) {
-      const list = this.bodiesByKey.get(key);
-      if (list) list.push(position);
-      else this.bodiesByKey.set(key, [position]);
+    this.summaryBodies.push({ keys, text });
+    for (const key of keys) {
+      const known = this.bodiesByKey.get(key);
+      if (known === undefined) this.bodiesByKey.set(key, position);
+      else if (typeof known === "number") {
+        if (known !== position) this.bodiesByKey.set(key, [known, position]);
+      } else if (known[known.length - 1] !== position) known.push(position);
     }
   }
 
   private bodyPositionsFor(keys: string[]): number[] {
     const positions = new Set<number>();
-    for (const key of keys) for (const position of this.bodiesByKey.get(key) ?? []) positions.add(position);
+    for (const key of keys) {
+      const known = this.bodiesByKey.get(key);
+      if (typeof known === "number") positions.add(known);
+      else for (const position of known ?? []) positions.add(position);
+    }
     return [...positions].sort((a, b) => a - b);
   }
 
