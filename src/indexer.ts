@@ -6,6 +6,7 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { hashToolResult } from "./content-hash.js";
 import { occKey, parseOccKey, resultTimestampOf } from "./occurrence-key.js";
+import { trackChanges } from "./index-generation.js";
 import { applySpill, writeSidecar } from "./spill.js";
 import { buildShortToolCallRefs, normalizeSummaryToolCallRefs, refOccurrenceKeys } from "./summary-refs.js";
 import {
@@ -58,6 +59,28 @@ function recordFromCall(batch: CapturedBatch, call: CapturedBatch["toolCalls"][n
   if (call.resultPreview !== undefined) record.resultPreview = call.resultPreview;
   if (call.contentHash !== undefined) record.contentHash = call.contentHash;
   return record;
+}
+
+/** The live record map; every edit, ours or a `getIndex` holder's, counts as a change. */
+class RecordMap extends Map<string, ToolCallRecord> {
+  constructor(private readonly onChange: () => void) {
+    super();
+  }
+
+  override set(key: string, record: ToolCallRecord): this {
+    this.onChange();
+    return super.set(key, record);
+  }
+
+  override delete(key: string): boolean {
+    this.onChange();
+    return super.delete(key);
+  }
+
+  override clear(): void {
+    this.onChange();
+    super.clear();
+  }
 }
 
 function displayTime(record: ToolCallRecord): number {
@@ -162,7 +185,9 @@ export interface BackfillOptions {
 }
 
 export class ToolCallIndexer {
-  private readonly records = new Map<string, ToolCallRecord>();
+  // What a render stub depends on (records, refs, aliases) bumps this, so renders can reuse decisions.
+  private readonly counter = trackChanges(this);
+  private readonly records: Map<string, ToolCallRecord> = new RecordMap(() => this.counter.changes++);
   private readonly keysByBareId = new Map<string, Set<string>>();
   private readonly shortToKey = new Map<string, string>();
   private readonly keyToShort = new Map<string, string>();
@@ -312,6 +337,7 @@ export class ToolCallIndexer {
   // ---- short refs --------------------------------------------------------
 
   registerSummaryRefs(refs: SummaryToolCallRef[]): void {
+    this.counter.changes++;
     for (const ref of refs) {
       if (!ref || typeof ref.shortId !== "string" || typeof ref.toolCallId !== "string") continue;
       if (!ref.shortId || !ref.toolCallId) continue;
@@ -364,6 +390,7 @@ export class ToolCallIndexer {
   }
 
   private linkAlias(newKey: string, originalKey: string): void {
+    this.counter.changes++;
     this.aliasToOriginal.set(newKey, originalKey);
     pushUnique(this.aliasKeysByBareId, parseOccKey(newKey).toolCallId, newKey);
     const short = this.keyToShort.get(originalKey);

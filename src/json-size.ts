@@ -58,24 +58,29 @@ function isLowSurrogate(c: number): boolean {
 interface Memo {
   texts: string[];
   sizes: number[];
+  count: number;
 }
 
 class PositionalMemo {
-  private previous: Memo = { texts: [], sizes: [] };
+  private previous: Memo = { texts: [], sizes: [], count: 0 };
 
   begin(): Memo {
-    return { texts: [], sizes: [] };
+    // Sized like the last walk and filled by index: growing by push costs more than the walk.
+    const capacity = this.previous.count + 64;
+    return { texts: new Array(capacity), sizes: new Array(capacity), count: 0 };
   }
 
   sizeOf(memo: Memo, text: string): number {
-    const k = memo.texts.length;
-    const size = this.previous.texts[k] === text ? this.previous.sizes[k]! : quotedLength(text);
-    memo.texts.push(text);
-    memo.sizes.push(size);
+    const k = memo.count++;
+    const size = k < this.previous.count && this.previous.texts[k] === text ? this.previous.sizes[k]! : quotedLength(text);
+    memo.texts[k] = text;
+    memo.sizes[k] = size;
     return size;
   }
 
   commit(memo: Memo): void {
+    memo.texts.length = memo.count;
+    memo.sizes.length = memo.count;
     this.previous = memo;
   }
 }

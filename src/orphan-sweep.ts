@@ -15,7 +15,9 @@
 export function sweepOrphanToolResults(messages: any[]): { messages: any[]; sweptIds: string[] } {
   // An assistant turn opens a handful of calls, so a small array beats a Set here.
   let open: unknown[] = [];
+  // From the first swept result on, survivors are compacted into a copy by index.
   let kept: any[] | null = null;
+  let n = 0;
   const sweptIds: string[] = [];
 
   for (let i = 0; i < messages.length; i++) {
@@ -28,17 +30,21 @@ export function sweepOrphanToolResults(messages: any[]): { messages: any[]; swep
       if (at >= 0) {
         open[at] = CONSUMED;
       } else {
-        kept ??= messages.slice(0, i);
+        if (kept === null) {
+          kept = messages.slice();
+          n = i;
+        }
         sweptIds.push(msg.toolCallId);
         continue;
       }
     } else if (open.length > 0) {
       open = [];
     }
-    kept?.push(msg);
+    if (kept !== null) kept[n++] = msg;
   }
 
   if (kept === null) return { messages, sweptIds };
+  kept.length = n;
   return { messages: kept, sweptIds };
 }
 

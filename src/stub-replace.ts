@@ -6,6 +6,7 @@
  * The phase also reports each stub's exact JSON length, so the render's size
  * accounting does not walk thousands of stubs it has just built.
  */
+import { generationOf } from "./index-generation.js";
 import type { ToolCallIndexer } from "./indexer.js";
 import { jsonLength, quotedLength } from "./json-size.js";
 import { occKey, resultTimestampOf } from "./occurrence-key.js";
@@ -26,13 +27,16 @@ export function replaceSummarizedResults(
   protection: ProtectionConfig | undefined,
   grace: ReadonlySet<string>,
 ): StubbedMessages {
+  const decisions = DecisionMemo.open(indexer, protection, messages.length);
   let out: any[] | null = null;
   let stubSizes: Float64Array | null = null;
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
     if (msg?.role !== "toolResult" || typeof msg.toolCallId !== "string") continue;
-    const text = stubTextFor(msg, indexer, protection, grace);
-    if (text === null) continue;
+    let text = decisions.recall(i, msg);
+    if (text === undefined) text = stubTextFor(msg, indexer, protection);
+    decisions.remember(i, msg, text);
+    if (text === null || (grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp))))) continue;
     if (out === null || stubSizes === null) {
       out = messages.slice();
       stubSizes = new Float64Array(messages.length).fill(Number.NaN);
@@ -40,6 +44,7 @@ export function replaceSummarizedResults(
     out[i] = stubMessage(msg, text.text);
     stubSizes[i] = stubSize(msg, text);
   }
+  decisions.close();
   return out === null ? { messages, stubSizes: null } : { messages: out, stubSizes };
 }
 
@@ -48,12 +53,8 @@ interface StubText {
   quoted: number;
 }
 
-function stubTextFor(
-  msg: any,
-  indexer: StubIndexer,
-  protection: ProtectionConfig | undefined,
-  grace: ReadonlySet<string>,
-): StubText | null {
+/** The stub a result gets, or null when it stays raw (the recovery grace window is checked separately). */
+function stubTextFor(msg: any, indexer: StubIndexer, protection: ProtectionConfig | undefined): StubText | null {
   const id: string = msg.toolCallId;
   const key = occKey(id, resultTimestampOf(msg.timestamp));
   // Fail closed: the bare id is only trusted when it names a legacy-only record.
@@ -62,12 +63,74 @@ function stubTextFor(
 
   const record = indexer.getRecord(lookupKey);
   if (protection && record && isProtected(record.toolName, record.args, protection)) return null;
-  if (grace.size > 0 && grace.has(key)) return null;
 
   const ref = indexer.getShortRefForToolCallId(lookupKey) ?? id;
   if (!record?.spillPath) return summarizedStub(ref);
   const text = spilledStub(record, ref);
   return { text, quoted: quotedLength(text) };
+}
+
+/**
+ * The previous render's stub decisions by position. pi sends the same
+ * transcript again on every request, so position i usually holds the same
+ * occurrence as last time; while the index generation and the protection rules
+ * are unchanged, that occurrence's decision is reused instead of asking the
+ * index again. Only an index that counts its changes (`trackChanges`) is memoized.
+ */
+class DecisionMemo {
+  private static last: DecisionMemo | null = null;
+
+  private readonly ids: unknown[];
+  private readonly timestamps: unknown[];
+  private readonly texts: Array<StubText | null>;
+
+  private constructor(
+    private readonly owner: StubIndexer,
+    private readonly generation: number,
+    private readonly rules: string,
+    private previous: DecisionMemo | null,
+    length: number,
+  ) {
+    this.ids = new Array(length);
+    this.timestamps = new Array(length);
+    this.texts = new Array(length);
+  }
+
+  static open(indexer: StubIndexer, protection: ProtectionConfig | undefined, length: number): DecisionMemo {
+    const generation = generationOf(indexer);
+    const rules = protectionRules(protection);
+    const last = DecisionMemo.last;
+    const valid = typeof generation === "number" && last?.owner === indexer && last.generation === generation && last.rules === rules;
+    return new DecisionMemo(indexer, typeof generation === "number" ? generation : Number.NaN, rules, valid ? last : null, length);
+  }
+
+  /** The remembered decision for this occurrence at this position, or undefined when there is none. */
+  recall(i: number, msg: any): StubText | null | undefined {
+    const previous = this.previous;
+    if (previous === null || i >= previous.ids.length) return undefined;
+    if (previous.ids[i] !== msg.toolCallId || !Object.is(previous.timestamps[i], msg.timestamp)) return undefined;
+    return previous.texts[i];
+  }
+
+  remember(i: number, msg: any, text: StubText | null): void {
+    this.ids[i] = msg.toolCallId;
+    this.timestamps[i] = msg.timestamp;
+    this.texts[i] = text;
+  }
+
+  close(): void {
+    this.previous = null;
+    // A render against an index that does not count changes leaves the last memo alone: it stays keyed to its owner.
+    if (!Number.isNaN(this.generation)) DecisionMemo.last = this;
+  }
+}
+
+/** A text that changes whenever the protection lists do (built by hand: a no-op render serializes nothing). */
+function protectionRules(protection: ProtectionConfig | undefined): string {
+  if (!protection) return "";
+  const list = (value: unknown) =>
+    Array.isArray(value) ? value.map((entry) => `${typeof entry}:${String(entry).length}:${String(entry)}`).join(",") : "-";
+  return `${list(protection.protectedTools)}|${list(protection.protectedPaths)}`;
 }
 
 function stubMessage(msg: any, text: string): any {
