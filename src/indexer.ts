@@ -37,10 +37,36 @@ interface SummaryBody {
   text: string;
 }
 
-function pushUnique<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  const set = map.get(key);
-  if (set) set.add(value);
-  else map.set(key, new Set([value]));
+/**
+ * Occurrence keys grouped by bare tool-call id. Most ids name one occurrence (providers that mint unique ids),
+ * so a group is a lone key until a second one arrives; a set per record would cost a reload thousands of sets.
+ */
+class KeyGroups {
+  private readonly groups = new Map<string, string | Set<string>>();
+
+  add(bareId: string, key: string): void {
+    const group = this.groups.get(bareId);
+    if (group === undefined) this.groups.set(bareId, key);
+    else if (typeof group === "string") {
+      if (group !== key) this.groups.set(bareId, new Set([group, key]));
+    } else group.add(key);
+  }
+
+  /** The id's key when it names exactly one occurrence. */
+  sole(bareId: string): string | undefined {
+    const group = this.groups.get(bareId);
+    if (typeof group === "string") return group;
+    return group?.size === 1 ? group.values().next().value : undefined;
+  }
+
+  keys(bareId: string): Iterable<string> {
+    const group = this.groups.get(bareId);
+    return group === undefined ? [] : typeof group === "string" ? [group] : group;
+  }
+
+  clear(): void {
+    this.groups.clear();
+  }
 }
 
 function recordFromCall(batch: CapturedBatch, call: CapturedBatch["toolCalls"][number]): ToolCallRecord {
@@ -188,14 +214,14 @@ export class ToolCallIndexer {
   // What a render stub depends on (records, refs, aliases) bumps this, so renders can reuse decisions.
   private readonly counter = trackChanges(this);
   private readonly records: Map<string, ToolCallRecord> = new RecordMap(() => this.counter.changes++);
-  private readonly keysByBareId = new Map<string, Set<string>>();
+  private readonly keysByBareId = new KeyGroups();
   private readonly shortToKey = new Map<string, string>();
   private readonly keyToShort = new Map<string, string>();
   private nextShortNumber = 1;
   private readonly hashToCanonical = new Map<string, string>();
   private pendingSeeds: ToolCallRecord[] = [];
   private readonly aliasToOriginal = new Map<string, string>();
-  private readonly aliasKeysByBareId = new Map<string, Set<string>>();
+  private readonly aliasKeysByBareId = new KeyGroups();
   private summaryBodies: SummaryBody[] = [];
   /** Summary body positions per occurrence key: one number in the common case, a list when several bodies cover it. */
   private readonly bodiesByKey = new Map<string, number | number[]>();
@@ -244,7 +270,7 @@ export class ToolCallIndexer {
   private indexRecord(record: ToolCallRecord): void {
     const key = occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp));
     this.records.set(key, record);
-    pushUnique(this.keysByBareId, record.toolCallId, key);
+    this.keysByBareId.add(record.toolCallId, key);
   }
 
   // Dedup candidates are queued in arrival order and hashed on the first content
@@ -284,9 +310,7 @@ export class ToolCallIndexer {
     if (original !== undefined) return original;
     const short = this.shortToKey.get(input);
     if (short !== undefined) return short;
-    const keys = this.keysByBareId.get(input);
-    if (keys && keys.size === 1) return keys.values().next().value;
-    return undefined;
+    return this.keysByBareId.sole(input);
   }
 
   getRecord(toolCallIdOrAlias: string): ToolCallRecord | undefined {
@@ -307,11 +331,11 @@ export class ToolCallIndexer {
 
   getRecordsForId(input: string): ToolCallRecord[] {
     const collected: ToolCallRecord[] = [];
-    for (const key of this.keysByBareId.get(input) ?? []) {
+    for (const key of this.keysByBareId.keys(input)) {
       const record = this.records.get(key);
       if (record) collected.push(record);
     }
-    for (const aliasKey of this.aliasKeysByBareId.get(input) ?? []) {
+    for (const aliasKey of this.aliasKeysByBareId.keys(input)) {
       // A key re-indexed under its own record (backfill) is already listed above.
       if (this.records.has(aliasKey)) continue;
       const original = this.records.get(this.aliasToOriginal.get(aliasKey) ?? "");
@@ -331,7 +355,7 @@ export class ToolCallIndexer {
   }
 
   hasLegacyBareRecord(toolCallId: string): boolean {
-    return this.records.has(toolCallId) && this.keysByBareId.get(toolCallId)?.size === 1;
+    return this.records.has(toolCallId) && this.keysByBareId.sole(toolCallId) !== undefined;
   }
 
   // ---- short refs --------------------------------------------------------
@@ -392,7 +416,7 @@ export class ToolCallIndexer {
   private linkAlias(newKey: string, originalKey: string): void {
     this.counter.changes++;
     this.aliasToOriginal.set(newKey, originalKey);
-    pushUnique(this.aliasKeysByBareId, parseOccKey(newKey).toolCallId, newKey);
+    this.aliasKeysByBareId.add(parseOccKey(newKey).toolCallId, newKey);
     const short = this.keyToShort.get(originalKey);
     if (short !== undefined) this.keyToShort.set(newKey, short);
   }
