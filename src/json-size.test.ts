@@ -35,6 +35,13 @@ describe("jsonLength", () => {
     fc.assert(fc.property(value, (v) => jsonLength(v) === stringify(v)), { numRuns: 1000 });
   });
 
+  test("counts integer digits right at every power-of-ten boundary", () => {
+    for (let p = 0; p <= 15; p++) {
+      for (const v of [10 ** p - 1, 10 ** p, 10 ** p + 1, -(10 ** p)]) expect(jsonLength(v)).toBe(stringify(v));
+    }
+    expect(jsonLength(Number.MAX_SAFE_INTEGER)).toBe(stringify(Number.MAX_SAFE_INTEGER));
+  });
+
   test("is undefined where JSON.stringify yields undefined", () => {
     expect(jsonLength(undefined)).toBeUndefined();
     expect(jsonLength(() => 1)).toBeUndefined();
