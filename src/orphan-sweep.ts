@@ -13,8 +13,8 @@
  */
 
 export function sweepOrphanToolResults(messages: any[]): { messages: any[]; sweptIds: string[] } {
-  // An assistant turn opens a handful of calls, so a small array beats a Set here.
-  let open: unknown[] = [];
+  // An assistant turn opens a handful of calls, so one small reused array beats a Set per turn.
+  const open: unknown[] = [];
   // From the first swept result on, survivors are compacted into a copy by index.
   let kept: any[] | null = null;
   let n = 0;
@@ -24,7 +24,7 @@ export function sweepOrphanToolResults(messages: any[]): { messages: any[]; swep
     const msg = messages[i];
     const role = msg?.role;
     if (role === "assistant") {
-      open = toolCallIdsOf(msg);
+      openToolCalls(msg, open);
     } else if (role === "toolResult") {
       const at = indexOfSame(open, msg.toolCallId);
       if (at >= 0) {
@@ -37,8 +37,8 @@ export function sweepOrphanToolResults(messages: any[]): { messages: any[]; swep
         sweptIds.push(msg.toolCallId);
         continue;
       }
-    } else if (open.length > 0) {
-      open = [];
+    } else {
+      open.length = 0;
     }
     if (kept !== null) kept[n++] = msg;
   }
@@ -56,13 +56,12 @@ function indexOfSame(values: unknown[], value: unknown): number {
   return values.findIndex((v) => v !== v);
 }
 
-/** The assistant's distinct toolCall ids (a repeated id is opened once, as with a set). */
-function toolCallIdsOf(assistant: any): unknown[] {
-  const ids: unknown[] = [];
+/** Makes `open` the assistant's distinct toolCall ids (a repeated id is opened once, as with a set). */
+function openToolCalls(assistant: any, open: unknown[]): void {
+  open.length = 0;
   const content = assistant.content;
-  if (!Array.isArray(content)) return ids;
+  if (!Array.isArray(content)) return;
   for (const block of content) {
-    if (block?.type === "toolCall" && !ids.includes(block.id)) ids.push(block.id);
+    if (block?.type === "toolCall" && !open.includes(block.id)) open.push(block.id);
   }
-  return ids;
 }
