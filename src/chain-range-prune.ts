@@ -69,16 +69,9 @@ export function resolveRange(
   return resolveWith(indexBoundaries(messages, [entry]), entry);
 }
 
-export function applyChainCompressions(
-  messages: any[],
-  chainEntries: ChainCompressionEntry[],
-  summaryTextForChain: (entry: ChainCompressionEntry) => string,
-  stripFinalThinking: boolean,
-  blockSummaryLookup?: BlockLookup,
-  diagnostics?: Reporter,
-): any[] {
-  return compressChainRanges(messages, chainEntries, summaryTextForChain, stripFinalThinking, blockSummaryLookup, diagnostics)
-    .messages;
+/** Phase 3 on its own: `compressChainRanges` without the list of created messages. */
+export function applyChainCompressions(...args: Parameters<typeof compressChainRanges>): any[] {
+  return compressChainRanges(...args).messages;
 }
 
 export interface ChainRangeResult {
@@ -87,7 +80,10 @@ export interface ChainRangeResult {
   created: ReadonlySet<unknown>;
 }
 
-/** `applyChainCompressions`, also naming the messages it created, for the render's size accounting. */
+/** What a chain phase that changed nothing created. */
+export const NOTHING_CREATED: ReadonlySet<unknown> = new Set();
+
+/** Applies the chain entries and names the messages it created, for the render's size accounting. */
 export function compressChainRanges(
   messages: any[],
   chainEntries: ChainCompressionEntry[],
@@ -96,7 +92,7 @@ export function compressChainRanges(
   blockSummaryLookup?: BlockLookup,
   diagnostics?: Reporter,
 ): ChainRangeResult {
-  const unchanged = { messages, created: new Set<unknown>() };
+  const unchanged = { messages, created: NOTHING_CREATED };
   if (chainEntries.length === 0) return unchanged;
   const boundaries = indexBoundaries(messages, chainEntries);
   const resolved: Array<{ entry: ChainCompressionEntry; range: IndexRange }> = [];

@@ -5,8 +5,8 @@
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { hashToolResult } from "./content-hash.js";
-import { occKey, parseOccKey, resultTimestampOf } from "./occurrence-key.js";
 import { trackChanges } from "./index-generation.js";
+import { occKey, parseOccKey, resultTimestampOf } from "./occurrence-key.js";
 import { applySpill, writeSidecar } from "./spill.js";
 import { buildShortToolCallRefs, normalizeSummaryToolCallRefs, refOccurrenceKeys } from "./summary-refs.js";
 import {

@@ -44,7 +44,7 @@ export function quotedLength(text: string): number {
     if (c === 0x22 || c === 0x5c || c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d) extra += 1;
     else if (c < 0x20) extra += 5;
     else if (c <= 0xdbff && i + 1 < n && isLowSurrogate(text.charCodeAt(i + 1))) i++;
-    else extra += 5; // a lone surrogate is written as \uXXXX
+    else extra += 5; // a lone surrogate is written as a six-character \u escape
   }
   return n + 2 + extra;
 }

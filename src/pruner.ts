@@ -13,7 +13,7 @@
  * A pruning render reports exact before/after sizes (render-size.ts).
  */
 import { createHash } from "node:crypto";
-import { compressChainRanges, type ChainRangeResult } from "./chain-range-prune.js";
+import { compressChainRanges, NOTHING_CREATED, type ChainRangeResult } from "./chain-range-prune.js";
 import type { DiagnosticSink } from "./diagnostics.js";
 import { purgeErroredArgs } from "./error-purge.js";
 import type { ToolCallIndexer } from "./indexer.js";
@@ -23,8 +23,6 @@ import { inGraceRecoveryToolCallIds } from "./recovery-grace.js";
 import { measureRender } from "./render-size.js";
 import { replaceSummarizedResults } from "./stub-replace.js";
 import type { ChainCompressionConfig, ChainCompressionEntry, ErrorPurgeConfig } from "./types.js";
-
-const NOTHING_CREATED: ReadonlySet<unknown> = new Set();
 
 type Reporter = Pick<DiagnosticSink, "report">;
 
@@ -75,8 +73,6 @@ export function pruneMessages(
   return { messages: current, pruned: true, beforeChars, afterChars };
 
   function compressChains(input: any[], idx: ToolCallIndexer): ChainRangeResult {
-    const entries = idx.getChainEntries();
-    if (entries.length === 0) return { messages: input, created: NOTHING_CREATED };
     const bodyFor = (entry: ChainCompressionEntry): string => chainBody(entry, idx);
     const lookup = (blockId: string): string | undefined => {
       const entry = idx.findChainEntryByBlockId?.(blockId);
@@ -86,7 +82,7 @@ export function pruneMessages(
     };
     return compressChainRanges(
       input,
-      entries,
+      idx.getChainEntries(),
       bodyFor,
       chainCompression?.stripFinalAssistantThinking === true,
       lookup,
