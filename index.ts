@@ -11,7 +11,7 @@ import { computeMetricsSnapshot, EMPTY_METRICS_SNAPSHOT } from "./src/metrics-ca
 import { capturePendingBatches } from "./src/pending-batches.js";
 import { registerQueryTool } from "./src/query-tool.js";
 import { onSessionStart, onSessionTree } from "./src/session-lifecycle.js";
-import { onAgentEnd, onContext, onMessageEnd, onTurnEnd } from "./src/turn-handlers.js";
+import { onAgentEnd, onContext, onMessageEnd, onSessionShutdown, onTurnEnd } from "./src/turn-handlers.js";
 import type { FlushOptions } from "./src/types.js";
 
 export default function piCondense(pi: ExtensionAPI): void {
@@ -23,6 +23,7 @@ export default function piCondense(pi: ExtensionAPI): void {
   pi.on("message_end", guarded("message_end", (event, ctx) => onMessageEnd(state, ctx, event)));
   pi.on("agent_end", guarded("agent_end", (_event, ctx) => onAgentEnd(state, ctx)));
   pi.on("context", guarded("context", (event, ctx) => onContext(state, ctx, event)));
+  pi.on("session_shutdown", guarded("session_shutdown", () => onSessionShutdown(state)));
 
   registerQueryTool(pi, state.indexer);
   registerWithCommands(pi, state);

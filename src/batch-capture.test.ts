@@ -233,12 +233,6 @@ describe("serializeBatchForSummarizer", () => {
       'Assistant said: Looking\n\n[[1:read]] Tool: read({\n  "id": "a"\n})\nResult (OK): ok\n---\n[[2:bash]] Tool: bash({\n  "id": "b"\n})\nResult (ERROR): boom',
     );
   });
-
-  test("long results are cut at 2000 chars with a remainder note (C12)", () => {
-    const text = serializeBatchForSummarizer(batch([call("a", "bash", "x".repeat(2500))]));
-    expect(text).toContain(`Result (OK): ${"x".repeat(2000)} ...[500 chars truncated]`);
-    expect(text).not.toContain("x".repeat(2001));
-  });
 });
 
 describe("groupBatchesByMode", () => {

@@ -7,8 +7,6 @@ import { toolCallBlocks } from "./message-shape.js";
 import { occKey, resultTimestampOf } from "./occurrence-key.js";
 import type { BatchingMode, CapturedBatch, CapturedToolCall } from "./types.js";
 
-const SERIALIZE_RESULT_CHARS = 2000;
-
 function textBlocks(content: unknown): string[] {
   if (!Array.isArray(content)) return [];
   const texts: string[] = [];
@@ -130,21 +128,41 @@ export function captureUnindexedBatchesFromSession(
   return batches;
 }
 
-function serializeCall(call: CapturedToolCall, index: number): string {
-  const text = call.resultText;
-  const shown =
-    text.length > SERIALIZE_RESULT_CHARS
-      ? `${text.slice(0, SERIALIZE_RESULT_CHARS)} ...[${text.length - SERIALIZE_RESULT_CHARS} chars truncated]`
-      : text;
-  const header = `[[${index + 1}:${call.toolName}]] Tool: ${call.toolName}(${JSON.stringify(call.args, null, 2)})`;
-  return `${header}\nResult (${call.isError ? "ERROR" : "OK"}): ${shown}`;
+/** Chars of one result (and of one call's JSON arguments) the summarizer sees: head and tail halves. */
+export const SUMMARIZER_WINDOW_CHARS = 8000;
+/** The largest batch prompt body a summarizer call is given (about 75k tokens). */
+export const SUMMARIZER_INPUT_LIMIT = 300_000;
+// Big batches get narrower windows before they are given up on.
+const WINDOW_LADDER = [SUMMARIZER_WINDOW_CHARS, 4000, 2000, 1000, 500];
+
+/** The text itself when it fits the window, else its head and tail around a marker naming the elided count. */
+export function clipForSummarizer(text: string, window = SUMMARIZER_WINDOW_CHARS): string {
+  if (text.length <= window) return text;
+  const head = Math.ceil(window / 2);
+  const tail = window - head;
+  return `${text.slice(0, head)} ...[${text.length - window} chars elided]... ${text.slice(text.length - tail)}`;
 }
 
-export function serializeBatchForSummarizer(batch: CapturedBatch): string {
+function serializeCall(call: CapturedToolCall, index: number, window: number): string {
+  const args = clipForSummarizer(String(JSON.stringify(call.args, null, 2)), window);
+  const header = `[[${index + 1}:${call.toolName}]] Tool: ${call.toolName}(${args})`;
+  return `${header}\nResult (${call.isError ? "ERROR" : "OK"}): ${clipForSummarizer(call.resultText, window)}`;
+}
+
+export function serializeBatchForSummarizer(batch: CapturedBatch, window = SUMMARIZER_WINDOW_CHARS): string {
   const parts: string[] = [];
-  if (batch.assistantText) parts.push(`Assistant said: ${batch.assistantText}\n`);
-  parts.push(batch.toolCalls.map(serializeCall).join("\n---\n"));
+  if (batch.assistantText) parts.push(`Assistant said: ${clipForSummarizer(batch.assistantText, window)}\n`);
+  parts.push(batch.toolCalls.map((call, i) => serializeCall(call, i, window)).join("\n---\n"));
   return parts.join("\n");
+}
+
+/** The batch as the summarizer sees it, with the widest window that keeps it within the input limit; undefined when none does. */
+export function serializeBatchWithinLimit(batch: CapturedBatch): string | undefined {
+  for (const window of WINDOW_LADDER) {
+    const text = serializeBatchForSummarizer(batch, window);
+    if (text.length <= SUMMARIZER_INPUT_LIMIT) return text;
+  }
+  return undefined;
 }
 
 interface OpenGroup {

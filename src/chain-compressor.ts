@@ -9,6 +9,7 @@
 import { extractToolResultText } from "./batch-capture.js";
 import type { BlockRefIssuer } from "./block-refs.js";
 import { resolveRange } from "./chain-range-prune.js";
+import { CHAIN_BODY_HEADER, deterministicBody } from "./deterministic-body.js";
 import type { DiagnosticSink } from "./diagnostics.js";
 import type { BackfillOptions } from "./indexer.js";
 import { bareToolCallId, occKey, parseOccKey } from "./occurrence-key.js";
@@ -46,10 +47,6 @@ export interface CompressEligibleResult {
   compressedEntries: ChainCompressionEntry[];
   skipped: Array<{ startUserTimestamp: number; reason: "no-summary" | "already-compressed" }>;
 }
-
-const DETERMINISTIC_HEADER =
-  "Deterministic chain compression (no per-batch summary existed for this span; raw outputs recoverable via context_tree_query).";
-const EXCERPT_LIMIT = 200;
 
 function chainKeys(chain: ChainRange): string[] {
   const occurrences = chain.middleOccurrenceKeys ?? [];
@@ -118,44 +115,9 @@ export function extractChainRecords(
   return records;
 }
 
-function toolHistogram(records: ToolCallRecord[]): string {
-  const counts = new Map<string, number>();
-  for (const r of records) counts.set(r.toolName, (counts.get(r.toolName) ?? 0) + 1);
-  return [...counts]
-    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
-    .map(([name, count]) => `${name} x${count}`)
-    .join(", ");
-}
-
-function excerpt(args: unknown): string {
-  const s = JSON.stringify(args) ?? "";
-  return s.length <= EXCERPT_LIMIT ? s : `${s.slice(0, EXCERPT_LIMIT)}...`;
-}
-
-function recordTime(record: ToolCallRecord): number {
-  return record.resultTimestamp ?? record.timestamp;
-}
-
-function isoOf(t: number): string {
-  // A corrupt record must not turn the whole flush tail into a RangeError.
-  return Number.isFinite(t) ? new Date(t).toISOString() : "?";
-}
-
 export function buildDeterministicBody(records: ToolCallRecord[], refs: string[]): string {
-  const byTime = [...records].sort((a, b) => recordTime(a) - recordTime(b));
-  const first = byTime[0];
-  const last = byTime[byTime.length - 1];
-  const seconds = Math.round((recordTime(last) - recordTime(first)) / 1000);
-  const refsLine = refs.length > 0 ? refs.join(", ") : records.map((r) => r.toolCallId).join(", ");
-  return [
-    DETERMINISTIC_HEADER,
-    `Calls: ${records.length}`,
-    `Tools: ${toolHistogram(records)}`,
-    `Span: ${isoOf(recordTime(first))} -> ${isoOf(recordTime(last))} (${seconds}s)`,
-    `First: ${first.toolName} ${excerpt(first.args)}`,
-    `Last: ${last.toolName} ${excerpt(last.args)}`,
-    `Refs: ${refsLine}`,
-  ].join("\n");
+  const calls = records.map((r) => ({ toolCallId: r.toolCallId, toolName: r.toolName, args: r.args, time: r.resultTimestamp ?? r.timestamp }));
+  return deterministicBody(CHAIN_BODY_HEADER, calls, refs);
 }
 
 function buildEntry(

@@ -3,7 +3,8 @@
  * config) and from `/pruner compact` (window 0: every eligible closed chain).
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { compressEligible } from "./chain-compressor.js";
+import { archiveChainMembers } from "./chain-archive.js";
+import { compressEligible, selectEligible } from "./chain-compressor.js";
 import { detectChains, withClosingMessage } from "./chain-detector.js";
 import { type AppendEntry, errorMessage, isStaleContextError, safeNotify } from "./delivery.js";
 import { type ExtensionState, protectionPredicate } from "./extension-state.js";
@@ -35,11 +36,28 @@ async function compress(
   graceSource: any[],
   rollingWindow: number,
   appendEntry: AppendEntry,
+  heldKeys: ReadonlySet<string> = new Set(),
 ) {
   const config = state.config.value;
   const chains = detectChains(messages, protectionPredicate(state));
+  // Chains holding a batch a flush left for later are deferred like in-grace ones: after the window cut.
   const inGrace = inGraceRecoveryToolCallIds(graceSource, config.recoveryGraceTurns);
+  for (const key of heldKeys) inGrace.add(key);
   const sm = ctx.sessionManager;
+  const backfill = {
+    spillThreshold: config.spillThreshold,
+    spillPreviewBytes: config.spillPreviewBytes,
+    sessionDir: sm.getSessionDir(),
+    sessionId: sm.getSessionId(),
+  };
+  const alreadyCompressed = new Set(state.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
+  const eligible = selectEligible(chains, rollingWindow, alreadyCompressed, inGrace);
+  const unarchivable = await archiveChainMembers(eligible, {
+    indexer: state.indexer,
+    messages,
+    backfill: { ...backfill, appendEntry },
+  });
+  for (const key of unarchivable) inGrace.add(key);
   return compressEligible(
     chains,
     rollingWindow,
@@ -51,12 +69,7 @@ async function compress(
       fuseRange: makeFuseRange(state, ctx),
       messages,
       diagnostics: state.diagnostics,
-      backfill: {
-        spillThreshold: config.spillThreshold,
-        spillPreviewBytes: config.spillPreviewBytes,
-        sessionDir: sm.getSessionDir(),
-        sessionId: sm.getSessionId(),
-      },
+      backfill,
     },
     inGrace,
   );
@@ -75,11 +88,12 @@ export async function compressAfterFlush(
   messages: any[],
   closingMessage: any,
   appendEntry: AppendEntry,
+  heldKeys: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   try {
     const detection = withClosingMessage(messages, closingMessage);
     const window = state.config.value.chainCompression.rollingWindow;
-    const result = await compress(state, ctx, detection, messages, window, appendEntry);
+    const result = await compress(state, ctx, detection, messages, window, appendEntry, heldKeys);
     const entries = result.compressedEntries;
     if (entries.length === 0) return;
     recordCompressions(state, entries);

@@ -8,6 +8,7 @@ import { DiagnosticSink } from "./diagnostics.js";
 import { PruneFrontierTracker } from "./frontier.js";
 import { ToolCallIndexer } from "./indexer.js";
 import { isProtected } from "./protected.js";
+import { RetryLedger } from "./retry-ledger.js";
 import { StatsAccumulator } from "./stats.js";
 import { FallbackController } from "./summarizer-fallback.js";
 import { type CapturedBatch, type ContextMetricsSnapshot, type ContextPruneConfig, DEFAULT_CONFIG } from "./types.js";
@@ -21,9 +22,17 @@ export interface ExtensionState {
   fallback: FallbackController;
   diagnostics: DiagnosticSink;
   frontier: PruneFrontierTracker;
+  /** Summarizer failures per batch: backoff and the switch to a deterministic archive. */
+  retries: RetryLedger;
   /** Live-captured batches: the flush's fallback data source and the counter behind notices and the gate. */
   pending: CapturedBatch[];
   isFlushing: boolean;
+  /**
+   * The final-reply flush started at `message_end`, while it still waits on the summarizer: pi writes
+   * the reply only after `message_end` returns, so the summarizer runs after it and `turn_end` (or
+   * `session_shutdown`) waits for it instead.
+   */
+  finalReplyFlush: { done: Promise<unknown>; abort: AbortController } | undefined;
   previousFraction: number | null;
   /** Set at reload when unflushed work was found; opens the turn_end gate once. */
   rearmedPending: boolean;
@@ -40,8 +49,10 @@ export function createExtensionState(pi: ExtensionAPI): ExtensionState {
     fallback: new FallbackController(),
     diagnostics: new DiagnosticSink((customType, data) => pi.appendEntry(customType, data)),
     frontier: new PruneFrontierTracker(),
+    retries: new RetryLedger(),
     pending: [],
     isFlushing: false,
+    finalReplyFlush: undefined,
     previousFraction: null,
     rearmedPending: false,
     metricsCache: undefined,

@@ -1,12 +1,15 @@
 /**
- * Pre-LLM steps of a flush: content-hash dedup, trivial classification, and
+ * Pre-LLM steps of a flush: content-hash dedup, classification (trivial,
+ * waiting for a retry, to be archived without a summary, to summarize), and
  * the summarizer calls (sequential with progress rows under `/pruner now`,
  * parallel otherwise).
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { AppendEntry } from "./delivery.js";
 import type { ExtensionState } from "./extension-state.js";
+import { serializeBatchWithinLimit } from "./batch-capture.js";
 import { occKey } from "./occurrence-key.js";
+import type { RetryStatus } from "./retry-ledger.js";
 import { summarizeBatch, summarizeBatches } from "./summarizer.js";
 import type { CapturedBatch, CapturedToolCall, FlushOptions, SummarizeResult } from "./types.js";
 
@@ -17,10 +20,17 @@ export interface PreparedBatch {
   dedupedChars: number;
   /** Raw chars of the remaining (post-dedup) calls. */
   raw: number;
-  kind: "summarize" | "trivial" | "deduped";
+  /** `deferred`: waiting out a retry backoff; `archive`: archived without an LLM summary (attempts used up, or too big). */
+  kind: "summarize" | "trivial" | "deduped" | "deferred" | "archive";
 }
 
-export type Slot = SummarizeResult | null | "trivial" | "deduped";
+export type Slot = SummarizeResult | null | "trivial" | "deduped" | "deferred" | "archive";
+
+export interface SummarizedSlots {
+  slots: Slot[];
+  /** Positions whose summarizer reply was empty or cut off. */
+  unusable: Set<number>;
+}
 
 /** Calls whose normalized text matches an already-indexed record become aliases of it: no LLM call. */
 export function dedupBatches(
@@ -33,10 +43,10 @@ export function dedupBatches(
     const kept: CapturedToolCall[] = [];
     const deduped: CapturedToolCall[] = [];
     for (const call of batch.toolCalls) {
-      const originalKey = state.indexer.lookupByContent(call.toolName, call.resultText);
+      const originalKey = state.indexer.findExactDuplicate(call.toolName, call.resultText);
       const key = occKey(call.toolCallId, call.resultTimestamp);
       if (originalKey && originalKey !== key) {
-        state.indexer.registerDuplicate(key, originalKey, persistAlias);
+        state.indexer.registerDuplicate(key, originalKey, persistAlias, call);
         deduped.push(call);
       } else {
         kept.push(call);
@@ -49,16 +59,29 @@ export function dedupBatches(
 export function classifyBatches(
   items: Array<{ batch: CapturedBatch; deduped: CapturedToolCall[] }>,
   minBatchChars: number,
+  retryStatus: (batch: CapturedBatch) => RetryStatus,
 ): PreparedBatch[] {
   return items.map(({ batch, deduped }) => {
     const raw = charsOf(batch.toolCalls);
     const dedupedChars = charsOf(deduped);
-    const calls = batch.toolCalls.length;
-    const fullyDeduped = deduped.length > 0 && calls === 0;
-    const trivial = !fullyDeduped && minBatchChars > 0 && raw < minBatchChars && calls > 0;
-    const kind = fullyDeduped ? "deduped" : trivial ? "trivial" : "summarize";
-    return { batch, deduped, dedupedChars, raw, kind };
+    return { batch, deduped, dedupedChars, raw, kind: kindOf(batch, deduped, raw, minBatchChars, retryStatus) };
   });
+}
+
+function kindOf(
+  batch: CapturedBatch,
+  deduped: CapturedToolCall[],
+  raw: number,
+  minBatchChars: number,
+  retryStatus: (batch: CapturedBatch) => RetryStatus,
+): PreparedBatch["kind"] {
+  const calls = batch.toolCalls.length;
+  if (deduped.length > 0 && calls === 0) return "deduped";
+  if (minBatchChars > 0 && raw < minBatchChars && calls > 0) return "trivial";
+  const status = retryStatus(batch);
+  if (status === "backoff") return "deferred";
+  if (status === "exhausted" || serializeBatchWithinLimit(batch) === undefined) return "archive";
+  return "summarize";
 }
 
 export async function summarizeSlots(
@@ -66,10 +89,12 @@ export async function summarizeSlots(
   state: ExtensionState,
   ctx: ExtensionContext,
   options: FlushOptions,
-): Promise<Slot[]> {
-  return options.onProgress
-    ? summarizeSequentially(prepared, state, ctx, options)
-    : summarizeInParallel(prepared, state, ctx, options);
+): Promise<SummarizedSlots> {
+  const unusable = new Set<number>();
+  const slots = options.onProgress
+    ? await summarizeSequentially(prepared, state, ctx, options, unusable)
+    : await summarizeInParallel(prepared, state, ctx, options, unusable);
+  return { slots, unusable };
 }
 
 async function summarizeSequentially(
@@ -77,6 +102,7 @@ async function summarizeSequentially(
   state: ExtensionState,
   ctx: ExtensionContext,
   options: FlushOptions,
+  unusable: Set<number>,
 ): Promise<Slot[]> {
   const total = prepared.length;
   const slots: Slot[] = [];
@@ -91,6 +117,7 @@ async function summarizeSequentially(
       signal: options.signal,
       controller: state.fallback,
       onTextProgress: (chars) => options.onBatchTextProgress?.(i, total, item.batch, chars),
+      onUnusable: () => unusable.add(i),
     });
     options.onProgress?.(i, total, item.batch, result ? "done" : "skipped");
     slots.push(result);
@@ -103,6 +130,7 @@ async function summarizeInParallel(
   state: ExtensionState,
   ctx: ExtensionContext,
   options: FlushOptions,
+  unusable: Set<number>,
 ): Promise<Slot[]> {
   const total = prepared.length;
   const positions = prepared.flatMap((item, i) => (item.kind === "summarize" ? [i] : []));
@@ -115,6 +143,7 @@ async function summarizeInParallel(
       controller: state.fallback,
       onBatchTextProgress: (index, _total, batch, chars) =>
         options.onBatchTextProgress?.(positions[index], total, batch, chars),
+      onBatchUnusable: (index) => unusable.add(positions[index]!),
     },
   );
   const slots: Slot[] = prepared.map((item) => (item.kind === "summarize" ? null : item.kind));

@@ -3,8 +3,10 @@
  *
  * Single-flight. Every non-concurrent call writes exactly one
  * `context-prune-flush-metrics` entry from its `finally`, whatever happens.
- * The frontier only advances when at least one batch was processed; batches
- * that were not processed go back to the front of the queue.
+ * A batch whose summary failed does not hold up the others; the frontier only
+ * moves past the leading batches that were processed without a gap, and the
+ * batches left over go back to the front of the queue. Chain compression never
+ * runs over a span that still holds a left-over batch.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { compressAfterFlush } from "./chain-pass.js";
@@ -20,9 +22,10 @@ import {
 } from "./delivery.js";
 import type { ExtensionState } from "./extension-state.js";
 import { classifyBatches, dedupBatches, type PreparedBatch, summarizeSlots } from "./flush-batches.js";
-import { notifySkips } from "./flush-notices.js";
-import { frontierSnapshot, persistResults } from "./flush-persist.js";
+import { notifyArchived, notifySkips, notifyUnusable } from "./flush-notices.js";
+import { frontierOutcome, frontierSnapshot, persistResults, totalsOf } from "./flush-persist.js";
 import { branchMessages, computeMetricsSnapshot, EMPTY_METRICS_SNAPSHOT } from "./metrics-cache.js";
+import { occKey } from "./occurrence-key.js";
 import { capturePendingBatches } from "./pending-batches.js";
 import { emitExternalCost } from "./stats.js";
 import { refreshStatus, showStatusText } from "./status-refresh.js";
@@ -116,7 +119,8 @@ async function runFlush(
   try {
     const deduped = dedupBatches(batches, state, delivery.appendEntry);
     working = deduped.map((d) => d.batch);
-    const prepared = classifyBatches(deduped, state.config.value.minBatchChars);
+    const now = Date.now();
+    const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now));
     return await processBatches(state, ctx, options, delivery, prepared, attempt);
   } catch (err) {
     restoreToQueue(state, working);
@@ -136,18 +140,20 @@ async function processBatches(
   const config = state.config.value;
   if (prepared.some((p) => p.kind === "summarize")) ignoreStale(() => showStatusText(state, ctx, "prune: summarizing\u2026"));
   const slots = await summarizeSlots(prepared, state, ctx, options);
-  const { processed, stopIndex, totals } = persistResults(prepared, slots, state, delivery);
-  if (stopIndex !== null) restoreToQueue(state, prepared.slice(stopIndex).map((p) => p.batch));
+  const outcome = persistResults(prepared, slots, state, delivery, Date.now());
+  restoreToQueue(state, outcome.unresolved.map((p) => p.batch));
+  notifyUnusable(ctx, outcome.newlyUnusable);
+  const { processed } = outcome;
   if (processed.length === 0) {
     ignoreStale(() => refreshStatus(state, ctx));
     attempt.outcome = "error";
     return { ok: false, reason: "summarizer-failed" };
   }
 
-  const snapshot = frontierSnapshot(processed, totals);
+  const settled = processed.slice(0, outcome.settledPrefix);
   const chainMessages = config.chainCompression?.enabled ? snapshotBranchMessages(ctx) : null;
   try {
-    persistFrontierAndStats(state, delivery, snapshot);
+    persistFrontierAndStats(state, delivery, settled.length > 0 ? frontierSnapshot(settled) : null);
   } catch (err) {
     attempt.processed = processed.length;
     attempt.outcome = "error";
@@ -155,20 +161,32 @@ async function processBatches(
   }
   ignoreStale(() => refreshStatus(state, ctx));
   ignoreStale(() => emitExternalCost(state.pi, state.stats));
-  if (chainMessages) await compressAfterFlush(state, ctx, chainMessages, options.closingMessage, delivery.appendEntry);
+  if (chainMessages) {
+    const unresolvedKeys = keysOf(outcome.unresolved.map((p) => p.batch));
+    await compressAfterFlush(state, ctx, chainMessages, options.closingMessage, delivery.appendEntry, unresolvedKeys);
+  }
+  const totals = totalsOf(processed);
   notifySkips(ctx, processed, totals.dedupedCount, config);
+  notifyArchived(ctx, processed);
 
   attempt.processed = processed.length;
-  attempt.outcome = snapshot.outcome;
+  const outcomeOfAll = frontierOutcome(processed);
+  attempt.outcome = outcomeOfAll;
   return {
     ok: true,
-    reason: resultReason(snapshot.outcome),
+    reason: resultReason(outcomeOfAll),
     batchCount: processed.length,
     toolCallCount: totals.toolCallCount,
     rawCharCount: totals.rawCharCount,
     summaryCharCount: totals.summaryCharCount,
     dedupedCount: totals.dedupedCount,
   };
+}
+
+function keysOf(batches: CapturedBatch[]): Set<string> {
+  const keys = new Set<string>();
+  for (const batch of batches) for (const call of batch.toolCalls) keys.add(occKey(call.toolCallId, call.resultTimestamp));
+  return keys;
 }
 
 function snapshotBranchMessages(ctx: ExtensionContext): any[] | null {
@@ -179,11 +197,13 @@ function snapshotBranchMessages(ctx: ExtensionContext): any[] | null {
   }
 }
 
-/** The in-memory frontier only moves once its entry is written. */
-function persistFrontierAndStats(state: ExtensionState, delivery: Delivery, snapshot: PruneFrontier): void {
+/** The in-memory frontier only moves once its entry is written; null leaves it where it is. */
+function persistFrontierAndStats(state: ExtensionState, delivery: Delivery, snapshot: PruneFrontier | null): void {
   if (delivery.kind === "session") {
-    delivery.appendEntry(CUSTOM_TYPE_FRONTIER, snapshot);
-    state.frontier.advance(snapshot);
+    if (snapshot) {
+      delivery.appendEntry(CUSTOM_TYPE_FRONTIER, snapshot);
+      state.frontier.advance(snapshot);
+    }
     try {
       delivery.appendEntry(CUSTOM_TYPE_STATS, state.stats.getStats());
     } catch {
@@ -191,14 +211,16 @@ function persistFrontierAndStats(state: ExtensionState, delivery: Delivery, snap
     }
     return;
   }
-  const previous = state.frontier.get();
-  state.frontier.advance(snapshot);
-  try {
-    state.frontier.persist(state.pi);
-  } catch (err) {
-    if (previous) state.frontier.advance(previous);
-    else state.frontier.reset();
-    throw err;
+  if (snapshot) {
+    const previous = state.frontier.get();
+    state.frontier.advance(snapshot);
+    try {
+      state.frontier.persist(state.pi);
+    } catch (err) {
+      if (previous) state.frontier.advance(previous);
+      else state.frontier.reset();
+      throw err;
+    }
   }
   state.stats.persist(state.pi);
 }

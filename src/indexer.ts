@@ -4,6 +4,7 @@
  * chain registry. Rebuilt from session custom entries on reload.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { extractToolResultText } from "./batch-capture.js";
 import { hashToolResult } from "./content-hash.js";
 import { trackChanges } from "./index-generation.js";
 import { occKey, parseOccKey, resultTimestampOf } from "./occurrence-key.js";
@@ -124,6 +125,54 @@ interface BranchVisitor {
 interface PendingAlias {
   newKey: string;
   originalKey: string;
+  call?: AliasCall;
+}
+
+/** What a dedup alias records of its own call when it differs from the original's. */
+export interface AliasCall {
+  args?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+function ownCallDetails(call: AliasCall | undefined, original: ToolCallRecord | undefined): AliasCall | undefined {
+  if (!call) return undefined;
+  const own: AliasCall = {};
+  if (call.args !== undefined && JSON.stringify(call.args) !== JSON.stringify(original?.args)) own.args = call.args;
+  if (call.isError !== undefined && call.isError !== (original?.isError ?? false)) own.isError = call.isError;
+  return own.args === undefined && own.isError === undefined ? undefined : own;
+}
+
+/** Records for the given occurrence keys, rebuilt from the transcript's tool results and their calls. */
+function recordsFromTranscript(branch: unknown[], keys: Set<string>): ToolCallRecord[] {
+  const records: ToolCallRecord[] = [];
+  const calls = new Map<unknown, { name: unknown; args: unknown }>();
+  let turnIndex = -1;
+  for (const entry of branch as any[]) {
+    const msg = entry?.type === "message" ? entry.message : undefined;
+    if (msg?.role === "assistant") {
+      turnIndex++;
+      calls.clear();
+      for (const block of Array.isArray(msg.content) ? msg.content : []) {
+        if (block?.type === "toolCall") calls.set(block.id, { name: block.name, args: block.arguments ?? block.input ?? block.args });
+      }
+    } else if (msg?.role === "toolResult" && typeof msg.toolCallId === "string" && typeof msg.timestamp === "number") {
+      const key = occKey(msg.toolCallId, msg.timestamp);
+      const call = calls.get(msg.toolCallId);
+      if (!keys.has(key) || !call) continue;
+      keys.delete(key);
+      records.push({
+        toolCallId: msg.toolCallId,
+        toolName: typeof call.name === "string" ? call.name : String(msg.toolName ?? ""),
+        args: isObject(call.args) ? call.args : {},
+        resultText: extractToolResultText(msg),
+        isError: msg.isError === true,
+        turnIndex,
+        timestamp: msg.timestamp,
+        resultTimestamp: msg.timestamp,
+      });
+    }
+  }
+  return records;
 }
 
 function isObject(value: unknown): value is Record<string, any> {
@@ -174,9 +223,13 @@ function readAliasEntry(data: unknown): PendingAlias | undefined {
     reportCorrupt(CUSTOM_TYPE_DEDUP_ALIAS, "missing newToolCallId or originalToolCallId");
     return undefined;
   }
+  const call: AliasCall = {};
+  if (isObject(data.args)) call.args = data.args;
+  if (typeof data.isError === "boolean") call.isError = data.isError;
   return {
     newKey: occKey(String(data.newToolCallId), resultTimestampOf(data.newResultTimestamp)),
     originalKey: occKey(String(data.originalToolCallId), resultTimestampOf(data.originalResultTimestamp)),
+    call: call.args === undefined && call.isError === undefined ? undefined : call,
   };
 }
 
@@ -222,6 +275,7 @@ export class ToolCallIndexer {
   private pendingSeeds: ToolCallRecord[] = [];
   private readonly aliasToOriginal = new Map<string, string>();
   private readonly aliasKeysByBareId = new KeyGroups();
+  private readonly aliasCalls = new Map<string, AliasCall>();
   private summaryBodies: SummaryBody[] = [];
   /** Summary body positions per occurrence key: one number in the common case, a list when several bodies cover it. */
   private readonly bodiesByKey = new Map<string, number | number[]>();
@@ -232,21 +286,37 @@ export class ToolCallIndexer {
 
   reconstructFromSession(ctx: ExtensionContext): void {
     this.clear();
-    const aliases = walkBranch(ctx.sessionManager.getBranch(), {
+    const branch: unknown = ctx.sessionManager.getBranch();
+    const summarizedKeys: string[] = [];
+    const aliases = walkBranch(branch, {
       indexRecords: (records, backfilled, refs) => {
         for (const record of records) {
           this.indexRecord(record);
           if (!backfilled) this.pendingSeeds.push(record);
         }
-        if (backfilled && Array.isArray(refs)) this.registerSummaryRefs(refs);
+        // Flushes and spills persist their refs on the index entry too, so a ref survives a crash before its summary line.
+        if (Array.isArray(refs)) this.registerSummaryRefs(refs);
       },
       summary: (refs, text) => {
         this.registerSummaryRefs(refs);
+        summarizedKeys.push(...refOccurrenceKeys(refs));
         if (text) this.pushSummaryBody(refOccurrenceKeys(refs), text);
       },
       chain: (entry) => this.storeChain(entry),
     });
-    for (const alias of aliases) this.linkAlias(alias.newKey, alias.originalKey);
+    for (const alias of aliases) this.linkAlias(alias.newKey, alias.originalKey, alias.call);
+    this.restoreUnindexedSummarized(branch, summarizedKeys);
+  }
+
+  /**
+   * A flush writes a batch's summary line before its index line. When pi was killed between the two,
+   * the summary names outputs that have no record; they are rebuilt from the transcript (in memory only),
+   * so the outputs are not summarized a second time and their refs resolve.
+   */
+  private restoreUnindexedSummarized(branch: unknown, summarizedKeys: string[]): void {
+    const missing = new Set(summarizedKeys.filter((key) => !this.isSummarized(key)));
+    if (missing.size === 0 || !Array.isArray(branch)) return;
+    for (const record of recordsFromTranscript(branch, missing)) this.indexRecord(record);
   }
 
   private clear(): void {
@@ -259,6 +329,7 @@ export class ToolCallIndexer {
     this.pendingSeeds = [];
     this.aliasToOriginal.clear();
     this.aliasKeysByBareId.clear();
+    this.aliasCalls.clear();
     this.summaryBodies = [];
     this.bodiesByKey.clear();
     this.chainsByStart.clear();
@@ -295,13 +366,14 @@ export class ToolCallIndexer {
     return this.records;
   }
 
-  addBatch(batch: CapturedBatch, appendEntry: AppendEntry): void {
+  /** `refs`, when given, are persisted on the entry as well (they must already be registered). */
+  addBatch(batch: CapturedBatch, appendEntry: AppendEntry, refs?: SummaryToolCallRef[]): void {
     const records = batch.toolCalls.map((call) => recordFromCall(batch, call));
     for (const record of records) {
       this.indexRecord(record);
       this.pendingSeeds.push(record);
     }
-    appendEntry(CUSTOM_TYPE_INDEX, { toolCalls: records });
+    appendEntry(CUSTOM_TYPE_INDEX, refs ? { toolCalls: records, refs } : { toolCalls: records });
   }
 
   resolveToolCallId(input: string): string | undefined {
@@ -309,7 +381,7 @@ export class ToolCallIndexer {
     const original = this.aliasToOriginal.get(input);
     if (original !== undefined) return original;
     const short = this.shortToKey.get(input);
-    if (short !== undefined) return short;
+    if (short !== undefined) return this.records.has(short) ? short : (this.aliasToOriginal.get(short) ?? short);
     return this.keysByBareId.sole(input);
   }
 
@@ -347,7 +419,10 @@ export class ToolCallIndexer {
   }
 
   private aliasView(original: ToolCallRecord, aliasKey: string): ToolCallRecord {
-    const view: ToolCallRecord = { ...original };
+    const view: ToolCallRecord = { ...original, toolCallId: parseOccKey(aliasKey).toolCallId };
+    const own = this.aliasCalls.get(aliasKey);
+    if (own?.args !== undefined) view.args = own.args;
+    if (own?.isError !== undefined) view.isError = own.isError;
     const { resultTimestamp } = parseOccKey(aliasKey);
     if (resultTimestamp === undefined) delete view.resultTimestamp;
     else view.resultTimestamp = resultTimestamp;
@@ -381,6 +456,19 @@ export class ToolCallIndexer {
     return refs;
   }
 
+  /**
+   * Mints and persists a short ref for each given key that has a record of its own but no ref yet
+   * (outputs archived before spills carried refs), as a refs-only backfilled index entry.
+   */
+  ensureShortRefs(occurrenceKeys: string[], appendEntry: AppendEntry): void {
+    const missing = occurrenceKeys.filter((key) => this.records.has(key) && !this.keyToShort.has(key));
+    if (missing.length === 0) return;
+    const { refs, nextIndex } = buildShortToolCallRefs(missing.map(parseOccKey), this.nextShortNumber);
+    appendEntry(CUSTOM_TYPE_INDEX, { toolCalls: [], backfilled: true, refs });
+    this.nextShortNumber = nextIndex;
+    this.registerSummaryRefs(refs);
+  }
+
   getShortRefForToolCallId(occurrenceKey: string): string | undefined {
     return this.keyToShort.get(occurrenceKey);
   }
@@ -401,24 +489,43 @@ export class ToolCallIndexer {
     return this.hashToCanonical.get(hashToolResult(toolName, resultText));
   }
 
-  registerDuplicate(newKey: string, originalKey: string, appendEntry: AppendEntry): void {
+  /**
+   * The indexed occurrence whose output is exactly this text (same tool), or undefined. Only an exact
+   * match may become a dedup alias: recovering the alias returns the original's text, which must be
+   * this call's output verbatim. A spilled original cannot be compared without reading its sidecar
+   * and is never aliased.
+   */
+  findExactDuplicate(toolName: string, resultText: string): string | undefined {
+    const key = this.lookupByContent(toolName, resultText);
+    const record = key === undefined ? undefined : this.records.get(key);
+    if (!record || record.spillPath || record.toolName !== toolName || record.resultText !== resultText) return undefined;
+    return key;
+  }
+
+  /** `call` carries the duplicate's own arguments and error flag; they are persisted only where they differ from the original's. */
+  registerDuplicate(newKey: string, originalKey: string, appendEntry: AppendEntry, call?: AliasCall): void {
     if (newKey === originalKey) return;
-    this.linkAlias(newKey, originalKey);
+    const own = ownCallDetails(call, this.records.get(originalKey));
+    this.linkAlias(newKey, originalKey, own);
     const fresh = parseOccKey(newKey);
     const original = parseOccKey(originalKey);
     const data: Record<string, unknown> = { newToolCallId: fresh.toolCallId };
     if (fresh.resultTimestamp !== undefined) data.newResultTimestamp = fresh.resultTimestamp;
     data.originalToolCallId = original.toolCallId;
     if (original.resultTimestamp !== undefined) data.originalResultTimestamp = original.resultTimestamp;
+    if (own?.args !== undefined) data.args = own.args;
+    if (own?.isError !== undefined) data.isError = own.isError;
     appendEntry(CUSTOM_TYPE_DEDUP_ALIAS, data);
   }
 
-  private linkAlias(newKey: string, originalKey: string): void {
+  private linkAlias(newKey: string, originalKey: string, own?: AliasCall): void {
     this.counter.changes++;
     this.aliasToOriginal.set(newKey, originalKey);
     this.aliasKeysByBareId.add(parseOccKey(newKey).toolCallId, newKey);
+    if (own && (own.args !== undefined || own.isError !== undefined)) this.aliasCalls.set(newKey, own);
+    // A key that later got a ref of its own (a chain backfill) keeps it on reload, as it did live.
     const short = this.keyToShort.get(originalKey);
-    if (short !== undefined) this.keyToShort.set(newKey, short);
+    if (short !== undefined && !this.keyToShort.has(newKey)) this.keyToShort.set(newKey, short);
   }
 
   // ---- per-batch summary bodies -------------------------------------------

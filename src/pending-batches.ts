@@ -41,9 +41,32 @@ export function capturePendingBatches(
   const frontier = state.frontier.get();
   const isSummarized = (key: string) => state.indexer.isSummarized(key);
   const trimmed: CapturedBatch[] = [];
-  for (const batch of captured) {
+  for (const batch of withoutSharedKeys(captured)) {
     const kept = trimBatchToPendingRange(batch, isSummarized, frontier);
     if (kept) trimmed.push(kept);
   }
   return groupBatchesByMode(trimmed, state.config.value.batchingMode);
+}
+
+/**
+ * Two results with the same id in the same millisecond share an occurrence key, and the archive
+ * could only hold one of them: such calls are never summarized and stay verbatim.
+ */
+function withoutSharedKeys(batches: CapturedBatch[]): CapturedBatch[] {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const batch of batches) {
+    for (const call of batch.toolCalls) {
+      const key = occKey(call.toolCallId, call.resultTimestamp);
+      if (seen.has(key)) shared.add(key);
+      else seen.add(key);
+    }
+  }
+  if (shared.size === 0) return batches;
+  const kept: CapturedBatch[] = [];
+  for (const batch of batches) {
+    const calls = batch.toolCalls.filter((call) => !shared.has(occKey(call.toolCallId, call.resultTimestamp)));
+    if (calls.length > 0) kept.push(calls.length === batch.toolCalls.length ? batch : { ...batch, toolCalls: calls });
+  }
+  return kept;
 }

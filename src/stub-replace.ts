@@ -30,13 +30,27 @@ export function replaceSummarizedResults(
   const decisions = DecisionMemo.open(indexer, protection, messages.length);
   let out: any[] | null = null;
   let stubSizes: Float64Array | null = null;
+  // Two results under one occurrence key cannot both be the archived original: neither is stubbed.
+  const stubbedAt = new Map<string, number>();
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
     if (msg?.role !== "toolResult" || typeof msg.toolCallId !== "string") continue;
     let text = decisions.recall(i, msg);
     if (text === undefined) text = stubTextFor(msg, indexer, protection);
     decisions.remember(i, msg, text);
-    if (text === null || (grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp))))) continue;
+    if (text === null) continue;
+    const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
+    if (grace.size > 0 && grace.has(key)) continue;
+    const earlier = stubbedAt.get(key);
+    if (earlier !== undefined) {
+      if (earlier >= 0 && out !== null && stubSizes !== null) {
+        out[earlier] = messages[earlier];
+        stubSizes[earlier] = Number.NaN;
+        stubbedAt.set(key, -1);
+      }
+      continue;
+    }
+    stubbedAt.set(key, i);
     if (out === null || stubSizes === null) {
       out = messages.slice();
       stubSizes = new Float64Array(messages.length).fill(Number.NaN);
@@ -45,7 +59,14 @@ export function replaceSummarizedResults(
     stubSizes[i] = stubSize(msg, text);
   }
   decisions.close();
-  return out === null ? { messages, stubSizes: null } : { messages: out, stubSizes };
+  if (out === null || stubSizes === null || !stubsRemain(out, messages)) return { messages, stubSizes: null };
+  return { messages: out, stubSizes };
+}
+
+/** False when every stub was taken back (all of them were ambiguous): the render must then return its input. */
+function stubsRemain(out: any[], messages: any[]): boolean {
+  for (let i = 0; i < out.length; i++) if (out[i] !== messages[i]) return true;
+  return false;
 }
 
 interface StubText {

@@ -6,7 +6,7 @@
  */
 import { stream } from "@earendil-works/pi-ai/compat";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { serializeBatchForSummarizer } from "./batch-capture.js";
+import { serializeBatchForSummarizer, serializeBatchWithinLimit } from "./batch-capture.js";
 import { FallbackController, type FallbackTransition } from "./summarizer-fallback.js";
 import type {
   CapturedBatch,
@@ -25,6 +25,7 @@ For every tool call worth keeping, write one to three bullets that state:
 
 Rules:
 - Skip successful calls that produced nothing worth keeping.
+- A long result or argument list is shown as its beginning and its end around a marker such as " ...[1200 chars elided]... ": that middle part was cut out before you saw it. Summarize what the head and the tail show (errors and totals are often at the end), and never report the elided part as empty or missing.
 - Be brief.
 - Every tool call in the input is labelled [[N:toolname]]. Begin the first bullet of each call you report with its label, copied exactly as the input shows it (same number, same tool name), as plain leading text: no bold, no backticks, no list numbers around it.
 - Never renumber, rename or invent a label. When you skip a call, its label does not appear either.`;
@@ -38,6 +39,14 @@ Requirements:
 - Stay brief: a compact narrative or a few grouped bullets, not one bullet per step.`;
 
 type Model = any;
+
+/** The ceiling applied when `summarizerMaxTimeoutMs` is 0, so no summarizer wait is ever unbounded. */
+export const SUMMARIZER_HARD_CEILING_MS = 600_000;
+
+/** The per-attempt ceiling: the configured one, or the hard ceiling when the setting is 0 ("no ceiling"). */
+export function attemptCeilingMs(config: Pick<ContextPruneConfig, "summarizerMaxTimeoutMs">): number {
+  return config.summarizerMaxTimeoutMs > 0 ? config.summarizerMaxTimeoutMs : SUMMARIZER_HARD_CEILING_MS;
+}
 
 type AttemptOutcome =
   | { kind: "ok"; result: SummarizeResult }
@@ -92,7 +101,8 @@ export async function summarizeBatch(
   ctx: ExtensionContext,
   options: SummarizeBatchOptions = {},
 ): Promise<SummarizeResult | null> {
-  const text = `${BATCH_PROMPT}\n\n<tool-call-batch>\n${serializeBatchForSummarizer(batch)}\n</tool-call-batch>`;
+  const body = serializeBatchWithinLimit(batch) ?? serializeBatchForSummarizer(batch, 0);
+  const text = `${BATCH_PROMPT}\n\n<tool-call-batch>\n${body}\n</tool-call-batch>`;
   return runSummarization(userMessage(text), config, ctx, options);
 }
 
@@ -118,6 +128,7 @@ export async function summarizeBatches(
       signal: options.signal,
       controller: options.controller,
       onTextProgress: (chars) => options.onBatchTextProgress?.(index, total, batch, chars),
+      onUnusable: () => options.onBatchUnusable?.(index),
     });
   if (total === 0) return [];
   if (total === 1) return [await child(batches[0], 0)];
@@ -150,11 +161,16 @@ async function runSummarization(
   };
   const attempt = (model: Model) => runOnce(model, message, config, ctx, options);
   const controller = options.controller;
+  const unusable = () => {
+    options.onUnusable?.();
+    return null;
+  };
 
   if (!controller || !FallbackController.hasDistinctFallback(primary, sessionModel)) {
     const r = await attempt(primary);
     if (r.kind === "ok") return r.result;
-    if (r.kind !== "unusable") notifyFailure(r);
+    if (r.kind === "unusable") return unusable();
+    notifyFailure(r);
     return null;
   }
 
@@ -175,7 +191,7 @@ async function runSummarization(
     emit(onPrimary ? controller.onPrimarySuccess(decision.wasProbe) : controller.onFallbackSuccess());
     return r.result;
   }
-  if (r.kind === "unusable") return null;
+  if (r.kind === "unusable") return unusable();
   if (r.kind === "auth") {
     notifyFailure(r);
     return null;
@@ -192,6 +208,7 @@ async function runSummarization(
   }
   controller.onBothDown();
   notifyFailure(r2.kind === "unusable" ? r : r2);
+  if (r2.kind === "unusable") options.onUnusable?.();
   return null;
 }
 
@@ -315,7 +332,7 @@ async function runOnce(
   ctx: ExtensionContext,
   options: SummarizeBatchOptions,
 ): Promise<AttemptOutcome> {
-  const timers = new AttemptTimers(config.summarizerIdleTimeoutMs, config.summarizerMaxTimeoutMs, modelLabel(model));
+  const timers = new AttemptTimers(config.summarizerIdleTimeoutMs, attemptCeilingMs(config), modelLabel(model));
   let lastReported = -1;
   const report = (chars: number) => {
     if (chars === lastReported) return;

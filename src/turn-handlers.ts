@@ -25,6 +25,7 @@ interface TurnEndLike {
 }
 
 export async function onTurnEnd(state: ExtensionState, ctx: ExtensionContext, event: TurnEndLike): Promise<void> {
+  await awaitFinalReplyFlush(state);
   if (!state.config.value.enabled) return;
   const hasToolResults = Array.isArray(event.toolResults) && event.toolResults.length > 0;
   if (!hasToolResults && !state.rearmedPending) return;
@@ -122,11 +123,49 @@ async function evaluateBudgetGate(state: ExtensionState, ctx: ExtensionContext):
   await flushPending(state, ctx, { delivery: "session", trigger });
 }
 
+/**
+ * pi writes the final reply to the session file only after every `message_end` handler returned, so
+ * this handler must not wait for the network: a kill during a summarizer call would lose the reply.
+ * The flush starts here (with the closing message threaded into chain detection); work that needs no
+ * I/O (an empty, trivial or deduplicated flush) completes within this tick, anything waiting on the
+ * summarizer continues in the background and is awaited by the `turn_end` pi dispatches right after,
+ * when the reply is on disk and the summary entries land after it.
+ */
 export async function onMessageEnd(state: ExtensionState, ctx: ExtensionContext, event: { message?: any }): Promise<void> {
   const config = state.config.value;
   if (!config.enabled || config.pruneOn !== "agent-message") return;
   if (!isTextOnlyAssistant(event.message)) return;
-  await flushPending(state, ctx, { delivery: "session", closingMessage: event.message, trigger: "message-end" });
+  const abort = new AbortController();
+  const flush = flushPending(state, ctx, {
+    delivery: "session",
+    closingMessage: event.message,
+    trigger: "message-end",
+    signal: abort.signal,
+  }).catch((err) => console.error("pi-condense: final-reply flush failed", err));
+  state.finalReplyFlush = { done: flush, abort };
+  await Promise.race([flush, nextEventLoopTurn()]);
+}
+
+/** Settles after the current tick's microtasks: anything still pending by then waits on I/O. */
+function nextEventLoopTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Waits for a final-reply flush still running in the background. */
+export async function awaitFinalReplyFlush(state: ExtensionState): Promise<void> {
+  const flush = state.finalReplyFlush;
+  if (!flush) return;
+  await flush.done;
+  if (state.finalReplyFlush === flush) state.finalReplyFlush = undefined;
+}
+
+/**
+ * Leaving the session: a summarizer call still running is abandoned (its batches stay pending and a
+ * later session picks them up), so quitting never waits on the network.
+ */
+export async function onSessionShutdown(state: ExtensionState): Promise<void> {
+  state.finalReplyFlush?.abort.abort();
+  await awaitFinalReplyFlush(state);
 }
 
 export function onAgentEnd(state: ExtensionState, ctx: ExtensionContext): void {

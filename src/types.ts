@@ -387,12 +387,15 @@ export interface FlushOptions {
 
 export interface SummarizeBatchOptions {
   onTextProgress?: (receivedChars: number) => void;
+  /** Called when the model answered but the reply was empty or cut off (no notice is shown for it). */
+  onUnusable?: () => void;
   signal?: AbortSignal;
   controller?: FallbackController;
 }
 
 export interface SummarizeBatchesOptions {
   onBatchTextProgress?: BatchTextProgressCallback;
+  onBatchUnusable?: (index: number) => void;
   signal?: AbortSignal;
   controller?: FallbackController;
 }

@@ -1,0 +1,57 @@
+/**
+ * Zero-LLM summary bodies: what a compressed chain or an archived batch says
+ * when no model summary exists for it. Built only from the calls themselves,
+ * so the same calls always give the same text (prompt-cache stable).
+ */
+
+export const CHAIN_BODY_HEADER =
+  "Deterministic chain compression (no per-batch summary existed for this span; raw outputs recoverable via context_tree_query).";
+export const BATCH_BODY_HEADER =
+  "Deterministic summary (the summarizer could not summarize this batch; raw outputs recoverable via context_tree_query).";
+
+const EXCERPT_LIMIT = 200;
+
+export interface BodyCall {
+  toolCallId: string;
+  toolName: string;
+  args: unknown;
+  /** When the call's result arrived (ms). */
+  time: number;
+}
+
+function toolHistogram(calls: BodyCall[]): string {
+  const counts = new Map<string, number>();
+  for (const call of calls) counts.set(call.toolName, (counts.get(call.toolName) ?? 0) + 1);
+  return [...counts]
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .map(([name, count]) => `${name} x${count}`)
+    .join(", ");
+}
+
+function excerpt(args: unknown): string {
+  const s = JSON.stringify(args) ?? "";
+  return s.length <= EXCERPT_LIMIT ? s : `${s.slice(0, EXCERPT_LIMIT)}...`;
+}
+
+function isoOf(t: number): string {
+  // A corrupt time must not turn the whole body into a RangeError.
+  return Number.isFinite(t) ? new Date(t).toISOString() : "?";
+}
+
+/** Header, call count, tool histogram, time span, first and last call, refs (ids when no ref exists). */
+export function deterministicBody(header: string, calls: BodyCall[], refs: string[]): string {
+  const byTime = [...calls].sort((a, b) => a.time - b.time);
+  const first = byTime[0]!;
+  const last = byTime[byTime.length - 1]!;
+  const seconds = Math.round((last.time - first.time) / 1000);
+  const refsLine = refs.length > 0 ? refs.join(", ") : calls.map((call) => call.toolCallId).join(", ");
+  return [
+    header,
+    `Calls: ${calls.length}`,
+    `Tools: ${toolHistogram(calls)}`,
+    `Span: ${isoOf(first.time)} -> ${isoOf(last.time)} (${seconds}s)`,
+    `First: ${first.toolName} ${excerpt(first.args)}`,
+    `Last: ${last.toolName} ${excerpt(last.args)}`,
+    `Refs: ${refsLine}`,
+  ].join("\n");
+}

@@ -1,0 +1,112 @@
+/**
+ * Drives the real extension (index.ts) through pi's event order on the fake host, the way pi 1.6.0
+ * dispatches it: for each tool turn the assistant and its results are on the branch before
+ * `turn_end`; the final reply's `message_end` runs before pi writes the reply, `turn_end` after.
+ * A `context` render projects the branch the way pi builds the request (custom messages included).
+ */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { makeFakeCtx, makeFakePi, type FakeCtx, type FakeHost, msgEntry } from "./fake-host.js";
+
+export interface SimCall {
+  id: string;
+  name?: string;
+  args?: Record<string, unknown>;
+  /** Text of the result; `content` wins when given. */
+  text?: string;
+  content?: any[];
+  isError?: boolean;
+  /** The result's timestamp; by default the assistant's plus the call's position plus one. */
+  resultTs?: number;
+}
+
+export interface SimPrompt {
+  turns: SimCall[][];
+  final?: string;
+}
+
+export interface Sim {
+  host: FakeHost;
+  fake: FakeCtx;
+  ctx: ExtensionContext;
+  fire(name: string, event: any): Promise<any>;
+  prompt(p: SimPrompt): Promise<void>;
+  /** What the `context` hook returns for the current branch (the input when it changes nothing). */
+  render(): Promise<any[]>;
+  /** The request messages before pruning. */
+  projection(): any[];
+  query(ids: string[], extra?: Record<string, unknown>): Promise<{ text: string; images: any[] }>;
+  /** The next timestamp the simulation hands out. */
+  now(): number;
+}
+
+export async function startSim(opts: { branch?: any[]; sessionDir?: string; sessionId?: string; startTs?: number } = {}): Promise<Sim> {
+  const host = makeFakePi();
+  const piCondense = (await import("../index.js")).default;
+  piCondense(host.pi as any);
+  const fake = makeFakeCtx(host, { branch: opts.branch ?? [], sessionDir: opts.sessionDir });
+  if (opts.sessionId) (fake.ctx.sessionManager as any).getSessionId = () => opts.sessionId;
+  let ts = opts.startTs ?? 1_000;
+  const tick = (step = 10) => (ts += step);
+  const fire = async (name: string, event: any) => host.handlers.get(name)?.(event, fake.ctx);
+  const projection = () =>
+    fake.branch.flatMap((entry: any) => {
+      if (entry.type === "message") return [entry.message];
+      if (entry.type === "custom_message") {
+        return [{ role: "custom", customType: entry.customType, content: entry.content, display: entry.display, details: entry.details, timestamp: new Date(entry.timestamp).getTime() }];
+      }
+      return [];
+    });
+
+  const sim: Sim = {
+    host,
+    fake,
+    ctx: fake.ctx,
+    fire,
+    now: () => ts,
+    projection,
+    async prompt(p) {
+      fake.branch.push(msgEntry({ role: "user", content: [{ type: "text", text: `prompt ${ts}` }], timestamp: tick() }));
+      for (const [turnIndex, calls] of p.turns.entries()) {
+        await fire("context", { messages: projection() });
+        const at = tick(1000);
+        const assistant = {
+          role: "assistant",
+          content: calls.map((c) => ({ type: "toolCall", id: c.id, name: c.name ?? "bash", arguments: c.args ?? { command: c.id } })),
+          stopReason: "toolUse",
+          timestamp: at,
+        };
+        fake.branch.push(msgEntry(assistant));
+        const results = calls.map((c, i) => ({
+          role: "toolResult",
+          toolCallId: c.id,
+          toolName: c.name ?? "bash",
+          content: c.content ?? [{ type: "text", text: c.text ?? "" }],
+          isError: c.isError === true,
+          timestamp: c.resultTs ?? at + i + 1,
+        }));
+        for (const r of results) fake.branch.push(msgEntry(r));
+        tick(calls.length + 10);
+        await fire("turn_end", { message: assistant, toolResults: results, turnIndex });
+      }
+      await fire("context", { messages: projection() });
+      const final = { role: "assistant", content: [{ type: "text", text: p.final ?? "done" }], stopReason: "stop", timestamp: tick(1000) };
+      await fire("message_end", { message: final });
+      fake.branch.push(msgEntry(final));
+      await fire("turn_end", { message: final, toolResults: [], turnIndex: p.turns.length });
+      await fire("agent_end", {});
+    },
+    async render() {
+      const messages = projection();
+      const result = (await fire("context", { messages })) as { messages?: any[] } | undefined;
+      return result?.messages ?? messages;
+    },
+    async query(ids, extra = {}) {
+      const tool = host.tools.find((t) => t.name === "context_tree_query");
+      const result = await tool.execute("q", { toolCallIds: ids, ...extra }, undefined, undefined, fake.ctx);
+      const content: any[] = result.content;
+      return { text: content.filter((b) => b.type === "text").map((b) => b.text).join("\n"), images: content.filter((b) => b.type === "image") };
+    },
+  };
+  await fire("session_start", {});
+  return sim;
+}
