@@ -11,7 +11,8 @@ import { computeMetricsSnapshot, EMPTY_METRICS_SNAPSHOT } from "./src/metrics-ca
 import { capturePendingBatches } from "./src/pending-batches.js";
 import { registerQueryTool } from "./src/query-tool.js";
 import { onSessionStart, onSessionTree } from "./src/session-lifecycle.js";
-import { onAgentEnd, onContext, onMessageEnd, onSessionShutdown, onTurnEnd } from "./src/turn-handlers.js";
+import { settleRunningFlush } from "./src/final-reply-flush.js";
+import { onAgentEnd, onContext, onMessageEnd, onSessionBeforeTree, onSessionShutdown, onTurnEnd } from "./src/turn-handlers.js";
 import type { FlushOptions } from "./src/types.js";
 
 export default function piCondense(pi: ExtensionAPI): void {
@@ -24,6 +25,7 @@ export default function piCondense(pi: ExtensionAPI): void {
   pi.on("agent_end", guarded("agent_end", (_event, ctx) => onAgentEnd(state, ctx)));
   pi.on("context", guarded("context", (event, ctx) => onContext(state, ctx, event)));
   pi.on("session_shutdown", guarded("session_shutdown", () => onSessionShutdown(state)));
+  pi.on("session_before_tree", guarded("session_before_tree", () => onSessionBeforeTree(state)));
 
   registerQueryTool(pi, state.indexer);
   registerWithCommands(pi, state);
@@ -31,7 +33,7 @@ export default function piCondense(pi: ExtensionAPI): void {
 
 function registerWithCommands(pi: ExtensionAPI, state: ExtensionState): void {
   registerCommands(
-    pi,
+    commandsAfterRunningFlush(pi, state),
     state.config,
     (ctx: ExtensionContext, options?: FlushOptions) => flushPending(state, ctx, options),
     (ctx: ExtensionContext, opts?: { rethrow?: boolean }) => capturePendingBatches(state, ctx, opts),
@@ -44,6 +46,20 @@ function registerWithCommands(pi: ExtensionAPI, state: ExtensionState): void {
     () => state.metricsCache,
     () => state.rearmedPending,
   );
+}
+
+/** `/pruner` reads and changes state the final-reply flush may still be writing: it lets that flush finish first. */
+function commandsAfterRunningFlush(pi: ExtensionAPI, state: ExtensionState): ExtensionAPI {
+  const view: ExtensionAPI = Object.create(pi);
+  view.registerCommand = (name, options) =>
+    pi.registerCommand(name, {
+      ...options,
+      handler: async (args, ctx) => {
+        await settleRunningFlush(state, { abandon: false });
+        return options.handler(args, ctx);
+      },
+    });
+  return view;
 }
 
 /** Handlers never throw into pi: a failure is logged and the event proceeds without us. */

@@ -5,6 +5,7 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { BlockRefIssuer } from "./block-refs.js";
 import { DiagnosticSink } from "./diagnostics.js";
+import { type BackgroundFlush, SafePoints } from "./safe-points.js";
 import { PruneFrontierTracker } from "./frontier.js";
 import { ToolCallIndexer } from "./indexer.js";
 import { isProtected } from "./protected.js";
@@ -27,12 +28,9 @@ export interface ExtensionState {
   /** Live-captured batches: the flush's fallback data source and the counter behind notices and the gate. */
   pending: CapturedBatch[];
   isFlushing: boolean;
-  /**
-   * The final-reply flush started at `message_end`, while it still waits on the summarizer: pi writes
-   * the reply only after `message_end` returns, so the summarizer runs after it and `turn_end` (or
-   * `session_shutdown`) waits for it instead.
-   */
-  finalReplyFlush: { done: Promise<unknown>; abort: AbortController } | undefined;
+  /** The final-reply flush while it runs in the background (see final-reply-flush.ts). */
+  finalReplyFlush: BackgroundFlush | undefined;
+  safePoints: SafePoints;
   previousFraction: number | null;
   /** Set at reload when unflushed work was found; opens the turn_end gate once. */
   rearmedPending: boolean;
@@ -53,6 +51,7 @@ export function createExtensionState(pi: ExtensionAPI): ExtensionState {
     pending: [],
     isFlushing: false,
     finalReplyFlush: undefined,
+    safePoints: new SafePoints(),
     previousFraction: null,
     rearmedPending: false,
     metricsCache: undefined,

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, mock, test } from "bun:test";
 import * as actualCompat from "@earendil-works/pi-ai/compat";
-import { assistantText, makeAgentDir, msgEntry, streamReply } from "../test/fake-host.js";
+import { assistantText, makeAgentDir, makeFakeCtx, makeFakePi, msgEntry, streamReply } from "../test/fake-host.js";
 import { startSim } from "../test/session-sim.js";
 
 /** A summarizer reply held until the test releases it (like a slow provider). */
@@ -25,6 +25,8 @@ mock.module("@earendil-works/pi-ai/compat", () => ({
 }));
 
 const { attemptCeilingMs, SUMMARIZER_HARD_CEILING_MS } = await import("./summarizer.js");
+const { createExtensionState } = await import("./extension-state.js");
+const { settleOnShutdown, startFinalReplyFlush } = await import("./final-reply-flush.js");
 const T = await import("./types.js");
 
 const cleanups: Array<() => void> = [];
@@ -40,18 +42,25 @@ function holdSummarizer(): void {
   gate = new Promise<void>((resolve) => (release = resolve));
 }
 
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
+const call = (id: string, ts: number) => ({ role: "assistant", content: [{ type: "toolCall", id, name: "bash", arguments: { command: id } }], stopReason: "toolUse", timestamp: ts });
+const result = (id: string, ts: number) => ({ role: "toolResult", toolCallId: id, toolName: "bash", content: [{ type: "text", text: `${id}\n`.repeat(200) }], isError: false, timestamp: ts });
+
 /** A session where one tool turn has happened and the final reply is about to end. */
-async function beforeFinalReply() {
+async function beforeFinalReply(opts: { busy?: () => boolean } = {}) {
   useSettings();
   const sim = await startSim();
+  if (opts.busy) (sim.ctx as any).isIdle = () => !opts.busy!();
   sim.fake.branch.push(msgEntry({ role: "user", content: [{ type: "text", text: "count" }], timestamp: 10 }));
-  const call = { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "bash", arguments: { command: "seq 400" } }], stopReason: "toolUse", timestamp: 20 };
-  const res = { role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text: "1\n".repeat(400) }], isError: false, timestamp: 30 };
-  sim.fake.branch.push(msgEntry(call), msgEntry(res));
-  await sim.fire("turn_end", { message: call, toolResults: [res], turnIndex: 0 });
+  sim.fake.branch.push(msgEntry(call("c1", 20)), msgEntry(result("c1", 30)));
+  await sim.fire("turn_end", { message: call("c1", 20), toolResults: [result("c1", 30)], turnIndex: 0 });
   const final = assistantText(40, "Counted.");
   const ofType = (type: string) => sim.host.entries.filter((e) => e.customType === type);
-  return { sim, final, ofType };
+  const positionOf = (type: string) => sim.fake.branch.findIndex((e: any) => e.customType === type);
+  return { sim, final, ofType, positionOf };
 }
 
 describe("the final-reply flush never holds up the reply's write", () => {
@@ -62,20 +71,51 @@ describe("the final-reply flush never holds up the reply's write", () => {
     expect(calls).toBeGreaterThan(0);
     expect(ofType(T.CUSTOM_TYPE_SUMMARY)).toEqual([]);
     release();
-    await sim.fire("turn_end", { message: final, toolResults: [], turnIndex: 1 });
+    await sim.fire("session_shutdown", {});
   });
 
-  test("the turn_end after the reply waits for the summary, which lands after the reply", async () => {
+  test("with the agent idle, the summary is written after the reply as soon as the summarizer answers", async () => {
     holdSummarizer();
-    const { sim, final, ofType } = await beforeFinalReply();
+    const { sim, final, ofType, positionOf } = await beforeFinalReply();
     await sim.fire("message_end", { message: final });
     sim.fake.branch.push(msgEntry(final));
-    const turnEnd = sim.fire("turn_end", { message: final, toolResults: [], turnIndex: 1 });
+    await sim.fire("turn_end", { message: final, toolResults: [], turnIndex: 1 });
     release();
-    await turnEnd;
+    await until(() => ofType(T.CUSTOM_TYPE_SUMMARY).length > 0);
     expect(ofType(T.CUSTOM_TYPE_SUMMARY)).toHaveLength(1);
-    const positions = sim.fake.branch.map((e: any) => (e.type === "message" ? e.message.role : e.customType));
-    expect(positions.indexOf(T.CUSTOM_TYPE_SUMMARY)).toBeGreaterThan(positions.lastIndexOf("assistant"));
+    const reply = sim.fake.branch.findIndex((e: any) => e.message === final);
+    expect(positionOf(T.CUSTOM_TYPE_SUMMARY)).toBeGreaterThan(reply);
+  });
+
+  test("while the agent is busy, the next request waits for the flush and carries the summary it wrote", async () => {
+    holdSummarizer();
+    const { sim, final, ofType, positionOf } = await beforeFinalReply({ busy: () => true });
+    await sim.fire("message_end", { message: final });
+    sim.fake.branch.push(msgEntry(final));
+    await sim.fire("turn_end", { message: final, toolResults: [], turnIndex: 1 });
+    sim.fake.branch.push(msgEntry({ role: "user", content: [{ type: "text", text: "next" }], timestamp: 50 }));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(ofType(T.CUSTOM_TYPE_SUMMARY)).toEqual([]);
+    const request = sim.fire("context", { messages: sim.projection() });
+    release();
+    const { messages } = await request;
+    expect(positionOf(T.CUSTOM_TYPE_SUMMARY)).toBeGreaterThan(sim.fake.branch.findIndex((e: any) => e.message?.content?.[0]?.text === "next"));
+    expect(messages.at(-1)).toMatchObject({ role: "custom", customType: T.CUSTOM_TYPE_SUMMARY });
+    expect(messages.find((m: any) => m.role === "toolResult").content[0].text).toContain("`t1`");
+  });
+
+  test("the final reply's own turn_end is not a moment to write", async () => {
+    holdSummarizer();
+    const { sim, final, ofType } = await beforeFinalReply({ busy: () => true });
+    await sim.fire("message_end", { message: final });
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await sim.fire("turn_end", { message: final, toolResults: [], turnIndex: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(ofType(T.CUSTOM_TYPE_SUMMARY)).toEqual([]);
+    await sim.fire("agent_end", {});
+    await until(() => ofType(T.CUSTOM_TYPE_SUMMARY).length > 0);
+    expect(ofType(T.CUSTOM_TYPE_SUMMARY)).toHaveLength(1);
   });
 
   test("a flush with nothing to summarize completes within message_end", async () => {
@@ -85,14 +125,28 @@ describe("the final-reply flush never holds up the reply's write", () => {
     expect(sim.host.entries.filter((e) => e.customType === T.CUSTOM_TYPE_FLUSH_METRICS).map((e) => e.data.outcome)).toEqual(["empty"]);
   });
 
-  test("leaving the session abandons a running summarizer call at once and keeps its batch pending", async () => {
+  test("leaving the session lets a running summarizer call finish and write", async () => {
     holdSummarizer();
-    const { sim, final, ofType } = await beforeFinalReply();
+    const { sim, final, ofType } = await beforeFinalReply({ busy: () => true });
     await sim.fire("message_end", { message: final });
-    await sim.fire("session_shutdown", { reason: "quit" });
-    expect(ofType(T.CUSTOM_TYPE_SUMMARY)).toEqual([]);
-    expect(ofType(T.CUSTOM_TYPE_INDEX)).toEqual([]);
-    expect(ofType(T.CUSTOM_TYPE_FLUSH_METRICS).map((e) => e.data.outcome)).toEqual(["error"]);
+    const shutdown = sim.fire("session_shutdown", { reason: "quit" });
+    release();
+    await shutdown;
+    expect(ofType(T.CUSTOM_TYPE_SUMMARY)).toHaveLength(1);
+  });
+
+  test("leaving the session abandons a call that does not answer in time and keeps its batch pending", async () => {
+    holdSummarizer();
+    useSettings();
+    const host = makeFakePi();
+    const state = createExtensionState(host.pi as any);
+    state.config.value = { ...T.DEFAULT_CONFIG, enabled: true, minBatchChars: 1, chainCompression: { ...T.DEFAULT_CONFIG.chainCompression, enabled: false } };
+    const fake = makeFakeCtx(host, { branch: [msgEntry({ role: "user", content: [], timestamp: 1 }), msgEntry(call("c1", 20)), msgEntry(result("c1", 30))] });
+    await startFinalReplyFlush(state, fake.ctx, assistantText(40));
+    await settleOnShutdown(state, 5);
+    expect(host.entries.filter((e) => e.customType === T.CUSTOM_TYPE_SUMMARY)).toEqual([]);
+    expect(host.entries.filter((e) => e.customType === T.CUSTOM_TYPE_FLUSH_METRICS).map((e) => e.data.outcome)).toEqual(["error"]);
+    expect(state.pending).toHaveLength(1);
     release();
   });
 });

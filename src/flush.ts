@@ -140,6 +140,8 @@ async function processBatches(
   const config = state.config.value;
   if (prepared.some((p) => p.kind === "summarize")) ignoreStale(() => showStatusText(state, ctx, "prune: summarizing\u2026"));
   const slots = await summarizeSlots(prepared, state, ctx, options);
+  await options.beforePersist?.();
+  if (options.signal?.aborted) throw new Error("flush: aborted before its results were written");
   const outcome = persistResults(prepared, slots, state, delivery, Date.now());
   restoreToQueue(state, outcome.unresolved.map((p) => p.batch));
   notifyUnusable(ctx, outcome.newlyUnusable);

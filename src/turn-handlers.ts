@@ -7,6 +7,7 @@ import { captureBatch } from "./batch-capture.js";
 import { shouldBudgetFlush, shouldDeltaFlush, usageFraction } from "./budget.js";
 import { safeNotify } from "./delivery.js";
 import type { ExtensionState } from "./extension-state.js";
+import { settleBeforeRequest, settleOnShutdown, settleRunningFlush, startFinalReplyFlush } from "./final-reply-flush.js";
 import { flushPending } from "./flush.js";
 import { isTextOnlyAssistant } from "./message-shape.js";
 import { computeMetricsSnapshot } from "./metrics-cache.js";
@@ -25,7 +26,6 @@ interface TurnEndLike {
 }
 
 export async function onTurnEnd(state: ExtensionState, ctx: ExtensionContext, event: TurnEndLike): Promise<void> {
-  await awaitFinalReplyFlush(state);
   if (!state.config.value.enabled) return;
   const hasToolResults = Array.isArray(event.toolResults) && event.toolResults.length > 0;
   if (!hasToolResults && !state.rearmedPending) return;
@@ -123,63 +123,41 @@ async function evaluateBudgetGate(state: ExtensionState, ctx: ExtensionContext):
   await flushPending(state, ctx, { delivery: "session", trigger });
 }
 
-/**
- * pi writes the final reply to the session file only after every `message_end` handler returned, so
- * this handler must not wait for the network: a kill during a summarizer call would lose the reply.
- * The flush starts here (with the closing message threaded into chain detection); work that needs no
- * I/O (an empty, trivial or deduplicated flush) completes within this tick, anything waiting on the
- * summarizer continues in the background and is awaited by the `turn_end` pi dispatches right after,
- * when the reply is on disk and the summary entries land after it.
- */
 export async function onMessageEnd(state: ExtensionState, ctx: ExtensionContext, event: { message?: any }): Promise<void> {
   const config = state.config.value;
   if (!config.enabled || config.pruneOn !== "agent-message") return;
   if (!isTextOnlyAssistant(event.message)) return;
-  const abort = new AbortController();
-  const flush = flushPending(state, ctx, {
-    delivery: "session",
-    closingMessage: event.message,
-    trigger: "message-end",
-    signal: abort.signal,
-  }).catch((err) => console.error("pi-condense: final-reply flush failed", err));
-  state.finalReplyFlush = { done: flush, abort };
-  await Promise.race([flush, nextEventLoopTurn()]);
+  await startFinalReplyFlush(state, ctx, event.message);
 }
 
-/** Settles after the current tick's microtasks: anything still pending by then waits on I/O. */
-function nextEventLoopTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** Waits for a final-reply flush still running in the background. */
-export async function awaitFinalReplyFlush(state: ExtensionState): Promise<void> {
-  const flush = state.finalReplyFlush;
-  if (!flush) return;
-  await flush.done;
-  if (state.finalReplyFlush === flush) state.finalReplyFlush = undefined;
-}
-
-/**
- * Leaving the session: a summarizer call still running is abandoned (its batches stay pending and a
- * later session picks them up), so quitting never waits on the network.
- */
 export async function onSessionShutdown(state: ExtensionState): Promise<void> {
-  state.finalReplyFlush?.abort.abort();
-  await awaitFinalReplyFlush(state);
+  await settleOnShutdown(state);
+}
+
+/** Before `/tree` moves the leaf: a running flush writes on the branch its batches belong to, or is abandoned. */
+export async function onSessionBeforeTree(state: ExtensionState): Promise<void> {
+  await settleRunningFlush(state, { abandon: true });
 }
 
 export function onAgentEnd(state: ExtensionState, ctx: ExtensionContext): void {
+  state.safePoints.reached();
   if (!state.config.value.enabled) return;
   const n = state.pending.length;
   if (n > 0) showStatusText(state, ctx, `prune: ${n} pending`);
   else if (state.rearmedPending) showStatusText(state, ctx, "prune: recovered pending (reload)");
 }
 
-export function onContext(state: ExtensionState, ctx: ExtensionContext, event: { messages: any[] }): { messages: any[] } | undefined {
+export async function onContext(
+  state: ExtensionState,
+  ctx: ExtensionContext,
+  event: { messages: any[] },
+): Promise<{ messages: any[] } | undefined> {
   const config = state.config.value;
   if (!config.enabled) return undefined;
+  const written = await settleBeforeRequest(state, ctx);
+  const messages = written.length > 0 ? [...event.messages, ...written] : event.messages;
   const result = pruneMessages(
-    event.messages,
+    messages,
     state.indexer,
     config.chainCompression,
     config.purgeErrors,
@@ -189,5 +167,5 @@ export function onContext(state: ExtensionState, ctx: ExtensionContext, event: {
   );
   if (result.pruned) state.stats.setLiveReclaim(result.beforeChars, result.afterChars);
   refreshStatus(state, ctx);
-  return result.pruned ? { messages: result.messages } : undefined;
+  return result.pruned || messages !== event.messages ? { messages: result.messages } : undefined;
 }

@@ -383,6 +383,8 @@ export interface FlushOptions {
   trigger?: FlushTrigger;
   /** The final assistant message of a message_end flush, not yet on the branch. */
   closingMessage?: any;
+  /** Awaited after the summarizer calls and before anything is written (the final-reply flush waits for a safe moment). */
+  beforePersist?: () => Promise<void>;
 }
 
 export interface SummarizeBatchOptions {

@@ -46,14 +46,14 @@ for (const api of APIS) {
       expect(sb.fake.requests.map((r) => r.kind)).toEqual(["main", "main", "main", "summarizer", "summarizer"]);
     });
 
-    test("index and display:false summary entries land before the closing assistant message", () => {
+    test("index and display:false summary entries land after the closing assistant message, which pi wrote first", () => {
       const entries = sessionEntries(sb);
       const summaries = customEntries(entries, "context-prune-summary");
       expect(summaries).toHaveLength(2);
       expect(summaries.every((e) => e.type === "custom_message" && e.display === false)).toBe(true);
       expect(customEntries(entries, "context-prune-index")).toHaveLength(2);
       const finalAssistant = entries.findLastIndex((e) => e.type === "message" && e.message.role === "assistant");
-      expect(entries.indexOf(summaries[1])).toBeLessThan(finalAssistant);
+      expect(entries.indexOf(summaries[0])).toBeGreaterThan(finalAssistant);
       expect(summaries[0].content).toContain("**Summarized tool refs**: `t1`");
       expect(summaries[1].content).toContain("**Summarized tool refs**: `t2`");
     });
