@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
-import { mkdir, open } from "node:fs/promises";
+import { lstat, mkdir, open } from "node:fs/promises";
 import { join } from "node:path";
 import { hashToolResult } from "./content-hash.js";
 import type { ToolCallIndexer } from "./indexer.js";
@@ -24,8 +24,18 @@ export function sanitizeId(toolCallId: string): string {
   return `${safe.slice(0, MAX_SIDECAR_STEM - HASH_SUFFIX_CHARS - 1)}-${digest}`;
 }
 
+// pi's own session-id rule (a single name, never `.` or `..`): ids it would accept keep their old directory name.
+const PI_SESSION_ID = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+
+/** The directory's own name: a session id from a session header can hold `/` or `..`, so it never names a path as is. */
+function blobDirName(sessionId: string): string {
+  const id = String(sessionId);
+  const stem = PI_SESSION_ID.test(id) && id.length <= MAX_SIDECAR_STEM ? id : sanitizeId(id);
+  return `${stem}-blobs`;
+}
+
 export function blobDirFor(sessionDir: string, sessionId: string): string {
-  return join(sessionDir, `${sessionId}-blobs`);
+  return join(sessionDir, blobDirName(sessionId));
 }
 
 export function blobPathFor(sessionDir: string, sessionId: string, toolCallId: string): string {
@@ -61,8 +71,10 @@ const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC |
 
 /** Write one sidecar (dir 0o700, file 0o600) and return its path. Errors propagate. */
 export async function writeSidecar(sessionDir: string, sessionId: string, key: string, text: string): Promise<string> {
+  const dir = blobDirFor(sessionDir, sessionId);
   const path = blobPathFor(sessionDir, sessionId, key);
-  await mkdir(blobDirFor(sessionDir, sessionId), { recursive: true, mode: 0o700 });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await assertRealDirectory(dir);
   const handle = await open(path, WRITE_FLAGS, 0o600);
   try {
     await handle.writeFile(text, "utf8");
@@ -71,6 +83,13 @@ export async function writeSidecar(sessionDir: string, sessionId: string, key: s
     await handle.close();
   }
   return path;
+}
+
+// mkdir accepts an existing symlink to a directory; writing through it would leave the session dir.
+async function assertRealDirectory(dir: string): Promise<void> {
+  const info = await lstat(dir);
+  if (info.isSymbolicLink()) throw new Error(`spill: blob directory ${dir} is a symbolic link; refusing to write`);
+  if (!info.isDirectory()) throw new Error(`spill: blob directory ${dir} is not a directory; refusing to write`);
 }
 
 interface SpillArgs {
