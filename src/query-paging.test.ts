@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
 import { pageOf, parseLineRange, type LineRange } from "./query-paging.js";
 
 const rows = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `row ${from + i}`).join("\n");
@@ -107,6 +108,33 @@ describe("pageOf with a range", () => {
     const { body } = pageOf(text, range("2-"), "t1");
     expect(body).toBe(
       '\n[Output truncated: 0/2 lines shown]\nLine 2 alone is larger than 50 KiB and cannot be shown.\nNext: context_tree_query({ toolCallIds: ["t1"], lines: "3-3" })',
+    );
+  });
+});
+
+describe("paging property", () => {
+  const follow = (original: string, ref: string): string => {
+    const parts: string[] = [];
+    let lines: LineRange | undefined;
+    for (let guard = 0; guard < 100; guard++) {
+      const { body } = pageOf(original, lines, ref);
+      const cut = body.indexOf("\n[Output truncated:");
+      parts.push(cut === -1 ? body : body.slice(0, cut));
+      const next = /lines: "(\d+-\d*)" \}\)$/.exec(body);
+      if (!next) break;
+      lines = range(next[1]!);
+    }
+    return parts.join("\n");
+  };
+
+  test("following the next calls rebuilds any output whose lines fit the byte cap", () => {
+    const line = fc.string({ unit: fc.constantFrom("a", "é", "😀", " ", "\t", "\r"), maxLength: 60 });
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 0, maxLength: 6000, size: "max" }), fc.boolean(), fc.constantFrom("t1", "bash_2@5", 'x"y'), (lines, finalNewline, ref) => {
+        const original = lines.join("\n") + (finalNewline && lines.length > 0 ? "\n" : "");
+        expect(follow(original, ref)).toBe(original);
+      }),
+      { numRuns: 20 },
     );
   });
 });

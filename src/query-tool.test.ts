@@ -2,7 +2,7 @@ import { afterAll, describe, expect, spyOn, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { imageDigest } from "./image-markers.js";
 import { ToolCallIndexer } from "./indexer.js";
 import { registerQueryTool } from "./query-tool.js";
@@ -244,6 +244,12 @@ describe("spilled bodies", () => {
     await writeSidecar(dir, "sid", "big@5", "MOVED BODY");
     const stale = join("/old/home/sessions", "sid-blobs", "big_5.txt");
     expect(textOf(await queryIn(withSpilled({ spillPath: stale }), ["big"], sessionCtx(dir)))).toContain("MOVED BODY");
+  });
+
+  test("a session started with a relative --session-dir recovers its spilled output", async () => {
+    const dir = relative(process.cwd(), await tempDir());
+    const path = await writeSidecar(dir, "sid", "big@5", "RELATIVE DIR BODY");
+    expect(textOf(await queryIn(withSpilled({ spillPath: path }), ["big"], sessionCtx(dir)))).toContain("RELATIVE DIR BODY");
   });
 
   test("an upstream capped sidecar name is read (spec 70 §6)", async () => {

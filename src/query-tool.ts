@@ -4,6 +4,7 @@
  * reading spilled bodies from this session's own blob directory and
  * re-attaching the images a record's markers name.
  */
+import { resolve } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 import { imagesForMarkers, toolResultImagesByDigest, type ImageBlock } from "./image-markers.js";
@@ -67,7 +68,7 @@ function ownBlobDirOf(manager: any): string | undefined {
   try {
     const dir: unknown = manager?.getSessionDir();
     const id: unknown = manager?.getSessionId();
-    return typeof dir === "string" && dir !== "" && typeof id === "string" ? blobDirFor(dir, id) : undefined;
+    return typeof dir === "string" && dir !== "" && typeof id === "string" ? resolve(blobDirFor(dir, id)) : undefined;
   } catch {
     return undefined;
   }

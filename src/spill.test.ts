@@ -183,6 +183,13 @@ describe("writeSidecar", () => {
     expect((await readdir(sessionDir)).sort()).toEqual(["______escape-blobs", "___x-blobs", "a_______b-blobs"]);
   });
 
+  test("returns an absolute path even for a relative session dir", async () => {
+    const dir = await tempDir();
+    const relativeDir = relative(process.cwd(), dir);
+    const path = await writeSidecar(relativeDir, "sid", "k@1", "body");
+    expect(path).toBe(join(dir, "sid-blobs", "k_1.txt"));
+  });
+
   test("refuses to write through a blob directory that is a symlink", async () => {
     if (process.platform === "win32") return;
     const dir = await tempDir();

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { lstat, mkdir, open } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { hashToolResult } from "./content-hash.js";
 import type { ToolCallIndexer } from "./indexer.js";
 import { occKey } from "./occurrence-key.js";
@@ -69,7 +69,10 @@ export function applySpill(
 // O_NOFOLLOW keeps a planted symlink in the blob directory from redirecting the write.
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
 
-/** Write one sidecar (dir 0o700, file 0o600) and return its path. Errors propagate. */
+/**
+ * Write one sidecar (dir 0o700, file 0o600) and return its absolute path (pi keeps a relative
+ * `--session-dir` relative, and recovery refuses relative paths). Errors propagate.
+ */
 export async function writeSidecar(sessionDir: string, sessionId: string, key: string, text: string): Promise<string> {
   const dir = blobDirFor(sessionDir, sessionId);
   const path = blobPathFor(sessionDir, sessionId, key);
@@ -82,7 +85,7 @@ export async function writeSidecar(sessionDir: string, sessionId: string, key: s
   } finally {
     await handle.close();
   }
-  return path;
+  return resolve(path);
 }
 
 // mkdir accepts an existing symlink to a directory; writing through it would leave the session dir.
