@@ -67,8 +67,9 @@ function sessionOf(ctx: unknown): Session {
 function ownBlobDirOf(manager: any): string | undefined {
   try {
     const dir: unknown = manager?.getSessionDir();
-    const id: unknown = manager?.getSessionId();
-    return typeof dir === "string" && dir !== "" && typeof id === "string" ? resolve(blobDirFor(dir, id)) : undefined;
+    if (typeof dir !== "string" || dir === "") return undefined;
+    // Whatever the header holds, this is the directory the spill wrote to (blobDirFor names it from any value).
+    return resolve(blobDirFor(dir, manager.getSessionId()));
   } catch {
     return undefined;
   }

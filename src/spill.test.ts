@@ -90,6 +90,11 @@ describe("sidecar naming", () => {
     for (const [id, name] of cases) expect(blobDirFor("/s", id)).toBe(join("/s", name));
   });
 
+  test("a session id that is not a string from a crafted header still names one directory", () => {
+    expect(blobDirFor("/s", 42 as any)).toBe(join("/s", "42-blobs"));
+    expect(blobDirFor("/s", undefined as any)).toBe(join("/s", "undefined-blobs"));
+  });
+
   test("an overlong session id is bounded like sidecar names", () => {
     const dir = blobDirFor("/s", "a".repeat(10_000));
     expect(dirname(dir)).toBe("/s");
