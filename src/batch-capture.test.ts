@@ -4,8 +4,11 @@ import {
   captureUnindexedBatchesFromSession,
   extractToolResultText,
   groupBatchesByMode,
+  imageDigest,
+  imageMarkerDigests,
   serializeBatchForSummarizer,
 } from "./batch-capture.js";
+import { ToolCallIndexer } from "./indexer.js";
 import type { CapturedBatch, CapturedToolCall } from "./types.js";
 
 const assistantWithTools = (ts: number, calls: [string, string][], text?: string) => ({
@@ -43,9 +46,58 @@ const batch = (calls: CapturedToolCall[], extra: Partial<CapturedBatch> = {}): C
 });
 
 describe("extractToolResultText", () => {
-  test("joins text blocks with newlines and ignores images (C1)", () => {
-    const msg = { content: [{ type: "text", text: "a" }, { type: "image", data: "x" }, { type: "text", text: "b" }] };
+  test("joins text blocks with newlines (C1)", () => {
+    const msg = { content: [{ type: "text", text: "a" }, { type: "thinking", thinking: "t" }, { type: "text", text: "b" }] };
     expect(extractToolResultText(msg)).toBe("a\nb");
+  });
+
+  test("puts one marker line per image before the texts, in block order (spec 70 §13.4)", () => {
+    const msg = {
+      content: [
+        { type: "text", text: "Read image file [image/png]" },
+        { type: "image", data: "AAAA", mimeType: "image/png" },
+        { type: "image", data: "BBBB", mimeType: "image/jpeg" },
+      ],
+    };
+    expect(extractToolResultText(msg).split("\n")).toEqual([
+      `[image returned: image/png sha256:${imageDigest("AAAA")}]`,
+      `[image returned: image/jpeg sha256:${imageDigest("BBBB")}]`,
+      "Read image file [image/png]",
+    ]);
+  });
+
+  test("an image-only result is its markers alone", () => {
+    const msg = { content: [{ type: "image", data: "AAAA", mimeType: "image/png" }] };
+    expect(extractToolResultText(msg)).toBe(`[image returned: image/png sha256:${imageDigest("AAAA")}]`);
+  });
+
+  test("the markers' digests read back in order", () => {
+    const msg = { content: [{ type: "image", data: "AAAA", mimeType: "image/png" }, { type: "text", text: "x" }, { type: "image", data: "BBBB", mimeType: "image/gif" }] };
+    expect(imageMarkerDigests(extractToolResultText(msg))).toEqual([imageDigest("AAAA"), imageDigest("BBBB")]);
+  });
+
+  test("dedup tells images apart by their bytes: same text, other image misses; same image hits (spec 70 §13.4)", () => {
+    const read = (id: string, ts: number, data: string) =>
+      captureBatch(
+        { content: [{ type: "toolCall", id, name: "read", arguments: { path: "shot.png" } }] },
+        [{ toolCallId: id, timestamp: ts, content: [{ type: "text", text: "Read image file [image/png]" }, { type: "image", data, mimeType: "image/png" }] }],
+        0,
+        ts,
+      ).toolCalls[0]!;
+    const indexer = new ToolCallIndexer();
+    indexer.addBatch({ turnIndex: 0, timestamp: 101, assistantText: "", toolCalls: [read("r1", 101, "AAAA")] }, () => {});
+    expect(indexer.lookupByContent("read", read("r2", 102, "BBBB").resultText)).toBeUndefined();
+    expect(indexer.lookupByContent("read", read("r3", 103, "AAAA").resultText)).toBe("r1@101");
+  });
+
+  test("a captured image result keeps its marker through the summarizer serialization", () => {
+    const result = {
+      toolCallId: "r1",
+      timestamp: 5,
+      content: [{ type: "text", text: "y".repeat(9000) }, { type: "image", data: "AAAA", mimeType: "image/png" }],
+    };
+    const captured = captureBatch({ content: [{ type: "toolCall", id: "r1", name: "read", arguments: { path: "a.png" } }] }, [result], 0, 1);
+    expect(serializeBatchForSummarizer(captured)).toContain(`[image returned: image/png sha256:${imageDigest("AAAA")}]`);
   });
 
   test("non-array content gives an empty string", () => {

@@ -3,9 +3,12 @@
  * live `turn_end` path and on the session-branch rescan path, plus the
  * summarizer serialization and per-user-span grouping of batches.
  */
+import { imageMarkerLines } from "./image-markers.js";
 import { toolCallBlocks } from "./message-shape.js";
 import { occKey, resultTimestampOf } from "./occurrence-key.js";
 import type { BatchingMode, CapturedBatch, CapturedToolCall } from "./types.js";
+
+export { imageDigest, imageMarkerDigests } from "./image-markers.js";
 
 function textBlocks(content: unknown): string[] {
   if (!Array.isArray(content)) return [];
@@ -16,8 +19,11 @@ function textBlocks(content: unknown): string[] {
   return texts;
 }
 
+/** One `[image returned: …]` marker line per image block, then the text blocks, joined with newlines. */
 export function extractToolResultText(msg: any): string {
-  return textBlocks(msg?.content).join("\n");
+  const markers = imageMarkerLines(msg?.content);
+  const texts = textBlocks(msg?.content);
+  return (markers.length === 0 ? texts : [...markers, ...texts]).join("\n");
 }
 
 function captureCall(block: any, toolResults: any[]): CapturedToolCall {

@@ -545,6 +545,55 @@ describe("applyChainCompressions: protected output relocation", () => {
     expect(text).toBe(`<compressed-chain id="b1" tools="t1">\nSUMMARY\n\n${first}\n\n${second}\n</compressed-chain>`);
   });
 
+  test("a relocated protected result keeps its images after the text block (issue 12, finding 9)", () => {
+    const shot = { type: "image", data: "AAAA", mimeType: "image/png" };
+    const input = [
+      user(100),
+      assistantWithTools(200, ["p1", "p2"]),
+      { ...toolResult(210, "p1", "Read image file [image/png]", "read"), content: [{ type: "text", text: "Read image file [image/png]" }, shot] },
+      toolResult(220, "p2", "plain", "bash"),
+      assistantText(400),
+    ];
+    const before = structuredClone(input);
+    const out = applyChainCompressions(
+      input,
+      [{ ...entry("b1", 100, ["p1", "p2"], 400, ["t1"]), protectedToolCallIds: ["p1"] }],
+      () => "SUMMARY",
+      false,
+    );
+    const [synthetic] = synthetics(out);
+    expect(synthetic.content).toHaveLength(2);
+    expect(synthetic.content[1]).toEqual(shot);
+    expect(synthetic.content[1]).not.toBe(input[2]!.content[1]);
+    expect(synthetic.content[0].text).toBe(
+      '<compressed-chain id="b1" tools="t1">\nSUMMARY\n\n<protected-output tool="read">\n' +
+        "[image returned: image/png sha256:63c1dd95]\nRead image file [image/png]\n</protected-output>\n</compressed-chain>",
+    );
+    expect(input).toEqual(before);
+  });
+
+  test("images of several relocated results follow the text in message order", () => {
+    const image = (data: string) => ({ type: "image", data, mimeType: "image/png" });
+    const input = [
+      user(100),
+      assistantWithTools(200, ["p1", "p2"]),
+      { ...toolResult(210, "p1", "one", "read"), content: [image("AAAA"), image("CCCC")] },
+      { ...toolResult(220, "p2", "two", "read"), content: [{ type: "text", text: "two" }, image("BBBB")] },
+      assistantText(400),
+    ];
+    const out = applyChainCompressions(
+      input,
+      [{ ...entry("b1", 100, ["p1", "p2"], 400, ["t1"]), protectedToolCallIds: ["p1", "p2"] }],
+      () => "SUMMARY",
+      false,
+    );
+    expect(synthetics(out)[0].content.slice(1).map((b: any) => b.data)).toEqual(["AAAA", "CCCC", "BBBB"]);
+  });
+
+  test("a relocated text-only result adds no image blocks", () => {
+    expect(synthetics(c30Output())[0].content).toHaveLength(1);
+  });
+
   test("a protected id with no result in the range still inserts a plain synthetic", () => {
     // C33
     const out = applyChainCompressions(

@@ -8,13 +8,15 @@
 import type { AssistantMessage, UserMessage } from "@earendil-works/pi-ai";
 import { extractToolResultText } from "./batch-capture.js";
 import type { DiagnosticSink } from "./diagnostics.js";
+import { imageBlocksOf, type ImageBlock } from "./image-markers.js";
 import { substituteBlockRefs } from "./nested-placeholders.js";
 import { bareToolCallId, occKey, resultTimestampOf } from "./occurrence-key.js";
 import { CUSTOM_TYPE_SUMMARY, type ChainCompressionEntry } from "./types.js";
 
 type BlockLookup = (blockId: string) => string | undefined;
 type Reporter = Pick<DiagnosticSink, "report">;
-type ProtectedOutput = { tool: string; text: string };
+/** A protected result moved into the chain block: its text, and its images (kept as image blocks, never as text). */
+type ProtectedOutput = { tool: string; text: string; images?: ImageBlock[] };
 type IndexRange = { startIndex: number; endIndex: number };
 type Boundary = { count: number; first: number };
 
@@ -59,7 +61,8 @@ export function buildSyntheticChainMessage(
     .map((p) => `\n\n<protected-output tool="${p.tool}">\n${p.text}\n</protected-output>`)
     .join("");
   const text = `<compressed-chain id="${entry.blockId}" tools="${tools}">\n${body}${relocated}\n</compressed-chain>`;
-  return { role: "user", content: [{ type: "text", text }], timestamp: entry.compressedAt };
+  const images = protectedOutputs.flatMap((p) => p.images ?? []);
+  return { role: "user", content: [{ type: "text", text }, ...images], timestamp: entry.compressedAt };
 }
 
 export function resolveRange(
@@ -230,7 +233,7 @@ function collectDrops(
         actual.add(id);
         drops.droppedBareIds.add(id);
         drops.droppedOccKeys.add(occKey(id, resultTimestampOf(msg.timestamp)));
-        if (protectedIds.has(id)) relocated.push({ tool: msg.toolName, text: extractToolResultText(msg) });
+        if (protectedIds.has(id)) relocated.push(relocatedOutput(msg));
       } else if (msg?.role === "assistant" && Array.isArray(msg.content)) {
         for (const block of msg.content) {
           if (block?.type !== "toolCall") continue;
@@ -243,6 +246,13 @@ function collectDrops(
     reportIdMismatch(entry, actual, diagnostics);
   }
   return drops;
+}
+
+function relocatedOutput(msg: any): ProtectedOutput {
+  const images = imageBlocksOf(msg.content);
+  const output: ProtectedOutput = { tool: msg.toolName, text: extractToolResultText(msg) };
+  if (images.length > 0) output.images = images;
+  return output;
 }
 
 /** Diagnostic only: the positional range always wins over the recorded ids. */

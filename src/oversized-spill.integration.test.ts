@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ToolCallIndexer } from "./indexer.js";
 import { pruneMessages } from "./pruner.js";
+import { registerQueryTool } from "./query-tool.js";
 import { blobPathFor, spillOversizedBatch } from "./spill.js";
 import { CUSTOM_TYPE_INDEX, type CapturedBatch } from "./types.js";
 
@@ -52,9 +53,16 @@ describe("oversized spill end to end (63)", () => {
     const rendered = pruneMessages(messages, indexer);
     expect(rendered.pruned).toBe(true);
     const stub = rendered.messages[2].content[0].text as string;
-    expect(stub).toContain(path);
+    expect(stub).not.toContain(path);
+    expect(stub).toContain("context_tree_query with ref `tc1`");
     expect(stub.toLowerCase()).toContain("spilled");
     expect(stub).not.toContain("Summarized in pruner summary");
+
+    let tool: any;
+    registerQueryTool({ registerTool: (def: any) => (tool = def) } as any, indexer);
+    const ctx = { sessionManager: { getSessionDir: () => dir, getSessionId: () => "sid", getBranch: () => [] } };
+    const recovered = await tool.execute("q", { toolCallIds: ["tc1"] }, undefined, undefined, ctx);
+    expect(recovered.content[0].text.endsWith(`\n\n${body}`)).toBe(true);
 
     const rebuilt = new ToolCallIndexer();
     rebuilt.reconstructFromSession({ sessionManager: { getBranch: () => appended.map((e) => ({ type: "custom", ...e })) } } as any);

@@ -272,25 +272,28 @@ describe("pruneMessages: stub-replace", () => {
       mockIndexer({ summarized: ["tc1"], refs: { tc1: "t1" }, records: { tc1: spilledRecord() } }),
     );
     const text = textAt(out.messages, 1);
-    expect(text).toContain("/sess/abc-blobs/tc1.txt");
-    expect(text).toContain("?");
+    expect(text).toContain("spilled to file \u2014 ? bytes");
+    expect(text).toContain("context_tree_query with ref `t1`");
     expect(text).not.toContain(SUMMARIZED_PHRASE);
   });
 
-  test("a spilled record stubs with path, preview and byte count", () => {
+  test("a spilled record stubs with ref, preview and byte count, and never names the sidecar path", () => {
     // P8
     const { messages, indexer } = p8();
     const out = pruneMessages(messages, indexer);
     expect(out.pruned).toBe(true);
     const text = textAt(out.messages, 1);
-    expect(text).toContain("/sess/abc-blobs/tc1.txt");
+    expect(text).not.toContain("/sess/abc-blobs");
+    expect(text).not.toContain("tc1.txt");
+    expect(text).not.toContain("read this file");
+    expect(text).toContain("`t1`");
     expect(text).toContain("PREVIEW-HEAD");
     expect(text).toContain("1048576");
     expect(text).toContain("spilled");
     expect(text).not.toContain(SUMMARIZED_PHRASE);
   });
 
-  test("the spill stub has the exact six-line layout", () => {
+  test("the spill stub has the exact six-line layout, recovery through context_tree_query only", () => {
     const { messages, indexer } = p8();
     expect(textAt(pruneMessages(messages, indexer).messages, 1)).toBe(
       [
@@ -298,8 +301,8 @@ describe("pruneMessages: stub-replace", () => {
         "Tool: bash",
         "Preview (head):",
         "PREVIEW-HEAD",
-        "Full output \u2014 read this file (offset/limit supported): /sess/abc-blobs/tc1.txt",
-        "Or use context_tree_query with ref `t1`.",
+        "Full output: use context_tree_query with ref `t1`.",
+        'It comes back at most 2000 lines (50 KiB) at a time; pass lines for a later part, e.g. context_tree_query({ toolCallIds: ["t1"], lines: "2001-4000" }).',
       ].join("\n"),
     );
   });
@@ -323,7 +326,7 @@ describe("pruneMessages: stub-replace", () => {
       mockIndexer({ summarized: ["tc1@1500"], records: { "tc1@1500": spilledRecord({ resultPreview: "HEAD" }) } }),
     );
     const text = textAt(out.messages, 1);
-    expect(text).toContain("/sess/abc-blobs/tc1.txt");
+    expect(text).toContain("Oversized output spilled");
     expect(text).toContain("HEAD");
     expect(text).not.toContain(SUMMARIZED_PHRASE);
   });
@@ -445,8 +448,8 @@ describe("pruneMessages: protection and recovery grace", () => {
     // P19
     const { messages, indexer } = queryTurn(4, true);
     const out = pruneMessages(messages, indexer, undefined, undefined, undefined, 3);
-    expect(textAt(out.messages, 2)).toContain("/sess/abc-blobs/tc1.txt");
-    expect(textAt(out.messages, 2)).toContain("spilled");
+    expect(textAt(out.messages, 2)).toContain("Oversized output spilled");
+    expect(textAt(out.messages, 2)).not.toContain("/sess/abc-blobs/tc1.txt");
   });
 
   test("a protected occurrence-keyed record stays verbatim", () => {

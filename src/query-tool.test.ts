@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, spyOn, test } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
+import { imageDigest } from "./image-markers.js";
 import { ToolCallIndexer } from "./indexer.js";
 import { registerQueryTool } from "./query-tool.js";
 import { writeSidecar } from "./spill.js";
@@ -65,14 +67,29 @@ describe("registration", () => {
     expect(tool.description).toContain("id@timestamp");
   });
 
-  test("the parameter schema is the exact JSON shape (Q1)", () => {
+  test("the parameter schema is the exact JSON shape: toolCallIds required, lines optional (Q1)", () => {
     const [tool] = toolFor(new ToolCallIndexer());
     const schema = JSON.parse(JSON.stringify(tool.parameters));
     const description = schema.properties.toolCallIds.description;
+    const linesDescription = schema.properties.lines.description;
     expect(typeof description).toBe("string");
+    expect(linesDescription).toContain('"2001-4000"');
     expect(JSON.stringify(tool.parameters)).toBe(
-      JSON.stringify({ type: "object", required: ["toolCallIds"], properties: { toolCallIds: { type: "array", items: { type: "string" }, description } } }),
+      JSON.stringify({
+        type: "object",
+        required: ["toolCallIds"],
+        properties: {
+          toolCallIds: { type: "array", items: { type: "string" }, description },
+          lines: { type: "string", description: linesDescription },
+        },
+      }),
     );
+  });
+
+  test("the description mentions images and paging", () => {
+    const [tool] = toolFor(new ToolCallIndexer());
+    expect(tool.description).toContain("image");
+    expect(tool.description).toContain('lines: "2001-4000"');
   });
 });
 
@@ -204,24 +221,51 @@ describe("execute", () => {
   });
 });
 
+
+/** A live session whose blob directory is `<dir>/sid-blobs`; `branch` feeds image recovery. */
+const sessionCtx = (dir: string, branch: any[] = [], id = "sid") => ({
+  sessionManager: { getSessionDir: () => dir, getSessionId: () => id, getBranch: () => branch },
+});
+const queryIn = async (indexer: ToolCallIndexer, ids: unknown, ctx: unknown, params: Record<string, unknown> = {}) => {
+  const [tool] = toolFor(indexer);
+  return tool.execute("call-1", { toolCallIds: ids, ...params }, undefined, undefined, ctx);
+};
+
 describe("spilled bodies", () => {
-  test("reads the persisted sidecar (Q6)", async () => {
+  test("reads the persisted sidecar from this session's blob directory (Q6)", async () => {
     const dir = await tempDir();
     const path = await writeSidecar(dir, "sid", "big@5", "FULL BODY");
-    expect(textOf(await query(withSpilled({ spillPath: path, resultPreview: "FULL" }), ["big"]))).toContain("\n\nFULL BODY");
+    const text = textOf(await queryIn(withSpilled({ spillPath: path, resultPreview: "FULL" }), ["big"], sessionCtx(dir)));
+    expect(text).toContain("\n\nFULL BODY");
   });
 
-  test("a sidecar of a moved or older session still resolves (S8)", async () => {
+  test("a session directory that moved still finds its own sidecar by name (S8)", async () => {
     const dir = await tempDir();
-    const path = await writeSidecar(join(dir, "elsewhere"), "another-session", "big", "OTHER SESSION BODY");
-    expect(textOf(await query(withSpilled({ spillPath: path }), ["big"]))).toContain("OTHER SESSION BODY");
+    await writeSidecar(dir, "sid", "big@5", "MOVED BODY");
+    const stale = join("/old/home/sessions", "sid-blobs", "big_5.txt");
+    expect(textOf(await queryIn(withSpilled({ spillPath: stale }), ["big"], sessionCtx(dir)))).toContain("MOVED BODY");
+  });
+
+  test("a session started with a relative --session-dir recovers its spilled output", async () => {
+    const dir = relative(process.cwd(), await tempDir());
+    const path = await writeSidecar(dir, "sid", "big@5", "RELATIVE DIR BODY");
+    expect(textOf(await queryIn(withSpilled({ spillPath: path }), ["big"], sessionCtx(dir)))).toContain("RELATIVE DIR BODY");
+  });
+
+  test("an upstream capped sidecar name is read (spec 70 §6)", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, "sid-blobs"), { recursive: true });
+    const name = `${"a".repeat(234)}.0123456789abcdef.txt`;
+    await writeFile(join(dir, "sid-blobs", name), "CAPPED BODY");
+    const text = textOf(await queryIn(withSpilled({ spillPath: join(dir, "sid-blobs", name) }), ["big"], sessionCtx(dir)));
+    expect(text).toContain("CAPPED BODY");
   });
 
   test("a missing sidecar falls back to the preview and logs (Q6)", async () => {
     const dir = await tempDir();
     const missing = join(dir, "sid-blobs", "gone.txt");
     await silenced(async (errors) => {
-      const text = textOf(await query(withSpilled({ spillPath: missing, resultPreview: "HEAD ONLY" }), ["big"]));
+      const text = textOf(await queryIn(withSpilled({ spillPath: missing, resultPreview: "HEAD ONLY" }), ["big"], sessionCtx(dir)));
       expect(text.endsWith("\n\nHEAD ONLY")).toBe(true);
       expect(errors.mock.calls[0]![0]).toBe(`context_tree_query: failed to read spilled output at ${missing}:`);
     });
@@ -230,73 +274,252 @@ describe("spilled bodies", () => {
   test("a missing sidecar without preview says so (Q6)", async () => {
     const dir = await tempDir();
     await silenced(async () => {
-      const text = textOf(await query(withSpilled({ spillPath: join(dir, "sid-blobs", "gone.txt") }), ["big"]));
-      expect(text).toContain("(spilled output unavailable — sidecar file missing)");
-    });
-  });
-
-  test("an absolute path outside any blobs directory is refused", async () => {
-    const dir = await tempDir();
-    const secret = join(dir, "id_rsa.txt");
-    await writeFile(secret, "PRIVATE KEY");
-    await silenced(async (errors) => {
-      const text = textOf(await query(withSpilled({ spillPath: secret, resultPreview: "safe preview" }), ["big"]));
-      expect(text).not.toContain("PRIVATE KEY");
-      expect(text).toContain("not available");
-      expect(text).toContain("safe preview");
-      expect(errors).toHaveBeenCalled();
-    });
-  });
-
-  test("dot-dot segments escaping a blobs directory are refused", async () => {
-    const dir = await tempDir();
-    await writeFile(join(dir, "config.txt"), "SECRET CONFIG");
-    await mkdir(join(dir, "sid-blobs"));
-    const crafted = `${join(dir, "sid-blobs")}/../config.txt`;
-    await silenced(async () => {
-      const text = textOf(await query(withSpilled({ spillPath: crafted }), ["big"]));
-      expect(text).not.toContain("SECRET CONFIG");
-      expect(text).toContain("not available");
-    });
-  });
-
-  test("a non-txt file inside a blobs directory is refused", async () => {
-    const dir = await tempDir();
-    await mkdir(join(dir, "sid-blobs"));
-    const other = join(dir, "sid-blobs", "notes.json");
-    await writeFile(other, "JSON SECRET");
-    await silenced(async () => {
-      expect(textOf(await query(withSpilled({ spillPath: other }), ["big"]))).not.toContain("JSON SECRET");
-    });
-  });
-
-  test("a directory posing as a sidecar is refused", async () => {
-    const dir = await tempDir();
-    const fake = join(dir, "sid-blobs", "dir.txt");
-    await mkdir(fake, { recursive: true });
-    await silenced(async () => {
-      expect(textOf(await query(withSpilled({ spillPath: fake }), ["big"]))).toContain("not available");
-    });
-  });
-
-  test("a symlink leading out of a blobs directory is refused", async () => {
-    if (process.platform === "win32") return;
-    const dir = await tempDir();
-    await writeFile(join(dir, "target"), "LINK TARGET SECRET");
-    await mkdir(join(dir, "sid-blobs"));
-    const link = join(dir, "sid-blobs", "evil.txt");
-    await symlink(join(dir, "target"), link);
-    await silenced(async () => {
-      const text = textOf(await query(withSpilled({ spillPath: link }), ["big"]));
-      expect(text).not.toContain("LINK TARGET SECRET");
-      expect(text).toContain("not available");
+      const text = textOf(await queryIn(withSpilled({ spillPath: join(dir, "sid-blobs", "gone.txt") }), ["big"], sessionCtx(dir)));
+      expect(text.endsWith("\n\n(spilled output unavailable — sidecar file missing)")).toBe(true);
     });
   });
 
   test("a non-string spillPath falls back without throwing", async () => {
+    const dir = await tempDir();
     await silenced(async () => {
-      const text = textOf(await query(withSpilled({ spillPath: 42 as any, resultPreview: "P" }), ["big"]));
+      const text = textOf(await queryIn(withSpilled({ spillPath: 42 as any, resultPreview: "P" }), ["big"], sessionCtx(dir)));
       expect(text.endsWith("\n\nP")).toBe(true);
     });
+  });
+});
+
+describe("spilled bodies are read only from this session's own archive (issue 12, finding 4)", () => {
+  const refusedQuery = async (spillPath: string, ctx: unknown) =>
+    silenced(async (errors) => {
+      const text = textOf(await queryIn(withSpilled({ spillPath, resultPreview: "safe preview" }), ["big"], ctx));
+      return { text, logged: errors.mock.calls.map((call: unknown[]) => call[0]) };
+    });
+
+  test("another session's sidecar is refused with the preview, a note and the log line", async () => {
+    const dir = await tempDir();
+    const foreign = await writeSidecar(dir, "other-session", "big@5", "OTHER SESSION SECRET");
+    const { text, logged } = await refusedQuery(foreign, sessionCtx(dir));
+    expect(text).not.toContain("OTHER SESSION SECRET");
+    expect(text).toContain("(spilled output not available — the recorded path is not in this session's blob directory; nothing was read)");
+    expect(text.endsWith("\nPreview (head):\nsafe preview")).toBe(true);
+    expect(logged).toEqual([`context_tree_query: failed to read spilled output at ${foreign}:`]);
+  });
+
+  test("another session's sidecar is refused even when this session has a file of the same name", async () => {
+    const dir = await tempDir();
+    await writeSidecar(dir, "sid", "big@5", "OWN BODY");
+    const foreign = await writeSidecar(dir, "other-session", "big@5", "OTHER SESSION SECRET");
+    const { text } = await refusedQuery(foreign, sessionCtx(dir));
+    expect(text).not.toContain("OTHER SESSION SECRET");
+    expect(text).not.toContain("OWN BODY");
+  });
+
+  test("a relative path is refused and nothing relative to the working directory is read", async () => {
+    const dir = await tempDir();
+    const { text } = await refusedQuery("sid-blobs/big_5.txt", sessionCtx(dir));
+    expect(text).toContain("the recorded path is relative");
+  });
+
+  test("a file outside any blob directory is refused", async () => {
+    const dir = await tempDir();
+    const secret = join(dir, "id_rsa.txt");
+    await writeFile(secret, "PRIVATE KEY");
+    const { text } = await refusedQuery(secret, sessionCtx(dir));
+    expect(text).not.toContain("PRIVATE KEY");
+    expect(text).toContain("not available");
+  });
+
+  test("a symlink inside the own blob directory is refused", async () => {
+    if (process.platform === "win32") return;
+    const dir = await tempDir();
+    await writeFile(join(dir, "target"), "LINK TARGET SECRET");
+    await mkdir(join(dir, "sid-blobs"));
+    await symlink(join(dir, "target"), join(dir, "sid-blobs", "evil.txt"));
+    const { text } = await refusedQuery(join(dir, "sid-blobs", "evil.txt"), sessionCtx(dir));
+    expect(text).not.toContain("LINK TARGET SECRET");
+    expect(text).toContain("the sidecar is a symbolic link");
+  });
+
+  test("a FIFO named pipe.txt is refused without hanging", async () => {
+    if (process.platform === "win32") return;
+    const dir = await tempDir();
+    await mkdir(join(dir, "sid-blobs"));
+    const fifo = join(dir, "sid-blobs", "pipe.txt");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    const { text } = await refusedQuery(fifo, sessionCtx(dir));
+    expect(text).toContain("the sidecar is not a regular file");
+  });
+
+  test("without a context no sidecar is read", async () => {
+    const dir = await tempDir();
+    const path = await writeSidecar(dir, "sid", "big@5", "FULL BODY");
+    const { text } = await refusedQuery(path, undefined);
+    expect(text).not.toContain("FULL BODY");
+    expect(text).toContain("this session has no session directory");
+    expect(text).toContain("safe preview");
+  });
+
+  test("a session without a directory (--no-session) reads no sidecar", async () => {
+    const dir = await tempDir();
+    const path = await writeSidecar(dir, "sid", "big@5", "FULL BODY");
+    const { text } = await refusedQuery(path, sessionCtx(""));
+    expect(text).not.toContain("FULL BODY");
+    expect(text).toContain("safe preview");
+  });
+
+  test("a session manager that throws reads no sidecar and the tool still answers", async () => {
+    const dir = await tempDir();
+    const path = await writeSidecar(dir, "sid", "big@5", "FULL BODY");
+    const broken = { sessionManager: { getSessionDir: () => { throw new Error("boom"); }, getSessionId: () => "sid", getBranch: () => [] } };
+    const { text } = await refusedQuery(path, broken);
+    expect(text).not.toContain("FULL BODY");
+    expect(text).toContain("## toolRef: big");
+  });
+
+  test("a crafted session id cannot widen the archive to a parent directory", async () => {
+    const dir = await tempDir();
+    const session = join(dir, "sessions");
+    await mkdir(session);
+    const outside = await writeSidecar(dir, "escape", "big@5", "OUTSIDE SECRET");
+    const { text } = await refusedQuery(outside, sessionCtx(session, [], "../escape"));
+    expect(text).not.toContain("OUTSIDE SECRET");
+  });
+});
+
+describe("paging with lines", () => {
+  const longBody = (n: number) => Array.from({ length: n }, (_, i) => `row ${i + 1}`).join("\n");
+
+  test("a truncated answer names the call for the next page", async () => {
+    const indexer = new ToolCallIndexer();
+    indexer.addBatch(batchOf("long", 1, longBody(5000)), noop);
+    indexer.registerSummaryRefs([{ shortId: "t3", toolCallId: "long", resultTimestamp: 1 }]);
+    const text = textOf(await query(indexer, ["t3"]));
+    expect(text.endsWith('row 2000\n[Output truncated: 2000/5000 lines shown]\nNext: context_tree_query({ toolCallIds: ["t3"], lines: "2001-5000" })')).toBe(true);
+  });
+
+  test("lines reaches the tail of a big output, with a Lines header", async () => {
+    const indexer = new ToolCallIndexer();
+    indexer.addBatch(batchOf("long", 1, longBody(5000)), noop);
+    const [tool] = toolFor(indexer);
+    const text = textOf(await tool.execute("c", { toolCallIds: ["long"], lines: "4999-" }));
+    expect(text).toBe('## toolRef: long\nTool: bash\nArgs: {\n  "cmd": "ls"\n}\nStatus: OK\nTurn: 2\nLines: 4999-5000 of 5000\n\nrow 4999\nrow 5000');
+  });
+
+  test("lines applies to every occurrence, and each next call names its own occurrence", async () => {
+    const indexer = new ToolCallIndexer();
+    indexer.addBatch(batchOf("bash_23", 1150, longBody(4500)), noop);
+    indexer.addBatch(batchOf("bash_23", 2150, longBody(30)), noop);
+    const [tool] = toolFor(indexer);
+    const [first, second] = textOf(await tool.execute("c", { toolCallIds: ["bash_23"], lines: "21-" })).split("\n\n---\n\n");
+    expect(first).toContain("Lines: 21-4500 of 4500");
+    expect(first).toContain('Next: context_tree_query({ toolCallIds: ["bash_23@1150"], lines: "2021-4500" })');
+    expect(second!.endsWith("Lines: 21-30 of 30\n\nrow 21\nrow 22\nrow 23\nrow 24\nrow 25\nrow 26\nrow 27\nrow 28\nrow 29\nrow 30")).toBe(true);
+  });
+
+  test("a spilled body pages like an inline one", async () => {
+    const dir = await tempDir();
+    const path = await writeSidecar(dir, "sid", "big@5", longBody(3000));
+    const text = textOf(await queryIn(withSpilled({ spillPath: path }), ["big"], sessionCtx(dir), { lines: "2999-3000" }));
+    expect(text.endsWith("Lines: 2999-3000 of 3000\n\nrow 2999\nrow 3000")).toBe(true);
+  });
+
+  test("a bad range answers a note in place of each body and never throws", async () => {
+    const indexer = new ToolCallIndexer();
+    indexer.addBatch(batchOf("a", 1, "AAA"), noop);
+    const [tool] = toolFor(indexer);
+    const result = await tool.execute("c", { toolCallIds: ["a", "missing"], lines: "ten-twenty" });
+    const [found, missing] = textOf(result).split("\n\n---\n\n");
+    expect(found!.endsWith('\n\n[lines "ten-twenty" is not a line range: use "A-B" or "A-" with 1-based line numbers, e.g. "2001-4000"]')).toBe(true);
+    expect(found).toContain("## toolRef: a\nTool: bash");
+    expect(missing).toBe("## toolRef: missing\n(not found in index — may not have been summarized yet)");
+    expect(Object.keys(result.details.results)).toEqual(["a"]);
+  });
+
+  test("a range past the end says how long the output is", async () => {
+    const indexer = new ToolCallIndexer();
+    indexer.addBatch(batchOf("a", 1, "one\ntwo"), noop);
+    const [tool] = toolFor(indexer);
+    expect(textOf(await tool.execute("c", { toolCallIds: ["a"], lines: "3-" }))).toContain('[lines "3-" starts past the end: this output has 2 lines]');
+  });
+});
+
+describe("images (spec 70 §13, issue 12 finding 9)", () => {
+  const image = (data: string, mimeType = "image/png") => ({ type: "image", data, mimeType });
+  const marker = (data: string, mimeType = "image/png") => `[image returned: ${mimeType} sha256:${imageDigest(data)}]`;
+  const resultEntry = (id: string, ts: number, content: any[]) => ({ type: "message", message: { role: "toolResult", toolCallId: id, toolName: "read", content, timestamp: ts } });
+  const branch = [
+    resultEntry("r1", 101, [{ type: "text", text: "Read image file [image/png]" }, image("AAAA")]),
+    resultEntry("r2", 102, [{ type: "text", text: "Read image file [image/png]" }, image("BBBB", "image/jpeg")]),
+  ];
+  const indexed = () => {
+    const indexer = new ToolCallIndexer();
+    indexer.addBatch(batchOf("r1", 101, `${marker("AAAA")}\nRead image file [image/png]`), noop);
+    indexer.addBatch(batchOf("r2", 102, `${marker("BBBB", "image/jpeg")}\nRead image file [image/png]`), noop);
+    indexer.registerSummaryRefs([{ shortId: "t1", toolCallId: "r1", resultTimestamp: 101 }]);
+    return indexer;
+  };
+  const ctxWith = (entries: any[]) => ({ sessionManager: { getSessionDir: () => "", getSessionId: () => "sid", getBranch: () => entries } });
+
+  test("a short ref recovers the text and, after it, the original image block", async () => {
+    const result = await queryIn(indexed(), ["t1"], ctxWith(branch));
+    expect(result.content).toHaveLength(2);
+    expect(result.content[0].text).toContain("Read image file [image/png]");
+    expect(result.content[1]).toEqual(image("AAAA"));
+  });
+
+  test("an occurrence key picks the right image by its digest", async () => {
+    const result = await queryIn(indexed(), ["r2@102"], ctxWith(branch));
+    expect(result.content.slice(1)).toEqual([image("BBBB", "image/jpeg")]);
+  });
+
+  test("a bare alias id recovers its original's image", async () => {
+    const indexer = indexed();
+    indexer.registerDuplicate("r3@103", "r1@101", noop);
+    const result = await queryIn(indexer, ["r3"], ctxWith(branch));
+    expect(result.content.slice(1)).toEqual([image("AAAA")]);
+  });
+
+  test("images follow the text in output order, one per marker", async () => {
+    const result = await queryIn(indexed(), ["r2", "t1", "t1"], ctxWith(branch));
+    expect(result.content.slice(1).map((b: any) => b.data)).toEqual(["BBBB", "AAAA", "AAAA"]);
+  });
+
+  test("a spilled body's markers recover its images too", async () => {
+    const dir = await tempDir();
+    const path = await writeSidecar(dir, "sid", "big@5", `${marker("AAAA")}\n${"x".repeat(100)}`);
+    const ctx = { sessionManager: { getSessionDir: () => dir, getSessionId: () => "sid", getBranch: () => branch } };
+    const result = await queryIn(withSpilled({ spillPath: path }), ["big"], ctx);
+    expect(result.content.slice(1)).toEqual([image("AAAA")]);
+  });
+
+  test("a page that does not hold the marker lines carries no image", async () => {
+    const [tool] = toolFor(indexed());
+    const result = await tool.execute("c", { toolCallIds: ["t1"], lines: "2-" }, undefined, undefined, ctxWith(branch));
+    expect(result.content).toHaveLength(1);
+  });
+
+  test("without a context, or with a branch that throws, the answer is text only", async () => {
+    const throwing = { sessionManager: { getSessionDir: () => "", getSessionId: () => "sid", getBranch: () => { throw new Error("gone"); } } };
+    const plain = await query(indexed(), ["t1"]);
+    expect(plain.content).toHaveLength(1);
+    await silenced(async () => {
+      expect(await queryIn(indexed(), ["t1"], throwing)).toEqual(plain);
+    });
+  });
+
+  test("a legacy record without markers, or an image off the branch, adds nothing", async () => {
+    const indexer = new ToolCallIndexer();
+    indexer.addBatch(batchOf("old", 1, "Read image file [image/png]"), noop);
+    indexer.addBatch(batchOf("gone", 2, `${marker("ZZZZ")}\nRead image file [image/png]`), noop);
+    const result = await queryIn(indexer, ["old", "gone"], ctxWith(branch));
+    expect(result.content).toHaveLength(1);
+    expect(result).toEqual(await query(indexer, ["old", "gone"]));
+  });
+
+  test("the branch is read once per call", async () => {
+    let reads = 0;
+    const counting = { sessionManager: { getSessionDir: () => "", getSessionId: () => "sid", getBranch: () => (reads++, branch) } };
+    await queryIn(indexed(), ["t1", "r2", "t1"], counting);
+    expect(reads).toBe(1);
   });
 });

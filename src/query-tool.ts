@@ -1,42 +1,78 @@
 /**
  * `context_tree_query`: the model-facing recovery tool. Read-only: it resolves
  * short refs / ids through the indexer and returns the stored originals,
- * reading sidecar files for spilled records.
+ * reading spilled bodies from this session's own blob directory and
+ * re-attaching the images a record's markers name.
  */
-import { constants } from "node:fs";
-import { open, realpath } from "node:fs/promises";
-import { basename, dirname } from "node:path";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead, type ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { resolve } from "node:path";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
+import { imagesForMarkers, toolResultImagesByDigest, type ImageBlock } from "./image-markers.js";
 import type { ToolCallIndexer } from "./indexer.js";
+import { pageOf, parseLineRange, type LineRange, type Page } from "./query-paging.js";
+import { readOwnSidecar } from "./sidecar-read.js";
+import { blobDirFor } from "./spill.js";
 import { QUERY_TOOL_NAME, type ToolCallRecord } from "./types.js";
 
 const NOT_FOUND = "(not found in index — may not have been summarized yet)";
 const SIDECAR_MISSING = "(spilled output unavailable — sidecar file missing)";
-const SIDECAR_REJECTED =
-  "(spilled output not available — the recorded sidecar path is not a .txt file inside a session blobs directory; nothing was read)";
 const BLOCK_SEPARATOR = "\n\n---\n\n";
-const SIDECAR_NAME = /^[A-Za-z0-9_-]+\.txt$/;
-const BLOBS_SUFFIX = "-blobs";
 
 const DESCRIPTION =
   "Return the complete, original results of earlier tool calls whose outputs were replaced by summaries. " +
   "Pass the short refs printed in a pruner-summary message, for example " +
   'context_tree_query({ toolCallIds: ["t12", "t3"] }). ' +
-  "When a raw tool-call id was used by more than one call, every occurrence is returned, each labelled id@timestamp.";
+  "When a raw tool-call id was used by more than one call, every occurrence is returned, each labelled id@timestamp. " +
+  "Results include the original image blocks when the pruned output carried images. " +
+  'Long outputs come back 2000 lines (50 KiB) at a time; pass lines, e.g. lines: "2001-4000" or "2001-", for a later part.';
 
 const PARAM_DESCRIPTION =
   "Required. One or more short refs such as t12 (or raw tool call ids) taken from a pruner-summary message. " +
   "A raw id that occurs more than once returns all of its occurrences, labelled id@timestamp.";
 
+const LINES_DESCRIPTION =
+  'Optional. Only this 1-based, inclusive line range of each output, "A-B" (e.g. "2001-4000") or "A-" (to the end).';
+
 const GUIDELINE =
   "When you need the unabridged output of a tool call that was summarized, call context_tree_query " +
   "with the short refs shown in the pruner-summary message covering that call.";
 
-/** True when a resolved path has the layout blobPathFor writes: <dir>/<sessionId>-blobs/<name>.txt */
-function isSidecarLayout(resolved: string): boolean {
-  const dirName = basename(dirname(resolved));
-  return SIDECAR_NAME.test(basename(resolved)) && dirName.endsWith(BLOBS_SUFFIX) && dirName.length > BLOBS_SUFFIX.length;
+/** What one call of the tool reads from the live session. */
+interface Session {
+  /** This session's blob directory, or undefined without a session directory (or without a context). */
+  ownBlobDir: string | undefined;
+  /** Tool-result images on the branch by digest; read at most once per call. */
+  images(): ReadonlyMap<string, ImageBlock>;
+}
+
+function sessionOf(ctx: unknown): Session {
+  const manager = (ctx as { sessionManager?: any } | undefined)?.sessionManager;
+  let images: ReadonlyMap<string, ImageBlock> | undefined;
+  return {
+    ownBlobDir: ownBlobDirOf(manager),
+    images() {
+      if (images === undefined) {
+        try {
+          images = toolResultImagesByDigest(manager?.getBranch());
+        } catch (error) {
+          console.error("context_tree_query: failed to read the session branch for images:", error);
+          images = new Map();
+        }
+      }
+      return images;
+    },
+  };
+}
+
+function ownBlobDirOf(manager: any): string | undefined {
+  try {
+    const dir: unknown = manager?.getSessionDir();
+    if (typeof dir !== "string" || dir === "") return undefined;
+    // Whatever the header holds, this is the directory the spill wrote to (blobDirFor names it from any value).
+    return resolve(blobDirFor(dir, manager.getSessionId()));
+  } catch {
+    return undefined;
+  }
 }
 
 function readFailure(spillPath: unknown, error: unknown): void {
@@ -47,72 +83,69 @@ function withPreview(note: string, preview: string | undefined): string {
   return preview ? `${note}\nPreview (head):\n${preview}` : note;
 }
 
-// O_NOFOLLOW: the checked real path must not be swapped for a symlink before the read.
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
-
-/** Reads the sidecar, or returns undefined when the path is not a session sidecar file. */
-async function readSidecar(spillPath: string): Promise<string | undefined> {
-  const resolved = await realpath(spillPath);
-  if (!isSidecarLayout(resolved)) return undefined;
-  const handle = await open(resolved, READ_FLAGS);
-  try {
-    if (!(await handle.stat()).isFile()) return undefined;
-    return await handle.readFile("utf8");
-  } finally {
-    await handle.close();
-  }
-}
-
-async function spilledBody(record: ToolCallRecord): Promise<string> {
-  const spillPath: unknown = record.spillPath;
-  try {
-    if (typeof spillPath !== "string") throw new Error("spillPath is not a string");
-    const text = await readSidecar(spillPath);
-    if (text !== undefined) return text;
-    readFailure(spillPath, new Error("refused: not a .txt file directly inside a <sessionId>-blobs directory"));
-    return withPreview(SIDECAR_REJECTED, record.resultPreview);
-  } catch (error) {
-    readFailure(spillPath, error);
+async function spilledBody(record: ToolCallRecord, session: Session): Promise<string> {
+  const read = await readOwnSidecar(session.ownBlobDir, record.spillPath);
+  if (read.kind === "ok") return read.text;
+  if (read.kind === "missing") {
+    readFailure(record.spillPath, read.error);
     return record.resultPreview || SIDECAR_MISSING;
   }
+  readFailure(record.spillPath, new Error(`refused: ${read.reason}`));
+  return withPreview(`(spilled output not available — ${read.reason}; nothing was read)`, record.resultPreview);
 }
 
-function truncatedBody(text: string): string {
-  const result = truncateHead(text, { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES });
-  if (!result.truncated) return result.content;
-  return `${result.content}\n[Output truncated: ${result.outputLines}/${result.totalLines} lines shown]`;
+function rawBody(record: ToolCallRecord, session: Session): Promise<string> | string {
+  return record.spillPath ? spilledBody(record, session) : String(record.resultText ?? "");
 }
 
-async function recordBlock(record: ToolCallRecord, label: string, several: boolean): Promise<string> {
+/** The lines parameter, or a note standing in for every body when it is not a range. */
+type Paging = { range?: LineRange; error?: string };
+
+interface Answer {
+  text: string;
+  images: ImageBlock[];
+}
+
+async function recordBlock(
+  record: ToolCallRecord,
+  label: string,
+  several: boolean,
+  session: Session,
+  paging: Paging,
+): Promise<Answer> {
   const lines = [`## toolRef: ${label}`];
   if (several && record.resultTimestamp === undefined) lines.push("Occurrence: legacy (no resultTimestamp)");
-  const raw = record.spillPath ? await spilledBody(record) : String(record.resultText ?? "");
+  const page: Page =
+    paging.error === undefined ? pageOf(await rawBody(record, session), paging.range, label) : { body: paging.error, selected: "" };
   lines.push(
     `Tool: ${record.toolName}`,
     `Args: ${JSON.stringify(record.args, null, 2)}`,
     `Status: ${record.isError ? "ERROR" : "OK"}`,
     `Turn: ${record.turnIndex}`,
-    "",
-    truncatedBody(raw),
   );
-  return lines.join("\n");
+  if (page.linesHeader !== undefined) lines.push(page.linesHeader);
+  lines.push("", page.body);
+  const images = page.selected.includes("[image returned: ") ? imagesForMarkers(page.selected, session.images()) : [];
+  return { text: lines.join("\n"), images };
 }
 
-async function blocksForId(
+async function answersForId(
   indexer: ToolCallIndexer,
   id: string,
   results: Record<string, ToolCallRecord>,
-): Promise<string[]> {
+  session: Session,
+  paging: Paging,
+): Promise<Answer[]> {
   const records = indexer.getRecordsForId(id);
-  if (records.length === 0) return [`## toolRef: ${id}\n${NOT_FOUND}`];
+  if (records.length === 0) return [{ text: `## toolRef: ${id}\n${NOT_FOUND}`, images: [] }];
   const several = records.length > 1;
-  const blocks: string[] = [];
+  const answers: Answer[] = [];
   for (const record of records) {
     const label = several && record.resultTimestamp !== undefined ? `${id}@${record.resultTimestamp}` : id;
-    blocks.push(await recordBlock(record, label, several));
+    answers.push(await recordBlock(record, label, several, session, paging));
     results[label] = record;
   }
-  return blocks;
+  return answers;
 }
 
 function requestedIds(params: unknown): string[] {
@@ -130,19 +163,26 @@ export function registerQueryTool(pi: ExtensionAPI, indexer: ToolCallIndexer): v
     promptGuidelines: [GUIDELINE],
     parameters: Type.Object({
       toolCallIds: Type.Array(Type.String(), { description: PARAM_DESCRIPTION }),
+      lines: Type.Optional(Type.String({ description: LINES_DESCRIPTION })),
     }),
-    async execute(_toolCallId, params) {
+    async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
+      const session = sessionOf(ctx);
+      const paging: Paging = parseLineRange((params as { lines?: unknown } | undefined)?.lines);
       const results: Record<string, ToolCallRecord> = {};
-      const blocks: string[] = [];
+      const texts: string[] = [];
+      const images: ImageBlock[] = [];
       for (const id of requestedIds(params)) {
         try {
-          blocks.push(...(await blocksForId(indexer, id, results)));
+          for (const answer of await answersForId(indexer, id, results, session, paging)) {
+            texts.push(answer.text);
+            images.push(...answer.images);
+          }
         } catch (error) {
           console.error(`context_tree_query: failed to answer ${id}:`, error);
-          blocks.push(`## toolRef: ${id}\n${NOT_FOUND}`);
+          texts.push(`## toolRef: ${id}\n${NOT_FOUND}`);
         }
       }
-      return { content: [{ type: "text", text: blocks.join(BLOCK_SEPARATOR) }], details: { results } };
+      return { content: [{ type: "text" as const, text: texts.join(BLOCK_SEPARATOR) }, ...images], details: { results } };
     },
   });
 }

@@ -70,6 +70,38 @@ describe("sidecar naming", () => {
     expect(blobPathFor("/s", "sid", "tc1")).toBe(join("/s", "sid-blobs", "tc1.txt"));
   });
 
+  test("real pi session ids keep today's directory name", () => {
+    for (const id of ["019a7c2e-4b1f-7d3a-9c10-2f6e8a4b5c6d", "sid", "my_session-2", "v1.2.release"]) {
+      expect(blobDirFor("/s", id)).toBe(join("/s", `${id}-blobs`));
+    }
+  });
+
+  test("crafted session ids name a directory directly inside the session dir (issue 12, finding 5)", () => {
+    const cases: [string, string][] = [
+      ["../../escape", "______escape-blobs"],
+      ["a/../../b", "a_______b-blobs"],
+      ["..", "__-blobs"],
+      [".", "_-blobs"],
+      ["", "_-blobs"],
+      ["/etc/x", "_etc_x-blobs"],
+      ["C:\\win", "C__win-blobs"],
+      [".hidden", "_hidden-blobs"],
+    ];
+    for (const [id, name] of cases) expect(blobDirFor("/s", id)).toBe(join("/s", name));
+  });
+
+  test("a session id that is not a string from a crafted header still names one directory", () => {
+    expect(blobDirFor("/s", 42 as any)).toBe(join("/s", "42-blobs"));
+    expect(blobDirFor("/s", undefined as any)).toBe(join("/s", "undefined-blobs"));
+  });
+
+  test("an overlong session id is bounded like sidecar names", () => {
+    const dir = blobDirFor("/s", "a".repeat(10_000));
+    expect(dirname(dir)).toBe("/s");
+    expect(relative("/s", dir).length).toBe(MAX_SIDECAR_STEM + "-blobs".length);
+    expect(blobDirFor("/s", "a".repeat(10_000))).not.toBe(blobDirFor("/s", `${"a".repeat(9_999)}b`));
+  });
+
   test("two occurrences of a reused id get distinct sidecars (54)", () => {
     const first = blobPathFor("/s", "sid", occKey("bash_23", 1150));
     const second = blobPathFor("/s", "sid", occKey("bash_23", 2150));
@@ -144,6 +176,40 @@ describe("writeSidecar", () => {
     await symlink(target, blobPathFor(dir, "sid", "evil"));
     await expect(writeSidecar(dir, "sid", "evil", "overwritten")).rejects.toThrow();
     expect(await readFile(target, "utf8")).toBe("original");
+  });
+
+  test("a crafted session id writes nothing outside the session dir (issue 12, finding 5)", async () => {
+    const root = await tempDir();
+    const sessionDir = join(root, "sessions", "project");
+    await mkdir(sessionDir, { recursive: true });
+    for (const id of ["../../escape", "a/../../b", "../x"]) await writeSidecar(sessionDir, id, "k@1", "body");
+    expect(await readdir(root)).toEqual(["sessions"]);
+    expect(await readdir(join(root, "sessions"))).toEqual(["project"]);
+    expect((await readdir(sessionDir)).sort()).toEqual(["______escape-blobs", "___x-blobs", "a_______b-blobs"]);
+  });
+
+  test("returns an absolute path even for a relative session dir", async () => {
+    const dir = await tempDir();
+    const relativeDir = relative(process.cwd(), dir);
+    const path = await writeSidecar(relativeDir, "sid", "k@1", "body");
+    expect(path).toBe(join(dir, "sid-blobs", "k_1.txt"));
+  });
+
+  test("refuses to write through a blob directory that is a symlink", async () => {
+    if (process.platform === "win32") return;
+    const dir = await tempDir();
+    const elsewhere = join(dir, "elsewhere");
+    await mkdir(elsewhere);
+    await symlink(elsewhere, blobDirFor(dir, "sid"));
+    await expect(writeSidecar(dir, "sid", "k@1", "body")).rejects.toThrow("is a symbolic link");
+    expect(await readdir(elsewhere)).toEqual([]);
+  });
+
+  test("refuses to write when the blob directory path is a file", async () => {
+    const dir = await tempDir();
+    await writeFile(blobDirFor(dir, "sid"), "not a dir");
+    await expect(writeSidecar(dir, "sid", "k@1", "body")).rejects.toThrow();
+    expect(await readFile(blobDirFor(dir, "sid"), "utf8")).toBe("not a dir");
   });
 
   test("hostile keys are written inside the blob directory", async () => {
@@ -311,7 +377,8 @@ describe("legacy spilled records", () => {
     expect(indexer.hasLegacyBareRecord("bash_7")).toBe(true);
     let tool: any;
     registerQueryTool({ registerTool: (def: any) => (tool = def) } as any, indexer);
-    const result = await tool.execute("q1", { toolCallIds: ["bash_7"] });
+    const ctx = { sessionManager: { getSessionDir: () => dir, getSessionId: () => "old-session", getBranch: () => branch } };
+    const result = await tool.execute("q1", { toolCallIds: ["bash_7"] }, undefined, undefined, ctx);
     expect(result.content[0].text).toContain("LEGACY SIDECAR BODY");
   });
 });

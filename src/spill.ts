@@ -4,8 +4,8 @@
  */
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
-import { mkdir, open } from "node:fs/promises";
-import { join } from "node:path";
+import { lstat, mkdir, open } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { hashToolResult } from "./content-hash.js";
 import type { ToolCallIndexer } from "./indexer.js";
 import { occKey } from "./occurrence-key.js";
@@ -24,8 +24,18 @@ export function sanitizeId(toolCallId: string): string {
   return `${safe.slice(0, MAX_SIDECAR_STEM - HASH_SUFFIX_CHARS - 1)}-${digest}`;
 }
 
+// pi's own session-id rule (a single name, never `.` or `..`): ids it would accept keep their old directory name.
+const PI_SESSION_ID = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+
+/** The directory's own name: a session id from a session header can hold `/` or `..`, so it never names a path as is. */
+function blobDirName(sessionId: string): string {
+  const id = String(sessionId);
+  const stem = PI_SESSION_ID.test(id) && id.length <= MAX_SIDECAR_STEM ? id : sanitizeId(id);
+  return `${stem}-blobs`;
+}
+
 export function blobDirFor(sessionDir: string, sessionId: string): string {
-  return join(sessionDir, `${sessionId}-blobs`);
+  return join(sessionDir, blobDirName(sessionId));
 }
 
 export function blobPathFor(sessionDir: string, sessionId: string, toolCallId: string): string {
@@ -59,10 +69,15 @@ export function applySpill(
 // O_NOFOLLOW keeps a planted symlink in the blob directory from redirecting the write.
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
 
-/** Write one sidecar (dir 0o700, file 0o600) and return its path. Errors propagate. */
+/**
+ * Write one sidecar (dir 0o700, file 0o600) and return its absolute path (pi keeps a relative
+ * `--session-dir` relative, and recovery refuses relative paths). Errors propagate.
+ */
 export async function writeSidecar(sessionDir: string, sessionId: string, key: string, text: string): Promise<string> {
+  const dir = blobDirFor(sessionDir, sessionId);
   const path = blobPathFor(sessionDir, sessionId, key);
-  await mkdir(blobDirFor(sessionDir, sessionId), { recursive: true, mode: 0o700 });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await assertRealDirectory(dir);
   const handle = await open(path, WRITE_FLAGS, 0o600);
   try {
     await handle.writeFile(text, "utf8");
@@ -70,7 +85,14 @@ export async function writeSidecar(sessionDir: string, sessionId: string, key: s
   } finally {
     await handle.close();
   }
-  return path;
+  return resolve(path);
+}
+
+// mkdir accepts an existing symlink to a directory; writing through it would leave the session dir.
+async function assertRealDirectory(dir: string): Promise<void> {
+  const info = await lstat(dir);
+  if (info.isSymbolicLink()) throw new Error(`spill: blob directory ${dir} is a symbolic link; refusing to write`);
+  if (!info.isDirectory()) throw new Error(`spill: blob directory ${dir} is not a directory; refusing to write`);
 }
 
 interface SpillArgs {

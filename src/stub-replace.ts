@@ -194,6 +194,7 @@ function summarizedStub(ref: string): StubText {
   return stub;
 }
 
+// The stub names no file: recovery goes through context_tree_query, which reads only this session's archive.
 function spilledStub(record: ToolCallRecord, ref: string): string {
   const bytes = typeof record.spillBytes === "number" ? String(record.spillBytes) : "?";
   return [
@@ -201,7 +202,7 @@ function spilledStub(record: ToolCallRecord, ref: string): string {
     `Tool: ${record.toolName}`,
     "Preview (head):",
     record.resultPreview ?? "",
-    `Full output \u2014 read this file (offset/limit supported): ${record.spillPath}`,
-    `Or use context_tree_query with ref \`${ref}\`.`,
+    `Full output: use context_tree_query with ref \`${ref}\`.`,
+    `It comes back at most 2000 lines (50 KiB) at a time; pass lines for a later part, e.g. context_tree_query({ toolCallIds: [${JSON.stringify(ref)}], lines: "2001-4000" }).`,
   ].join("\n");
 }

@@ -269,6 +269,22 @@ describe("summarizeBatch request shape", () => {
     expect(text.endsWith(`Result (OK): ${"x".repeat(50)}\n</tool-call-batch>`)).toBe(true);
   });
 
+  test("a batch holding an image marker is sent with the cannot-see-images rule (spec 70 §13.4)", async () => {
+    const calls = route(() => ok("- ok"));
+    const { ctx } = makeCtx();
+    await summarizeBatch(batch("[image returned: image/png sha256:0123abcd]\nRead image file [image/png]") as any, cfg(), ctx);
+    const text = promptOf(calls[0]);
+    expect(text).toContain("means the tool returned an image you cannot see");
+    expect(text).toContain("Result (OK): [image returned: image/png sha256:0123abcd]\nRead image file");
+  });
+
+  test("the range prompt carries no image rule", async () => {
+    const calls = route(() => ok("fused"));
+    const { ctx } = makeCtx();
+    await summarizeRange("- `t1` did a thing", cfg(), ctx);
+    expect(promptOf(calls[0])).not.toContain("image");
+  });
+
   test("stream options carry only apiKey, headers and signal by default", async () => {
     const calls = route(() => ok("- ok"));
     const { ctx } = makeCtx({ getApiKeyAndHeaders: async () => ({ ok: true, apiKey: "k", headers: { "x-h": "1" } }) });

@@ -28,7 +28,8 @@ Rules:
 - A long result or argument list is shown as its beginning and its end around a marker such as " ...[1200 chars elided]... ": that middle part was cut out before you saw it. Summarize what the head and the tail show (errors and totals are often at the end), and never report the elided part as empty or missing.
 - Be brief.
 - Every tool call in the input is labelled [[N:toolname]]. Begin the first bullet of each call you report with its label, copied exactly as the input shows it (same number, same tool name), as plain leading text: no bold, no backticks, no list numbers around it.
-- Never renumber, rename or invent a label. When you skip a call, its label does not appear either.`;
+- Never renumber, rename or invent a label. When you skip a call, its label does not appear either.
+- A result line of the form [image returned: <type> sha256:<digest>] means the tool returned an image you cannot see: say that an image was returned, and never describe or guess what it shows.`;
 
 const RANGE_PROMPT = `You are fusing several per-step summaries that together describe one finished (CLOSED) sub-task from an AI coding agent's history. Write ONE unified summary of the whole sub-task.
 

@@ -1,0 +1,85 @@
+/**
+ * Reading a spilled output back, confined to this session's own blob
+ * directory. The persisted `spillPath` only contributes its file name, and
+ * only when it names a file of that directory; everything else about the
+ * path (other sessions, relative paths, links, special files) is refused
+ * before a byte is read.
+ */
+import { constants } from "node:fs";
+import { lstat, open } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join } from "node:path";
+
+/** Largest sidecar read back; a bigger file is refused rather than loaded into memory. */
+export const MAX_SIDECAR_READ_BYTES = 64 * 1024 * 1024;
+
+// Our names, and upstream's capped form `<stem>.<16 hex of SHA-1>.txt` (pi-condense 2.10.1).
+const SIDECAR_NAMES = [/^[A-Za-z0-9_-]+\.txt$/, /^[A-Za-z0-9_-]+\.[0-9a-f]{16}\.txt$/];
+
+// O_NOFOLLOW refuses a symlink at the sidecar name; O_NONBLOCK keeps a FIFO from blocking the open.
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+export type SidecarRead =
+  | { kind: "ok"; text: string }
+  /** Nothing at the sidecar's place in this session's blob directory. */
+  | { kind: "missing"; error: unknown }
+  /** Something is there, or the record points elsewhere: not read, with the reason. */
+  | { kind: "refused"; reason: string };
+
+const refused = (reason: string): SidecarRead => ({ kind: "refused", reason });
+
+/**
+ * Reads the sidecar a record names from `ownBlobDir`, this session's blob
+ * directory (`undefined` when the session has none). Never throws.
+ */
+export async function readOwnSidecar(ownBlobDir: string | undefined, spillPath: unknown): Promise<SidecarRead> {
+  if (typeof spillPath !== "string") return { kind: "missing", error: new Error("spillPath is not a string") };
+  if (ownBlobDir === undefined) return refused("this session has no session directory, so it has no archive to read from");
+  const name = basename(spillPath);
+  if (!isAbsolute(spillPath)) return refused("the recorded path is relative");
+  if (basename(dirname(spillPath)) !== basename(ownBlobDir)) return refused("the recorded path is not in this session's blob directory");
+  if (!SIDECAR_NAMES.some((pattern) => pattern.test(name))) return refused("the recorded file name is not a sidecar name");
+  try {
+    const dir = await lstat(ownBlobDir);
+    if (dir.isSymbolicLink() || !dir.isDirectory()) return refused("this session's blob directory is not a real directory");
+    return await readRegularFile(join(ownBlobDir, name));
+  } catch (error) {
+    if (isCode(error, "ENOENT")) return { kind: "missing", error };
+    if (isCode(error, "ELOOP") || isCode(error, "EMLINK")) return refused("the sidecar is a symbolic link");
+    return refused(`the sidecar could not be opened (${codeOf(error)})`);
+  }
+}
+
+async function readRegularFile(path: string): Promise<SidecarRead> {
+  const handle = await open(path, READ_FLAGS);
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return refused("the sidecar is not a regular file");
+    if (info.size > MAX_SIDECAR_READ_BYTES) {
+      return refused(`the sidecar is ${info.size} bytes, over the ${MAX_SIDECAR_READ_BYTES / (1024 * 1024)} MiB read limit`);
+    }
+    return { kind: "ok", text: await readAtMost(handle, info.size) };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads `size` bytes from the start; a file that grew meanwhile is not read past what was checked. */
+async function readAtMost(handle: Awaited<ReturnType<typeof open>>, size: number): Promise<string> {
+  const buffer = Buffer.alloc(size);
+  let filled = 0;
+  while (filled < size) {
+    const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled).toString("utf8");
+}
+
+function codeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : "error";
+}
+
+function isCode(error: unknown, code: string): boolean {
+  return codeOf(error) === code;
+}
