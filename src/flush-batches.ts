@@ -8,6 +8,7 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { AppendEntry } from "./delivery.js";
 import type { ExtensionState } from "./extension-state.js";
 import { serializeBatchWithinLimit } from "./batch-capture.js";
+import { dedupCandidate, isExactCopy } from "./exact-duplicate.js";
 import { occKey } from "./occurrence-key.js";
 import type { RetryStatus } from "./retry-ledger.js";
 import { summarizeBatch, summarizeBatches } from "./summarizer.js";
@@ -43,10 +44,11 @@ export function dedupBatches(
     const kept: CapturedToolCall[] = [];
     const deduped: CapturedToolCall[] = [];
     for (const call of batch.toolCalls) {
-      const originalKey = state.indexer.findExactDuplicate(call.toolName, call.resultText);
+      const candidate = dedupCandidate(state.indexer, call.toolName, call.resultText);
       const key = occKey(call.toolCallId, call.resultTimestamp);
-      if (originalKey && originalKey !== key) {
-        state.indexer.registerDuplicate(key, originalKey, persistAlias, call);
+      // A spilled original would need its sidecar read to be compared: the call is summarized instead.
+      if (candidate && candidate.key !== key && isExactCopy(candidate, call.toolName, call.resultText)) {
+        state.indexer.registerDuplicate(key, candidate.key, persistAlias, call);
         deduped.push(call);
       } else {
         kept.push(call);

@@ -196,3 +196,13 @@ describe("a batch the summarizer cannot summarize is isolated", () => {
     expect(prompts[0]).toContain("chars elided");
   });
 });
+
+describe("outputs the archive could not tell apart", () => {
+  test("two results with the same id in the same millisecond are not summarized", async () => {
+    const h = setup([{ id: "same", text: "a".repeat(500) }, { id: "same", text: "b".repeat(500) }, { id: "other", text: "c".repeat(500) }]);
+    for (const entry of h.fake.branch) if (entry.message?.role === "toolResult" && entry.message.toolCallId === "same") entry.message.timestamp = 5555;
+    await h.flush();
+    expect(h.state.indexer.isSummarized("same@5555")).toBe(false);
+    expect(h.state.indexer.isSummarized("other@410")).toBe(true);
+  });
+});

@@ -489,19 +489,6 @@ export class ToolCallIndexer {
     return this.hashToCanonical.get(hashToolResult(toolName, resultText));
   }
 
-  /**
-   * The indexed occurrence whose output is exactly this text (same tool), or undefined. Only an exact
-   * match may become a dedup alias: recovering the alias returns the original's text, which must be
-   * this call's output verbatim. A spilled original cannot be compared without reading its sidecar
-   * and is never aliased.
-   */
-  findExactDuplicate(toolName: string, resultText: string): string | undefined {
-    const key = this.lookupByContent(toolName, resultText);
-    const record = key === undefined ? undefined : this.records.get(key);
-    if (!record || record.spillPath || record.toolName !== toolName || record.resultText !== resultText) return undefined;
-    return key;
-  }
-
   /** `call` carries the duplicate's own arguments and error flag; they are persisted only where they differ from the original's. */
   registerDuplicate(newKey: string, originalKey: string, appendEntry: AppendEntry, call?: AliasCall): void {
     if (newKey === originalKey) return;

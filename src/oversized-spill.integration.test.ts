@@ -54,19 +54,20 @@ describe("oversized spill end to end (63)", () => {
     expect(rendered.pruned).toBe(true);
     const stub = rendered.messages[2].content[0].text as string;
     expect(stub).not.toContain(path);
-    expect(stub).toContain("context_tree_query with ref `tc1`");
+    expect(stub).toContain("context_tree_query with ref `t1`");
     expect(stub.toLowerCase()).toContain("spilled");
     expect(stub).not.toContain("Summarized in pruner summary");
 
     let tool: any;
     registerQueryTool({ registerTool: (def: any) => (tool = def) } as any, indexer);
     const ctx = { sessionManager: { getSessionDir: () => dir, getSessionId: () => "sid", getBranch: () => [] } };
-    const recovered = await tool.execute("q", { toolCallIds: ["tc1"] }, undefined, undefined, ctx);
+    const recovered = await tool.execute("q", { toolCallIds: ["t1"] }, undefined, undefined, ctx);
     expect(recovered.content[0].text.endsWith(`\n\n${body}`)).toBe(true);
 
     const rebuilt = new ToolCallIndexer();
     rebuilt.reconstructFromSession({ sessionManager: { getBranch: () => appended.map((e) => ({ type: "custom", ...e })) } } as any);
     expect(rebuilt.getRecord("tc1")?.spillPath).toBe(path);
+    expect(rebuilt.getShortRefForToolCallId("tc1")).toBe("t1");
     expect(rebuilt.lookupByContent("fetch", body)).toBe("tc1");
   });
 });

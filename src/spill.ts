@@ -8,7 +8,9 @@ import { lstat, mkdir, open } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { hashToolResult } from "./content-hash.js";
 import type { ToolCallIndexer } from "./indexer.js";
+import { dedupCandidate, isExactCopy } from "./exact-duplicate.js";
 import { occKey } from "./occurrence-key.js";
+import { readOwnSidecar } from "./sidecar-read.js";
 import type { CapturedBatch, CapturedToolCall } from "./types.js";
 
 /** Longest sanitized file stem; longer ids keep a prefix plus a hash of the full id. */
@@ -104,12 +106,21 @@ interface SpillArgs {
   appendEntry: (customType: string, data?: unknown) => void;
 }
 
-function dedupCall(call: CapturedToolCall, key: string, args: SpillArgs): boolean {
+async function dedupCall(call: CapturedToolCall, key: string, args: SpillArgs): Promise<boolean> {
   if (!args.config.dedupByContentHash) return false;
-  const original = args.indexer.lookupByContent(call.toolName, call.resultText);
-  if (!original || original === key) return false;
-  args.indexer.registerDuplicate(key, original, args.appendEntry);
+  const candidate = dedupCandidate(args.indexer, call.toolName, call.resultText);
+  if (!candidate || candidate.key === key) return false;
+  const stored = candidate.record?.spillPath ? await spilledText(candidate.record, args) : undefined;
+  if (!isExactCopy(candidate, call.toolName, call.resultText, stored)) return false;
+  args.indexer.registerDuplicate(key, candidate.key, args.appendEntry, call);
   return true;
+}
+
+/** The full text of a spilled original, read back from this session's blob directory. */
+async function spilledText(record: { spillPath?: string }, args: SpillArgs): Promise<string | undefined> {
+  if (!args.sessionDir) return undefined;
+  const read = await readOwnSidecar(blobDirFor(args.sessionDir, args.sessionId), record.spillPath);
+  return read.kind === "ok" ? read.text : undefined;
 }
 
 async function spillCall(call: CapturedToolCall, key: string, args: SpillArgs): Promise<boolean> {
@@ -130,7 +141,7 @@ export async function spillOversizedBatch(args: SpillArgs): Promise<Set<string>>
   for (const call of args.batch.toolCalls) {
     if (call.resultText.length < args.config.spillThreshold) continue;
     const key = occKey(call.toolCallId, call.resultTimestamp);
-    if (dedupCall(call, key, args)) {
+    if (await dedupCall(call, key, args)) {
       handled.add(call.toolCallId);
       // Without a session dir (--no-session) a sidecar would land in the working directory.
     } else if (args.sessionDir && (await spillCall(call, key, args))) {
@@ -140,7 +151,11 @@ export async function spillOversizedBatch(args: SpillArgs): Promise<Set<string>>
   }
   if (spilled.length > 0) {
     const { turnIndex, timestamp } = args.batch;
-    args.indexer.addBatch({ turnIndex, timestamp, assistantText: "", toolCalls: spilled }, args.appendEntry);
+    const batch = { turnIndex, timestamp, assistantText: "", toolCalls: spilled };
+    // A ref of its own: with reused provider ids the bare id would name every occurrence.
+    const refs = args.indexer.allocateSummaryRefs(batch);
+    args.indexer.registerSummaryRefs(refs);
+    args.indexer.addBatch(batch, args.appendEntry, refs);
   }
   return handled;
 }
