@@ -1052,6 +1052,14 @@ describe("pruneMessages: bad input never throws", () => {
     expect(sink.counts()["unresolved-range"]).toBe(1);
   });
 
+  test("an orphaned result whose id is an object is swept and reported without throwing", () => {
+    const { sink, appended } = recordingSink();
+    const orphan = { ...result(2, "x"), toolCallId: { toString: 1 } };
+    const out = safe([user(1), orphan], mockIndexer(), undefined, sink);
+    expect(out.messages).toEqual([user(1)]);
+    expect(appended.map((a) => a.data.detail)).toEqual(["swept 1 orphan toolResult(s): <object>"]);
+  });
+
   test("a message of unknown role passes through and acts as a barrier", () => {
     const weird = { role: "future-role", payload: 1, timestamp: 5 };
     const messages = [callTurn(1, ["a"]), result(2, "a"), weird, user(6)];
