@@ -130,11 +130,13 @@ function usableEntries(entries: ChainCompressionEntry[], diagnostics?: Reporter)
     const parsed = parseChainEntry(entries[i]);
     if (parsed.ok && parsed.value === entries[i] && usable === undefined) continue;
     usable ??= entries.slice(0, i);
-    if (parsed.ok) usable.push(parsed.value);
-    else {
-      const blockId = isHeaderSafe((entries[i] as { blockId?: unknown } | null)?.blockId) ? entries[i]!.blockId : "?";
-      diagnostics?.report("unresolved-range", `invalid:${blockId}`, `blockId=${blockId} skipped: invalid entry (${parsed.reason})`);
+    if (parsed.ok) {
+      usable.push(parsed.value);
+      continue;
     }
+    const named = (entries[i] as { blockId?: unknown } | null)?.blockId;
+    const blockId = isHeaderSafe(named) ? named : "?";
+    diagnostics?.report("unresolved-range", `invalid:${blockId}`, `blockId=${blockId} skipped: invalid entry (${parsed.reason})`);
   }
   return usable ?? entries;
 }
