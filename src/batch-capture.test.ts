@@ -264,6 +264,25 @@ describe("captureUnindexedBatchesFromSession", () => {
   });
 });
 
+describe("capture of values a hand-edited session can hold", () => {
+  test("a toolCall block without a string id is not captured", () => {
+    const message = { role: "assistant", content: [{ type: "toolCall", id: { toString: 1 }, name: "bash" }, { type: "toolCall", name: "bash" }, { type: "toolCall", id: "ok", name: "bash" }], timestamp: 1 };
+    expect(captureBatch(message, [], 0, 1).toolCalls.map((c) => c.toolCallId)).toEqual(["ok"]);
+  });
+
+  test("captured calls take the types the index reads back", () => {
+    const message = { role: "assistant", content: [{ type: "toolCall", id: "a", name: 7, arguments: "ls -la" }], timestamp: 1 };
+    const [captured] = captureBatch(message, [{ ...toolResult(5, "a", "out"), isError: "yes" }], 0, 1).toolCalls;
+    expect(captured).toEqual({ toolCallId: "a", toolName: "", args: { _raw: "ls -la" }, resultText: "out", isError: false, resultTimestamp: 5 });
+  });
+
+  test("the rescan skips a block whose id is not a string without throwing", () => {
+    const odd = { role: "assistant", content: [{ type: "toolCall", id: { toString: 1 }, name: "bash" }], timestamp: 2 };
+    const branch = [entry(user(1)), entry(odd), entry({ ...toolResult(3, "x", "out"), toolCallId: { toString: 1 } })];
+    expect(captureUnindexedBatchesFromSession(branch, nothingSummarized)).toEqual([]);
+  });
+});
+
 describe("serializeBatchForSummarizer", () => {
   test("labels each call with its position and tool name (25)", () => {
     const text = serializeBatchForSummarizer(batch([call("x1", "read"), call("x2", "bash")]));

@@ -6,6 +6,7 @@
 import { imageMarkerLines } from "./image-markers.js";
 import { toolCallBlocks } from "./message-shape.js";
 import { occKey, resultTimestampOf } from "./occurrence-key.js";
+import { recordArgs } from "./persisted-entries.js";
 import type { BatchingMode, CapturedBatch, CapturedToolCall } from "./types.js";
 
 export { imageDigest, imageMarkerDigests } from "./image-markers.js";
@@ -26,18 +27,20 @@ export function extractToolResultText(msg: any): string {
   return (markers.length === 0 ? texts : [...markers, ...texts]).join("\n");
 }
 
+// Captured values become persisted records, so they take the types the rebuild accepts (persisted-entries.ts).
 function captureCall(block: any, toolResults: any[]): CapturedToolCall {
-  const args = block.input ?? block.args ?? block.arguments ?? {};
+  const args = recordArgs(block.input ?? block.args ?? block.arguments);
+  const toolName = typeof block.name === "string" ? block.name : "";
   const match = toolResults.find((r) => r?.toolCallId === block.id);
   if (!match) {
-    return { toolCallId: block.id, toolName: block.name, args, resultText: "(no result)", isError: false };
+    return { toolCallId: block.id, toolName, args, resultText: "(no result)", isError: false };
   }
   const call: CapturedToolCall = {
     toolCallId: block.id,
-    toolName: block.name,
+    toolName,
     args,
     resultText: extractToolResultText(match),
-    isError: match.isError ?? false,
+    isError: match.isError === true,
   };
   const resultTimestamp = resultTimestampOf(match.timestamp);
   if (resultTimestamp !== undefined) call.resultTimestamp = resultTimestamp;
@@ -49,7 +52,10 @@ export function captureBatch(message: any, toolResults: any[], turnIndex: number
     turnIndex,
     timestamp,
     assistantText: textBlocks(message?.content).join("\n").trim(),
-    toolCalls: toolCallBlocks(message).map((block) => captureCall(block, toolResults ?? [])),
+    // A call without a string id can neither be paired with its result nor keyed in the index.
+    toolCalls: toolCallBlocks(message)
+      .filter((block) => typeof block.id === "string")
+      .map((block) => captureCall(block, toolResults ?? [])),
   };
 }
 
@@ -83,7 +89,7 @@ function batchFromTurn(
   const content = turn.message.content;
   if (!Array.isArray(content) || turn.results.length === 0) return undefined;
   for (const block of content) {
-    if (block?.type !== "toolCall" || !block.id) continue;
+    if (block?.type !== "toolCall" || typeof block.id !== "string" || !block.id) continue;
     const result = firstResultFor(turn.results, block.id);
     if (!result) continue;
     if (indexer.isSummarized(occKey(block.id, resultTimestampOf(result.timestamp)))) continue;

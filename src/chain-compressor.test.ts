@@ -589,6 +589,20 @@ describe("extractChainRecords", () => {
     expect(extractChainRecords(messages, bounds, () => false)).toEqual([]);
   });
 
+  test("only what the index can read back is archived: string ids, finite timestamps, string names, object args", () => {
+    const messages = [
+      user(1000),
+      call(1010, [{ id: "c1", name: 7 as any, input: "raw text" }, { id: 5 as any, name: "bash", input: {} }]),
+      result(1050, "c1", "kept"),
+      { ...result(1060, "c1", "huge"), timestamp: 1e400 },
+      { ...result(1070, "x", "numeric id"), toolCallId: 5 },
+      reply(1200),
+    ];
+    expect(extractChainRecords(messages, bounds, () => false)).toEqual([
+      { toolCallId: "c1", toolName: "", args: { _raw: "raw text" }, resultText: "kept", isError: false, turnIndex: -1, timestamp: 1050, resultTimestamp: 1050 },
+    ]);
+  });
+
   test("an unresolvable span yields no records", () => {
     // X1: duplicated start user, missing final, null final, start after end, empty messages
     expect(extractChainRecords([user(1000), ...span()], bounds, () => false)).toEqual([]);
@@ -687,6 +701,11 @@ describe("buildDeterministicBody", () => {
   test("undefined args leave a trailing space after the tool name", () => {
     const body = buildDeterministicBody([rec("a1", "bash", undefined as any, 1000)], []);
     expect(body.split("\n")[4]).toBe("First: bash ");
+  });
+
+  test("a timestamp beyond the Date range shows as ? instead of throwing", () => {
+    const body = buildDeterministicBody([rec("a1", "bash", {}, 1e21, { resultTimestamp: 1e21 })], []);
+    expect(body).toContain("Span: ? -> ? (0s)");
   });
 
   test("a record with a corrupt timestamp does not throw", () => {

@@ -13,6 +13,7 @@ import { CHAIN_BODY_HEADER, deterministicBody } from "./deterministic-body.js";
 import type { DiagnosticSink } from "./diagnostics.js";
 import type { BackfillOptions } from "./indexer.js";
 import { bareToolCallId, occKey, parseOccKey } from "./occurrence-key.js";
+import { recordArgs } from "./persisted-entries.js";
 import {
   CUSTOM_TYPE_CHAIN,
   type ChainCompressionEntry,
@@ -93,12 +94,15 @@ export function extractChainRecords(
     if (msg?.role === "assistant" && Array.isArray(msg.content)) {
       for (const block of msg.content) {
         if (block?.type !== "toolCall") continue;
-        calls.set(block.id, { toolName: block.name, args: block.input ?? block.args ?? block.arguments ?? {} });
+        const toolName = typeof block.name === "string" ? block.name : "";
+        calls.set(block.id, { toolName, args: recordArgs(block.input ?? block.args ?? block.arguments) });
       }
     } else if (msg?.role === "toolResult") {
       const call = calls.get(msg.toolCallId);
       const ts = msg.timestamp;
-      if (!call || protectedIds.has(msg.toolCallId) || typeof ts !== "number") continue;
+      // Only what the index can read back is archived: a string id and a finite timestamp.
+      if (!call || typeof msg.toolCallId !== "string" || protectedIds.has(msg.toolCallId)) continue;
+      if (typeof ts !== "number" || !Number.isFinite(ts)) continue;
       if (isIndexed(occKey(msg.toolCallId, ts))) continue;
       records.push({
         toolCallId: msg.toolCallId,

@@ -25,6 +25,32 @@ const assistantText = (ts: number) => ({ role: "assistant", content: [{ type: "t
 
 const protectTodo = (name: string) => name === "todowrite";
 
+describe("detectChains: values a hand-edited session can hold", () => {
+  test("a user message without a finite timestamp interrupts the open chain and opens none", () => {
+    const chains = detectChains([user(100), assistantWithTools(200, ["a"]), { ...user(0), timestamp: "300" }, assistantWithTools(400, ["b"]), assistantText(500)]);
+    expect(chains).toEqual([
+      { startUserTimestamp: 100, middleToolCallIds: ["a"], middleOccurrenceKeys: [], protectedToolCallIds: [], finalAssistantTimestamp: null },
+    ]);
+  });
+
+  test("a closing reply without a finite timestamp ends the chain as interrupted", () => {
+    const chains = detectChains([user(100), assistantWithTools(200, ["a"]), toolResult(210, "a"), { ...assistantText(0), timestamp: 1e400 }]);
+    expect(chains.map((c) => c.finalAssistantTimestamp)).toEqual([null]);
+  });
+
+  test("call and result ids that are not strings contribute nothing", () => {
+    const chains = detectChains([
+      user(100),
+      callTurn(200, [[{ toString: 1 } as any, "bash"], ["ok", "bash"]]),
+      { ...toolResult(210, "x"), toolCallId: { toString: 1 } },
+      toolResult(220, "ok"),
+      assistantText(300),
+    ]);
+    expect(chains[0]!.middleToolCallIds).toEqual(["ok"]);
+    expect(chains[0]!.middleOccurrenceKeys).toEqual(["ok@220"]);
+  });
+});
+
 describe("detectChains: boundaries", () => {
   test("an empty array yields no chains", () => {
     // 1

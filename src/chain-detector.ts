@@ -27,7 +27,7 @@ function isSyntheticChainMessage(msg: any): boolean {
 
 function collectToolCalls(msg: any, chain: OpenChain, isProtected: (toolName: string, args: unknown) => boolean): void {
   for (const block of msg.content) {
-    if (block?.type !== "toolCall" || !block.id || !block.name) continue;
+    if (block?.type !== "toolCall" || typeof block.id !== "string" || !block.id || !block.name) continue;
     chain.middles.add(block.id);
     if (isProtected(block.name, block.input ?? block.arguments)) chain.protectedIds.add(block.id);
   }
@@ -35,7 +35,7 @@ function collectToolCalls(msg: any, chain: OpenChain, isProtected: (toolName: st
 
 function collectToolResult(msg: any, chain: OpenChain, isProtected: (toolName: string, args: unknown) => boolean): void {
   const id = msg.toolCallId;
-  if (!id) return;
+  if (typeof id !== "string" || !id) return;
   chain.middles.add(id);
   chain.occurrences.add(occKey(id, resultTimestampOf(msg.timestamp)));
   // Results carry no args, so only a name-based rule can match here.
@@ -50,6 +50,10 @@ function emit(chain: OpenChain, finalAssistantTimestamp: number | null): ChainRa
     protectedToolCallIds: [...chain.protectedIds],
     finalAssistantTimestamp,
   };
+}
+
+function isTimestamp(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value);
 }
 
 function openChain(start: number): OpenChain {
@@ -67,13 +71,14 @@ export function detectChains(
     if (role === "user") {
       if (isSyntheticChainMessage(msg)) continue;
       if (current) ranges.push(emit(current, null));
-      current = openChain(msg.timestamp);
+      // A chain is addressed by its boundary timestamps; without a usable one it cannot be compressed.
+      current = isTimestamp(msg.timestamp) ? openChain(msg.timestamp) : null;
       continue;
     }
     if (!current) continue;
     if (role === "assistant") {
       if (isTextOnlyAssistant(msg)) {
-        ranges.push(emit(current, msg.timestamp));
+        ranges.push(emit(current, isTimestamp(msg.timestamp) ? msg.timestamp : null));
         current = null;
       } else {
         collectToolCalls(msg, current, isProtected);

@@ -853,7 +853,7 @@ describe("applyChainCompressions: outputs need no orphan sweep", () => {
   }
 });
 
-describe("applyChainCompressions: malformed persisted entries never throw", () => {
+describe("applyChainCompressions: malformed chain entries are left alone and reported, never thrown on", () => {
   const run = (bad: any) => {
     const sink = collectingSink();
     const input = incident();
@@ -864,50 +864,63 @@ describe("applyChainCompressions: malformed persisted entries never throw", () =
     return { input, out, sink };
   };
 
-  test("a missing start timestamp is an unresolved range", () => {
+  const expectSkipped = (bad: any, reason: string) => {
+    const { input, out, sink } = run(bad);
+    expect(out).toBe(input);
+    expect(sink.reports).toEqual([{ kind: "unresolved-range", key: "invalid:b5", detail: `blockId=b5 skipped: invalid entry (${reason})` }]);
+  };
+
+  test("a missing start timestamp", () => {
     const { startUserTimestamp: _, ...bad } = b5();
-    const { input, out, sink } = run(bad);
-    expect(out).toBe(input);
-    expect(sink.reports).toEqual([{ kind: "unresolved-range", key: "b5", detail: "blockId=b5 start=undefined final=1200" }]);
+    expectSkipped(bad, "startUserTimestamp is missing");
   });
 
-  test("a missing final timestamp is an unresolved range", () => {
+  test("a missing final timestamp", () => {
     const { finalAssistantTimestamp: _, ...bad } = b5();
-    const { input, out, sink } = run(bad);
-    expect(out).toBe(input);
-    expect(sink.reports.map((r) => r.kind)).toEqual(["unresolved-range"]);
+    expectSkipped(bad, "finalAssistantTimestamp is missing");
   });
 
-  test("NaN timestamps are an unresolved range", () => {
-    const { input, out, sink } = run({ ...b5(), startUserTimestamp: Number.NaN });
-    expect(out).toBe(input);
-    expect(sink.reports.map((r) => [r.kind, r.key])).toEqual([["unresolved-range", "b5"]]);
+  test("a NaN start timestamp", () => {
+    expectSkipped({ ...b5(), startUserTimestamp: Number.NaN }, "startUserTimestamp is not a finite number");
   });
 
-  test("string timestamps are an unresolved range", () => {
-    const { input, out, sink } = run({ ...b5(), startUserTimestamp: "1000", finalAssistantTimestamp: "1200" });
-    expect(out).toBe(input);
-    expect(sink.reports.map((r) => r.kind)).toEqual(["unresolved-range"]);
+  test("string timestamps", () => {
+    expectSkipped({ ...b5(), startUserTimestamp: "1000", finalAssistantTimestamp: "1200" }, "startUserTimestamp is not a finite number");
   });
 
-  test("toolRefs that is not an array still renders a synthetic", () => {
-    const { out, sink } = run({ ...b5(), toolRefs: null });
-    expect(synthetics(out).length).toBe(1);
-    expect(textOf(synthetics(out)[0])).toStartWith('<compressed-chain id="b5" tools="">');
-    expect(sink.reports).toEqual([]);
+  test("toolRefs that is not a list", () => {
+    expectSkipped({ ...b5(), toolRefs: null }, 'toolRefs is not a list of refs without ", <, > or line breaks');
   });
 
-  test("missing droppedToolCallIds renders and reports a mismatch against the actual ids", () => {
+  test("a tool ref that would close the header early", () => {
+    expectSkipped({ ...b5(), toolRefs: ['t1"><x'] }, 'toolRefs is not a list of refs without ", <, > or line breaks');
+  });
+
+  test("missing droppedToolCallIds", () => {
     const { droppedToolCallIds: _, ...bad } = b5();
-    const { out, sink } = run(bad);
-    expect(synthetics(out).length).toBe(1);
-    expect(out.some((m) => m.toolCallId === "bash_18")).toBe(false);
-    expect(sink.reports).toEqual([{ kind: "range-id-mismatch", key: "b5", detail: "blockId=b5 recorded=0 actual=1" }]);
+    expectSkipped(bad, "droppedToolCallIds is missing");
   });
 
-  test("protectedToolCallIds that is not an array relocates nothing", () => {
-    const { out } = run({ ...b5(), protectedToolCallIds: "bash_18" });
-    expect(textOf(synthetics(out)[0])).not.toContain("<protected-output");
+  test("protectedToolCallIds that is not a list", () => {
+    expectSkipped({ ...b5(), protectedToolCallIds: "bash_18" }, "protectedToolCallIds is not a list of strings");
+  });
+
+  test("a range summary that is not a string", () => {
+    expectSkipped({ ...b5(), rangeSummaryText: 42 }, "rangeSummaryText is not a string");
+  });
+
+  test("a block id that is not a string names no block in the report", () => {
+    const { input, out, sink } = run({ ...b5(), blockId: { toString: 1 } });
+    expect(out).toBe(input);
+    expect(sink.reports.map((r) => r.key)).toEqual(["invalid:?"]);
+  });
+
+  test("a valid entry next to an invalid one still applies", () => {
+    const sink = collectingSink();
+    const out = applyChainCompressions(incident(), [{ ...b5(), blockId: "b9", startUserTimestamp: "x" } as any, b5()], body, true, () => undefined, sink);
+    expect(synthetics(out).length).toBe(1);
+    expect(textOf(synthetics(out)[0])).toStartWith('<compressed-chain id="b5"');
+    expect(sink.reports.map((r) => r.key)).toEqual(["invalid:b9"]);
   });
 });
 

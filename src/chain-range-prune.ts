@@ -11,6 +11,7 @@ import type { DiagnosticSink } from "./diagnostics.js";
 import { imageBlocksOf, type ImageBlock } from "./image-markers.js";
 import { substituteBlockRefs } from "./nested-placeholders.js";
 import { bareToolCallId, occKey, resultTimestampOf } from "./occurrence-key.js";
+import { isHeaderSafe, parseChainEntry } from "./persisted-entries.js";
 import { CUSTOM_TYPE_SUMMARY, type ChainCompressionEntry } from "./types.js";
 
 type BlockLookup = (blockId: string) => string | undefined;
@@ -53,10 +54,12 @@ export function buildSyntheticChainMessage(
   blockSummaryLookup?: BlockLookup,
   protectedOutputs: ProtectedOutput[] = [],
 ): UserMessage {
+  const summaryText = typeof summary === "string" ? summary : "";
   const body = blockSummaryLookup
-    ? substituteBlockRefs(summary, blockSummaryLookup, { selfBlockId: entry.blockId })
-    : summary;
-  const tools = Array.isArray(entry.toolRefs) ? entry.toolRefs.join(",") : "";
+    ? substituteBlockRefs(summaryText, blockSummaryLookup, { selfBlockId: entry.blockId })
+    : summaryText;
+  // A ref that could close the header early is left out rather than written into it.
+  const tools = Array.isArray(entry.toolRefs) ? entry.toolRefs.filter(isHeaderSafe).join(",") : "";
   const relocated = protectedOutputs
     .map((p) => `\n\n<protected-output tool="${p.tool}">\n${p.text}\n</protected-output>`)
     .join("");
@@ -97,9 +100,10 @@ export function compressChainRanges(
 ): ChainRangeResult {
   const unchanged = { messages, created: NOTHING_CREATED };
   if (chainEntries.length === 0) return unchanged;
-  const boundaries = indexBoundaries(messages, chainEntries);
+  const usable = usableEntries(chainEntries, diagnostics);
+  const boundaries = indexBoundaries(messages, usable);
   const resolved: Array<{ entry: ChainCompressionEntry; range: IndexRange }> = [];
-  for (const entry of chainEntries) {
+  for (const entry of usable) {
     const range = resolveWith(boundaries, entry);
     if (range) resolved.push({ entry, range });
     else diagnostics?.report("unresolved-range", String(entry.blockId), boundaryDetail(entry));
@@ -121,6 +125,24 @@ export function compressChainRanges(
 }
 
 // ---------------------------------------------------------------------------
+
+/** Entries are validated at load; one that slipped through invalid is left alone (fail closed), never rendered. */
+function usableEntries(entries: ChainCompressionEntry[], diagnostics?: Reporter): ChainCompressionEntry[] {
+  let usable: ChainCompressionEntry[] | undefined;
+  for (let i = 0; i < entries.length; i++) {
+    const parsed = parseChainEntry(entries[i]);
+    if (parsed.ok && parsed.value === entries[i] && usable === undefined) continue;
+    usable ??= entries.slice(0, i);
+    if (parsed.ok) {
+      usable.push(parsed.value);
+      continue;
+    }
+    const named = (entries[i] as { blockId?: unknown } | null)?.blockId;
+    const blockId = isHeaderSafe(named) ? named : "?";
+    diagnostics?.report("unresolved-range", `invalid:${blockId}`, `blockId=${blockId} skipped: invalid entry (${parsed.reason})`);
+  }
+  return usable ?? entries;
+}
 
 type Boundaries = { users: Map<unknown, Boundary>; assistants: Map<unknown, Boundary> };
 
@@ -230,13 +252,14 @@ function collectDrops(
       const msg = messages[i];
       if (msg?.role === "toolResult") {
         const id = msg.toolCallId;
+        if (typeof id !== "string") continue;
         actual.add(id);
         drops.droppedBareIds.add(id);
         drops.droppedOccKeys.add(occKey(id, resultTimestampOf(msg.timestamp)));
         if (protectedIds.has(id)) relocated.push(relocatedOutput(msg));
       } else if (msg?.role === "assistant" && Array.isArray(msg.content)) {
         for (const block of msg.content) {
-          if (block?.type !== "toolCall") continue;
+          if (block?.type !== "toolCall" || typeof block.id !== "string") continue;
           actual.add(block.id);
           drops.droppedBareIds.add(block.id);
         }
@@ -250,15 +273,20 @@ function collectDrops(
 
 function relocatedOutput(msg: any): ProtectedOutput {
   const images = imageBlocksOf(msg.content);
-  const output: ProtectedOutput = { tool: msg.toolName, text: extractToolResultText(msg) };
+  const output: ProtectedOutput = { tool: toolNameOf(msg), text: extractToolResultText(msg) };
   if (images.length > 0) output.images = images;
   return output;
+}
+
+/** The tool name for a relocation tag; one that could break the tag is not written. */
+function toolNameOf(msg: any): string {
+  return isHeaderSafe(msg.toolName) ? msg.toolName : "";
 }
 
 /** Diagnostic only: the positional range always wins over the recorded ids. */
 function reportIdMismatch(entry: ChainCompressionEntry, actual: Set<string>, diagnostics?: Reporter): void {
   const recordedIds = Array.isArray(entry.droppedToolCallIds) ? entry.droppedToolCallIds : [];
-  const recorded = new Set(recordedIds.map((id) => bareToolCallId(String(id))));
+  const recorded = new Set(recordedIds.filter((id) => typeof id === "string").map((id) => bareToolCallId(id)));
   const same = recorded.size === actual.size && [...recorded].every((id) => actual.has(id));
   if (same) return;
   diagnostics?.report(

@@ -193,6 +193,95 @@ describe("loadConfig enumerations, booleans and blocks", () => {
   });
 });
 
+describe("loadConfigWithWarnings: one warning per wrong-typed setting", () => {
+  async function warningsFor(block: unknown) {
+    await agentDir({ theme: "dark", contextPrune: block });
+    return config.loadConfigWithWarnings();
+  }
+
+  test('"enabled": "true" warns once, naming the key, what was expected, found and used', async () => {
+    const { config: loaded, warnings } = await warningsFor({ enabled: "true" });
+    expect(loaded.enabled).toBe(false);
+    expect(warnings).toEqual([
+      'pruner: settings.json contextPrune.enabled should be true or false, found the string "true"; using false',
+    ]);
+  });
+
+  test("a list as the contextPrune block is one warning and gives the defaults", async () => {
+    const { config: loaded, warnings } = await warningsFor([]);
+    expect(loaded).toEqual({ ...DEFAULT_CONFIG });
+    expect(warnings).toEqual(["pruner: settings.json contextPrune should be an object, found a list; using the default settings"]);
+  });
+
+  test("a chainCompression block without enabled warns that chain compression stays off", async () => {
+    const { config: loaded, warnings } = await warningsFor({ enabled: true, chainCompression: {} });
+    expect(loaded.chainCompression).toEqual({} as any);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toStartWith('pruner: settings.json contextPrune.chainCompression has no "enabled" field, so chain compression stays off');
+  });
+
+  test("a purgeErrors block without enabled warns that error purge stays off", async () => {
+    const { warnings } = await warningsFor({ purgeErrors: { cooldownTurns: 3 } });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("contextPrune.purgeErrors has no \"enabled\" field, so error purge stays off");
+  });
+
+  test("a wrong-typed field inside a nested block is named with its block", async () => {
+    const { warnings } = await warningsFor({ chainCompression: { enabled: true, rollingWindow: "3" } });
+    expect(warnings).toEqual([
+      'pruner: settings.json contextPrune.chainCompression.rollingWindow should be a number, found the string "3"; using 3',
+    ]);
+  });
+
+  test("every other kind of key names what it expects and what it uses instead", async () => {
+    const { warnings } = await warningsFor({
+      minBatchChars: "500",
+      spillThreshold: 0,
+      pruneOn: "every-turn",
+      autoBudgetThreshold: 80,
+      protectedPaths: ["docs/**", 3],
+      chainCompression: null,
+    });
+    expect(warnings).toEqual([
+      'pruner: settings.json contextPrune.pruneOn should be one of "agent-message", "on-demand", found the string "every-turn"; using "agent-message"',
+      'pruner: settings.json contextPrune.minBatchChars should be a whole number >= 0, found the string "500"; using 1000',
+      'pruner: settings.json contextPrune.protectedPaths should be a list of strings, found 1 entry that is not a string; using ["docs/**"]',
+      `pruner: settings.json contextPrune.chainCompression should be an object, found null; using ${JSON.stringify(DEFAULT_CONFIG.chainCompression)}`,
+      "pruner: settings.json contextPrune.autoBudgetThreshold should be a number in (0, 1] or null, found 80; using null",
+      "pruner: settings.json contextPrune.spillThreshold should be a whole number > 0, found 0; using 65536",
+    ]);
+  });
+
+  test("a valid file with unknown keys and floored fractions gives no warning", async () => {
+    const { config: loaded, warnings } = await warningsFor({
+      ...DEFAULT_CONFIG,
+      enabled: true,
+      recoveryGraceTurns: 2.7,
+      chainCompression: { enabled: false },
+      thinkingStrip: { enabled: true, keepLastTurns: 16 },
+    });
+    expect(warnings).toEqual([]);
+    expect((loaded as any).thinkingStrip).toEqual({ enabled: true, keepLastTurns: 16 });
+  });
+
+  test("an unknown key named like an object method inside a nested block stays unknown and silent", async () => {
+    const { config: loaded, warnings } = await warningsFor({ chainCompression: { enabled: true, toString: 5 } });
+    expect(warnings).toEqual([]);
+    expect((loaded.chainCompression as any).toString).toBe(5);
+  });
+
+  test("no block and an empty file give no warning", async () => {
+    expect((await warningsFor(undefined)).warnings).toEqual([]);
+    await agentDir("");
+    expect((await config.loadConfigWithWarnings()).warnings).toEqual([]);
+  });
+
+  test("loadConfig returns the same settings without the warnings", async () => {
+    await agentDir({ contextPrune: { enabled: "true", minBatchChars: 200 } });
+    expect(await config.loadConfig()).toEqual((await config.loadConfigWithWarnings()).config);
+  });
+});
+
 describe("loadConfig on missing or broken files", () => {
   test("a missing file, invalid JSON, a top-level array or a non-object block give full defaults (43)", async () => {
     const spy = silenceConsoleError();

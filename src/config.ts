@@ -8,6 +8,7 @@ import { getAgentDir } from "@earendil-works/pi-coding-agent";
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { plural } from "./plural.js";
 import {
   DEFAULT_CONFIG,
   PRUNE_ON_MODES,
@@ -28,8 +29,6 @@ type SettingsFile =
 
 type PlainObject = Record<string, unknown>;
 
-const THINKING_LEVELS = new Set<unknown>(SUMMARIZER_THINKING_LEVELS.map((level) => level.value));
-const PRUNE_ON_VALUES = new Set<unknown>(PRUNE_ON_MODES.map((mode) => mode.value));
 const warnedPaths = new Set<string>();
 let saveQueue: Promise<void> = Promise.resolve();
 
@@ -70,80 +69,166 @@ function warnOnce(path: string, reason: string): void {
   );
 }
 
-const bool = (value: unknown, fallback: boolean): boolean => (typeof value === "boolean" ? value : fallback);
-const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
-const count = (value: unknown, fallback: number): number =>
-  isNumber(value) && value >= 0 ? Math.floor(value) : fallback;
-const positiveCount = (value: unknown, fallback: number): number =>
-  isNumber(value) && Math.floor(value) > 0 ? Math.floor(value) : fallback;
-const share = (value: unknown): number | null => (isNumber(value) && value > 0 && value <= 1 ? value : null);
-const text = (value: unknown, fallback: string): string => (typeof value === "string" ? value : fallback);
-
-function stringList(value: unknown, fallback: string[]): string[] {
-  if (!Array.isArray(value)) return fallback;
-  return value.every((item) => typeof item === "string") ? value : value.filter((item) => typeof item === "string");
+/** What `loadConfig` returns, plus one warning per setting that was of the wrong type and replaced. */
+export interface LoadedConfig {
+  config: ContextPruneConfig;
+  warnings: string[];
 }
+
+const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+
+function describeValue(value: unknown): string {
+  if (typeof value === "string") {
+    const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
+    return `the string ${JSON.stringify(shown)}`;
+  }
+  if (Array.isArray(value)) return "a list";
+  if (value === null) return "null";
+  if (typeof value === "object") return "an object";
+  return String(value);
+}
+
+const shown = (value: unknown): string => JSON.stringify(value) ?? String(value);
 
 /**
- * Nested blocks replace the default wholesale (absent sub-keys stay absent);
- * only a present sub-key of the wrong type falls back to its default value.
+ * Validates one settings block, collecting one warning per key it had to
+ * replace. A value it can use (fractions of integer keys are floored) passes
+ * silently, and so do unknown keys.
  */
-function nestedBlock<T extends object>(value: unknown, fallback: T): T {
-  if (!isPlainObject(value)) return fallback;
-  const defaults = fallback as PlainObject;
-  const badKeys = Object.keys(value).filter((key) => {
-    if (!(key in defaults)) return false;
-    const expected = typeof defaults[key];
-    return typeof value[key] !== expected || (expected === "number" && !isNumber(value[key]));
-  });
-  if (badKeys.length === 0) return value as T;
-  const repaired: PlainObject = { ...value };
-  for (const key of badKeys) repaired[key] = defaults[key];
-  return repaired as T;
+class Normalizer {
+  readonly warnings: string[] = [];
+
+  warn(key: string, expected: string, found: string, using: string): void {
+    this.warnings.push(`pruner: settings.json contextPrune.${key} should be ${expected}, found ${found}; using ${using}`);
+  }
+
+  private fallback<T>(key: string, expected: string, value: unknown, fallback: T): T {
+    this.warn(key, expected, describeValue(value), shown(fallback));
+    return fallback;
+  }
+
+  bool(key: string, value: unknown, fallback: boolean): boolean {
+    return typeof value === "boolean" ? value : this.fallback(key, "true or false", value, fallback);
+  }
+
+  text(key: string, value: unknown, fallback: string): string {
+    return typeof value === "string" ? value : this.fallback(key, "a string", value, fallback);
+  }
+
+  oneOf<T extends string>(key: string, value: unknown, allowed: readonly T[], fallback: T): T {
+    if (allowed.includes(value as T)) return value as T;
+    return this.fallback(key, `one of ${allowed.map((v) => `"${v}"`).join(", ")}`, value, fallback);
+  }
+
+  count(key: string, value: unknown, fallback: number): number {
+    return isNumber(value) && value >= 0 ? Math.floor(value) : this.fallback(key, "a whole number >= 0", value, fallback);
+  }
+
+  positiveCount(key: string, value: unknown, fallback: number): number {
+    if (isNumber(value) && Math.floor(value) > 0) return Math.floor(value);
+    return this.fallback(key, "a whole number > 0", value, fallback);
+  }
+
+  share(key: string, value: unknown): number | null {
+    if (value === null || (isNumber(value) && value > 0 && value <= 1)) return value;
+    return this.fallback(key, "a number in (0, 1] or null", value, null);
+  }
+
+  stringList(key: string, value: unknown, fallback: string[]): string[] {
+    if (!Array.isArray(value)) return this.fallback(key, "a list of strings", value, fallback);
+    if (value.every((item) => typeof item === "string")) return value;
+    const kept = value.filter((item) => typeof item === "string");
+    const others = value.length - kept.length;
+    const found = `${plural(others, "entry", "entries")} that ${others === 1 ? "is" : "are"} not a string`;
+    this.warn(key, "a list of strings", found, shown(kept));
+    return kept;
+  }
+
+  /**
+   * Nested blocks replace the default wholesale (absent sub-keys stay absent);
+   * only a present sub-key of the wrong type falls back to its default value.
+   */
+  nestedBlock<T extends object>(key: string, value: unknown, fallback: T, feature: string): T {
+    if (!isPlainObject(value)) return this.fallback(key, "an object", value, fallback);
+    const defaults = fallback as PlainObject;
+    let repaired: PlainObject | undefined;
+    for (const sub of Object.keys(value)) {
+      if (!Object.hasOwn(defaults, sub)) continue;
+      const expected = typeof defaults[sub];
+      const current = value[sub];
+      if (typeof current === expected && (expected !== "number" || isNumber(current))) continue;
+      repaired ??= { ...value };
+      repaired[sub] = defaults[sub];
+      const wanted = expected === "boolean" ? "true or false" : expected === "number" ? "a number" : `a ${expected}`;
+      this.warn(`${key}.${sub}`, wanted, describeValue(current), shown(defaults[sub]));
+    }
+    if (value.enabled === undefined) {
+      this.warnings.push(
+        `pruner: settings.json contextPrune.${key} has no "enabled" field, so ${feature} stays off ` +
+          `(a nested block replaces the defaults instead of merging with them; add "enabled": true or false)`,
+      );
+    }
+    return (repaired ?? value) as T;
+  }
 }
 
-function normalize(existing: Partial<ContextPruneConfig>): ContextPruneConfig {
+const THINKING_VALUES = SUMMARIZER_THINKING_LEVELS.map((level) => level.value);
+const PRUNE_ON_VALUES = PRUNE_ON_MODES.map((mode) => mode.value);
+
+function normalize(existing: Partial<ContextPruneConfig>, n: Normalizer): ContextPruneConfig {
   const d = DEFAULT_CONFIG;
   const merged: ContextPruneConfig = { ...d, ...existing };
   return {
     ...merged,
-    enabled: bool(merged.enabled, d.enabled),
-    showPruneStatusLine: bool(merged.showPruneStatusLine, d.showPruneStatusLine),
-    summarizerModel: text(merged.summarizerModel, d.summarizerModel),
-    summarizerThinking: THINKING_LEVELS.has(merged.summarizerThinking) ? merged.summarizerThinking : d.summarizerThinking,
-    pruneOn: PRUNE_ON_VALUES.has(merged.pruneOn) ? merged.pruneOn : d.pruneOn,
-    batchingMode: text(merged.batchingMode, d.batchingMode) as ContextPruneConfig["batchingMode"],
-    quietOversizedSkips: bool(merged.quietOversizedSkips, d.quietOversizedSkips),
-    minBatchChars: count(merged.minBatchChars, d.minBatchChars),
-    recoveryGraceTurns: count(merged.recoveryGraceTurns, d.recoveryGraceTurns),
-    summarizerIdleTimeoutMs: count(merged.summarizerIdleTimeoutMs, d.summarizerIdleTimeoutMs),
-    summarizerMaxTimeoutMs: count(merged.summarizerMaxTimeoutMs, d.summarizerMaxTimeoutMs),
-    protectedTools: stringList(merged.protectedTools, d.protectedTools),
-    protectedPaths: stringList(merged.protectedPaths, d.protectedPaths),
-    chainCompression: nestedBlock(merged.chainCompression, d.chainCompression),
-    purgeErrors: nestedBlock(merged.purgeErrors, d.purgeErrors),
-    dedupByContentHash: bool(merged.dedupByContentHash, d.dedupByContentHash),
-    autoBudgetThreshold: share(merged.autoBudgetThreshold),
-    spillThreshold: positiveCount(merged.spillThreshold, d.spillThreshold),
-    spillPreviewBytes: count(merged.spillPreviewBytes, d.spillPreviewBytes),
-    budgetTurnDelta: share(merged.budgetTurnDelta),
+    enabled: n.bool("enabled", merged.enabled, d.enabled),
+    showPruneStatusLine: n.bool("showPruneStatusLine", merged.showPruneStatusLine, d.showPruneStatusLine),
+    summarizerModel: n.text("summarizerModel", merged.summarizerModel, d.summarizerModel),
+    summarizerThinking: n.oneOf("summarizerThinking", merged.summarizerThinking, THINKING_VALUES, d.summarizerThinking),
+    pruneOn: n.oneOf("pruneOn", merged.pruneOn, PRUNE_ON_VALUES, d.pruneOn),
+    batchingMode: n.text("batchingMode", merged.batchingMode, d.batchingMode) as ContextPruneConfig["batchingMode"],
+    quietOversizedSkips: n.bool("quietOversizedSkips", merged.quietOversizedSkips, d.quietOversizedSkips),
+    minBatchChars: n.count("minBatchChars", merged.minBatchChars, d.minBatchChars),
+    recoveryGraceTurns: n.count("recoveryGraceTurns", merged.recoveryGraceTurns, d.recoveryGraceTurns),
+    summarizerIdleTimeoutMs: n.count("summarizerIdleTimeoutMs", merged.summarizerIdleTimeoutMs, d.summarizerIdleTimeoutMs),
+    summarizerMaxTimeoutMs: n.count("summarizerMaxTimeoutMs", merged.summarizerMaxTimeoutMs, d.summarizerMaxTimeoutMs),
+    protectedTools: n.stringList("protectedTools", merged.protectedTools, d.protectedTools),
+    protectedPaths: n.stringList("protectedPaths", merged.protectedPaths, d.protectedPaths),
+    chainCompression: n.nestedBlock("chainCompression", merged.chainCompression, d.chainCompression, "chain compression"),
+    purgeErrors: n.nestedBlock("purgeErrors", merged.purgeErrors, d.purgeErrors, "error purge"),
+    dedupByContentHash: n.bool("dedupByContentHash", merged.dedupByContentHash, d.dedupByContentHash),
+    autoBudgetThreshold: n.share("autoBudgetThreshold", merged.autoBudgetThreshold),
+    spillThreshold: n.positiveCount("spillThreshold", merged.spillThreshold, d.spillThreshold),
+    spillPreviewBytes: n.count("spillPreviewBytes", merged.spillPreviewBytes, d.spillPreviewBytes),
+    budgetTurnDelta: n.share("budgetTurnDelta", merged.budgetTurnDelta),
   };
 }
 
 export async function loadConfig(): Promise<ContextPruneConfig> {
+  return (await loadConfigWithWarnings()).config;
+}
+
+/** `loadConfig` with the warnings for settings that had the wrong type (session_start shows them). */
+export async function loadConfigWithWarnings(): Promise<LoadedConfig> {
   let path = "settings.json";
   try {
     path = settingsPath();
     const file = await readSettings(path);
     if (file.state === "unusable") {
       warnOnce(path, file.reason);
-      return { ...DEFAULT_CONFIG };
+      return { config: { ...DEFAULT_CONFIG }, warnings: [] };
     }
     const block = file.state === "ok" ? file.data[SETTINGS_KEY] : undefined;
-    return isPlainObject(block) ? normalize(block as Partial<ContextPruneConfig>) : { ...DEFAULT_CONFIG };
+    const n = new Normalizer();
+    if (isPlainObject(block)) return { config: normalize(block as Partial<ContextPruneConfig>, n), warnings: n.warnings };
+    if (block !== undefined) {
+      n.warnings.push(
+        `pruner: settings.json ${SETTINGS_KEY} should be an object, found ${describeValue(block)}; using the default settings`,
+      );
+    }
+    return { config: { ...DEFAULT_CONFIG }, warnings: n.warnings };
   } catch (err) {
     warnOnce(path, `could not be loaded (${errorText(err)})`);
-    return { ...DEFAULT_CONFIG };
+    return { config: { ...DEFAULT_CONFIG }, warnings: [] };
   }
 }
 

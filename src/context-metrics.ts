@@ -110,7 +110,7 @@ function frontierGapTokens(
   let gap = 0;
   for (let i = boundary ? boundary.index + 1 : 0; i < branch.length; i++) {
     const msg = branch[i];
-    if (msg?.role !== "toolResult") continue;
+    if (msg?.role !== "toolResult" || typeof msg.toolCallId !== "string") continue;
     if (boundary && i < boundary.turnEnd && boundary.excludedIds.has(msg.toolCallId)) continue;
     if (isSummarized(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)))) continue;
     if (isProtected(msg.toolName, nearestCallArgs(branch, i, msg.toolCallId))) continue;

@@ -34,8 +34,9 @@ function excerpt(args: unknown): string {
 }
 
 function isoOf(t: number): string {
-  // A corrupt time must not turn the whole body into a RangeError.
-  return Number.isFinite(t) ? new Date(t).toISOString() : "?";
+  // A corrupt time (or one beyond the Date range) must not turn the whole body into a RangeError.
+  const date = new Date(t);
+  return Number.isNaN(date.getTime()) ? "?" : date.toISOString();
 }
 
 /** Header, call count, tool histogram, time span, first and last call, refs (ids when no ref exists). */

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
 import { PruneFrontierTracker } from "./frontier.js";
 import { ToolCallIndexer } from "./indexer.js";
 import { pruneMessages } from "./pruner.js";
@@ -62,12 +62,38 @@ describe("PruneFrontierTracker", () => {
   });
 
   test("the last valid entry wins and an invalid later one does not clear it (F2)", () => {
-    const tracker = new PruneFrontierTracker();
-    tracker.advance({ ...full, lastAttemptedToolCallId: "stale" });
-    tracker.reconstructFromSession(
-      ctxOf([frontierEntry(full), frontierEntry({ ...full, lastAttemptedToolCallId: "later" }), frontierEntry({}), frontierEntry(undefined)]),
-    );
-    expect(tracker.get()?.lastAttemptedToolCallId).toBe("later");
+    const errors = spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const tracker = new PruneFrontierTracker();
+      tracker.advance({ ...full, lastAttemptedToolCallId: "stale" });
+      tracker.reconstructFromSession(
+        ctxOf([frontierEntry(full), frontierEntry({ ...full, lastAttemptedToolCallId: "later" }), frontierEntry({}), frontierEntry(undefined)]),
+      );
+      expect(tracker.get()?.lastAttemptedToolCallId).toBe("later");
+      expect(errors).toHaveBeenCalledTimes(1);
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  test("a later entry with a wrong-typed field is skipped with one diagnostic and the earlier one stays", () => {
+    const errors = spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const tracker = new PruneFrontierTracker();
+      tracker.reconstructFromSession(
+        ctxOf([
+          frontierEntry(full),
+          frontierEntry({ ...full, lastAttemptedToolCallId: "bad-turn", lastAttemptedTurnIndex: "7" }),
+          frontierEntry({ ...full, lastAttemptedToolCallId: "bad-outcome", outcome: "exploded" }),
+          frontierEntry({ ...full, lastAttemptedToolCallId: { toString: 1 } }),
+        ]),
+      );
+      expect(tracker.get()).toEqual(full);
+      expect(errors).toHaveBeenCalledTimes(3);
+      expect(String(errors.mock.calls[0]![0])).toContain(`${CUSTOM_TYPE_FRONTIER} entry (lastAttemptedTurnIndex is not a finite number)`);
+    } finally {
+      errors.mockRestore();
+    }
   });
 
   test("rebuild resets to null when the branch has no frontier (F2)", () => {

@@ -3,25 +3,8 @@
  * a custom entry so work at or before it is never re-summarized after reload.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { CUSTOM_TYPE_FRONTIER, type PruneFrontier, type PruneFrontierOutcome } from "./types.js";
-
-function numberOr(value: unknown, fallback: number): number {
-  return typeof value === "number" ? value : fallback;
-}
-
-function normalize(data: Record<string, unknown>): PruneFrontier {
-  return {
-    lastAttemptedToolCallId: String(data.lastAttemptedToolCallId),
-    lastAttemptedToolName: typeof data.lastAttemptedToolName === "string" ? data.lastAttemptedToolName : "unknown",
-    lastAttemptedTurnIndex: numberOr(data.lastAttemptedTurnIndex, 0),
-    lastAttemptedTimestamp: numberOr(data.lastAttemptedTimestamp, 0),
-    attemptedBatchCount: numberOr(data.attemptedBatchCount, 0),
-    attemptedToolCallCount: numberOr(data.attemptedToolCallCount, 0),
-    rawCharCount: numberOr(data.rawCharCount, 0),
-    summaryCharCount: numberOr(data.summaryCharCount, 0),
-    outcome: typeof data.outcome === "string" ? (data.outcome as PruneFrontierOutcome) : "summarized",
-  };
-}
+import { corruptEntryMessage, parseFrontierEntry } from "./persisted-entries.js";
+import { CUSTOM_TYPE_FRONTIER, type PruneFrontier } from "./types.js";
 
 export class PruneFrontierTracker {
   private current: PruneFrontier | null = null;
@@ -34,15 +17,20 @@ export class PruneFrontierTracker {
     return this.current ? { ...this.current } : null;
   }
 
+  /** An unusable snapshot leaves the current frontier as it is. */
   fromJSON(data: PruneFrontier): void {
-    if (typeof data !== "object" || data === null || !data.lastAttemptedToolCallId) return;
-    this.current = normalize(data as unknown as Record<string, unknown>);
+    const parsed = parseFrontierEntry(data);
+    if (parsed.ok) this.current = parsed.value;
   }
 
+  /** The last valid entry wins: a corrupt later entry is reported and does not erase an earlier one. */
   reconstructFromSession(ctx: ExtensionContext): void {
     this.reset();
     for (const entry of ctx.sessionManager.getBranch() as any[]) {
-      if (entry?.type === "custom" && entry.customType === CUSTOM_TYPE_FRONTIER && entry.data) this.fromJSON(entry.data);
+      if (entry?.type !== "custom" || entry.customType !== CUSTOM_TYPE_FRONTIER || !entry.data) continue;
+      const parsed = parseFrontierEntry(entry.data);
+      if (parsed.ok) this.current = parsed.value;
+      else console.error(corruptEntryMessage(CUSTOM_TYPE_FRONTIER, parsed.reason));
     }
   }
 

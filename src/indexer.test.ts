@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { hashToolResult } from "./content-hash.js";
 import { ToolCallIndexer } from "./indexer.js";
 import { occKey } from "./occurrence-key.js";
+import { pruneMessages } from "./pruner.js";
 import {
   CUSTOM_TYPE_CHAIN,
   CUSTOM_TYPE_DEDUP_ALIAS,
@@ -473,6 +474,51 @@ describe("reconstructFromSession", () => {
     } finally {
       errors.mockRestore();
     }
+  });
+
+  test("wrong-typed values are skipped with one diagnostic per entry and never reach the render (finding 6)", () => {
+    const errors = spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const chainBase = { startUserTimestamp: 100, droppedToolCallIds: ["c1"], finalAssistantTimestamp: 300, toolRefs: ["t1"], compressedAt: 301 };
+      const indexer = new ToolCallIndexer();
+      indexer.reconstructFromSession(
+        ctxOf([
+          custom(CUSTOM_TYPE_INDEX, { toolCalls: [record("c1", 250, "RAW"), record("c2", 260, "X", { resultText: 5 as any })] }),
+          summary([{ shortId: "t1", toolCallId: "c1", resultTimestamp: 250 }]),
+          summary([{ shortId: "t2", toolCallId: { toString: 1 } }]),
+          custom(CUSTOM_TYPE_CHAIN, { ...chainBase, blockId: "b1", rangeSummaryText: 42 }),
+          custom(CUSTOM_TYPE_CHAIN, { ...chainBase, blockId: { toString: 1 } }),
+          custom(CUSTOM_TYPE_DEDUP_ALIAS, { newToolCallId: { toString: 1 }, originalToolCallId: "c1" }),
+        ]),
+      );
+      expect(errors).toHaveBeenCalledTimes(5);
+      expect(errors.mock.calls.map((call) => String(call[0]))).toEqual([
+        `pi-condense: skipped part of a corrupt ${CUSTOM_TYPE_INDEX} entry (1 of 2 record(s), first toolCalls[1] resultText is not a string)`,
+        `pi-condense: skipped corrupt ${CUSTOM_TYPE_SUMMARY} entry (details.toolCallRefs[0] toolCallId is not a non-empty string)`,
+        `pi-condense: skipped corrupt ${CUSTOM_TYPE_CHAIN} entry (rangeSummaryText is not a string)`,
+        `pi-condense: skipped corrupt ${CUSTOM_TYPE_CHAIN} entry (blockId is not a block id "b<digits>")`,
+        `pi-condense: skipped corrupt ${CUSTOM_TYPE_DEDUP_ALIAS} entry (newToolCallId is not a non-empty string)`,
+      ]);
+      expect([...indexer.getIndex().keys()]).toEqual(["c1@250"]);
+      expect(indexer.getChainEntries()).toEqual([]);
+      const messages = [
+        { role: "user", content: [{ type: "text", text: "q" }], timestamp: 100 },
+        { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "bash", arguments: {} }], timestamp: 200 },
+        { role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text: "RAW" }], isError: false, timestamp: 250 },
+        { role: "assistant", content: [{ type: "text", text: "done" }], timestamp: 300 },
+      ];
+      const out = pruneMessages(messages, indexer, { enabled: true, rollingWindow: 0, stripFinalAssistantThinking: true, fuseRangeSummary: false });
+      expect(out.messages.map((m: any) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+      expect(out.messages[2].content[0].text).toContain("ref `t1`");
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  test("a legacy record with non-object arguments keeps its output and shows them under _raw", () => {
+    const indexer = new ToolCallIndexer();
+    indexer.reconstructFromSession(ctxOf([custom(CUSTOM_TYPE_INDEX, { toolCalls: [record("old", undefined, "OUT", { args: "ls -la" as any })] })]));
+    expect(indexer.getRecord("old")).toMatchObject({ resultText: "OUT", args: { _raw: "ls -la" } });
   });
 
   test("unrelated and unknown entries are ignored (R6)", () => {

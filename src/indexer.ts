@@ -8,8 +8,18 @@ import { extractToolResultText } from "./batch-capture.js";
 import { hashToolResult } from "./content-hash.js";
 import { trackChanges } from "./index-generation.js";
 import { occKey, parseOccKey, resultTimestampOf } from "./occurrence-key.js";
+import {
+  corruptEntryMessage,
+  corruptPartMessage,
+  isPlainObject,
+  recordArgs,
+  parseAliasEntry,
+  parseChainEntry,
+  parseIndexEntry,
+  parseSummaryEntry,
+} from "./persisted-entries.js";
 import { applySpill, writeSidecar } from "./spill.js";
-import { buildShortToolCallRefs, normalizeSummaryToolCallRefs, refOccurrenceKeys } from "./summary-refs.js";
+import { buildShortToolCallRefs, refOccurrenceKeys } from "./summary-refs.js";
 import {
   CUSTOM_TYPE_CHAIN,
   CUSTOM_TYPE_DEDUP_ALIAS,
@@ -114,10 +124,10 @@ function displayTime(record: ToolCallRecord): number {
   return record.resultTimestamp ?? record.timestamp;
 }
 
-// ---- rebuild parsing: validate persisted entries, never throw ---------------
+// ---- rebuild parsing: entries come in only through the persisted-entries parsers ----
 
 interface BranchVisitor {
-  indexRecords(records: ToolCallRecord[], backfilled: boolean, refs: unknown): void;
+  indexRecords(records: ToolCallRecord[], backfilled: boolean, refs: SummaryToolCallRef[]): void;
   summary(refs: SummaryToolCallRef[], text: string): void;
   chain(entry: ChainCompressionEntry): void;
 }
@@ -163,7 +173,7 @@ function recordsFromTranscript(branch: unknown[], keys: Set<string>): ToolCallRe
       records.push({
         toolCallId: msg.toolCallId,
         toolName: typeof call.name === "string" ? call.name : String(msg.toolName ?? ""),
-        args: isObject(call.args) ? call.args : {},
+        args: recordArgs(call.args),
         resultText: extractToolResultText(msg),
         isError: msg.isError === true,
         turnIndex,
@@ -175,60 +185,39 @@ function recordsFromTranscript(branch: unknown[], keys: Set<string>): ToolCallRe
   return records;
 }
 
-function isObject(value: unknown): value is Record<string, any> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function reportCorrupt(customType: string, reason: string): void {
-  console.error(`pi-condense: skipped corrupt ${customType} entry during index rebuild (${reason})`);
-}
-
 function readIndexEntry(data: unknown, visitor: BranchVisitor): void {
-  if (!isObject(data)) return reportCorrupt(CUSTOM_TYPE_INDEX, "data is not an object");
-  if (!Array.isArray(data.toolCalls)) return reportCorrupt(CUSTOM_TYPE_INDEX, "toolCalls is not an array");
-  const isValid = (record: unknown) => isObject(record) && typeof record.toolCallId === "string";
-  const valid = data.toolCalls.every(isValid) ? data.toolCalls : data.toolCalls.filter(isValid);
-  if (valid.length !== data.toolCalls.length) {
-    reportCorrupt(CUSTOM_TYPE_INDEX, `${data.toolCalls.length - valid.length} record(s) without a string toolCallId`);
-  }
-  visitor.indexRecords(valid, data.backfilled === true, data.refs);
-}
-
-function summaryText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .filter((block) => block?.type === "text" && typeof block.text === "string")
-    .map((block) => block.text)
-    .join("\n");
+  const parsed = parseIndexEntry(data);
+  if (!parsed.ok) return console.error(corruptEntryMessage(CUSTOM_TYPE_INDEX, parsed.reason));
+  const { toolCalls, backfilled, refs, partial } = parsed.value;
+  if (partial !== undefined) console.error(corruptPartMessage(CUSTOM_TYPE_INDEX, partial));
+  visitor.indexRecords(toolCalls, backfilled, refs);
 }
 
 function readSummaryEntry(entry: any, visitor: BranchVisitor): void {
-  const details = entry.details;
-  if (!isObject(details) || (!Array.isArray(details.toolCallRefs) && !Array.isArray(details.toolCallIds))) {
-    return reportCorrupt(CUSTOM_TYPE_SUMMARY, "details carry no refs list");
-  }
-  visitor.summary(normalizeSummaryToolCallRefs(details), summaryText(entry.content));
+  const parsed = parseSummaryEntry(entry);
+  if (!parsed.ok) return console.error(corruptEntryMessage(CUSTOM_TYPE_SUMMARY, parsed.reason));
+  visitor.summary(parsed.value.refs, parsed.value.text);
 }
 
 function readChainEntry(data: unknown, visitor: BranchVisitor): void {
-  if (!isObject(data) || !data.blockId || typeof data.startUserTimestamp !== "number") {
-    return reportCorrupt(CUSTOM_TYPE_CHAIN, "missing blockId or numeric startUserTimestamp");
-  }
-  visitor.chain(data as ChainCompressionEntry);
+  const parsed = parseChainEntry(data);
+  if (!parsed.ok) return console.error(corruptEntryMessage(CUSTOM_TYPE_CHAIN, parsed.reason));
+  visitor.chain(parsed.value);
 }
 
 function readAliasEntry(data: unknown): PendingAlias | undefined {
-  if (!isObject(data) || !data.newToolCallId || !data.originalToolCallId) {
-    reportCorrupt(CUSTOM_TYPE_DEDUP_ALIAS, "missing newToolCallId or originalToolCallId");
+  const parsed = parseAliasEntry(data);
+  if (!parsed.ok) {
+    console.error(corruptEntryMessage(CUSTOM_TYPE_DEDUP_ALIAS, parsed.reason));
     return undefined;
   }
+  const alias = parsed.value;
   const call: AliasCall = {};
-  if (isObject(data.args)) call.args = data.args;
-  if (typeof data.isError === "boolean") call.isError = data.isError;
+  if (alias.args !== undefined) call.args = alias.args;
+  if (alias.isError !== undefined) call.isError = alias.isError;
   return {
-    newKey: occKey(String(data.newToolCallId), resultTimestampOf(data.newResultTimestamp)),
-    originalKey: occKey(String(data.originalToolCallId), resultTimestampOf(data.originalResultTimestamp)),
+    newKey: occKey(alias.newToolCallId, alias.newResultTimestamp),
+    originalKey: occKey(alias.originalToolCallId, alias.originalResultTimestamp),
     call: call.args === undefined && call.isError === undefined ? undefined : call,
   };
 }
@@ -238,9 +227,10 @@ function walkBranch(branch: unknown, visitor: BranchVisitor): PendingAlias[] {
   const aliases: PendingAlias[] = [];
   if (!Array.isArray(branch)) return aliases;
   for (const entry of branch) {
-    if (entry?.type === "custom_message" && entry.customType === CUSTOM_TYPE_SUMMARY) {
+    if (!isPlainObject(entry)) continue;
+    if (entry.type === "custom_message" && entry.customType === CUSTOM_TYPE_SUMMARY) {
       readSummaryEntry(entry, visitor);
-    } else if (entry?.type !== "custom") {
+    } else if (entry.type !== "custom") {
       continue;
     } else if (entry.customType === CUSTOM_TYPE_INDEX) {
       readIndexEntry(entry.data, visitor);

@@ -9,6 +9,10 @@ const bodies: Record<string, string> = {
 const lookup = (blockId: string): string | undefined => bodies[blockId];
 
 describe("substituteBlockRefs", () => {
+  test("a lookup answer that is not a string leaves the token as it is", () => {
+    expect(substituteBlockRefs("see {b1}", () => 42 as any)).toBe("see {b1}");
+  });
+
   test("an empty string stays empty", () => {
     // N1
     expect(substituteBlockRefs("", lookup)).toBe("");

@@ -11,11 +11,12 @@ export function substituteBlockRefs(
   blockSummaryLookup: (blockId: string) => string | undefined,
   options?: { selfBlockId?: string },
 ): string {
+  if (typeof text !== "string") return "";
   if (!text.includes("{b")) return text;
   return text.replace(BLOCK_TOKEN, (token, digits: string) => {
     const blockId = `b${digits}`;
     if (blockId === options?.selfBlockId) return token;
     const replacement = blockSummaryLookup(blockId);
-    return replacement === undefined ? token : replacement;
+    return typeof replacement === "string" ? replacement : token;
   });
 }

@@ -1017,30 +1017,50 @@ describe("pruneMessages: bad input never throws", () => {
     expect(sink.counts()["unresolved-range"]).toBe(2);
   });
 
-  test("a chain entry without toolRefs, dropped ids or occurrence keys renders with an empty body", () => {
+  test("a chain entry without toolRefs or dropped ids is reported and left raw", () => {
     const messages = chainFixture();
     const bad: any = { blockId: "b1", startUserTimestamp: 100, finalAssistantTimestamp: 300, compressedAt: 150 };
-    const { sink } = recordingSink();
+    const { sink, appended } = recordingSink();
     const out = safe(messages, mockIndexer({ chains: [bad], bodies: [{ keys: ["tc-mid"], text: "NOPE" }] }), chainOn(), sink);
-    expect(out.pruned).toBe(true);
-    expect(out.messages.find(isSynthetic).content[0].text).toBe('<compressed-chain id="b1" tools="">\n\n</compressed-chain>');
-    expect(sink.counts()["range-id-mismatch"]).toBe(1);
-    expect(sink.counts()["orphan-sweep"]).toBe(0);
+    expect(out.messages).toBe(messages);
+    expect(appended.map((a) => a.data.detail)).toEqual(["blockId=b1 skipped: invalid entry (droppedToolCallIds is missing)"]);
   });
 
-  test("a toolRefs value that is not an array still renders", () => {
-    const out = safe(chainFixture(), mockIndexer({ chains: [{ ...chainEntry("b1", 100, ["tc-mid"], 300), toolRefs: "t1" as any }] }), chainOn());
-    expect(out.messages.find(isSynthetic).content[0].text).toStartWith('<compressed-chain id="b1" tools="">');
+  test("a toolRefs value that is not a list is reported and left raw", () => {
+    const messages = chainFixture();
+    const { sink } = recordingSink();
+    const out = safe(messages, mockIndexer({ chains: [{ ...chainEntry("b1", 100, ["tc-mid"], 300), toolRefs: "t1" as any }] }), chainOn(), sink);
+    expect(out.messages).toBe(messages);
+    expect(sink.counts()["unresolved-range"]).toBe(1);
   });
 
-  test("a block id that is not b<digits> renders and never matches a placeholder", () => {
+  test("a range summary that is not a string is reported and left raw", () => {
+    const messages = chainFixture();
+    const { sink } = recordingSink();
+    const out = safe(messages, mockIndexer({ chains: [chainEntry("b1", 100, ["tc-mid"], 300, { rangeSummaryText: 42 as any })] }), chainOn(), sink);
+    expect(out.messages).toBe(messages);
+    expect(sink.counts()["unresolved-range"]).toBe(1);
+  });
+
+  test("a block id that is not b<digits> is reported, and a placeholder naming it stays literal", () => {
     const messages = [...chainFixture(), user(400), callTurn(500, ["tc2"]), result(510, "tc2"), assistantText(600)];
     const odd = chainEntry("chain-7", 100, ["tc-mid"], 300, { rangeSummaryText: "ODD" });
     const next = chainEntry("b8", 400, ["tc2"], 600, { rangeSummaryText: "see {b7} and {chain-7}" });
     const indexer = { ...mockIndexer({ chains: [odd, next] }), findChainEntryByBlockId: (id: string) => [odd, next].find((e) => e.blockId === id) };
-    const texts = safe(messages, indexer, chainOn()).messages.filter(isSynthetic).map((m: any) => m.content[0].text);
-    expect(texts[0]).toStartWith('<compressed-chain id="chain-7"');
-    expect(texts[1]).toContain("see {b7} and {chain-7}");
+    const { sink } = recordingSink();
+    const texts = safe(messages, indexer, chainOn(), sink).messages.filter(isSynthetic).map((m: any) => m.content[0].text);
+    expect(texts).toHaveLength(1);
+    expect(texts[0]).toStartWith('<compressed-chain id="b8"');
+    expect(texts[0]).toContain("see {b7} and {chain-7}");
+    expect(sink.counts()["unresolved-range"]).toBe(1);
+  });
+
+  test("an orphaned result whose id is an object is swept and reported without throwing", () => {
+    const { sink, appended } = recordingSink();
+    const orphan = { ...result(2, "x"), toolCallId: { toString: 1 } };
+    const out = safe([user(1), orphan], mockIndexer(), undefined, sink);
+    expect(out.messages).toEqual([user(1)]);
+    expect(appended.map((a) => a.data.detail)).toEqual(["swept 1 orphan toolResult(s): <object>"]);
   });
 
   test("a message of unknown role passes through and acts as a barrier", () => {

@@ -96,21 +96,24 @@ export function pruneMessages(
 // ---------------------------------------------------------------------------
 
 function chainBody(entry: ChainCompressionEntry, indexer: Pick<ToolCallIndexer, "getPerBatchSummaryTextForToolCallIds">): string {
-  if (entry.rangeSummaryText !== undefined && entry.rangeSummaryText !== null) return entry.rangeSummaryText;
+  // Entries are validated at load; the checks stay so a value that slipped through cannot throw here.
+  if (typeof entry.rangeSummaryText === "string") return entry.rangeSummaryText;
   const keys = Array.isArray(entry.droppedOccurrenceKeys)
     ? entry.droppedOccurrenceKeys
     : Array.isArray(entry.droppedToolCallIds)
       ? entry.droppedToolCallIds
       : [];
-  return indexer.getPerBatchSummaryTextForToolCallIds(keys);
+  const text = indexer.getPerBatchSummaryTextForToolCallIds(keys.filter((key) => typeof key === "string"));
+  return typeof text === "string" ? text : "";
 }
 
 // ---------------------------------------------------------------------------
 // Phase 4 reporting
 // ---------------------------------------------------------------------------
 
-function reportSweep(sweptIds: string[], diagnostics?: Reporter): void {
-  const sorted = [...sweptIds].sort();
+function reportSweep(sweptIds: unknown[], diagnostics?: Reporter): void {
+  // A transcript id that is not a string (hand-edited session) must not make the render throw while sorting.
+  const sorted = sweptIds.map((id) => (typeof id === "string" ? id : `<${typeof id}>`)).sort();
   const key = createHash("sha1").update(sorted.join(",")).digest("hex").slice(0, 16);
   const shown = sorted.slice(0, 5).join(", ");
   const more = sorted.length > 5 ? ` ... +${sorted.length - 5} more` : "";

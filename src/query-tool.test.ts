@@ -280,10 +280,21 @@ describe("spilled bodies", () => {
   });
 
   test("a non-string spillPath falls back without throwing", async () => {
-    const dir = await tempDir();
+    // The rebuild rejects such a record; a live one is added directly to reach the tool.
+    const indexer = new ToolCallIndexer();
+    const call = { toolCallId: "big", toolName: "bash", args: {}, resultText: "", isError: false, resultTimestamp: 5 };
+    indexer.addBatch({ turnIndex: 1, timestamp: 5, assistantText: "", toolCalls: [{ ...call, spillPath: 42 as any, resultPreview: "P" }] }, () => {});
     await silenced(async () => {
-      const text = textOf(await queryIn(withSpilled({ spillPath: 42 as any, resultPreview: "P" }), ["big"], sessionCtx(dir)));
+      const text = textOf(await query(indexer, ["big"]));
       expect(text.endsWith("\n\nP")).toBe(true);
+    });
+  });
+
+  test("a record with a non-string spillPath is rejected at load and never reaches the tool", async () => {
+    await silenced(async (errors) => {
+      const text = textOf(await query(withSpilled({ spillPath: 42 as any, resultPreview: "P" }), ["big"]));
+      expect(text).toContain("not found");
+      expect(String(errors.mock.calls[0]![0])).toContain("spillPath is not a string");
     });
   });
 });

@@ -4,7 +4,8 @@
  * calls a model or flushes.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { loadConfig } from "./config.js";
+import { loadConfigWithWarnings } from "./config.js";
+import { safeNotify } from "./delivery.js";
 import type { ExtensionState } from "./extension-state.js";
 import { computeMetricsSnapshot } from "./metrics-cache.js";
 import { capturePendingBatches } from "./pending-batches.js";
@@ -15,9 +16,11 @@ const BOOT_WIDGET_ID = "pruner-boot";
 const BOOT_WIDGET_MS = 10_000;
 
 export async function onSessionStart(state: ExtensionState, ctx: ExtensionContext): Promise<void> {
-  state.config.value = await loadConfig();
+  const { config, warnings } = await loadConfigWithWarnings();
+  state.config.value = config;
   rebuildFromBranch(state, ctx, true);
   showBootWidget(ctx, state.config.value);
+  for (const warning of warnings) safeNotify(ctx, warning, "warning");
 }
 
 export function onSessionTree(state: ExtensionState, ctx: ExtensionContext): void {

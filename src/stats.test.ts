@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
 import {
   StatsAccumulator,
   emitExternalCost,
@@ -121,24 +121,53 @@ describe("StatsAccumulator", () => {
     expect(acc.getStats().rangesSummarized).toBe(0);
   });
 
-  test("entries with missing data, other types or damaged fields never throw", () => {
+  test("entries with missing data or other types are ignored", () => {
     const acc = new StatsAccumulator();
     acc.reconstructFromSession(
       ctxWithBranch([
         { type: "custom", customType: "context-prune-stats" },
         null,
         { type: "custom", customType: "context-prune-index", data: { callCount: 99 } },
-        statsEntry({ totalInputTokens: "12", totalOutputTokens: null, totalCost: Number.NaN, callCount: 4 }),
+        statsEntry({ totalInputTokens: 1, totalOutputTokens: null, callCount: 4 }),
       ]),
     );
     expect(acc.getStats()).toEqual({
-      totalInputTokens: 0,
+      totalInputTokens: 1,
       totalOutputTokens: 0,
       totalCost: 0,
       callCount: 4,
       chainsCompressed: 0,
       rangesSummarized: 0,
     });
+  });
+
+  test("a damaged later snapshot is skipped with one diagnostic each and the earlier one stays", () => {
+    const errors = spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const acc = new StatsAccumulator();
+      acc.reconstructFromSession(
+        ctxWithBranch([
+          statsEntry({ totalInputTokens: 10, totalOutputTokens: 5, totalCost: 0.5, callCount: 2 }),
+          statsEntry({ totalInputTokens: "12", callCount: 9 }),
+          statsEntry({ totalCost: Number.POSITIVE_INFINITY, callCount: 9 }),
+          statsEntry({ callCount: -1 }),
+          statsEntry({ chainsCompressed: { valueOf: 1 } }),
+        ]),
+      );
+      expect(acc.getStats()).toEqual({
+        totalInputTokens: 10,
+        totalOutputTokens: 5,
+        totalCost: 0.5,
+        callCount: 2,
+        chainsCompressed: 0,
+        rangesSummarized: 0,
+      });
+      expect(acc.getSessionDelta()).toEqual({ totalCost: 0, inputTokens: 0, outputTokens: 0 });
+      expect(errors).toHaveBeenCalledTimes(4);
+      expect(String(errors.mock.calls[0]![0])).toContain("context-prune-stats entry (totalInputTokens is not a number >= 0)");
+    } finally {
+      errors.mockRestore();
+    }
   });
 
   test("reconstruction and reset both clear the live reclaim (7)", () => {

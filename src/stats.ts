@@ -4,6 +4,7 @@
  * as this session's delta on the shared `cost:external` channel.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { corruptEntryMessage, parseStatsEntry } from "./persisted-entries.js";
 import {
   CUSTOM_TYPE_STATS,
   EXTERNAL_COST_CHANNEL,
@@ -30,9 +31,6 @@ const zeroStats = (): SummarizerStats => ({
   chainsCompressed: 0,
   rangesSummarized: 0,
 });
-
-// Persisted snapshots may be legacy or hand-damaged: anything but a finite number counts as 0.
-const num = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) ? value : 0);
 
 export class StatsAccumulator {
   private stats: SummarizerStats = zeroStats();
@@ -84,23 +82,20 @@ export class StatsAccumulator {
     return this.getStats();
   }
 
+  /** An unusable snapshot leaves the counters as they are. */
   fromJSON(data: SummarizerStats): void {
-    this.stats = {
-      totalInputTokens: num(data?.totalInputTokens),
-      totalOutputTokens: num(data?.totalOutputTokens),
-      totalCost: num(data?.totalCost),
-      callCount: num(data?.callCount),
-      chainsCompressed: num(data?.chainsCompressed),
-      rangesSummarized: num(data?.rangesSummarized),
-    };
+    const parsed = parseStatsEntry(data);
+    if (parsed.ok) this.stats = parsed.value;
   }
 
+  /** The last valid snapshot wins: a corrupt later entry is reported and does not erase an earlier one. */
   reconstructFromSession(ctx: ExtensionContext): void {
     this.reset();
     for (const entry of ctx.sessionManager.getBranch() as any[]) {
-      if (entry?.type === "custom" && entry.customType === CUSTOM_TYPE_STATS && entry.data) {
-        this.fromJSON(entry.data);
-      }
+      if (entry?.type !== "custom" || entry.customType !== CUSTOM_TYPE_STATS || !entry.data) continue;
+      const parsed = parseStatsEntry(entry.data);
+      if (parsed.ok) this.stats = parsed.value;
+      else console.error(corruptEntryMessage(CUSTOM_TYPE_STATS, parsed.reason));
     }
     this.baseline = {
       totalInputTokens: this.stats.totalInputTokens,

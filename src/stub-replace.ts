@@ -86,7 +86,8 @@ function stubTextFor(msg: any, indexer: StubIndexer, protection: ProtectionConfi
   if (protection && record && isProtected(record.toolName, record.args, protection)) return null;
 
   const ref = indexer.getShortRefForToolCallId(lookupKey) ?? id;
-  if (!record?.spillPath) return summarizedStub(ref);
+  // Records are validated at load; a spill field of the wrong type that slipped through gets the plain stub.
+  if (typeof record?.spillPath !== "string" || record.spillPath === "") return summarizedStub(ref);
   const text = spilledStub(record, ref);
   return { text, quoted: quotedLength(text) };
 }
@@ -199,9 +200,9 @@ function spilledStub(record: ToolCallRecord, ref: string): string {
   const bytes = typeof record.spillBytes === "number" ? String(record.spillBytes) : "?";
   return [
     `[Oversized output spilled to file \u2014 ${bytes} bytes.]`,
-    `Tool: ${record.toolName}`,
+    `Tool: ${typeof record.toolName === "string" ? record.toolName : ""}`,
     "Preview (head):",
-    record.resultPreview ?? "",
+    typeof record.resultPreview === "string" ? record.resultPreview : "",
     `Full output: use context_tree_query with ref \`${ref}\`.`,
     `It comes back at most 2000 lines (50 KiB) at a time; pass lines for a later part, e.g. context_tree_query({ toolCallIds: [${JSON.stringify(ref)}], lines: "2001-4000" }).`,
   ].join("\n");

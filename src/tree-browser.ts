@@ -11,7 +11,7 @@ import type { ToolCallIndexer } from "./indexer.js";
 import { occKey } from "./occurrence-key.js";
 import { plural } from "./plural.js";
 import { formatCompactCount as fmt } from "./stats.js";
-import { normalizeSummaryToolCallRefs } from "./summary-refs.js";
+import { isPlainObject, parseSummaryEntry } from "./persisted-entries.js";
 import { CUSTOM_TYPE_SUMMARY } from "./types.js";
 import type { ToolCallRecord } from "./types.js";
 
@@ -52,20 +52,25 @@ function leafNode(record: ToolCallRecord): TreeNode {
   };
 }
 
+/** Every summary entry gets a root; refs come only from entries the rebuild accepts (it reports the others). */
 function summaryNode(entry: any, index: number, indexer: ToolCallIndexer): TreeNode {
-  const details = entry.details as { turnIndex?: number; timestamp?: number } | undefined;
+  const details = isPlainObject(entry.details) ? entry.details : {};
+  const summary = parseSummaryEntry(entry);
   const children: TreeNode[] = [];
-  for (const ref of normalizeSummaryToolCallRefs(details)) {
+  for (const ref of summary.ok ? summary.value.refs : []) {
     const record = indexer.getRecord(occKey(ref.toolCallId, ref.resultTimestamp));
     if (record) children.push(leafNode(record));
   }
   const content = typeof entry.content === "string" ? entry.content : undefined;
   const summaryChars = content?.length ?? 0;
   const original = children.reduce((sum, child) => sum + (child.charCount ?? 0), 0);
+  const turn = typeof details.turnIndex === "number" ? details.turnIndex : "?";
   let label =
-    `[pruner] Turn ${details?.turnIndex ?? "?"} summary (${plural(children.length, "tool")} · ` +
+    `[pruner] Turn ${turn} summary (${plural(children.length, "tool")} · ` +
     `${fmt(summaryChars)} chars · original ${fmt(original)})`;
-  if (details?.timestamp) label += ` · ${new Date(details.timestamp).toLocaleString()}`;
+  if (typeof details.timestamp === "number" && details.timestamp) {
+    label += ` · ${new Date(details.timestamp).toLocaleString()}`;
+  }
   return {
     id: `summary-${index}`,
     label,

@@ -257,6 +257,10 @@ export interface DedupAliasEntryData {
   originalResultTimestamp?: number;
   /** Tolerated on read, never written. */
   hash?: string;
+  /** The duplicate's own arguments, when they differ from the original's. */
+  args?: Record<string, unknown>;
+  /** The duplicate's own error flag, when it differs from the original's. */
+  isError?: boolean;
 }
 
 export interface SummaryMessageDetails {
