@@ -194,6 +194,84 @@ describe("sweepOrphanToolResults: barrier consequences", () => {
   });
 });
 
+describe("sweepOrphanToolResults: turns with many calls", () => {
+  const ids = (n: number, prefix = "c") => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+  // Past the size up to which the sweep keeps open ids in an array.
+  const LARGE = 40;
+
+  test("a turn past the small-turn size keeps every answered call and sweeps a duplicate result", () => {
+    const calls = ids(LARGE);
+    const input = [user(0), assistantWithTools(1, calls), ...calls.map((id, i) => toolResult(2 + i, id)), toolResult(99, "c7")];
+    const result = sweepOrphanToolResults(input);
+    expect(result.sweptIds).toEqual(["c7"]);
+    expect(result.messages).toEqual(input.slice(0, -1));
+  });
+
+  test("an id repeated inside a large turn is opened once", () => {
+    const calls = [...ids(LARGE), "c3", "c3"];
+    const input = [assistantWithTools(1, calls), ...ids(LARGE).map((id, i) => toolResult(2 + i, id)), toolResult(90, "c3")];
+    expect(sweepOrphanToolResults(input).sweptIds).toEqual(["c3"]);
+  });
+
+  test("NaN finds NaN in a large turn, once", () => {
+    const assistant = assistantWithTools(1, ids(LARGE));
+    assistant.content.push({ type: "toolCall", id: Number.NaN as any, name: "bash", arguments: { cmd: "nan" } });
+    const nan = { ...toolResult(90, "x"), toolCallId: Number.NaN };
+    const result = sweepOrphanToolResults([assistant, nan, { ...nan, timestamp: 91 }]);
+    expect(result.sweptIds).toEqual([Number.NaN as any]);
+    expect(result.messages.length).toBe(2);
+  });
+
+  test("a large turn's open set does not license results after a barrier or the next turn", () => {
+    const input = [
+      assistantWithTools(1, ids(LARGE)),
+      toolResult(2, "c0"),
+      custom(3),
+      toolResult(4, "c1"),
+      assistantWithTools(5, ids(LARGE, "d")),
+      toolResult(6, "d0"),
+      toolResult(7, "c2"),
+      assistantWithTools(10, ["f"]),
+      toolResult(11, "d1"),
+    ];
+    expect(sweepOrphanToolResults(input).sweptIds).toEqual(["c1", "c2", "d1"]);
+  });
+
+  test("sweeps exactly what a Set-based restatement sweeps, on random turns of every size", () => {
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let run = 0; run < 300; run++) {
+      const input: any[] = [];
+      let ts = 0;
+      for (let k = next(6) + 1; k > 0; k--) {
+        const pick = next(10);
+        if (pick < 6) input.push(assistantWithTools(ts++, ids(next(60), "")));
+        else if (pick < 9) for (let r = next(70); r > 0; r--) input.push(toolResult(ts++, String(next(60))));
+        else input.push(custom(ts++));
+      }
+      const expected = setSweep(input);
+      const result = sweepOrphanToolResults(input);
+      expect(result.sweptIds).toEqual(expected.map((m) => m.toolCallId));
+      expect(result.messages).toEqual(input.filter((m) => !expected.includes(m)));
+    }
+  });
+});
+
+/** The sweep rule restated with one Set per turn: the results it removes. */
+function setSweep(messages: any[]): any[] {
+  const swept: any[] = [];
+  let open = new Set<unknown>();
+  for (const msg of messages) {
+    if (msg.role === "assistant") open = new Set(msg.content.map((b: any) => b.id));
+    else if (msg.role !== "toolResult") open = new Set();
+    else if (!open.delete(msg.toolCallId)) swept.push(msg);
+  }
+  return swept;
+}
+
 describe("expectNoOrphanToolResults helper (AC5)", () => {
   test("throws for a mid-cycle barrier and passes for a barrier after the cycle", () => {
     // O15, AC5
