@@ -3,7 +3,11 @@
  * toolResult whose toolCall is not open in the assistant turn right before it.
  *
  * One forward pass with an open-id set:
- * - assistant: the set becomes exactly its toolCall ids (per-turn tracking);
+ * - assistant: the set becomes exactly its toolCall ids (per-turn tracking).
+ *   An assistant that stopped with `error` or `aborted` opens none: pi-ai
+ *   drops such a turn from the request, after closing the calls still open
+ *   before it, so a result following it would reach the provider without
+ *   its tool_use;
  * - toolResult: consumes its id, or is swept when the id is not open;
  * - any other role is a barrier that clears the set. pi-ai flushes synthetic
  *   results for open calls at user-role boundaries (custom, summaries and
@@ -61,7 +65,7 @@ class OpenCalls {
   openFrom(assistant: any): void {
     this.clear();
     const content = assistant.content;
-    if (!Array.isArray(content)) return;
+    if (!Array.isArray(content) || opensNoCalls(assistant)) return;
     for (const block of content) {
       if (block?.type !== "toolCall") continue;
       if (this.many !== null) this.many.add(block.id);
@@ -88,6 +92,11 @@ class OpenCalls {
     this.few.length = 0;
     this.many = null;
   }
+}
+
+/** pi-ai skips these turns when it builds the request. */
+function opensNoCalls(assistant: any): boolean {
+  return assistant.stopReason === "error" || assistant.stopReason === "aborted";
 }
 
 /** `indexOf` under the SameValueZero rule a Set uses (NaN finds NaN). */
