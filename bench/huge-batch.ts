@@ -13,9 +13,10 @@
  * - what a flush does to the index for the batch: refs allocation, inline ref
  *   substitution, refs footer, addBatch, refs and summary body registration;
  * - the render (pruneMessages with the default settings) with every result
- *   summarized (first render after an index change, and the steady state)
- *   and with nothing summarized; each render gets a fresh structuredClone,
- *   as pi hands the hook a deep copy (cloning is not timed);
+ *   summarized (first render after an index change, and the steady state),
+ *   with nothing summarized, and once the turn is closed by a text reply and
+ *   its chain compressed; each render gets a fresh structuredClone, as pi
+ *   hands the hook a deep copy (cloning is not timed);
  * - the orphan sweep alone.
  *
  * Run: npm run bench:huge (HUGE_CALLS and HUGE_SAMPLES override the size and sample count)
@@ -30,7 +31,7 @@ import { trimBatchToPendingRange } from "../src/pending-batches.js";
 import { isProtected } from "../src/protected.js";
 import { pruneMessages } from "../src/pruner.js";
 import { formatSummaryToolCallRefs, makeSummaryDetails, substituteInlineRefs } from "../src/summary-refs.js";
-import { type CapturedBatch, DEFAULT_CONFIG } from "../src/types.js";
+import { type CapturedBatch, type ChainCompressionEntry, DEFAULT_CONFIG } from "../src/types.js";
 
 const CALLS = Number(process.env.HUGE_CALLS ?? 100_000);
 const SAMPLES = Number(process.env.HUGE_SAMPLES ?? 5);
@@ -45,6 +46,8 @@ interface Fixture {
   results: any[];
   messages: any[];
   branch: any[];
+  /** The transcript once a text reply closed the chain. */
+  closed: any[];
 }
 
 function callId(i: number): string {
@@ -83,7 +86,8 @@ function buildFixture(): Fixture {
     timestamp: new Date(message.timestamp).toISOString(),
     message,
   }));
-  return { assistant, results, messages, branch };
+  const reply = { role: "assistant", content: [{ type: "text", text: "All checks ran." }], stopReason: "stop", timestamp: 900_000 };
+  return { assistant, results, messages, branch, closed: [...messages, reply] };
 }
 
 /** The turn_end capture: the batch, the protection filter, the trim against the index. */
@@ -114,6 +118,20 @@ function persistBatch(indexer: ToolCallIndexer, batch: CapturedBatch, reply: str
     batch.toolCalls.map((tc) => occKey(tc.toolCallId, tc.resultTimestamp)),
     text,
   );
+}
+
+/** The chain entry a compression of the closed turn persists. */
+function chainEntry(f: Fixture, batch: CapturedBatch, indexer: ToolCallIndexer): ChainCompressionEntry {
+  const keys = batch.toolCalls.map((tc) => occKey(tc.toolCallId, tc.resultTimestamp));
+  return {
+    blockId: "b1",
+    startUserTimestamp: f.messages[0].timestamp,
+    droppedToolCallIds: batch.toolCalls.map((tc) => tc.toolCallId),
+    droppedOccurrenceKeys: keys,
+    finalAssistantTimestamp: f.closed[f.closed.length - 1].timestamp,
+    toolRefs: indexer.getToolRefsForToolCallIds(keys),
+    compressedAt: 950_000,
+  };
 }
 
 function render(messages: any[], indexer: ToolCallIndexer) {
@@ -150,6 +168,9 @@ function main(): void {
   const reply = summaryReply();
   const summarized = new ToolCallIndexer();
   persistBatch(summarized, batch, reply);
+  const chained = new ToolCallIndexer();
+  persistBatch(chained, batch, reply);
+  chained.registerChain(chainEntry(f, batch, chained));
   const ctxProtection = (toolName: string, args: unknown) => isProtected(toolName, args, CONFIG);
   const projection = projectBranch(f.branch);
 
@@ -178,10 +199,11 @@ function main(): void {
   );
   add("render, all summarized, steady", time(() => structuredClone(f.messages), (messages) => render(messages, summarized)), 2_000);
   add("render, nothing summarized", time(() => structuredClone(f.messages), (messages) => render(messages, empty)), 2_000);
+  add("render, chain compressed", time(() => structuredClone(f.closed), (messages) => render(messages, chained)), 2_000);
   add("orphan sweep alone", time(() => structuredClone(f.messages), (messages) => sweepOrphanToolResults(messages)));
 
-  const check = render(structuredClone(f.messages), summarized);
-  if (!check.pruned) throw new Error("the summarized render pruned nothing");
+  if (!render(structuredClone(f.messages), summarized).pruned) throw new Error("the summarized render pruned nothing");
+  if (render(structuredClone(f.closed), chained).messages.length !== 3) throw new Error("the chain did not compress");
 
   console.log("");
   console.log(`${"case".padEnd(44)} | ${"median ms".padStart(10)} | ${"best ms".padStart(10)} | target`);
