@@ -149,6 +149,26 @@ describe("captureBatch", () => {
     expect(captured.toolCalls[0]).toMatchObject({ resultText: "first", isError: true, resultTimestamp: 10 });
   });
 
+  test("in a turn with many results the first result per id still wins", () => {
+    const ids = Array.from({ length: 40 }, (_, i) => `c${i}`);
+    const results = ids.map((id, i) => toolResult(100 + i, id, `first ${id}`));
+    results.push(toolResult(200, "c3", "second c3"), toolResult(201, "c39", "second c39"));
+    results.unshift(toolResult(99, "c30", "early c30"));
+    const captured = captureBatch(assistantWithTools(1, ids.map((id) => [id, "bash"])), results, 0, 0);
+    expect(captured.toolCalls.map((c) => c.resultText)).toEqual(ids.map((id) => (id === "c30" ? "early c30" : `first ${id}`)));
+    expect(captured.toolCalls[30]!.resultTimestamp).toBe(99);
+  });
+
+  test("a NaN call id is not captured and its result pairs with nothing, in a small or a large turn", () => {
+    for (const size of [2, 40]) {
+      const calls = Array.from({ length: size }, (_, i) => ({ type: "toolCall", id: i === 0 ? Number.NaN : `c${i}`, name: "bash", arguments: {} }));
+      const results = calls.map((c, i) => ({ ...toolResult(10 + i, "x", `out ${i}`), toolCallId: c.id }));
+      const captured = captureBatch({ role: "assistant", content: calls }, results, 0, 0);
+      expect(captured.toolCalls.map((c) => c.toolCallId)).toEqual(calls.slice(1).map((c) => c.id));
+      expect(captured.toolCalls.map((c) => c.resultText)).toEqual(results.slice(1).map((r) => r.content[0]!.text));
+    }
+  });
+
   test("assistant text is the trimmed join of text blocks", () => {
     const message = { role: "assistant", content: [{ type: "text", text: "  hi" }, { type: "text", text: "there  " }] };
     expect(captureBatch(message, [], 0, 0).assistantText).toBe("hi\nthere");
@@ -189,6 +209,21 @@ describe("captureUnindexedBatchesFromSession", () => {
       entry(toolResult(3, "bash_23", "late")),
     ];
     expect(captureUnindexedBatchesFromSession(branch, nothingSummarized)).toEqual([]);
+  });
+
+  test("a turn with many results pairs each call with its first result in its own window", () => {
+    const ids = Array.from({ length: 40 }, (_, i) => `c${i}`);
+    const branch = [
+      entry(assistantWithTools(1, ids.map((id) => [id, "bash"]))),
+      ...ids.map((id, i) => entry(toolResult(100 + i, id, `first ${id}`))),
+      entry(toolResult(200, "c5", "second c5")),
+      entry(assistantWithTools(300, [["c7", "bash"], ["c8", "bash"]])),
+      entry(toolResult(301, "c8", "next turn c8")),
+    ];
+    const batches = captureUnindexedBatchesFromSession(branch, nothingSummarized);
+    expect(batches).toHaveLength(2);
+    expect(batches[0]!.toolCalls.map((c) => c.resultText)).toEqual(ids.map((id) => `first ${id}`));
+    expect(batches[1]!.toolCalls.map((c) => [c.toolCallId, c.resultText])).toEqual([["c8", "next turn c8"]]);
   });
 
   test("turn index counts every assistant message, text-only ones included (C5)", () => {
@@ -327,6 +362,16 @@ describe("groupBatchesByMode", () => {
     expect(first).toMatchObject({ assistantText: "one", turnIndex: 0, timestamp: 10 });
     expect(grouped[1]).not.toBe(other);
     expect(grouped[1]).toEqual(other);
+  });
+
+  test("agent-message mode merges a batch with more calls than a call can take as arguments", () => {
+    const huge = new Array<CapturedToolCall>(1_200_000).fill(call("h", "bash"));
+    const grouped = groupBatchesByMode(
+      [batch([call("a", "bash")], { userTurnGroup: 1 }), batch(huge, { userTurnGroup: 1 })],
+      "agent-message",
+    );
+    expect(grouped).toHaveLength(1);
+    expect(grouped[0]!.toolCalls).toHaveLength(1_200_001);
   });
 
   test("a batch without a user turn group passes through and closes the open group (C13)", () => {

@@ -10,6 +10,8 @@ import { recordArgs } from "./persisted-entries.js";
 import type { BatchingMode, CapturedBatch, CapturedToolCall } from "./types.js";
 
 export { imageDigest, imageMarkerDigests } from "./image-markers.js";
+/** Results per turn up to which a linear scan beats a map lookup (the crossover measured on bun: 16-24). */
+const SCAN_LIMIT = 16;
 
 function textBlocks(content: unknown): string[] {
   if (!Array.isArray(content)) return [];
@@ -27,11 +29,70 @@ export function extractToolResultText(msg: any): string {
   return (markers.length === 0 ? texts : [...markers, ...texts]).join("\n");
 }
 
+/**
+ * The first result per tool-call id, matched with `===` (a NaN id finds
+ * nothing). A turn usually has a handful of results, which an array scan
+ * serves fastest; past SCAN_LIMIT a map takes over, so one turn with a huge
+ * batch stays linear.
+ */
+class FirstResults {
+  private list: any[] = [];
+  private byId: Map<unknown, any> | null = null;
+
+  static of(results: any[]): FirstResults {
+    const first = new FirstResults();
+    for (const result of results) first.add(result);
+    return first;
+  }
+
+  /** Keeps `result` unless an earlier one carries its id. */
+  add(result: any): void {
+    const id = result?.toolCallId;
+    if (this.byId !== null) {
+      if (id === id && !this.byId.has(id)) this.byId.set(id, result);
+      return;
+    }
+    if (this.scan(id) >= 0) return;
+    this.list.push(result);
+    if (this.list.length > SCAN_LIMIT) {
+      const byId = new Map<unknown, any>();
+      // The list holds no repeated id (NaN aside, which never matches and is left out).
+      for (const kept of this.list) {
+        const keptId = kept?.toolCallId;
+        if (keptId === keptId) byId.set(keptId, kept);
+      }
+      this.byId = byId;
+      this.list = [];
+    }
+  }
+
+  get(id: unknown): any {
+    if (this.byId !== null) return id === id ? this.byId.get(id) : undefined;
+    const at = this.scan(id);
+    return at < 0 ? undefined : this.list[at];
+  }
+
+  get isEmpty(): boolean {
+    return this.byId === null ? this.list.length === 0 : this.byId.size === 0;
+  }
+
+  clear(): void {
+    this.list.length = 0;
+    this.byId = null;
+  }
+
+  private scan(id: unknown): number {
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) if (list[i]?.toolCallId === id) return i;
+    return -1;
+  }
+}
+
 // Captured values become persisted records, so they take the types the rebuild accepts (persisted-entries.ts).
-function captureCall(block: any, toolResults: any[]): CapturedToolCall {
+function captureCall(block: any, results: FirstResults): CapturedToolCall {
   const args = recordArgs(block.input ?? block.args ?? block.arguments);
   const toolName = typeof block.name === "string" ? block.name : "";
-  const match = toolResults.find((r) => r?.toolCallId === block.id);
+  const match = results.get(block.id);
   if (!match) {
     return { toolCallId: block.id, toolName, args, resultText: "(no result)", isError: false };
   }
@@ -48,6 +109,7 @@ function captureCall(block: any, toolResults: any[]): CapturedToolCall {
 }
 
 export function captureBatch(message: any, toolResults: any[], turnIndex: number, timestamp: number): CapturedBatch {
+  const results = FirstResults.of(toolResults ?? []);
   return {
     turnIndex,
     timestamp,
@@ -55,7 +117,7 @@ export function captureBatch(message: any, toolResults: any[], turnIndex: number
     // A call without a string id can neither be paired with its result nor keyed in the index.
     toolCalls: toolCallBlocks(message)
       .filter((block) => typeof block.id === "string")
-      .map((block) => captureCall(block, toolResults ?? [])),
+      .map((block) => captureCall(block, results)),
   };
 }
 
@@ -64,18 +126,12 @@ interface OpenTurn {
   message: any;
   turnIndex: number;
   userTurnGroup: number;
-  /** The first result for each id, in arrival order (a turn has a handful; an array beats a map here). */
-  results: any[];
+  results: FirstResults;
 }
 
 function batchTimestamp(entry: any, message: any): number {
   if (entry.timestamp) return new Date(entry.timestamp).getTime();
   return message.timestamp ?? Date.now();
-}
-
-function firstResultFor(results: any[], id: unknown): any {
-  for (const result of results) if (result.toolCallId === id) return result;
-  return undefined;
 }
 
 function batchFromTurn(
@@ -87,10 +143,10 @@ function batchFromTurn(
   let ready: Set<string> | undefined;
   let readyResults: any[] | undefined;
   const content = turn.message.content;
-  if (!Array.isArray(content) || turn.results.length === 0) return undefined;
+  if (!Array.isArray(content) || turn.results.isEmpty) return undefined;
   for (const block of content) {
     if (block?.type !== "toolCall" || typeof block.id !== "string" || !block.id) continue;
-    const result = firstResultFor(turn.results, block.id);
+    const result = turn.results.get(block.id);
     if (!result) continue;
     if (indexer.isSummarized(occKey(block.id, resultTimestampOf(result.timestamp)))) continue;
     if (exclude(block.name, block.input ?? block.arguments)) continue;
@@ -112,13 +168,13 @@ export function captureUnindexedBatchesFromSession(
   const batches: CapturedBatch[] = [];
   let turnIndex = 0;
   let userTurnGroup = 0;
-  // One open turn at a time; its results array is reused, since a batch copies what it keeps.
-  const open: OpenTurn = { entry: undefined, message: undefined, turnIndex: 0, userTurnGroup: 0, results: [] };
+  // One open turn at a time; its results are reused, since a batch copies what it keeps.
+  const open: OpenTurn = { entry: undefined, message: undefined, turnIndex: 0, userTurnGroup: 0, results: new FirstResults() };
   const closeOpen = () => {
     const batch = open.message === undefined ? undefined : batchFromTurn(open, indexer, exclude);
     if (batch) batches.push(batch);
     open.message = undefined;
-    open.results.length = 0;
+    open.results.clear();
   };
   for (const entry of branch) {
     if (entry?.type !== "message" || !entry.message) continue;
@@ -132,8 +188,8 @@ export function captureUnindexedBatchesFromSession(
       turnIndex += 1;
     } else if (message.role === "user") {
       userTurnGroup += 1;
-    } else if (message.role === "toolResult" && open.message !== undefined && !firstResultFor(open.results, message.toolCallId)) {
-      open.results.push(message);
+    } else if (message.role === "toolResult" && open.message !== undefined) {
+      open.results.add(message);
     }
   }
   closeOpen();
@@ -190,7 +246,8 @@ function mergeInto(group: OpenGroup, next: CapturedBatch): void {
     group.batch.toolCalls = [...group.batch.toolCalls];
     group.ownsCalls = true;
   }
-  group.batch.toolCalls.push(...next.toolCalls);
+  // A loop, not push(...calls): spreading a huge batch overflows the stack.
+  for (const call of next.toolCalls) group.batch.toolCalls.push(call);
   group.batch.assistantText = texts.join("\n\n");
   group.batch.turnIndex = next.turnIndex;
   group.batch.timestamp = next.timestamp;

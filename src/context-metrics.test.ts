@@ -216,6 +216,26 @@ describe("computeContextMetrics: frontier gap", () => {
     expect(computeContextMetrics(b, null, none, protectSkills).frontierGapTokens).toBe(T(first));
   });
 
+  test("protection args come from the first call with the id inside the nearest turn", () => {
+    const r = result(300, "tc1", "x", "read");
+    const b = [
+      user(100),
+      callTurn(150, [["tc1", "read", { path: "/a.md" }]]),
+      callTurn(200, [["tc1", "read", { path: "/skills/first.md" }], ["tc1", "read", { path: "/second.md" }]]),
+      r,
+    ];
+    const protectSkills = (_: string, args: any) => String(args?.path ?? "").includes("/skills/");
+    expect(computeContextMetrics(b, null, none, protectSkills).frontierGapTokens).toBe(0);
+  });
+
+  test("a NaN result id takes no call's args", () => {
+    const call = { role: "assistant", content: [{ type: "toolCall", id: Number.NaN, name: "read", arguments: { path: "/skills/x.md" } }], timestamp: 200 };
+    const r = { ...result(300, "x", "out", "read"), toolCallId: Number.NaN };
+    const seen: unknown[] = [];
+    computeContextMetrics([user(100), call, r], null, none, (_: string, args: unknown) => (seen.push(args), false));
+    expect(seen).toEqual([undefined]);
+  });
+
   test("protection uses the result's own tool name", () => {
     const b = [user(100), callTurn(200, [["tc1", "bash"]]), result(300, "tc1", "x", "todowrite")];
     const byName = (name: string) => name === "todowrite";

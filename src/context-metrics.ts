@@ -23,10 +23,24 @@ function assistantToolCalls(msg: any): any[] {
   return msg?.role === "assistant" ? toolCallBlocks(msg) : [];
 }
 
-function sumChars(branch: any[], from: number, to: number): number {
-  let total = 0;
-  for (let i = from; i <= to; i++) total += charsOf(branch[i]);
-  return total;
+/** Each message's JSON length, serialized once: the metrics below sum overlapping spans of the branch. */
+class BranchSizes {
+  /** `prefix[i]` = chars of messages 0..i-1. */
+  private readonly prefix: Float64Array;
+
+  constructor(branch: any[]) {
+    this.prefix = new Float64Array(branch.length + 1);
+    for (let i = 0; i < branch.length; i++) this.prefix[i + 1] = this.prefix[i]! + charsOf(branch[i]);
+  }
+
+  of(i: number): number {
+    return this.prefix[i + 1]! - this.prefix[i]!;
+  }
+
+  /** Chars of messages from..to, inclusive. */
+  sum(from: number, to: number): number {
+    return to < from ? 0 : this.prefix[to + 1]! - this.prefix[from]!;
+  }
 }
 
 function openSegmentStart(branch: any[]): number {
@@ -62,11 +76,11 @@ function chainSpan(branch: any[], chain: ChainRange): [number, number] | null {
   return endIdx < startIdx ? null : [startIdx, endIdx];
 }
 
-function largestChainChars(branch: any[], isProtected: ProtectionPredicate): number {
+function largestChainChars(branch: any[], sizes: BranchSizes, isProtected: ProtectionPredicate): number {
   let largest = 0;
   for (const chain of detectChains(branch, isProtected)) {
     const span = chainSpan(branch, chain);
-    if (span) largest = Math.max(largest, sumChars(branch, span[0], span[1]));
+    if (span) largest = Math.max(largest, sizes.sum(span[0], span[1]));
   }
   return largest;
 }
@@ -92,29 +106,42 @@ function locateFrontier(branch: any[], frontier: PruneFrontier | null): Frontier
   return null;
 }
 
-function nearestCallArgs(branch: any[], resultIndex: number, toolCallId: unknown): unknown {
-  for (let i = resultIndex - 1; i >= 0; i--) {
-    const block = assistantToolCalls(branch[i]).find((b) => b.id === toolCallId);
-    if (block) return block.input ?? block.arguments;
-  }
-  return undefined;
+/**
+ * Remembers each call's arguments as the walk passes its assistant, so a result
+ * finds the args of the nearest preceding call with its id (the first such
+ * block within that assistant) without walking back: one batch can hold
+ * thousands of results.
+ */
+function noteCallArgs(msg: any, callArgs: Map<unknown, unknown>): void {
+  const calls = assistantToolCalls(msg);
+  // Backwards, so the first block with an id is the one that stays.
+  for (let j = calls.length - 1; j >= 0; j--) callArgs.set(calls[j].id, calls[j].input ?? calls[j].arguments);
+}
+
+function callArgsFor(callArgs: Map<unknown, unknown>, toolCallId: unknown): unknown {
+  // Ids are matched with ===, under which NaN never matches (a Map would match it).
+  return toolCallId === toolCallId ? callArgs.get(toolCallId) : undefined;
 }
 
 function frontierGapTokens(
   branch: any[],
+  sizes: BranchSizes,
   frontier: PruneFrontier | null,
   isSummarized: (occurrenceKey: string) => boolean,
   isProtected: ProtectionPredicate,
 ): number {
   const boundary = locateFrontier(branch, frontier);
+  const start = boundary ? boundary.index + 1 : 0;
+  const callArgs = new Map<unknown, unknown>();
   let gap = 0;
-  for (let i = boundary ? boundary.index + 1 : 0; i < branch.length; i++) {
+  for (let i = 0; i < branch.length; i++) {
     const msg = branch[i];
-    if (msg?.role !== "toolResult" || typeof msg.toolCallId !== "string") continue;
+    if (msg?.role === "assistant") noteCallArgs(msg, callArgs);
+    if (i < start || msg?.role !== "toolResult" || typeof msg.toolCallId !== "string") continue;
     if (boundary && i < boundary.turnEnd && boundary.excludedIds.has(msg.toolCallId)) continue;
     if (isSummarized(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)))) continue;
-    if (isProtected(msg.toolName, nearestCallArgs(branch, i, msg.toolCallId))) continue;
-    gap += tokensOf(charsOf(msg));
+    if (isProtected(msg.toolName, callArgsFor(callArgs, msg.toolCallId))) continue;
+    gap += tokensOf(sizes.of(i));
   }
   return gap;
 }
@@ -125,13 +152,14 @@ export function computeContextMetrics(
   isSummarized: (occurrenceKey: string) => boolean,
   isProtected: ProtectionPredicate,
 ): ContextMetricsSnapshot {
-  const totalChars = sumChars(branch, 0, branch.length - 1);
+  const sizes = new BranchSizes(branch);
+  const totalChars = sizes.sum(0, branch.length - 1);
   const openStart = openSegmentStart(branch);
-  const openChars = sumChars(branch, openStart, branch.length - 1);
-  const numerator = Math.max(largestChainChars(branch, isProtected), openChars);
+  const openChars = sizes.sum(openStart, branch.length - 1);
+  const numerator = Math.max(largestChainChars(branch, sizes, isProtected), openChars);
   return {
     openCycleThinkingTokens: tokensOf(openCycleThinkingChars(branch, openStart)),
     largestChainSharePct: totalChars === 0 ? 0 : Math.round((100 * numerator) / totalChars),
-    frontierGapTokens: frontierGapTokens(branch, frontier, isSummarized, isProtected),
+    frontierGapTokens: frontierGapTokens(branch, sizes, frontier, isSummarized, isProtected),
   };
 }

@@ -1,6 +1,9 @@
 import { describe, expect, test } from "bun:test";
+import { transformMessages } from "@earendil-works/pi-ai/api/transform-messages";
 import { applyChainCompressions } from "./chain-range-prune.js";
+import { DiagnosticSink } from "./diagnostics.js";
 import { sweepOrphanToolResults } from "./orphan-sweep.js";
+import { pruneMessages } from "./pruner.js";
 import { expectNoOrphanToolResults, expectZeroOrphanSweep, pruneWithZeroSweepAssertion } from "./test-support.js";
 import { CUSTOM_TYPE_SUMMARY } from "./types.js";
 
@@ -193,6 +196,163 @@ describe("sweepOrphanToolResults: barrier consequences", () => {
     expect(result.messages.length).toBe(2);
   });
 });
+
+const stoppedWith = (stopReason: string, ts: number, ids: string[]) => ({ ...assistantWithTools(ts, ids), stopReason });
+
+describe("sweepOrphanToolResults: errored and aborted assistants open no calls", () => {
+  for (const stopReason of ["error", "aborted"]) {
+    test(`the result of a call in an assistant that stopped with ${stopReason} is swept and reported`, () => {
+      const input = [user(1), stoppedWith(stopReason, 2, ["a"]), toolResult(3, "a")];
+      const reported: any[] = [];
+      const sink = new DiagnosticSink((customType, data) => reported.push({ customType, data }));
+      const result = pruneMessages(input, emptyIndexer, undefined, undefined, undefined, 0, sink);
+      expect(result.pruned).toBe(true);
+      expect(result.messages).toEqual([input[0], input[1]]);
+      expect(sink.counts()["orphan-sweep"]).toBe(1);
+      expect(reported[0].data).toEqual({ kind: "orphan-sweep", detail: "swept 1 orphan toolResult(s): a" });
+    });
+  }
+
+  test("an errored assistant closes the calls still open before it", () => {
+    const input = [assistantWithTools(1, ["a", "b"]), toolResult(2, "a"), stoppedWith("error", 3, []), toolResult(4, "b")];
+    expect(sweepOrphanToolResults(input).sweptIds).toEqual(["b"]);
+  });
+
+  test("a normal assistant after an errored one opens its calls as usual", () => {
+    const input = [stoppedWith("error", 1, ["a"]), toolResult(2, "a"), stoppedWith("toolUse", 3, ["a"]), toolResult(4, "a")];
+    const result = sweepOrphanToolResults(input);
+    expect(result.sweptIds).toEqual(["a"]);
+    expect(result.messages).toEqual([input[0], input[2], input[3]]);
+  });
+
+  test("other stop reasons open their calls", () => {
+    for (const stopReason of ["toolUse", "stop", "length", undefined]) {
+      const input = [stoppedWith(stopReason as any, 1, ["a"]), toolResult(2, "a")];
+      expect(sweepOrphanToolResults(input).messages).toBe(input);
+    }
+  });
+
+  test("the independent checker rejects a result of an errored assistant", () => {
+    expect(() => expectNoOrphanToolResults([stoppedWith("aborted", 1, ["a"]), toolResult(2, "a")])).toThrow();
+    expect(() => expectNoOrphanToolResults([stoppedWith("aborted", 1, ["a"])])).not.toThrow();
+  });
+
+  test("after the sweep, pi-ai's transformMessages leaves no toolResult without its toolCall", () => {
+    const model = { id: "m", api: "anthropic-messages", provider: "anthropic", input: ["text", "image"] } as any;
+    const asModel = (msg: any) => (msg.role === "assistant" ? { api: model.api, provider: model.provider, model: model.id, ...msg } : msg);
+    const input = [
+      user(1),
+      stoppedWith("error", 2, ["e1"]),
+      toolResult(3, "e1"),
+      stoppedWith("toolUse", 4, ["ok1", "ok2"]),
+      toolResult(5, "ok1"),
+      stoppedWith("aborted", 6, ["e2"]),
+      toolResult(7, "ok2"),
+      toolResult(8, "e2"),
+      user(9),
+    ].map(asModel);
+    const unswept = transformMessages(input as any, model);
+    expect(orphanResultIds(unswept)).toEqual(["e1", "ok2", "e2"]);
+    const swept = pruneMessages(input, emptyIndexer).messages;
+    const request = transformMessages(swept as any, model);
+    expect(orphanResultIds(request)).toEqual([]);
+    expect(request.filter((m: any) => m.role === "toolResult").map((m: any) => m.toolCallId)).toEqual(["ok1", "ok2"]);
+  });
+});
+
+/** Results in a pi-ai request that do not answer a toolCall of the assistant right before them. */
+function orphanResultIds(request: any[]): string[] {
+  const orphans: string[] = [];
+  let open = new Set<string>();
+  for (const msg of request) {
+    if (msg.role === "assistant") open = new Set(msg.content.filter((b: any) => b.type === "toolCall").map((b: any) => b.id));
+    else if (msg.role === "toolResult") {
+      if (open.has(msg.toolCallId)) open.delete(msg.toolCallId);
+      else orphans.push(msg.toolCallId);
+    } else open = new Set();
+  }
+  return orphans;
+}
+
+describe("sweepOrphanToolResults: turns with many calls", () => {
+  const ids = (n: number, prefix = "c") => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+  // Past the size up to which the sweep keeps open ids in an array.
+  const LARGE = 40;
+
+  test("a turn past the small-turn size keeps every answered call and sweeps a duplicate result", () => {
+    const calls = ids(LARGE);
+    const input = [user(0), assistantWithTools(1, calls), ...calls.map((id, i) => toolResult(2 + i, id)), toolResult(99, "c7")];
+    const result = sweepOrphanToolResults(input);
+    expect(result.sweptIds).toEqual(["c7"]);
+    expect(result.messages).toEqual(input.slice(0, -1));
+  });
+
+  test("an id repeated inside a large turn is opened once", () => {
+    const calls = [...ids(LARGE), "c3", "c3"];
+    const input = [assistantWithTools(1, calls), ...ids(LARGE).map((id, i) => toolResult(2 + i, id)), toolResult(90, "c3")];
+    expect(sweepOrphanToolResults(input).sweptIds).toEqual(["c3"]);
+  });
+
+  test("NaN finds NaN in a large turn, once", () => {
+    const assistant = assistantWithTools(1, ids(LARGE));
+    assistant.content.push({ type: "toolCall", id: Number.NaN as any, name: "bash", arguments: { cmd: "nan" } });
+    const nan = { ...toolResult(90, "x"), toolCallId: Number.NaN };
+    const result = sweepOrphanToolResults([assistant, nan, { ...nan, timestamp: 91 }]);
+    expect(result.sweptIds).toEqual([Number.NaN as any]);
+    expect(result.messages.length).toBe(2);
+  });
+
+  test("a large turn's open set does not license results after a barrier or the next turn", () => {
+    const input = [
+      assistantWithTools(1, ids(LARGE)),
+      toolResult(2, "c0"),
+      custom(3),
+      toolResult(4, "c1"),
+      assistantWithTools(5, ids(LARGE, "d")),
+      toolResult(6, "d0"),
+      toolResult(7, "c2"),
+      stoppedWith("error", 8, ids(LARGE, "e")),
+      toolResult(9, "e0"),
+      assistantWithTools(10, ["f"]),
+      toolResult(11, "d1"),
+    ];
+    expect(sweepOrphanToolResults(input).sweptIds).toEqual(["c1", "c2", "e0", "d1"]);
+  });
+
+  test("sweeps exactly what a Set-based restatement sweeps, on random turns of every size", () => {
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let run = 0; run < 300; run++) {
+      const input: any[] = [];
+      let ts = 0;
+      for (let k = next(6) + 1; k > 0; k--) {
+        const pick = next(10);
+        if (pick < 6) input.push(assistantWithTools(ts++, ids(next(60), "")));
+        else if (pick < 9) for (let r = next(70); r > 0; r--) input.push(toolResult(ts++, String(next(60))));
+        else input.push(custom(ts++));
+      }
+      const expected = setSweep(input);
+      const result = sweepOrphanToolResults(input);
+      expect(result.sweptIds).toEqual(expected.map((m) => m.toolCallId));
+      expect(result.messages).toEqual(input.filter((m) => !expected.includes(m)));
+    }
+  });
+});
+
+/** The sweep rule restated with one Set per turn: the results it removes. */
+function setSweep(messages: any[]): any[] {
+  const swept: any[] = [];
+  let open = new Set<unknown>();
+  for (const msg of messages) {
+    if (msg.role === "assistant") open = new Set(msg.content.map((b: any) => b.id));
+    else if (msg.role !== "toolResult") open = new Set();
+    else if (!open.delete(msg.toolCallId)) swept.push(msg);
+  }
+  return swept;
+}
 
 describe("expectNoOrphanToolResults helper (AC5)", () => {
   test("throws for a mid-cycle barrier and passes for a barrier after the cycle", () => {

@@ -3,7 +3,11 @@
  * toolResult whose toolCall is not open in the assistant turn right before it.
  *
  * One forward pass with an open-id set:
- * - assistant: the set becomes exactly its toolCall ids (per-turn tracking);
+ * - assistant: the set becomes exactly its toolCall ids (per-turn tracking).
+ *   An assistant that stopped with `error` or `aborted` opens none: pi-ai
+ *   drops such a turn from the request, after closing the calls still open
+ *   before it, so a result following it would reach the provider without
+ *   its tool_use;
  * - toolResult: consumes its id, or is swept when the id is not open;
  * - any other role is a barrier that clears the set. pi-ai flushes synthetic
  *   results for open calls at user-role boundaries (custom, summaries and
@@ -13,8 +17,7 @@
  */
 
 export function sweepOrphanToolResults(messages: any[]): { messages: any[]; sweptIds: string[] } {
-  // An assistant turn opens a handful of calls, so one small reused array beats a Set per turn.
-  const open: unknown[] = [];
+  const open = new OpenCalls();
   // From the first swept result on, survivors are compacted into a copy by index.
   let kept: any[] | null = null;
   let n = 0;
@@ -24,12 +27,9 @@ export function sweepOrphanToolResults(messages: any[]): { messages: any[]; swep
     const msg = messages[i];
     const role = msg?.role;
     if (role === "assistant") {
-      openToolCalls(msg, open);
+      open.openFrom(msg);
     } else if (role === "toolResult") {
-      const at = indexOfSame(open, msg.toolCallId);
-      if (at >= 0) {
-        open[at] = CONSUMED;
-      } else {
+      if (!open.consume(msg.toolCallId)) {
         if (kept === null) {
           kept = messages.slice();
           n = i;
@@ -38,7 +38,7 @@ export function sweepOrphanToolResults(messages: any[]): { messages: any[]; swep
         continue;
       }
     } else {
-      open.length = 0;
+      open.clear();
     }
     if (kept !== null) kept[n++] = msg;
   }
@@ -48,20 +48,59 @@ export function sweepOrphanToolResults(messages: any[]): { messages: any[]; swep
   return { messages: kept, sweptIds };
 }
 
+/** Ids a turn may open before the small array gives way to a set (the crossover measured on bun: 32-64). */
+const ARRAY_LIMIT = 32;
 const CONSUMED = Symbol("consumed");
+
+/**
+ * The open-id set with Set semantics (SameValueZero: NaN finds NaN, an id
+ * repeated in one turn is opened once). An assistant turn opens a handful of
+ * calls, which one small reused array serves fastest; a turn with more opens
+ * a Set, so a huge batch stays linear.
+ */
+class OpenCalls {
+  private readonly few: unknown[] = [];
+  private many: Set<unknown> | null = null;
+
+  openFrom(assistant: any): void {
+    this.clear();
+    const content = assistant.content;
+    if (!Array.isArray(content) || opensNoCalls(assistant)) return;
+    for (const block of content) {
+      if (block?.type !== "toolCall") continue;
+      if (this.many !== null) this.many.add(block.id);
+      else if (!this.few.includes(block.id)) {
+        this.few.push(block.id);
+        if (this.few.length > ARRAY_LIMIT) {
+          this.many = new Set(this.few);
+          this.few.length = 0;
+        }
+      }
+    }
+  }
+
+  /** Removes `id` from the set; false when it was not open. */
+  consume(id: unknown): boolean {
+    if (this.many !== null) return this.many.delete(id);
+    const at = indexOfSame(this.few, id);
+    if (at < 0) return false;
+    this.few[at] = CONSUMED;
+    return true;
+  }
+
+  clear(): void {
+    this.few.length = 0;
+    this.many = null;
+  }
+}
+
+/** pi-ai skips these turns when it builds the request. */
+function opensNoCalls(assistant: any): boolean {
+  return assistant.stopReason === "error" || assistant.stopReason === "aborted";
+}
 
 /** `indexOf` under the SameValueZero rule a Set uses (NaN finds NaN). */
 function indexOfSame(values: unknown[], value: unknown): number {
   if (value === value) return values.indexOf(value);
   return values.findIndex((v) => v !== v);
-}
-
-/** Makes `open` the assistant's distinct toolCall ids (a repeated id is opened once, as with a set). */
-function openToolCalls(assistant: any, open: unknown[]): void {
-  open.length = 0;
-  const content = assistant.content;
-  if (!Array.isArray(content)) return;
-  for (const block of content) {
-    if (block?.type === "toolCall" && !open.includes(block.id)) open.push(block.id);
-  }
 }
