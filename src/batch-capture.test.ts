@@ -164,7 +164,7 @@ describe("captureBatch", () => {
       const calls = Array.from({ length: size }, (_, i) => ({ type: "toolCall", id: i === 0 ? Number.NaN : `c${i}`, name: "bash", arguments: {} }));
       const results = calls.map((c, i) => ({ ...toolResult(10 + i, "x", `out ${i}`), toolCallId: c.id }));
       const captured = captureBatch({ role: "assistant", content: calls }, results, 0, 0);
-      expect(captured.toolCalls.map((c) => c.toolCallId)).toEqual(calls.slice(1).map((c) => c.id));
+      expect(captured.toolCalls.map((c) => c.toolCallId)).toEqual(calls.slice(1).map((c) => String(c.id)));
       expect(captured.toolCalls.map((c) => c.resultText)).toEqual(results.slice(1).map((r) => r.content[0]!.text));
     }
   });
