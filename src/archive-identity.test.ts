@@ -177,3 +177,26 @@ describe("two results under one occurrence key", () => {
     expect(rendered.messages[5].content[0].text).toBe("second");
   });
 });
+
+describe("the first output archived under a key stays recoverable", () => {
+  test("a later record under the same occurrence key does not replace it, live or on reload", () => {
+    const indexer = new ToolCallIndexer();
+    const appended: any[] = [];
+    const append = (customType: string, data?: unknown) => void appended.push({ customType, data });
+    indexer.addBatch(batchOf(callOf("c1", 2011, "first output")), append);
+    indexer.addBatch(batchOf(callOf("c1", 2011, "second output")), append);
+    expect(indexer.getRecord("c1@2011")?.resultText).toBe("first output");
+    expect(rebuild(entriesOf(appended)).getRecord("c1@2011")?.resultText).toBe("first output");
+  });
+
+  test("an eager spill never writes a sidecar under a key that already names an archived output", async () => {
+    const dir = await tempDir();
+    const indexer = new ToolCallIndexer();
+    const appended: any[] = [];
+    await spill(indexer, dir, callOf("c1", 2011, `early ${"e".repeat(300)}`), appended);
+    await spill(indexer, dir, callOf("c1", 2011, `late ${"l".repeat(300)}`), appended);
+    expect(appended).toHaveLength(1);
+    const answer = indexer.getRecord("c1@2011")!;
+    expect((await import("node:fs")).readFileSync(answer.spillPath!, "utf8")).toBe(`early ${"e".repeat(300)}`);
+  });
+});

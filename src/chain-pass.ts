@@ -18,10 +18,11 @@ import type { ChainCompressionEntry } from "./types.js";
 export function makeFuseRange(
   state: ExtensionState,
   ctx: ExtensionContext,
+  signal?: AbortSignal,
 ): ((text: string) => Promise<string | null>) | undefined {
   if (!state.config.value.chainCompression?.fuseRangeSummary) return undefined;
   return async (text) => {
-    const result = await summarizeRange(text, state.config.value, ctx, { controller: state.fallback });
+    const result = await summarizeRange(text, state.config.value, ctx, { controller: state.fallback, signal });
     if (!result) return null;
     state.stats.add(result.usage);
     state.stats.addRangesSummarized(1);
@@ -29,20 +30,26 @@ export function makeFuseRange(
   };
 }
 
-async function compress(
-  state: ExtensionState,
-  ctx: ExtensionContext,
-  messages: any[],
-  graceSource: any[],
-  rollingWindow: number,
-  appendEntry: AppendEntry,
-  heldKeys: ReadonlySet<string> = new Set(),
-) {
+interface ChainPassRun {
+  /** What chain detection runs on (for a flush, the branch plus its closing message). */
+  messages: any[];
+  /** Where recovery grace is measured. */
+  graceSource: any[];
+  rollingWindow: number;
+  appendEntry: AppendEntry;
+  /** Occurrence keys of batches a flush left for later: chains holding them wait. */
+  heldKeys?: ReadonlySet<string>;
+  signal?: AbortSignal;
+}
+
+async function compress(state: ExtensionState, ctx: ExtensionContext, run: ChainPassRun) {
   const config = state.config.value;
+  const { messages, rollingWindow, appendEntry } = run;
   const chains = detectChains(messages, protectionPredicate(state));
-  // Chains holding a batch a flush left for later are deferred like in-grace ones: after the window cut.
-  const inGrace = inGraceRecoveryToolCallIds(graceSource, config.recoveryGraceTurns);
-  for (const key of heldKeys) inGrace.add(key);
+  // Chains holding a batch a flush left for later, or one the archive step cannot take, are deferred
+  // like in-grace ones: after the window cut.
+  const inGrace = inGraceRecoveryToolCallIds(run.graceSource, config.recoveryGraceTurns);
+  for (const key of run.heldKeys ?? []) inGrace.add(key);
   const sm = ctx.sessionManager;
   const backfill = {
     spillThreshold: config.spillThreshold,
@@ -52,11 +59,7 @@ async function compress(
   };
   const alreadyCompressed = new Set(state.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
   const eligible = selectEligible(chains, rollingWindow, alreadyCompressed, inGrace);
-  const unarchivable = await archiveChainMembers(eligible, {
-    indexer: state.indexer,
-    messages,
-    backfill: { ...backfill, appendEntry },
-  });
+  const unarchivable = await archiveChainMembers(eligible, { indexer: state.indexer, messages, backfill: { ...backfill, appendEntry } });
   for (const key of unarchivable) inGrace.add(key);
   return compressEligible(
     chains,
@@ -66,7 +69,7 @@ async function compress(
       blockRefs: state.blockRefs,
       appendEntry,
       now: Date.now,
-      fuseRange: makeFuseRange(state, ctx),
+      fuseRange: makeFuseRange(state, ctx, run.signal),
       messages,
       diagnostics: state.diagnostics,
       backfill,
@@ -86,14 +89,17 @@ export async function compressAfterFlush(
   state: ExtensionState,
   ctx: ExtensionContext,
   messages: any[],
-  closingMessage: any,
-  appendEntry: AppendEntry,
-  heldKeys: ReadonlySet<string> = new Set(),
+  after: { closingMessage: any; appendEntry: AppendEntry; heldKeys: ReadonlySet<string>; signal?: AbortSignal },
 ): Promise<void> {
   try {
-    const detection = withClosingMessage(messages, closingMessage);
-    const window = state.config.value.chainCompression.rollingWindow;
-    const result = await compress(state, ctx, detection, messages, window, appendEntry, heldKeys);
+    const result = await compress(state, ctx, {
+      messages: withClosingMessage(messages, after.closingMessage),
+      graceSource: messages,
+      rollingWindow: state.config.value.chainCompression.rollingWindow,
+      appendEntry: after.appendEntry,
+      heldKeys: after.heldKeys,
+      signal: after.signal,
+    });
     const entries = result.compressedEntries;
     if (entries.length === 0) return;
     recordCompressions(state, entries);
@@ -111,7 +117,7 @@ export async function compactChains(
 ): Promise<{ compressedEntries: ChainCompressionEntry[]; skipped: number }> {
   const messages = branchMessages(ctx.sessionManager.getBranch());
   const appendEntry: AppendEntry = (customType, data) => state.pi.appendEntry(customType, data);
-  const result = await compress(state, ctx, messages, messages, 0, appendEntry);
+  const result = await compress(state, ctx, { messages, graceSource: messages, rollingWindow: 0, appendEntry });
   if (result.compressedEntries.length > 0) recordCompressions(state, result.compressedEntries);
   return {
     compressedEntries: result.compressedEntries,

@@ -165,7 +165,12 @@ async function processBatches(
   ignoreStale(() => emitExternalCost(state.pi, state.stats));
   if (chainMessages) {
     const unresolvedKeys = keysOf(outcome.unresolved.map((p) => p.batch));
-    await compressAfterFlush(state, ctx, chainMessages, options.closingMessage, delivery.appendEntry, unresolvedKeys);
+    await compressAfterFlush(state, ctx, chainMessages, {
+      closingMessage: options.closingMessage,
+      appendEntry: delivery.appendEntry,
+      heldKeys: unresolvedKeys,
+      signal: options.signal,
+    });
   }
   const totals = totalsOf(processed);
   notifySkips(ctx, processed, totals.dedupedCount, config);

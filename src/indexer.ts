@@ -281,8 +281,7 @@ export class ToolCallIndexer {
     const aliases = walkBranch(branch, {
       indexRecords: (records, backfilled, refs) => {
         for (const record of records) {
-          this.indexRecord(record);
-          if (!backfilled) this.pendingSeeds.push(record);
+          if (this.indexRecord(record) && !backfilled) this.pendingSeeds.push(record);
         }
         // Flushes and spills persist their refs on the index entry too, so a ref survives a crash before its summary line.
         if (Array.isArray(refs)) this.registerSummaryRefs(refs);
@@ -328,10 +327,16 @@ export class ToolCallIndexer {
 
   // ---- records -----------------------------------------------------------
 
-  private indexRecord(record: ToolCallRecord): void {
+  /**
+   * The first record under an occurrence key stays: a second output that collides with it (same id,
+   * same millisecond) is never archived in its place, live or on reload, so the first stays recoverable.
+   */
+  private indexRecord(record: ToolCallRecord): boolean {
     const key = occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp));
+    if (this.records.has(key)) return false;
     this.records.set(key, record);
     this.keysByBareId.add(record.toolCallId, key);
+    return true;
   }
 
   // Dedup candidates are queued in arrival order and hashed on the first content
@@ -359,10 +364,7 @@ export class ToolCallIndexer {
   /** `refs`, when given, are persisted on the entry as well (they must already be registered). */
   addBatch(batch: CapturedBatch, appendEntry: AppendEntry, refs?: SummaryToolCallRef[]): void {
     const records = batch.toolCalls.map((call) => recordFromCall(batch, call));
-    for (const record of records) {
-      this.indexRecord(record);
-      this.pendingSeeds.push(record);
-    }
+    for (const record of records) if (this.indexRecord(record)) this.pendingSeeds.push(record);
     appendEntry(CUSTOM_TYPE_INDEX, refs ? { toolCalls: records, refs } : { toolCalls: records });
   }
 

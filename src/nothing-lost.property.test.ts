@@ -96,23 +96,29 @@ function hash(text: string): number {
 
 const BEHAVIOURS: Behaviour[] = ["ok", "ok", "oversized", "empty", "error"];
 
-/** Turns the spec into the calls of each turn, with texts, ids and result timestamps. */
+/**
+ * Turns the spec into the calls of each turn, with texts, ids and result timestamps. The timestamps follow
+ * the sim's own scheme (see test/session-sim.ts), so a colliding call can copy an earlier one's exactly.
+ */
 function callsOf(spec: CaseSpec): SimCall[][][] {
   const seen: string[] = [];
   const previous: SimCall[] = [];
   let n = 0;
-  return spec.prompts.map((turns) =>
-    turns.map((calls) => {
+  let ts = 1_000;
+  return spec.prompts.map((turns) => {
+    ts += 10;
+    const made = turns.map((calls) => {
+      const at = (ts += 1000);
       // Providers never repeat an id inside one assistant message; across turns they may (reused, collide).
       const inTurn = new Set<string>();
-      const made = calls.map((call) => {
+      const turn = calls.map((call, i) => {
         n += 1;
         const text = textFor(call, n, seen);
         seen.push(text);
-        const sim: SimCall = { id: `c${n}`, text };
+        const sim: SimCall = { id: `c${n}`, text, resultTs: at + i + 1 };
         if (call.id === "reused" && !inTurn.has(`bash_${n % 2}`)) sim.id = `bash_${n % 2}`;
         const earlier = previous.at(-1);
-        if (call.id === "collide" && earlier?.resultTs !== undefined && !inTurn.has(earlier.id)) {
+        if (call.id === "collide" && earlier && !inTurn.has(earlier.id)) {
           sim.id = earlier.id;
           sim.resultTs = earlier.resultTs;
         }
@@ -125,10 +131,13 @@ function callsOf(spec: CaseSpec): SimCall[][][] {
         }
         return sim;
       });
-      previous.push(...made);
-      return made;
-    }),
-  );
+      ts += calls.length + 10;
+      previous.push(...turn);
+      return turn;
+    });
+    ts += 1000;
+    return made;
+  });
 }
 
 function textFor(call: CallSpec, n: number, seen: string[]): string {
@@ -147,23 +156,6 @@ function textFor(call: CallSpec, n: number, seen: string[]): string {
   }
 }
 
-/** Assigns result timestamps up front so colliding calls can copy them (the sim's default scheme). */
-function withTimestamps(prompts: SimCall[][][]): SimCall[][][] {
-  let ts = 1_000;
-  for (const turns of prompts) {
-    ts += 10;
-    for (const calls of turns) {
-      const at = (ts += 1000);
-      calls.forEach((call, i) => {
-        call.resultTs ??= at + i + 1;
-      });
-      ts += calls.length + 10;
-    }
-    ts += 1000;
-  }
-  return prompts;
-}
-
 async function runCase(spec: CaseSpec, caseDir: string | undefined): Promise<Sim> {
   writeFileSync(
     join(agentDir, "settings.json"),
@@ -171,24 +163,25 @@ async function runCase(spec: CaseSpec, caseDir: string | undefined): Promise<Sim
   );
   const salt = hash(JSON.stringify(spec.config));
   pickBehaviour = (prompt) => (spec.summarizer === "mixed" ? BEHAVIOURS[(hash(prompt) + salt) % BEHAVIOURS.length]! : spec.summarizer);
-  const prompts = withTimestamps(callsOf(spec));
+  const prompts = callsOf(spec);
   let sim = await startSim({ sessionDir: caseDir, sessionId: "s" });
   for (const [i, turns] of prompts.entries()) {
     clock += 5 * 60_000;
     await sim.prompt({ turns, final: `answer ${i}` });
     if (spec.compact[i]) await sim.host.commands.get("pruner").handler("compact", sim.ctx);
-    if (spec.reloads[i]) sim = await startSim({ branch: sim.fake.branch, sessionDir: caseDir, sessionId: "s" });
+    if (spec.reloads[i]) sim = await sim.reload();
   }
   return sim;
 }
 
 const sameContent = (a: any, b: any) => JSON.stringify(a.content) === JSON.stringify(b.content);
 const refsIn = (text: string) => [...text.matchAll(/ref `([^`]+)`/g)].map((m) => m[1]!);
+/** Every ref a chain block shows: its `tools` attribute, and refs inside relocated outputs (a relocated stub). */
 const chainRefs = (messages: any[]) =>
   messages.flatMap((m) => {
     const text = m.role === "user" ? String(m.content?.[0]?.text ?? "") : "";
     const tools = /^<compressed-chain id="[^"]*" tools="([^"]*)"/.exec(text)?.[1];
-    return tools ? tools.split(",").filter(Boolean) : [];
+    return tools === undefined ? [] : [...tools.split(",").filter(Boolean), ...refsIn(text)];
   });
 
 /** The first broken promise, or null when every output is visible or recoverable. */
@@ -198,13 +191,19 @@ async function brokenPromise(sim: Sim): Promise<string | null> {
   const blockRefs = chainRefs(rendered);
   const relocated = rendered.filter((m) => m.role === "user" && String(m.content?.[0]?.text ?? "").includes("<protected-output"));
   for (const original of sim.projection().filter((m) => m.role === "toolResult")) {
-    const shown = rendered.find((m) => m.role === "toolResult" && m.toolCallId === original.toolCallId && m.timestamp === original.timestamp);
-    if (shown && sameContent(shown, original)) continue;
+    // Colliding occurrences share id and timestamp: any of them may be this one.
+    const shown = rendered.filter((m) => m.role === "toolResult" && m.toolCallId === original.toolCallId && m.timestamp === original.timestamp);
+    if (shown.some((m) => sameContent(m, original))) continue;
     const text = extractToolResultText(original);
     if (relocated.some((m) => m.content[0].text.includes(`\n${text}\n</protected-output>`))) continue;
-    const refs = shown ? refsIn(shown.content[0].text) : blockRefs;
+    const refs = [...shown.flatMap((m) => refsIn(String(m.content?.[0]?.text ?? ""))), ...blockRefs];
     if (refs.length === 0) return `${original.toolCallId}@${original.timestamp} left the request with no ref in view`;
     if (!(await anyRecovers(sim, refs, text, original))) {
+      if (process.env.NOTHING_LOST_DEBUG) {
+        console.log(JSON.stringify({ original, shown, answers: await Promise.all(refs.map((r) => sim.query([r]))) }, null, 1));
+        console.log(JSON.stringify(rendered.filter((m) => m.role === "user").map((m) => m.content[0].text)));
+        console.log(JSON.stringify(sim.fake.branch.map((e: any) => e.type === "message" ? [e.message.role, e.message.toolCallId ?? "", e.message.timestamp, e.message.content?.[0]?.text?.slice?.(0, 30) ?? e.message.content?.map?.((b: any) => b.id).join(",")] : [e.customType, e.customType === "context-prune-chain" ? e.data : e.data?.refs ?? e.details?.toolCallRefs ?? ""])));
+      }
       return `${original.toolCallId}@${original.timestamp} is not recovered by ${refs.join(",")}`;
     }
   }
@@ -236,12 +235,13 @@ describe("nothing is lost", () => {
           if (caseDir) mkdirSync(caseDir);
           try {
             const sim = await runCase(spec, caseDir);
+            if (process.env.NOTHING_LOST_DEBUG) console.log("SPEC", JSON.stringify(spec));
             expect(await brokenPromise(sim)).toBeNull();
           } finally {
             if (caseDir) rmSync(caseDir, { recursive: true, force: true });
           }
         }),
-        { numRuns: RUNS },
+        { numRuns: RUNS, ...(process.env.NOTHING_LOST_SEED ? { seed: Number(process.env.NOTHING_LOST_SEED), path: process.env.NOTHING_LOST_PATH, endOnFailure: true } : {}) },
       );
     } finally {
       now.mockRestore();

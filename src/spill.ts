@@ -141,6 +141,8 @@ export async function spillOversizedBatch(args: SpillArgs): Promise<Set<string>>
   for (const call of args.batch.toolCalls) {
     if (call.resultText.length < args.config.spillThreshold) continue;
     const key = occKey(call.toolCallId, call.resultTimestamp);
+    // The key already names an archived output (same id, same millisecond): writing would replace its sidecar.
+    if (args.indexer.isSummarized?.(key)) continue;
     if (await dedupCall(call, key, args)) {
       handled.add(call.toolCallId);
       // Without a session dir (--no-session) a sidecar would land in the working directory.
@@ -153,8 +155,8 @@ export async function spillOversizedBatch(args: SpillArgs): Promise<Set<string>>
     const { turnIndex, timestamp } = args.batch;
     const batch = { turnIndex, timestamp, assistantText: "", toolCalls: spilled };
     // A ref of its own: with reused provider ids the bare id would name every occurrence.
-    const refs = args.indexer.allocateSummaryRefs(batch);
-    args.indexer.registerSummaryRefs(refs);
+    const refs = args.indexer.allocateSummaryRefs?.(batch);
+    if (refs) args.indexer.registerSummaryRefs(refs);
     args.indexer.addBatch(batch, args.appendEntry, refs);
   }
   return handled;

@@ -37,6 +37,8 @@ export interface Sim {
   query(ids: string[], extra?: Record<string, unknown>): Promise<{ text: string; images: any[] }>;
   /** The next timestamp the simulation hands out. */
   now(): number;
+  /** pi's reload: `session_shutdown` for this instance, then a fresh instance on the same branch. */
+  reload(): Promise<Sim>;
 }
 
 export async function startSim(opts: { branch?: any[]; sessionDir?: string; sessionId?: string; startTs?: number } = {}): Promise<Sim> {
@@ -44,6 +46,16 @@ export async function startSim(opts: { branch?: any[]; sessionDir?: string; sess
   const piCondense = (await import("../index.js")).default;
   piCondense(host.pi as any);
   const fake = makeFakeCtx(host, { branch: opts.branch ?? [], sessionDir: opts.sessionDir });
+  // In pi, runtime writes land in the same session as the session manager's (the agent is idle for commands).
+  const { appendEntry, sendMessage } = host.pi;
+  host.pi.appendEntry = (customType: string, data?: unknown) => {
+    appendEntry(customType, data);
+    fake.branch.push({ type: "custom", customType, data });
+  };
+  host.pi.sendMessage = ((message: any, options: any) => {
+    sendMessage(message, options);
+    fake.branch.push({ type: "custom_message", customType: message.customType, content: message.content, display: message.display, details: message.details, timestamp: new Date().toISOString() });
+  }) as typeof host.pi.sendMessage;
   if (opts.sessionId) (fake.ctx.sessionManager as any).getSessionId = () => opts.sessionId;
   let ts = opts.startTs ?? 1_000;
   const tick = (step = 10) => (ts += step);
@@ -64,6 +76,10 @@ export async function startSim(opts: { branch?: any[]; sessionDir?: string; sess
     fire,
     now: () => ts,
     projection,
+    async reload() {
+      await fire("session_shutdown", { reason: "reload" });
+      return startSim({ ...opts, branch: fake.branch, startTs: ts });
+    },
     async prompt(p) {
       fake.branch.push(msgEntry({ role: "user", content: [{ type: "text", text: `prompt ${ts}` }], timestamp: tick() }));
       for (const [turnIndex, calls] of p.turns.entries()) {
