@@ -200,3 +200,35 @@ describe("the first output archived under a key stays recoverable", () => {
     expect((await import("node:fs")).readFileSync(answer.spillPath!, "utf8")).toBe(`early ${"e".repeat(300)}`);
   });
 });
+
+describe("the shared-key guard over any order of timestamps", () => {
+  test("a result is stubbed exactly when it is summarized and no other result carries its key", async () => {
+    const fc = (await import("fast-check")).default;
+    const { occKey } = await import("./occurrence-key.js");
+    const resultArb = fc.record({ id: fc.constantFrom("a", "b", "c"), ts: fc.option(fc.constantFrom(10, 20, 30), { nil: undefined }), summarized: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(resultArb, { maxLength: 12 }), (results) => {
+        const summarized = new Set(results.filter((r) => r.summarized).map((r) => occKey(r.id, r.ts)));
+        const indexer = {
+          isSummarized: (key: string) => summarized.has(key),
+          hasLegacyBareRecord: () => false,
+          getRecord: () => undefined,
+          getShortRefForToolCallId: () => "t1",
+        } as any;
+        const messages = results.flatMap((r) => [
+          { role: "assistant", content: [{ type: "toolCall", id: r.id, name: "bash", arguments: {} }] },
+          { role: "toolResult", toolCallId: r.id, toolName: "bash", content: [{ type: "text", text: "raw" }], timestamp: r.ts },
+        ]);
+        const rendered = pruneMessages(messages, indexer).messages;
+        const counts = new Map<string, number>();
+        for (const r of results) counts.set(occKey(r.id, r.ts), (counts.get(occKey(r.id, r.ts)) ?? 0) + 1);
+        results.forEach((r, k) => {
+          const key = occKey(r.id, r.ts);
+          const stubbed = rendered[2 * k + 1].content[0].text !== "raw";
+          expect(stubbed).toBe(summarized.has(key) && counts.get(key) === 1);
+        });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -31,7 +31,7 @@ export function replaceSummarizedResults(
   let out: any[] | null = null;
   let stubSizes: Float64Array | null = null;
   // Two results under one occurrence key cannot both be the archived original: neither is stubbed.
-  const stubbedAt = new Map<string, number>();
+  const shared = new SharedKeys(messages);
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
     if (msg?.role !== "toolResult" || typeof msg.toolCallId !== "string") continue;
@@ -39,18 +39,15 @@ export function replaceSummarizedResults(
     if (text === undefined) text = stubTextFor(msg, indexer, protection);
     decisions.remember(i, msg, text);
     if (text === null) continue;
-    const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
-    if (grace.size > 0 && grace.has(key)) continue;
-    const earlier = stubbedAt.get(key);
+    if (grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)))) continue;
+    const earlier = shared.claim(i);
     if (earlier !== undefined) {
       if (earlier >= 0 && out !== null && stubSizes !== null) {
         out[earlier] = messages[earlier];
         stubSizes[earlier] = Number.NaN;
-        stubbedAt.set(key, -1);
       }
       continue;
     }
-    stubbedAt.set(key, i);
     if (out === null || stubSizes === null) {
       out = messages.slice();
       stubSizes = new Float64Array(messages.length).fill(Number.NaN);
@@ -61,6 +58,70 @@ export function replaceSummarizedResults(
   decisions.close();
   if (out === null || stubSizes === null || !stubsRemain(out, messages)) return { messages, stubSizes: null };
   return { messages: out, stubSizes };
+}
+
+/**
+ * Stubbed results that share an occurrence key. pi stamps results in order, so timestamps normally never
+ * decrease along the transcript and only results carrying the current timestamp need comparing; the first
+ * out-of-order (or missing) timestamp switches to a map over every stub of the render.
+ */
+class SharedKeys {
+  private lastTs = Number.NEGATIVE_INFINITY;
+  private sameTs: Array<{ id: string; at: number }> = [];
+  /** Positions claimed in order (the first of each key); those later taken back are in `takenBack`. */
+  private readonly stubbed: number[] = [];
+  private readonly takenBack = new Set<number>();
+  private byKey: Map<string, number> | null = null;
+
+  constructor(private readonly messages: any[]) {}
+
+  /**
+   * Claims position `i` for a stub. Undefined: go ahead. A number: the result shares its key with an
+   * earlier one and must stay raw; a non-negative number is that earlier stub's position, to take back.
+   */
+  claim(i: number): number | undefined {
+    const msg = this.messages[i];
+    const ts = msg.timestamp;
+    if (this.byKey === null && typeof ts === "number" && ts >= this.lastTs) return this.claimInOrder(i, msg.toolCallId, ts);
+    return this.claimByKey(i);
+  }
+
+  private claimInOrder(i: number, id: string, ts: number): number | undefined {
+    if (ts > this.lastTs) {
+      this.lastTs = ts;
+      this.sameTs = [];
+    }
+    for (const seen of this.sameTs) {
+      if (seen.id !== id) continue;
+      const earlier = seen.at;
+      seen.at = -1;
+      if (earlier >= 0) this.takenBack.add(earlier);
+      return earlier;
+    }
+    this.sameTs.push({ id, at: i });
+    this.stubbed.push(i);
+    return undefined;
+  }
+
+  private claimByKey(i: number): number | undefined {
+    if (this.byKey === null) {
+      this.byKey = new Map();
+      for (const at of this.stubbed) this.byKey.set(this.keyAt(at), this.takenBack.has(at) ? -1 : at);
+    }
+    const key = this.keyAt(i);
+    const earlier = this.byKey.get(key);
+    if (earlier === undefined) {
+      this.byKey.set(key, i);
+      return undefined;
+    }
+    this.byKey.set(key, -1);
+    return earlier;
+  }
+
+  private keyAt(i: number): string {
+    const msg = this.messages[i];
+    return occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
+  }
 }
 
 /** False when every stub was taken back (all of them were ambiguous): the render must then return its input. */
