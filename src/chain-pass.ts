@@ -92,8 +92,10 @@ export async function compressAfterFlush(
   after: { closingMessage: any; appendEntry: AppendEntry; heldKeys: ReadonlySet<string>; signal?: AbortSignal },
 ): Promise<void> {
   try {
+    // A flush that wrote after the reply reached the session finds it there, not necessarily last.
+    const closing = isOnBranch(messages, after.closingMessage) ? undefined : after.closingMessage;
     const result = await compress(state, ctx, {
-      messages: withClosingMessage(messages, after.closingMessage),
+      messages: withClosingMessage(messages, closing),
       graceSource: messages,
       rollingWindow: state.config.value.chainCompression.rollingWindow,
       appendEntry: after.appendEntry,
@@ -109,6 +111,14 @@ export async function compressAfterFlush(
     if (isStaleContextError(err)) return;
     safeNotify(ctx, `pruner: chain compression failed: ${errorMessage(err)}`, "warning");
   }
+}
+
+function isOnBranch(messages: any[], message: any): boolean {
+  if (!message) return false;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.role === message.role && messages[i]?.timestamp === message.timestamp) return true;
+  }
+  return false;
 }
 
 export async function compactChains(

@@ -32,8 +32,8 @@ const T = await import("./types.js");
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((fn) => fn()));
 
-function useSettings(): void {
-  const agent = makeAgentDir({ enabled: true, minBatchChars: 1, chainCompression: { enabled: false } });
+function useSettings(chainCompression: Record<string, unknown> = { enabled: false }): void {
+  const agent = makeAgentDir({ enabled: true, minBatchChars: 1, chainCompression });
   cleanups.push(agent.cleanup);
   process.env.PI_CODING_AGENT_DIR = agent.dir;
 }
@@ -50,8 +50,8 @@ const call = (id: string, ts: number) => ({ role: "assistant", content: [{ type:
 const result = (id: string, ts: number) => ({ role: "toolResult", toolCallId: id, toolName: "bash", content: [{ type: "text", text: `${id}\n`.repeat(200) }], isError: false, timestamp: ts });
 
 /** A session where one tool turn has happened and the final reply is about to end. */
-async function beforeFinalReply(opts: { busy?: () => boolean } = {}) {
-  useSettings();
+async function beforeFinalReply(opts: { busy?: () => boolean; chains?: boolean } = {}) {
+  useSettings(opts.chains ? { enabled: true, rollingWindow: 0, stripFinalAssistantThinking: true, fuseRangeSummary: false } : undefined);
   const sim = await startSim();
   if (opts.busy) (sim.ctx as any).isIdle = () => !opts.busy!();
   sim.fake.branch.push(msgEntry({ role: "user", content: [{ type: "text", text: "count" }], timestamp: 10 }));
@@ -102,6 +102,21 @@ describe("the final-reply flush never holds up the reply's write", () => {
     expect(positionOf(T.CUSTOM_TYPE_SUMMARY)).toBeGreaterThan(sim.fake.branch.findIndex((e: any) => e.message?.content?.[0]?.text === "next"));
     expect(messages.at(-1)).toMatchObject({ role: "custom", customType: T.CUSTOM_TYPE_SUMMARY });
     expect(messages.find((m: any) => m.role === "toolResult").content[0].text).toContain("`t1`");
+  });
+
+  test("a flush that writes after more turns reached the session compresses the reply's chain, not a phantom one", async () => {
+    holdSummarizer();
+    const { sim, final, ofType } = await beforeFinalReply({ busy: () => true, chains: true });
+    await sim.fire("message_end", { message: final });
+    sim.fake.branch.push(msgEntry(final));
+    sim.fake.branch.push(msgEntry({ role: "user", content: [{ type: "text", text: "next" }], timestamp: 50 }));
+    sim.fake.branch.push(msgEntry(call("c2", 60)), msgEntry(result("c2", 70)));
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await sim.fire("agent_end", {});
+    await until(() => ofType(T.CUSTOM_TYPE_CHAIN).length > 0);
+    expect(ofType(T.CUSTOM_TYPE_CHAIN).map((e) => [e.data.startUserTimestamp, e.data.finalAssistantTimestamp])).toEqual([[10, 40]]);
+    expect(ofType(T.CUSTOM_TYPE_DIAGNOSTIC)).toEqual([]);
   });
 
   test("the final reply's own turn_end is not a moment to write", async () => {
