@@ -18,7 +18,7 @@ import type { FlushOptions } from "./src/types.js";
 export default function piCondense(pi: ExtensionAPI): void {
   const state = createExtensionState(pi);
 
-  pi.on("session_start", guarded("session_start", (_event, ctx) => onSessionStart(state, ctx)));
+  pi.on("session_start", guarded("session_start", (event, ctx) => onSessionStart(state, ctx, event)));
   pi.on("session_tree", guarded("session_tree", (_event, ctx) => onSessionTree(state, ctx)));
   pi.on("turn_end", guarded("turn_end", (event, ctx) => onTurnEnd(state, ctx, event)));
   pi.on("message_end", guarded("message_end", (event, ctx) => onMessageEnd(state, ctx, event)));

@@ -306,23 +306,22 @@ describe("spilled bodies are read only from this session's own archive (issue 12
       return { text, logged: errors.mock.calls.map((call: unknown[]) => call[0]) };
     });
 
-  test("another session's sidecar is refused with the preview, a note and the log line", async () => {
+  test("another session's sidecar is never read: the preview comes back with the log line", async () => {
     const dir = await tempDir();
     const foreign = await writeSidecar(dir, "other-session", "big@5", "OTHER SESSION SECRET");
     const { text, logged } = await refusedQuery(foreign, sessionCtx(dir));
     expect(text).not.toContain("OTHER SESSION SECRET");
-    expect(text).toContain("(spilled output not available — the recorded path is not in this session's blob directory; nothing was read)");
-    expect(text.endsWith("\nPreview (head):\nsafe preview")).toBe(true);
+    expect(text.endsWith("safe preview")).toBe(true);
     expect(logged).toEqual([`context_tree_query: failed to read spilled output at ${foreign}:`]);
   });
 
-  test("another session's sidecar is refused even when this session has a file of the same name", async () => {
+  test("a record pointing at another session gets this session's sidecar of that name, never the other's", async () => {
     const dir = await tempDir();
     await writeSidecar(dir, "sid", "big@5", "OWN BODY");
     const foreign = await writeSidecar(dir, "other-session", "big@5", "OTHER SESSION SECRET");
     const { text } = await refusedQuery(foreign, sessionCtx(dir));
     expect(text).not.toContain("OTHER SESSION SECRET");
-    expect(text).not.toContain("OWN BODY");
+    expect(text).toContain("OWN BODY");
   });
 
   test("a relative path is refused and nothing relative to the working directory is read", async () => {
@@ -331,13 +330,13 @@ describe("spilled bodies are read only from this session's own archive (issue 12
     expect(text).toContain("the recorded path is relative");
   });
 
-  test("a file outside any blob directory is refused", async () => {
+  test("a file outside any blob directory is never read", async () => {
     const dir = await tempDir();
     const secret = join(dir, "id_rsa.txt");
     await writeFile(secret, "PRIVATE KEY");
     const { text } = await refusedQuery(secret, sessionCtx(dir));
     expect(text).not.toContain("PRIVATE KEY");
-    expect(text).toContain("not available");
+    expect(text.endsWith("safe preview")).toBe(true);
   });
 
   test("a symlink inside the own blob directory is refused", async () => {

@@ -9,18 +9,34 @@ import { safeNotify } from "./delivery.js";
 import type { ExtensionState } from "./extension-state.js";
 import { computeMetricsSnapshot } from "./metrics-cache.js";
 import { capturePendingBatches } from "./pending-batches.js";
+import { inheritSidecars } from "./sidecar-inherit.js";
 import { refreshStatus } from "./status-refresh.js";
 import type { ContextPruneConfig } from "./types.js";
 
 const BOOT_WIDGET_ID = "pruner-boot";
 const BOOT_WIDGET_MS = 10_000;
 
-export async function onSessionStart(state: ExtensionState, ctx: ExtensionContext): Promise<void> {
+export async function onSessionStart(
+  state: ExtensionState,
+  ctx: ExtensionContext,
+  event: { reason?: unknown; previousSessionFile?: unknown } = {},
+): Promise<void> {
   const { config, warnings } = await loadConfigWithWarnings();
   state.config.value = config;
   rebuildFromBranch(state, ctx, true);
+  if (event.reason === "fork" && typeof event.previousSessionFile === "string") await inheritFromParent(state, ctx, event.previousSessionFile);
   showBootWidget(ctx, state.config.value);
   for (const warning of warnings) safeNotify(ctx, warning, "warning");
+}
+
+/** A fork's spilled records name the parent's sidecars: copy them into the fork's own archive. */
+async function inheritFromParent(state: ExtensionState, ctx: ExtensionContext, parentSessionFile: string): Promise<void> {
+  try {
+    const sm = ctx.sessionManager;
+    await inheritSidecars(state.indexer.getIndex().values(), parentSessionFile, { sessionDir: sm.getSessionDir(), sessionId: sm.getSessionId() });
+  } catch (err) {
+    console.error("pi-condense: copying the parent session's sidecars into the fork failed", err);
+  }
 }
 
 export function onSessionTree(state: ExtensionState, ctx: ExtensionContext): void {

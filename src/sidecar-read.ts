@@ -1,9 +1,10 @@
 /**
  * Reading a spilled output back, confined to this session's own blob
- * directory. The persisted `spillPath` only contributes its file name, and
- * only when it names a file of that directory; everything else about the
- * path (other sessions, relative paths, links, special files) is refused
- * before a byte is read.
+ * directory. The persisted `spillPath` only contributes its file name: the
+ * file of that name in the own directory is read, wherever the path pointed
+ * (a moved session directory, a fork's copied sidecars), and nothing outside
+ * it ever is. Relative paths, non-sidecar names, links and special files are
+ * refused before a byte is read.
  */
 import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
@@ -36,7 +37,6 @@ export async function readOwnSidecar(ownBlobDir: string | undefined, spillPath: 
   if (ownBlobDir === undefined) return refused("this session has no session directory, so it has no archive to read from");
   const name = basename(spillPath);
   if (!isAbsolute(spillPath)) return refused("the recorded path is relative");
-  if (basename(dirname(spillPath)) !== basename(ownBlobDir)) return refused("the recorded path is not in this session's blob directory");
   if (!SIDECAR_NAMES.some((pattern) => pattern.test(name))) return refused("the recorded file name is not a sidecar name");
   try {
     const dir = await lstat(ownBlobDir);

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { lstat, mkdir, open } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { hashToolResult } from "./content-hash.js";
 import type { ToolCallIndexer } from "./indexer.js";
 import { dedupCandidate, isExactCopy } from "./exact-duplicate.js";
@@ -76,8 +76,13 @@ const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC |
  * `--session-dir` relative, and recovery refuses relative paths). Errors propagate.
  */
 export async function writeSidecar(sessionDir: string, sessionId: string, key: string, text: string): Promise<string> {
+  return writeSidecarNamed(sessionDir, sessionId, basename(blobPathFor(sessionDir, sessionId, key)), text);
+}
+
+/** `writeSidecar` under a given file name (a sidecar name, never a path). */
+export async function writeSidecarNamed(sessionDir: string, sessionId: string, name: string, text: string): Promise<string> {
   const dir = blobDirFor(sessionDir, sessionId);
-  const path = blobPathFor(sessionDir, sessionId, key);
+  const path = join(dir, basename(name));
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await assertRealDirectory(dir);
   const handle = await open(path, WRITE_FLAGS, 0o600);
