@@ -78,8 +78,9 @@ describe("context_tree_query confined to the own archive (issue 12, finding 4)",
     for (const request of requests) expect(JSON.stringify(request.body)).not.toContain(SECRET);
     const answer = toolMessages(requests[1]!).at(-1)!.text;
     expect(answer).toContain("## toolRef: call_foreign");
-    expect(answer).toContain("the recorded path is not in this session's blob directory; nothing was read");
-    expect(answer).toContain("Preview (head):\n1\n2\n");
+    // The other session's file name is looked up in this session's blob directory only; there it is absent.
+    expect(answer).toContain("\n\n1\n2\n3\n");
+    expect(answer).not.toContain("1000\n");
   });
 
   test("a FIFO in the own blob directory is refused without hanging while an intact sidecar is recovered whole", async () => {
