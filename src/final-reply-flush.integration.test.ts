@@ -26,7 +26,7 @@ mock.module("@earendil-works/pi-ai/compat", () => ({
 
 const { attemptCeilingMs, SUMMARIZER_HARD_CEILING_MS } = await import("./summarizer.js");
 const { createExtensionState } = await import("./extension-state.js");
-const { settleOnShutdown, startFinalReplyFlush } = await import("./final-reply-flush.js");
+const { settleBeforeRequest, settleOnShutdown, startFinalReplyFlush } = await import("./final-reply-flush.js");
 const T = await import("./types.js");
 
 const cleanups: Array<() => void> = [];
@@ -167,6 +167,23 @@ describe("the final-reply flush never holds up the reply's write", () => {
 });
 
 describe("summarizer waits are bounded", () => {
+  test("only the first request of a run waits for a slow flush, and only for a while", async () => {
+    holdSummarizer();
+    useSettings();
+    const host = makeFakePi();
+    const state = createExtensionState(host.pi as any);
+    state.config.value = { ...T.DEFAULT_CONFIG, enabled: true, minBatchChars: 1, chainCompression: { ...T.DEFAULT_CONFIG.chainCompression, enabled: false } };
+    const fake = makeFakeCtx(host, { branch: [msgEntry({ role: "user", content: [], timestamp: 1 }), msgEntry(call("c1", 20)), msgEntry(result("c1", 30))] });
+    (fake.ctx as any).isIdle = () => false;
+    await startFinalReplyFlush(state, fake.ctx, assistantText(40));
+    expect(await settleBeforeRequest(state, fake.ctx, 5)).toEqual([]);
+    expect(await settleBeforeRequest(state, fake.ctx, 600_000)).toEqual([]);
+    expect(host.entries.filter((e) => e.customType === T.CUSTOM_TYPE_SUMMARY)).toEqual([]);
+    release();
+    await settleOnShutdown(state, 1_000);
+    expect(host.entries.filter((e) => e.customType === T.CUSTOM_TYPE_SUMMARY)).toHaveLength(1);
+  });
+
   test("a ceiling of 0 means the hard ceiling, not no ceiling", () => {
     expect(attemptCeilingMs({ summarizerMaxTimeoutMs: 0 })).toBe(SUMMARIZER_HARD_CEILING_MS);
     expect(attemptCeilingMs({ summarizerMaxTimeoutMs: 180_000 })).toBe(180_000);

@@ -32,29 +32,40 @@ export async function startFinalReplyFlush(state: ExtensionState, ctx: Extension
     signal: abort.signal,
     beforePersist: () => state.safePoints.wait(ctx),
   }).catch((err) => console.error("pi-condense: final-reply flush failed", err));
-  const flush: BackgroundFlush = { done, abort };
+  const flush: BackgroundFlush = { done, abort, requestWaited: false };
   state.finalReplyFlush = flush;
   void done.then(() => {
     if (state.finalReplyFlush === flush) state.finalReplyFlush = undefined;
   });
-  await Promise.race([done, nextEventLoopTurn()]);
+  await Promise.race([done, nextEventLoopTurn().promise]);
 }
 
 /** Settles after the current tick's microtasks: a flush still pending then is waiting on I/O. */
-function nextEventLoopTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+function nextEventLoopTurn(): { promise: Promise<void>; cancel(): void } {
+  return { promise: new Promise((resolve) => setImmediate(resolve)), cancel: () => {} };
 }
 
 /**
  * Before a provider request: a final-reply flush still running writes now, and the summary messages it
  * appended are returned so the request carries them as the session now does.
  */
-export async function settleBeforeRequest(state: ExtensionState, ctx: ExtensionContext): Promise<any[]> {
+export async function settleBeforeRequest(state: ExtensionState, ctx: ExtensionContext, waitMs = SETTLE_WAIT_MS): Promise<any[]> {
   const flush = state.finalReplyFlush;
   if (!flush) return [];
   const before = branchLength(ctx);
-  await state.safePoints.holdOpen(flush.done);
+  // The first request waits (bounded); later ones only let a flush that is ready write, so a slow
+  // summarizer never delays every request of a run.
+  const wait = flush.requestWaited ? nextEventLoopTurn() : timeoutAfter(waitMs);
+  flush.requestWaited = true;
+  await state.safePoints.holdOpen(Promise.race([flush.done, wait.promise]));
+  wait.cancel();
   return before === undefined ? [] : appendedSummaries(ctx, before);
+}
+
+function timeoutAfter(ms: number): { promise: Promise<void>; cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const promise = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return { promise, cancel: () => clearTimeout(timer) };
 }
 
 function branchLength(ctx: ExtensionContext): number | undefined {
@@ -81,10 +92,9 @@ function appendedSummaries(ctx: ExtensionContext, from: number): any[] {
 export async function settleRunningFlush(state: ExtensionState, opts: { waitMs?: number; abandon: boolean }): Promise<void> {
   const flush = state.finalReplyFlush;
   if (!flush) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, opts.waitMs ?? SETTLE_WAIT_MS)));
-  await state.safePoints.holdOpen(Promise.race([flush.done, timeout]));
-  clearTimeout(timer);
+  const timeout = timeoutAfter(opts.waitMs ?? SETTLE_WAIT_MS);
+  await state.safePoints.holdOpen(Promise.race([flush.done, timeout.promise]));
+  timeout.cancel();
   if (!opts.abandon) return;
   flush.abort.abort();
   await flush.done;

@@ -8,6 +8,8 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 export interface BackgroundFlush {
   done: Promise<unknown>;
   abort: AbortController;
+  /** Set once a provider request has waited for this flush (only the first one waits). */
+  requestWaited: boolean;
 }
 
 /** Flushes waiting for a moment when writing to the session is safe. */
