@@ -3,16 +3,16 @@
  * modules in src/; every handler is guarded so no failure reaches pi.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { compactChains } from "./src/chain-pass.js";
-import { registerCommands } from "./src/commands.js";
-import { createExtensionState, type ExtensionState } from "./src/extension-state.js";
-import { flushPending } from "./src/flush.js";
-import { computeMetricsSnapshot, EMPTY_METRICS_SNAPSHOT } from "./src/metrics-cache.js";
-import { capturePendingBatches } from "./src/pending-batches.js";
-import { registerQueryTool } from "./src/query-tool.js";
-import { onSessionStart, onSessionTree } from "./src/session-lifecycle.js";
-import { settleRunningFlush } from "./src/final-reply-flush.js";
-import { onAgentEnd, onContext, onMessageEnd, onSessionBeforeTree, onSessionShutdown, onTurnEnd } from "./src/turn-handlers.js";
+import { compactChains } from "./src/summarize/chain-pass.js";
+import { registerCommands } from "./src/commands/commands.js";
+import { createExtensionState, type ExtensionState } from "./src/host/extension-state.js";
+import { flushPending } from "./src/summarize/flush.js";
+import { computeMetricsSnapshot, EMPTY_METRICS_SNAPSHOT } from "./src/host/metrics-cache.js";
+import { capturePendingBatches } from "./src/capture/pending-batches.js";
+import { registerQueryTool } from "./src/archive/query-tool.js";
+import { onSessionStart, onSessionTree } from "./src/host/session-lifecycle.js";
+import { settleRunningFlush } from "./src/host/final-reply-flush.js";
+import { onAgentEnd, onContext, onMessageEnd, onSessionBeforeTree, onSessionShutdown, onTurnEnd } from "./src/host/turn-handlers.js";
 import type { FlushOptions } from "./src/types.js";
 
 export default function piCondense(pi: ExtensionAPI): void {

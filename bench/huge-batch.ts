@@ -21,16 +21,16 @@
  *
  * Run: npm run bench:huge (HUGE_CALLS and HUGE_SAMPLES override the size and sample count)
  */
-import { captureBatch, captureUnindexedBatchesFromSession } from "../src/batch-capture.js";
-import { computeContextMetrics } from "../src/context-metrics.js";
-import { ToolCallIndexer } from "../src/indexer.js";
-import { projectBranch } from "../src/metrics-cache.js";
-import { occKey } from "../src/occurrence-key.js";
-import { sweepOrphanToolResults } from "../src/orphan-sweep.js";
-import { trimBatchToPendingRange } from "../src/pending-batches.js";
-import { isProtected } from "../src/protected.js";
-import { pruneMessages } from "../src/pruner.js";
-import { formatSummaryToolCallRefs, makeSummaryDetails, substituteInlineRefs } from "../src/summary-refs.js";
+import { captureBatch, captureUnindexedBatchesFromSession } from "../src/capture/batch-capture.js";
+import { computeContextMetrics } from "../src/host/context-metrics.js";
+import { ToolCallIndexer } from "../src/archive/indexer.js";
+import { projectBranch } from "../src/host/metrics-cache.js";
+import { occKey } from "../src/capture/occurrence-key.js";
+import { sweepOrphanToolResults } from "../src/render/orphan-sweep.js";
+import { trimBatchToPendingRange } from "../src/capture/pending-batches.js";
+import { isProtected } from "../src/capture/protected.js";
+import { pruneMessages } from "../src/render/pruner.js";
+import { formatSummaryToolCallRefs, makeSummaryDetails, substituteInlineRefs } from "../src/archive/summary-refs.js";
 import { type CapturedBatch, type ChainCompressionEntry, DEFAULT_CONFIG } from "../src/types.js";
 
 const CALLS = Number(process.env.HUGE_CALLS ?? 100_000);

@@ -9,8 +9,8 @@
  * rebuilds once, from a cold cache.
  * Run: bun bench/reload.ts
  */
-import { captureUnindexedBatchesFromSession } from "../src/batch-capture.js";
-import { ToolCallIndexer } from "../src/indexer.js";
+import { captureUnindexedBatchesFromSession } from "../src/capture/batch-capture.js";
+import { ToolCallIndexer } from "../src/archive/indexer.js";
 import {
   CUSTOM_TYPE_CHAIN,
   CUSTOM_TYPE_DEDUP_ALIAS,

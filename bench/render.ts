@@ -12,8 +12,8 @@
  *
  * Run: npm run bench:render
  */
-import { ToolCallIndexer } from "../src/indexer.js";
-import { pruneMessages } from "../src/pruner.js";
+import { ToolCallIndexer } from "../src/archive/indexer.js";
+import { pruneMessages } from "../src/render/pruner.js";
 import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY, DEFAULT_CONFIG, type ToolCallRecord } from "../src/types.js";
 
 const SIZES = (process.env.BENCH_SIZES ?? "2000,8000,32000").split(",").map(Number);

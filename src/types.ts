@@ -2,7 +2,7 @@
  * Shared declarations: persisted entry shapes, config, constants and presets.
  * Pure data: no runtime imports.
  */
-import type { FallbackController } from "./summarizer-fallback.js";
+import type { FallbackController } from "./summarize/summarizer-fallback.js";
 
 // ---------------------------------------------------------------------------
 // Custom entry types and well-known names

@@ -6,7 +6,7 @@ import { afterAll, beforeAll } from "bun:test";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { saveConfig } from "../src/config.js";
+import { saveConfig } from "../src/settings/config.js";
 import { DEFAULT_CONFIG } from "../src/types.js";
 
 export interface TempAgentDirs {

@@ -1,0 +1,136 @@
+/**
+ * The index rebuild's walk over a session branch: every `context-prune-*`
+ * entry comes in only through the persisted-entries parsers, and a summary
+ * whose index line a crash cut off gets its records back from the transcript.
+ */
+import { extractToolResultText } from "../capture/batch-capture.js";
+import { occKey } from "../capture/occurrence-key.js";
+import {
+  corruptEntryMessage,
+  corruptPartMessage,
+  isPlainObject,
+  parseAliasEntry,
+  parseChainEntry,
+  parseIndexEntry,
+  parseSummaryEntry,
+  recordArgs,
+} from "../capture/persisted-entries.js";
+import {
+  CUSTOM_TYPE_CHAIN,
+  CUSTOM_TYPE_DEDUP_ALIAS,
+  CUSTOM_TYPE_INDEX,
+  CUSTOM_TYPE_SUMMARY,
+  type ChainCompressionEntry,
+  type SummaryToolCallRef,
+  type ToolCallRecord,
+} from "../types.js";
+
+export interface BranchVisitor {
+  indexRecords(records: ToolCallRecord[], backfilled: boolean, refs: SummaryToolCallRef[]): void;
+  summary(refs: SummaryToolCallRef[], text: string): void;
+  chain(entry: ChainCompressionEntry): void;
+}
+
+export interface PendingAlias {
+  newKey: string;
+  originalKey: string;
+  call?: AliasCall;
+}
+
+/** What a dedup alias records of its own call when it differs from the original's. */
+export interface AliasCall {
+  args?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** Records for the given occurrence keys, rebuilt from the transcript's tool results and their calls. */
+export function recordsFromTranscript(branch: unknown[], keys: Set<string>): ToolCallRecord[] {
+  const records: ToolCallRecord[] = [];
+  const calls = new Map<unknown, { name: unknown; args: unknown }>();
+  let turnIndex = -1;
+  for (const entry of branch as any[]) {
+    const msg = entry?.type === "message" ? entry.message : undefined;
+    if (msg?.role === "assistant") {
+      turnIndex++;
+      calls.clear();
+      for (const block of Array.isArray(msg.content) ? msg.content : []) {
+        if (block?.type === "toolCall") calls.set(block.id, { name: block.name, args: block.arguments ?? block.input ?? block.args });
+      }
+    } else if (msg?.role === "toolResult" && typeof msg.toolCallId === "string" && typeof msg.timestamp === "number") {
+      const key = occKey(msg.toolCallId, msg.timestamp);
+      const call = calls.get(msg.toolCallId);
+      if (!keys.has(key) || !call) continue;
+      keys.delete(key);
+      records.push({
+        toolCallId: msg.toolCallId,
+        toolName: typeof call.name === "string" ? call.name : String(msg.toolName ?? ""),
+        args: recordArgs(call.args),
+        resultText: extractToolResultText(msg),
+        isError: msg.isError === true,
+        turnIndex,
+        timestamp: msg.timestamp,
+        resultTimestamp: msg.timestamp,
+      });
+    }
+  }
+  return records;
+}
+
+function readIndexEntry(data: unknown, visitor: BranchVisitor): void {
+  const parsed = parseIndexEntry(data);
+  if (!parsed.ok) return console.error(corruptEntryMessage(CUSTOM_TYPE_INDEX, parsed.reason));
+  const { toolCalls, backfilled, refs, partial } = parsed.value;
+  if (partial !== undefined) console.error(corruptPartMessage(CUSTOM_TYPE_INDEX, partial));
+  visitor.indexRecords(toolCalls, backfilled, refs);
+}
+
+function readSummaryEntry(entry: any, visitor: BranchVisitor): void {
+  const parsed = parseSummaryEntry(entry);
+  if (!parsed.ok) return console.error(corruptEntryMessage(CUSTOM_TYPE_SUMMARY, parsed.reason));
+  visitor.summary(parsed.value.refs, parsed.value.text);
+}
+
+function readChainEntry(data: unknown, visitor: BranchVisitor): void {
+  const parsed = parseChainEntry(data);
+  if (!parsed.ok) return console.error(corruptEntryMessage(CUSTOM_TYPE_CHAIN, parsed.reason));
+  visitor.chain(parsed.value);
+}
+
+function readAliasEntry(data: unknown): PendingAlias | undefined {
+  const parsed = parseAliasEntry(data);
+  if (!parsed.ok) {
+    console.error(corruptEntryMessage(CUSTOM_TYPE_DEDUP_ALIAS, parsed.reason));
+    return undefined;
+  }
+  const alias = parsed.value;
+  const call: AliasCall = {};
+  if (alias.args !== undefined) call.args = alias.args;
+  if (alias.isError !== undefined) call.isError = alias.isError;
+  return {
+    newKey: occKey(alias.newToolCallId, alias.newResultTimestamp),
+    originalKey: occKey(alias.originalToolCallId, alias.originalResultTimestamp),
+    call: call.args === undefined && call.isError === undefined ? undefined : call,
+  };
+}
+
+/** One ordered walk; dedup aliases are returned for a second pass after all refs exist. */
+export function walkBranch(branch: unknown, visitor: BranchVisitor): PendingAlias[] {
+  const aliases: PendingAlias[] = [];
+  if (!Array.isArray(branch)) return aliases;
+  for (const entry of branch) {
+    if (!isPlainObject(entry)) continue;
+    if (entry.type === "custom_message" && entry.customType === CUSTOM_TYPE_SUMMARY) {
+      readSummaryEntry(entry, visitor);
+    } else if (entry.type !== "custom") {
+      continue;
+    } else if (entry.customType === CUSTOM_TYPE_INDEX) {
+      readIndexEntry(entry.data, visitor);
+    } else if (entry.customType === CUSTOM_TYPE_CHAIN) {
+      readChainEntry(entry.data, visitor);
+    } else if (entry.customType === CUSTOM_TYPE_DEDUP_ALIAS) {
+      const alias = readAliasEntry(entry.data);
+      if (alias) aliases.push(alias);
+    }
+  }
+  return aliases;
+}

@@ -1,0 +1,470 @@
+/**
+ * The session-local tool-call index ("cold memory"): occurrence-keyed records,
+ * short refs, content-hash dedup aliases, per-batch summary bodies and the
+ * chain registry. Rebuilt from session custom entries on reload.
+ */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { hashToolResult } from "../capture/content-hash.js";
+import { type AliasCall, recordsFromTranscript, walkBranch } from "./index-branch-walk.js";
+import { trackChanges } from "../render/index-generation.js";
+import { occKey, parseOccKey, resultTimestampOf } from "../capture/occurrence-key.js";
+import { applySpill, writeSidecar } from "../capture/spill.js";
+import { buildShortToolCallRefs, refOccurrenceKeys } from "./summary-refs.js";
+import {
+  CUSTOM_TYPE_DEDUP_ALIAS,
+  CUSTOM_TYPE_INDEX,
+  type CapturedBatch,
+  type ChainCompressionEntry,
+  type SummaryToolCallRef,
+  type ToolCallRecord,
+} from "../types.js";
+
+type AppendEntry = (customType: string, data?: unknown) => void;
+
+/** N of a `t<N>` short ref (the same as matching /^t(\d+)$/), without allocating a match. */
+function shortRefNumber(shortId: string): number | undefined {
+  if (shortId.length < 2 || shortId.charCodeAt(0) !== 0x74) return undefined;
+  for (let i = 1; i < shortId.length; i++) {
+    const c = shortId.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return undefined;
+  }
+  return Number(shortId.slice(1));
+}
+
+interface SummaryBody {
+  keys: string[];
+  text: string;
+}
+
+/**
+ * Occurrence keys grouped by bare tool-call id. Most ids name one occurrence (providers that mint unique ids),
+ * so a group is a lone key until a second one arrives; a set per record would cost a reload thousands of sets.
+ */
+class KeyGroups {
+  private readonly groups = new Map<string, string | Set<string>>();
+
+  add(bareId: string, key: string): void {
+    const group = this.groups.get(bareId);
+    if (group === undefined) this.groups.set(bareId, key);
+    else if (typeof group === "string") {
+      if (group !== key) this.groups.set(bareId, new Set([group, key]));
+    } else group.add(key);
+  }
+
+  /** The id's key when it names exactly one occurrence. */
+  sole(bareId: string): string | undefined {
+    const group = this.groups.get(bareId);
+    if (typeof group === "string") return group;
+    return group?.size === 1 ? group.values().next().value : undefined;
+  }
+
+  keys(bareId: string): Iterable<string> {
+    const group = this.groups.get(bareId);
+    return group === undefined ? [] : typeof group === "string" ? [group] : group;
+  }
+
+  clear(): void {
+    this.groups.clear();
+  }
+}
+
+function recordFromCall(batch: CapturedBatch, call: CapturedBatch["toolCalls"][number]): ToolCallRecord {
+  const record: ToolCallRecord = {
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    args: call.args,
+    resultText: call.resultText,
+    isError: call.isError,
+    turnIndex: batch.turnIndex,
+    timestamp: batch.timestamp,
+  };
+  if (call.resultTimestamp !== undefined) record.resultTimestamp = call.resultTimestamp;
+  if (call.spillPath !== undefined) record.spillPath = call.spillPath;
+  if (call.spillBytes !== undefined) record.spillBytes = call.spillBytes;
+  if (call.resultPreview !== undefined) record.resultPreview = call.resultPreview;
+  if (call.contentHash !== undefined) record.contentHash = call.contentHash;
+  return record;
+}
+
+/** The live record map; every edit, ours or a `getIndex` holder's, counts as a change. */
+class RecordMap extends Map<string, ToolCallRecord> {
+  constructor(private readonly onChange: () => void) {
+    super();
+  }
+
+  override set(key: string, record: ToolCallRecord): this {
+    this.onChange();
+    return super.set(key, record);
+  }
+
+  override delete(key: string): boolean {
+    this.onChange();
+    return super.delete(key);
+  }
+
+  override clear(): void {
+    this.onChange();
+    super.clear();
+  }
+}
+
+function displayTime(record: ToolCallRecord): number {
+  return record.resultTimestamp ?? record.timestamp;
+}
+
+function ownCallDetails(call: AliasCall | undefined, original: ToolCallRecord | undefined): AliasCall | undefined {
+  if (!call) return undefined;
+  const own: AliasCall = {};
+  if (call.args !== undefined && JSON.stringify(call.args) !== JSON.stringify(original?.args)) own.args = call.args;
+  if (call.isError !== undefined && call.isError !== (original?.isError ?? false)) own.isError = call.isError;
+  return own.args === undefined && own.isError === undefined ? undefined : own;
+}
+
+/** Where backfilled oversized outputs are spilled, and how the backfilled index entry is written. */
+export interface BackfillOptions {
+  spillThreshold: number;
+  spillPreviewBytes: number;
+  sessionDir: string;
+  sessionId: string;
+  appendEntry: AppendEntry;
+}
+
+export class ToolCallIndexer {
+  // What a render stub depends on (records, refs, aliases) bumps this, so renders can reuse decisions.
+  private readonly counter = trackChanges(this);
+  private readonly records: Map<string, ToolCallRecord> = new RecordMap(() => this.counter.changes++);
+  private readonly keysByBareId = new KeyGroups();
+  private readonly shortToKey = new Map<string, string>();
+  private readonly keyToShort = new Map<string, string>();
+  private nextShortNumber = 1;
+  private readonly hashToCanonical = new Map<string, string>();
+  private pendingSeeds: ToolCallRecord[] = [];
+  private readonly aliasToOriginal = new Map<string, string>();
+  private readonly aliasKeysByBareId = new KeyGroups();
+  private readonly aliasCalls = new Map<string, AliasCall>();
+  private summaryBodies: SummaryBody[] = [];
+  /** Summary body positions per occurrence key: one number in the common case, a list when several bodies cover it. */
+  private readonly bodiesByKey = new Map<string, number | number[]>();
+  private readonly chainsByStart = new Map<number, ChainCompressionEntry>();
+  private sortedChains: ChainCompressionEntry[] | undefined;
+
+  // ---- rebuild -----------------------------------------------------------
+
+  reconstructFromSession(ctx: ExtensionContext): void {
+    this.clear();
+    const branch: unknown = ctx.sessionManager.getBranch();
+    const summarizedKeys: string[] = [];
+    const aliases = walkBranch(branch, {
+      indexRecords: (records, backfilled, refs) => {
+        for (const record of records) {
+          if (this.indexRecord(record) && !backfilled) this.pendingSeeds.push(record);
+        }
+        // Flushes and spills persist their refs on the index entry too, so a ref survives a crash before its summary line.
+        if (Array.isArray(refs)) this.registerSummaryRefs(refs);
+      },
+      summary: (refs, text) => {
+        this.registerSummaryRefs(refs);
+        summarizedKeys.push(...refOccurrenceKeys(refs));
+        if (text) this.pushSummaryBody(refOccurrenceKeys(refs), text);
+      },
+      chain: (entry) => this.storeChain(entry),
+    });
+    for (const alias of aliases) this.linkAlias(alias.newKey, alias.originalKey, alias.call);
+    this.restoreUnindexedSummarized(branch, summarizedKeys);
+  }
+
+  /**
+   * A flush writes a batch's summary line before its index line. When pi was killed between the two,
+   * the summary names outputs that have no record; they are rebuilt from the transcript (in memory only),
+   * so the outputs are not summarized a second time and their refs resolve.
+   */
+  private restoreUnindexedSummarized(branch: unknown, summarizedKeys: string[]): void {
+    const missing = new Set(summarizedKeys.filter((key) => !this.isSummarized(key)));
+    if (missing.size === 0 || !Array.isArray(branch)) return;
+    for (const record of recordsFromTranscript(branch, missing)) this.indexRecord(record);
+  }
+
+  private clear(): void {
+    this.records.clear();
+    this.keysByBareId.clear();
+    this.shortToKey.clear();
+    this.keyToShort.clear();
+    this.nextShortNumber = 1;
+    this.hashToCanonical.clear();
+    this.pendingSeeds = [];
+    this.aliasToOriginal.clear();
+    this.aliasKeysByBareId.clear();
+    this.aliasCalls.clear();
+    this.summaryBodies = [];
+    this.bodiesByKey.clear();
+    this.chainsByStart.clear();
+    this.sortedChains = undefined;
+  }
+
+  // ---- records -----------------------------------------------------------
+
+  /**
+   * The first record under an occurrence key stays: a second output that collides with it (same id,
+   * same millisecond) is never archived in its place, live or on reload, so the first stays recoverable.
+   */
+  private indexRecord(record: ToolCallRecord): boolean {
+    const key = occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp));
+    if (this.records.has(key)) return false;
+    this.records.set(key, record);
+    this.keysByBareId.add(record.toolCallId, key);
+    return true;
+  }
+
+  // Dedup candidates are queued in arrival order and hashed on the first content
+  // lookup, so a reload does not hash every stored output up front.
+  private drainSeeds(): void {
+    for (const record of this.pendingSeeds) {
+      let hash = typeof record.contentHash === "string" ? record.contentHash : undefined;
+      if (hash === undefined && typeof record.resultText === "string") {
+        hash = hashToolResult(String(record.toolName), record.resultText);
+      }
+      if (hash === undefined || this.hashToCanonical.has(hash)) continue;
+      this.hashToCanonical.set(hash, occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp)));
+    }
+    this.pendingSeeds = [];
+  }
+
+  isSummarized(occurrenceKey: string): boolean {
+    return this.records.has(occurrenceKey) || this.aliasToOriginal.has(occurrenceKey);
+  }
+
+  getIndex(): Map<string, ToolCallRecord> {
+    return this.records;
+  }
+
+  /** `refs`, when given, are persisted on the entry as well (they must already be registered). */
+  addBatch(batch: CapturedBatch, appendEntry: AppendEntry, refs?: SummaryToolCallRef[]): void {
+    const records = batch.toolCalls.map((call) => recordFromCall(batch, call));
+    for (const record of records) if (this.indexRecord(record)) this.pendingSeeds.push(record);
+    appendEntry(CUSTOM_TYPE_INDEX, refs ? { toolCalls: records, refs } : { toolCalls: records });
+  }
+
+  resolveToolCallId(input: string): string | undefined {
+    if (this.records.has(input)) return input;
+    const original = this.aliasToOriginal.get(input);
+    if (original !== undefined) return original;
+    const short = this.shortToKey.get(input);
+    if (short !== undefined) return this.records.has(short) ? short : (this.aliasToOriginal.get(short) ?? short);
+    return this.keysByBareId.sole(input);
+  }
+
+  getRecord(toolCallIdOrAlias: string): ToolCallRecord | undefined {
+    const direct = this.records.get(toolCallIdOrAlias);
+    if (direct !== undefined) return direct;
+    const key = this.resolveToolCallId(toolCallIdOrAlias);
+    return key === undefined ? undefined : this.records.get(key);
+  }
+
+  lookupToolCalls(toolCallIds: string[]): ToolCallRecord[] {
+    const found: ToolCallRecord[] = [];
+    for (const id of toolCallIds) {
+      const record = this.getRecord(id);
+      if (record) found.push(record);
+    }
+    return found;
+  }
+
+  getRecordsForId(input: string): ToolCallRecord[] {
+    const collected: ToolCallRecord[] = [];
+    for (const key of this.keysByBareId.keys(input)) {
+      const record = this.records.get(key);
+      if (record) collected.push(record);
+    }
+    for (const aliasKey of this.aliasKeysByBareId.keys(input)) {
+      // A key re-indexed under its own record (backfill) is already listed above.
+      if (this.records.has(aliasKey)) continue;
+      const original = this.records.get(this.aliasToOriginal.get(aliasKey) ?? "");
+      if (original) collected.push(this.aliasView(original, aliasKey));
+    }
+    if (collected.length > 0) return collected.sort((a, b) => displayTime(a) - displayTime(b) || 0);
+    const single = this.getRecord(input);
+    return single ? [single] : [];
+  }
+
+  private aliasView(original: ToolCallRecord, aliasKey: string): ToolCallRecord {
+    const view: ToolCallRecord = { ...original, toolCallId: parseOccKey(aliasKey).toolCallId };
+    const own = this.aliasCalls.get(aliasKey);
+    if (own?.args !== undefined) view.args = own.args;
+    if (own?.isError !== undefined) view.isError = own.isError;
+    const { resultTimestamp } = parseOccKey(aliasKey);
+    if (resultTimestamp === undefined) delete view.resultTimestamp;
+    else view.resultTimestamp = resultTimestamp;
+    return view;
+  }
+
+  hasLegacyBareRecord(toolCallId: string): boolean {
+    return this.records.has(toolCallId) && this.keysByBareId.sole(toolCallId) !== undefined;
+  }
+
+  // ---- short refs --------------------------------------------------------
+
+  registerSummaryRefs(refs: SummaryToolCallRef[]): void {
+    this.counter.changes++;
+    for (const ref of refs) {
+      if (!ref || typeof ref.shortId !== "string" || typeof ref.toolCallId !== "string") continue;
+      if (!ref.shortId || !ref.toolCallId) continue;
+      const key = occKey(ref.toolCallId, resultTimestampOf(ref.resultTimestamp));
+      if (ref.shortId !== key) {
+        this.shortToKey.set(ref.shortId, key);
+        this.keyToShort.set(key, ref.shortId);
+      }
+      const number = shortRefNumber(ref.shortId);
+      if (number !== undefined) this.nextShortNumber = Math.max(this.nextShortNumber, number + 1);
+    }
+  }
+
+  allocateSummaryRefs(batch: CapturedBatch): SummaryToolCallRef[] {
+    const { refs, nextIndex } = buildShortToolCallRefs(batch.toolCalls, this.nextShortNumber);
+    this.nextShortNumber = nextIndex;
+    return refs;
+  }
+
+  /**
+   * Mints and persists a short ref for each given key that has a record of its own but no ref yet
+   * (outputs archived before spills carried refs), as a refs-only backfilled index entry.
+   */
+  ensureShortRefs(occurrenceKeys: string[], appendEntry: AppendEntry): void {
+    const missing = occurrenceKeys.filter((key) => this.records.has(key) && !this.keyToShort.has(key));
+    if (missing.length === 0) return;
+    const { refs, nextIndex } = buildShortToolCallRefs(missing.map(parseOccKey), this.nextShortNumber);
+    appendEntry(CUSTOM_TYPE_INDEX, { toolCalls: [], backfilled: true, refs });
+    this.nextShortNumber = nextIndex;
+    this.registerSummaryRefs(refs);
+  }
+
+  getShortRefForToolCallId(occurrenceKey: string): string | undefined {
+    return this.keyToShort.get(occurrenceKey);
+  }
+
+  getToolRefsForToolCallIds(toolCallIds: string[]): string[] {
+    const refs: string[] = [];
+    for (const key of toolCallIds) {
+      const short = this.keyToShort.get(key);
+      if (short !== undefined) refs.push(short);
+    }
+    return refs;
+  }
+
+  // ---- content dedup -----------------------------------------------------
+
+  lookupByContent(toolName: string, resultText: string): string | undefined {
+    this.drainSeeds();
+    return this.hashToCanonical.get(hashToolResult(toolName, resultText));
+  }
+
+  /** `call` carries the duplicate's own arguments and error flag; they are persisted only where they differ from the original's. */
+  registerDuplicate(newKey: string, originalKey: string, appendEntry: AppendEntry, call?: AliasCall): void {
+    if (newKey === originalKey) return;
+    const own = ownCallDetails(call, this.records.get(originalKey));
+    this.linkAlias(newKey, originalKey, own);
+    const fresh = parseOccKey(newKey);
+    const original = parseOccKey(originalKey);
+    const data: Record<string, unknown> = { newToolCallId: fresh.toolCallId };
+    if (fresh.resultTimestamp !== undefined) data.newResultTimestamp = fresh.resultTimestamp;
+    data.originalToolCallId = original.toolCallId;
+    if (original.resultTimestamp !== undefined) data.originalResultTimestamp = original.resultTimestamp;
+    if (own?.args !== undefined) data.args = own.args;
+    if (own?.isError !== undefined) data.isError = own.isError;
+    appendEntry(CUSTOM_TYPE_DEDUP_ALIAS, data);
+  }
+
+  private linkAlias(newKey: string, originalKey: string, own?: AliasCall): void {
+    this.counter.changes++;
+    this.aliasToOriginal.set(newKey, originalKey);
+    this.aliasKeysByBareId.add(parseOccKey(newKey).toolCallId, newKey);
+    if (own && (own.args !== undefined || own.isError !== undefined)) this.aliasCalls.set(newKey, own);
+    // A key that later got a ref of its own (a chain backfill) keeps it on reload, as it did live.
+    const short = this.keyToShort.get(originalKey);
+    if (short !== undefined && !this.keyToShort.has(newKey)) this.keyToShort.set(newKey, short);
+  }
+
+  // ---- per-batch summary bodies -------------------------------------------
+
+  registerSummaryBody(toolCallIds: string[], text: string): void {
+    if (!text || toolCallIds.length === 0) return;
+    this.pushSummaryBody([...toolCallIds], text);
+  }
+
+  /** Takes ownership of `keys`. */
+  private pushSummaryBody(keys: string[], text: string): void {
+    const position = this.summaryBodies.length;
+    this.summaryBodies.push({ keys, text });
+    for (const key of keys) {
+      const known = this.bodiesByKey.get(key);
+      if (known === undefined) this.bodiesByKey.set(key, position);
+      else if (typeof known === "number") {
+        if (known !== position) this.bodiesByKey.set(key, [known, position]);
+      } else if (known[known.length - 1] !== position) known.push(position);
+    }
+  }
+
+  private bodyPositionsFor(keys: string[]): number[] {
+    const positions = new Set<number>();
+    for (const key of keys) {
+      const known = this.bodiesByKey.get(key);
+      if (typeof known === "number") positions.add(known);
+      else for (const position of known ?? []) positions.add(position);
+    }
+    return [...positions].sort((a, b) => a - b);
+  }
+
+  hasPerBatchSummaryCoveringAny(toolCallIds: string[]): boolean {
+    return toolCallIds.some((key) => this.bodiesByKey.has(key));
+  }
+
+  getPerBatchSummariesForToolCallIds(toolCallIds: string[]): string[] {
+    const texts = new Set<string>();
+    for (const position of this.bodyPositionsFor(toolCallIds)) texts.add(this.summaryBodies[position]!.text);
+    return [...texts];
+  }
+
+  getPerBatchSummaryTextForToolCallIds(toolCallIds: string[]): string {
+    return this.getPerBatchSummariesForToolCallIds(toolCallIds).join("\n\n");
+  }
+
+  // ---- chain registry ----------------------------------------------------
+
+  registerChain(entry: ChainCompressionEntry): void {
+    this.storeChain(entry);
+  }
+
+  private storeChain(entry: ChainCompressionEntry): void {
+    this.chainsByStart.set(entry.startUserTimestamp, entry);
+    this.sortedChains = undefined;
+  }
+
+  getChainEntries(): ChainCompressionEntry[] {
+    if (!this.sortedChains) {
+      this.sortedChains = [...this.chainsByStart.values()].sort((a, b) => a.startUserTimestamp - b.startUserTimestamp);
+    }
+    return [...this.sortedChains];
+  }
+
+  findChainEntryByBlockId(blockId: string): ChainCompressionEntry | undefined {
+    for (const entry of this.chainsByStart.values()) if (entry.blockId === blockId) return entry;
+    return undefined;
+  }
+
+  // ---- deterministic backfill ----------------------------------------------
+
+  async backfillChainRecords(records: ToolCallRecord[], opts: BackfillOptions): Promise<SummaryToolCallRef[]> {
+    for (const record of records) {
+      // Without a session dir (--no-session) there is nowhere safe to spill: keep the text inline.
+      if (!opts.sessionDir || record.resultText.length < opts.spillThreshold) continue;
+      const key = occKey(record.toolCallId, record.resultTimestamp);
+      const path = await writeSidecar(opts.sessionDir, opts.sessionId, key, record.resultText);
+      applySpill(record, path, opts.spillPreviewBytes);
+    }
+    const { refs, nextIndex } = buildShortToolCallRefs(records, this.nextShortNumber);
+    this.nextShortNumber = nextIndex;
+    opts.appendEntry(CUSTOM_TYPE_INDEX, { toolCalls: records, backfilled: true, refs });
+    for (const record of records) this.indexRecord(record);
+    this.registerSummaryRefs(refs);
+    return refs;
+  }
+}

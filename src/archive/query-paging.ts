@@ -1,0 +1,81 @@
+/**
+ * Paging through a recovered body: the optional `lines` range of
+ * `context_tree_query`, and the head truncation every answer gets, with a
+ * ready-made call for the next page. Pure.
+ */
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "@earendil-works/pi-coding-agent";
+import { QUERY_TOOL_NAME } from "../types.js";
+
+/** 1-based, inclusive; `last` absent means to the end. */
+export interface LineRange {
+  first: number;
+  last?: number;
+  /** As the caller wrote it, for notes. */
+  text: string;
+}
+
+export type ParsedRange = { range?: LineRange } | { error: string };
+
+const RANGE = /^(\d+)\s*-\s*(\d*)$/;
+const RANGE_HELP = 'use "A-B" or "A-" with 1-based line numbers, e.g. "2001-4000"';
+
+/** `undefined`, `null` and blank mean no range; anything else must be `A-B` or `A-`. */
+export function parseLineRange(value: unknown): ParsedRange {
+  if (value === undefined || value === null) return {};
+  const text = String(value).trim();
+  if (text === "") return {};
+  const match = RANGE.exec(text);
+  const first = match ? Number(match[1]) : Number.NaN;
+  const last = match?.[2] ? Number(match[2]) : undefined;
+  if (!Number.isSafeInteger(first) || first < 1 || (last !== undefined && (!Number.isSafeInteger(last) || last < first))) {
+    return { error: `[lines ${JSON.stringify(text)} is not a line range: ${RANGE_HELP}]` };
+  }
+  return { range: last === undefined ? { first, text } : { first, last, text } };
+}
+
+export interface Page {
+  /** The shown part of the body, with its truncation note and next-page call when cut. */
+  body: string;
+  /** The selected text before truncation (where image markers are looked up); "" when nothing was selected. */
+  selected: string;
+  /** `Lines: A-B of N`, only when a range was asked for and selected something. */
+  linesHeader?: string;
+}
+
+/** Lines as `truncateHead` counts them: a trailing newline does not start another line. */
+function countableLines(text: string): string[] {
+  if (text.length === 0) return [];
+  const lines = text.split("\n");
+  if (text.endsWith("\n")) lines.pop();
+  return lines;
+}
+
+/** The page of `text` that `range` selects, cut like every answer; `ref` names the record in the next-page call. */
+export function pageOf(text: string, range: LineRange | undefined, ref: string): Page {
+  if (range === undefined) return { body: truncated(text, 1, ref), selected: text };
+  const lines = countableLines(text);
+  const total = lines.length;
+  if (range.first > total) {
+    const size = total === 1 ? "1 line" : `${total} lines`;
+    return { body: `[lines ${JSON.stringify(range.text)} starts past the end: this output has ${size}]`, selected: "" };
+  }
+  const last = Math.min(range.last ?? total, total);
+  const tail = last === total && text.endsWith("\n") ? "\n" : "";
+  const selected = lines.slice(range.first - 1, last).join("\n") + tail;
+  return { body: truncated(selected, range.first, ref), selected, linesHeader: `Lines: ${range.first}-${last} of ${total}` };
+}
+
+/** Head truncation of a selection starting at line `first` of the body. */
+function truncated(selected: string, first: number, ref: string): string {
+  const result = truncateHead(selected, { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES });
+  if (!result.truncated) return result.content;
+  const last = first + result.totalLines - 1;
+  const notes = [result.content, `[Output truncated: ${result.outputLines}/${result.totalLines} lines shown]`];
+  let next = first + result.outputLines;
+  if (result.outputLines === 0) {
+    notes.push(`Line ${first} alone is larger than ${DEFAULT_MAX_BYTES / 1024} KiB and cannot be shown.`);
+    next = first + 1;
+  }
+  if (next <= last) notes.push(`Next: ${QUERY_TOOL_NAME}({ toolCallIds: [${JSON.stringify(ref)}], lines: "${next}-${last}" })`);
+  return notes.join("\n");
+}

@@ -1,0 +1,188 @@
+/**
+ * `context_tree_query`: the model-facing recovery tool. Read-only: it resolves
+ * short refs / ids through the indexer and returns the stored originals,
+ * reading spilled bodies from this session's own blob directory and
+ * re-attaching the images a record's markers name.
+ */
+import { resolve } from "node:path";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { Type } from "typebox";
+import { imagesForMarkers, toolResultImagesByDigest, type ImageBlock } from "../capture/image-markers.js";
+import type { ToolCallIndexer } from "./indexer.js";
+import { pageOf, parseLineRange, type LineRange, type Page } from "./query-paging.js";
+import { readOwnSidecar } from "../capture/sidecar-read.js";
+import { blobDirFor } from "../capture/spill.js";
+import { QUERY_TOOL_NAME, type ToolCallRecord } from "../types.js";
+
+const NOT_FOUND = "(not found in index — may not have been summarized yet)";
+const SIDECAR_MISSING = "(spilled output unavailable — sidecar file missing)";
+const BLOCK_SEPARATOR = "\n\n---\n\n";
+
+const DESCRIPTION =
+  "Return the complete, original results of earlier tool calls whose outputs were replaced by summaries. " +
+  "Pass the short refs printed in a pruner-summary message, for example " +
+  'context_tree_query({ toolCallIds: ["t12", "t3"] }). ' +
+  "When a raw tool-call id was used by more than one call, every occurrence is returned, each labelled id@timestamp. " +
+  "Results include the original image blocks when the pruned output carried images. " +
+  'Long outputs come back 2000 lines (50 KiB) at a time; pass lines, e.g. lines: "2001-4000" or "2001-", for a later part.';
+
+const PARAM_DESCRIPTION =
+  "Required. One or more short refs such as t12 (or raw tool call ids) taken from a pruner-summary message. " +
+  "A raw id that occurs more than once returns all of its occurrences, labelled id@timestamp.";
+
+const LINES_DESCRIPTION =
+  'Optional. Only this 1-based, inclusive line range of each output, "A-B" (e.g. "2001-4000") or "A-" (to the end).';
+
+const GUIDELINE =
+  "When you need the unabridged output of a tool call that was summarized, call context_tree_query " +
+  "with the short refs shown in the pruner-summary message covering that call.";
+
+/** What one call of the tool reads from the live session. */
+interface Session {
+  /** This session's blob directory, or undefined without a session directory (or without a context). */
+  ownBlobDir: string | undefined;
+  /** Tool-result images on the branch by digest; read at most once per call. */
+  images(): ReadonlyMap<string, ImageBlock>;
+}
+
+function sessionOf(ctx: unknown): Session {
+  const manager = (ctx as { sessionManager?: any } | undefined)?.sessionManager;
+  let images: ReadonlyMap<string, ImageBlock> | undefined;
+  return {
+    ownBlobDir: ownBlobDirOf(manager),
+    images() {
+      if (images === undefined) {
+        try {
+          images = toolResultImagesByDigest(manager?.getBranch());
+        } catch (error) {
+          console.error("context_tree_query: failed to read the session branch for images:", error);
+          images = new Map();
+        }
+      }
+      return images;
+    },
+  };
+}
+
+function ownBlobDirOf(manager: any): string | undefined {
+  try {
+    const dir: unknown = manager?.getSessionDir();
+    if (typeof dir !== "string" || dir === "") return undefined;
+    // Whatever the header holds, this is the directory the spill wrote to (blobDirFor names it from any value).
+    return resolve(blobDirFor(dir, manager.getSessionId()));
+  } catch {
+    return undefined;
+  }
+}
+
+function readFailure(spillPath: unknown, error: unknown): void {
+  console.error(`context_tree_query: failed to read spilled output at ${String(spillPath)}:`, error);
+}
+
+function withPreview(note: string, preview: string | undefined): string {
+  return preview ? `${note}\nPreview (head):\n${preview}` : note;
+}
+
+async function spilledBody(record: ToolCallRecord, session: Session): Promise<string> {
+  const read = await readOwnSidecar(session.ownBlobDir, record.spillPath);
+  if (read.kind === "ok") return read.text;
+  if (read.kind === "missing") {
+    readFailure(record.spillPath, read.error);
+    return record.resultPreview || SIDECAR_MISSING;
+  }
+  readFailure(record.spillPath, new Error(`refused: ${read.reason}`));
+  return withPreview(`(spilled output not available — ${read.reason}; nothing was read)`, record.resultPreview);
+}
+
+function rawBody(record: ToolCallRecord, session: Session): Promise<string> | string {
+  return record.spillPath ? spilledBody(record, session) : String(record.resultText ?? "");
+}
+
+/** The lines parameter, or a note standing in for every body when it is not a range. */
+type Paging = { range?: LineRange; error?: string };
+
+interface Answer {
+  text: string;
+  images: ImageBlock[];
+}
+
+async function recordBlock(
+  record: ToolCallRecord,
+  label: string,
+  several: boolean,
+  session: Session,
+  paging: Paging,
+): Promise<Answer> {
+  const lines = [`## toolRef: ${label}`];
+  if (several && record.resultTimestamp === undefined) lines.push("Occurrence: legacy (no resultTimestamp)");
+  const page: Page =
+    paging.error === undefined ? pageOf(await rawBody(record, session), paging.range, label) : { body: paging.error, selected: "" };
+  lines.push(
+    `Tool: ${record.toolName}`,
+    `Args: ${JSON.stringify(record.args, null, 2)}`,
+    `Status: ${record.isError ? "ERROR" : "OK"}`,
+    `Turn: ${record.turnIndex}`,
+  );
+  if (page.linesHeader !== undefined) lines.push(page.linesHeader);
+  lines.push("", page.body);
+  const images = page.selected.includes("[image returned: ") ? imagesForMarkers(page.selected, session.images()) : [];
+  return { text: lines.join("\n"), images };
+}
+
+async function answersForId(
+  indexer: ToolCallIndexer,
+  id: string,
+  results: Record<string, ToolCallRecord>,
+  session: Session,
+  paging: Paging,
+): Promise<Answer[]> {
+  const records = indexer.getRecordsForId(id);
+  if (records.length === 0) return [{ text: `## toolRef: ${id}\n${NOT_FOUND}`, images: [] }];
+  const several = records.length > 1;
+  const answers: Answer[] = [];
+  for (const record of records) {
+    const label = several && record.resultTimestamp !== undefined ? `${id}@${record.resultTimestamp}` : id;
+    answers.push(await recordBlock(record, label, several, session, paging));
+    results[label] = record;
+  }
+  return answers;
+}
+
+function requestedIds(params: unknown): string[] {
+  const raw = (params as { toolCallIds?: unknown } | undefined)?.toolCallIds;
+  if (typeof raw === "string") return [raw];
+  return Array.isArray(raw) ? raw.map((id) => String(id)) : [];
+}
+
+export function registerQueryTool(pi: ExtensionAPI, indexer: ToolCallIndexer): void {
+  pi.registerTool({
+    name: QUERY_TOOL_NAME,
+    label: "Query Original Tool History",
+    description: DESCRIPTION,
+    promptSnippet: "Retrieve original pruned tool outputs by short ref",
+    promptGuidelines: [GUIDELINE],
+    parameters: Type.Object({
+      toolCallIds: Type.Array(Type.String(), { description: PARAM_DESCRIPTION }),
+      lines: Type.Optional(Type.String({ description: LINES_DESCRIPTION })),
+    }),
+    async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
+      const session = sessionOf(ctx);
+      const paging: Paging = parseLineRange((params as { lines?: unknown } | undefined)?.lines);
+      const results: Record<string, ToolCallRecord> = {};
+      const texts: string[] = [];
+      const images: ImageBlock[] = [];
+      for (const id of requestedIds(params)) {
+        try {
+          for (const answer of await answersForId(indexer, id, results, session, paging)) {
+            texts.push(answer.text);
+            images.push(...answer.images);
+          }
+        } catch (error) {
+          console.error(`context_tree_query: failed to answer ${id}:`, error);
+          texts.push(`## toolRef: ${id}\n${NOT_FOUND}`);
+        }
+      }
+      return { content: [{ type: "text" as const, text: texts.join(BLOCK_SEPARATOR) }, ...images], details: { results } };
+    },
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * The prune frontier: the last batch boundary a flush attempted, persisted as
+ * a custom entry so work at or before it is never re-summarized after reload.
+ */
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { corruptEntryMessage, parseFrontierEntry } from "./persisted-entries.js";
+import { CUSTOM_TYPE_FRONTIER, type PruneFrontier } from "../types.js";
+
+export class PruneFrontierTracker {
+  private current: PruneFrontier | null = null;
+
+  reset(): void {
+    this.current = null;
+  }
+
+  get(): PruneFrontier | null {
+    return this.current ? { ...this.current } : null;
+  }
+
+  /** An unusable snapshot leaves the current frontier as it is. */
+  fromJSON(data: PruneFrontier): void {
+    const parsed = parseFrontierEntry(data);
+    if (parsed.ok) this.current = parsed.value;
+  }
+
+  /** The last valid entry wins: a corrupt later entry is reported and does not erase an earlier one. */
+  reconstructFromSession(ctx: ExtensionContext): void {
+    this.reset();
+    for (const entry of ctx.sessionManager.getBranch() as any[]) {
+      if (entry?.type !== "custom" || entry.customType !== CUSTOM_TYPE_FRONTIER || !entry.data) continue;
+      const parsed = parseFrontierEntry(entry.data);
+      if (parsed.ok) this.current = parsed.value;
+      else console.error(corruptEntryMessage(CUSTOM_TYPE_FRONTIER, parsed.reason));
+    }
+  }
+
+  advance(frontier: PruneFrontier): void {
+    this.current = { ...frontier };
+  }
+
+  persist(pi: ExtensionAPI): void {
+    if (this.current) pi.appendEntry(CUSTOM_TYPE_FRONTIER, this.current);
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * Phase 3 decisions: pick closed chains older than the rolling window and
+ * persist one `context-prune-chain` entry per chain. A chain covered by any
+ * per-batch summary reuses those summaries (optionally fused by an LLM); an
+ * uncovered chain gets a zero-LLM deterministic body after its raw outputs
+ * are backfilled into the recovery index, so nothing leaves context
+ * unrecoverable.
+ */
+import { extractToolResultText } from "../capture/batch-capture.js";
+import type { BlockRefIssuer } from "./block-refs.js";
+import { resolveRange } from "../render/chain-range-prune.js";
+import { CHAIN_BODY_HEADER, deterministicBody } from "./deterministic-body.js";
+import type { DiagnosticSink } from "../render/diagnostics.js";
+import type { BackfillOptions } from "../archive/indexer.js";
+import { bareToolCallId, occKey, parseOccKey } from "../capture/occurrence-key.js";
+import { recordArgs } from "../capture/persisted-entries.js";
+import {
+  CUSTOM_TYPE_CHAIN,
+  type ChainCompressionEntry,
+  type ChainRange,
+  type SummaryToolCallRef,
+  type ToolCallRecord,
+} from "../types.js";
+
+export interface ChainCompressorIndexerDeps {
+  getChainEntries(): ChainCompressionEntry[];
+  hasPerBatchSummaryCoveringAny(toolCallIds: string[]): boolean;
+  getPerBatchSummariesForToolCallIds(toolCallIds: string[]): string[];
+  getToolRefsForToolCallIds(toolCallIds: string[]): string[];
+  registerChain(entry: ChainCompressionEntry): void;
+  getIndex(): Map<string, ToolCallRecord>;
+  backfillChainRecords(records: ToolCallRecord[], opts: BackfillOptions): Promise<SummaryToolCallRef[]>;
+}
+
+export interface CompressEligibleDeps {
+  indexer: ChainCompressorIndexerDeps;
+  blockRefs: Pick<BlockRefIssuer, "issue">;
+  appendEntry: (customType: string, data: unknown) => void;
+  now: () => number;
+  fuseRange?: (perBatchSummaryText: string) => Promise<string | null>;
+  /** Must be the exact array detection ran on. */
+  messages: any[];
+  diagnostics: Pick<DiagnosticSink, "report">;
+  backfill: Omit<BackfillOptions, "appendEntry">;
+}
+
+export interface CompressEligibleResult {
+  compressedEntries: ChainCompressionEntry[];
+  skipped: Array<{ startUserTimestamp: number; reason: "no-summary" | "already-compressed" }>;
+}
+
+function chainKeys(chain: ChainRange): string[] {
+  const occurrences = chain.middleOccurrenceKeys ?? [];
+  return occurrences.length > 0 ? occurrences : chain.middleToolCallIds;
+}
+
+function matchesGrace(chain: ChainRange, grace: Set<string>): boolean {
+  const keys = chainKeys(chain);
+  if (keys.some((key) => grace.has(key))) return true;
+  const bareGrace = [...grace].filter((entry) => parseOccKey(entry).resultTimestamp === undefined);
+  if (bareGrace.length === 0) return false;
+  return keys.some((key) => bareGrace.includes(bareToolCallId(key)));
+}
+
+export function selectEligible(
+  chains: ChainRange[],
+  rollingWindow: number,
+  alreadyCompressed: Set<number>,
+  inGraceToolCallIds: Set<string> = new Set(),
+): ChainRange[] {
+  const candidates = chains.filter(
+    (chain) =>
+      chain.finalAssistantTimestamp !== null &&
+      !alreadyCompressed.has(chain.startUserTimestamp) &&
+      chain.middleToolCallIds.length > 0,
+  );
+  // Grace is applied after the cut so a deferred chain never shifts the window.
+  const cut = candidates.slice(0, Math.max(0, candidates.length - rollingWindow));
+  return cut.filter((chain) => !matchesGrace(chain, inGraceToolCallIds));
+}
+
+export function extractChainRecords(
+  messages: any[],
+  chain: Pick<ChainRange, "startUserTimestamp" | "finalAssistantTimestamp" | "protectedToolCallIds">,
+  isIndexed: (occurrenceKey: string) => boolean,
+): ToolCallRecord[] {
+  const range = resolveRange(chain, messages);
+  if (!range) return [];
+  const protectedIds = new Set(chain.protectedToolCallIds ?? []);
+  const calls = new Map<string, { toolName: string; args: Record<string, unknown> }>();
+  const records: ToolCallRecord[] = [];
+  for (let i = range.startIndex + 1; i < range.endIndex; i++) {
+    const msg = messages[i];
+    if (msg?.role === "assistant" && Array.isArray(msg.content)) {
+      for (const block of msg.content) {
+        if (block?.type !== "toolCall") continue;
+        const toolName = typeof block.name === "string" ? block.name : "";
+        calls.set(block.id, { toolName, args: recordArgs(block.input ?? block.args ?? block.arguments) });
+      }
+    } else if (msg?.role === "toolResult") {
+      const call = calls.get(msg.toolCallId);
+      const ts = msg.timestamp;
+      // Only what the index can read back is archived: a string id and a finite timestamp.
+      if (!call || typeof msg.toolCallId !== "string" || protectedIds.has(msg.toolCallId)) continue;
+      if (typeof ts !== "number" || !Number.isFinite(ts)) continue;
+      if (isIndexed(occKey(msg.toolCallId, ts))) continue;
+      records.push({
+        toolCallId: msg.toolCallId,
+        toolName: call.toolName,
+        args: call.args,
+        resultText: extractToolResultText(msg),
+        isError: msg.isError === true,
+        turnIndex: -1,
+        timestamp: ts,
+        resultTimestamp: ts,
+      });
+    }
+  }
+  return records;
+}
+
+export function buildDeterministicBody(records: ToolCallRecord[], refs: string[]): string {
+  const calls = records.map((r) => ({ toolCallId: r.toolCallId, toolName: r.toolName, args: r.args, time: r.resultTimestamp ?? r.timestamp }));
+  return deterministicBody(CHAIN_BODY_HEADER, calls, refs);
+}
+
+function buildEntry(
+  chain: ChainRange,
+  blockId: string,
+  toolRefs: string[],
+  compressedAt: number,
+  body: { rangeSummaryText?: string; deterministic: boolean },
+): ChainCompressionEntry {
+  const entry: ChainCompressionEntry = {
+    blockId,
+    startUserTimestamp: chain.startUserTimestamp,
+    droppedToolCallIds: [...chain.middleToolCallIds],
+    finalAssistantTimestamp: chain.finalAssistantTimestamp,
+    toolRefs,
+    compressedAt,
+  };
+  if (body.rangeSummaryText !== undefined) entry.rangeSummaryText = body.rangeSummaryText;
+  if (body.deterministic) entry.bodySource = "deterministic";
+  if (chain.protectedToolCallIds && chain.protectedToolCallIds.length > 0) {
+    entry.protectedToolCallIds = [...chain.protectedToolCallIds];
+  }
+  if (chain.middleOccurrenceKeys && chain.middleOccurrenceKeys.length > 0) {
+    entry.droppedOccurrenceKeys = [...chain.middleOccurrenceKeys];
+  }
+  return entry;
+}
+
+/** Append before register: the registry never holds an entry whose write failed. */
+function persist(entry: ChainCompressionEntry, deps: CompressEligibleDeps, out: ChainCompressionEntry[]): void {
+  deps.appendEntry(CUSTOM_TYPE_CHAIN, entry);
+  deps.indexer.registerChain(entry);
+  out.push(entry);
+}
+
+async function fusedText(keys: string[], deps: CompressEligibleDeps): Promise<string | undefined> {
+  if (!deps.fuseRange) return undefined;
+  const summaries = deps.indexer.getPerBatchSummariesForToolCallIds(keys);
+  if (summaries.length < 2) return undefined;
+  try {
+    const fused = await deps.fuseRange(summaries.join("\n\n"));
+    return typeof fused === "string" && fused.trim() !== "" ? fused : undefined;
+  } catch {
+    // The renderer falls back to concatenating the per-batch summaries.
+    return undefined;
+  }
+}
+
+async function compressCovered(chain: ChainRange, keys: string[], deps: CompressEligibleDeps): Promise<ChainCompressionEntry> {
+  const blockId = deps.blockRefs.issue();
+  const toolRefs = deps.indexer.getToolRefsForToolCallIds(keys);
+  const rangeSummaryText = await fusedText(keys, deps);
+  return buildEntry(chain, blockId, toolRefs, deps.now(), { rangeSummaryText, deterministic: false });
+}
+
+function isFullyProtected(chain: ChainRange): boolean {
+  const protectedIds = new Set(chain.protectedToolCallIds ?? []);
+  return chain.middleToolCallIds.length > 0 && chain.middleToolCallIds.every((id) => protectedIds.has(id));
+}
+
+/** Returns null when the chain must stay raw until a later flush retries it. */
+async function compressDeterministic(
+  chain: ChainRange,
+  keys: string[],
+  deps: CompressEligibleDeps,
+): Promise<ChainCompressionEntry | null> {
+  const index = deps.indexer.getIndex();
+  const indexed = keys.filter((key) => index.has(key)).map((key) => index.get(key) as ToolCallRecord);
+  // Map membership, not isSummarized: a dedup alias has no record of its own.
+  const fresh = extractChainRecords(deps.messages ?? [], chain, (key) => index.has(key));
+  if (fresh.length === 0 && indexed.length === 0) {
+    if (!isFullyProtected(chain)) {
+      deps.diagnostics.report("backfill-empty", String(chain.startUserTimestamp), `middles=${chain.middleToolCallIds.length}`);
+    }
+    return null;
+  }
+  if (fresh.length > 0) {
+    try {
+      await deps.indexer.backfillChainRecords(fresh, { ...deps.backfill, appendEntry: deps.appendEntry });
+    } catch {
+      return null;
+    }
+  }
+  const toolRefs = deps.indexer.getToolRefsForToolCallIds(keys);
+  const blockId = deps.blockRefs.issue();
+  const rangeSummaryText = buildDeterministicBody([...indexed, ...fresh], toolRefs);
+  return buildEntry(chain, blockId, toolRefs, deps.now(), { rangeSummaryText, deterministic: true });
+}
+
+export async function compressEligible(
+  chains: ChainRange[],
+  rollingWindow: number,
+  deps: CompressEligibleDeps,
+  inGraceToolCallIds: Set<string> = new Set(),
+): Promise<CompressEligibleResult> {
+  const alreadyCompressed = new Set(deps.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
+  const compressedEntries: ChainCompressionEntry[] = [];
+  const skipped: CompressEligibleResult["skipped"] = chains
+    .filter((chain) => chain.finalAssistantTimestamp !== null && alreadyCompressed.has(chain.startUserTimestamp))
+    .map((chain) => ({ startUserTimestamp: chain.startUserTimestamp, reason: "already-compressed" as const }));
+  for (const chain of selectEligible(chains, rollingWindow, alreadyCompressed, inGraceToolCallIds)) {
+    const keys = chainKeys(chain);
+    const entry = deps.indexer.hasPerBatchSummaryCoveringAny(keys)
+      ? await compressCovered(chain, keys, deps)
+      : await compressDeterministic(chain, keys, deps);
+    if (entry) persist(entry, deps, compressedEntries);
+    else skipped.push({ startUserTimestamp: chain.startUserTimestamp, reason: "no-summary" });
+  }
+  return { compressedEntries, skipped };
+}

@@ -1,0 +1,98 @@
+/**
+ * Closed-chain detection. A chain runs from a real user message through any
+ * tool-using assistant turns and their results to a text-only assistant reply.
+ * Messages carry no ids, so chain boundaries are timestamps and middles are
+ * tool-call ids plus result occurrence keys.
+ */
+import { isTextOnlyAssistant } from "../capture/message-shape.js";
+import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
+import type { ChainRange } from "../types.js";
+
+const SYNTHETIC_PREFIX = "<compressed-chain";
+
+interface OpenChain {
+  start: number;
+  middles: Set<string>;
+  occurrences: Set<string>;
+  protectedIds: Set<string>;
+}
+
+function isSyntheticChainMessage(msg: any): boolean {
+  const content = msg?.content;
+  if (typeof content === "string") return content.trimStart().startsWith(SYNTHETIC_PREFIX);
+  if (!Array.isArray(content) || content.length === 0) return false;
+  const first = content[0];
+  return first?.type === "text" && typeof first.text === "string" && first.text.trimStart().startsWith(SYNTHETIC_PREFIX);
+}
+
+function collectToolCalls(msg: any, chain: OpenChain, isProtected: (toolName: string, args: unknown) => boolean): void {
+  for (const block of msg.content) {
+    if (block?.type !== "toolCall" || typeof block.id !== "string" || !block.id || !block.name) continue;
+    chain.middles.add(block.id);
+    if (isProtected(block.name, block.input ?? block.arguments)) chain.protectedIds.add(block.id);
+  }
+}
+
+function collectToolResult(msg: any, chain: OpenChain, isProtected: (toolName: string, args: unknown) => boolean): void {
+  const id = msg.toolCallId;
+  if (typeof id !== "string" || !id) return;
+  chain.middles.add(id);
+  chain.occurrences.add(occKey(id, resultTimestampOf(msg.timestamp)));
+  // Results carry no args, so only a name-based rule can match here.
+  if (isProtected(msg.toolName, undefined)) chain.protectedIds.add(id);
+}
+
+function emit(chain: OpenChain, finalAssistantTimestamp: number | null): ChainRange {
+  return {
+    startUserTimestamp: chain.start,
+    middleToolCallIds: [...chain.middles],
+    middleOccurrenceKeys: [...chain.occurrences],
+    protectedToolCallIds: [...chain.protectedIds],
+    finalAssistantTimestamp,
+  };
+}
+
+function isTimestamp(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value);
+}
+
+function openChain(start: number): OpenChain {
+  return { start, middles: new Set(), occurrences: new Set(), protectedIds: new Set() };
+}
+
+export function detectChains(
+  messages: any[],
+  isProtected: (toolName: string, args: unknown) => boolean = () => false,
+): ChainRange[] {
+  const ranges: ChainRange[] = [];
+  let current: OpenChain | null = null;
+  for (const msg of messages) {
+    const role = msg?.role;
+    if (role === "user") {
+      if (isSyntheticChainMessage(msg)) continue;
+      if (current) ranges.push(emit(current, null));
+      // A chain is addressed by its boundary timestamps; without a usable one it cannot be compressed.
+      current = isTimestamp(msg.timestamp) ? openChain(msg.timestamp) : null;
+      continue;
+    }
+    if (!current) continue;
+    if (role === "assistant") {
+      if (isTextOnlyAssistant(msg)) {
+        ranges.push(emit(current, isTimestamp(msg.timestamp) ? msg.timestamp : null));
+        current = null;
+      } else {
+        collectToolCalls(msg, current, isProtected);
+      }
+    } else if (role === "toolResult") {
+      collectToolResult(msg, current, isProtected);
+    }
+  }
+  return ranges;
+}
+
+export function withClosingMessage(branchMessages: any[], closing: any): any[] {
+  if (!closing) return branchMessages;
+  const last = branchMessages[branchMessages.length - 1];
+  if (last && last.role === closing.role && last.timestamp === closing.timestamp) return branchMessages;
+  return [...branchMessages, closing];
+}

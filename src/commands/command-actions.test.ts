@@ -1,0 +1,259 @@
+import { describe, expect, mock, test } from "bun:test";
+import { flushNotice } from "./command-actions.js";
+import { registerCommands } from "./commands.js";
+import { DEFAULT_CONFIG } from "../types.js";
+
+// `/pruner now`, `/pruner compact` and `/pruner tree`, driven through registerCommands.
+// None of these save config, so no agent dir is needed.
+
+const ZERO_STATS = { callCount: 0, totalInputTokens: 0, totalOutputTokens: 0, totalCost: 0 };
+
+function call(id: string, text: string) {
+  return { toolCallId: id, toolName: "read", args: {}, resultText: text, isError: false, resultTimestamp: 1 };
+}
+
+function batch(turnIndex: number, calls: ReturnType<typeof call>[]) {
+  return { turnIndex, timestamp: turnIndex * 10, assistantText: "", toolCalls: calls };
+}
+
+function harness(options: any = {}) {
+  let spec: any;
+  const pi = { registerCommand: (_n: string, s: any) => (spec = s), registerMessageRenderer: () => {} } as any;
+  const box = { value: { ...DEFAULT_CONFIG, enabled: true, ...options.config } };
+  const flushPending = mock(options.flush ?? (async () => ({ ok: false, reason: "empty" })));
+  const capture = mock(options.capture ?? (() => []));
+  const compact = mock(options.compact ?? (async () => ({ compressedEntries: [], skipped: 0 })));
+  registerCommands(pi, box, flushPending, capture, () => ZERO_STATS as any, () => undefined, options.indexer ?? ({} as any), compact, undefined, undefined, undefined, undefined);
+  return { box, flushPending, capture, compact, run: (args: string, ctx: any) => spec.handler(args, ctx) };
+}
+
+function uiRecorder(extra: Record<string, unknown> = {}) {
+  const events: any[] = [];
+  const notes: Array<[string, string | undefined]> = [];
+  const ui = {
+    notify: (m: string, t?: string) => {
+      notes.push([m, t]);
+      events.push(["notify", m]);
+    },
+    setStatus: (id: string, text?: string) => events.push(["setStatus", id, text]),
+    setWidget: (id: string, content: unknown, opts?: unknown) => events.push(["setWidget", id, content, opts]),
+    ...extra,
+  };
+  return { ctx: { ui } as any, events, notes };
+}
+
+describe("/pruner now", () => {
+  test("an empty capture still runs one manual flush after the nothing-pending notice (#1)", async () => {
+    const h = harness();
+    const notes: unknown[][] = [];
+    const ctx = { ui: { notify: (...args: unknown[]) => notes.push(args) } } as any;
+    await h.run("now", ctx);
+    expect(h.flushPending).toHaveBeenCalledTimes(1);
+    expect(h.flushPending.mock.calls[0]![1]).toMatchObject({ previewedBatches: [], trigger: "manual" });
+    expect(notes[0]![0]).toBe("pruner: nothing pending — no batches to summarize");
+    expect(notes).toHaveLength(1);
+  });
+
+  test("while disabled it warns and captures nothing (#28)", async () => {
+    const h = harness({ config: { enabled: false } });
+    const { ctx, notes } = uiRecorder();
+    await h.run("now", ctx);
+    expect(notes).toEqual([["Context pruning is disabled. Run /pruner on first.", "warning"]]);
+    expect(h.capture).not.toHaveBeenCalled();
+    expect(h.flushPending).not.toHaveBeenCalled();
+  });
+
+  test("two batches flushed show progress rows, clear the widget, refresh status and report once (#27)", async () => {
+    const batches = [batch(1, [call("a", "x".repeat(300)), call("b", "y".repeat(200))]), batch(2, [call("c", "z".repeat(400))])];
+    const rendered: string[][] = [];
+    let renderWidget: ((width: number) => string[]) | undefined;
+    const { ctx, events, notes } = uiRecorder({
+      setWidget: (id: string, content: any, opts?: unknown) => {
+        events.push(["setWidget", id, typeof content, opts]);
+        if (typeof content === "function") renderWidget = content({ requestRender: () => {} }, {}).render;
+      },
+    });
+    const flush = async (_ctx: unknown, options: any) => {
+      rendered.push(renderWidget!(120));
+      options.onProgress(0, 2, batches[0], "start");
+      options.onBatchTextProgress(0, 2, batches[0], 42);
+      rendered.push(renderWidget!(120));
+      options.onProgress(0, 2, batches[0], "done");
+      options.onProgress(1, 2, batches[1], "skipped");
+      rendered.push(renderWidget!(120));
+      return { ok: true, reason: "flushed", batchCount: 2, toolCallCount: 3, rawCharCount: 900, summaryCharCount: 120 };
+    };
+    const h = harness({ capture: () => batches, flush });
+    await h.run("now", ctx);
+
+    expect(events[0]).toEqual(["setWidget", "context-prune-progress", "function", { placement: "aboveEditor" }]);
+    expect(rendered[0]).toEqual(["○ Batch 1/2 · 2 tool calls · pending", "○ Batch 2/2 · 1 tool call · pending"]);
+    expect(rendered[1]![0]).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Batch 1\/2 · 2 tool calls · 42 summary chars \/ 500 raw chars$/);
+    expect(rendered[2]).toEqual(["✓ Batch 1/2 · 2 tool calls · 42 summary chars / 500 raw chars", "⚠ Batch 2/2 · 1 tool call · skipped"]);
+    expect(events.slice(1).map((e) => e.slice(0, 3))).toEqual([
+      ["setWidget", "context-prune-progress", "undefined"],
+      ["setStatus", "context-prune", "│ prune: ON"],
+      ["notify", notes[0]![0]],
+    ]);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]![1]).toBe("info");
+    expect(notes[0]![0]).toStartWith("pruner: ");
+    expect(notes[0]![0]).toContain("3 tool calls");
+    expect(notes[0]![0]).toContain("2 batches");
+    expect(notes[0]![0]).toContain("120");
+    expect(notes[0]![0]).toContain("900");
+  });
+
+  test("the non-empty flush passes the previewed batches and progress callbacks without a trigger", async () => {
+    const batches = [batch(1, [call("a", "x")])];
+    const h = harness({ capture: () => batches, flush: async () => ({ ok: false, reason: "empty" }) });
+    await h.run("now", uiRecorder().ctx);
+    const options = h.flushPending.mock.calls[0]![1] as any;
+    expect(options.previewedBatches).toBe(batches);
+    expect(typeof options.onProgress).toBe("function");
+    expect(typeof options.onBatchTextProgress).toBe("function");
+    expect(options.trigger).toBeUndefined();
+    expect(options.delivery).toBeUndefined();
+  });
+
+  test("a throwing flush still clears the widget and reports an error", async () => {
+    const h = harness({
+      capture: () => [batch(1, [call("a", "x")])],
+      flush: async () => {
+        throw new Error("provider down");
+      },
+    });
+    const { ctx, events, notes } = uiRecorder();
+    await h.run("now", ctx);
+    expect(events.some((e) => e[0] === "setWidget" && e[2] === undefined)).toBe(true);
+    expect(notes).toEqual([["pruner: command failed: provider down", "error"]]);
+  });
+});
+
+describe("flush result notices", () => {
+  const base = { ok: true as const, batchCount: 1, toolCallCount: 2, rawCharCount: 800, summaryCharCount: 900 };
+
+  test("a failure names the reason and error, as a warning", () => {
+    expect(flushNotice({ ok: false, reason: "summarizer-failed", error: "boom" }, 1000)).toEqual({
+      message: "pruner: nothing flushed — summarizer-failed (boom)",
+      type: "warning",
+    });
+  });
+
+  test("an empty result is informational", () => {
+    expect(flushNotice({ ok: false, reason: "empty" }, 1000)).toEqual({ message: "pruner: nothing flushed — empty", type: "info" });
+  });
+
+  test("an oversized skip warns with the sizes and the frontier note", () => {
+    const notice = flushNotice({ ...base, reason: "skipped-oversized" }, 1000);
+    expect(notice.type).toBe("warning");
+    expect(notice.message).toStartWith("pruner: ");
+    expect(notice.message).toContain("2 tool calls");
+    expect(notice.message).toContain("900 chars");
+    expect(notice.message).toContain("800 chars");
+    expect(notice.message).toContain("frontier");
+  });
+
+  test("a trivial skip names minBatchChars and the missing LLM call", () => {
+    const notice = flushNotice({ ...base, toolCallCount: 1, rawCharCount: 40, reason: "skipped-trivial" }, 500);
+    expect(notice.type).toBe("info");
+    expect(notice.message).toContain("1 trivial tool call ");
+    expect(notice.message).toContain("40 raw chars");
+    expect(notice.message).toContain("minBatchChars=500");
+    expect(notice.message).toContain("no LLM call");
+    expect(notice.message).toContain("frontier");
+  });
+
+  test("a deduped skip counts dedupedCount, falling back to toolCallCount", () => {
+    expect(flushNotice({ ...base, reason: "skipped-deduped", dedupedCount: 5 }, 1000).message).toContain("5 tool calls matched");
+    const fallback = flushNotice({ ...base, reason: "skipped-deduped" }, 1000);
+    expect(fallback.message).toContain("2 tool calls matched earlier prunes");
+    expect(fallback.message).toContain("no LLM call");
+    expect(fallback.type).toBe("info");
+  });
+
+  test("a single flushed call and batch use singular words", () => {
+    const notice = flushNotice({ ...base, toolCallCount: 1, reason: "flushed" }, 1000);
+    expect(notice.message).toContain("pruned 1 tool call from 1 batch");
+  });
+});
+
+describe("/pruner compact", () => {
+  test("nothing eligible with no-summary skips reports the skipped count (#29)", async () => {
+    const h = harness({ compact: async () => ({ compressedEntries: [], skipped: 2 }) });
+    const { ctx, notes } = uiRecorder();
+    await h.run("compact", ctx);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]![1]).toBe("info");
+    expect(notes[0]![0]).toStartWith("pruner: no chains eligible for compaction");
+    expect(notes[0]![0]).toContain("2 chains skipped");
+    expect(notes[0]![0]).toContain("no per-batch summary");
+  });
+
+  test("nothing eligible and nothing skipped reads the bare notice", async () => {
+    const { ctx, notes } = uiRecorder();
+    await harness().run("compact", ctx);
+    expect(notes).toEqual([["pruner: no chains eligible for compaction", "info"]]);
+  });
+
+  test("compressed chains report block ids and a ceil(chars/4) estimate, even while disabled", async () => {
+    const lookups: string[][] = [];
+    const indexer = {
+      lookupToolCalls: (keys: string[]) => {
+        lookups.push(keys);
+        return keys.map((k) => ({ resultText: k === "a@1" ? "x".repeat(10) : "y".repeat(3) }));
+      },
+    };
+    const entries = [
+      { blockId: "b1", droppedOccurrenceKeys: ["a@1"], droppedToolCallIds: ["a"] },
+      { blockId: "b2", droppedToolCallIds: ["legacy"] },
+    ];
+    const h = harness({ config: { enabled: false }, indexer, compact: async () => ({ compressedEntries: entries, skipped: 0 }) });
+    const { ctx, notes } = uiRecorder();
+    await h.run("compact", ctx);
+    expect(lookups).toEqual([["a@1"], ["legacy"]]);
+    expect(notes).toEqual([["pruner: compacted 2 chains (b1, b2), reclaimed ~4 tokens", "info"]]);
+  });
+
+  test("a compaction failure is a warning", async () => {
+    const h = harness({
+      compact: async () => {
+        throw new Error("disk full");
+      },
+    });
+    const { ctx, notes } = uiRecorder();
+    await h.run("compact", ctx);
+    expect(notes).toEqual([["pruner: compact failed: disk full", "warning"]]);
+  });
+});
+
+describe("/pruner tree", () => {
+  test("a branch without summaries says so", async () => {
+    const { ctx, notes } = uiRecorder();
+    ctx.sessionManager = { getBranch: () => [{ type: "message", message: { role: "user" } }] };
+    await harness().run("tree", ctx);
+    expect(notes).toEqual([["No pruned tool calls found in this session.", "info"]]);
+  });
+
+  test("summaries open the tree browser as a centered overlay that q closes", async () => {
+    const indexer = { getRecord: () => ({ toolCallId: "a", toolName: "read", args: {}, resultText: "abc", isError: false }) };
+    const branch = [
+      { type: "custom_message", customType: "context-prune-summary", content: "sum", details: { toolCallRefs: [{ shortId: "t1", toolCallId: "a" }] } },
+    ];
+    let options: any;
+    let closed = false;
+    const custom = async (factory: any, opts: any) => {
+      options = opts;
+      const theme = { fg: (_c: string, s: string) => s, bg: (_c: string, s: string) => s };
+      const kb = { matches: (data: string, id: string) => id === "tui.select.cancel" && data === "\x1b" };
+      const component = factory({}, theme, kb, () => (closed = true));
+      expect(component.render(60).join("\n")).toContain("[pruner] Turn ? summary (1 tool");
+      component.handleInput("q");
+    };
+    const { ctx } = uiRecorder({ custom });
+    ctx.sessionManager = { getBranch: () => branch };
+    await harness({ indexer }).run("tree", ctx);
+    expect(options).toEqual({ overlay: true, overlayOptions: { width: "80%", maxHeight: "70%", anchor: "center" } });
+    expect(closed).toBe(true);
+  });
+});

@@ -1,0 +1,323 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { registerCommands } from "./commands.js";
+import { DEFAULT_CONFIG } from "../types.js";
+import { useTempAgentDirs } from "../../test/temp-agent-dir.js";
+
+// Harness: `/pruner` is driven through registerCommands; saves land in a temp agent dir.
+
+const agentDirs = useTempAgentDirs("pruner-config-cmds-");
+const { settleSaves } = agentDirs;
+
+/** Runs one subcommand in a fresh agent dir; returns what was notified and saved. */
+async function run(args: string, config: Record<string, unknown> = {}, ui: Record<string, unknown> = {}) {
+  const dir = await agentDirs.fresh();
+  let spec: any;
+  const pi = { registerCommand: (_n: string, s: any) => (spec = s), registerMessageRenderer: () => {} } as any;
+  const box = { value: { ...DEFAULT_CONFIG, enabled: true, ...config } as any };
+  const original = box.value;
+  registerCommands(pi, box, async () => ({ ok: false, reason: "empty" }), () => [], () => ({}) as any, () => undefined, {} as any, async () => ({ compressedEntries: [], skipped: 0 }));
+  const notes: Array<[string, string | undefined]> = [];
+  const status: Array<string | undefined> = [];
+  const ctx = { ui: { notify: (m: string, t?: string) => notes.push([m, t]), setStatus: (_id: string, t?: string) => status.push(t), ...ui } } as any;
+  await spec.handler(args, ctx);
+  await settleSaves();
+  const file = join(dir, "settings.json");
+  const saved = existsSync(file) ? JSON.parse(await readFile(file, "utf8")).contextPrune : undefined;
+  return { notes, status, config: box.value, original, saved };
+}
+
+function expectUnchanged(r: Awaited<ReturnType<typeof run>>): void {
+  expect(r.config).toBe(r.original);
+  expect(r.saved).toBeUndefined();
+}
+
+describe("model", () => {
+  test("without an argument it prints the model and thinking level", async () => {
+    const r = await run("model", { summarizerModel: "a/b", summarizerThinking: "xhigh" });
+    expect(r.notes).toEqual([["Current summarizer model: a/b\nCurrent summarizer thinking: XHigh (xhigh)", "info"]]);
+  });
+
+  test("an id with a thinking suffix sets and saves both (#22)", async () => {
+    const r = await run("model openai/gpt-4.1-mini:low");
+    expect(r.notes).toEqual([["Summarizer model set to: openai/gpt-4.1-mini with thinking low", "info"]]);
+    expect(r.config.summarizerModel).toBe("openai/gpt-4.1-mini");
+    expect(r.config.summarizerThinking).toBe("low");
+    expect(r.saved.summarizerModel).toBe("openai/gpt-4.1-mini");
+    expect(r.saved.summarizerThinking).toBe("low");
+  });
+
+  test("an unknown thinking suffix warns and saves nothing (#22)", async () => {
+    const r = await run("model foo:bar");
+    expect(r.notes).toEqual([
+      ["Invalid model thinking suffix: bar. Use one of: default, off, minimal, low, medium, high, xhigh.", "warning"],
+    ]);
+    expectUnchanged(r);
+  });
+
+  test("an empty model part before a valid suffix is rejected", async () => {
+    const r = await run("model :low");
+    expect(r.notes[0]![0]).toStartWith("Invalid model thinking suffix: low.");
+    expectUnchanged(r);
+  });
+
+  test("a plain id without thinking keeps the thinking level and stays silent about it", async () => {
+    const r = await run("model openrouter/qwen/qwen3-30b-a3b", { summarizerThinking: "high" });
+    expect(r.notes).toEqual([["Summarizer model set to: openrouter/qwen/qwen3-30b-a3b", "info"]]);
+    expect(r.config.summarizerThinking).toBe("high");
+  });
+
+  test("an id without a provider answers usage and changes nothing", async () => {
+    const r = await run("model nope");
+    expect(r.notes[0]![1]).toBe("warning");
+    expect(r.notes[0]![0]).toContain("Usage: /pruner model <provider>/<model-id>");
+    expectUnchanged(r);
+  });
+
+  test("default is accepted as a model", async () => {
+    const r = await run("model default:off", { summarizerModel: "a/b" });
+    expect(r.config.summarizerModel).toBe("default");
+    expect(r.config.summarizerThinking).toBe("off");
+  });
+
+  test("extra tokens after the id are rejected", async () => {
+    const r = await run("model a/b c/d");
+    expect(r.notes[0]![1]).toBe("warning");
+    expectUnchanged(r);
+  });
+
+  test("model changes do not refresh the footer", async () => {
+    const r = await run("model a/b");
+    expect(r.status).toEqual([]);
+  });
+});
+
+describe("thinking", () => {
+  test("without an argument it prints the level", async () => {
+    const r = await run("thinking");
+    expect(r.notes).toEqual([["Current summarizer thinking: Default (default)", "info"]]);
+  });
+
+  test("a valid level is set and saved", async () => {
+    const r = await run("thinking medium");
+    expect(r.notes).toEqual([["Summarizer thinking set to: medium", "info"]]);
+    expect(r.saved.summarizerThinking).toBe("medium");
+  });
+
+  test("a bogus level warns and changes nothing", async () => {
+    const r = await run("thinking bogus");
+    expect(r.notes).toEqual([
+      ["Invalid summarizer thinking level: bogus. Use one of: default, off, minimal, low, medium, high, xhigh.", "warning"],
+    ]);
+    expectUnchanged(r);
+  });
+});
+
+describe("prune-on", () => {
+  test("a valid mode is saved and refreshes the footer without a notice", async () => {
+    const r = await run("prune-on on-demand");
+    expect(r.config.pruneOn).toBe("on-demand");
+    expect(r.saved.pruneOn).toBe("on-demand");
+    expect(r.notes).toEqual([]);
+    expect(r.status).toEqual(["│ prune: ON"]);
+  });
+
+  test("without an argument the user picks the mode", async () => {
+    const seen: unknown[] = [];
+    const select = async (title: string, options: string[]) => {
+      seen.push(title, options);
+      return options[1];
+    };
+    const r = await run("prune-on", {}, { select });
+    expect(seen).toEqual([
+      "pruner — choose when to trigger summarization",
+      ["agent-message — On agent message", "on-demand — On demand"],
+    ]);
+    expect(r.config.pruneOn).toBe("on-demand");
+  });
+
+  test("cancelling the picker changes nothing", async () => {
+    const r = await run("prune-on", {}, { select: async () => undefined });
+    expectUnchanged(r);
+    expect(r.notes).toEqual([]);
+  });
+
+  test("an unknown mode answers usage and changes nothing", async () => {
+    const r = await run("prune-on every-turn");
+    expect(r.notes).toEqual([["Invalid prune-on mode: every-turn. Use one of: agent-message, on-demand.", "warning"]]);
+    expectUnchanged(r);
+  });
+});
+
+describe("batching", () => {
+  test("a valid mode is saved and confirmed by its label", async () => {
+    const r = await run("batching agent-message");
+    expect(r.notes).toEqual([["Batching mode set to: Per agent message", "info"]]);
+    expect(r.saved.batchingMode).toBe("agent-message");
+    expect(r.status).toEqual([]);
+  });
+
+  test("the picker offers both modes", async () => {
+    const seen: unknown[] = [];
+    const select = async (title: string, options: string[]) => {
+      seen.push(title, options);
+      return options[0];
+    };
+    const r = await run("batching", { batchingMode: "agent-message" }, { select });
+    expect(seen).toEqual(["pruner — choose batching granularity", ["turn — Per turn", "agent-message — Per agent message"]]);
+    expect(r.notes).toEqual([["Batching mode set to: Per turn", "info"]]);
+  });
+
+  test("an invalid mode warns and changes nothing", async () => {
+    const r = await run("batching chunk");
+    expect(r.notes).toEqual([["Invalid batching mode: chunk. Use one of: turn, agent-message.", "warning"]]);
+    expectUnchanged(r);
+  });
+});
+
+describe("protected-tools and protected-paths", () => {
+  test("names given inline replace the list (#23)", async () => {
+    const r = await run("protected-tools todowrite, todoread");
+    expect(r.config.protectedTools).toEqual(["todowrite", "todoread"]);
+    expect(r.notes).toEqual([["Protected tools: todowrite, todoread", "info"]]);
+    expect(r.saved.protectedTools).toEqual(["todowrite", "todoread"]);
+  });
+
+  test("none clears the list (#23)", async () => {
+    const r = await run("protected-tools none", { protectedTools: ["a"] });
+    expect(r.config.protectedTools).toEqual([]);
+    expect(r.notes).toEqual([["Protected tools: (none)", "info"]]);
+  });
+
+  test("the interactive prompt shows the current list in its title", async () => {
+    const seen: unknown[] = [];
+    const input = async (title: string, placeholder?: string) => {
+      seen.push(title, placeholder);
+      return "bash,  read grep";
+    };
+    const r = await run("protected-tools", { protectedTools: ["todowrite"] }, { input });
+    expect(String(seen[0])).toStartWith("Protected tools");
+    expect(String(seen[0])).toContain("current: todowrite");
+    expect(seen[1]).toBe("todowrite");
+    expect(r.config.protectedTools).toEqual(["bash", "read", "grep"]);
+  });
+
+  test("an empty interactive entry keeps the list instead of clearing it", async () => {
+    const r = await run("protected-tools", { protectedTools: ["todowrite"] }, { input: async () => "   " });
+    expectUnchanged(r);
+    expect(r.notes).toEqual([["Protected tools unchanged: todowrite", "info"]]);
+  });
+
+  test("a cancelled prompt changes nothing silently", async () => {
+    const r = await run("protected-tools", { protectedTools: ["todowrite"] }, { input: async () => undefined });
+    expectUnchanged(r);
+    expect(r.notes).toEqual([]);
+  });
+
+  test("clear words work interactively, case-insensitively", async () => {
+    for (const word of ["NONE", "clear", "-"]) {
+      const r = await run("protected-tools", { protectedTools: ["todowrite"] }, { input: async () => word });
+      expect(r.config.protectedTools).toEqual([]);
+    }
+  });
+
+  test("protected paths take globs and report them", async () => {
+    const r = await run("protected-paths **/secrets/** docs/*.md");
+    expect(r.config.protectedPaths).toEqual(["**/secrets/**", "docs/*.md"]);
+    expect(r.notes).toEqual([["Protected paths: **/secrets/**, docs/*.md", "info"]]);
+  });
+
+  test("the protected-paths prompt names globs and the current value", async () => {
+    let title = "";
+    const input = async (t: string) => {
+      title = t;
+      return "clear";
+    };
+    const r = await run("protected-paths", {}, { input });
+    expect(title).toStartWith("Protected paths (current: **/skills/**/*.md)");
+    expect(title).toContain("globs");
+    expect(r.notes).toEqual([["Protected paths: (none)", "info"]]);
+  });
+});
+
+describe("min-batch-chars", () => {
+  test("without an argument it prints the threshold", async () => {
+    expect((await run("min-batch-chars")).notes).toEqual([["Current minBatchChars: 1000 chars.", "info"]]);
+    expect((await run("min-batch-chars", { minBatchChars: 0 })).notes).toEqual([["Current minBatchChars: disabled.", "info"]]);
+  });
+
+  test("a negative value warns and leaves the config unchanged (#24)", async () => {
+    const r = await run("min-batch-chars -5");
+    expect(r.notes).toEqual([['Invalid minBatchChars: "-5". Expected a non-negative integer (0 disables).', "warning"]]);
+    expectUnchanged(r);
+  });
+
+  test("a non-number warns and changes nothing", async () => {
+    const r = await run("min-batch-chars abc");
+    expect(r.notes[0]![1]).toBe("warning");
+    expectUnchanged(r);
+  });
+
+  test("zero disables the guard", async () => {
+    const r = await run("min-batch-chars 0");
+    expect(r.notes).toEqual([["minBatchChars set to 0 — pre-flush trivial-batch skipping disabled.", "info"]]);
+    expect(r.saved.minBatchChars).toBe(0);
+  });
+
+  test("parseInt semantics apply to trailing garbage", async () => {
+    const r = await run("min-batch-chars 12abc");
+    expect(r.notes).toEqual([["minBatchChars set to 12.", "info"]]);
+    expect(r.config.minBatchChars).toBe(12);
+  });
+});
+
+describe("recovery-grace", () => {
+  test("without an argument it prints the window", async () => {
+    expect((await run("recovery-grace")).notes).toEqual([["Current recovery grace: 3 user-turn-group(s).", "info"]]);
+    expect((await run("recovery-grace", { recoveryGraceTurns: 0 })).notes).toEqual([["Current recovery grace: disabled.", "info"]]);
+  });
+
+  test("a negative value warns and changes nothing", async () => {
+    const r = await run("recovery-grace -1");
+    expect(r.notes).toEqual([['Invalid recovery-grace: "-1". Expected a non-negative integer (0 disables).', "warning"]]);
+    expectUnchanged(r);
+  });
+
+  test("zero and positive values are saved with their own notices", async () => {
+    const zero = await run("recovery-grace 0");
+    expect(zero.notes).toEqual([["recovery-grace set to 0 - context_tree_query output stubs immediately.", "info"]]);
+    const five = await run("recovery-grace 5");
+    expect(five.notes).toEqual([["recovery-grace set to 5 user-turn-group(s).", "info"]]);
+    expect(five.saved.recoveryGraceTurns).toBe(5);
+  });
+});
+
+describe("dedup", () => {
+  test("no argument or status reports the state with its description", async () => {
+    const r = await run("dedup");
+    expect(r.notes[0]![0]).toStartWith("Content-hash dedup is ON. Content-hash dedup runs before a flush");
+    const off = await run("dedup STATUS", { dedupByContentHash: false });
+    expect(off.notes[0]![0]).toStartWith("Content-hash dedup is OFF. ");
+  });
+
+  test("on/off/true/false toggle it, case-insensitively", async () => {
+    const r = await run("dedup OFF");
+    expect(r.notes).toEqual([["Content-hash dedup turned OFF.", "info"]]);
+    expect(r.saved.dedupByContentHash).toBe(false);
+    expect((await run("dedup true", { dedupByContentHash: false })).config.dedupByContentHash).toBe(true);
+  });
+
+  test("anything else warns with the lower-cased value and changes nothing", async () => {
+    const r = await run("dedup Maybe");
+    expect(r.notes).toEqual([['Invalid dedup value: "maybe". Expected on, off, status, true, or false.', "warning"]]);
+    expectUnchanged(r);
+  });
+
+  test("prototype property names are not accepted as values", async () => {
+    const r = await run("dedup constructor");
+    expect(r.notes[0]![1]).toBe("warning");
+    expectUnchanged(r);
+  });
+});

@@ -1,0 +1,223 @@
+/**
+ * `/pruner` subcommands that show or change one config value: on/off, model,
+ * thinking, prune-on, batching, protected-tools/-paths, min-batch-chars,
+ * recovery-grace, dedup. Bad arguments answer a usage warning and change
+ * nothing.
+ */
+import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import { applyConfig, info, onOff, refreshStatus, warn } from "./command-context.js";
+import type { SubcommandHandler } from "./command-context.js";
+import { dedupDescription, listOrNone } from "./command-descriptions.js";
+import { BATCHING_MODES, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS } from "../types.js";
+import type { BatchingMode, PresetOption, PruneOn, SummarizerThinking } from "../types.js";
+
+const THINKING_LIST = SUMMARIZER_THINKING_LEVELS.map((level) => level.value).join(", ");
+/** `default`, or `<provider>/<model-id>` as the summarizer's model resolution expects. */
+const MODEL_ID = /^[^/\s]+\/\S+$/;
+const CLEAR_WORDS = new Set(["none", "clear", "-"]);
+
+function findPreset<V extends string>(presets: PresetOption<V>[], value: string): PresetOption<V> | undefined {
+  return presets.find((preset) => preset.value === value);
+}
+
+export function thinkingLabel(level: string): string {
+  return findPreset(SUMMARIZER_THINKING_LEVELS, level)?.label ?? level;
+}
+
+function firstToken(text: string): string {
+  return text.trim().split(/\s+/)[0] ?? "";
+}
+
+/** `parseInt` semantics ("12abc" -> 12); undefined for NaN or negatives. */
+function parseNonNegativeInt(arg: string): number | undefined {
+  const n = Number.parseInt(arg, 10);
+  if (Number.isNaN(n) || n < 0) return undefined;
+  return n === 0 ? 0 : n;
+}
+
+async function pickPreset(ctx: ExtensionCommandContext, title: string, presets: PresetOption[]): Promise<string | undefined> {
+  const choice = await ctx.ui.select(
+    title,
+    presets.map((preset) => `${preset.value} — ${preset.label}`),
+  );
+  return choice === undefined ? undefined : firstToken(choice);
+}
+
+export function setEnabled(enabled: boolean): SubcommandHandler {
+  return async (deps, ctx) => {
+    const next = applyConfig(deps, ctx, { enabled });
+    info(ctx, enabled ? "Context pruning enabled." : "Context pruning disabled.");
+    refreshStatus(deps, ctx, next);
+  };
+}
+
+export const modelCommand: SubcommandHandler = async (deps, ctx, args) => {
+  const config = deps.currentConfig.value;
+  if (args.length === 0) {
+    info(
+      ctx,
+      `Current summarizer model: ${config.summarizerModel}\n` +
+        `Current summarizer thinking: ${thinkingLabel(config.summarizerThinking)} (${config.summarizerThinking})`,
+    );
+    return;
+  }
+  const raw = args[0]!;
+  const colon = raw.lastIndexOf(":");
+  const model = colon >= 0 ? raw.slice(0, colon) : raw;
+  const suffix = colon >= 0 ? raw.slice(colon + 1) : undefined;
+  if (suffix !== undefined && (!findPreset(SUMMARIZER_THINKING_LEVELS, suffix) || model === "")) {
+    warn(ctx, `Invalid model thinking suffix: ${suffix}. Use one of: ${THINKING_LIST}.`);
+    return;
+  }
+  if (args.length > 1 || (model !== "default" && !MODEL_ID.test(model))) {
+    warn(
+      ctx,
+      `Invalid summarizer model: ${args.join(" ")}. Usage: /pruner model <provider>/<model-id>[:<thinking>] ` +
+        "(e.g. anthropic/claude-haiku-3-5 or openai/gpt-5-mini:low), or /pruner model default.",
+    );
+    return;
+  }
+  const level = suffix as SummarizerThinking | undefined;
+  applyConfig(deps, ctx, level ? { summarizerModel: model, summarizerThinking: level } : { summarizerModel: model });
+  info(ctx, `Summarizer model set to: ${model}${level ? ` with thinking ${level}` : ""}`);
+};
+
+export const thinkingCommand: SubcommandHandler = async (deps, ctx, args) => {
+  const config = deps.currentConfig.value;
+  const arg = args[0];
+  if (arg === undefined) {
+    info(ctx, `Current summarizer thinking: ${thinkingLabel(config.summarizerThinking)} (${config.summarizerThinking})`);
+    return;
+  }
+  if (!findPreset(SUMMARIZER_THINKING_LEVELS, arg)) {
+    warn(ctx, `Invalid summarizer thinking level: ${arg}. Use one of: ${THINKING_LIST}.`);
+    return;
+  }
+  applyConfig(deps, ctx, { summarizerThinking: arg as SummarizerThinking });
+  info(ctx, `Summarizer thinking set to: ${arg}`);
+};
+
+export const pruneOnCommand: SubcommandHandler = async (deps, ctx, args) => {
+  const mode = args[0] ?? (await pickPreset(ctx, "pruner — choose when to trigger summarization", PRUNE_ON_MODES));
+  if (mode === undefined) return;
+  if (!findPreset(PRUNE_ON_MODES, mode)) {
+    warn(ctx, `Invalid prune-on mode: ${mode}. Use one of: ${PRUNE_ON_MODES.map((m) => m.value).join(", ")}.`);
+    return;
+  }
+  const next = applyConfig(deps, ctx, { pruneOn: mode as PruneOn });
+  refreshStatus(deps, ctx, next);
+};
+
+export const batchingCommand: SubcommandHandler = async (deps, ctx, args) => {
+  const mode = args[0] ?? (await pickPreset(ctx, "pruner — choose batching granularity", BATCHING_MODES));
+  if (mode === undefined) return;
+  const preset = findPreset(BATCHING_MODES, mode);
+  if (!preset) {
+    warn(ctx, `Invalid batching mode: ${mode}. Use one of: ${BATCHING_MODES.map((m) => m.value).join(", ")}.`);
+    return;
+  }
+  applyConfig(deps, ctx, { batchingMode: preset.value as BatchingMode });
+  info(ctx, `Batching mode set to: ${preset.label}`);
+};
+
+function parseListEntry(text: string): string[] {
+  if (CLEAR_WORDS.has(text.trim().toLowerCase())) return [];
+  return text.split(/[\s,]+/).filter((part) => part.length > 0);
+}
+
+interface ListSpec {
+  key: "protectedTools" | "protectedPaths";
+  label: string;
+  what: string;
+}
+
+function protectedListCommand(spec: ListSpec): SubcommandHandler {
+  return async (deps, ctx, args) => {
+    let list: string[];
+    if (args.length > 0) {
+      list = parseListEntry(args.join(" "));
+    } else {
+      const current = deps.currentConfig.value[spec.key];
+      // pi 1.6.0 ignores input()'s second argument, so the title carries the current value.
+      const title =
+        `${spec.label} (current: ${listOrNone(current)}) — enter ${spec.what} separated by commas; ` +
+        '"none" clears the list, an empty entry keeps it';
+      const entered = await ctx.ui.input(title, current.join(", "));
+      if (entered === undefined) return;
+      if (entered.trim() === "") {
+        info(ctx, `${spec.label} unchanged: ${listOrNone(current)}`);
+        return;
+      }
+      list = parseListEntry(entered);
+    }
+    applyConfig(deps, ctx, { [spec.key]: list });
+    info(ctx, `${spec.label}: ${listOrNone(list)}`);
+  };
+}
+
+export const protectedToolsCommand = protectedListCommand({
+  key: "protectedTools",
+  label: "Protected tools",
+  what: "tool names",
+});
+
+export const protectedPathsCommand = protectedListCommand({
+  key: "protectedPaths",
+  label: "Protected paths",
+  what: "globs",
+});
+
+export const minBatchCharsCommand: SubcommandHandler = async (deps, ctx, args) => {
+  const arg = args[0];
+  if (arg === undefined) {
+    const n = deps.currentConfig.value.minBatchChars;
+    info(ctx, n === 0 ? "Current minBatchChars: disabled." : `Current minBatchChars: ${n} chars.`);
+    return;
+  }
+  const n = parseNonNegativeInt(arg);
+  if (n === undefined) {
+    warn(ctx, `Invalid minBatchChars: "${arg}". Expected a non-negative integer (0 disables).`);
+    return;
+  }
+  applyConfig(deps, ctx, { minBatchChars: n });
+  info(ctx, n === 0 ? "minBatchChars set to 0 — pre-flush trivial-batch skipping disabled." : `minBatchChars set to ${n}.`);
+};
+
+export const recoveryGraceCommand: SubcommandHandler = async (deps, ctx, args) => {
+  const arg = args[0];
+  if (arg === undefined) {
+    const n = deps.currentConfig.value.recoveryGraceTurns;
+    info(ctx, n === 0 ? "Current recovery grace: disabled." : `Current recovery grace: ${n} user-turn-group(s).`);
+    return;
+  }
+  const n = parseNonNegativeInt(arg);
+  if (n === undefined) {
+    warn(ctx, `Invalid recovery-grace: "${arg}". Expected a non-negative integer (0 disables).`);
+    return;
+  }
+  applyConfig(deps, ctx, { recoveryGraceTurns: n });
+  info(
+    ctx,
+    n === 0
+      ? "recovery-grace set to 0 - context_tree_query output stubs immediately."
+      : `recovery-grace set to ${n} user-turn-group(s).`,
+  );
+};
+
+const DEDUP_VALUES: Record<string, boolean> = { on: true, true: true, off: false, false: false };
+
+export const dedupCommand: SubcommandHandler = async (deps, ctx, args) => {
+  const arg = args[0]?.toLowerCase();
+  const config = deps.currentConfig.value;
+  if (arg === undefined || arg === "status") {
+    info(ctx, `Content-hash dedup is ${onOff(config.dedupByContentHash)}. ${dedupDescription(config)}`);
+    return;
+  }
+  if (!Object.hasOwn(DEDUP_VALUES, arg)) {
+    warn(ctx, `Invalid dedup value: "${arg}". Expected on, off, status, true, or false.`);
+    return;
+  }
+  const value = DEDUP_VALUES[arg]!;
+  applyConfig(deps, ctx, { dedupByContentHash: value });
+  info(ctx, `Content-hash dedup turned ${onOff(value)}.`);
+};

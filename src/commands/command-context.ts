@@ -1,0 +1,100 @@
+/**
+ * Shared plumbing for the `/pruner` subcommands: the injected dependency
+ * bundle, config replacement with persistence, status refresh and notify
+ * helpers. Subcommand modules receive a `CommandDeps` and never touch
+ * `registerCommands`' positional parameters directly.
+ */
+import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import type { ToolCallIndexer } from "../archive/indexer.js";
+import { setPruneStatusWidget } from "../ui/status-line.js";
+import type {
+  CapturedBatch,
+  ChainCompressionEntry,
+  ContextMetricsSnapshot,
+  ContextPruneConfig,
+  DiagnosticKind,
+  FlushOptions,
+  LiveReclaim,
+  SummarizerStats,
+} from "../types.js";
+import type { FlushResult } from "../summarize/flush.js";
+
+export type FlushResultLike = FlushResult;
+
+export interface CompactResult {
+  compressedEntries: ChainCompressionEntry[];
+  skipped: number;
+}
+
+export type NotifyType = "info" | "warning" | "error";
+
+/** Everything `registerCommands` was handed, plus the persistence hook. */
+export interface CommandDeps {
+  pi: ExtensionAPI;
+  currentConfig: { value: ContextPruneConfig };
+  flushPending: (ctx: ExtensionCommandContext, options?: FlushOptions) => Promise<FlushResultLike>;
+  capturePendingBatches: (ctx: ExtensionCommandContext) => CapturedBatch[];
+  getStats: () => SummarizerStats;
+  getLiveReclaim: () => LiveReclaim | undefined;
+  indexer: ToolCallIndexer;
+  compactChains: (ctx: ExtensionCommandContext) => Promise<CompactResult>;
+  getDiagnosticCounts?: () => Record<DiagnosticKind, number>;
+  getContextMetrics?: (ctx: ExtensionCommandContext) => ContextMetricsSnapshot;
+  getCachedMetrics?: () => ContextMetricsSnapshot | undefined;
+  getRearmed?: () => boolean;
+  /** Fire-and-forget save; failures are reported through `ctx.ui.notify`. */
+  persist: (ctx: ExtensionCommandContext, config: ContextPruneConfig) => void;
+}
+
+export type SubcommandHandler = (deps: CommandDeps, ctx: ExtensionCommandContext, args: string[]) => Promise<void>;
+
+export { errorMessage } from "../summarize/delivery.js";
+
+/** A notify that can never throw into a command (stale ctx, missing UI). */
+export function safeNotify(ctx: ExtensionCommandContext, message: string, type?: NotifyType): void {
+  try {
+    if (type === undefined) ctx.ui.notify(message);
+    else ctx.ui.notify(message, type);
+  } catch (err) {
+    console.error("pi-condense: notify failed", err);
+  }
+}
+
+export function info(ctx: ExtensionCommandContext, message: string): void {
+  safeNotify(ctx, message, "info");
+}
+
+export function warn(ctx: ExtensionCommandContext, message: string): void {
+  safeNotify(ctx, message, "warning");
+}
+
+/** Footer refresh; a UI failure must not undo or abort an applied change. */
+export function refreshStatus(deps: CommandDeps, ctx: ExtensionCommandContext, config = deps.currentConfig.value): void {
+  try {
+    setPruneStatusWidget(
+      ctx,
+      config,
+      deps.getLiveReclaim(),
+      deps.getDiagnosticCounts?.(),
+      deps.getCachedMetrics?.(),
+    );
+  } catch (err) {
+    console.error("pi-condense: status refresh failed", err);
+  }
+}
+
+/** Replace the shared config with a patched copy and persist it. */
+export function applyConfig(
+  deps: CommandDeps,
+  ctx: ExtensionCommandContext,
+  patch: Partial<ContextPruneConfig>,
+): ContextPruneConfig {
+  const next: ContextPruneConfig = { ...deps.currentConfig.value, ...patch };
+  deps.currentConfig.value = next;
+  deps.persist(ctx, next);
+  return next;
+}
+
+export function onOff(value: boolean): "ON" | "OFF" {
+  return value ? "ON" : "OFF";
+}

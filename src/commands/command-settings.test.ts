@@ -1,0 +1,281 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { initTheme } from "@earendil-works/pi-coding-agent";
+import { settingDescription } from "./command-descriptions.js";
+import { buildSettingItems, modelBrowserItems } from "./command-settings.js";
+import { registerCommands } from "./commands.js";
+import { DEFAULT_CONFIG } from "../types.js";
+import { useTempAgentDirs } from "../../test/temp-agent-dir.js";
+
+const ENTER = "\r";
+const DOWN = "\x1b[B";
+const ESC = "\x1b";
+
+const agentDirs = useTempAgentDirs("pruner-settings-", () => initTheme("dark"));
+const { settleSaves } = agentDirs;
+
+const plainTheme = { fg: (_c: string, s: string) => s, bg: (_c: string, s: string) => s } as any;
+
+/** Opens `/pruner settings` and returns the overlay component plus observation hooks. */
+async function openSettings(config: Record<string, unknown> = {}, models: any[] | (() => any[]) = []) {
+  const dir = await agentDirs.fresh();
+  let spec: any;
+  const pi = { registerCommand: (_n: string, s: any) => (spec = s), registerMessageRenderer: () => {} } as any;
+  const box = { value: { ...DEFAULT_CONFIG, enabled: true, ...config } as any };
+  registerCommands(pi, box, async () => ({ ok: false, reason: "empty" }), () => [], () => ({}) as any, () => undefined, {} as any, async () => ({ compressedEntries: [], skipped: 0 }));
+  const status: Array<string | undefined> = [];
+  const notes: string[] = [];
+  let component: any;
+  let options: any;
+  let finish: (value: unknown) => void = () => {};
+  const closed = new Promise((resolve) => (finish = resolve));
+  const getAvailable = typeof models === "function" ? models : () => models;
+  const ctx = {
+    ui: {
+      notify: (m: string) => notes.push(m),
+      setStatus: (_id: string, t?: string) => status.push(t),
+      custom: (factory: any, opts: any) => {
+        options = opts;
+        component = factory({}, plainTheme, {}, (value: unknown) => finish(value));
+        return closed;
+      },
+    },
+    modelRegistry: { getAvailable },
+  } as any;
+  const done = spec.handler("settings", ctx);
+  const list = component.children[2];
+  const saved = async () => {
+    await settleSaves();
+    const file = join(dir, "settings.json");
+    return existsSync(file) ? JSON.parse(await readFile(file, "utf8")).contextPrune : undefined;
+  };
+  return { box, component, list, options, status, notes, done, saved, ctx, closed };
+}
+
+describe("settings overlay", () => {
+  test("opens a 60-column overlay titled pruner settings", async () => {
+    const s = await openSettings();
+    expect(s.options).toEqual({ overlay: true, overlayOptions: { width: 60 } });
+    const lines: string[] = s.component.render(60);
+    expect(lines.some((l) => l.includes("pruner settings"))).toBe(true);
+    expect(lines.some((l) => l.includes("Enabled"))).toBe(true);
+    s.component.handleInput(ESC);
+    await s.done;
+  });
+
+  test("lists the 22 settings in order with raw preset values", () => {
+    const items = buildSettingItems({} as any, { ...DEFAULT_CONFIG });
+    expect(items.map((i) => i.id)).toEqual([
+      "enabled", "showPruneStatusLine", "pruneOn", "summarizerModel", "summarizerThinking", "batchingMode",
+      "quietOversizedSkips", "minBatchChars", "recoveryGraceTurns", "summarizerIdleTimeoutMs", "summarizerMaxTimeoutMs",
+      "autoBudgetThreshold", "dedupByContentHash", "chainCompressionEnabled", "chainCompressionRollingWindow",
+      "chainCompressionStripThinking", "chainCompressionFuseRange", "purgeErrorsEnabled", "purgeErrorsCooldown",
+      "purgeErrorsMinArgChars", "protectedTools", "protectedPaths",
+    ]);
+    const byId = new Map(items.map((i) => [i.id, i]));
+    expect(byId.get("recoveryGraceTurns")!.label).toBe("Recovery grace (user-turn-groups)");
+    expect(byId.get("autoBudgetThreshold")!.label).toBe("Auto-flush at context %");
+    expect(byId.get("autoBudgetThreshold")!.values).toEqual(["0", "0.6", "0.7", "0.8", "0.9"]);
+    expect(byId.get("minBatchChars")!.values).toEqual(["0", "500", "1000", "2000", "5000"]);
+    expect(byId.get("summarizerThinking")!.values).toEqual(["default", "off", "minimal", "low", "medium", "high", "xhigh"]);
+    expect(byId.get("enabled")!.description).toBe("Enable or disable context pruning");
+    expect(byId.get("protectedPaths")!.currentValue).toBe("**/skills/**/*.md");
+    expect(byId.get("protectedTools")!.currentValue).toBe("(none)");
+    expect(typeof byId.get("summarizerModel")!.submenu).toBe("function");
+  });
+
+  test("values outside a cycle show the listed fallback preset", () => {
+    const config = {
+      ...DEFAULT_CONFIG,
+      minBatchChars: 1234,
+      recoveryGraceTurns: 2,
+      summarizerIdleTimeoutMs: 15000,
+      summarizerMaxTimeoutMs: 1,
+      autoBudgetThreshold: 0.75,
+      chainCompression: { ...DEFAULT_CONFIG.chainCompression, rollingWindow: 7 },
+      purgeErrors: { enabled: true, cooldownTurns: 4, minArgChars: 50 },
+    };
+    const current = Object.fromEntries(buildSettingItems({} as any, config).map((i) => [i.id, i.currentValue]));
+    expect(current).toMatchObject({
+      minBatchChars: "1000",
+      recoveryGraceTurns: "3",
+      summarizerIdleTimeoutMs: "20000",
+      summarizerMaxTimeoutMs: "180000",
+      autoBudgetThreshold: "0",
+      chainCompressionRollingWindow: "3",
+      purgeErrorsCooldown: "2",
+      purgeErrorsMinArgChars: "500",
+    });
+    const nullBudget = buildSettingItems({} as any, { ...DEFAULT_CONFIG, autoBudgetThreshold: null });
+    expect(nullBudget.find((i) => i.id === "autoBudgetThreshold")!.currentValue).toBe("0");
+  });
+
+  test("a non-numeric minBatchChars falls back to 1000 and 0 budget stores null (#32)", async () => {
+    const s = await openSettings({ minBatchChars: 500, autoBudgetThreshold: 0.8 });
+    s.list.onChange("minBatchChars", "abc");
+    expect(s.box.value.minBatchChars).toBe(1000);
+    s.list.onChange("autoBudgetThreshold", "0");
+    expect(s.box.value.autoBudgetThreshold).toBeNull();
+    s.list.onChange("autoBudgetThreshold", "0.7");
+    expect(s.box.value.autoBudgetThreshold).toBe(0.7);
+    expect((await s.saved()).autoBudgetThreshold).toBe(0.7);
+  });
+
+  test("Enter on the first row toggles enabled, saves and refreshes the footer", async () => {
+    const s = await openSettings();
+    s.component.handleInput(ENTER);
+    expect(s.box.value.enabled).toBe(false);
+    expect(s.status).toEqual(["│ prune: OFF"]);
+    expect((await s.saved()).enabled).toBe(false);
+  });
+
+  test("read-only protected rows change nothing", async () => {
+    const s = await openSettings({ protectedTools: ["todowrite"] });
+    const before = s.box.value;
+    s.list.onChange("protectedTools", "todowrite");
+    s.list.onChange("protectedPaths", "(none)");
+    expect(s.box.value).toBe(before);
+    expect(await s.saved()).toBeUndefined();
+    expect(s.status).toEqual([]);
+  });
+
+  test("nested settings are replaced by copies and validated", async () => {
+    const s = await openSettings();
+    const chain = s.box.value.chainCompression;
+    s.list.onChange("chainCompressionRollingWindow", "0");
+    expect(s.box.value.chainCompression.rollingWindow).toBe(3);
+    s.list.onChange("chainCompressionRollingWindow", "5");
+    s.list.onChange("chainCompressionStripThinking", "false");
+    s.list.onChange("chainCompressionFuseRange", "false");
+    s.list.onChange("chainCompressionEnabled", "false");
+    expect(s.box.value.chainCompression).toEqual({ enabled: false, rollingWindow: 5, stripFinalAssistantThinking: false, fuseRangeSummary: false });
+    expect(chain).toEqual(DEFAULT_CONFIG.chainCompression);
+    s.list.onChange("purgeErrorsCooldown", "0");
+    s.list.onChange("purgeErrorsMinArgChars", "-3");
+    s.list.onChange("purgeErrorsEnabled", "false");
+    expect(s.box.value.purgeErrors).toEqual({ enabled: false, cooldownTurns: 2, minArgChars: 500 });
+    s.list.onChange("purgeErrorsMinArgChars", "1000");
+    expect(s.box.value.purgeErrors.minArgChars).toBe(1000);
+    expect(DEFAULT_CONFIG.purgeErrors).toEqual({ enabled: true, cooldownTurns: 2, minArgChars: 500 });
+  });
+
+  test("scalar settings parse their values with the listed fallbacks", async () => {
+    const s = await openSettings();
+    s.list.onChange("recoveryGraceTurns", "x");
+    s.list.onChange("summarizerIdleTimeoutMs", "-1");
+    s.list.onChange("summarizerMaxTimeoutMs", "600000");
+    s.list.onChange("pruneOn", "on-demand");
+    s.list.onChange("summarizerThinking", "minimal");
+    s.list.onChange("batchingMode", "agent-message");
+    s.list.onChange("quietOversizedSkips", "true");
+    s.list.onChange("dedupByContentHash", "false");
+    s.list.onChange("showPruneStatusLine", "false");
+    expect(s.box.value).toMatchObject({
+      recoveryGraceTurns: 3,
+      summarizerIdleTimeoutMs: 20000,
+      summarizerMaxTimeoutMs: 600000,
+      pruneOn: "on-demand",
+      summarizerThinking: "minimal",
+      batchingMode: "agent-message",
+      quietOversizedSkips: true,
+      dedupByContentHash: false,
+      showPruneStatusLine: false,
+    });
+    expect(s.status.at(-1)).toBeUndefined();
+  });
+
+  test("descriptions are recomputed from the changed config", async () => {
+    const s = await openSettings();
+    const item = s.list.items.find((i: any) => i.id === "minBatchChars");
+    expect(item.description).toContain("Current value 1000");
+    s.list.onChange("minBatchChars", "0");
+    expect(item.description).toContain("guard is off");
+    expect(item.currentValue).toBe("0");
+  });
+
+  test("Esc closes the overlay", async () => {
+    const s = await openSettings();
+    s.component.handleInput(ESC);
+    expect(await s.closed).toBeUndefined();
+    await s.done;
+  });
+});
+
+describe("model browser", () => {
+  const models = [
+    { provider: "anthropic", id: "claude-haiku", name: "Haiku" },
+    { provider: "openai", id: "gpt-5-mini", name: "" },
+  ];
+
+  test("lists the active-model default first, then every available model", () => {
+    expect(modelBrowserItems({ modelRegistry: { getAvailable: () => models } } as any, "openai/gpt-5-mini")).toEqual([
+      { id: "default", label: "default (active model)", values: ["default"], currentValue: "", description: "Use the currently active model for summarization" },
+      { id: "anthropic/claude-haiku", label: "anthropic/claude-haiku", values: ["anthropic/claude-haiku"], currentValue: "", description: "Haiku" },
+      { id: "openai/gpt-5-mini", label: "openai/gpt-5-mini", values: ["openai/gpt-5-mini"], currentValue: "openai/gpt-5-mini", description: "openai/gpt-5-mini" },
+    ]);
+  });
+
+  test("a registry failure leaves only the default entry", () => {
+    const ctx = {
+      modelRegistry: {
+        getAvailable: () => {
+          throw new Error("no registry");
+        },
+      },
+    } as any;
+    const original = console.error;
+    console.error = () => {};
+    try {
+      expect(modelBrowserItems(ctx, "default").map((i) => i.id)).toEqual(["default"]);
+    } finally {
+      console.error = original;
+    }
+  });
+
+  test("picking a model in the submenu sets summarizerModel", async () => {
+    const s = await openSettings({}, models);
+    for (let i = 0; i < 3; i++) s.component.handleInput(DOWN);
+    s.component.handleInput(ENTER);
+    expect(s.component.render(60).join("\n")).toContain("anthropic/claude-haiku");
+    s.component.handleInput(DOWN);
+    s.component.handleInput(ENTER);
+    expect(s.box.value.summarizerModel).toBe("anthropic/claude-haiku");
+    expect((await s.saved()).summarizerModel).toBe("anthropic/claude-haiku");
+  });
+});
+
+describe("setting descriptions", () => {
+  const cfg = (patch: Record<string, unknown>) => ({ ...DEFAULT_CONFIG, ...patch }) as any;
+
+  test("prune trigger names the mode, its guidance and the cycle hint", () => {
+    const text = settingDescription("pruneOn", cfg({}));
+    expect(text).toContain("On agent message (agent-message)");
+    expect(text).toContain("Recommended default");
+    expect(text).toContain("Enter/Space");
+    expect(settingDescription("pruneOn", cfg({ pruneOn: "on-demand" }))).toContain("/pruner now");
+    expect(settingDescription("pruneOn", cfg({ pruneOn: "weird" }))).toContain("take the place of raw tool results");
+  });
+
+  test("timeouts and the auto budget describe their off and on states", () => {
+    expect(settingDescription("summarizerIdleTimeoutMs", cfg({ summarizerIdleTimeoutMs: 0 }))).toContain("DISABLED");
+    expect(settingDescription("summarizerIdleTimeoutMs", cfg({}))).toContain("20s");
+    expect(settingDescription("summarizerMaxTimeoutMs", cfg({ summarizerMaxTimeoutMs: 0 }))).toContain("DISABLED");
+    expect(settingDescription("summarizerMaxTimeoutMs", cfg({}))).toContain("180s");
+    expect(settingDescription("autoBudgetThreshold", cfg({}))).toContain("Currently off");
+    const on = settingDescription("autoBudgetThreshold", cfg({ autoBudgetThreshold: 0.8 }));
+    expect(on).toContain("80%");
+    expect(on).toContain("300k");
+  });
+
+  test("state-dependent descriptions show ON/OFF and current values", () => {
+    expect(settingDescription("chainCompressionEnabled", cfg({}))).toContain("K=3");
+    expect(settingDescription("chainCompressionEnabled", cfg({}))).toContain("Currently ON");
+    expect(settingDescription("quietOversizedSkips", cfg({}))).toContain("Currently OFF");
+    expect(settingDescription("showPruneStatusLine", cfg({ showPruneStatusLine: false }))).toContain("OFF");
+    expect(settingDescription("recoveryGraceTurns", cfg({ recoveryGraceTurns: 0 }))).toContain("right away");
+    expect(settingDescription("summarizerThinking", cfg({ summarizerThinking: "high" }))).toContain("high thinking");
+    expect(settingDescription("protectedTools", cfg({ protectedTools: ["a", "b"] }))).toContain("Current: a, b.");
+  });
+});

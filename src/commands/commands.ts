@@ -1,0 +1,188 @@
+/**
+ * Registers the `/pruner` command (dispatch, argument completion) and the
+ * `context-prune-summary` message renderer, and re-exports the footer status
+ * helpers. The subcommands themselves live in the `command-*` modules.
+ */
+import type {
+  ExtensionAPI,
+  ExtensionCommandContext,
+  MessageRenderOptions,
+  Theme,
+} from "@earendil-works/pi-coding-agent";
+import { Text } from "@earendil-works/pi-tui";
+import { compactCommand, nowCommand, treeCommand } from "./command-actions.js";
+import {
+  batchingCommand,
+  dedupCommand,
+  minBatchCharsCommand,
+  modelCommand,
+  protectedPathsCommand,
+  protectedToolsCommand,
+  pruneOnCommand,
+  recoveryGraceCommand,
+  setEnabled,
+  thinkingCommand,
+} from "./command-config.js";
+import { errorMessage, info, safeNotify } from "./command-context.js";
+import type { CommandDeps, CompactResult, FlushResultLike, SubcommandHandler } from "./command-context.js";
+import { completeSubcommand, helpText, SUBCOMMANDS } from "./command-help.js";
+import { statsCommand, statusCommand } from "./command-report.js";
+import { settingsCommand } from "./command-settings.js";
+import { saveConfig, settingsPath } from "../settings/config.js";
+import type { ToolCallIndexer } from "../archive/indexer.js";
+import { normalizeSummaryToolCallRefs } from "../archive/summary-refs.js";
+import { CUSTOM_TYPE_SUMMARY } from "../types.js";
+import type {
+  CapturedBatch,
+  ContextMetricsSnapshot,
+  ContextPruneConfig,
+  DiagnosticKind,
+  FlushOptions,
+  LiveReclaim,
+  SummarizerStats,
+} from "../types.js";
+
+export { pruneStatusText, setPruneStatusWidget } from "../ui/status-line.js";
+export type { CompactResult, FlushResultLike } from "./command-context.js";
+
+const HANDLERS = new Map<string, SubcommandHandler>([
+  ["settings", settingsCommand],
+  ["on", setEnabled(true)],
+  ["off", setEnabled(false)],
+  ["status", statusCommand],
+  ["model", modelCommand],
+  ["thinking", thinkingCommand],
+  ["prune-on", pruneOnCommand],
+  ["batching", batchingCommand],
+  ["stats", statsCommand],
+  ["tree", treeCommand],
+  ["now", nowCommand],
+  ["compact", compactCommand],
+  ["protected-tools", protectedToolsCommand],
+  ["protected-paths", protectedPathsCommand],
+  ["min-batch-chars", minBatchCharsCommand],
+  ["recovery-grace", recoveryGraceCommand],
+  ["dedup", dedupCommand],
+  ["help", async (_deps, ctx) => info(ctx, helpText())],
+]);
+
+function firstToken(text: string): string | undefined {
+  return text.trim().split(/\s+/)[0] || undefined;
+}
+
+async function runPruner(deps: CommandDeps, args: string, ctx: ExtensionCommandContext): Promise<void> {
+  const parts = (args ?? "").trim().split(/\s+/);
+  let subcommand = parts[0] || undefined;
+  let subArgs = parts.slice(1);
+  if (!subcommand) {
+    const choice = await ctx.ui.select(
+      "pruner — choose a subcommand",
+      SUBCOMMANDS.map((entry) => entry.label),
+    );
+    if (choice === undefined) return;
+    subcommand = firstToken(choice);
+    subArgs = [];
+    if (!subcommand) return;
+  }
+  const handler = HANDLERS.get(subcommand);
+  if (!handler) {
+    safeNotify(ctx, `Unknown subcommand: "${subcommand}". Run /pruner help for usage.`);
+    return;
+  }
+  await handler(deps, ctx, subArgs);
+}
+
+function settingsFileName(): string {
+  try {
+    return settingsPath();
+  } catch {
+    return "settings.json";
+  }
+}
+
+/** Fire-and-forget save; a failure is reported once and the in-memory change stays in effect. */
+function persist(ctx: ExtensionCommandContext, config: ContextPruneConfig): void {
+  // Resolved now: saveConfig resolves the same path synchronously, and the agent dir may change later.
+  const file = settingsFileName();
+  saveConfig(config).catch((err) => {
+    safeNotify(
+      ctx,
+      `pruner: could not save settings to ${file}: ${errorMessage(err)}. ` +
+        "The change applies to this session only.",
+      "error",
+    );
+  });
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .filter((part) => part?.type === "text" && typeof part.text === "string")
+    .map((part) => part.text)
+    .join("\n");
+}
+
+function renderSummaryMessage(
+  message: { content: unknown; details?: unknown },
+  options: Pick<MessageRenderOptions, "expanded">,
+  theme: Theme,
+): Text {
+  const details = message.details as { turnIndex?: number } | undefined;
+  const count = normalizeSummaryToolCallRefs(details).length;
+  const header = theme.fg(
+    "accent",
+    `[pruner] Turn ${details?.turnIndex ?? "?"} summary (${count} tool${count === 1 ? "" : "s"})`,
+  );
+  return new Text(options.expanded ? `${header}\n${contentText(message.content)}` : header, 0, 0);
+}
+
+export function registerCommands(
+  pi: ExtensionAPI,
+  currentConfig: { value: ContextPruneConfig },
+  flushPending: (ctx: ExtensionCommandContext, options?: FlushOptions) => Promise<FlushResultLike>,
+  capturePendingBatches: (ctx: ExtensionCommandContext) => CapturedBatch[],
+  getStats: () => SummarizerStats,
+  getLiveReclaim: () => LiveReclaim | undefined,
+  indexer: ToolCallIndexer,
+  compactChains: (ctx: ExtensionCommandContext) => Promise<CompactResult>,
+  getDiagnosticCounts?: () => Record<DiagnosticKind, number>,
+  getContextMetrics?: (ctx: ExtensionCommandContext) => ContextMetricsSnapshot,
+  getCachedMetrics?: () => ContextMetricsSnapshot | undefined,
+  getRearmed?: () => boolean,
+): void {
+  const deps: CommandDeps = {
+    pi,
+    currentConfig,
+    flushPending,
+    capturePendingBatches,
+    getStats,
+    getLiveReclaim,
+    indexer,
+    compactChains,
+    getDiagnosticCounts,
+    getContextMetrics,
+    getCachedMetrics,
+    getRearmed,
+    persist,
+  };
+  pi.registerCommand("pruner", {
+    description: "Context-prune settings and commands",
+    getArgumentCompletions: (prefix: string) => completeSubcommand(prefix ?? ""),
+    handler: async (args, ctx) => {
+      try {
+        await runPruner(deps, args, ctx);
+      } catch (err) {
+        safeNotify(ctx, `pruner: command failed: ${errorMessage(err)}`, "error");
+      }
+    },
+  });
+  pi.registerMessageRenderer(CUSTOM_TYPE_SUMMARY, (message, options, theme) => {
+    try {
+      return renderSummaryMessage(message, options, theme);
+    } catch (err) {
+      console.error("pi-condense: rendering a summary message failed", err);
+      return undefined;
+    }
+  });
+}

@@ -1,0 +1,165 @@
+/**
+ * Pressure the pruner cannot reclaim yet: thinking in the trailing open
+ * segment, the share of the branch held by one chain, and unsummarized
+ * capturable tool output past the prune frontier. All values are chars/4
+ * estimates over the persisted branch (no tokenizer).
+ */
+import { detectChains } from "../chains/chain-detector.js";
+import { isTextOnlyAssistant, toolCallBlocks } from "../capture/message-shape.js";
+import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
+import type { ChainRange, ContextMetricsSnapshot, PruneFrontier } from "../types.js";
+
+type ProtectionPredicate = (toolName: string, args: unknown) => boolean;
+
+function charsOf(value: unknown): number {
+  return (JSON.stringify(value) ?? "").length;
+}
+
+function tokensOf(chars: number): number {
+  return Math.round(chars / 4);
+}
+
+function assistantToolCalls(msg: any): any[] {
+  return msg?.role === "assistant" ? toolCallBlocks(msg) : [];
+}
+
+/** Each message's JSON length, serialized once: the metrics below sum overlapping spans of the branch. */
+class BranchSizes {
+  /** `prefix[i]` = chars of messages 0..i-1. */
+  private readonly prefix: Float64Array;
+
+  constructor(branch: any[]) {
+    this.prefix = new Float64Array(branch.length + 1);
+    for (let i = 0; i < branch.length; i++) this.prefix[i + 1] = this.prefix[i]! + charsOf(branch[i]);
+  }
+
+  of(i: number): number {
+    return this.prefix[i + 1]! - this.prefix[i]!;
+  }
+
+  /** Chars of messages from..to, inclusive. */
+  sum(from: number, to: number): number {
+    return to < from ? 0 : this.prefix[to + 1]! - this.prefix[from]!;
+  }
+}
+
+function openSegmentStart(branch: any[]): number {
+  for (let i = branch.length - 1; i >= 0; i--) {
+    if (isTextOnlyAssistant(branch[i])) return i + 1;
+  }
+  return 0;
+}
+
+function openCycleThinkingChars(branch: any[], openStart: number): number {
+  let chars = 0;
+  for (let i = openStart; i < branch.length; i++) {
+    const msg = branch[i];
+    if (msg?.role !== "assistant" || !Array.isArray(msg.content)) continue;
+    for (const block of msg.content) {
+      if (block?.type === "thinking") chars += charsOf(block);
+    }
+  }
+  return chars;
+}
+
+function chainSpan(branch: any[], chain: ChainRange): [number, number] | null {
+  const startIdx = branch.findIndex((m) => m?.role === "user" && m.timestamp === chain.startUserTimestamp);
+  if (startIdx < 0) return null;
+  let endIdx: number;
+  if (chain.finalAssistantTimestamp === null) {
+    const nextUser = branch.findIndex((m, i) => i > startIdx && m?.role === "user");
+    endIdx = nextUser < 0 ? branch.length - 1 : nextUser - 1;
+  } else {
+    endIdx = branch.findIndex((m, i) => i >= startIdx && m?.role === "assistant" && m.timestamp === chain.finalAssistantTimestamp);
+    if (endIdx < 0) return null;
+  }
+  return endIdx < startIdx ? null : [startIdx, endIdx];
+}
+
+function largestChainChars(branch: any[], sizes: BranchSizes, isProtected: ProtectionPredicate): number {
+  let largest = 0;
+  for (const chain of detectChains(branch, isProtected)) {
+    const span = chainSpan(branch, chain);
+    if (span) largest = Math.max(largest, sizes.sum(span[0], span[1]));
+  }
+  return largest;
+}
+
+interface FrontierBoundary {
+  index: number;
+  turnEnd: number;
+  excludedIds: Set<string>;
+}
+
+function locateFrontier(branch: any[], frontier: PruneFrontier | null): FrontierBoundary | null {
+  if (!frontier) return null;
+  let turn = 0;
+  for (let i = 0; i < branch.length; i++) {
+    if (branch[i]?.role !== "assistant") continue;
+    if (turn++ !== frontier.lastAttemptedTurnIndex) continue;
+    const ids = assistantToolCalls(branch[i]).map((block) => block.id);
+    const k = ids.indexOf(frontier.lastAttemptedToolCallId);
+    if (k < 0) return null;
+    const next = branch.findIndex((m, j) => j > i && m?.role === "assistant");
+    return { index: i, turnEnd: next < 0 ? branch.length : next, excludedIds: new Set(ids.slice(0, k + 1)) };
+  }
+  return null;
+}
+
+/**
+ * Remembers each call's arguments as the walk passes its assistant, so a result
+ * finds the args of the nearest preceding call with its id (the first such
+ * block within that assistant) without walking back: one batch can hold
+ * thousands of results.
+ */
+function noteCallArgs(msg: any, callArgs: Map<unknown, unknown>): void {
+  const calls = assistantToolCalls(msg);
+  // Backwards, so the first block with an id is the one that stays.
+  for (let j = calls.length - 1; j >= 0; j--) callArgs.set(calls[j].id, calls[j].input ?? calls[j].arguments);
+}
+
+function callArgsFor(callArgs: Map<unknown, unknown>, toolCallId: unknown): unknown {
+  // Ids are matched with ===, under which NaN never matches (a Map would match it).
+  return toolCallId === toolCallId ? callArgs.get(toolCallId) : undefined;
+}
+
+function frontierGapTokens(
+  branch: any[],
+  sizes: BranchSizes,
+  frontier: PruneFrontier | null,
+  isSummarized: (occurrenceKey: string) => boolean,
+  isProtected: ProtectionPredicate,
+): number {
+  const boundary = locateFrontier(branch, frontier);
+  const start = boundary ? boundary.index + 1 : 0;
+  const callArgs = new Map<unknown, unknown>();
+  let gap = 0;
+  for (let i = 0; i < branch.length; i++) {
+    const msg = branch[i];
+    if (msg?.role === "assistant") noteCallArgs(msg, callArgs);
+    if (i < start || msg?.role !== "toolResult" || typeof msg.toolCallId !== "string") continue;
+    if (boundary && i < boundary.turnEnd && boundary.excludedIds.has(msg.toolCallId)) continue;
+    if (isSummarized(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)))) continue;
+    if (isProtected(msg.toolName, callArgsFor(callArgs, msg.toolCallId))) continue;
+    gap += tokensOf(sizes.of(i));
+  }
+  return gap;
+}
+
+export function computeContextMetrics(
+  branch: any[],
+  frontier: PruneFrontier | null,
+  isSummarized: (occurrenceKey: string) => boolean,
+  isProtected: ProtectionPredicate,
+): ContextMetricsSnapshot {
+  const sizes = new BranchSizes(branch);
+  const totalChars = sizes.sum(0, branch.length - 1);
+  const openStart = openSegmentStart(branch);
+  const openChars = sizes.sum(openStart, branch.length - 1);
+  const numerator = Math.max(largestChainChars(branch, sizes, isProtected), openChars);
+  return {
+    openCycleThinkingTokens: tokensOf(openCycleThinkingChars(branch, openStart)),
+    largestChainSharePct: totalChars === 0 ? 0 : Math.round((100 * numerator) / totalChars),
+    frontierGapTokens: frontierGapTokens(branch, sizes, frontier, isSummarized, isProtected),
+  };
+}

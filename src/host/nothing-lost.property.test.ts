@@ -1,0 +1,251 @@
+/**
+ * The promise of issue 12, checked over random sessions driven through the real extension: for every
+ * tool result ever in the transcript, either it is in the rendered request verbatim, or a visible stub
+ * or chain block names a ref that `context_tree_query` resolves to its exact original text and images.
+ *
+ * Sessions mix trivial, normal, spill-sized, image, failed, duplicate and near-duplicate outputs, reused
+ * and colliding tool-call ids and protected reads; the summarizer answers, overruns, returns nothing or
+ * fails; chains compress; the extension reloads in between. A virtual clock lets retries run out.
+ */
+import { afterAll, describe, expect, mock, spyOn, test } from "bun:test";
+import * as actualCompat from "@earendil-works/pi-ai/compat";
+import fc from "fast-check";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { streamReply } from "../../test/fake-host.js";
+import { type SimCall, startSim, type Sim } from "../../test/session-sim.js";
+
+type Behaviour = "ok" | "oversized" | "empty" | "error";
+let pickBehaviour: (prompt: string) => Behaviour = () => "ok";
+
+const failed = () => ({
+  async *[Symbol.asyncIterator]() {},
+  result: async () => ({ role: "assistant", stopReason: "error", errorMessage: "HTTP 400", content: [] }),
+});
+
+mock.module("@earendil-works/pi-ai/compat", () => ({
+  ...actualCompat,
+  stream: (_model: any, context: any) => {
+    const prompt: string = context.messages[0].content[0].text;
+    const behaviour = pickBehaviour(prompt);
+    if (behaviour === "error") return failed();
+    if (behaviour === "empty") return streamReply("");
+    if (behaviour === "oversized") return streamReply("x".repeat(prompt.length * 2));
+    const labels = [...new Set(prompt.match(/\[\[\d+:[^\]\s]+\]\]/g) ?? [])];
+    return streamReply(labels.map((l) => `- ${l} noted`).join("\n") || "- fused summary");
+  },
+}));
+
+const { extractToolResultText } = await import("../capture/batch-capture.js");
+const { expectNoOrphanToolResults } = await import("../test-support.js");
+
+const RUNS = Number(process.env.NOTHING_LOST_RUNS ?? 10_000);
+const root = mkdtempSync(join(tmpdir(), "nothing-lost-"));
+const agentDir = join(root, "agent");
+mkdirSync(agentDir);
+process.env.PI_CODING_AGENT_DIR = agentDir;
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+type Kind = "tiny" | "normal" | "big" | "image" | "dup" | "crlf" | "error" | "protected";
+interface CallSpec {
+  kind: Kind;
+  id: "unique" | "reused" | "collide";
+  size: number;
+}
+interface CaseSpec {
+  prompts: CallSpec[][][];
+  reloads: boolean[];
+  compact: boolean[];
+  summarizer: Behaviour | "mixed";
+  config: Record<string, unknown>;
+  spill: boolean;
+}
+
+const callArb: fc.Arbitrary<CallSpec> = fc.record({
+  kind: fc.constantFrom<Kind>("tiny", "normal", "normal", "big", "image", "dup", "crlf", "error", "protected"),
+  id: fc.constantFrom<CallSpec["id"]>("unique", "unique", "reused", "collide"),
+  size: fc.integer({ min: 0, max: 7 }),
+});
+
+const caseArb: fc.Arbitrary<CaseSpec> = fc.record({
+  prompts: fc.array(fc.array(fc.array(callArb, { minLength: 1, maxLength: 3 }), { minLength: 0, maxLength: 3 }), { minLength: 1, maxLength: 5 }),
+  reloads: fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+  compact: fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+  summarizer: fc.constantFrom<CaseSpec["summarizer"]>("ok", "mixed", "mixed", "error", "empty", "oversized"),
+  spill: fc.boolean(),
+  config: fc.record({
+    minBatchChars: fc.constantFrom(0, 300, 1000),
+    batchingMode: fc.constantFrom("turn", "agent-message"),
+    dedupByContentHash: fc.boolean(),
+    recoveryGraceTurns: fc.constantFrom(0, 3),
+    chainCompression: fc.record({
+      enabled: fc.boolean(),
+      rollingWindow: fc.constantFrom(0, 1, 3),
+      stripFinalAssistantThinking: fc.constant(true),
+      fuseRangeSummary: fc.boolean(),
+    }),
+  }),
+});
+
+function hash(text: string): number {
+  let h = 0;
+  for (let i = 0; i < text.length; i += 7) h = (h * 31 + text.charCodeAt(i)) | 0;
+  return Math.abs(h);
+}
+
+const BEHAVIOURS: Behaviour[] = ["ok", "ok", "oversized", "empty", "error"];
+
+/**
+ * Turns the spec into the calls of each turn, with texts, ids and result timestamps. The timestamps follow
+ * the sim's own scheme (see test/session-sim.ts), so a colliding call can copy an earlier one's exactly.
+ */
+function callsOf(spec: CaseSpec): SimCall[][][] {
+  const seen: string[] = [];
+  const previous: SimCall[] = [];
+  let n = 0;
+  let ts = 1_000;
+  return spec.prompts.map((turns) => {
+    ts += 10;
+    const made = turns.map((calls) => {
+      const at = (ts += 1000);
+      // Providers never repeat an id inside one assistant message; across turns they may (reused, collide).
+      const inTurn = new Set<string>();
+      const turn = calls.map((call, i) => {
+        n += 1;
+        const text = textFor(call, n, seen);
+        seen.push(text);
+        const sim: SimCall = { id: `c${n}`, text, resultTs: at + i + 1 };
+        if (call.id === "reused" && !inTurn.has(`bash_${n % 2}`)) sim.id = `bash_${n % 2}`;
+        const earlier = previous.at(-1);
+        if (call.id === "collide" && earlier && !inTurn.has(earlier.id)) {
+          sim.id = earlier.id;
+          sim.resultTs = earlier.resultTs;
+        }
+        inTurn.add(sim.id);
+        if (call.kind === "image") sim.content = [{ type: "text", text }, { type: "image", mimeType: "image/png", data: Buffer.from(`png-${n}`).toString("base64") }];
+        if (call.kind === "error") sim.isError = true;
+        if (call.kind === "protected") {
+          sim.name = "read";
+          sim.args = { path: `/h/skills/s${n}/SKILL.md` };
+        }
+        return sim;
+      });
+      ts += calls.length + 10;
+      previous.push(...turn);
+      return turn;
+    });
+    ts += 1000;
+    return made;
+  });
+}
+
+function textFor(call: CallSpec, n: number, seen: string[]): string {
+  const lines = (count: number) => Array.from({ length: count }, (_, i) => `output ${n} line ${i}`).join("\n");
+  switch (call.kind) {
+    case "tiny":
+      return `tiny ${n}`;
+    case "big":
+      return lines(200 + call.size * 20);
+    case "dup":
+      return seen.at(-1 - (call.size % Math.max(1, seen.length))) ?? lines(30);
+    case "crlf":
+      return (seen.at(-1) ?? lines(30)).replace(/\n/g, "\r\n");
+    default:
+      return lines(5 + call.size * 12);
+  }
+}
+
+async function runCase(spec: CaseSpec, caseDir: string | undefined): Promise<Sim> {
+  writeFileSync(
+    join(agentDir, "settings.json"),
+    JSON.stringify({ contextPrune: { enabled: true, spillThreshold: spec.spill ? 2500 : 65536, ...spec.config } }),
+  );
+  const salt = hash(JSON.stringify(spec.config));
+  pickBehaviour = (prompt) => (spec.summarizer === "mixed" ? BEHAVIOURS[(hash(prompt) + salt) % BEHAVIOURS.length]! : spec.summarizer);
+  const prompts = callsOf(spec);
+  let sim = await startSim({ sessionDir: caseDir, sessionId: "s" });
+  for (const [i, turns] of prompts.entries()) {
+    clock += 5 * 60_000;
+    await sim.prompt({ turns, final: `answer ${i}` });
+    if (spec.compact[i]) await sim.host.commands.get("pruner").handler("compact", sim.ctx);
+    if (spec.reloads[i]) sim = await sim.reload();
+  }
+  return sim;
+}
+
+const sameContent = (a: any, b: any) => JSON.stringify(a.content) === JSON.stringify(b.content);
+const refsIn = (text: string) => [...text.matchAll(/ref `([^`]+)`/g)].map((m) => m[1]!);
+/** Every ref a chain block shows: its `tools` attribute, and refs inside relocated outputs (a relocated stub). */
+const chainRefs = (messages: any[]) =>
+  messages.flatMap((m) => {
+    const text = m.role === "user" ? String(m.content?.[0]?.text ?? "") : "";
+    const tools = /^<compressed-chain id="[^"]*" tools="([^"]*)"/.exec(text)?.[1];
+    return tools === undefined ? [] : [...tools.split(",").filter(Boolean), ...refsIn(text)];
+  });
+
+/** The first broken promise, or null when every output is visible or recoverable. */
+async function brokenPromise(sim: Sim): Promise<string | null> {
+  const rendered = await sim.render();
+  expectNoOrphanToolResults(rendered);
+  const blockRefs = chainRefs(rendered);
+  const relocated = rendered.filter((m) => m.role === "user" && String(m.content?.[0]?.text ?? "").includes("<protected-output"));
+  for (const original of sim.projection().filter((m) => m.role === "toolResult")) {
+    // Colliding occurrences share id and timestamp: any of them may be this one.
+    const shown = rendered.filter((m) => m.role === "toolResult" && m.toolCallId === original.toolCallId && m.timestamp === original.timestamp);
+    if (shown.some((m) => sameContent(m, original))) continue;
+    const text = extractToolResultText(original);
+    if (relocated.some((m) => m.content[0].text.includes(`\n${text}\n</protected-output>`))) continue;
+    const refs = [...shown.flatMap((m) => refsIn(String(m.content?.[0]?.text ?? ""))), ...blockRefs];
+    if (refs.length === 0) return `${original.toolCallId}@${original.timestamp} left the request with no ref in view`;
+    if (!(await anyRecovers(sim, refs, text, original))) {
+      if (process.env.NOTHING_LOST_DEBUG) {
+        console.log(JSON.stringify({ original, shown, answers: await Promise.all(refs.map((r) => sim.query([r]))) }, null, 1));
+        console.log(JSON.stringify(rendered.filter((m) => m.role === "user").map((m) => m.content[0].text)));
+        console.log(JSON.stringify(sim.fake.branch.map((e: any) => e.type === "message" ? [e.message.role, e.message.toolCallId ?? "", e.message.timestamp, e.message.content?.[0]?.text?.slice?.(0, 30) ?? e.message.content?.map?.((b: any) => b.id).join(",")] : [e.customType, e.customType === "context-prune-chain" ? e.data : e.data?.refs ?? e.details?.toolCallRefs ?? ""])));
+      }
+      return `${original.toolCallId}@${original.timestamp} is not recovered by ${refs.join(",")}`;
+    }
+  }
+  return null;
+}
+
+async function anyRecovers(sim: Sim, refs: string[], text: string, original: any): Promise<boolean> {
+  const images = (original.content as any[]).filter((b) => b?.type === "image");
+  for (const ref of refs) {
+    const answer = await sim.query([ref]);
+    const blocks = answer.text.split("\n\n---\n\n");
+    if (!blocks.some((block) => block.endsWith(`\n\n${text}`))) continue;
+    if (images.every((img) => answer.images.some((got) => got.data === img.data && got.mimeType === img.mimeType))) return true;
+  }
+  return false;
+}
+
+let clock = 1_800_000_000_000;
+
+describe("nothing is lost", () => {
+  test(`over ${RUNS} random sessions every output is in the request or recoverable through a visible ref`, async () => {
+    const now = spyOn(Date, "now").mockImplementation(() => clock);
+    const errors = spyOn(console, "error").mockImplementation(() => {});
+    let caseNo = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(caseArb, async (spec) => {
+          const caseDir = spec.spill ? join(root, `case-${caseNo++}`) : undefined;
+          if (caseDir) mkdirSync(caseDir);
+          try {
+            const sim = await runCase(spec, caseDir);
+            if (process.env.NOTHING_LOST_DEBUG) console.log("SPEC", JSON.stringify(spec));
+            expect(await brokenPromise(sim)).toBeNull();
+          } finally {
+            if (caseDir) rmSync(caseDir, { recursive: true, force: true });
+          }
+        }),
+        { numRuns: RUNS, ...(process.env.NOTHING_LOST_SEED ? { seed: Number(process.env.NOTHING_LOST_SEED), path: process.env.NOTHING_LOST_PATH, endOnFailure: true } : {}) },
+      );
+    } finally {
+      now.mockRestore();
+      errors.mockRestore();
+    }
+  }, 600_000);
+});

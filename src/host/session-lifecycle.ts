@@ -1,0 +1,82 @@
+/**
+ * session_start / session_tree: rebuild every piece of state from the branch
+ * and probe for work captured before a reload (the rearm flag). Nothing here
+ * calls a model or flushes.
+ */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { loadConfigWithWarnings } from "../settings/config.js";
+import { safeNotify } from "../summarize/delivery.js";
+import type { ExtensionState } from "./extension-state.js";
+import { computeMetricsSnapshot } from "./metrics-cache.js";
+import { capturePendingBatches } from "../capture/pending-batches.js";
+import { inheritSidecars } from "../archive/sidecar-inherit.js";
+import { refreshStatus } from "../ui/status-refresh.js";
+import type { ContextPruneConfig } from "../types.js";
+
+const BOOT_WIDGET_ID = "pruner-boot";
+const BOOT_WIDGET_MS = 10_000;
+
+export async function onSessionStart(
+  state: ExtensionState,
+  ctx: ExtensionContext,
+  event: { reason?: unknown; previousSessionFile?: unknown } = {},
+): Promise<void> {
+  const { config, warnings } = await loadConfigWithWarnings();
+  state.config.value = config;
+  rebuildFromBranch(state, ctx, true);
+  if (event.reason === "fork" && typeof event.previousSessionFile === "string") await inheritFromParent(state, ctx, event.previousSessionFile);
+  showBootWidget(ctx, state.config.value);
+  for (const warning of warnings) safeNotify(ctx, warning, "warning");
+}
+
+/** A fork's spilled records name the parent's sidecars: copy them into the fork's own archive. */
+async function inheritFromParent(state: ExtensionState, ctx: ExtensionContext, parentSessionFile: string): Promise<void> {
+  try {
+    const sm = ctx.sessionManager;
+    await inheritSidecars(state.indexer.getIndex().values(), parentSessionFile, { sessionDir: sm.getSessionDir(), sessionId: sm.getSessionId() });
+  } catch (err) {
+    console.error("pi-condense: copying the parent session's sidecars into the fork failed", err);
+  }
+}
+
+export function onSessionTree(state: ExtensionState, ctx: ExtensionContext): void {
+  rebuildFromBranch(state, ctx, false);
+}
+
+/** The branch is read once per rebuild step; the rearm probe is the 4th read. */
+function rebuildFromBranch(state: ExtensionState, ctx: ExtensionContext, resetFallback: boolean): void {
+  state.indexer.reconstructFromSession(ctx);
+  state.blockRefs.rebuildFrom(state.indexer.getChainEntries().map((entry) => entry.blockId));
+  state.stats.reconstructFromSession(ctx);
+  if (resetFallback) state.fallback.reset();
+  state.diagnostics.reset();
+  state.frontier.reconstructFromSession(ctx);
+  state.pending.length = 0;
+  state.previousFraction = null;
+  state.rearmedPending = false;
+  if (state.config.value.enabled) probeRearm(state, ctx);
+  computeMetricsSnapshot(state, ctx);
+  refreshStatus(state, ctx);
+}
+
+/** Only records whether recoverable work exists; the next gated turn_end flushes it. */
+function probeRearm(state: ExtensionState, ctx: ExtensionContext): void {
+  try {
+    state.rearmedPending = capturePendingBatches(state, ctx, { rethrow: true }).length > 0;
+  } catch (err) {
+    console.error("pi-condense: reload rearm probe failed", err);
+  }
+}
+
+function showBootWidget(ctx: ExtensionContext, config: ContextPruneConfig): void {
+  const line = `pruner loaded \u2014 pruning ${config.enabled ? "ON" : "OFF"} | model: ${config.summarizerModel}`;
+  ctx.ui.setWidget(BOOT_WIDGET_ID, [line], { placement: "belowEditor" });
+  const timer = setTimeout(() => {
+    try {
+      ctx.ui.setWidget(BOOT_WIDGET_ID, undefined);
+    } catch {
+      // The UI may be gone (session replaced or process exiting).
+    }
+  }, BOOT_WIDGET_MS);
+  timer.unref?.();
+}

@@ -1,0 +1,171 @@
+/**
+ * turn_end / message_end / agent_end / context handlers: capture, the
+ * budget gate, the final-reply flush, the status nudge, and the render.
+ */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { captureBatch } from "../capture/batch-capture.js";
+import { shouldBudgetFlush, shouldDeltaFlush, usageFraction } from "../summarize/budget.js";
+import { safeNotify } from "../summarize/delivery.js";
+import type { ExtensionState } from "./extension-state.js";
+import { settleBeforeRequest, settleOnShutdown, settleRunningFlush, startFinalReplyFlush } from "./final-reply-flush.js";
+import { flushPending } from "../summarize/flush.js";
+import { isTextOnlyAssistant } from "../capture/message-shape.js";
+import { computeMetricsSnapshot } from "./metrics-cache.js";
+import { trimBatchToPendingRange } from "../capture/pending-batches.js";
+import { isProtected } from "../capture/protected.js";
+import { plural } from "../plural.js";
+import { pruneMessages } from "../render/pruner.js";
+import { spillOversizedBatch } from "../capture/spill.js";
+import { refreshStatus, showStatusText } from "../ui/status-refresh.js";
+import type { CapturedBatch } from "../types.js";
+
+interface TurnEndLike {
+  message?: any;
+  toolResults?: any[];
+  turnIndex?: number;
+}
+
+export async function onTurnEnd(state: ExtensionState, ctx: ExtensionContext, event: TurnEndLike): Promise<void> {
+  if (!state.config.value.enabled) return;
+  const hasToolResults = Array.isArray(event.toolResults) && event.toolResults.length > 0;
+  if (!hasToolResults && !state.rearmedPending) return;
+  let pushed = false;
+  if (hasToolResults) {
+    pushed = await captureTurn(state, ctx, event);
+    computeMetricsSnapshot(state, ctx);
+  }
+  if (!pushed && !state.rearmedPending) return;
+  await evaluateBudgetGate(state, ctx);
+}
+
+async function captureTurn(state: ExtensionState, ctx: ExtensionContext, event: TurnEndLike): Promise<boolean> {
+  const config = state.config.value;
+  const turnIndex = sessionTurnIndex(ctx, event.message) ?? event.turnIndex ?? 0;
+  const batch = captureBatch(event.message, event.toolResults ?? [], turnIndex, Date.now());
+  const filtered: CapturedBatch = {
+    ...batch,
+    toolCalls: batch.toolCalls.filter((tc) => !isProtected(tc.toolName, tc.args, config)),
+  };
+  await spillEagerly(state, ctx, filtered);
+  const kept = trimBatchToPendingRange(filtered, (key) => state.indexer.isSummarized(key), state.frontier.get());
+  if (!kept) return false;
+  state.pending.push(kept);
+  if (config.showPruneStatusLine) {
+    const n = state.pending.length;
+    const when = config.pruneOn === "agent-message" ? "agent's next text response" : "/pruner now";
+    showStatusText(state, ctx, `prune: ${n} pending`);
+    safeNotify(ctx, `pruner: ${plural(n, "turn")} queued \u2014 will summarize on ${when}`, "info");
+  }
+  return true;
+}
+
+/**
+ * pi 1.6.0 restarts `turnIndex` at 0 for every prompt, while the frontier and
+ * the branch rescan number assistant turns across the whole session. The live
+ * batch takes its session-wide position from the branch (the assistant is
+ * already persisted at turn_end); undefined when it cannot be located.
+ */
+function sessionTurnIndex(ctx: ExtensionContext, message: any): number | undefined {
+  if (!message) return undefined;
+  let branch: any[];
+  try {
+    branch = ctx.sessionManager.getBranch();
+  } catch {
+    return undefined;
+  }
+  let assistants = 0;
+  let found: number | undefined;
+  for (const entry of branch) {
+    const m = entry?.type === "message" ? entry.message : undefined;
+    if (m?.role !== "assistant") continue;
+    if (m === message || (m.timestamp === message.timestamp && m.timestamp !== undefined)) found = assistants;
+    assistants++;
+  }
+  return found;
+}
+
+/** Best effort: an oversized result that cannot be spilled simply stays inline. */
+async function spillEagerly(state: ExtensionState, ctx: ExtensionContext, batch: CapturedBatch): Promise<void> {
+  const config = state.config.value;
+  try {
+    const sm = ctx.sessionManager as any;
+    await spillOversizedBatch({
+      batch,
+      indexer: state.indexer,
+      config: {
+        spillThreshold: config.spillThreshold,
+        spillPreviewBytes: config.spillPreviewBytes,
+        dedupByContentHash: config.dedupByContentHash,
+      },
+      sessionDir: sm.getSessionDir(),
+      sessionId: sm.getSessionId(),
+      appendEntry: (customType, data) => sm.appendCustomEntry(customType, data),
+    });
+  } catch {
+    // Swallowed on purpose: spilling is an optimization, never a reason to lose a turn.
+  }
+}
+
+async function evaluateBudgetGate(state: ExtensionState, ctx: ExtensionContext): Promise<void> {
+  const config = state.config.value;
+  const usage = ctx.getContextUsage?.();
+  const budgetHit = shouldBudgetFlush(usage, config.autoBudgetThreshold);
+  const deltaHit = shouldDeltaFlush(usage, state.previousFraction, config.budgetTurnDelta);
+  const fraction = usageFraction(usage);
+  if (fraction != null) state.previousFraction = fraction;
+
+  const n = state.pending.length;
+  if (!(n > 0 || state.rearmedPending) || state.isFlushing || !(budgetHit || deltaHit)) return;
+  const reason = budgetHit ? "context budget reached" : "context jumped this turn";
+  const what = n > 0 ? `compacting ${plural(n, "pending turn")}` : "compacting work recovered after reload";
+  safeNotify(ctx, `pruner: ${reason} \u2014 ${what}`, "info");
+  const trigger = n === 0 ? "rearmed" : budgetHit ? "budget" : "delta";
+  await flushPending(state, ctx, { delivery: "session", trigger });
+}
+
+export async function onMessageEnd(state: ExtensionState, ctx: ExtensionContext, event: { message?: any }): Promise<void> {
+  const config = state.config.value;
+  if (!config.enabled || config.pruneOn !== "agent-message") return;
+  if (!isTextOnlyAssistant(event.message)) return;
+  await startFinalReplyFlush(state, ctx, event.message);
+}
+
+export async function onSessionShutdown(state: ExtensionState): Promise<void> {
+  await settleOnShutdown(state);
+}
+
+/** Before `/tree` moves the leaf: a running flush writes on the branch its batches belong to, or is abandoned. */
+export async function onSessionBeforeTree(state: ExtensionState): Promise<void> {
+  await settleRunningFlush(state, { abandon: true });
+}
+
+export function onAgentEnd(state: ExtensionState, ctx: ExtensionContext): void {
+  state.safePoints.reached();
+  if (!state.config.value.enabled) return;
+  const n = state.pending.length;
+  if (n > 0) showStatusText(state, ctx, `prune: ${n} pending`);
+  else if (state.rearmedPending) showStatusText(state, ctx, "prune: recovered pending (reload)");
+}
+
+export async function onContext(
+  state: ExtensionState,
+  ctx: ExtensionContext,
+  event: { messages: any[] },
+): Promise<{ messages: any[] } | undefined> {
+  const config = state.config.value;
+  if (!config.enabled) return undefined;
+  const written = await settleBeforeRequest(state, ctx);
+  const messages = written.length > 0 ? [...event.messages, ...written] : event.messages;
+  const result = pruneMessages(
+    messages,
+    state.indexer,
+    config.chainCompression,
+    config.purgeErrors,
+    config,
+    config.recoveryGraceTurns,
+    state.diagnostics,
+  );
+  if (result.pruned) state.stats.setLiveReclaim(result.beforeChars, result.afterChars);
+  refreshStatus(state, ctx);
+  return result.pruned || messages !== event.messages ? { messages: result.messages } : undefined;
+}

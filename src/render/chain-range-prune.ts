@@ -1,0 +1,344 @@
+/**
+ * Phase 3: apply persisted chain-compression decisions. Each entry names its
+ * range positionally (the unique user message at `startUserTimestamp` through
+ * the unique assistant at `finalAssistantTimestamp`); ids never decide what is
+ * dropped, because provider ids are reused. An entry that does not resolve to
+ * exactly one range is left alone and reported (fail closed).
+ */
+import type { AssistantMessage, UserMessage } from "@earendil-works/pi-ai";
+import { extractToolResultText } from "../capture/batch-capture.js";
+import type { DiagnosticSink } from "./diagnostics.js";
+import { imageBlocksOf, type ImageBlock } from "../capture/image-markers.js";
+import { substituteBlockRefs } from "./nested-placeholders.js";
+import { bareToolCallId, occKey, resultTimestampOf } from "../capture/occurrence-key.js";
+import { isHeaderSafe, parseChainEntry } from "../capture/persisted-entries.js";
+import { CUSTOM_TYPE_SUMMARY, type ChainCompressionEntry } from "../types.js";
+
+type BlockLookup = (blockId: string) => string | undefined;
+type Reporter = Pick<DiagnosticSink, "report">;
+/** A protected result moved into the chain block: its text, and its images (kept as image blocks, never as text). */
+type ProtectedOutput = { tool: string; text: string; images?: ImageBlock[] };
+type IndexRange = { startIndex: number; endIndex: number };
+type Boundary = { count: number; first: number };
+
+const SYNTHETIC_PREFIX = "<compressed-chain ";
+const SYNTHETIC_ID = /^<compressed-chain id="([^"]*)"/;
+
+export function isPerBatchSummaryMessage(msg: any): boolean {
+  return msg?.role === "custom" && msg.customType === CUSTOM_TYPE_SUMMARY;
+}
+
+export function perBatchSummaryOverlapsDropped(
+  msg: any,
+  droppedOccKeys: Set<string>,
+  droppedBareIds: Set<string>,
+): boolean {
+  const refs = msg?.details?.toolCallRefs;
+  if (!Array.isArray(refs)) return false;
+  return refs.some((ref: any) => {
+    if (typeof ref?.toolCallId !== "string") return false;
+    const ts = resultTimestampOf(ref.resultTimestamp);
+    if (ts !== undefined) return droppedOccKeys.has(occKey(ref.toolCallId, ts));
+    return droppedBareIds.has(bareToolCallId(ref.toolCallId));
+  });
+}
+
+export function withoutThinkingBlocks(msg: AssistantMessage): AssistantMessage {
+  const content = Array.isArray(msg.content) ? msg.content.filter((block: any) => block?.type !== "thinking") : msg.content;
+  return { ...msg, content };
+}
+
+export function buildSyntheticChainMessage(
+  entry: ChainCompressionEntry,
+  summary: string,
+  blockSummaryLookup?: BlockLookup,
+  protectedOutputs: ProtectedOutput[] = [],
+): UserMessage {
+  const summaryText = typeof summary === "string" ? summary : "";
+  const body = blockSummaryLookup
+    ? substituteBlockRefs(summaryText, blockSummaryLookup, { selfBlockId: entry.blockId })
+    : summaryText;
+  // A ref that could close the header early is left out rather than written into it.
+  const tools = Array.isArray(entry.toolRefs) ? entry.toolRefs.filter(isHeaderSafe).join(",") : "";
+  const relocated = protectedOutputs
+    .map((p) => `\n\n<protected-output tool="${p.tool}">\n${p.text}\n</protected-output>`)
+    .join("");
+  const text = `<compressed-chain id="${entry.blockId}" tools="${tools}">\n${body}${relocated}\n</compressed-chain>`;
+  const images = protectedOutputs.flatMap((p) => p.images ?? []);
+  return { role: "user", content: [{ type: "text", text }, ...images], timestamp: entry.compressedAt };
+}
+
+export function resolveRange(
+  entry: Pick<ChainCompressionEntry, "startUserTimestamp" | "finalAssistantTimestamp">,
+  messages: any[],
+): IndexRange | null {
+  return resolveWith(indexBoundaries(messages, [entry]), entry);
+}
+
+/** Phase 3 on its own: `compressChainRanges` without the list of created messages. */
+export function applyChainCompressions(...args: Parameters<typeof compressChainRanges>): any[] {
+  return compressChainRanges(...args).messages;
+}
+
+export interface ChainRangeResult {
+  messages: any[];
+  /** The messages this phase made (synthetic chain messages, thinking-stripped finals); all others are carried over. */
+  created: ReadonlySet<unknown>;
+}
+
+/** What a chain phase that changed nothing created. */
+export const NOTHING_CREATED: ReadonlySet<unknown> = new Set();
+
+/** Applies the chain entries and names the messages it created, for the render's size accounting. */
+export function compressChainRanges(
+  messages: any[],
+  chainEntries: ChainCompressionEntry[],
+  summaryTextForChain: (entry: ChainCompressionEntry) => string,
+  stripFinalThinking: boolean,
+  blockSummaryLookup?: BlockLookup,
+  diagnostics?: Reporter,
+): ChainRangeResult {
+  const unchanged = { messages, created: NOTHING_CREATED };
+  if (chainEntries.length === 0) return unchanged;
+  const usable = usableEntries(chainEntries, diagnostics);
+  const boundaries = indexBoundaries(messages, usable);
+  const resolved: Array<{ entry: ChainCompressionEntry; range: IndexRange }> = [];
+  for (const entry of usable) {
+    const range = resolveWith(boundaries, entry);
+    if (range) resolved.push({ entry, range });
+    else diagnostics?.report("unresolved-range", String(entry.blockId), boundaryDetail(entry));
+  }
+  const accepted = acceptNonOverlapping(resolved, diagnostics);
+  if (accepted.length === 0) return unchanged;
+
+  const drops = collectDrops(messages, accepted, diagnostics);
+  const present = presentSyntheticIds(messages);
+  const synthetics = new Map<number, UserMessage | null>();
+  for (const [i, { entry, range }] of accepted.entries()) {
+    const body = summaryTextForChain(entry);
+    const synthetic = present.has(entry.blockId)
+      ? null
+      : buildSyntheticChainMessage(entry, body, blockSummaryLookup, drops.protectedOutputs[i]);
+    synthetics.set(range.startIndex, synthetic);
+  }
+  return emit(messages, accepted, drops, synthetics, stripFinalThinking);
+}
+
+// ---------------------------------------------------------------------------
+
+/** Entries are validated at load; one that slipped through invalid is left alone (fail closed), never rendered. */
+function usableEntries(entries: ChainCompressionEntry[], diagnostics?: Reporter): ChainCompressionEntry[] {
+  let usable: ChainCompressionEntry[] | undefined;
+  for (let i = 0; i < entries.length; i++) {
+    const parsed = parseChainEntry(entries[i]);
+    if (parsed.ok && parsed.value === entries[i] && usable === undefined) continue;
+    usable ??= entries.slice(0, i);
+    if (parsed.ok) {
+      usable.push(parsed.value);
+      continue;
+    }
+    const named = (entries[i] as { blockId?: unknown } | null)?.blockId;
+    const blockId = isHeaderSafe(named) ? named : "?";
+    diagnostics?.report("unresolved-range", `invalid:${blockId}`, `blockId=${blockId} skipped: invalid entry (${parsed.reason})`);
+  }
+  return usable ?? entries;
+}
+
+type Boundaries = { users: Map<unknown, Boundary>; assistants: Map<unknown, Boundary> };
+
+/** Counts the user and assistant messages at the entries' boundary timestamps, so each entry resolves in O(1). */
+function indexBoundaries(
+  messages: any[],
+  entries: ReadonlyArray<Pick<ChainCompressionEntry, "startUserTimestamp" | "finalAssistantTimestamp">>,
+): Boundaries {
+  const users = new Map<unknown, Boundary>();
+  const assistants = new Map<unknown, Boundary>();
+  for (const entry of entries) {
+    users.set(entry.startUserTimestamp, { count: 0, first: -1 });
+    assistants.set(entry.finalAssistantTimestamp, { count: 0, first: -1 });
+  }
+  for (let i = 0; i < messages.length; i++) {
+    const role = messages[i]?.role;
+    const map = role === "user" ? users : role === "assistant" ? assistants : null;
+    const seen = map?.get(messages[i].timestamp);
+    if (seen === undefined) continue;
+    if (seen.count++ === 0) seen.first = i;
+  }
+  return { users, assistants };
+}
+
+function resolveWith(
+  boundaries: Boundaries,
+  entry: Pick<ChainCompressionEntry, "startUserTimestamp" | "finalAssistantTimestamp">,
+): IndexRange | null {
+  const { startUserTimestamp: start, finalAssistantTimestamp: final } = entry;
+  // Map lookups match NaN to NaN; the rule is `===`, under which NaN never matches.
+  if (typeof start !== "number" || typeof final !== "number" || Number.isNaN(start) || Number.isNaN(final)) return null;
+  const user = boundaries.users.get(start);
+  const assistant = boundaries.assistants.get(final);
+  if (user?.count !== 1 || assistant?.count !== 1) return null;
+  if (user.first >= assistant.first) return null;
+  return { startIndex: user.first, endIndex: assistant.first };
+}
+
+function boundaryDetail(entry: ChainCompressionEntry): string {
+  const final = entry.finalAssistantTimestamp === null ? "null" : String(entry.finalAssistantTimestamp);
+  return `blockId=${entry.blockId} start=${entry.startUserTimestamp} final=${final}`;
+}
+
+/** Outer ranges win over ranges nested inside them; the first entry claiming a start index wins. */
+function acceptNonOverlapping(
+  resolved: Array<{ entry: ChainCompressionEntry; range: IndexRange }>,
+  diagnostics?: Reporter,
+): Array<{ entry: ChainCompressionEntry; range: IndexRange }> {
+  const accepted: typeof resolved = [];
+  const claimedStarts = new Set<number>();
+  for (const candidate of resolved) {
+    const { startIndex } = candidate.range;
+    const outer = resolved.find(
+      (other) => other !== candidate && other.range.startIndex < startIndex && startIndex < other.range.endIndex,
+    );
+    const key = `overlap:${candidate.entry.blockId}`;
+    if (outer) {
+      diagnostics?.report(
+        "unresolved-range",
+        key,
+        `blockId=${candidate.entry.blockId} skipped: range nests inside blockId=${outer.entry.blockId}`,
+      );
+    } else if (claimedStarts.has(startIndex)) {
+      diagnostics?.report(
+        "unresolved-range",
+        key,
+        `blockId=${candidate.entry.blockId} skipped: range duplicates startIndex=${startIndex} already claimed`,
+      );
+    } else {
+      claimedStarts.add(startIndex);
+      accepted.push(candidate);
+    }
+  }
+  return accepted;
+}
+
+const INTERIOR = 1;
+const BOUNDARY = 2;
+
+interface Drops {
+  /** Per message: INTERIOR inside an accepted range, BOUNDARY at its start or final message. */
+  zone: Uint8Array;
+  droppedOccKeys: Set<string>;
+  droppedBareIds: Set<string>;
+  protectedOutputs: ProtectedOutput[][];
+}
+
+function collectDrops(
+  messages: any[],
+  accepted: Array<{ entry: ChainCompressionEntry; range: IndexRange }>,
+  diagnostics?: Reporter,
+): Drops {
+  const drops: Drops = {
+    zone: new Uint8Array(messages.length),
+    droppedOccKeys: new Set(),
+    droppedBareIds: new Set(),
+    protectedOutputs: [],
+  };
+  for (const { entry, range } of accepted) {
+    const protectedIds = new Set(Array.isArray(entry.protectedToolCallIds) ? entry.protectedToolCallIds : []);
+    const actual = new Set<string>();
+    const relocated: ProtectedOutput[] = [];
+    drops.zone[range.startIndex]! |= BOUNDARY;
+    drops.zone[range.endIndex]! |= BOUNDARY;
+    for (let i = range.startIndex + 1; i < range.endIndex; i++) {
+      drops.zone[i]! |= INTERIOR;
+      const msg = messages[i];
+      if (msg?.role === "toolResult") {
+        const id = msg.toolCallId;
+        if (typeof id !== "string") continue;
+        actual.add(id);
+        drops.droppedBareIds.add(id);
+        drops.droppedOccKeys.add(occKey(id, resultTimestampOf(msg.timestamp)));
+        if (protectedIds.has(id)) relocated.push(relocatedOutput(msg));
+      } else if (msg?.role === "assistant" && Array.isArray(msg.content)) {
+        for (const block of msg.content) {
+          if (block?.type !== "toolCall" || typeof block.id !== "string") continue;
+          actual.add(block.id);
+          drops.droppedBareIds.add(block.id);
+        }
+      }
+    }
+    drops.protectedOutputs.push(relocated);
+    reportIdMismatch(entry, actual, diagnostics);
+  }
+  return drops;
+}
+
+function relocatedOutput(msg: any): ProtectedOutput {
+  const images = imageBlocksOf(msg.content);
+  const output: ProtectedOutput = { tool: toolNameOf(msg), text: extractToolResultText(msg) };
+  if (images.length > 0) output.images = images;
+  return output;
+}
+
+/** The tool name for a relocation tag; one that could break the tag is not written. */
+function toolNameOf(msg: any): string {
+  return isHeaderSafe(msg.toolName) ? msg.toolName : "";
+}
+
+/** Diagnostic only: the positional range always wins over the recorded ids. */
+function reportIdMismatch(entry: ChainCompressionEntry, actual: Set<string>, diagnostics?: Reporter): void {
+  const recordedIds = Array.isArray(entry.droppedToolCallIds) ? entry.droppedToolCallIds : [];
+  const recorded = new Set(recordedIds.filter((id) => typeof id === "string").map((id) => bareToolCallId(id)));
+  const same = recorded.size === actual.size && [...recorded].every((id) => actual.has(id));
+  if (same) return;
+  diagnostics?.report(
+    "range-id-mismatch",
+    String(entry.blockId),
+    `blockId=${entry.blockId} recorded=${recorded.size} actual=${actual.size}`,
+  );
+}
+
+function presentSyntheticIds(messages: any[]): Set<string> {
+  const ids = new Set<string>();
+  for (const msg of messages) {
+    if (msg?.role !== "user" || !Array.isArray(msg.content)) continue;
+    const text = msg.content[0]?.text;
+    if (typeof text !== "string" || !text.startsWith(SYNTHETIC_PREFIX)) continue;
+    const match = SYNTHETIC_ID.exec(text);
+    if (match) ids.add(match[1]);
+  }
+  return ids;
+}
+
+function emit(
+  messages: any[],
+  accepted: Array<{ entry: ChainCompressionEntry; range: IndexRange }>,
+  drops: Drops,
+  synthetics: Map<number, UserMessage | null>,
+  stripFinalThinking: boolean,
+): ChainRangeResult {
+  const finals = new Set(accepted.map((a) => a.range.endIndex));
+  const created = new Set<unknown>();
+  // Filled by index and trimmed at the end: growing a 30k-element array by push costs several times more.
+  const out: any[] = new Array(messages.length + synthetics.size);
+  let n = 0;
+  for (let i = 0; i < messages.length; i++) {
+    const msg = messages[i];
+    const summary = isPerBatchSummaryMessage(msg);
+    const droppable = msg?.role === "assistant" || msg?.role === "toolResult" || summary;
+    if ((drops.zone[i]! & INTERIOR) !== 0 && droppable) continue;
+    if (summary && perBatchSummaryOverlapsDropped(msg, drops.droppedOccKeys, drops.droppedBareIds)) continue;
+    if ((drops.zone[i]! & BOUNDARY) === 0) {
+      out[n++] = msg;
+      continue;
+    }
+    const kept = stripFinalThinking && finals.has(i) ? withoutThinkingBlocks(msg) : msg;
+    if (kept !== msg) created.add(kept);
+    out[n++] = kept;
+    const synthetic = synthetics.get(i);
+    if (synthetic) {
+      created.add(synthetic);
+      out[n++] = synthetic;
+    }
+  }
+  out.length = n;
+  return { messages: out, created };
+}

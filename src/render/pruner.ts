@@ -1,0 +1,121 @@
+/**
+ * The render-time pipeline run on every `context` event:
+ *   1. stub-replace   summarized tool results become short stubs
+ *   2. error-purge    arguments of old failed tool calls become a size marker
+ *   3. chain-range    persisted chain decisions collapse closed chains
+ *   4. orphan-sweep   no toolResult survives without its open toolCall; any
+ *                     message that is neither assistant nor toolResult closes
+ *                     the open set (barrier)
+ *
+ * Pure: the input is never mutated, untouched messages are carried by
+ * reference, and a render that changes nothing returns the input array itself
+ * without serializing anything, so the provider's prompt cache keeps hitting.
+ * A pruning render reports exact before/after sizes (render-size.ts).
+ */
+import { createHash } from "node:crypto";
+import { compressChainRanges, NOTHING_CREATED, type ChainRangeResult } from "./chain-range-prune.js";
+import type { DiagnosticSink } from "./diagnostics.js";
+import { purgeErroredArgs } from "./error-purge.js";
+import type { ToolCallIndexer } from "../archive/indexer.js";
+import { sweepOrphanToolResults } from "./orphan-sweep.js";
+import type { ProtectionConfig } from "../capture/protected.js";
+import { inGraceRecoveryToolCallIds } from "./recovery-grace.js";
+import { measureRender } from "./render-size.js";
+import { replaceSummarizedResults } from "./stub-replace.js";
+import type { ChainCompressionConfig, ChainCompressionEntry, ErrorPurgeConfig } from "../types.js";
+
+type Reporter = Pick<DiagnosticSink, "report">;
+
+export interface PruneResult {
+  messages: any[];
+  pruned: boolean;
+  beforeChars: number;
+  afterChars: number;
+}
+
+/** Length of the JSON text of the array: everything serialized counts, thinking and arguments included. */
+export function sizeMessages(messages: any[]): number {
+  return JSON.stringify(messages).length;
+}
+
+export function pruneMessages(
+  messages: any[],
+  indexer: ToolCallIndexer,
+  chainCompression?: ChainCompressionConfig,
+  errorPurge?: ErrorPurgeConfig,
+  protection?: ProtectionConfig,
+  recoveryGraceTurns = 0,
+  diagnostics?: DiagnosticSink,
+): PruneResult {
+  const grace = inGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
+  const stubbed = replaceSummarizedResults(messages, indexer, protection, grace);
+  let current = stubbed.messages;
+  if (errorPurge?.enabled) current = purgeErroredArgs(current, errorPurge);
+  // Stub-replace and error-purge keep positions; the size accounting relies on it.
+  const positional = current;
+
+  let created: ReadonlySet<unknown> = NOTHING_CREATED;
+  if (chainCompression?.enabled) {
+    const chained = compressChains(current, indexer);
+    current = chained.messages;
+    created = chained.created;
+  }
+
+  const swept = sweepOrphanToolResults(current);
+  if (swept.sweptIds.length > 0) {
+    reportSweep(swept.sweptIds, diagnostics);
+    current = swept.messages;
+  }
+
+  // Every phase returns its input when it changes nothing, so this is the OR of the phases.
+  if (current === messages) return { messages, pruned: false, beforeChars: 0, afterChars: 0 };
+  const { beforeChars, afterChars } = measureRender(messages, stubbed, positional, current, created);
+  return { messages: current, pruned: true, beforeChars, afterChars };
+
+  function compressChains(input: any[], idx: ToolCallIndexer): ChainRangeResult {
+    const bodyFor = (entry: ChainCompressionEntry): string => chainBody(entry, idx);
+    const lookup = (blockId: string): string | undefined => {
+      const entry = idx.findChainEntryByBlockId?.(blockId);
+      if (!entry) return undefined;
+      const body = bodyFor(entry);
+      return body === "" ? undefined : body;
+    };
+    return compressChainRanges(
+      input,
+      idx.getChainEntries(),
+      bodyFor,
+      chainCompression?.stripFinalAssistantThinking === true,
+      lookup,
+      diagnostics,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Phase 3 body selection
+// ---------------------------------------------------------------------------
+
+function chainBody(entry: ChainCompressionEntry, indexer: Pick<ToolCallIndexer, "getPerBatchSummaryTextForToolCallIds">): string {
+  // Entries are validated at load; the checks stay so a value that slipped through cannot throw here.
+  if (typeof entry.rangeSummaryText === "string") return entry.rangeSummaryText;
+  const keys = Array.isArray(entry.droppedOccurrenceKeys)
+    ? entry.droppedOccurrenceKeys
+    : Array.isArray(entry.droppedToolCallIds)
+      ? entry.droppedToolCallIds
+      : [];
+  const text = indexer.getPerBatchSummaryTextForToolCallIds(keys.filter((key) => typeof key === "string"));
+  return typeof text === "string" ? text : "";
+}
+
+// ---------------------------------------------------------------------------
+// Phase 4 reporting
+// ---------------------------------------------------------------------------
+
+function reportSweep(sweptIds: unknown[], diagnostics?: Reporter): void {
+  // A transcript id that is not a string (hand-edited session) must not make the render throw while sorting.
+  const sorted = sweptIds.map((id) => (typeof id === "string" ? id : `<${typeof id}>`)).sort();
+  const key = createHash("sha1").update(sorted.join(",")).digest("hex").slice(0, 16);
+  const shown = sorted.slice(0, 5).join(", ");
+  const more = sorted.length > 5 ? ` ... +${sorted.length - 5} more` : "";
+  diagnostics?.report("orphan-sweep", key, `swept ${sorted.length} orphan toolResult(s): ${shown}${more}`);
+}

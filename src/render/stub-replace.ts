@@ -1,0 +1,270 @@
+/**
+ * Phase 1 of the render pipeline: a summarized tool result becomes a short
+ * stub naming the ref `context_tree_query` resolves. Positions are kept, so
+ * the stubbed array lines up index for index with its input.
+ *
+ * The phase also reports each stub's exact JSON length, so the render's size
+ * accounting does not walk thousands of stubs it has just built.
+ */
+import { generationOf } from "./index-generation.js";
+import type { ToolCallIndexer } from "../archive/indexer.js";
+import { jsonLength, quotedLength } from "./json-size.js";
+import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
+import { isProtected, type ProtectionConfig } from "../capture/protected.js";
+import type { ToolCallRecord } from "../types.js";
+
+export type StubIndexer = Pick<ToolCallIndexer, "isSummarized" | "hasLegacyBareRecord" | "getRecord" | "getShortRefForToolCallId">;
+
+export interface StubbedMessages {
+  messages: any[];
+  /** Per position: the stub's JSON length where a stub was placed, NaN elsewhere; null when nothing was stubbed. */
+  stubSizes: Float64Array | null;
+}
+
+export function replaceSummarizedResults(
+  messages: any[],
+  indexer: StubIndexer,
+  protection: ProtectionConfig | undefined,
+  grace: ReadonlySet<string>,
+): StubbedMessages {
+  const decisions = DecisionMemo.open(indexer, protection, messages.length);
+  let out: any[] | null = null;
+  let stubSizes: Float64Array | null = null;
+  // Two results under one occurrence key cannot both be the archived original: neither is stubbed.
+  const shared = new SharedKeys(messages);
+  for (let i = 0; i < messages.length; i++) {
+    const msg = messages[i];
+    if (msg?.role !== "toolResult" || typeof msg.toolCallId !== "string") continue;
+    let text = decisions.recall(i, msg);
+    if (text === undefined) text = stubTextFor(msg, indexer, protection);
+    decisions.remember(i, msg, text);
+    if (text === null) continue;
+    if (grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)))) continue;
+    const earlier = shared.claim(i);
+    if (earlier !== undefined) {
+      if (earlier >= 0 && out !== null && stubSizes !== null) {
+        out[earlier] = messages[earlier];
+        stubSizes[earlier] = Number.NaN;
+      }
+      continue;
+    }
+    if (out === null || stubSizes === null) {
+      out = messages.slice();
+      stubSizes = new Float64Array(messages.length).fill(Number.NaN);
+    }
+    out[i] = stubMessage(msg, text.text);
+    stubSizes[i] = stubSize(msg, text);
+  }
+  decisions.close();
+  if (out === null || stubSizes === null || !stubsRemain(out, messages)) return { messages, stubSizes: null };
+  return { messages: out, stubSizes };
+}
+
+/**
+ * Stubbed results that share an occurrence key. pi stamps results in order, so timestamps normally never
+ * decrease along the transcript and only results carrying the current timestamp need comparing; the first
+ * out-of-order (or missing) timestamp switches to a map over every stub of the render.
+ */
+class SharedKeys {
+  private lastTs = Number.NEGATIVE_INFINITY;
+  private sameTs: Array<{ id: string; at: number }> = [];
+  /** Positions claimed in order (the first of each key); those later taken back are in `takenBack`. */
+  private readonly stubbed: number[] = [];
+  private readonly takenBack = new Set<number>();
+  private byKey: Map<string, number> | null = null;
+
+  constructor(private readonly messages: any[]) {}
+
+  /**
+   * Claims position `i` for a stub. Undefined: go ahead. A number: the result shares its key with an
+   * earlier one and must stay raw; a non-negative number is that earlier stub's position, to take back.
+   */
+  claim(i: number): number | undefined {
+    const msg = this.messages[i];
+    const ts = msg.timestamp;
+    if (this.byKey === null && typeof ts === "number" && ts >= this.lastTs) return this.claimInOrder(i, msg.toolCallId, ts);
+    return this.claimByKey(i);
+  }
+
+  private claimInOrder(i: number, id: string, ts: number): number | undefined {
+    if (ts > this.lastTs) {
+      this.lastTs = ts;
+      this.sameTs = [];
+    }
+    for (const seen of this.sameTs) {
+      if (seen.id !== id) continue;
+      const earlier = seen.at;
+      seen.at = -1;
+      if (earlier >= 0) this.takenBack.add(earlier);
+      return earlier;
+    }
+    this.sameTs.push({ id, at: i });
+    this.stubbed.push(i);
+    return undefined;
+  }
+
+  private claimByKey(i: number): number | undefined {
+    if (this.byKey === null) {
+      this.byKey = new Map();
+      for (const at of this.stubbed) this.byKey.set(this.keyAt(at), this.takenBack.has(at) ? -1 : at);
+    }
+    const key = this.keyAt(i);
+    const earlier = this.byKey.get(key);
+    if (earlier === undefined) {
+      this.byKey.set(key, i);
+      return undefined;
+    }
+    this.byKey.set(key, -1);
+    return earlier;
+  }
+
+  private keyAt(i: number): string {
+    const msg = this.messages[i];
+    return occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
+  }
+}
+
+/** False when every stub was taken back (all of them were ambiguous): the render must then return its input. */
+function stubsRemain(out: any[], messages: any[]): boolean {
+  for (let i = 0; i < out.length; i++) if (out[i] !== messages[i]) return true;
+  return false;
+}
+
+interface StubText {
+  text: string;
+  quoted: number;
+}
+
+/** The stub a result gets, or null when it stays raw (the recovery grace window is checked separately). */
+function stubTextFor(msg: any, indexer: StubIndexer, protection: ProtectionConfig | undefined): StubText | null {
+  const id: string = msg.toolCallId;
+  const key = occKey(id, resultTimestampOf(msg.timestamp));
+  // Fail closed: the bare id is only trusted when it names a legacy-only record.
+  const lookupKey = indexer.isSummarized(key) ? key : indexer.hasLegacyBareRecord(id) ? id : null;
+  if (lookupKey === null) return null;
+
+  const record = indexer.getRecord(lookupKey);
+  if (protection && record && isProtected(record.toolName, record.args, protection)) return null;
+
+  const ref = indexer.getShortRefForToolCallId(lookupKey) ?? id;
+  // Records are validated at load; a spill field of the wrong type that slipped through gets the plain stub.
+  if (typeof record?.spillPath !== "string" || record.spillPath === "") return summarizedStub(ref);
+  const text = spilledStub(record, ref);
+  return { text, quoted: quotedLength(text) };
+}
+
+/**
+ * The previous render's stub decisions by position. pi sends the same
+ * transcript again on every request, so position i usually holds the same
+ * occurrence as last time; while the index generation and the protection rules
+ * are unchanged, that occurrence's decision is reused instead of asking the
+ * index again. Only an index that counts its changes (`trackChanges`) is memoized.
+ */
+class DecisionMemo {
+  private static last: DecisionMemo | null = null;
+
+  private readonly ids: unknown[];
+  private readonly timestamps: unknown[];
+  private readonly texts: Array<StubText | null>;
+
+  private constructor(
+    private readonly owner: StubIndexer,
+    private readonly generation: number,
+    private readonly rules: string,
+    private previous: DecisionMemo | null,
+    length: number,
+  ) {
+    this.ids = new Array(length);
+    this.timestamps = new Array(length);
+    this.texts = new Array(length);
+  }
+
+  static open(indexer: StubIndexer, protection: ProtectionConfig | undefined, length: number): DecisionMemo {
+    const generation = generationOf(indexer);
+    const rules = protectionRules(protection);
+    const last = DecisionMemo.last;
+    const valid = typeof generation === "number" && last?.owner === indexer && last.generation === generation && last.rules === rules;
+    return new DecisionMemo(indexer, typeof generation === "number" ? generation : Number.NaN, rules, valid ? last : null, length);
+  }
+
+  /** The remembered decision for this occurrence at this position, or undefined when there is none. */
+  recall(i: number, msg: any): StubText | null | undefined {
+    const previous = this.previous;
+    if (previous === null || i >= previous.ids.length) return undefined;
+    if (previous.ids[i] !== msg.toolCallId || !Object.is(previous.timestamps[i], msg.timestamp)) return undefined;
+    return previous.texts[i];
+  }
+
+  remember(i: number, msg: any, text: StubText | null): void {
+    this.ids[i] = msg.toolCallId;
+    this.timestamps[i] = msg.timestamp;
+    this.texts[i] = text;
+  }
+
+  close(): void {
+    this.previous = null;
+    // A render against an index that does not count changes leaves the last memo alone: it stays keyed to its owner.
+    if (!Number.isNaN(this.generation)) DecisionMemo.last = this;
+  }
+}
+
+/** A text that changes whenever the protection lists do (built by hand: a no-op render serializes nothing). */
+function protectionRules(protection: ProtectionConfig | undefined): string {
+  if (!protection) return "";
+  const list = (value: unknown) =>
+    Array.isArray(value) ? value.map((entry) => `${typeof entry}:${String(entry).length}:${String(entry)}`).join(",") : "-";
+  return `${list(protection.protectedTools)}|${list(protection.protectedPaths)}`;
+}
+
+function stubMessage(msg: any, text: string): any {
+  return {
+    role: "toolResult",
+    toolCallId: msg.toolCallId,
+    toolName: msg.toolName,
+    content: [{ type: "text", text }],
+    isError: false,
+    timestamp: msg.timestamp,
+  };
+}
+
+// The JSON of a stub with an empty id and text and without its two optional members.
+const STUB_FRAME = JSON.stringify(stubMessage({ toolCallId: "" }, "")).length - 4;
+
+/** `JSON.stringify(stubMessage(msg, text.text)).length`, from the parts that vary. */
+function stubSize(msg: any, text: StubText): number {
+  return STUB_FRAME + quotedLength(msg.toolCallId) + text.quoted + memberLength("toolName", msg.toolName) + memberLength("timestamp", msg.timestamp);
+}
+
+/** Length of `"key":value,` as one member of an object, or 0 when JSON.stringify omits the value. */
+function memberLength(key: string, value: unknown): number {
+  const size = jsonLength(value);
+  return size === undefined ? 0 : quotedLength(key) + 1 + size + 1;
+}
+
+// The same stubs are rendered on every request; reusing their text skips rebuilding and re-measuring it.
+const summarizedTexts = new Map<string, StubText>();
+const SUMMARIZED_TEXT_LIMIT = 1 << 16;
+
+function summarizedStub(ref: string): StubText {
+  let stub = summarizedTexts.get(ref);
+  if (stub === undefined) {
+    if (summarizedTexts.size >= SUMMARIZED_TEXT_LIMIT) summarizedTexts.clear();
+    const text = `[Summarized in pruner summary, ref \`${ref}\`. Use context_tree_query to retrieve full output.]`;
+    stub = { text, quoted: quotedLength(text) };
+    summarizedTexts.set(ref, stub);
+  }
+  return stub;
+}
+
+// The stub names no file: recovery goes through context_tree_query, which reads only this session's archive.
+function spilledStub(record: ToolCallRecord, ref: string): string {
+  const bytes = typeof record.spillBytes === "number" ? String(record.spillBytes) : "?";
+  return [
+    `[Oversized output spilled to file \u2014 ${bytes} bytes.]`,
+    `Tool: ${typeof record.toolName === "string" ? record.toolName : ""}`,
+    "Preview (head):",
+    typeof record.resultPreview === "string" ? record.resultPreview : "",
+    `Full output: use context_tree_query with ref \`${ref}\`.`,
+    `It comes back at most 2000 lines (50 KiB) at a time; pass lines for a later part, e.g. context_tree_query({ toolCallIds: [${JSON.stringify(ref)}], lines: "2001-4000" }).`,
+  ].join("\n");
+}

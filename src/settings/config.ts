@@ -1,0 +1,274 @@
+/**
+ * The `contextPrune` block of pi's own `<agent-dir>/settings.json`: tolerant
+ * loading with per-key defaults, and atomic read-modify-write saving that keeps
+ * every other key of the file. A file that cannot be parsed is never written,
+ * because replacing it would destroy the user's pi settings.
+ */
+import { getAgentDir } from "@earendil-works/pi-coding-agent";
+import { randomBytes } from "node:crypto";
+import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { plural } from "../plural.js";
+import {
+  DEFAULT_CONFIG,
+  PRUNE_ON_MODES,
+  SUMMARIZER_THINKING_LEVELS,
+  type ContextPruneConfig,
+} from "../types.js";
+
+export const SETTINGS_KEY = "contextPrune";
+
+export function settingsPath(): string {
+  return join(getAgentDir(), "settings.json");
+}
+
+type SettingsFile =
+  | { state: "absent" }
+  | { state: "ok"; data: Record<string, unknown> }
+  | { state: "unusable"; reason: string };
+
+type PlainObject = Record<string, unknown>;
+
+const warnedPaths = new Set<string>();
+let saveQueue: Promise<void> = Promise.resolve();
+
+function isPlainObject(value: unknown): value is PlainObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+async function readSettings(path: string): Promise<SettingsFile> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException)?.code === "ENOENT") return { state: "absent" };
+    return { state: "unusable", reason: `cannot be read (${errorText(err)})` };
+  }
+  text = text.replace(/^\uFEFF/, "");
+  if (text.trim() === "") return { state: "absent" };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    return { state: "unusable", reason: `is not valid JSON (${errorText(err)})` };
+  }
+  if (!isPlainObject(parsed)) return { state: "unusable", reason: "does not contain a JSON object" };
+  return { state: "ok", data: parsed };
+}
+
+function warnOnce(path: string, reason: string): void {
+  if (warnedPaths.has(path)) return;
+  warnedPaths.add(path);
+  console.error(
+    `pi-condense: settings file ${path} ${reason}; using default contextPrune settings. ` +
+      "pi-condense will not write to this file until it is fixed.",
+  );
+}
+
+/** What `loadConfig` returns, plus one warning per setting that was of the wrong type and replaced. */
+export interface LoadedConfig {
+  config: ContextPruneConfig;
+  warnings: string[];
+}
+
+const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+
+function describeValue(value: unknown): string {
+  if (typeof value === "string") {
+    const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
+    return `the string ${JSON.stringify(shown)}`;
+  }
+  if (Array.isArray(value)) return "a list";
+  if (value === null) return "null";
+  if (typeof value === "object") return "an object";
+  return String(value);
+}
+
+const shown = (value: unknown): string => JSON.stringify(value) ?? String(value);
+
+/**
+ * Validates one settings block, collecting one warning per key it had to
+ * replace. A value it can use (fractions of integer keys are floored) passes
+ * silently, and so do unknown keys.
+ */
+class Normalizer {
+  readonly warnings: string[] = [];
+
+  warn(key: string, expected: string, found: string, using: string): void {
+    this.warnings.push(`pruner: settings.json contextPrune.${key} should be ${expected}, found ${found}; using ${using}`);
+  }
+
+  private fallback<T>(key: string, expected: string, value: unknown, fallback: T): T {
+    this.warn(key, expected, describeValue(value), shown(fallback));
+    return fallback;
+  }
+
+  bool(key: string, value: unknown, fallback: boolean): boolean {
+    return typeof value === "boolean" ? value : this.fallback(key, "true or false", value, fallback);
+  }
+
+  text(key: string, value: unknown, fallback: string): string {
+    return typeof value === "string" ? value : this.fallback(key, "a string", value, fallback);
+  }
+
+  oneOf<T extends string>(key: string, value: unknown, allowed: readonly T[], fallback: T): T {
+    if (allowed.includes(value as T)) return value as T;
+    return this.fallback(key, `one of ${allowed.map((v) => `"${v}"`).join(", ")}`, value, fallback);
+  }
+
+  count(key: string, value: unknown, fallback: number): number {
+    return isNumber(value) && value >= 0 ? Math.floor(value) : this.fallback(key, "a whole number >= 0", value, fallback);
+  }
+
+  positiveCount(key: string, value: unknown, fallback: number): number {
+    if (isNumber(value) && Math.floor(value) > 0) return Math.floor(value);
+    return this.fallback(key, "a whole number > 0", value, fallback);
+  }
+
+  share(key: string, value: unknown): number | null {
+    if (value === null || (isNumber(value) && value > 0 && value <= 1)) return value;
+    return this.fallback(key, "a number in (0, 1] or null", value, null);
+  }
+
+  stringList(key: string, value: unknown, fallback: string[]): string[] {
+    if (!Array.isArray(value)) return this.fallback(key, "a list of strings", value, fallback);
+    if (value.every((item) => typeof item === "string")) return value;
+    const kept = value.filter((item) => typeof item === "string");
+    const others = value.length - kept.length;
+    const found = `${plural(others, "entry", "entries")} that ${others === 1 ? "is" : "are"} not a string`;
+    this.warn(key, "a list of strings", found, shown(kept));
+    return kept;
+  }
+
+  /**
+   * Nested blocks replace the default wholesale (absent sub-keys stay absent);
+   * only a present sub-key of the wrong type falls back to its default value.
+   */
+  nestedBlock<T extends object>(key: string, value: unknown, fallback: T, feature: string): T {
+    if (!isPlainObject(value)) return this.fallback(key, "an object", value, fallback);
+    const defaults = fallback as PlainObject;
+    let repaired: PlainObject | undefined;
+    for (const sub of Object.keys(value)) {
+      if (!Object.hasOwn(defaults, sub)) continue;
+      const expected = typeof defaults[sub];
+      const current = value[sub];
+      if (typeof current === expected && (expected !== "number" || isNumber(current))) continue;
+      repaired ??= { ...value };
+      repaired[sub] = defaults[sub];
+      const wanted = expected === "boolean" ? "true or false" : expected === "number" ? "a number" : `a ${expected}`;
+      this.warn(`${key}.${sub}`, wanted, describeValue(current), shown(defaults[sub]));
+    }
+    if (value.enabled === undefined) {
+      this.warnings.push(
+        `pruner: settings.json contextPrune.${key} has no "enabled" field, so ${feature} stays off ` +
+          `(a nested block replaces the defaults instead of merging with them; add "enabled": true or false)`,
+      );
+    }
+    return (repaired ?? value) as T;
+  }
+}
+
+const THINKING_VALUES = SUMMARIZER_THINKING_LEVELS.map((level) => level.value);
+const PRUNE_ON_VALUES = PRUNE_ON_MODES.map((mode) => mode.value);
+
+function normalize(existing: Partial<ContextPruneConfig>, n: Normalizer): ContextPruneConfig {
+  const d = DEFAULT_CONFIG;
+  const merged: ContextPruneConfig = { ...d, ...existing };
+  return {
+    ...merged,
+    enabled: n.bool("enabled", merged.enabled, d.enabled),
+    showPruneStatusLine: n.bool("showPruneStatusLine", merged.showPruneStatusLine, d.showPruneStatusLine),
+    summarizerModel: n.text("summarizerModel", merged.summarizerModel, d.summarizerModel),
+    summarizerThinking: n.oneOf("summarizerThinking", merged.summarizerThinking, THINKING_VALUES, d.summarizerThinking),
+    pruneOn: n.oneOf("pruneOn", merged.pruneOn, PRUNE_ON_VALUES, d.pruneOn),
+    batchingMode: n.text("batchingMode", merged.batchingMode, d.batchingMode) as ContextPruneConfig["batchingMode"],
+    quietOversizedSkips: n.bool("quietOversizedSkips", merged.quietOversizedSkips, d.quietOversizedSkips),
+    minBatchChars: n.count("minBatchChars", merged.minBatchChars, d.minBatchChars),
+    recoveryGraceTurns: n.count("recoveryGraceTurns", merged.recoveryGraceTurns, d.recoveryGraceTurns),
+    summarizerIdleTimeoutMs: n.count("summarizerIdleTimeoutMs", merged.summarizerIdleTimeoutMs, d.summarizerIdleTimeoutMs),
+    summarizerMaxTimeoutMs: n.count("summarizerMaxTimeoutMs", merged.summarizerMaxTimeoutMs, d.summarizerMaxTimeoutMs),
+    protectedTools: n.stringList("protectedTools", merged.protectedTools, d.protectedTools),
+    protectedPaths: n.stringList("protectedPaths", merged.protectedPaths, d.protectedPaths),
+    chainCompression: n.nestedBlock("chainCompression", merged.chainCompression, d.chainCompression, "chain compression"),
+    purgeErrors: n.nestedBlock("purgeErrors", merged.purgeErrors, d.purgeErrors, "error purge"),
+    dedupByContentHash: n.bool("dedupByContentHash", merged.dedupByContentHash, d.dedupByContentHash),
+    autoBudgetThreshold: n.share("autoBudgetThreshold", merged.autoBudgetThreshold),
+    spillThreshold: n.positiveCount("spillThreshold", merged.spillThreshold, d.spillThreshold),
+    spillPreviewBytes: n.count("spillPreviewBytes", merged.spillPreviewBytes, d.spillPreviewBytes),
+    budgetTurnDelta: n.share("budgetTurnDelta", merged.budgetTurnDelta),
+  };
+}
+
+export async function loadConfig(): Promise<ContextPruneConfig> {
+  return (await loadConfigWithWarnings()).config;
+}
+
+/** `loadConfig` with the warnings for settings that had the wrong type (session_start shows them). */
+export async function loadConfigWithWarnings(): Promise<LoadedConfig> {
+  let path = "settings.json";
+  try {
+    path = settingsPath();
+    const file = await readSettings(path);
+    if (file.state === "unusable") {
+      warnOnce(path, file.reason);
+      return { config: { ...DEFAULT_CONFIG }, warnings: [] };
+    }
+    const block = file.state === "ok" ? file.data[SETTINGS_KEY] : undefined;
+    const n = new Normalizer();
+    if (isPlainObject(block)) return { config: normalize(block as Partial<ContextPruneConfig>, n), warnings: n.warnings };
+    if (block !== undefined) {
+      n.warnings.push(
+        `pruner: settings.json ${SETTINGS_KEY} should be an object, found ${describeValue(block)}; using the default settings`,
+      );
+    }
+    return { config: { ...DEFAULT_CONFIG }, warnings: n.warnings };
+  } catch (err) {
+    warnOnce(path, `could not be loaded (${errorText(err)})`);
+    return { config: { ...DEFAULT_CONFIG }, warnings: [] };
+  }
+}
+
+/** Writes go to the real file behind a symlink, so a linked settings file stays linked. */
+async function resolveTarget(path: string): Promise<{ target: string; mode?: number }> {
+  try {
+    const target = await realpath(path);
+    return { target, mode: (await stat(target)).mode & 0o777 };
+  } catch {
+    return { target: path };
+  }
+}
+
+async function writeSettings(path: string, config: ContextPruneConfig): Promise<void> {
+  const current = await readSettings(path);
+  if (current.state === "unusable") {
+    throw new Error(
+      `pi-condense: not saving settings: ${path} ${current.reason}. The file was left untouched; fix it by hand and try again.`,
+    );
+  }
+  const base = current.state === "ok" ? current.data : {};
+  let tmp: string | undefined;
+  try {
+    const body = `${JSON.stringify({ ...base, [SETTINGS_KEY]: config }, null, 2)}\n`;
+    const { target, mode } = await resolveTarget(path);
+    await mkdir(dirname(target), { recursive: true });
+    tmp = join(dirname(target), `${basename(target)}.${randomBytes(8).toString("hex")}.tmp`);
+    await writeFile(tmp, body, "utf8");
+    if (mode !== undefined) await chmod(tmp, mode);
+    await rename(tmp, target);
+  } catch (err) {
+    if (tmp) await unlink(tmp).catch(() => {});
+    throw new Error(`pi-condense: failed to save settings to ${path}: ${errorText(err)}`, { cause: err });
+  }
+}
+
+/** Saves are serialized so that fire-and-forget callers land on disk in call order. */
+export async function saveConfig(config: ContextPruneConfig): Promise<void> {
+  const path = settingsPath();
+  const run = saveQueue.then(() => writeSettings(path, config));
+  saveQueue = run.catch(() => {});
+  return run;
+}

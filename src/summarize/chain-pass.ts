@@ -1,0 +1,136 @@
+/**
+ * Chain compression runs: after a successful flush (rolling window from
+ * config) and from `/pruner compact` (window 0: every eligible closed chain).
+ */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { archiveChainMembers } from "../chains/chain-archive.js";
+import { compressEligible, selectEligible } from "../chains/chain-compressor.js";
+import { detectChains, withClosingMessage } from "../chains/chain-detector.js";
+import { type AppendEntry, errorMessage, isStaleContextError, safeNotify } from "./delivery.js";
+import { type ExtensionState, protectionPredicate } from "../host/extension-state.js";
+import { branchMessages } from "../host/metrics-cache.js";
+import { plural } from "../plural.js";
+import { inGraceRecoveryToolCallIds } from "../render/recovery-grace.js";
+import { emitExternalCost } from "./stats.js";
+import { summarizeRange } from "./summarizer.js";
+import type { ChainCompressionEntry } from "../types.js";
+
+export function makeFuseRange(
+  state: ExtensionState,
+  ctx: ExtensionContext,
+  signal?: AbortSignal,
+): ((text: string) => Promise<string | null>) | undefined {
+  if (!state.config.value.chainCompression?.fuseRangeSummary) return undefined;
+  return async (text) => {
+    const result = await summarizeRange(text, state.config.value, ctx, { controller: state.fallback, signal });
+    if (!result) return null;
+    state.stats.add(result.usage);
+    state.stats.addRangesSummarized(1);
+    return result.summaryText;
+  };
+}
+
+interface ChainPassRun {
+  /** What chain detection runs on (for a flush, the branch plus its closing message). */
+  messages: any[];
+  /** Where recovery grace is measured. */
+  graceSource: any[];
+  rollingWindow: number;
+  appendEntry: AppendEntry;
+  /** Occurrence keys of batches a flush left for later: chains holding them wait. */
+  heldKeys?: ReadonlySet<string>;
+  signal?: AbortSignal;
+}
+
+async function compress(state: ExtensionState, ctx: ExtensionContext, run: ChainPassRun) {
+  const config = state.config.value;
+  const { messages, rollingWindow, appendEntry } = run;
+  const chains = detectChains(messages, protectionPredicate(state));
+  // Chains holding a batch a flush left for later, or one the archive step cannot take, are deferred
+  // like in-grace ones: after the window cut.
+  const inGrace = inGraceRecoveryToolCallIds(run.graceSource, config.recoveryGraceTurns);
+  for (const key of run.heldKeys ?? []) inGrace.add(key);
+  const sm = ctx.sessionManager;
+  const backfill = {
+    spillThreshold: config.spillThreshold,
+    spillPreviewBytes: config.spillPreviewBytes,
+    sessionDir: sm.getSessionDir(),
+    sessionId: sm.getSessionId(),
+  };
+  const alreadyCompressed = new Set(state.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
+  const eligible = selectEligible(chains, rollingWindow, alreadyCompressed, inGrace);
+  const unarchivable = await archiveChainMembers(eligible, { indexer: state.indexer, messages, backfill: { ...backfill, appendEntry } });
+  for (const key of unarchivable) inGrace.add(key);
+  return compressEligible(
+    chains,
+    rollingWindow,
+    {
+      indexer: state.indexer,
+      blockRefs: state.blockRefs,
+      appendEntry,
+      now: Date.now,
+      fuseRange: makeFuseRange(state, ctx, run.signal),
+      messages,
+      diagnostics: state.diagnostics,
+      backfill,
+    },
+    inGrace,
+  );
+}
+
+function recordCompressions(state: ExtensionState, entries: ChainCompressionEntry[]): void {
+  state.stats.addChainsCompressed(entries.length);
+  state.stats.persist(state.pi);
+  emitExternalCost(state.pi, state.stats);
+}
+
+/** Non-fatal: a failure is a warning notice and never changes the flush outcome. */
+export async function compressAfterFlush(
+  state: ExtensionState,
+  ctx: ExtensionContext,
+  messages: any[],
+  after: { closingMessage: any; appendEntry: AppendEntry; heldKeys: ReadonlySet<string>; signal?: AbortSignal },
+): Promise<void> {
+  try {
+    // A flush that wrote after the reply reached the session finds it there, not necessarily last.
+    const closing = isOnBranch(messages, after.closingMessage) ? undefined : after.closingMessage;
+    const result = await compress(state, ctx, {
+      messages: withClosingMessage(messages, closing),
+      graceSource: messages,
+      rollingWindow: state.config.value.chainCompression.rollingWindow,
+      appendEntry: after.appendEntry,
+      heldKeys: after.heldKeys,
+      signal: after.signal,
+    });
+    const entries = result.compressedEntries;
+    if (entries.length === 0) return;
+    recordCompressions(state, entries);
+    const ids = entries.map((e) => e.blockId).join(", ");
+    safeNotify(ctx, `pruner: compressed ${plural(entries.length, "chain")} (${ids})`, "info");
+  } catch (err) {
+    if (isStaleContextError(err)) return;
+    safeNotify(ctx, `pruner: chain compression failed: ${errorMessage(err)}`, "warning");
+  }
+}
+
+function isOnBranch(messages: any[], message: any): boolean {
+  if (!message) return false;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.role === message.role && messages[i]?.timestamp === message.timestamp) return true;
+  }
+  return false;
+}
+
+export async function compactChains(
+  state: ExtensionState,
+  ctx: ExtensionContext,
+): Promise<{ compressedEntries: ChainCompressionEntry[]; skipped: number }> {
+  const messages = branchMessages(ctx.sessionManager.getBranch());
+  const appendEntry: AppendEntry = (customType, data) => state.pi.appendEntry(customType, data);
+  const result = await compress(state, ctx, { messages, graceSource: messages, rollingWindow: 0, appendEntry });
+  if (result.compressedEntries.length > 0) recordCompressions(state, result.compressedEntries);
+  return {
+    compressedEntries: result.compressedEntries,
+    skipped: result.skipped.filter((s) => s.reason === "no-summary").length,
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * Pre-LLM steps of a flush: content-hash dedup, classification (trivial,
+ * waiting for a retry, to be archived without a summary, to summarize), and
+ * the summarizer calls (sequential with progress rows under `/pruner now`,
+ * parallel otherwise).
+ */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { AppendEntry } from "./delivery.js";
+import type { ExtensionState } from "../host/extension-state.js";
+import { serializeBatchWithinLimit } from "../capture/batch-capture.js";
+import { dedupCandidate, isExactCopy } from "../capture/exact-duplicate.js";
+import { occKey } from "../capture/occurrence-key.js";
+import type { RetryStatus } from "./retry-ledger.js";
+import { summarizeBatch, summarizeBatches } from "./summarizer.js";
+import type { CapturedBatch, CapturedToolCall, FlushOptions, SummarizeResult } from "../types.js";
+
+export interface PreparedBatch {
+  /** Shallow clone holding only the calls that still need summarizing. */
+  batch: CapturedBatch;
+  deduped: CapturedToolCall[];
+  dedupedChars: number;
+  /** Raw chars of the remaining (post-dedup) calls. */
+  raw: number;
+  /** `deferred`: waiting out a retry backoff; `archive`: archived without an LLM summary (attempts used up, or too big). */
+  kind: "summarize" | "trivial" | "deduped" | "deferred" | "archive";
+}
+
+export type Slot = SummarizeResult | null | "trivial" | "deduped" | "deferred" | "archive";
+
+export interface SummarizedSlots {
+  slots: Slot[];
+  /** Positions whose summarizer reply was empty or cut off. */
+  unusable: Set<number>;
+}
+
+/** Calls whose normalized text matches an already-indexed record become aliases of it: no LLM call. */
+export function dedupBatches(
+  batches: CapturedBatch[],
+  state: ExtensionState,
+  persistAlias: AppendEntry,
+): Array<{ batch: CapturedBatch; deduped: CapturedToolCall[] }> {
+  return batches.map((batch) => {
+    if (!state.config.value.dedupByContentHash) return { batch, deduped: [] };
+    const kept: CapturedToolCall[] = [];
+    const deduped: CapturedToolCall[] = [];
+    for (const call of batch.toolCalls) {
+      const candidate = dedupCandidate(state.indexer, call.toolName, call.resultText);
+      const key = occKey(call.toolCallId, call.resultTimestamp);
+      // A spilled original would need its sidecar read to be compared: the call is summarized instead.
+      if (candidate && candidate.key !== key && isExactCopy(candidate, call.toolName, call.resultText)) {
+        state.indexer.registerDuplicate(key, candidate.key, persistAlias, call);
+        deduped.push(call);
+      } else {
+        kept.push(call);
+      }
+    }
+    return { batch: { ...batch, toolCalls: kept }, deduped };
+  });
+}
+
+export function classifyBatches(
+  items: Array<{ batch: CapturedBatch; deduped: CapturedToolCall[] }>,
+  minBatchChars: number,
+  retryStatus: (batch: CapturedBatch) => RetryStatus,
+): PreparedBatch[] {
+  return items.map(({ batch, deduped }) => {
+    const raw = charsOf(batch.toolCalls);
+    const dedupedChars = charsOf(deduped);
+    return { batch, deduped, dedupedChars, raw, kind: kindOf(batch, deduped, raw, minBatchChars, retryStatus) };
+  });
+}
+
+function kindOf(
+  batch: CapturedBatch,
+  deduped: CapturedToolCall[],
+  raw: number,
+  minBatchChars: number,
+  retryStatus: (batch: CapturedBatch) => RetryStatus,
+): PreparedBatch["kind"] {
+  const calls = batch.toolCalls.length;
+  if (deduped.length > 0 && calls === 0) return "deduped";
+  if (minBatchChars > 0 && raw < minBatchChars && calls > 0) return "trivial";
+  const status = retryStatus(batch);
+  if (status === "backoff") return "deferred";
+  if (status === "exhausted" || serializeBatchWithinLimit(batch) === undefined) return "archive";
+  return "summarize";
+}
+
+export async function summarizeSlots(
+  prepared: PreparedBatch[],
+  state: ExtensionState,
+  ctx: ExtensionContext,
+  options: FlushOptions,
+): Promise<SummarizedSlots> {
+  const unusable = new Set<number>();
+  const slots = options.onProgress
+    ? await summarizeSequentially(prepared, state, ctx, options, unusable)
+    : await summarizeInParallel(prepared, state, ctx, options, unusable);
+  return { slots, unusable };
+}
+
+async function summarizeSequentially(
+  prepared: PreparedBatch[],
+  state: ExtensionState,
+  ctx: ExtensionContext,
+  options: FlushOptions,
+  unusable: Set<number>,
+): Promise<Slot[]> {
+  const total = prepared.length;
+  const slots: Slot[] = [];
+  for (const [i, item] of prepared.entries()) {
+    if (item.kind !== "summarize") {
+      options.onProgress?.(i, total, item.batch, "skipped");
+      slots.push(item.kind);
+      continue;
+    }
+    options.onProgress?.(i, total, item.batch, "start");
+    const result = await summarizeBatch(item.batch, state.config.value, ctx, {
+      signal: options.signal,
+      controller: state.fallback,
+      onTextProgress: (chars) => options.onBatchTextProgress?.(i, total, item.batch, chars),
+      onUnusable: () => unusable.add(i),
+    });
+    options.onProgress?.(i, total, item.batch, result ? "done" : "skipped");
+    slots.push(result);
+  }
+  return slots;
+}
+
+async function summarizeInParallel(
+  prepared: PreparedBatch[],
+  state: ExtensionState,
+  ctx: ExtensionContext,
+  options: FlushOptions,
+  unusable: Set<number>,
+): Promise<Slot[]> {
+  const total = prepared.length;
+  const positions = prepared.flatMap((item, i) => (item.kind === "summarize" ? [i] : []));
+  const results = await summarizeBatches(
+    positions.map((i) => prepared[i].batch),
+    state.config.value,
+    ctx,
+    {
+      signal: options.signal,
+      controller: state.fallback,
+      onBatchTextProgress: (index, _total, batch, chars) =>
+        options.onBatchTextProgress?.(positions[index], total, batch, chars),
+      onBatchUnusable: (index) => unusable.add(positions[index]!),
+    },
+  );
+  const slots: Slot[] = prepared.map((item) => (item.kind === "summarize" ? null : item.kind));
+  positions.forEach((position, k) => {
+    slots[position] = results[k] ?? null;
+  });
+  return slots;
+}
+
+function charsOf(calls: CapturedToolCall[]): number {
+  let total = 0;
+  for (const call of calls) total += call.resultText.length;
+  return total;
+}

@@ -1,0 +1,198 @@
+/**
+ * Turns summarizer results into persisted state, batch by batch in order.
+ * A batch whose summary failed is isolated: the others are still persisted,
+ * the failure is counted (retry with backoff), and once its attempts are used
+ * up it is archived with a deterministic body instead. Per batch the summary
+ * line is written before the index line (see indexer rebuild), so a kill
+ * between them never summarizes an output twice.
+ */
+import { BATCH_BODY_HEADER, deterministicBody } from "../chains/deterministic-body.js";
+import { type Delivery, isStaleContextError } from "./delivery.js";
+import type { ExtensionState } from "../host/extension-state.js";
+import type { PreparedBatch, SummarizedSlots } from "./flush-batches.js";
+import { occKey } from "../capture/occurrence-key.js";
+import { formatSummaryToolCallRefs, makeSummaryDetails, substituteInlineRefs } from "../archive/summary-refs.js";
+import type { CapturedBatch, PruneFrontier, PruneFrontierOutcome, SummarizeResult, SummaryToolCallRef } from "../types.js";
+
+export interface FlushTotals {
+  toolCallCount: number;
+  rawCharCount: number;
+  summaryCharCount: number;
+  dedupedCount: number;
+}
+
+export interface ProcessedBatch {
+  item: PreparedBatch;
+  /** `archived`: indexed and stubbed with a deterministic body (no usable LLM summary). */
+  kind: "summarized" | "oversized" | "trivial" | "deduped" | "archived";
+  /** Raw LLM text length (before ref decoration), for the oversized notice. */
+  summaryLength?: number;
+  /** Length of the persisted summary text (or of the rejected one when oversized); 0 for trivial and deduped. */
+  summaryChars: number;
+  /** The refs of a summarized or archived batch, for its notice. */
+  refs?: string[];
+}
+
+export interface PersistOutcome {
+  /** In batch order. */
+  processed: ProcessedBatch[];
+  /** Batches left for a later flush (failed, waiting for a retry, or not reached); in batch order. */
+  unresolved: PreparedBatch[];
+  /** Unresolved batches whose summarizer reply was unusable for the first time. */
+  newlyUnusable: PreparedBatch[];
+  /** How many leading batches were processed without a gap: the frontier may move past exactly these. */
+  settledPrefix: number;
+  totals: FlushTotals;
+}
+
+export function persistResults(
+  prepared: PreparedBatch[],
+  summarized: SummarizedSlots,
+  state: ExtensionState,
+  delivery: Delivery,
+  now: number,
+): PersistOutcome {
+  const totals: FlushTotals = { toolCallCount: 0, rawCharCount: 0, summaryCharCount: 0, dedupedCount: 0 };
+  const outcome: PersistOutcome = { processed: [], unresolved: [], newlyUnusable: [], settledPrefix: 0, totals };
+  let gap = false;
+  for (let i = 0; i < prepared.length; i++) {
+    const item = prepared[i]!;
+    let done: ProcessedBatch | null;
+    try {
+      done = persistOne(item, summarized, i, state, delivery, now, outcome);
+    } catch (err) {
+      if (!isStaleContextError(err)) throw err;
+      outcome.unresolved.push(...prepared.slice(i));
+      return outcome;
+    }
+    if (done === null) {
+      outcome.unresolved.push(item);
+      gap = true;
+      continue;
+    }
+    outcome.processed.push(done);
+    addTotals(totals, done);
+    if (!gap) outcome.settledPrefix = i + 1;
+  }
+  return outcome;
+}
+
+/** Persists one batch; null when it stays for a later flush. */
+function persistOne(
+  item: PreparedBatch,
+  summarized: SummarizedSlots,
+  position: number,
+  state: ExtensionState,
+  delivery: Delivery,
+  now: number,
+  outcome: PersistOutcome,
+): ProcessedBatch | null {
+  const slot = summarized.slots[position];
+  if (slot === "deduped" || slot === "trivial") return { item, kind: slot, summaryChars: 0 };
+  if (slot === "deferred" || slot === undefined) return null;
+  if (slot === "archive") return persistArchived(item, state, delivery);
+  if (slot !== null) {
+    state.retries.forget(item.batch);
+    const done = persistSummary(item, slot, state, delivery);
+    state.stats.add(slot.usage);
+    return done;
+  }
+  if (summarized.unusable.has(position) && state.retries.firstUnusableReport(item.batch)) outcome.newlyUnusable.push(item);
+  if (state.retries.recordFailure(item.batch, now) !== "exhausted") return null;
+  return persistArchived(item, state, delivery);
+}
+
+interface Persisted {
+  text: string;
+  oversized: boolean;
+  refs: string[];
+}
+
+/** Summary line, refs, index line, summary body; nothing when the summary would be longer than the raw output. */
+function persistBody(
+  item: PreparedBatch,
+  body: (refs: SummaryToolCallRef[]) => string,
+  state: ExtensionState,
+  delivery: Delivery,
+): Persisted {
+  const { batch } = item;
+  const refs = state.indexer.allocateSummaryRefs(batch);
+  const text = body(refs) + formatSummaryToolCallRefs(refs);
+  const shortIds = refs.map((ref) => ref.shortId);
+  if (text.length > item.raw) return { text, oversized: true, refs: shortIds };
+  delivery.sendSummary(text, makeSummaryDetails(batch, refs));
+  state.indexer.registerSummaryRefs(refs);
+  state.indexer.addBatch(batch, delivery.appendEntry, refs);
+  state.indexer.registerSummaryBody(batch.toolCalls.map((tc) => occKey(tc.toolCallId, tc.resultTimestamp)), text);
+  return { text, oversized: false, refs: shortIds };
+}
+
+function persistSummary(item: PreparedBatch, result: SummarizeResult, state: ExtensionState, delivery: Delivery): ProcessedBatch {
+  const toolNames = item.batch.toolCalls.map((tc) => tc.toolName);
+  const done = persistBody(item, (refs) => substituteInlineRefs(result.summaryText, refs, toolNames), state, delivery);
+  return {
+    item,
+    kind: done.oversized ? "oversized" : "summarized",
+    summaryLength: result.summaryText.length,
+    summaryChars: done.text.length,
+    refs: done.refs,
+  };
+}
+
+function persistArchived(item: PreparedBatch, state: ExtensionState, delivery: Delivery): ProcessedBatch {
+  const calls = bodyCalls(item.batch);
+  const done = persistBody(item, (refs) => deterministicBody(BATCH_BODY_HEADER, calls, refs.map((r) => r.shortId)), state, delivery);
+  if (!done.oversized) state.retries.forget(item.batch);
+  const kind = done.oversized ? "oversized" : "archived";
+  return { item, kind, summaryLength: done.text.length, summaryChars: done.text.length, refs: done.refs };
+}
+
+function bodyCalls(batch: CapturedBatch) {
+  return batch.toolCalls.map((call) => ({
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    args: call.args,
+    time: call.resultTimestamp ?? batch.timestamp,
+  }));
+}
+
+function addTotals(totals: FlushTotals, done: ProcessedBatch): void {
+  const { item } = done;
+  totals.rawCharCount += item.raw + item.dedupedChars;
+  totals.toolCallCount += item.batch.toolCalls.length + item.deduped.length;
+  totals.dedupedCount += item.deduped.length;
+  totals.summaryCharCount += done.summaryChars;
+}
+
+/** Precedence: a real (or archived) summary beats oversized, oversized beats deduped, deduped beats trivial. */
+export function frontierOutcome(processed: ProcessedBatch[]): PruneFrontierOutcome {
+  if (processed.some((p) => p.kind === "summarized" || p.kind === "archived")) return "summarized";
+  if (processed.some((p) => p.kind === "oversized")) return "skipped-oversized";
+  if (processed.some((p) => p.item.deduped.length > 0)) return "skipped-deduped";
+  return "skipped-trivial";
+}
+
+export function totalsOf(processed: ProcessedBatch[]): FlushTotals {
+  const totals: FlushTotals = { toolCallCount: 0, rawCharCount: 0, summaryCharCount: 0, dedupedCount: 0 };
+  for (const p of processed) addTotals(totals, p);
+  return totals;
+}
+
+/** The frontier after the given leading processed batches (non-empty). */
+export function frontierSnapshot(prefix: ProcessedBatch[]): PruneFrontier {
+  const totals = totalsOf(prefix);
+  const last = prefix[prefix.length - 1]!.item;
+  const calls = last.kind === "deduped" ? last.deduped : last.batch.toolCalls;
+  const anchor = calls[calls.length - 1] ?? last.deduped[last.deduped.length - 1]!;
+  return {
+    lastAttemptedToolCallId: anchor.toolCallId,
+    lastAttemptedToolName: anchor.toolName,
+    lastAttemptedTurnIndex: last.batch.turnIndex,
+    lastAttemptedTimestamp: last.batch.timestamp,
+    attemptedBatchCount: prefix.length,
+    attemptedToolCallCount: totals.toolCallCount,
+    rawCharCount: totals.rawCharCount,
+    summaryCharCount: totals.summaryCharCount,
+    outcome: frontierOutcome(prefix),
+  };
+}

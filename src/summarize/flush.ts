@@ -1,0 +1,281 @@
+/**
+ * `flushPending`: turn pending tool-call batches into persisted summaries.
+ *
+ * Single-flight. Every non-concurrent call writes exactly one
+ * `context-prune-flush-metrics` entry from its `finally`, whatever happens.
+ * A batch whose summary failed does not hold up the others; the frontier only
+ * moves past the leading batches that were processed without a gap, and the
+ * batches left over go back to the front of the queue. Chain compression never
+ * runs over a span that still holds a left-over batch.
+ */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { compressAfterFlush } from "./chain-pass.js";
+import {
+  type AppendEntry,
+  type Delivery,
+  errorMessage,
+  isStaleContextError,
+  runtimeDelivery,
+  safeNotify,
+  sessionAppenderOf,
+  sessionDelivery,
+} from "./delivery.js";
+import type { ExtensionState } from "../host/extension-state.js";
+import { classifyBatches, dedupBatches, type PreparedBatch, summarizeSlots } from "./flush-batches.js";
+import { notifyArchived, notifySkips, notifyUnusable } from "./flush-notices.js";
+import { frontierOutcome, frontierSnapshot, persistResults, totalsOf } from "./flush-persist.js";
+import { branchMessages, computeMetricsSnapshot, EMPTY_METRICS_SNAPSHOT } from "../host/metrics-cache.js";
+import { occKey } from "../capture/occurrence-key.js";
+import { capturePendingBatches } from "../capture/pending-batches.js";
+import { emitExternalCost } from "./stats.js";
+import { refreshStatus, showStatusText } from "../ui/status-refresh.js";
+import {
+  type CapturedBatch,
+  type ContextMetricsSnapshot,
+  CUSTOM_TYPE_FLUSH_METRICS,
+  CUSTOM_TYPE_FRONTIER,
+  CUSTOM_TYPE_STATS,
+  type FlushMetricsEntry,
+  type FlushOptions,
+  type FlushTrigger,
+  type PruneFrontier,
+  type PruneFrontierOutcome,
+} from "../types.js";
+
+export type FlushResult =
+  | {
+      ok: true;
+      reason: "flushed" | "skipped-oversized" | "skipped-trivial" | "skipped-deduped";
+      batchCount: number;
+      toolCallCount: number;
+      rawCharCount: number;
+      summaryCharCount: number;
+      dedupedCount?: number;
+    }
+  | {
+      ok: false;
+      reason: "empty" | "already-flushing" | "summarizer-failed" | "stale-context" | "failed" | "aborted";
+      error?: string;
+    };
+
+interface Attempt {
+  trigger: FlushTrigger;
+  metrics: ContextMetricsSnapshot;
+  captured: number;
+  processed: number;
+  outcome: FlushMetricsEntry["outcome"];
+  /** The session appender once bound; metrics then go through it too. */
+  writer?: AppendEntry;
+}
+
+export async function flushPending(
+  state: ExtensionState,
+  ctx: ExtensionContext,
+  options: FlushOptions = {},
+): Promise<FlushResult> {
+  if (state.isFlushing) return { ok: false, reason: "already-flushing" };
+  state.rearmedPending = false;
+  const attempt: Attempt = {
+    trigger: options.trigger ?? "manual",
+    metrics: computeMetricsSnapshot(state, ctx) ?? EMPTY_METRICS_SNAPSHOT,
+    captured: 0,
+    processed: 0,
+    outcome: "empty",
+  };
+  try {
+    return await runFlush(state, ctx, options, attempt);
+  } finally {
+    state.isFlushing = false;
+    writeFlushMetrics(state, attempt);
+  }
+}
+
+async function runFlush(
+  state: ExtensionState,
+  ctx: ExtensionContext,
+  options: FlushOptions,
+  attempt: Attempt,
+): Promise<FlushResult> {
+  let delivery: Delivery;
+  try {
+    delivery = options.delivery === "session" ? sessionDelivery(sessionAppenderOf(ctx)) : runtimeDelivery(state.pi);
+  } catch (err) {
+    attempt.outcome = "error";
+    return failure(err);
+  }
+  if (delivery.kind === "session") attempt.writer = delivery.appendEntry;
+
+  const batches = options.previewedBatches ?? capturePendingBatches(state, ctx);
+  attempt.captured = batches.length;
+  if (batches.length === 0) return { ok: false, reason: "empty" };
+  if (options.signal?.aborted) {
+    attempt.outcome = "error";
+    return { ok: false, reason: "aborted" };
+  }
+  state.pending.length = 0;
+  state.isFlushing = true;
+
+  let working: CapturedBatch[] = batches;
+  try {
+    const deduped = dedupBatches(batches, state, delivery.appendEntry);
+    working = deduped.map((d) => d.batch);
+    const now = Date.now();
+    const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now));
+    return await processBatches(state, ctx, options, delivery, prepared, attempt);
+  } catch (err) {
+    restoreToQueue(state, working);
+    attempt.outcome = "error";
+    return handleFlushError(state, ctx, options, err);
+  }
+}
+
+async function processBatches(
+  state: ExtensionState,
+  ctx: ExtensionContext,
+  options: FlushOptions,
+  delivery: Delivery,
+  prepared: PreparedBatch[],
+  attempt: Attempt,
+): Promise<FlushResult> {
+  const config = state.config.value;
+  if (prepared.some((p) => p.kind === "summarize")) ignoreStale(() => showStatusText(state, ctx, "prune: summarizing\u2026"));
+  const slots = await summarizeSlots(prepared, state, ctx, options);
+  await options.beforePersist?.();
+  if (options.signal?.aborted) throw new Error("flush: aborted before its results were written");
+  const outcome = persistResults(prepared, slots, state, delivery, Date.now());
+  restoreToQueue(state, outcome.unresolved.map((p) => p.batch));
+  notifyUnusable(ctx, outcome.newlyUnusable);
+  const { processed } = outcome;
+  if (processed.length === 0) {
+    ignoreStale(() => refreshStatus(state, ctx));
+    attempt.outcome = "error";
+    return { ok: false, reason: "summarizer-failed" };
+  }
+
+  const settled = processed.slice(0, outcome.settledPrefix);
+  const chainMessages = config.chainCompression?.enabled ? snapshotBranchMessages(ctx) : null;
+  try {
+    persistFrontierAndStats(state, delivery, settled.length > 0 ? frontierSnapshot(settled) : null);
+  } catch (err) {
+    attempt.processed = processed.length;
+    attempt.outcome = "error";
+    return failure(err);
+  }
+  ignoreStale(() => refreshStatus(state, ctx));
+  ignoreStale(() => emitExternalCost(state.pi, state.stats));
+  if (chainMessages) {
+    const unresolvedKeys = keysOf(outcome.unresolved.map((p) => p.batch));
+    await compressAfterFlush(state, ctx, chainMessages, {
+      closingMessage: options.closingMessage,
+      appendEntry: delivery.appendEntry,
+      heldKeys: unresolvedKeys,
+      signal: options.signal,
+    });
+  }
+  const totals = totalsOf(processed);
+  notifySkips(ctx, processed, totals.dedupedCount, config);
+  notifyArchived(ctx, processed);
+
+  attempt.processed = processed.length;
+  const outcomeOfAll = frontierOutcome(processed);
+  attempt.outcome = outcomeOfAll;
+  return {
+    ok: true,
+    reason: resultReason(outcomeOfAll),
+    batchCount: processed.length,
+    toolCallCount: totals.toolCallCount,
+    rawCharCount: totals.rawCharCount,
+    summaryCharCount: totals.summaryCharCount,
+    dedupedCount: totals.dedupedCount,
+  };
+}
+
+function keysOf(batches: CapturedBatch[]): Set<string> {
+  const keys = new Set<string>();
+  for (const batch of batches) for (const call of batch.toolCalls) keys.add(occKey(call.toolCallId, call.resultTimestamp));
+  return keys;
+}
+
+function snapshotBranchMessages(ctx: ExtensionContext): any[] | null {
+  try {
+    return branchMessages(ctx.sessionManager.getBranch());
+  } catch {
+    return null;
+  }
+}
+
+/** The in-memory frontier only moves once its entry is written; null leaves it where it is. */
+function persistFrontierAndStats(state: ExtensionState, delivery: Delivery, snapshot: PruneFrontier | null): void {
+  if (delivery.kind === "session") {
+    if (snapshot) {
+      delivery.appendEntry(CUSTOM_TYPE_FRONTIER, snapshot);
+      state.frontier.advance(snapshot);
+    }
+    try {
+      delivery.appendEntry(CUSTOM_TYPE_STATS, state.stats.getStats());
+    } catch {
+      // The stats snapshot is rewritten by the next flush; losing one is harmless.
+    }
+    return;
+  }
+  if (snapshot) {
+    const previous = state.frontier.get();
+    state.frontier.advance(snapshot);
+    try {
+      state.frontier.persist(state.pi);
+    } catch (err) {
+      if (previous) state.frontier.advance(previous);
+      else state.frontier.reset();
+      throw err;
+    }
+  }
+  state.stats.persist(state.pi);
+}
+
+function restoreToQueue(state: ExtensionState, batches: CapturedBatch[]): void {
+  state.pending.unshift(...batches.filter((b) => b.toolCalls.length > 0));
+}
+
+function handleFlushError(state: ExtensionState, ctx: ExtensionContext, options: FlushOptions, err: unknown): FlushResult {
+  if (options.signal?.aborted) {
+    ignoreStale(() => refreshStatus(state, ctx));
+    return { ok: false, reason: "aborted", error: errorMessage(err) };
+  }
+  if (isStaleContextError(err)) return { ok: false, reason: "stale-context", error: errorMessage(err) };
+  safeNotify(ctx, `pruner: summarization failed: ${errorMessage(err)}`, "error");
+  return { ok: false, reason: "failed", error: errorMessage(err) };
+}
+
+function failure(err: unknown): FlushResult {
+  const reason = isStaleContextError(err) ? "stale-context" : "failed";
+  return { ok: false, reason, error: errorMessage(err) };
+}
+
+function resultReason(outcome: PruneFrontierOutcome): "flushed" | "skipped-oversized" | "skipped-trivial" | "skipped-deduped" {
+  return outcome === "summarized" ? "flushed" : outcome;
+}
+
+function ignoreStale(fn: () => void): void {
+  try {
+    fn();
+  } catch (err) {
+    if (!isStaleContextError(err)) throw err;
+  }
+}
+
+function writeFlushMetrics(state: ExtensionState, attempt: Attempt): void {
+  const entry: FlushMetricsEntry = {
+    ts: Date.now(),
+    trigger: attempt.trigger,
+    capturedBatches: attempt.captured,
+    processedBatches: attempt.processed,
+    outcome: attempt.outcome,
+    metrics: attempt.metrics,
+  };
+  try {
+    if (attempt.writer) attempt.writer(CUSTOM_TYPE_FLUSH_METRICS, entry);
+    else state.pi.appendEntry(CUSTOM_TYPE_FLUSH_METRICS, entry);
+  } catch {
+    // Observability only: a lost metrics line must never fail a flush.
+  }
+}

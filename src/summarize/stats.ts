@@ -1,0 +1,142 @@
+/**
+ * Summarizer spend and chain-compression counters: accumulated in memory,
+ * persisted as full snapshots in `context-prune-stats` entries, and published
+ * as this session's delta on the shared `cost:external` channel.
+ */
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { corruptEntryMessage, parseStatsEntry } from "../capture/persisted-entries.js";
+import {
+  CUSTOM_TYPE_STATS,
+  EXTERNAL_COST_CHANNEL,
+  EXTERNAL_COST_SOURCE,
+  type ExternalCostUpdate,
+  type LiveReclaim,
+  type SummarizeResult,
+  type SummarizerStats,
+} from "../types.js";
+
+type Usage = SummarizeResult["usage"];
+
+interface Baseline {
+  totalInputTokens: number;
+  totalOutputTokens: number;
+  totalCost: number;
+}
+
+const zeroStats = (): SummarizerStats => ({
+  totalInputTokens: 0,
+  totalOutputTokens: 0,
+  totalCost: 0,
+  callCount: 0,
+  chainsCompressed: 0,
+  rangesSummarized: 0,
+});
+
+export class StatsAccumulator {
+  private stats: SummarizerStats = zeroStats();
+  private baseline: Baseline = { totalInputTokens: 0, totalOutputTokens: 0, totalCost: 0 };
+  private liveReclaim: LiveReclaim | undefined;
+
+  add(usage: Usage): void {
+    this.stats.totalInputTokens += usage?.input ?? 0;
+    this.stats.totalOutputTokens += usage?.output ?? 0;
+    this.stats.totalCost += usage?.cost?.total ?? 0;
+    this.stats.callCount += 1;
+  }
+
+  getSessionDelta(): { totalCost: number; inputTokens: number; outputTokens: number } {
+    return {
+      totalCost: this.stats.totalCost - this.baseline.totalCost,
+      inputTokens: this.stats.totalInputTokens - this.baseline.totalInputTokens,
+      outputTokens: this.stats.totalOutputTokens - this.baseline.totalOutputTokens,
+    };
+  }
+
+  setLiveReclaim(beforeChars: number, afterChars: number): void {
+    this.liveReclaim = { beforeChars, afterChars };
+  }
+
+  getLiveReclaim(): LiveReclaim | undefined {
+    return this.liveReclaim;
+  }
+
+  getStats(): SummarizerStats {
+    return { ...this.stats };
+  }
+
+  addChainsCompressed(n: number): void {
+    this.stats.chainsCompressed += n;
+  }
+
+  addRangesSummarized(n: number): void {
+    this.stats.rangesSummarized += n;
+  }
+
+  reset(): void {
+    this.stats = zeroStats();
+    this.baseline = { totalInputTokens: 0, totalOutputTokens: 0, totalCost: 0 };
+    this.liveReclaim = undefined;
+  }
+
+  toJSON(): SummarizerStats {
+    return this.getStats();
+  }
+
+  /** An unusable snapshot leaves the counters as they are. */
+  fromJSON(data: SummarizerStats): void {
+    const parsed = parseStatsEntry(data);
+    if (parsed.ok) this.stats = parsed.value;
+  }
+
+  /** The last valid snapshot wins: a corrupt later entry is reported and does not erase an earlier one. */
+  reconstructFromSession(ctx: ExtensionContext): void {
+    this.reset();
+    for (const entry of ctx.sessionManager.getBranch() as any[]) {
+      if (entry?.type !== "custom" || entry.customType !== CUSTOM_TYPE_STATS || !entry.data) continue;
+      const parsed = parseStatsEntry(entry.data);
+      if (parsed.ok) this.stats = parsed.value;
+      else console.error(corruptEntryMessage(CUSTOM_TYPE_STATS, parsed.reason));
+    }
+    this.baseline = {
+      totalInputTokens: this.stats.totalInputTokens,
+      totalOutputTokens: this.stats.totalOutputTokens,
+      totalCost: this.stats.totalCost,
+    };
+  }
+
+  persist(pi: ExtensionAPI): void {
+    pi.appendEntry(CUSTOM_TYPE_STATS, this.toJSON());
+  }
+}
+
+export function formatCompactCount(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
+  if (n >= 1_000) return `${(n / 1_000).toFixed(1)}k`;
+  return String(n);
+}
+
+export function formatTokens(n: number): string {
+  return formatCompactCount(n);
+}
+
+export function formatCharProgress(receivedChars: number, rawChars?: number): string {
+  const summary = `${formatCompactCount(receivedChars)} summary char${receivedChars === 1 ? "" : "s"}`;
+  if (rawChars === undefined || rawChars === null) return summary;
+  return `${summary} / ${formatCompactCount(rawChars)} raw char${rawChars === 1 ? "" : "s"}`;
+}
+
+export function formatCost(n: number): string {
+  if (n > 0 && n < 0.001) return "<$0.001";
+  return `$${n.toFixed(3)}`;
+}
+
+export function emitExternalCost(pi: ExtensionAPI, accumulator: StatsAccumulator): void {
+  const delta = accumulator.getSessionDelta();
+  const payload: ExternalCostUpdate = {
+    source: EXTERNAL_COST_SOURCE,
+    totalCost: delta.totalCost,
+    inputTokens: delta.inputTokens,
+    outputTokens: delta.outputTokens,
+  };
+  pi.events.emit(EXTERNAL_COST_CHANNEL, payload);
+}

@@ -1,0 +1,72 @@
+/**
+ * Footer status segment: `prune: ON|OFF`, the live reclaim estimate, the
+ * diagnostics counters and the context-metrics suffix.
+ */
+import { formatCompactCount } from "../summarize/stats.js";
+import { STATUS_WIDGET_ID } from "../types.js";
+import type { ContextMetricsSnapshot, ContextPruneConfig, DiagnosticKind, LiveReclaim } from "../types.js";
+
+const SEP = " \u00b7 ";
+const STATUS_PREFIX = "\u2502 ";
+
+const DIAG_LETTERS: ReadonlyArray<[DiagnosticKind, string]> = [
+  ["unresolved-range", "u"],
+  ["range-id-mismatch", "m"],
+  ["orphan-sweep", "o"],
+  ["backfill-empty", "b"],
+];
+
+function diagSuffix(diagnostics?: Partial<Record<DiagnosticKind, number>>): string {
+  if (!diagnostics) return "";
+  const tokens: string[] = [];
+  for (const [kind, letter] of DIAG_LETTERS) {
+    const count = diagnostics[kind];
+    if (typeof count === "number" && count > 0) tokens.push(`${letter}${count}`);
+  }
+  return tokens.length > 0 ? `${SEP}diag ${tokens.join("/")}` : "";
+}
+
+function metricsSuffix(metrics?: ContextMetricsSnapshot): string {
+  if (!metrics || !(metrics.frontierGapTokens > 0)) return "";
+  return (
+    `${SEP}think ${formatCompactCount(metrics.openCycleThinkingTokens)}` +
+    `${SEP}gap ${formatCompactCount(metrics.frontierGapTokens)}` +
+    `${SEP}chain ${metrics.largestChainSharePct}%`
+  );
+}
+
+function reclaimText(reclaim: LiveReclaim): string {
+  const beforeTok = Math.round(reclaim.beforeChars / 4);
+  const afterTok = Math.round(reclaim.afterChars / 4);
+  const ratio = Math.round((1 - afterTok / beforeTok) * 100);
+  // A sub-token "before" size would divide by zero; report no reduction.
+  const reduction = Number.isFinite(ratio) ? Math.max(0, ratio) : 0;
+  return `${SEP}${formatCompactCount(beforeTok)}->${formatCompactCount(afterTok)} (-${reduction}%)`;
+}
+
+export function pruneStatusText(
+  config: Pick<ContextPruneConfig, "enabled">,
+  reclaim?: LiveReclaim,
+  diagnostics?: Record<DiagnosticKind, number>,
+  metrics?: ContextMetricsSnapshot,
+): string {
+  if (!config.enabled) return "prune: OFF";
+  const suffix = diagSuffix(diagnostics) + metricsSuffix(metrics);
+  if (!reclaim || !(reclaim.beforeChars > 0)) return `prune: ON${suffix}`;
+  return `prune: ON${reclaimText(reclaim)}${suffix}`;
+}
+
+export function setPruneStatusWidget(
+  ctx: { ui: { setStatus: (id: string, text?: string) => void } },
+  config: Pick<ContextPruneConfig, "enabled" | "showPruneStatusLine">,
+  value?: LiveReclaim | string,
+  diagnostics?: Record<DiagnosticKind, number>,
+  metrics?: ContextMetricsSnapshot,
+): void {
+  if (!config.showPruneStatusLine) {
+    ctx.ui.setStatus(STATUS_WIDGET_ID, undefined);
+    return;
+  }
+  const text = typeof value === "string" ? value : pruneStatusText(config, value, diagnostics, metrics);
+  ctx.ui.setStatus(STATUS_WIDGET_ID, STATUS_PREFIX + text);
+}
