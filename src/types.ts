@@ -2,7 +2,6 @@
  * Shared declarations: persisted entry shapes, config, constants and presets.
  * Pure data: no runtime imports.
  */
-import type { FallbackController } from "./summarize/summarizer-fallback.js";
 
 // ---------------------------------------------------------------------------
 // Custom entry types and well-known names
@@ -391,19 +390,37 @@ export interface FlushOptions {
   beforePersist?: () => Promise<void>;
 }
 
+export type FallbackTransition = "enter" | "recover" | "none";
+export type CallTarget = "primary" | "fallback";
+
+export interface TargetDecision {
+  target: CallTarget;
+  wasProbe: boolean;
+}
+
+/** The outage-fallback state a summarizer call consults (implemented by `FallbackController`). */
+export interface SummarizerFallback {
+  chooseTarget(): TargetDecision;
+  onPrimarySuccess(wasProbe: boolean): FallbackTransition;
+  onFallbackSuccess(): FallbackTransition;
+  onPrimaryFailFallbackOk(wasProbe: boolean): FallbackTransition;
+  onFallbackOnlyFail(): void;
+  onBothDown(): void;
+}
+
 export interface SummarizeBatchOptions {
   onTextProgress?: (receivedChars: number) => void;
   /** Called when the model answered but the reply was empty or cut off (no notice is shown for it). */
   onUnusable?: () => void;
   signal?: AbortSignal;
-  controller?: FallbackController;
+  controller?: SummarizerFallback;
 }
 
 export interface SummarizeBatchesOptions {
   onBatchTextProgress?: BatchTextProgressCallback;
   onBatchUnusable?: (index: number) => void;
   signal?: AbortSignal;
-  controller?: FallbackController;
+  controller?: SummarizerFallback;
 }
 
 export interface SummarizeResult {

@@ -3,10 +3,13 @@
  * and trailing blanks, but recovering an alias returns the original's text,
  * so the alias must be that text byte for byte.
  */
-import type { ToolCallIndexer } from "../archive/indexer.js";
 import type { ToolCallRecord } from "../types.js";
 
-type DedupIndex = Pick<ToolCallIndexer, "lookupByContent"> & Partial<Pick<ToolCallIndexer, "getRecord">>;
+/** What dedup needs of the index (the archive's `ToolCallIndexer`). */
+export interface DedupIndex {
+  lookupByContent(toolName: string, resultText: string): string | undefined;
+  getRecord?(keyOrAlias: string): ToolCallRecord | undefined;
+}
 
 export interface DedupCandidate {
   key: string;

@@ -7,11 +7,10 @@ import { constants } from "node:fs";
 import { lstat, mkdir, open } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { hashToolResult } from "./content-hash.js";
-import type { ToolCallIndexer } from "../archive/indexer.js";
-import { dedupCandidate, isExactCopy } from "./exact-duplicate.js";
+import { dedupCandidate, type DedupIndex, isExactCopy } from "./exact-duplicate.js";
 import { occKey } from "./occurrence-key.js";
 import { readOwnSidecar } from "./sidecar-read.js";
-import type { CapturedBatch, CapturedToolCall } from "../types.js";
+import type { CapturedBatch, CapturedToolCall, SummaryToolCallRef } from "../types.js";
 
 /** Longest sanitized file stem; longer ids keep a prefix plus a hash of the full id. */
 export const MAX_SIDECAR_STEM = 128;
@@ -102,9 +101,18 @@ async function assertRealDirectory(dir: string): Promise<void> {
   if (!info.isDirectory()) throw new Error(`spill: blob directory ${dir} is not a directory; refusing to write`);
 }
 
+/** What an eager spill needs of the index (the archive's `ToolCallIndexer`; test doubles may omit the optional members). */
+export interface SpillIndex extends DedupIndex {
+  registerDuplicate(newKey: string, originalKey: string, appendEntry: (customType: string, data?: unknown) => void, call?: CapturedToolCall): void;
+  addBatch(batch: CapturedBatch, appendEntry: (customType: string, data?: unknown) => void, refs?: SummaryToolCallRef[]): void;
+  isSummarized?(occurrenceKey: string): boolean;
+  allocateSummaryRefs?(batch: CapturedBatch): SummaryToolCallRef[];
+  registerSummaryRefs(refs: SummaryToolCallRef[]): void;
+}
+
 interface SpillArgs {
   batch: CapturedBatch;
-  indexer: ToolCallIndexer;
+  indexer: SpillIndex;
   config: { spillThreshold: number; spillPreviewBytes: number; dedupByContentHash: boolean };
   sessionDir: string;
   sessionId: string;

@@ -5,15 +5,11 @@
  * returned as tags and the summarizer turns them into notices.
  */
 
+import type { FallbackTransition, SummarizerFallback, TargetDecision } from "../types.js";
+
+export type { CallTarget, FallbackTransition, TargetDecision } from "../types.js";
+
 export const COOLDOWN_MS = 10 * 60 * 1000;
-
-export type FallbackTransition = "enter" | "recover" | "none";
-export type CallTarget = "primary" | "fallback";
-
-export interface TargetDecision {
-  target: CallTarget;
-  wasProbe: boolean;
-}
 
 export interface ModelLike {
   id: string;
@@ -21,7 +17,7 @@ export interface ModelLike {
   name?: string;
 }
 
-export class FallbackController {
+export class FallbackController implements SummarizerFallback {
   inFallback = false;
   private lastProbeAt = 0;
   private owedEnterWarning = false;

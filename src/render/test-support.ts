@@ -10,9 +10,9 @@
  * clears the set.
  */
 import { expect } from "bun:test";
-import { DiagnosticSink } from "./render/diagnostics.js";
-import { sweepOrphanToolResults } from "./render/orphan-sweep.js";
-import { pruneMessages } from "./render/pruner.js";
+import { DiagnosticSink } from "./diagnostics.js";
+import { sweepOrphanToolResults } from "./orphan-sweep.js";
+import { pruneMessages } from "./pruner.js";
 
 export function expectNoOrphanToolResults(messages: any[]): void {
   let open = new Set<string>();
