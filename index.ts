@@ -7,13 +7,13 @@ import { compactChains } from "./src/summarize/chain-pass.js";
 import { registerCommands } from "./src/commands/commands.js";
 import { createExtensionState, type ExtensionState } from "./src/host/extension-state.js";
 import { flushPending } from "./src/summarize/flush.js";
-import { computeMetricsSnapshot, EMPTY_METRICS_SNAPSHOT } from "./src/host/metrics-cache.js";
+import { computeMetricsSnapshot } from "./src/host/metrics-cache.js";
 import { capturePendingBatches } from "./src/capture/pending-batches.js";
 import { registerQueryTool } from "./src/archive/query-tool.js";
 import { onSessionStart, onSessionTree } from "./src/host/session-lifecycle.js";
 import { settleRunningFlush } from "./src/host/final-reply-flush.js";
 import { onAgentEnd, onContext, onMessageEnd, onSessionBeforeTree, onSessionShutdown, onTurnEnd } from "./src/host/turn-handlers.js";
-import type { FlushOptions } from "./src/types.js";
+import { EMPTY_METRICS_SNAPSHOT, type FlushOptions } from "./src/types.js";
 
 export default function piCondense(pi: ExtensionAPI): void {
   const state = createExtensionState(pi);

@@ -24,7 +24,7 @@
 import { captureBatch, captureUnindexedBatchesFromSession } from "../src/capture/batch-capture.js";
 import { computeContextMetrics } from "../src/host/context-metrics.js";
 import { ToolCallIndexer } from "../src/archive/indexer.js";
-import { projectBranch } from "../src/host/metrics-cache.js";
+import { projectBranch } from "../src/capture/batch-capture.js";
 import { occKey } from "../src/capture/occurrence-key.js";
 import { sweepOrphanToolResults } from "../src/render/orphan-sweep.js";
 import { trimBatchToPendingRange } from "../src/capture/pending-batches.js";

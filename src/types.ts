@@ -315,6 +315,13 @@ export interface PruneFrontier {
   outcome: PruneFrontierOutcome;
 }
 
+/** The snapshot recorded when none could be computed. */
+export const EMPTY_METRICS_SNAPSHOT: ContextMetricsSnapshot = {
+  openCycleThinkingTokens: 0,
+  largestChainSharePct: 0,
+  frontierGapTokens: 0,
+};
+
 export interface ContextMetricsSnapshot {
   /** Estimated tokens of thinking blocks in the trailing open segment. */
   openCycleThinkingTokens: number;

@@ -270,3 +270,30 @@ export function groupBatchesByMode(batches: CapturedBatch[], mode: BatchingMode)
   }
   return grouped;
 }
+
+/** Message entries as messages, custom_message entries as the `custom` role the model sees. */
+export function projectBranch(branch: any[]): any[] {
+  const out: any[] = [];
+  for (const entry of branch) {
+    if (entry?.type === "message" && entry.message) {
+      out.push(entry.message);
+    } else if (entry?.type === "custom_message") {
+      out.push({
+        role: "custom",
+        customType: entry.customType,
+        content: entry.content,
+        display: entry.display,
+        details: entry.details,
+        timestamp: new Date(entry.timestamp).getTime(),
+      });
+    }
+  }
+  return out;
+}
+
+/** Message entries only, unwrapped: what chain detection and capture read. */
+export function branchMessages(branch: any[]): any[] {
+  const out: any[] = [];
+  for (const entry of branch) if (entry?.type === "message" && entry.message) out.push(entry.message);
+  return out;
+}

@@ -5,9 +5,17 @@
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { captureUnindexedBatchesFromSession, groupBatchesByMode } from "./batch-capture.js";
-import { type ExtensionState, protectionPredicate } from "../host/extension-state.js";
+import type { BatchingMode, CapturedBatch, PruneFrontier } from "../types.js";
 import { occKey } from "./occurrence-key.js";
-import type { CapturedBatch, PruneFrontier } from "../types.js";
+import { type ProtectionConfig, protectionPredicate } from "./protected.js";
+
+/** What the rescan reads: the index, the frontier, the live queue (its fallback) and the live config. */
+export interface PendingSource {
+  indexer: { isSummarized(occurrenceKey: string): boolean };
+  frontier: { get(): PruneFrontier | null };
+  pending: CapturedBatch[];
+  config: { value: ProtectionConfig & { batchingMode: BatchingMode } };
+}
 
 export function trimBatchToPendingRange(
   batch: CapturedBatch,
@@ -27,7 +35,7 @@ export function trimBatchToPendingRange(
 }
 
 export function capturePendingBatches(
-  state: ExtensionState,
+  state: PendingSource,
   ctx: ExtensionContext,
   opts?: { rethrow?: boolean },
 ): CapturedBatch[] {

@@ -7,7 +7,7 @@ import { detectChains } from "../chains/chain-detector.js";
 import { DiagnosticSink } from "../render/diagnostics.js";
 import { PruneFrontierTracker } from "./frontier.js";
 import { ToolCallIndexer } from "../archive/indexer.js";
-import { projectBranch } from "../host/metrics-cache.js";
+import { projectBranch } from "./batch-capture.js";
 import { parseChainEntry, parseToolCallRecord } from "./persisted-entries.js";
 import { isProtected } from "./protected.js";
 import { pruneMessages } from "../render/pruner.js";

@@ -64,3 +64,8 @@ export function isProtected(toolName: string, args: unknown, config: ProtectionC
   const normalized = raw.replace(/\\/g, "/");
   return patterns.some((pattern) => typeof pattern === "string" && globToRegExp(pattern).test(normalized));
 }
+
+/** Always reads the live config, so `/pruner` edits apply at once. */
+export function protectionPredicate(source: { config: { value: ProtectionConfig } }): (toolName: string, args: unknown) => boolean {
+  return (toolName, args) => isProtected(toolName, args, source.config.value);
+}

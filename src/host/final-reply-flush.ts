@@ -16,7 +16,7 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { ExtensionState } from "./extension-state.js";
 import { flushPending } from "../summarize/flush.js";
-import { projectBranch } from "./metrics-cache.js";
+import { projectBranch } from "../capture/batch-capture.js";
 import type { BackgroundFlush } from "./safe-points.js";
 import { CUSTOM_TYPE_SUMMARY } from "../types.js";
 

@@ -5,45 +5,21 @@
  * `/pruner status`).
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { projectBranch } from "../capture/batch-capture.js";
+import { type ProtectionConfig, protectionPredicate } from "../capture/protected.js";
+import type { ContextMetricsSnapshot, PruneFrontier } from "../types.js";
 import { computeContextMetrics } from "./context-metrics.js";
-import { type ExtensionState, protectionPredicate } from "./extension-state.js";
-import type { ContextMetricsSnapshot } from "../types.js";
 
-export const EMPTY_METRICS_SNAPSHOT: ContextMetricsSnapshot = {
-  openCycleThinkingTokens: 0,
-  largestChainSharePct: 0,
-  frontierGapTokens: 0,
-};
-
-/** Message entries as messages, custom_message entries as the `custom` role the model sees. */
-export function projectBranch(branch: any[]): any[] {
-  const out: any[] = [];
-  for (const entry of branch) {
-    if (entry?.type === "message" && entry.message) {
-      out.push(entry.message);
-    } else if (entry?.type === "custom_message") {
-      out.push({
-        role: "custom",
-        customType: entry.customType,
-        content: entry.content,
-        display: entry.display,
-        details: entry.details,
-        timestamp: new Date(entry.timestamp).getTime(),
-      });
-    }
-  }
-  return out;
-}
-
-/** Message entries only, unwrapped: what chain detection and capture read. */
-export function branchMessages(branch: any[]): any[] {
-  const out: any[] = [];
-  for (const entry of branch) if (entry?.type === "message" && entry.message) out.push(entry.message);
-  return out;
+/** What the snapshot reads, and the cache it writes. */
+export interface MetricsSource {
+  config: { value: ProtectionConfig };
+  indexer: { isSummarized(occurrenceKey: string): boolean };
+  frontier: { get(): PruneFrontier | null };
+  metricsCache: ContextMetricsSnapshot | undefined;
 }
 
 /** Never throws: on failure the previous cache stays and is returned. */
-export function computeMetricsSnapshot(state: ExtensionState, ctx: ExtensionContext): ContextMetricsSnapshot | undefined {
+export function computeMetricsSnapshot(state: MetricsSource, ctx: ExtensionContext): ContextMetricsSnapshot | undefined {
   try {
     const projection = projectBranch(ctx.sessionManager.getBranch());
     state.metricsCache = computeContextMetrics(

@@ -16,15 +16,22 @@ import { createHash } from "node:crypto";
 import { compressChainRanges, NOTHING_CREATED, type ChainRangeResult } from "./chain-range-prune.js";
 import type { DiagnosticSink } from "./diagnostics.js";
 import { purgeErroredArgs } from "./error-purge.js";
-import type { ToolCallIndexer } from "../archive/indexer.js";
 import { sweepOrphanToolResults } from "./orphan-sweep.js";
 import type { ProtectionConfig } from "../capture/protected.js";
 import { inGraceRecoveryToolCallIds } from "./recovery-grace.js";
 import { measureRender } from "./render-size.js";
-import { replaceSummarizedResults } from "./stub-replace.js";
+import { replaceSummarizedResults, type StubIndexer } from "./stub-replace.js";
 import type { ChainCompressionConfig, ChainCompressionEntry, ErrorPurgeConfig } from "../types.js";
 
 type Reporter = Pick<DiagnosticSink, "report">;
+
+/** Everything the render reads of the index (the archive's `ToolCallIndexer`); chain lookups only with chain compression on. */
+export interface RenderIndexer extends StubIndexer {
+  getChainEntries(): ChainCompressionEntry[];
+  getPerBatchSummaryTextForToolCallIds(keys: string[]): string;
+  /** Read lazily, only for a `{bN}` placeholder naming another block. */
+  findChainEntryByBlockId?(blockId: string): ChainCompressionEntry | undefined;
+}
 
 export interface PruneResult {
   messages: any[];
@@ -40,7 +47,7 @@ export function sizeMessages(messages: any[]): number {
 
 export function pruneMessages(
   messages: any[],
-  indexer: ToolCallIndexer,
+  indexer: RenderIndexer,
   chainCompression?: ChainCompressionConfig,
   errorPurge?: ErrorPurgeConfig,
   protection?: ProtectionConfig,
@@ -72,7 +79,7 @@ export function pruneMessages(
   const { beforeChars, afterChars } = measureRender(messages, stubbed, positional, current, created);
   return { messages: current, pruned: true, beforeChars, afterChars };
 
-  function compressChains(input: any[], idx: ToolCallIndexer): ChainRangeResult {
+  function compressChains(input: any[], idx: RenderIndexer): ChainRangeResult {
     const bodyFor = (entry: ChainCompressionEntry): string => chainBody(entry, idx);
     const lookup = (blockId: string): string | undefined => {
       const entry = idx.findChainEntryByBlockId?.(blockId);
@@ -95,7 +102,7 @@ export function pruneMessages(
 // Phase 3 body selection
 // ---------------------------------------------------------------------------
 
-function chainBody(entry: ChainCompressionEntry, indexer: Pick<ToolCallIndexer, "getPerBatchSummaryTextForToolCallIds">): string {
+function chainBody(entry: ChainCompressionEntry, indexer: Pick<RenderIndexer, "getPerBatchSummaryTextForToolCallIds">): string {
   // Entries are validated at load; the checks stay so a value that slipped through cannot throw here.
   if (typeof entry.rangeSummaryText === "string") return entry.rangeSummaryText;
   const keys = Array.isArray(entry.droppedOccurrenceKeys)

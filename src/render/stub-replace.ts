@@ -7,13 +7,18 @@
  * accounting does not walk thousands of stubs it has just built.
  */
 import { generationOf } from "./index-generation.js";
-import type { ToolCallIndexer } from "../archive/indexer.js";
 import { jsonLength, quotedLength } from "./json-size.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { isProtected, type ProtectionConfig } from "../capture/protected.js";
 import type { ToolCallRecord } from "../types.js";
 
-export type StubIndexer = Pick<ToolCallIndexer, "isSummarized" | "hasLegacyBareRecord" | "getRecord" | "getShortRefForToolCallId">;
+/** The index lookups phase 1 makes (the archive's `ToolCallIndexer` provides them). */
+export interface StubIndexer {
+  isSummarized(occurrenceKey: string): boolean;
+  hasLegacyBareRecord(toolCallId: string): boolean;
+  getRecord(keyOrAlias: string): ToolCallRecord | undefined;
+  getShortRefForToolCallId(occurrenceKey: string): string | undefined;
+}
 
 export interface StubbedMessages {
   messages: any[];

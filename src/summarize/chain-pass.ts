@@ -7,8 +7,9 @@ import { archiveChainMembers } from "../chains/chain-archive.js";
 import { compressEligible, selectEligible } from "../chains/chain-compressor.js";
 import { detectChains, withClosingMessage } from "../chains/chain-detector.js";
 import { type AppendEntry, errorMessage, isStaleContextError, safeNotify } from "./delivery.js";
-import { type ExtensionState, protectionPredicate } from "../host/extension-state.js";
-import { branchMessages } from "../host/metrics-cache.js";
+import type { FlushState } from "./flush-state.js";
+import { protectionPredicate } from "../capture/protected.js";
+import { branchMessages } from "../capture/batch-capture.js";
 import { plural } from "../plural.js";
 import { inGraceRecoveryToolCallIds } from "../render/recovery-grace.js";
 import { emitExternalCost } from "./stats.js";
@@ -16,7 +17,7 @@ import { summarizeRange } from "./summarizer.js";
 import type { ChainCompressionEntry } from "../types.js";
 
 export function makeFuseRange(
-  state: ExtensionState,
+  state: FlushState,
   ctx: ExtensionContext,
   signal?: AbortSignal,
 ): ((text: string) => Promise<string | null>) | undefined {
@@ -42,7 +43,7 @@ interface ChainPassRun {
   signal?: AbortSignal;
 }
 
-async function compress(state: ExtensionState, ctx: ExtensionContext, run: ChainPassRun) {
+async function compress(state: FlushState, ctx: ExtensionContext, run: ChainPassRun) {
   const config = state.config.value;
   const { messages, rollingWindow, appendEntry } = run;
   const chains = detectChains(messages, protectionPredicate(state));
@@ -78,7 +79,7 @@ async function compress(state: ExtensionState, ctx: ExtensionContext, run: Chain
   );
 }
 
-function recordCompressions(state: ExtensionState, entries: ChainCompressionEntry[]): void {
+function recordCompressions(state: FlushState, entries: ChainCompressionEntry[]): void {
   state.stats.addChainsCompressed(entries.length);
   state.stats.persist(state.pi);
   emitExternalCost(state.pi, state.stats);
@@ -86,7 +87,7 @@ function recordCompressions(state: ExtensionState, entries: ChainCompressionEntr
 
 /** Non-fatal: a failure is a warning notice and never changes the flush outcome. */
 export async function compressAfterFlush(
-  state: ExtensionState,
+  state: FlushState,
   ctx: ExtensionContext,
   messages: any[],
   after: { closingMessage: any; appendEntry: AppendEntry; heldKeys: ReadonlySet<string>; signal?: AbortSignal },
@@ -122,7 +123,7 @@ function isOnBranch(messages: any[], message: any): boolean {
 }
 
 export async function compactChains(
-  state: ExtensionState,
+  state: FlushState,
   ctx: ExtensionContext,
 ): Promise<{ compressedEntries: ChainCompressionEntry[]; skipped: number }> {
   const messages = branchMessages(ctx.sessionManager.getBranch());

@@ -6,7 +6,7 @@
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { AppendEntry } from "./delivery.js";
-import type { ExtensionState } from "../host/extension-state.js";
+import type { FlushState } from "./flush-state.js";
 import { serializeBatchWithinLimit } from "../capture/batch-capture.js";
 import { dedupCandidate, isExactCopy } from "../capture/exact-duplicate.js";
 import { occKey } from "../capture/occurrence-key.js";
@@ -36,7 +36,7 @@ export interface SummarizedSlots {
 /** Calls whose normalized text matches an already-indexed record become aliases of it: no LLM call. */
 export function dedupBatches(
   batches: CapturedBatch[],
-  state: ExtensionState,
+  state: FlushState,
   persistAlias: AppendEntry,
 ): Array<{ batch: CapturedBatch; deduped: CapturedToolCall[] }> {
   return batches.map((batch) => {
@@ -88,7 +88,7 @@ function kindOf(
 
 export async function summarizeSlots(
   prepared: PreparedBatch[],
-  state: ExtensionState,
+  state: FlushState,
   ctx: ExtensionContext,
   options: FlushOptions,
 ): Promise<SummarizedSlots> {
@@ -101,7 +101,7 @@ export async function summarizeSlots(
 
 async function summarizeSequentially(
   prepared: PreparedBatch[],
-  state: ExtensionState,
+  state: FlushState,
   ctx: ExtensionContext,
   options: FlushOptions,
   unusable: Set<number>,
@@ -129,7 +129,7 @@ async function summarizeSequentially(
 
 async function summarizeInParallel(
   prepared: PreparedBatch[],
-  state: ExtensionState,
+  state: FlushState,
   ctx: ExtensionContext,
   options: FlushOptions,
   unusable: Set<number>,

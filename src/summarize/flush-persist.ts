@@ -8,7 +8,7 @@
  */
 import { BATCH_BODY_HEADER, deterministicBody } from "../chains/deterministic-body.js";
 import { type Delivery, isStaleContextError } from "./delivery.js";
-import type { ExtensionState } from "../host/extension-state.js";
+import type { FlushState } from "./flush-state.js";
 import type { PreparedBatch, SummarizedSlots } from "./flush-batches.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { formatSummaryToolCallRefs, makeSummaryDetails, substituteInlineRefs } from "../archive/summary-refs.js";
@@ -48,7 +48,7 @@ export interface PersistOutcome {
 export function persistResults(
   prepared: PreparedBatch[],
   summarized: SummarizedSlots,
-  state: ExtensionState,
+  state: FlushState,
   delivery: Delivery,
   now: number,
 ): PersistOutcome {
@@ -82,7 +82,7 @@ function persistOne(
   item: PreparedBatch,
   summarized: SummarizedSlots,
   position: number,
-  state: ExtensionState,
+  state: FlushState,
   delivery: Delivery,
   now: number,
   outcome: PersistOutcome,
@@ -112,7 +112,7 @@ interface Persisted {
 function persistBody(
   item: PreparedBatch,
   body: (refs: SummaryToolCallRef[]) => string,
-  state: ExtensionState,
+  state: FlushState,
   delivery: Delivery,
 ): Persisted {
   const { batch } = item;
@@ -127,7 +127,7 @@ function persistBody(
   return { text, oversized: false, refs: shortIds };
 }
 
-function persistSummary(item: PreparedBatch, result: SummarizeResult, state: ExtensionState, delivery: Delivery): ProcessedBatch {
+function persistSummary(item: PreparedBatch, result: SummarizeResult, state: FlushState, delivery: Delivery): ProcessedBatch {
   const toolNames = item.batch.toolCalls.map((tc) => tc.toolName);
   const done = persistBody(item, (refs) => substituteInlineRefs(result.summaryText, refs, toolNames), state, delivery);
   return {
@@ -139,7 +139,7 @@ function persistSummary(item: PreparedBatch, result: SummarizeResult, state: Ext
   };
 }
 
-function persistArchived(item: PreparedBatch, state: ExtensionState, delivery: Delivery): ProcessedBatch {
+function persistArchived(item: PreparedBatch, state: FlushState, delivery: Delivery): ProcessedBatch {
   const calls = bodyCalls(item.batch);
   const done = persistBody(item, (refs) => deterministicBody(BATCH_BODY_HEADER, calls, refs.map((r) => r.shortId)), state, delivery);
   if (!done.oversized) state.retries.forget(item.batch);

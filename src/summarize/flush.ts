@@ -20,21 +20,21 @@ import {
   sessionAppenderOf,
   sessionDelivery,
 } from "./delivery.js";
-import type { ExtensionState } from "../host/extension-state.js";
+import type { FlushState } from "./flush-state.js";
 import { classifyBatches, dedupBatches, type PreparedBatch, summarizeSlots } from "./flush-batches.js";
 import { notifyArchived, notifySkips, notifyUnusable } from "./flush-notices.js";
 import { frontierOutcome, frontierSnapshot, persistResults, totalsOf } from "./flush-persist.js";
-import { branchMessages, computeMetricsSnapshot, EMPTY_METRICS_SNAPSHOT } from "../host/metrics-cache.js";
+import { branchMessages } from "../capture/batch-capture.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { capturePendingBatches } from "../capture/pending-batches.js";
 import { emitExternalCost } from "./stats.js";
-import { refreshStatus, showStatusText } from "../ui/status-refresh.js";
 import {
   type CapturedBatch,
   type ContextMetricsSnapshot,
   CUSTOM_TYPE_FLUSH_METRICS,
   CUSTOM_TYPE_FRONTIER,
   CUSTOM_TYPE_STATS,
+  EMPTY_METRICS_SNAPSHOT,
   type FlushMetricsEntry,
   type FlushOptions,
   type FlushTrigger,
@@ -69,7 +69,7 @@ interface Attempt {
 }
 
 export async function flushPending(
-  state: ExtensionState,
+  state: FlushState,
   ctx: ExtensionContext,
   options: FlushOptions = {},
 ): Promise<FlushResult> {
@@ -77,7 +77,7 @@ export async function flushPending(
   state.rearmedPending = false;
   const attempt: Attempt = {
     trigger: options.trigger ?? "manual",
-    metrics: computeMetricsSnapshot(state, ctx) ?? EMPTY_METRICS_SNAPSHOT,
+    metrics: state.metricsSnapshot(ctx) ?? EMPTY_METRICS_SNAPSHOT,
     captured: 0,
     processed: 0,
     outcome: "empty",
@@ -91,7 +91,7 @@ export async function flushPending(
 }
 
 async function runFlush(
-  state: ExtensionState,
+  state: FlushState,
   ctx: ExtensionContext,
   options: FlushOptions,
   attempt: Attempt,
@@ -130,7 +130,7 @@ async function runFlush(
 }
 
 async function processBatches(
-  state: ExtensionState,
+  state: FlushState,
   ctx: ExtensionContext,
   options: FlushOptions,
   delivery: Delivery,
@@ -138,7 +138,7 @@ async function processBatches(
   attempt: Attempt,
 ): Promise<FlushResult> {
   const config = state.config.value;
-  if (prepared.some((p) => p.kind === "summarize")) ignoreStale(() => showStatusText(state, ctx, "prune: summarizing\u2026"));
+  if (prepared.some((p) => p.kind === "summarize")) ignoreStale(() => state.status.show(ctx, "prune: summarizing\u2026"));
   const slots = await summarizeSlots(prepared, state, ctx, options);
   await options.beforePersist?.();
   if (options.signal?.aborted) throw new Error("flush: aborted before its results were written");
@@ -147,7 +147,7 @@ async function processBatches(
   notifyUnusable(ctx, outcome.newlyUnusable);
   const { processed } = outcome;
   if (processed.length === 0) {
-    ignoreStale(() => refreshStatus(state, ctx));
+    ignoreStale(() => state.status.refresh(ctx));
     attempt.outcome = "error";
     return { ok: false, reason: "summarizer-failed" };
   }
@@ -161,7 +161,7 @@ async function processBatches(
     attempt.outcome = "error";
     return failure(err);
   }
-  ignoreStale(() => refreshStatus(state, ctx));
+  ignoreStale(() => state.status.refresh(ctx));
   ignoreStale(() => emitExternalCost(state.pi, state.stats));
   if (chainMessages) {
     const unresolvedKeys = keysOf(outcome.unresolved.map((p) => p.batch));
@@ -205,7 +205,7 @@ function snapshotBranchMessages(ctx: ExtensionContext): any[] | null {
 }
 
 /** The in-memory frontier only moves once its entry is written; null leaves it where it is. */
-function persistFrontierAndStats(state: ExtensionState, delivery: Delivery, snapshot: PruneFrontier | null): void {
+function persistFrontierAndStats(state: FlushState, delivery: Delivery, snapshot: PruneFrontier | null): void {
   if (delivery.kind === "session") {
     if (snapshot) {
       delivery.appendEntry(CUSTOM_TYPE_FRONTIER, snapshot);
@@ -232,13 +232,13 @@ function persistFrontierAndStats(state: ExtensionState, delivery: Delivery, snap
   state.stats.persist(state.pi);
 }
 
-function restoreToQueue(state: ExtensionState, batches: CapturedBatch[]): void {
+function restoreToQueue(state: FlushState, batches: CapturedBatch[]): void {
   state.pending.unshift(...batches.filter((b) => b.toolCalls.length > 0));
 }
 
-function handleFlushError(state: ExtensionState, ctx: ExtensionContext, options: FlushOptions, err: unknown): FlushResult {
+function handleFlushError(state: FlushState, ctx: ExtensionContext, options: FlushOptions, err: unknown): FlushResult {
   if (options.signal?.aborted) {
-    ignoreStale(() => refreshStatus(state, ctx));
+    ignoreStale(() => state.status.refresh(ctx));
     return { ok: false, reason: "aborted", error: errorMessage(err) };
   }
   if (isStaleContextError(err)) return { ok: false, reason: "stale-context", error: errorMessage(err) };
@@ -263,7 +263,7 @@ function ignoreStale(fn: () => void): void {
   }
 }
 
-function writeFlushMetrics(state: ExtensionState, attempt: Attempt): void {
+function writeFlushMetrics(state: FlushState, attempt: Attempt): void {
   const entry: FlushMetricsEntry = {
     ts: Date.now(),
     trigger: attempt.trigger,

@@ -1,0 +1,42 @@
+/**
+ * What the summarize layer reads and changes of the extension's state: the
+ * pieces a flush and a chain pass use, plus the two host services they call
+ * (the footer, the context-metrics snapshot). The host's ExtensionState
+ * provides all of it; the layer never sees more.
+ */
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { ToolCallIndexer } from "../archive/indexer.js";
+import type { PruneFrontierTracker } from "../capture/frontier.js";
+import type { BlockRefIssuer } from "../chains/block-refs.js";
+import type { DiagnosticSink } from "../render/diagnostics.js";
+import type { CapturedBatch, ContextMetricsSnapshot, ContextPruneConfig } from "../types.js";
+import type { RetryLedger } from "./retry-ledger.js";
+import type { StatsAccumulator } from "./stats.js";
+import type { FallbackController } from "./summarizer-fallback.js";
+
+/** The footer, as a flush updates it. */
+export interface StatusPort {
+  refresh(ctx: ExtensionContext): void;
+  show(ctx: ExtensionContext, text: string): void;
+}
+
+export interface FlushState {
+  pi: ExtensionAPI;
+  config: { value: ContextPruneConfig };
+  indexer: ToolCallIndexer;
+  blockRefs: BlockRefIssuer;
+  stats: StatsAccumulator;
+  fallback: FallbackController;
+  diagnostics: DiagnosticSink;
+  frontier: PruneFrontierTracker;
+  /** Summarizer failures per batch: backoff and the switch to a deterministic archive. */
+  retries: RetryLedger;
+  /** Live-captured batches: the flush's fallback data source and the counter behind notices and the gate. */
+  pending: CapturedBatch[];
+  isFlushing: boolean;
+  /** Set at reload when unflushed work was found; opens the turn_end gate once. */
+  rearmedPending: boolean;
+  status: StatusPort;
+  /** A context-metrics snapshot of the branch, or undefined when it cannot be computed. */
+  metricsSnapshot(ctx: ExtensionContext): ContextMetricsSnapshot | undefined;
+}
