@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { registerCommands } from "./commands.js";
 import { DEFAULT_CONFIG } from "../types.js";
@@ -12,8 +12,9 @@ const agentDirs = useTempAgentDirs("pruner-config-cmds-");
 const { settleSaves } = agentDirs;
 
 /** Runs one subcommand in a fresh agent dir; returns what was notified and saved. */
-async function run(args: string, config: Record<string, unknown> = {}, ui: Record<string, unknown> = {}) {
+async function run(args: string, config: Record<string, unknown> = {}, ui: Record<string, unknown> = {}, settingsText?: string) {
   const dir = await agentDirs.fresh();
+  if (settingsText !== undefined) await writeFile(join(dir, "settings.json"), settingsText);
   let spec: any;
   const pi = { registerCommand: (_n: string, s: any) => (spec = s), registerMessageRenderer: () => {} } as any;
   const box = { value: { ...DEFAULT_CONFIG, enabled: true, ...config } as any };
@@ -25,7 +26,7 @@ async function run(args: string, config: Record<string, unknown> = {}, ui: Recor
   await spec.handler(args, ctx);
   await settleSaves();
   const file = join(dir, "settings.json");
-  const saved = existsSync(file) ? JSON.parse(await readFile(file, "utf8")).contextPrune : undefined;
+  const saved = existsSync(file) && settingsText === undefined ? JSON.parse(await readFile(file, "utf8")).contextPrune : undefined;
   return { notes, status, config: box.value, original, saved };
 }
 
@@ -319,5 +320,26 @@ describe("dedup", () => {
     const r = await run("dedup constructor");
     expect(r.notes[0]![1]).toBe("warning");
     expectUnchanged(r);
+  });
+});
+
+describe("a save that cannot land", () => {
+  test("a truncated settings.json is left byte-identical and one error names the file once", async () => {
+    const r = await run("on", { enabled: false }, {}, '{"a":1');
+    const file = join(process.env.PI_CODING_AGENT_DIR!, "settings.json");
+    expect(await readFile(file, "utf8")).toBe('{"a":1');
+    const errors = r.notes.filter(([, level]) => level === "error").map(([text]) => text);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.split(file)).toHaveLength(2);
+    expect(errors[0]).not.toContain("..");
+    expect(errors[0]).toEndWith("was left untouched (fix it by hand and try again). The change applies to this session only.");
+    expect(r.config.enabled).toBe(true);
+  });
+
+  test("a settings.json holding an array is refused with the reason", async () => {
+    const r = await run("on", { enabled: false }, {}, "[1,2]");
+    const error = r.notes.find(([, level]) => level === "error")![0];
+    expect(error).toContain("does not contain a JSON object");
+    expect(r.config.enabled).toBe(true);
   });
 });

@@ -28,7 +28,7 @@ import type { CommandDeps, CompactResult, FlushResultLike, SubcommandHandler } f
 import { completeSubcommand, helpText, SUBCOMMANDS } from "./command-help.js";
 import { statsCommand, statusCommand } from "./command-report.js";
 import { settingsCommand } from "./command-settings.js";
-import { saveConfig, settingsPath } from "../settings/config.js";
+import { saveConfig, SettingsSaveError, settingsPath } from "../settings/config.js";
 import type { ToolCallIndexer } from "../archive/indexer.js";
 import { normalizeSummaryToolCallRefs } from "../archive/summary-refs.js";
 import { CUSTOM_TYPE_SUMMARY } from "../types.js";
@@ -105,10 +105,11 @@ function persist(ctx: ExtensionCommandContext, config: ContextPruneConfig): void
   // Resolved now: saveConfig resolves the same path synchronously, and the agent dir may change later.
   const file = settingsFileName();
   saveConfig(config).catch((err) => {
+    const failure = err instanceof SettingsSaveError ? err : undefined;
+    const reason = (failure?.reason ?? errorMessage(err)).replace(/[.\s]+$/, "");
     safeNotify(
       ctx,
-      `pruner: could not save settings to ${file}: ${errorMessage(err)}. ` +
-        "The change applies to this session only.",
+      `pruner: could not save settings to ${failure?.path ?? file}: ${reason}. The change applies to this session only.`,
       "error",
     );
   });

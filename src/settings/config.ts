@@ -242,12 +242,23 @@ async function resolveTarget(path: string): Promise<{ target: string; mode?: num
   }
 }
 
+/** A refused or failed save: `reason` is one clause without a final period, `path` names the file once. */
+export class SettingsSaveError extends Error {
+  override readonly name = "SettingsSaveError";
+
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+    cause?: unknown,
+  ) {
+    super(`pi-condense: failed to save settings to ${path}: ${reason}`, { cause });
+  }
+}
+
 async function writeSettings(path: string, config: ContextPruneConfig): Promise<void> {
   const current = await readSettings(path);
   if (current.state === "unusable") {
-    throw new Error(
-      `pi-condense: not saving settings: ${path} ${current.reason}. The file was left untouched; fix it by hand and try again.`,
-    );
+    throw new SettingsSaveError(path, `it ${current.reason}, so it was left untouched (fix it by hand and try again)`);
   }
   const base = current.state === "ok" ? current.data : {};
   let tmp: string | undefined;
@@ -261,7 +272,7 @@ async function writeSettings(path: string, config: ContextPruneConfig): Promise<
     await rename(tmp, target);
   } catch (err) {
     if (tmp) await unlink(tmp).catch(() => {});
-    throw new Error(`pi-condense: failed to save settings to ${path}: ${errorText(err)}`, { cause: err });
+    throw new SettingsSaveError(path, errorText(err), err);
   }
 }
 
