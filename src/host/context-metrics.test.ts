@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { computeContextMetrics } from "./context-metrics.js";
+import { charsOf, computeContextMetrics } from "./context-metrics.js";
 import type { PruneFrontier } from "../types.js";
 
 const T = (x: unknown) => Math.round(JSON.stringify(x).length / 4);
@@ -247,5 +247,29 @@ describe("computeContextMetrics: frontier gap", () => {
     const before = JSON.stringify(b);
     computeContextMetrics(b, frontierAt(0, "tc1"), none, none);
     expect(JSON.stringify(b)).toBe(before);
+  });
+});
+
+describe("computeContextMetrics: images", () => {
+  const withImage = (ts: number, id: string) => ({
+    ...result(ts, id, "Read image file [image/png]", "read"),
+    content: [{ type: "text", text: "Read image file [image/png]" }, { type: "image", data: "A".repeat(137_000), mimeType: "image/png" }],
+  });
+
+  test("a toolResult with one image past the frontier counts its JSON with { type: image } plus 6,400 chars", () => {
+    const b = [user(1), callTurn(2, [["tc1", "read"]]), withImage(3, "tc1")];
+    const slim = { ...b[2], content: [b[2]!.content[0], { type: "image" }] };
+    const expected = Math.round((JSON.stringify(slim).length + 6400) / 4);
+    expect(computeContextMetrics(b, null, none, none).frontierGapTokens).toBe(expected);
+  });
+
+  test("charsOf is exported with the metrics and prices the image flat", () => {
+    const msg = withImage(3, "tc1");
+    expect(charsOf(msg)).toBeLessThan(10_000);
+  });
+
+  test("a screenshot does not make its chain dominate the branch by its base64 length", () => {
+    const b = [user(1, "x".repeat(6000)), assistantText(2), user(3), callTurn(4, [["tc1", "read"]]), withImage(5, "tc1"), assistantText(6)];
+    expect(computeContextMetrics(b, null, none, none).largestChainSharePct).toBeLessThan(80);
   });
 });

@@ -2,18 +2,17 @@
  * Pressure the pruner cannot reclaim yet: thinking in the trailing open
  * segment, the share of the branch held by one chain, and unsummarized
  * capturable tool output past the prune frontier. All values are chars/4
- * estimates over the persisted branch (no tokenizer).
+ * estimates over the persisted branch (no tokenizer); an image counts 1,600 tokens.
  */
 import { detectChains } from "../chains/chain-detector.js";
 import { isTextOnlyAssistant, toolCallBlocks } from "../capture/message-shape.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
+import { charsOf } from "../render/image-size.js";
 import type { ChainRange, ContextMetricsSnapshot, PruneFrontier } from "../types.js";
 
 type ProtectionPredicate = (toolName: string, args: unknown) => boolean;
 
-function charsOf(value: unknown): number {
-  return (JSON.stringify(value) ?? "").length;
-}
+export { charsOf };
 
 function tokensOf(chars: number): number {
   return Math.round(chars / 4);

@@ -20,6 +20,8 @@ import { sweepOrphanToolResults } from "./orphan-sweep.js";
 import type { ProtectionConfig } from "../capture/protected.js";
 import { inGraceRecoveryToolCallIds } from "./recovery-grace.js";
 import { measureRender } from "./render-size.js";
+import { elementChars } from "./image-size.js";
+import { jsonArrayLength } from "./json-size.js";
 import { replaceSummarizedResults, type StubIndexer } from "./stub-replace.js";
 import type { ChainCompressionConfig, ChainCompressionEntry, ErrorPurgeConfig } from "../types.js";
 
@@ -40,9 +42,14 @@ export interface PruneResult {
   afterChars: number;
 }
 
-/** Length of the JSON text of the array: everything serialized counts, thinking and arguments included. */
+/**
+ * Length of the JSON text of the array, everything serialized counted (thinking and arguments included),
+ * except that each image costs a flat 6,400 chars instead of its base64 length.
+ */
 export function sizeMessages(messages: any[]): number {
-  return JSON.stringify(messages).length;
+  let elements = 0;
+  for (const msg of messages) elements += elementChars(msg);
+  return jsonArrayLength(elements, messages.length);
 }
 
 export function pruneMessages(

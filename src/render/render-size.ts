@@ -9,7 +9,8 @@
  * drop messages, keep the order of the rest, and add the messages they list as
  * created, so the output is matched against `positional` in one forward pass.
  */
-import { jsonArrayLength, jsonElementLengths, jsonLength } from "./json-size.js";
+import { elementChars, elementCharsOfEach } from "./image-size.js";
+import { jsonArrayLength } from "./json-size.js";
 import type { StubbedMessages } from "./stub-replace.js";
 
 export interface RenderSizes {
@@ -24,7 +25,7 @@ export function measureRender(
   output: any[],
   created: ReadonlySet<unknown>,
 ): RenderSizes {
-  const inputSizes = jsonElementLengths(input);
+  const inputSizes = elementCharsOfEach(input);
   const sizes = positional === input ? inputSizes : positionalSizes(input, inputSizes, stubbed, positional);
   const afterElements = output === positional ? sum(sizes) : carriedSizes(positional, sizes, output, created);
   return {
@@ -39,7 +40,7 @@ function positionalSizes(input: any[], inputSizes: Float64Array, stubbed: Stubbe
   for (let i = 0; i < positional.length; i++) {
     if (positional[i] === input[i]) sizes[i] = inputSizes[i]!;
     else if (stubSizes !== null && positional[i] === stubs[i] && stubSizes[i]! >= 0) sizes[i] = stubSizes[i]!;
-    else sizes[i] = elementSize(positional[i]);
+    else sizes[i] = elementChars(positional[i]);
   }
   return sizes;
 }
@@ -53,13 +54,13 @@ function carriedSizes(base: any[], baseSizes: Float64Array, output: any[], creat
       continue;
     }
     if (created.has(msg)) {
-      total += elementSize(msg);
+      total += elementChars(msg);
       continue;
     }
     let k = j;
     while (k < base.length && base[k] !== msg) k++;
     // Not found means an unexpected new message: measure it and keep the cursor.
-    if (k === base.length) total += elementSize(msg);
+    if (k === base.length) total += elementChars(msg);
     else {
       total += baseSizes[k]!;
       j = k + 1;
@@ -72,9 +73,4 @@ function sum(values: Float64Array): number {
   let total = 0;
   for (let i = 0; i < values.length; i++) total += values[i]!;
   return total;
-}
-
-function elementSize(value: unknown): number {
-  // JSON.stringify writes `null` for array elements it cannot serialize.
-  return jsonLength(value) ?? 4;
 }
