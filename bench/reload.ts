@@ -120,3 +120,10 @@ for (const r of rows) {
 const [, mid, big] = rows;
 const ratio = (a: Timing, b: Timing) => `${(a.best / b.best).toFixed(2)}x best, ${(a.median / b.median).toFixed(2)}x median`;
 console.log(`32k/8k: rebuild ${ratio(big!.rebuild, mid!.rebuild)}; rescan ${ratio(big!.rescan, mid!.rescan)} (target <= 4.5x)`);
+const targets = [
+  { name: "rebuild growth 32k/8k <= 4.5x (median)", met: big!.rebuild.median / mid!.rebuild.median <= 4.5 },
+  { name: "rescan growth 32k/8k <= 4.5x (median)", met: big!.rescan.median / mid!.rescan.median <= 4.5 },
+  { name: "rebuilt records share the persisted objects", met: rows.every((r) => r.shared) },
+];
+for (const target of targets) console.log(`  ${target.met ? "met " : "MISS"} ${target.name}`);
+console.log(`targets met: ${targets.filter((t) => t.met).length}/${targets.length}`);

@@ -146,6 +146,7 @@ function main(): void {
   console.log(`pruneMessages: median of ${SAMPLES} renders after ${WARMUP} warm-up, fresh clone per render`);
   console.log("messages | JSON MB | pruning ms (median / best) | first after index change ms | no-op ms | no-op JSON.stringify calls");
   const pruning: number[] = [];
+  let serializedNoop = 0;
   for (const size of SIZES) {
     const session = buildSession(size, true);
     const megabytes = JSON.stringify(session.messages).length / 1e6;
@@ -154,6 +155,7 @@ function main(): void {
     const noop = timeRenders(buildSession(size, false));
     if (!prune.pruned || noop.pruned) throw new Error("bench fixture did not produce the expected render kinds");
     pruning.push(prune.ms);
+    serializedNoop += noop.serializations;
     const pruneMs = `${prune.ms.toFixed(2)} / ${prune.best.toFixed(2)}`;
     console.log(
       `${String(size).padStart(8)} | ${megabytes.toFixed(1).padStart(7)} | ${pruneMs.padStart(26)} | ${changed.ms.toFixed(2).padStart(27)} | ${noop.ms.toFixed(2).padStart(8)} | ${noop.serializations}`,
@@ -161,6 +163,13 @@ function main(): void {
   }
   const ratio = pruning[2]! / pruning[1]!;
   console.log(`growth 32k/8k (pruning): ${ratio.toFixed(2)}x (target <= 4.5x); 32k pruning render target < 25 ms`);
+  const targets = [
+    { name: "growth 32k/8k <= 4.5x (median)", met: ratio <= 4.5 },
+    { name: "32k pruning render < 25 ms (median)", met: pruning[2]! < 25 },
+    { name: "no-op renders call JSON.stringify 0 times", met: serializedNoop === 0 },
+  ];
+  for (const target of targets) console.log(`  ${target.met ? "met " : "MISS"} ${target.name}`);
+  console.log(`targets met: ${targets.filter((t) => t.met).length}/${targets.length}`);
 }
 
 main();
