@@ -174,8 +174,9 @@ const DESCRIBERS: Record<string, Describer> = {
     "extra summarizer call per span with several batches. When off, the per-batch summaries are simply " +
     `concatenated. Currently ${onOff(c.chainCompression.fuseRangeSummary)}.`,
   purgeErrorsEnabled: (c) =>
-    "After a cooldown, the argument bodies of failed tool calls are swapped for compact stubs, winning " +
-    "back context taken by large write/edit arguments that will never succeed. " +
+    "After a cooldown, long strings inside the arguments of failed tool calls (over 200 chars, e.g. a " +
+    "write/edit body that will never succeed) are shrunk to size markers, winning back context; keys, " +
+    "short values and the argument shape are kept so the call still replays. " +
     `Currently ${onOff(c.purgeErrors.enabled)}.`,
   purgeErrorsCooldown: (c) =>
     "How many turns pass after a tool error before its argument body is purged. " +

@@ -139,7 +139,7 @@ const p3 = () => ({
 
 /** An errored write with 200-char args followed by `later` successful tool turns. */
 const p6 = (later = 2) => {
-  const messages: any[] = [callTurn(100, ["tc-err"], "write", { content: "x".repeat(200) }), result(110, "tc-err", "error: denied", "write", true)];
+  const messages: any[] = [callTurn(100, ["tc-err"], "write", { content: "x".repeat(300) }), result(110, "tc-err", "error: denied", "write", true)];
   for (let i = 0; i < later; i++) messages.push(callTurn(200 + i * 100, [`ok${i}`]), result(210 + i * 100, `ok${i}`));
   return { messages, indexer: mockIndexer() };
 };
@@ -558,7 +558,7 @@ describe("pruneMessages: error purge phase", () => {
     const { messages, indexer } = p6();
     const out = pruneMessages(messages, indexer, chainOff, purge);
     expect(out.pruned).toBe(true);
-    expect(out.messages[0].content[0].arguments._purged).toStartWith('<purged-errored-args size=');
+    expect(out.messages[0].content[0].arguments).toEqual({ content: '<purged-errored-args size="300"/>' });
   });
 
   test("does not purge when the purge config is disabled or absent", () => {

@@ -1,7 +1,8 @@
 /**
  * The render-time pipeline run on every `context` event:
  *   1. stub-replace   summarized tool results become short stubs
- *   2. error-purge    arguments of old failed tool calls become a size marker
+ *   2. error-purge    long strings in old failed tool calls' arguments become
+ *                     size markers; the argument shape is kept
  *   3. chain-range    persisted chain decisions collapse closed chains
  *   4. orphan-sweep   no toolResult survives without its open toolCall; any
  *                     message that is neither assistant nor toolResult closes
