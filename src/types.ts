@@ -75,6 +75,8 @@ export interface ContextPruneConfig {
   spillThreshold: number;
   spillPreviewBytes: number;
   budgetTurnDelta: number | null;
+  /** Most images one request may carry; null = the built-in limit of the model's wire API (image-cap.ts). */
+  maxImagesPerRequest: number | null;
 }
 
 export const DEFAULT_CONFIG: ContextPruneConfig = {
@@ -98,6 +100,7 @@ export const DEFAULT_CONFIG: ContextPruneConfig = {
   spillThreshold: 65536,
   spillPreviewBytes: 2048,
   budgetTurnDelta: null,
+  maxImagesPerRequest: null,
 };
 
 // ---------------------------------------------------------------------------

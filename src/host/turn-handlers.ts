@@ -1,6 +1,7 @@
 /**
  * turn_end / message_end / agent_end / context handlers: capture, the
- * budget gate, the final-reply flush, the status nudge, and the render.
+ * budget gate, the final-reply flush, the status nudge, the image cap and
+ * the render.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { captureBatch } from "../capture/batch-capture.js";
@@ -14,6 +15,7 @@ import { computeMetricsSnapshot } from "./metrics-cache.js";
 import { trimBatchToPendingRange } from "../capture/pending-batches.js";
 import { isProtected } from "../capture/protected.js";
 import { plural } from "../plural.js";
+import { capImages, imageLimitFor } from "../render/image-cap.js";
 import { pruneMessages } from "../render/pruner.js";
 import { spillOversizedBatch } from "../capture/spill.js";
 import { refreshStatus, showStatusText } from "../ui/status-refresh.js";
@@ -147,15 +149,34 @@ export function onAgentEnd(state: ExtensionState, ctx: ExtensionContext): void {
   else if (state.rearmedPending) showStatusText(state, ctx, "prune: recovered pending (reload)");
 }
 
+/**
+ * The image cap runs first and whether or not pruning is on: it keeps the
+ * request acceptable to the provider, which is not an economy the user can
+ * turn off. A failing render still sends the capped request.
+ */
 export async function onContext(
   state: ExtensionState,
   ctx: ExtensionContext,
   event: { messages: any[] },
 ): Promise<{ messages: any[] } | undefined> {
   const config = state.config.value;
-  if (!config.enabled) return undefined;
+  const limit = imageLimitFor(config.maxImagesPerRequest, ctx.model?.api);
+  const capped = limit === null ? undefined : capImages(event.messages, limit);
+  if (!config.enabled) return capped ? { messages: capped } : undefined;
+  if (!capped) return render(state, ctx, event.messages);
+  try {
+    return (await render(state, ctx, capped)) ?? { messages: capped };
+  } catch (err) {
+    console.error("pi-condense: context render failed; sending the image-capped request unpruned", err);
+    return { messages: capped };
+  }
+}
+
+/** The pruning render; undefined when it changes nothing, so the provider cache keeps hitting. */
+async function render(state: ExtensionState, ctx: ExtensionContext, input: any[]): Promise<{ messages: any[] } | undefined> {
+  const config = state.config.value;
   const written = await settleBeforeRequest(state, ctx);
-  const messages = written.length > 0 ? [...event.messages, ...written] : event.messages;
+  const messages = written.length > 0 ? [...input, ...written] : input;
   const result = pruneMessages(
     messages,
     state.indexer,
@@ -167,5 +188,5 @@ export async function onContext(
   );
   if (result.pruned) state.stats.setLiveReclaim(result.beforeChars, result.afterChars);
   refreshStatus(state, ctx);
-  return result.pruned || messages !== event.messages ? { messages: result.messages } : undefined;
+  return result.pruned || messages !== input ? { messages: result.messages } : undefined;
 }

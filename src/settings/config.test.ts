@@ -116,6 +116,20 @@ describe("loadConfig numeric keys", () => {
     expect((await loadBlock({ budgetTurnDelta: 1 })).budgetTurnDelta).toBe(1);
     expect((await loadBlock({ budgetTurnDelta: -0.1 })).budgetTurnDelta).toBeNull();
   });
+
+  test("maxImagesPerRequest defaults to null and keeps a whole number >= 1, floored", async () => {
+    expect((await loadBlock({})).maxImagesPerRequest).toBeNull();
+    expect((await loadBlock({ maxImagesPerRequest: 30 })).maxImagesPerRequest).toBe(30);
+    expect((await loadBlock({ maxImagesPerRequest: 30.9 })).maxImagesPerRequest).toBe(30);
+    expect((await loadBlock({ maxImagesPerRequest: 1 })).maxImagesPerRequest).toBe(1);
+    expect((await loadBlock({ maxImagesPerRequest: null })).maxImagesPerRequest).toBeNull();
+  });
+
+  test("a maxImagesPerRequest of 0, -1, 0.5 or \"30\" becomes null", async () => {
+    for (const maxImagesPerRequest of [0, -1, 0.5, "30", Number.NaN, true]) {
+      expect((await loadBlock({ maxImagesPerRequest })).maxImagesPerRequest).toBeNull();
+    }
+  });
 });
 
 describe("loadConfig enumerations, booleans and blocks", () => {
@@ -154,6 +168,7 @@ describe("loadConfig enumerations, booleans and blocks", () => {
       autoBudgetThreshold: 0.7,
       spillThreshold: 100,
       budgetTurnDelta: 0.2,
+      maxImagesPerRequest: 40,
     };
     expect(await loadBlock(block)).toEqual(block as any);
   });
@@ -250,6 +265,24 @@ describe("loadConfigWithWarnings: one warning per wrong-typed setting", () => {
       "pruner: settings.json contextPrune.autoBudgetThreshold should be a number in (0, 1] or null, found 80; using null",
       "pruner: settings.json contextPrune.spillThreshold should be a whole number > 0, found 0; using 65536",
     ]);
+  });
+
+  test("an unusable maxImagesPerRequest warns once and uses null; 30.9 is floored silently", async () => {
+    const zero = await warningsFor({ maxImagesPerRequest: 0 });
+    expect(zero.warnings).toEqual([
+      "pruner: settings.json contextPrune.maxImagesPerRequest should be a whole number >= 1 or null, found 0; using null",
+    ]);
+    const half = await warningsFor({ maxImagesPerRequest: 0.5 });
+    expect(half.warnings).toEqual([
+      "pruner: settings.json contextPrune.maxImagesPerRequest should be a whole number >= 1 or null, found 0.5; using null",
+    ]);
+    const text = await warningsFor({ maxImagesPerRequest: "30" });
+    expect(text.warnings).toEqual([
+      'pruner: settings.json contextPrune.maxImagesPerRequest should be a whole number >= 1 or null, found the string "30"; using null',
+    ]);
+    const floored = await warningsFor({ maxImagesPerRequest: 30.9 });
+    expect(floored.warnings).toEqual([]);
+    expect(floored.config.maxImagesPerRequest).toBe(30);
   });
 
   test("a valid file with unknown keys and floored fractions gives no warning", async () => {

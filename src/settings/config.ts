@@ -129,6 +129,13 @@ class Normalizer {
     return this.fallback(key, "a whole number > 0", value, fallback);
   }
 
+  /** A limit of at least one (fractions floored), or null for "no limit of mine". */
+  limitOrNull(key: string, value: unknown): number | null {
+    if (value === null) return null;
+    if (isNumber(value) && value >= 1) return Math.floor(value);
+    return this.fallback(key, "a whole number >= 1 or null", value, null);
+  }
+
   share(key: string, value: unknown): number | null {
     if (value === null || (isNumber(value) && value > 0 && value <= 1)) return value;
     return this.fallback(key, "a number in (0, 1] or null", value, null);
@@ -200,6 +207,7 @@ function normalize(existing: Partial<ContextPruneConfig>, n: Normalizer): Contex
     spillThreshold: n.positiveCount("spillThreshold", merged.spillThreshold, d.spillThreshold),
     spillPreviewBytes: n.count("spillPreviewBytes", merged.spillPreviewBytes, d.spillPreviewBytes),
     budgetTurnDelta: n.share("budgetTurnDelta", merged.budgetTurnDelta),
+    maxImagesPerRequest: n.limitOrNull("maxImagesPerRequest", merged.maxImagesPerRequest),
   };
 }
 

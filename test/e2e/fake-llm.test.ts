@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BATCH_MARKER, RANGE_MARKER, startFakeLlm, type FakeLlm, type RecordedRequest } from "./fake-llm.js";
 import { measureRequests } from "./metrics.js";
-import { validateAnthropicMessages, validateOpenAiMessages } from "./wire-validate.js";
+import { ANTHROPIC_MAX_IMAGES, countImageBlocks, validateAnthropicMessages, validateOpenAiMessages } from "./wire-validate.js";
 import { compressedChainIds, orphanToolMessages, stubRefs, toolMessages } from "./wire-view.js";
 
 const aUser = (text: string) => ({ role: "user", content: [{ type: "text", text }] });
@@ -43,6 +43,27 @@ describe("Anthropic wire validation", () => {
   test("a tool_result placed after text in the answering turn does not count as immediate", () => {
     const v = validateAnthropicMessages([aUser("go"), aToolUse("x"), aUser("notice"), aResult("x")]);
     expect(v?.message).toContain("`tool_use` ids were found without `tool_result` blocks immediately after: x.");
+  });
+});
+
+describe("Anthropic image limit", () => {
+  const anImage = { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } };
+  const imageResults = (from: number, count: number) => {
+    const ids = Array.from({ length: count }, (_, i) => `r${from + i}`);
+    return [aToolUse(...ids), { role: "user", content: ids.map((id) => ({ type: "tool_result", tool_use_id: id, content: [{ type: "text", text: "Read image file" }, anImage] })) }];
+  };
+
+  test("images inside tool_result blocks and user messages are both counted", () => {
+    expect(countImageBlocks([{ role: "user", content: [anImage, { type: "text", text: "see" }] }, ...imageResults(0, 3)])).toBe(4);
+  });
+
+  test("exactly the limit is accepted", () => {
+    expect(validateAnthropicMessages([aUser("go"), ...imageResults(0, ANTHROPIC_MAX_IMAGES)])).toBeUndefined();
+  });
+
+  test("one image over the limit is rejected, naming the count", () => {
+    const v = validateAnthropicMessages([{ role: "user", content: [anImage] }, ...imageResults(0, ANTHROPIC_MAX_IMAGES)]);
+    expect(v?.message).toBe("Too many images in request: 101 > 100");
   });
 });
 

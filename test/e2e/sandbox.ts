@@ -38,6 +38,8 @@ export interface SandboxOptions {
   contextWindow?: number;
   /** Working directory for pi (default: an empty `project/` inside the sandbox). */
   projectDir?: string;
+  /** The models' `input` in models.json (pi's default is text only). */
+  modelInput?: Array<"text" | "image">;
 }
 
 export interface PiRun {
@@ -73,7 +75,7 @@ export async function makeSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const sessionDir = join(root, "sessions");
   for (const d of [agentDir, projectDir, sessionDir]) mkdirSync(d, { recursive: true });
   const fake = await startFakeLlm(opts.script ?? { main: [] });
-  const model = (id: string, name: string) => ({ id, name, contextWindow: opts.contextWindow ?? 200000, maxTokens: 4096 });
+  const model = (id: string, name: string) => ({ id, name, contextWindow: opts.contextWindow ?? 200000, maxTokens: 4096, ...(opts.modelInput ? { input: opts.modelInput } : {}) });
   const models = {
     providers: {
       fake: { baseUrl: fake.baseUrl(api), api, apiKey: "fake-key", models: [model(MAIN_MODEL, "Fake Model"), model(SUMMARIZER_MODEL, "Fake Summarizer")] },

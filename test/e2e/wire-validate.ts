@@ -21,6 +21,10 @@
 //   following tool_call_ids did not have response messages: <ids>". HTTP 400 with
 //   `{"error":{"message":...,"type":"invalid_request_error","param":...,"code":null}}`.
 // OpenAI accepts a tool-call id reused in a later turn, so that is not checked there.
+// - Anthropic accepts at most 100 images per request (its documented limit), counting the
+//   images inside `tool_result` blocks too. The wording of that rejection is modeled on the
+//   gateway error quoted in spec 70 §12.1 ("Too many images in request: 31 > 30"), not copied
+//   from Anthropic.
 
 export interface WireViolation {
   message: string;
@@ -129,10 +133,26 @@ function checkAnswered(turns: Turn[]): WireViolation | undefined {
   return undefined;
 }
 
+export const ANTHROPIC_MAX_IMAGES = 100;
+
+/** Image blocks of a request, nested ones (inside `tool_result` content) included. */
+export function countImageBlocks(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + countImageBlocks(item), 0);
+  if (typeof value !== "object" || value === null) return 0;
+  const block = value as { type?: unknown; content?: unknown };
+  return (block.type === "image" ? 1 : 0) + countImageBlocks(block.content);
+}
+
+function checkImageCount(messages: unknown[]): WireViolation | undefined {
+  const images = countImageBlocks(messages);
+  if (images <= ANTHROPIC_MAX_IMAGES) return undefined;
+  return { message: `Too many images in request: ${images} > ${ANTHROPIC_MAX_IMAGES}` };
+}
+
 export function validateAnthropicMessages(messages: unknown): WireViolation | undefined {
   if (!Array.isArray(messages)) return { message: "messages: Field required" };
   const turns = mergeTurns(messages);
-  return checkUniqueToolUse(turns) ?? checkResults(turns) ?? checkAnswered(turns);
+  return checkUniqueToolUse(turns) ?? checkResults(turns) ?? checkAnswered(turns) ?? checkImageCount(messages);
 }
 
 export function validateOpenAiMessages(messages: unknown): WireViolation | undefined {
