@@ -2,7 +2,7 @@ import { afterAll, describe, expect, spyOn, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { ToolCallIndexer } from "../archive/indexer.js";
 import { occKey } from "./occurrence-key.js";
 import { registerQueryTool } from "../archive/query-tool.js";
@@ -324,6 +324,25 @@ describe("spillOversizedBatch", () => {
     } finally {
       errors.mockRestore();
     }
+  });
+
+  test("a 500-char provider id spills into a sidecar whose name fits the 255-byte limit (spec 70 §6)", async () => {
+    const dir = await tempDir();
+    const indexer = new ToolCallIndexer();
+    const id = `call_${"k".repeat(495)}`;
+    await spillOversizedBatch({ batch: batchOf([{ id, text: "L".repeat(40), ts: 7 }]), indexer, config: config(10, false), sessionDir: dir, sessionId: "sid", appendEntry: noop });
+    const record = indexer.getRecord(`${id}@7`)!;
+    expect(record.resultText).toBe("");
+    expect(record.resultPreview).toBeTruthy();
+    expect(Buffer.byteLength(basename(record.spillPath!))).toBeLessThanOrEqual(255);
+    expect(await readFile(record.spillPath!, "utf8")).toBe("L".repeat(40));
+  });
+
+  test("long ids sharing their first 300 chars, or sanitizing alike, get distinct sidecar names (spec 70 §6)", () => {
+    const prefix = "p".repeat(300);
+    expect(blobPathFor("/s", "sid", `${prefix}-a`)).not.toBe(blobPathFor("/s", "sid", `${prefix}-b`));
+    expect(blobPathFor("/s", "sid", `${prefix}:x`)).not.toBe(blobPathFor("/s", "sid", `${prefix}/x`));
+    expect(blobPathFor("/s", "sid", `${prefix}:x`)).toBe(blobPathFor("/s", "sid", `${prefix}:x`));
   });
 
   test("two occurrences of a reused id keep separate sidecars (61)", async () => {
