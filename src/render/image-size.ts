@@ -11,20 +11,19 @@ export const IMAGE_TOKEN_ESTIMATE = 1600;
 const IMAGE_CHARS = IMAGE_TOKEN_ESTIMATE * 4;
 const IMAGE_STANDIN = Object.freeze({ type: "image" });
 
-interface SizedView {
-  value: unknown;
-  images: number;
-}
-
-/** The message with each top-level content image reduced to `{ type: "image" }`, and how many there were. */
-function withoutImageData(msg: unknown): SizedView {
+/** How many top-level content blocks of the message are images. */
+function imageCount(msg: unknown): number {
   const content = (msg as { content?: unknown } | null | undefined)?.content;
-  if (!Array.isArray(content)) return { value: msg, images: 0 };
+  if (!Array.isArray(content)) return 0;
   let images = 0;
   for (const block of content) if (isImage(block)) images++;
-  if (images === 0) return { value: msg, images: 0 };
-  const slim = content.map((block) => (isImage(block) ? IMAGE_STANDIN : block));
-  return { value: { ...(msg as object), content: slim }, images };
+  return images;
+}
+
+/** The message with each top-level content image reduced to `{ type: "image" }` (call only when it has one). */
+function withoutImageData(msg: any): unknown {
+  const content: unknown[] = msg.content;
+  return { ...msg, content: content.map((block) => (isImage(block) ? IMAGE_STANDIN : block)) };
 }
 
 function isImage(block: unknown): boolean {
@@ -33,27 +32,34 @@ function isImage(block: unknown): boolean {
 
 /** A message's size in chars: its JSON with image data left out, plus 6,400 per image. */
 export function charsOf(msg: unknown): number {
-  const { value, images } = withoutImageData(msg);
+  const images = imageCount(msg);
+  const value = images === 0 ? msg : withoutImageData(msg);
   return (jsonLength(value) ?? 0) + IMAGE_CHARS * images;
 }
 
 /** `charsOf` as an array element: what JSON.stringify cannot serialize is written `null`. */
 export function elementChars(msg: unknown): number {
-  const { value, images } = withoutImageData(msg);
+  const images = imageCount(msg);
+  const value = images === 0 ? msg : withoutImageData(msg);
   return (jsonLength(value) ?? 4) + IMAGE_CHARS * images;
 }
 
 /** `elementChars` of each message, with json-size's positional memo for long strings. */
 export function elementCharsOfEach(messages: readonly unknown[]): Float64Array {
-  // Indexed loops, not map: a sparse array's holes are elements too (written `null`).
-  const values = new Array<unknown>(messages.length);
-  const images = new Float64Array(messages.length);
+  // Copied only when a message holds an image; slice keeps a sparse array's holes (each written `null`).
+  let values = messages;
+  let images: Float64Array | null = null;
   for (let i = 0; i < messages.length; i++) {
-    const view = withoutImageData(messages[i]);
-    values[i] = view.value;
-    images[i] = view.images;
+    const count = imageCount(messages[i]);
+    if (count === 0) continue;
+    if (images === null) {
+      images = new Float64Array(messages.length);
+      values = messages.slice();
+    }
+    images[i] = count;
+    (values as unknown[])[i] = withoutImageData(messages[i]);
   }
   const sizes = jsonElementLengths(values);
-  for (let i = 0; i < sizes.length; i++) sizes[i]! += IMAGE_CHARS * images[i]!;
+  if (images !== null) for (let i = 0; i < sizes.length; i++) sizes[i]! += IMAGE_CHARS * images[i]!;
   return sizes;
 }
