@@ -7,12 +7,12 @@
 import { detectChains } from "../chains/chain-detector.js";
 import { isTextOnlyAssistant, toolCallBlocks } from "../capture/message-shape.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
-import { charsOf } from "../render/image-size.js";
+import { charsOf, IMAGE_TOKEN_ESTIMATE } from "../render/image-size.js";
 import type { ChainRange, ContextMetricsSnapshot, PruneFrontier } from "../types.js";
 
 type ProtectionPredicate = (toolName: string, args: unknown) => boolean;
 
-export { charsOf };
+export { charsOf, IMAGE_TOKEN_ESTIMATE };
 
 function tokensOf(chars: number): number {
   return Math.round(chars / 4);
