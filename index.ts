@@ -7,7 +7,7 @@ import { compactChains } from "./src/summarize/chain-pass.js";
 import { registerCommands } from "./src/commands/commands.js";
 import { createExtensionState, type ExtensionState } from "./src/host/extension-state.js";
 import { flushPending } from "./src/summarize/flush.js";
-import { computeMetricsSnapshot } from "./src/host/metrics-cache.js";
+import { computeMetricsSnapshot } from "./src/host/metrics-snapshot.js";
 import { capturePendingBatches } from "./src/capture/pending-batches.js";
 import { registerQueryTool } from "./src/archive/query-tool.js";
 import { onSessionStart, onSessionTree } from "./src/host/session-lifecycle.js";
@@ -43,7 +43,7 @@ function registerWithCommands(pi: ExtensionAPI, state: ExtensionState): void {
     (ctx: ExtensionContext) => compactChains(state, ctx),
     () => state.diagnostics.counts(),
     (ctx: ExtensionContext) => computeMetricsSnapshot(state, ctx) ?? EMPTY_METRICS_SNAPSHOT,
-    () => state.metricsCache,
+    undefined,
     () => state.rearmedPending,
   );
 }

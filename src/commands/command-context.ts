@@ -40,7 +40,6 @@ export interface CommandDeps {
   compactChains: (ctx: ExtensionCommandContext) => Promise<CompactResult>;
   getDiagnosticCounts?: () => Record<DiagnosticKind, number>;
   getContextMetrics?: (ctx: ExtensionCommandContext) => ContextMetricsSnapshot;
-  getCachedMetrics?: () => ContextMetricsSnapshot | undefined;
   getRearmed?: () => boolean;
   /** Fire-and-forget save; failures are reported through `ctx.ui.notify`. */
   persist: (ctx: ExtensionCommandContext, config: ContextPruneConfig) => void;
@@ -71,13 +70,7 @@ export function warn(ctx: ExtensionCommandContext, message: string): void {
 /** Footer refresh; a UI failure must not undo or abort an applied change. */
 export function refreshStatus(deps: CommandDeps, ctx: ExtensionCommandContext, config = deps.currentConfig.value): void {
   try {
-    setPruneStatusWidget(
-      ctx,
-      config,
-      deps.getLiveReclaim(),
-      deps.getDiagnosticCounts?.(),
-      deps.getCachedMetrics?.(),
-    );
+    setPruneStatusWidget(ctx, config, deps.getLiveReclaim(), deps.getDiagnosticCounts?.());
   } catch (err) {
     console.error("pi-condense: status refresh failed", err);
   }

@@ -149,7 +149,8 @@ export function registerCommands(
   compactChains: (ctx: ExtensionCommandContext) => Promise<CompactResult>,
   getDiagnosticCounts?: () => Record<DiagnosticKind, number>,
   getContextMetrics?: (ctx: ExtensionCommandContext) => ContextMetricsSnapshot,
-  getCachedMetrics?: () => ContextMetricsSnapshot | undefined,
+  // Position 11 kept for 2.9.1 callers; the footer no longer shows metrics, so nothing reads it.
+  _getCachedMetrics?: () => ContextMetricsSnapshot | undefined,
   getRearmed?: () => boolean,
 ): void {
   const deps: CommandDeps = {
@@ -163,7 +164,6 @@ export function registerCommands(
     compactChains,
     getDiagnosticCounts,
     getContextMetrics,
-    getCachedMetrics,
     getRearmed,
     persist,
   };

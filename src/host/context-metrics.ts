@@ -61,24 +61,74 @@ function openCycleThinkingChars(branch: any[], openStart: number): number {
   return chars;
 }
 
-function chainSpan(branch: any[], chain: ChainRange): [number, number] | null {
-  const startIdx = branch.findIndex((m) => m?.role === "user" && m.timestamp === chain.startUserTimestamp);
-  if (startIdx < 0) return null;
-  let endIdx: number;
-  if (chain.finalAssistantTimestamp === null) {
-    const nextUser = branch.findIndex((m, i) => i > startIdx && m?.role === "user");
-    endIdx = nextUser < 0 ? branch.length - 1 : nextUser - 1;
-  } else {
-    endIdx = branch.findIndex((m, i) => i >= startIdx && m?.role === "assistant" && m.timestamp === chain.finalAssistantTimestamp);
-    if (endIdx < 0) return null;
+/**
+ * Where each chain starts and ends in the branch, found through maps built in
+ * one pass: looking each chain up with a scan from its start made the metrics
+ * grow with chains × messages.
+ */
+class ChainLocator {
+  /** Timestamp → index of the first user message with it. */
+  private readonly userAt = new Map<unknown, number>();
+  /** Timestamp → index of the assistant message with it, or their ascending indices when several share it. */
+  private readonly assistantsAt = new Map<unknown, number | number[]>();
+  /** `nextUser[i]` = index of the first user message after i, or -1. */
+  private readonly nextUser: Int32Array;
+
+  constructor(private readonly branch: any[]) {
+    this.nextUser = new Int32Array(branch.length);
+    let next = -1;
+    for (let i = branch.length - 1; i >= 0; i--) {
+      this.nextUser[i] = next;
+      if (branch[i]?.role === "user") next = i;
+    }
+    for (let i = 0; i < branch.length; i++) {
+      const msg = branch[i];
+      if (msg?.role === "user" && !this.userAt.has(msg.timestamp)) this.userAt.set(msg.timestamp, i);
+      if (msg?.role === "assistant") {
+        const seen = this.assistantsAt.get(msg.timestamp);
+        if (seen === undefined) this.assistantsAt.set(msg.timestamp, i);
+        else if (typeof seen === "number") this.assistantsAt.set(msg.timestamp, [seen, i]);
+        else seen.push(i);
+      }
+    }
   }
-  return endIdx < startIdx ? null : [startIdx, endIdx];
+
+  span(chain: ChainRange): [number, number] | null {
+    const startIdx = this.userAt.get(chain.startUserTimestamp);
+    if (startIdx === undefined) return null;
+    let endIdx: number;
+    if (chain.finalAssistantTimestamp === null) {
+      const nextUser = this.nextUser[startIdx]!;
+      endIdx = nextUser < 0 ? this.branch.length - 1 : nextUser - 1;
+    } else {
+      const found = firstAtOrAfter(this.assistantsAt.get(chain.finalAssistantTimestamp), startIdx);
+      if (found < 0) return null;
+      endIdx = found;
+    }
+    return endIdx < startIdx ? null : [startIdx, endIdx];
+  }
+}
+
+/** The first index >= `min` among those recorded, or -1 (binary search: timestamps may repeat many times). */
+function firstAtOrAfter(recorded: number | number[] | undefined, min: number): number {
+  if (recorded === undefined) return -1;
+  if (typeof recorded === "number") return recorded >= min ? recorded : -1;
+  const ascending = recorded;
+  let lo = 0;
+  let hi = ascending.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ascending[mid]! < min) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < ascending.length ? ascending[lo]! : -1;
 }
 
 function largestChainChars(branch: any[], sizes: BranchSizes, isProtected: ProtectionPredicate): number {
+  const locator = new ChainLocator(branch);
   let largest = 0;
   for (const chain of detectChains(branch, isProtected)) {
-    const span = chainSpan(branch, chain);
+    const span = locator.span(chain);
     if (span) largest = Math.max(largest, sizes.sum(span[0], span[1]));
   }
   return largest;

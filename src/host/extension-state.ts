@@ -13,9 +13,9 @@ import type { FlushState } from "../summarize/flush-state.js";
 import { RetryLedger } from "../summarize/retry-ledger.js";
 import { StatsAccumulator } from "../summarize/stats.js";
 import { FallbackController } from "../summarize/summarizer-fallback.js";
-import { type ContextMetricsSnapshot, DEFAULT_CONFIG } from "../types.js";
+import { DEFAULT_CONFIG } from "../types.js";
 import { refreshStatus, showStatusText } from "../ui/status-refresh.js";
-import { computeMetricsSnapshot } from "./metrics-cache.js";
+import { computeMetricsSnapshot } from "./metrics-snapshot.js";
 import { type BackgroundFlush, SafePoints } from "./safe-points.js";
 
 export interface ExtensionState extends FlushState {
@@ -23,7 +23,6 @@ export interface ExtensionState extends FlushState {
   finalReplyFlush: BackgroundFlush | undefined;
   safePoints: SafePoints;
   previousFraction: number | null;
-  metricsCache: ContextMetricsSnapshot | undefined;
 }
 
 export function createExtensionState(pi: ExtensionAPI): ExtensionState {
@@ -43,7 +42,6 @@ export function createExtensionState(pi: ExtensionAPI): ExtensionState {
     safePoints: new SafePoints(),
     previousFraction: null,
     rearmedPending: false,
-    metricsCache: undefined,
     status: {
       refresh: (ctx) => refreshStatus(state, ctx),
       show: (ctx, text) => showStatusText(state, ctx, text),

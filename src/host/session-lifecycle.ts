@@ -7,7 +7,6 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { loadConfigWithWarnings } from "../settings/config.js";
 import { safeNotify } from "../summarize/delivery.js";
 import type { ExtensionState } from "./extension-state.js";
-import { computeMetricsSnapshot } from "./metrics-cache.js";
 import { capturePendingBatches } from "../capture/pending-batches.js";
 import { inheritSidecars } from "../archive/sidecar-inherit.js";
 import { refreshStatus } from "../ui/status-refresh.js";
@@ -55,7 +54,6 @@ function rebuildFromBranch(state: ExtensionState, ctx: ExtensionContext, resetFa
   state.previousFraction = null;
   state.rearmedPending = false;
   if (state.config.value.enabled) probeRearm(state, ctx);
-  computeMetricsSnapshot(state, ctx);
   refreshStatus(state, ctx);
 }
 

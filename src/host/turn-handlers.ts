@@ -11,7 +11,6 @@ import type { ExtensionState } from "./extension-state.js";
 import { settleBeforeRequest, settleOnShutdown, settleRunningFlush, startFinalReplyFlush } from "./final-reply-flush.js";
 import { flushPending } from "../summarize/flush.js";
 import { isTextOnlyAssistant } from "../capture/message-shape.js";
-import { computeMetricsSnapshot } from "./metrics-cache.js";
 import { trimBatchToPendingRange } from "../capture/pending-batches.js";
 import { isProtected } from "../capture/protected.js";
 import { plural } from "../plural.js";
@@ -34,7 +33,6 @@ export async function onTurnEnd(state: ExtensionState, ctx: ExtensionContext, ev
   let pushed = false;
   if (hasToolResults) {
     pushed = await captureTurn(state, ctx, event);
-    computeMetricsSnapshot(state, ctx);
   }
   if (!pushed && !state.rearmedPending) return;
   await evaluateBudgetGate(state, ctx);

@@ -1,6 +1,8 @@
 /**
- * Footer status segment: `prune: ON|OFF`, the live reclaim estimate, the
- * diagnostics counters and the context-metrics suffix.
+ * Footer status segment: `prune: ON|OFF`, the live reclaim estimate and the
+ * diagnostics counters. The context-metrics suffix is rendered only for a
+ * caller that passes metrics (the 2.9.1 signature); the live footer never
+ * does, since it crowded the shared footer with figures nobody could act on.
  */
 import { formatCompactCount } from "../summarize/stats.js";
 import { STATUS_WIDGET_ID } from "../types.js";

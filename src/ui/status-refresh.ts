@@ -1,6 +1,6 @@
-/** Recomposes the footer from the current state (reclaim, diagnostics, cached metrics). */
+/** Recomposes the footer from the current state (reclaim and diagnostics; metrics are not in the footer). */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { ContextMetricsSnapshot, ContextPruneConfig, DiagnosticKind, LiveReclaim } from "../types.js";
+import type { ContextPruneConfig, DiagnosticKind, LiveReclaim } from "../types.js";
 import { setPruneStatusWidget } from "./status-line.js";
 
 /** What the footer is made of (the host's extension state provides it). */
@@ -8,11 +8,10 @@ export interface StatusSource {
   config: { value: ContextPruneConfig };
   stats: { getLiveReclaim(): LiveReclaim | undefined };
   diagnostics: { counts(): Record<DiagnosticKind, number> };
-  metricsCache: ContextMetricsSnapshot | undefined;
 }
 
 export function refreshStatus(state: StatusSource, ctx: ExtensionContext): void {
-  setPruneStatusWidget(ctx, state.config.value, state.stats.getLiveReclaim(), state.diagnostics.counts(), state.metricsCache);
+  setPruneStatusWidget(ctx, state.config.value, state.stats.getLiveReclaim(), state.diagnostics.counts());
 }
 
 export function showStatusText(state: Pick<StatusSource, "config">, ctx: ExtensionContext, text: string): void {

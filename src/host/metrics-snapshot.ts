@@ -1,8 +1,8 @@
 /**
- * Context-metrics snapshot over the persisted branch, cached between
- * refreshes: the footer reads the cache on every render, and recomputation
- * happens only at the points the spec names (reload, tool turns, flush entry,
- * `/pruner status`).
+ * Context metrics on demand. They are computed only where someone reads them
+ * (the flush-metrics entry, `/pruner status`, the frontier-gap gate) and never
+ * cached: the footer no longer shows them, and a stale snapshot is worse than
+ * none (it showed a gap right after a flush had closed it).
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { projectBranch } from "../capture/batch-capture.js";
@@ -10,26 +10,24 @@ import { type ProtectionConfig, protectionPredicate } from "../capture/protected
 import type { ContextMetricsSnapshot, PruneFrontier } from "../types.js";
 import { computeContextMetrics } from "./context-metrics.js";
 
-/** What the snapshot reads, and the cache it writes. */
+/** What the snapshot reads. */
 export interface MetricsSource {
   config: { value: ProtectionConfig };
   indexer: { isSummarized(occurrenceKey: string): boolean };
   frontier: { get(): PruneFrontier | null };
-  metricsCache: ContextMetricsSnapshot | undefined;
 }
 
-/** Never throws: on failure the previous cache stays and is returned. */
+/** Never throws: a failed computation is logged and yields no snapshot. */
 export function computeMetricsSnapshot(state: MetricsSource, ctx: ExtensionContext): ContextMetricsSnapshot | undefined {
   try {
-    const projection = projectBranch(ctx.sessionManager.getBranch());
-    state.metricsCache = computeContextMetrics(
-      projection,
+    return computeContextMetrics(
+      projectBranch(ctx.sessionManager.getBranch()),
       state.frontier.get(),
       (key) => state.indexer.isSummarized(key),
       protectionPredicate(state),
     );
   } catch (err) {
     console.error("pi-condense: context metrics computation failed", err);
+    return undefined;
   }
-  return state.metricsCache;
 }
