@@ -92,7 +92,7 @@ export const DEFAULT_CONFIG: ContextPruneConfig = {
   summarizerIdleTimeoutMs: 20000,
   summarizerMaxTimeoutMs: 180000,
   protectedTools: [],
-  protectedPaths: ["**/skills/**/*.md"],
+  protectedPaths: ["**/skills/**/*.md", "**/gauntlet-overrides.md"],
   chainCompression: { enabled: true, rollingWindow: 3, stripFinalAssistantThinking: true, fuseRangeSummary: true },
   purgeErrors: { enabled: true, cooldownTurns: 2, minArgChars: 500 },
   dedupByContentHash: true,

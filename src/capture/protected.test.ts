@@ -1,5 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { globToRegExp, isProtected } from "./protected.js";
+import { makeAgentDir } from "../../test/fake-host.js";
+import { loadConfig } from "../settings/config.js";
+import { DEFAULT_CONFIG } from "../types.js";
 
 const skillsConfig = { protectedTools: [] as string[], protectedPaths: ["**/skills/**/*.md"] };
 
@@ -91,5 +94,30 @@ describe("isProtected with malformed settings", () => {
     const broken = { protectedTools: "todowrite", protectedPaths: [42, null] } as any;
     expect(isProtected("todo", { path: "a" }, broken)).toBe(false);
     expect(isProtected("todowrite", undefined, { protectedTools: null, protectedPaths: undefined } as any)).toBe(false);
+  });
+});
+
+describe("the default protected paths (spec 70 §7)", () => {
+  test("gauntlet-overrides.md is protected in .pi/, in doc/ and bare", () => {
+    for (const path of [".pi/gauntlet-overrides.md", "doc/gauntlet-overrides.md", "gauntlet-overrides.md", "/abs/repo/.pi/gauntlet-overrides.md"]) {
+      expect(isProtected("read", { path }, DEFAULT_CONFIG)).toBe(true);
+    }
+  });
+
+  test("gauntlet-overrides.txt is not", () => {
+    expect(isProtected("read", { path: "gauntlet-overrides.txt" }, DEFAULT_CONFIG)).toBe(false);
+  });
+
+  test("stored protectedPaths replace the defaults instead of joining them", async () => {
+    const agent = makeAgentDir({ protectedPaths: ["x/**"] });
+    const previous = process.env.PI_CODING_AGENT_DIR;
+    process.env.PI_CODING_AGENT_DIR = agent.dir;
+    const loaded = await loadConfig().finally(() => {
+      if (previous === undefined) delete process.env.PI_CODING_AGENT_DIR;
+      else process.env.PI_CODING_AGENT_DIR = previous;
+      agent.cleanup();
+    });
+    expect(isProtected("read", { path: ".pi/gauntlet-overrides.md" }, loaded)).toBe(false);
+    expect(isProtected("read", { path: "x/y.md" }, loaded)).toBe(true);
   });
 });

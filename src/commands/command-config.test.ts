@@ -237,7 +237,7 @@ describe("protected-tools and protected-paths", () => {
       return "clear";
     };
     const r = await run("protected-paths", {}, { input });
-    expect(title).toStartWith("Protected paths (current: **/skills/**/*.md)");
+    expect(title).toStartWith("Protected paths (current: **/skills/**/*.md, **/gauntlet-overrides.md)");
     expect(title).toContain("globs");
     expect(r.notes).toEqual([["Protected paths: (none)", "info"]]);
   });

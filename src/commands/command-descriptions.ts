@@ -191,7 +191,8 @@ const DESCRIBERS: Record<string, Describer> = {
     "Glob patterns tested against a tool call's args.path; matching outputs are never pruned. " +
     `Current: ${listOrNone(c.protectedPaths)}. Edit interactively with /pruner protected-paths, or ` +
     'directly with /pruner protected-paths <comma-separated globs>; "none" turns path protection off ' +
-    "entirely (kill switch). By default skill files matching **/skills/**/*.md are protected.",
+    "entirely (kill switch). Default protects skill files and per-repo gauntlet overrides: " +
+    "**/skills/**/*.md, **/gauntlet-overrides.md.",
 };
 
 export function settingDescription(id: string, config: ContextPruneConfig): string {

@@ -81,7 +81,7 @@ describe("settings overlay", () => {
     expect(byId.get("minBatchChars")!.values).toEqual(["0", "500", "1000", "2000", "5000"]);
     expect(byId.get("summarizerThinking")!.values).toEqual(["default", "off", "minimal", "low", "medium", "high", "xhigh"]);
     expect(byId.get("enabled")!.description).toBe("Enable or disable context pruning");
-    expect(byId.get("protectedPaths")!.currentValue).toBe("**/skills/**/*.md");
+    expect(byId.get("protectedPaths")!.currentValue).toBe("**/skills/**/*.md, **/gauntlet-overrides.md");
     expect(byId.get("protectedTools")!.currentValue).toBe("(none)");
     expect(typeof byId.get("summarizerModel")!.submenu).toBe("function");
   });
