@@ -24,7 +24,7 @@ export async function onSessionStart(
   state.config.value = config;
   rebuildFromBranch(state, ctx, true);
   if (event.reason === "fork" && typeof event.previousSessionFile === "string") await inheritFromParent(state, ctx, event.previousSessionFile);
-  showBootWidget(ctx, state.config.value);
+  if (state.config.value.showPruneStatusLine) showBootWidget(ctx, state.config.value);
   for (const warning of warnings) safeNotify(ctx, warning, "warning");
 }
 

@@ -1,4 +1,4 @@
-// The footer without context metrics, and metrics computed only on demand (spec 70 §4, issue 15).
+// The footer without context metrics, metrics computed only on demand, and the startup widget (spec 70 §4, §11).
 import { afterAll, describe, expect, test } from "bun:test";
 import piCondense from "../../index.js";
 import { assistantWithTools, makeAgentDir, makeFakeCtx, makeFakePi, msgEntry, toolResult, user } from "../../test/fake-host.js";
@@ -76,5 +76,26 @@ describe("metrics on demand", () => {
     await host.commands.get("pruner")!.handler("status", fake.ctx);
     await host.commands.get("pruner")!.handler("status", fake.ctx);
     expect(metricsReads()).toBe(2);
+  });
+});
+
+describe("the startup widget (spec 70 §11)", () => {
+  async function startWith(showPruneStatusLine: boolean) {
+    const agent = makeAgentDir({ enabled: true, showPruneStatusLine });
+    cleanups.push(agent.cleanup);
+    process.env.PI_CODING_AGENT_DIR = agent.dir;
+    const host = makeFakePi();
+    piCondense(host.pi as any);
+    const fake = makeFakeCtx(host, { branch: [] });
+    await host.handlers.get("session_start")!({}, fake.ctx);
+    return fake.widgets.filter((w) => w.id === "pruner-boot");
+  }
+
+  test("is shown at session_start while the status line is on", async () => {
+    expect(await startWith(true)).toEqual([{ id: "pruner-boot", lines: ["pruner loaded \u2014 pruning ON | model: default"] }]);
+  });
+
+  test("is never created when showPruneStatusLine is false", async () => {
+    expect(await startWith(false)).toEqual([]);
   });
 });
