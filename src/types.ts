@@ -341,6 +341,8 @@ export interface FlushMetricsEntry {
   trigger: FlushTrigger;
   capturedBatches: number;
   processedBatches: number;
+  /** Tool calls this flush made stub-eligible (indexed calls plus dedup aliases). */
+  stubCount: number;
   outcome: PruneFrontierOutcome | "empty" | "error";
   metrics: ContextMetricsSnapshot;
 }

@@ -172,6 +172,17 @@ export function frontierOutcome(processed: ProcessedBatch[]): PruneFrontierOutco
   return "skipped-trivial";
 }
 
+/**
+ * Tool calls this flush made stub-eligible: every dedup alias it registered (whatever its batch's fate, the
+ * alias is in the index from then on) plus the calls of every batch it indexed, summarized or archived.
+ */
+export function stubCountOf(prepared: PreparedBatch[], processed: ProcessedBatch[]): number {
+  let count = 0;
+  for (const item of prepared) count += item.deduped.length;
+  for (const done of processed) if (done.kind === "summarized" || done.kind === "archived") count += done.item.batch.toolCalls.length;
+  return count;
+}
+
 export function totalsOf(processed: ProcessedBatch[]): FlushTotals {
   const totals: FlushTotals = { toolCallCount: 0, rawCharCount: 0, summaryCharCount: 0, dedupedCount: 0 };
   for (const p of processed) addTotals(totals, p);

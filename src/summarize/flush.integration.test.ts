@@ -254,6 +254,60 @@ describe("flushPending", () => {
   });
 });
 
+describe("stubCount on flush-metrics entries (spec 70 §10)", () => {
+  const metricsOf = (ofType: (t: string) => any[]) => ofType(T.CUSTOM_TYPE_FLUSH_METRICS).at(-1)!.data;
+  const indexOriginal = (state: any, text: string, id = "orig", ts = 50) =>
+    state.indexer.addBatch(
+      { turnIndex: 0, timestamp: 1, assistantText: "", toolCalls: [{ toolCallId: id, toolName: "read", args: {}, resultText: text, isError: false, resultTimestamp: ts }] },
+      () => {},
+    );
+
+  test("a fully deduplicated batch of two counts its two aliases", async () => {
+    const text = "same output ".repeat(50);
+    const branch = [msgEntry(user(100)), msgEntry(assistantWithTools(200, [{ id: "d1", name: "read" }, { id: "d2", name: "read" }]))];
+    branch.push(msgEntry(toolResult(210, "d1", "read", text)), msgEntry(toolResult(211, "d2", "read", text)));
+    const { state, fake, ofType } = direct({}, branch);
+    indexOriginal(state, text);
+    await flushPending(state, fake.ctx, { delivery: "session" });
+    expect(metricsOf(ofType)).toMatchObject({ stubCount: 2, outcome: "skipped-deduped" });
+  });
+
+  test("one summarized batch of three calls plus one alias counts four", async () => {
+    streamImpl = () => streamReply("[[1:read]] a [[2:read]] b [[3:read]] c");
+    const text = "same output ".repeat(50);
+    const ids = ["s1", "s2", "s3", "s4"];
+    const branch = [msgEntry(user(100)), msgEntry(assistantWithTools(200, ids.map((id) => ({ id, name: "read" }))))];
+    ids.forEach((id, k) => branch.push(msgEntry(toolResult(210 + k, id, "read", k === 3 ? text : `distinct output ${id} `.repeat(40)))));
+    const { state, fake, ofType } = direct({}, branch);
+    indexOriginal(state, text);
+    await flushPending(state, fake.ctx, { delivery: "session" });
+    expect(metricsOf(ofType)).toMatchObject({ stubCount: 4, outcome: "summarized" });
+    streamImpl = () => streamReply("[[1:read]] ok");
+  });
+
+  test("an all-trivial flush without aliases counts zero", async () => {
+    const { state, fake, ofType } = direct({ minBatchChars: 1000 }, branchOf([{ id: "a", text: "z".repeat(300) }]));
+    await flushPending(state, fake.ctx, { delivery: "session" });
+    expect(metricsOf(ofType)).toMatchObject({ stubCount: 0, outcome: "skipped-trivial" });
+  });
+
+  test("an empty flush counts zero", async () => {
+    const { state, fake, ofType } = direct({}, [msgEntry(user(100))]);
+    await flushPending(state, fake.ctx, { delivery: "session", trigger: "manual" });
+    expect(metricsOf(ofType)).toMatchObject({ stubCount: 0, outcome: "empty" });
+  });
+
+  test("a batch whose summary failed counts nothing of its own", async () => {
+    streamImpl = () => {
+      throw new Error("provider down");
+    };
+    const { state, fake, ofType } = direct({}, branchOf([{ id: "f", text: "failing output ".repeat(40) }]));
+    await flushPending(state, fake.ctx, { delivery: "session" });
+    expect(metricsOf(ofType)).toMatchObject({ stubCount: 0, outcome: "error" });
+    streamImpl = () => streamReply("[[1:read]] ok");
+  });
+});
+
 describe("turn_end budget gate", () => {
   test("a jump of the usage fraction fires the delta trigger; a null-token turn keeps the baseline (scenario 19)", async () => {
     const { host, fake, fire } = await booted({ autoBudgetThreshold: null, budgetTurnDelta: 0.1, pruneOn: "on-demand" }, []);

@@ -23,7 +23,7 @@ import {
 import type { FlushState } from "./flush-state.js";
 import { classifyBatches, dedupBatches, type PreparedBatch, summarizeSlots } from "./flush-batches.js";
 import { notifyArchived, notifySkips, notifyUnusable } from "./flush-notices.js";
-import { frontierOutcome, frontierSnapshot, persistResults, totalsOf } from "./flush-persist.js";
+import { frontierOutcome, frontierSnapshot, persistResults, stubCountOf, totalsOf } from "./flush-persist.js";
 import { branchMessages } from "../capture/batch-capture.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { capturePendingBatches } from "../capture/pending-batches.js";
@@ -63,6 +63,7 @@ interface Attempt {
   metrics: ContextMetricsSnapshot;
   captured: number;
   processed: number;
+  stubs: number;
   outcome: FlushMetricsEntry["outcome"];
   /** The session appender once bound; metrics then go through it too. */
   writer?: AppendEntry;
@@ -80,6 +81,7 @@ export async function flushPending(
     metrics: state.metricsSnapshot(ctx) ?? EMPTY_METRICS_SNAPSHOT,
     captured: 0,
     processed: 0,
+    stubs: 0,
     outcome: "empty",
   };
   try {
@@ -143,6 +145,7 @@ async function processBatches(
   await options.beforePersist?.();
   if (options.signal?.aborted) throw new Error("flush: aborted before its results were written");
   const outcome = persistResults(prepared, slots, state, delivery, Date.now());
+  attempt.stubs = stubCountOf(prepared, outcome.processed);
   restoreToQueue(state, outcome.unresolved.map((p) => p.batch));
   notifyUnusable(ctx, outcome.newlyUnusable);
   const { processed } = outcome;
@@ -269,6 +272,7 @@ function writeFlushMetrics(state: FlushState, attempt: Attempt): void {
     trigger: attempt.trigger,
     capturedBatches: attempt.captured,
     processedBatches: attempt.processed,
+    stubCount: attempt.stubs,
     outcome: attempt.outcome,
     metrics: attempt.metrics,
   };
