@@ -8,6 +8,7 @@ import { loadConfigWithWarnings } from "../settings/config.js";
 import { safeNotify } from "../summarize/delivery.js";
 import type { ExtensionState } from "./extension-state.js";
 import { computeMetricsSnapshot } from "./metrics-cache.js";
+import { onSessionReset } from "./cold-cache.js";
 import { capturePendingBatches } from "../capture/pending-batches.js";
 import { inheritSidecars } from "../archive/sidecar-inherit.js";
 import { refreshStatus } from "../ui/status-refresh.js";
@@ -54,6 +55,7 @@ function rebuildFromBranch(state: ExtensionState, ctx: ExtensionContext, resetFa
   state.pending.length = 0;
   state.previousFraction = null;
   state.rearmedPending = false;
+  onSessionReset(state);
   if (state.config.value.enabled) probeRearm(state, ctx);
   computeMetricsSnapshot(state, ctx);
   refreshStatus(state, ctx);

@@ -23,10 +23,11 @@ import {
 import type { FlushState } from "./flush-state.js";
 import { classifyBatches, dedupBatches, type PreparedBatch, summarizeSlots } from "./flush-batches.js";
 import { notifyArchived, notifySkips, notifyUnusable } from "./flush-notices.js";
-import { frontierOutcome, frontierSnapshot, persistResults, totalsOf } from "./flush-persist.js";
+import { frontierOutcome, frontierSnapshot, persistResults, type ProcessedBatch, totalsOf } from "./flush-persist.js";
 import { branchMessages } from "../capture/batch-capture.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { capturePendingBatches } from "../capture/pending-batches.js";
+import { earliestResultTimestamp, lowerFloor } from "../render/supersede.js";
 import { emitExternalCost } from "./stats.js";
 import {
   type CapturedBatch,
@@ -143,6 +144,7 @@ async function processBatches(
   await options.beforePersist?.();
   if (options.signal?.aborted) throw new Error("flush: aborted before its results were written");
   const outcome = persistResults(prepared, slots, state, delivery, Date.now());
+  lowerFloor(state.supersede, earliestRewrite(prepared, outcome.processed));
   restoreToQueue(state, outcome.unresolved.map((p) => p.batch));
   notifyUnusable(ctx, outcome.newlyUnusable);
   const { processed } = outcome;
@@ -188,6 +190,17 @@ async function processBatches(
     summaryCharCount: totals.summaryCharCount,
     dedupedCount: totals.dedupedCount,
   };
+}
+
+/**
+ * Where the next render starts rewriting because of this flush: at its earliest dedup alias (aliases are
+ * registered before any summary, whatever their batch's fate) or the earliest call of a batch it indexed.
+ * Trivial and oversized batches are not indexed, so they change nothing in the render.
+ */
+function earliestRewrite(prepared: PreparedBatch[], processed: ProcessedBatch[]): number | undefined {
+  const calls = prepared.flatMap((p) => p.deduped);
+  for (const p of processed) if (p.kind === "summarized" || p.kind === "archived") calls.push(...p.item.batch.toolCalls);
+  return earliestResultTimestamp(calls);
 }
 
 function keysOf(batches: CapturedBatch[]): Set<string> {
