@@ -11,6 +11,7 @@ import { computeMetricsSnapshot } from "./src/host/metrics-snapshot.js";
 import { capturePendingBatches } from "./src/capture/pending-batches.js";
 import { registerQueryTool } from "./src/archive/query-tool.js";
 import { onSessionStart, onSessionTree } from "./src/host/session-lifecycle.js";
+import { onCacheCold } from "./src/host/cold-cache.js";
 import { settleRunningFlush } from "./src/host/final-reply-flush.js";
 import { onAgentEnd, onContext, onMessageEnd, onSessionBeforeTree, onSessionShutdown, onTurnEnd } from "./src/host/turn-handlers.js";
 import { EMPTY_METRICS_SNAPSHOT, type FlushOptions } from "./src/types.js";
@@ -26,6 +27,9 @@ export default function piCondense(pi: ExtensionAPI): void {
   pi.on("context", guarded("context", (event, ctx) => onContext(state, ctx, event)));
   pi.on("session_shutdown", guarded("session_shutdown", () => onSessionShutdown(state)));
   pi.on("session_before_tree", guarded("session_before_tree", () => onSessionBeforeTree(state)));
+  pi.on("model_select", guarded("model_select", () => onCacheCold(state)));
+  pi.on("session_compact", guarded("session_compact", () => onCacheCold(state)));
+  pi.on("thinking_level_select", guarded("thinking_level_select", () => onCacheCold(state)));
 
   registerQueryTool(pi, state.indexer);
   registerWithCommands(pi, state);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { globToRegExp, isProtected } from "./protected.js";
+import { globToRegExp, isProtected, normalizePath } from "./protected.js";
 import { makeAgentDir } from "../../test/fake-host.js";
 import { loadConfig } from "../settings/config.js";
 import { DEFAULT_CONFIG } from "../types.js";
@@ -86,6 +86,13 @@ describe("isProtected", () => {
 
   test("only the argument named path is consulted (P4)", () => {
     expect(isProtected("read", { file: "/h/skills/x/SKILL.md" }, skillsConfig)).toBe(false);
+  });
+});
+
+describe("normalizePath", () => {
+  test("every backslash becomes a forward slash and nothing else changes", () => {
+    expect(normalizePath("C:\\h\\skills\\x\\SKILL.md")).toBe("C:/h/skills/x/SKILL.md");
+    expect(normalizePath("/h/skills/x/SKILL.md")).toBe("/h/skills/x/SKILL.md");
   });
 });
 

@@ -54,6 +54,11 @@ function listOf(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
+/** Windows separators become `/`, so one glob matches both spellings of a path. */
+export function normalizePath(p: string): string {
+  return p.replace(/\\/g, "/");
+}
+
 export function isProtected(toolName: string, args: unknown, config: ProtectionConfig): boolean {
   if (listOf(config?.protectedTools).includes(toolName)) return true;
   // Runs for every summarized result on every render: no per-call allocations beyond the path normalization.
@@ -61,7 +66,7 @@ export function isProtected(toolName: string, args: unknown, config: ProtectionC
   if (patterns.length === 0) return false;
   const raw = pathArg(args);
   if (raw === undefined) return false;
-  const normalized = raw.replace(/\\/g, "/");
+  const normalized = normalizePath(raw);
   return patterns.some((pattern) => typeof pattern === "string" && globToRegExp(pattern).test(normalized));
 }
 

@@ -9,6 +9,7 @@ import { ToolCallIndexer } from "../archive/indexer.js";
 import { PruneFrontierTracker } from "../capture/frontier.js";
 import { BlockRefIssuer } from "../chains/block-refs.js";
 import { DiagnosticSink } from "../render/diagnostics.js";
+import { createSupersedeState } from "../render/supersede.js";
 import type { FlushState } from "../summarize/flush-state.js";
 import { RetryLedger } from "../summarize/retry-ledger.js";
 import { StatsAccumulator } from "../summarize/stats.js";
@@ -42,6 +43,7 @@ export function createExtensionState(pi: ExtensionAPI): ExtensionState {
     safePoints: new SafePoints(),
     previousFraction: null,
     rearmedPending: false,
+    supersede: createSupersedeState(),
     status: {
       refresh: (ctx) => refreshStatus(state, ctx),
       show: (ctx, text) => showStatusText(state, ctx, text),

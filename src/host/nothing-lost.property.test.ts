@@ -6,6 +6,9 @@
  * Sessions mix trivial, normal, spill-sized, image, failed, duplicate and near-duplicate outputs, reused
  * and colliding tool-call ids and protected reads; the summarizer answers, overruns, returns nothing or
  * fails; chains compress; the extension reloads in between. A virtual clock lets retries run out.
+ *
+ * One exception, by design: a protected read (never archived) of a path that is read again later may
+ * show the superseded stub instead, which says to re-read the file and names no ref.
  */
 import { afterAll, describe, expect, mock, spyOn, test } from "bun:test";
 import * as actualCompat from "@earendil-works/pi-ai/compat";
@@ -15,6 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { streamReply } from "../../test/fake-host.js";
 import { type SimCall, startSim, type Sim } from "../../test/session-sim.js";
+import { supersededStub } from "../render/supersede.js";
 
 type Behaviour = "ok" | "oversized" | "empty" | "error";
 let pickBehaviour: (prompt: string) => Behaviour = () => "ok";
@@ -126,8 +130,9 @@ function callsOf(spec: CaseSpec): SimCall[][][] {
         if (call.kind === "image") sim.content = [{ type: "text", text }, { type: "image", mimeType: "image/png", data: Buffer.from(`png-${n}`).toString("base64") }];
         if (call.kind === "error") sim.isError = true;
         if (call.kind === "protected") {
+          // Half of the protected reads share a few paths, so later reads supersede earlier ones.
           sim.name = "read";
-          sim.args = { path: `/h/skills/s${n}/SKILL.md` };
+          sim.args = { path: call.size < 4 ? `/h/skills/s${call.size % 2}/SKILL.md` : `/h/skills/s${n}/SKILL.md` };
         }
         return sim;
       });
@@ -184,18 +189,46 @@ const chainRefs = (messages: any[]) =>
     return tools === undefined ? [] : [...tools.split(",").filter(Boolean), ...refsIn(text)];
   });
 
+/**
+ * The skill path each protected read's result belongs to, when a later result in the transcript reads the
+ * same path: the reads that may be superseded. Pairing follows the transcript: an assistant opens its calls.
+ */
+function readsReadAgain(projection: any[]): Map<any, string> {
+  const pathOf = new Map<any, string>();
+  let calls = new Map<string, any>();
+  for (const m of projection) {
+    if (m.role === "assistant") calls = new Map((m.content ?? []).filter((b: any) => b?.type === "toolCall").map((b: any) => [b.id, b]));
+    else if (m.role !== "toolResult") calls = new Map();
+    else {
+      const path = calls.get(m.toolCallId)?.arguments?.path;
+      calls.delete(m.toolCallId);
+      if (typeof path === "string" && path.includes("/skills/")) pathOf.set(m, path);
+    }
+  }
+  const results = [...pathOf.entries()];
+  return new Map(results.filter(([, path], i) => results.slice(i + 1).some(([, later]) => later === path)));
+}
+
 /** The first broken promise, or null when every output is visible or recoverable. */
 async function brokenPromise(sim: Sim): Promise<string | null> {
   const rendered = await sim.render();
   expectNoOrphanToolResults(rendered);
   const blockRefs = chainRefs(rendered);
   const relocated = rendered.filter((m) => m.role === "user" && String(m.content?.[0]?.text ?? "").includes("<protected-output"));
-  for (const original of sim.projection().filter((m) => m.role === "toolResult")) {
+  const projection = sim.projection();
+  const readAgain = readsReadAgain(projection);
+  for (const original of projection.filter((m) => m.role === "toolResult")) {
     // Colliding occurrences share id and timestamp: any of them may be this one.
     const shown = rendered.filter((m) => m.role === "toolResult" && m.toolCallId === original.toolCallId && m.timestamp === original.timestamp);
     if (shown.some((m) => sameContent(m, original))) continue;
     const text = extractToolResultText(original);
     if (relocated.some((m) => m.content[0].text.includes(`\n${text}\n</protected-output>`))) continue;
+    const path = readAgain.get(original);
+    if (path !== undefined) {
+      const stub = supersededStub(path);
+      if (shown.some((m) => sameContent(m, { content: [{ type: "text", text: stub }] }))) continue;
+      if (relocated.some((m) => m.content[0].text.includes(`\n${stub}\n</protected-output>`))) continue;
+    }
     const refs = [...shown.flatMap((m) => refsIn(String(m.content?.[0]?.text ?? ""))), ...blockRefs];
     if (refs.length === 0) return `${original.toolCallId}@${original.timestamp} left the request with no ref in view`;
     if (!(await anyRecovers(sim, refs, text, original))) {

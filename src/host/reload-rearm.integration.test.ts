@@ -76,7 +76,19 @@ describe("extension load", () => {
   test("registers exactly one handler per event and touches nothing else on pi", () => {
     const host = makeFakePi();
     expect(() => piCondense(host.pi as any)).not.toThrow();
-    expect(host.onCalls.sort()).toEqual(["agent_end", "context", "message_end", "session_before_tree", "session_shutdown", "session_start", "session_tree", "turn_end"]);
+    expect(host.onCalls.sort()).toEqual([
+      "agent_end",
+      "context",
+      "message_end",
+      "model_select",
+      "session_before_tree",
+      "session_compact",
+      "session_shutdown",
+      "session_start",
+      "session_tree",
+      "thinking_level_select",
+      "turn_end",
+    ]);
     expect(host.tools.map((t) => t.name)).toEqual(["context_tree_query"]);
     expect([...host.commands.keys()]).toEqual(["pruner"]);
     expect(host.entries).toEqual([]);

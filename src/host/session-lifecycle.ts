@@ -7,6 +7,7 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { loadConfigWithWarnings } from "../settings/config.js";
 import { safeNotify } from "../summarize/delivery.js";
 import type { ExtensionState } from "./extension-state.js";
+import { onSessionReset } from "./cold-cache.js";
 import { capturePendingBatches } from "../capture/pending-batches.js";
 import { inheritSidecars } from "../archive/sidecar-inherit.js";
 import { refreshStatus } from "../ui/status-refresh.js";
@@ -53,6 +54,7 @@ function rebuildFromBranch(state: ExtensionState, ctx: ExtensionContext, resetFa
   state.pending.length = 0;
   state.previousFraction = null;
   state.rearmedPending = false;
+  onSessionReset(state);
   if (state.config.value.enabled) probeRearm(state, ctx);
   refreshStatus(state, ctx);
 }

@@ -12,7 +12,7 @@ import { settleBeforeRequest, settleOnShutdown, settleRunningFlush, startFinalRe
 import { flushPending } from "../summarize/flush.js";
 import { isTextOnlyAssistant } from "../capture/message-shape.js";
 import { trimBatchToPendingRange } from "../capture/pending-batches.js";
-import { isProtected } from "../capture/protected.js";
+import { isProtected, protectionPredicate } from "../capture/protected.js";
 import { plural } from "../plural.js";
 import { capImages, imageLimitFor } from "../render/image-cap.js";
 import { pruneMessages } from "../render/pruner.js";
@@ -183,6 +183,7 @@ async function render(state: ExtensionState, ctx: ExtensionContext, input: any[]
     config,
     config.recoveryGraceTurns,
     state.diagnostics,
+    { state: state.supersede, isProtected: protectionPredicate(state) },
   );
   if (result.pruned) state.stats.setLiveReclaim(result.beforeChars, result.afterChars);
   refreshStatus(state, ctx);

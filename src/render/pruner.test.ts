@@ -4,6 +4,8 @@ import { DiagnosticSink } from "./diagnostics.js";
 import { ToolCallIndexer } from "../archive/indexer.js";
 import { pruneMessages, sizeMessages } from "./pruner.js";
 import { pruneWithZeroSweepAssertion } from "./test-support.js";
+import { createSupersedeState, supersededStub, type SupersedeState } from "./supersede.js";
+import { isProtected as isProtectedBy } from "../capture/protected.js";
 import {
   CUSTOM_TYPE_DIAGNOSTIC,
   CUSTOM_TYPE_INDEX,
@@ -767,6 +769,72 @@ describe("pruneMessages: chain range phase", () => {
   });
 });
 
+describe("pruneMessages: supersede phase (1b)", () => {
+  const SKILL = "/h/skills/x/SKILL.md";
+  const readTurn = (ts: number, id: string) => callTurn(ts, [id], "read", { path: SKILL });
+  const readResult = (ts: number, id: string) => result(ts, id, `skill text ${id} `.repeat(20), "read");
+  const cold = (): SupersedeState => ({ ...createSupersedeState(), floor: 0 });
+  const withState = (state: SupersedeState) => ({ state, isProtected: (name: string, args: unknown) => isProtectedBy(name, args, protection) });
+  const render = (messages: any[], indexer: any, state: SupersedeState | undefined, chain?: ChainCompressionConfig) =>
+    pruneMessages(messages, indexer, chain, undefined, protection, 0, undefined, state && withState(state));
+
+  test("without the eighth argument two reads of a protected path both stay verbatim", () => {
+    const messages = [readTurn(10, "a"), readResult(11, "a"), readTurn(20, "b"), readResult(21, "b")];
+    const out = pruneMessages(messages, mockIndexer(), undefined, undefined, protection);
+    expect(out.pruned).toBe(false);
+    expect(out.messages).toBe(messages);
+  });
+
+  test("a cold render stubs the earlier read and measures the result exactly", () => {
+    const messages = [readTurn(10, "a"), readResult(11, "a"), readTurn(20, "b"), readResult(21, "b")];
+    const out = render(messages, mockIndexer(), cold());
+    expect(out.pruned).toBe(true);
+    expect(textAt(out.messages, 1)).toBe(supersededStub(SKILL));
+    expect(out.messages[3]).toBe(messages[3]);
+    expect(out.beforeChars).toBe(sizeMessages(messages));
+    expect(out.afterChars).toBe(sizeMessages(out.messages));
+  });
+
+  test("a superseded read inside a compressed chain relocates as its stub", () => {
+    const messages = [user(100), readTurn(200, "r1"), readResult(201, "r1"), assistantText(300), user(400), readTurn(500, "r2"), readResult(501, "r2")];
+    const indexer = mockIndexer({
+      chains: [chainEntry("b1", 100, ["r1"], 300, { protectedToolCallIds: ["r1"] })],
+      bodies: [{ keys: ["r1"], text: "read the skill" }],
+    });
+    const out = render(messages, indexer, cold(), chainOn());
+    const block = out.messages.find(isSynthetic);
+    expect(block.content[0].text).toContain(`<protected-output tool="read">\n${supersededStub(SKILL)}\n</protected-output>`);
+    expect(block.content[0].text).not.toContain("skill text r1");
+    expect(out.messages.at(-1)).toBe(messages.at(-1));
+    expect(out.afterChars).toBe(sizeMessages(out.messages));
+  });
+
+  test("phase 1 stubs and supersede stubs sit side by side, and the stub memo is not confused by activation", () => {
+    const indexer = new ToolCallIndexer();
+    indexer.addBatch(batchFor("s1", 6, "summarized out", 5) as any, () => {});
+    indexer.registerSummaryRefs([{ shortId: "t1", toolCallId: "s1", resultTimestamp: 6 }]);
+    const messages = [callTurn(5, ["s1"]), result(6, "s1", "summarized out"), readTurn(10, "a"), readResult(11, "a"), readTurn(20, "b"), readResult(21, "b")];
+    const state = createSupersedeState();
+    const first = render(messages, indexer, state);
+    expect(textAt(first.messages, 1)).toContain("`t1`");
+    expect(first.messages[3]).toBe(messages[3]);
+    state.floor = 0;
+    for (const out of [render(messages, indexer, state), render(structuredClone(messages), indexer, state)]) {
+      expect(textAt(out.messages, 1)).toContain("`t1`");
+      expect(textAt(out.messages, 3)).toBe(supersededStub(SKILL));
+      expect(out.beforeChars).toBe(sizeMessages(messages));
+      expect(out.afterChars).toBe(sizeMessages(out.messages));
+    }
+  });
+
+  test("the orphan sweep still runs after supersession and the sizes stay exact", () => {
+    const messages = [readTurn(10, "a"), readResult(11, "a"), readTurn(20, "b"), readResult(21, "b"), result(22, "ghost")];
+    const out = render(messages, mockIndexer(), cold());
+    expect(out.messages.map((m: any) => m.toolCallId ?? m.role)).toEqual(["assistant", "a", "assistant", "b"]);
+    expect(out.afterChars).toBe(sizeMessages(out.messages));
+  });
+});
+
 describe("pruneMessages: orphan sweep phase", () => {
   test("an orphan result is swept on every render and reported once", () => {
     // P26
@@ -856,7 +924,15 @@ describe("pruneMessages: sizes and no-op contract", () => {
     expect(serialized).toBe(0);
   });
 
-  const oddInputs: Array<[string, () => { messages: any[]; indexer: any; chain?: ChainCompressionConfig }]> = [
+  const skillRead = (ts: number, id: string, path = "/h/skills/x/SKILL.md") => [
+    callTurn(ts, [id], "read", { path }),
+    result(ts + 1, id, `skill \u00e9 "${id}"`, "read"),
+  ];
+  const coldSupersede = () => ({
+    state: { floor: 0, activated: new Set<string>() },
+    isProtected: (name: string, args: unknown) => isProtectedBy(name, args, protection),
+  });
+  const oddInputs: Array<[string, () => { messages: any[]; indexer: any; chain?: ChainCompressionConfig; supersede?: ReturnType<typeof coldSupersede> }]> = [
     ["unicode, escapes and emoji", () => ({
       messages: [user(1, "h\u00e9llo \ud83d\ude00 \"q\" \\ \n\t \u2502"), callTurn(2, ["tc1"]), result(3, "tc1", "\u0000\u001f \ud83d\ude00 \u2028")],
       indexer: mockIndexer({ summarized: ["tc1"] }),
@@ -890,11 +966,28 @@ describe("pruneMessages: sizes and no-op contract", () => {
         chain: chainOn(),
       };
     }],
+    ["superseded reads beside a phase-1 stub", () => ({
+      messages: [...skillRead(1, "r1"), callTurn(3, ["tc1"]), result(4, "tc1"), ...skillRead(5, "r2", "\\h\\skills\\x\\SKILL.md"), ...skillRead(7, "r3")],
+      indexer: mockIndexer({ summarized: ["tc1"] }),
+      supersede: coldSupersede(),
+    })],
+    ["a superseded read with an image inside a compressed chain", () => ({
+      messages: [
+        user(100),
+        callTurn(200, ["r1"], "read", { path: "/h/skills/x/SKILL.md" }),
+        { ...result(201, "r1", "x", "read"), content: [{ type: "text", text: "x" }, { type: "image", data: "A".repeat(90), mimeType: "image/png" }] },
+        assistantText(300),
+        ...skillRead(400, "r2"),
+      ],
+      indexer: mockIndexer({ chains: [chainEntry("b1", 100, ["r1"], 300, { protectedToolCallIds: ["r1"] })], bodies: [{ keys: ["r1"], text: "B" }] }),
+      chain: chainOn(),
+      supersede: coldSupersede(),
+    })],
   ];
   for (const [label, make] of oddInputs) {
     test(`before/after chars equal sizeMessages exactly for ${label}`, () => {
-      const { messages, indexer, chain } = make();
-      const out = pruneMessages(messages, indexer, chain);
+      const { messages, indexer, chain, supersede } = make();
+      const out = pruneMessages(messages, indexer, chain, undefined, undefined, 0, undefined, supersede);
       expect(out.pruned).toBe(true);
       expect(out.beforeChars).toBe(sizeMessages(messages));
       expect(out.afterChars).toBe(sizeMessages(out.messages));
@@ -905,16 +998,19 @@ describe("pruneMessages: sizes and no-op contract", () => {
     const textArb = fc.string({ unit: "grapheme", maxLength: 40 });
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.constantFrom("a", "b", "c", "d"), textArb, fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.tuple(fc.constantFrom("a", "b", "c", "d"), textArb, fc.boolean(), fc.boolean(), fc.constantFrom("write", "skill-a", "skill-b")), { minLength: 1, maxLength: 6 }),
         fc.subarray(["a", "b", "c", "d"]),
-        (turns, summarized) => {
+        fc.option(fc.integer({ min: 0, max: 70 }), { nil: undefined }),
+        (turns, summarized, floor) => {
           const messages: any[] = [user(0, "start")];
-          turns.forEach(([id, text, errored, orphan], i) => {
+          turns.forEach(([id, text, errored, orphan, kind], i) => {
             const ts = (i + 1) * 10;
-            messages.push(callTurn(ts, [id], "write", { body: text }), result(ts + 1, id, text, "write", errored));
+            const args = kind === "write" ? { body: text } : { path: `/h/skills/${kind}/SKILL.md` };
+            messages.push(callTurn(ts, [id], kind === "write" ? "write" : "read", args), result(ts + 1, id, text, "write", errored));
             if (orphan) messages.push(result(ts + 2, `ghost-${i}`, text));
           });
-          const out = pruneMessages(messages, mockIndexer({ summarized }), chainOff, { enabled: true, cooldownTurns: 1, minArgChars: 0 });
+          const supersede = { state: { floor, activated: new Set<string>() }, isProtected: (name: string, args: unknown) => isProtectedBy(name, args, protection) };
+          const out = pruneMessages(messages, mockIndexer({ summarized }), chainOff, { enabled: true, cooldownTurns: 1, minArgChars: 0 }, undefined, 0, undefined, supersede);
           if (!out.pruned) return out.messages === messages && out.beforeChars === 0 && out.afterChars === 0;
           return out.beforeChars === sizeMessages(messages) && out.afterChars === sizeMessages(out.messages);
         },

@@ -1,6 +1,9 @@
 /**
  * The render-time pipeline run on every `context` event:
  *   1. stub-replace   summarized tool results become short stubs
+ *  1b. supersede      an earlier read of a protected path read again later
+ *                     becomes a re-read stub, once the cache allows it
+ *                     (supersede.ts); only when the caller passes its state
  *   2. error-purge    long strings in old failed tool calls' arguments become
  *                     size markers; the argument shape is kept
  *   3. chain-range    persisted chain decisions collapse closed chains
@@ -24,6 +27,7 @@ import { measureRender } from "./render-size.js";
 import { elementChars } from "./image-size.js";
 import { jsonArrayLength } from "./json-size.js";
 import { replaceSummarizedResults, type StubIndexer } from "./stub-replace.js";
+import { applySupersede, type SupersedeState } from "./supersede.js";
 import type { ChainCompressionConfig, ChainCompressionEntry, ErrorPurgeConfig } from "../types.js";
 
 type Reporter = Pick<DiagnosticSink, "report">;
@@ -34,6 +38,12 @@ export interface RenderIndexer extends StubIndexer {
   getPerBatchSummaryTextForToolCallIds(keys: string[]): string;
   /** Read lazily, only for a `{bN}` placeholder naming another block. */
   findChainEntryByBlockId?(blockId: string): ChainCompressionEntry | undefined;
+}
+
+/** What phase 1b needs: the session's supersession state and the live protection predicate. */
+export interface SupersedeOptions {
+  state: SupersedeState;
+  isProtected: (toolName: string, args: unknown) => boolean;
 }
 
 export interface PruneResult {
@@ -61,12 +71,14 @@ export function pruneMessages(
   protection?: ProtectionConfig,
   recoveryGraceTurns = 0,
   diagnostics?: DiagnosticSink,
+  supersede?: SupersedeOptions,
 ): PruneResult {
   const grace = inGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
   const stubbed = replaceSummarizedResults(messages, indexer, protection, grace);
   let current = stubbed.messages;
+  if (supersede) current = applySupersede(current, supersede.state, supersede.isProtected);
   if (errorPurge?.enabled) current = purgeErroredArgs(current, errorPurge);
-  // Stub-replace and error-purge keep positions; the size accounting relies on it.
+  // Stub-replace, supersede and error-purge keep positions; the size accounting relies on it.
   const positional = current;
 
   let created: ReadonlySet<unknown> = NOTHING_CREATED;

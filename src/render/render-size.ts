@@ -4,8 +4,9 @@
  * JSON text.
  *
  * Input messages are measured once. The index-preserving phases (stub-replace,
- * error-purge) produce `positional`, whose new messages are found by position
- * (stubs arrive already measured). Chain compression and the orphan sweep only
+ * supersede, error-purge) produce `positional`, whose new messages are found by
+ * position (phase 1 stubs arrive already measured; any other new message at a
+ * position, such as a superseded read or a purged call, is measured here). Chain compression and the orphan sweep only
  * drop messages, keep the order of the rest, and add the messages they list as
  * created, so the output is matched against `positional` in one forward pass.
  */

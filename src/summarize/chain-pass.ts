@@ -12,6 +12,7 @@ import { protectionPredicate } from "../capture/protected.js";
 import { branchMessages } from "../capture/batch-capture.js";
 import { plural } from "../plural.js";
 import { inGraceRecoveryToolCallIds } from "../render/recovery-grace.js";
+import { earliestChainStart, lowerFloor } from "../render/supersede.js";
 import { emitExternalCost } from "./stats.js";
 import { summarizeRange } from "./summarizer.js";
 import type { ChainCompressionEntry } from "../types.js";
@@ -80,6 +81,8 @@ async function compress(state: FlushState, ctx: ExtensionContext, run: ChainPass
 }
 
 function recordCompressions(state: FlushState, entries: ChainCompressionEntry[]): void {
+  // The next render rewrites from the first new chain on: earlier protected reads after it may be superseded.
+  lowerFloor(state.supersede, earliestChainStart(entries));
   state.stats.addChainsCompressed(entries.length);
   state.stats.persist(state.pi);
   emitExternalCost(state.pi, state.stats);

@@ -12,7 +12,7 @@ import type { FlushState } from "./flush-state.js";
 import type { PreparedBatch, SummarizedSlots } from "./flush-batches.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { formatSummaryToolCallRefs, makeSummaryDetails, substituteInlineRefs } from "../archive/summary-refs.js";
-import type { CapturedBatch, PruneFrontier, PruneFrontierOutcome, SummarizeResult, SummaryToolCallRef } from "../types.js";
+import type { CapturedBatch, CapturedToolCall, PruneFrontier, PruneFrontierOutcome, SummarizeResult, SummaryToolCallRef } from "../types.js";
 
 export interface FlushTotals {
   toolCallCount: number;
@@ -173,14 +173,13 @@ export function frontierOutcome(processed: ProcessedBatch[]): PruneFrontierOutco
 }
 
 /**
- * Tool calls this flush made stub-eligible: every dedup alias it registered (whatever its batch's fate, the
- * alias is in the index from then on) plus the calls of every batch it indexed, summarized or archived.
+ * The tool calls this flush made stub-eligible: every dedup alias it registered (whatever its batch's fate,
+ * the alias is in the index from then on) plus the calls of every batch it indexed, summarized or archived.
  */
-export function stubCountOf(prepared: PreparedBatch[], processed: ProcessedBatch[]): number {
-  let count = 0;
-  for (const item of prepared) count += item.deduped.length;
-  for (const done of processed) if (done.kind === "summarized" || done.kind === "archived") count += done.item.batch.toolCalls.length;
-  return count;
+export function stubEligibleCalls(prepared: PreparedBatch[], processed: ProcessedBatch[]): CapturedToolCall[] {
+  const calls = prepared.flatMap((item) => item.deduped);
+  for (const done of processed) if (done.kind === "summarized" || done.kind === "archived") calls.push(...done.item.batch.toolCalls);
+  return calls;
 }
 
 export function totalsOf(processed: ProcessedBatch[]): FlushTotals {

@@ -9,6 +9,7 @@ import type { ToolCallIndexer } from "../archive/indexer.js";
 import type { PruneFrontierTracker } from "../capture/frontier.js";
 import type { BlockRefIssuer } from "../chains/block-refs.js";
 import type { DiagnosticSink } from "../render/diagnostics.js";
+import type { SupersedeState } from "../render/supersede.js";
 import type { CapturedBatch, ContextMetricsSnapshot, ContextPruneConfig } from "../types.js";
 import type { RetryLedger } from "./retry-ledger.js";
 import type { StatsAccumulator } from "./stats.js";
@@ -36,6 +37,8 @@ export interface FlushState {
   isFlushing: boolean;
   /** Set at reload when unflushed work was found; opens the turn_end gate once. */
   rearmedPending: boolean;
+  /** Protected-path supersession: a flush and a chain pass lower its floor where the next render rewrites anyway. */
+  supersede: SupersedeState;
   status: StatusPort;
   /** A context-metrics snapshot of the branch, or undefined when it cannot be computed. */
   metricsSnapshot(ctx: ExtensionContext): ContextMetricsSnapshot | undefined;

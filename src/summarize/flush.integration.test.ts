@@ -359,6 +359,45 @@ describe("turn_end capture across prompts", () => {
   });
 });
 
+describe("the supersession floor after a flush", () => {
+  const indexOriginal = (state: any, text: string) =>
+    state.indexer.addBatch(
+      { turnIndex: 0, timestamp: 1, assistantText: "", toolCalls: [{ toolCallId: "orig", toolName: "read", args: {}, resultText: text, isError: false, resultTimestamp: 50 }] },
+      () => {},
+    );
+
+  test("summarized batches lower it to their earliest result", async () => {
+    const { state, fake } = direct({}, branchOf([{ id: "a", text: "x".repeat(500) }, { id: "b", text: "y".repeat(500) }]));
+    await flushPending(state, fake.ctx, { delivery: "session" });
+    expect(state.supersede.floor).toBe(210);
+  });
+
+  test("a trivial batch and an oversized batch leave it alone", async () => {
+    const trivial = direct({ minBatchChars: 1000 }, branchOf([{ id: "a", text: "z".repeat(300) }]));
+    await flushPending(trivial.state, trivial.fake.ctx, { delivery: "session" });
+    expect(trivial.state.supersede.floor).toBeUndefined();
+    streamImpl = () => streamReply("[[1:read]] " + "very long summary ".repeat(30));
+    const oversized = direct({}, branchOf([{ id: "a", text: "short output".repeat(5) }]));
+    await flushPending(oversized.state, oversized.fake.ctx, { delivery: "session" });
+    expect(oversized.state.supersede.floor).toBeUndefined();
+    streamImpl = () => streamReply("[[1:read]] ok");
+  });
+
+  test("a failed batch lowers it only at its dedup aliases, which are written whatever the batch's fate", async () => {
+    streamImpl = () => streamReply("");
+    const text = "same output ".repeat(50);
+    const { state, fake } = direct({ batchingMode: "agent-message" }, branchOf([{ id: "fresh", text: "y".repeat(500) }, { id: "dup", text }]));
+    indexOriginal(state, text);
+    const result = await flushPending(state, fake.ctx, { delivery: "session" });
+    expect(result).toEqual({ ok: false, reason: "summarizer-failed" });
+    expect(state.supersede.floor).toBe(310);
+    const alone = direct({}, branchOf([{ id: "fresh", text: "y".repeat(500) }]));
+    await flushPending(alone.state, alone.fake.ctx, { delivery: "session" });
+    expect(alone.state.supersede.floor).toBeUndefined();
+    streamImpl = () => streamReply("[[1:read]] ok");
+  });
+});
+
 describe("message_end chain threading", () => {
   test("the closing assistant message counts the newest chain as closed (scenario 20)", async () => {
     const branch = [

@@ -23,10 +23,11 @@ import {
 import type { FlushState } from "./flush-state.js";
 import { classifyBatches, dedupBatches, type PreparedBatch, summarizeSlots } from "./flush-batches.js";
 import { notifyArchived, notifySkips, notifyUnusable } from "./flush-notices.js";
-import { frontierOutcome, frontierSnapshot, persistResults, stubCountOf, totalsOf } from "./flush-persist.js";
+import { frontierOutcome, frontierSnapshot, persistResults, stubEligibleCalls, totalsOf } from "./flush-persist.js";
 import { branchMessages } from "../capture/batch-capture.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { capturePendingBatches } from "../capture/pending-batches.js";
+import { earliestResultTimestamp, lowerFloor } from "../render/supersede.js";
 import { emitExternalCost } from "./stats.js";
 import {
   type CapturedBatch,
@@ -145,7 +146,9 @@ async function processBatches(
   await options.beforePersist?.();
   if (options.signal?.aborted) throw new Error("flush: aborted before its results were written");
   const outcome = persistResults(prepared, slots, state, delivery, Date.now());
-  attempt.stubs = stubCountOf(prepared, outcome.processed);
+  const madeStubbable = stubEligibleCalls(prepared, outcome.processed);
+  attempt.stubs = madeStubbable.length;
+  lowerFloor(state.supersede, earliestResultTimestamp(madeStubbable));
   restoreToQueue(state, outcome.unresolved.map((p) => p.batch));
   notifyUnusable(ctx, outcome.newlyUnusable);
   const { processed } = outcome;
@@ -193,6 +196,11 @@ async function processBatches(
   };
 }
 
+/**
+ * Where the next render starts rewriting because of this flush: at its earliest dedup alias (aliases are
+ * registered before any summary, whatever their batch's fate) or the earliest call of a batch it indexed.
+ * Trivial and oversized batches are not indexed, so they change nothing in the render.
+ */
 function keysOf(batches: CapturedBatch[]): Set<string> {
   const keys = new Set<string>();
   for (const batch of batches) for (const call of batch.toolCalls) keys.add(occKey(call.toolCallId, call.resultTimestamp));
