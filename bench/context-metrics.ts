@@ -10,7 +10,7 @@
  * does not enjoy warm caches a large one cannot have.
  * Run: bun bench/context-metrics.ts
  */
-import { projectBranch } from "../src/capture/batch-capture.js";
+import { projectBranchMessages } from "../src/capture/batch-capture.js";
 import { computeContextMetrics } from "../src/host/context-metrics.js";
 import type { PruneFrontier } from "../src/types.js";
 
@@ -82,7 +82,7 @@ function makeFixture(size: number): Fixture {
 const isProtected = (_tool: string, args: unknown) => typeof (args as any)?.path === "string" && (args as any).path.includes("/skills/");
 
 function computeOnce(fixture: Fixture): void {
-  computeContextMetrics(projectBranch(fixture.branch), fixture.frontier, (key) => fixture.summarized.has(key), isProtected);
+  computeContextMetrics(projectBranchMessages(fixture.branch), fixture.frontier, (key) => fixture.summarized.has(key), isProtected);
 }
 
 function median(values: number[]): number {
@@ -102,7 +102,7 @@ for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
 }
 
 const snapshot = (fixture: Fixture) =>
-  computeContextMetrics(projectBranch(fixture.branch), fixture.frontier, (key) => fixture.summarized.has(key), isProtected);
+  computeContextMetrics(projectBranchMessages(fixture.branch), fixture.frontier, (key) => fixture.summarized.has(key), isProtected);
 console.log(`context metrics, one on-demand computation: median and best of ${ROUNDS} rounds after ${WARMUP_ROUNDS} warm-up`);
 console.log("entries | median ms |   best ms | think tok | chain % | gap tok");
 fixtures.forEach((fixture, k) => {

@@ -24,7 +24,7 @@
 import { captureBatch, captureUnindexedBatchesFromSession } from "../src/capture/batch-capture.js";
 import { computeContextMetrics } from "../src/host/context-metrics.js";
 import { ToolCallIndexer } from "../src/archive/indexer.js";
-import { projectBranch } from "../src/capture/batch-capture.js";
+import { projectBranchMessages } from "../src/capture/batch-capture.js";
 import { occKey } from "../src/capture/occurrence-key.js";
 import { sweepOrphanToolResults } from "../src/render/orphan-sweep.js";
 import { trimBatchToPendingRange } from "../src/capture/pending-batches.js";
@@ -172,7 +172,7 @@ function main(): void {
   persistBatch(chained, batch, reply);
   chained.registerChain(chainEntry(f, batch, chained));
   const ctxProtection = (toolName: string, args: unknown) => isProtected(toolName, args, CONFIG);
-  const projection = projectBranch(f.branch);
+  const projection = projectBranchMessages(f.branch);
 
   const rows: Array<{ name: string; ms: { median: number; best: number }; targetMs?: number }> = [];
   const add = (name: string, ms: { median: number; best: number }, targetMs?: number) => {

@@ -75,6 +75,8 @@ export interface ContextPruneConfig {
   spillThreshold: number;
   spillPreviewBytes: number;
   budgetTurnDelta: number | null;
+  /** Flush at a tool turn's end once the unsummarized tail past the frontier reaches this many tokens; null = off. */
+  frontierGapThresholdTokens: number | null;
   /** Most images one request may carry; null = the built-in limit of the model's wire API (image-cap.ts). */
   maxImagesPerRequest: number | null;
 }
@@ -100,6 +102,7 @@ export const DEFAULT_CONFIG: ContextPruneConfig = {
   spillThreshold: 65536,
   spillPreviewBytes: 2048,
   budgetTurnDelta: null,
+  frontierGapThresholdTokens: null,
   maxImagesPerRequest: null,
 };
 
@@ -334,7 +337,7 @@ export interface ContextMetricsSnapshot {
   frontierGapTokens: number;
 }
 
-export type FlushTrigger = "budget" | "delta" | "message-end" | "manual" | "rearmed";
+export type FlushTrigger = "budget" | "delta" | "frontier-gap" | "message-end" | "manual" | "rearmed";
 
 export interface FlushMetricsEntry {
   ts: number;

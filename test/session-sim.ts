@@ -22,6 +22,8 @@ export interface SimCall {
 export interface SimPrompt {
   turns: SimCall[][];
   final?: string;
+  /** Start the run with another extension's custom message (`pi.sendMessage(..., { triggerTurn: true })`) instead of a user prompt. */
+  custom?: { customType: string; content?: string };
 }
 
 export interface Sim {
@@ -81,7 +83,12 @@ export async function startSim(opts: { branch?: any[]; sessionDir?: string; sess
       return startSim({ ...opts, branch: fake.branch, startTs: ts });
     },
     async prompt(p) {
-      fake.branch.push(msgEntry({ role: "user", content: [{ type: "text", text: `prompt ${ts}` }], timestamp: tick() }));
+      if (p.custom) {
+        const { customType, content = `steer ${ts}` } = p.custom;
+        fake.branch.push({ type: "custom_message", customType, content, display: true, timestamp: new Date(tick()).toISOString() });
+      } else {
+        fake.branch.push(msgEntry({ role: "user", content: [{ type: "text", text: `prompt ${ts}` }], timestamp: tick() }));
+      }
       for (const [turnIndex, calls] of p.turns.entries()) {
         await fire("context", { messages: projection() });
         const at = tick(1000);

@@ -6,8 +6,10 @@ import {
   groupBatchesByMode,
   imageDigest,
   imageMarkerDigests,
+  projectBranchMessages,
   serializeBatchForSummarizer,
 } from "./batch-capture.js";
+import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { ToolCallIndexer } from "../archive/indexer.js";
 import type { CapturedBatch, CapturedToolCall } from "../types.js";
 
@@ -247,6 +249,49 @@ describe("captureUnindexedBatchesFromSession", () => {
     expect(captureUnindexedBatchesFromSession(branch, nothingSummarized).map((b) => b.userTurnGroup)).toEqual([1, 2]);
   });
 
+  describe("custom_message entries (spec 70 §5.1 rule 4)", () => {
+    const customEntry = (customType: string) => ({
+      type: "custom_message",
+      customType,
+      content: "steer",
+      display: true,
+      timestamp: "2026-01-01T00:00:00.000Z",
+    });
+    const branchAround = (customType: string) => [
+      entry(user(1)),
+      entry(assistantWithTools(2, [["a", "bash"]])),
+      entry(toolResult(3, "a", "x")),
+      customEntry(customType),
+      entry(assistantWithTools(5, [["b", "bash"]])),
+      entry(toolResult(6, "b", "y")),
+    ];
+    const groups = (branch: any[]) => captureUnindexedBatchesFromSession(branch, nothingSummarized).map((b) => b.userTurnGroup);
+
+    test("another extension's custom message starts a new user turn group", () => {
+      expect(groups(branchAround("pi-gauntlet-transition-recovery"))).toEqual([1, 2]);
+    });
+
+    test("a context-prune-summary or pi-condense custom leaves the group as it is", () => {
+      expect(groups(branchAround("context-prune-summary"))).toEqual([1, 1]);
+      expect(groups(branchAround("pi-condense:summary"))).toEqual([1, 1]);
+    });
+
+    test("agent-message batching never merges across an eligible custom", () => {
+      const grouped = groupBatchesByMode(captureUnindexedBatchesFromSession(branchAround("x"), nothingSummarized), "agent-message");
+      expect(grouped.map((b) => b.toolCalls.map((c) => c.toolCallId))).toEqual([["a"], ["b"]]);
+    });
+
+    test("turn numbering still counts assistants only", () => {
+      expect(captureUnindexedBatchesFromSession(branchAround("x"), nothingSummarized).map((b) => b.turnIndex)).toEqual([0, 1]);
+    });
+
+    test("a custom spliced between a call and its result leaves the result with its call", () => {
+      const branch = [entry(user(1)), entry(assistantWithTools(2, [["a", "bash"]])), customEntry("foreign-notice"), entry(toolResult(3, "a", "x"))];
+      const batches = captureUnindexedBatchesFromSession(branch, nothingSummarized);
+      expect(batches.map((b) => [b.userTurnGroup, b.toolCalls.map((c) => c.resultText)])).toEqual([[1, ["x"]]]);
+    });
+  });
+
   test("non-message entries are invisible to the rescan (C4)", () => {
     const branch = [
       entry(assistantWithTools(2, [["a", "bash"]])),
@@ -381,5 +426,57 @@ describe("groupBatchesByMode", () => {
     const grouped = groupBatchesByMode([a, loose, b], "agent-message");
     expect(grouped).toHaveLength(3);
     expect(grouped[1]).toBe(loose);
+  });
+});
+
+describe("projectBranchMessages (spec 70 §5.1)", () => {
+  test("message entries become their messages; custom_message entries the custom role with a ms timestamp", () => {
+    const message = user(1);
+    const projected = projectBranchMessages([
+      entry(message),
+      {
+        type: "custom_message",
+        id: "e2",
+        parentId: "e1",
+        customType: "pi-gauntlet-transition-recovery",
+        content: [{ type: "text", text: "next task" }],
+        display: true,
+        details: { step: 2 },
+        timestamp: "2026-03-04T05:06:07.089Z",
+      },
+    ]);
+    expect(projected[0]).toBe(message);
+    expect(projected[1]).toEqual({
+      role: "custom",
+      customType: "pi-gauntlet-transition-recovery",
+      content: [{ type: "text", text: "next task" }],
+      display: true,
+      details: { step: 2 },
+      timestamp: Date.parse("2026-03-04T05:06:07.089Z"),
+    });
+  });
+
+  test("a custom message carries the timestamp pi's own session projection gives it", () => {
+    const sm = SessionManager.inMemory("/tmp");
+    sm.appendMessage(user(1) as any);
+    sm.appendCustomMessageEntry("pi-gauntlet-transition-recovery", "next task", true, { step: 2 });
+    const ours = projectBranchMessages(sm.getBranch()).find((m) => m.role === "custom");
+    const pis = sm.buildSessionProjection().messages.find((m: any) => m.role === "custom");
+    expect(ours).toEqual(pis);
+  });
+
+  test("every other entry is dropped", () => {
+    const projected = projectBranchMessages([
+      { type: "custom", customType: "context-prune-index", data: {} },
+      { type: "model_change", provider: "p", modelId: "m" },
+      { type: "message" },
+      null,
+    ]);
+    expect(projected).toEqual([]);
+  });
+
+  test("a timestamp a hand-edited file made an object projects as NaN instead of throwing", () => {
+    const [projected] = projectBranchMessages([{ type: "custom_message", customType: "x", content: "c", timestamp: { toString: 1, valueOf: 1 } }]);
+    expect(projected.timestamp).toBeNaN();
   });
 });

@@ -4,7 +4,7 @@
  * summarizer serialization and per-user-span grouping of batches.
  */
 import { imageMarkerLines } from "./image-markers.js";
-import { toolCallBlocks } from "./message-shape.js";
+import { isPrunerCustomType, toolCallBlocks } from "./message-shape.js";
 import { occKey, resultTimestampOf } from "./occurrence-key.js";
 import { recordArgs } from "./persisted-entries.js";
 import type { BatchingMode, CapturedBatch, CapturedToolCall } from "../types.js";
@@ -177,6 +177,8 @@ export function captureUnindexedBatchesFromSession(
     open.results.clear();
   };
   for (const entry of branch) {
+    // Another extension's custom message opens a chain like a user message: batches never merge across it.
+    if (entry?.type === "custom_message" && !isPrunerCustomType(entry.customType)) userTurnGroup += 1;
     if (entry?.type !== "message" || !entry.message) continue;
     const message = entry.message;
     if (message.role === "assistant") {
@@ -271,8 +273,13 @@ export function groupBatchesByMode(batches: CapturedBatch[], mode: BatchingMode)
   return grouped;
 }
 
-/** Message entries as messages, custom_message entries as the `custom` role the model sees. */
-export function projectBranch(branch: any[]): any[] {
+/**
+ * Message entries as messages, custom_message entries as the `custom` role the
+ * model sees (timestamps in ms, as pi's own projection makes them, so anchors
+ * match at render time); other entries dropped. What chain detection, the
+ * chain pass and the context metrics read.
+ */
+export function projectBranchMessages(branch: any[]): any[] {
   const out: any[] = [];
   for (const entry of branch) {
     if (entry?.type === "message" && entry.message) {
@@ -284,16 +291,14 @@ export function projectBranch(branch: any[]): any[] {
         content: entry.content,
         display: entry.display,
         details: entry.details,
-        timestamp: new Date(entry.timestamp).getTime(),
+        timestamp: entryTime(entry.timestamp),
       });
     }
   }
   return out;
 }
 
-/** Message entries only, unwrapped: what chain detection and capture read. */
-export function branchMessages(branch: any[]): any[] {
-  const out: any[] = [];
-  for (const entry of branch) if (entry?.type === "message" && entry.message) out.push(entry.message);
-  return out;
+/** pi writes ISO strings; anything else a session file holds must not throw on conversion (NaN anchors nothing). */
+function entryTime(value: unknown): number {
+  return typeof value === "string" || typeof value === "number" ? new Date(value).getTime() : Number.NaN;
 }

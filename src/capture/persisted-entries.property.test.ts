@@ -7,7 +7,7 @@ import { detectChains } from "../chains/chain-detector.js";
 import { DiagnosticSink } from "../render/diagnostics.js";
 import { PruneFrontierTracker } from "./frontier.js";
 import { ToolCallIndexer } from "../archive/indexer.js";
-import { projectBranch } from "./batch-capture.js";
+import { projectBranchMessages } from "./batch-capture.js";
 import { parseChainEntry, parseToolCallRecord } from "./persisted-entries.js";
 import { isProtected } from "./protected.js";
 import { pruneMessages } from "../render/pruner.js";
@@ -323,10 +323,10 @@ describe("random JSON in every persisted field and message field", () => {
         for (const entry of indexer.getChainEntries()) expect(parseChainEntry(entry).ok).toBe(true);
         for (const record of indexer.getIndex().values()) expect(parseToolCallRecord(record).ok).toBe(true);
 
-        render(projectBranch(branch), indexer);
+        render(projectBranchMessages(branch), indexer);
         captureUnindexedBatchesFromSession(branch, indexer, (name, args) => isProtected(name, args, PROTECTION));
         await compress(branch, indexer);
-        render(projectBranch(branch), indexer);
+        render(projectBranchMessages(branch), indexer);
         buildPruneTree(ctxOf(branch) as any, indexer);
         expect(loggedFailures()).toEqual([]);
       }),
@@ -338,7 +338,7 @@ describe("random JSON in every persisted field and message field", () => {
     fc.assert(
       fc.property(mutationsArb, (mutations) => {
         const branch = mutatedBranch(mutations);
-        render(projectBranch(branch), unvalidatedIndex(branch) as any);
+        render(projectBranchMessages(branch), unvalidatedIndex(branch) as any);
       }),
       { numRuns: 600 },
     );
@@ -355,7 +355,7 @@ describe("random JSON in every persisted field and message field", () => {
         const fake = makeFakeCtx(host, { branch });
         const handler = (name: string) => host.handlers.get(name)!;
         await handler("session_start")({ type: "session_start" }, fake.ctx);
-        const messages = deepFreeze(projectBranch(branch));
+        const messages = deepFreeze(projectBranchMessages(branch));
         const rendered: any = await handler("context")({ type: "context", messages }, fake.ctx);
         expectNoOrphanToolResults(rendered?.messages ?? messages);
         const last = branch.filter((e) => e.type === "message").map((e) => e.message);

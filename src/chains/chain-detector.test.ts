@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { detectChains, withClosingMessage } from "./chain-detector.js";
+import { detectChains, isChainAnchorCustom, withClosingMessage } from "./chain-detector.js";
 
 const user = (ts: number, text = "go") => ({ role: "user", content: [{ type: "text", text }], timestamp: ts });
 const synthetic = (ts: number) => ({
@@ -24,6 +24,7 @@ const toolResult = (ts: number, id: string, toolName = "bash") => ({
 const assistantText = (ts: number) => ({ role: "assistant", content: [{ type: "text", text: "done" }], timestamp: ts });
 
 const protectTodo = (name: string) => name === "todowrite";
+const custom = (ts: number, customType: string) => ({ role: "custom", customType, content: "steer", display: true, timestamp: ts });
 
 describe("detectChains: values a hand-edited session can hold", () => {
   test("a user message without a finite timestamp interrupts the open chain and opens none", () => {
@@ -179,6 +180,79 @@ describe("detectChains: boundaries", () => {
   test("malformed entries (null, missing role) are skipped without throwing", () => {
     const chains = detectChains([null, {}, user(100), undefined, assistantText(200)] as any[]);
     expect(chains.map((c) => c.finalAssistantTimestamp)).toEqual([200]);
+  });
+});
+
+describe("isChainAnchorCustom (spec 70 §5.1, §17 C4)", () => {
+  test("another extension's custom message is an anchor", () => {
+    expect(isChainAnchorCustom(custom(1, "pi-gauntlet-transition-recovery"))).toBe(true);
+    expect(isChainAnchorCustom(custom(1, "x"))).toBe(true);
+  });
+
+  test("every context-prune- type, present or future, is pruner-owned", () => {
+    expect(isChainAnchorCustom(custom(1, "context-prune-summary"))).toBe(false);
+    expect(isChainAnchorCustom(custom(1, "context-prune-anything-later"))).toBe(false);
+  });
+
+  test("a type starting with pi-condense is pruner-owned too", () => {
+    expect(isChainAnchorCustom(custom(1, "pi-condense:summary"))).toBe(false);
+    expect(isChainAnchorCustom(custom(1, "pi-condense"))).toBe(false);
+  });
+
+  test("only the custom role qualifies, whatever its type", () => {
+    expect(isChainAnchorCustom({ role: "user", customType: "x", timestamp: 1 })).toBe(false);
+    expect(isChainAnchorCustom({ role: "custom", timestamp: 1 })).toBe(true);
+    expect(isChainAnchorCustom(null)).toBe(false);
+  });
+
+  test("a customType a hand-edited file made an object neither throws nor counts as pruner-owned", () => {
+    expect(isChainAnchorCustom({ role: "custom", customType: { toString: 1, valueOf: 1 }, timestamp: 1 })).toBe(true);
+  });
+});
+
+describe("detectChains: custom-message anchors (spec 70 §5.1)", () => {
+  const session = (customType: string) => [
+    user(1), assistantWithTools(2, ["tc1"]), toolResult(3, "tc1"), assistantText(4),
+    custom(5, customType), assistantWithTools(6, ["tc2"]), toolResult(7, "tc2"), assistantText(8),
+  ];
+
+  test("an eligible custom after a closed chain opens the next one", () => {
+    const chains = detectChains(session("pi-gauntlet-transition-recovery"));
+    expect(chains.map((c) => [c.startUserTimestamp, c.finalAssistantTimestamp])).toEqual([[1, 4], [5, 8]]);
+    expect(chains[1]!.middleToolCallIds).toEqual(["tc2"]);
+    expect(chains[1]!.middleOccurrenceKeys).toEqual(["tc2@7"]);
+  });
+
+  test("a context-prune-summary anchors nothing: the turns after it are not chained", () => {
+    const chains = detectChains(session("context-prune-summary"));
+    expect(chains.map((c) => c.startUserTimestamp)).toEqual([1]);
+    expect(chains.flatMap((c) => c.middleToolCallIds)).toEqual(["tc1"]);
+  });
+
+  test("a pi-condense custom anchors nothing either", () => {
+    expect(detectChains(session("pi-condense:summary")).map((c) => c.startUserTimestamp)).toEqual([1]);
+  });
+
+  test("inside an open chain an eligible custom is passthrough: it neither interrupts nor closes", () => {
+    const chains = detectChains([user(1), assistantWithTools(2, ["tc1"]), custom(3, "x"), assistantWithTools(4, ["tc2"]), assistantText(5)]);
+    expect(chains).toEqual([
+      { startUserTimestamp: 1, middleToolCallIds: ["tc1", "tc2"], middleOccurrenceKeys: [], protectedToolCallIds: [], finalAssistantTimestamp: 5 },
+    ]);
+  });
+
+  test("a custom at the branch start opens a chain", () => {
+    const chains = detectChains([custom(10, "x"), assistantWithTools(20, ["a"]), toolResult(30, "a"), assistantText(40)]);
+    expect(chains.map((c) => [c.startUserTimestamp, c.finalAssistantTimestamp])).toEqual([[10, 40]]);
+  });
+
+  test("a user message still interrupts a custom-anchored chain", () => {
+    const chains = detectChains([custom(10, "x"), assistantWithTools(20, ["a"]), user(30), assistantText(40)]);
+    expect(chains.map((c) => [c.startUserTimestamp, c.finalAssistantTimestamp])).toEqual([[10, null], [30, 40]]);
+  });
+
+  test("a custom without a finite timestamp opens nothing", () => {
+    const chains = detectChains([{ ...custom(0, "x"), timestamp: Number.NaN }, assistantWithTools(20, ["a"]), assistantText(40)]);
+    expect(chains).toEqual([]);
   });
 });
 

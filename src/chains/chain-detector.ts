@@ -1,12 +1,15 @@
 /**
- * Closed-chain detection. A chain runs from a real user message through any
- * tool-using assistant turns and their results to a text-only assistant reply.
+ * Closed-chain detection. A chain runs from a real user message (or another
+ * extension's custom message, while no chain is open) through any tool-using
+ * assistant turns and their results to a text-only assistant reply.
  * Messages carry no ids, so chain boundaries are timestamps and middles are
  * tool-call ids plus result occurrence keys.
  */
-import { isTextOnlyAssistant } from "../capture/message-shape.js";
+import { isChainAnchorCustom, isTextOnlyAssistant } from "../capture/message-shape.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import type { ChainRange } from "../types.js";
+
+export { isChainAnchorCustom };
 
 const SYNTHETIC_PREFIX = "<compressed-chain";
 
@@ -72,6 +75,11 @@ export function detectChains(
       if (isSyntheticChainMessage(msg)) continue;
       if (current) ranges.push(emit(current, null));
       // A chain is addressed by its boundary timestamps; without a usable one it cannot be compressed.
+      current = isTimestamp(msg.timestamp) ? openChain(msg.timestamp) : null;
+      continue;
+    }
+    // Idle only: interrupting an open chain would emit it without a final reply, never compressible.
+    if (!current && isChainAnchorCustom(msg)) {
       current = isTimestamp(msg.timestamp) ? openChain(msg.timestamp) : null;
       continue;
     }

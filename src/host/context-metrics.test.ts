@@ -114,10 +114,10 @@ describe("computeContextMetrics: largest-chain share", () => {
   });
 
   test("a lone closed chain holds 100% until other messages join the branch", () => {
-    // 7
+    // 7, with a custom of this package's own (since spec 70 §5.1 another extension's would open a chain)
     const chain = [user(100), callTurn(200, [["tc1", "bash"]]), result(210, "tc1"), assistantText(300)];
     expect(computeContextMetrics(chain, null, none, none).largestChainSharePct).toBe(100);
-    const extended = [...chain, { role: "custom", customType: "other", content: "z".repeat(3000), timestamp: 350 }, assistantText(400)];
+    const extended = [...chain, { role: "custom", customType: "pi-condense:summary", content: "z".repeat(3000), timestamp: 350 }, assistantText(400)];
     const pct = computeContextMetrics(extended, null, none, none).largestChainSharePct;
     expect(pct).toBe(share(chain, extended));
     expect(pct).toBeLessThan(100);
@@ -138,6 +138,39 @@ describe("computeContextMetrics: largest-chain share", () => {
       result(300, "tc1"), assistantText(400), user(500), assistantText(600),
     ];
     expect(computeContextMetrics(branch, null, none, none).largestChainSharePct).toBe(share(branch.slice(0, 5), branch));
+  });
+});
+
+describe("computeContextMetrics: custom-message anchors (spec 70 §5.1 rule 5)", () => {
+  const steer = (ts: number, text = "next", customType = "pi-gauntlet-transition-recovery") => ({
+    role: "custom",
+    customType,
+    content: text,
+    display: true,
+    timestamp: ts,
+  });
+
+  test("a projected custom_message entry of this package counts toward the denominator only", () => {
+    const chain = [user(100), callTurn(200, [["tc1", "bash"]]), result(210, "tc1", "x".repeat(2000)), assistantText(300)];
+    const branch = [...chain, steer(350, "z".repeat(100), "pi-condense:summary"), assistantText(400)];
+    expect(computeContextMetrics(branch, null, none, none).largestChainSharePct).toBe(share(chain, branch));
+  });
+
+  test("another extension's custom after a closed chain opens a chain of its own, which can be the largest", () => {
+    const first = [user(100), callTurn(200, [["tc1", "bash"]]), result(210, "tc1"), assistantText(300)];
+    const second = [steer(350, "z".repeat(3000)), callTurn(360, [["tc2", "bash"]]), result(370, "tc2"), assistantText(400)];
+    const branch = [...first, ...second];
+    expect(computeContextMetrics(branch, null, none, none).largestChainSharePct).toBe(share(second, branch));
+  });
+
+  test("an interrupted custom-anchored chain runs to the message before the next user message", () => {
+    const branch = [
+      assistantText(50),
+      steer(100), callTurn(200, [["tc1", "bash"]]), result(300, "tc1", "x".repeat(5000)),
+      steer(350, "passthrough"),
+      user(400), assistantText(500),
+    ];
+    expect(computeContextMetrics(branch, null, none, none).largestChainSharePct).toBe(share(branch.slice(1, 5), branch));
   });
 });
 

@@ -5,7 +5,7 @@
  * estimates over the persisted branch (no tokenizer); an image counts 1,600 tokens.
  */
 import { detectChains } from "../chains/chain-detector.js";
-import { isTextOnlyAssistant, toolCallBlocks } from "../capture/message-shape.js";
+import { isChainAnchorCustom, isTextOnlyAssistant, toolCallBlocks } from "../capture/message-shape.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { charsOf, IMAGE_TOKEN_ESTIMATE } from "../render/image-size.js";
 import type { ChainRange, ContextMetricsSnapshot, PruneFrontier } from "../types.js";
@@ -67,11 +67,11 @@ function openCycleThinkingChars(branch: any[], openStart: number): number {
  * grow with chains × messages.
  */
 class ChainLocator {
-  /** Timestamp → index of the first user message with it. */
-  private readonly userAt = new Map<unknown, number>();
+  /** Timestamp → index of the first chain anchor (user or eligible custom message) with it. */
+  private readonly anchorAt = new Map<unknown, number>();
   /** Timestamp → index of the assistant message with it, or their ascending indices when several share it. */
   private readonly assistantsAt = new Map<unknown, number | number[]>();
-  /** `nextUser[i]` = index of the first user message after i, or -1. */
+  /** `nextUser[i]` = index of the first user message after i, or -1: only a user message interrupts a chain. */
   private readonly nextUser: Int32Array;
 
   constructor(private readonly branch: any[]) {
@@ -83,7 +83,8 @@ class ChainLocator {
     }
     for (let i = 0; i < branch.length; i++) {
       const msg = branch[i];
-      if (msg?.role === "user" && !this.userAt.has(msg.timestamp)) this.userAt.set(msg.timestamp, i);
+      const anchor = msg?.role === "user" || isChainAnchorCustom(msg);
+      if (anchor && !this.anchorAt.has(msg.timestamp)) this.anchorAt.set(msg.timestamp, i);
       if (msg?.role === "assistant") {
         const seen = this.assistantsAt.get(msg.timestamp);
         if (seen === undefined) this.assistantsAt.set(msg.timestamp, i);
@@ -94,7 +95,7 @@ class ChainLocator {
   }
 
   span(chain: ChainRange): [number, number] | null {
-    const startIdx = this.userAt.get(chain.startUserTimestamp);
+    const startIdx = this.anchorAt.get(chain.startUserTimestamp);
     if (startIdx === undefined) return null;
     let endIdx: number;
     if (chain.finalAssistantTimestamp === null) {

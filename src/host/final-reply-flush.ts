@@ -16,7 +16,7 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { ExtensionState } from "./extension-state.js";
 import { flushPending } from "../summarize/flush.js";
-import { projectBranch } from "../capture/batch-capture.js";
+import { projectBranchMessages } from "../capture/batch-capture.js";
 import type { BackgroundFlush } from "./safe-points.js";
 import { CUSTOM_TYPE_SUMMARY } from "../types.js";
 
@@ -78,7 +78,7 @@ function branchLength(ctx: ExtensionContext): number | undefined {
 
 function appendedSummaries(ctx: ExtensionContext, from: number): any[] {
   try {
-    return projectBranch(ctx.sessionManager.getBranch().slice(from)).filter((m) => m.customType === CUSTOM_TYPE_SUMMARY);
+    return projectBranchMessages(ctx.sessionManager.getBranch().slice(from)).filter((m) => m.customType === CUSTOM_TYPE_SUMMARY);
   } catch {
     return [];
   }

@@ -5,7 +5,7 @@
  * none (it showed a gap right after a flush had closed it).
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { projectBranch } from "../capture/batch-capture.js";
+import { projectBranchMessages } from "../capture/batch-capture.js";
 import { type ProtectionConfig, protectionPredicate } from "../capture/protected.js";
 import type { ContextMetricsSnapshot, PruneFrontier } from "../types.js";
 import { computeContextMetrics } from "./context-metrics.js";
@@ -21,7 +21,7 @@ export interface MetricsSource {
 export function computeMetricsSnapshot(state: MetricsSource, ctx: ExtensionContext): ContextMetricsSnapshot | undefined {
   try {
     return computeContextMetrics(
-      projectBranch(ctx.sessionManager.getBranch()),
+      projectBranchMessages(ctx.sessionManager.getBranch()),
       state.frontier.get(),
       (key) => state.indexer.isSummarized(key),
       protectionPredicate(state),

@@ -5,7 +5,7 @@
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { captureBatch } from "../capture/batch-capture.js";
-import { shouldBudgetFlush, shouldDeltaFlush, usageFraction } from "../summarize/budget.js";
+import { shouldBudgetFlush, shouldDeltaFlush, shouldFrontierGapFlush, usageFraction } from "../summarize/budget.js";
 import { safeNotify } from "../summarize/delivery.js";
 import type { ExtensionState } from "./extension-state.js";
 import { settleBeforeRequest, settleOnShutdown, settleRunningFlush, startFinalReplyFlush } from "./final-reply-flush.js";
@@ -115,12 +115,24 @@ async function evaluateBudgetGate(state: ExtensionState, ctx: ExtensionContext):
   if (fraction != null) state.previousFraction = fraction;
 
   const n = state.pending.length;
-  if (!(n > 0 || state.rearmedPending) || state.isFlushing || !(budgetHit || deltaHit)) return;
-  const reason = budgetHit ? "context budget reached" : "context jumped this turn";
+  if (!(n > 0 || state.rearmedPending) || state.isFlushing) return;
+  const gapHit = !budgetHit && !deltaHit && frontierGapHit(state, ctx);
+  if (!(budgetHit || deltaHit || gapHit)) return;
+  const reason = budgetHit
+    ? "context budget reached"
+    : deltaHit
+      ? "context jumped this turn"
+      : "un-pruned tail exceeded frontier gap threshold";
   const what = n > 0 ? `compacting ${plural(n, "pending turn")}` : "compacting work recovered after reload";
   safeNotify(ctx, `pruner: ${reason} \u2014 ${what}`, "info");
-  const trigger = n === 0 ? "rearmed" : budgetHit ? "budget" : "delta";
+  const trigger = n === 0 ? "rearmed" : budgetHit ? "budget" : deltaHit ? "delta" : "frontier-gap";
   await flushPending(state, ctx, { delivery: "session", trigger });
+}
+
+/** A fresh snapshot, only when the threshold is set: the default costs nothing, and no snapshot means no flush. */
+function frontierGapHit(state: ExtensionState, ctx: ExtensionContext): boolean {
+  const threshold = state.config.value.frontierGapThresholdTokens;
+  return typeof threshold === "number" && shouldFrontierGapFlush(state.metricsSnapshot(ctx), threshold);
 }
 
 export async function onMessageEnd(state: ExtensionState, ctx: ExtensionContext, event: { message?: any }): Promise<void> {

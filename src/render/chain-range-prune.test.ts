@@ -670,6 +670,68 @@ describe("resolveRange", () => {
   });
 });
 
+describe("custom-message anchors (spec 70 §5.1)", () => {
+  const steer = (ts: number, customType = "pi-gauntlet-transition-recovery") => ({
+    role: "custom",
+    customType,
+    content: "continue with the next task",
+    display: true,
+    timestamp: ts,
+  });
+  /** U(100) .. F(400), then a steer-anchored chain S(500), A(600; tc2), T(700), F(800). */
+  const steered = () => [...simpleChain(), steer(500), assistantWithTools(600, ["tc2"]), toolResult(700, "tc2"), assistantText(800)];
+
+  test("an eligible custom at the start timestamp resolves as the start", () => {
+    expect(resolveRange({ startUserTimestamp: 500, finalAssistantTimestamp: 800 }, steered())).toEqual({ startIndex: 4, endIndex: 7 });
+  });
+
+  test("a pruner custom at the start timestamp is no start", () => {
+    const messages = steered();
+    messages[4] = steer(500, CUSTOM_TYPE_SUMMARY);
+    expect(resolveRange({ startUserTimestamp: 500, finalAssistantTimestamp: 800 }, messages)).toBeNull();
+    messages[4] = steer(500, "pi-condense:summary");
+    expect(resolveRange({ startUserTimestamp: 500, finalAssistantTimestamp: 800 }, messages)).toBeNull();
+  });
+
+  test("a user and an eligible custom at one timestamp are two matches: null and an unresolved-range diagnostic", () => {
+    const messages = [steer(100), ...simpleChain()];
+    expect(resolveRange({ startUserTimestamp: 100, finalAssistantTimestamp: 400 }, messages)).toBeNull();
+    const sink = collectingSink();
+    const out = applyChainCompressions(messages, [entry("b1", 100, ["tc1"], 400, ["t1"])], body, false, undefined, sink);
+    expect(out).toBe(messages);
+    expect(sink.reports.map((r) => [r.kind, r.key])).toEqual([["unresolved-range", "b1"]]);
+  });
+
+  test("two eligible customs at one timestamp are two matches", () => {
+    const messages = [steer(500), ...steered()];
+    expect(resolveRange({ startUserTimestamp: 500, finalAssistantTimestamp: 800 }, messages)).toBeNull();
+  });
+
+  test("the synthetic block is inserted right after the custom anchor", () => {
+    const input = steered();
+    const out = applyChainCompressions(input, [entry("b1", 500, ["tc2"], 800, ["t1"])], body, false);
+    expect(out.slice(4).map((m) => (isSynthetic(m) ? "synthetic" : m.role))).toEqual(["custom", "synthetic", "assistant"]);
+    expect(out[4]).toBe(input[4]);
+    expect(syntheticId(out[5])).toBe("b1");
+    expectNoOrphanToolResults(out);
+  });
+
+  test("a third-party custom inside a custom-anchored range survives; the calls and results go", () => {
+    const messages = steered();
+    messages.splice(6, 0, otherCustom(650));
+    const out = applyChainCompressions(messages, [entry("b1", 500, ["tc2"], 800, ["t1"])], body, false);
+    expect(out.slice(4).map((m) => (isSynthetic(m) ? "synthetic" : m.role))).toEqual(["custom", "synthetic", "custom", "assistant"]);
+    expect(out[6].customType).toBe("other-ext");
+    expect(out.some((m) => m.toolCallId === "tc2")).toBe(false);
+  });
+
+  test("a user-anchored entry resolves as before next to a custom-anchored one", () => {
+    const out = applyChainCompressions(steered(), [entry("b1", 100, ["tc1"], 400), entry("b2", 500, ["tc2"], 800)], body, false);
+    expect(synthetics(out).map(syntheticId)).toEqual(["b1", "b2"]);
+    expect(roles(out)).toEqual(["user", "user", "assistant", "custom", "user", "assistant"]);
+  });
+});
+
 describe("applyChainCompressions: incident fixture", () => {
   test("the live turn reusing a dropped id survives in order", () => {
     // C42

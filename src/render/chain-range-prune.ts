@@ -1,7 +1,8 @@
 /**
  * Phase 3: apply persisted chain-compression decisions. Each entry names its
- * range positionally (the unique user message at `startUserTimestamp` through
- * the unique assistant at `finalAssistantTimestamp`); ids never decide what is
+ * range positionally (the unique anchor at `startUserTimestamp`, a user message
+ * or another extension's custom message, through the unique assistant at
+ * `finalAssistantTimestamp`); ids never decide what is
  * dropped, because provider ids are reused. An entry that does not resolve to
  * exactly one range is left alone and reported (fail closed).
  */
@@ -9,6 +10,7 @@ import type { AssistantMessage, UserMessage } from "@earendil-works/pi-ai";
 import { extractToolResultText } from "../capture/batch-capture.js";
 import type { DiagnosticSink } from "./diagnostics.js";
 import { imageBlocksOf, type ImageBlock } from "../capture/image-markers.js";
+import { isChainAnchorCustom } from "../capture/message-shape.js";
 import { substituteBlockRefs } from "./nested-placeholders.js";
 import { bareToolCallId, occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { isHeaderSafe, parseChainEntry } from "../capture/persisted-entries.js";
@@ -144,27 +146,31 @@ function usableEntries(entries: ChainCompressionEntry[], diagnostics?: Reporter)
   return usable ?? entries;
 }
 
-type Boundaries = { users: Map<unknown, Boundary>; assistants: Map<unknown, Boundary> };
+type Boundaries = { anchors: Map<unknown, Boundary>; assistants: Map<unknown, Boundary> };
 
-/** Counts the user and assistant messages at the entries' boundary timestamps, so each entry resolves in O(1). */
+/**
+ * Counts the anchors (user or eligible custom messages) and the assistants at the entries' boundary
+ * timestamps, so each entry resolves in O(1); a user and a custom sharing a start are two matches.
+ */
 function indexBoundaries(
   messages: any[],
   entries: ReadonlyArray<Pick<ChainCompressionEntry, "startUserTimestamp" | "finalAssistantTimestamp">>,
 ): Boundaries {
-  const users = new Map<unknown, Boundary>();
+  const anchors = new Map<unknown, Boundary>();
   const assistants = new Map<unknown, Boundary>();
   for (const entry of entries) {
-    users.set(entry.startUserTimestamp, { count: 0, first: -1 });
+    anchors.set(entry.startUserTimestamp, { count: 0, first: -1 });
     assistants.set(entry.finalAssistantTimestamp, { count: 0, first: -1 });
   }
   for (let i = 0; i < messages.length; i++) {
-    const role = messages[i]?.role;
-    const map = role === "user" ? users : role === "assistant" ? assistants : null;
-    const seen = map?.get(messages[i].timestamp);
+    const msg = messages[i];
+    const role = msg?.role;
+    const map = role === "assistant" ? assistants : role === "user" || isChainAnchorCustom(msg) ? anchors : null;
+    const seen = map?.get(msg.timestamp);
     if (seen === undefined) continue;
     if (seen.count++ === 0) seen.first = i;
   }
-  return { users, assistants };
+  return { anchors, assistants };
 }
 
 function resolveWith(
@@ -174,11 +180,11 @@ function resolveWith(
   const { startUserTimestamp: start, finalAssistantTimestamp: final } = entry;
   // Map lookups match NaN to NaN; the rule is `===`, under which NaN never matches.
   if (typeof start !== "number" || typeof final !== "number" || Number.isNaN(start) || Number.isNaN(final)) return null;
-  const user = boundaries.users.get(start);
+  const anchor = boundaries.anchors.get(start);
   const assistant = boundaries.assistants.get(final);
-  if (user?.count !== 1 || assistant?.count !== 1) return null;
-  if (user.first >= assistant.first) return null;
-  return { startIndex: user.first, endIndex: assistant.first };
+  if (anchor?.count !== 1 || assistant?.count !== 1) return null;
+  if (anchor.first >= assistant.first) return null;
+  return { startIndex: anchor.first, endIndex: assistant.first };
 }
 
 function boundaryDetail(entry: ChainCompressionEntry): string {

@@ -132,6 +132,55 @@ describe("loadConfig numeric keys", () => {
   });
 });
 
+describe("frontierGapThresholdTokens (spec 70 §5.2)", () => {
+  test("defaults to null (off)", async () => {
+    expect(DEFAULT_CONFIG.frontierGapThresholdTokens).toBeNull();
+    expect((await loadBlock({})).frontierGapThresholdTokens).toBeNull();
+  });
+
+  test("sits after budgetTurnDelta and before maxImagesPerRequest in DEFAULT_CONFIG", () => {
+    const keys = Object.keys(DEFAULT_CONFIG);
+    expect(keys.indexOf("frontierGapThresholdTokens")).toBe(keys.indexOf("budgetTurnDelta") + 1);
+    expect(keys.indexOf("maxImagesPerRequest")).toBe(keys.indexOf("frontierGapThresholdTokens") + 1);
+  });
+
+  test("settings 0, -5, \"80000\" and true load as null", async () => {
+    for (const frontierGapThresholdTokens of [0, -5, "80000", true]) {
+      expect((await loadBlock({ frontierGapThresholdTokens })).frontierGapThresholdTokens).toBeNull();
+    }
+  });
+
+  test("80000.7 loads as 80000", async () => {
+    expect((await loadBlock({ frontierGapThresholdTokens: 80000.7 })).frontierGapThresholdTokens).toBe(80000);
+  });
+
+  test("a value whose floor is below 1 loads as null (0.5 would otherwise fire on every gated turn)", async () => {
+    expect((await loadBlock({ frontierGapThresholdTokens: 0.5 })).frontierGapThresholdTokens).toBeNull();
+    expect((await loadBlock({ frontierGapThresholdTokens: 1.5 })).frontierGapThresholdTokens).toBe(1);
+  });
+
+  test("non-finite numbers and null load as null", async () => {
+    for (const frontierGapThresholdTokens of [Number.NaN, Number.POSITIVE_INFINITY, null]) {
+      expect((await loadBlock({ frontierGapThresholdTokens })).frontierGapThresholdTokens).toBeNull();
+    }
+  });
+
+  test("an unusable value warns once in the usual one-line style; null and 80000.7 pass silently", async () => {
+    const warningsFor = async (block: unknown) => {
+      await agentDir({ contextPrune: block });
+      return config.loadConfigWithWarnings();
+    };
+    expect((await warningsFor({ frontierGapThresholdTokens: 0.5 })).warnings).toEqual([
+      "pruner: settings.json contextPrune.frontierGapThresholdTokens should be a whole number >= 1 or null, found 0.5; using null",
+    ]);
+    expect((await warningsFor({ frontierGapThresholdTokens: "80000" })).warnings).toEqual([
+      'pruner: settings.json contextPrune.frontierGapThresholdTokens should be a whole number >= 1 or null, found the string "80000"; using null',
+    ]);
+    expect((await warningsFor({ frontierGapThresholdTokens: null })).warnings).toEqual([]);
+    expect((await warningsFor({ frontierGapThresholdTokens: 80000.7 })).warnings).toEqual([]);
+  });
+});
+
 describe("loadConfig enumerations, booleans and blocks", () => {
   test("legacy and unknown enum values and string booleans fall back (44)", async () => {
     const loaded = await loadBlock({ pruneOn: "every-turn", summarizerThinking: "max", enabled: "true" });

@@ -207,6 +207,8 @@ function normalize(existing: Partial<ContextPruneConfig>, n: Normalizer): Contex
     spillThreshold: n.positiveCount("spillThreshold", merged.spillThreshold, d.spillThreshold),
     spillPreviewBytes: n.count("spillPreviewBytes", merged.spillPreviewBytes, d.spillPreviewBytes),
     budgetTurnDelta: n.share("budgetTurnDelta", merged.budgetTurnDelta),
+    // Below 1 would fire on every gated turn (the gap is never negative), so it means off.
+    frontierGapThresholdTokens: n.limitOrNull("frontierGapThresholdTokens", merged.frontierGapThresholdTokens),
     maxImagesPerRequest: n.limitOrNull("maxImagesPerRequest", merged.maxImagesPerRequest),
   };
 }

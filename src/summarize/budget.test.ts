@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { MAX_BUDGET_WINDOW, shouldBudgetFlush, shouldDeltaFlush, usageFraction } from "./budget.js";
+import { MAX_BUDGET_WINDOW, shouldBudgetFlush, shouldDeltaFlush, shouldFrontierGapFlush, usageFraction } from "./budget.js";
 
 const usage = (tokens: number | null, contextWindow: number): any => ({ tokens, contextWindow, percent: null });
 
@@ -128,5 +128,23 @@ describe("shouldDeltaFlush", () => {
     expect(previousFraction).toBe(0.4);
     expect(gate(usage(450, 1000))).toBe(false);
     expect(previousFraction).toBe(0.45);
+  });
+});
+
+describe("shouldFrontierGapFlush (spec 70 §5.2)", () => {
+  const snapshot = (frontierGapTokens: number) => ({ openCycleThinkingTokens: 0, largestChainSharePct: 0, frontierGapTokens });
+
+  test("a null threshold never fires", () => {
+    expect(shouldFrontierGapFlush(snapshot(1_000_000), null)).toBe(false);
+  });
+
+  test("no snapshot (a failed computation) never fires", () => {
+    expect(shouldFrontierGapFlush(undefined, 1000)).toBe(false);
+  });
+
+  test("fires once the gap reaches the threshold, not before", () => {
+    expect(shouldFrontierGapFlush(snapshot(999), 1000)).toBe(false);
+    expect(shouldFrontierGapFlush(snapshot(1000), 1000)).toBe(true);
+    expect(shouldFrontierGapFlush(snapshot(80_001), 80_000)).toBe(true);
   });
 });

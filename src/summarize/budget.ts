@@ -1,9 +1,11 @@
 /**
  * Budget gates for forcing an extra flush: an absolute usage threshold and a
  * per-turn growth delta, both measured against a window capped at 300k tokens
- * so they stay reachable on models with very large context windows.
+ * so they stay reachable on models with very large context windows; and the
+ * frontier-gap gate, an absolute token count of unsummarized tail.
  */
 import type { ContextUsage } from "@earendil-works/pi-coding-agent";
+import type { ContextMetricsSnapshot } from "../types.js";
 
 export const MAX_BUDGET_WINDOW = 300_000;
 
@@ -34,4 +36,10 @@ export function shouldDeltaFlush(
   const current = usageFraction(usage);
   if (current === null) return false;
   return current - previousFraction >= delta;
+}
+
+/** False without a threshold or without a snapshot (a failed computation never fires). */
+export function shouldFrontierGapFlush(snapshot: ContextMetricsSnapshot | undefined, threshold: number | null): boolean {
+  if (threshold === null || snapshot === undefined) return false;
+  return snapshot.frontierGapTokens >= threshold;
 }

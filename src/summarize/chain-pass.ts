@@ -9,7 +9,7 @@ import { detectChains, withClosingMessage } from "../chains/chain-detector.js";
 import { type AppendEntry, errorMessage, isStaleContextError, safeNotify } from "./delivery.js";
 import type { FlushState } from "./flush-state.js";
 import { protectionPredicate } from "../capture/protected.js";
-import { branchMessages } from "../capture/batch-capture.js";
+import { projectBranchMessages } from "../capture/batch-capture.js";
 import { plural } from "../plural.js";
 import { inGraceRecoveryToolCallIds } from "../render/recovery-grace.js";
 import { earliestChainStart, lowerFloor } from "../render/supersede.js";
@@ -129,7 +129,7 @@ export async function compactChains(
   state: FlushState,
   ctx: ExtensionContext,
 ): Promise<{ compressedEntries: ChainCompressionEntry[]; skipped: number }> {
-  const messages = branchMessages(ctx.sessionManager.getBranch());
+  const messages = projectBranchMessages(ctx.sessionManager.getBranch());
   const appendEntry: AppendEntry = (customType, data) => state.pi.appendEntry(customType, data);
   const result = await compress(state, ctx, { messages, graceSource: messages, rollingWindow: 0, appendEntry });
   if (result.compressedEntries.length > 0) recordCompressions(state, result.compressedEntries);

@@ -24,7 +24,7 @@ import type { FlushState } from "./flush-state.js";
 import { classifyBatches, dedupBatches, type PreparedBatch, summarizeSlots } from "./flush-batches.js";
 import { notifyArchived, notifySkips, notifyUnusable } from "./flush-notices.js";
 import { frontierOutcome, frontierSnapshot, persistResults, stubEligibleCalls, totalsOf } from "./flush-persist.js";
-import { branchMessages } from "../capture/batch-capture.js";
+import { projectBranchMessages } from "../capture/batch-capture.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { capturePendingBatches } from "../capture/pending-batches.js";
 import { earliestResultTimestamp, lowerFloor } from "../render/supersede.js";
@@ -209,7 +209,7 @@ function keysOf(batches: CapturedBatch[]): Set<string> {
 
 function snapshotBranchMessages(ctx: ExtensionContext): any[] | null {
   try {
-    return branchMessages(ctx.sessionManager.getBranch());
+    return projectBranchMessages(ctx.sessionManager.getBranch());
   } catch {
     return null;
   }
