@@ -4,7 +4,8 @@
  * or chain block names a ref that `context_tree_query` resolves to its exact original text and images.
  *
  * Sessions mix trivial, normal, spill-sized, image, failed, duplicate and near-duplicate outputs, reused
- * and colliding tool-call ids and protected reads; the summarizer answers, overruns, returns nothing or
+ * and colliding tool-call ids and protected reads; prompts come from the user or from another extension's
+ * custom message (a chain anchor, spec 70 §5.1); the summarizer answers, overruns, returns nothing or
  * fails; chains compress; the extension reloads in between. A virtual clock lets retries run out.
  *
  * One exception, by design: a protected read (never archived) of a path that is read again later may
@@ -57,8 +58,11 @@ interface CallSpec {
   id: "unique" | "reused" | "collide";
   size: number;
 }
+/** Who starts a prompt: the user, another extension's custom message, or a custom of this package's own. */
+type Starter = "user" | "steer" | "own";
 interface CaseSpec {
   prompts: CallSpec[][][];
+  starters: Starter[];
   reloads: boolean[];
   compact: boolean[];
   summarizer: Behaviour | "mixed";
@@ -74,6 +78,7 @@ const callArb: fc.Arbitrary<CallSpec> = fc.record({
 
 const caseArb: fc.Arbitrary<CaseSpec> = fc.record({
   prompts: fc.array(fc.array(fc.array(callArb, { minLength: 1, maxLength: 3 }), { minLength: 0, maxLength: 3 }), { minLength: 1, maxLength: 5 }),
+  starters: fc.array(fc.constantFrom<Starter>("user", "user", "steer", "own"), { minLength: 5, maxLength: 5 }),
   reloads: fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
   compact: fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
   summarizer: fc.constantFrom<CaseSpec["summarizer"]>("ok", "mixed", "mixed", "error", "empty", "oversized"),
@@ -99,6 +104,11 @@ function hash(text: string): number {
 }
 
 const BEHAVIOURS: Behaviour[] = ["ok", "ok", "oversized", "empty", "error"];
+const STARTERS: Record<Starter, { customType: string } | undefined> = {
+  user: undefined,
+  steer: { customType: "pi-gauntlet-transition-recovery" },
+  own: { customType: "pi-condense:notice" },
+};
 
 /**
  * Turns the spec into the calls of each turn, with texts, ids and result timestamps. The timestamps follow
@@ -172,7 +182,7 @@ async function runCase(spec: CaseSpec, caseDir: string | undefined): Promise<Sim
   let sim = await startSim({ sessionDir: caseDir, sessionId: "s" });
   for (const [i, turns] of prompts.entries()) {
     clock += 5 * 60_000;
-    await sim.prompt({ turns, final: `answer ${i}` });
+    await sim.prompt({ turns, final: `answer ${i}`, custom: STARTERS[spec.starters[i]!] });
     if (spec.compact[i]) await sim.host.commands.get("pruner").handler("compact", sim.ctx);
     if (spec.reloads[i]) sim = await sim.reload();
   }
