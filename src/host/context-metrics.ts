@@ -7,7 +7,7 @@
 import { detectChains } from "../chains/chain-detector.js";
 import { isChainAnchorCustom, isTextOnlyAssistant, toolCallBlocks } from "../capture/message-shape.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
-import { charsOf, IMAGE_TOKEN_ESTIMATE } from "../render/image-size.js";
+import { charsOf, IMAGE_TOKEN_ESTIMATE } from "../render/message-size.js";
 import type { ChainRange, ContextMetricsSnapshot, PruneFrontier } from "../types.js";
 
 type ProtectionPredicate = (toolName: string, args: unknown) => boolean;
@@ -27,9 +27,9 @@ class BranchSizes {
   /** `prefix[i]` = chars of messages 0..i-1. */
   private readonly prefix: Float64Array;
 
-  constructor(branch: any[]) {
+  constructor(branch: any[], sizeOf: (msg: unknown) => number) {
     this.prefix = new Float64Array(branch.length + 1);
-    for (let i = 0; i < branch.length; i++) this.prefix[i + 1] = this.prefix[i]! + charsOf(branch[i]);
+    for (let i = 0; i < branch.length; i++) this.prefix[i + 1] = this.prefix[i]! + sizeOf(branch[i]);
   }
 
   of(i: number): number {
@@ -201,8 +201,10 @@ export function computeContextMetrics(
   frontier: PruneFrontier | null,
   isSummarized: (occurrenceKey: string) => boolean,
   isProtected: ProtectionPredicate,
+  // The JSON view by default (the 2.9.1 figures); the host passes the request view it shows users.
+  sizeOf: (msg: unknown) => number = charsOf,
 ): ContextMetricsSnapshot {
-  const sizes = new BranchSizes(branch);
+  const sizes = new BranchSizes(branch, sizeOf);
   const totalChars = sizes.sum(0, branch.length - 1);
   const openStart = openSegmentStart(branch);
   const openChars = sizes.sum(openStart, branch.length - 1);

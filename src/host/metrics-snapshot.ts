@@ -2,12 +2,14 @@
  * Context metrics on demand. They are computed only where someone reads them
  * (the flush-metrics entry, `/pruner status`, the frontier-gap gate) and never
  * cached: the footer no longer shows them, and a stale snapshot is worse than
- * none (it showed a gap right after a flush had closed it).
+ * none (it showed a gap right after a flush had closed it). Sizes are the
+ * request view: what the provider receives, the figure users see.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { projectBranchMessages } from "../capture/batch-capture.js";
 import { type ProtectionConfig, protectionPredicate } from "../capture/protected.js";
 import type { ContextMetricsSnapshot, PruneFrontier } from "../types.js";
+import { requestChars } from "../render/message-size.js";
 import { computeContextMetrics } from "./context-metrics.js";
 
 /** What the snapshot reads. */
@@ -25,6 +27,7 @@ export function computeMetricsSnapshot(state: MetricsSource, ctx: ExtensionConte
       state.frontier.get(),
       (key) => state.indexer.isSummarized(key),
       protectionPredicate(state),
+      requestChars,
     );
   } catch (err) {
     console.error("pi-condense: context metrics computation failed", err);

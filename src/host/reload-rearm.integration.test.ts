@@ -257,7 +257,8 @@ describe("reload rearm", () => {
     const status = fake.notices.at(-1)?.message ?? "";
     const match = /chain share: +(\d+)%/.exec(status);
     expect(match).not.toBeNull();
-    const chars = (m: any) => JSON.stringify(m).length;
+    // /pruner status shows the request view: what the provider receives of each message.
+    const { requestChars: chars } = await import("../render/message-size.js");
     const messages = branch.slice(0, 4).map((e: any) => e.message);
     const projected = {
       role: "custom",

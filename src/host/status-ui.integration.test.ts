@@ -49,6 +49,31 @@ describe("the live footer", () => {
   });
 });
 
+describe("the footer figure counts what the provider receives", () => {
+  test("a summarized result's 31.7k-char details and the timestamps are not in the reclaim", async () => {
+    const agent = makeAgentDir({ enabled: true, showPruneStatusLine: true, pruneOn: "on-demand", autoBudgetThreshold: null });
+    cleanups.push(agent.cleanup);
+    process.env.PI_CODING_AGENT_DIR = agent.dir;
+    const host = makeFakePi();
+    piCondense(host.pi as any);
+    const result = { ...toolResult(300, "q1", "read", "o".repeat(4000)), details: { copy: "d".repeat(31_700) } };
+    const record = { toolCallId: "q1", toolName: "read", args: {}, resultText: "o".repeat(4000), isError: false, turnIndex: 0, timestamp: 200, resultTimestamp: 300 };
+    const branch = [
+      msgEntry(user(100)),
+      msgEntry(assistantWithTools(200, [{ id: "q1", name: "read" }])),
+      msgEntry(result),
+      { type: "custom", customType: "context-prune-index", data: { toolCalls: [record], refs: [{ shortId: "t1", toolCallId: "q1", resultTimestamp: 300 }] } },
+    ];
+    const fake = makeFakeCtx(host, { branch });
+    await host.handlers.get("session_start")!({}, fake.ctx);
+    await host.handlers.get("context")!({ messages: branch.slice(0, 3).map((e: any) => e.message) }, fake.ctx);
+    const match = /prune: ON \u00b7 ([\d.]+)k->/.exec(fake.lastStatus() ?? "");
+    expect(match).not.toBeNull();
+    // About 4k chars of output and a few hundred of framing: ~1.1k tokens, not ~9k.
+    expect(Number(match![1])).toBeLessThan(1.5);
+  });
+});
+
 describe("metrics on demand", () => {
   test("/pruner status still reports the context block with the frontier gap", async () => {
     const { host, fake, fire } = await bootWithLargeGap();

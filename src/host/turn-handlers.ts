@@ -15,7 +15,7 @@ import { trimBatchToPendingRange } from "../capture/pending-batches.js";
 import { isProtected, protectionPredicate } from "../capture/protected.js";
 import { plural } from "../plural.js";
 import { capImages, imageLimitFor } from "../render/image-cap.js";
-import { pruneMessages } from "../render/pruner.js";
+import { pruneMessages, requestSizesOf } from "../render/pruner.js";
 import { spillOversizedBatch } from "../capture/spill.js";
 import { refreshStatus, showStatusText } from "../ui/status-refresh.js";
 import type { CapturedBatch } from "../types.js";
@@ -197,7 +197,8 @@ async function render(state: ExtensionState, ctx: ExtensionContext, input: any[]
     state.diagnostics,
     { state: state.supersede, isProtected: protectionPredicate(state) },
   );
-  if (result.pruned) state.stats.setLiveReclaim(result.beforeChars, result.afterChars);
+  const shown = requestSizesOf(result);
+  if (shown) state.stats.setLiveReclaim(shown.beforeChars, shown.afterChars);
   refreshStatus(state, ctx);
   return result.pruned || messages !== input ? { messages: result.messages } : undefined;
 }

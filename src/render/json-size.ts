@@ -29,6 +29,64 @@ export function jsonElementLengths(values: readonly unknown[]): Float64Array {
   return sizes;
 }
 
+/** Each element's JSON length, and the part of it made of the members `counts` accepts (frame included). */
+export interface SplitLengths {
+  full: Float64Array;
+  counted: Float64Array;
+}
+
+/**
+ * Like `jsonElementLengths`, and in the same walk the length each element would have with only the
+ * top-level members whose key is in `counted`. An element that is not a plain object counts whole.
+ */
+export function jsonSplitElementLengths(values: readonly unknown[], counted: ReadonlySet<string>): SplitLengths {
+  const memo = positionalMemo.begin();
+  const sizes: SplitLengths = { full: new Float64Array(values.length), counted: new Float64Array(values.length) };
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (isSplittable(value)) splitObjectLength(value as Record<string, unknown>, counted, memo, sizes, i);
+    else sizes.full[i] = sizes.counted[i] = lengthOf(value, 1, memo) ?? 4;
+  }
+  positionalMemo.commit(memo);
+  return sizes;
+}
+
+/** The JSON length of `value` and of its counted members alone. */
+export function jsonSplitLength(value: unknown, counted: ReadonlySet<string>): { full: number; counted: number } {
+  if (!isSplittable(value)) {
+    const size = lengthOf(value, 0, null) ?? 4;
+    return { full: size, counted: size };
+  }
+  const sizes: SplitLengths = { full: new Float64Array(1), counted: new Float64Array(1) };
+  splitObjectLength(value as Record<string, unknown>, counted, null, sizes, 0);
+  return { full: sizes.full[0]!, counted: sizes.counted[0]! };
+}
+
+function isSplittable(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && isPlainObject(value) && typeof (value as { toJSON?: unknown }).toJSON !== "function";
+}
+
+/** Writes both lengths at `at`; one pass over the members, no allocation (it runs for every message). */
+function splitObjectLength(value: Record<string, unknown>, countedKeys: ReadonlySet<string>, memo: Memo | null, out: SplitLengths, at: number): void {
+  let full = 2;
+  let counted = 2;
+  let fullMembers = 0;
+  let countedMembers = 0;
+  for (const key in value) {
+    const member = lengthOf(value[key], 2, memo);
+    if (member === undefined) continue;
+    const size = keyLength(key) + 1 + member;
+    full += size;
+    fullMembers++;
+    if (countedKeys.has(key)) {
+      counted += size;
+      countedMembers++;
+    }
+  }
+  out.full[at] = full + Math.max(0, fullMembers - 1);
+  out.counted[at] = counted + Math.max(0, countedMembers - 1);
+}
+
 /** Length of a JSON array text whose elements have the given total length. */
 export function jsonArrayLength(elementChars: number, count: number): number {
   return 2 + elementChars + Math.max(0, count - 1);

@@ -24,11 +24,11 @@ import { sweepOrphanToolResults } from "./orphan-sweep.js";
 import type { ProtectionConfig } from "../capture/protected.js";
 import { inGraceRecoveryToolCallIds } from "./recovery-grace.js";
 import { measureRender } from "./render-size.js";
-import { elementChars } from "./image-size.js";
+import { elementChars } from "./message-size.js";
 import { jsonArrayLength } from "./json-size.js";
 import { replaceSummarizedResults, type StubIndexer } from "./stub-replace.js";
 import { applySupersede, type SupersedeState } from "./supersede.js";
-import type { ChainCompressionConfig, ChainCompressionEntry, ErrorPurgeConfig } from "../types.js";
+import type { ChainCompressionConfig, ChainCompressionEntry, ErrorPurgeConfig, LiveReclaim } from "../types.js";
 
 type Reporter = Pick<DiagnosticSink, "report">;
 
@@ -51,6 +51,17 @@ export interface PruneResult {
   pruned: boolean;
   beforeChars: number;
   afterChars: number;
+}
+
+// Beside the result rather than on it: the result's shape is part of the 2.9.1 render contract.
+const requestSizes = new WeakMap<PruneResult, LiveReclaim>();
+
+/**
+ * The before/after sizes of a pruning render in the request view (what the provider receives; see
+ * message-size.ts): the figure users are shown. Undefined for a render that changed nothing.
+ */
+export function requestSizesOf(result: PruneResult): LiveReclaim | undefined {
+  return requestSizes.get(result);
 }
 
 /**
@@ -96,8 +107,10 @@ export function pruneMessages(
 
   // Every phase returns its input when it changes nothing, so this is the OR of the phases.
   if (current === messages) return { messages, pruned: false, beforeChars: 0, afterChars: 0 };
-  const { beforeChars, afterChars } = measureRender(messages, stubbed, positional, current, created);
-  return { messages: current, pruned: true, beforeChars, afterChars };
+  const sizes = measureRender(messages, stubbed, positional, current, created);
+  const result = { messages: current, pruned: true, beforeChars: sizes.beforeChars, afterChars: sizes.afterChars };
+  requestSizes.set(result, { beforeChars: sizes.requestBeforeChars, afterChars: sizes.requestAfterChars });
+  return result;
 
   function compressChains(input: any[], idx: RenderIndexer): ChainRangeResult {
     const bodyFor = (entry: ChainCompressionEntry): string => chainBody(entry, idx);

@@ -1,7 +1,7 @@
 /**
  * The render's size accounting: `beforeChars` and `afterChars` with the same
- * values as `sizeMessages(input)` and `sizeMessages(output)`, without building
- * JSON text.
+ * values as `sizeMessages(input)` and `sizeMessages(output)`, and the same two
+ * in the request view, in one walk and without building JSON text.
  *
  * Input messages are measured once. The index-preserving phases (stub-replace,
  * supersede, error-purge) produce `positional`, whose new messages are found by
@@ -10,13 +10,16 @@
  * drop messages, keep the order of the rest, and add the messages they list as
  * created, so the output is matched against `positional` in one forward pass.
  */
-import { elementChars, elementCharsOfEach } from "./image-size.js";
-import { jsonArrayLength } from "./json-size.js";
-import type { StubbedMessages } from "./stub-replace.js";
+import { elementSizes, elementSizesOfEach } from "./message-size.js";
+import { jsonArrayLength, type SplitLengths } from "./json-size.js";
+import { stubRequestSize, type StubbedMessages } from "./stub-replace.js";
 
 export interface RenderSizes {
   beforeChars: number;
   afterChars: number;
+  /** The same two sizes in the request view (what the provider receives; see message-size.ts). */
+  requestBeforeChars: number;
+  requestAfterChars: number;
 }
 
 export function measureRender(
@@ -26,48 +29,66 @@ export function measureRender(
   output: any[],
   created: ReadonlySet<unknown>,
 ): RenderSizes {
-  const inputSizes = elementCharsOfEach(input);
+  const inputSizes = elementSizesOfEach(input);
   const sizes = positional === input ? inputSizes : positionalSizes(input, inputSizes, stubbed, positional);
-  const afterElements = output === positional ? sum(sizes) : carriedSizes(positional, sizes, output, created);
+  const after = output === positional ? { full: sum(sizes.full), counted: sum(sizes.counted) } : carriedSizes(positional, sizes, output, created);
   return {
-    beforeChars: jsonArrayLength(sum(inputSizes), input.length),
-    afterChars: jsonArrayLength(afterElements, output.length),
+    beforeChars: jsonArrayLength(sum(inputSizes.full), input.length),
+    afterChars: jsonArrayLength(after.full, output.length),
+    requestBeforeChars: jsonArrayLength(sum(inputSizes.counted), input.length),
+    requestAfterChars: jsonArrayLength(after.counted, output.length),
   };
 }
 
-function positionalSizes(input: any[], inputSizes: Float64Array, stubbed: StubbedMessages, positional: any[]): Float64Array {
+function positionalSizes(input: any[], inputSizes: SplitLengths, stubbed: StubbedMessages, positional: any[]): SplitLengths {
   const { messages: stubs, stubSizes } = stubbed;
-  const sizes = new Float64Array(positional.length);
+  const full = new Float64Array(positional.length);
+  const counted = new Float64Array(positional.length);
   for (let i = 0; i < positional.length; i++) {
-    if (positional[i] === input[i]) sizes[i] = inputSizes[i]!;
-    else if (stubSizes !== null && positional[i] === stubs[i] && stubSizes[i]! >= 0) sizes[i] = stubSizes[i]!;
-    else sizes[i] = elementChars(positional[i]);
+    const msg = positional[i];
+    if (msg === input[i]) {
+      full[i] = inputSizes.full[i]!;
+      counted[i] = inputSizes.counted[i]!;
+    } else if (stubSizes !== null && msg === stubs[i] && stubSizes[i]! >= 0) {
+      full[i] = stubSizes[i]!;
+      counted[i] = stubRequestSize(stubSizes[i]!, msg);
+    } else {
+      const size = elementSizes(msg);
+      full[i] = size.full;
+      counted[i] = size.counted;
+    }
   }
-  return sizes;
+  return { full, counted };
 }
 
-function carriedSizes(base: any[], baseSizes: Float64Array, output: any[], created: ReadonlySet<unknown>): number {
-  let total = 0;
+function carriedSizes(base: any[], baseSizes: SplitLengths, output: any[], created: ReadonlySet<unknown>): { full: number; counted: number } {
+  let full = 0;
+  let counted = 0;
+  const measure = (msg: unknown) => {
+    const size = elementSizes(msg);
+    full += size.full;
+    counted += size.counted;
+  };
   let j = 0;
   for (const msg of output) {
-    if (base[j] === msg) {
-      total += baseSizes[j++]!;
-      continue;
-    }
-    if (created.has(msg)) {
-      total += elementChars(msg);
-      continue;
-    }
     let k = j;
-    while (k < base.length && base[k] !== msg) k++;
-    // Not found means an unexpected new message: measure it and keep the cursor.
-    if (k === base.length) total += elementChars(msg);
-    else {
-      total += baseSizes[k]!;
-      j = k + 1;
+    if (base[j] !== msg) {
+      if (created.has(msg)) {
+        measure(msg);
+        continue;
+      }
+      while (k < base.length && base[k] !== msg) k++;
+      // Not found means an unexpected new message: measure it and keep the cursor.
+      if (k === base.length) {
+        measure(msg);
+        continue;
+      }
     }
+    full += baseSizes.full[k]!;
+    counted += baseSizes.counted[k]!;
+    j = k + 1;
   }
-  return total;
+  return { full, counted };
 }
 
 function sum(values: Float64Array): number {

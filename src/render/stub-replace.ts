@@ -240,6 +240,11 @@ function stubSize(msg: any, text: StubText): number {
   return STUB_FRAME + quotedLength(msg.toolCallId) + text.quoted + memberLength("toolName", msg.toolName) + memberLength("timestamp", msg.timestamp);
 }
 
+/** A stub's request-view size from its JSON length: of its fields only the timestamp stays in pi. */
+export function stubRequestSize(stubJsonLength: number, stub: { timestamp?: unknown }): number {
+  return stubJsonLength - memberLength("timestamp", stub.timestamp);
+}
+
 /** Length of `"key":value,` as one member of an object, or 0 when JSON.stringify omits the value. */
 function memberLength(key: string, value: unknown): number {
   const size = jsonLength(value);

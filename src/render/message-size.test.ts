@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { charsOf, elementCharsOfEach, IMAGE_TOKEN_ESTIMATE } from "./image-size.js";
+import { charsOf, elementSizesOfEach, IMAGE_TOKEN_ESTIMATE, requestChars } from "./message-size.js";
 import { pruneMessages, sizeMessages } from "./pruner.js";
 
 const screenshot = (chars: number) => ({ type: "image", data: "A".repeat(chars), mimeType: "image/png" });
@@ -62,10 +62,11 @@ describe("sizeMessages with images", () => {
     expect(sizeMessages([a, b])).toBe(2 + charsOf(a) + charsOf(b) + 1);
   });
 
-  test("elementCharsOfEach prices each element like charsOf and a hole like null", () => {
+  test("elementSizesOfEach prices each element like charsOf and requestChars, and a hole like null", () => {
     const a = imageResult(screenshot(500));
-    const sizes = elementCharsOfEach([a, , { role: "user", content: "x" }]);
-    expect(Array.from(sizes)).toEqual([charsOf(a), 4, JSON.stringify({ role: "user", content: "x" }).length]);
+    const sizes = elementSizesOfEach([a, , { role: "user", content: "x" }]);
+    expect(Array.from(sizes.full)).toEqual([charsOf(a), 4, JSON.stringify({ role: "user", content: "x" }).length]);
+    expect(Array.from(sizes.counted)).toEqual([requestChars(a), 4, JSON.stringify({ role: "user", content: "x" }).length]);
   });
 });
 
@@ -89,5 +90,33 @@ describe("the reclaim figure of a render", () => {
     const reclaimedTokens = (out.beforeChars - out.afterChars) / 4;
     expect(reclaimedTokens).toBeGreaterThan(1500);
     expect(reclaimedTokens).toBeLessThan(1700);
+  });
+});
+
+describe("requestChars", () => {
+  test("counts role, content and the result's id, name and status, not details or the timestamp", () => {
+    const result = { role: "toolResult", toolCallId: "q", toolName: "read", content: [{ type: "text", text: "out" }], details: { big: "d".repeat(5000) }, isError: false, timestamp: 17 };
+    const { details: _d, timestamp: _t, ...sent } = result;
+    expect(requestChars(result)).toBe(JSON.stringify(sent).length);
+  });
+
+  test("leaves out an assistant's usage, model and stop reason but keeps its tool-call arguments", () => {
+    const reply = {
+      role: "assistant",
+      content: [{ type: "toolCall", id: "c1", name: "write", arguments: { path: "a", content: "x".repeat(300) } }],
+      usage: { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, cost: { total: 0.01 } },
+      api: "anthropic-messages",
+      provider: "anthropic",
+      model: "claude",
+      stopReason: "toolUse",
+      timestamp: 9,
+    };
+    expect(requestChars(reply)).toBe(JSON.stringify({ role: reply.role, content: reply.content }).length);
+  });
+
+  test("prices an image flat in the request view too", () => {
+    const msg = imageResult(screenshot(137_000));
+    const { timestamp: _t, ...sent } = slim(msg);
+    expect(requestChars(msg)).toBe(JSON.stringify(sent).length + 6400);
   });
 });
