@@ -10,6 +10,7 @@ import { flushPending } from "./src/summarize/flush.js";
 import { computeMetricsSnapshot } from "./src/host/metrics-snapshot.js";
 import { capturePendingBatches } from "./src/capture/pending-batches.js";
 import { registerQueryTool } from "./src/archive/query-tool.js";
+import { registerReportRenderer } from "./src/ui/report.js";
 import { onSessionStart, onSessionTree } from "./src/host/session-lifecycle.js";
 import { onCacheCold } from "./src/host/cold-cache.js";
 import { settleRunningFlush } from "./src/host/final-reply-flush.js";
@@ -32,6 +33,7 @@ export default function piCondense(pi: ExtensionAPI): void {
   pi.on("thinking_level_select", guarded("thinking_level_select", () => onCacheCold(state)));
 
   registerQueryTool(pi, state.indexer);
+  registerReportRenderer(pi);
   registerWithCommands(pi, state);
 }
 

@@ -15,6 +15,8 @@ export const CUSTOM_TYPE_DEDUP_ALIAS = "context-prune-dedup-alias";
 export const CUSTOM_TYPE_CHAIN = "context-prune-chain";
 export const CUSTOM_TYPE_DIAGNOSTIC = "context-prune-diagnostic";
 export const CUSTOM_TYPE_FLUSH_METRICS = "context-prune-flush-metrics";
+/** A report shown in the TUI chat (flush line, `/pruner status`, `/pruner stats`); never sent to the model. */
+export const CUSTOM_TYPE_REPORT = "context-prune-report";
 
 export const QUERY_TOOL_NAME = "context_tree_query";
 export const EXTERNAL_COST_CHANNEL = "cost:external";

@@ -21,7 +21,7 @@ export interface AppendedEntry {
 
 export type FakePi = Pick<
   ExtensionAPI,
-  "on" | "appendEntry" | "sendMessage" | "registerCommand" | "registerTool" | "registerMessageRenderer" | "events"
+  "on" | "appendEntry" | "sendMessage" | "registerCommand" | "registerTool" | "registerMessageRenderer" | "registerEntryRenderer" | "events"
 >;
 
 export interface FakeHost {
@@ -33,6 +33,7 @@ export interface FakeHost {
   emitted: Array<{ channel: string; data: unknown }>;
   tools: any[];
   commands: Map<string, any>;
+  entryRenderers: Map<string, any>;
   /** Set to make pi.appendEntry log and then throw (a stale runtime). */
   piAppendThrows: boolean;
 }
@@ -46,6 +47,7 @@ export function makeFakePi(): FakeHost {
     emitted: [],
     tools: [],
     commands: new Map(),
+    entryRenderers: new Map(),
     piAppendThrows: false,
     pi: undefined as unknown as FakePi,
   };
@@ -69,6 +71,9 @@ export function makeFakePi(): FakeHost {
       host.tools.push(tool);
     }) as ExtensionAPI["registerTool"],
     registerMessageRenderer: () => {},
+    registerEntryRenderer: ((customType: string, renderer: any) => {
+      host.entryRenderers.set(customType, renderer);
+    }) as ExtensionAPI["registerEntryRenderer"],
     events: {
       emit: (channel: string, data: unknown) => {
         host.emitted.push({ channel, data });

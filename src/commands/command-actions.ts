@@ -9,53 +9,31 @@ import type { FlushResultLike, NotifyType, SubcommandHandler } from "./command-c
 import { openProgressWidget } from "../ui/command-progress.js";
 import type { ToolCallIndexer } from "../archive/indexer.js";
 import { plural } from "../plural.js";
+import { formatCompactCount } from "../summarize/stats.js";
+import { showReport } from "../ui/report.js";
 import { buildPruneTree, TreeBrowser } from "../ui/tree-browser.js";
 import type { ChainCompressionEntry } from "../types.js";
 
-const FRONTIER_NOTE = "the frontier still moved past this range.";
+const NOT_FLUSHED: Record<string, string> = {
+  empty: "nothing to summarize yet",
+  "already-flushing": "a summary run is already going; try again when it ends",
+  "summarizer-failed": "the summarizer could not summarize anything",
+  "stale-context": "the session changed while summarizing",
+  failed: "summarizing failed",
+  aborted: "summarizing was stopped",
+};
 
-export function flushNotice(result: FlushResultLike, minBatchChars: number): { message: string; type: NotifyType } {
-  if (!result.ok) {
-    const detail = result.error ? ` (${result.error})` : "";
-    return {
-      message: `pruner: nothing flushed — ${result.reason}${detail}`,
-      type: result.reason === "empty" ? "info" : "warning",
-    };
-  }
-  const raw = result.rawCharCount;
-  const summary = result.summaryCharCount;
-  switch (result.reason) {
-    case "skipped-oversized":
-      return {
-        message:
-          `pruner: skipped pruning ${plural(result.toolCallCount, "tool call")} — the summary (${summary} chars) ` +
-          `was larger than the raw output (${raw} chars); ${FRONTIER_NOTE}`,
-        type: "warning",
-      };
-    case "skipped-trivial":
-      return {
-        message:
-          `pruner: skipped ${plural(result.toolCallCount, "trivial tool call")} — ${raw} raw chars is under ` +
-          `minBatchChars=${minBatchChars}; no LLM call was made and ${FRONTIER_NOTE}`,
-        type: "info",
-      };
-    case "skipped-deduped": {
-      const n = result.dedupedCount ?? result.toolCallCount;
-      return {
-        message:
-          `pruner: ${plural(n, "tool call")} matched earlier prunes and ${n === 1 ? "was" : "were"} deduplicated ` +
-          `(${raw} raw chars); no LLM call was made and ${FRONTIER_NOTE}`,
-        type: "info",
-      };
-    }
-    default:
-      return {
-        message:
-          `pruner: pruned ${plural(result.toolCallCount, "tool call")} from ` +
-          `${plural(result.batchCount, "batch", "batches")} — summary ${summary} chars vs ${raw} raw chars.`,
-        type: "info",
-      };
-  }
+/**
+ * What `/pruner now` says when its flush did nothing; a flush that did something ends with its own line
+ * (flush-report.ts), so there is nothing to add. Undefined then.
+ */
+export function flushNotice(result: FlushResultLike): { message: string; type: NotifyType } | undefined {
+  if (result.ok) return undefined;
+  const detail = result.error ? ` (${result.error})` : "";
+  return {
+    message: `pruner: ${NOT_FLUSHED[result.reason] ?? result.reason}${detail}`,
+    type: result.reason === "empty" ? "info" : "warning",
+  };
 }
 
 export const nowCommand: SubcommandHandler = async (deps, ctx) => {
@@ -65,7 +43,7 @@ export const nowCommand: SubcommandHandler = async (deps, ctx) => {
   }
   const batches = deps.capturePendingBatches(ctx);
   if (batches.length === 0) {
-    info(ctx, "pruner: nothing pending — no batches to summarize");
+    info(ctx, "pruner: nothing to summarize yet");
     // Still records an `empty` flush-metrics entry; the result carries no news.
     await deps.flushPending(ctx, { previewedBatches: batches, trigger: "manual" });
     return;
@@ -83,8 +61,8 @@ export const nowCommand: SubcommandHandler = async (deps, ctx) => {
     widget.clearWidget();
   }
   refreshStatus(deps, ctx);
-  const notice = flushNotice(result, deps.currentConfig.value.minBatchChars);
-  safeNotify(ctx, notice.message, notice.type);
+  const notice = flushNotice(result);
+  if (notice) safeNotify(ctx, notice.message, notice.type);
 };
 
 function reclaimedTokens(indexer: ToolCallIndexer, entries: ChainCompressionEntry[]): number {
@@ -106,13 +84,13 @@ export const compactCommand: SubcommandHandler = async (deps, ctx) => {
     return;
   }
   if (compressed.length === 0) {
-    const note = skipped > 0 ? ` (${plural(skipped, "chain")} skipped: no per-batch summary to compress)` : "";
-    info(ctx, `pruner: no chains eligible for compaction${note}`);
+    const note = skipped > 0 ? `: ${plural(skipped, "request")} had no summary to compress yet` : "";
+    info(ctx, `pruner: no earlier request to compress${note}`);
     return;
   }
   const blocks = compressed.map((entry) => entry.blockId).join(", ");
   const tokens = reclaimedTokens(deps.indexer, compressed);
-  info(ctx, `pruner: compacted ${plural(compressed.length, "chain")} (${blocks}), reclaimed ~${tokens} tokens`);
+  showReport(deps.pi, ctx, `pruner: compressed ${plural(compressed.length, "earlier request")} (${blocks}), about ${formatCompactCount(tokens)} tokens fewer`);
 };
 
 export const treeCommand: SubcommandHandler = async (deps, ctx: ExtensionCommandContext) => {

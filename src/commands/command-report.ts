@@ -2,31 +2,35 @@
  * Read-only reports: `/pruner status` and `/pruner stats`.
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import { info } from "./command-context.js";
+import { showReport } from "../ui/report.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { thinkingLabel } from "./command-config.js";
 import { formatCompactCount, formatCost, formatTokens } from "../summarize/stats.js";
-import { BATCHING_MODES, PRUNE_ON_MODES } from "../types.js";
 import type { ContextMetricsSnapshot, ContextPruneConfig, SummarizerStats } from "../types.js";
 
-function timeoutText(ms: number): string {
-  return ms === 0 ? "disabled" : `${Math.round(ms / 1000)}s`;
+function seconds(ms: number): string {
+  return ms === 0 ? "no limit" : `${Math.round(ms / 1000)} s`;
 }
 
+const WHEN: Record<string, string> = {
+  "agent-message": "after the agent's final reply",
+  "on-demand": "only on /pruner now",
+};
+const BATCHES: Record<string, string> = {
+  turn: "one per tool turn",
+  "agent-message": "one per agent reply",
+};
+
 function settingsBlock(config: ContextPruneConfig): string {
-  const trigger = PRUNE_ON_MODES.find((m) => m.value === config.pruneOn)?.label ?? config.pruneOn;
-  const batching = BATCHING_MODES.find((m) => m.value === config.batchingMode)?.label ?? config.batchingMode;
   return [
     "pruner status:",
-    `  enabled:  ${config.enabled}`,
-    `  model:    ${config.summarizerModel}`,
-    `  thinking: ${thinkingLabel(config.summarizerThinking)} (${config.summarizerThinking})`,
-    `  idle to:  ${timeoutText(config.summarizerIdleTimeoutMs)}`,
-    `  max to:   ${timeoutText(config.summarizerMaxTimeoutMs)}`,
-    `  trigger:  ${trigger}`,
-    `  batching: ${batching} (${config.batchingMode})`,
-    `  dedup:    ${config.dedupByContentHash ? "on" : "off"}`,
-    `  status:   ${config.showPruneStatusLine ? "on" : "off"}`,
+    `  pruning:           ${config.enabled ? "on" : "off"}`,
+    `  summarizer model:  ${config.summarizerModel} (thinking: ${thinkingLabel(config.summarizerThinking)})`,
+    `  summarizer waits:  ${seconds(config.summarizerIdleTimeoutMs)} without output, ${seconds(config.summarizerMaxTimeoutMs)} in all`,
+    `  summarizes:        ${WHEN[config.pruneOn] ?? config.pruneOn}`,
+    `  summaries:         ${BATCHES[config.batchingMode] ?? config.batchingMode}`,
+    `  repeated outputs:  ${config.dedupByContentHash ? "pointed at their earlier copy" : "summarized again"}`,
+    `  footer line:       ${config.showPruneStatusLine ? "on" : "off"}`,
   ].join("\n");
 }
 
@@ -41,18 +45,18 @@ function usageLines(stats: SummarizerStats): string {
 
 function contextBlock(metrics: ContextMetricsSnapshot, rearmed: boolean): string {
   return (
-    "\n  --- context ---" +
-    `\n  thinking:     ${formatCompactCount(metrics.openCycleThinkingTokens)} tokens (open segment)` +
-    `\n  chain share:  ${metrics.largestChainSharePct}%` +
-    `\n  frontier gap: ${formatCompactCount(metrics.frontierGapTokens)} tokens` +
-    (rearmed ? "\n  rearmed:      yes" : "")
+    "\n  --- context now (what the provider receives) ---" +
+    `\n  thinking since the last reply:    ${formatCompactCount(metrics.openCycleThinkingTokens)} tokens` +
+    `\n  largest request:                  ${metrics.largestChainSharePct}% of the context` +
+    `\n  tool output not yet summarized:   ${formatCompactCount(metrics.frontierGapTokens)} tokens` +
+    (rearmed ? "\n  found after reload:               earlier tool output waiting to be summarized" : "")
   );
 }
 
 export function statusReport(deps: CommandDeps, ctx: ExtensionCommandContext): string {
   const stats = deps.getStats();
   let text = settingsBlock(deps.currentConfig.value);
-  text += stats.callCount > 0 ? `\n  --- summarizer ---${usageLines(stats)}` : "\n  (no summarizer calls yet)";
+  text += stats.callCount > 0 ? `\n  --- summarizer use ---${usageLines(stats)}` : "\n  (no summarizer calls yet)";
   if (deps.getContextMetrics) {
     text += contextBlock(deps.getContextMetrics(ctx), Boolean(deps.getRearmed?.()));
   }
@@ -62,13 +66,13 @@ export function statusReport(deps: CommandDeps, ctx: ExtensionCommandContext): s
 export function statsReport(stats: SummarizerStats): string {
   const chains = stats.chainsCompressed ?? 0;
   if (stats.callCount === 0 && chains === 0) return "pruner stats: no summarizer calls yet.";
-  return `pruner stats:${usageLines(stats)}${chains > 0 ? `\n  chains:      ${chains} compressed` : ""}`;
+  return `pruner stats:${usageLines(stats)}${chains > 0 ? `\n  earlier requests compressed: ${chains}` : ""}`;
 }
 
 export const statusCommand: SubcommandHandler = async (deps, ctx) => {
-  info(ctx, statusReport(deps, ctx));
+  showReport(deps.pi, ctx, statusReport(deps, ctx));
 };
 
 export const statsCommand: SubcommandHandler = async (deps, ctx) => {
-  info(ctx, statsReport(deps.getStats()));
+  showReport(deps.pi, ctx, statsReport(deps.getStats()));
 };

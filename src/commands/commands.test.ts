@@ -338,15 +338,13 @@ describe("status", () => {
       {
         message: [
           "pruner status:",
-          "  enabled:  true",
-          "  model:    default",
-          "  thinking: Default (default)",
-          "  idle to:  20s",
-          "  max to:   180s",
-          "  trigger:  On agent message",
-          "  batching: Per turn (turn)",
-          "  dedup:    on",
-          "  status:   on",
+          "  pruning:           on",
+          "  summarizer model:  default (thinking: Default)",
+          "  summarizer waits:  20 s without output, 180 s in all",
+          "  summarizes:        after the agent's final reply",
+          "  summaries:         one per tool turn",
+          "  repeated outputs:  pointed at their earlier copy",
+          "  footer line:       on",
           "  (no summarizer calls yet)",
         ].join("\n"),
         type: "info",
@@ -355,11 +353,11 @@ describe("status", () => {
     ]);
   });
 
-  test("zero timeouts read disabled and an unknown trigger shows its raw value", async () => {
+  test("zero timeouts read no limit and an unknown trigger shows its raw value", async () => {
     const h = harness({ config: { summarizerIdleTimeoutMs: 0, summarizerMaxTimeoutMs: 0, pruneOn: "every-turn" } });
     const { ctx, notes } = fakeCtx();
     await h.run("status", ctx);
-    expect(notes[0]!.message).toContain("  idle to:  disabled\n  max to:   disabled\n  trigger:  every-turn\n");
+    expect(notes[0]!.message).toContain("  summarizer waits:  no limit without output, no limit in all\n  summarizes:        every-turn\n");
   });
 
   test("summarizer usage is listed once calls exist", async () => {
@@ -367,7 +365,7 @@ describe("status", () => {
     const { ctx, notes } = fakeCtx();
     await harness({ stats }).run("status", ctx);
     expect(notes[0]!.message).toEndWith(
-      "\n  --- summarizer ---\n  calls:       3\n  input:       12.3k tokens\n  output:      678 tokens\n  cost:        $0.012",
+      "\n  --- summarizer use ---\n  calls:       3\n  input:       12.3k tokens\n  output:      678 tokens\n  cost:        $0.012",
     );
   });
 
@@ -375,25 +373,25 @@ describe("status", () => {
     const { ctx, notes } = fakeCtx();
     await harness({ metrics: () => METRICS, rearmed: () => false }).run("status", ctx);
     const text = notes[0]!.message;
-    expect(text).toContain("--- context ---");
-    expect(text).toContain("thinking:     12.0k tokens (open segment)");
-    expect(text).toContain("chain share:  62%");
-    expect(text).toContain("frontier gap: 195.0k tokens");
+    expect(text).toContain("--- context now (what the provider receives) ---");
+    expect(text).toContain("thinking since the last reply:    12.0k tokens");
+    expect(text).toContain("largest request:                  62% of the context");
+    expect(text).toContain("tool output not yet summarized:   195.0k tokens");
   });
 
   test("the rearmed line appears only while rearmed (#3)", async () => {
     const armed = fakeCtx();
     await harness({ metrics: () => METRICS, rearmed: () => true }).run("status", armed.ctx);
-    expect(armed.notes[0]!.message).toEndWith("\n  rearmed:      yes");
+    expect(armed.notes[0]!.message).toEndWith("\n  found after reload:               earlier tool output waiting to be summarized");
     const idle = fakeCtx();
     await harness({ metrics: () => METRICS, rearmed: () => false }).run("status", idle.ctx);
-    expect(idle.notes[0]!.message).not.toContain("rearmed:");
+    expect(idle.notes[0]!.message).not.toContain("found after reload");
   });
 
   test("without a metrics callback there is no context block (#4)", async () => {
     const { ctx, notes } = fakeCtx();
     await harness().run("status", ctx);
-    expect(notes[0]!.message).not.toContain("--- context ---");
+    expect(notes[0]!.message).not.toContain("--- context now");
   });
 
   test("the context block renders while pruning is disabled, from a fresh computation", async () => {
@@ -402,7 +400,7 @@ describe("status", () => {
     await harness({ config: { enabled: false }, metrics }).run("status", ctx);
     expect(metrics).toHaveBeenCalledTimes(1);
     expect(metrics.mock.calls[0]).toEqual([ctx]);
-    expect(notes[0]!.message).toContain("--- context ---");
+    expect(notes[0]!.message).toContain("--- context now");
   });
 });
 
@@ -418,7 +416,7 @@ describe("stats", () => {
     const { ctx, notes } = fakeCtx();
     await harness({ stats }).run("stats", ctx);
     expect(notes[0]!.message).toBe(
-      "pruner stats:\n  calls:       2\n  input:       1.5k tokens\n  output:      300 tokens\n  cost:        <$0.001\n  chains:      4 compressed",
+      "pruner stats:\n  calls:       2\n  input:       1.5k tokens\n  output:      300 tokens\n  cost:        <$0.001\n  earlier requests compressed: 4",
     );
   });
 
@@ -426,7 +424,7 @@ describe("stats", () => {
     const stats = { ...ZERO_STATS, chainsCompressed: 1 };
     const { ctx, notes } = fakeCtx();
     await harness({ stats }).run("stats", ctx);
-    expect(notes[0]!.message).toEndWith("\n  chains:      1 compressed");
+    expect(notes[0]!.message).toEndWith("\n  earlier requests compressed: 1");
   });
 });
 

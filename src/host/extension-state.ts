@@ -15,6 +15,7 @@ import { RetryLedger } from "../summarize/retry-ledger.js";
 import { StatsAccumulator } from "../summarize/stats.js";
 import { FallbackController } from "../summarize/summarizer-fallback.js";
 import { DEFAULT_CONFIG } from "../types.js";
+import { showReport } from "../ui/report.js";
 import { refreshStatus, showStatusText } from "../ui/status-refresh.js";
 import { computeMetricsSnapshot } from "./metrics-snapshot.js";
 import { type BackgroundFlush, SafePoints } from "./safe-points.js";
@@ -48,6 +49,7 @@ export function createExtensionState(pi: ExtensionAPI): ExtensionState {
       refresh: (ctx) => refreshStatus(state, ctx),
       show: (ctx, text) => showStatusText(state, ctx, text),
     },
+    report: { show: (ctx, text) => showReport(pi, ctx, text) },
     metricsSnapshot: (ctx) => computeMetricsSnapshot(state, ctx),
   };
   return state;

@@ -13,7 +13,7 @@ import {
 } from "../../test/fake-host.js";
 import { CUSTOM_TYPE_FLUSH_METRICS, CUSTOM_TYPE_FRONTIER } from "../types.js";
 
-const GAP_NOTICE = "pruner: un-pruned tail exceeded frontier gap threshold \u2014";
+const GAP_NOTICE = "pruner: tool output not yet summarized passed your threshold \u2014";
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((fn) => fn()));
@@ -103,16 +103,16 @@ describe("the frontier-gap trigger", () => {
     expect(entries[0]!.data).toMatchObject({ trigger: "frontier-gap", capturedBatches: 2, processedBatches: 2 });
     expect(entries[0]!.data.metrics.frontierGapTokens).toBeGreaterThanOrEqual(1000);
     expect(gapNotices()).toEqual([
-      { message: "pruner: un-pruned tail exceeded frontier gap threshold \u2014 compacting 2 pending turns", type: "info" },
+      { message: "pruner: tool output not yet summarized passed your threshold \u2014 summarizing 2 waiting tool turns now", type: "info" },
     ]);
-    expect(fake.notices.some((n) => n.message.startsWith("pruner: context"))).toBe(false);
+    expect(fake.notices.some((n) => n.message.startsWith("pruner: the context"))).toBe(false);
   });
 
   test("a single pending turn is named in the singular", async () => {
     const { toolTurn, gapNotices } = await boot();
     await toolTurn("tc1", 5000);
     expect(gapNotices().map((n) => n.message)).toEqual([
-      "pruner: un-pruned tail exceeded frontier gap threshold \u2014 compacting 1 pending turn",
+      "pruner: tool output not yet summarized passed your threshold \u2014 summarizing 1 waiting tool turn now",
     ]);
   });
 
@@ -128,7 +128,7 @@ describe("the frontier-gap trigger", () => {
     const { toolTurn, metricsEntries, gapNotices, fake } = await boot({ settings: { autoBudgetThreshold: 0.5 }, tokens: 600_000 });
     await toolTurn("tc1", 5000);
     expect(metricsEntries().map((e) => e.data.trigger)).toEqual(["budget"]);
-    expect(fake.notices.map((n) => n.message)).toContain("pruner: context budget reached \u2014 compacting 1 pending turn");
+    expect(fake.notices.map((n) => n.message)).toContain("pruner: the context reached your auto-flush budget \u2014 summarizing 1 waiting tool turn now");
     expect(gapNotices()).toEqual([]);
   });
 
@@ -138,7 +138,7 @@ describe("the frontier-gap trigger", () => {
     fake.setUsage(200_000);
     await toolTurn("tc2", 5000);
     expect(metricsEntries().map((e) => e.data.trigger)).toEqual(["delta"]);
-    expect(fake.notices.map((n) => n.message)).toContain("pruner: context jumped this turn \u2014 compacting 2 pending turns");
+    expect(fake.notices.map((n) => n.message)).toContain("pruner: the context grew past your per-turn limit \u2014 summarizing 2 waiting tool turns now");
     expect(gapNotices()).toEqual([]);
   });
 
@@ -181,7 +181,7 @@ describe("the frontier-gap trigger", () => {
     await fire("turn_end", { message: assistantText(1200, "thinking aloud"), toolResults: [], turnIndex: 1 });
     expect(metricsEntries().map((e) => e.data.trigger)).toEqual(["rearmed"]);
     expect(gapNotices().map((n) => n.message)).toEqual([
-      "pruner: un-pruned tail exceeded frontier gap threshold \u2014 compacting work recovered after reload",
+      "pruner: tool output not yet summarized passed your threshold \u2014 summarizing tool output found after the reload",
     ]);
   });
 });

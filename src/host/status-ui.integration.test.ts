@@ -80,8 +80,8 @@ describe("metrics on demand", () => {
     await fire("session_start", {});
     await host.commands.get("pruner")!.handler("status", fake.ctx);
     const text = fake.notices.at(-1)!.message;
-    expect(text).toContain("--- context ---");
-    expect(text).toMatch(/frontier gap: 195\.\dk tokens/);
+    expect(text).toContain("--- context now (what the provider receives) ---");
+    expect(text).toMatch(/tool output not yet summarized: +195\.\dk tokens/);
   });
 
   test("session_start, session_tree and a tool-result turn_end compute no metrics", async () => {

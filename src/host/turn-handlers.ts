@@ -50,12 +50,8 @@ async function captureTurn(state: ExtensionState, ctx: ExtensionContext, event: 
   const kept = trimBatchToPendingRange(filtered, (key) => state.indexer.isSummarized(key), state.frontier.get());
   if (!kept) return false;
   state.pending.push(kept);
-  if (config.showPruneStatusLine) {
-    const n = state.pending.length;
-    const when = config.pruneOn === "agent-message" ? "agent's next text response" : "/pruner now";
-    showStatusText(state, ctx, `prune: ${n} pending`);
-    safeNotify(ctx, `pruner: ${plural(n, "turn")} queued \u2014 will summarize on ${when}`, "info");
-  }
+  // The footer says it; a notice after every tool turn was noise.
+  if (config.showPruneStatusLine) showStatusText(state, ctx, `prune: ${state.pending.length} pending`);
   return true;
 }
 
@@ -119,11 +115,11 @@ async function evaluateBudgetGate(state: ExtensionState, ctx: ExtensionContext):
   const gapHit = !budgetHit && !deltaHit && frontierGapHit(state, ctx);
   if (!(budgetHit || deltaHit || gapHit)) return;
   const reason = budgetHit
-    ? "context budget reached"
+    ? "the context reached your auto-flush budget"
     : deltaHit
-      ? "context jumped this turn"
-      : "un-pruned tail exceeded frontier gap threshold";
-  const what = n > 0 ? `compacting ${plural(n, "pending turn")}` : "compacting work recovered after reload";
+      ? "the context grew past your per-turn limit"
+      : "tool output not yet summarized passed your threshold";
+  const what = n > 0 ? `summarizing ${plural(n, "waiting tool turn")} now` : "summarizing tool output found after the reload";
   safeNotify(ctx, `pruner: ${reason} \u2014 ${what}`, "info");
   const trigger = n === 0 ? "rearmed" : budgetHit ? "budget" : deltaHit ? "delta" : "frontier-gap";
   await flushPending(state, ctx, { delivery: "session", trigger });

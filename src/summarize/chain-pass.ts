@@ -10,7 +10,6 @@ import { type AppendEntry, errorMessage, isStaleContextError, safeNotify } from 
 import type { FlushState } from "./flush-state.js";
 import { protectionPredicate } from "../capture/protected.js";
 import { projectBranchMessages } from "../capture/batch-capture.js";
-import { plural } from "../plural.js";
 import { inGraceRecoveryToolCallIds } from "../render/recovery-grace.js";
 import { earliestChainStart, lowerFloor } from "../render/supersede.js";
 import { emitExternalCost } from "./stats.js";
@@ -88,13 +87,13 @@ function recordCompressions(state: FlushState, entries: ChainCompressionEntry[])
   emitExternalCost(state.pi, state.stats);
 }
 
-/** Non-fatal: a failure is a warning notice and never changes the flush outcome. */
+/** The block ids of the chains it compressed. Non-fatal: a failure is a warning and never changes the flush outcome. */
 export async function compressAfterFlush(
   state: FlushState,
   ctx: ExtensionContext,
   messages: any[],
   after: { closingMessage: any; appendEntry: AppendEntry; heldKeys: ReadonlySet<string>; signal?: AbortSignal },
-): Promise<void> {
+): Promise<string[]> {
   try {
     // A flush that wrote after the reply reached the session finds it there, not necessarily last.
     const closing = isOnBranch(messages, after.closingMessage) ? undefined : after.closingMessage;
@@ -107,13 +106,11 @@ export async function compressAfterFlush(
       signal: after.signal,
     });
     const entries = result.compressedEntries;
-    if (entries.length === 0) return;
-    recordCompressions(state, entries);
-    const ids = entries.map((e) => e.blockId).join(", ");
-    safeNotify(ctx, `pruner: compressed ${plural(entries.length, "chain")} (${ids})`, "info");
+    if (entries.length > 0) recordCompressions(state, entries);
+    return entries.map((e) => e.blockId);
   } catch (err) {
-    if (isStaleContextError(err)) return;
-    safeNotify(ctx, `pruner: chain compression failed: ${errorMessage(err)}`, "warning");
+    if (!isStaleContextError(err)) safeNotify(ctx, `pruner: compressing earlier requests failed: ${errorMessage(err)}`, "warning");
+    return [];
   }
 }
 

@@ -140,7 +140,7 @@ describe("a batch the summarizer cannot summarize is isolated", () => {
     expect(h.state.indexer.getRecord("t1")?.resultText).toBe("b".repeat(1500));
     const stub = h.render().messages.find((m: any) => m.role === "toolResult");
     expect(stub!.content[0].text).toContain("`t1`");
-    expect(h.fake.notices.filter((n) => n.message.includes("got no usable summary"))).toHaveLength(1);
+    expect(h.fake.notices.filter((n) => n.type === "warning" && n.message.includes("could not summarize 1 tool output"))).toHaveLength(1);
   });
 
   test("once archived, the batch costs no further summarizer call", async () => {

@@ -1,7 +1,7 @@
 /**
  * What the summarize layer reads and changes of the extension's state: the
- * pieces a flush and a chain pass use, plus the two host services they call
- * (the footer, the context-metrics snapshot). The host's ExtensionState
+ * pieces a flush and a chain pass use, plus the host services they call
+ * (the footer, the report line, the context-metrics snapshot). The host's ExtensionState
  * provides all of it; the layer never sees more.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
@@ -18,6 +18,11 @@ import type { FallbackController } from "./summarizer-fallback.js";
 /** The footer, as a flush updates it. */
 export interface StatusPort {
   refresh(ctx: ExtensionContext): void;
+  show(ctx: ExtensionContext, text: string): void;
+}
+
+/** Where a flush's closing line goes (a chat entry in the TUI, a notice elsewhere). */
+export interface ReportPort {
   show(ctx: ExtensionContext, text: string): void;
 }
 
@@ -40,6 +45,7 @@ export interface FlushState {
   /** Protected-path supersession: a flush and a chain pass lower its floor where the next render rewrites anyway. */
   supersede: SupersedeState;
   status: StatusPort;
+  report: ReportPort;
   /** A context-metrics snapshot of the branch, or undefined when it cannot be computed. */
   metricsSnapshot(ctx: ExtensionContext): ContextMetricsSnapshot | undefined;
 }

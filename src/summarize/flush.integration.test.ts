@@ -135,7 +135,7 @@ describe("flushPending", () => {
     expect(ofType(T.CUSTOM_TYPE_INDEX)).toHaveLength(0);
     expect(state.frontier.get()?.outcome).toBe("skipped-oversized");
     expect(state.stats.getStats().callCount).toBe(1);
-    expect(fake.notices.some((n) => n.type === "info" && n.message.startsWith("pruner: ") && n.message.includes("60 raw"))).toBe(true);
+    expect(fake.notices).toContainEqual({ message: "pruner: nothing summarized: 1 output kept whole: the summary came out longer", type: "info" });
     streamImpl = () => streamReply("[[1:read]] ok");
   });
 
@@ -147,7 +147,7 @@ describe("flushPending", () => {
     expect(streamCalls).toEqual([]);
     expect(fake.statuses.some((s) => s.text?.includes("summarizing"))).toBe(false);
     expect(state.frontier.get()?.outcome).toBe("skipped-trivial");
-    expect(fake.notices.some((n) => n.message.includes("minBatchChars=1000"))).toBe(true);
+    expect(fake.notices).toContainEqual({ message: "pruner: nothing summarized: 1 small output (under 1000 chars) left as it is", type: "info" });
   });
 
   test("quietOversizedSkips mutes the trivial skip notice", async () => {
@@ -254,6 +254,27 @@ describe("flushPending", () => {
   });
 });
 
+describe("the line a flush ends with (issue 16)", () => {
+  test("in the TUI it is one chat entry, drawn by its renderer and never replaced by a later notice", async () => {
+    streamImpl = () => streamReply("[[1:read]] summary of a");
+    const { host, state, fake } = direct({}, branchOf([{ id: "a", text: "x".repeat(4000) }]));
+    (fake.ctx as any).mode = "tui";
+    await flushPending(state, fake.ctx, { delivery: "session" });
+    const reports = host.entries.filter((e) => e.customType === T.CUSTOM_TYPE_REPORT);
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatchObject({ via: "pi", data: { text: "pruner: summarized 1 tool output (1.0k \u2192 33 tokens)", level: "info" } });
+    expect(fake.notices.filter((n) => n.type === "info")).toEqual([]);
+    streamImpl = () => streamReply("[[1:read]] ok");
+  });
+
+  test("outside the TUI it is a notice", async () => {
+    const { host, state, fake } = direct({}, branchOf([{ id: "a", text: "x".repeat(4000) }]));
+    await flushPending(state, fake.ctx, { delivery: "session" });
+    expect(host.entries.filter((e) => e.customType === T.CUSTOM_TYPE_REPORT)).toEqual([]);
+    expect(fake.notices.map((n) => n.message)).toEqual([expect.stringMatching(/^pruner: summarized 1 tool output \(1\.0k \u2192 \d+ tokens\)$/)]);
+  });
+});
+
 describe("stubCount on flush-metrics entries (spec 70 §10)", () => {
   const metricsOf = (ofType: (t: string) => any[]) => ofType(T.CUSTOM_TYPE_FLUSH_METRICS).at(-1)!.data;
   const indexOriginal = (state: any, text: string, id = "orig", ts = 50) =>
@@ -323,19 +344,19 @@ describe("turn_end budget gate", () => {
     await turn("b", 300, null);
     expect(host.entries.filter((e) => e.customType === T.CUSTOM_TYPE_FLUSH_METRICS)).toHaveLength(0);
     await turn("c", 400, 105_000);
-    const deltaNotice = fake.notices.find((n) => n.message.startsWith("pruner: context jumped this turn \u2014 compacting"));
+    const deltaNotice = fake.notices.find((n) => n.message.startsWith("pruner: the context grew past your per-turn limit \u2014 summarizing"));
     expect(deltaNotice?.type).toBe("info");
     const metrics = host.entries.filter((e) => e.customType === T.CUSTOM_TYPE_FLUSH_METRICS);
     expect(metrics.map((e) => e.data.trigger)).toEqual(["delta"]);
   });
 
-  test("the queued notice names the on-demand command when pruneOn is on-demand", async () => {
+  test("a queued tool turn shows in the footer only, with no notice after every tool turn (issue 16)", async () => {
     const { fake, fire } = await booted({ pruneOn: "on-demand" }, [msgEntry(user(100))]);
     const call = assistantWithTools(200, [{ id: "a", name: "read" }]);
     const result = toolResult(210, "a", "read", "out ".repeat(100));
     fake.branch.push(msgEntry(call), msgEntry(result));
     await fire("turn_end", { toolResults: [result], message: call, turnIndex: 0 });
-    expect(fake.notices.map((n) => n.message)).toContain("pruner: 1 turn queued \u2014 will summarize on /pruner now");
+    expect(fake.notices).toEqual([]);
     expect(fake.lastStatus()).toBe("\u2502 prune: 1 pending");
   });
 });

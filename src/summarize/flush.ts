@@ -22,7 +22,7 @@ import {
 } from "./delivery.js";
 import type { FlushState } from "./flush-state.js";
 import { classifyBatches, dedupBatches, type PreparedBatch, summarizeSlots } from "./flush-batches.js";
-import { notifyArchived, notifySkips, notifyUnusable } from "./flush-notices.js";
+import { flushReportLine, notifyArchived, notifyUnusable } from "./flush-report.js";
 import { frontierOutcome, frontierSnapshot, persistResults, stubEligibleCalls, totalsOf } from "./flush-persist.js";
 import { projectBranchMessages } from "../capture/batch-capture.js";
 import { occKey } from "../capture/occurrence-key.js";
@@ -169,17 +169,17 @@ async function processBatches(
   }
   ignoreStale(() => state.status.refresh(ctx));
   ignoreStale(() => emitExternalCost(state.pi, state.stats));
-  if (chainMessages) {
-    const unresolvedKeys = keysOf(outcome.unresolved.map((p) => p.batch));
-    await compressAfterFlush(state, ctx, chainMessages, {
-      closingMessage: options.closingMessage,
-      appendEntry: delivery.appendEntry,
-      heldKeys: unresolvedKeys,
-      signal: options.signal,
-    });
-  }
+  const compressedBlocks = chainMessages
+    ? await compressAfterFlush(state, ctx, chainMessages, {
+        closingMessage: options.closingMessage,
+        appendEntry: delivery.appendEntry,
+        heldKeys: keysOf(outcome.unresolved.map((p) => p.batch)),
+        signal: options.signal,
+      })
+    : [];
   const totals = totalsOf(processed);
-  notifySkips(ctx, processed, totals.dedupedCount, config);
+  const line = flushReportLine(processed, compressedBlocks, config);
+  if (line) ignoreStale(() => state.report.show(ctx, line));
   notifyArchived(ctx, processed);
 
   attempt.processed = processed.length;

@@ -1,0 +1,95 @@
+/**
+ * What a flush tells the user: one line when it changed something (what was
+ * summarized, the size before and after, what else happened to the outputs,
+ * any earlier request compressed), and a warning for outputs the summarizer
+ * could not handle. Skips are folded into the line instead of one notice each.
+ */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { safeNotify } from "./delivery.js";
+import type { PreparedBatch } from "./flush-batches.js";
+import type { ProcessedBatch } from "./flush-persist.js";
+import { MAX_SUMMARY_ATTEMPTS } from "./retry-ledger.js";
+import { formatCompactCount } from "./stats.js";
+import { plural } from "../plural.js";
+
+const SEP = " \u00b7 ";
+
+function tokens(chars: number): string {
+  return formatCompactCount(Math.round(chars / 4));
+}
+
+function callsOf(processed: ProcessedBatch[], kind: ProcessedBatch["kind"]): number {
+  let n = 0;
+  for (const p of processed) if (p.kind === kind) n += p.item.batch.toolCalls.length;
+  return n;
+}
+
+function summarizedPart(processed: ProcessedBatch[]): string | undefined {
+  let calls = 0;
+  let raw = 0;
+  let summary = 0;
+  for (const p of processed) {
+    if (p.kind !== "summarized" && p.kind !== "archived") continue;
+    calls += p.item.batch.toolCalls.length;
+    raw += p.item.raw;
+    summary += p.summaryChars;
+  }
+  if (calls === 0) return undefined;
+  return `summarized ${plural(calls, "tool output")} (${tokens(raw)} \u2192 ${tokens(summary)} tokens)`;
+}
+
+/** The parts about outputs that were not summarized; left out when the user asked for quiet skips. */
+function skippedParts(processed: ProcessedBatch[], minBatchChars: number): string[] {
+  const parts: string[] = [];
+  const repeated = processed.reduce((n, p) => n + p.item.deduped.length, 0);
+  if (repeated > 0) parts.push(`${plural(repeated, "repeated output")} pointed at ${repeated === 1 ? "its earlier copy" : "their earlier copies"}`);
+  const small = callsOf(processed, "trivial");
+  if (small > 0) parts.push(`${plural(small, "small output")} (under ${minBatchChars} chars) left as ${small === 1 ? "it is" : "they are"}`);
+  const longer = callsOf(processed, "oversized");
+  if (longer > 0) parts.push(`${plural(longer, "output")} kept whole: the summary came out longer`);
+  return parts;
+}
+
+/**
+ * The one line a flush ends with, or undefined when it has nothing to say (nothing changed, or only skips
+ * while `quietOversizedSkips` is on).
+ */
+export function flushReportLine(
+  processed: ProcessedBatch[],
+  compressedBlocks: string[],
+  config: { quietOversizedSkips: boolean; minBatchChars: number },
+): string | undefined {
+  const summarized = summarizedPart(processed);
+  const skipped = config.quietOversizedSkips ? [] : skippedParts(processed, config.minBatchChars);
+  const compressed = compressedBlocks.length > 0 ? [`compressed ${plural(compressedBlocks.length, "earlier request")} (${compressedBlocks.join(", ")})`] : [];
+  const parts = [...(summarized ? [summarized] : []), ...skipped, ...compressed];
+  if (parts.length === 0) return undefined;
+  const changedNothing = summarized === undefined && compressed.length === 0 && !processed.some((p) => p.item.deduped.length > 0);
+  return `pruner: ${changedNothing ? "nothing summarized: " : ""}${parts.join(SEP)}`;
+}
+
+export function archivedNotice(p: ProcessedBatch): string {
+  const refs = p.refs ?? [];
+  const span = refs.length > 1 ? `${refs[0]}-${refs[refs.length - 1]}` : (refs[0] ?? "");
+  return (
+    `pruner: the summarizer could not summarize ${plural(p.item.batch.toolCalls.length, "tool output")} ` +
+    `(${MAX_SUMMARY_ATTEMPTS} tries, or too big for one summarizer call); they were set aside with a plain listing ` +
+    `instead and can still be read back as ${span}`
+  );
+}
+
+/** Always shown: outputs set aside without a summary are news the user should see once. */
+export function notifyArchived(ctx: ExtensionContext, processed: ProcessedBatch[]): void {
+  for (const p of processed) if (p.kind === "archived") safeNotify(ctx, archivedNotice(p), "warning");
+}
+
+export function unusableNotice(item: PreparedBatch): string {
+  return (
+    `pruner: the summarizer sent back an empty or cut-off summary for ${plural(item.batch.toolCalls.length, "tool output")}; ` +
+    "it will try again, then set them aside with a plain listing"
+  );
+}
+
+export function notifyUnusable(ctx: ExtensionContext, items: PreparedBatch[]): void {
+  for (const item of items) safeNotify(ctx, unusableNotice(item), "warning");
+}

@@ -1,0 +1,58 @@
+/**
+ * Reports the user should still see after the next message: the line a
+ * flush ends with, and the `/pruner status` and `/pruner stats` blocks.
+ *
+ * pi's TUI shows an info notice as its one status line, which the next info
+ * notice replaces: a flush's result was overwritten by the next notice, and
+ * `/pruner stats` overwrote `/pruner status`. In the TUI a report is therefore
+ * a custom session entry drawn in the chat by its own renderer (custom entries
+ * never reach the model). Other modes have no chat to draw in: RPC clients get
+ * the notice as before, print and JSON mode show nothing.
+ */
+import type { EntryRenderOptions, ExtensionAPI, ExtensionContext, Theme } from "@earendil-works/pi-coding-agent";
+import { Text } from "@earendil-works/pi-tui";
+import { CUSTOM_TYPE_REPORT } from "../types.js";
+
+export type ReportLevel = "info" | "warning";
+
+export interface ReportEntryData {
+  text: string;
+  level: ReportLevel;
+}
+
+/** Never throws: a report must not fail the flush or command it describes. */
+export function showReport(pi: Pick<ExtensionAPI, "appendEntry">, ctx: Pick<ExtensionContext, "mode" | "ui">, text: string, level: ReportLevel = "info"): void {
+  try {
+    if (ctx.mode === "tui") pi.appendEntry<ReportEntryData>(CUSTOM_TYPE_REPORT, { text, level });
+    else ctx.ui.notify(text, level);
+  } catch (err) {
+    console.error("pi-condense: showing a report failed", err);
+  }
+}
+
+function reportData(data: unknown): ReportEntryData | undefined {
+  const value = data as Partial<ReportEntryData> | null | undefined;
+  if (typeof value?.text !== "string" || value.text.length === 0) return undefined;
+  return { text: value.text, level: value.level === "warning" ? "warning" : "info" };
+}
+
+/** Renders a report entry; a malformed one (hand-edited session file) draws nothing. */
+export function renderReportEntry(entry: { data?: unknown }, _options: EntryRenderOptions, theme: Theme): Text | undefined {
+  const report = reportData(entry.data);
+  if (!report) return undefined;
+  const [first, ...rest] = report.text.split("\n");
+  const head = theme.fg(report.level === "warning" ? "warning" : "accent", first ?? "");
+  const body = rest.map((line) => theme.fg("muted", line));
+  return new Text([head, ...body].join("\n"), 1, 0);
+}
+
+export function registerReportRenderer(pi: Pick<ExtensionAPI, "registerEntryRenderer">): void {
+  pi.registerEntryRenderer(CUSTOM_TYPE_REPORT, (entry, options, theme) => {
+    try {
+      return renderReportEntry(entry, options, theme);
+    } catch (err) {
+      console.error("pi-condense: rendering a report failed", err);
+      return undefined;
+    }
+  });
+}
