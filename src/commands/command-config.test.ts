@@ -12,7 +12,13 @@ const agentDirs = useTempAgentDirs("pruner-config-cmds-");
 const { settleSaves } = agentDirs;
 
 /** Runs one subcommand in a fresh agent dir; returns what was notified and saved. */
-async function run(args: string, config: Record<string, unknown> = {}, ui: Record<string, unknown> = {}, settingsText?: string) {
+async function run(
+  args: string,
+  config: Record<string, unknown> = {},
+  ui: Record<string, unknown> = {},
+  settingsText?: string,
+  ctxFields: Record<string, unknown> = {},
+) {
   const dir = await agentDirs.fresh();
   if (settingsText !== undefined) await writeFile(join(dir, "settings.json"), settingsText);
   let spec: any;
@@ -22,7 +28,8 @@ async function run(args: string, config: Record<string, unknown> = {}, ui: Recor
   registerCommands(pi, box, async () => ({ ok: false, reason: "empty" }), () => [], () => ({}) as any, () => undefined, {} as any, async () => ({ compressedEntries: [], skipped: 0 }));
   const notes: Array<[string, string | undefined]> = [];
   const status: Array<string | undefined> = [];
-  const ctx = { ui: { notify: (m: string, t?: string) => notes.push([m, t]), setStatus: (_id: string, t?: string) => status.push(t), ...ui } } as any;
+  const fullUi = { notify: (m: string, t?: string) => notes.push([m, t]), setStatus: (_id: string, t?: string) => status.push(t), ...ui };
+  const ctx = { ...ctxFields, ui: fullUi } as any;
   await spec.handler(args, ctx);
   await settleSaves();
   const file = join(dir, "settings.json");
@@ -95,6 +102,70 @@ describe("model", () => {
   });
 });
 
+/** A registry holding exactly these `<provider>/<id>` keys. */
+function registry(keys: string[]) {
+  const models = keys.map((key) => ({ provider: key.slice(0, key.indexOf("/")), id: key.slice(key.indexOf("/") + 1) }));
+  const find = (provider: string, id: string) => models.find((m) => m.provider === provider && m.id === id);
+  return { find, getAll: () => models };
+}
+
+/** `run` with a ctx whose modelRegistry knows `keys`. */
+function runWithModels(args: string, keys: string[], config: Record<string, unknown> = {}) {
+  return run(args, config, {}, undefined, { modelRegistry: registry(keys) });
+}
+
+describe("model checked against pi's registry", () => {
+  const KNOWN = ["fake/fake-model", "fake/fake-summarizer", "anthropic/claude-haiku-4-5", "openai/gpt-5-mini"];
+
+  test("a model the registry knows is set and saved", async () => {
+    const r = await runWithModels("model fake/fake-summarizer", KNOWN);
+    expect(r.notes).toEqual([["Summarizer model set to: fake/fake-summarizer", "info"]]);
+    expect(r.saved).toEqual({ enabled: true, summarizerModel: "fake/fake-summarizer" });
+  });
+
+  test("an unknown model is refused with the close matches and nothing is saved", async () => {
+    const r = await runWithModels("model fake/doesnotexist", KNOWN);
+    expect(r.notes).toEqual([
+      [
+        "pi does not know the model fake/doesnotexist, so the summarizer model was not changed. " +
+          "Close matches: fake/fake-model, fake/fake-summarizer.",
+        "warning",
+      ],
+    ]);
+    expectUnchanged(r);
+  });
+
+  test("an unknown model with a thinking suffix is refused too and keeps the thinking level", async () => {
+    const r = await runWithModels("model openai/gpt5-mini:low", KNOWN);
+    expect(r.notes[0]![0]).toContain("pi does not know the model openai/gpt5-mini");
+    expect(r.notes[0]![0]).toEndWith("Close matches: openai/gpt-5-mini.");
+    expectUnchanged(r);
+  });
+
+  test("a provider typo still finds the model it meant", async () => {
+    const r = await runWithModels("model antropic/claude-haiku-4-5", KNOWN);
+    expect(r.notes[0]![0]).toEndWith("Close matches: anthropic/claude-haiku-4-5.");
+  });
+
+  test("with nothing close the warning points to the model list in /pruner settings", async () => {
+    const r = await runWithModels("model acme/zzz", KNOWN);
+    expect(r.notes).toEqual([
+      [
+        "pi does not know the model acme/zzz, so the summarizer model was not changed. " +
+          "/pruner settings lists the models you can use.",
+        "warning",
+      ],
+    ]);
+    expectUnchanged(r);
+  });
+
+  test("default needs no registry entry", async () => {
+    const r = await runWithModels("model default:low", KNOWN, { summarizerModel: "fake/fake-model" });
+    expect(r.config.summarizerModel).toBe("default");
+    expect(r.config.summarizerThinking).toBe("low");
+  });
+});
+
 describe("thinking", () => {
   test("without an argument it prints the level", async () => {
     const r = await run("thinking");
@@ -117,26 +188,35 @@ describe("thinking", () => {
 });
 
 describe("prune-on", () => {
-  test("a valid mode is saved and refreshes the footer without a notice", async () => {
+  test("a valid mode is saved, confirmed and refreshes the footer", async () => {
     const r = await run("prune-on on-demand");
     expect(r.config.pruneOn).toBe("on-demand");
     expect(r.saved.pruneOn).toBe("on-demand");
-    expect(r.notes).toEqual([]);
+    expect(r.notes).toEqual([["Prune-on set to on-demand: tool outputs are summarized only when you run /pruner now.", "info"]]);
     expect(r.status).toEqual(["│ prune: ON"]);
   });
 
-  test("without an argument the user picks the mode", async () => {
+  test("without an argument the picker opens on the current mode, marked, and confirms the choice", async () => {
     const seen: unknown[] = [];
     const select = async (title: string, options: string[]) => {
       seen.push(title, options);
       return options[1];
     };
-    const r = await run("prune-on", {}, { select });
+    const r = await run("prune-on", { pruneOn: "on-demand" }, { select });
     expect(seen).toEqual([
       "pruner — choose when to trigger summarization",
-      ["agent-message — On agent message", "on-demand — On demand"],
+      ["on-demand — On demand (current)", "agent-message — On agent message"],
     ]);
-    expect(r.config.pruneOn).toBe("on-demand");
+    expect(r.config.pruneOn).toBe("agent-message");
+    expect(r.notes).toEqual([
+      ["Prune-on set to agent-message: tool outputs are summarized after the agent's final reply.", "info"],
+    ]);
+  });
+
+  test("Enter on the first option keeps the current mode and still confirms it", async () => {
+    const r = await run("prune-on", {}, { select: async (_t: string, options: string[]) => options[0] });
+    expect(r.config.pruneOn).toBe("agent-message");
+    expect(r.notes[0]![0]).toStartWith("Prune-on set to agent-message:");
   });
 
   test("cancelling the picker changes nothing", async () => {

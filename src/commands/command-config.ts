@@ -8,6 +8,7 @@ import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { applyConfig, info, onOff, refreshStatus, warn } from "./command-context.js";
 import type { SubcommandHandler } from "./command-context.js";
 import { dedupDescription, listOrNone } from "./command-descriptions.js";
+import { checkModel } from "./model-check.js";
 import { BATCHING_MODES, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS } from "../types.js";
 import type { BatchingMode, PresetOption, PruneOn, SummarizerThinking } from "../types.js";
 
@@ -35,11 +36,21 @@ function parseNonNegativeInt(arg: string): number | undefined {
   return n === 0 ? 0 : n;
 }
 
-async function pickPreset(ctx: ExtensionCommandContext, title: string, presets: PresetOption[]): Promise<string | undefined> {
-  const choice = await ctx.ui.select(
-    title,
-    presets.map((preset) => `${preset.value} — ${preset.label}`),
+/**
+ * pi's select always opens on its first option, so a `current` preset is listed first and
+ * marked, which makes Enter keep it.
+ */
+async function pickPreset(
+  ctx: ExtensionCommandContext,
+  title: string,
+  presets: PresetOption[],
+  current?: string,
+): Promise<string | undefined> {
+  const first = presets.filter((preset) => preset.value === current);
+  const options = [...first, ...presets.filter((preset) => preset.value !== current)].map(
+    (preset) => `${preset.value} — ${preset.label}${preset.value === current ? " (current)" : ""}`,
   );
+  const choice = await ctx.ui.select(title, options);
   return choice === undefined ? undefined : firstToken(choice);
 }
 
@@ -49,6 +60,18 @@ export function setEnabled(enabled: boolean): SubcommandHandler {
     info(ctx, enabled ? "Context pruning enabled." : "Context pruning disabled.");
     refreshStatus(deps, ctx, next);
   };
+}
+
+/** Warns and returns true when pi's registry does not know `model`. */
+function refuseUnknownModel(ctx: ExtensionCommandContext, model: string): boolean {
+  const check = checkModel(ctx.modelRegistry, model);
+  if (check.known) return false;
+  const hint =
+    check.matches.length > 0
+      ? `Close matches: ${check.matches.join(", ")}.`
+      : "/pruner settings lists the models you can use.";
+  warn(ctx, `pi does not know the model ${model}, so the summarizer model was not changed. ${hint}`);
+  return true;
 }
 
 export const modelCommand: SubcommandHandler = async (deps, ctx, args) => {
@@ -77,6 +100,7 @@ export const modelCommand: SubcommandHandler = async (deps, ctx, args) => {
     );
     return;
   }
+  if (model !== "default" && refuseUnknownModel(ctx, model)) return;
   const level = suffix as SummarizerThinking | undefined;
   applyConfig(deps, ctx, level ? { summarizerModel: model, summarizerThinking: level } : { summarizerModel: model });
   info(ctx, `Summarizer model set to: ${model}${level ? ` with thinking ${level}` : ""}`);
@@ -97,14 +121,22 @@ export const thinkingCommand: SubcommandHandler = async (deps, ctx, args) => {
   info(ctx, `Summarizer thinking set to: ${arg}`);
 };
 
+const PRUNE_ON_EFFECT: Record<PruneOn, string> = {
+  "agent-message": "tool outputs are summarized after the agent's final reply",
+  "on-demand": "tool outputs are summarized only when you run /pruner now",
+};
+
 export const pruneOnCommand: SubcommandHandler = async (deps, ctx, args) => {
-  const mode = args[0] ?? (await pickPreset(ctx, "pruner — choose when to trigger summarization", PRUNE_ON_MODES));
+  const current = deps.currentConfig.value.pruneOn;
+  const mode =
+    args[0] ?? (await pickPreset(ctx, "pruner — choose when to trigger summarization", PRUNE_ON_MODES, current));
   if (mode === undefined) return;
   if (!findPreset(PRUNE_ON_MODES, mode)) {
     warn(ctx, `Invalid prune-on mode: ${mode}. Use one of: ${PRUNE_ON_MODES.map((m) => m.value).join(", ")}.`);
     return;
   }
   const next = applyConfig(deps, ctx, { pruneOn: mode as PruneOn });
+  info(ctx, `Prune-on set to ${mode}: ${PRUNE_ON_EFFECT[mode as PruneOn]}.`);
   refreshStatus(deps, ctx, next);
 };
 

@@ -36,7 +36,13 @@ export const SUBCOMMANDS: readonly SubcommandItem[] = [
   item("help", "help      — show this help"),
 ];
 
+/**
+ * Subcommands that start with `prefix`, or none once `prefix` names one in full: pi's editor
+ * spends an Enter on accepting an open argument completion, even an identical one, so an
+ * empty list lets `/pruner status` run on the first Enter.
+ */
 export function completeSubcommand(prefix: string): SubcommandItem[] {
+  if (SUBCOMMANDS.some((entry) => entry.value === prefix)) return [];
   return SUBCOMMANDS.filter((entry) => entry.value.startsWith(prefix)).map((entry) => ({ ...entry }));
 }
 

@@ -4,6 +4,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pruneStatusText, registerCommands, setPruneStatusWidget } from "./commands.js";
 import { DEFAULT_CONFIG } from "../types.js";
+import piCondense from "../../index.js";
+import { makeFakeCtx, makeFakePi } from "../../test/fake-host.js";
 import { useTempAgentDirs } from "../../test/temp-agent-dir.js";
 
 // ---------------------------------------------------------------------------
@@ -221,6 +223,17 @@ describe("registration", () => {
     expect(spec.getArgumentCompletions("pro").map((i: any) => i.value)).toEqual(["protected-tools", "protected-paths"]);
     expect(spec.getArgumentCompletions("zzz")).toEqual([]);
   });
+
+  test("a subcommand typed in full offers no completion, so the first Enter runs it", () => {
+    const spec = harness().spec;
+    for (const name of ["status", "stats", "on", "prune-on", "help"]) expect(spec.getArgumentCompletions(name)).toEqual([]);
+  });
+
+  test("a partial name still lists every subcommand it could become", () => {
+    const spec = harness().spec;
+    expect(spec.getArgumentCompletions("stat").map((i: any) => i.value)).toEqual(["status", "stats"]);
+    expect(spec.getArgumentCompletions("o").map((i: any) => i.value)).toEqual(["on", "off"]);
+  });
 });
 
 describe("dispatch", () => {
@@ -295,6 +308,18 @@ describe("on and off", () => {
     expect(notes.map((n) => [n.message, n.type])).toEqual([["Context pruning enabled.", "info"]]);
     expect(rec.calls).toEqual([["context-prune", "│ prune: ON"]]);
     expect((await savedConfig(dir)).enabled).toBe(true);
+  });
+
+  test("the first /pruner on after a fresh start writes only enabled to settings.json", async () => {
+    const dir = await freshAgentDir();
+    const host = makeFakePi();
+    piCondense(host.pi as any);
+    const fake = makeFakeCtx(host);
+    await host.handlers.get("session_start")!({}, fake.ctx);
+    await host.commands.get("pruner")!.handler("on", fake.ctx);
+    await settleSaves();
+    const text = await readFile(join(dir, "settings.json"), "utf8");
+    expect(text).toBe(`${JSON.stringify({ contextPrune: { enabled: true } }, null, 2)}\n`);
   });
 
   test("off disables with a new config object and shows prune: OFF", async () => {

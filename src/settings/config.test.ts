@@ -441,11 +441,9 @@ describe("saveConfig", () => {
       contextPrune: { enabled: false, stale: true },
     };
     const { dir, file } = await agentDir(original);
-    const next = { ...DEFAULT_CONFIG, enabled: true };
-    await config.saveConfig(next);
+    await config.saveConfig({ ...DEFAULT_CONFIG, enabled: true });
     const written = await readFile(file, "utf8");
-    expect(written).toBe(`${JSON.stringify({ ...original, contextPrune: next }, null, 2)}\n`);
-    expect(written.endsWith("\n")).toBe(true);
+    expect(written).toBe(`${JSON.stringify({ ...original, contextPrune: { enabled: true, stale: true } }, null, 2)}\n`);
     expect(await tmpLeftovers(dir)).toEqual([]);
   });
 
@@ -459,13 +457,13 @@ describe("saveConfig", () => {
   test("an empty file is written over", async () => {
     const { file } = await agentDir("");
     await config.saveConfig(DEFAULT_CONFIG);
-    expect(await readJson(file)).toEqual({ contextPrune: DEFAULT_CONFIG });
+    expect(await readJson(file)).toEqual({ contextPrune: {} });
   });
 
   test("a file with a byte order mark keeps its other keys on save", async () => {
     const { file } = await agentDir(`\uFEFF${JSON.stringify({ theme: "light" })}`);
     await config.saveConfig(DEFAULT_CONFIG);
-    expect(await readJson(file)).toEqual({ theme: "light", contextPrune: DEFAULT_CONFIG });
+    expect(await readJson(file)).toEqual({ theme: "light", contextPrune: {} });
   });
 
   test("a file that is not valid JSON is never overwritten and the save names it", async () => {
@@ -527,7 +525,7 @@ describe("saveConfig", () => {
     await symlink(real, file);
     await config.saveConfig(DEFAULT_CONFIG);
     expect((await lstat(file)).isSymbolicLink()).toBe(true);
-    expect(await readJson(real)).toEqual({ theme: "dark", contextPrune: DEFAULT_CONFIG });
+    expect(await readJson(real)).toEqual({ theme: "dark", contextPrune: {} });
   });
 
   test("the file keeps its permission bits", async () => {
@@ -536,6 +534,85 @@ describe("saveConfig", () => {
     await chmod(file, 0o600);
     await config.saveConfig(DEFAULT_CONFIG);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe("saveConfig writes only what the user changed", () => {
+  test("the first save of a fresh dir that turns pruning on writes exactly enabled", async () => {
+    const { file } = await agentDir();
+    const loaded = await config.loadConfig();
+    await config.saveConfig({ ...loaded, enabled: true });
+    expect(await readFile(file, "utf8")).toBe(`${JSON.stringify({ contextPrune: { enabled: true } }, null, 2)}\n`);
+  });
+
+  test("a setting left at its default is read from the defaults at the next load", async () => {
+    await agentDir();
+    await config.saveConfig({ ...DEFAULT_CONFIG, minBatchChars: 0 });
+    expect(await config.loadConfig()).toEqual({ ...DEFAULT_CONFIG, minBatchChars: 0 });
+  });
+
+  test("a key already in the file stays when its value equals the default", async () => {
+    const { file } = await agentDir({ contextPrune: { enabled: true, minBatchChars: 500 } });
+    await config.saveConfig({ ...(await config.loadConfig()), minBatchChars: DEFAULT_CONFIG.minBatchChars });
+    expect((await readJson(file)).contextPrune).toEqual({ enabled: true, minBatchChars: 1000 });
+  });
+
+  test("lists count as changed only when their entries differ", async () => {
+    const { file } = await agentDir();
+    await config.saveConfig({ ...DEFAULT_CONFIG, protectedPaths: [...DEFAULT_CONFIG.protectedPaths] });
+    expect((await readJson(file)).contextPrune).toEqual({});
+    await config.saveConfig({ ...DEFAULT_CONFIG, protectedTools: ["todowrite"] });
+    expect((await readJson(file)).contextPrune).toEqual({ protectedTools: ["todowrite"] });
+  });
+
+  test("a changed nested setting writes its whole block, so a reload sees every sub-key", async () => {
+    const { file } = await agentDir();
+    const chainCompression = { ...DEFAULT_CONFIG.chainCompression, rollingWindow: 5 };
+    await config.saveConfig({ ...DEFAULT_CONFIG, chainCompression });
+    expect((await readJson(file)).contextPrune).toEqual({ chainCompression });
+    expect((await config.loadConfig()).chainCompression).toEqual(chainCompression);
+  });
+
+  test("a nested block equal to the default, in any key order, is left out", async () => {
+    const { file } = await agentDir();
+    const { fuseRangeSummary, ...rest } = DEFAULT_CONFIG.chainCompression;
+    await config.saveConfig({ ...DEFAULT_CONFIG, chainCompression: { fuseRangeSummary, ...rest } });
+    expect((await readJson(file)).contextPrune).toEqual({});
+  });
+
+  test("unknown keys in the file are kept as they are and other top-level keys survive", async () => {
+    const { file } = await agentDir({ theme: "dark", contextPrune: { remindUnprunedCount: 4, thinkingStrip: { enabled: true } } });
+    await config.saveConfig({ ...DEFAULT_CONFIG, enabled: true, remindUnprunedCount: 9 } as any);
+    expect(await readJson(file)).toEqual({
+      theme: "dark",
+      contextPrune: { remindUnprunedCount: 4, thinkingStrip: { enabled: true }, enabled: true },
+    });
+  });
+
+  test("a carried-over __proto__ key is written as a plain key, never as a prototype", async () => {
+    const { file } = await agentDir();
+    const carried = JSON.parse('{"__proto__": {"enabled": true}}');
+    await config.saveConfig({ ...DEFAULT_CONFIG, ...carried });
+    const text = await readFile(file, "utf8");
+    expect(JSON.parse(text).contextPrune).toEqual(JSON.parse('{"__proto__": {"enabled": true}}'));
+    expect(Object.getPrototypeOf(JSON.parse(text).contextPrune)).toBe(Object.prototype);
+  });
+
+  test("a contextPrune that is not an object is replaced by the changed settings", async () => {
+    const { file } = await agentDir({ contextPrune: "on", theme: "dark" });
+    await config.saveConfig({ ...DEFAULT_CONFIG, enabled: true });
+    expect(await readJson(file)).toEqual({ contextPrune: { enabled: true }, theme: "dark" });
+  });
+
+  test("back-to-back saves land in call order, each against the file the previous one wrote", async () => {
+    const { file } = await agentDir({ contextPrune: { enabled: true } });
+    const saves = [
+      config.saveConfig({ ...DEFAULT_CONFIG, enabled: true, minBatchChars: 1 }),
+      config.saveConfig({ ...DEFAULT_CONFIG, enabled: true, minBatchChars: 1000 }),
+      config.saveConfig({ ...DEFAULT_CONFIG, enabled: false, minBatchChars: 1000 }),
+    ];
+    await Promise.all(saves);
+    expect((await readJson(file)).contextPrune).toEqual({ enabled: false, minBatchChars: 1000 });
   });
 });
 

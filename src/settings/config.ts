@@ -1,13 +1,15 @@
 /**
  * The `contextPrune` block of pi's own `<agent-dir>/settings.json`: tolerant
  * loading with per-key defaults, and atomic read-modify-write saving that keeps
- * every other key of the file. A file that cannot be parsed is never written,
- * because replacing it would destroy the user's pi settings.
+ * every other key of the file and writes only the settings the user changed.
+ * A file that cannot be parsed is never written, because replacing it would
+ * destroy the user's pi settings.
  */
 import { getAgentDir } from "@earendil-works/pi-coding-agent";
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { plural } from "../plural.js";
 import {
   DEFAULT_CONFIG,
@@ -265,6 +267,25 @@ export class SettingsSaveError extends Error {
   }
 }
 
+/**
+ * The block to write: every key the file's block already has (settings keep their new value,
+ * keys we do not know keep theirs) plus every setting whose value differs from its default,
+ * so an untouched setting follows later default changes. A nested block is compared and
+ * written whole, because loading takes a nested block as stored, without default sub-keys.
+ */
+function blockToWrite(stored: unknown, config: ContextPruneConfig): PlainObject {
+  const block: PlainObject = isPlainObject(stored) ? { ...stored } : {};
+  const defaults: PlainObject = DEFAULT_CONFIG as unknown as PlainObject;
+  for (const [key, value] of Object.entries(config)) {
+    if (value === undefined) continue;
+    const inFile = Object.hasOwn(block, key);
+    const write = Object.hasOwn(defaults, key) ? inFile || !isDeepStrictEqual(value, defaults[key]) : !inFile;
+    // defineProperty: a carried-over "__proto__" key stays a plain key instead of a prototype.
+    if (write) Object.defineProperty(block, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return block;
+}
+
 async function writeSettings(path: string, config: ContextPruneConfig): Promise<void> {
   const current = await readSettings(path);
   if (current.state === "unusable") {
@@ -273,7 +294,8 @@ async function writeSettings(path: string, config: ContextPruneConfig): Promise<
   const base = current.state === "ok" ? current.data : {};
   let tmp: string | undefined;
   try {
-    const body = `${JSON.stringify({ ...base, [SETTINGS_KEY]: config }, null, 2)}\n`;
+    const block = blockToWrite(base[SETTINGS_KEY], config);
+    const body = `${JSON.stringify({ ...base, [SETTINGS_KEY]: block }, null, 2)}\n`;
     const { target, mode } = await resolveTarget(path);
     await mkdir(dirname(target), { recursive: true });
     tmp = join(dirname(target), `${basename(target)}.${randomBytes(8).toString("hex")}.tmp`);
