@@ -13,6 +13,7 @@
 import { projectBranchMessages } from "../src/capture/batch-capture.js";
 import { computeContextMetrics } from "../src/host/context-metrics.js";
 import type { PruneFrontier } from "../src/types.js";
+import { reportTargets } from "./targets.js";
 
 const SIZES = [2_000, 8_000, 32_000];
 const ROUNDS = 51;
@@ -114,5 +115,4 @@ fixtures.forEach((fixture, k) => {
 const growth = median(samples[2]!) / median(samples[1]!);
 console.log(`growth 32k/8k: ${growth.toFixed(2)}x median (target <= 4.5x)`);
 const targets = [{ name: "growth 32k/8k <= 4.5x (median)", met: growth <= 4.5 }];
-for (const target of targets) console.log(`  ${target.met ? "met " : "MISS"} ${target.name}`);
-console.log(`targets met: ${targets.filter((t) => t.met).length}/${targets.length}`);
+reportTargets(targets);

@@ -32,6 +32,7 @@ import { isProtected } from "../src/capture/protected.js";
 import { pruneMessages } from "../src/render/pruner.js";
 import { formatSummaryToolCallRefs, makeSummaryDetails, substituteInlineRefs } from "../src/archive/summary-refs.js";
 import { type CapturedBatch, type ChainCompressionEntry, DEFAULT_CONFIG } from "../src/types.js";
+import { reportTargets } from "./targets.js";
 
 const CALLS = Number(process.env.HUGE_CALLS ?? 100_000);
 const SAMPLES = Number(process.env.HUGE_SAMPLES ?? 5);
@@ -212,11 +213,9 @@ function main(): void {
     console.log(`${row.name.padEnd(44)} | ${row.ms.median.toFixed(1).padStart(10)} | ${row.ms.best.toFixed(1).padStart(10)} | ${target}`);
   }
   const targeted = rows.filter((row) => row.targetMs !== undefined);
-  const met = targeted.filter((row) => row.ms.median < row.targetMs!);
   console.log("");
   console.log("targets: capture and turn_end metrics < 1 s; rescan < 2 s; every render case < 2 s per request");
-  for (const row of targeted) console.log(`  ${row.ms.median < row.targetMs! ? "met " : "MISS"} ${row.name}`);
-  console.log(`targets met: ${met.length}/${targeted.length}`);
+  reportTargets(targeted.map((row) => ({ name: row.name, met: row.ms.median < row.targetMs! })));
 }
 
 main();

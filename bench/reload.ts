@@ -17,6 +17,7 @@ import {
   CUSTOM_TYPE_INDEX,
   CUSTOM_TYPE_SUMMARY,
 } from "../src/types.js";
+import { reportTargets } from "./targets.js";
 
 const SIZES = [2_000, 8_000, 32_000];
 const ROUNDS = 41;
@@ -125,5 +126,4 @@ const targets = [
   { name: "rescan growth 32k/8k <= 4.5x (median)", met: big!.rescan.median / mid!.rescan.median <= 4.5 },
   { name: "rebuilt records share the persisted objects", met: rows.every((r) => r.shared) },
 ];
-for (const target of targets) console.log(`  ${target.met ? "met " : "MISS"} ${target.name}`);
-console.log(`targets met: ${targets.filter((t) => t.met).length}/${targets.length}`);
+reportTargets(targets);

@@ -15,6 +15,7 @@
 import { ToolCallIndexer } from "../src/archive/indexer.js";
 import { pruneMessages } from "../src/render/pruner.js";
 import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY, DEFAULT_CONFIG, type ToolCallRecord } from "../src/types.js";
+import { reportTargets } from "./targets.js";
 
 const SIZES = (process.env.BENCH_SIZES ?? "2000,8000,32000").split(",").map(Number);
 const WARMUP = 5;
@@ -168,8 +169,7 @@ function main(): void {
     { name: "32k pruning render < 25 ms (median)", met: pruning[2]! < 25 },
     { name: "no-op renders call JSON.stringify 0 times", met: serializedNoop === 0 },
   ];
-  for (const target of targets) console.log(`  ${target.met ? "met " : "MISS"} ${target.name}`);
-  console.log(`targets met: ${targets.filter((t) => t.met).length}/${targets.length}`);
+  reportTargets(targets);
 }
 
 main();

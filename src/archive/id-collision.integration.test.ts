@@ -8,7 +8,7 @@ import { detectChains } from "../chains/chain-detector.js";
 import { ToolCallIndexer } from "./indexer.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { pruneMessages } from "../render/pruner.js";
-import { expectNoOrphanToolResults } from "../render/test-support.js";
+import { expectNoOrphanToolResults } from "../../test/orphan-assertions.js";
 import {
   CUSTOM_TYPE_CHAIN,
   CUSTOM_TYPE_INDEX,

@@ -12,7 +12,7 @@ import { parseChainEntry, parseToolCallRecord } from "./persisted-entries.js";
 import { isProtected } from "./protected.js";
 import { pruneMessages } from "../render/pruner.js";
 import { StatsAccumulator } from "../summarize/stats.js";
-import { expectNoOrphanToolResults } from "../render/test-support.js";
+import { expectNoOrphanToolResults } from "../../test/orphan-assertions.js";
 import { buildPruneTree } from "../ui/tree-browser.js";
 import { makeAgentDir, makeFakeCtx, makeFakePi } from "../../test/fake-host.js";
 

@@ -9,7 +9,7 @@ import { ToolCallIndexer } from "../archive/indexer.js";
 import { bareToolCallId, occKey } from "../capture/occurrence-key.js";
 import { isProtected } from "../capture/protected.js";
 import { pruneMessages } from "../render/pruner.js";
-import { expectNoOrphanToolResults } from "../render/test-support.js";
+import { expectNoOrphanToolResults } from "../../test/orphan-assertions.js";
 import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_INDEX, type ChainCompressionConfig, type ChainRange } from "../types.js";
 
 const sessionDir = mkdtempSync(join(tmpdir(), "pi-condense-range-"));

@@ -43,7 +43,7 @@ mock.module("@earendil-works/pi-ai/compat", () => ({
 }));
 
 const { extractToolResultText } = await import("../capture/batch-capture.js");
-const { expectNoOrphanToolResults } = await import("../render/test-support.js");
+const { expectNoOrphanToolResults } = await import("../../test/orphan-assertions.js");
 
 const RUNS = Number(process.env.NOTHING_LOST_RUNS ?? 10_000);
 const root = mkdtempSync(join(tmpdir(), "nothing-lost-"));

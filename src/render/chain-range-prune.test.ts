@@ -8,7 +8,7 @@ import {
   resolveRange,
   withoutThinkingBlocks,
 } from "./chain-range-prune.js";
-import { expectNoOrphanToolResults, expectZeroOrphanSweep } from "./test-support.js";
+import { expectNoOrphanToolResults, expectZeroOrphanSweep } from "../../test/orphan-assertions.js";
 import { CUSTOM_TYPE_SUMMARY, type ChainCompressionEntry } from "../types.js";
 
 // --- factories -------------------------------------------------------------

@@ -4,7 +4,7 @@ import { applyChainCompressions } from "./chain-range-prune.js";
 import { DiagnosticSink } from "./diagnostics.js";
 import { sweepOrphanToolResults } from "./orphan-sweep.js";
 import { pruneMessages } from "./pruner.js";
-import { expectNoOrphanToolResults, expectZeroOrphanSweep, pruneWithZeroSweepAssertion } from "./test-support.js";
+import { expectNoOrphanToolResults, expectZeroOrphanSweep, pruneWithZeroSweepAssertion } from "../../test/orphan-assertions.js";
 import { CUSTOM_TYPE_SUMMARY } from "../types.js";
 
 const user = (ts: number, text = "go") => ({ role: "user", content: [{ type: "text", text }], timestamp: ts });

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { DiagnosticSink } from "./diagnostics.js";
 import { ToolCallIndexer } from "../archive/indexer.js";
 import { pruneMessages, sizeMessages } from "./pruner.js";
-import { pruneWithZeroSweepAssertion } from "./test-support.js";
+import { pruneWithZeroSweepAssertion } from "../../test/orphan-assertions.js";
 import { createSupersedeState, supersededStub, type SupersedeState } from "./supersede.js";
 import { isProtected as isProtectedBy } from "../capture/protected.js";
 import {

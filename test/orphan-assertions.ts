@@ -10,9 +10,9 @@
  * clears the set.
  */
 import { expect } from "bun:test";
-import { DiagnosticSink } from "./diagnostics.js";
-import { sweepOrphanToolResults } from "./orphan-sweep.js";
-import { pruneMessages } from "./pruner.js";
+import { DiagnosticSink } from "../src/render/diagnostics.js";
+import { sweepOrphanToolResults } from "../src/render/orphan-sweep.js";
+import { pruneMessages } from "../src/render/pruner.js";
 
 export function expectNoOrphanToolResults(messages: any[]): void {
   let open = new Set<string>();
