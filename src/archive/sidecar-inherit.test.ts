@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, spyOn, test } from "bun:test";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -61,11 +61,20 @@ describe("a forked session keeps its spilled outputs", () => {
     expect(await ask(["t1"])).toContain(BODY);
   });
 
-  test("without the fork's copy only the preview comes back", async () => {
+  test("without the fork's copy only the preview comes back, with one logged read failure", async () => {
     const { fork } = await forkedSession();
     const { ask } = await startExtension(fork, { reason: "resume" });
-    const text = await ask(["t1"]);
+    const logged: unknown[] = [];
+    const errors = spyOn(console, "error").mockImplementation((line: unknown) => logged.push(line));
+    let text: string;
+    try {
+      text = await ask(["t1"]);
+    } finally {
+      errors.mockRestore();
+    }
     expect(text).not.toContain(BODY);
     expect(text).toContain("the full body");
+    expect(logged).toHaveLength(1);
+    expect(String(logged[0])).toStartWith("context_tree_query: failed to read spilled output at ");
   });
 });

@@ -10,6 +10,7 @@ import { projectBranchMessages } from "../capture/batch-capture.js";
 import { type ProtectionConfig, protectionPredicate } from "../capture/protected.js";
 import type { ContextMetricsSnapshot, PruneFrontier } from "../types.js";
 import { requestChars } from "../render/message-size.js";
+import { isStaleContextError } from "../summarize/delivery.js";
 import { computeContextMetrics } from "./context-metrics.js";
 
 /** What the snapshot reads. */
@@ -30,7 +31,8 @@ export function computeMetricsSnapshot(state: MetricsSource, ctx: ExtensionConte
       requestChars,
     );
   } catch (err) {
-    console.error("pi-condense: context metrics computation failed", err);
+    // A session replaced under a running flush is not a failure worth a stack trace.
+    if (!isStaleContextError(err)) console.error("pi-condense: context metrics computation failed", err);
     return undefined;
   }
 }
