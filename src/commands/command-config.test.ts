@@ -325,13 +325,13 @@ describe("protected-tools and protected-paths", () => {
 
 describe("min-batch-chars", () => {
   test("without an argument it prints the threshold", async () => {
-    expect((await run("min-batch-chars")).notes).toEqual([["Current minBatchChars: 1000 chars.", "info"]]);
-    expect((await run("min-batch-chars", { minBatchChars: 0 })).notes).toEqual([["Current minBatchChars: disabled.", "info"]]);
+    expect((await run("min-batch-chars")).notes).toEqual([["Tool turns whose outputs add up to fewer than 1000 characters are left as they are.", "info"]]);
+    expect((await run("min-batch-chars", { minBatchChars: 0 })).notes).toEqual([["Every tool turn's outputs are summarized, however small (min-batch-chars 0).", "info"]]);
   });
 
   test("a negative value warns and leaves the config unchanged (#24)", async () => {
     const r = await run("min-batch-chars -5");
-    expect(r.notes).toEqual([['Invalid minBatchChars: "-5". Expected a non-negative integer (0 disables).', "warning"]]);
+    expect(r.notes).toEqual([['Invalid min-batch-chars: "-5". Expected a whole number of characters, 0 or more (0 summarizes everything).', "warning"]]);
     expectUnchanged(r);
   });
 
@@ -343,34 +343,34 @@ describe("min-batch-chars", () => {
 
   test("zero disables the guard", async () => {
     const r = await run("min-batch-chars 0");
-    expect(r.notes).toEqual([["minBatchChars set to 0 — pre-flush trivial-batch skipping disabled.", "info"]]);
+    expect(r.notes).toEqual([["min-batch-chars set to 0: every tool turn's outputs are summarized, however small.", "info"]]);
     expect(r.saved.minBatchChars).toBe(0);
   });
 
   test("parseInt semantics apply to trailing garbage", async () => {
     const r = await run("min-batch-chars 12abc");
-    expect(r.notes).toEqual([["minBatchChars set to 12.", "info"]]);
+    expect(r.notes).toEqual([["min-batch-chars set to 12: smaller tool turns are left as they are.", "info"]]);
     expect(r.config.minBatchChars).toBe(12);
   });
 });
 
 describe("recovery-grace", () => {
   test("without an argument it prints the window", async () => {
-    expect((await run("recovery-grace")).notes).toEqual([["Current recovery grace: 3 user-turn-group(s).", "info"]]);
-    expect((await run("recovery-grace", { recoveryGraceTurns: 0 })).notes).toEqual([["Current recovery grace: disabled.", "info"]]);
+    expect((await run("recovery-grace")).notes).toEqual([["A recovered output stays whole for 3 of your messages.", "info"]]);
+    expect((await run("recovery-grace", { recoveryGraceTurns: 0 })).notes).toEqual([["A recovered output goes back to its short stub right away (recovery-grace 0).", "info"]]);
   });
 
   test("a negative value warns and changes nothing", async () => {
     const r = await run("recovery-grace -1");
-    expect(r.notes).toEqual([['Invalid recovery-grace: "-1". Expected a non-negative integer (0 disables).', "warning"]]);
+    expect(r.notes).toEqual([['Invalid recovery-grace: "-1". Expected a whole number, 0 or more (0 turns it off).', "warning"]]);
     expectUnchanged(r);
   });
 
   test("zero and positive values are saved with their own notices", async () => {
     const zero = await run("recovery-grace 0");
-    expect(zero.notes).toEqual([["recovery-grace set to 0 - context_tree_query output stubs immediately.", "info"]]);
+    expect(zero.notes).toEqual([["recovery-grace set to 0: a recovered output goes back to its short stub right away.", "info"]]);
     const five = await run("recovery-grace 5");
-    expect(five.notes).toEqual([["recovery-grace set to 5 user-turn-group(s).", "info"]]);
+    expect(five.notes).toEqual([["recovery-grace set to 5: a recovered output stays whole for 5 of your messages.", "info"]]);
     expect(five.saved.recoveryGraceTurns).toBe(5);
   });
 });

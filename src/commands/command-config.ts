@@ -203,36 +203,40 @@ export const minBatchCharsCommand: SubcommandHandler = async (deps, ctx, args) =
   const arg = args[0];
   if (arg === undefined) {
     const n = deps.currentConfig.value.minBatchChars;
-    info(ctx, n === 0 ? "Current minBatchChars: disabled." : `Current minBatchChars: ${n} chars.`);
+    info(ctx, n === 0 ? "Every tool turn's outputs are summarized, however small (min-batch-chars 0)." : `Tool turns whose outputs add up to fewer than ${n} characters are left as they are.`);
     return;
   }
   const n = parseNonNegativeInt(arg);
   if (n === undefined) {
-    warn(ctx, `Invalid minBatchChars: "${arg}". Expected a non-negative integer (0 disables).`);
+    warn(ctx, `Invalid min-batch-chars: "${arg}". Expected a whole number of characters, 0 or more (0 summarizes everything).`);
     return;
   }
   applyConfig(deps, ctx, { minBatchChars: n });
-  info(ctx, n === 0 ? "minBatchChars set to 0 — pre-flush trivial-batch skipping disabled." : `minBatchChars set to ${n}.`);
+  info(ctx, n === 0 ? "min-batch-chars set to 0: every tool turn's outputs are summarized, however small." : `min-batch-chars set to ${n}: smaller tool turns are left as they are.`);
 };
+
+function messagesWord(n: number): string {
+  return n === 1 ? "1 of your messages" : `${n} of your messages`;
+}
 
 export const recoveryGraceCommand: SubcommandHandler = async (deps, ctx, args) => {
   const arg = args[0];
   if (arg === undefined) {
     const n = deps.currentConfig.value.recoveryGraceTurns;
-    info(ctx, n === 0 ? "Current recovery grace: disabled." : `Current recovery grace: ${n} user-turn-group(s).`);
+    info(ctx, n === 0 ? "A recovered output goes back to its short stub right away (recovery-grace 0)." : `A recovered output stays whole for ${messagesWord(n)}.`);
     return;
   }
   const n = parseNonNegativeInt(arg);
   if (n === undefined) {
-    warn(ctx, `Invalid recovery-grace: "${arg}". Expected a non-negative integer (0 disables).`);
+    warn(ctx, `Invalid recovery-grace: "${arg}". Expected a whole number, 0 or more (0 turns it off).`);
     return;
   }
   applyConfig(deps, ctx, { recoveryGraceTurns: n });
   info(
     ctx,
     n === 0
-      ? "recovery-grace set to 0 - context_tree_query output stubs immediately."
-      : `recovery-grace set to ${n} user-turn-group(s).`,
+      ? "recovery-grace set to 0: a recovered output goes back to its short stub right away."
+      : `recovery-grace set to ${n}: a recovered output stays whole for ${messagesWord(n)}.`,
   );
 };
 

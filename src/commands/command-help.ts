@@ -13,26 +13,23 @@ function item(value: string, label: string): SubcommandItem {
 }
 
 export const SUBCOMMANDS: readonly SubcommandItem[] = [
-  item("settings", "settings  — interactive settings overlay"),
-  item("on", "on        — enable context pruning"),
-  item("off", "off       — disable context pruning"),
-  item("status", "status    — show status, model, thinking, prune trigger, and status line"),
+  item("settings", "settings  — open the settings overlay"),
+  item("on", "on        — turn pruning on"),
+  item("off", "off       — turn pruning off"),
+  item("status", "status    — show the settings, the summarizer's use and the context now"),
   item("model", "model     — show or set the summarizer model"),
-  item("thinking", "thinking  — show or set the summarizer thinking level"),
-  item("prune-on", "prune-on  — show or set the trigger mode"),
-  item("batching", "batching  — show or set the batching mode (turn / agent-message)"),
-  item("stats", "stats     — show cumulative summarizer token/cost stats"),
-  item("tree", "tree      — browse pruned tool calls in a foldable tree"),
-  item("now", "now       — flush pending tool calls immediately (widget progress)"),
-  item("compact", "compact   — retroactively compress all eligible closed chains"),
-  item("protected-tools", "protected-tools — show or edit the never-pruned tool allowlist"),
-  item("protected-paths", "protected-paths — show or edit the never-pruned path globs"),
-  item("min-batch-chars", "min-batch-chars — show or set the pre-flush trivial-batch threshold"),
-  item(
-    "recovery-grace",
-    "recovery-grace - show or set how long context_tree_query output stays verbatim (user-turn-groups)",
-  ),
-  item("dedup", "dedup     — toggle pre-flush content-hash dedup (on/off/status)"),
+  item("thinking", "thinking  — show or set the summarizer's thinking level"),
+  item("prune-on", "prune-on  — choose when tool outputs are summarized"),
+  item("batching", "batching  — choose whether a summary covers one tool turn or a whole reply"),
+  item("stats", "stats     — show the summarizer's token use and cost"),
+  item("tree", "tree      — browse the summarized tool outputs"),
+  item("now", "now       — summarize the waiting tool outputs now, with progress"),
+  item("compact", "compact   — compress every finished earlier request now"),
+  item("protected-tools", "protected-tools — show or edit the tools whose outputs are never summarized"),
+  item("protected-paths", "protected-paths — show or edit the file globs whose reads are never summarized"),
+  item("min-batch-chars", "min-batch-chars — show or set the size under which outputs are left as they are"),
+  item("recovery-grace", "recovery-grace — show or set for how many of your messages a recovered output stays whole"),
+  item("dedup", "dedup     — show or switch pointing repeated outputs at their earlier copy"),
   item("help", "help      — show this help"),
 ];
 
@@ -47,86 +44,83 @@ export function completeSubcommand(prefix: string): SubcommandItem[] {
 }
 
 const USAGE: ReadonlyArray<[string, string]> = [
-  ["/pruner settings", "Open the interactive settings overlay"],
-  ["/pruner on", "Turn context pruning on"],
-  ["/pruner off", "Turn context pruning off"],
-  ["/pruner status", "Show the current state: enabled flag, model, prune trigger, batching mode and stats"],
-  ["/pruner model", "Print the summarizer model in use"],
-  ["/pruner model <id>", "Set the summarizer model (e.g. anthropic/claude-haiku-3-5)"],
+  ["/pruner settings", "Open the settings overlay"],
+  ["/pruner on", "Turn pruning on"],
+  ["/pruner off", "Turn pruning off"],
+  ["/pruner status", "Show the settings, the summarizer's use so far and the context now"],
+  ["/pruner model", "Show the summarizer model"],
+  ["/pruner model <id>", "Set the summarizer model (e.g. anthropic/claude-haiku-4-5); pi must know it"],
   ["/pruner model <id>:<thinking>", "Set model and thinking level in one step (e.g. openai/gpt-5-mini:low)"],
-  ["/pruner thinking", "Print the summarizer thinking level in use"],
-  ["/pruner thinking <level>", "Set the summarizer thinking level: default, off, minimal, low, medium, high, xhigh"],
-  ["/pruner prune-on", "Show the prune trigger, or pick it interactively"],
+  ["/pruner thinking", "Show the summarizer's thinking level"],
+  ["/pruner thinking <level>", "Set it: default, off, minimal, low, medium, high, xhigh"],
+  ["/pruner prune-on", "Pick when tool outputs are summarized"],
   ["/pruner prune-on on-demand", "Summarize only when you run /pruner now"],
   [
     "/pruner prune-on agent-message",
-    "Summarize after the agent's final text reply (default; best for prompt-cache stability)",
+    "Summarize after the agent's final reply (default; keeps the provider's cache hitting)",
   ],
-  ["/pruner batching", "Show the batching granularity, or pick it interactively"],
-  ["/pruner batching turn", "One summary per assistant turn (default)"],
-  [
-    "/pruner batching agent-message",
-    "One summary per span from a user message to the agent's final message, combining every turn in it",
-  ],
-  ["/pruner stats", "Cumulative summarizer token and cost totals"],
-  ["/pruner tree", "Browse pruned tool calls in a collapsible tree; Ctrl-O opens the selected summary"],
-  ["/pruner now", "Summarize pending tool calls right away, with live progress"],
-  ["/pruner protected-tools", "Edit the never-pruned tool list interactively"],
+  ["/pruner batching", "Pick what one summary covers"],
+  ["/pruner batching turn", "One summary per tool turn of the agent (default)"],
+  ["/pruner batching agent-message", "One summary per reply: every tool turn from your message to the agent's answer"],
+  ["/pruner stats", "The summarizer's calls, tokens and cost so far"],
+  ["/pruner tree", "Browse the summarized tool outputs; Ctrl-O opens the selected summary"],
+  ["/pruner now", "Summarize the waiting tool outputs right away, with live progress"],
+  ["/pruner protected-tools", "Edit the tools whose outputs are never summarized"],
   ["/pruner protected-tools <names>", "Set that list directly (comma or space separated; none clears it)"],
-  ["/pruner protected-paths", "Edit the never-pruned path globs interactively"],
+  ["/pruner protected-paths", "Edit the file globs whose reads are never summarized"],
   ["/pruner protected-paths <globs>", "Set those globs directly (comma or space separated; none clears them)"],
-  ["/pruner min-batch-chars", "Show the trivial-batch threshold applied before a flush"],
-  ["/pruner min-batch-chars <n>", "Set that threshold (non-negative integer; 0 turns it off)"],
-  ["/pruner recovery-grace", "Show the recovery grace window, in user-turn-groups"],
-  ["/pruner recovery-grace <n>", "Set that window (non-negative integer; 0 turns it off)"],
-  ["/pruner compact", "Compress every eligible closed chain after the fact, ignoring rollingWindow"],
-  ["/pruner dedup", "Show whether pre-flush content-hash dedup is on"],
-  ["/pruner dedup on|off", "Turn content-hash dedup on or off"],
+  ["/pruner min-batch-chars", "Show the size under which a turn's outputs are left as they are"],
+  ["/pruner min-batch-chars <n>", "Set that size in characters (0 summarizes everything)"],
+  ["/pruner recovery-grace", "Show for how many of your messages a recovered output stays whole"],
+  ["/pruner recovery-grace <n>", "Set that number (0 turns it off)"],
+  ["/pruner compact", "Compress every finished earlier request now, also the most recent ones"],
+  ["/pruner dedup", "Show whether repeated outputs point at their earlier copy"],
+  ["/pruner dedup on|off", "Switch that on or off"],
   ["/pruner help", "Show this help"],
 ];
 
 const SECTIONS: ReadonlyArray<[string, string[]]> = [
   [
-    "Trivial-batch skip (minBatchChars):",
+    "Small outputs (min-batch-chars):",
     [
-      "A batch whose raw output is below the threshold skips the LLM call and injects no summary,",
-      "but the frontier still advances past it. Default 1000; 0 disables. The check runs before the",
-      "post-LLM oversized check; quietOversizedSkips silences both kinds of skip notice.",
+      "When a tool turn's outputs add up to fewer characters than this (default 1000), summarizing",
+      "would save little: they stay as they are, with no summarizer call, and are not offered again.",
+      "quietOversizedSkips leaves them out of the line each summary run ends with.",
     ],
   ],
   [
-    "Protected tools:",
+    "Protected tools and paths:",
     [
-      "Tools such as todowrite/todoread stay verbatim: they bypass the summarizer and the index.",
-      "Names of tools that do not exist are simply ignored.",
+      "Outputs of protected tools (e.g. todowrite, todoread) and reads of protected files (skill",
+      "files by default) are never summarized; of a file read several times only the newest read",
+      "stays whole. Names of tools that do not exist are ignored.",
     ],
   ],
   [
-    "Content-hash dedup (dedupByContentHash):",
+    "Repeated outputs (dedup):",
     [
-      "On by default. A SHA-1 over the tool name plus the normalized output text (line endings unified,",
-      "trailing whitespace stripped per line, whole text trimmed) finds outputs already indexed. A match",
-      "becomes an alias of the original: no LLM call, its stub reuses the original's ref, and",
-      "context_tree_query resolves it. Only matches against earlier flushes count (cross-flush only).",
+      "On by default. An output identical to one summarized earlier is not summarized again: it points",
+      "at the earlier copy's ref, and context_tree_query returns it.",
     ],
   ],
   [
-    "Batching mode:",
+    "What a summary covers (batching):",
     [
-      "turn (default) summarizes each assistant turn on its own; agent-message merges all turns",
-      "between a user message and the agent's final reply into one summary.",
+      "turn (default) makes one summary per tool turn of the agent; agent-message makes one per",
+      "reply, from your message to the agent's answer.",
     ],
   ],
   [
-    "Mode guidance:",
+    "When to summarize (prune-on):",
     [
-      "on-demand gives you manual control over when the context is rewritten;",
-      "agent-message is the recommended default.",
+      "agent-message (default) summarizes after the agent's final reply; on-demand only when you",
+      "run /pruner now.",
     ],
   ],
   [
     "Why this matters:",
-    ["Every edit to earlier context lowers prefix-cache hits, so pruning is batched instead of per turn."],
+    ["Every change to earlier context makes the provider re-read it at full price (a cache miss), so",
+     "summaries are made once per finished piece of work, not after every tool turn."],
   ],
   [
     "Related:",
@@ -139,7 +133,7 @@ const SETTINGS_LOCATION =
   "$PI_CODING_AGENT_DIR when set, otherwise ~/.pi/agent.";
 
 export function helpText(): string {
-  const lines = ["pruner — automatically summarizes tool-call outputs to keep context lean.", "", "Usage:"];
+  const lines = ["pruner — summarizes tool outputs the agent already used, and keeps every original recoverable.", "", "Usage:"];
   for (const [command, description] of USAGE) lines.push(`  ${command.padEnd(41)}${description}`);
   for (const [heading, body] of SECTIONS) {
     lines.push("", heading);

@@ -209,12 +209,12 @@ describe("registration", () => {
 
   test("completion labels are the exact catalogue lines", () => {
     const items = harness().spec.getArgumentCompletions("");
-    expect(items[0]).toEqual({ value: "settings", label: "settings  — interactive settings overlay" });
+    expect(items[0]).toEqual({ value: "settings", label: "settings  — open the settings overlay" });
     expect(items.find((i: any) => i.value === "protected-tools").label).toBe(
-      "protected-tools — show or edit the never-pruned tool allowlist",
+      "protected-tools — show or edit the tools whose outputs are never summarized",
     );
     expect(items.find((i: any) => i.value === "recovery-grace").label).toBe(
-      "recovery-grace - show or set how long context_tree_query output stays verbatim (user-turn-groups)",
+      "recovery-grace — show or set for how many of your messages a recovered output stays whole",
     );
   });
 
@@ -277,11 +277,11 @@ describe("dispatch", () => {
     expect(notes).toEqual([{ message: "pruner: command failed: branch unreadable", type: "error", argCount: 2 }]);
   });
 
-  test("help lists every command part padded to 41 columns", async () => {
+  test("help lists every command part padded to 41 columns, in plain words", async () => {
     const { ctx, notes } = fakeCtx();
     await harness().run("help", ctx);
     const lines = notes[0]!.message.split("\n");
-    expect(lines[0]).toBe("pruner — automatically summarizes tool-call outputs to keep context lean.");
+    expect(lines[0]).toBe("pruner — summarizes tool outputs the agent already used, and keeps every original recoverable.");
     expect(lines[1]).toBe("");
     expect(lines[2]).toBe("Usage:");
     expect(lines[3]).toStartWith(`  ${"/pruner settings".padEnd(41)}`);
@@ -290,6 +290,7 @@ describe("dispatch", () => {
     expect(usage.map((l) => l.slice(2, 43).trimEnd())).toContain("/pruner dedup on|off");
     expect(notes[0]!.message).toContain("contextPrune");
     expect(notes[0]!.message).toContain("PI_CODING_AGENT_DIR");
+    expect(notes[0]!.message).not.toMatch(/frontier|user-turn|resultText|allowlist|never-pruned|flush/i);
   });
 });
 
@@ -468,18 +469,18 @@ describe("summary message renderer", () => {
 
   test("collapsed shows only the accent header", () => {
     const render = harness().renderers.get("context-prune-summary");
-    expect(render(message, { expanded: false }, theme).render(80).map((l: string) => l.trimEnd())).toEqual(["<[pruner] Turn 7 summary (2 tools)>"]);
+    expect(render(message, { expanded: false }, theme).render(80).map((l: string) => l.trimEnd())).toEqual(["<[pruner] summary of 2 tool outputs>"]);
   });
 
   test("expanded adds the summary body", () => {
     const render = harness().renderers.get("context-prune-summary");
     const lines = render(message, { expanded: true }, theme).render(80).map((l: string) => l.trimEnd());
-    expect(lines).toEqual(["<[pruner] Turn 7 summary (2 tools)>", "body line"]);
+    expect(lines).toEqual(["<[pruner] summary of 2 tool outputs>", "body line"]);
   });
 
   test("legacy ids count and a missing turn index reads ?", () => {
     const render = harness().renderers.get("context-prune-summary");
     const legacy = { ...message, details: { toolCallIds: ["x"] } };
-    expect(render(legacy, { expanded: false }, theme).render(80).map((l: string) => l.trimEnd())).toEqual(["<[pruner] Turn ? summary (1 tool)>"]);
+    expect(render(legacy, { expanded: false }, theme).render(80).map((l: string) => l.trimEnd())).toEqual(["<[pruner] summary of 1 tool output>"]);
   });
 });

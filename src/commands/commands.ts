@@ -129,12 +129,8 @@ function renderSummaryMessage(
   options: Pick<MessageRenderOptions, "expanded">,
   theme: Theme,
 ): Text {
-  const details = message.details as { turnIndex?: number } | undefined;
-  const count = normalizeSummaryToolCallRefs(details).length;
-  const header = theme.fg(
-    "accent",
-    `[pruner] Turn ${details?.turnIndex ?? "?"} summary (${count} tool${count === 1 ? "" : "s"})`,
-  );
+  const count = normalizeSummaryToolCallRefs(message.details).length;
+  const header = theme.fg("accent", `[pruner] summary of ${count} tool output${count === 1 ? "" : "s"}`);
   return new Text(options.expanded ? `${header}\n${contentText(message.content)}` : header, 0, 0);
 }
 

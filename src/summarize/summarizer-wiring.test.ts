@@ -360,7 +360,7 @@ describe("summarizeBatch model resolution", () => {
     expect(calls.map((c) => c.model)).toEqual([S]);
     expect(notes).toEqual([
       {
-        msg: 'pruner: invalid summarizerModel "gpt", expected "provider/model-id". Falling back to default model.',
+        msg: `pruner: the summarizer model "gpt" is not of the form provider/model-id; summarizing with the session's model instead.`,
         level: "warning",
       },
     ]);
@@ -373,7 +373,7 @@ describe("summarizeBatch model resolution", () => {
     await summarizeBatch(batch() as any, cfg({ summarizerModel: "x/y" }), ctx);
     expect(calls.map((c) => c.model)).toEqual([S]);
     expect(notes).toEqual([
-      { msg: 'pruner: model "x/y" not found in registry. Falling back to default model.', level: "warning" },
+      { msg: `pruner: pi does not know the summarizer model "x/y"; summarizing with the session's model instead.`, level: "warning" },
     ]);
   });
 

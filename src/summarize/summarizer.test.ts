@@ -85,14 +85,14 @@ describe("resolveModel", () => {
     const { ctx, notes } = makeCtx();
     expect(resolveModel(withModel("gpt"), ctx)).toBe(SESSION);
     expect(notes).toEqual([
-      ['pruner: invalid summarizerModel "gpt", expected "provider/model-id". Falling back to default model.', "warning"],
+      [`pruner: the summarizer model "gpt" is not of the form provider/model-id; summarizing with the session's model instead.`, "warning"],
     ]);
   });
 
   test("a value the registry cannot find warns and returns the session model", () => {
     const { ctx, notes } = makeCtx();
     expect(resolveModel(withModel("x/y"), ctx)).toBe(SESSION);
-    expect(notes).toEqual([['pruner: model "x/y" not found in registry. Falling back to default model.', "warning"]]);
+    expect(notes).toEqual([[`pruner: pi does not know the summarizer model "x/y"; summarizing with the session's model instead.`, "warning"]]);
   });
 
   test("a bad value warns on every call", () => {
@@ -105,6 +105,6 @@ describe("resolveModel", () => {
   test("a non-string value from a hand-edited file is treated as invalid, not thrown on", () => {
     const { ctx, notes } = makeCtx();
     expect(resolveModel(withModel(42 as any), ctx)).toBe(SESSION);
-    expect(notes[0][0]).toContain('invalid summarizerModel "42"');
+    expect(notes[0][0]).toContain('the summarizer model "42" is not of the form provider/model-id');
   });
 });

@@ -79,14 +79,14 @@ export function resolveModel(config: ContextPruneConfig, ctx: ExtensionContext):
   const slash = value.indexOf("/");
   if (slash === -1) {
     ctx.ui.notify(
-      `pruner: invalid summarizerModel "${value}", expected "provider/model-id". Falling back to default model.`,
+      `pruner: the summarizer model "${value}" is not of the form provider/model-id; summarizing with the session's model instead.`,
       "warning",
     );
     return ctx.model;
   }
   const found = ctx.modelRegistry.find(value.slice(0, slash), value.slice(slash + 1));
   if (!found) {
-    ctx.ui.notify(`pruner: model "${value}" not found in registry. Falling back to default model.`, "warning");
+    ctx.ui.notify(`pruner: pi does not know the summarizer model "${value}"; summarizing with the session's model instead.`, "warning");
     return ctx.model;
   }
   return found;
