@@ -167,3 +167,37 @@ test("hostile arguments and content never make the render throw", () => {
     { numRuns: 500 },
   );
 });
+
+test("over random sessions mixing recoveries, summarized results and orphans, sizes are exact and a second render is identical", () => {
+  const summarized: RenderIndexer = { ...EMPTY, isSummarized: (key) => key.startsWith("b"), getShortRefForToolCallId: (key) => `t${key.length}` };
+  const argsArb = fc.constantFrom<unknown>({ toolCallIds: ["t1"] }, { toolCallIds: ["t2", "t1"], lines: "1-3" }, { toolCallIds: "t3" }, { toolCallIds: [4] }, undefined);
+  const stepArb = fc.oneof(
+    fc.constant({ kind: "user" as const }),
+    fc.record({ kind: fc.constant("recover" as const), args: argsArb, orphan: fc.boolean(), images: fc.boolean() }),
+    fc.record({ kind: fc.constant("bash" as const), orphan: fc.boolean(), images: fc.boolean() }),
+  );
+  fc.assert(
+    fc.property(fc.array(stepArb, { maxLength: 14 }), fc.constantFrom(0, 1, 3), (steps, grace) => {
+      const messages: any[] = [user(1)];
+      steps.forEach((step, i) => {
+        const ts = 10 * (i + 1);
+        if (step.kind === "user") return void messages.push(user(ts));
+        const id = step.kind === "recover" ? `q${i}` : `b${i}`;
+        const content: any[] = [{ type: "text", text: RECOVERED }];
+        if (step.images) content.push({ type: "image", mimeType: "image/png", data: "QUJD" });
+        messages.push(callTurn(ts, step.kind === "recover" ? step.args : {}, id, step.kind === "recover" ? QUERY : "bash"));
+        messages.push({ ...recovery(ts + 1, { content, toolName: step.kind === "recover" ? QUERY : "bash" }, id) });
+        if (step.orphan) messages.push(recovery(ts + 2, {}, `ghost${i}`));
+      });
+      const first = pruneMessages(messages, summarized, undefined, undefined, undefined, grace);
+      const second = pruneMessages(structuredClone(messages), summarized, undefined, undefined, undefined, grace);
+      expect(JSON.stringify(second.messages)).toBe(JSON.stringify(first.messages));
+      if (first.pruned) {
+        expect(first.beforeChars).toBe(sizeMessages(messages));
+        expect(first.afterChars).toBe(sizeMessages(first.messages));
+      } else expect(first.messages).toBe(messages);
+      expectNoOrphanToolResults(first.messages);
+    }),
+    { numRuns: 300 },
+  );
+});
