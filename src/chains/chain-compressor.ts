@@ -122,8 +122,9 @@ export function chainRecoveries(messages: any[], chain: ChainSpan): ChainRecover
   const found: ChainRecovery[] = [];
   forEachChainResult(messages, chain, (msg, call) => {
     const ts = finiteTimestamp(msg);
-    const recovery = ts === undefined || !isRecoveryTool(call.toolName) ? null : rederivableRecovery(msg, call.args);
-    if (recovery === null || ts === undefined) return;
+    if (ts === undefined || !isRecoveryTool(call.toolName)) return;
+    const recovery = rederivableRecovery(msg, call.args);
+    if (recovery === null) return;
     found.push({
       occurrenceKey: occKey(msg.toolCallId, ts),
       call: recovery,
