@@ -289,6 +289,8 @@ export interface ChainRange {
   protectedToolCallIds?: string[];
   /** null = interrupted chain. */
   finalAssistantTimestamp: number | null;
+  /** Refs the chain's `context_tree_query` recoveries showed (added by the chain pass, `withRecoveredRefs`): the block names them. */
+  recoveredRefs?: string[];
 }
 
 /** Persisted as the data of a `context-prune-chain` custom entry. */

@@ -3,6 +3,7 @@
  * dispatches it: for each tool turn the assistant and its results are on the branch before
  * `turn_end`; the final reply's `message_end` runs before pi writes the reply, `turn_end` after.
  * A `context` render projects the branch the way pi builds the request (custom messages included).
+ * A recovery call runs the extension's own `context_tree_query` tool, as pi would.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { makeFakeCtx, makeFakePi, type FakeCtx, type FakeHost, msgEntry } from "./fake-host.js";
@@ -11,7 +12,10 @@ export interface SimCall {
   id: string;
   name?: string;
   args?: Record<string, unknown>;
-  /** Text of the result; `content` wins when given. */
+  /**
+   * Text of the result; `content` wins when given. A `context_tree_query` call with neither runs the
+   * registered tool on the branch as it stands (as pi does), and its result carries the tool's content and details.
+   */
   text?: string;
   content?: any[];
   isError?: boolean;
@@ -71,6 +75,12 @@ export async function startSim(opts: { branch?: any[]; sessionDir?: string; sess
       return [];
     });
 
+  const queryTool = () => host.tools.find((t) => t.name === "context_tree_query");
+  const runRecovery = async (c: SimCall): Promise<{ content: any[]; details: unknown } | undefined> => {
+    if (c.name !== "context_tree_query" || c.text !== undefined || c.content !== undefined) return undefined;
+    return queryTool().execute(c.id, c.args ?? {}, undefined, undefined, fake.ctx);
+  };
+
   const sim: Sim = {
     host,
     fake,
@@ -99,14 +109,19 @@ export async function startSim(opts: { branch?: any[]; sessionDir?: string; sess
           timestamp: at,
         };
         fake.branch.push(msgEntry(assistant));
-        const results = calls.map((c, i) => ({
-          role: "toolResult",
-          toolCallId: c.id,
-          toolName: c.name ?? "bash",
-          content: c.content ?? [{ type: "text", text: c.text ?? "" }],
-          isError: c.isError === true,
-          timestamp: c.resultTs ?? at + i + 1,
-        }));
+        const results: any[] = [];
+        for (const [i, c] of calls.entries()) {
+          const ran = await runRecovery(c);
+          results.push({
+            role: "toolResult",
+            toolCallId: c.id,
+            toolName: c.name ?? "bash",
+            content: ran?.content ?? c.content ?? [{ type: "text", text: c.text ?? "" }],
+            ...(ran ? { details: ran.details } : {}),
+            isError: c.isError === true,
+            timestamp: c.resultTs ?? at + i + 1,
+          });
+        }
         for (const r of results) fake.branch.push(msgEntry(r));
         tick(calls.length + 10);
         await fire("turn_end", { message: assistant, toolResults: results, turnIndex });
@@ -124,8 +139,7 @@ export async function startSim(opts: { branch?: any[]; sessionDir?: string; sess
       return result?.messages ?? messages;
     },
     async query(ids, extra = {}) {
-      const tool = host.tools.find((t) => t.name === "context_tree_query");
-      const result = await tool.execute("q", { toolCallIds: ids, ...extra }, undefined, undefined, fake.ctx);
+      const result = await queryTool().execute("q", { toolCallIds: ids, ...extra }, undefined, undefined, fake.ctx);
       const content: any[] = result.content;
       return { text: content.filter((b) => b.type === "text").map((b) => b.text).join("\n"), images: content.filter((b) => b.type === "image") };
     },

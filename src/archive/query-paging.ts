@@ -40,6 +40,8 @@ export interface Page {
   selected: string;
   /** `Lines: A-B of N`, only when a range was asked for and selected something. */
   linesHeader?: string;
+  /** Present when the selection was cut to the 2000-line / 50 KiB page. */
+  truncated?: true;
 }
 
 /** Lines as `truncateHead` counts them: a trailing newline does not start another line. */
@@ -52,7 +54,7 @@ function countableLines(text: string): string[] {
 
 /** The page of `text` that `range` selects, cut like every answer; `ref` names the record in the next-page call. */
 export function pageOf(text: string, range: LineRange | undefined, ref: string): Page {
-  if (range === undefined) return { body: truncated(text, 1, ref), selected: text };
+  if (range === undefined) return { ...truncated(text, 1, ref), selected: text };
   const lines = countableLines(text);
   const total = lines.length;
   if (range.first > total) {
@@ -62,13 +64,13 @@ export function pageOf(text: string, range: LineRange | undefined, ref: string):
   const last = Math.min(range.last ?? total, total);
   const tail = last === total && text.endsWith("\n") ? "\n" : "";
   const selected = lines.slice(range.first - 1, last).join("\n") + tail;
-  return { body: truncated(selected, range.first, ref), selected, linesHeader: `Lines: ${range.first}-${last} of ${total}` };
+  return { ...truncated(selected, range.first, ref), selected, linesHeader: `Lines: ${range.first}-${last} of ${total}` };
 }
 
 /** Head truncation of a selection starting at line `first` of the body. */
-function truncated(selected: string, first: number, ref: string): string {
+function truncated(selected: string, first: number, ref: string): { body: string; truncated?: true } {
   const result = truncateHead(selected, { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES });
-  if (!result.truncated) return result.content;
+  if (!result.truncated) return { body: result.content };
   const last = first + result.totalLines - 1;
   const notes = [result.content, `[Output truncated: ${result.outputLines}/${result.totalLines} lines shown]`];
   let next = first + result.outputLines;
@@ -77,5 +79,5 @@ function truncated(selected: string, first: number, ref: string): string {
     next = first + 1;
   }
   if (next <= last) notes.push(`Next: ${QUERY_TOOL_NAME}({ toolCallIds: [${JSON.stringify(ref)}], lines: "${next}-${last}" })`);
-  return notes.join("\n");
+  return { body: notes.join("\n"), truncated: true };
 }

@@ -190,7 +190,7 @@ describe("execute", () => {
     const result = await query(indexer, ["a", "missing", "a"]);
     expect(textOf(result).split("\n\n---\n\n")).toHaveLength(3);
     expect(Object.keys(result.details.results)).toEqual(["a"]);
-    expect(result.details.results.a.resultText).toBe("AAA");
+    expect(result.details.results.a.toolCallId).toBe("a");
   });
 
   test("an empty list answers empty text (Q8)", async () => {
@@ -531,5 +531,74 @@ describe("images (spec 70 §13, issue 12 finding 9)", () => {
     const counting = { sessionManager: { getSessionDir: () => "", getSessionId: () => "sid", getBranch: () => (reads++, branch) } };
     await queryIn(indexed(), ["t1", "r2", "t1"], counting);
     expect(reads).toBe(1);
+  });
+});
+
+describe("details: facts about each answer, never its text (issue 16)", () => {
+  const longBody = (n: number) => Array.from({ length: n }, (_, i) => `row ${i + 1} ${"x".repeat(20)}`).join("\n");
+
+  test("a found record's details name it, its sizes and its paging, and hold no copy of the output", async () => {
+    const indexer = new ToolCallIndexer();
+    indexer.addBatch(batchOf("a", 7, "SECRET-BODY-TEXT"), noop);
+    indexer.registerSummaryRefs([{ shortId: "t4", toolCallId: "a", resultTimestamp: 7 }]);
+    const result = await query(indexer, ["t4"]);
+    expect(result.details).toEqual({
+      results: {
+        t4: {
+          toolCallId: "a",
+          resultTimestamp: 7,
+          shortRef: "t4",
+          toolName: "bash",
+          isError: false,
+          turnIndex: 2,
+          originalChars: 16,
+          shownChars: 16,
+          truncated: false,
+          spilled: false,
+          images: 0,
+        },
+      },
+    });
+    expect(JSON.stringify(result.details)).not.toContain("SECRET-BODY-TEXT");
+  });
+
+  test("a cut answer says so and how much of the original it shows", async () => {
+    const indexer = new ToolCallIndexer();
+    const body = longBody(5000);
+    indexer.addBatch(batchOf("long", 1, body), noop);
+    const facts = (await query(indexer, ["long"])).details.results.long;
+    expect(facts.truncated).toBe(true);
+    expect(facts.originalChars).toBe(body.length);
+    expect(facts.shownChars).toBeLessThan(body.length);
+  });
+
+  test("a line range is named in the details", async () => {
+    const indexer = new ToolCallIndexer();
+    indexer.addBatch(batchOf("long", 1, longBody(50)), noop);
+    const [tool] = toolFor(indexer);
+    const result = await tool.execute("c", { toolCallIds: ["long"], lines: "10-12" });
+    expect(result.details.results.long).toMatchObject({ lines: "10-12 of 50", truncated: false });
+  });
+
+  test("a spilled body's details say it was spilled and still copy none of it", async () => {
+    const dir = await tempDir();
+    const path = await writeSidecar(dir, "sid", "big@5", "SPILLED-BODY");
+    const ctx = { sessionManager: { getSessionDir: () => dir, getSessionId: () => "sid", getBranch: () => [] } };
+    const [tool] = toolFor(withSpilled({ spillPath: path }));
+    const result = await tool.execute("c", { toolCallIds: ["big"] }, undefined, undefined, ctx);
+    expect(result.details.results.big).toMatchObject({ spilled: true, originalChars: 12 });
+    expect(JSON.stringify(result.details)).not.toContain("SPILLED-BODY");
+  });
+
+  test("re-attached images are counted, their data is not copied", async () => {
+    const data = "QUFBQUFBQUE=";
+    const indexer = new ToolCallIndexer();
+    indexer.addBatch(batchOf("r1", 101, `[image returned: image/png sha256:${imageDigest(data)}]\nRead image file`), noop);
+    const branch = [{ type: "message", message: { role: "toolResult", toolCallId: "r1", toolName: "read", content: [{ type: "image", data, mimeType: "image/png" }], timestamp: 101 } }];
+    const [tool] = toolFor(indexer);
+    const ctx = { sessionManager: { getSessionDir: () => "", getSessionId: () => "sid", getBranch: () => branch } };
+    const result = await tool.execute("c", { toolCallIds: ["r1"] }, undefined, undefined, ctx);
+    expect(result.details.results.r1.images).toBe(1);
+    expect(JSON.stringify(result.details)).not.toContain(data);
   });
 });

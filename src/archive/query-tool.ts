@@ -2,7 +2,9 @@
  * `context_tree_query`: the model-facing recovery tool. Read-only: it resolves
  * short refs / ids through the indexer and returns the stored originals,
  * reading spilled bodies from this session's own blob directory and
- * re-attaching the images a record's markers name.
+ * re-attaching the images a record's markers name. The result's `details`
+ * describe each answer (ids, sizes, paging) and never repeat its text: pi
+ * stores them in the session file beside the content.
  */
 import { resolve } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
@@ -10,11 +12,11 @@ import { Type } from "typebox";
 import { imagesForMarkers, toolResultImagesByDigest, type ImageBlock } from "../capture/image-markers.js";
 import type { ToolCallIndexer } from "./indexer.js";
 import { pageOf, parseLineRange, type LineRange, type Page } from "./query-paging.js";
+import { occKey } from "../capture/occurrence-key.js";
+import { NOT_FOUND_NOTE as NOT_FOUND } from "../capture/recovery-call.js";
 import { readOwnSidecar } from "../capture/sidecar-read.js";
 import { blobDirFor } from "../capture/spill.js";
 import { QUERY_TOOL_NAME, type ToolCallRecord } from "../types.js";
-
-const NOT_FOUND = "(not found in index — may not have been summarized yet)";
 const SIDECAR_MISSING = "(spilled output unavailable — sidecar file missing)";
 const BLOCK_SEPARATOR = "\n\n---\n\n";
 
@@ -101,9 +103,42 @@ function rawBody(record: ToolCallRecord, session: Session): Promise<string> | st
 /** The lines parameter, or a note standing in for every body when it is not a range. */
 type Paging = { range?: LineRange; error?: string };
 
+/** What `details.results` holds for each answered label: facts about the answer, not its text. */
+export interface QueryAnswerFacts {
+  toolCallId: string;
+  resultTimestamp?: number;
+  /** The record's short ref, when it has one. */
+  shortRef?: string;
+  toolName: string;
+  isError: boolean;
+  turnIndex: number;
+  /** Characters of the original output (as read for this answer when it was spilled). */
+  originalChars: number;
+  /** Characters of the body this answer shows. */
+  shownChars: number;
+  /** `A-B of N` when a line range selected something. */
+  lines?: string;
+  /** Cut to the 2000-line / 50 KiB page. */
+  truncated: boolean;
+  spilled: boolean;
+  /** Image blocks re-attached for this answer. */
+  images: number;
+}
+
+export interface QueryToolDetails {
+  results: Record<string, QueryAnswerFacts>;
+}
+
 interface Answer {
   text: string;
   images: ImageBlock[];
+}
+
+/** A found record's answer, with what its facts are read from. */
+interface RecordAnswer extends Answer {
+  page: Page;
+  /** The whole original body; undefined when a bad range stood in for it. */
+  original?: string;
 }
 
 async function recordBlock(
@@ -112,11 +147,11 @@ async function recordBlock(
   several: boolean,
   session: Session,
   paging: Paging,
-): Promise<Answer> {
+): Promise<RecordAnswer> {
   const lines = [`## toolRef: ${label}`];
   if (several && record.resultTimestamp === undefined) lines.push("Occurrence: legacy (no resultTimestamp)");
-  const page: Page =
-    paging.error === undefined ? pageOf(await rawBody(record, session), paging.range, label) : { body: paging.error, selected: "" };
+  const original = paging.error === undefined ? await rawBody(record, session) : undefined;
+  const page: Page = original !== undefined ? pageOf(original, paging.range, label) : { body: paging.error ?? "", selected: "" };
   lines.push(
     `Tool: ${record.toolName}`,
     `Args: ${JSON.stringify(record.args, null, 2)}`,
@@ -126,13 +161,31 @@ async function recordBlock(
   if (page.linesHeader !== undefined) lines.push(page.linesHeader);
   lines.push("", page.body);
   const images = page.selected.includes("[image returned: ") ? imagesForMarkers(page.selected, session.images()) : [];
-  return { text: lines.join("\n"), images };
+  return { text: lines.join("\n"), images, page, original };
+}
+
+function factsOf(record: ToolCallRecord, answer: RecordAnswer, shortRef: string | undefined): QueryAnswerFacts {
+  const facts: QueryAnswerFacts = {
+    toolCallId: record.toolCallId,
+    toolName: record.toolName,
+    isError: record.isError === true,
+    turnIndex: record.turnIndex,
+    originalChars: answer.original?.length ?? 0,
+    shownChars: answer.page.body.length,
+    truncated: answer.page.truncated === true,
+    spilled: typeof record.spillPath === "string" && record.spillPath !== "",
+    images: answer.images.length,
+  };
+  if (record.resultTimestamp !== undefined) facts.resultTimestamp = record.resultTimestamp;
+  if (shortRef !== undefined) facts.shortRef = shortRef;
+  if (answer.page.linesHeader !== undefined) facts.lines = answer.page.linesHeader.replace(/^Lines: /, "");
+  return facts;
 }
 
 async function answersForId(
   indexer: ToolCallIndexer,
   id: string,
-  results: Record<string, ToolCallRecord>,
+  results: Record<string, QueryAnswerFacts>,
   session: Session,
   paging: Paging,
 ): Promise<Answer[]> {
@@ -142,8 +195,9 @@ async function answersForId(
   const answers: Answer[] = [];
   for (const record of records) {
     const label = several && record.resultTimestamp !== undefined ? `${id}@${record.resultTimestamp}` : id;
-    answers.push(await recordBlock(record, label, several, session, paging));
-    results[label] = record;
+    const answer = await recordBlock(record, label, several, session, paging);
+    answers.push(answer);
+    results[label] = factsOf(record, answer, indexer.getShortRefForToolCallId(occKey(record.toolCallId, record.resultTimestamp)));
   }
   return answers;
 }
@@ -168,7 +222,7 @@ export function registerQueryTool(pi: ExtensionAPI, indexer: ToolCallIndexer): v
     async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
       const session = sessionOf(ctx);
       const paging: Paging = parseLineRange((params as { lines?: unknown } | undefined)?.lines);
-      const results: Record<string, ToolCallRecord> = {};
+      const results: Record<string, QueryAnswerFacts> = {};
       const texts: string[] = [];
       const images: ImageBlock[] = [];
       for (const id of requestedIds(params)) {
@@ -182,7 +236,8 @@ export function registerQueryTool(pi: ExtensionAPI, indexer: ToolCallIndexer): v
           texts.push(`## toolRef: ${id}\n${NOT_FOUND}`);
         }
       }
-      return { content: [{ type: "text" as const, text: texts.join(BLOCK_SEPARATOR) }, ...images], details: { results } };
+      const details: QueryToolDetails = { results };
+      return { content: [{ type: "text" as const, text: texts.join(BLOCK_SEPARATOR) }, ...images], details };
     },
   });
 }

@@ -2,12 +2,15 @@
  * What a flush works on: the branch rescan (authoritative), trimmed to work
  * past the persisted frontier and not yet summarized, grouped by batching
  * mode. The in-memory queue is only the fallback when the branch cannot be read.
+ * Protected calls and `context_tree_query` recoveries (the archive already
+ * holds what they show) never enter a batch.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { captureUnindexedBatchesFromSession, groupBatchesByMode } from "./batch-capture.js";
 import type { BatchingMode, CapturedBatch, PruneFrontier } from "../types.js";
 import { occKey } from "./occurrence-key.js";
 import { type ProtectionConfig, protectionPredicate } from "./protected.js";
+import { isRecoveryTool } from "./recovery-call.js";
 
 /** What the rescan reads: the index, the frontier, the live queue (its fallback) and the live config. */
 export interface PendingSource {
@@ -41,7 +44,9 @@ export function capturePendingBatches(
 ): CapturedBatch[] {
   let captured: CapturedBatch[];
   try {
-    captured = captureUnindexedBatchesFromSession(ctx.sessionManager.getBranch(), state.indexer, protectionPredicate(state));
+    const isProtected = protectionPredicate(state);
+    const exclude = (toolName: string, args: unknown) => isRecoveryTool(toolName) || isProtected(toolName, args);
+    captured = captureUnindexedBatchesFromSession(ctx.sessionManager.getBranch(), state.indexer, exclude);
   } catch (err) {
     if (opts?.rethrow) throw err;
     captured = state.pending.slice();

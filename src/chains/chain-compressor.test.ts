@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { BlockRefIssuer } from "./block-refs.js";
-import { buildDeterministicBody, compressEligible, extractChainRecords, selectEligible } from "./chain-compressor.js";
+import { buildDeterministicBody, compressEligible, extractChainRecords, selectEligible, withRecoveredRefs } from "./chain-compressor.js";
 import type { ChainCompressorIndexerDeps } from "./chain-compressor.js";
 import { detectChains } from "./chain-detector.js";
 import { occKey } from "../capture/occurrence-key.js";
@@ -872,5 +872,67 @@ describe("compressEligible: deterministic branch", () => {
     expect(backfills).toHaveLength(1);
     expect(registered).toEqual([]);
     expect(types).toEqual([CUSTOM_TYPE_CHAIN]);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Recoveries inside a chain (issue 16): derived from the archive, not archived again
+// ---------------------------------------------------------------------------
+
+describe("recoveries inside a chain", () => {
+  const recoveryChain = (args: unknown = { toolCallIds: ["t1", "t4", "t1"] }, text = "## toolRef: t1\n\nout") => [
+    user(1000),
+    call(1010, [{ id: "b1", name: "bash", arguments: { cmd: "ls" } }, { id: "q1", name: "context_tree_query", arguments: args }]),
+    result(1011, "b1", "listing"),
+    result(1012, "q1", text, "context_tree_query"),
+    reply(1100),
+  ];
+  const onlyRecovery = () => [
+    user(1000),
+    call(1010, [{ id: "q1", name: "context_tree_query", arguments: { toolCallIds: ["t1"] } }]),
+    result(1012, "q1", "## toolRef: t1\n\nout", "context_tree_query"),
+    reply(1100),
+  ];
+
+  test("extractChainRecords archives the other calls and leaves a rederivable recovery out", () => {
+    expect(extractChainRecords(recoveryChain(), detectChains(recoveryChain())[0]!, () => false).map((r) => r.toolCallId)).toEqual(["b1"]);
+  });
+
+  test("a recovery the same call cannot give back (a ref not found, odd arguments, an error) is archived like any output", () => {
+    const notFound = recoveryChain(undefined, "## toolRef: t9\n(not found in index \u2014 may not have been summarized yet)");
+    const odd = recoveryChain({ toolCallIds: [{ id: "t1" }] });
+    for (const messages of [notFound, odd]) {
+      expect(extractChainRecords(messages, detectChains(messages)[0]!, () => false).map((r) => r.toolCallId)).toEqual(["b1", "q1"]);
+    }
+  });
+
+  test("withRecoveredRefs adds the refs a chain's recoveries showed, each once, and passes other chains on as they are", () => {
+    const messages = [...recoveryChain(), user(2000), call(2010, [{ id: "b2", name: "bash" }]), result(2011, "b2", "x"), reply(2100)];
+    const chains = detectChains(messages);
+    const annotated = withRecoveredRefs(chains, messages);
+    expect(annotated[0]!.recoveredRefs).toEqual(["t1", "t4"]);
+    expect(annotated[1]).toBe(chains[1]);
+  });
+
+  test("a covered chain's block names its own refs, then the recovered ones, without reading the messages", async () => {
+    const { indexer } = mockIndexer({ refs: ["t7", "t1"] });
+    const { deps } = coveredOnlyDeps(indexer);
+    const chain = { ...closed(100, ["b1", "q1"]), recoveredRefs: ["t1", "t4"] };
+    const { compressedEntries } = await compressEligible([chain], 0, deps);
+    expect(compressedEntries[0]!.toolRefs).toEqual(["t7", "t1", "t4"]);
+  });
+
+  test("a chain of nothing but a recovery compresses deterministically, naming the recovered ref", async () => {
+    const messages = onlyRecovery();
+    const { indexer, backfills } = mockIndexer({ covered: false, refs: [] });
+    const { deps, reports } = makeDeps(indexer, { messages });
+    const { compressedEntries } = await compressEligible(withRecoveredRefs(detectChains(messages), messages), 0, deps);
+    expect(backfills).toEqual([]);
+    expect(reports).toEqual([]);
+    const entry = compressedEntries[0]!;
+    expect(entry.toolRefs).toEqual(["t1"]);
+    expect(entry.bodySource).toBe("deterministic");
+    expect(entry.rangeSummaryText).toContain("Tools: context_tree_query x1");
+    expect(entry.rangeSummaryText).toContain("Refs: t1");
   });
 });

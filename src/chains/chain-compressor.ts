@@ -4,16 +4,19 @@
  * per-batch summary reuses those summaries (optionally fused by an LLM); an
  * uncovered chain gets a zero-LLM deterministic body after its raw outputs
  * are backfilled into the recovery index, so nothing leaves context
- * unrecoverable.
+ * unrecoverable. A `context_tree_query` recovery in a chain is derived from
+ * the archive: it is not archived again, and the block names the refs it
+ * recovered.
  */
 import { extractToolResultText } from "../capture/batch-capture.js";
 import type { BlockRefIssuer } from "./block-refs.js";
 import { resolveRange } from "../render/chain-range-prune.js";
-import { CHAIN_BODY_HEADER, deterministicBody } from "./deterministic-body.js";
+import { type BodyCall, CHAIN_BODY_HEADER, deterministicBody } from "./deterministic-body.js";
 import type { DiagnosticSink } from "../render/diagnostics.js";
 import type { BackfillOptions } from "../archive/indexer.js";
-import { bareToolCallId, occKey, parseOccKey } from "../capture/occurrence-key.js";
+import { bareToolCallId, occKey, parseOccKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { recordArgs } from "../capture/persisted-entries.js";
+import { callArgsOf, isRecoveryTool, recoveredRefs, rederivableRecovery, type RecoveryCall } from "../capture/recovery-call.js";
 import {
   CUSTOM_TYPE_CHAIN,
   type ChainCompressionEntry,
@@ -79,49 +82,105 @@ export function selectEligible(
   return cut.filter((chain) => !matchesGrace(chain, inGraceToolCallIds));
 }
 
-export function extractChainRecords(
-  messages: any[],
-  chain: Pick<ChainRange, "startUserTimestamp" | "finalAssistantTimestamp" | "protectedToolCallIds">,
-  isIndexed: (occurrenceKey: string) => boolean,
-): ToolCallRecord[] {
+type ChainSpan = Pick<ChainRange, "startUserTimestamp" | "finalAssistantTimestamp" | "protectedToolCallIds">;
+type SpanCall = { toolName: string; args: Record<string, unknown> };
+
+/** Each unprotected toolResult in the chain's span with the call registered for its id earlier in the span. */
+function forEachChainResult(messages: any[], chain: ChainSpan, visit: (msg: any, call: SpanCall) => void): void {
   const range = resolveRange(chain, messages);
-  if (!range) return [];
+  if (!range) return;
   const protectedIds = new Set(chain.protectedToolCallIds ?? []);
-  const calls = new Map<string, { toolName: string; args: Record<string, unknown> }>();
-  const records: ToolCallRecord[] = [];
+  const calls = new Map<string, SpanCall>();
   for (let i = range.startIndex + 1; i < range.endIndex; i++) {
     const msg = messages[i];
     if (msg?.role === "assistant" && Array.isArray(msg.content)) {
       for (const block of msg.content) {
         if (block?.type !== "toolCall") continue;
         const toolName = typeof block.name === "string" ? block.name : "";
-        calls.set(block.id, { toolName, args: recordArgs(block.input ?? block.args ?? block.arguments) });
+        calls.set(block.id, { toolName, args: recordArgs(callArgsOf(block)) });
       }
     } else if (msg?.role === "toolResult") {
       const call = calls.get(msg.toolCallId);
-      const ts = msg.timestamp;
-      // Only what the index can read back is archived: a string id and a finite timestamp.
-      if (!call || typeof msg.toolCallId !== "string" || protectedIds.has(msg.toolCallId)) continue;
-      if (typeof ts !== "number" || !Number.isFinite(ts)) continue;
-      if (isIndexed(occKey(msg.toolCallId, ts))) continue;
-      records.push({
-        toolCallId: msg.toolCallId,
-        toolName: call.toolName,
-        args: call.args,
-        resultText: extractToolResultText(msg),
-        isError: msg.isError === true,
-        turnIndex: -1,
-        timestamp: ts,
-        resultTimestamp: ts,
-      });
+      if (call && typeof msg.toolCallId === "string" && !protectedIds.has(msg.toolCallId)) visit(msg, call);
     }
   }
+}
+
+function finiteTimestamp(msg: any): number | undefined {
+  const ts = msg.timestamp;
+  return typeof ts === "number" && Number.isFinite(ts) ? ts : undefined;
+}
+
+/** A recovery the archive gives back unchanged: not archived again; the chain block names the refs it recovered. */
+export interface ChainRecovery {
+  occurrenceKey: string;
+  call: RecoveryCall;
+  body: BodyCall;
+}
+
+export function chainRecoveries(messages: any[], chain: ChainSpan): ChainRecovery[] {
+  const found: ChainRecovery[] = [];
+  forEachChainResult(messages, chain, (msg, call) => {
+    const ts = finiteTimestamp(msg);
+    if (ts === undefined || !isRecoveryTool(call.toolName)) return;
+    const recovery = rederivableRecovery(msg, call.args);
+    if (recovery === null) return;
+    found.push({
+      occurrenceKey: occKey(msg.toolCallId, ts),
+      call: recovery,
+      body: { toolCallId: msg.toolCallId, toolName: call.toolName, args: call.args, time: ts },
+    });
+  });
+  return found;
+}
+
+export function extractChainRecords(messages: any[], chain: ChainSpan, isIndexed: (occurrenceKey: string) => boolean): ToolCallRecord[] {
+  const records: ToolCallRecord[] = [];
+  forEachChainResult(messages, chain, (msg, call) => {
+    // Only what the index can read back is archived: a string id and a finite timestamp.
+    const ts = finiteTimestamp(msg);
+    if (ts === undefined || isIndexed(occKey(msg.toolCallId, ts))) return;
+    if (isRecoveryTool(call.toolName) && rederivableRecovery(msg, call.args) !== null) return;
+    records.push({
+      toolCallId: msg.toolCallId,
+      toolName: call.toolName,
+      args: call.args,
+      resultText: extractToolResultText(msg),
+      isError: msg.isError === true,
+      turnIndex: -1,
+      timestamp: ts,
+      resultTimestamp: ts,
+    });
+  });
   return records;
 }
 
-export function buildDeterministicBody(records: ToolCallRecord[], refs: string[]): string {
+/** `recoveries`: calls of the chain that are not archived (rederivable recoveries), listed beside the records. */
+export function buildDeterministicBody(records: ToolCallRecord[], refs: string[], recoveries: BodyCall[] = []): string {
   const calls = records.map((r) => ({ toolCallId: r.toolCallId, toolName: r.toolName, args: r.args, time: r.resultTimestamp ?? r.timestamp }));
-  return deterministicBody(CHAIN_BODY_HEADER, calls, refs);
+  return deterministicBody(CHAIN_BODY_HEADER, [...calls, ...recoveries], refs);
+}
+
+/** The chains with the refs their rederivable recoveries showed; a chain without one is passed on as is. */
+export function withRecoveredRefs(chains: ChainRange[], messages: any[]): ChainRange[] {
+  // Resolving a chain's range walks the whole branch: only chains holding a recovery are looked at.
+  const recoveryKeys = new Set<string>();
+  for (const msg of messages) {
+    if (msg?.role === "toolResult" && isRecoveryTool(msg.toolName) && typeof msg.toolCallId === "string") {
+      recoveryKeys.add(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)));
+    }
+  }
+  if (recoveryKeys.size === 0) return chains;
+  return chains.map((chain) => {
+    if (chain.finalAssistantTimestamp === null || !(chain.middleOccurrenceKeys ?? []).some((key) => recoveryKeys.has(key))) return chain;
+    const refs = chainRecoveries(messages, chain).flatMap((r) => recoveredRefs(r.call));
+    return refs.length === 0 ? chain : { ...chain, recoveredRefs: [...new Set(refs)] };
+  });
+}
+
+/** The refs of the chain's own records, then the refs its recoveries showed, each once. */
+function blockRefsWith(toolRefs: string[], recovered: string[]): string[] {
+  return recovered.length === 0 ? toolRefs : [...new Set([...toolRefs, ...recovered])];
 }
 
 function buildEntry(
@@ -172,7 +231,7 @@ async function fusedText(keys: string[], deps: CompressEligibleDeps): Promise<st
 
 async function compressCovered(chain: ChainRange, keys: string[], deps: CompressEligibleDeps): Promise<ChainCompressionEntry> {
   const blockId = deps.blockRefs.issue();
-  const toolRefs = deps.indexer.getToolRefsForToolCallIds(keys);
+  const toolRefs = blockRefsWith(deps.indexer.getToolRefsForToolCallIds(keys), chain.recoveredRefs ?? []);
   const rangeSummaryText = await fusedText(keys, deps);
   return buildEntry(chain, blockId, toolRefs, deps.now(), { rangeSummaryText, deterministic: false });
 }
@@ -192,7 +251,8 @@ async function compressDeterministic(
   const indexed = keys.filter((key) => index.has(key)).map((key) => index.get(key) as ToolCallRecord);
   // Map membership, not isSummarized: a dedup alias has no record of its own.
   const fresh = extractChainRecords(deps.messages ?? [], chain, (key) => index.has(key));
-  if (fresh.length === 0 && indexed.length === 0) {
+  const recoveries = chainRecoveries(deps.messages ?? [], chain);
+  if (fresh.length === 0 && indexed.length === 0 && recoveries.length === 0) {
     if (!isFullyProtected(chain)) {
       deps.diagnostics.report("backfill-empty", String(chain.startUserTimestamp), `middles=${chain.middleToolCallIds.length}`);
     }
@@ -205,9 +265,10 @@ async function compressDeterministic(
       return null;
     }
   }
-  const toolRefs = deps.indexer.getToolRefsForToolCallIds(keys);
+  const recovered = recoveries.flatMap((r) => recoveredRefs(r.call));
+  const toolRefs = blockRefsWith(deps.indexer.getToolRefsForToolCallIds(keys), recovered);
   const blockId = deps.blockRefs.issue();
-  const rangeSummaryText = buildDeterministicBody([...indexed, ...fresh], toolRefs);
+  const rangeSummaryText = buildDeterministicBody([...indexed, ...fresh], toolRefs, recoveries.map((r) => r.body));
   return buildEntry(chain, blockId, toolRefs, deps.now(), { rangeSummaryText, deterministic: true });
 }
 

@@ -217,6 +217,12 @@ describe("computeContextMetrics: frontier gap", () => {
     expect(computeContextMetrics(b, null, none, protectSkills).frontierGapTokens).toBe(0);
   });
 
+  test("a context_tree_query recovery does not count: it is never summarized (issue 16)", () => {
+    const r = result(310, "tc2", "plain output");
+    const b = [user(100), callTurn(200, [["q1", "context_tree_query", { toolCallIds: ["t1"] }], ["tc2", "bash"]]), result(300, "q1", "recovered", "context_tree_query"), r];
+    expect(computeContextMetrics(b, null, none, none).frontierGapTokens).toBe(T(r));
+  });
+
   test("a single result contributes exactly its rounded chars/4", () => {
     // 16
     const r = result(300, "tc1", "fixed text of a known length");

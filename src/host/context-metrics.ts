@@ -7,6 +7,7 @@
 import { detectChains } from "../chains/chain-detector.js";
 import { isChainAnchorCustom, isTextOnlyAssistant, toolCallBlocks } from "../capture/message-shape.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
+import { isRecoveryTool } from "../capture/recovery-call.js";
 import { charsOf, IMAGE_TOKEN_ESTIMATE } from "../render/message-size.js";
 import type { ChainRange, ContextMetricsSnapshot, PruneFrontier } from "../types.js";
 
@@ -190,7 +191,7 @@ function frontierGapTokens(
     if (i < start || msg?.role !== "toolResult" || typeof msg.toolCallId !== "string") continue;
     if (boundary && i < boundary.turnEnd && boundary.excludedIds.has(msg.toolCallId)) continue;
     if (isSummarized(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)))) continue;
-    if (isProtected(msg.toolName, callArgsFor(callArgs, msg.toolCallId))) continue;
+    if (isRecoveryTool(msg.toolName) || isProtected(msg.toolName, callArgsFor(callArgs, msg.toolCallId))) continue;
     gap += tokensOf(sizes.of(i));
   }
   return gap;

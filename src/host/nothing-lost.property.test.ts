@@ -10,6 +10,10 @@
  *
  * One exception, by design: a protected read (never archived) of a path that is read again later may
  * show the superseded stub instead, which says to re-read the file and names no ref.
+ *
+ * The model also recovers refs with `context_tree_query` (the sim runs the real tool). A recovery is
+ * never archived again: it is in the request verbatim, or a visible stub (or the chain block that
+ * dropped it) names its refs, and the same call gives back exactly its text and images.
  */
 import { afterAll, describe, expect, mock, spyOn, test } from "bun:test";
 import * as actualCompat from "@earendil-works/pi-ai/compat";
@@ -52,7 +56,7 @@ mkdirSync(agentDir);
 process.env.PI_CODING_AGENT_DIR = agentDir;
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-type Kind = "tiny" | "normal" | "big" | "image" | "dup" | "crlf" | "error" | "protected";
+type Kind = "tiny" | "normal" | "big" | "image" | "dup" | "crlf" | "error" | "protected" | "recover";
 interface CallSpec {
   kind: Kind;
   id: "unique" | "reused" | "collide";
@@ -71,7 +75,7 @@ interface CaseSpec {
 }
 
 const callArb: fc.Arbitrary<CallSpec> = fc.record({
-  kind: fc.constantFrom<Kind>("tiny", "normal", "normal", "big", "image", "dup", "crlf", "error", "protected"),
+  kind: fc.constantFrom<Kind>("tiny", "normal", "normal", "big", "image", "dup", "crlf", "error", "protected", "recover"),
   id: fc.constantFrom<CallSpec["id"]>("unique", "unique", "reused", "collide"),
   size: fc.integer({ min: 0, max: 7 }),
 });
@@ -127,6 +131,7 @@ function callsOf(spec: CaseSpec): SimCall[][][] {
       const inTurn = new Set<string>();
       const turn = calls.map((call, i) => {
         n += 1;
+        if (call.kind === "recover") return recoveryCall(call, n, at + i + 1);
         const text = textFor(call, n, seen);
         seen.push(text);
         const sim: SimCall = { id: `c${n}`, text, resultTs: at + i + 1 };
@@ -153,6 +158,15 @@ function callsOf(spec: CaseSpec): SimCall[][][] {
     ts += 1000;
     return made;
   });
+}
+
+/** A `context_tree_query` call of one or two short refs, some with a line range; the sim runs the real tool. */
+function recoveryCall(call: CallSpec, n: number, resultTs: number): SimCall {
+  const refs = [`t${1 + (call.size % 6)}`];
+  if (call.size >= 6) refs.push(`t${call.size - 4}`);
+  const args: Record<string, unknown> = { toolCallIds: refs };
+  if (call.size % 3 === 2) args.lines = "2-4";
+  return { id: `q${n}`, name: QUERY, args, resultTs };
 }
 
 function textFor(call: CallSpec, n: number, seen: string[]): string {
@@ -189,6 +203,7 @@ async function runCase(spec: CaseSpec, caseDir: string | undefined): Promise<Sim
   return sim;
 }
 
+const QUERY = "context_tree_query";
 const sameContent = (a: any, b: any) => JSON.stringify(a.content) === JSON.stringify(b.content);
 const refsIn = (text: string) => [...text.matchAll(/ref `([^`]+)`/g)].map((m) => m[1]!);
 /** Every ref a chain block shows: its `tools` attribute, and refs inside relocated outputs (a relocated stub). */
@@ -231,6 +246,7 @@ async function brokenPromise(sim: Sim): Promise<string | null> {
     // Colliding occurrences share id and timestamp: any of them may be this one.
     const shown = rendered.filter((m) => m.role === "toolResult" && m.toolCallId === original.toolCallId && m.timestamp === original.timestamp);
     if (shown.some((m) => sameContent(m, original))) continue;
+    if (original.toolName === QUERY && (await recoveryComesBack(sim, original, shown, blockRefs, projection))) continue;
     const text = extractToolResultText(original);
     if (relocated.some((m) => m.content[0].text.includes(`\n${text}\n</protected-output>`))) continue;
     const path = readAgain.get(original);
@@ -253,12 +269,45 @@ async function brokenPromise(sim: Sim): Promise<string | null> {
   return null;
 }
 
+/** The call a recovery stub names: `context_tree_query({ toolCallIds: [...], lines: "..." })`. */
+const STUB_CALL = /^\[Recovered output of refs? .*\. Call context_tree_query\(\{ toolCallIds: (\[.*?\])(?:, lines: ("(?:[^"\\]|\\.)*"))? \}\) to see it again\.\]$/s;
+
+/**
+ * A recovery left the request as a stub, or inside a chain block that names every ref it recovered, and
+ * the call the stub names (for a block: the call the model made) gives back exactly its text and images.
+ */
+async function recoveryComesBack(sim: Sim, original: any, shown: any[], blockRefs: string[], projection: any[]): Promise<boolean> {
+  let call: { toolCallIds: string[]; lines?: string } | undefined;
+  // A colliding result of another call may be shown under the same key: only a stub counts.
+  const match = shown.map((m) => STUB_CALL.exec(String(m.content?.[0]?.text ?? ""))).find((found) => found !== null);
+  if (match) {
+    call = { toolCallIds: JSON.parse(match[1]!), ...(match[2] === undefined ? {} : { lines: JSON.parse(match[2]) }) };
+  } else {
+    call = callArgs(projection, original);
+    if (!call || !call.toolCallIds.every((ref) => blockRefs.includes(ref))) return false;
+  }
+  const answer = await sim.query(call.toolCallIds, call.lines === undefined ? {} : { lines: call.lines });
+  const text = (original.content as any[]).filter((b) => b?.type === "text").map((b) => b.text).join("\n");
+  const images = (original.content as any[]).filter((b) => b?.type === "image");
+  return answer.text === text && JSON.stringify(answer.images) === JSON.stringify(images);
+}
+
+/** The arguments of the call a result answers: in the nearest assistant before it. */
+function callArgs(projection: any[], result: any): any {
+  for (let i = projection.indexOf(result) - 1; i >= 0; i--) {
+    if (projection[i].role !== "assistant") continue;
+    return projection[i].content?.find((b: any) => b?.type === "toolCall" && b.id === result.toolCallId)?.arguments;
+  }
+  return undefined;
+}
+
 async function anyRecovers(sim: Sim, refs: string[], text: string, original: any): Promise<boolean> {
   const images = (original.content as any[]).filter((b) => b?.type === "image");
   for (const ref of refs) {
     const answer = await sim.query([ref]);
     const blocks = answer.text.split("\n\n---\n\n");
-    if (!blocks.some((block) => block.endsWith(`\n\n${text}`))) continue;
+    // An archived recovery holds the separator itself: its block is the whole (one-record) answer.
+    if (!blocks.some((block) => block.endsWith(`\n\n${text}`)) && !answer.text.endsWith(`\n\n${text}`)) continue;
     if (images.every((img) => answer.images.some((got) => got.data === img.data && got.mimeType === img.mimeType))) return true;
   }
   return false;

@@ -13,6 +13,7 @@ import { flushPending } from "../summarize/flush.js";
 import { isTextOnlyAssistant } from "../capture/message-shape.js";
 import { trimBatchToPendingRange } from "../capture/pending-batches.js";
 import { isProtected, protectionPredicate } from "../capture/protected.js";
+import { isRecoveryTool } from "../capture/recovery-call.js";
 import { plural } from "../plural.js";
 import { capImages, imageLimitFor } from "../render/image-cap.js";
 import { pruneMessages, requestSizesOf } from "../render/pruner.js";
@@ -44,7 +45,8 @@ async function captureTurn(state: ExtensionState, ctx: ExtensionContext, event: 
   const batch = captureBatch(event.message, event.toolResults ?? [], turnIndex, Date.now());
   const filtered: CapturedBatch = {
     ...batch,
-    toolCalls: batch.toolCalls.filter((tc) => !isProtected(tc.toolName, tc.args, config)),
+    // A recovery is never summarized or spilled: what it shows is archived already.
+    toolCalls: batch.toolCalls.filter((tc) => !isRecoveryTool(tc.toolName) && !isProtected(tc.toolName, tc.args, config)),
   };
   await spillEagerly(state, ctx, filtered);
   const kept = trimBatchToPendingRange(filtered, (key) => state.indexer.isSummarized(key), state.frontier.get());

@@ -1,9 +1,11 @@
 /**
  * Recovery grace: a `context_tree_query` output stays verbatim for a number
  * of user-turn-groups after the position where it was produced. Computed
- * positionally from the messages alone; nothing is stored.
+ * positionally from the messages alone; nothing is stored. Once the window
+ * ends, a recovery the archive gives back unchanged becomes the stub below.
  */
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
+import { recoveredRefs, type RecoveryCall } from "../capture/recovery-call.js";
 import { QUERY_TOOL_NAME } from "../types.js";
 
 export function inGraceRecoveryToolCallIds(messages: any[], graceTurns: number): Set<string> {
@@ -22,4 +24,13 @@ export function inGraceRecoveryToolCallIds(messages: any[], graceTurns: number):
     if (users - usersBefore <= graceTurns) inGrace.add(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)));
   }
   return inGrace;
+}
+
+/** What an aged-out recovery becomes: the refs it showed and the exact call that shows them again. */
+export function recoveryStubText(call: RecoveryCall): string {
+  const refs = recoveredRefs(call);
+  const named = `${refs.length === 1 ? "ref" : "refs"} ${refs.map((ref) => `\`${ref}\``).join(", ")}`;
+  const lines = call.lines === undefined ? "" : `, lines: ${JSON.stringify(call.lines)}`;
+  const again = `${QUERY_TOOL_NAME}({ toolCallIds: ${JSON.stringify(call.toolCallIds)}${lines} })`;
+  return `[Recovered output of ${named}, shown here earlier. Call ${again} to see it again.]`;
 }

@@ -1,6 +1,8 @@
 /**
  * Phase 1 of the render pipeline: a summarized tool result becomes a short
- * stub naming the ref `context_tree_query` resolves. Positions are kept, so
+ * stub naming the ref `context_tree_query` resolves, and a recovery result
+ * past its grace window becomes a stub naming the refs it recovered (it is
+ * never archived itself: the same call gives it back). Positions are kept, so
  * the stubbed array lines up index for index with its input.
  *
  * The phase also reports each stub's exact JSON length, so the render's size
@@ -10,6 +12,8 @@ import { generationOf } from "./index-generation.js";
 import { jsonLength, quotedLength } from "./json-size.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { isProtected, type ProtectionConfig } from "../capture/protected.js";
+import { callArgsOf, isRecoveryTool, rederivableRecovery } from "../capture/recovery-call.js";
+import { recoveryStubText } from "./recovery-grace.js";
 import type { ToolCallRecord } from "../types.js";
 
 /** The index lookups phase 1 makes (the archive's `ToolCallIndexer` provides them). */
@@ -33,16 +37,23 @@ export function replaceSummarizedResults(
   grace: ReadonlySet<string>,
 ): StubbedMessages {
   const decisions = DecisionMemo.open(indexer, protection, messages.length);
+  const recoveries = new RecoveryStubs(messages, protection);
   let out: any[] | null = null;
   let stubSizes: Float64Array | null = null;
   // Two results under one occurrence key cannot both be the archived original: neither is stubbed.
   const shared = new SharedKeys(messages);
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
-    if (msg?.role !== "toolResult" || typeof msg.toolCallId !== "string") continue;
+    const role = msg?.role;
+    if (role !== "toolResult") {
+      recoveries.pass(i, role);
+      continue;
+    }
+    if (typeof msg.toolCallId !== "string") continue;
     let text = decisions.recall(i, msg);
     if (text === undefined) text = stubTextFor(msg, indexer, protection);
     decisions.remember(i, msg, text);
+    if (text === null && isRecoveryTool(msg.toolName)) text = recoveries.stubFor(msg, grace);
     if (text === null) continue;
     if (grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)))) continue;
     const earlier = shared.claim(i);
@@ -156,6 +167,75 @@ function stubTextFor(msg: any, indexer: StubIndexer, protection: ProtectionConfi
   if (typeof record?.spillPath !== "string" || record.spillPath === "") return summarizedStub(ref);
   const text = spilledStub(record, ref);
   return { text, quoted: quotedLength(text) };
+}
+
+/**
+ * Recovery results the index knows nothing of (they are never archived). One
+ * is stubbed once its grace window is over and a later user message exists,
+ * so a fresh recovery always reaches the model at least once; only a recovery
+ * the same call gives back unchanged is stubbed, and only when the stub is
+ * shorter. Every input is positional, so the decision never flips back.
+ */
+class RecoveryStubs {
+  private users = 0;
+  private totalUsers = -1;
+  /** The assistant whose calls a result may answer: the last one, unless a barrier came since (as the orphan sweep rules). */
+  private opener = -1;
+  private callsOpener = -1;
+  private calls: Map<unknown, any> | null = null;
+
+  constructor(
+    private readonly messages: any[],
+    private readonly protection: ProtectionConfig | undefined,
+  ) {}
+
+  pass(i: number, role: unknown): void {
+    if (role === "assistant") {
+      this.opener = i;
+      return;
+    }
+    if (role === "user") this.users += 1;
+    this.opener = -1;
+  }
+
+  stubFor(msg: any, grace: ReadonlySet<string>): StubText | null {
+    if (grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)))) return null;
+    if (this.totalUsers < 0) this.totalUsers = this.messages.reduce((n: number, m: any) => (m?.role === "user" ? n + 1 : n), 0);
+    if (this.totalUsers <= this.users) return null;
+    const block = this.callBlock(msg.toolCallId);
+    if (block === undefined) return null;
+    const args = callArgsOf(block);
+    const call = rederivableRecovery(msg, args);
+    if (call === null || (this.protection && isProtected(msg.toolName, args, this.protection))) return null;
+    const text = recoveryStubText(call);
+    return longerThan(msg.content, text.length) ? { text, quoted: quotedLength(text) } : null;
+  }
+
+  private callBlock(id: string): any {
+    if (this.opener < 0) return undefined;
+    if (this.callsOpener !== this.opener) {
+      this.callsOpener = this.opener;
+      this.calls = new Map();
+      const content = this.messages[this.opener].content;
+      if (Array.isArray(content)) {
+        for (const block of content) {
+          if (block?.type === "toolCall" && isRecoveryTool(block.name) && !this.calls.has(block.id)) this.calls.set(block.id, block);
+        }
+      }
+    }
+    return this.calls?.get(id);
+  }
+}
+
+/** True when the content holds an image, or more text than `length`. */
+function longerThan(content: unknown, length: number): boolean {
+  if (!Array.isArray(content)) return false;
+  let chars = 0;
+  for (const block of content) {
+    if (block?.type === "image") return true;
+    if (block?.type === "text" && typeof block.text === "string") chars += block.text.length;
+  }
+  return chars > length;
 }
 
 /**

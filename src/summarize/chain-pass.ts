@@ -4,7 +4,7 @@
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { archiveChainMembers } from "../chains/chain-archive.js";
-import { compressEligible, selectEligible } from "../chains/chain-compressor.js";
+import { compressEligible, selectEligible, withRecoveredRefs } from "../chains/chain-compressor.js";
 import { detectChains, withClosingMessage } from "../chains/chain-detector.js";
 import { type AppendEntry, errorMessage, isStaleContextError, safeNotify } from "./delivery.js";
 import type { FlushState } from "./flush-state.js";
@@ -46,7 +46,7 @@ interface ChainPassRun {
 async function compress(state: FlushState, ctx: ExtensionContext, run: ChainPassRun) {
   const config = state.config.value;
   const { messages, rollingWindow, appendEntry } = run;
-  const chains = detectChains(messages, protectionPredicate(state));
+  const chains = withRecoveredRefs(detectChains(messages, protectionPredicate(state)), messages);
   // Chains holding a batch a flush left for later, or one the archive step cannot take, are deferred
   // like in-grace ones: after the window cut.
   const inGrace = inGraceRecoveryToolCallIds(run.graceSource, config.recoveryGraceTurns);

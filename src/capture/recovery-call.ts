@@ -1,0 +1,63 @@
+/**
+ * `context_tree_query` calls seen from capture, render and chains. A recovery
+ * result is derived from the archive: it is never summarized or archived as an
+ * original of its own, and once it leaves the request a stub (or a chain
+ * block) names the refs it recovered, so the same call brings it back.
+ */
+import { QUERY_TOOL_NAME } from "../types.js";
+
+/** The line the query tool answers for an id the archive does not hold. */
+export const NOT_FOUND_NOTE = "(not found in index \u2014 may not have been summarized yet)";
+
+/** The arguments of a recovery call, as the query tool reads them. */
+export interface RecoveryCall {
+  toolCallIds: string[];
+  lines?: string;
+}
+
+// A ref a stub or a `<compressed-chain>` header can quote as is: no quotes, brackets, commas, backticks or spaces.
+const PLAIN_REF = /^[^\s"'<>,`\\]{1,200}$/;
+const LINES_LIMIT = 100;
+
+export function isRecoveryTool(toolName: unknown): boolean {
+  return toolName === QUERY_TOOL_NAME;
+}
+
+/**
+ * The call's arguments when the query tool reads them exactly as written: a non-empty list of plain refs
+ * (or one, as pi may pass a single string) and an optional string range. Anything else is null.
+ */
+export function recoveryCallOf(args: unknown): RecoveryCall | null {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return null;
+  const { toolCallIds: raw, lines } = args as { toolCallIds?: unknown; lines?: unknown };
+  const ids = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw.slice() : [];
+  if (ids.length === 0 || !ids.every((id) => typeof id === "string" && PLAIN_REF.test(id))) return null;
+  if (lines === undefined) return { toolCallIds: ids };
+  if (typeof lines !== "string" || lines.length > LINES_LIMIT) return null;
+  return { toolCallIds: ids, lines };
+}
+
+/** The arguments of a toolCall block, wherever the provider put them. */
+export function callArgsOf(block: any): unknown {
+  return block?.input ?? block?.args ?? block?.arguments;
+}
+
+/**
+ * The call behind a recovery result the query tool answers the same way again (text and images): the
+ * result is no error and found every id, and the call's arguments are plain. Null for anything else,
+ * which is then treated like any other tool output.
+ */
+export function rederivableRecovery(result: any, args: unknown): RecoveryCall | null {
+  if (!isRecoveryTool(result?.toolName) || result.isError === true) return null;
+  const call = recoveryCallOf(args);
+  if (call === null || !Array.isArray(result.content)) return null;
+  for (const block of result.content) {
+    if (block?.type === "text" && typeof block.text === "string" && block.text.includes(NOT_FOUND_NOTE)) return null;
+  }
+  return call;
+}
+
+/** The refs a recovery named, each once, in order. */
+export function recoveredRefs(call: RecoveryCall): string[] {
+  return [...new Set(call.toolCallIds)];
+}
