@@ -46,7 +46,7 @@ describe("/pruner in RPC mode (scenario 11)", () => {
 
   test("a bare /pruner opens the subcommand picker and the picked label runs that subcommand", () => {
     expect(selects.map((s) => s.title)).toEqual(["pruner — choose a subcommand"]);
-    expect(selects[0].options[0]).toBe("settings  — interactive settings overlay");
+    expect(selects[0].options[0]).toBe("settings  — open the settings overlay");
     expect(notifications(records).filter((n) => n.message.startsWith("pruner stats:"))).toHaveLength(2);
   });
 });
