@@ -9,7 +9,7 @@ import type { FlushResultLike, NotifyType, SubcommandHandler } from "./command-c
 import { openProgressWidget } from "../ui/command-progress.js";
 import type { ToolCallIndexer } from "../archive/indexer.js";
 import { plural } from "../plural.js";
-import { buildPruneTree, TreeBrowser } from "../ui/tree-browser.js";
+import { buildPruneTree, showTreeBrowser } from "../ui/tree-browser.js";
 import type { ChainCompressionEntry } from "../types.js";
 
 const FRONTIER_NOTE = "the frontier still moved past this range.";
@@ -121,8 +121,5 @@ export const treeCommand: SubcommandHandler = async (deps, ctx: ExtensionCommand
     info(ctx, "No pruned tool calls found in this session.");
     return;
   }
-  await ctx.ui.custom<undefined>(
-    (_tui, theme, keybindings, done) => new TreeBrowser(roots, theme, () => done(undefined), keybindings),
-    { overlay: true, overlayOptions: { width: "80%", maxHeight: "70%", anchor: "center" } },
-  );
+  await showTreeBrowser(ctx, roots);
 };
