@@ -248,13 +248,13 @@ describe("/pruner tree", () => {
       const theme = { fg: (_c: string, s: string) => s, bg: (_c: string, s: string) => s };
       const kb = { matches: (data: string, id: string) => id === "tui.select.cancel" && data === "\x1b" };
       const component = factory({ terminal: { rows: 24, columns: 80 } }, theme, kb, () => (closed = true));
-      expect(component.render(76).join("\n")).toContain("→ ▸ read it");
+      expect(component.render(80).join("\n")).toContain("→ ▸ read it");
       component.handleInput("q");
     };
     const { ctx } = uiRecorder({ custom });
     ctx.sessionManager = { getBranch: () => branch };
     await harness({ indexer }).run("tree", ctx);
-    expect(options).toEqual({ overlay: true, overlayOptions: { width: "80%", minWidth: 76, maxHeight: "80%", anchor: "center" } });
+    expect(options).toEqual({ overlay: true, overlayOptions: { width: "80%", minWidth: 80, maxHeight: "80%", anchor: "center" } });
     expect(closed).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * `/pruner settings`: a SettingsList overlay over every tunable config key,
- * with a searchable model browser as the summarizer-model submenu.
+ * `/pruner settings`: a boxed, searchable SettingsList overlay over every tunable config key,
+ * values shown in their units (`60%`, `20 s`) and saved as the stored numbers, with a
+ * searchable model browser as the summarizer-model submenu.
  */
 import type { ExtensionCommandContext, Theme } from "@earendil-works/pi-coding-agent";
 import { getSettingsListTheme } from "@earendil-works/pi-coding-agent";
@@ -286,29 +287,31 @@ function overlayTheme(): SettingsListTheme {
   return { ...base, hint: (text) => base.hint(text.replace("Esc to cancel", CLOSE_HINT)) };
 }
 
-/** List rows and box height that fit the terminal with the longest description showing. */
-export function settingsLayout(items: SettingItem[], rows: number, columns: number): { listRows: number; height: number } {
+/**
+ * List rows that fit the terminal with the longest description showing, the tallest the box can get,
+ * and the row its top edge stays on.
+ */
+export function settingsLayout(items: SettingItem[], rows: number, columns: number): { listRows: number; height: number; top: number } {
   const content = Math.min(OVERLAY_WIDTH, columns) - 4;
   const described = Math.max(0, ...items.map((item) => wrapTextWithAnsi(item.description ?? "", content - 4).length));
   const all = rows - TERMINAL_MARGIN - BOX_ROWS - described;
   const listRows = Math.max(MIN_LIST_ROWS, all >= items.length ? items.length : all - 1);
   const scrollRow = listRows < items.length ? 1 : 0;
-  return { listRows, height: Math.min(rows, BOX_ROWS + listRows + scrollRow + described) };
+  const height = Math.min(rows, BOX_ROWS + listRows + scrollRow + described);
+  return { listRows, height, top: Math.max(0, Math.floor((rows - height) / 2)) };
 }
 
-/** The settings list in a full box of a fixed height, so the box neither lets the chat show nor jumps. */
+/** The settings list in a full box, so no chat text shows through or beside its rows. */
 class SettingsOverlay implements Component {
   readonly capturesViewportInput = true;
 
   constructor(
     readonly list: SettingsList,
-    private readonly height: number,
     private readonly theme?: Theme,
   ) {}
 
   render(width: number): string[] {
-    const lines = [...this.list.render(Math.max(1, width - 4))];
-    while (lines.length < this.height - 2) lines.push("");
+    const lines = this.list.render(Math.max(1, width - 4));
     const paint = this.theme ? (text: string) => this.theme!.fg("border", text) : undefined;
     return frame(this.theme ? this.theme.fg("accent", TITLE) : TITLE, lines, width, { paint, padding: 1 });
   }
@@ -323,10 +326,12 @@ class SettingsOverlay implements Component {
 }
 
 export const settingsCommand: SubcommandHandler = async (deps, ctx) => {
+  let top = 0;
   await ctx.ui.custom<undefined>(
     (tui, theme, _keybindings, done) => {
       const probe = buildSettingItems(ctx, deps.currentConfig.value);
       const layout = settingsLayout(probe, tui.terminal.rows, tui.terminal.columns);
+      top = layout.top;
       const items = buildSettingItems(ctx, deps.currentConfig.value, layout.listRows);
       const onChange = (id: string, value: string): void => {
         try {
@@ -338,8 +343,10 @@ export const settingsCommand: SubcommandHandler = async (deps, ctx) => {
       const list = new SettingsList(items, layout.listRows, overlayTheme(), onChange, () => done(undefined), {
         enableSearch: true,
       });
-      return new SettingsOverlay(list, layout.height, theme);
+      return new SettingsOverlay(list, theme);
     },
-    { overlay: true, overlayOptions: { width: OVERLAY_WIDTH } },
+    // pi reads the options after the factory ran: the top row stays put, so the list does not move
+    // when a longer description or a search changes the box's height.
+    { overlay: true, overlayOptions: () => ({ width: OVERLAY_WIDTH, row: top }) },
   );
 };

@@ -191,11 +191,11 @@ export class TreeBrowser implements Component {
   }
 }
 
-/** Opens the browser as a centered overlay sized to the terminal (at least 76 columns when the terminal has them). */
+/** Opens the browser as a centered overlay sized to the terminal (the full width of an 80-column terminal). */
 export async function showTreeBrowser(ctx: ExtensionCommandContext, roots: TreeNode[]): Promise<void> {
   await ctx.ui.custom<undefined>(
     (tui, theme, keybindings, done) =>
       new TreeBrowser(roots, theme, () => done(undefined), keybindings, () => Math.floor(tui.terminal.rows * HEIGHT_SHARE)),
-    { overlay: true, overlayOptions: { width: "80%", minWidth: 76, maxHeight: `${HEIGHT_SHARE * 100}%`, anchor: "center" } },
+    { overlay: true, overlayOptions: { width: "80%", minWidth: 80, maxHeight: `${HEIGHT_SHARE * 100}%`, anchor: "center" } },
   );
 }
