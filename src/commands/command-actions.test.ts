@@ -206,6 +206,7 @@ describe("/pruner tree", () => {
   test("summaries open the tree browser as a centered overlay that q closes", async () => {
     const indexer = { getRecord: () => ({ toolCallId: "a", toolName: "read", args: {}, resultText: "abc", isError: false }) };
     const branch = [
+      { type: "message", message: { role: "user", content: "read it", timestamp: 1 } },
       { type: "custom_message", customType: "context-prune-summary", content: "sum", details: { toolCallRefs: [{ shortId: "t1", toolCallId: "a" }] } },
     ];
     let options: any;
@@ -214,14 +215,14 @@ describe("/pruner tree", () => {
       options = opts;
       const theme = { fg: (_c: string, s: string) => s, bg: (_c: string, s: string) => s };
       const kb = { matches: (data: string, id: string) => id === "tui.select.cancel" && data === "\x1b" };
-      const component = factory({}, theme, kb, () => (closed = true));
-      expect(component.render(60).join("\n")).toContain("[pruner] Turn ? summary (1 tool");
+      const component = factory({ terminal: { rows: 24, columns: 80 } }, theme, kb, () => (closed = true));
+      expect(component.render(80).join("\n")).toContain("→ ▸ read it");
       component.handleInput("q");
     };
     const { ctx } = uiRecorder({ custom });
     ctx.sessionManager = { getBranch: () => branch };
     await harness({ indexer }).run("tree", ctx);
-    expect(options).toEqual({ overlay: true, overlayOptions: { width: "80%", maxHeight: "70%", anchor: "center" } });
+    expect(options).toEqual({ overlay: true, overlayOptions: { width: "80%", minWidth: 80, maxHeight: "80%", anchor: "center" } });
     expect(closed).toBe(true);
   });
 });

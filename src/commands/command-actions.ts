@@ -11,7 +11,7 @@ import type { ToolCallIndexer } from "../archive/indexer.js";
 import { plural } from "../plural.js";
 import { formatCompactCount } from "../summarize/stats.js";
 import { showReport } from "../ui/report.js";
-import { buildPruneTree, TreeBrowser } from "../ui/tree-browser.js";
+import { buildPruneTree, showTreeBrowser } from "../ui/tree-browser.js";
 import type { ChainCompressionEntry } from "../types.js";
 
 const NOT_FLUSHED: Record<string, string> = {
@@ -99,8 +99,5 @@ export const treeCommand: SubcommandHandler = async (deps, ctx: ExtensionCommand
     info(ctx, "No pruned tool calls found in this session.");
     return;
   }
-  await ctx.ui.custom<undefined>(
-    (_tui, theme, keybindings, done) => new TreeBrowser(roots, theme, () => done(undefined), keybindings),
-    { overlay: true, overlayOptions: { width: "80%", maxHeight: "70%", anchor: "center" } },
-  );
+  await showTreeBrowser(ctx, roots);
 };

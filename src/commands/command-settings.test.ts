@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { initTheme } from "@earendil-works/pi-coding-agent";
 import { settingDescription } from "./command-descriptions.js";
-import { buildSettingItems, modelBrowserItems } from "./command-settings.js";
+import { buildSettingItems, modelBrowserItems, settingsLayout } from "./command-settings.js";
 import { registerCommands } from "./commands.js";
 import { DEFAULT_CONFIG } from "../types.js";
 import { useTempAgentDirs } from "../../test/temp-agent-dir.js";
@@ -18,8 +18,11 @@ const { settleSaves } = agentDirs;
 
 const plainTheme = { fg: (_c: string, s: string) => s, bg: (_c: string, s: string) => s } as any;
 
-/** Opens `/pruner settings` and returns the overlay component plus observation hooks. */
-async function openSettings(config: Record<string, unknown> = {}, models: any[] | (() => any[]) = []) {
+const ANSI = /\x1b\[[0-9;]*m|\x1b_[^\x07]*\x07|\x1b\]8;;\x07/g;
+const strip = (lines: readonly string[]) => lines.map((l) => l.replace(ANSI, ""));
+
+/** Opens `/pruner settings` on a terminal of `rows` x `columns` and returns the overlay component plus observation hooks. */
+async function openSettings(config: Record<string, unknown> = {}, models: any[] | (() => any[]) = [], rows = 24, columns = 80) {
   const dir = await agentDirs.fresh();
   let spec: any;
   const pi = { registerCommand: (_n: string, s: any) => (spec = s), registerMessageRenderer: () => {} } as any;
@@ -38,14 +41,14 @@ async function openSettings(config: Record<string, unknown> = {}, models: any[] 
       setStatus: (_id: string, t?: string) => status.push(t),
       custom: (factory: any, opts: any) => {
         options = opts;
-        component = factory({}, plainTheme, {}, (value: unknown) => finish(value));
+        component = factory({ terminal: { rows, columns } }, plainTheme, {}, (value: unknown) => finish(value));
         return closed;
       },
     },
     modelRegistry: { getAvailable },
   } as any;
   const done = spec.handler("settings", ctx);
-  const list = component.children[2];
+  const list = component.list;
   const saved = async () => {
     await settleSaves();
     const file = join(dir, "settings.json");
@@ -55,17 +58,54 @@ async function openSettings(config: Record<string, unknown> = {}, models: any[] 
 }
 
 describe("settings overlay", () => {
-  test("opens a 60-column overlay titled pruner settings", async () => {
+  test("opens an 80-column overlay in a full box titled pruner settings", async () => {
     const s = await openSettings();
-    expect(s.options).toEqual({ overlay: true, overlayOptions: { width: 60 } });
-    const lines: string[] = s.component.render(60);
-    expect(lines.some((l) => l.includes("pruner settings"))).toBe(true);
-    expect(lines.some((l) => l.includes("Enabled"))).toBe(true);
+    expect(s.options.overlay).toBe(true);
+    expect(s.options.overlayOptions()).toEqual({ width: 80, row: 1 });
+    const lines = strip(s.component.render(80));
+    expect(lines[0]).toStartWith("┌─ pruner settings ─");
+    expect(lines.at(-1)).toBe(`└${"─".repeat(78)}┘`);
+    for (const line of lines.slice(1, -1)) expect(line).toMatch(/^│ .{76} │$/u);
+    for (const line of lines) expect(Bun.stringWidth(line)).toBe(80);
+    expect(lines.some((l) => l.includes("→ Enabled"))).toBe(true);
     s.component.handleInput(ESC);
     await s.done;
   });
 
-  test("lists the 22 settings in order with raw preset values", () => {
+  test("from its fixed top row the box never reaches past a 24-row terminal while the selection moves", async () => {
+    const s = await openSettings();
+    const top = s.options.overlayOptions().row;
+    for (let i = 0; i < 22; i++) {
+      expect(top + s.component.render(80).length).toBeLessThanOrEqual(24);
+      s.component.handleInput(DOWN);
+    }
+  });
+
+  test("a tall terminal lists every setting without scrolling, a short one scrolls the list", () => {
+    const items = buildSettingItems({} as any, { ...DEFAULT_CONFIG });
+    expect(settingsLayout(items, 50, 160)).toMatchObject({ listRows: 22 });
+    const short = settingsLayout(items, 24, 80);
+    expect(short.listRows).toBeLessThan(22);
+    expect(short.top + short.height).toBeLessThanOrEqual(24);
+  });
+
+  test("the hint says changes are saved instead of offering to cancel", async () => {
+    const s = await openSettings();
+    const text = strip(s.component.render(80)).join("\n");
+    expect(text).toContain("Type to search · Enter/Space to change · Esc to close · changes are saved");
+    expect(text).not.toContain("Esc to cancel");
+  });
+
+  test("typing filters the settings by label, like pi's own /settings", async () => {
+    const s = await openSettings();
+    for (const ch of "timeout") s.component.handleInput(ch);
+    const labels = strip(s.component.render(80)).flatMap((l) => /^│ [→ ] (\S(?:\S| \S)*) {2,}[^\s│]/.exec(l)?.[1] ?? []);
+    expect(labels.sort()).toEqual(["Summarizer idle timeout", "Summarizer max timeout"]);
+    s.component.handleInput(ENTER);
+    expect(s.box.value.summarizerMaxTimeoutMs === 300000 || s.box.value.summarizerIdleTimeoutMs === 45000).toBe(true);
+  });
+
+  test("lists the 22 settings in order with values in their units", () => {
     const items = buildSettingItems({} as any, { ...DEFAULT_CONFIG });
     expect(items.map((i) => i.id)).toEqual([
       "enabled", "showPruneStatusLine", "pruneOn", "summarizerModel", "summarizerThinking", "batchingMode",
@@ -75,10 +115,21 @@ describe("settings overlay", () => {
       "purgeErrorsMinArgChars", "protectedTools", "protectedPaths",
     ]);
     const byId = new Map(items.map((i) => [i.id, i]));
-    expect(byId.get("recoveryGraceTurns")!.label).toBe("Recovery grace (user-turn-groups)");
-    expect(byId.get("autoBudgetThreshold")!.label).toBe("Auto-flush at context %");
-    expect(byId.get("autoBudgetThreshold")!.values).toEqual(["0", "0.6", "0.7", "0.8", "0.9"]);
-    expect(byId.get("minBatchChars")!.values).toEqual(["0", "500", "1000", "2000", "5000"]);
+    expect(items.map((i) => i.label)).toEqual([
+      "Enabled", "Prune status line", "Prune trigger", "Summarizer model", "Summarizer thinking", "Batching mode",
+      "Quiet skip notifications", "Min batch size", "Recovery grace", "Summarizer idle timeout", "Summarizer max timeout",
+      "Auto-flush at context %", "Dedup by content hash", "Chain compression", "Chain window", "Strip final thinking",
+      "Fuse range summary", "Error purge", "Error purge cooldown", "Error purge min argument size", "Protected tools",
+      "Protected paths",
+    ]);
+    expect(byId.get("autoBudgetThreshold")!.values).toEqual(["off", "60%", "70%", "80%", "90%"]);
+    expect(byId.get("minBatchChars")!.values).toEqual(["off", "500 chars", "1000 chars", "2000 chars", "5000 chars"]);
+    expect(byId.get("recoveryGraceTurns")!.values).toEqual(["off", "1 prompt", "3 prompts", "5 prompts", "8 prompts"]);
+    expect(byId.get("summarizerIdleTimeoutMs")!.values).toEqual(["off", "10 s", "20 s", "45 s", "90 s"]);
+    expect(byId.get("summarizerMaxTimeoutMs")!.values).toEqual(["off", "120 s", "180 s", "300 s", "600 s"]);
+    expect(byId.get("chainCompressionRollingWindow")!.values).toEqual(["1 chain", "2 chains", "3 chains", "5 chains", "10 chains"]);
+    expect(byId.get("purgeErrorsCooldown")!.values).toEqual(["1 turn", "2 turns", "3 turns", "5 turns", "10 turns"]);
+    expect(byId.get("purgeErrorsMinArgChars")!.values).toEqual(["100 chars", "500 chars", "1000 chars", "5000 chars"]);
     expect(byId.get("summarizerThinking")!.values).toEqual(["default", "off", "minimal", "low", "medium", "high", "xhigh"]);
     expect(byId.get("enabled")!.description).toBe("Enable or disable context pruning");
     expect(byId.get("protectedPaths")!.currentValue).toBe("**/skills/**/*.md, **/gauntlet-overrides.md");
@@ -99,17 +150,17 @@ describe("settings overlay", () => {
     };
     const current = Object.fromEntries(buildSettingItems({} as any, config).map((i) => [i.id, i.currentValue]));
     expect(current).toMatchObject({
-      minBatchChars: "1000",
-      recoveryGraceTurns: "3",
-      summarizerIdleTimeoutMs: "20000",
-      summarizerMaxTimeoutMs: "180000",
-      autoBudgetThreshold: "0",
-      chainCompressionRollingWindow: "3",
-      purgeErrorsCooldown: "2",
-      purgeErrorsMinArgChars: "500",
+      minBatchChars: "1000 chars",
+      recoveryGraceTurns: "3 prompts",
+      summarizerIdleTimeoutMs: "20 s",
+      summarizerMaxTimeoutMs: "180 s",
+      autoBudgetThreshold: "off",
+      chainCompressionRollingWindow: "3 chains",
+      purgeErrorsCooldown: "2 turns",
+      purgeErrorsMinArgChars: "500 chars",
     });
     const nullBudget = buildSettingItems({} as any, { ...DEFAULT_CONFIG, autoBudgetThreshold: null });
-    expect(nullBudget.find((i) => i.id === "autoBudgetThreshold")!.currentValue).toBe("0");
+    expect(nullBudget.find((i) => i.id === "autoBudgetThreshold")!.currentValue).toBe("off");
   });
 
   test("a non-numeric minBatchChars falls back to 1000 and 0 budget stores null (#32)", async () => {
@@ -121,6 +172,30 @@ describe("settings overlay", () => {
     s.list.onChange("autoBudgetThreshold", "0.7");
     expect(s.box.value.autoBudgetThreshold).toBe(0.7);
     expect((await s.saved()).autoBudgetThreshold).toBe(0.7);
+  });
+
+  test("a shown value is saved as the stored number it stands for", async () => {
+    const s = await openSettings();
+    s.list.onChange("autoBudgetThreshold", "80%");
+    s.list.onChange("summarizerIdleTimeoutMs", "45 s");
+    s.list.onChange("summarizerMaxTimeoutMs", "off");
+    s.list.onChange("minBatchChars", "2000 chars");
+    s.list.onChange("recoveryGraceTurns", "8 prompts");
+    s.list.onChange("chainCompressionRollingWindow", "10 chains");
+    s.list.onChange("purgeErrorsCooldown", "5 turns");
+    s.list.onChange("purgeErrorsMinArgChars", "5000 chars");
+    expect(s.box.value).toMatchObject({ autoBudgetThreshold: 0.8, summarizerIdleTimeoutMs: 45000, summarizerMaxTimeoutMs: 0, minBatchChars: 2000, recoveryGraceTurns: 8 });
+    expect(s.box.value.chainCompression.rollingWindow).toBe(10);
+    expect(s.box.value.purgeErrors).toMatchObject({ cooldownTurns: 5, minArgChars: 5000 });
+    expect(await s.saved()).toMatchObject({ autoBudgetThreshold: 0.8, summarizerIdleTimeoutMs: 45000, summarizerMaxTimeoutMs: 0 });
+  });
+
+  test("Enter cycles the shown values of a setting", async () => {
+    const s = await openSettings({ autoBudgetThreshold: 0.6 });
+    for (let i = 0; i < 11; i++) s.component.handleInput(DOWN);
+    s.component.handleInput(ENTER);
+    expect(s.box.value.autoBudgetThreshold).toBe(0.7);
+    expect(strip(s.component.render(80)).join("\n")).toMatch(/→ Auto-flush at context % +70%/);
   });
 
   test("Enter on the first row toggles enabled, saves and refreshes the footer", async () => {
@@ -192,7 +267,7 @@ describe("settings overlay", () => {
     expect(item.description).toContain("Current value 1000");
     s.list.onChange("minBatchChars", "0");
     expect(item.description).toContain("guard is off");
-    expect(item.currentValue).toBe("0");
+    expect(item.currentValue).toBe("off");
   });
 
   test("Esc closes the overlay", async () => {
@@ -238,7 +313,7 @@ describe("model browser", () => {
     const s = await openSettings({}, models);
     for (let i = 0; i < 3; i++) s.component.handleInput(DOWN);
     s.component.handleInput(ENTER);
-    expect(s.component.render(60).join("\n")).toContain("anthropic/claude-haiku");
+    expect(s.component.render(80).join("\n")).toContain("anthropic/claude-haiku");
     s.component.handleInput(DOWN);
     s.component.handleInput(ENTER);
     expect(s.box.value.summarizerModel).toBe("anthropic/claude-haiku");
@@ -259,10 +334,10 @@ describe("setting descriptions", () => {
   });
 
   test("timeouts and the auto budget describe their off and on states", () => {
-    expect(settingDescription("summarizerIdleTimeoutMs", cfg({ summarizerIdleTimeoutMs: 0 }))).toContain("DISABLED");
-    expect(settingDescription("summarizerIdleTimeoutMs", cfg({}))).toContain("20s");
-    expect(settingDescription("summarizerMaxTimeoutMs", cfg({ summarizerMaxTimeoutMs: 0 }))).toContain("DISABLED");
-    expect(settingDescription("summarizerMaxTimeoutMs", cfg({}))).toContain("180s");
+    expect(settingDescription("summarizerIdleTimeoutMs", cfg({ summarizerIdleTimeoutMs: 0 }))).toContain("idle timeout is off");
+    expect(settingDescription("summarizerIdleTimeoutMs", cfg({}))).toContain("20 s");
+    expect(settingDescription("summarizerMaxTimeoutMs", cfg({ summarizerMaxTimeoutMs: 0 }))).toContain("max timeout is off");
+    expect(settingDescription("summarizerMaxTimeoutMs", cfg({}))).toContain("180 s");
     expect(settingDescription("autoBudgetThreshold", cfg({}))).toContain("Currently off");
     const on = settingDescription("autoBudgetThreshold", cfg({ autoBudgetThreshold: 0.8 }));
     expect(on).toContain("80%");
@@ -270,12 +345,21 @@ describe("setting descriptions", () => {
   });
 
   test("state-dependent descriptions show ON/OFF and current values", () => {
-    expect(settingDescription("chainCompressionEnabled", cfg({}))).toContain("K=3");
+    expect(settingDescription("chainCompressionEnabled", cfg({}))).toContain("older than the 3 most recent");
     expect(settingDescription("chainCompressionEnabled", cfg({}))).toContain("Currently ON");
     expect(settingDescription("quietOversizedSkips", cfg({}))).toContain("Currently OFF");
     expect(settingDescription("showPruneStatusLine", cfg({ showPruneStatusLine: false }))).toContain("OFF");
     expect(settingDescription("recoveryGraceTurns", cfg({ recoveryGraceTurns: 0 }))).toContain("right away");
     expect(settingDescription("summarizerThinking", cfg({ summarizerThinking: "high" }))).toContain("high thinking");
     expect(settingDescription("protectedTools", cfg({ protectedTools: ["a", "b"] }))).toContain("Current: a, b.");
+    expect(settingDescription("recoveryGraceTurns", cfg({ recoveryGraceTurns: 1 }))).toContain("stays whole for 1 prompt,");
+  });
+
+  test("no description uses internal words", () => {
+    const ids = buildSettingItems({} as any, { ...DEFAULT_CONFIG }).map((i) => i.id);
+    const configs = [cfg({}), cfg({ quietOversizedSkips: true, recoveryGraceTurns: 0, minBatchChars: 0, dedupByContentHash: false })];
+    for (const config of configs) {
+      for (const id of ids) expect(settingDescription(id, config)).not.toMatch(/frontier|user-turn-group|resultText|turn index|occurrence|K=/);
+    }
   });
 });

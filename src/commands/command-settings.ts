@@ -1,11 +1,14 @@
 /**
- * `/pruner settings`: a SettingsList overlay over every tunable config key,
- * with a searchable model browser as the summarizer-model submenu.
+ * `/pruner settings`: a boxed, searchable SettingsList overlay over every tunable config key,
+ * values shown in their units (`60%`, `20 s`) and saved as the stored numbers, with a
+ * searchable model browser as the summarizer-model submenu.
  */
 import type { ExtensionCommandContext, Theme } from "@earendil-works/pi-coding-agent";
-import { DynamicBorder, getSettingsListTheme } from "@earendil-works/pi-coding-agent";
-import { Container, SettingsList, Text } from "@earendil-works/pi-tui";
-import type { SettingItem } from "@earendil-works/pi-tui";
+import { getSettingsListTheme } from "@earendil-works/pi-coding-agent";
+import { SettingsList, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+import type { Component, SettingItem, SettingsListTheme } from "@earendil-works/pi-tui";
+import { plural } from "../plural.js";
+import { frame } from "../ui/frame.js";
 import { errorMessage, refreshStatus, safeNotify } from "./command-context.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { listOrNone, settingDescription } from "./command-descriptions.js";
@@ -60,19 +63,42 @@ function topBool(id: "enabled" | "showPruneStatusLine" | "quietOversizedSkips" |
   return boolSpec(id, label, (c) => c[id], (c, v) => ({ ...c, [id]: v }));
 }
 
+/** How a preset's stored value is shown: `20 s`, `60%`, `1000 chars`, `off`. */
+type Shown = (raw: string) => string;
+
+const offOr =
+  (show: (n: number) => string): Shown =>
+  (raw) => {
+    const n = Number(raw);
+    return n === 0 ? "off" : show(n);
+  };
+const chars = offOr((n) => `${n} chars`);
+const secondsShown = offOr((n) => `${n / 1000} s`);
+const percent = offOr((n) => `${Math.round(n * 100)}%`);
+const counted = (unit: string): Shown => offOr((n) => plural(n, unit));
+
+/** Shown values of a cycle, and the way back from one (a raw value passes through). */
+function shownCycle(presets: PresetOption[], show: Shown) {
+  const raws = presetValues(presets);
+  const values = raws.map(show);
+  const toRaw = (value: string) => raws.find((raw) => show(raw) === value) ?? value;
+  return { raws, values, toRaw };
+}
+
 function intSpec(
   id: "minBatchChars" | "recoveryGraceTurns" | "summarizerIdleTimeoutMs" | "summarizerMaxTimeoutMs",
   label: string,
   presets: PresetOption[],
+  show: Shown,
 ): SettingSpec {
-  const values = presetValues(presets);
+  const cycle = shownCycle(presets, show);
   const fallback = DEFAULT_CONFIG[id];
   return {
     id,
     label,
-    values: () => values,
-    current: (c) => inCycle(values, String(c[id]), String(fallback)),
-    apply: (v, c) => ({ ...c, [id]: intAtLeast(v, 0, fallback) }),
+    values: () => cycle.values,
+    current: (c) => show(inCycle(cycle.raws, String(c[id]), String(fallback))),
+    apply: (v, c) => ({ ...c, [id]: intAtLeast(cycle.toRaw(v), 0, fallback) }),
   };
 }
 
@@ -85,15 +111,25 @@ function chainSpec(id: string, label: string, key: keyof ChainCompressionConfig)
   );
 }
 
-function purgeIntSpec(id: string, label: string, key: "cooldownTurns" | "minArgChars", presets: PresetOption[], min: number): SettingSpec {
-  const values = presetValues(presets);
+function purgeIntSpec(
+  id: string,
+  label: string,
+  key: "cooldownTurns" | "minArgChars",
+  presets: PresetOption[],
+  min: number,
+  show: Shown,
+): SettingSpec {
+  const cycle = shownCycle(presets, show);
   const fallback = DEFAULT_CONFIG.purgeErrors[key];
   return {
     id,
     label,
-    values: () => values,
-    current: (c) => inCycle(values, String(c.purgeErrors[key]), String(fallback)),
-    apply: (v, c) => ({ ...c, purgeErrors: { ...c.purgeErrors, [key]: intAtLeast(v, min, fallback) } as ErrorPurgeConfig }),
+    values: () => cycle.values,
+    current: (c) => show(inCycle(cycle.raws, String(c.purgeErrors[key]), String(fallback))),
+    apply: (v, c) => ({
+      ...c,
+      purgeErrors: { ...c.purgeErrors, [key]: intAtLeast(cycle.toRaw(v), min, fallback) } as ErrorPurgeConfig,
+    }),
   };
 }
 
@@ -106,8 +142,9 @@ function readOnlyList(id: "protectedTools" | "protectedPaths", label: string): S
   return { id, label, values: (c) => [listOrNone(c[id])], current: (c) => listOrNone(c[id]) };
 }
 
-const AUTO_BUDGET_VALUES = presetValues(AUTO_BUDGET_PRESETS);
-const WINDOW_VALUES = presetValues(ROLLING_WINDOW_PRESETS);
+const AUTO_BUDGET = shownCycle(AUTO_BUDGET_PRESETS, percent);
+const chainsShown = counted("chain");
+const WINDOW = shownCycle(ROLLING_WINDOW_PRESETS, chainsShown);
 
 const SPECS: SettingSpec[] = [
   topBool("enabled", "Enabled"),
@@ -124,17 +161,17 @@ const SPECS: SettingSpec[] = [
   castSpec("summarizerThinking", "Summarizer thinking", SUMMARIZER_THINKING_LEVELS),
   castSpec("batchingMode", "Batching mode", BATCHING_MODES),
   topBool("quietOversizedSkips", "Quiet skip notifications"),
-  intSpec("minBatchChars", "Min batch chars", MIN_BATCH_CHARS_PRESETS),
-  intSpec("recoveryGraceTurns", "Recovery grace (user-turn-groups)", RECOVERY_GRACE_PRESETS),
-  intSpec("summarizerIdleTimeoutMs", "Summarizer idle timeout", SUMMARIZER_IDLE_TIMEOUT_PRESETS),
-  intSpec("summarizerMaxTimeoutMs", "Summarizer max timeout", SUMMARIZER_MAX_TIMEOUT_PRESETS),
+  intSpec("minBatchChars", "Min batch size", MIN_BATCH_CHARS_PRESETS, chars),
+  intSpec("recoveryGraceTurns", "Recovery grace", RECOVERY_GRACE_PRESETS, counted("prompt")),
+  intSpec("summarizerIdleTimeoutMs", "Summarizer idle timeout", SUMMARIZER_IDLE_TIMEOUT_PRESETS, secondsShown),
+  intSpec("summarizerMaxTimeoutMs", "Summarizer max timeout", SUMMARIZER_MAX_TIMEOUT_PRESETS, secondsShown),
   {
     id: "autoBudgetThreshold",
     label: "Auto-flush at context %",
-    values: () => AUTO_BUDGET_VALUES,
-    current: (c) => (c.autoBudgetThreshold == null ? "0" : inCycle(AUTO_BUDGET_VALUES, String(c.autoBudgetThreshold), "0")),
+    values: () => AUTO_BUDGET.values,
+    current: (c) => percent(c.autoBudgetThreshold == null ? "0" : inCycle(AUTO_BUDGET.raws, String(c.autoBudgetThreshold), "0")),
     apply: (v, c) => {
-      const x = Number.parseFloat(v);
+      const x = Number.parseFloat(AUTO_BUDGET.toRaw(v));
       return { ...c, autoBudgetThreshold: x > 0 && x <= 1 ? x : null };
     },
   },
@@ -142,13 +179,16 @@ const SPECS: SettingSpec[] = [
   chainSpec("chainCompressionEnabled", "Chain compression", "enabled"),
   {
     id: "chainCompressionRollingWindow",
-    label: "Chain window (K)",
-    values: () => WINDOW_VALUES,
+    label: "Chain window",
+    values: () => WINDOW.values,
     current: (c) =>
-      inCycle(WINDOW_VALUES, String(c.chainCompression.rollingWindow), String(DEFAULT_CONFIG.chainCompression.rollingWindow)),
+      chainsShown(inCycle(WINDOW.raws, String(c.chainCompression.rollingWindow), String(DEFAULT_CONFIG.chainCompression.rollingWindow))),
     apply: (v, c) => ({
       ...c,
-      chainCompression: { ...c.chainCompression, rollingWindow: intAtLeast(v, 1, DEFAULT_CONFIG.chainCompression.rollingWindow) },
+      chainCompression: {
+        ...c.chainCompression,
+        rollingWindow: intAtLeast(WINDOW.toRaw(v), 1, DEFAULT_CONFIG.chainCompression.rollingWindow),
+      },
     }),
   },
   chainSpec("chainCompressionStripThinking", "Strip final thinking", "stripFinalAssistantThinking"),
@@ -159,8 +199,8 @@ const SPECS: SettingSpec[] = [
     (c) => c.purgeErrors.enabled,
     (c, v) => ({ ...c, purgeErrors: { ...c.purgeErrors, enabled: v } }),
   ),
-  purgeIntSpec("purgeErrorsCooldown", "Error purge cooldown (turns)", "cooldownTurns", PURGE_COOLDOWN_PRESETS, 1),
-  purgeIntSpec("purgeErrorsMinArgChars", "Error purge min arg chars", "minArgChars", PURGE_MIN_ARG_PRESETS, 0),
+  purgeIntSpec("purgeErrorsCooldown", "Error purge cooldown", "cooldownTurns", PURGE_COOLDOWN_PRESETS, 1, counted("turn")),
+  purgeIntSpec("purgeErrorsMinArgChars", "Error purge min argument size", "minArgChars", PURGE_MIN_ARG_PRESETS, 0, chars),
   readOnlyList("protectedTools", "Protected tools"),
   readOnlyList("protectedPaths", "Protected paths"),
 ];
@@ -191,7 +231,8 @@ export function modelBrowserItems(ctx: ExtensionCommandContext, current: string)
   return items;
 }
 
-export function buildSettingItems(ctx: ExtensionCommandContext, config: Config): SettingItem[] {
+/** `modelRows` is the height of the model browser's list. */
+export function buildSettingItems(ctx: ExtensionCommandContext, config: Config, modelRows = 15): SettingItem[] {
   return SPECS.map((spec) => {
     const item: SettingItem = {
       id: spec.id,
@@ -202,7 +243,7 @@ export function buildSettingItems(ctx: ExtensionCommandContext, config: Config):
     };
     if (spec.withModelBrowser) {
       item.submenu = (current, done) =>
-        new SettingsList(modelBrowserItems(ctx, current), 15, getSettingsListTheme(), (_id, value) => done(value), () => done(undefined), {
+        new SettingsList(modelBrowserItems(ctx, current), modelRows, getSettingsListTheme(), (_id, value) => done(value), () => done(undefined), {
           enableSearch: true,
         });
     }
@@ -231,27 +272,67 @@ export function applySettingChange(
   return next;
 }
 
-class SettingsOverlay extends Container {
+const TITLE = "pruner settings";
+/** Every change is saved at once, so Esc closes rather than cancels. */
+const CLOSE_HINT = "Esc to close · changes are saved";
+const OVERLAY_WIDTH = 80;
+/** Box rows besides the list, its scroll line and the description: two edges, search line and gap, two gaps, hint. */
+const BOX_ROWS = 7;
+/** Rows kept free above and below the box. */
+const TERMINAL_MARGIN = 2;
+const MIN_LIST_ROWS = 3;
+
+function overlayTheme(): SettingsListTheme {
+  const base = getSettingsListTheme();
+  return { ...base, hint: (text) => base.hint(text.replace("Esc to cancel", CLOSE_HINT)) };
+}
+
+/**
+ * List rows that fit the terminal with the longest description showing, the tallest the box can get,
+ * and the row its top edge stays on.
+ */
+export function settingsLayout(items: SettingItem[], rows: number, columns: number): { listRows: number; height: number; top: number } {
+  const content = Math.min(OVERLAY_WIDTH, columns) - 4;
+  const described = Math.max(0, ...items.map((item) => wrapTextWithAnsi(item.description ?? "", content - 4).length));
+  const all = rows - TERMINAL_MARGIN - BOX_ROWS - described;
+  const listRows = Math.max(MIN_LIST_ROWS, all >= items.length ? items.length : all - 1);
+  const scrollRow = listRows < items.length ? 1 : 0;
+  const height = Math.min(rows, BOX_ROWS + listRows + scrollRow + described);
+  return { listRows, height, top: Math.max(0, Math.floor((rows - height) / 2)) };
+}
+
+/** The settings list in a full box, so no chat text shows through or beside its rows. */
+class SettingsOverlay implements Component {
   readonly capturesViewportInput = true;
 
-  constructor(title: string, private readonly list: SettingsList, theme?: Theme) {
-    super();
-    const border = theme ? (text: string) => theme.fg("border", text) : undefined;
-    this.addChild(new DynamicBorder(border));
-    this.addChild(new Text(theme ? theme.fg("accent", title) : title, 0, 0));
-    this.addChild(list);
-    this.addChild(new DynamicBorder(border));
+  constructor(
+    readonly list: SettingsList,
+    private readonly theme?: Theme,
+  ) {}
+
+  render(width: number): string[] {
+    const lines = this.list.render(Math.max(1, width - 4));
+    const paint = this.theme ? (text: string) => this.theme!.fg("border", text) : undefined;
+    return frame(this.theme ? this.theme.fg("accent", TITLE) : TITLE, lines, width, { paint, padding: 1 });
   }
 
   handleInput(data: string): void {
     this.list.handleInput(data);
   }
+
+  invalidate(): void {
+    this.list.invalidate();
+  }
 }
 
 export const settingsCommand: SubcommandHandler = async (deps, ctx) => {
+  let top = 0;
   await ctx.ui.custom<undefined>(
-    (_tui, theme, _keybindings, done) => {
-      const items = buildSettingItems(ctx, deps.currentConfig.value);
+    (tui, theme, _keybindings, done) => {
+      const probe = buildSettingItems(ctx, deps.currentConfig.value);
+      const layout = settingsLayout(probe, tui.terminal.rows, tui.terminal.columns);
+      top = layout.top;
+      const items = buildSettingItems(ctx, deps.currentConfig.value, layout.listRows);
       const onChange = (id: string, value: string): void => {
         try {
           if (applySettingChange(deps, ctx, items, id, value)) list.invalidate();
@@ -259,11 +340,13 @@ export const settingsCommand: SubcommandHandler = async (deps, ctx) => {
           safeNotify(ctx, `pruner: settings change failed: ${errorMessage(err)}`, "error");
         }
       };
-      const list = new SettingsList(items, 10, getSettingsListTheme(), onChange, () => done(undefined), {
-        enableSearch: false,
+      const list = new SettingsList(items, layout.listRows, overlayTheme(), onChange, () => done(undefined), {
+        enableSearch: true,
       });
-      return new SettingsOverlay("pruner settings", list, theme);
+      return new SettingsOverlay(list, theme);
     },
-    { overlay: true, overlayOptions: { width: 60 } },
+    // pi reads the options after the factory ran: the top row stays put, so the list does not move
+    // when a longer description or a search changes the box's height.
+    { overlay: true, overlayOptions: () => ({ width: OVERLAY_WIDTH, row: top }) },
   );
 };

@@ -13,21 +13,23 @@ beforeAll(() => {
   initTheme("dark");
 });
 
-const SEL_ON = "\x1b[7m";
-const SEL_OFF = "\x1b[27m";
-const plainTheme = { fg: (_c: string, s: string) => s, bg: (_c: string, s: string) => `${SEL_ON}${s}${SEL_OFF}` } as any;
+/** No colours at all, like a terminal that shows no background: the selection must still show. */
+const plainTheme = { fg: (_c: string, s: string) => s, bg: (_c: string, s: string) => s } as any;
 const ANSI = /\x1b\[[0-9;]*m|\x1b\]8;;\x07/g;
 const strip = (lines: string[]) => lines.map((l) => l.replace(ANSI, ""));
-/** Marks the selected row with brackets so assertions can see the selection. */
-const show = (line: string) => line.replace(SEL_ON, "[").replace(SEL_OFF, "]").replace(ANSI, "");
 
 function record(id: string, patch: Record<string, unknown> = {}) {
   return { toolCallId: id, toolName: "read", args: { path: `/src/${id}.ts` }, resultText: "x".repeat(1500), isError: false, turnIndex: 1, timestamp: 1, ...patch };
 }
 
-function summaryEntry(refs: Array<{ shortId: string; toolCallId: string; resultTimestamp?: number }>, content = "## Summary\n- did things", extra = {}) {
+type Ref = { shortId: string; toolCallId: string; resultTimestamp?: number };
+
+function summaryEntry(refs: Ref[], content = "## Summary\n- did things", extra = {}) {
   return { type: "custom_message", customType: "context-prune-summary", content, details: { toolCallRefs: refs, turnIndex: 4, ...extra } };
 }
+
+const user = (text: unknown) => ({ type: "message", message: { role: "user", content: text, timestamp: 1 } });
+const result = (toolCallId: string, timestamp: number) => ({ type: "message", message: { role: "toolResult", toolCallId, toolName: "read", content: [], isError: false, timestamp } });
 
 function ctxWith(branch: unknown[]) {
   return { sessionManager: { getBranch: () => branch } } as any;
@@ -38,43 +40,116 @@ function indexerOf(records: Record<string, any>) {
   return { lookups, getRecord: (key: string) => (lookups.push(key), records[key]) } as any;
 }
 
+const REFS: Ref[] = [
+  { shortId: "t1", toolCallId: "a", resultTimestamp: 10 },
+  { shortId: "t2", toolCallId: "b", resultTimestamp: 11 },
+];
+
 function twoLeafTree(): TreeNode[] {
   const indexer = indexerOf({ "a@10": record("a"), "b@11": record("b", { resultText: "tiny" }) });
-  const entry = summaryEntry([
-    { shortId: "t1", toolCallId: "a", resultTimestamp: 10 },
-    { shortId: "t2", toolCallId: "b", resultTimestamp: 11 },
-  ]);
-  return buildPruneTree(ctxWith([entry]), indexer);
+  const branch = [user("Read the two source files please"), result("a", 10), result("b", 11), summaryEntry(REFS)];
+  return buildPruneTree(ctxWith(branch), indexer);
+}
+
+function render(browser: TreeBrowser, width: number): string[] {
+  return strip(browser.render(width));
 }
 
 describe("buildPruneTree", () => {
-  test("one summary whose refs resolve to two records gives one collapsed root with two leaves (#30)", () => {
+  test("a root is labelled by the prompt that led to its tool calls, with tools and sizes beside it (#30)", () => {
     const roots = twoLeafTree();
     expect(roots).toHaveLength(1);
     const root = roots[0]!;
     expect(root).toMatchObject({ id: "summary-0", expanded: false, depth: 0, isLeaf: false, charCount: 23, detail: "## Summary\n- did things" });
-    expect(root.label).toBe("[pruner] Turn 4 summary (2 tools · 23 chars · original 1.5k)");
-    expect(root.children.map((c) => c.label)).toEqual(['read(path="/src/a.ts") · 1.5k chars', 'read(path="/src/b.ts") · 4 chars']);
+    expect(root.label).toBe("Read the two source files please");
+    expect(root.meta).toBe("read ×2 · 1.5k → 23 chars");
+    expect(root.facts).toBe("read ×2 · outputs 1.5k chars → summary 23 chars");
+    expect(root.children.map((c) => [c.label, c.meta])).toEqual([
+      ['read(path="/src/a.ts")', "1.5k chars"],
+      ['read(path="/src/b.ts")', "4 chars"],
+    ]);
     expect(root.children.every((c) => c.isLeaf && c.depth === 1 && !c.expanded)).toBe(true);
+  });
+
+  test("the prompt comes from the summarized results, not from where the summary was written", () => {
+    const indexer = indexerOf({ "a@10": record("a"), "b@11": record("b") });
+    const branch = [
+      user("first question"),
+      result("a", 10),
+      user("second question"),
+      result("b", 11),
+      summaryEntry([REFS[0]!]),
+      summaryEntry([REFS[1]!]),
+    ];
+    expect(buildPruneTree(ctxWith(branch), indexer).map((r) => r.label)).toEqual(["first question", "second question"]);
   });
 
   test("refs are resolved by occurrence key, and legacy ids by bare id", () => {
     const indexer = indexerOf({ "a@10": record("a"), legacy: record("legacy") });
     const branch = [
-      summaryEntry([{ shortId: "t1", toolCallId: "a", resultTimestamp: 10 }]),
+      user("look"),
+      result("a", 10),
+      result("legacy", 12),
+      summaryEntry([REFS[0]!]),
+      user("again"),
       { type: "custom_message", customType: "context-prune-summary", content: "old", details: { toolCallIds: ["legacy"] } },
     ];
     const roots = buildPruneTree(ctxWith(branch), indexer);
     expect(indexer.lookups).toEqual(["a@10", "legacy"]);
     expect(roots.map((r) => r.id)).toEqual(["summary-0", "summary-1"]);
-    expect(roots[1]!.label).toStartWith("[pruner] Turn ? summary (1 tool ·");
+    expect(roots.map((r) => r.label)).toEqual(["look", "look"]);
+    expect(roots.map((r) => r.meta)).toEqual(["1 of 2 · read · 1.5k → 23 chars", "2 of 2 · read · 1.5k → 3 chars"]);
+  });
+
+  test("summaries of one prompt are numbered, the same words in another prompt are not", () => {
+    const indexer = indexerOf({ "a@10": record("a"), "b@11": record("b"), "c@12": record("c") });
+    const branch = [
+      user("go"),
+      result("a", 10),
+      result("b", 11),
+      summaryEntry([REFS[0]!]),
+      summaryEntry([REFS[1]!]),
+      user("go"),
+      result("c", 12),
+      summaryEntry([{ shortId: "t3", toolCallId: "c", resultTimestamp: 12 }]),
+    ];
+    const roots = buildPruneTree(ctxWith(branch), indexer);
+    expect(roots.map((r) => r.meta!.split(" · ")[0])).toEqual(["1 of 2", "2 of 2", "read"]);
+    expect(roots[0]!.facts).toStartWith("1 of 2 · read · outputs");
+  });
+
+  test("a run started by another extension's message is labelled by that message; pruner messages start nothing", () => {
+    const indexer = indexerOf({ "a@10": record("a") });
+    const branch = [
+      user("typed prompt"),
+      { type: "custom_message", customType: "steer", content: [{ type: "text", text: "Steered   run\nby hook" }] },
+      { type: "custom_message", customType: "context-prune-chain-note", content: "pruner text" },
+      result("a", 10),
+      summaryEntry([REFS[0]!]),
+    ];
+    expect(buildPruneTree(ctxWith(branch), indexer)[0]!.label).toBe("Steered run by hook");
+  });
+
+  test("without the results on the branch the prompt before the summary is used, else a placeholder", () => {
+    const indexer = indexerOf({ "a@10": record("a") });
+    expect(buildPruneTree(ctxWith([user("earlier"), summaryEntry([REFS[0]!])]), indexer)[0]!.label).toBe("earlier");
+    expect(buildPruneTree(ctxWith([summaryEntry([REFS[0]!])]), indexer)[0]!.label).toBe("(request not on this branch)");
+    const images = [user([{ type: "image", data: "x", mimeType: "image/png" }]), summaryEntry([])];
+    expect(buildPruneTree(ctxWith(images), indexer)[0]!.label).toBe("(request without text)");
+  });
+
+  test("a long prompt becomes one line of at most 200 chars", () => {
+    const label = buildPruneTree(ctxWith([user(`start\n\n${"word ".repeat(100)}`), summaryEntry([])]), indexerOf({}))[0]!.label;
+    expect(label).toHaveLength(200);
+    expect(label).toStartWith("start word word");
+    expect(label).toEndWith("…");
   });
 
   test("unresolved refs make the root a leaf (#31)", () => {
-    const roots = buildPruneTree(ctxWith([summaryEntry([{ shortId: "t1", toolCallId: "gone" }])]), indexerOf({}));
+    const roots = buildPruneTree(ctxWith([user("q"), summaryEntry([{ shortId: "t1", toolCallId: "gone" }])]), indexerOf({}));
     expect(roots[0]!.isLeaf).toBe(true);
     expect(roots[0]!.children).toEqual([]);
-    expect(roots[0]!.label).toContain("(0 tools · ");
+    expect(roots[0]!.meta).toBe("no tool calls found · 0 → 23 chars");
   });
 
   test("other entries are ignored", () => {
@@ -94,35 +169,36 @@ describe("buildPruneTree", () => {
       indexerOf({ s: spilled, e: failed }),
     );
     const [leafS, leafE] = roots[0]!.children;
-    expect(leafS!.label).toBe('read(path="/src/s.ts") · 70.0k bytes');
+    expect([leafS!.label, leafS!.meta]).toEqual(['read(path="/src/s.ts")', "70.0k bytes"]);
     expect(leafS!.detail).toBe("head of file");
     expect(leafS!.charCount).toBe(70000);
-    expect(leafE!.label).toBe('read(cmd="ls", n=2) · 300 chars [error]');
+    expect([leafE!.label, leafE!.meta]).toEqual(['read(cmd="ls", n=2)', "300 chars · error"]);
     expect(leafE!.detail).toHaveLength(200);
     expect(leafE!.id).toBe("e");
   });
 
-  test("a summary timestamp is appended as a local date", () => {
+  test("a summary timestamp is shown as a local date in the summary facts", () => {
     const ts = Date.UTC(2025, 0, 2, 3, 4, 5);
     const roots = buildPruneTree(ctxWith([summaryEntry([], "s", { timestamp: ts })]), indexerOf({}));
-    expect(roots[0]!.label).toEndWith(` · ${new Date(ts).toLocaleString()}`);
+    expect(roots[0]!.facts).toEndWith(` · ${new Date(ts).toLocaleString()}`);
+    expect(roots[0]!.meta).not.toContain(new Date(ts).toLocaleString());
   });
 
   test("non-string content counts as zero chars and has no detail", () => {
     const entry = { type: "custom_message", customType: "context-prune-summary", content: [{ type: "text", text: "x" }], details: {} };
     const roots = buildPruneTree(ctxWith([entry]), indexerOf({}));
-    expect(roots[0]!.label).toContain("· 0 chars ·");
+    expect(roots[0]!.meta).toEndWith("→ 0 chars");
     expect(roots[0]!.detail).toBeUndefined();
   });
 });
 
 describe("TreeBrowser", () => {
-  test("renders a titled box with the hint line and collapsed roots", () => {
-    const lines = new TreeBrowser(twoLeafTree(), plainTheme, () => {}).render(70);
+  test("renders a titled box with the hint line and an arrow on the selected row", () => {
+    const lines = render(new TreeBrowser(twoLeafTree(), plainTheme, () => {}), 70);
     expect(lines[0]).toBe(`┌─ Pruned Tool Calls ${"─".repeat(48)}┐`);
     expect(lines[1]).toBe(`│${"Enter/Space expand • Ctrl-O open summary • Esc/q close".padEnd(68)}│`);
     expect(lines[2]).toBe(`│${" ".repeat(68)}│`);
-    expect(show(lines[3]!)).toBe(`│[${"▸ [pruner] Turn 4 summary (2 tools · 23 chars · original 1.5k)".padEnd(68)}]│`);
+    expect(lines[3]).toBe(`│→ ▸ Read the two source files please${" ".repeat(7)}read ×2 · 1.5k → 23 chars│`);
     expect(lines.at(-1)).toBe(`└${"─".repeat(68)}┘`);
     expect(lines).toHaveLength(5);
   });
@@ -136,21 +212,31 @@ describe("TreeBrowser", () => {
   test("Enter expands the root and shows its leaves indented (#30)", () => {
     const browser = new TreeBrowser(twoLeafTree(), plainTheme, () => {});
     browser.handleInput(ENTER);
-    const lines = browser.render(70);
-    expect(lines[3]).toContain("▾ [pruner] Turn 4");
-    expect(lines[4]).toBe(`│    ${'read(path="/src/a.ts") · 1.5k chars'.padEnd(64)}│`);
-    expect(lines[5]).toContain('    read(path="/src/b.ts") · 4 chars');
+    const lines = render(browser, 70);
+    expect(lines[3]).toContain("→ ▾ Read the two source files please");
+    expect(lines[4]).toBe(`│      ${'read(path="/src/a.ts")'.padEnd(52)}1.5k chars│`);
+    expect(lines[5]).toBe(`│      ${'read(path="/src/b.ts")'.padEnd(55)}4 chars│`);
     browser.handleInput(" ");
     expect(browser.render(70)).toHaveLength(5);
   });
 
-  test("up and down wrap around the visible rows", () => {
+  test("the arrow follows up and down, wrapping around the visible rows", () => {
     const browser = new TreeBrowser(twoLeafTree(), plainTheme, () => {});
     browser.handleInput(ENTER);
+    const marked = () => render(browser, 70).flatMap((line, i) => (line.startsWith("│→ ") ? [i] : []));
+    expect(marked()).toEqual([3]);
     browser.handleInput(UP);
-    expect(show(browser.render(70)[5]!)).toStartWith("│[");
+    expect(marked()).toEqual([5]);
     browser.handleInput(DOWN);
-    expect(show(browser.render(70)[3]!)).toStartWith("│[");
+    expect(marked()).toEqual([3]);
+    browser.handleInput(DOWN);
+    expect(marked()).toEqual([4]);
+  });
+
+  test("the selected row also keeps the theme's selection background", () => {
+    const marking = { fg: (_c: string, s: string) => s, bg: (c: string, s: string) => `<${c}>${s}</>` } as any;
+    const lines = new TreeBrowser(twoLeafTree(), marking, () => {}).render(70);
+    expect(lines[3]).toStartWith("│<selectedBg>→ ▸ Read");
   });
 
   test("Enter on a leaf does nothing", () => {
@@ -161,28 +247,58 @@ describe("TreeBrowser", () => {
     expect(browser.render(70)).toHaveLength(7);
   });
 
-  test("long labels are truncated with an ellipsis to the inner width", () => {
+  test("a narrow box cuts the prompt before the figures, and a very narrow one cuts both", () => {
     const roots = twoLeafTree();
-    const lines = new TreeBrowser(roots, plainTheme, () => {}).render(30);
-    expect(show(lines[3]!)).toBe("│[▸ [pruner] Turn 4 summary (…]│");
-    for (const line of lines) expect(Bun.stringWidth(line)).toBe(30);
+    const narrow = render(new TreeBrowser(roots, plainTheme, () => {}), 48);
+    expect(narrow[3]).toBe("│→ ▸ Read the two s…  read ×2 · 1.5k → 23 chars│");
+    const tiny = render(new TreeBrowser(roots, plainTheme, () => {}), 30);
+    expect(tiny[3]).toBe("│→ ▸ Read the two source fil…│");
+    for (const line of [...narrow, ...tiny]) expect([48, 30]).toContain(Bun.stringWidth(line));
   });
 
-  test("Ctrl-O opens the summary overlay, q closes it, a second q finishes (#30)", () => {
+  test("a tree taller than its room scrolls with the selection and says where it is", () => {
+    const records: Record<string, any> = {};
+    const branch: unknown[] = [];
+    for (let i = 0; i < 10; i++) {
+      records[`r${i}@${i}`] = record(`r${i}`);
+      branch.push(user(`prompt ${i}`), result(`r${i}`, i), summaryEntry([{ shortId: `t${i}`, toolCallId: `r${i}`, resultTimestamp: i }]));
+    }
+    const browser = new TreeBrowser(buildPruneTree(ctxWith(branch), indexerOf(records)), plainTheme, () => {}, undefined, () => 9);
+    for (let i = 0; i < 7; i++) browser.handleInput(DOWN);
+    const lines = render(browser, 60);
+    expect(lines).toHaveLength(9);
+    expect(lines.filter((l) => l.includes("▸ prompt")).map((l) => l.slice(1, 13))).toEqual(["  ▸ prompt 5", "  ▸ prompt 6", "→ ▸ prompt 7", "  ▸ prompt 8", "  ▸ prompt 9"]);
+    expect(lines.at(-1)).toStartWith("└─ 8/10 ─");
+    expect(Bun.stringWidth(lines.at(-1)!)).toBe(60);
+  });
+
+  test("Ctrl-O shows the summary in the same box; q goes back to the tree, a second q finishes (#30)", () => {
     let done = 0;
     const browser = new TreeBrowser(twoLeafTree(), plainTheme, () => done++);
+    const tree = render(browser, 80);
     browser.handleInput(CTRL_O);
-    const open = strip(browser.render(80));
-    expect(open.some((l) => l.includes("─ Pruned Summary "))).toBe(true);
-    expect(open.some((l) => l.includes("Pruned summary message"))).toBe(true);
+    const open = render(browser, 80);
+    expect(open[0]).toBe(`┌─ Pruned Summary ${"─".repeat(61)}┐`);
+    expect(open[1]).toBe(`│${"Read the two source files please".padEnd(78)}│`);
+    expect(open[2]).toBe(`│${"read ×2 · outputs 1.5k chars → summary 23 chars".padEnd(78)}│`);
     expect(open.some((l) => l.includes("did things"))).toBe(true);
-    expect(open.some((l) => l.includes("↑/↓ scroll • Ctrl-O/Esc/q close"))).toBe(true);
-    for (const line of browser.render(80)) expect(Bun.stringWidth(line)).toBe(80);
+    expect(open.at(-2)).toBe(`│${"↑/↓ scroll • Ctrl-O/Esc/q close".padEnd(78)}│`);
+    expect(open.at(-1)).toBe(`└${"─".repeat(78)}┘`);
+    expect(open.some((l) => l.includes("▸"))).toBe(false);
+    for (const line of open) expect(Bun.stringWidth(line)).toBe(80);
     browser.handleInput("q");
     expect(done).toBe(0);
-    expect(strip(browser.render(80)).some((l) => l.includes("Pruned Summary"))).toBe(false);
+    expect(render(browser, 80)).toEqual(tree);
     browser.handleInput("q");
     expect(done).toBe(1);
+  });
+
+  test("the summary's figures wrap instead of being cut at 80 columns", () => {
+    const long = { ...twoLeafTree()[0]!, facts: "read ×2 · outputs 31.2k chars → summary 1.1k chars · 02/01/2025, 03:04:05 and more words to wrap" };
+    const browser = new TreeBrowser([long], plainTheme, () => {});
+    browser.handleInput(CTRL_O);
+    const text = render(browser, 80).join("\n").replace(/[│ \n]+/g, " ");
+    expect(text).toContain("outputs 31.2k chars → summary 1.1k chars · 02/01/2025, 03:04:05 and more words to wrap");
   });
 
   test("Ctrl-O on a root without resolved children does nothing (#31)", () => {
@@ -193,7 +309,7 @@ describe("TreeBrowser", () => {
     expect(browser.render(80)).toEqual(before);
   });
 
-  test("while the overlay is open other keys do not reach the tree", () => {
+  test("while the summary is open other keys do not reach the tree", () => {
     let done = 0;
     const browser = new TreeBrowser(twoLeafTree(), plainTheme, () => done++);
     browser.handleInput(CTRL_O);
@@ -203,22 +319,23 @@ describe("TreeBrowser", () => {
     expect(browser.render(80)).toHaveLength(5);
   });
 
-  test("a long summary scrolls and reports its range", () => {
+  test("a long summary stays within its rows, scrolls and reports its range", () => {
     const body = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n\n");
     const indexer = indexerOf({ a: record("a") });
-    const roots = buildPruneTree(ctxWith([summaryEntry([{ shortId: "t1", toolCallId: "a" }], body)]), indexer);
-    const browser = new TreeBrowser(roots, plainTheme, () => {});
+    const roots = buildPruneTree(ctxWith([user("q"), summaryEntry([{ shortId: "t1", toolCallId: "a" }], body)]), indexer);
+    const browser = new TreeBrowser(roots, plainTheme, () => {}, undefined, () => 19);
     browser.handleInput(CTRL_O);
-    const first = strip(browser.render(80)).join("\n");
-    // visible height = max(12, min(markdown lines, base lines + 8)) = 5 + 8
-    expect(first).toMatch(/• 1-13 \/ \d+/);
+    const first = render(browser, 80);
+    // 19 rows: two edges, prompt, facts, two blanks and the footer leave 12 for the summary
+    expect(first).toHaveLength(19);
+    expect(first.join("\n")).toMatch(/• 1-12 \/ \d+/);
     browser.handleInput(DOWN);
     browser.handleInput(DOWN);
-    expect(strip(browser.render(80)).join("\n")).toMatch(/• 3-15 \/ \d+/);
+    expect(render(browser, 80).join("\n")).toMatch(/• 3-14 \/ \d+/);
     for (let i = 0; i < 500; i++) browser.handleInput(DOWN);
-    const total = Number(/\/ (\d+)/.exec(strip(browser.render(80)).join("\n"))![1]);
+    const total = Number(/\/ (\d+)/.exec(render(browser, 80).join("\n"))![1]);
     browser.handleInput(UP);
-    expect(strip(browser.render(80)).join("\n")).toContain(`• ${total - 13}-${total - 1} / ${total}`);
+    expect(render(browser, 80).join("\n")).toContain(`• ${total - 12}-${total - 1} / ${total}`);
   });
 
   test("the global keybindings are used when none are passed, injected ones otherwise", () => {

@@ -1,108 +1,36 @@
 /**
- * `/pruner tree`: a foldable tree of per-batch summaries (roots) and the
- * tool calls they pruned (leaves), with a Ctrl-O overlay that shows the
- * full summary markdown.
+ * `/pruner tree`: a foldable tree of per-batch summaries (roots) and the tool calls they
+ * pruned (leaves). Ctrl-O shows the selected summary in the same box, so it can never sit
+ * off its frame or show the tree through it.
  */
 import type { ExtensionCommandContext, Theme } from "@earendil-works/pi-coding-agent";
 import { getMarkdownTheme } from "@earendil-works/pi-coding-agent";
-import { compositeTuiLine, getKeybindings, Markdown, matchesKey, truncateToWidth, visibleWidth } from "@earendil-works/pi-tui";
+import { getKeybindings, Markdown, matchesKey, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+import { frame } from "./frame.js";
 import type { Component, Keybinding } from "@earendil-works/pi-tui";
-import type { ToolCallIndexer } from "../archive/indexer.js";
-import { occKey } from "../capture/occurrence-key.js";
-import { plural } from "../plural.js";
-import { formatCompactCount as fmt } from "../summarize/stats.js";
-import { isPlainObject, parseSummaryEntry } from "../capture/persisted-entries.js";
-import { CUSTOM_TYPE_SUMMARY } from "../types.js";
-import type { ToolCallRecord } from "../types.js";
+import type { TreeNode } from "./prune-tree.js";
 
-export interface TreeNode {
-  id: string;
-  label: string;
-  children: TreeNode[];
-  expanded: boolean;
-  depth: number;
-  isLeaf: boolean;
-  /** Summary markdown (roots) or a 200-char whitespace-collapsed preview (leaves). */
-  detail?: string;
-  charCount?: number;
-}
+export { buildPruneTree } from "./prune-tree.js";
+export type { TreeNode } from "./prune-tree.js";
 
 const TREE_TITLE = "Pruned Tool Calls";
 const OVERLAY_TITLE = "Pruned Summary";
 const HINT = "Enter/Space expand • Ctrl-O open summary • Esc/q close";
 const EMPTY = "(no pruned tool calls in this session)";
 const OVERLAY_FOOTER = "↑/↓ scroll • Ctrl-O/Esc/q close";
+/** pi's own lists mark the selected row with this arrow, so it shows without colours too. */
+const MARKER = "→ ";
+const NO_MARKER = "  ";
+/** The overlay's share of the terminal height; `showTreeBrowser` sizes the box to it. */
+const HEIGHT_SHARE = 0.8;
+/** Rows the tree keeps for rows of nodes, and the summary view for its text, however short the terminal. */
+const MIN_BODY_ROWS = 3;
+const META_GAP = 2;
+const MIN_LABEL_WIDTH = 12;
 
-function leafNode(record: ToolCallRecord): TreeNode {
-  const args = Object.entries(record.args ?? {})
-    .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
-    .join(", ");
-  const text = record.resultText ?? "";
-  const charCount = text.length || record.spillBytes || 0;
-  const unit = text.length > 0 ? "chars" : record.spillBytes ? "bytes" : "chars";
-  return {
-    id: record.toolCallId,
-    label: `${record.toolName}(${args}) · ${fmt(charCount)} ${unit}${record.isError ? " [error]" : ""}`,
-    children: [],
-    expanded: false,
-    depth: 1,
-    isLeaf: true,
-    detail: (text || record.resultPreview || "").slice(0, 200).replace(/\s+/g, " "),
-    charCount,
-  };
-}
-
-/** Every summary entry gets a root; refs come only from entries the rebuild accepts (it reports the others). */
-function summaryNode(entry: any, index: number, indexer: ToolCallIndexer): TreeNode {
-  const details = isPlainObject(entry.details) ? entry.details : {};
-  const summary = parseSummaryEntry(entry);
-  const children: TreeNode[] = [];
-  for (const ref of summary.ok ? summary.value.refs : []) {
-    const record = indexer.getRecord(occKey(ref.toolCallId, ref.resultTimestamp));
-    if (record) children.push(leafNode(record));
-  }
-  const content = typeof entry.content === "string" ? entry.content : undefined;
-  const summaryChars = content?.length ?? 0;
-  const original = children.reduce((sum, child) => sum + (child.charCount ?? 0), 0);
-  const turn = typeof details.turnIndex === "number" ? details.turnIndex : "?";
-  let label =
-    `[pruner] Turn ${turn} summary (${plural(children.length, "tool")} · ` +
-    `${fmt(summaryChars)} chars · original ${fmt(original)})`;
-  if (typeof details.timestamp === "number" && details.timestamp) {
-    label += ` · ${new Date(details.timestamp).toLocaleString()}`;
-  }
-  return {
-    id: `summary-${index}`,
-    label,
-    children,
-    expanded: false,
-    depth: 0,
-    isLeaf: children.length === 0,
-    detail: content || undefined,
-    charCount: summaryChars,
-  };
-}
-
-export function buildPruneTree(ctx: ExtensionCommandContext, indexer: ToolCallIndexer): TreeNode[] {
-  const roots: TreeNode[] = [];
-  for (const entry of ctx.sessionManager.getBranch() as any[]) {
-    if (entry?.type !== "custom_message" || entry.customType !== CUSTOM_TYPE_SUMMARY) continue;
-    try {
-      roots.push(summaryNode(entry, roots.length, indexer));
-    } catch (err) {
-      console.error("pi-condense: skipping unreadable summary entry in /pruner tree", err);
-    }
-  }
-  return roots;
-}
-
-/** Draws `lines` inside a titled single-line box exactly `width` columns wide. */
-function frame(title: string, lines: string[], width: number): string[] {
-  const inner = Math.max(0, width - 2);
-  const head = truncateToWidth(`─ ${title} `, inner, "");
-  const top = `┌${head}${"─".repeat(Math.max(0, inner - visibleWidth(head)))}┐`;
-  const body = lines.map((line) => `│${truncateToWidth(line, inner, "…", true)}│`);
-  return [top, ...body, `└${"─".repeat(inner)}┘`];
+/** The first row of a `count`-row window over `total` rows that keeps row `focus` in view. */
+function windowStart(focus: number, count: number, total: number): number {
+  return Math.max(0, Math.min(focus - Math.floor(count / 2), total - count));
 }
 
 function isCtrlO(data: string): boolean {
@@ -113,7 +41,7 @@ interface KeyMatcher {
   matches(data: string, keybinding: Keybinding): boolean;
 }
 
-interface OverlayState {
+interface SummaryView {
   node: TreeNode;
   offset: number;
 }
@@ -121,16 +49,20 @@ interface OverlayState {
 export class TreeBrowser implements Component {
   private rows: TreeNode[] = [];
   private selected = 0;
-  private overlay: OverlayState | undefined;
+  private overlay: SummaryView | undefined;
   private markdownCache: { detail: string; width: number; lines: readonly string[] } | undefined;
   private readonly keys: KeyMatcher;
 
-  /** `keybindings` defaults to the global pi-tui manager; `/pruner tree` passes the host's. */
+  /**
+   * `keybindings` defaults to the global pi-tui manager; `/pruner tree` passes the host's.
+   * `maxRows` is the most rows the box may take (unbounded when absent).
+   */
   constructor(
     private readonly roots: TreeNode[],
     private readonly theme: Theme,
     private readonly onDone: () => void,
     keybindings?: KeyMatcher,
+    private readonly maxRows: () => number = () => Number.POSITIVE_INFINITY,
   ) {
     this.keys = keybindings ?? getKeybindings();
     this.rebuildRows();
@@ -143,7 +75,7 @@ export class TreeBrowser implements Component {
 
   handleInput(data: string): void {
     if (this.overlay) {
-      this.handleOverlayInput(this.overlay, data);
+      this.handleSummaryInput(this.overlay, data);
       return;
     }
     if (this.keys.matches(data, "tui.select.up")) this.move(-1);
@@ -154,10 +86,7 @@ export class TreeBrowser implements Component {
   }
 
   render(width: number): string[] {
-    const base = this.renderTree(width);
-    if (!this.overlay) return base;
-    const overlayWidth = Math.min(width, Math.max(60, width - 2));
-    return this.composite(base, this.renderOverlay(this.overlay, overlayWidth, base.length), overlayWidth, width);
+    return this.overlay ? this.renderSummary(this.overlay, width) : this.renderTree(width);
   }
 
   private rebuildRows(): void {
@@ -192,28 +121,49 @@ export class TreeBrowser implements Component {
     this.overlay = { node, offset: 0 };
   }
 
-  private handleOverlayInput(overlay: OverlayState, data: string): void {
-    if (this.keys.matches(data, "tui.select.up")) overlay.offset = Math.max(0, overlay.offset - 1);
-    else if (this.keys.matches(data, "tui.select.down")) overlay.offset += 1;
+  private handleSummaryInput(view: SummaryView, data: string): void {
+    if (this.keys.matches(data, "tui.select.up")) view.offset = Math.max(0, view.offset - 1);
+    else if (this.keys.matches(data, "tui.select.down")) view.offset += 1;
     else if (this.keys.matches(data, "tui.select.cancel") || data === "q" || isCtrlO(data)) this.overlay = undefined;
+  }
+
+  private readonly border = (text: string): string => this.theme.fg("border", text);
+
+  private bodyRows(chrome: number): number {
+    return Math.max(MIN_BODY_ROWS, Math.floor(this.maxRows()) - chrome);
   }
 
   private renderTree(width: number): string[] {
     const inner = Math.max(0, width - 2);
-    if (this.rows.length === 0) return frame(TREE_TITLE, [this.theme.fg("muted", EMPTY)], width);
+    if (this.rows.length === 0) return frame(TREE_TITLE, [this.theme.fg("muted", EMPTY)], width, { paint: this.border });
+    const room = this.bodyRows(4);
+    const start = windowStart(this.selected, room, this.rows.length);
+    const shown = this.rows.slice(start, start + room);
     const lines = [this.theme.fg("dim", HINT), ""];
-    this.rows.forEach((node, i) => lines.push(this.renderRow(node, i === this.selected, inner)));
-    return frame(TREE_TITLE, lines, width);
+    shown.forEach((node, i) => lines.push(this.renderRow(node, start + i === this.selected, inner)));
+    const status = shown.length < this.rows.length ? `${this.selected + 1}/${this.rows.length}` : "";
+    return frame(TREE_TITLE, lines, width, { status, paint: this.border });
   }
 
   private renderRow(node: TreeNode, selected: boolean, inner: number): string {
+    const marker = selected ? this.theme.fg("accent", MARKER) : NO_MARKER;
     const lead = "  ".repeat(node.depth) + (node.isLeaf ? "  " : node.expanded ? "▾ " : "▸ ");
-    const room = Math.max(0, inner - visibleWidth(lead));
-    const label = visibleWidth(node.label) > room ? truncateToWidth(node.label, room, "…") : node.label;
-    const row = lead + this.theme.fg(node.isLeaf ? "text" : "accent", label);
-    if (!selected) return row;
-    const pad = " ".repeat(Math.max(0, inner - visibleWidth(lead) - visibleWidth(label)));
-    return this.theme.bg("selectedBg", row + pad);
+    const room = Math.max(0, inner - visibleWidth(MARKER) - visibleWidth(lead));
+    const meta = node.meta ?? "";
+    const color = node.isLeaf ? "text" : "accent";
+    let text: string;
+    if (meta && room >= visibleWidth(meta) + META_GAP + MIN_LABEL_WIDTH) {
+      const labelRoom = room - visibleWidth(meta) - META_GAP;
+      const label = truncateToWidth(node.label, labelRoom, "…");
+      const gap = " ".repeat(room - visibleWidth(label) - visibleWidth(meta));
+      text = this.theme.fg(color, label) + gap + this.theme.fg("muted", meta);
+    } else {
+      const full = meta ? `${node.label} · ${meta}` : node.label;
+      const label = truncateToWidth(full, room, "…");
+      text = this.theme.fg(color, label) + " ".repeat(Math.max(0, room - visibleWidth(label)));
+    }
+    const row = marker + lead + text;
+    return selected ? this.theme.bg("selectedBg", row) : row;
   }
 
   private markdownLines(detail: string, width: number): readonly string[] {
@@ -224,36 +174,28 @@ export class TreeBrowser implements Component {
     return lines;
   }
 
-  private renderOverlay(overlay: OverlayState, overlayWidth: number, baseLines: number): string[] {
-    const inner = Math.max(1, overlayWidth - 2);
-    const markdown = this.markdownLines(overlay.node.detail ?? "", inner);
-    const total = markdown.length;
-    const height = Math.max(12, Math.min(total, baseLines + 8));
-    overlay.offset = Math.min(overlay.offset, Math.max(0, total - height));
-    const visible = markdown.slice(overlay.offset, overlay.offset + height);
-    while (visible.length < height) visible.push("");
-    const range = total > height ? ` • ${overlay.offset + 1}-${Math.min(overlay.offset + height, total)} / ${total}` : "";
-    const lines = [
-      this.theme.fg("accent", truncateToWidth(overlay.node.label, inner, "…")),
-      this.theme.fg("dim", "Pruned summary message"),
-      "",
-      ...visible,
-      "",
-      this.theme.fg("dim", OVERLAY_FOOTER + range),
+  private renderSummary(view: SummaryView, width: number): string[] {
+    const inner = Math.max(1, width - 2);
+    const header = [
+      ...wrapTextWithAnsi(view.node.label, inner).map((line) => this.theme.fg("accent", line)),
+      ...wrapTextWithAnsi(view.node.facts ?? "Pruned summary message", inner).map((line) => this.theme.fg("dim", line)),
     ];
-    return frame(OVERLAY_TITLE, lines, overlayWidth);
+    const markdown = this.markdownLines(view.node.detail ?? "", inner);
+    const total = markdown.length;
+    const height = Math.min(total, this.bodyRows(header.length + 5));
+    view.offset = Math.min(view.offset, Math.max(0, total - height));
+    const visible = markdown.slice(view.offset, view.offset + height);
+    const range = total > height ? ` • ${view.offset + 1}-${view.offset + height} / ${total}` : "";
+    const lines = [...header, "", ...visible, "", this.theme.fg("dim", OVERLAY_FOOTER + range)];
+    return frame(OVERLAY_TITLE, lines, width, { paint: this.border });
   }
+}
 
-  /** Centers the overlay box over the tree box, growing the canvas when the overlay is taller. */
-  private composite(base: string[], overlay: string[], overlayWidth: number, width: number): string[] {
-    const height = Math.max(base.length, overlay.length + 2);
-    const canvas = [...base];
-    while (canvas.length < height) canvas.push(" ".repeat(width));
-    const top = Math.floor((height - overlay.length) / 2);
-    const left = Math.max(0, Math.floor((width - overlayWidth) / 2));
-    overlay.forEach((line, i) => {
-      canvas[top + i] = compositeTuiLine(canvas[top + i]!, line, left, overlayWidth, width);
-    });
-    return canvas;
-  }
+/** Opens the browser as a centered overlay sized to the terminal (the full width of an 80-column terminal). */
+export async function showTreeBrowser(ctx: ExtensionCommandContext, roots: TreeNode[]): Promise<void> {
+  await ctx.ui.custom<undefined>(
+    (tui, theme, keybindings, done) =>
+      new TreeBrowser(roots, theme, () => done(undefined), keybindings, () => Math.floor(tui.terminal.rows * HEIGHT_SHARE)),
+    { overlay: true, overlayOptions: { width: "80%", minWidth: 80, maxHeight: `${HEIGHT_SHARE * 100}%`, anchor: "center" } },
+  );
 }

@@ -1,0 +1,180 @@
+/**
+ * The data of `/pruner tree`: one root per summary entry on the branch, labelled by the
+ * request that started it (the user's prompt, or another extension's message), with the
+ * tool calls it summarized as leaves.
+ */
+import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import type { ToolCallRecord } from "../types.js";
+import type { ToolCallIndexer } from "../archive/indexer.js";
+import { isPrunerCustomType } from "../capture/message-shape.js";
+import { occKey } from "../capture/occurrence-key.js";
+import { isPlainObject, parseSummaryEntry } from "../capture/persisted-entries.js";
+import { formatCompactCount as fmt } from "../summarize/stats.js";
+import { CUSTOM_TYPE_SUMMARY } from "../types.js";
+
+export interface TreeNode {
+  id: string;
+  label: string;
+  children: TreeNode[];
+  expanded: boolean;
+  depth: number;
+  isLeaf: boolean;
+  /** Summary markdown (roots) or a 200-char whitespace-collapsed preview (leaves). */
+  detail?: string;
+  charCount?: number;
+  /** Short figures shown right-aligned on the row, so a narrow box cuts the label first. */
+  meta?: string;
+  /** One line of facts above the summary in the Ctrl-O view (tools, sizes, time). */
+  facts?: string;
+}
+
+const PROMPT_CHARS = 200;
+const NO_PROMPT = "(request without text)";
+const UNKNOWN_PROMPT = "(request not on this branch)";
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .filter((block) => isPlainObject(block) && block.type === "text" && typeof block.text === "string")
+    .map((block) => (block as { text: string }).text)
+    .join(" ");
+}
+
+function promptLabel(content: unknown): string {
+  const text = oneLine(textOf(content));
+  if (!text) return NO_PROMPT;
+  return text.length > PROMPT_CHARS ? `${text.slice(0, PROMPT_CHARS - 1)}…` : text;
+}
+
+/** One object per request on the branch: roots are grouped by identity, not by words. */
+interface Request {
+  label: string;
+}
+
+interface BranchRequests {
+  /** Every tool result on the branch (occurrence key and bare id) to the request that led to it. */
+  byResult: Map<string, Request>;
+  /** The request in effect at each branch position. */
+  at: Array<Request | undefined>;
+}
+
+function branchRequests(branch: unknown[]): BranchRequests {
+  const byResult = new Map<string, Request>();
+  const at: Array<Request | undefined> = [];
+  let current: Request | undefined;
+  branch.forEach((entry) => {
+    const message = isPlainObject(entry) && entry.type === "message" ? entry.message : undefined;
+    if (isPlainObject(entry) && entry.type === "custom_message" && !isPrunerCustomType(entry.customType)) {
+      current = { label: promptLabel(entry.content) };
+    } else if (isPlainObject(message) && message.role === "user") {
+      current = { label: promptLabel(message.content) };
+    } else if (isPlainObject(message) && message.role === "toolResult" && current && typeof message.toolCallId === "string") {
+      const timestamp = typeof message.timestamp === "number" ? message.timestamp : undefined;
+      byResult.set(occKey(message.toolCallId, timestamp), current);
+      byResult.set(message.toolCallId, current);
+    }
+    at.push(current);
+  });
+  return { byResult, at };
+}
+
+function leafNode(record: ToolCallRecord): TreeNode {
+  const args = Object.entries(record.args ?? {})
+    .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
+    .join(", ");
+  const text = record.resultText ?? "";
+  const charCount = text.length || record.spillBytes || 0;
+  const unit = text.length > 0 ? "chars" : record.spillBytes ? "bytes" : "chars";
+  return {
+    id: record.toolCallId,
+    label: `${record.toolName}(${args})`,
+    meta: `${fmt(charCount)} ${unit}${record.isError ? " · error" : ""}`,
+    children: [],
+    expanded: false,
+    depth: 1,
+    isLeaf: true,
+    detail: (text || record.resultPreview || "").slice(0, 200).replace(/\s+/g, " "),
+    charCount,
+  };
+}
+
+/** `bash ×2, read` in first-use order. */
+function toolsUsed(records: ToolCallRecord[]): string {
+  const counts = new Map<string, number>();
+  for (const record of records) counts.set(record.toolName, (counts.get(record.toolName) ?? 0) + 1);
+  return [...counts].map(([name, count]) => (count > 1 ? `${name} ×${count}` : name)).join(", ");
+}
+
+interface Root {
+  node: TreeNode;
+  request: Request | undefined;
+}
+
+/** Every summary entry gets a root; refs come only from entries the rebuild accepts (it reports the others). */
+function summaryRoot(entry: any, index: number, indexer: ToolCallIndexer, requests: Map<string, Request>, latest: Request | undefined): Root {
+  const details = isPlainObject(entry.details) ? entry.details : {};
+  const summary = parseSummaryEntry(entry);
+  const refs = summary.ok ? summary.value.refs : [];
+  const records: ToolCallRecord[] = [];
+  for (const ref of refs) {
+    const record = indexer.getRecord(occKey(ref.toolCallId, ref.resultTimestamp));
+    if (record) records.push(record);
+  }
+  const first = refs[0];
+  const mapped = first ? (requests.get(occKey(first.toolCallId, first.resultTimestamp)) ?? requests.get(first.toolCallId)) : undefined;
+  const request = mapped ?? latest;
+  const children = records.map(leafNode);
+  const content = typeof entry.content === "string" ? entry.content : undefined;
+  const summaryChars = content?.length ?? 0;
+  const original = children.reduce((sum, child) => sum + (child.charCount ?? 0), 0);
+  const tools = toolsUsed(records) || "no tool calls found";
+  const sizes = `${fmt(original)} → ${fmt(summaryChars)} chars`;
+  const time = typeof details.timestamp === "number" && details.timestamp ? ` · ${new Date(details.timestamp).toLocaleString()}` : "";
+  const node: TreeNode = {
+    id: `summary-${index}`,
+    label: request?.label ?? UNKNOWN_PROMPT,
+    meta: `${tools} · ${sizes}`,
+    facts: `${tools} · outputs ${fmt(original)} chars → summary ${fmt(summaryChars)} chars${time}`,
+    children,
+    expanded: false,
+    depth: 0,
+    isLeaf: children.length === 0,
+    detail: content || undefined,
+    charCount: summaryChars,
+  };
+  return { node, request };
+}
+
+/** Roots that share one request are numbered in branch order (`1 of 2`) where a narrow row still shows it. */
+function numberSharedRequests(roots: Root[]): void {
+  const groups = new Map<Request, TreeNode[]>();
+  for (const { node, request } of roots) if (request) groups.set(request, [...(groups.get(request) ?? []), node]);
+  for (const nodes of groups.values()) {
+    if (nodes.length < 2) continue;
+    nodes.forEach((node, i) => {
+      node.meta = `${i + 1} of ${nodes.length} · ${node.meta}`;
+      node.facts = `${i + 1} of ${nodes.length} · ${node.facts}`;
+    });
+  }
+}
+
+export function buildPruneTree(ctx: ExtensionCommandContext, indexer: ToolCallIndexer): TreeNode[] {
+  const branch = ctx.sessionManager.getBranch() as unknown[];
+  const requests = branchRequests(branch);
+  const roots: Root[] = [];
+  branch.forEach((entry: any, index) => {
+    if (entry?.type !== "custom_message" || entry.customType !== CUSTOM_TYPE_SUMMARY) return;
+    try {
+      roots.push(summaryRoot(entry, roots.length, indexer, requests.byResult, requests.at[index]));
+    } catch (err) {
+      console.error("pi-condense: skipping unreadable summary entry in /pruner tree", err);
+    }
+  });
+  numberSharedRequests(roots);
+  return roots.map((root) => root.node);
+}
