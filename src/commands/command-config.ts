@@ -11,6 +11,7 @@ import { dedupDescription, listOrNone } from "./command-descriptions.js";
 import { checkModel } from "./model-check.js";
 import { BATCHING_MODES, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS } from "../types.js";
 import type { BatchingMode, PresetOption, PruneOn, SummarizerThinking } from "../types.js";
+import { clearBootWidget } from "../ui/boot-widget.js";
 
 const THINKING_LIST = SUMMARIZER_THINKING_LEVELS.map((level) => level.value).join(", ");
 /** `default`, or `<provider>/<model-id>` as the summarizer's model resolution expects. */
@@ -57,6 +58,7 @@ async function pickPreset(
 export function setEnabled(enabled: boolean): SubcommandHandler {
   return async (deps, ctx) => {
     const next = applyConfig(deps, ctx, { enabled });
+    clearBootWidget(ctx);
     info(ctx, enabled ? "Context pruning enabled." : "Context pruning disabled.");
     refreshStatus(deps, ctx, next);
   };

@@ -10,11 +10,9 @@ import type { ExtensionState } from "./extension-state.js";
 import { onSessionReset } from "./cold-cache.js";
 import { capturePendingBatches } from "../capture/pending-batches.js";
 import { inheritSidecars } from "../archive/sidecar-inherit.js";
+import { showBootWidget } from "../ui/boot-widget.js";
 import { refreshStatus } from "../ui/status-refresh.js";
-import type { ContextPruneConfig } from "../types.js";
 
-const BOOT_WIDGET_ID = "pruner-boot";
-const BOOT_WIDGET_MS = 10_000;
 
 export async function onSessionStart(
   state: ExtensionState,
@@ -66,17 +64,4 @@ function probeRearm(state: ExtensionState, ctx: ExtensionContext): void {
   } catch (err) {
     console.error("pi-condense: reload rearm probe failed", err);
   }
-}
-
-function showBootWidget(ctx: ExtensionContext, config: ContextPruneConfig): void {
-  const line = `pruner loaded \u2014 pruning ${config.enabled ? "ON" : "OFF"} | model: ${config.summarizerModel}`;
-  ctx.ui.setWidget(BOOT_WIDGET_ID, [line], { placement: "belowEditor" });
-  const timer = setTimeout(() => {
-    try {
-      ctx.ui.setWidget(BOOT_WIDGET_ID, undefined);
-    } catch {
-      // The UI may be gone (session replaced or process exiting).
-    }
-  }, BOOT_WIDGET_MS);
-  timer.unref?.();
 }

@@ -123,4 +123,16 @@ describe("the startup widget (spec 70 §11)", () => {
   test("is never created when showPruneStatusLine is false", async () => {
     expect(await startWith(false)).toEqual([]);
   });
+
+  test("/pruner on takes it away at once, so it never contradicts the footer", async () => {
+    const agent = makeAgentDir({ enabled: false, showPruneStatusLine: true });
+    cleanups.push(agent.cleanup);
+    process.env.PI_CODING_AGENT_DIR = agent.dir;
+    const host = makeFakePi();
+    piCondense(host.pi as any);
+    const fake = makeFakeCtx(host, { branch: [] });
+    await host.handlers.get("session_start")!({}, fake.ctx);
+    await host.commands.get("pruner")!.handler("on", fake.ctx);
+    expect(fake.widgets.filter((w) => w.id === "pruner-boot").map((w) => w.lines)).toEqual([["pruner loaded \u2014 pruning OFF | model: default"], undefined]);
+  });
 });

@@ -30,7 +30,7 @@ export interface TuiSession {
   waitForBox(title: string, ready?: (box: Box, screen: string[]) => boolean, timeoutMs?: number): Promise<{ box: Box; screen: string[] }>;
   /** Resizes the tmux window (pi redraws at the new size). */
   resize(width: number, height: number): void;
-  /** Types a slash command and submits it; a second Enter when the first only accepted the completion. */
+  /** Types a slash command and submits it with one Enter (fails when that Enter only accepted a completion). */
   command(text: string): Promise<void>;
   close(): void;
 }
@@ -155,13 +155,11 @@ export function startTui(sb: Sandbox, opts: TuiOptions): TuiSession {
     command: async (text) => {
       tmux("send-keys", "-t", "pi", "-l", text);
       await poll((screen) => editorText(screen, size.width) === text, true, 5000);
-      // An Enter can land on the completion menu instead (it then only accepts the completion).
-      for (let attempt = 0; attempt < 3; attempt++) {
-        tmux("send-keys", "-t", "pi", "Enter");
-        for (let i = 0; i < 10 && editorText(capture(), size.width) === text; i++) await sleep(100);
-        if (editorText(capture(), size.width) !== text) return;
-      }
-      throw new Error(`"${text}" was not submitted after three Enters; ${describeScreen(capture(), size.width, size.height, opts.term)}`);
+      // A subcommand typed in full must run on the first Enter (its completion list closes once the name is whole).
+      tmux("send-keys", "-t", "pi", "Enter");
+      for (let i = 0; i < 20 && editorText(capture(), size.width) === text; i++) await sleep(100);
+      if (editorText(capture(), size.width) !== text) return;
+      throw new Error(`"${text}" was not submitted by the first Enter; ${describeScreen(capture(), size.width, size.height, opts.term)}`);
     },
     waitForBox: async (title, ready = () => true, timeoutMs = 15000) => {
       const deadline = Date.now() + timeoutMs;
