@@ -200,7 +200,7 @@ describe("/pruner tree", () => {
     const { ctx, notes } = uiRecorder();
     ctx.sessionManager = { getBranch: () => [{ type: "message", message: { role: "user" } }] };
     await harness().run("tree", ctx);
-    expect(notes).toEqual([["No pruned tool calls found in this session.", "info"]]);
+    expect(notes).toEqual([["No summarized tool outputs in this session yet.", "info"]]);
   });
 
   test("summaries open the tree browser as a centered overlay that q closes", async () => {

@@ -96,7 +96,7 @@ export const compactCommand: SubcommandHandler = async (deps, ctx) => {
 export const treeCommand: SubcommandHandler = async (deps, ctx: ExtensionCommandContext) => {
   const roots = buildPruneTree(ctx, deps.indexer);
   if (roots.length === 0) {
-    info(ctx, "No pruned tool calls found in this session.");
+    info(ctx, "No summarized tool outputs in this session yet.");
     return;
   }
   await showTreeBrowser(ctx, roots);
