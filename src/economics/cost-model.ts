@@ -1,0 +1,76 @@
+/**
+ * What a token costs with the model in use, and how long its prompt cache
+ * lives: from the model's catalog entry (`model.cost` in dollars per million
+ * tokens, `model.promptCache` in seconds). Pure.
+ *
+ * Fallbacks, each named in `notes` so a decision can say what it assumed:
+ * - no positive input price: the model is unpriced and the policy decides as 2.9.1 did;
+ * - no positive cache-read price: 10% of the input price (Anthropic's ratio);
+ * - no positive cache-write price: the input price (OpenAI and Gemini bill a cache miss as plain input);
+ * - no positive output price: 5x the input price;
+ * - no cache lifetime in the catalog: 5 minutes (Anthropic's default retention).
+ */
+import { getPromptCacheTtlMs } from "@earendil-works/pi-ai";
+import type { Api, Model } from "@earendil-works/pi-ai";
+
+export const DEFAULT_CACHE_TTL_MS = 5 * 60_000;
+const PER_MILLION = 1_000_000;
+
+/** Dollars per token. */
+export interface TokenPrices {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export interface CostModel {
+  /** False when the catalog gives no input price: nothing can be weighed in dollars. */
+  priced: boolean;
+  prices: TokenPrices;
+  /** How long a cache entry lives after the request that wrote or read it. */
+  ttlMs: number;
+  /** What was assumed for missing figures, in plain words. */
+  notes: string[];
+  /** `provider/id` of the model priced, for reports. */
+  label: string;
+}
+
+function positive(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+function cacheTtlMs(model: Model<Api>, notes: string[]): number {
+  let ttl: number | undefined;
+  try {
+    ttl = getPromptCacheTtlMs(model, undefined);
+  } catch {
+    ttl = undefined;
+  }
+  if (ttl !== undefined && Number.isFinite(ttl) && ttl > 0) return ttl;
+  notes.push("the catalog gives no cache lifetime: assuming 5 minutes");
+  return DEFAULT_CACHE_TTL_MS;
+}
+
+export function costModelFor(model: Model<Api> | undefined): CostModel {
+  const notes: string[] = [];
+  const label = model ? `${String(model.provider)}/${String(model.id)}` : "no model";
+  const cost = (model as { cost?: Record<string, unknown> } | undefined)?.cost;
+  const input = positive(cost?.input);
+  if (!model || input === undefined) {
+    return { priced: false, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, ttlMs: DEFAULT_CACHE_TTL_MS, notes: [`${label} has no input price in the catalog`], label };
+  }
+  const read = positive(cost?.cacheRead);
+  if (read === undefined) notes.push("no cache-read price: assuming 10% of the input price");
+  const write = positive(cost?.cacheWrite);
+  if (write === undefined) notes.push("no cache-write price: a cache miss is billed as input");
+  const output = positive(cost?.output);
+  if (output === undefined) notes.push("no output price: assuming 5x the input price");
+  const prices: TokenPrices = {
+    input: input / PER_MILLION,
+    output: (output ?? input * 5) / PER_MILLION,
+    cacheRead: (read ?? input * 0.1) / PER_MILLION,
+    cacheWrite: (write ?? input) / PER_MILLION,
+  };
+  return { priced: true, prices, ttlMs: cacheTtlMs(model, notes), notes, label };
+}

@@ -1,0 +1,74 @@
+import { describe, expect, test } from "bun:test";
+import type { CostModel } from "./cost-model.js";
+import { expectedRemainingRequests, weighRewrite } from "./rewrite-economics.js";
+
+/** Input 1 per token, as in the units: read 0.1x, write 1.25x. */
+const UNIT: CostModel = { priced: true, prices: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 }, ttlMs: 300_000, notes: [], label: "unit" };
+const FREE_SUMMARIZER: CostModel = { ...UNIT, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+const figures = (suffix: number, removed: number, summary = 0, summarizerInput = 0) => ({
+  suffixTokens: suffix,
+  removedTokens: removed,
+  summaryTokens: summary,
+  summarizerInputTokens: summarizerInput,
+});
+
+describe("weighRewrite", () => {
+  test("the one-time cost is 1.25(S-R) - 0.1S and each later request saves 0.1R", () => {
+    const d = weighRewrite(figures(1000, 800), UNIT, FREE_SUMMARIZER, 0, false);
+    expect(d.oneTimeCost).toBeCloseTo(1.25 * 200 - 0.1 * 1000);
+    expect(d.savingPerRequest).toBeCloseTo(80);
+  });
+
+  test("removing 80% of the suffix pays back after two requests, 30% after twenty-six", () => {
+    // (1.15S - 1.25R) / 0.1R: 1.625 requests for R = 0.8S, 25.8 for R = 0.3S.
+    expect(weighRewrite(figures(1000, 800), UNIT, FREE_SUMMARIZER, 1, false).apply).toBe(false);
+    expect(weighRewrite(figures(1000, 800), UNIT, FREE_SUMMARIZER, 2, false).apply).toBe(true);
+    expect(weighRewrite(figures(1000, 300), UNIT, FREE_SUMMARIZER, 25, false).apply).toBe(false);
+    expect(weighRewrite(figures(1000, 300), UNIT, FREE_SUMMARIZER, 26, false).apply).toBe(true);
+  });
+
+  test("on a cold cache the rewrite costs nothing and the next request alone pays for it", () => {
+    const d = weighRewrite(figures(1000, 300), UNIT, FREE_SUMMARIZER, 0, true);
+    expect(d.oneTimeCost).toBe(0);
+    expect(d.apply).toBe(true);
+  });
+
+  test("the summarizer's tokens are part of the price", () => {
+    const summarizer: CostModel = { ...UNIT, prices: { input: 0.3, output: 1.5, cacheRead: 0.03, cacheWrite: 0.4 } };
+    const d = weighRewrite(figures(1000, 800, 80, 800), UNIT, summarizer, 3, false);
+    expect(d.summarizerCost).toBeCloseTo(800 * 0.3 + 80 * 1.5);
+    expect(d.apply).toBe(false);
+  });
+
+  test("summaries that replace the outputs reduce the saving", () => {
+    expect(weighRewrite(figures(1000, 800, 800), UNIT, FREE_SUMMARIZER, 100, false).apply).toBe(false);
+  });
+
+  test("absurd figures never make it apply or throw", () => {
+    for (const bad of [Number.NaN, -5, Number.POSITIVE_INFINITY]) {
+      const d = weighRewrite(figures(bad, bad, bad, bad), UNIT, FREE_SUMMARIZER, bad, false);
+      expect(d.apply).toBe(false);
+    }
+  });
+
+  test("the reason says it in dollars and plain words", () => {
+    expect(weighRewrite(figures(1000, 800), UNIT, FREE_SUMMARIZER, 5, false).reason).toMatch(/^summarizing pays: about \$\d/);
+    expect(weighRewrite(figures(1000, 300), UNIT, FREE_SUMMARIZER, 1, false).reason).toContain("waiting until it pays or the cache expires");
+  });
+});
+
+describe("expectedRemainingRequests", () => {
+  test("within a run it expects as many more requests as the session has had", () => {
+    expect(expectedRemainingRequests(20, 1, "in-run")).toBe(20);
+    expect(expectedRemainingRequests(0, 0, "in-run")).toBe(1);
+  });
+
+  test("after the final reply it weighs them by the chance of another prompt", () => {
+    expect(expectedRemainingRequests(8, 1, "after-reply")).toBe(4);
+    expect(expectedRemainingRequests(40, 9, "after-reply")).toBe(36);
+  });
+
+  test("bad counts read as none", () => {
+    expect(expectedRemainingRequests(Number.NaN, Number.NaN, "after-reply")).toBe(0);
+  });
+});

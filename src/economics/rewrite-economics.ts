@@ -1,0 +1,92 @@
+/**
+ * Whether replacing finished tool output with summaries pays, in dollars.
+ *
+ * A rewrite at position p makes the provider write every token after p again
+ * (S tokens, minus the R removed, plus the summaries) at the cache-write price
+ * instead of reading them at the cache-read price, once; from then on each
+ * request reads R fewer tokens (less the summaries). The summarizer call is
+ * paid once. So, with N further requests expected:
+ *
+ *   one-time = write * (S - R + summary) - read * S + summarizer
+ *   saving   = N * read * (R - summary)
+ *
+ * and the rewrite is applied when saving > one-time. On a cold cache the
+ * suffix is written in full anyway, so the first request alone saves
+ * write * (R - summary) and the rewrite costs nothing extra. Pure.
+ */
+import type { CostModel } from "./cost-model.js";
+
+export interface RewriteFigures {
+  /** Tokens of the request from the first rewritten message to its end. */
+  suffixTokens: number;
+  /** Tokens the rewrite removes (the raw outputs, less their stubs). */
+  removedTokens: number;
+  /** Tokens of the summaries that replace them. */
+  summaryTokens: number;
+  /** Tokens the summarizer must read to write them (0 when they are written already). */
+  summarizerInputTokens: number;
+}
+
+export interface RewriteDecision {
+  apply: boolean;
+  /** The decision in plain words. */
+  reason: string;
+  expectedRequests: number;
+  oneTimeCost: number;
+  savingPerRequest: number;
+  summarizerCost: number;
+  netSaving: number;
+}
+
+export type RequestPhase = "in-run" | "after-reply";
+
+/**
+ * Requests still to come in this session, from the requests seen so far: a session that has lasted k
+ * requests is taken to last about k more (the median of a scale-free lifetime), at least 1. After the
+ * agent's final reply that is weighed by the chance the user sends another prompt at all, taken as
+ * prompts / (prompts + 1): one finished prompt gives even odds, ten give 91%. Within a run the next
+ * request is certain.
+ */
+export function expectedRemainingRequests(requestsSoFar: number, promptsSoFar: number, phase: RequestPhase): number {
+  const remaining = Math.max(1, Number.isFinite(requestsSoFar) ? requestsSoFar : 0);
+  if (phase === "in-run") return remaining;
+  const prompts = Math.max(0, Number.isFinite(promptsSoFar) ? promptsSoFar : 0);
+  return remaining * (prompts / (prompts + 1));
+}
+
+function nonNegative(value: number): number {
+  return Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+export function weighRewrite(
+  figures: RewriteFigures,
+  main: CostModel,
+  summarizer: CostModel,
+  expectedRequests: number,
+  cold: boolean,
+): RewriteDecision {
+  const suffix = nonNegative(figures.suffixTokens);
+  const removed = Math.min(nonNegative(figures.removedTokens), suffix);
+  const summary = nonNegative(figures.summaryTokens);
+  const n = nonNegative(expectedRequests);
+  const { cacheRead, cacheWrite } = main.prices;
+  const summarizerCost = nonNegative(figures.summarizerInputTokens) * summarizer.prices.input + summary * summarizer.prices.output;
+  const rewrite = cold ? 0 : cacheWrite * (suffix - removed + summary) - cacheRead * suffix;
+  const oneTimeCost = rewrite + summarizerCost;
+  const savingPerRequest = cacheRead * (removed - summary);
+  // Cold, the request that follows writes the whole suffix anyway: it already saves at the write price.
+  const firstSaving = cold ? (cacheWrite - cacheRead) * (removed - summary) : 0;
+  const netSaving = firstSaving + n * savingPerRequest - oneTimeCost;
+  const apply = netSaving > 0;
+  const reason = apply
+    ? `summarizing pays: about ${dollars(netSaving)} saved over ${n.toFixed(1)} more requests${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}`
+    : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${n.toFixed(1)} more requests; waiting until it pays or the cache expires`;
+  return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest, summarizerCost, netSaving };
+}
+
+export function dollars(amount: number): string {
+  const abs = Math.abs(amount);
+  if (abs >= 1) return `$${amount.toFixed(2)}`;
+  if (abs >= 0.01) return `$${amount.toFixed(3)}`;
+  return `$${amount.toFixed(4)}`;
+}
