@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { writeFileSync } from "node:fs";
 import { anthropicFrames, errorBody, openAiFrames, type FakeApi, type ScriptedReply, type StreamPlan } from "./sse.js";
+import type { CacheUsage, PromptCacheSim } from "./cache-sim.js";
 import { inputChars } from "./metrics.js";
 import { validateAnthropicMessages, validateOpenAiMessages, type WireViolation } from "./wire-validate.js";
 
@@ -25,6 +26,8 @@ export interface RecordedRequest {
   status: number;
   /** Provider error text when the request was rejected by wire validation. */
   rejected?: string;
+  /** What the prompt-cache simulation billed (main Anthropic requests, when the fake has one). */
+  cache?: CacheUsage;
 }
 
 export type ReplySource = ScriptedReply | ((req: RecordedRequest) => ScriptedReply);
@@ -41,6 +44,11 @@ export interface FakeLlmScript {
   /** Default: echo summaries for the batch and range prompts. `[]` disables summarizer routing. */
   summarizers?: SummarizerRule[];
   exhausted?: ScriptedReply;
+}
+
+export interface FakeLlmOptions {
+  /** Bill main Anthropic requests against this simulated prompt cache (see cache-sim.ts). */
+  cache?: PromptCacheSim;
 }
 
 export interface FakeLlm {
@@ -114,13 +122,15 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 function planFor(reply: ScriptedReply, rec: RecordedRequest): StreamPlan {
   const prefix = rec.api === "anthropic-messages" ? "toolu" : "call";
+  const cached = reply.promptTokens === undefined ? rec.cache : undefined;
   return {
     model: rec.model,
     text: reply.text,
     thinking: reply.thinking,
     calls: (reply.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `${prefix}_${rec.seq}_${i}`, name: c.name, args: c.args })),
-    promptTokens: reply.promptTokens ?? Math.ceil(inputChars(rec) / 4),
+    promptTokens: cached?.inputTokens ?? reply.promptTokens ?? Math.ceil(inputChars(rec) / 4),
     completionTokens: reply.completionTokens ?? 20,
+    ...(cached ? { cacheReadTokens: cached.cacheReadTokens, cacheWriteTokens: cached.cacheWriteTokens } : {}),
   };
 }
 
@@ -147,7 +157,12 @@ function stall(req: IncomingMessage, res: ServerResponse, ms: number): Promise<v
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function startFakeLlm(initial: FakeLlmScript): Promise<FakeLlm> {
+/** The session a request belongs to: pi's session-affinity header when sent, else one shared session. */
+function sessionKey(rec: RecordedRequest): string {
+  return rec.headers["x-session-affinity"] ?? rec.headers["x-session-id"] ?? "session";
+}
+
+export async function startFakeLlm(initial: FakeLlmScript, options: FakeLlmOptions = {}): Promise<FakeLlm> {
   let script = initial;
   let mainCursor = 0;
   const requests: RecordedRequest[] = [];
@@ -191,6 +206,7 @@ export async function startFakeLlm(initial: FakeLlmScript): Promise<FakeLlm> {
       res.writeHead(400, { "content-type": "application/json" }).end(errorBody(api, 400, violation.message, violation.param));
       return;
     }
+    if (options.cache && rec.kind === "main" && api === "anthropic-messages") rec.cache = options.cache.account(sessionKey(rec), body);
     const reply = pickReply(rec);
     if (reply.delayMs) await sleep(reply.delayMs);
     if (reply.stallMs) return stall(req, res, reply.stallMs);

@@ -5,6 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { PromptCacheSim } from "./cache-sim.js";
 import { startFakeLlm, type FakeApi, type FakeLlm, type FakeLlmScript } from "./fake-llm.js";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -40,6 +41,10 @@ export interface SandboxOptions {
   projectDir?: string;
   /** The models' `input` in models.json (pi's default is text only). */
   modelInput?: Array<"text" | "image">;
+  /** Extra models.json fields (`cost`, `promptCache`, ...) of the main and the summarizer model. */
+  modelFields?: { main?: Record<string, unknown>; summarizer?: Record<string, unknown> };
+  /** Bill main Anthropic requests against this simulated prompt cache. */
+  cache?: PromptCacheSim;
 }
 
 export interface PiRun {
@@ -74,11 +79,18 @@ export async function makeSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const projectDir = opts.projectDir ?? join(root, "project");
   const sessionDir = join(root, "sessions");
   for (const d of [agentDir, projectDir, sessionDir]) mkdirSync(d, { recursive: true });
-  const fake = await startFakeLlm(opts.script ?? { main: [] });
-  const model = (id: string, name: string) => ({ id, name, contextWindow: opts.contextWindow ?? 200000, maxTokens: 4096, ...(opts.modelInput ? { input: opts.modelInput } : {}) });
+  const fake = await startFakeLlm(opts.script ?? { main: [] }, { cache: opts.cache });
+  const model = (id: string, name: string, fields?: Record<string, unknown>) => ({
+    id,
+    name,
+    contextWindow: opts.contextWindow ?? 200000,
+    maxTokens: 4096,
+    ...(opts.modelInput ? { input: opts.modelInput } : {}),
+    ...fields,
+  });
   const models = {
     providers: {
-      fake: { baseUrl: fake.baseUrl(api), api, apiKey: "fake-key", models: [model(MAIN_MODEL, "Fake Model"), model(SUMMARIZER_MODEL, "Fake Summarizer")] },
+      fake: { baseUrl: fake.baseUrl(api), api, apiKey: "fake-key", models: [model(MAIN_MODEL, "Fake Model", opts.modelFields?.main), model(SUMMARIZER_MODEL, "Fake Summarizer", opts.modelFields?.summarizer)] },
     },
   };
   const settings: Record<string, unknown> = {

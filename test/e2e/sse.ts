@@ -36,6 +36,9 @@ export interface StreamPlan {
   calls: ResolvedCall[];
   promptTokens: number;
   completionTokens: number;
+  /** Anthropic prompt-cache figures; absent means the provider reports no cache use. */
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
 }
 
 function splitInTwo(s: string): string[] {
@@ -61,11 +64,20 @@ export function openAiFrames(plan: StreamPlan, responseId: string): string[] {
   return [...frames.map((f) => `data: ${f}\n\n`), "data: [DONE]\n\n"];
 }
 
+function anthropicStartUsage(plan: StreamPlan): Record<string, number> {
+  const usage: Record<string, number> = { input_tokens: plan.promptTokens, output_tokens: 1 };
+  if (plan.cacheReadTokens !== undefined) {
+    usage.cache_read_input_tokens = plan.cacheReadTokens;
+    usage.cache_creation_input_tokens = plan.cacheWriteTokens ?? 0;
+  }
+  return usage;
+}
+
 export function anthropicFrames(plan: StreamPlan, responseId: string): string[] {
   const ev = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
   const frames = [
     ev("message_start", {
-      message: { id: responseId, type: "message", role: "assistant", model: plan.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: plan.promptTokens, output_tokens: 1 } },
+      message: { id: responseId, type: "message", role: "assistant", model: plan.model, content: [], stop_reason: null, stop_sequence: null, usage: anthropicStartUsage(plan) },
     }),
   ];
   let index = 0;

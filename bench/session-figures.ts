@@ -1,0 +1,75 @@
+// What one bench run cost, from the loopback provider's request log: the main model's cache figures as
+// the simulation billed them, the summarizer's tokens, prefix breaks, and dollars at catalog prices.
+import type { ModelCost } from "@earendil-works/pi-ai";
+import type { RecordedRequest } from "../test/e2e/fake-llm.js";
+import { inputChars } from "../test/e2e/metrics.js";
+
+export interface RunFigures {
+  mainRequests: number;
+  inputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+  summarizerRequests: number;
+  summarizerInputTokens: number;
+  summarizerOutputTokens: number;
+  prefixBreaks: number;
+  /** Main requests that found the session's cache entry expired. */
+  coldRequests: number;
+  costUsd: number;
+}
+
+/** Prices per model id of the fake provider (dollars per million tokens). */
+export type PriceList = Record<string, ModelCost>;
+
+/** The fake's completion tokens per answer (the scripted replies set none). */
+const OUTPUT_TOKENS = 20;
+const PER_MILLION = 1_000_000;
+
+function priceOf(prices: PriceList, model: string): ModelCost {
+  const price = prices[model];
+  if (!price) throw new Error(`no price for model ${model}`);
+  return price;
+}
+
+export function runFigures(requests: RecordedRequest[], prices: PriceList): RunFigures {
+  const f: RunFigures = {
+    mainRequests: 0,
+    inputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    outputTokens: 0,
+    summarizerRequests: 0,
+    summarizerInputTokens: 0,
+    summarizerOutputTokens: 0,
+    prefixBreaks: 0,
+    coldRequests: 0,
+    costUsd: 0,
+  };
+  let dollars = 0;
+  for (const req of requests) {
+    if (req.status !== 200) continue;
+    const price = priceOf(prices, req.model);
+    if (req.kind === "summarizer") {
+      // Summarizer calls (and pi's own compaction calls) are one-off prompts: billed as plain input.
+      const input = Math.ceil(inputChars(req) / 4);
+      f.summarizerRequests++;
+      f.summarizerInputTokens += input;
+      f.summarizerOutputTokens += OUTPUT_TOKENS;
+      dollars += input * price.input + OUTPUT_TOKENS * price.output;
+      continue;
+    }
+    const c = req.cache;
+    if (!c) throw new Error(`main request ${req.seq} was not billed by the cache simulation`);
+    f.mainRequests++;
+    f.inputTokens += c.inputTokens;
+    f.cacheReadTokens += c.cacheReadTokens;
+    f.cacheWriteTokens += c.cacheWriteTokens;
+    f.outputTokens += OUTPUT_TOKENS;
+    if (c.prefixBreak) f.prefixBreaks++;
+    if (c.expired) f.coldRequests++;
+    dollars += c.inputTokens * price.input + c.cacheReadTokens * price.cacheRead + c.cacheWriteTokens * price.cacheWrite + OUTPUT_TOKENS * price.output;
+  }
+  f.costUsd = dollars / PER_MILLION;
+  return f;
+}

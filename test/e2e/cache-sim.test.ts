@@ -1,0 +1,143 @@
+// Fast checks of the prompt-cache simulation (no pi process): prefix and TTL accounting, and the
+// usage the fake provider streams with it.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { cacheBlocks, PromptCacheSim, VirtualClock } from "./cache-sim.js";
+import { BATCH_MARKER, startFakeLlm, type FakeLlm } from "./fake-llm.js";
+
+const CC = { type: "ephemeral" };
+const text = (t: string, marked = false) => ({ type: "text", text: t, ...(marked ? { cache_control: CC } : {}) });
+const user = (t: string, marked = false) => ({ role: "user", content: [text(t, marked)] });
+const assistant = (t: string) => ({ role: "assistant", content: [text(t)] });
+const SYSTEM = [text("s".repeat(400), true)];
+
+/** A request whose last user message carries the breakpoint, the way pi-ai marks it. */
+function request(...turns: string[]): any {
+  const messages = turns.map((t, i) => (i % 2 === 0 ? user(t, i === turns.length - 1) : assistant(t)));
+  return { system: SYSTEM, messages };
+}
+
+const charsOf = (body: any) => cacheBlocks(body).blocks.reduce((n, b) => n + b.length, 0);
+
+describe("the simulated prompt cache", () => {
+  test("a first request writes everything up to its breakpoint and reads nothing", () => {
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
+    const body = request("u".repeat(800));
+    const usage = sim.account("s1", body);
+    expect(usage).toEqual({ inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: Math.round(charsOf(body) / 4), prefixBreak: false, expired: false });
+  });
+
+  test("a request that extends the previous one within the TTL reads all of it and writes only the new part", () => {
+    const clock = new VirtualClock();
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: clock.now });
+    const first = request("u".repeat(800));
+    sim.account("s1", first);
+    clock.advance(2999);
+    const second = request("u".repeat(800), "a".repeat(400), "v".repeat(400));
+    const usage = sim.account("s1", second);
+    expect(usage.cacheReadTokens).toBe(Math.round(charsOf(first) / 4));
+    expect(usage.cacheReadTokens + usage.cacheWriteTokens).toBe(Math.round(charsOf(second) / 4));
+    expect(usage.prefixBreak).toBe(false);
+  });
+
+  test("a rewrite in the middle reads up to the changed block, writes the rest and counts a prefix break", () => {
+    const clock = new VirtualClock();
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: clock.now });
+    sim.account("s1", request("u".repeat(800), "a".repeat(400), "v".repeat(400)));
+    clock.advance(1000);
+    const rewritten = request("u".repeat(800), "stub", "v".repeat(400), "b", "w");
+    const usage = sim.account("s1", rewritten);
+    const kept = cacheBlocks(rewritten).blocks.slice(0, 2).reduce((n, b) => n + b.length, 0);
+    expect(usage.cacheReadTokens).toBe(Math.round(kept / 4));
+    expect(usage.prefixBreak).toBe(true);
+  });
+
+  test("after the TTL nothing is read, everything is written, and an expiry is not a prefix break", () => {
+    const clock = new VirtualClock();
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: clock.now });
+    sim.account("s1", request("u".repeat(800)));
+    clock.advance(3001);
+    const second = request("u".repeat(800), "a", "v");
+    const usage = sim.account("s1", second);
+    expect(usage).toMatchObject({ cacheReadTokens: 0, cacheWriteTokens: Math.round(charsOf(second) / 4), prefixBreak: false, expired: true });
+  });
+
+  test("each read refreshes the entry, so steady traffic keeps it warm past one TTL", () => {
+    const clock = new VirtualClock();
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: clock.now });
+    const turns = ["u".repeat(800)];
+    sim.account("s1", request(...turns));
+    for (let i = 0; i < 5; i++) {
+      clock.advance(2000);
+      turns.push("a", `v${i}`);
+      expect(sim.account("s1", request(...turns)).cacheReadTokens).toBeGreaterThan(0);
+    }
+  });
+
+  test("sessions do not share entries", () => {
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
+    sim.account("s1", request("u".repeat(800)));
+    expect(sim.account("s2", request("u".repeat(800))).cacheReadTokens).toBe(0);
+  });
+
+  test("a request without any cache_control is plain input and caches nothing", () => {
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
+    const body = { system: [text("s".repeat(400))], messages: [user("u".repeat(800))] };
+    expect(sim.account("s1", body)).toMatchObject({ inputTokens: Math.round(charsOf(body) / 4), cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(sim.account("s1", body).cacheReadTokens).toBe(0);
+  });
+
+  test("blocks after the last breakpoint are billed as input", () => {
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
+    const body = { system: SYSTEM, messages: [user("u".repeat(800), true), assistant("a".repeat(400))] };
+    const tail = cacheBlocks(body).blocks.at(-1)!.length;
+    expect(sim.account("s1", body).inputTokens).toBe(Math.round(tail / 4));
+  });
+
+  test("a clock that went backwards counts as an expired cache", () => {
+    const clock = new VirtualClock(10_000);
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: clock.now });
+    sim.account("s1", request("u".repeat(800)));
+    clock.advance(-5000);
+    expect(sim.account("s1", request("u".repeat(800), "a", "v"))).toMatchObject({ cacheReadTokens: 0, expired: true });
+  });
+
+  test("tools come first in the cached prefix, as Anthropic orders them", () => {
+    const { blocks, cacheable } = cacheBlocks({ tools: [{ name: "bash", cache_control: CC }], system: SYSTEM, messages: [user("go")] });
+    expect(blocks[0]).toBe('tool:{"name":"bash"}');
+    expect(cacheable).toBe(2);
+  });
+});
+
+describe("the fake provider with a simulated cache", () => {
+  let fake: FakeLlm;
+  const clock = new VirtualClock();
+  beforeAll(async () => {
+    fake = await startFakeLlm({ main: [{ text: "one" }, { text: "two" }] }, { cache: new PromptCacheSim({ ttlMs: 3000, now: clock.now }) });
+  });
+  afterAll(() => fake.close());
+
+  const post = async (body: unknown) => {
+    const res = await fetch(`${fake.baseUrl("anthropic-messages")}/v1/messages`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const frames = await res.text();
+    const start = frames.split("\n").find((l) => l.startsWith("data: ") && l.includes('"message_start"'))!;
+    return JSON.parse(start.slice(6)).message.usage;
+  };
+
+  test("message_start reports input, cache-read and cache-creation tokens the way Anthropic does", async () => {
+    const first = await post({ model: "m", ...request("u".repeat(800)) });
+    expect(first.cache_read_input_tokens).toBe(0);
+    expect(first.cache_creation_input_tokens).toBeGreaterThan(0);
+    const second = await post({ model: "m", ...request("u".repeat(800), "a", "v") });
+    expect(second.cache_read_input_tokens).toBe(first.cache_creation_input_tokens);
+    expect(fake.requests[1]!.cache?.cacheReadTokens).toBe(second.cache_read_input_tokens);
+  });
+
+  test("a summarizer request is not billed against the main cache and leaves it intact", async () => {
+    await post({ model: "m", system: SYSTEM, messages: [user(`${BATCH_MARKER}: [[1:bash]]`, true)] });
+    const summarizer = fake.requests.at(-1)!;
+    expect(summarizer.kind).toBe("summarizer");
+    expect(summarizer.cache).toBeUndefined();
+    const next = await post({ model: "m", ...request("u".repeat(800), "a", "v", "b", "w") });
+    expect(next.cache_read_input_tokens).toBeGreaterThan(0);
+  });
+});
