@@ -13,7 +13,9 @@ import { decideFlush, type FlushDecision, type FlushMoment } from "../economics/
 import { usageFraction } from "../summarize/budget.js";
 import { safeNotify } from "../summarize/delivery.js";
 import { resolveModel } from "../summarize/summarizer.js";
-import { type CapturedBatch, CUSTOM_TYPE_FLUSH_METRICS, type FlushDecisionRecord } from "../types.js";
+import { dedupCandidate, isExactCopy } from "../capture/exact-duplicate.js";
+import { occKey } from "../capture/occurrence-key.js";
+import { type CapturedBatch, type CapturedToolCall, CUSTOM_TYPE_FLUSH_METRICS, type FlushDecisionRecord } from "../types.js";
 import type { ExtensionState } from "./extension-state.js";
 import type { PolicyView } from "../ui/policy-status.js";
 import { measureRewrite } from "./rewrite-figures.js";
@@ -108,13 +110,22 @@ export function weighFlush(
     cache: state.cache.state(Date.now(), main.ttlMs),
     main,
     summarizer: costModelFor(summarizerModel ?? ctx.model),
-    figures: messages ? measureRewrite(messages, batches, opts.closing) : undefined,
+    figures: messages ? measureRewrite(messages, batches, opts.closing, copyPredicate(state)) : undefined,
     contextFraction: usageFraction(safeContextUsage(ctx)),
     pressure: state.config.value.contextPressure,
     promptsSoFar: messages ? messages.filter((m) => m?.role === "user").length : 0,
   });
   if (!opts.quiet) noteDecision(state, ctx, decision);
   return { decision, batches };
+}
+
+/** The outputs dedup will stub as copies of archived ones (flush-batches.ts `dedupBatches`). */
+function copyPredicate(state: ExtensionState): (call: CapturedToolCall) => boolean {
+  if (!state.config.value.dedupByContentHash) return () => false;
+  return (call) => {
+    const candidate = dedupCandidate(state.indexer, call.toolName, call.resultText);
+    return candidate !== undefined && candidate.key !== occKey(call.toolCallId, call.resultTimestamp) && isExactCopy(candidate, call.toolName, call.resultText);
+  };
 }
 
 function noteDecision(state: ExtensionState, ctx: ExtensionContext, decision: FlushDecision): void {

@@ -34,6 +34,13 @@ describe("measureRewrite", () => {
     expect(measureRewrite(messages, [batch("b", 21)])!.summarizerInputTokens).toBe(8_000 / 4);
   });
 
+  test("an output stubbed as a copy of an archived one removes its tokens without a summary or a summarizer call", () => {
+    const f = measureRewrite(messages, [batch("a", 11), batch("b", 21)], undefined, (call) => call.toolCallId === "b")!;
+    expect(f.removedTokens).toBe((requestChars(messages[2]) + requestChars(messages[4]) - 400) / 4);
+    expect(f.summaryTokens).toBeCloseTo((requestChars(messages[2]) * SUMMARY_SHARE) / 4);
+    expect(f.summarizerInputTokens).toBe(requestChars(messages[2]) / 4);
+  });
+
   test("an output with the same id but another occurrence is not measured", () => {
     expect(measureRewrite(messages, [batch("a", 99)])).toBeUndefined();
   });

@@ -7,7 +7,7 @@
 import type { RewriteFigures } from "../economics/rewrite-economics.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { requestChars } from "../render/message-size.js";
-import type { CapturedBatch } from "../types.js";
+import type { CapturedBatch, CapturedToolCall } from "../types.js";
 
 const CHARS_PER_TOKEN = 4;
 /** A stub line: the ref, the tool and a few words. */
@@ -22,21 +22,31 @@ function resultKey(message: any): string | undefined {
   return occKey(message.toolCallId, typeof message.timestamp === "number" ? message.timestamp : undefined);
 }
 
-/** Undefined when none of the pending outputs is on the branch (nothing to measure). */
-export function measureRewrite(messages: readonly any[], pending: readonly CapturedBatch[], closing?: unknown): RewriteFigures | undefined {
-  const keys = new Set<string>();
-  for (const batch of pending) for (const call of batch.toolCalls) keys.add(occKey(call.toolCallId, call.resultTimestamp));
+/**
+ * Undefined when none of the pending outputs is on the branch (nothing to measure). An output `isCopy`
+ * accepts is stubbed as a copy of an archived one: no summary, no summarizer call.
+ */
+export function measureRewrite(
+  messages: readonly any[],
+  pending: readonly CapturedBatch[],
+  closing?: unknown,
+  isCopy: (call: CapturedToolCall) => boolean = () => false,
+): RewriteFigures | undefined {
+  const calls = new Map<string, CapturedToolCall>();
+  for (const batch of pending) for (const call of batch.toolCalls) calls.set(occKey(call.toolCallId, call.resultTimestamp), call);
   let first = -1;
   let removed = 0;
   let raw = 0;
   let summarizerInput = 0;
   for (let i = 0; i < messages.length; i++) {
     const key = resultKey(messages[i]);
-    if (key === undefined || !keys.has(key)) continue;
+    const call = key === undefined ? undefined : calls.get(key);
+    if (!call) continue;
     if (first < 0) first = i;
     const chars = requestChars(messages[i]);
-    raw += chars;
     removed += Math.max(0, chars - STUB_CHARS);
+    if (isCopy(call)) continue;
+    raw += chars;
     summarizerInput += Math.min(chars, SUMMARIZER_CHARS_PER_OUTPUT);
   }
   if (first < 0) return undefined;
