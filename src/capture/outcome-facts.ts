@@ -40,12 +40,24 @@ function factLine(line: string): string {
   return clean.length <= LINE_MAX_CHARS ? clean : `${clean.slice(0, LINE_MAX_CHARS - 1)}…`;
 }
 
+/** A line as the patterns read it: colour escapes out (they hide word boundaries), ends trimmed. */
+function plain(line: string): string {
+  return (line.includes("\u001b") ? line.replace(ANSI, "") : line).trim();
+}
+
+/** The non-empty lines of an output, plain; captures run on every result, so lines are cleaned only once chosen. */
 function outputLines(text: string): string[] {
-  return text.split("\n").map(factLine).filter((line) => line !== "");
+  const lines: string[] = [];
+  for (const line of text.split("\n")) {
+    const text = plain(line);
+    if (text !== "") lines.push(text);
+  }
+  return lines;
 }
 
 function firstErrorLine(lines: string[]): string | undefined {
-  return lines.find((line) => ERROR_LINE.test(line) && !COUNT_LINE.test(line) && !isStatusLine(line) && !PI_NOTE.test(line));
+  const line = lines.find((line) => ERROR_LINE.test(line) && !COUNT_LINE.test(line) && !isStatusLine(line) && !PI_NOTE.test(line));
+  return line === undefined ? undefined : factLine(line);
 }
 
 function isStatusLine(line: string): boolean {
@@ -54,7 +66,7 @@ function isStatusLine(line: string): boolean {
 
 function countLines(lines: string[]): string[] {
   const tail = lines.slice(-COUNT_TAIL_LINES).filter((line) => COUNT_LINE.test(line) && !PI_NOTE.test(line) && !isStatusLine(line));
-  return tail.slice(-MAX_COUNT_LINES);
+  return tail.slice(-MAX_COUNT_LINES).map(factLine);
 }
 
 function shellStatus(lines: string[], toolName: string, isError: boolean): { status: string; failed: boolean } {
@@ -85,14 +97,15 @@ function pathOf(args: Record<string, unknown>): string | undefined {
 
 function lineCount(text: string): number {
   if (text === "") return 0;
-  const lines = text.split("\n");
-  return text.endsWith("\n") ? lines.length - 1 : lines.length;
+  let count = 1;
+  for (let at = text.indexOf("\n"); at >= 0 && at < text.length - 1; at = text.indexOf("\n", at + 1)) count++;
+  return count;
 }
 
 function readFacts(name: string, text: string): string[] {
   if (text.startsWith("[image returned: ")) return [`${name}: image`];
-  const notes = text.split("\n").map((line) => READ_RANGE.exec(line)).filter((m) => m !== null);
-  const range = notes[notes.length - 1];
+  const note = text.lastIndexOf("\n[Showing lines ");
+  const range = note < 0 ? null : READ_RANGE.exec(text.slice(note + 1));
   if (range) return [`${name}: lines ${range[1]}-${range[2]} of ${range[3]}`];
   const count = lineCount(text);
   return [`${name}: ${count} ${count === 1 ? "line" : "lines"}`];
@@ -101,8 +114,8 @@ function readFacts(name: string, text: string): string[] {
 /** The first error line of a failed call, or its first line when none reads as an error. */
 function firstErrorFact(text: string): string[] {
   const lines = outputLines(text);
-  const error = firstErrorLine(lines) ?? lines[0];
-  return error === undefined ? [] : [`first error: ${error}`];
+  const error = firstErrorLine(lines) ?? (lines[0] === undefined ? undefined : factLine(lines[0]));
+  return error === undefined || error === "" ? [] : [`first error: ${error}`];
 }
 
 function capped(facts: string[]): string {
