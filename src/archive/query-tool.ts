@@ -48,7 +48,8 @@ const PATTERN_DESCRIPTION =
 
 const GUIDELINE =
   "When you need the unabridged output of a tool call that was summarized, call context_tree_query " +
-  "with the short refs shown in the pruner-summary message covering that call.";
+  "with the short refs shown in the pruner-summary message covering that call; to find a line in archived outputs " +
+  "without pulling them back whole, pass pattern (with refs, or without to search them all).";
 
 /** What one call of the tool reads from the live session. */
 interface Session {

@@ -22,6 +22,17 @@ describe("outcome facts of shell calls", () => {
     );
   });
 
+  test("passing test titles and numbered source excerpts that mention a failure are not the first error", () => {
+    const text = [
+      "(pass) parser > a failed command gives its exit code [0.8ms]",
+      "32 |   test(\"names no error\", () => {",
+      "error: expect(received).toBe(expected)",
+      "(fail) parser > reads [0.2ms]",
+      "Command exited with code 1",
+    ].join("\n");
+    expect(bash(text, true)).toBe("exit 1; first error: error: expect(received).toBe(expected)");
+  });
+
   test("a compiler's error line and its error count are kept word for word", () => {
     const text = "src/x.ts(3,7): error TS2322: Type 'number' is not assignable to type 'string'.\n\nFound 1 error in src/x.ts:3\n\n\nCommand exited with code 2";
     expect(bash(text, true)).toBe(

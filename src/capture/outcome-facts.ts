@@ -27,6 +27,9 @@ const STATUS_LINES: Array<[RegExp, string]> = [
 const ERROR_LINE = /\b(error|errors|fail|failed|failure|fatal|panic|exception|traceback)\b|\bERR!|[✗✘]/i;
 const COUNT_LINE =
   /\b\d+\s+(pass|passed|passing|fail|failed|failing|failures?|errors?|warnings?|skip|skipped|pending|todo|tests?|specs?|suites?|violations?)\b/i;
+// Lines that mention a failure without being one: passing test titles, skipped ones, and the numbered
+// source excerpts test runners print around an assertion (`32 |   test("fails when…`).
+const NOT_AN_ERROR = /^(\((pass|skip|todo)\)|[✓✔√]|PASS\b|ok\b|>?\s*\d+\s*\|)/;
 // pi's own notes inside an output (read and bash truncation) are not the program's lines.
 const PI_NOTE = /^\[(Showing |\d+ more lines in file)/;
 const READ_RANGE = /^\[Showing lines (\d+)-(\d+) of (\d+)/;
@@ -56,7 +59,7 @@ function outputLines(text: string): string[] {
 }
 
 function firstErrorLine(lines: string[]): string | undefined {
-  const line = lines.find((line) => ERROR_LINE.test(line) && !COUNT_LINE.test(line) && !isStatusLine(line) && !PI_NOTE.test(line));
+  const line = lines.find((line) => ERROR_LINE.test(line) && !NOT_AN_ERROR.test(line) && !COUNT_LINE.test(line) && !isStatusLine(line) && !PI_NOTE.test(line));
   return line === undefined ? undefined : factLine(line);
 }
 

@@ -77,3 +77,21 @@ describe("stubs that keep the outcome (issue 18)", () => {
     expect(lines.at(-1)).toEndWith(', or pass pattern to search it, e.g. pattern: "error".');
   });
 });
+
+describe("outcome facts across a reload", () => {
+  test("the index entry carries the facts, and a rebuilt index stubs with exactly the same text", () => {
+    const entries: any[] = [];
+    const call = assistant("c1", "bash", { command: "make" });
+    const res = result("c1", "bash", "make: *** [all] Error 2\n\nCommand exited with code 2", true);
+    const live = new ToolCallIndexer();
+    live.addBatch(captureBatch(call, [res], 0, 1), (customType, data) => entries.push({ type: "custom", customType, data }));
+    const refs = [{ shortId: "t1", toolCallId: "c1", resultTimestamp: 10 }];
+    live.registerSummaryRefs(refs);
+    entries.push({ type: "custom_message", customType: "context-prune-summary", content: "- `t1` make failed", details: { toolCallRefs: refs, toolNames: ["bash"], turnIndex: 0, timestamp: 1 } });
+    expect(entries[0].data.toolCalls[0].outcome).toBe("exit 2; first error: make: *** [all] Error 2");
+    const rebuilt = new ToolCallIndexer();
+    rebuilt.reconstructFromSession({ sessionManager: { getBranch: () => entries } } as any);
+    const messages = [{ role: "user", content: "go", timestamp: 1 }, call, res];
+    expect(stubOf(messages, rebuilt)).toBe(stubOf(messages, live));
+  });
+});
