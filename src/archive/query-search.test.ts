@@ -126,6 +126,14 @@ describe("searching the whole archive", () => {
     expect(order).toEqual(["t3", "t4", "t2"]);
   });
 
+  test("an archived answer of context_tree_query itself is left out, so a search never echoes earlier searches", async () => {
+    const indexer = archive("hit in a file");
+    indexer.addBatch({ turnIndex: 9, timestamp: 900, assistantText: "", toolCalls: [{ toolCallId: "q1", toolName: "context_tree_query", args: { pattern: "hit" }, resultText: "1: hit in a file", isError: false, resultTimestamp: 900 }] }, noop);
+    const text = textOf(await ask(indexer, { pattern: "hit" }));
+    expect(text.startsWith('Search for literal "hit" over 1 archived output: 1 matching line in 1 output')).toBe(true);
+    expect(text).not.toContain("q1");
+  });
+
   test("no match anywhere says how many outputs were searched", async () => {
     expect(textOf(await ask(archive("a", "b"), { pattern: "zzz" }))).toBe('No archived output of this session matches literal "zzz" (2 archived outputs searched).');
   });

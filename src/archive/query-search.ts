@@ -100,7 +100,7 @@ function searchOne(target: SearchTarget, pattern: LinePattern, range: LineRange 
   return { target, matches, lines, from, searched: at - from };
 }
 
-/** Outputs with matches first, most matches first, newest first among equals; the order of a named search is kept. */
+/** The outputs that match, most matches first, newest first among equals. */
 export function rankHits(hits: OutputHits[]): OutputHits[] {
   return hits
     .filter((hit) => hit.matches.length > 0)
@@ -203,14 +203,14 @@ export function formatSearch(run: SearchRun, pattern: LinePattern, patternArg: s
     budget -= text.length;
     shown.set(hit.target.label, { matches: hit.matches.length, shownMatches, chars: text.length });
   });
+  const lead = named ? [] : [archiveSummary(run, hits, pattern, patternArg)];
   const notes: string[] = [];
-  if (!named) notes.push(archiveSummary(run, hits, pattern, patternArg));
   if (cutOutputs > 0) {
     notes.push(`[${cutOutputs} more ${cutOutputs === 1 ? "output" : "outputs"} with ${cutMatches} more ${cutMatches === 1 ? "match" : "matches"} not shown (answer capped at ${SEARCH_CHAR_CAP} characters); name refs or narrow the pattern]`);
   }
   if (run.unsearched > 0) notes.push(`[search stopped after ${SEARCH_TIME_BUDGET_MS / 1000} s: ${run.unsearched} more ${run.unsearched === 1 ? "output was" : "outputs were"} not searched; name refs to search them]`);
   if (named && run.hits.every((hit) => hit.matches.length === 0)) notes.push(literalHint(pattern, patternArg));
-  const text = [...(named ? [] : notes.splice(0, 1)), ...blocks, ...notes].filter((part) => part !== "").join("\n\n---\n\n");
+  const text = [...lead, ...blocks, ...notes].filter((part) => part !== "").join("\n\n---\n\n");
   return { text, shown };
 }
 

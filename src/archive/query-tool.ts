@@ -15,7 +15,7 @@ import { compilePattern } from "./line-pattern.js";
 import { pageOf, parseLineRange, type LineRange, type Page } from "./query-paging.js";
 import { formatSearch, searchOutputs, SEARCH_CHAR_CAP, type SearchTarget } from "./query-search.js";
 import { occKey } from "../capture/occurrence-key.js";
-import { NOT_FOUND_NOTE as NOT_FOUND } from "../capture/recovery-call.js";
+import { isRecoveryTool, NOT_FOUND_NOTE as NOT_FOUND } from "../capture/recovery-call.js";
 import { readOwnSidecar } from "../capture/sidecar-read.js";
 import { blobDirFor } from "../capture/spill.js";
 import { QUERY_TOOL_NAME, type ToolCallRecord } from "../types.js";
@@ -238,7 +238,11 @@ async function targetOf(record: ToolCallRecord, label: string, session: Session)
 async function searchTargets(indexer: ToolCallIndexer, ids: string[], session: Session, notFound: string[]) {
   const found: Array<{ target: SearchTarget; record: ToolCallRecord }> = [];
   if (ids.length === 0) {
-    for (const [key, record] of indexer.getIndex()) found.push(await targetOf(record, indexer.getShortRefForToolCallId(key) ?? key, session));
+    for (const [key, record] of indexer.getIndex()) {
+      // An archived answer of this tool (a chain backfill of a search) would only echo other outputs' lines.
+      if (isRecoveryTool(record.toolName)) continue;
+      found.push(await targetOf(record, indexer.getShortRefForToolCallId(key) ?? key, session));
+    }
     return found;
   }
   for (const id of ids) {
