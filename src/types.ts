@@ -226,6 +226,8 @@ export interface CapturedToolCall {
   spillBytes?: number;
   resultPreview?: string;
   contentHash?: string;
+  /** Outcome facts read at capture (`capture/outcome-facts.ts`); the stub shows them verbatim. */
+  outcome?: string;
 }
 
 export interface CapturedBatch {
@@ -253,6 +255,8 @@ export interface ToolCallRecord {
   spillBytes?: number;
   resultPreview?: string;
   contentHash?: string;
+  /** Outcome facts read at capture (`capture/outcome-facts.ts`); the stub shows them verbatim. */
+  outcome?: string;
 }
 
 export interface SummaryToolCallRef {
