@@ -79,6 +79,32 @@ export function cacheTtlMs(ctx: ExtensionContext): number {
   return costModelFor(ctx.model).ttlMs;
 }
 
+/** Within a run, the outputs of the latest tool turns stay raw: the model is likely still working with them. */
+const IN_RUN_RECENT_TURNS = 2;
+
+/**
+ * The batches a run may flush before its reply: all but the latest tool turns, and of those only the
+ * run's own unless the rewrite is forced anyway (pressure, cold cache). Earlier prompts' deferred batches
+ * otherwise wait for a reply: rewriting them now would also rewrite this run's raw outputs, which are
+ * written again once they are summarized themselves.
+ */
+export function inRunCandidates(batches: CapturedBatch[], currentTurn: number, forced: boolean): CapturedBatch[] {
+  const older = batches.filter((b) => b.turnIndex <= currentTurn - IN_RUN_RECENT_TURNS);
+  if (forced) return older;
+  let run = -1;
+  for (const b of batches) if (b.userTurnGroup !== undefined && b.userTurnGroup > run) run = b.userTurnGroup;
+  return older.filter((b) => b.userTurnGroup === run);
+}
+
+/** Past `contextPressure`, or with the cache expired: a rewrite happens whatever it costs. */
+export function rewriteForced(state: ExtensionState, ctx: ExtensionContext): boolean {
+  const pressure = state.config.value.contextPressure;
+  const fraction = usageFraction(safeContextUsage(ctx));
+  if (pressure !== null && fraction !== null && fraction >= pressure) return true;
+  const cache = state.cache.state(Date.now(), cacheTtlMs(ctx));
+  return cache.temperature === "cold" && cache.requests > 0;
+}
+
 export interface WeighedFlush {
   decision: FlushDecision;
   batches: CapturedBatch[];

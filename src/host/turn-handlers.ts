@@ -11,7 +11,7 @@ import type { ExtensionState } from "./extension-state.js";
 import { settleBeforeRequest, settleOnShutdown, settleRunningFlush, startFinalReplyFlush } from "./final-reply-flush.js";
 import { flushPending, recordDeferredFlush } from "../summarize/flush.js";
 import { clearCacheExpiry, flushIfCacheCold, scheduleCacheExpiry } from "./cache-expiry.js";
-import { costPolicyActive, recordRequest, weighFlush } from "./flush-policy.js";
+import { costPolicyActive, inRunCandidates, recordRequest, rewriteForced, weighFlush } from "./flush-policy.js";
 import { isTextOnlyAssistant } from "../capture/message-shape.js";
 import { trimBatchToPendingRange } from "../capture/pending-batches.js";
 import { isProtected, protectionPredicate } from "../capture/protected.js";
@@ -42,17 +42,13 @@ export async function onTurnEnd(state: ExtensionState, ctx: ExtensionContext, ev
   if (costPolicyActive(state)) await weighInRunFlush(state, ctx, event.message);
 }
 
-/** Within a run, the outputs of the latest tool turns stay raw: the model is likely still working with them. */
-const IN_RUN_RECENT_TURNS = 2;
-
 /** Cost policy: within a run, older finished outputs are summarized once that pays (or the context is full). */
 async function weighInRunFlush(state: ExtensionState, ctx: ExtensionContext, message: unknown): Promise<void> {
   if (state.isFlushing || state.finalReplyFlush) return;
   const current = sessionTurnIndex(ctx, message);
   if (current === undefined) return;
-  const weighed = weighFlush(state, ctx, "in-run", {
-    select: (batches) => batches.filter((b) => b.turnIndex <= current - IN_RUN_RECENT_TURNS),
-  });
+  const forced = rewriteForced(state, ctx);
+  const weighed = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, forced) });
   if (!weighed?.decision.apply) return;
   const { basis } = weighed.decision.record;
   const trigger = basis === "pressure" ? "pressure" : basis === "cold" ? "cache-cold" : "in-run";
