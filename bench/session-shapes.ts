@@ -72,18 +72,22 @@ function multiTask(o: ShapeOptions): Shape {
   return { id: "a", title: `multi-task: ${tasks} prompts, 6 reads each`, runs: [{ prompts, pauseBeforeMs: 0 }], main };
 }
 
-/** One call of the long chain: a slice of a source file, a grep, a dependency doc or a listing. */
+/**
+ * One call of the long chain: a whole source file, a grep, a page of a dependency's docs or types, or a
+ * listing. Sized so that without pruning the chain ends near 190k tokens, past pi's own compaction
+ * threshold on a 200k window.
+ */
 function chainCall(i: number, sources: string[], deps: string[]): ScriptedToolCall {
   const src = sources[i % sources.length]!;
   switch (i % 4) {
     case 0:
-      return readCall(src, 40);
+      return readCall(src);
     case 1:
-      return bashCall(`grep -n "function\\|export" ${src} | head -n 30`);
+      return bashCall(`grep -n "function\\|export" ${src} | head -n 60`);
     case 2:
-      return readCall(deps[i % deps.length]!, 40);
+      return readCall(deps[i % deps.length]!, 260);
     default:
-      return bashCall(`wc -l ${src} ${sources[(i + 1) % sources.length]} && ls node_modules/@earendil-works/pi-ai/dist | head -n 25`);
+      return bashCall(`wc -l ${src} ${sources[(i + 1) % sources.length]} && head -n 200 ${sources[(i + 7) % sources.length]}`);
   }
 }
 

@@ -5,8 +5,9 @@
  * (main-model input, cache-read and cache-write tokens, summarizer tokens, prefix breaks, requests
  * that found the cache cold, dollars at claude-sonnet-4-5's catalog prices and the summarizer at
  * claude-haiku-4-5's), checks that every pruned output is still recoverable verbatim, and ends with
- * the targets. `--quick` (or BENCH_QUICK=1) runs shortened shapes as a smoke test.
- * Run: bun bench/session.ts [--quick] [--check]
+ * the targets. `--quick` (or BENCH_QUICK=1) runs shortened shapes as a smoke test; `--shapes=b,d`
+ * runs only some shapes.
+ * Run: bun bench/session.ts [--quick] [--shapes=a,b] [--check]
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -27,6 +28,8 @@ const TTL_SECONDS = 4;
 const IDLE_MS = TTL_SECONDS * 1000 + 1500;
 const RUN_TIMEOUT_MS = 10 * 60_000;
 const QUICK = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1";
+/** `--shapes=b,d` runs only those shapes (the targets then cover only them). */
+const ONLY = process.argv.find((a) => a.startsWith("--shapes="))?.slice("--shapes=".length).split(",");
 
 /** pi's own compaction asks the main model for a checkpoint summary; the fake answers it like a summarizer. */
 const PI_COMPACTION: SummarizerRule = { marker: "You are a context summarization assistant", reply: { text: "## Goal\nBench session.\n\n## Progress\n- Files were read." } };
@@ -82,7 +85,7 @@ async function main(): Promise<void> {
   console.log(`  main model priced as ${MAIN_PRICE_MODEL}, summarizer as ${SUMMARIZER_PRICE_MODEL} (pi-ai catalog); cost = input + cache read + cache write + output + summarizer`);
   const results: ShapeResult[] = [];
   const recovery: RecoveryTally = { checked: 0, failures: [] };
-  for (const id of SHAPE_IDS) {
+  for (const id of SHAPE_IDS.filter((s) => !ONLY || ONLY.includes(s))) {
     const figures = {} as Record<VariantId, RunFigures>;
     let title = "";
     for (const { id: variant } of VARIANTS) {
