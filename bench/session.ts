@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PromptCacheSim } from "../test/e2e/cache-sim.js";
 import { DEFAULT_SUMMARIZERS, type SummarizerRule } from "../test/e2e/fake-llm.js";
-import { disposeSandbox, MAIN_MODEL, makeSandbox, REPO_ROOT, runPrint, sessionFile, SUMMARIZER_MODEL, type Sandbox } from "../test/e2e/harness.js";
+import { disposeSandbox, MAIN_MODEL, makeSandbox, REPO_ROOT, runPiRpc, runPrint, sessionFile, SUMMARIZER_MODEL, type Sandbox } from "../test/e2e/harness.js";
 import { catalogCost, MAIN_PRICE_MODEL, pricedModelFields, SUMMARIZER_PRICE_MODEL } from "../test/e2e/priced-models.js";
 import { problems } from "../test/e2e/scenario-kit.js";
 import { runFigures, type PriceList, type RunFigures } from "./session-figures.js";
@@ -43,17 +43,24 @@ function contextPrune(variant: VariantId): Record<string, unknown> | null {
 }
 
 const withExtension = (variant: VariantId) => variant === "classic" || variant === "cost";
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Print mode for a session without pauses; RPC mode, one process, when the user idles between prompts. */
 async function playShape(sb: Sandbox, shape: Shape, variant: VariantId): Promise<void> {
-  for (const [i, run] of shape.runs.entries()) {
-    if (run.pauseBeforeMs > 0) await sleep(run.pauseBeforeMs);
-    const result = await runPrint(sb, run.prompts, i > 0 ? ["-c"] : [], { withExtension: withExtension(variant), timeoutMs: RUN_TIMEOUT_MS });
-    if (result.code !== 0) throw new Error(`shape ${shape.id}/${variant}: pi exited ${result.code}:\n${result.stderr}`);
-    if (result.stdout.includes("SCRIPT EXHAUSTED")) throw new Error(`shape ${shape.id}/${variant}: pi asked for more replies than the script has`);
+  const where = `shape ${shape.id}/${variant}`;
+  const opts = { withExtension: withExtension(variant), timeoutMs: RUN_TIMEOUT_MS };
+  if (shape.prompts.every((p) => p.pauseBeforeMs === 0)) {
+    const run = await runPrint(sb, shape.prompts.map((p) => p.text), [], opts);
+    if (run.code !== 0) throw new Error(`${where}: pi exited ${run.code}:\n${run.stderr}`);
+    if (run.stdout.includes("SCRIPT EXHAUSTED")) throw new Error(`${where}: pi asked for more replies than the script has`);
+  } else {
+    const run = await runPiRpc(sb, shape.prompts.map((p) => ({ type: "prompt", message: p.text, pauseBeforeMs: p.pauseBeforeMs })), opts);
+    if (run.code !== 0) throw new Error(`${where}: pi exited ${run.code}:\n${run.stderr}`);
+    const failed = run.responses.filter((r) => !r.success);
+    if (failed.length > 0) throw new Error(`${where}: prompts refused: ${JSON.stringify(failed)}`);
+    if (JSON.stringify(run.records).includes("SCRIPT EXHAUSTED")) throw new Error(`${where}: pi asked for more replies than the script has`);
   }
   const issues = problems(sb);
-  if (issues.length > 0) throw new Error(`shape ${shape.id}/${variant}: provider-side problems:\n${issues.join("\n")}`);
+  if (issues.length > 0) throw new Error(`${where}: provider-side problems:\n${issues.join("\n")}`);
 }
 
 async function runVariant(id: ShapeId, variant: VariantId): Promise<{ title: string; figures: RunFigures; recovery?: RecoveryCheck }> {
