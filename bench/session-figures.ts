@@ -2,7 +2,7 @@
 // the simulation billed them, the summarizer's tokens, prefix breaks, and dollars at catalog prices.
 import type { ModelCost } from "@earendil-works/pi-ai";
 import type { RecordedRequest } from "../test/e2e/fake-llm.js";
-import { inputChars } from "../test/e2e/metrics.js";
+import type { CacheUsage } from "../test/e2e/cache-sim.js";
 
 export interface RunFigures {
   mainRequests: number;
@@ -11,6 +11,7 @@ export interface RunFigures {
   cacheWriteTokens: number;
   outputTokens: number;
   summarizerRequests: number;
+  /** Prompt tokens of the summarizer calls, cached or not. */
   summarizerInputTokens: number;
   summarizerOutputTokens: number;
   prefixBreaks: number;
@@ -32,6 +33,8 @@ function priceOf(prices: PriceList, model: string): ModelCost {
   return price;
 }
 
+const promptDollars = (c: CacheUsage, price: ModelCost) => c.inputTokens * price.input + c.cacheReadTokens * price.cacheRead + c.cacheWriteTokens * price.cacheWrite;
+
 export function runFigures(requests: RecordedRequest[], prices: PriceList): RunFigures {
   const f: RunFigures = {
     mainRequests: 0,
@@ -50,17 +53,16 @@ export function runFigures(requests: RecordedRequest[], prices: PriceList): RunF
   for (const req of requests) {
     if (req.status !== 200) continue;
     const price = priceOf(prices, req.model);
+    const c = req.cache;
+    if (!c) throw new Error(`request ${req.seq} was not billed by the cache simulation`);
     if (req.kind === "summarizer") {
-      // Summarizer calls (and pi's own compaction calls) are one-off prompts: billed as plain input.
-      const input = Math.ceil(inputChars(req) / 4);
+      // Summarizer calls are cached under their own key (pi's compaction calls send no cache_control: plain input).
       f.summarizerRequests++;
-      f.summarizerInputTokens += input;
+      f.summarizerInputTokens += c.inputTokens + c.cacheReadTokens + c.cacheWriteTokens;
       f.summarizerOutputTokens += OUTPUT_TOKENS;
-      dollars += input * price.input + OUTPUT_TOKENS * price.output;
+      dollars += promptDollars(c, price) + OUTPUT_TOKENS * price.output;
       continue;
     }
-    const c = req.cache;
-    if (!c) throw new Error(`main request ${req.seq} was not billed by the cache simulation`);
     f.mainRequests++;
     f.inputTokens += c.inputTokens;
     f.cacheReadTokens += c.cacheReadTokens;
@@ -68,7 +70,7 @@ export function runFigures(requests: RecordedRequest[], prices: PriceList): RunF
     f.outputTokens += OUTPUT_TOKENS;
     if (c.prefixBreak) f.prefixBreaks++;
     if (c.expired) f.coldRequests++;
-    dollars += c.inputTokens * price.input + c.cacheReadTokens * price.cacheRead + c.cacheWriteTokens * price.cacheWrite + OUTPUT_TOKENS * price.output;
+    dollars += promptDollars(c, price) + OUTPUT_TOKENS * price.output;
   }
   f.costUsd = dollars / PER_MILLION;
   return f;

@@ -132,12 +132,19 @@ describe("the fake provider with a simulated cache", () => {
     expect(fake.requests[1]!.cache?.cacheReadTokens).toBe(second.cache_read_input_tokens);
   });
 
-  test("a summarizer request is not billed against the main cache and leaves it intact", async () => {
-    await post({ model: "m", system: SYSTEM, messages: [user(`${BATCH_MARKER}: [[1:bash]]`, true)] });
+  test("a summarizer request is billed under its own cache and leaves the main one intact", async () => {
+    const usage = await post({ model: "m", system: SYSTEM, messages: [user(`${BATCH_MARKER}: [[1:bash]]`, true)] });
     const summarizer = fake.requests.at(-1)!;
     expect(summarizer.kind).toBe("summarizer");
-    expect(summarizer.cache).toBeUndefined();
+    expect(usage.cache_read_input_tokens).toBe(0);
+    expect(summarizer.cache?.cacheWriteTokens).toBeGreaterThan(0);
     const next = await post({ model: "m", ...request("u".repeat(800), "a", "v", "b", "w") });
     expect(next.cache_read_input_tokens).toBeGreaterThan(0);
+    expect(fake.requests.at(-1)!.cache?.prefixBreak).toBe(false);
+  });
+
+  test("two summarizer calls with the same instructions read them from their cache", async () => {
+    await post({ model: "m", system: SYSTEM, messages: [user(`${BATCH_MARKER}: [[2:bash]]`, true)] });
+    expect(fake.requests.at(-1)!.cache?.cacheReadTokens).toBe(Math.round(cacheBlocks({ system: SYSTEM }).blocks[0]!.length / 4));
   });
 });

@@ -82,15 +82,23 @@ describe("the session bench's figures", () => {
     status: 200,
     cache: { inputTokens: 0, cacheReadTokens: read, cacheWriteTokens: write, prefixBreak, expired: false },
   });
-  const summarizer: RecordedRequest = { seq: 3, kind: "summarizer", path: "/v1/messages", headers: {}, body: { messages: [{ role: "user", content: "x".repeat(4000) }] }, api: "anthropic-messages", model: "s", status: 200 };
+  const summarizer: RecordedRequest = {
+    ...main(3, 1_000_000, 1_000_000, true),
+    kind: "summarizer",
+    model: "s",
+    cache: { inputTokens: 1_000_000, cacheReadTokens: 1_000_000, cacheWriteTokens: 1_000_000, prefixBreak: true, expired: false },
+  };
 
-  test("main requests are priced from their cache figures and summarizer calls as input at their own model's price", () => {
+  test("main requests and summarizer calls are priced from their cache figures at their own model's price", () => {
     const f = runFigures([main(1, 0, 1_000_000), main(2, 1_000_000, 0, true), summarizer], { m: price, s: cheap });
-    expect(f).toMatchObject({ mainRequests: 2, cacheReadTokens: 1_000_000, cacheWriteTokens: 1_000_000, prefixBreaks: 1, summarizerRequests: 1 });
-    const summarizerTokens = f.summarizerInputTokens;
-    expect(summarizerTokens).toBeGreaterThan(1000);
-    const expected = 3.75 + 0.3 + (2 * 20 * 15) / 1e6 + (summarizerTokens * 1 + 20 * 5) / 1e6;
+    expect(f).toMatchObject({ mainRequests: 2, cacheReadTokens: 1_000_000, cacheWriteTokens: 1_000_000, prefixBreaks: 1, summarizerRequests: 1, summarizerInputTokens: 3_000_000 });
+    const expected = 3.75 + 0.3 + (2 * 20 * 15) / 1e6 + (1 + 0.1 + 1.25) + (20 * 5) / 1e6;
     expect(f.costUsd).toBeCloseTo(expected, 10);
+  });
+
+  test("a request the cache simulation did not bill is an error, not a free request", () => {
+    const { cache: _omit, ...unbilled } = main(1, 0, 0);
+    expect(() => runFigures([unbilled], { m: price })).toThrow("request 1 was not billed by the cache simulation");
   });
 
   test("a rejected request costs nothing, and a model without a price is an error", () => {
