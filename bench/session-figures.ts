@@ -18,6 +18,8 @@ export interface RunFigures {
   /** Main requests that found the session's cache entry expired. */
   coldRequests: number;
   costUsd: number;
+  /** The same requests priced under Anthropic's breakpoint lookup (cache-sim.ts, `strict`). */
+  strictCostUsd: number;
 }
 
 /** Prices per model id of the fake provider (dollars per million tokens). */
@@ -33,7 +35,8 @@ function priceOf(prices: PriceList, model: string): ModelCost {
   return price;
 }
 
-const promptDollars = (c: CacheUsage, price: ModelCost) => c.inputTokens * price.input + c.cacheReadTokens * price.cacheRead + c.cacheWriteTokens * price.cacheWrite;
+type Billed = Pick<CacheUsage, "cacheReadTokens" | "cacheWriteTokens">;
+const promptDollars = (input: number, c: Billed, price: ModelCost) => input * price.input + c.cacheReadTokens * price.cacheRead + c.cacheWriteTokens * price.cacheWrite;
 
 export function runFigures(requests: RecordedRequest[], prices: PriceList): RunFigures {
   const f: RunFigures = {
@@ -48,8 +51,10 @@ export function runFigures(requests: RecordedRequest[], prices: PriceList): RunF
     prefixBreaks: 0,
     coldRequests: 0,
     costUsd: 0,
+    strictCostUsd: 0,
   };
   let dollars = 0;
+  let strictDollars = 0;
   for (const req of requests) {
     if (req.status !== 200) continue;
     const price = priceOf(prices, req.model);
@@ -60,7 +65,8 @@ export function runFigures(requests: RecordedRequest[], prices: PriceList): RunF
       f.summarizerRequests++;
       f.summarizerInputTokens += c.inputTokens + c.cacheReadTokens + c.cacheWriteTokens;
       f.summarizerOutputTokens += OUTPUT_TOKENS;
-      dollars += promptDollars(c, price) + OUTPUT_TOKENS * price.output;
+      dollars += promptDollars(c.inputTokens, c, price) + OUTPUT_TOKENS * price.output;
+      strictDollars += promptDollars(c.inputTokens, c.strict, price) + OUTPUT_TOKENS * price.output;
       continue;
     }
     f.mainRequests++;
@@ -70,8 +76,10 @@ export function runFigures(requests: RecordedRequest[], prices: PriceList): RunF
     f.outputTokens += OUTPUT_TOKENS;
     if (c.prefixBreak) f.prefixBreaks++;
     if (c.expired) f.coldRequests++;
-    dollars += promptDollars(c, price) + OUTPUT_TOKENS * price.output;
+    dollars += promptDollars(c.inputTokens, c, price) + OUTPUT_TOKENS * price.output;
+    strictDollars += promptDollars(c.inputTokens, c.strict, price) + OUTPUT_TOKENS * price.output;
   }
   f.costUsd = dollars / PER_MILLION;
+  f.strictCostUsd = strictDollars / PER_MILLION;
   return f;
 }

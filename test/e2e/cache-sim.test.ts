@@ -23,7 +23,7 @@ describe("the simulated prompt cache", () => {
     const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
     const body = request("u".repeat(800));
     const usage = sim.account("s1", body);
-    expect(usage).toEqual({ inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: Math.round(charsOf(body) / 4), prefixBreak: false, expired: false });
+    expect(usage).toMatchObject({ inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: Math.round(charsOf(body) / 4), prefixBreak: false, expired: false });
   });
 
   test("a request that extends the previous one within the TTL reads all of it and writes only the new part", () => {
@@ -105,6 +105,55 @@ describe("the simulated prompt cache", () => {
     const { blocks, cacheable } = cacheBlocks({ tools: [{ name: "bash", cache_control: CC }], system: SYSTEM, messages: [user("go")] });
     expect(blocks[0]).toBe('tool:{"name":"bash"}');
     expect(cacheable).toBe(2);
+  });
+});
+
+describe("the strict reading: Anthropic's breakpoint lookup", () => {
+  const blocksChars = (body: any, n: number) => cacheBlocks(body).blocks.slice(0, n).reduce((s, b) => s + b.length, 0);
+
+  test("a request that extends the previous one by a few blocks reads all of it, as in the prefix reading", () => {
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
+    sim.account("s1", request("u".repeat(800)));
+    const usage = sim.account("s1", request("u".repeat(800), "a", "v"));
+    expect(usage.strict.cacheReadTokens).toBe(usage.cacheReadTokens);
+  });
+
+  test("a rewrite more than twenty blocks before the breakpoint reads only the system prompt", () => {
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
+    const turns = Array.from({ length: 25 }, (_, i) => `turn ${i} ${"x".repeat(200)}`);
+    sim.account("s1", request(...turns));
+    const rewritten = [...turns];
+    rewritten[2] = "stub";
+    const body = request(...rewritten);
+    const usage = sim.account("s1", body);
+    expect(usage.cacheReadTokens).toBe(Math.round(blocksChars(body, 3) / 4));
+    expect(usage.strict.cacheReadTokens).toBe(Math.round(blocksChars(body, 1) / 4));
+    expect(usage.strict.cacheReadTokens + usage.strict.cacheWriteTokens).toBe(usage.cacheReadTokens + usage.cacheWriteTokens);
+  });
+
+  test("a rewrite between two earlier breakpoints near the end reads up to the older one", () => {
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
+    sim.account("s1", request("u", "a", "v"));
+    sim.account("s1", request("u", "a", "v", "b", "w"));
+    const body = request("u", "a", "v", "stub", "w", "c", "x");
+    expect(sim.account("s1", body).strict.cacheReadTokens).toBe(Math.round(blocksChars(body, 4) / 4));
+  });
+
+  test("appending more than twenty blocks at once misses the previous entry", () => {
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
+    sim.account("s1", request("u"));
+    const body = request("u", ...Array.from({ length: 24 }, (_, i) => `t${i}`));
+    const usage = sim.account("s1", body);
+    expect(usage.cacheReadTokens).toBeGreaterThan(usage.strict.cacheReadTokens);
+    expect(usage.strict.cacheReadTokens).toBe(Math.round(blocksChars(body, 1) / 4));
+  });
+
+  test("an expired entry is not read in the strict reading either", () => {
+    const clock = new VirtualClock();
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: clock.now });
+    sim.account("s1", request("u"));
+    clock.advance(3001);
+    expect(sim.account("s1", request("u", "a", "v")).strict.cacheReadTokens).toBe(0);
   });
 });
 

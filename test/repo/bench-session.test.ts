@@ -5,7 +5,7 @@ import type { ShapeId } from "../../bench/session-shapes.js";
 import type { RecordedRequest } from "../../test/e2e/fake-llm.js";
 
 function figures(costUsd: number, prefixBreaks = 0): RunFigures {
-  return { mainRequests: 4, inputTokens: 0, cacheReadTokens: 1000, cacheWriteTokens: 200, outputTokens: 80, summarizerRequests: 1, summarizerInputTokens: 300, summarizerOutputTokens: 20, prefixBreaks, coldRequests: 0, costUsd };
+  return { mainRequests: 4, inputTokens: 0, cacheReadTokens: 1000, cacheWriteTokens: 200, outputTokens: 80, summarizerRequests: 1, summarizerInputTokens: 300, summarizerOutputTokens: 20, prefixBreaks, coldRequests: 0, costUsd, strictCostUsd: costUsd * 1.5 };
 }
 
 /** A shape where the cost policy costs `policy` against classic 1.0 and no extension 2.0. */
@@ -64,7 +64,7 @@ describe("the session bench's targets", () => {
     expect(lines[0]).toBe("shape a: shape a");
     expect(lines).toHaveLength(6);
     expect(lines[5]).toContain("pi-condense cost policy");
-    expect(lines[5]!.trimEnd().endsWith("0.8000")).toBe(true);
+    expect(lines[5]!.trimEnd().endsWith("0.8000      1.2000")).toBe(true);
   });
 });
 
@@ -80,13 +80,13 @@ describe("the session bench's figures", () => {
     api: "anthropic-messages",
     model: "m",
     status: 200,
-    cache: { inputTokens: 0, cacheReadTokens: read, cacheWriteTokens: write, prefixBreak, expired: false },
+    cache: { inputTokens: 0, cacheReadTokens: read, cacheWriteTokens: write, prefixBreak, expired: false, strict: { cacheReadTokens: 0, cacheWriteTokens: read + write } },
   });
   const summarizer: RecordedRequest = {
     ...main(3, 1_000_000, 1_000_000, true),
     kind: "summarizer",
     model: "s",
-    cache: { inputTokens: 1_000_000, cacheReadTokens: 1_000_000, cacheWriteTokens: 1_000_000, prefixBreak: true, expired: false },
+    cache: { inputTokens: 1_000_000, cacheReadTokens: 1_000_000, cacheWriteTokens: 1_000_000, prefixBreak: true, expired: false, strict: { cacheReadTokens: 0, cacheWriteTokens: 2_000_000 } },
   };
 
   test("main requests and summarizer calls are priced from their cache figures at their own model's price", () => {
@@ -94,6 +94,11 @@ describe("the session bench's figures", () => {
     expect(f).toMatchObject({ mainRequests: 2, cacheReadTokens: 1_000_000, cacheWriteTokens: 1_000_000, prefixBreaks: 1, summarizerRequests: 1, summarizerInputTokens: 3_000_000 });
     const expected = 3.75 + 0.3 + (2 * 20 * 15) / 1e6 + (1 + 0.1 + 1.25) + (20 * 5) / 1e6;
     expect(f.costUsd).toBeCloseTo(expected, 10);
+  });
+
+  test("the strict cost prices the same requests with the strict cache figures", () => {
+    const f = runFigures([main(1, 0, 1_000_000), main(2, 1_000_000, 0, true)], { m: price });
+    expect(f.strictCostUsd).toBeCloseTo(2 * 3.75 + (2 * 20 * 15) / 1e6, 10);
   });
 
   test("a request the cache simulation did not bill is an error, not a free request", () => {
