@@ -8,6 +8,7 @@ import { registerCommands } from "./src/commands/commands.js";
 import { createExtensionState, type ExtensionState } from "./src/host/extension-state.js";
 import { flushPending } from "./src/summarize/flush.js";
 import { computeMetricsSnapshot } from "./src/host/metrics-snapshot.js";
+import { policyView } from "./src/host/flush-policy.js";
 import { capturePendingBatches } from "./src/capture/pending-batches.js";
 import { registerQueryTool } from "./src/archive/query-tool.js";
 import { registerReportRenderer } from "./src/ui/report.js";
@@ -51,6 +52,7 @@ function registerWithCommands(pi: ExtensionAPI, state: ExtensionState): void {
     (ctx: ExtensionContext) => computeMetricsSnapshot(state, ctx) ?? EMPTY_METRICS_SNAPSHOT,
     undefined,
     () => state.rearmedPending,
+    (ctx: ExtensionContext) => policyView(state, ctx),
   );
 }
 

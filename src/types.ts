@@ -81,7 +81,13 @@ export interface ContextPruneConfig {
   frontierGapThresholdTokens: number | null;
   /** Most images one request may carry; null = the built-in limit of the model's wire API (image-cap.ts). */
   maxImagesPerRequest: number | null;
+  /** "cost": flush when it pays at the model's cache prices; "classic": exactly when 2.9.1 did. */
+  flushPolicy: FlushPolicy;
+  /** Share of the model's window above which the cost policy flushes whatever the cache says; null = off. */
+  contextPressure: number | null;
 }
+
+export type FlushPolicy = "cost" | "classic";
 
 export const DEFAULT_CONFIG: ContextPruneConfig = {
   enabled: false,
@@ -106,7 +112,11 @@ export const DEFAULT_CONFIG: ContextPruneConfig = {
   budgetTurnDelta: null,
   frontierGapThresholdTokens: null,
   maxImagesPerRequest: null,
+  flushPolicy: "cost",
+  contextPressure: 0.6,
 };
+
+export const FLUSH_POLICIES: readonly FlushPolicy[] = ["cost", "classic"];
 
 // ---------------------------------------------------------------------------
 // UI presets (values are strings: the settings list cycles strings)
@@ -216,6 +226,8 @@ export interface CapturedToolCall {
   spillBytes?: number;
   resultPreview?: string;
   contentHash?: string;
+  /** Outcome facts read at capture (`capture/outcome-facts.ts`); the stub shows them verbatim. */
+  outcome?: string;
 }
 
 export interface CapturedBatch {
@@ -243,6 +255,8 @@ export interface ToolCallRecord {
   spillBytes?: number;
   resultPreview?: string;
   contentHash?: string;
+  /** Outcome facts read at capture (`capture/outcome-facts.ts`); the stub shows them verbatim. */
+  outcome?: string;
 }
 
 export interface SummaryToolCallRef {
@@ -341,7 +355,38 @@ export interface ContextMetricsSnapshot {
   frontierGapTokens: number;
 }
 
-export type FlushTrigger = "budget" | "delta" | "frontier-gap" | "message-end" | "manual" | "rearmed";
+export type FlushTrigger =
+  | "budget"
+  | "delta"
+  | "frontier-gap"
+  | "message-end"
+  | "manual"
+  | "rearmed"
+  /** Cost policy: within a run, once summarizing pays. */
+  | "in-run"
+  /** Cost policy: the context passed `contextPressure`. */
+  | "pressure"
+  /** Cost policy: the prompt cache expired, so the rewrite is free. */
+  | "cache-cold";
+
+/** Why the cost policy applied or deferred a flush, with the figures it weighed (dollars, tokens). */
+export interface FlushDecisionRecord {
+  verdict: "apply" | "defer";
+  /** cold: the cache expired; pays: the saving beats the rewrite; wait: it does not yet; pressure: near the window; fallback: decided as 2.9.1 (reason says why). */
+  basis: "cold" | "pays" | "wait" | "pressure" | "fallback";
+  reason: string;
+  cache: { temperature: "warm" | "cold" | "unknown"; expiresInMs?: number; lastHitRate?: number };
+  figures?: {
+    suffixTokens: number;
+    removedTokens: number;
+    summaryTokens: number;
+    expectedRequests: number;
+    oneTimeCost: number;
+    savingPerRequest: number;
+    summarizerCost: number;
+    netSaving: number;
+  };
+}
 
 export interface FlushMetricsEntry {
   ts: number;
@@ -350,8 +395,10 @@ export interface FlushMetricsEntry {
   processedBatches: number;
   /** Tool calls this flush made stub-eligible (indexed calls plus dedup aliases). */
   stubCount: number;
-  outcome: PruneFrontierOutcome | "empty" | "error";
+  outcome: PruneFrontierOutcome | "empty" | "error" | "deferred";
   metrics: ContextMetricsSnapshot;
+  /** Cost policy only: the decision behind this attempt (a deferral is an entry of its own). */
+  decision?: FlushDecisionRecord;
 }
 
 export interface SummarizerStats {
@@ -407,6 +454,10 @@ export interface FlushOptions {
   closingMessage?: any;
   /** Awaited after the summarizer calls and before anything is written (the final-reply flush waits for a safe moment). */
   beforePersist?: () => Promise<void>;
+  /** Default true: compress closed chains after the flush. The cost policy saves that rewrite for a cold cache. */
+  chains?: boolean;
+  /** Recorded on the flush-metrics entry. */
+  decision?: FlushDecisionRecord;
 }
 
 export type FallbackTransition = "enter" | "recover" | "none";

@@ -28,6 +28,8 @@ export interface SimPrompt {
   final?: string;
   /** Start the run with another extension's custom message (`pi.sendMessage(..., { triggerTurn: true })`) instead of a user prompt. */
   custom?: { customType: string; content?: string };
+  /** Usage the provider reports on every assistant message of this prompt (as pi records it). */
+  usage?: { input: number; output?: number; cacheRead: number; cacheWrite: number };
 }
 
 export interface Sim {
@@ -45,6 +47,12 @@ export interface Sim {
   now(): number;
   /** pi's reload: `session_shutdown` for this instance, then a fresh instance on the same branch. */
   reload(): Promise<Sim>;
+}
+
+function usageOf(p: SimPrompt): { usage?: Record<string, number> } {
+  if (!p.usage) return {};
+  const { input, output = 10, cacheRead, cacheWrite } = p.usage;
+  return { usage: { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite } };
 }
 
 export async function startSim(opts: { branch?: any[]; sessionDir?: string; sessionId?: string; startTs?: number } = {}): Promise<Sim> {
@@ -107,7 +115,9 @@ export async function startSim(opts: { branch?: any[]; sessionDir?: string; sess
           content: calls.map((c) => ({ type: "toolCall", id: c.id, name: c.name ?? "bash", arguments: c.args ?? { command: c.id } })),
           stopReason: "toolUse",
           timestamp: at,
+          ...usageOf(p),
         };
+        await fire("message_end", { message: assistant });
         fake.branch.push(msgEntry(assistant));
         const results: any[] = [];
         for (const [i, c] of calls.entries()) {
@@ -127,7 +137,7 @@ export async function startSim(opts: { branch?: any[]; sessionDir?: string; sess
         await fire("turn_end", { message: assistant, toolResults: results, turnIndex });
       }
       await fire("context", { messages: projection() });
-      const final = { role: "assistant", content: [{ type: "text", text: p.final ?? "done" }], stopReason: "stop", timestamp: tick(1000) };
+      const final = { role: "assistant", content: [{ type: "text", text: p.final ?? "done" }], stopReason: "stop", timestamp: tick(1000), ...usageOf(p) };
       await fire("message_end", { message: final });
       fake.branch.push(msgEntry(final));
       await fire("turn_end", { message: final, toolResults: [], turnIndex: p.turns.length });

@@ -5,6 +5,7 @@
  */
 import { extractToolResultText } from "../capture/batch-capture.js";
 import { occKey } from "../capture/occurrence-key.js";
+import { outcomeFacts } from "../capture/outcome-facts.js";
 import {
   corruptEntryMessage,
   corruptPartMessage,
@@ -61,7 +62,7 @@ export function recordsFromTranscript(branch: unknown[], keys: Set<string>): Too
       const call = calls.get(msg.toolCallId);
       if (!keys.has(key) || !call) continue;
       keys.delete(key);
-      records.push({
+      const record: ToolCallRecord = {
         toolCallId: msg.toolCallId,
         toolName: typeof call.name === "string" ? call.name : String(msg.toolName ?? ""),
         args: recordArgs(call.args),
@@ -70,7 +71,11 @@ export function recordsFromTranscript(branch: unknown[], keys: Set<string>): Too
         turnIndex,
         timestamp: msg.timestamp,
         resultTimestamp: msg.timestamp,
-      });
+      };
+      // The same facts the live capture read, so the stub matches the one the flush's record gave.
+      const outcome = outcomeFacts(record.toolName, record.args, record.resultText, record.isError);
+      if (outcome !== undefined) record.outcome = outcome;
+      records.push(record);
     }
   }
   return records;

@@ -83,6 +83,7 @@ function recordFromCall(batch: CapturedBatch, call: CapturedBatch["toolCalls"][n
   if (call.spillBytes !== undefined) record.spillBytes = call.spillBytes;
   if (call.resultPreview !== undefined) record.resultPreview = call.resultPreview;
   if (call.contentHash !== undefined) record.contentHash = call.contentHash;
+  if (call.outcome !== undefined) record.outcome = call.outcome;
   return record;
 }
 

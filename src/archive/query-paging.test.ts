@@ -16,6 +16,12 @@ describe("parseLineRange", () => {
     expect(parseLineRange("7-7")).toEqual({ range: { first: 7, last: 7, text: "7-7" } });
   });
 
+  test("reads head:N and tail:N as the first or last N lines", () => {
+    expect(parseLineRange("head:50")).toEqual({ range: { first: 1, last: 50, text: "head:50" } });
+    expect(parseLineRange("Tail: 3")).toEqual({ range: { first: 1, tail: 3, text: "Tail: 3" } });
+    for (const value of ["tail:0", "head:", "tail:-1", "tail:x"]) expect("error" in parseLineRange(value)).toBe(true);
+  });
+
   test("absent or blank means no range", () => {
     for (const value of [undefined, null, "", "   "]) expect(parseLineRange(value)).toEqual({});
   });
@@ -26,8 +32,25 @@ describe("parseLineRange", () => {
       expect("error" in parsed && parsed.error).toContain("is not a line range");
     }
     expect(parseLineRange("10-5")).toEqual({
-      error: '[lines "10-5" is not a line range: use "A-B" or "A-" with 1-based line numbers, e.g. "2001-4000"]',
+      error:
+        '[lines "10-5" is not a line range: use "A-B" or "A-" with 1-based line numbers, e.g. "2001-4000", or "head:N" / "tail:N" for the first or last N lines]',
     });
+  });
+});
+
+describe("pageOf with head and tail counts", () => {
+  test("tail:N shows the last N lines with their line numbers", () => {
+    const page = pageOf(rows(10), range("tail:3"), "t1");
+    expect(page.body).toBe("row 8\nrow 9\nrow 10");
+    expect(page.linesHeader).toBe("Lines: 8-10 of 10");
+  });
+
+  test("a tail longer than the output shows all of it", () => {
+    expect(pageOf(rows(2), range("tail:50"), "t1").linesHeader).toBe("Lines: 1-2 of 2");
+  });
+
+  test("head:N shows the first N lines", () => {
+    expect(pageOf(rows(10), range("head:2"), "t1").body).toBe("row 1\nrow 2");
   });
 });
 

@@ -6,10 +6,11 @@
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "@earendil-works/pi-coding-agent";
 import { QUERY_TOOL_NAME } from "../types.js";
 
-/** 1-based, inclusive; `last` absent means to the end. */
+/** 1-based, inclusive; `last` absent means to the end; `tail` (with `first` 1) means the last `tail` lines. */
 export interface LineRange {
   first: number;
   last?: number;
+  tail?: number;
   /** As the caller wrote it, for notes. */
   text: string;
 }
@@ -17,13 +18,20 @@ export interface LineRange {
 export type ParsedRange = { range?: LineRange } | { error: string };
 
 const RANGE = /^(\d+)\s*-\s*(\d*)$/;
-const RANGE_HELP = 'use "A-B" or "A-" with 1-based line numbers, e.g. "2001-4000"';
+const COUNT = /^(head|tail)\s*:\s*(\d+)$/i;
+const RANGE_HELP = 'use "A-B" or "A-" with 1-based line numbers, e.g. "2001-4000", or "head:N" / "tail:N" for the first or last N lines';
 
 /** `undefined`, `null` and blank mean no range; anything else must be `A-B` or `A-`. */
 export function parseLineRange(value: unknown): ParsedRange {
   if (value === undefined || value === null) return {};
   const text = String(value).trim();
   if (text === "") return {};
+  const count = COUNT.exec(text);
+  if (count !== null) {
+    const n = Number(count[2]);
+    if (!Number.isSafeInteger(n) || n < 1) return { error: `[lines ${JSON.stringify(text)} is not a line range: ${RANGE_HELP}]` };
+    return { range: count[1]!.toLowerCase() === "head" ? { first: 1, last: n, text } : { first: 1, tail: n, text } };
+  }
   const match = RANGE.exec(text);
   const first = match ? Number(match[1]) : Number.NaN;
   const last = match?.[2] ? Number(match[2]) : undefined;
@@ -45,11 +53,23 @@ export interface Page {
 }
 
 /** Lines as `truncateHead` counts them: a trailing newline does not start another line. */
-function countableLines(text: string): string[] {
+export function countableLines(text: string): string[] {
   if (text.length === 0) return [];
   const lines = text.split("\n");
   if (text.endsWith("\n")) lines.pop();
   return lines;
+}
+
+/** The 1-based, inclusive lines a range selects of a body of `total` lines; `first > total` when it starts past the end. */
+export function rangeBounds(range: LineRange, total: number): { first: number; last: number } {
+  if (range.tail !== undefined) return { first: Math.max(1, total - range.tail + 1), last: total };
+  return { first: range.first, last: Math.min(range.last ?? total, total) };
+}
+
+/** The note for a range that selects nothing of a body of `total` lines. */
+export function pastTheEnd(range: LineRange, total: number): string {
+  const size = total === 1 ? "1 line" : `${total} lines`;
+  return `[lines ${JSON.stringify(range.text)} starts past the end: this output has ${size}]`;
 }
 
 /** The page of `text` that `range` selects, cut like every answer; `ref` names the record in the next-page call. */
@@ -57,14 +77,11 @@ export function pageOf(text: string, range: LineRange | undefined, ref: string):
   if (range === undefined) return { ...truncated(text, 1, ref), selected: text };
   const lines = countableLines(text);
   const total = lines.length;
-  if (range.first > total) {
-    const size = total === 1 ? "1 line" : `${total} lines`;
-    return { body: `[lines ${JSON.stringify(range.text)} starts past the end: this output has ${size}]`, selected: "" };
-  }
-  const last = Math.min(range.last ?? total, total);
+  const { first, last } = rangeBounds(range, total);
+  if (first > total) return { body: pastTheEnd(range, total), selected: "" };
   const tail = last === total && text.endsWith("\n") ? "\n" : "";
-  const selected = lines.slice(range.first - 1, last).join("\n") + tail;
-  return { ...truncated(selected, range.first, ref), selected, linesHeader: `Lines: ${range.first}-${last} of ${total}` };
+  const selected = lines.slice(first - 1, last).join("\n") + tail;
+  return { ...truncated(selected, first, ref), selected, linesHeader: `Lines: ${first}-${last} of ${total}` };
 }
 
 /** Head truncation of a selection starting at line `first` of the body. */

@@ -67,20 +67,22 @@ describe("registration", () => {
     expect(tool.description).toContain("id@timestamp");
   });
 
-  test("the parameter schema is the exact JSON shape: toolCallIds required, lines optional (Q1)", () => {
+  test("the parameter schema is the exact JSON shape: toolCallIds, lines and pattern, all optional (issue 18)", () => {
     const [tool] = toolFor(new ToolCallIndexer());
     const schema = JSON.parse(JSON.stringify(tool.parameters));
     const description = schema.properties.toolCallIds.description;
     const linesDescription = schema.properties.lines.description;
-    expect(typeof description).toBe("string");
-    expect(linesDescription).toContain('"2001-4000"');
+    const patternDescription = schema.properties.pattern.description;
+    expect(description).toContain("Required unless pattern is given");
+    expect(linesDescription).toContain('"tail:N"');
+    expect(patternDescription).toContain("regular expression between slashes");
     expect(JSON.stringify(tool.parameters)).toBe(
       JSON.stringify({
         type: "object",
-        required: ["toolCallIds"],
         properties: {
           toolCallIds: { type: "array", items: { type: "string" }, description },
           lines: { type: "string", description: linesDescription },
+          pattern: { type: "string", description: patternDescription },
         },
       }),
     );
@@ -193,14 +195,16 @@ describe("execute", () => {
     expect(result.details.results.a.toolCallId).toBe("a");
   });
 
-  test("an empty list answers empty text (Q8)", async () => {
+  const NOTHING_ASKED = "[Pass toolCallIds (short refs such as t12), or a pattern to search every archived output of this session.]";
+
+  test("an empty list without a pattern answers how to ask (issue 18)", async () => {
     const result = await query(new ToolCallIndexer(), []);
-    expect(result).toEqual({ content: [{ type: "text", text: "" }], details: { results: {} } });
+    expect(result).toEqual({ content: [{ type: "text", text: NOTHING_ASKED }], details: { results: {} } });
   });
 
   test("missing or malformed params never throw", async () => {
     const [tool] = toolFor(new ToolCallIndexer());
-    expect(textOf(await tool.execute("c", undefined))).toBe("");
+    expect(textOf(await tool.execute("c", undefined))).toBe(NOTHING_ASKED);
     expect(textOf(await tool.execute("c", { toolCallIds: "t9" }))).toContain("## toolRef: t9");
   });
 
@@ -439,7 +443,7 @@ describe("paging with lines", () => {
     const [tool] = toolFor(indexer);
     const result = await tool.execute("c", { toolCallIds: ["a", "missing"], lines: "ten-twenty" });
     const [found, missing] = textOf(result).split("\n\n---\n\n");
-    expect(found!.endsWith('\n\n[lines "ten-twenty" is not a line range: use "A-B" or "A-" with 1-based line numbers, e.g. "2001-4000"]')).toBe(true);
+    expect(found!.endsWith('\n\n[lines "ten-twenty" is not a line range: use "A-B" or "A-" with 1-based line numbers, e.g. "2001-4000", or "head:N" / "tail:N" for the first or last N lines]')).toBe(true);
     expect(found).toContain("## toolRef: a\nTool: bash");
     expect(missing).toBe("## toolRef: missing\n(not found in index — may not have been summarized yet)");
     expect(Object.keys(result.details.results)).toEqual(["a"]);

@@ -11,9 +11,11 @@ import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 import { imagesForMarkers, toolResultImagesByDigest, type ImageBlock } from "../capture/image-markers.js";
 import type { ToolCallIndexer } from "./indexer.js";
+import { compilePattern } from "./line-pattern.js";
 import { pageOf, parseLineRange, type LineRange, type Page } from "./query-paging.js";
+import { formatSearch, searchOutputs, SEARCH_CHAR_CAP, type SearchTarget } from "./query-search.js";
 import { occKey } from "../capture/occurrence-key.js";
-import { NOT_FOUND_NOTE as NOT_FOUND } from "../capture/recovery-call.js";
+import { isRecoveryTool, NOT_FOUND_NOTE as NOT_FOUND } from "../capture/recovery-call.js";
 import { readOwnSidecar } from "../capture/sidecar-read.js";
 import { blobDirFor } from "../capture/spill.js";
 import { QUERY_TOOL_NAME, type ToolCallRecord } from "../types.js";
@@ -21,23 +23,33 @@ const SIDECAR_MISSING = "(spilled output unavailable — sidecar file missing)";
 const BLOCK_SEPARATOR = "\n\n---\n\n";
 
 const DESCRIPTION =
-  "Return the complete, original results of earlier tool calls whose outputs were replaced by summaries. " +
+  "Return the complete, original results of earlier tool calls whose outputs were replaced by summaries, or search them. " +
   "Pass the short refs printed in a pruner-summary message, for example " +
   'context_tree_query({ toolCallIds: ["t12", "t3"] }). ' +
   "When a raw tool-call id was used by more than one call, every occurrence is returned, each labelled id@timestamp. " +
   "Results include the original image blocks when the pruned output carried images. " +
-  'Long outputs come back 2000 lines (50 KiB) at a time; pass lines, e.g. lines: "2001-4000" or "2001-", for a later part.';
+  'Long outputs come back 2000 lines (50 KiB) at a time; pass lines, e.g. lines: "2001-4000", "2001-", "head:50" or "tail:50", for a part. ' +
+  "To find something without pulling whole outputs back, pass pattern: only the matching lines return, with line numbers and " +
+  `two lines of context, e.g. context_tree_query({ toolCallIds: ["t12"], pattern: "TS2322" }); leave toolCallIds out to search every archived output of this session (best matches first). ` +
+  `A pattern is a literal string, or a regular expression written /like this/ (add i for ignore case). Search answers are capped at ${SEARCH_CHAR_CAP} characters and say what was left out.`;
 
 const PARAM_DESCRIPTION =
-  "Required. One or more short refs such as t12 (or raw tool call ids) taken from a pruner-summary message. " +
-  "A raw id that occurs more than once returns all of its occurrences, labelled id@timestamp.";
+  "One or more short refs such as t12 (or raw tool call ids) taken from a pruner-summary message. " +
+  "A raw id that occurs more than once returns all of its occurrences, labelled id@timestamp. " +
+  "Required unless pattern is given; with pattern and no refs, every archived output is searched.";
 
 const LINES_DESCRIPTION =
-  'Optional. Only this 1-based, inclusive line range of each output, "A-B" (e.g. "2001-4000") or "A-" (to the end).';
+  'Optional. Only this part of each output: a 1-based, inclusive line range "A-B" (e.g. "120-180") or "A-" (to the end), ' +
+  'or "head:N" / "tail:N" for the first or last N lines. With pattern, only these lines are searched.';
+
+const PATTERN_DESCRIPTION =
+  "Optional. Return only the lines that match, with line numbers and two lines of context: a literal string " +
+  '(e.g. "TS2322"), or a regular expression between slashes (e.g. "/error TS\\d+/" or "/timeout/i"; no backreferences or lookaround).';
 
 const GUIDELINE =
   "When you need the unabridged output of a tool call that was summarized, call context_tree_query " +
-  "with the short refs shown in the pruner-summary message covering that call.";
+  "with the short refs shown in the pruner-summary message covering that call; to find a line in archived outputs " +
+  "without pulling them back whole, pass pattern (with refs, or without to search them all).";
 
 /** What one call of the tool reads from the live session. */
 interface Session {
@@ -123,6 +135,9 @@ export interface QueryAnswerFacts {
   spilled: boolean;
   /** Image blocks re-attached for this answer. */
   images: number;
+  /** Search answers: matching lines found, and how many of them the answer shows. */
+  matches?: number;
+  shownMatches?: number;
 }
 
 export interface QueryToolDetails {
@@ -202,6 +217,85 @@ async function answersForId(
   return answers;
 }
 
+/** The text to search of a record: the whole original, or its preview with the reason it is not whole. */
+async function searchableText(record: ToolCallRecord, session: Session): Promise<{ text: string; note?: string }> {
+  if (!record.spillPath) return { text: String(record.resultText ?? "") };
+  const read = await readOwnSidecar(session.ownBlobDir, record.spillPath);
+  if (read.kind === "ok") return { text: read.text };
+  readFailure(record.spillPath, read.kind === "missing" ? read.error : new Error(`refused: ${read.reason}`));
+  const reason = read.kind === "missing" ? "sidecar file missing" : read.reason;
+  return { text: record.resultPreview ?? "", note: `spilled output not available — ${reason}; only its preview was searched` };
+}
+
+async function targetOf(record: ToolCallRecord, label: string, session: Session): Promise<{ target: SearchTarget; record: ToolCallRecord }> {
+  const { text, note } = await searchableText(record, session);
+  const target: SearchTarget = { label, toolName: record.toolName, args: record.args, isError: record.isError === true, time: record.resultTimestamp ?? record.timestamp, text };
+  if (note !== undefined) target.note = note;
+  return { target, record };
+}
+
+/** The outputs a search reads: the named ones (labelled like a recovery), or every archived original. */
+async function searchTargets(indexer: ToolCallIndexer, ids: string[], session: Session, notFound: string[]) {
+  const found: Array<{ target: SearchTarget; record: ToolCallRecord }> = [];
+  if (ids.length === 0) {
+    for (const [key, record] of indexer.getIndex()) {
+      // An archived answer of this tool (a chain backfill of a search) would only echo other outputs' lines.
+      if (isRecoveryTool(record.toolName)) continue;
+      found.push(await targetOf(record, indexer.getShortRefForToolCallId(key) ?? key, session));
+    }
+    return found;
+  }
+  for (const id of ids) {
+    const records = indexer.getRecordsForId(id);
+    if (records.length === 0) notFound.push(`## toolRef: ${id}\n${NOT_FOUND}`);
+    const several = records.length > 1;
+    for (const record of records) {
+      found.push(await targetOf(record, several && record.resultTimestamp !== undefined ? `${id}@${record.resultTimestamp}` : id, session));
+    }
+  }
+  return found;
+}
+
+async function searchAnswer(indexer: ToolCallIndexer, ids: string[], patternArg: string, paging: Paging, session: Session): Promise<{ text: string; results: Record<string, QueryAnswerFacts> }> {
+  const compiled = compilePattern(patternArg);
+  if (!compiled.ok) return { text: `[pattern ${JSON.stringify(patternArg)} is not usable: ${compiled.error}]`, results: {} };
+  if (paging.error !== undefined) return { text: paging.error, results: {} };
+  const notFound: string[] = [];
+  const found = await searchTargets(indexer, ids, session, notFound);
+  const run = searchOutputs(found.map((f) => f.target), compiled.pattern, paging.range);
+  const answer = formatSearch(run, compiled.pattern, patternArg, ids.length > 0);
+  const results: Record<string, QueryAnswerFacts> = {};
+  for (const { target, record } of found) {
+    const shown = answer.shown.get(target.label);
+    if (shown === undefined) continue;
+    const facts: QueryAnswerFacts = {
+      toolCallId: record.toolCallId,
+      toolName: record.toolName,
+      isError: record.isError === true,
+      turnIndex: record.turnIndex,
+      originalChars: target.text.length,
+      shownChars: shown.chars,
+      truncated: shown.shownMatches < shown.matches,
+      spilled: typeof record.spillPath === "string" && record.spillPath !== "",
+      images: 0,
+      matches: shown.matches,
+      shownMatches: shown.shownMatches,
+    };
+    if (record.resultTimestamp !== undefined) facts.resultTimestamp = record.resultTimestamp;
+    const shortRef = indexer.getShortRefForToolCallId(occKey(record.toolCallId, record.resultTimestamp));
+    if (shortRef !== undefined) facts.shortRef = shortRef;
+    results[target.label] = facts;
+  }
+  return { text: [answer.text, ...notFound].filter((part) => part !== "").join(BLOCK_SEPARATOR), results };
+}
+
+const NOTHING_ASKED = "[Pass toolCallIds (short refs such as t12), or a pattern to search every archived output of this session.]";
+
+function requestedPattern(params: unknown): string | undefined {
+  const raw = (params as { pattern?: unknown } | undefined)?.pattern;
+  return raw === undefined || raw === null ? undefined : String(raw);
+}
+
 function requestedIds(params: unknown): string[] {
   const raw = (params as { toolCallIds?: unknown } | undefined)?.toolCallIds;
   if (typeof raw === "string") return [raw];
@@ -216,16 +310,29 @@ export function registerQueryTool(pi: ExtensionAPI, indexer: ToolCallIndexer): v
     promptSnippet: "Retrieve original pruned tool outputs by short ref",
     promptGuidelines: [GUIDELINE],
     parameters: Type.Object({
-      toolCallIds: Type.Array(Type.String(), { description: PARAM_DESCRIPTION }),
+      toolCallIds: Type.Optional(Type.Array(Type.String(), { description: PARAM_DESCRIPTION })),
       lines: Type.Optional(Type.String({ description: LINES_DESCRIPTION })),
+      pattern: Type.Optional(Type.String({ description: PATTERN_DESCRIPTION })),
     }),
     async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
       const session = sessionOf(ctx);
       const paging: Paging = parseLineRange((params as { lines?: unknown } | undefined)?.lines);
+      const pattern = requestedPattern(params);
+      const ids = requestedIds(params);
+      if (pattern !== undefined) {
+        try {
+          const { text, results } = await searchAnswer(indexer, ids, pattern, paging, session);
+          return { content: [{ type: "text" as const, text }], details: { results } satisfies QueryToolDetails };
+        } catch (error) {
+          console.error("context_tree_query: search failed:", error);
+          return { content: [{ type: "text" as const, text: `[search for ${JSON.stringify(pattern)} failed; nothing was returned]` }], details: { results: {} } };
+        }
+      }
+      if (ids.length === 0) return { content: [{ type: "text" as const, text: NOTHING_ASKED }], details: { results: {} } satisfies QueryToolDetails };
       const results: Record<string, QueryAnswerFacts> = {};
       const texts: string[] = [];
       const images: ImageBlock[] = [];
-      for (const id of requestedIds(params)) {
+      for (const id of ids) {
         try {
           for (const answer of await answersForId(indexer, id, results, session, paging)) {
             texts.push(answer.text);

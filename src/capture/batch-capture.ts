@@ -6,6 +6,7 @@
 import { imageMarkerLines } from "./image-markers.js";
 import { isPrunerCustomType, toolCallBlocks } from "./message-shape.js";
 import { occKey, resultTimestampOf } from "./occurrence-key.js";
+import { outcomeFacts } from "./outcome-facts.js";
 import { recordArgs } from "./persisted-entries.js";
 import type { BatchingMode, CapturedBatch, CapturedToolCall } from "../types.js";
 
@@ -105,6 +106,8 @@ function captureCall(block: any, results: FirstResults): CapturedToolCall {
   };
   const resultTimestamp = resultTimestampOf(match.timestamp);
   if (resultTimestamp !== undefined) call.resultTimestamp = resultTimestamp;
+  const outcome = outcomeFacts(toolName, args, call.resultText, call.isError);
+  if (outcome !== undefined) call.outcome = outcome;
   return call;
 }
 

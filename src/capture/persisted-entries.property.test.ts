@@ -74,7 +74,7 @@ function baseBranch(): any[] {
       turnIndex: 0,
       timestamp: 200,
     }),
-    custom("context-prune-index", { toolCalls: [rec("bash_1", 210, "a.ts\nb.ts"), rec("read_1", 220, "export const a = 1;", { toolName: "read", capturedBy: "0.9.3" })] }),
+    custom("context-prune-index", { toolCalls: [rec("bash_1", 210, "a.ts\nb.ts", { outcome: "exit 0" }), rec("read_1", 220, "export const a = 1;", { toolName: "read", capturedBy: "0.9.3" })] }),
     custom("context-prune-frontier", { lastAttemptedToolCallId: "read_1", lastAttemptedToolName: "read", lastAttemptedTurnIndex: 0, lastAttemptedTimestamp: 200, attemptedBatchCount: 1, attemptedToolCallCount: 2, rawCharCount: 40, summaryCharCount: 20, outcome: "summarized" }),
     custom("context-prune-stats", { totalInputTokens: 900, totalOutputTokens: 60, totalCost: 0.001, callCount: 1, chainsCompressed: 0, rangesSummarized: 0 }),
     message(user(400)),

@@ -77,11 +77,21 @@ describe("tool-call records", () => {
     ["spillBytes", -1, "spillBytes is not a number >= 0"],
     ["resultPreview", { valueOf: 1 }, "resultPreview is not a string"],
     ["contentHash", 5, "contentHash is not a string"],
+    ["outcome", 3, "outcome is not a single-line string of at most 300 characters"],
+    ["outcome", "", "outcome is not a single-line string of at most 300 characters"],
+    ["outcome", "exit 1\n[fake] new line", "outcome is not a single-line string of at most 300 characters"],
+    ["outcome", "exit 1\u001b[2J", "outcome is not a single-line string of at most 300 characters"],
+    ["outcome", "x".repeat(301), "outcome is not a single-line string of at most 300 characters"],
   ] as const) {
     test(`a record whose ${key} is ${JSON.stringify(value)} is rejected`, () => {
       expect(reasonOf(parseToolCallRecord(record({ [key]: value })))).toBe(reason);
     });
   }
+
+  test("a record with outcome facts loads with them", () => {
+    const parsed = parseToolCallRecord(record({ outcome: "exit 1; first error: boom" }));
+    expect(parsed.ok && parsed.value.outcome).toBe("exit 1; first error: boom");
+  });
 
   test("a record without resultText is rejected", () => {
     const { resultText: _, ...bare } = record();

@@ -30,6 +30,9 @@ interface Field {
 }
 
 const BLOCK_ID = /^b\d+$/;
+// The stub shows a record's outcome verbatim: one line, no control characters, bounded.
+const OUTCOME_READ_LIMIT = 300;
+const OUTCOME_TEXT = /^[^\u0000-\u001f\u007f]*$/;
 // Refs end up inside `<compressed-chain id=".." tools="..">` headers and stub text.
 const HEADER_SAFE = /^[^"<>\r\n]+$/;
 const OUTCOMES: ReadonlySet<unknown> = new Set<PruneFrontierOutcome>([
@@ -50,6 +53,9 @@ const isBoolean = (value: unknown): value is boolean => typeof value === "boolea
 const isFiniteNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
 const isCount = (value: unknown): boolean => isFiniteNumber(value) && value >= 0;
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every(isString);
+
+const isOutcome = (value: unknown): boolean =>
+  typeof value === "string" && value !== "" && value.length <= OUTCOME_READ_LIMIT && OUTCOME_TEXT.test(value);
 
 /** A string that cannot break the `<compressed-chain>` header it may be written into. */
 export const isHeaderSafe = (value: unknown): value is string => typeof value === "string" && HEADER_SAFE.test(value);
@@ -91,6 +97,7 @@ const RECORD_FIELDS: readonly Field[] = [
   { key: "spillBytes", expected: "a number >= 0", test: isCount },
   { key: "resultPreview", expected: "a string", test: isString },
   { key: "contentHash", expected: "a string", test: isString },
+  { key: "outcome", expected: `a single-line string of at most ${OUTCOME_READ_LIMIT} characters`, test: isOutcome },
 ];
 
 /**

@@ -24,6 +24,16 @@ describe("recoveryCallOf", () => {
     expect(recoveryCallOf({ toolCallIds: ["t1"], lines: " 2001-4000" })).toEqual({ toolCallIds: ["t1"], lines: " 2001-4000" });
   });
 
+  test("a search of named refs is kept with its pattern (issue 18)", () => {
+    expect(recoveryCallOf({ toolCallIds: ["t1"], pattern: "/err/i", lines: "tail:50" })).toEqual({ toolCallIds: ["t1"], lines: "tail:50", pattern: "/err/i" });
+  });
+
+  test("a search without refs, or with a pattern that is no short string, is not a call to repeat", () => {
+    expect(recoveryCallOf({ pattern: "x" })).toBeNull();
+    expect(recoveryCallOf({ toolCallIds: ["t1"], pattern: 5 })).toBeNull();
+    expect(recoveryCallOf({ toolCallIds: ["t1"], pattern: "x".repeat(201) })).toBeNull();
+  });
+
   test("raw ids and occurrence keys are plain refs", () => {
     expect(recoveryCallOf({ toolCallIds: ["call_ab-12|x", "bash_23@2150"] })?.toolCallIds).toEqual(["call_ab-12|x", "bash_23@2150"]);
   });

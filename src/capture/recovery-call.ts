@@ -13,11 +13,14 @@ export const NOT_FOUND_NOTE = "(not found in index \u2014 may not have been summ
 export interface RecoveryCall {
   toolCallIds: string[];
   lines?: string;
+  /** A search of the named refs: the same call finds the same lines again. */
+  pattern?: string;
 }
 
 // A ref a stub or a `<compressed-chain>` header can quote as is: no quotes, brackets, commas, backticks or spaces.
 const PLAIN_REF = /^[^\s"'<>,`\\]{1,200}$/;
 const LINES_LIMIT = 100;
+const PATTERN_LIMIT = 200;
 
 export function isRecoveryTool(toolName: unknown): boolean {
   return toolName === QUERY_TOOL_NAME;
@@ -25,16 +28,24 @@ export function isRecoveryTool(toolName: unknown): boolean {
 
 /**
  * The call's arguments when the query tool reads them exactly as written: a non-empty list of plain refs
- * (or one, as pi may pass a single string) and an optional string range. Anything else is null.
+ * (or one, as pi may pass a single string), an optional string range and an optional search pattern.
+ * Anything else is null; so is a search without refs, whose answer changes as the archive grows.
  */
 export function recoveryCallOf(args: unknown): RecoveryCall | null {
   if (typeof args !== "object" || args === null || Array.isArray(args)) return null;
-  const { toolCallIds: raw, lines } = args as { toolCallIds?: unknown; lines?: unknown };
+  const { toolCallIds: raw, lines, pattern } = args as { toolCallIds?: unknown; lines?: unknown; pattern?: unknown };
   const ids = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw.slice() : [];
   if (ids.length === 0 || !ids.every((id) => typeof id === "string" && PLAIN_REF.test(id))) return null;
-  if (lines === undefined) return { toolCallIds: ids };
-  if (typeof lines !== "string" || lines.length > LINES_LIMIT) return null;
-  return { toolCallIds: ids, lines };
+  const call: RecoveryCall = { toolCallIds: ids };
+  if (lines !== undefined) {
+    if (typeof lines !== "string" || lines.length > LINES_LIMIT) return null;
+    call.lines = lines;
+  }
+  if (pattern !== undefined) {
+    if (typeof pattern !== "string" || pattern.length > PATTERN_LIMIT) return null;
+    call.pattern = pattern;
+  }
+  return call;
 }
 
 /** The arguments of a toolCall block, wherever the provider put them. */

@@ -18,6 +18,7 @@ import type {
   SummarizerStats,
 } from "../types.js";
 import type { FlushResult } from "../summarize/flush.js";
+import type { PolicyView } from "../ui/policy-status.js";
 
 export type FlushResultLike = FlushResult;
 
@@ -41,6 +42,7 @@ export interface CommandDeps {
   getDiagnosticCounts?: () => Record<DiagnosticKind, number>;
   getContextMetrics?: (ctx: ExtensionCommandContext) => ContextMetricsSnapshot;
   getRearmed?: () => boolean;
+  getPolicyView?: (ctx: ExtensionCommandContext) => PolicyView;
   /** Fire-and-forget save; failures are reported through `ctx.ui.notify`. */
   persist: (ctx: ExtensionCommandContext, config: ContextPruneConfig) => void;
 }

@@ -1,6 +1,7 @@
 /**
  * Read-only reports: `/pruner status` and `/pruner stats`.
  */
+import { policyStatusBlock } from "../ui/policy-status.js";
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { showReport } from "../ui/report.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
@@ -60,6 +61,7 @@ export function statusReport(deps: CommandDeps, ctx: ExtensionCommandContext): s
   if (deps.getContextMetrics) {
     text += contextBlock(deps.getContextMetrics(ctx), Boolean(deps.getRearmed?.()));
   }
+  if (deps.getPolicyView) text += policyStatusBlock(deps.getPolicyView(ctx));
   return text;
 }
 

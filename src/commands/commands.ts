@@ -42,6 +42,7 @@ import type {
   SummarizerStats,
 } from "../types.js";
 
+import type { PolicyView } from "../ui/policy-status.js";
 export { pruneStatusText, setPruneStatusWidget } from "../ui/status-line.js";
 export type { CompactResult, FlushResultLike } from "./command-context.js";
 
@@ -148,6 +149,7 @@ export function registerCommands(
   // Position 11 kept for 2.9.1 callers; the footer no longer shows metrics, so nothing reads it.
   _getCachedMetrics?: () => ContextMetricsSnapshot | undefined,
   getRearmed?: () => boolean,
+  getPolicyView?: (ctx: ExtensionCommandContext) => PolicyView,
 ): void {
   const deps: CommandDeps = {
     pi,
@@ -161,6 +163,7 @@ export function registerCommands(
     getDiagnosticCounts,
     getContextMetrics,
     getRearmed,
+    getPolicyView,
     persist,
   };
   pi.registerCommand("pruner", {

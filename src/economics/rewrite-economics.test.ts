@@ -72,3 +72,43 @@ describe("expectedRemainingRequests", () => {
     expect(expectedRemainingRequests(Number.NaN, Number.NaN, "after-reply")).toBe(0);
   });
 });
+
+describe("expectedRemainingRequests on the five bench shapes", () => {
+  /** Requests per prompt (tool turns plus the reply) of `npm run bench:session`'s shapes. */
+  const SHAPES: Record<string, number[]> = {
+    "a multi-task": Array(8).fill(7),
+    "b one long chain": [201],
+    "c short": [4, 4],
+    "d idle gaps": Array(6).fill(4),
+    "e re-reads": Array(30).fill(3),
+  };
+
+  /** Estimate over truth at every request that has a successor: in-run within a prompt, after-reply at its end. */
+  function ratios(prompts: number[]): number[] {
+    const total = prompts.reduce((a, b) => a + b, 0);
+    const out: number[] = [];
+    let seen = 0;
+    prompts.forEach((requests, p) => {
+      for (let i = 1; i <= requests; i++) {
+        seen++;
+        const phase = i === requests ? "after-reply" : "in-run";
+        if (total - seen > 0) out.push(expectedRemainingRequests(seen, p + 1, phase) / (total - seen));
+      }
+    });
+    return out;
+  }
+
+  for (const [name, prompts] of Object.entries(SHAPES)) {
+    test(`is unbiased on shape ${name}: the geometric mean of estimate over truth is within 0.5x-2x`, () => {
+      const r = ratios(prompts);
+      const geometricMean = Math.exp(r.reduce((a, x) => a + Math.log(x), 0) / r.length);
+      expect(geometricMean).toBeGreaterThan(0.5);
+      expect(geometricMean).toBeLessThan(2);
+    });
+
+    test(`is within a factor of 4 of the truth at half the decisions of shape ${name} or more`, () => {
+      const r = ratios(prompts);
+      expect(r.filter((x) => x >= 0.25 && x <= 4).length / r.length).toBeGreaterThanOrEqual(0.5);
+    });
+  }
+});

@@ -14,7 +14,8 @@ import type { FlushState } from "../summarize/flush-state.js";
 import { RetryLedger } from "../summarize/retry-ledger.js";
 import { StatsAccumulator } from "../summarize/stats.js";
 import { FallbackController } from "../summarize/summarizer-fallback.js";
-import { DEFAULT_CONFIG } from "../types.js";
+import { CacheTracker } from "../economics/cache-tracker.js";
+import { DEFAULT_CONFIG, type FlushDecisionRecord } from "../types.js";
 import { showReport } from "../ui/report.js";
 import { refreshStatus, showStatusText } from "../ui/status-refresh.js";
 import { computeMetricsSnapshot } from "./metrics-snapshot.js";
@@ -25,6 +26,20 @@ export interface ExtensionState extends FlushState {
   finalReplyFlush: BackgroundFlush | undefined;
   safePoints: SafePoints;
   previousFraction: number | null;
+  /** What the provider's prompt cache did on this branch (cost policy). */
+  cache: CacheTracker;
+  policy: PolicyState;
+}
+
+export interface PolicyState {
+  /** The cost policy's last decision, for `/pruner status`. */
+  last: FlushDecisionRecord | undefined;
+  /** Fallback reasons already told to the user (each is said once). */
+  told: Set<string>;
+  /** The last request time whose cache expiry was already flushed for (once per expiry). */
+  coldFlushedFor: number | undefined;
+  /** Fires when the prompt cache expires while the session is idle. */
+  expiryTimer: ReturnType<typeof setTimeout> | undefined;
 }
 
 export function createExtensionState(pi: ExtensionAPI): ExtensionState {
@@ -43,6 +58,8 @@ export function createExtensionState(pi: ExtensionAPI): ExtensionState {
     finalReplyFlush: undefined,
     safePoints: new SafePoints(),
     previousFraction: null,
+    cache: new CacheTracker(),
+    policy: { last: undefined, told: new Set(), coldFlushedFor: undefined, expiryTimer: undefined },
     rearmedPending: false,
     supersede: createSupersedeState(),
     status: {

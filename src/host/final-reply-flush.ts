@@ -18,20 +18,48 @@ import type { ExtensionState } from "./extension-state.js";
 import { flushPending } from "../summarize/flush.js";
 import { projectBranchMessages } from "../capture/batch-capture.js";
 import type { BackgroundFlush } from "./safe-points.js";
-import { CUSTOM_TYPE_SUMMARY } from "../types.js";
+import { compressClosedChains } from "../summarize/chain-pass.js";
+import { CUSTOM_TYPE_SUMMARY, type FlushDecisionRecord, type FlushOptions } from "../types.js";
 
 /** How long a command or leaving the session waits for a running flush (abandoned ones stay pending). */
 export const SETTLE_WAIT_MS = 15_000;
 
-export async function startFinalReplyFlush(state: ExtensionState, ctx: ExtensionContext, closingMessage: unknown): Promise<void> {
+export async function startFinalReplyFlush(
+  state: ExtensionState,
+  ctx: ExtensionContext,
+  closingMessage: unknown,
+  policy: Pick<FlushOptions, "decision" | "chains"> = {},
+): Promise<void> {
+  await startBackgroundFlush(state, (signal) =>
+    flushPending(state, ctx, {
+      ...policy,
+      delivery: "session",
+      closingMessage,
+      trigger: "message-end",
+      signal,
+      beforePersist: () => state.safePoints.wait(ctx),
+    }),
+  );
+}
+
+/**
+ * The cost policy's flush once the prompt cache expired (idle, or before the next request): pending
+ * batches and closed chains, written at the next safe point like the final-reply flush.
+ */
+export async function startColdFlush(state: ExtensionState, ctx: ExtensionContext, decision: FlushDecisionRecord): Promise<void> {
+  await startBackgroundFlush(state, async (signal) => {
+    const beforePersist = () => state.safePoints.wait(ctx);
+    const result = await flushPending(state, ctx, { delivery: "session", trigger: "cache-cold", decision, signal, beforePersist });
+    if (!result.ok && result.reason === "empty" && !signal.aborted) {
+      await beforePersist();
+      await compressClosedChains(state, ctx, signal);
+    }
+  });
+}
+
+async function startBackgroundFlush(state: ExtensionState, run: (signal: AbortSignal) => Promise<unknown>): Promise<void> {
   const abort = new AbortController();
-  const done = flushPending(state, ctx, {
-    delivery: "session",
-    closingMessage,
-    trigger: "message-end",
-    signal: abort.signal,
-    beforePersist: () => state.safePoints.wait(ctx),
-  }).catch((err) => console.error("pi-condense: final-reply flush failed", err));
+  const done = run(abort.signal).catch((err) => console.error("pi-condense: background flush failed", err));
   const flush: BackgroundFlush = { done, abort, requestWaited: false };
   state.finalReplyFlush = flush;
   void done.then(() => {

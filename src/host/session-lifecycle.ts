@@ -8,6 +8,8 @@ import { loadConfigWithWarnings } from "../settings/config.js";
 import { safeNotify } from "../summarize/delivery.js";
 import type { ExtensionState } from "./extension-state.js";
 import { onSessionReset } from "./cold-cache.js";
+import { clearCacheExpiry, scheduleCacheExpiry } from "./cache-expiry.js";
+import { rebuildPolicyState } from "./flush-policy.js";
 import { capturePendingBatches } from "../capture/pending-batches.js";
 import { inheritSidecars } from "../archive/sidecar-inherit.js";
 import { showBootWidget } from "../ui/boot-widget.js";
@@ -23,6 +25,7 @@ export async function onSessionStart(
   state.config.value = config;
   rebuildFromBranch(state, ctx, true);
   if (event.reason === "fork" && typeof event.previousSessionFile === "string") await inheritFromParent(state, ctx, event.previousSessionFile);
+  if (state.config.value.enabled) scheduleCacheExpiry(state, ctx);
   if (state.config.value.showPruneStatusLine) showBootWidget(ctx, state.config.value);
   for (const warning of warnings) safeNotify(ctx, warning, "warning");
 }
@@ -53,7 +56,9 @@ function rebuildFromBranch(state: ExtensionState, ctx: ExtensionContext, resetFa
   state.previousFraction = null;
   state.rearmedPending = false;
   onSessionReset(state);
+  clearCacheExpiry(state);
   if (state.config.value.enabled) probeRearm(state, ctx);
+  rebuildPolicyState(state, ctx);
   refreshStatus(state, ctx);
 }
 

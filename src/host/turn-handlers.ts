@@ -9,7 +9,9 @@ import { shouldBudgetFlush, shouldDeltaFlush, shouldFrontierGapFlush, usageFract
 import { safeNotify } from "../summarize/delivery.js";
 import type { ExtensionState } from "./extension-state.js";
 import { settleBeforeRequest, settleOnShutdown, settleRunningFlush, startFinalReplyFlush } from "./final-reply-flush.js";
-import { flushPending } from "../summarize/flush.js";
+import { flushPending, recordDeferredFlush } from "../summarize/flush.js";
+import { clearCacheExpiry, flushIfCacheCold, scheduleCacheExpiry } from "./cache-expiry.js";
+import { costPolicyActive, recordRequest, weighFlush } from "./flush-policy.js";
 import { isTextOnlyAssistant } from "../capture/message-shape.js";
 import { trimBatchToPendingRange } from "../capture/pending-batches.js";
 import { isProtected, protectionPredicate } from "../capture/protected.js";
@@ -36,7 +38,31 @@ export async function onTurnEnd(state: ExtensionState, ctx: ExtensionContext, ev
     pushed = await captureTurn(state, ctx, event);
   }
   if (!pushed && !state.rearmedPending) return;
-  await evaluateBudgetGate(state, ctx);
+  if (await evaluateBudgetGate(state, ctx)) return;
+  if (costPolicyActive(state)) await weighInRunFlush(state, ctx, event.message);
+}
+
+/** Within a run, the outputs of the latest tool turns stay raw: the model is likely still working with them. */
+const IN_RUN_RECENT_TURNS = 2;
+
+/** Cost policy: within a run, older finished outputs are summarized once that pays (or the context is full). */
+async function weighInRunFlush(state: ExtensionState, ctx: ExtensionContext, message: unknown): Promise<void> {
+  if (state.isFlushing || state.finalReplyFlush) return;
+  const current = sessionTurnIndex(ctx, message);
+  if (current === undefined) return;
+  const weighed = weighFlush(state, ctx, "in-run", {
+    select: (batches) => batches.filter((b) => b.turnIndex <= current - IN_RUN_RECENT_TURNS),
+  });
+  if (!weighed?.decision.apply) return;
+  const { basis } = weighed.decision.record;
+  const trigger = basis === "pressure" ? "pressure" : basis === "cold" ? "cache-cold" : "in-run";
+  await flushPending(state, ctx, {
+    delivery: "session",
+    trigger,
+    previewedBatches: weighed.batches,
+    decision: weighed.decision.record,
+    chains: basis !== "pays",
+  });
 }
 
 async function captureTurn(state: ExtensionState, ctx: ExtensionContext, event: TurnEndLike): Promise<boolean> {
@@ -104,7 +130,8 @@ async function spillEagerly(state: ExtensionState, ctx: ExtensionContext, batch:
   }
 }
 
-async function evaluateBudgetGate(state: ExtensionState, ctx: ExtensionContext): Promise<void> {
+/** True when a budget trigger fired (and flushed). */
+async function evaluateBudgetGate(state: ExtensionState, ctx: ExtensionContext): Promise<boolean> {
   const config = state.config.value;
   const usage = ctx.getContextUsage?.();
   const budgetHit = shouldBudgetFlush(usage, config.autoBudgetThreshold);
@@ -113,9 +140,9 @@ async function evaluateBudgetGate(state: ExtensionState, ctx: ExtensionContext):
   if (fraction != null) state.previousFraction = fraction;
 
   const n = state.pending.length;
-  if (!(n > 0 || state.rearmedPending) || state.isFlushing) return;
+  if (!(n > 0 || state.rearmedPending) || state.isFlushing) return false;
   const gapHit = !budgetHit && !deltaHit && frontierGapHit(state, ctx);
-  if (!(budgetHit || deltaHit || gapHit)) return;
+  if (!(budgetHit || deltaHit || gapHit)) return false;
   const reason = budgetHit
     ? "the context reached your auto-flush budget"
     : deltaHit
@@ -125,6 +152,7 @@ async function evaluateBudgetGate(state: ExtensionState, ctx: ExtensionContext):
   safeNotify(ctx, `pruner: ${reason} \u2014 ${what}`, "info");
   const trigger = n === 0 ? "rearmed" : budgetHit ? "budget" : deltaHit ? "delta" : "frontier-gap";
   await flushPending(state, ctx, { delivery: "session", trigger });
+  return true;
 }
 
 /** A fresh snapshot, only when the threshold is set: the default costs nothing, and no snapshot means no flush. */
@@ -134,13 +162,27 @@ function frontierGapHit(state: ExtensionState, ctx: ExtensionContext): boolean {
 }
 
 export async function onMessageEnd(state: ExtensionState, ctx: ExtensionContext, event: { message?: any }): Promise<void> {
+  recordRequest(state, event.message);
   const config = state.config.value;
   if (!config.enabled || config.pruneOn !== "agent-message") return;
   if (!isTextOnlyAssistant(event.message)) return;
-  await startFinalReplyFlush(state, ctx, event.message);
+  if (!costPolicyActive(state)) return startFinalReplyFlush(state, ctx, event.message);
+  const weighed = weighFlush(state, ctx, "final-reply", { closing: event.message });
+  if (!weighed || weighed.decision.apply) {
+    // A rewrite that only pays keeps the deeper chain rewrite for a cold cache.
+    const chains = weighed?.decision.record.basis !== "pays";
+    return startFinalReplyFlush(state, ctx, event.message, { decision: weighed?.decision.record, chains });
+  }
+  // Written at the next safe point: the reply goes to the session file first.
+  const deferred = weighed;
+  void state.safePoints
+    .wait(ctx)
+    .then(() => recordDeferredFlush(state, ctx, "message-end", deferred.batches.length, deferred.decision.record))
+    .catch(() => undefined);
 }
 
 export async function onSessionShutdown(state: ExtensionState): Promise<void> {
+  clearCacheExpiry(state);
   await settleOnShutdown(state);
 }
 
@@ -152,6 +194,7 @@ export async function onSessionBeforeTree(state: ExtensionState): Promise<void> 
 export function onAgentEnd(state: ExtensionState, ctx: ExtensionContext): void {
   state.safePoints.reached();
   if (!state.config.value.enabled) return;
+  scheduleCacheExpiry(state, ctx);
   const n = state.pending.length;
   if (n > 0) showStatusText(state, ctx, `prune: ${n} pending`);
   else if (state.rearmedPending) showStatusText(state, ctx, "prune: recovered pending (reload)");
@@ -183,6 +226,7 @@ export async function onContext(
 /** The pruning render; undefined when it changes nothing, so the provider cache keeps hitting. */
 async function render(state: ExtensionState, ctx: ExtensionContext, input: any[]): Promise<{ messages: any[] } | undefined> {
   const config = state.config.value;
+  await flushIfCacheCold(state, ctx);
   const written = await settleBeforeRequest(state, ctx);
   const messages = written.length > 0 ? [...input, ...written] : input;
   const result = pruneMessages(

@@ -31,6 +31,7 @@ export function recoveryStubText(call: RecoveryCall): string {
   const refs = recoveredRefs(call);
   const named = `${refs.length === 1 ? "ref" : "refs"} ${refs.map((ref) => `\`${ref}\``).join(", ")}`;
   const lines = call.lines === undefined ? "" : `, lines: ${JSON.stringify(call.lines)}`;
-  const again = `${QUERY_TOOL_NAME}({ toolCallIds: ${JSON.stringify(call.toolCallIds)}${lines} })`;
+  const pattern = call.pattern === undefined ? "" : `, pattern: ${JSON.stringify(call.pattern)}`;
+  const again = `${QUERY_TOOL_NAME}({ toolCallIds: ${JSON.stringify(call.toolCallIds)}${lines}${pattern} })`;
   return `[Recovered output of ${named}, shown here earlier. Call ${again} to see it again.]`;
 }

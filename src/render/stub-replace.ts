@@ -163,10 +163,20 @@ function stubTextFor(msg: any, indexer: StubIndexer, protection: ProtectionConfi
   if (protection && record && isProtected(record.toolName, record.args, protection)) return null;
 
   const ref = indexer.getShortRefForToolCallId(lookupKey) ?? id;
+  const outcome = ownOutcome(record, lookupKey);
   // Records are validated at load; a spill field of the wrong type that slipped through gets the plain stub.
-  if (typeof record?.spillPath !== "string" || record.spillPath === "") return summarizedStub(ref);
-  const text = spilledStub(record, ref);
+  if (typeof record?.spillPath !== "string" || record.spillPath === "") return summarizedStub(ref, outcome);
+  const text = spilledStub(record, ref, outcome);
   return { text, quoted: quotedLength(text) };
+}
+
+/**
+ * The record's outcome facts when they describe this very occurrence: a dedup duplicate resolves to its
+ * original's record, whose facts may name another path, so it gets the stub without them.
+ */
+function ownOutcome(record: ToolCallRecord | undefined, lookupKey: string): string | undefined {
+  if (typeof record?.outcome !== "string" || record.outcome === "") return undefined;
+  return occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp)) === lookupKey ? record.outcome : undefined;
 }
 
 /**
@@ -335,26 +345,34 @@ function memberLength(key: string, value: unknown): number {
 const summarizedTexts = new Map<string, StubText>();
 const SUMMARIZED_TEXT_LIMIT = 1 << 16;
 
-function summarizedStub(ref: string): StubText {
-  let stub = summarizedTexts.get(ref);
+function summarizedStub(ref: string, outcome: string | undefined): StubText {
+  const cacheKey = outcome === undefined ? ref : `${ref}\u0000${outcome}`;
+  let stub = summarizedTexts.get(cacheKey);
   if (stub === undefined) {
     if (summarizedTexts.size >= SUMMARIZED_TEXT_LIMIT) summarizedTexts.clear();
-    const text = `[Summarized in pruner summary, ref \`${ref}\`. Use context_tree_query to retrieve full output.]`;
+    const text =
+      outcome === undefined
+        ? `[Summarized in pruner summary, ref \`${ref}\`. Use context_tree_query to retrieve full output.]`
+        : `[Summarized in pruner summary, ref \`${ref}\`. Outcome: ${sentence(outcome)} ${SEARCH_HINT}]`;
     stub = { text, quoted: quotedLength(text) };
-    summarizedTexts.set(ref, stub);
+    summarizedTexts.set(cacheKey, stub);
   }
   return stub;
 }
 
+const SEARCH_HINT = "Use context_tree_query to retrieve the full output, or pass pattern to search it.";
+
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
 // The stub names no file: recovery goes through context_tree_query, which reads only this session's archive.
-function spilledStub(record: ToolCallRecord, ref: string): string {
+function spilledStub(record: ToolCallRecord, ref: string, outcome: string | undefined): string {
   const bytes = typeof record.spillBytes === "number" ? String(record.spillBytes) : "?";
-  return [
-    `[Oversized output spilled to file \u2014 ${bytes} bytes.]`,
-    `Tool: ${typeof record.toolName === "string" ? record.toolName : ""}`,
-    "Preview (head):",
-    typeof record.resultPreview === "string" ? record.resultPreview : "",
-    `Full output: use context_tree_query with ref \`${ref}\`.`,
-    `It comes back at most 2000 lines (50 KiB) at a time; pass lines for a later part, e.g. context_tree_query({ toolCallIds: [${JSON.stringify(ref)}], lines: "2001-4000" }).`,
-  ].join("\n");
+  const lines = [`[Oversized output spilled to file \u2014 ${bytes} bytes.]`, `Tool: ${typeof record.toolName === "string" ? record.toolName : ""}`];
+  if (outcome !== undefined) lines.push(`Outcome: ${outcome}`);
+  lines.push("Preview (head):", typeof record.resultPreview === "string" ? record.resultPreview : "", `Full output: use context_tree_query with ref \`${ref}\`.`);
+  const paging = `It comes back at most 2000 lines (50 KiB) at a time; pass lines for a later part, e.g. context_tree_query({ toolCallIds: [${JSON.stringify(ref)}], lines: "2001-4000" })`;
+  lines.push(outcome === undefined ? `${paging}.` : `${paging}, or pass pattern to search it, e.g. pattern: "error".`);
+  return lines.join("\n");
 }

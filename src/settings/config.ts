@@ -13,6 +13,7 @@ import { isDeepStrictEqual } from "node:util";
 import { plural } from "../plural.js";
 import {
   DEFAULT_CONFIG,
+  FLUSH_POLICIES,
   PRUNE_ON_MODES,
   SUMMARIZER_THINKING_LEVELS,
   type ContextPruneConfig,
@@ -138,9 +139,9 @@ class Normalizer {
     return this.fallback(key, "a whole number >= 1 or null", value, null);
   }
 
-  share(key: string, value: unknown): number | null {
+  share(key: string, value: unknown, fallback: number | null = null): number | null {
     if (value === null || (isNumber(value) && value > 0 && value <= 1)) return value;
-    return this.fallback(key, "a number in (0, 1] or null", value, null);
+    return this.fallback(key, "a number in (0, 1] or null", value, fallback);
   }
 
   stringList(key: string, value: unknown, fallback: string[]): string[] {
@@ -212,6 +213,8 @@ function normalize(existing: Partial<ContextPruneConfig>, n: Normalizer): Contex
     // Below 1 would fire on every gated turn (the gap is never negative), so it means off.
     frontierGapThresholdTokens: n.limitOrNull("frontierGapThresholdTokens", merged.frontierGapThresholdTokens),
     maxImagesPerRequest: n.limitOrNull("maxImagesPerRequest", merged.maxImagesPerRequest),
+    flushPolicy: n.oneOf("flushPolicy", merged.flushPolicy, FLUSH_POLICIES, d.flushPolicy),
+    contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure),
   };
 }
 

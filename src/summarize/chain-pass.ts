@@ -6,7 +6,7 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { archiveChainMembers } from "../chains/chain-archive.js";
 import { compressEligible, selectEligible, withRecoveredRefs } from "../chains/chain-compressor.js";
 import { detectChains, withClosingMessage } from "../chains/chain-detector.js";
-import { type AppendEntry, errorMessage, isStaleContextError, safeNotify } from "./delivery.js";
+import { type AppendEntry, errorMessage, isStaleContextError, safeNotify, sessionAppenderOf } from "./delivery.js";
 import type { FlushState } from "./flush-state.js";
 import { protectionPredicate } from "../capture/protected.js";
 import { projectBranchMessages } from "../capture/batch-capture.js";
@@ -120,6 +120,22 @@ function isOnBranch(messages: any[], message: any): boolean {
     if (messages[i]?.role === message.role && messages[i]?.timestamp === message.timestamp) return true;
   }
   return false;
+}
+
+/** The chain pass alone (rolling window from config), for a cold cache with no batch to flush. */
+export async function compressClosedChains(state: FlushState, ctx: ExtensionContext, signal?: AbortSignal): Promise<string[]> {
+  if (!state.config.value.chainCompression?.enabled) return [];
+  let messages: any[];
+  let appendEntry: AppendEntry;
+  try {
+    messages = projectBranchMessages(ctx.sessionManager.getBranch());
+    const session = sessionAppenderOf(ctx);
+    appendEntry = (customType, data) => session.appendCustomEntry(customType, data);
+  } catch (err) {
+    if (!isStaleContextError(err)) console.error("pi-condense: reading the branch for chain compression failed", err);
+    return [];
+  }
+  return compressAfterFlush(state, ctx, messages, { closingMessage: undefined, appendEntry, heldKeys: new Set(), signal });
 }
 
 export async function compactChains(

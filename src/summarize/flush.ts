@@ -36,6 +36,7 @@ import {
   CUSTOM_TYPE_FRONTIER,
   CUSTOM_TYPE_STATS,
   EMPTY_METRICS_SNAPSHOT,
+  type FlushDecisionRecord,
   type FlushMetricsEntry,
   type FlushOptions,
   type FlushTrigger,
@@ -66,6 +67,7 @@ interface Attempt {
   processed: number;
   stubs: number;
   outcome: FlushMetricsEntry["outcome"];
+  decision?: FlushDecisionRecord;
   /** The session appender once bound; metrics then go through it too. */
   writer?: AppendEntry;
 }
@@ -84,6 +86,7 @@ export async function flushPending(
     processed: 0,
     stubs: 0,
     outcome: "empty",
+    decision: options.decision,
   };
   try {
     return await runFlush(state, ctx, options, attempt);
@@ -159,7 +162,7 @@ async function processBatches(
   }
 
   const settled = processed.slice(0, outcome.settledPrefix);
-  const chainMessages = config.chainCompression?.enabled ? snapshotBranchMessages(ctx) : null;
+  const chainMessages = config.chainCompression?.enabled && options.chains !== false ? snapshotBranchMessages(ctx) : null;
   try {
     persistFrontierAndStats(state, delivery, settled.length > 0 ? frontierSnapshot(settled) : null);
   } catch (err) {
@@ -274,6 +277,18 @@ function ignoreStale(fn: () => void): void {
   }
 }
 
+/** A flush the cost policy chose not to run yet: recorded like an attempt, so every decision is on file. */
+export function recordDeferredFlush(
+  state: FlushState,
+  ctx: ExtensionContext,
+  trigger: FlushTrigger,
+  pendingBatches: number,
+  decision: FlushDecisionRecord,
+): void {
+  const metrics = state.metricsSnapshot(ctx) ?? EMPTY_METRICS_SNAPSHOT;
+  writeFlushMetrics(state, { trigger, metrics, captured: pendingBatches, processed: 0, stubs: 0, outcome: "deferred", decision });
+}
+
 function writeFlushMetrics(state: FlushState, attempt: Attempt): void {
   const entry: FlushMetricsEntry = {
     ts: Date.now(),
@@ -283,6 +298,7 @@ function writeFlushMetrics(state: FlushState, attempt: Attempt): void {
     stubCount: attempt.stubs,
     outcome: attempt.outcome,
     metrics: attempt.metrics,
+    ...(attempt.decision ? { decision: attempt.decision } : {}),
   };
   try {
     if (attempt.writer) attempt.writer(CUSTOM_TYPE_FLUSH_METRICS, entry);

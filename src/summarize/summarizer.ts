@@ -23,6 +23,8 @@ For every tool call worth keeping, write one to three bullets that state:
 2. the main result, copying file paths, identifiers, function signatures and error messages character-for-character (never paraphrase them);
 3. any fact that later turns will depend on.
 
+When a call failed or reported errors, copy its first error line word for word (for example "src/a.ts(3,7): error TS2322: ..." or "FAIL src/a.test.ts > parses"). When its output ends with final counts (test totals such as "41 pass" and "1 fail", "3 passed, 1 failed", a compiler's "Found 2 errors"), copy those count lines word for word too. Never round, merge or paraphrase them: they tell later turns whether to run the command again.
+
 Rules:
 - Skip successful calls that produced nothing worth keeping.
 - A long result or argument list is shown as its beginning and its end around a marker such as " ...[1200 chars elided]... ": that middle part was cut out before you saw it. Summarize what the head and the tail show (errors and totals are often at the end), and never report the elided part as empty or missing.

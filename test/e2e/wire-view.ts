@@ -77,7 +77,9 @@ export function compressedChainIds(req: RecordedRequest): string[] {
   return userMessages(req).flatMap((t) => [...t.matchAll(/<compressed-chain id="([^"]+)"/g)].map((m) => m[1]!));
 }
 
-export const STUB_RE = /^\[Summarized in pruner summary, ref `(t\d+)`\. Use context_tree_query to retrieve full output\.\]$/;
+// Both stub forms: with the record's outcome facts (issue 18) and without (records that have none).
+export const STUB_RE =
+  /^\[Summarized in pruner summary, ref `(t\d+)`\.(?: Outcome: [^\n]*? Use context_tree_query to retrieve the full output, or pass pattern to search it\.| Use context_tree_query to retrieve full output\.)\]$/;
 
 export function stubRefs(req: RecordedRequest): string[] {
   return toolMessages(req).flatMap((m) => {

@@ -1,0 +1,101 @@
+import { describe, expect, test } from "bun:test";
+import type { CacheState } from "./cache-tracker.js";
+import type { CostModel } from "./cost-model.js";
+import { type DecisionInput, decideFlush } from "./flush-decision.js";
+
+/** claude-sonnet-4-5 and claude-haiku-4-5 prices, dollars per token. */
+const SONNET: CostModel = { priced: true, prices: { input: 3e-6, output: 15e-6, cacheRead: 0.3e-6, cacheWrite: 3.75e-6 }, ttlMs: 300_000, notes: [], label: "anthropic/claude-sonnet-4-5" };
+const HAIKU: CostModel = { priced: true, prices: { input: 1e-6, output: 5e-6, cacheRead: 0.1e-6, cacheWrite: 1.25e-6 }, ttlMs: 300_000, notes: [], label: "anthropic/claude-haiku-4-5" };
+const UNPRICED: CostModel = { priced: false, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, ttlMs: 300_000, notes: [], label: "local/llama" };
+
+const warm = (requests: number): CacheState => ({ temperature: "warm", expiresInMs: 200_000, lastHitRate: 0.9, requests });
+
+function input(over: Partial<DecisionInput> = {}): DecisionInput {
+  return {
+    moment: "final-reply",
+    cache: warm(20),
+    main: SONNET,
+    summarizer: HAIKU,
+    figures: { suffixTokens: 10_000, removedTokens: 9_000, summaryTokens: 1_400, summarizerInputTokens: 9_500 },
+    contextFraction: 0.2,
+    pressure: 0.6,
+    promptsSoFar: 4,
+    ...over,
+  };
+}
+
+describe("decideFlush", () => {
+  test("a large removal near the end of a long session pays, with the figures recorded", () => {
+    const d = decideFlush(input());
+    expect(d.apply).toBe(true);
+    expect(d.record.basis).toBe("pays");
+    expect(d.record.figures?.removedTokens).toBe(9_000);
+    expect(d.record.figures?.netSaving).toBeGreaterThan(0);
+    expect(d.record.cache).toEqual({ temperature: "warm", expiresInMs: 200_000, lastHitRate: 0.9 });
+  });
+
+  test("a small removal deep in a warm prompt waits", () => {
+    const d = decideFlush(input({ figures: { suffixTokens: 60_000, removedTokens: 3_000, summaryTokens: 450, summarizerInputTokens: 3_000 }, cache: warm(3), promptsSoFar: 1 }));
+    expect(d.apply).toBe(false);
+    expect(d.record.verdict).toBe("defer");
+    expect(d.record.basis).toBe("wait");
+    expect(d.record.reason).toContain("waiting until it pays or the cache expires");
+  });
+
+  test("context pressure applies whatever the cache says", () => {
+    const d = decideFlush(input({ figures: { suffixTokens: 60_000, removedTokens: 100, summaryTokens: 15, summarizerInputTokens: 100 }, contextFraction: 0.65 }));
+    expect(d.apply).toBe(true);
+    expect(d.record.basis).toBe("pressure");
+    expect(d.record.reason).toBe("the context is at 65% of the window, past the 60% pressure line");
+  });
+
+  test("pressure set to null never fires", () => {
+    const d = decideFlush(input({ figures: { suffixTokens: 60_000, removedTokens: 100, summaryTokens: 15, summarizerInputTokens: 100 }, contextFraction: 0.99, pressure: null }));
+    expect(d.record.basis).toBe("wait");
+  });
+
+  test("an expired cache applies: the rewrite is free", () => {
+    const d = decideFlush(input({ cache: { temperature: "cold", requests: 8 }, figures: undefined }));
+    expect(d.apply).toBe(true);
+    expect(d.record.basis).toBe("cold");
+  });
+
+  test("the cold moment applies even before any request was seen", () => {
+    expect(decideFlush(input({ moment: "cold", cache: { temperature: "cold", requests: 0 } })).record.basis).toBe("cold");
+  });
+
+  test("an unpriced model decides as 2.9.1: apply at the final reply, nothing within a run", () => {
+    const reply = decideFlush(input({ main: UNPRICED }));
+    expect(reply.apply).toBe(true);
+    expect(reply.record.basis).toBe("fallback");
+    expect(reply.record.reason).toBe("local/llama has no price in the catalog: deciding as 2.9.1 did");
+    expect(decideFlush(input({ main: UNPRICED, moment: "in-run" })).apply).toBe(false);
+  });
+
+  test("a provider that reports no cache use, or no usage at all, falls back", () => {
+    const unknown = decideFlush(input({ cache: { temperature: "unknown", reason: "the provider reports no cache use", requests: 5 } }));
+    expect(unknown.record).toMatchObject({ basis: "fallback", verdict: "apply", reason: "the provider reports no cache use: deciding as 2.9.1 did" });
+    const none = decideFlush(input({ cache: { temperature: "cold", requests: 0 } }));
+    expect(none.record.reason).toBe("the provider reports no usage: deciding as 2.9.1 did");
+  });
+
+  test("a rewrite that could not be measured falls back", () => {
+    expect(decideFlush(input({ figures: undefined })).record.reason).toBe("the request could not be measured: deciding as 2.9.1 did");
+  });
+
+  test("within a run the next request is certain, so the same rewrite pays sooner than after a reply", () => {
+    const figures = { suffixTokens: 20_000, removedTokens: 12_000, summaryTokens: 1_800, summarizerInputTokens: 12_000 };
+    const inRun = decideFlush(input({ moment: "in-run", cache: warm(4), figures, promptsSoFar: 1 }));
+    const afterReply = decideFlush(input({ moment: "final-reply", cache: warm(4), figures, promptsSoFar: 1 }));
+    expect(inRun.record.figures!.expectedRequests).toBe(4);
+    expect(afterReply.record.figures!.expectedRequests).toBe(2);
+    expect(inRun.record.figures!.netSaving).toBeGreaterThan(afterReply.record.figures!.netSaving);
+  });
+
+  test("absurd figures never throw and never apply a rewrite that removes nothing", () => {
+    for (const bad of [Number.NaN, -5, Number.POSITIVE_INFINITY]) {
+      const d = decideFlush(input({ figures: { suffixTokens: bad, removedTokens: bad, summaryTokens: bad, summarizerInputTokens: bad } }));
+      expect(d.apply).toBe(false);
+    }
+  });
+});

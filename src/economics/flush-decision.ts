@@ -1,0 +1,87 @@
+/**
+ * The cost policy's verdict on one flush, from what the cache did, the
+ * prices, the size of the rewrite and the context's fill. Pure: the host
+ * gathers the inputs and acts on the verdict.
+ *
+ * In order (commands bypass it: `/pruner now` and `compact` always apply): context pressure applies; a cold
+ * cache applies (the rewrite is free); without prices, cache figures or a
+ * measured rewrite the moment is decided as 2.9.1 did (`fallback`); otherwise
+ * the rewrite applies when it pays over the expected remaining requests.
+ */
+import type { FlushDecisionRecord } from "../types.js";
+import type { CacheState } from "./cache-tracker.js";
+import type { CostModel } from "./cost-model.js";
+import { expectedRemainingRequests, type RewriteFigures, weighRewrite } from "./rewrite-economics.js";
+
+/** final-reply: the agent's text reply; in-run: a tool turn's end; cold: the cache has expired. */
+export type FlushMoment = "final-reply" | "in-run" | "cold";
+
+export interface DecisionInput {
+  moment: FlushMoment;
+  cache: CacheState;
+  main: CostModel;
+  summarizer: CostModel;
+  /** Undefined when the rewrite could not be measured. */
+  figures: RewriteFigures | undefined;
+  /** Context tokens over the window, when pi reports it. */
+  contextFraction: number | null;
+  /** The `contextPressure` setting. */
+  pressure: number | null;
+  promptsSoFar: number;
+}
+
+export interface FlushDecision {
+  apply: boolean;
+  record: FlushDecisionRecord;
+}
+
+function percent(share: number): string {
+  return `${Math.round(share * 100)}%`;
+}
+
+function cacheOf(cache: CacheState): FlushDecisionRecord["cache"] {
+  return {
+    temperature: cache.temperature,
+    ...(cache.expiresInMs !== undefined ? { expiresInMs: Math.round(cache.expiresInMs) } : {}),
+    ...(cache.lastHitRate !== undefined ? { lastHitRate: cache.lastHitRate } : {}),
+  };
+}
+
+function fallbackReason(input: DecisionInput): string | undefined {
+  if (!input.main.priced) return `${input.main.label} has no price in the catalog`;
+  if (input.cache.requests === 0) return "the provider reports no usage";
+  if (input.cache.temperature === "unknown") return input.cache.reason ?? "the cache state is unknown";
+  if (!input.figures) return "the request could not be measured";
+  return undefined;
+}
+
+export function decideFlush(input: DecisionInput): FlushDecision {
+  const cache = cacheOf(input.cache);
+  const verdict = (apply: boolean, basis: FlushDecisionRecord["basis"], reason: string, figures?: FlushDecisionRecord["figures"]): FlushDecision => ({
+    apply,
+    record: { verdict: apply ? "apply" : "defer", basis, reason, cache, ...(figures ? { figures } : {}) },
+  });
+  const { contextFraction: fraction, pressure } = input;
+  if (fraction !== null && pressure !== null && fraction >= pressure) {
+    return verdict(true, "pressure", `the context is at ${percent(fraction)} of the window, past the ${percent(pressure)} pressure line`);
+  }
+  if (input.moment === "cold" || (input.cache.temperature === "cold" && input.cache.requests > 0)) {
+    return verdict(true, "cold", "the prompt cache has expired, so rewriting costs nothing extra");
+  }
+  const fallback = fallbackReason(input);
+  if (fallback) return verdict(input.moment !== "in-run", "fallback", `${fallback}: deciding as 2.9.1 did`);
+  const figures = input.figures as RewriteFigures;
+  const phase = input.moment === "in-run" ? "in-run" : "after-reply";
+  const expected = expectedRemainingRequests(input.cache.requests, input.promptsSoFar, phase);
+  const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false);
+  return verdict(weighed.apply, weighed.apply ? "pays" : "wait", weighed.reason, {
+    suffixTokens: Math.round(figures.suffixTokens),
+    removedTokens: Math.round(figures.removedTokens),
+    summaryTokens: Math.round(figures.summaryTokens),
+    expectedRequests: weighed.expectedRequests,
+    oneTimeCost: weighed.oneTimeCost,
+    savingPerRequest: weighed.savingPerRequest,
+    summarizerCost: weighed.summarizerCost,
+    netSaving: weighed.netSaving,
+  });
+}

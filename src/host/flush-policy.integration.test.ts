@@ -1,0 +1,160 @@
+// The cost policy through index.ts: a warm cache defers a flush that does not pay and an expired one
+// applies it before the next request; context pressure overrides the gate; a long run summarizes its
+// older outputs once that pays; the classic policy and unpriced models decide as 2.9.1 did.
+import { afterAll, afterEach, describe, expect, mock, setSystemTime, test } from "bun:test";
+import * as actualCompat from "@earendil-works/pi-ai/compat";
+import { makeAgentDir, streamReply } from "../../test/fake-host.js";
+import { type SimCall, startSim, type Sim } from "../../test/session-sim.js";
+
+let summarizerCalls = 0;
+mock.module("@earendil-works/pi-ai/compat", () => ({
+  ...actualCompat,
+  stream: (_model: any, context: any) => {
+    summarizerCalls++;
+    const prompt: string = context.messages[0].content[0].text;
+    const labels = [...new Set(prompt.match(/\[\[\d+:[^\]\s]+\]\]/g) ?? [])];
+    return streamReply(labels.map((l) => `- ${l} ran`).join("\n") || "- summary");
+  },
+}));
+
+const T = await import("../types.js");
+
+const cleanups: Array<() => void> = [];
+afterAll(() => cleanups.forEach((fn) => fn()));
+afterEach(() => {
+  setSystemTime();
+  summarizerCalls = 0;
+});
+
+const NO_CHAINS = { enabled: false, rollingWindow: 3, stripFinalAssistantThinking: true, fuseRangeSummary: false };
+/** claude-sonnet-4-5's catalog entry as pi-ai ships it (dollars per million tokens, cache lifetime in seconds). */
+const SONNET = { id: "claude-sonnet-4-5", provider: "anthropic", api: "anthropic-messages", cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, promptCache: { short: 300 }, contextWindow: 200_000 };
+const HAIKU = { id: "claude-haiku-4-5", provider: "anthropic", api: "anthropic-messages", cost: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 }, promptCache: { short: 300 }, contextWindow: 200_000 };
+/** What a provider with a warm cache reports for each request. */
+const WARM = { input: 50, cacheRead: 20_000, cacheWrite: 500 };
+
+async function started(contextPrune: Record<string, unknown> = {}, model: unknown = SONNET): Promise<Sim> {
+  const agent = makeAgentDir({ enabled: true, minBatchChars: 0, dedupByContentHash: false, chainCompression: NO_CHAINS, summarizerModel: "anthropic/claude-haiku-4-5", ...contextPrune });
+  cleanups.push(agent.cleanup);
+  process.env.PI_CODING_AGENT_DIR = agent.dir;
+  // Requests a minute ago: the cache is warm now.
+  const sim = await startSim({ startTs: Date.now() - 60_000 });
+  (sim.ctx as any).model = model;
+  (sim.ctx as any).modelRegistry.find = (provider: string, id: string) => (provider === HAIKU.provider && id === HAIKU.id ? HAIKU : undefined);
+  await sim.fire("session_start", { reason: "startup" });
+  return sim;
+}
+
+const read = (id: string, chars: number): SimCall => ({ id, name: "read", args: { path: `/src/${id}.ts` }, text: `${id} `.repeat(chars / (id.length + 1)) });
+const metrics = (sim: Sim) => sim.host.entries.filter((e) => e.customType === T.CUSTOM_TYPE_FLUSH_METRICS).map((e) => e.data);
+const resultText = (messages: any[], id: string) => messages.find((m) => m.role === "toolResult" && m.toolCallId === id)?.content[0].text as string;
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe("warm cache", () => {
+  test("a flush that does not pay yet is deferred, and the decision is recorded with its figures", async () => {
+    const sim = await started();
+    await sim.prompt({ turns: [[read("a", 2_000)]], usage: WARM });
+    await settle();
+    expect(summarizerCalls).toBe(0);
+    const deferred = metrics(sim).at(-1);
+    expect(deferred).toMatchObject({ trigger: "message-end", outcome: "deferred", capturedBatches: 1, processedBatches: 0 });
+    expect(deferred.decision).toMatchObject({ verdict: "defer", basis: "wait", cache: { temperature: "warm" } });
+    expect(deferred.decision.figures.removedTokens).toBeGreaterThan(0);
+    expect(resultText(await sim.render(), "a")).toStartWith("a a a");
+  });
+
+  test("once the cache has expired, the next request summarizes the deferred outputs first", async () => {
+    const sim = await started();
+    await sim.prompt({ turns: [[read("a", 2_000)]], usage: WARM });
+    await settle();
+    setSystemTime(new Date(Date.now() + 10 * 60_000));
+    const rendered = await sim.render();
+    expect(summarizerCalls).toBe(1);
+    expect(resultText(rendered, "a")).not.toStartWith("a a a");
+    expect(metrics(sim).at(-1)).toMatchObject({ trigger: "cache-cold", outcome: "summarized", decision: { verdict: "apply", basis: "cold" } });
+  });
+});
+
+describe("context pressure", () => {
+  test("near the window the final reply flushes whatever the cache says", async () => {
+    const sim = await started();
+    sim.fake.setUsage(200_000);
+    await sim.prompt({ turns: [[read("a", 2_000)]], usage: WARM });
+    await settle();
+    expect(summarizerCalls).toBe(1);
+    expect(metrics(sim).at(-1)).toMatchObject({ trigger: "message-end", outcome: "summarized", decision: { basis: "pressure" } });
+  });
+});
+
+describe("a long run", () => {
+  test("older outputs are summarized within the run once that pays, the latest two tool turns stay raw", async () => {
+    const sim = await started();
+    const turns = Array.from({ length: 16 }, (_, i) => [read(`r${i}`, 20_000)]);
+    let flushedAt = -1;
+    const turnEnd = sim.host.handlers.get("turn_end")!;
+    sim.host.handlers.set("turn_end", async (event, ctx) => {
+      const out = await turnEnd(event, ctx);
+      if (flushedAt < 0 && summarizerCalls > 0) flushedAt = event.turnIndex;
+      return out;
+    });
+    await sim.prompt({ turns, usage: WARM });
+    expect(flushedAt).toBeGreaterThan(1);
+    expect(flushedAt).toBeLessThan(15);
+    const inRun = metrics(sim).find((m) => m.trigger === "in-run");
+    expect(inRun).toMatchObject({ outcome: "summarized", decision: { basis: "pays" } });
+    // Turns 0 .. flushedAt - 2 at most: the outputs of the two latest tool turns were left raw.
+    expect(inRun.processedBatches).toBeLessThanOrEqual(flushedAt - 1);
+  });
+});
+
+describe("fallbacks", () => {
+  test("the classic policy flushes at every final reply and records no decision", async () => {
+    const sim = await started({ flushPolicy: "classic" });
+    await sim.prompt({ turns: [[read("a", 2_000)]], usage: WARM });
+    await settle();
+    expect(summarizerCalls).toBe(1);
+    expect(metrics(sim).at(-1).decision).toBeUndefined();
+  });
+
+  test("a model with no price flushes as 2.9.1 did and says so once", async () => {
+    const sim = await started({}, { id: "llama", provider: "local", api: "openai-completions" });
+    await sim.prompt({ turns: [[read("a", 2_000)]], usage: WARM });
+    await sim.prompt({ turns: [[read("b", 2_000)]], usage: WARM });
+    await settle();
+    expect(summarizerCalls).toBe(2);
+    const told = sim.fake.notices.filter((n) => n.message.includes("has no price in the catalog"));
+    expect(told.map((n) => n.message)).toEqual(["pruner: local/llama has no price in the catalog: deciding as 2.9.1 did"]);
+  });
+
+  test("a provider that reports no cache use flushes as 2.9.1 did", async () => {
+    const sim = await started();
+    await sim.prompt({ turns: [[read("a", 2_000)]], usage: { input: 20_000, cacheRead: 0, cacheWrite: 0 } });
+    await settle();
+    expect(summarizerCalls).toBe(1);
+    expect(metrics(sim).at(-1).decision).toMatchObject({ basis: "fallback", reason: "the provider reports no cache use: deciding as 2.9.1 did" });
+  });
+
+  test("a clock that went backwards falls back instead of throwing", async () => {
+    const sim = await started();
+    await sim.prompt({ turns: [[read("a", 2_000)]], usage: WARM });
+    setSystemTime(new Date(Date.now() - 3_600_000));
+    await sim.prompt({ turns: [[read("b", 2_000)]], usage: WARM });
+    await settle();
+    expect(metrics(sim).at(-1).decision).toMatchObject({ basis: "fallback", reason: "the clock went backwards: deciding as 2.9.1 did" });
+  });
+});
+
+describe("/pruner status", () => {
+  test("shows the cache state, what the waiting outputs would save and the last decision", async () => {
+    const sim = await started();
+    await sim.prompt({ turns: [[read("a", 2_000)]], usage: WARM });
+    await settle();
+    await sim.host.commands.get("pruner").handler("status", sim.ctx);
+    const text = sim.fake.notices.at(-1)!.message;
+    expect(text).toContain("--- prompt cache and flush policy ---");
+    expect(text).toContain("policy: cost (summarize when it pays)");
+    expect(text).toMatch(/cache: warm, expires in \d+ min \d+ s; last request \d+% from the cache/);
+    expect(text).toMatch(/waiting outputs: about \d+ tokens removable, \$[\d.]+ per request/);
+    expect(text).toContain("last decision: waited, because summarizing now would cost");
+  });
+});

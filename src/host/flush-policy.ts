@@ -1,0 +1,170 @@
+/**
+ * The cost policy at the host: what the prompt cache did (fed from assistant
+ * messages, pi's cache-warming refreshes and, after a reload, the branch),
+ * and the inputs of each flush decision gathered from the session. The
+ * decision itself is `decideFlush` (economics/flush-decision.ts).
+ */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { projectBranchMessages } from "../capture/batch-capture.js";
+import { capturePendingBatches } from "../capture/pending-batches.js";
+import { requestUsageOf } from "../economics/cache-tracker.js";
+import { costModelFor } from "../economics/cost-model.js";
+import { decideFlush, type FlushDecision, type FlushMoment } from "../economics/flush-decision.js";
+import { usageFraction } from "../summarize/budget.js";
+import { safeNotify } from "../summarize/delivery.js";
+import { resolveModel } from "../summarize/summarizer.js";
+import { dedupCandidate, isExactCopy } from "../capture/exact-duplicate.js";
+import { occKey } from "../capture/occurrence-key.js";
+import { type CapturedBatch, type CapturedToolCall, CUSTOM_TYPE_FLUSH_METRICS, type FlushDecisionRecord } from "../types.js";
+import type { ExtensionState } from "./extension-state.js";
+import type { PolicyView } from "../ui/policy-status.js";
+import { measureRewrite } from "./rewrite-figures.js";
+
+/** With `pruneOn: "on-demand"` nothing flushes on its own, so the cost policy has nothing to decide. */
+export function costPolicyActive(state: ExtensionState): boolean {
+  const config = state.config.value;
+  return config.enabled && config.flushPolicy === "cost" && config.pruneOn === "agent-message";
+}
+
+/** A main-model response: its time and usage tell the tracker whether the cache is warm. */
+export function recordRequest(state: ExtensionState, message: any): void {
+  if (message?.role !== "assistant") return;
+  const usage = requestUsageOf(message.usage, typeof message.timestamp === "number" ? message.timestamp : Date.now());
+  if (usage) state.cache.record(usage);
+}
+
+/** The cache as the branch left it (every response's usage in order, pi's warming refreshes) and the last decision. */
+export function rebuildPolicyState(state: ExtensionState, ctx: ExtensionContext): void {
+  state.cache.reset();
+  state.policy.last = undefined;
+  state.policy.coldFlushedFor = undefined;
+  state.policy.told.clear();
+  let branch: any[];
+  try {
+    branch = ctx.sessionManager.getBranch();
+  } catch {
+    return;
+  }
+  for (const entry of branch) {
+    if (entry?.type === "message") recordRequest(state, entry.message);
+    else if (entry?.type === "usage" && entry.kind === "cache_warm") state.cache.touch(Date.parse(String(entry.timestamp)));
+    else if (entry?.type === "custom" && entry.customType === CUSTOM_TYPE_FLUSH_METRICS) state.policy.last = decisionOf(entry.data) ?? state.policy.last;
+  }
+}
+
+/** A persisted decision read back for `/pruner status`; anything malformed is ignored. */
+function decisionOf(data: any): FlushDecisionRecord | undefined {
+  const d = data?.decision;
+  if (!d || (d.verdict !== "apply" && d.verdict !== "defer") || typeof d.basis !== "string" || typeof d.reason !== "string") return undefined;
+  const temperature = ["warm", "cold", "unknown"].includes(d.cache?.temperature) ? d.cache.temperature : "unknown";
+  return { verdict: d.verdict, basis: d.basis, reason: d.reason.slice(0, 500), cache: { temperature } };
+}
+
+/** pi's cache warming refreshes the cache while idle and records each refresh as a `cache_warm` usage entry. */
+export function noteCacheWarming(state: ExtensionState, ctx: ExtensionContext): void {
+  let branch: any[];
+  try {
+    branch = ctx.sessionManager.getBranch();
+  } catch {
+    return;
+  }
+  for (let i = branch.length - 1; i >= 0; i--) {
+    const entry = branch[i];
+    if (entry?.type === "message" && entry.message?.role === "assistant") return;
+    if (entry?.type === "usage" && entry.kind === "cache_warm") return state.cache.touch(Date.parse(String(entry.timestamp)));
+  }
+}
+
+export function cacheTtlMs(ctx: ExtensionContext): number {
+  return costModelFor(ctx.model).ttlMs;
+}
+
+export interface WeighedFlush {
+  decision: FlushDecision;
+  batches: CapturedBatch[];
+}
+
+/**
+ * The decision on flushing `batches` (default: every pending batch) at this moment; undefined when there
+ * is nothing to flush. A fallback reason is told once per session.
+ */
+export function weighFlush(
+  state: ExtensionState,
+  ctx: ExtensionContext,
+  moment: FlushMoment,
+  opts: { closing?: unknown; select?: (batches: CapturedBatch[]) => CapturedBatch[]; quiet?: boolean } = {},
+): WeighedFlush | undefined {
+  const all = capturePendingBatches(state, ctx);
+  const batches = opts.select ? opts.select(all) : all;
+  if (batches.length === 0) return undefined;
+  const messages = branchMessages(ctx);
+  const main = costModelFor(ctx.model);
+  let summarizerModel: any;
+  try {
+    summarizerModel = resolveModel(state.config.value, ctx);
+  } catch {
+    summarizerModel = undefined;
+  }
+  const decision = decideFlush({
+    moment,
+    cache: state.cache.state(Date.now(), main.ttlMs),
+    main,
+    summarizer: costModelFor(summarizerModel ?? ctx.model),
+    figures: messages ? measureRewrite(messages, batches, opts.closing, copyPredicate(state)) : undefined,
+    contextFraction: usageFraction(safeContextUsage(ctx)),
+    pressure: state.config.value.contextPressure,
+    promptsSoFar: messages ? messages.filter((m) => m?.role === "user").length : 0,
+  });
+  if (!opts.quiet) noteDecision(state, ctx, decision);
+  return { decision, batches };
+}
+
+/** The outputs dedup will stub as copies of archived ones (flush-batches.ts `dedupBatches`). */
+function copyPredicate(state: ExtensionState): (call: CapturedToolCall) => boolean {
+  if (!state.config.value.dedupByContentHash) return () => false;
+  return (call) => {
+    const candidate = dedupCandidate(state.indexer, call.toolName, call.resultText);
+    return candidate !== undefined && candidate.key !== occKey(call.toolCallId, call.resultTimestamp) && isExactCopy(candidate, call.toolName, call.resultText);
+  };
+}
+
+function noteDecision(state: ExtensionState, ctx: ExtensionContext, decision: FlushDecision): void {
+  state.policy.last = decision.record;
+  if (decision.record.basis !== "fallback" || state.policy.told.has(decision.record.reason)) return;
+  state.policy.told.add(decision.record.reason);
+  safeNotify(ctx, `pruner: ${decision.record.reason}`, "info");
+}
+
+function branchMessages(ctx: ExtensionContext): any[] | undefined {
+  try {
+    return projectBranchMessages(ctx.sessionManager.getBranch());
+  } catch {
+    return undefined;
+  }
+}
+
+function safeContextUsage(ctx: ExtensionContext): ReturnType<NonNullable<ExtensionContext["getContextUsage"]>> | undefined {
+  try {
+    return ctx.getContextUsage?.();
+  } catch {
+    return undefined;
+  }
+}
+
+/** What `/pruner status` shows of the policy; never throws (a failed figure shows as missing). */
+export function policyView(state: ExtensionState, ctx: ExtensionContext): PolicyView {
+  const config = state.config.value;
+  let pending: FlushDecisionRecord | undefined;
+  try {
+    pending = weighFlush(state, ctx, "final-reply", { quiet: true })?.decision.record;
+  } catch {
+    pending = undefined;
+  }
+  return {
+    policy: config.flushPolicy,
+    active: costPolicyActive(state),
+    cache: state.cache.state(Date.now(), cacheTtlMs(ctx)),
+    pending,
+    last: state.policy.last,
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * The size of the rewrite a flush would cause, measured on the branch as the
+ * provider receives it: the suffix from the first pending tool result to the
+ * end (the reply about to be written included), the tokens the stubs remove,
+ * and estimates of the summaries and the summarizer's input.
+ */
+import type { RewriteFigures } from "../economics/rewrite-economics.js";
+import { occKey } from "../capture/occurrence-key.js";
+import { requestChars } from "../render/message-size.js";
+import type { CapturedBatch, CapturedToolCall } from "../types.js";
+
+const CHARS_PER_TOKEN = 4;
+/** A stub line: the ref, the tool and a few words. */
+const STUB_CHARS = 200;
+/** The share of its output a summary is assumed to keep (PRUNING.md compares it with measured flushes). */
+export const SUMMARY_SHARE = 0.15;
+/** The summarizer reads at most head and tail of each output (summarizer-window.ts). */
+const SUMMARIZER_CHARS_PER_OUTPUT = 8_000;
+
+function resultKey(message: any): string | undefined {
+  if (message?.role !== "toolResult" || typeof message.toolCallId !== "string") return undefined;
+  return occKey(message.toolCallId, typeof message.timestamp === "number" ? message.timestamp : undefined);
+}
+
+/**
+ * Undefined when none of the pending outputs is on the branch (nothing to measure). An output `isCopy`
+ * accepts is stubbed as a copy of an archived one: no summary, no summarizer call.
+ */
+export function measureRewrite(
+  messages: readonly any[],
+  pending: readonly CapturedBatch[],
+  closing?: unknown,
+  isCopy: (call: CapturedToolCall) => boolean = () => false,
+): RewriteFigures | undefined {
+  const calls = new Map<string, CapturedToolCall>();
+  for (const batch of pending) for (const call of batch.toolCalls) calls.set(occKey(call.toolCallId, call.resultTimestamp), call);
+  let first = -1;
+  let removed = 0;
+  let raw = 0;
+  let summarizerInput = 0;
+  for (let i = 0; i < messages.length; i++) {
+    const key = resultKey(messages[i]);
+    const call = key === undefined ? undefined : calls.get(key);
+    if (!call) continue;
+    if (first < 0) first = i;
+    const chars = requestChars(messages[i]);
+    removed += Math.max(0, chars - STUB_CHARS);
+    if (isCopy(call)) continue;
+    raw += chars;
+    summarizerInput += Math.min(chars, SUMMARIZER_CHARS_PER_OUTPUT);
+  }
+  if (first < 0) return undefined;
+  let suffix = closing === undefined ? 0 : requestChars(closing);
+  for (let i = first; i < messages.length; i++) suffix += requestChars(messages[i]);
+  return {
+    suffixTokens: suffix / CHARS_PER_TOKEN,
+    removedTokens: removed / CHARS_PER_TOKEN,
+    summaryTokens: (raw * SUMMARY_SHARE) / CHARS_PER_TOKEN,
+    summarizerInputTokens: summarizerInput / CHARS_PER_TOKEN,
+  };
+}

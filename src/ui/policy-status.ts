@@ -1,0 +1,62 @@
+/**
+ * The cost policy's block of `/pruner status`: the prompt cache's state, what
+ * flushing the waiting outputs now would save, and the last decision, in
+ * plain words.
+ */
+import type { CacheState } from "../economics/cache-tracker.js";
+import { dollars } from "../economics/rewrite-economics.js";
+import type { FlushDecisionRecord, FlushPolicy } from "../types.js";
+
+export interface PolicyView {
+  policy: FlushPolicy;
+  /** False when the policy has nothing to decide (pruning off, or on demand). */
+  active: boolean;
+  cache: CacheState;
+  /** The decision flushing the waiting outputs now would get; undefined when nothing waits. */
+  pending: FlushDecisionRecord | undefined;
+  last: FlushDecisionRecord | undefined;
+}
+
+export function duration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${seconds % 60} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+function share(rate: number | undefined): string | undefined {
+  return rate === undefined ? undefined : `${Math.round(rate * 100)}%`;
+}
+
+function cacheLine(cache: CacheState): string {
+  const hits = [share(cache.lastHitRate) && `last request ${share(cache.lastHitRate)} from the cache`, share(cache.recentHitRate) && `recent requests ${share(cache.recentHitRate)}`]
+    .filter(Boolean)
+    .join(", ");
+  const tail = hits ? `; ${hits}` : "";
+  if (cache.temperature === "warm") return `  cache: warm, expires in ${duration(cache.expiresInMs ?? 0)}${tail}`;
+  if (cache.temperature === "cold") return cache.requests === 0 ? "  cache: cold (no request yet)" : `  cache: cold (expired)${tail}`;
+  return `  cache: unknown (${cache.reason ?? "no figures"})${tail}`;
+}
+
+function pendingLine(pending: FlushDecisionRecord | undefined): string {
+  if (!pending) return "  waiting outputs: none";
+  const f = pending.figures;
+  if (!f) return `  waiting outputs: ${pending.verdict === "apply" ? "would be summarized now" : "wait"} (${pending.reason})`;
+  const per = `${dollars(f.savingPerRequest)} per request`;
+  const net = f.netSaving >= 0 ? `net ${dollars(f.netSaving)} saved` : `net ${dollars(-f.netSaving)} lost`;
+  return `  waiting outputs: about ${Math.round(f.removedTokens)} tokens removable, ${per}; over ${f.expectedRequests.toFixed(1)} more requests ${net}`;
+}
+
+function lastLine(last: FlushDecisionRecord | undefined): string {
+  if (!last) return "  last decision: none yet";
+  const verb = last.verdict === "apply" ? "summarized" : "waited";
+  return `  last decision: ${verb}, because ${last.reason}`;
+}
+
+export function policyStatusBlock(view: PolicyView): string {
+  const header = "\n  --- prompt cache and flush policy ---";
+  if (view.policy === "classic") return `${header}\n  policy: classic (summarize at every final reply, as 2.9.1)\n${cacheLine(view.cache)}`;
+  const policy = view.active ? "  policy: cost (summarize when it pays)" : "  policy: cost (inactive: pruning is off or on demand)";
+  return [header, policy, cacheLine(view.cache), pendingLine(view.pending), lastLine(view.last)].join("\n");
+}
