@@ -2,7 +2,7 @@
 // the simulation billed them, the summarizer's tokens, prefix breaks, and dollars at catalog prices.
 import type { ModelCost } from "@earendil-works/pi-ai";
 import type { RecordedRequest } from "../test/e2e/fake-llm.js";
-import { inputChars } from "../test/e2e/metrics.js";
+import type { CacheUsage } from "../test/e2e/cache-sim.js";
 
 export interface RunFigures {
   mainRequests: number;
@@ -11,12 +11,15 @@ export interface RunFigures {
   cacheWriteTokens: number;
   outputTokens: number;
   summarizerRequests: number;
+  /** Prompt tokens of the summarizer calls, cached or not. */
   summarizerInputTokens: number;
   summarizerOutputTokens: number;
   prefixBreaks: number;
   /** Main requests that found the session's cache entry expired. */
   coldRequests: number;
   costUsd: number;
+  /** The same requests priced under Anthropic's breakpoint lookup (cache-sim.ts, `strict`). */
+  strictCostUsd: number;
 }
 
 /** Prices per model id of the fake provider (dollars per million tokens). */
@@ -32,6 +35,9 @@ function priceOf(prices: PriceList, model: string): ModelCost {
   return price;
 }
 
+type Billed = Pick<CacheUsage, "cacheReadTokens" | "cacheWriteTokens">;
+const promptDollars = (input: number, c: Billed, price: ModelCost) => input * price.input + c.cacheReadTokens * price.cacheRead + c.cacheWriteTokens * price.cacheWrite;
+
 export function runFigures(requests: RecordedRequest[], prices: PriceList): RunFigures {
   const f: RunFigures = {
     mainRequests: 0,
@@ -45,22 +51,24 @@ export function runFigures(requests: RecordedRequest[], prices: PriceList): RunF
     prefixBreaks: 0,
     coldRequests: 0,
     costUsd: 0,
+    strictCostUsd: 0,
   };
   let dollars = 0;
+  let strictDollars = 0;
   for (const req of requests) {
     if (req.status !== 200) continue;
     const price = priceOf(prices, req.model);
+    const c = req.cache;
+    if (!c) throw new Error(`request ${req.seq} was not billed by the cache simulation`);
     if (req.kind === "summarizer") {
-      // Summarizer calls (and pi's own compaction calls) are one-off prompts: billed as plain input.
-      const input = Math.ceil(inputChars(req) / 4);
+      // Summarizer calls are cached under their own key (pi's compaction calls send no cache_control: plain input).
       f.summarizerRequests++;
-      f.summarizerInputTokens += input;
+      f.summarizerInputTokens += c.inputTokens + c.cacheReadTokens + c.cacheWriteTokens;
       f.summarizerOutputTokens += OUTPUT_TOKENS;
-      dollars += input * price.input + OUTPUT_TOKENS * price.output;
+      dollars += promptDollars(c.inputTokens, c, price) + OUTPUT_TOKENS * price.output;
+      strictDollars += promptDollars(c.inputTokens, c.strict, price) + OUTPUT_TOKENS * price.output;
       continue;
     }
-    const c = req.cache;
-    if (!c) throw new Error(`main request ${req.seq} was not billed by the cache simulation`);
     f.mainRequests++;
     f.inputTokens += c.inputTokens;
     f.cacheReadTokens += c.cacheReadTokens;
@@ -68,8 +76,10 @@ export function runFigures(requests: RecordedRequest[], prices: PriceList): RunF
     f.outputTokens += OUTPUT_TOKENS;
     if (c.prefixBreak) f.prefixBreaks++;
     if (c.expired) f.coldRequests++;
-    dollars += c.inputTokens * price.input + c.cacheReadTokens * price.cacheRead + c.cacheWriteTokens * price.cacheWrite + OUTPUT_TOKENS * price.output;
+    dollars += promptDollars(c.inputTokens, c, price) + OUTPUT_TOKENS * price.output;
+    strictDollars += promptDollars(c.inputTokens, c.strict, price) + OUTPUT_TOKENS * price.output;
   }
   f.costUsd = dollars / PER_MILLION;
+  f.strictCostUsd = strictDollars / PER_MILLION;
   return f;
 }

@@ -25,14 +25,14 @@ export interface RecoveryTally {
 }
 
 const n = (x: number) => x.toLocaleString("en-US");
-const COLUMNS = ["requests", "input", "cache read", "cache write", "summarizer", "breaks", "cold", "cost $"];
+const COLUMNS = ["requests", "input", "cache read", "cache write", "summarizer", "breaks", "cold", "cost $", "strict $"];
 
 export function formatShapeTable(result: ShapeResult): string[] {
   const head = `  ${"".padEnd(30)}${COLUMNS.map((c) => c.padStart(12)).join("")}`;
   const rows = VARIANTS.map(({ id, label }) => {
     const f = result.figures[id];
     const cells = [f.mainRequests, f.inputTokens, f.cacheReadTokens, f.cacheWriteTokens, f.summarizerInputTokens + f.summarizerOutputTokens, f.prefixBreaks, f.coldRequests].map(n);
-    return `  ${label.padEnd(30)}${[...cells, f.costUsd.toFixed(4)].map((c) => c.padStart(12)).join("")}`;
+    return `  ${label.padEnd(30)}${[...cells, f.costUsd.toFixed(4), f.strictCostUsd.toFixed(4)].map((c) => c.padStart(12)).join("")}`;
   });
   return [`shape ${result.id}: ${result.title}`, head, ...rows];
 }

@@ -1,23 +1,22 @@
 // The five session shapes of the session bench, scripted for the loopback provider. Every tool call is a
 // real pi built-in (`read`, `bash`, `edit`) over real files of this repository and node_modules; the fake
-// model only decides which. A shape runs as one or more pi invocations (`runs`), the later ones
-// continuing the session after a pause.
+// model only decides which. A shape is one pi session; a prompt may come after an idle pause.
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { ScriptedReply, ScriptedToolCall } from "../test/e2e/fake-llm.js";
 
 export type ShapeId = "a" | "b" | "c" | "d" | "e";
 
-export interface ShapeRun {
-  prompts: string[];
-  /** Wait this long before the run (to let the prompt cache expire). */
+export interface ShapePrompt {
+  text: string;
+  /** The user is away this long before sending it (to let the prompt cache expire). */
   pauseBeforeMs: number;
 }
 
 export interface Shape {
   id: ShapeId;
   title: string;
-  runs: ShapeRun[];
+  prompts: ShapePrompt[];
   main: ScriptedReply[];
 }
 
@@ -35,6 +34,7 @@ const bashCall = (command: string): ScriptedToolCall => ({ name: "bash", args: {
 const editCall = (path: string, oldText: string, newText: string): ScriptedToolCall => ({ name: "edit", args: { path, edits: [{ oldText, newText }] } });
 const turn = (...calls: ScriptedToolCall[]): ScriptedReply => ({ toolCalls: calls });
 const reply = (text: string): ScriptedReply => ({ text });
+const prompt = (text: string, pauseBeforeMs = 0): ShapePrompt => ({ text, pauseBeforeMs });
 
 function walk(dir: string, keep: (file: string) => boolean): string[] {
   const entries = readdirSync(dir, { withFileTypes: true, recursive: true });
@@ -61,29 +61,33 @@ const pick = (files: string[], from: number, count: number) => Array.from({ leng
 function multiTask(o: ShapeOptions): Shape {
   const files = sourceFiles(o.repoRoot);
   const tasks = o.quick ? 2 : 8;
-  const prompts: string[] = [];
+  const prompts: ShapePrompt[] = [];
   const main: ScriptedReply[] = [];
   for (let t = 0; t < tasks; t++) {
     const group = pick(files, t * 6, 6);
-    prompts.push(`Task ${t + 1}: review ${group.join(", ")}.`);
+    prompts.push(prompt(`Task ${t + 1}: review ${group.join(", ")}.`));
     main.push(turn(readCall(group[0]!), readCall(group[1]!)), turn(readCall(group[2]!), readCall(group[3]!)), turn(readCall(group[4]!), readCall(group[5]!)));
     main.push(reply(`Task ${t + 1} reviewed: ${group.length} files.`));
   }
-  return { id: "a", title: `multi-task: ${tasks} prompts, 6 reads each`, runs: [{ prompts, pauseBeforeMs: 0 }], main };
+  return { id: "a", title: `multi-task: ${tasks} prompts, 6 reads each`, prompts, main };
 }
 
-/** One call of the long chain: a slice of a source file, a grep, a dependency doc or a listing. */
+/**
+ * One call of the long chain: a whole source file, a grep, a page of a dependency's docs or types, or a
+ * listing. Sized so that without pruning the chain ends near 190k tokens, past pi's own compaction
+ * threshold on a 200k window.
+ */
 function chainCall(i: number, sources: string[], deps: string[]): ScriptedToolCall {
   const src = sources[i % sources.length]!;
   switch (i % 4) {
     case 0:
-      return readCall(src, 40);
+      return readCall(src);
     case 1:
-      return bashCall(`grep -n "function\\|export" ${src} | head -n 30`);
+      return bashCall(`grep -n "function\\|export" ${src} | head -n 60`);
     case 2:
-      return readCall(deps[i % deps.length]!, 40);
+      return readCall(deps[i % deps.length]!, 260);
     default:
-      return bashCall(`wc -l ${src} ${sources[(i + 1) % sources.length]} && ls node_modules/@earendil-works/pi-ai/dist | head -n 25`);
+      return bashCall(`wc -l ${src} ${sources[(i + 1) % sources.length]} && head -n 200 ${sources[(i + 7) % sources.length]}`);
   }
 }
 
@@ -93,7 +97,7 @@ function longChain(o: ShapeOptions): Shape {
   const deps = dependencyFiles(o.repoRoot);
   const main: ScriptedReply[] = Array.from({ length: calls }, (_, i) => turn(chainCall(i, sources, deps)));
   main.push(reply(`Audit finished after ${calls} tool calls.`));
-  return { id: "b", title: `long chain: 1 prompt, ${calls} tool calls, one reply`, runs: [{ prompts: ["Audit the whole code base, file by file."], pauseBeforeMs: 0 }], main };
+  return { id: "b", title: `long chain: 1 prompt, ${calls} tool calls, one reply`, prompts: [prompt("Audit the whole code base, file by file.")], main };
 }
 
 function short(o: ShapeOptions): Shape {
@@ -102,26 +106,25 @@ function short(o: ShapeOptions): Shape {
   const prompts = [0, 1].map((p) => {
     const group = pick(files, 50 + p * 3, 3);
     main.push(...group.map((f) => turn(readCall(f))), reply(`Read ${group.join(", ")}.`));
-    return `Quick look ${p + 1}: ${group.join(", ")}.`;
+    return prompt(`Quick look ${p + 1}: ${group.join(", ")}.`);
   });
-  return { id: "c", title: "short: 2 prompts, 3 reads each", runs: [{ prompts, pauseBeforeMs: 0 }], main };
+  return { id: "c", title: "short: 2 prompts, 3 reads each", prompts, main };
 }
 
 function idleGaps(o: ShapeOptions): Shape {
   const files = sourceFiles(o.repoRoot);
   const deps = dependencyFiles(o.repoRoot);
-  const groups = o.quick ? [[0], [1]] : [[0, 1], [2, 3], [4, 5]];
+  const count = o.quick ? 2 : 6;
   const main: ScriptedReply[] = [];
-  const runs = groups.map((group, g) => ({
-    pauseBeforeMs: g === 0 ? 0 : o.idleMs,
-    prompts: group.map((p) => {
-      const [f1, f2, f3] = pick(files, 20 + p * 3, 3);
-      main.push(turn(readCall(f1!), readCall(f2!)), turn(readCall(f3!), readCall(deps[p % deps.length]!)), reply(`Step ${p + 1} done.`));
-      return `Step ${p + 1}: look at ${f1}, ${f2} and ${f3}.`;
-    }),
-  }));
-  const prompts = runs.reduce((n, r) => n + r.prompts.length, 0);
-  return { id: "d", title: `idle gaps: ${prompts} prompts, ${runs.length - 1} pauses past the cache lifetime`, runs, main };
+  // The user steps away before every other prompt (3 and 5 of 6; 2 of 2 in the quick run).
+  const prompts = Array.from({ length: count }, (_, p) => {
+    const [f1, f2, f3] = pick(files, 20 + p * 3, 3);
+    main.push(turn(readCall(f1!), readCall(f2!)), turn(readCall(f3!), readCall(deps[p % deps.length]!)), reply(`Step ${p + 1} done.`));
+    const away = o.quick ? p === 1 : p === 2 || p === 4;
+    return prompt(`Step ${p + 1}: look at ${f1}, ${f2} and ${f3}.`, away ? o.idleMs : 0);
+  });
+  const pauses = prompts.filter((p) => p.pauseBeforeMs > 0).length;
+  return { id: "d", title: `idle gaps: ${count} prompts, ${pauses} pauses past the cache lifetime`, prompts, main };
 }
 
 const EDIT_MARK = (n: number) => `// bench-edit ${n} //`;
@@ -148,9 +151,9 @@ function reReads(o: ShapeOptions): Shape {
     const edits = Math.floor(p / files.length);
     const other = files[(k + 3) % files.length]!;
     main.push(turn(readCall(files[k]!)), turn(editCall(files[k]!, EDIT_MARK(edits), EDIT_MARK(edits + 1))), turn(readCall(other)), reply(`Edited file-${k}.ts.`));
-    return `Change ${p + 1}: bump the edit mark of file-${k}.ts and compare it with ${other}.`;
+    return prompt(`Change ${p + 1}: bump the edit mark of file-${k}.ts and compare it with ${other}.`);
   });
-  return { id: "e", title: `re-reads: ${count} prompts re-reading and editing the same ${files.length} files`, runs: [{ prompts, pauseBeforeMs: 0 }], main };
+  return { id: "e", title: `re-reads: ${count} prompts re-reading and editing the same ${files.length} files`, prompts, main };
 }
 
 export function buildShape(id: ShapeId, o: ShapeOptions): Shape {

@@ -5,15 +5,16 @@
  * (main-model input, cache-read and cache-write tokens, summarizer tokens, prefix breaks, requests
  * that found the cache cold, dollars at claude-sonnet-4-5's catalog prices and the summarizer at
  * claude-haiku-4-5's), checks that every pruned output is still recoverable verbatim, and ends with
- * the targets. `--quick` (or BENCH_QUICK=1) runs shortened shapes as a smoke test.
- * Run: bun bench/session.ts [--quick] [--check]
+ * the targets. `--quick` (or BENCH_QUICK=1) runs shortened shapes as a smoke test; `--shapes=b,d`
+ * runs only some shapes.
+ * Run: bun bench/session.ts [--quick] [--shapes=a,b] [--check]
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PromptCacheSim } from "../test/e2e/cache-sim.js";
 import { DEFAULT_SUMMARIZERS, type SummarizerRule } from "../test/e2e/fake-llm.js";
-import { disposeSandbox, MAIN_MODEL, makeSandbox, REPO_ROOT, runPrint, sessionFile, SUMMARIZER_MODEL, type Sandbox } from "../test/e2e/harness.js";
+import { disposeSandbox, MAIN_MODEL, makeSandbox, REPO_ROOT, runPiRpc, runPrint, sessionFile, SUMMARIZER_MODEL, type Sandbox } from "../test/e2e/harness.js";
 import { catalogCost, MAIN_PRICE_MODEL, pricedModelFields, SUMMARIZER_PRICE_MODEL } from "../test/e2e/priced-models.js";
 import { problems } from "../test/e2e/scenario-kit.js";
 import { runFigures, type PriceList, type RunFigures } from "./session-figures.js";
@@ -27,6 +28,8 @@ const TTL_SECONDS = 4;
 const IDLE_MS = TTL_SECONDS * 1000 + 1500;
 const RUN_TIMEOUT_MS = 10 * 60_000;
 const QUICK = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1";
+/** `--shapes=b,d` runs only those shapes (the targets then cover only them). */
+const ONLY = process.argv.find((a) => a.startsWith("--shapes="))?.slice("--shapes=".length).split(",");
 
 /** pi's own compaction asks the main model for a checkpoint summary; the fake answers it like a summarizer. */
 const PI_COMPACTION: SummarizerRule = { marker: "You are a context summarization assistant", reply: { text: "## Goal\nBench session.\n\n## Progress\n- Files were read." } };
@@ -40,17 +43,24 @@ function contextPrune(variant: VariantId): Record<string, unknown> | null {
 }
 
 const withExtension = (variant: VariantId) => variant === "classic" || variant === "cost";
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Print mode for a session without pauses; RPC mode, one process, when the user idles between prompts. */
 async function playShape(sb: Sandbox, shape: Shape, variant: VariantId): Promise<void> {
-  for (const [i, run] of shape.runs.entries()) {
-    if (run.pauseBeforeMs > 0) await sleep(run.pauseBeforeMs);
-    const result = await runPrint(sb, run.prompts, i > 0 ? ["-c"] : [], { withExtension: withExtension(variant), timeoutMs: RUN_TIMEOUT_MS });
-    if (result.code !== 0) throw new Error(`shape ${shape.id}/${variant}: pi exited ${result.code}:\n${result.stderr}`);
-    if (result.stdout.includes("SCRIPT EXHAUSTED")) throw new Error(`shape ${shape.id}/${variant}: pi asked for more replies than the script has`);
+  const where = `shape ${shape.id}/${variant}`;
+  const opts = { withExtension: withExtension(variant), timeoutMs: RUN_TIMEOUT_MS };
+  if (shape.prompts.every((p) => p.pauseBeforeMs === 0)) {
+    const run = await runPrint(sb, shape.prompts.map((p) => p.text), [], opts);
+    if (run.code !== 0) throw new Error(`${where}: pi exited ${run.code}:\n${run.stderr}`);
+    if (run.stdout.includes("SCRIPT EXHAUSTED")) throw new Error(`${where}: pi asked for more replies than the script has`);
+  } else {
+    const run = await runPiRpc(sb, shape.prompts.map((p) => ({ type: "prompt", message: p.text, pauseBeforeMs: p.pauseBeforeMs })), opts);
+    if (run.code !== 0) throw new Error(`${where}: pi exited ${run.code}:\n${run.stderr}`);
+    const failed = run.responses.filter((r) => !r.success);
+    if (failed.length > 0) throw new Error(`${where}: prompts refused: ${JSON.stringify(failed)}`);
+    if (JSON.stringify(run.records).includes("SCRIPT EXHAUSTED")) throw new Error(`${where}: pi asked for more replies than the script has`);
   }
   const issues = problems(sb);
-  if (issues.length > 0) throw new Error(`shape ${shape.id}/${variant}: provider-side problems:\n${issues.join("\n")}`);
+  if (issues.length > 0) throw new Error(`${where}: provider-side problems:\n${issues.join("\n")}`);
 }
 
 async function runVariant(id: ShapeId, variant: VariantId): Promise<{ title: string; figures: RunFigures; recovery?: RecoveryCheck }> {
@@ -82,7 +92,7 @@ async function main(): Promise<void> {
   console.log(`  main model priced as ${MAIN_PRICE_MODEL}, summarizer as ${SUMMARIZER_PRICE_MODEL} (pi-ai catalog); cost = input + cache read + cache write + output + summarizer`);
   const results: ShapeResult[] = [];
   const recovery: RecoveryTally = { checked: 0, failures: [] };
-  for (const id of SHAPE_IDS) {
+  for (const id of SHAPE_IDS.filter((s) => !ONLY || ONLY.includes(s))) {
     const figures = {} as Record<VariantId, RunFigures>;
     let title = "";
     for (const { id: variant } of VARIANTS) {

@@ -23,7 +23,7 @@ describe("the simulated prompt cache", () => {
     const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
     const body = request("u".repeat(800));
     const usage = sim.account("s1", body);
-    expect(usage).toEqual({ inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: Math.round(charsOf(body) / 4), prefixBreak: false, expired: false });
+    expect(usage).toMatchObject({ inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: Math.round(charsOf(body) / 4), prefixBreak: false, expired: false });
   });
 
   test("a request that extends the previous one within the TTL reads all of it and writes only the new part", () => {
@@ -108,6 +108,55 @@ describe("the simulated prompt cache", () => {
   });
 });
 
+describe("the strict reading: Anthropic's breakpoint lookup", () => {
+  const blocksChars = (body: any, n: number) => cacheBlocks(body).blocks.slice(0, n).reduce((s, b) => s + b.length, 0);
+
+  test("a request that extends the previous one by a few blocks reads all of it, as in the prefix reading", () => {
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
+    sim.account("s1", request("u".repeat(800)));
+    const usage = sim.account("s1", request("u".repeat(800), "a", "v"));
+    expect(usage.strict.cacheReadTokens).toBe(usage.cacheReadTokens);
+  });
+
+  test("a rewrite more than twenty blocks before the breakpoint reads only the system prompt", () => {
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
+    const turns = Array.from({ length: 25 }, (_, i) => `turn ${i} ${"x".repeat(200)}`);
+    sim.account("s1", request(...turns));
+    const rewritten = [...turns];
+    rewritten[2] = "stub";
+    const body = request(...rewritten);
+    const usage = sim.account("s1", body);
+    expect(usage.cacheReadTokens).toBe(Math.round(blocksChars(body, 3) / 4));
+    expect(usage.strict.cacheReadTokens).toBe(Math.round(blocksChars(body, 1) / 4));
+    expect(usage.strict.cacheReadTokens + usage.strict.cacheWriteTokens).toBe(usage.cacheReadTokens + usage.cacheWriteTokens);
+  });
+
+  test("a rewrite between two earlier breakpoints near the end reads up to the older one", () => {
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
+    sim.account("s1", request("u", "a", "v"));
+    sim.account("s1", request("u", "a", "v", "b", "w"));
+    const body = request("u", "a", "v", "stub", "w", "c", "x");
+    expect(sim.account("s1", body).strict.cacheReadTokens).toBe(Math.round(blocksChars(body, 4) / 4));
+  });
+
+  test("appending more than twenty blocks at once misses the previous entry", () => {
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
+    sim.account("s1", request("u"));
+    const body = request("u", ...Array.from({ length: 24 }, (_, i) => `t${i}`));
+    const usage = sim.account("s1", body);
+    expect(usage.cacheReadTokens).toBeGreaterThan(usage.strict.cacheReadTokens);
+    expect(usage.strict.cacheReadTokens).toBe(Math.round(blocksChars(body, 1) / 4));
+  });
+
+  test("an expired entry is not read in the strict reading either", () => {
+    const clock = new VirtualClock();
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: clock.now });
+    sim.account("s1", request("u"));
+    clock.advance(3001);
+    expect(sim.account("s1", request("u", "a", "v")).strict.cacheReadTokens).toBe(0);
+  });
+});
+
 describe("the fake provider with a simulated cache", () => {
   let fake: FakeLlm;
   const clock = new VirtualClock();
@@ -132,12 +181,19 @@ describe("the fake provider with a simulated cache", () => {
     expect(fake.requests[1]!.cache?.cacheReadTokens).toBe(second.cache_read_input_tokens);
   });
 
-  test("a summarizer request is not billed against the main cache and leaves it intact", async () => {
-    await post({ model: "m", system: SYSTEM, messages: [user(`${BATCH_MARKER}: [[1:bash]]`, true)] });
+  test("a summarizer request is billed under its own cache and leaves the main one intact", async () => {
+    const usage = await post({ model: "m", system: SYSTEM, messages: [user(`${BATCH_MARKER}: [[1:bash]]`, true)] });
     const summarizer = fake.requests.at(-1)!;
     expect(summarizer.kind).toBe("summarizer");
-    expect(summarizer.cache).toBeUndefined();
+    expect(usage.cache_read_input_tokens).toBe(0);
+    expect(summarizer.cache?.cacheWriteTokens).toBeGreaterThan(0);
     const next = await post({ model: "m", ...request("u".repeat(800), "a", "v", "b", "w") });
     expect(next.cache_read_input_tokens).toBeGreaterThan(0);
+    expect(fake.requests.at(-1)!.cache?.prefixBreak).toBe(false);
+  });
+
+  test("two summarizer calls with the same instructions read them from their cache", async () => {
+    await post({ model: "m", system: SYSTEM, messages: [user(`${BATCH_MARKER}: [[2:bash]]`, true)] });
+    expect(fake.requests.at(-1)!.cache?.cacheReadTokens).toBe(Math.round(cacheBlocks({ system: SYSTEM }).blocks[0]!.length / 4));
   });
 });

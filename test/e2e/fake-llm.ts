@@ -26,7 +26,7 @@ export interface RecordedRequest {
   status: number;
   /** Provider error text when the request was rejected by wire validation. */
   rejected?: string;
-  /** What the prompt-cache simulation billed (main Anthropic requests, when the fake has one). */
+  /** What the prompt-cache simulation billed (Anthropic requests, when the fake has one). */
   cache?: CacheUsage;
 }
 
@@ -47,7 +47,7 @@ export interface FakeLlmScript {
 }
 
 export interface FakeLlmOptions {
-  /** Bill main Anthropic requests against this simulated prompt cache (see cache-sim.ts). */
+  /** Bill Anthropic requests against this simulated prompt cache (see cache-sim.ts); summarizer calls under their own key. */
   cache?: PromptCacheSim;
 }
 
@@ -206,7 +206,8 @@ export async function startFakeLlm(initial: FakeLlmScript, options: FakeLlmOptio
       res.writeHead(400, { "content-type": "application/json" }).end(errorBody(api, 400, violation.message, violation.param));
       return;
     }
-    if (options.cache && rec.kind === "main" && api === "anthropic-messages") rec.cache = options.cache.account(sessionKey(rec), body);
+    // Summarizer calls get a cache of their own per model: they share their instructions, never the main prefix.
+    if (options.cache && api === "anthropic-messages") rec.cache = options.cache.account(rec.kind === "main" ? sessionKey(rec) : `summarizer:${rec.model}`, body);
     const reply = pickReply(rec);
     if (reply.delayMs) await sleep(reply.delayMs);
     if (reply.stallMs) return stall(req, res, reply.stallMs);

@@ -3,8 +3,11 @@
 import { spawn } from "node:child_process";
 import { baseArgs, childEnv, runtimeBinary, type RunOptions, type Sandbox } from "./sandbox.js";
 
-/** A raw RPC command (`{ type: "prompt", message }`, `{ type: "get_entries" }`, ...); `id` is assigned when absent. */
-export type RpcStep = Record<string, unknown> & { type: string };
+/**
+ * A raw RPC command (`{ type: "prompt", message }`, `{ type: "get_entries" }`, ...); `id` is assigned when absent.
+ * `pauseBeforeMs` is the driver's own: it waits that long before sending the step (an idle user) and never sends it.
+ */
+export type RpcStep = Record<string, unknown> & { type: string; pauseBeforeMs?: number };
 
 export interface RpcResult {
   records: any[];
@@ -71,7 +74,9 @@ export function runPiRpc(sb: Sandbox, steps: RpcStep[], opts: RpcOptions = {}): 
 
   const drive = async () => {
     for (let i = 0; i < steps.length; i++) {
-      const step = { id: `step-${i}`, ...steps[i] } as RpcStep & { id: string };
+      const { pauseBeforeMs, ...command } = steps[i]!;
+      if (pauseBeforeMs) await new Promise((resolve) => setTimeout(resolve, pauseBeforeMs));
+      const step = { id: `step-${i}`, ...command } as RpcStep & { id: string };
       const settledBefore = settledCount();
       send(step);
       let response: any;
