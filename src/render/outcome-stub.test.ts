@@ -61,6 +61,12 @@ describe("stubs that keep the outcome (issue 18)", () => {
     expect(stubOf(messages, indexer)).toContain("Outcome: exit 7; stored at capture.");
   });
 
+  test("a record whose id is not a string (it slipped past validation) gets the stub without facts instead of a throw", () => {
+    const { messages, indexer } = archived("bash", { command: "ls" }, "a");
+    (indexer.getIndex().get("c1@10") as any).toolCallId = { toString: 1 };
+    expect(stubOf(messages, indexer)).toBe("[Summarized in pruner summary, ref `t1`. Use context_tree_query to retrieve full output.]");
+  });
+
   test("a dedup duplicate gets the stub without facts: its original's may name another path", () => {
     const { messages, indexer } = archived("read", { path: "a.ts" }, "same text");
     indexer.registerDuplicate("c2@20", "c1@10", noop, { args: { path: "b.ts" } });

@@ -175,7 +175,7 @@ function stubTextFor(msg: any, indexer: StubIndexer, protection: ProtectionConfi
  * original's record, whose facts may name another path, so it gets the stub without them.
  */
 function ownOutcome(record: ToolCallRecord | undefined, lookupKey: string): string | undefined {
-  if (typeof record?.outcome !== "string" || record.outcome === "") return undefined;
+  if (typeof record?.outcome !== "string" || record.outcome === "" || typeof record.toolCallId !== "string") return undefined;
   return occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp)) === lookupKey ? record.outcome : undefined;
 }
 
