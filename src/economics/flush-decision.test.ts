@@ -20,6 +20,7 @@ function input(over: Partial<DecisionInput> = {}): DecisionInput {
     contextFraction: 0.2,
     pressure: 0.6,
     promptsSoFar: 4,
+    runRequests: 3,
     ...over,
   };
 }
@@ -83,13 +84,12 @@ describe("decideFlush", () => {
     expect(decideFlush(input({ figures: undefined })).record.reason).toBe("the request could not be measured: deciding as 2.9.1 did");
   });
 
-  test("within a run the next request is certain, so the same rewrite pays sooner than after a reply", () => {
+  test("within a run the horizon is the run's own length so far; after a reply, the session's weighed by another prompt's odds", () => {
     const figures = { suffixTokens: 20_000, removedTokens: 12_000, summaryTokens: 1_800, summarizerInputTokens: 12_000 };
-    const inRun = decideFlush(input({ moment: "in-run", cache: warm(4), figures, promptsSoFar: 1 }));
-    const afterReply = decideFlush(input({ moment: "final-reply", cache: warm(4), figures, promptsSoFar: 1 }));
-    expect(inRun.record.figures!.expectedRequests).toBe(4);
-    expect(afterReply.record.figures!.expectedRequests).toBe(2);
-    expect(inRun.record.figures!.netSaving).toBeGreaterThan(afterReply.record.figures!.netSaving);
+    const inRun = decideFlush(input({ moment: "in-run", cache: warm(40), figures, promptsSoFar: 1, runRequests: 6 }));
+    const afterReply = decideFlush(input({ moment: "final-reply", cache: warm(40), figures, promptsSoFar: 1, runRequests: 6 }));
+    expect(inRun.record.figures!.expectedRequests).toBe(6);
+    expect(afterReply.record.figures!.expectedRequests).toBe(20);
   });
 
   test("absurd figures never throw and never apply a rewrite that removes nothing", () => {

@@ -28,6 +28,8 @@ export interface DecisionInput {
   /** The `contextPressure` setting. */
   pressure: number | null;
   promptsSoFar: number;
+  /** Main requests since the current prompt (the run) started. */
+  runRequests: number;
 }
 
 export interface FlushDecision {
@@ -71,8 +73,11 @@ export function decideFlush(input: DecisionInput): FlushDecision {
   const fallback = fallbackReason(input);
   if (fallback) return verdict(input.moment !== "in-run", "fallback", `${fallback}: deciding as 2.9.1 did`);
   const figures = input.figures as RewriteFigures;
-  const phase = input.moment === "in-run" ? "in-run" : "after-reply";
-  const expected = expectedRemainingRequests(input.cache.requests, input.promptsSoFar, phase);
+  // Within a run the saving lasts until the reply, when the rest of the run is summarized anyway.
+  const expected =
+    input.moment === "in-run"
+      ? expectedRemainingRequests(input.runRequests, input.promptsSoFar, "in-run")
+      : expectedRemainingRequests(input.cache.requests, input.promptsSoFar, "after-reply");
   const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false);
   return verdict(weighed.apply, weighed.apply ? "pays" : "wait", weighed.reason, {
     suffixTokens: Math.round(figures.suffixTokens),

@@ -76,14 +76,17 @@ describe("expectedRemainingRequests", () => {
 describe("expectedRemainingRequests on the five bench shapes", () => {
   /** Requests per prompt (tool turns plus the reply) of `npm run bench:session`'s shapes. */
   const SHAPES: Record<string, number[]> = {
-    "a multi-task": Array(8).fill(7),
+    "a multi-task": Array(8).fill(4),
     "b one long chain": [201],
     "c short": [4, 4],
-    "d idle gaps": Array(6).fill(4),
-    "e re-reads": Array(30).fill(3),
+    "d idle gaps": Array(6).fill(3),
+    "e re-reads": Array(30).fill(4),
   };
 
-  /** Estimate over truth at every request that has a successor: in-run within a prompt, after-reply at its end. */
+  /**
+   * Estimate over truth at every request that has a successor: within a prompt, the run's requests so far
+   * against the run's remaining ones; at its end, the session's against the session's.
+   */
   function ratios(prompts: number[]): number[] {
     const total = prompts.reduce((a, b) => a + b, 0);
     const out: number[] = [];
@@ -91,8 +94,8 @@ describe("expectedRemainingRequests on the five bench shapes", () => {
     prompts.forEach((requests, p) => {
       for (let i = 1; i <= requests; i++) {
         seen++;
-        const phase = i === requests ? "after-reply" : "in-run";
-        if (total - seen > 0) out.push(expectedRemainingRequests(seen, p + 1, phase) / (total - seen));
+        if (i < requests) out.push(expectedRemainingRequests(i, p + 1, "in-run") / (requests - i));
+        else if (total - seen > 0) out.push(expectedRemainingRequests(seen, p + 1, "after-reply") / (total - seen));
       }
     });
     return out;

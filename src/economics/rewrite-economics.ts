@@ -41,10 +41,11 @@ export interface RewriteDecision {
 export type RequestPhase = "in-run" | "after-reply";
 
 /**
- * Requests still to come in this session, from the requests seen so far: a session that has lasted k
- * requests is taken to last about k more (the median of a scale-free lifetime), at least 1. After the
- * agent's final reply that is weighed by the chance the user sends another prompt at all, taken as
- * prompts / (prompts + 1): one finished prompt gives even odds, ten give 91%. Within a run the next
+ * Requests still to come, from the requests seen so far: something that has lasted k requests is taken
+ * to last about k more (the median of a scale-free lifetime), at least 1. After the agent's final reply,
+ * k counts the session's requests and the estimate is weighed by the chance the user sends another
+ * prompt at all, taken as prompts / (prompts + 1): one finished prompt gives even odds, ten give 91%.
+ * Within a run, k counts the run's requests (the run's reply flushes the rest anyway) and the next
  * request is certain.
  */
 export function expectedRemainingRequests(requestsSoFar: number, promptsSoFar: number, phase: RequestPhase): number {

@@ -140,6 +140,7 @@ export function weighFlush(
     contextFraction: usageFraction(safeContextUsage(ctx)),
     pressure: state.config.value.contextPressure,
     promptsSoFar: messages ? messages.filter((m) => m?.role === "user").length : 0,
+    runRequests: messages ? requestsSinceLastPrompt(messages) : 0,
   });
   if (!opts.quiet) noteDecision(state, ctx, decision);
   return { decision, batches };
@@ -159,6 +160,12 @@ function noteDecision(state: ExtensionState, ctx: ExtensionContext, decision: Fl
   if (decision.record.basis !== "fallback" || state.policy.told.has(decision.record.reason)) return;
   state.policy.told.add(decision.record.reason);
   safeNotify(ctx, `pruner: ${decision.record.reason}`, "info");
+}
+
+function requestsSinceLastPrompt(messages: readonly any[]): number {
+  let requests = 0;
+  for (let i = messages.length - 1; i >= 0 && messages[i]?.role !== "user"; i--) if (messages[i]?.role === "assistant") requests++;
+  return requests;
 }
 
 function branchMessages(ctx: ExtensionContext): any[] | undefined {
