@@ -4532,8 +4532,7 @@ function recordFromCall(batch, call) {
     record.spillBytes = call.spillBytes;
   if (call.resultPreview !== undefined)
     record.resultPreview = call.resultPreview;
-  if (call.contentHash !== undefined)
-    record.contentHash = call.contentHash;
+  record.contentHash = call.contentHash ?? hashToolResult(call.toolName, call.resultText);
   return record;
 }
 
