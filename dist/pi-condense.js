@@ -5258,6 +5258,9 @@ function elementSizes(msg) {
   return { full: split.full + IMAGE_CHARS * images, counted: split.counted + IMAGE_CHARS * images };
 }
 function elementSizesOfEach(messages) {
+  return renderInputMemo.sizesOf(messages, measureEach);
+}
+function measureEach(messages) {
   let values = messages;
   let images = null;
   for (let i = 0;i < messages.length; i++) {
@@ -5280,6 +5283,117 @@ function elementSizesOfEach(messages) {
   }
   return sizes;
 }
+var LEAF_OBJECT = Symbol("object");
+var LEAF_ARRAY = Symbol("array");
+var LEAF_END = Symbol("end");
+var MAX_LEAF_DEPTH = 64;
+
+class SizeMemo {
+  leaves = [];
+  full = new Float64Array(0);
+  counted = new Float64Array(0);
+  sizesOf(messages, measure) {
+    const n = messages.length;
+    const full = new Float64Array(n);
+    const counted = new Float64Array(n);
+    const leaves = new Array(n);
+    const changed = [];
+    for (let i = 0;i < n; i++) {
+      const previous = i < this.leaves.length ? this.leaves[i] : null;
+      if (previous !== null && sameLeaves(messages[i], previous)) {
+        full[i] = this.full[i];
+        counted[i] = this.counted[i];
+        leaves[i] = previous;
+      } else
+        changed.push(i);
+    }
+    if (changed.length > 0) {
+      const sizes = measure(changed.map((i) => messages[i]));
+      changed.forEach((i, k) => {
+        full[i] = sizes.full[k];
+        counted[i] = sizes.counted[k];
+        leaves[i] = leavesOf(messages[i]);
+      });
+    }
+    this.leaves = leaves;
+    this.full = full;
+    this.counted = counted;
+    return { full: full.slice(), counted: counted.slice() };
+  }
+}
+function leavesOf(value) {
+  const out = [];
+  return collect(value, out, 0) ? out : null;
+}
+function collect(value, out, depth) {
+  switch (typeof value) {
+    case "string":
+    case "number":
+    case "boolean":
+    case "undefined":
+      out.push(value);
+      return true;
+    case "object":
+      if (value === null) {
+        out.push(null);
+        return true;
+      }
+      if (depth > MAX_LEAF_DEPTH)
+        return false;
+      if (Array.isArray(value)) {
+        out.push(LEAF_ARRAY, value.length);
+        for (let i = 0;i < value.length; i++)
+          if (!collect(value[i], out, depth + 1))
+            return false;
+        return true;
+      }
+      if (!isPlain(value))
+        return false;
+      out.push(LEAF_OBJECT);
+      for (const key in value) {
+        out.push(key);
+        if (!collect(value[key], out, depth + 1))
+          return false;
+      }
+      out.push(LEAF_END);
+      return true;
+    default:
+      return false;
+  }
+}
+var cursor = 0;
+function sameLeaves(value, leaves) {
+  cursor = 0;
+  return matches(value, leaves, 0);
+}
+function matches(value, leaves, depth) {
+  if (typeof value !== "object" || value === null)
+    return leaves[cursor++] === value;
+  if (depth > MAX_LEAF_DEPTH)
+    return false;
+  if (Array.isArray(value)) {
+    if (leaves[cursor++] !== LEAF_ARRAY || leaves[cursor++] !== value.length)
+      return false;
+    for (let i = 0;i < value.length; i++)
+      if (!matches(value[i], leaves, depth + 1))
+        return false;
+    return true;
+  }
+  if (leaves[cursor++] !== LEAF_OBJECT || !isPlain(value))
+    return false;
+  for (const key in value) {
+    if (leaves[cursor++] !== key)
+      return false;
+    if (!matches(value[key], leaves, depth + 1))
+      return false;
+  }
+  return leaves[cursor++] === LEAF_END;
+}
+function isPlain(value) {
+  const proto = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) && typeof value.toJSON !== "function";
+}
+var renderInputMemo = new SizeMemo;
 
 // src/host/context-metrics.ts
 function tokensOf(chars) {
