@@ -1590,6 +1590,21 @@ function inGraceRecoveryToolCallIds(messages, graceTurns) {
   }
   return inGrace;
 }
+function lazyInGraceRecoveryToolCallIds(messages, graceTurns) {
+  let computed;
+  const set = () => computed ??= inGraceRecoveryToolCallIds(messages, graceTurns);
+  return {
+    get size() {
+      return set().size;
+    },
+    has: (key) => set().has(key),
+    forEach: (each, thisArg) => set().forEach((value) => each.call(thisArg, value, value, set())),
+    entries: () => set().entries(),
+    keys: () => set().keys(),
+    values: () => set().values(),
+    [Symbol.iterator]: () => set()[Symbol.iterator]()
+  };
+}
 function recoveryStubText(call) {
   const refs = recoveredRefs(call);
   const named = `${refs.length === 1 ? "ref" : "refs"} ${refs.map((ref) => `\`${ref}\``).join(", ")}`;
@@ -7223,7 +7238,7 @@ function requestSizesOf(result) {
   return requestSizes.get(result);
 }
 function pruneMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0, diagnostics, supersede) {
-  const grace = inGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
+  const grace = lazyInGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
   const stubbed = replaceSummarizedResults(messages, indexer, protection, grace);
   let current = stubbed.messages;
   if (supersede)
