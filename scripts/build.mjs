@@ -23,7 +23,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const BUILT_FILE = "dist/pi-condense.js";
 
 function localBun() {
-  const bin = join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "bun.exe" : "bun");
+  // The bun package's binary is bin/bun.exe on every platform (.bin/bun is a link or a .cmd shim to it).
+  const bin = join(ROOT, "node_modules", "bun", "bin", "bun.exe");
   if (existsSync(bin)) return bin;
   return process.versions.bun ? process.execPath : undefined;
 }
