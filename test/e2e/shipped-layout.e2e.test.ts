@@ -28,10 +28,16 @@ for (const layout of ["npm package", "checkout"] as const) {
         const root = layout === "npm package" ? packageDir : REPO_ROOT;
         piInstall(sb, root);
         expect(JSON.parse(readFileSync(join(sb.agentDir, "settings.json"), "utf8")).packages).toHaveLength(1);
-        const first = await runPrint(sb, ["list the numbers"], [], { installed: true, env: { PI_TIMING: "1" }, timeoutMs: 60_000 });
+        const first = await runPrint(sb, ["list the numbers"], [], { installed: true, env: { PI_TIMING: "1", JITI_DEBUG: "1" }, timeoutMs: 60_000 });
         expect(first.code).toBe(0);
-        expect(first.stderr).not.toContain("Failed to load extension");
-        expect(first.stderr).toContain(`${join(root, "dist", "pi-condense.js")} module import`);
+        // PI_TIMING writes to stderr, jiti's debug lines to stdout.
+        const output = `${first.stdout}\n${first.stderr}`.replace(/\x1b\[[0-9;]*m/g, "");
+        expect(output).not.toContain("Failed to load extension");
+        const built = join(root, "dist", "pi-condense.js");
+        expect(output).toContain(`${built} module import`);
+        // Transformed by pi's loader, its imports bound to pi's own modules, never imported natively.
+        expect(output).not.toContain(`[native] [import] ${built}`);
+        expect(output).toContain("[virtual] @earendil-works/pi-coding-agent");
         expect(declaredToolNames(mainRequests(sb)[0]!)).toContain("context_tree_query");
         expect(summarizerRequests(sb).length).toBeGreaterThan(0);
         expect(customEntries(sessionEntries(sb), "context-prune-index")).toHaveLength(1);
