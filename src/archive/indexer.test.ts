@@ -147,10 +147,32 @@ describe("occurrence-keyed records", () => {
     expect(entries).toHaveLength(2);
     expect(entries[0]).toEqual({
       customType: CUSTOM_TYPE_INDEX,
-      data: { toolCalls: [{ toolCallId: "a", toolName: "bash", args: { cmd: "ls" }, resultText: "x", isError: false, turnIndex: 7, timestamp: 77 }] },
+      data: { toolCalls: [{ toolCallId: "a", toolName: "bash", args: { cmd: "ls" }, resultText: "x", isError: false, turnIndex: 7, timestamp: 77, contentHash: hashToolResult("bash", "x") }] },
     });
     expect(Object.hasOwn(entries[0]!.data.toolCalls[0], "resultTimestamp")).toBe(false);
     expect(entries[1]!.data).toEqual({ toolCalls: [] });
+  });
+});
+
+describe("persisted content hashes", () => {
+  test("a new record is persisted with the content hash of its output", () => {
+    const { entries, append } = collector();
+    new ToolCallIndexer().addBatch(batchOf("a", 5, "some output"), append);
+    expect(entries[0]!.data.toolCalls[0].contentHash).toBe(hashToolResult("bash", "some output"));
+  });
+
+  test("a reload seeds dedup from the persisted hash instead of hashing the output again", () => {
+    const stored = record("a", 5, "the stored text", { contentHash: hashToolResult("bash", "another text") });
+    const indexer = new ToolCallIndexer();
+    indexer.reconstructFromSession(ctxOf([custom(CUSTOM_TYPE_INDEX, { toolCalls: [stored] })]));
+    expect(indexer.lookupByContent("bash", "another text")).toBe(occKey("a", 5));
+    expect(indexer.lookupByContent("bash", "the stored text")).toBeUndefined();
+  });
+
+  test("a record written before hashes were persisted is hashed at the first lookup", () => {
+    const indexer = new ToolCallIndexer();
+    indexer.reconstructFromSession(ctxOf([custom(CUSTOM_TYPE_INDEX, { toolCalls: [record("a", 5, "old text")] })]));
+    expect(indexer.lookupByContent("bash", "old text")).toBe(occKey("a", 5));
   });
 });
 

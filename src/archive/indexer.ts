@@ -82,7 +82,8 @@ function recordFromCall(batch: CapturedBatch, call: CapturedBatch["toolCalls"][n
   if (call.spillPath !== undefined) record.spillPath = call.spillPath;
   if (call.spillBytes !== undefined) record.spillBytes = call.spillBytes;
   if (call.resultPreview !== undefined) record.resultPreview = call.resultPreview;
-  if (call.contentHash !== undefined) record.contentHash = call.contentHash;
+  // Persisted so a reload seeds dedup without hashing every archived output again (a spill already set it).
+  record.contentHash = call.contentHash ?? hashToolResult(call.toolName, call.resultText);
   if (call.outcome !== undefined) record.outcome = call.outcome;
   return record;
 }
@@ -216,8 +217,8 @@ export class ToolCallIndexer {
     return true;
   }
 
-  // Dedup candidates are queued in arrival order and hashed on the first content
-  // lookup, so a reload does not hash every stored output up front.
+  // Dedup candidates are queued in arrival order and seeded on the first content lookup. Records
+  // persist their hash; only those written before hashes were persisted are hashed here.
   private drainSeeds(): void {
     for (const record of this.pendingSeeds) {
       let hash = typeof record.contentHash === "string" ? record.contentHash : undefined;

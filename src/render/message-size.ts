@@ -12,6 +12,9 @@
  *
  * Both price an image the way providers bill it, not by its base64 length: a
  * 137k-char screenshot costs about 1.6k tokens.
+ *
+ * `elementSizesOfEach`, the render's input walk, reuses the previous call's sizes for the messages
+ * that did not change (`SizeMemo`, below).
  */
 import { jsonLength, jsonSplitElementLengths, jsonSplitLength, type SplitLengths } from "./json-size.js";
 
@@ -71,8 +74,16 @@ export function elementSizes(msg: unknown): { full: number; counted: number } {
   return { full: split.full + IMAGE_CHARS * images, counted: split.counted + IMAGE_CHARS * images };
 }
 
-/** `elementSizes` of each message in one walk, with json-size's positional memo for long strings. */
+/**
+ * `elementSizes` of each message. A message equal to the one at the same position in the previous
+ * call reuses its sizes (`SizeMemo`, below); the others are measured in one walk, with json-size's
+ * positional memo for long strings.
+ */
 export function elementSizesOfEach(messages: readonly unknown[]): SplitLengths {
+  return renderInputMemo.sizesOf(messages, measureEach);
+}
+
+function measureEach(messages: readonly unknown[]): SplitLengths {
   let values = messages;
   let images: Float64Array | null = null;
   for (let i = 0; i < messages.length; i++) {
@@ -94,3 +105,132 @@ export function elementSizesOfEach(messages: readonly unknown[]): SplitLengths {
   }
   return sizes;
 }
+
+// ---------------------------------------------------------------------------
+// Sizes carried from one render to the next
+//
+// pi hands the `context` hook a fresh deep copy on every request, so object identity never
+// survives between renders and a memo keyed on message objects would never hit. What survives is
+// content: `SizeMemo` keeps, per position, the previous message's leaves (its primitives, member
+// names and shape, in walk order) with the sizes measured for it. A message whose leaves are the
+// same reuses those sizes. Comparing is cheaper than measuring (no escape counting, no key
+// lengths; equal strings compare as memory) and exact: the same leaves in the same shape are the
+// same JSON. Strings are immutable, so a hook that edits the previous messages in place cannot
+// change what is remembered. Anything the walk does not know (a class instance, `toJSON`, a
+// function, a NaN) is measured afresh every time.
+// ---------------------------------------------------------------------------
+
+const LEAF_OBJECT = Symbol("object");
+const LEAF_ARRAY = Symbol("array");
+const LEAF_END = Symbol("end");
+const MAX_LEAF_DEPTH = 64;
+
+export class SizeMemo {
+  private leaves: Array<unknown[] | null> = [];
+  private full = new Float64Array(0);
+  private counted = new Float64Array(0);
+
+  /** Each message's sizes: remembered where the message at that position is unchanged, `measure`d for the rest. */
+  sizesOf(messages: readonly unknown[], measure: (changed: unknown[]) => SplitLengths): SplitLengths {
+    const n = messages.length;
+    const full = new Float64Array(n);
+    const counted = new Float64Array(n);
+    const leaves: Array<unknown[] | null> = new Array(n);
+    const changed: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const previous = i < this.leaves.length ? this.leaves[i]! : null;
+      if (previous !== null && sameLeaves(messages[i], previous)) {
+        full[i] = this.full[i]!;
+        counted[i] = this.counted[i]!;
+        leaves[i] = previous;
+      } else changed.push(i);
+    }
+    if (changed.length > 0) {
+      const sizes = measure(changed.map((i) => messages[i]));
+      changed.forEach((i, k) => {
+        full[i] = sizes.full[k]!;
+        counted[i] = sizes.counted[k]!;
+        leaves[i] = leavesOf(messages[i]);
+      });
+    }
+    this.leaves = leaves;
+    this.full = full;
+    this.counted = counted;
+    // Copies: what the caller does with its sizes must not reach the memo.
+    return { full: full.slice(), counted: counted.slice() };
+  }
+}
+
+/** The value's leaves in walk order, or null when it holds something the walk does not know. */
+function leavesOf(value: unknown): unknown[] | null {
+  const out: unknown[] = [];
+  return collect(value, out, 0) ? out : null;
+}
+
+function collect(value: unknown, out: unknown[], depth: number): boolean {
+  switch (typeof value) {
+    case "string":
+    case "number":
+    case "boolean":
+    case "undefined":
+      out.push(value);
+      return true;
+    case "object":
+      if (value === null) {
+        out.push(null);
+        return true;
+      }
+      if (depth > MAX_LEAF_DEPTH) return false;
+      if (Array.isArray(value)) {
+        out.push(LEAF_ARRAY, value.length);
+        for (let i = 0; i < value.length; i++) if (!collect(value[i], out, depth + 1)) return false;
+        return true;
+      }
+      if (!isPlain(value)) return false;
+      out.push(LEAF_OBJECT);
+      for (const key in value) {
+        out.push(key);
+        if (!collect((value as Record<string, unknown>)[key], out, depth + 1)) return false;
+      }
+      out.push(LEAF_END);
+      return true;
+    default:
+      return false;
+  }
+}
+
+let cursor = 0;
+
+/**
+ * True when `value`'s leaves are exactly `leaves` (a NaN never matches, so it is measured afresh).
+ * Leaves delimit themselves (an array's length, an object's end), so matching one value to the end
+ * consumes all of them.
+ */
+function sameLeaves(value: unknown, leaves: readonly unknown[]): boolean {
+  cursor = 0;
+  return matches(value, leaves, 0);
+}
+
+function matches(value: unknown, leaves: readonly unknown[], depth: number): boolean {
+  if (typeof value !== "object" || value === null) return leaves[cursor++] === value;
+  if (depth > MAX_LEAF_DEPTH) return false;
+  if (Array.isArray(value)) {
+    if (leaves[cursor++] !== LEAF_ARRAY || leaves[cursor++] !== value.length) return false;
+    for (let i = 0; i < value.length; i++) if (!matches(value[i], leaves, depth + 1)) return false;
+    return true;
+  }
+  if (leaves[cursor++] !== LEAF_OBJECT || !isPlain(value)) return false;
+  for (const key in value) {
+    if (leaves[cursor++] !== key) return false;
+    if (!matches((value as Record<string, unknown>)[key], leaves, depth + 1)) return false;
+  }
+  return leaves[cursor++] === LEAF_END;
+}
+
+function isPlain(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) && typeof (value as { toJSON?: unknown }).toJSON !== "function";
+}
+
+// One memo: the render measures its input here once per request, and consecutive requests share their prefix.
+const renderInputMemo = new SizeMemo();

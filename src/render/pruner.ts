@@ -22,7 +22,7 @@ import type { DiagnosticSink } from "./diagnostics.js";
 import { purgeErroredArgs } from "./error-purge.js";
 import { sweepOrphanToolResults } from "./orphan-sweep.js";
 import type { ProtectionConfig } from "../capture/protected.js";
-import { inGraceRecoveryToolCallIds } from "./recovery-grace.js";
+import { lazyInGraceRecoveryToolCallIds } from "./recovery-grace.js";
 import { measureRender } from "./render-size.js";
 import { elementChars } from "./message-size.js";
 import { jsonArrayLength } from "./json-size.js";
@@ -84,7 +84,7 @@ export function pruneMessages(
   diagnostics?: DiagnosticSink,
   supersede?: SupersedeOptions,
 ): PruneResult {
-  const grace = inGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
+  const grace = lazyInGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
   const stubbed = replaceSummarizedResults(messages, indexer, protection, grace);
   let current = stubbed.messages;
   if (supersede) current = applySupersede(current, supersede.state, supersede.isProtected);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { inGraceRecoveryToolCallIds } from "./recovery-grace.js";
+import { inGraceRecoveryToolCallIds, lazyInGraceRecoveryToolCallIds } from "./recovery-grace.js";
 
 const user = () => ({ role: "user", content: [{ type: "text", text: "hi" }] });
 const recovery = (id: string, timestamp?: number) => ({
@@ -65,5 +65,23 @@ describe("inGraceRecoveryToolCallIds", () => {
   test("a recovery result without a string toolCallId is ignored", () => {
     const broken = { role: "toolResult", toolName: "context_tree_query", toolCallId: 7 };
     expect(inGraceRecoveryToolCallIds([user(), broken], 3).size).toBe(0);
+  });
+});
+
+describe("lazyInGraceRecoveryToolCallIds", () => {
+  test("answers like the eager set", () => {
+    const messages = [user(), recovery("t1"), ...users(4), recovery("t2")];
+    const lazy = lazyInGraceRecoveryToolCallIds(messages, 3);
+    const eager = inGraceRecoveryToolCallIds(messages, 3);
+    expect([lazy.size, lazy.has("t1"), lazy.has("t2"), [...lazy]]).toEqual([eager.size, eager.has("t1"), eager.has("t2"), [...eager]]);
+  });
+
+  test("reads no message until it is asked", () => {
+    let reads = 0;
+    const watched = new Proxy([user(), recovery("t1")], { get: (target, key, receiver) => (typeof key === "string" && /^\d+$/.test(key) && reads++, Reflect.get(target, key, receiver)) });
+    const lazy = lazyInGraceRecoveryToolCallIds(watched, 3);
+    expect(reads).toBe(0);
+    expect(lazy.has("t1")).toBe(true);
+    expect(reads).toBeGreaterThan(0);
   });
 });

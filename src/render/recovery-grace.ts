@@ -26,6 +26,26 @@ export function inGraceRecoveryToolCallIds(messages: any[], graceTurns: number):
   return inGrace;
 }
 
+/**
+ * `inGraceRecoveryToolCallIds`, computed on first use: only a stub candidate asks, so a render that
+ * stubs nothing never makes the pass.
+ */
+export function lazyInGraceRecoveryToolCallIds(messages: any[], graceTurns: number): ReadonlySet<string> {
+  let computed: Set<string> | undefined;
+  const set = () => (computed ??= inGraceRecoveryToolCallIds(messages, graceTurns));
+  return {
+    get size() {
+      return set().size;
+    },
+    has: (key) => set().has(key),
+    forEach: (each, thisArg) => set().forEach((value) => each.call(thisArg, value, value, set())),
+    entries: () => set().entries(),
+    keys: () => set().keys(),
+    values: () => set().values(),
+    [Symbol.iterator]: () => set()[Symbol.iterator](),
+  };
+}
+
 /** What an aged-out recovery becomes: the refs it showed and the exact call that shows them again. */
 export function recoveryStubText(call: RecoveryCall): string {
   const refs = recoveredRefs(call);

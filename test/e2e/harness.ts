@@ -11,7 +11,7 @@ export * from "./sandbox.js";
 /** Run pi with stdin ignored (print or JSON mode). Args follow the base flags. */
 export function runPi(sb: Sandbox, args: string[], opts: RunOptions = {}): Promise<PiRun> {
   const started = performance.now();
-  const child = spawn(runtimeBinary(opts.runtime), [...baseArgs(sb, opts), ...args], { cwd: sb.projectDir, env: childEnv(sb), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(runtimeBinary(opts.runtime), [...baseArgs(sb, opts), ...args], { cwd: sb.projectDir, env: { ...childEnv(sb), ...opts.env }, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));

@@ -58,8 +58,12 @@ export interface RunOptions {
   runtime?: Runtime;
   timeoutMs?: number;
   extraExtensions?: string[];
-  /** Load the repository root as an extension (default true). */
+  /** Load the repository's index.ts as an extension (default true). */
   withExtension?: boolean;
+  /** Run pi as a user does after `pi install`: packages from settings.json, no `-ne` (implies no `-e` of the repository). */
+  installed?: boolean;
+  /** Extra environment variables for pi (e.g. `PI_TIMING`). */
+  env?: Record<string, string>;
 }
 
 export function runtimeBinary(runtime: Runtime = (process.env.PI_E2E_RUNTIME as Runtime) || "bun"): string {
@@ -127,7 +131,9 @@ export function childEnv(sb: Sandbox): NodeJS.ProcessEnv {
 }
 
 export function baseArgs(sb: Sandbox, opts: RunOptions): string[] {
-  const ext = opts.withExtension === false ? [] : ["-e", REPO_ROOT];
+  // The source entry, not the directory: its manifest points to the committed build (test/e2e/shipped-layout.e2e.test.ts).
+  const ext = opts.withExtension === false || opts.installed ? [] : ["-e", join(REPO_ROOT, "index.ts")];
   const extra = (opts.extraExtensions ?? []).flatMap((e) => ["-e", resolve(HELPERS_DIR, e)]);
-  return [PI_CLI, "--offline", "-ne", "-nc", "-ns", "-np", "--no-themes", ...ext, ...extra, "--session-dir", sb.sessionDir];
+  const discovery = opts.installed ? [] : ["-ne"];
+  return [PI_CLI, "--offline", ...discovery, "-nc", "-ns", "-np", "--no-themes", ...ext, ...extra, "--session-dir", sb.sessionDir];
 }

@@ -1,8 +1,9 @@
-// What `npm pack` ships: the sources a pi host loads and the docs a user reads, never tests.
+// What `npm pack` ships: the single-file build the pi manifest loads and the docs a user reads;
+// no TypeScript source (pi would never load it) and no test.
 import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { readdirSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "..", "..");
 
@@ -11,18 +12,16 @@ function packedFiles(): string[] {
   return (JSON.parse(out)[0].files as Array<{ path: string }>).map((f) => f.path);
 }
 
-function sourceModules(dir = join(ROOT, "src")): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceModules(join(dir, e.name)) : e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") ? [relative(ROOT, join(dir, e.name))] : [],
-  );
-}
-
 describe("the npm package", () => {
   const files = packedFiles();
 
-  test("ships index.ts and every source module", () => {
-    expect(files).toContain("index.ts");
-    for (const module of sourceModules()) expect(files).toContain(module);
+  test("ships every file the pi manifest names", () => {
+    const manifest: string[] = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).pi.extensions;
+    for (const entry of manifest) expect(files).toContain(entry.replace(/^\.\//, ""));
+  });
+
+  test("ships no TypeScript source: the build is the whole extension", () => {
+    expect(files.filter((f) => f.endsWith(".ts"))).toEqual([]);
   });
 
   test("ships the user docs the README links: PRUNING.md, CHANGELOG.md and doc/configuration.md", () => {

@@ -1,0 +1,8851 @@
+// src/capture/image-markers.ts
+import { createHash } from "node:crypto";
+var MARKER_DIGEST = /\[image returned: [^\]\n]* sha256:([0-9a-f]{8})\]/g;
+var MARKER_BREAKING = /[\]\r\n]/g;
+function imageDigest(data) {
+  return createHash("sha256").update(data, "utf8").digest("hex").slice(0, 8);
+}
+function isImageBlock(block) {
+  const b = block;
+  return b?.type === "image" && typeof b.data === "string";
+}
+function imageMarker(block) {
+  const mimeType = typeof block.mimeType === "string" ? block.mimeType.replace(MARKER_BREAKING, "_") : "unknown";
+  return `[image returned: ${mimeType} sha256:${imageDigest(block.data)}]`;
+}
+function imageMarkerLines(content) {
+  if (!Array.isArray(content))
+    return [];
+  const markers = [];
+  for (const block of content)
+    if (isImageBlock(block))
+      markers.push(imageMarker(block));
+  return markers;
+}
+function imageMarkerDigests(text) {
+  if (typeof text !== "string")
+    return [];
+  return Array.from(text.matchAll(MARKER_DIGEST), (match) => match[1]);
+}
+function imageBlocksOf(content) {
+  if (!Array.isArray(content))
+    return [];
+  return content.filter(isImageBlock).map(copyImage);
+}
+function toolResultImagesByDigest(branch) {
+  const images = new Map;
+  if (!Array.isArray(branch))
+    return images;
+  for (const entry of branch) {
+    const message = entry?.type === "message" ? entry.message : undefined;
+    if (message?.role !== "toolResult" || !Array.isArray(message.content))
+      continue;
+    for (const block of message.content) {
+      if (!isImageBlock(block))
+        continue;
+      const digest = imageDigest(block.data);
+      if (!images.has(digest))
+        images.set(digest, block);
+    }
+  }
+  return images;
+}
+function imagesForMarkers(text, images) {
+  const found = [];
+  for (const digest of imageMarkerDigests(text)) {
+    const block = images.get(digest);
+    if (block)
+      found.push(copyImage(block));
+  }
+  return found;
+}
+function copyImage(block) {
+  return { type: "image", data: block.data, mimeType: block.mimeType };
+}
+
+// src/capture/message-shape.ts
+function toolCallBlocks(message) {
+  const content = message?.content;
+  if (!Array.isArray(content))
+    return [];
+  return content.filter((block) => block?.type === "toolCall");
+}
+function isTextOnlyAssistant(message) {
+  if (message?.role !== "assistant")
+    return false;
+  return !(Array.isArray(message.content) && message.content.some((block) => block?.type === "toolCall"));
+}
+function isPrunerCustomType(customType) {
+  const type = typeof customType === "string" ? customType : "";
+  return type.startsWith("context-prune-") || type.startsWith("pi-condense");
+}
+function isChainAnchorCustom(msg) {
+  return msg?.role === "custom" && !isPrunerCustomType(msg.customType);
+}
+
+// src/capture/occurrence-key.ts
+var SEPARATOR = "@";
+var DIGITS = /^[0-9]+$/;
+function occKey(toolCallId, resultTimestamp) {
+  if (resultTimestamp === undefined)
+    return toolCallId;
+  const slot = interned.get(resultTimestamp);
+  const known = slot === undefined ? undefined : findInterned(slot, toolCallId);
+  if (known !== undefined)
+    return known;
+  const key = `${toolCallId}${SEPARATOR}${resultTimestamp}`;
+  intern(resultTimestamp, slot, { toolCallId, key });
+  return key;
+}
+var interned = new Map;
+var internedCount = 0;
+var INTERN_LIMIT = 1 << 18;
+var MAX_SHARED_TIMESTAMP = 16;
+function findInterned(slot, toolCallId) {
+  if (!Array.isArray(slot))
+    return slot.toolCallId === toolCallId ? slot.key : undefined;
+  for (const entry of slot)
+    if (entry.toolCallId === toolCallId)
+      return entry.key;
+  return;
+}
+function intern(resultTimestamp, slot, entry) {
+  if (internedCount >= INTERN_LIMIT) {
+    interned.clear();
+    internedCount = 0;
+    slot = undefined;
+  }
+  if (slot === undefined)
+    interned.set(resultTimestamp, entry);
+  else if (!Array.isArray(slot))
+    interned.set(resultTimestamp, [slot, entry]);
+  else if (slot.length < MAX_SHARED_TIMESTAMP)
+    slot.push(entry);
+  else
+    return;
+  internedCount++;
+}
+function resultTimestampOf(value) {
+  return typeof value === "number" ? value : undefined;
+}
+function parseOccKey(key) {
+  const at = key.lastIndexOf(SEPARATOR);
+  if (at <= 0)
+    return { toolCallId: key };
+  const suffix = key.slice(at + 1);
+  if (!DIGITS.test(suffix))
+    return { toolCallId: key };
+  return { toolCallId: key.slice(0, at), resultTimestamp: Number(suffix) };
+}
+function bareToolCallId(key) {
+  return parseOccKey(key).toolCallId;
+}
+
+// src/capture/outcome-facts.ts
+var OUTCOME_MAX_CHARS = 200;
+var LINE_MAX_CHARS = 110;
+var COUNT_TAIL_LINES = 25;
+var MAX_COUNT_LINES = 3;
+var SHELL_TOOLS = new Set(["bash", "powershell", "shell", "sh", "exec"]);
+var READ_TOOLS = new Set(["read", "read_file"]);
+var MUTATION_TOOLS = new Set(["edit", "write", "multi_edit", "apply_patch"]);
+var EXIT_LINE = /^Command exited with code (-?\d+)$/;
+var STATUS_LINES = [
+  [/^Command timed out after /, "timed out"],
+  [/^Command aborted$/, "aborted"],
+  [/^Command terminated without an exit code$/, "killed"]
+];
+var ERROR_LINE = /\b(error|errors|fail|failed|failure|fatal|panic|exception|traceback)\b|\bERR!|[✗✘]/i;
+var COUNT_LINE = /\b\d+\s+(pass|passed|passing|fail|failed|failing|failures?|errors?|warnings?|skip|skipped|pending|todo|tests?|specs?|suites?|violations?)\b/i;
+var NOT_AN_ERROR = /^(\((pass|skip|todo)\)|[✓✔√]|PASS\b|ok\b|>?\s*\d+\s*\|)/;
+var PI_NOTE = /^\[(Showing |\d+ more lines in file)/;
+var READ_RANGE = /^\[Showing lines (\d+)-(\d+) of (\d+)/;
+var ANSI = /\u001b(\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(\u0007|\u001b\\)?)/g;
+var CONTROL = /[\u0000-\u001f\u007f]/g;
+function factLine(line) {
+  const clean = line.replace(ANSI, "").replace(CONTROL, " ").replace(/\s+/g, " ").trim();
+  return clean.length <= LINE_MAX_CHARS ? clean : `${clean.slice(0, LINE_MAX_CHARS - 1)}…`;
+}
+function plain(line) {
+  return (line.includes("\x1B") ? line.replace(ANSI, "") : line).trim();
+}
+function outputLines(text) {
+  const lines = [];
+  for (const line of text.split(`
+`)) {
+    const text = plain(line);
+    if (text !== "")
+      lines.push(text);
+  }
+  return lines;
+}
+function firstErrorLine(lines) {
+  const line = lines.find((line) => ERROR_LINE.test(line) && !NOT_AN_ERROR.test(line) && !COUNT_LINE.test(line) && !isStatusLine(line) && !PI_NOTE.test(line));
+  return line === undefined ? undefined : factLine(line);
+}
+function isStatusLine(line) {
+  return EXIT_LINE.test(line) || STATUS_LINES.some(([pattern]) => pattern.test(line));
+}
+function countLines(lines) {
+  const tail = lines.slice(-COUNT_TAIL_LINES).filter((line) => COUNT_LINE.test(line) && !PI_NOTE.test(line) && !isStatusLine(line));
+  return tail.slice(-MAX_COUNT_LINES).map(factLine);
+}
+function shellStatus(lines, toolName, isError) {
+  const last = lines[lines.length - 1] ?? "";
+  const exit = EXIT_LINE.exec(last);
+  if (exit)
+    return { status: `exit ${exit[1]}`, failed: exit[1] !== "0" };
+  for (const [pattern, status] of STATUS_LINES)
+    if (pattern.test(last))
+      return { status, failed: true };
+  if (isError)
+    return { status: "failed", failed: true };
+  return { status: toolName === "bash" || toolName === "powershell" ? "exit 0" : "ok", failed: false };
+}
+function shellFacts(toolName, text, isError) {
+  const lines = outputLines(text);
+  const { status, failed } = shellStatus(lines, toolName, isError);
+  const facts = [status];
+  const error = failed ? firstErrorLine(lines) : undefined;
+  if (error !== undefined)
+    facts.push(`first error: ${error}`);
+  const counts = countLines(lines);
+  if (counts.length > 0)
+    facts.push(`totals: ${counts.join(" | ")}`);
+  return facts;
+}
+function pathOf(args) {
+  const path = args.path ?? args.file_path ?? args.filePath;
+  return typeof path === "string" && path !== "" ? factLine(path) : undefined;
+}
+function lineCount(text) {
+  if (text === "")
+    return 0;
+  let count = 1;
+  for (let at = text.indexOf(`
+`);at >= 0 && at < text.length - 1; at = text.indexOf(`
+`, at + 1))
+    count++;
+  return count;
+}
+function readFacts(name, text) {
+  if (text.startsWith("[image returned: "))
+    return [`${name}: image`];
+  const note = text.lastIndexOf(`
+[Showing lines `);
+  const range = note < 0 ? null : READ_RANGE.exec(text.slice(note + 1));
+  if (range)
+    return [`${name}: lines ${range[1]}-${range[2]} of ${range[3]}`];
+  const count = lineCount(text);
+  return [`${name}: ${count} ${count === 1 ? "line" : "lines"}`];
+}
+function firstErrorFact(text) {
+  const lines = outputLines(text);
+  const error = firstErrorLine(lines) ?? (lines[0] === undefined ? undefined : factLine(lines[0]));
+  return error === undefined || error === "" ? [] : [`first error: ${error}`];
+}
+function capped(facts) {
+  const text = facts.join("; ");
+  return text.length <= OUTCOME_MAX_CHARS ? text : `${text.slice(0, OUTCOME_MAX_CHARS - 1)}…`;
+}
+function isShell(toolName, args) {
+  return SHELL_TOOLS.has(toolName) || typeof args.command === "string";
+}
+function outcomeFacts(toolName, args, resultText, isError) {
+  if (isShell(toolName, args))
+    return capped(shellFacts(toolName, resultText, isError));
+  const name = pathOf(args) ?? "(no path)";
+  if (READ_TOOLS.has(toolName))
+    return capped(isError ? [`${name}: not read`, ...firstErrorFact(resultText)] : readFacts(name, resultText));
+  if (MUTATION_TOOLS.has(toolName))
+    return capped(isError ? [`${name}: not applied`, ...firstErrorFact(resultText)] : [`${name}: applied`]);
+  return isError ? capped(["failed", ...firstErrorFact(resultText)]) : undefined;
+}
+
+// src/capture/persisted-entries.ts
+var BLOCK_ID = /^b\d+$/;
+var OUTCOME_READ_LIMIT = 300;
+var OUTCOME_TEXT = /^[^\u0000-\u001f\u007f]*$/;
+var HEADER_SAFE = /^[^"<>\r\n]+$/;
+var OUTCOMES = new Set([
+  "summarized",
+  "skipped-oversized",
+  "skipped-trivial",
+  "skipped-deduped"
+]);
+var ok = (value) => ({ ok: true, value });
+var bad = (reason) => ({ ok: false, reason });
+var isPlainObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+var isString = (value) => typeof value === "string";
+var isNonEmptyString = (value) => typeof value === "string" && value !== "";
+var isBoolean = (value) => typeof value === "boolean";
+var isFiniteNumber = (value) => typeof value === "number" && Number.isFinite(value);
+var isCount = (value) => isFiniteNumber(value) && value >= 0;
+var isStringList = (value) => Array.isArray(value) && value.every(isString);
+var isOutcome = (value) => typeof value === "string" && value !== "" && value.length <= OUTCOME_READ_LIMIT && OUTCOME_TEXT.test(value);
+var isHeaderSafe = (value) => typeof value === "string" && HEADER_SAFE.test(value);
+function fieldProblem(data, fields) {
+  for (const field of fields) {
+    const value = data[field.key];
+    if (value === undefined) {
+      if (field.required)
+        return `${field.key} is missing`;
+    } else if (!field.test(value)) {
+      return `${field.key} is not ${field.expected}`;
+    }
+  }
+  return;
+}
+function corruptEntryMessage(customType, reason) {
+  return `pi-condense: skipped corrupt ${customType} entry (${reason})`;
+}
+function corruptPartMessage(customType, reason) {
+  return `pi-condense: skipped part of a corrupt ${customType} entry (${reason})`;
+}
+var RECORD_FIELDS = [
+  { key: "toolCallId", expected: "a non-empty string", test: isNonEmptyString, required: true },
+  { key: "toolName", expected: "a string", test: isString, required: true },
+  { key: "resultText", expected: "a string", test: isString, required: true },
+  { key: "isError", expected: "a boolean", test: isBoolean },
+  { key: "turnIndex", expected: "a finite number", test: isFiniteNumber, required: true },
+  { key: "timestamp", expected: "a finite number", test: isFiniteNumber, required: true },
+  { key: "resultTimestamp", expected: "a finite number", test: isFiniteNumber },
+  { key: "spillPath", expected: "a string", test: isString },
+  { key: "spillBytes", expected: "a number >= 0", test: isCount },
+  { key: "resultPreview", expected: "a string", test: isString },
+  { key: "contentHash", expected: "a string", test: isString },
+  { key: "outcome", expected: `a single-line string of at most ${OUTCOME_READ_LIMIT} characters`, test: isOutcome }
+];
+function recordArgs(value) {
+  if (isPlainObject(value))
+    return value;
+  return value === undefined || value === null ? {} : { _raw: value };
+}
+function parseToolCallRecord(value) {
+  if (!isPlainObject(value))
+    return bad("is not an object");
+  const problem = fieldProblem(value, RECORD_FIELDS);
+  if (problem !== undefined)
+    return bad(problem);
+  if (isPlainObject(value.args))
+    return ok(value);
+  return ok({ ...value, args: recordArgs(value.args) });
+}
+var REF_FIELDS = [
+  { key: "shortId", expected: 'a ref without ", <, > or line breaks', test: isHeaderSafe, required: true },
+  { key: "toolCallId", expected: "a non-empty string", test: isNonEmptyString, required: true },
+  { key: "resultTimestamp", expected: "a finite number", test: isFiniteNumber }
+];
+function parseSummaryRef(value) {
+  if (!isPlainObject(value))
+    return bad("is not an object");
+  const problem = fieldProblem(value, REF_FIELDS);
+  if (problem !== undefined)
+    return bad(problem);
+  const ref = { shortId: value.shortId, toolCallId: value.toolCallId };
+  if (value.resultTimestamp !== undefined)
+    ref.resultTimestamp = value.resultTimestamp;
+  return ok(ref);
+}
+function parseAll(list, name, parse) {
+  const out = [];
+  for (let i = 0;i < list.length; i++) {
+    const parsed = parse(list[i]);
+    if (!parsed.ok)
+      return bad(`${name}[${i}] ${parsed.reason}`);
+    out.push(parsed.value);
+  }
+  return ok(out);
+}
+function keepValid(list, parse) {
+  let kept;
+  let dropped = 0;
+  let firstProblem;
+  for (let i = 0;i < list.length; i++) {
+    const parsed = parse(list[i]);
+    if (parsed.ok && parsed.value === list[i] && kept === undefined)
+      continue;
+    kept ??= list.slice(0, i);
+    if (parsed.ok)
+      kept.push(parsed.value);
+    else {
+      dropped++;
+      firstProblem ??= `[${i}] ${parsed.reason}`;
+    }
+  }
+  return { kept: kept ?? list, dropped, firstProblem };
+}
+function parseIndexEntry(data) {
+  if (!isPlainObject(data))
+    return bad("data is not an object");
+  if (!Array.isArray(data.toolCalls))
+    return bad("toolCalls is not a list");
+  if (data.backfilled !== undefined && !isBoolean(data.backfilled))
+    return bad("backfilled is not a boolean");
+  if (data.refs !== undefined && !Array.isArray(data.refs))
+    return bad("refs is not a list");
+  const records = keepValid(data.toolCalls, parseToolCallRecord);
+  const refs = Array.isArray(data.refs) ? keepValid(data.refs, parseSummaryRef) : { kept: [], dropped: 0 };
+  const entry = { toolCalls: records.kept, backfilled: data.backfilled === true, refs: refs.kept };
+  const parts = [];
+  if (records.dropped > 0) {
+    parts.push(`${records.dropped} of ${data.toolCalls.length} record(s), first toolCalls${records.firstProblem}`);
+  }
+  if (refs.dropped > 0)
+    parts.push(`${refs.dropped} ref(s), first refs${refs.firstProblem}`);
+  if (parts.length > 0)
+    entry.partial = parts.join("; ");
+  return ok(entry);
+}
+var SUMMARY_DETAIL_FIELDS = [
+  { key: "toolNames", expected: "a list of strings", test: isStringList },
+  { key: "turnIndex", expected: "a finite number", test: isFiniteNumber },
+  { key: "timestamp", expected: "a finite number", test: isFiniteNumber }
+];
+function summaryText(content) {
+  if (content === undefined)
+    return ok("");
+  if (typeof content === "string")
+    return ok(content);
+  if (!Array.isArray(content))
+    return bad("content is not a string or a list of blocks");
+  const texts = [];
+  for (let i = 0;i < content.length; i++) {
+    const block = content[i];
+    if (!isPlainObject(block) || !isString(block.type))
+      return bad(`content[${i}] is not a content block`);
+    if (block.type !== "text")
+      continue;
+    if (!isString(block.text))
+      return bad(`content[${i}].text is not a string`);
+    texts.push(block.text);
+  }
+  return ok(texts.join(`
+`));
+}
+function summaryRefs(details) {
+  const { toolCallRefs, toolCallIds } = details;
+  if (toolCallRefs !== undefined) {
+    if (!Array.isArray(toolCallRefs))
+      return bad("details.toolCallRefs is not a list");
+    return parseAll(toolCallRefs, "details.toolCallRefs", parseSummaryRef);
+  }
+  if (toolCallIds === undefined)
+    return bad("details carry no refs list");
+  if (!Array.isArray(toolCallIds) || !toolCallIds.every(isNonEmptyString)) {
+    return bad("details.toolCallIds is not a list of non-empty strings");
+  }
+  return ok(toolCallIds.map((id) => ({ shortId: id, toolCallId: id })));
+}
+function parseSummaryEntry(entry) {
+  const details = entry.details;
+  if (!isPlainObject(details))
+    return bad("details is not an object");
+  const problem = fieldProblem(details, SUMMARY_DETAIL_FIELDS);
+  if (problem !== undefined)
+    return bad(`details.${problem}`);
+  const refs = summaryRefs(details);
+  if (!refs.ok)
+    return refs;
+  const text = summaryText(entry.content);
+  if (!text.ok)
+    return text;
+  return ok({ refs: refs.value, text: text.value });
+}
+var CHAIN_FIELDS = [
+  { key: "blockId", expected: 'a block id "b<digits>"', test: (v) => isString(v) && BLOCK_ID.test(v), required: true },
+  { key: "startUserTimestamp", expected: "a finite number", test: isFiniteNumber, required: true },
+  { key: "droppedToolCallIds", expected: "a list of strings", test: isStringList, required: true },
+  { key: "droppedOccurrenceKeys", expected: "a list of strings", test: isStringList },
+  { key: "protectedToolCallIds", expected: "a list of strings", test: isStringList },
+  {
+    key: "finalAssistantTimestamp",
+    expected: "a finite number or null",
+    test: (v) => v === null || isFiniteNumber(v),
+    required: true
+  },
+  {
+    key: "toolRefs",
+    expected: 'a list of refs without ", <, > or line breaks',
+    test: (v) => Array.isArray(v) && v.every(isHeaderSafe),
+    required: true
+  },
+  { key: "compressedAt", expected: "a finite number", test: isFiniteNumber, required: true },
+  { key: "rangeSummaryText", expected: "a string", test: (v) => v === null || isString(v) },
+  { key: "bodySource", expected: '"deterministic"', test: (v) => v === "deterministic" }
+];
+function parseChainEntry(data) {
+  if (!isPlainObject(data))
+    return bad("data is not an object");
+  const problem = fieldProblem(data, CHAIN_FIELDS);
+  if (problem !== undefined)
+    return bad(problem);
+  if (data.rangeSummaryText !== null)
+    return ok(data);
+  const { rangeSummaryText: _none, ...rest } = data;
+  return ok(rest);
+}
+var ALIAS_FIELDS = [
+  { key: "newToolCallId", expected: "a non-empty string", test: isNonEmptyString, required: true },
+  { key: "originalToolCallId", expected: "a non-empty string", test: isNonEmptyString, required: true },
+  { key: "newResultTimestamp", expected: "a finite number", test: isFiniteNumber },
+  { key: "originalResultTimestamp", expected: "a finite number", test: isFiniteNumber },
+  { key: "hash", expected: "a string", test: isString },
+  { key: "args", expected: "an object", test: isPlainObject },
+  { key: "isError", expected: "a boolean", test: (value) => typeof value === "boolean" }
+];
+function parseAliasEntry(data) {
+  if (!isPlainObject(data))
+    return bad("data is not an object");
+  const problem = fieldProblem(data, ALIAS_FIELDS);
+  return problem === undefined ? ok(data) : bad(problem);
+}
+var orNull = (test) => (value) => value === null || test(value);
+var FRONTIER_FIELDS = [
+  { key: "lastAttemptedToolCallId", expected: "a non-empty string", test: isNonEmptyString, required: true },
+  { key: "lastAttemptedToolName", expected: "a string", test: orNull(isString) },
+  { key: "lastAttemptedTurnIndex", expected: "a finite number", test: orNull(isFiniteNumber) },
+  { key: "lastAttemptedTimestamp", expected: "a finite number", test: orNull(isFiniteNumber) },
+  { key: "attemptedBatchCount", expected: "a finite number", test: orNull(isFiniteNumber) },
+  { key: "attemptedToolCallCount", expected: "a finite number", test: orNull(isFiniteNumber) },
+  { key: "rawCharCount", expected: "a finite number", test: orNull(isFiniteNumber) },
+  { key: "summaryCharCount", expected: "a finite number", test: orNull(isFiniteNumber) },
+  { key: "outcome", expected: "a frontier outcome", test: orNull((v) => OUTCOMES.has(v)) }
+];
+var numberOr = (value, fallback) => typeof value === "number" ? value : fallback;
+function parseFrontierEntry(data) {
+  if (!isPlainObject(data))
+    return bad("data is not an object");
+  const problem = fieldProblem(data, FRONTIER_FIELDS);
+  if (problem !== undefined)
+    return bad(problem);
+  return ok({
+    lastAttemptedToolCallId: data.lastAttemptedToolCallId,
+    lastAttemptedToolName: isString(data.lastAttemptedToolName) ? data.lastAttemptedToolName : "unknown",
+    lastAttemptedTurnIndex: numberOr(data.lastAttemptedTurnIndex, 0),
+    lastAttemptedTimestamp: numberOr(data.lastAttemptedTimestamp, 0),
+    attemptedBatchCount: numberOr(data.attemptedBatchCount, 0),
+    attemptedToolCallCount: numberOr(data.attemptedToolCallCount, 0),
+    rawCharCount: numberOr(data.rawCharCount, 0),
+    summaryCharCount: numberOr(data.summaryCharCount, 0),
+    outcome: OUTCOMES.has(data.outcome) ? data.outcome : "summarized"
+  });
+}
+var STATS_KEYS = [
+  "totalInputTokens",
+  "totalOutputTokens",
+  "totalCost",
+  "callCount",
+  "chainsCompressed",
+  "rangesSummarized"
+];
+var STATS_FIELDS = STATS_KEYS.map((key) => ({ key, expected: "a number >= 0", test: orNull(isCount) }));
+function parseStatsEntry(data) {
+  if (!isPlainObject(data))
+    return bad("data is not an object");
+  const problem = fieldProblem(data, STATS_FIELDS);
+  if (problem !== undefined)
+    return bad(problem);
+  const stats = {};
+  for (const key of STATS_KEYS)
+    stats[key] = numberOr(data[key], 0);
+  return ok(stats);
+}
+
+// src/capture/batch-capture.ts
+var SCAN_LIMIT = 16;
+function textBlocks(content) {
+  if (!Array.isArray(content))
+    return [];
+  const texts = [];
+  for (const block of content) {
+    if (block?.type === "text" && typeof block.text === "string")
+      texts.push(block.text);
+  }
+  return texts;
+}
+function extractToolResultText(msg) {
+  const markers = imageMarkerLines(msg?.content);
+  const texts = textBlocks(msg?.content);
+  return (markers.length === 0 ? texts : [...markers, ...texts]).join(`
+`);
+}
+
+class FirstResults {
+  list = [];
+  byId = null;
+  static of(results) {
+    const first = new FirstResults;
+    for (const result of results)
+      first.add(result);
+    return first;
+  }
+  add(result) {
+    const id = result?.toolCallId;
+    if (this.byId !== null) {
+      if (id === id && !this.byId.has(id))
+        this.byId.set(id, result);
+      return;
+    }
+    if (this.scan(id) >= 0)
+      return;
+    this.list.push(result);
+    if (this.list.length > SCAN_LIMIT) {
+      const byId = new Map;
+      for (const kept of this.list) {
+        const keptId = kept?.toolCallId;
+        if (keptId === keptId)
+          byId.set(keptId, kept);
+      }
+      this.byId = byId;
+      this.list = [];
+    }
+  }
+  get(id) {
+    if (this.byId !== null)
+      return id === id ? this.byId.get(id) : undefined;
+    const at = this.scan(id);
+    return at < 0 ? undefined : this.list[at];
+  }
+  get isEmpty() {
+    return this.byId === null ? this.list.length === 0 : this.byId.size === 0;
+  }
+  clear() {
+    this.list.length = 0;
+    this.byId = null;
+  }
+  scan(id) {
+    const list = this.list;
+    for (let i = 0;i < list.length; i++)
+      if (list[i]?.toolCallId === id)
+        return i;
+    return -1;
+  }
+}
+function captureCall(block, results) {
+  const args = recordArgs(block.input ?? block.args ?? block.arguments);
+  const toolName = typeof block.name === "string" ? block.name : "";
+  const match = results.get(block.id);
+  if (!match) {
+    return { toolCallId: block.id, toolName, args, resultText: "(no result)", isError: false };
+  }
+  const call = {
+    toolCallId: block.id,
+    toolName,
+    args,
+    resultText: extractToolResultText(match),
+    isError: match.isError === true
+  };
+  const resultTimestamp = resultTimestampOf(match.timestamp);
+  if (resultTimestamp !== undefined)
+    call.resultTimestamp = resultTimestamp;
+  const outcome = outcomeFacts(toolName, args, call.resultText, call.isError);
+  if (outcome !== undefined)
+    call.outcome = outcome;
+  return call;
+}
+function captureBatch(message, toolResults, turnIndex, timestamp) {
+  const results = FirstResults.of(toolResults ?? []);
+  return {
+    turnIndex,
+    timestamp,
+    assistantText: textBlocks(message?.content).join(`
+`).trim(),
+    toolCalls: toolCallBlocks(message).filter((block) => typeof block.id === "string").map((block) => captureCall(block, results))
+  };
+}
+function batchTimestamp(entry, message) {
+  if (entry.timestamp)
+    return new Date(entry.timestamp).getTime();
+  return message.timestamp ?? Date.now();
+}
+function batchFromTurn(turn, indexer, exclude) {
+  let ready;
+  let readyResults;
+  const content = turn.message.content;
+  if (!Array.isArray(content) || turn.results.isEmpty)
+    return;
+  for (const block of content) {
+    if (block?.type !== "toolCall" || typeof block.id !== "string" || !block.id)
+      continue;
+    const result = turn.results.get(block.id);
+    if (!result)
+      continue;
+    if (indexer.isSummarized(occKey(block.id, resultTimestampOf(result.timestamp))))
+      continue;
+    if (exclude(block.name, block.input ?? block.arguments))
+      continue;
+    (ready ??= new Set).add(block.id);
+    (readyResults ??= []).push(result);
+  }
+  if (ready === undefined || readyResults === undefined)
+    return;
+  const batch = captureBatch(turn.message, readyResults, turn.turnIndex, batchTimestamp(turn.entry, turn.message));
+  batch.toolCalls = batch.toolCalls.filter((call) => ready.has(call.toolCallId));
+  batch.userTurnGroup = turn.userTurnGroup;
+  return batch;
+}
+function captureUnindexedBatchesFromSession(branch, indexer, exclude = () => false) {
+  const batches = [];
+  let turnIndex = 0;
+  let userTurnGroup = 0;
+  const open = { entry: undefined, message: undefined, turnIndex: 0, userTurnGroup: 0, results: new FirstResults };
+  const closeOpen = () => {
+    const batch = open.message === undefined ? undefined : batchFromTurn(open, indexer, exclude);
+    if (batch)
+      batches.push(batch);
+    open.message = undefined;
+    open.results.clear();
+  };
+  for (const entry of branch) {
+    if (entry?.type === "custom_message" && !isPrunerCustomType(entry.customType))
+      userTurnGroup += 1;
+    if (entry?.type !== "message" || !entry.message)
+      continue;
+    const message = entry.message;
+    if (message.role === "assistant") {
+      closeOpen();
+      open.entry = entry;
+      open.message = message;
+      open.turnIndex = turnIndex;
+      open.userTurnGroup = userTurnGroup;
+      turnIndex += 1;
+    } else if (message.role === "user") {
+      userTurnGroup += 1;
+    } else if (message.role === "toolResult" && open.message !== undefined) {
+      open.results.add(message);
+    }
+  }
+  closeOpen();
+  return batches;
+}
+var SUMMARIZER_WINDOW_CHARS = 8000;
+var SUMMARIZER_INPUT_LIMIT = 300000;
+var WINDOW_LADDER = [SUMMARIZER_WINDOW_CHARS, 4000, 2000, 1000, 500];
+function clipForSummarizer(text, window = SUMMARIZER_WINDOW_CHARS) {
+  if (text.length <= window)
+    return text;
+  const head = Math.ceil(window / 2);
+  const tail = window - head;
+  return `${text.slice(0, head)} ...[${text.length - window} chars elided]... ${text.slice(text.length - tail)}`;
+}
+function serializeCall(call, index, window) {
+  const args = clipForSummarizer(String(JSON.stringify(call.args, null, 2)), window);
+  const header = `[[${index + 1}:${call.toolName}]] Tool: ${call.toolName}(${args})`;
+  return `${header}
+Result (${call.isError ? "ERROR" : "OK"}): ${clipForSummarizer(call.resultText, window)}`;
+}
+function serializeBatchForSummarizer(batch, window = SUMMARIZER_WINDOW_CHARS) {
+  const parts = [];
+  if (batch.assistantText)
+    parts.push(`Assistant said: ${clipForSummarizer(batch.assistantText, window)}
+`);
+  parts.push(batch.toolCalls.map((call, i) => serializeCall(call, i, window)).join(`
+---
+`));
+  return parts.join(`
+`);
+}
+function serializeBatchWithinLimit(batch) {
+  for (const window of WINDOW_LADDER) {
+    const text = serializeBatchForSummarizer(batch, window);
+    if (text.length <= SUMMARIZER_INPUT_LIMIT)
+      return text;
+  }
+  return;
+}
+function mergeInto(group, next) {
+  const texts = [group.batch.assistantText, next.assistantText].filter((t) => t);
+  if (!group.ownsCalls) {
+    group.batch.toolCalls = [...group.batch.toolCalls];
+    group.ownsCalls = true;
+  }
+  for (const call of next.toolCalls)
+    group.batch.toolCalls.push(call);
+  group.batch.assistantText = texts.join(`
+
+`);
+  group.batch.turnIndex = next.turnIndex;
+  group.batch.timestamp = next.timestamp;
+}
+function groupBatchesByMode(batches, mode) {
+  if (mode !== "agent-message")
+    return batches;
+  const grouped = [];
+  let open;
+  for (const batch of batches) {
+    if (batch.userTurnGroup === undefined) {
+      grouped.push(batch);
+      open = undefined;
+    } else if (open && open.batch.userTurnGroup === batch.userTurnGroup) {
+      mergeInto(open, batch);
+    } else {
+      open = { batch: { ...batch }, ownsCalls: false };
+      grouped.push(open.batch);
+    }
+  }
+  return grouped;
+}
+function projectBranchMessages(branch) {
+  const out = [];
+  for (const entry of branch) {
+    if (entry?.type === "message" && entry.message) {
+      out.push(entry.message);
+    } else if (entry?.type === "custom_message") {
+      out.push({
+        role: "custom",
+        customType: entry.customType,
+        content: entry.content,
+        display: entry.display,
+        details: entry.details,
+        timestamp: entryTime(entry.timestamp)
+      });
+    }
+  }
+  return out;
+}
+function entryTime(value) {
+  return typeof value === "string" || typeof value === "number" ? new Date(value).getTime() : Number.NaN;
+}
+
+// src/render/nested-placeholders.ts
+var BLOCK_TOKEN = /\{b(\d+)\}/g;
+function substituteBlockRefs(text, blockSummaryLookup, options) {
+  if (typeof text !== "string")
+    return "";
+  if (!text.includes("{b"))
+    return text;
+  return text.replace(BLOCK_TOKEN, (token, digits) => {
+    const blockId = `b${digits}`;
+    if (blockId === options?.selfBlockId)
+      return token;
+    const replacement = blockSummaryLookup(blockId);
+    return typeof replacement === "string" ? replacement : token;
+  });
+}
+
+// src/types.ts
+var CUSTOM_TYPE_SUMMARY = "context-prune-summary";
+var CUSTOM_TYPE_INDEX = "context-prune-index";
+var CUSTOM_TYPE_STATS = "context-prune-stats";
+var CUSTOM_TYPE_FRONTIER = "context-prune-frontier";
+var CUSTOM_TYPE_DEDUP_ALIAS = "context-prune-dedup-alias";
+var CUSTOM_TYPE_CHAIN = "context-prune-chain";
+var CUSTOM_TYPE_DIAGNOSTIC = "context-prune-diagnostic";
+var CUSTOM_TYPE_FLUSH_METRICS = "context-prune-flush-metrics";
+var CUSTOM_TYPE_REPORT = "context-prune-report";
+var QUERY_TOOL_NAME = "context_tree_query";
+var EXTERNAL_COST_CHANNEL = "cost:external";
+var EXTERNAL_COST_SOURCE = "pi-condense";
+var STATUS_WIDGET_ID = "context-prune";
+var PROGRESS_WIDGET_ID = "context-prune-progress";
+var DEFAULT_CONFIG = {
+  enabled: false,
+  showPruneStatusLine: true,
+  summarizerModel: "default",
+  summarizerThinking: "default",
+  pruneOn: "agent-message",
+  batchingMode: "turn",
+  quietOversizedSkips: false,
+  minBatchChars: 1000,
+  recoveryGraceTurns: 3,
+  summarizerIdleTimeoutMs: 20000,
+  summarizerMaxTimeoutMs: 180000,
+  protectedTools: [],
+  protectedPaths: ["**/skills/**/*.md", "**/gauntlet-overrides.md"],
+  chainCompression: { enabled: true, rollingWindow: 3, stripFinalAssistantThinking: true, fuseRangeSummary: true },
+  purgeErrors: { enabled: true, cooldownTurns: 2, minArgChars: 500 },
+  dedupByContentHash: true,
+  autoBudgetThreshold: null,
+  spillThreshold: 65536,
+  spillPreviewBytes: 2048,
+  budgetTurnDelta: null,
+  frontierGapThresholdTokens: null,
+  maxImagesPerRequest: null,
+  flushPolicy: "cost",
+  contextPressure: 0.6
+};
+var FLUSH_POLICIES = ["cost", "classic"];
+var SUMMARIZER_THINKING_LEVELS = [
+  { value: "default", label: "Default" },
+  { value: "off", label: "Off" },
+  { value: "minimal", label: "Minimal" },
+  { value: "low", label: "Low" },
+  { value: "medium", label: "Medium" },
+  { value: "high", label: "High" },
+  { value: "xhigh", label: "XHigh" }
+];
+var PRUNE_ON_MODES = [
+  { value: "agent-message", label: "On agent message" },
+  { value: "on-demand", label: "On demand" }
+];
+var BATCHING_MODES = [
+  { value: "turn", label: "Per turn" },
+  { value: "agent-message", label: "Per agent message" }
+];
+var MIN_BATCH_CHARS_PRESETS = [
+  { value: "0", label: "0 (disabled)" },
+  { value: "500", label: "500" },
+  { value: "1000", label: "1000 (default)" },
+  { value: "2000", label: "2000" },
+  { value: "5000", label: "5000" }
+];
+var RECOVERY_GRACE_PRESETS = [
+  { value: "0", label: "0 (disabled)" },
+  { value: "1", label: "1" },
+  { value: "3", label: "3 (default)" },
+  { value: "5", label: "5" },
+  { value: "8", label: "8" }
+];
+var SUMMARIZER_IDLE_TIMEOUT_PRESETS = [
+  { value: "0", label: "0 (disabled)" },
+  { value: "10000", label: "10s" },
+  { value: "20000", label: "20s (default)" },
+  { value: "45000", label: "45s" },
+  { value: "90000", label: "90s" }
+];
+var SUMMARIZER_MAX_TIMEOUT_PRESETS = [
+  { value: "0", label: "0 (disabled)" },
+  { value: "120000", label: "120s" },
+  { value: "180000", label: "180s (default)" },
+  { value: "300000", label: "300s" },
+  { value: "600000", label: "600s" }
+];
+var AUTO_BUDGET_PRESETS = [
+  { value: "0", label: "Off (default)" },
+  { value: "0.6", label: "60%" },
+  { value: "0.7", label: "70%" },
+  { value: "0.8", label: "80%" },
+  { value: "0.9", label: "90%" }
+];
+var ROLLING_WINDOW_PRESETS = [
+  { value: "1", label: "1" },
+  { value: "2", label: "2" },
+  { value: "3", label: "3 (default)" },
+  { value: "5", label: "5" },
+  { value: "10", label: "10" }
+];
+var PURGE_COOLDOWN_PRESETS = [
+  { value: "1", label: "1" },
+  { value: "2", label: "2 (default)" },
+  { value: "3", label: "3" },
+  { value: "5", label: "5" },
+  { value: "10", label: "10" }
+];
+var PURGE_MIN_ARG_PRESETS = [
+  { value: "100", label: "100" },
+  { value: "500", label: "500 (default)" },
+  { value: "1000", label: "1000" },
+  { value: "5000", label: "5000" }
+];
+var EMPTY_METRICS_SNAPSHOT = {
+  openCycleThinkingTokens: 0,
+  largestChainSharePct: 0,
+  frontierGapTokens: 0
+};
+
+// src/render/chain-range-prune.ts
+var SYNTHETIC_PREFIX = "<compressed-chain ";
+var SYNTHETIC_ID = /^<compressed-chain id="([^"]*)"/;
+function isPerBatchSummaryMessage(msg) {
+  return msg?.role === "custom" && msg.customType === CUSTOM_TYPE_SUMMARY;
+}
+function perBatchSummaryOverlapsDropped(msg, droppedOccKeys, droppedBareIds) {
+  const refs = msg?.details?.toolCallRefs;
+  if (!Array.isArray(refs))
+    return false;
+  return refs.some((ref) => {
+    if (typeof ref?.toolCallId !== "string")
+      return false;
+    const ts = resultTimestampOf(ref.resultTimestamp);
+    if (ts !== undefined)
+      return droppedOccKeys.has(occKey(ref.toolCallId, ts));
+    return droppedBareIds.has(bareToolCallId(ref.toolCallId));
+  });
+}
+function withoutThinkingBlocks(msg) {
+  const content = Array.isArray(msg.content) ? msg.content.filter((block) => block?.type !== "thinking") : msg.content;
+  return { ...msg, content };
+}
+function buildSyntheticChainMessage(entry, summary, blockSummaryLookup, protectedOutputs = []) {
+  const summaryText = typeof summary === "string" ? summary : "";
+  const body = blockSummaryLookup ? substituteBlockRefs(summaryText, blockSummaryLookup, { selfBlockId: entry.blockId }) : summaryText;
+  const tools = Array.isArray(entry.toolRefs) ? entry.toolRefs.filter(isHeaderSafe).join(",") : "";
+  const relocated = protectedOutputs.map((p) => `
+
+<protected-output tool="${p.tool}">
+${p.text}
+</protected-output>`).join("");
+  const text = `<compressed-chain id="${entry.blockId}" tools="${tools}">
+${body}${relocated}
+</compressed-chain>`;
+  const images = protectedOutputs.flatMap((p) => p.images ?? []);
+  return { role: "user", content: [{ type: "text", text }, ...images], timestamp: entry.compressedAt };
+}
+function resolveRange(entry, messages) {
+  return resolveWith(indexBoundaries(messages, [entry]), entry);
+}
+var NOTHING_CREATED = new Set;
+function compressChainRanges(messages, chainEntries, summaryTextForChain, stripFinalThinking, blockSummaryLookup, diagnostics) {
+  const unchanged = { messages, created: NOTHING_CREATED };
+  if (chainEntries.length === 0)
+    return unchanged;
+  const usable = usableEntries(chainEntries, diagnostics);
+  const boundaries = indexBoundaries(messages, usable);
+  const resolved = [];
+  for (const entry of usable) {
+    const range = resolveWith(boundaries, entry);
+    if (range)
+      resolved.push({ entry, range });
+    else
+      diagnostics?.report("unresolved-range", String(entry.blockId), boundaryDetail(entry));
+  }
+  const accepted = acceptNonOverlapping(resolved, diagnostics);
+  if (accepted.length === 0)
+    return unchanged;
+  const drops = collectDrops(messages, accepted, diagnostics);
+  const present = presentSyntheticIds(messages);
+  const synthetics = new Map;
+  for (const [i, { entry, range }] of accepted.entries()) {
+    const body = summaryTextForChain(entry);
+    const synthetic = present.has(entry.blockId) ? null : buildSyntheticChainMessage(entry, body, blockSummaryLookup, drops.protectedOutputs[i]);
+    synthetics.set(range.startIndex, synthetic);
+  }
+  return emit(messages, accepted, drops, synthetics, stripFinalThinking);
+}
+function usableEntries(entries, diagnostics) {
+  let usable;
+  for (let i = 0;i < entries.length; i++) {
+    const parsed = parseChainEntry(entries[i]);
+    if (parsed.ok && parsed.value === entries[i] && usable === undefined)
+      continue;
+    usable ??= entries.slice(0, i);
+    if (parsed.ok) {
+      usable.push(parsed.value);
+      continue;
+    }
+    const named = entries[i]?.blockId;
+    const blockId = isHeaderSafe(named) ? named : "?";
+    diagnostics?.report("unresolved-range", `invalid:${blockId}`, `blockId=${blockId} skipped: invalid entry (${parsed.reason})`);
+  }
+  return usable ?? entries;
+}
+function indexBoundaries(messages, entries) {
+  const anchors = new Map;
+  const assistants = new Map;
+  for (const entry of entries) {
+    anchors.set(entry.startUserTimestamp, { count: 0, first: -1 });
+    assistants.set(entry.finalAssistantTimestamp, { count: 0, first: -1 });
+  }
+  for (let i = 0;i < messages.length; i++) {
+    const msg = messages[i];
+    const role = msg?.role;
+    const map = role === "assistant" ? assistants : role === "user" || isChainAnchorCustom(msg) ? anchors : null;
+    const seen = map?.get(msg.timestamp);
+    if (seen === undefined)
+      continue;
+    if (seen.count++ === 0)
+      seen.first = i;
+  }
+  return { anchors, assistants };
+}
+function resolveWith(boundaries, entry) {
+  const { startUserTimestamp: start, finalAssistantTimestamp: final } = entry;
+  if (typeof start !== "number" || typeof final !== "number" || Number.isNaN(start) || Number.isNaN(final))
+    return null;
+  const anchor = boundaries.anchors.get(start);
+  const assistant = boundaries.assistants.get(final);
+  if (anchor?.count !== 1 || assistant?.count !== 1)
+    return null;
+  if (anchor.first >= assistant.first)
+    return null;
+  return { startIndex: anchor.first, endIndex: assistant.first };
+}
+function boundaryDetail(entry) {
+  const final = entry.finalAssistantTimestamp === null ? "null" : String(entry.finalAssistantTimestamp);
+  return `blockId=${entry.blockId} start=${entry.startUserTimestamp} final=${final}`;
+}
+function acceptNonOverlapping(resolved, diagnostics) {
+  const accepted = [];
+  const claimedStarts = new Set;
+  for (const candidate of resolved) {
+    const { startIndex } = candidate.range;
+    const outer = resolved.find((other) => other !== candidate && other.range.startIndex < startIndex && startIndex < other.range.endIndex);
+    const key = `overlap:${candidate.entry.blockId}`;
+    if (outer) {
+      diagnostics?.report("unresolved-range", key, `blockId=${candidate.entry.blockId} skipped: range nests inside blockId=${outer.entry.blockId}`);
+    } else if (claimedStarts.has(startIndex)) {
+      diagnostics?.report("unresolved-range", key, `blockId=${candidate.entry.blockId} skipped: range duplicates startIndex=${startIndex} already claimed`);
+    } else {
+      claimedStarts.add(startIndex);
+      accepted.push(candidate);
+    }
+  }
+  return accepted;
+}
+var INTERIOR = 1;
+var BOUNDARY = 2;
+function collectDrops(messages, accepted, diagnostics) {
+  const drops = {
+    zone: new Uint8Array(messages.length),
+    droppedOccKeys: new Set,
+    droppedBareIds: new Set,
+    protectedOutputs: []
+  };
+  for (const { entry, range } of accepted) {
+    const protectedIds = new Set(Array.isArray(entry.protectedToolCallIds) ? entry.protectedToolCallIds : []);
+    const actual = new Set;
+    const relocated = [];
+    drops.zone[range.startIndex] |= BOUNDARY;
+    drops.zone[range.endIndex] |= BOUNDARY;
+    for (let i = range.startIndex + 1;i < range.endIndex; i++) {
+      drops.zone[i] |= INTERIOR;
+      const msg = messages[i];
+      if (msg?.role === "toolResult") {
+        const id = msg.toolCallId;
+        if (typeof id !== "string")
+          continue;
+        actual.add(id);
+        drops.droppedBareIds.add(id);
+        drops.droppedOccKeys.add(occKey(id, resultTimestampOf(msg.timestamp)));
+        if (protectedIds.has(id))
+          relocated.push(relocatedOutput(msg));
+      } else if (msg?.role === "assistant" && Array.isArray(msg.content)) {
+        for (const block of msg.content) {
+          if (block?.type !== "toolCall" || typeof block.id !== "string")
+            continue;
+          actual.add(block.id);
+          drops.droppedBareIds.add(block.id);
+        }
+      }
+    }
+    drops.protectedOutputs.push(relocated);
+    reportIdMismatch(entry, actual, diagnostics);
+  }
+  return drops;
+}
+function relocatedOutput(msg) {
+  const images = imageBlocksOf(msg.content);
+  const output = { tool: toolNameOf(msg), text: extractToolResultText(msg) };
+  if (images.length > 0)
+    output.images = images;
+  return output;
+}
+function toolNameOf(msg) {
+  return isHeaderSafe(msg.toolName) ? msg.toolName : "";
+}
+function reportIdMismatch(entry, actual, diagnostics) {
+  const recordedIds = Array.isArray(entry.droppedToolCallIds) ? entry.droppedToolCallIds : [];
+  const recorded = new Set(recordedIds.filter((id) => typeof id === "string").map((id) => bareToolCallId(id)));
+  const same = recorded.size === actual.size && [...recorded].every((id) => actual.has(id));
+  if (same)
+    return;
+  diagnostics?.report("range-id-mismatch", String(entry.blockId), `blockId=${entry.blockId} recorded=${recorded.size} actual=${actual.size}`);
+}
+function presentSyntheticIds(messages) {
+  const ids = new Set;
+  for (const msg of messages) {
+    if (msg?.role !== "user" || !Array.isArray(msg.content))
+      continue;
+    const text = msg.content[0]?.text;
+    if (typeof text !== "string" || !text.startsWith(SYNTHETIC_PREFIX))
+      continue;
+    const match = SYNTHETIC_ID.exec(text);
+    if (match)
+      ids.add(match[1]);
+  }
+  return ids;
+}
+function emit(messages, accepted, drops, synthetics, stripFinalThinking) {
+  const finals = new Set(accepted.map((a) => a.range.endIndex));
+  const created = new Set;
+  const out = new Array(messages.length + synthetics.size);
+  let n = 0;
+  for (let i = 0;i < messages.length; i++) {
+    const msg = messages[i];
+    const summary = isPerBatchSummaryMessage(msg);
+    const droppable = msg?.role === "assistant" || msg?.role === "toolResult" || summary;
+    if ((drops.zone[i] & INTERIOR) !== 0 && droppable)
+      continue;
+    if (summary && perBatchSummaryOverlapsDropped(msg, drops.droppedOccKeys, drops.droppedBareIds))
+      continue;
+    if ((drops.zone[i] & BOUNDARY) === 0) {
+      out[n++] = msg;
+      continue;
+    }
+    const kept = stripFinalThinking && finals.has(i) ? withoutThinkingBlocks(msg) : msg;
+    if (kept !== msg)
+      created.add(kept);
+    out[n++] = kept;
+    const synthetic = synthetics.get(i);
+    if (synthetic) {
+      created.add(synthetic);
+      out[n++] = synthetic;
+    }
+  }
+  out.length = n;
+  return { messages: out, created };
+}
+
+// src/chains/deterministic-body.ts
+var CHAIN_BODY_HEADER = "Deterministic chain compression (no per-batch summary existed for this span; raw outputs recoverable via context_tree_query).";
+var BATCH_BODY_HEADER = "Deterministic summary (the summarizer could not summarize this batch; raw outputs recoverable via context_tree_query).";
+var EXCERPT_LIMIT = 200;
+function toolHistogram(calls) {
+  const counts = new Map;
+  for (const call of calls)
+    counts.set(call.toolName, (counts.get(call.toolName) ?? 0) + 1);
+  return [...counts].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)).map(([name, count]) => `${name} x${count}`).join(", ");
+}
+function excerpt(args) {
+  const s = JSON.stringify(args) ?? "";
+  return s.length <= EXCERPT_LIMIT ? s : `${s.slice(0, EXCERPT_LIMIT)}...`;
+}
+function isoOf(t) {
+  const date = new Date(t);
+  return Number.isNaN(date.getTime()) ? "?" : date.toISOString();
+}
+function deterministicBody(header, calls, refs) {
+  const byTime = [...calls].sort((a, b) => a.time - b.time);
+  const first = byTime[0];
+  const last = byTime[byTime.length - 1];
+  const seconds = Math.round((last.time - first.time) / 1000);
+  const refsLine = refs.length > 0 ? refs.join(", ") : calls.map((call) => call.toolCallId).join(", ");
+  return [
+    header,
+    `Calls: ${calls.length}`,
+    `Tools: ${toolHistogram(calls)}`,
+    `Span: ${isoOf(first.time)} -> ${isoOf(last.time)} (${seconds}s)`,
+    `First: ${first.toolName} ${excerpt(first.args)}`,
+    `Last: ${last.toolName} ${excerpt(last.args)}`,
+    `Refs: ${refsLine}`
+  ].join(`
+`);
+}
+
+// src/capture/recovery-call.ts
+var NOT_FOUND_NOTE = "(not found in index — may not have been summarized yet)";
+var PLAIN_REF = /^[^\s"'<>,`\\]{1,200}$/;
+var LINES_LIMIT = 100;
+var PATTERN_LIMIT = 200;
+function isRecoveryTool(toolName) {
+  return toolName === QUERY_TOOL_NAME;
+}
+function recoveryCallOf(args) {
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    return null;
+  const { toolCallIds: raw, lines, pattern } = args;
+  const ids = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw.slice() : [];
+  if (ids.length === 0 || !ids.every((id) => typeof id === "string" && PLAIN_REF.test(id)))
+    return null;
+  const call = { toolCallIds: ids };
+  if (lines !== undefined) {
+    if (typeof lines !== "string" || lines.length > LINES_LIMIT)
+      return null;
+    call.lines = lines;
+  }
+  if (pattern !== undefined) {
+    if (typeof pattern !== "string" || pattern.length > PATTERN_LIMIT)
+      return null;
+    call.pattern = pattern;
+  }
+  return call;
+}
+function callArgsOf(block) {
+  return block?.input ?? block?.args ?? block?.arguments;
+}
+function rederivableRecovery(result, args) {
+  if (!isRecoveryTool(result?.toolName) || result.isError === true)
+    return null;
+  const call = recoveryCallOf(args);
+  if (call === null || !Array.isArray(result.content))
+    return null;
+  for (const block of result.content) {
+    if (block?.type === "text" && typeof block.text === "string" && block.text.includes(NOT_FOUND_NOTE))
+      return null;
+  }
+  return call;
+}
+function recoveredRefs(call) {
+  return [...new Set(call.toolCallIds)];
+}
+
+// src/chains/chain-compressor.ts
+function chainKeys(chain) {
+  const occurrences = chain.middleOccurrenceKeys ?? [];
+  return occurrences.length > 0 ? occurrences : chain.middleToolCallIds;
+}
+function matchesGrace(chain, grace) {
+  const keys = chainKeys(chain);
+  if (keys.some((key) => grace.has(key)))
+    return true;
+  const bareGrace = [...grace].filter((entry) => parseOccKey(entry).resultTimestamp === undefined);
+  if (bareGrace.length === 0)
+    return false;
+  return keys.some((key) => bareGrace.includes(bareToolCallId(key)));
+}
+function selectEligible(chains, rollingWindow, alreadyCompressed, inGraceToolCallIds = new Set) {
+  const candidates = chains.filter((chain) => chain.finalAssistantTimestamp !== null && !alreadyCompressed.has(chain.startUserTimestamp) && chain.middleToolCallIds.length > 0);
+  const cut = candidates.slice(0, Math.max(0, candidates.length - rollingWindow));
+  return cut.filter((chain) => !matchesGrace(chain, inGraceToolCallIds));
+}
+function forEachChainResult(messages, chain, visit) {
+  const range = resolveRange(chain, messages);
+  if (!range)
+    return;
+  const protectedIds = new Set(chain.protectedToolCallIds ?? []);
+  const calls = new Map;
+  for (let i = range.startIndex + 1;i < range.endIndex; i++) {
+    const msg = messages[i];
+    if (msg?.role === "assistant" && Array.isArray(msg.content)) {
+      for (const block of msg.content) {
+        if (block?.type !== "toolCall")
+          continue;
+        const toolName = typeof block.name === "string" ? block.name : "";
+        calls.set(block.id, { toolName, args: recordArgs(callArgsOf(block)) });
+      }
+    } else if (msg?.role === "toolResult") {
+      const call = calls.get(msg.toolCallId);
+      if (call && typeof msg.toolCallId === "string" && !protectedIds.has(msg.toolCallId))
+        visit(msg, call);
+    }
+  }
+}
+function finiteTimestamp(msg) {
+  const ts = msg.timestamp;
+  return typeof ts === "number" && Number.isFinite(ts) ? ts : undefined;
+}
+function chainRecoveries(messages, chain) {
+  const found = [];
+  forEachChainResult(messages, chain, (msg, call) => {
+    const ts = finiteTimestamp(msg);
+    if (ts === undefined || !isRecoveryTool(call.toolName))
+      return;
+    const recovery = rederivableRecovery(msg, call.args);
+    if (recovery === null)
+      return;
+    found.push({
+      occurrenceKey: occKey(msg.toolCallId, ts),
+      call: recovery,
+      body: { toolCallId: msg.toolCallId, toolName: call.toolName, args: call.args, time: ts }
+    });
+  });
+  return found;
+}
+function extractChainRecords(messages, chain, isIndexed) {
+  const records = [];
+  forEachChainResult(messages, chain, (msg, call) => {
+    const ts = finiteTimestamp(msg);
+    if (ts === undefined || isIndexed(occKey(msg.toolCallId, ts)))
+      return;
+    if (isRecoveryTool(call.toolName) && rederivableRecovery(msg, call.args) !== null)
+      return;
+    records.push({
+      toolCallId: msg.toolCallId,
+      toolName: call.toolName,
+      args: call.args,
+      resultText: extractToolResultText(msg),
+      isError: msg.isError === true,
+      turnIndex: -1,
+      timestamp: ts,
+      resultTimestamp: ts
+    });
+  });
+  return records;
+}
+function buildDeterministicBody(records, refs, recoveries = []) {
+  const calls = records.map((r) => ({ toolCallId: r.toolCallId, toolName: r.toolName, args: r.args, time: r.resultTimestamp ?? r.timestamp }));
+  return deterministicBody(CHAIN_BODY_HEADER, [...calls, ...recoveries], refs);
+}
+function withRecoveredRefs(chains, messages) {
+  const recoveryKeys = new Set;
+  for (const msg of messages) {
+    if (msg?.role === "toolResult" && isRecoveryTool(msg.toolName) && typeof msg.toolCallId === "string") {
+      recoveryKeys.add(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)));
+    }
+  }
+  if (recoveryKeys.size === 0)
+    return chains;
+  return chains.map((chain) => {
+    if (chain.finalAssistantTimestamp === null || !(chain.middleOccurrenceKeys ?? []).some((key) => recoveryKeys.has(key)))
+      return chain;
+    const refs = chainRecoveries(messages, chain).flatMap((r) => recoveredRefs(r.call));
+    return refs.length === 0 ? chain : { ...chain, recoveredRefs: [...new Set(refs)] };
+  });
+}
+function blockRefsWith(toolRefs, recovered) {
+  return recovered.length === 0 ? toolRefs : [...new Set([...toolRefs, ...recovered])];
+}
+function buildEntry(chain, blockId, toolRefs, compressedAt, body) {
+  const entry = {
+    blockId,
+    startUserTimestamp: chain.startUserTimestamp,
+    droppedToolCallIds: [...chain.middleToolCallIds],
+    finalAssistantTimestamp: chain.finalAssistantTimestamp,
+    toolRefs,
+    compressedAt
+  };
+  if (body.rangeSummaryText !== undefined)
+    entry.rangeSummaryText = body.rangeSummaryText;
+  if (body.deterministic)
+    entry.bodySource = "deterministic";
+  if (chain.protectedToolCallIds && chain.protectedToolCallIds.length > 0) {
+    entry.protectedToolCallIds = [...chain.protectedToolCallIds];
+  }
+  if (chain.middleOccurrenceKeys && chain.middleOccurrenceKeys.length > 0) {
+    entry.droppedOccurrenceKeys = [...chain.middleOccurrenceKeys];
+  }
+  return entry;
+}
+function persist(entry, deps, out) {
+  deps.appendEntry(CUSTOM_TYPE_CHAIN, entry);
+  deps.indexer.registerChain(entry);
+  out.push(entry);
+}
+async function fusedText(keys, deps) {
+  if (!deps.fuseRange)
+    return;
+  const summaries = deps.indexer.getPerBatchSummariesForToolCallIds(keys);
+  if (summaries.length < 2)
+    return;
+  try {
+    const fused = await deps.fuseRange(summaries.join(`
+
+`));
+    return typeof fused === "string" && fused.trim() !== "" ? fused : undefined;
+  } catch {
+    return;
+  }
+}
+async function compressCovered(chain, keys, deps) {
+  const blockId = deps.blockRefs.issue();
+  const toolRefs = blockRefsWith(deps.indexer.getToolRefsForToolCallIds(keys), chain.recoveredRefs ?? []);
+  const rangeSummaryText = await fusedText(keys, deps);
+  return buildEntry(chain, blockId, toolRefs, deps.now(), { rangeSummaryText, deterministic: false });
+}
+function isFullyProtected(chain) {
+  const protectedIds = new Set(chain.protectedToolCallIds ?? []);
+  return chain.middleToolCallIds.length > 0 && chain.middleToolCallIds.every((id) => protectedIds.has(id));
+}
+async function compressDeterministic(chain, keys, deps) {
+  const index = deps.indexer.getIndex();
+  const indexed = keys.filter((key) => index.has(key)).map((key) => index.get(key));
+  const fresh = extractChainRecords(deps.messages ?? [], chain, (key) => index.has(key));
+  const recoveries = chainRecoveries(deps.messages ?? [], chain);
+  if (fresh.length === 0 && indexed.length === 0 && recoveries.length === 0) {
+    if (!isFullyProtected(chain)) {
+      deps.diagnostics.report("backfill-empty", String(chain.startUserTimestamp), `middles=${chain.middleToolCallIds.length}`);
+    }
+    return null;
+  }
+  if (fresh.length > 0) {
+    try {
+      await deps.indexer.backfillChainRecords(fresh, { ...deps.backfill, appendEntry: deps.appendEntry });
+    } catch {
+      return null;
+    }
+  }
+  const recovered = recoveries.flatMap((r) => recoveredRefs(r.call));
+  const toolRefs = blockRefsWith(deps.indexer.getToolRefsForToolCallIds(keys), recovered);
+  const blockId = deps.blockRefs.issue();
+  const rangeSummaryText = buildDeterministicBody([...indexed, ...fresh], toolRefs, recoveries.map((r) => r.body));
+  return buildEntry(chain, blockId, toolRefs, deps.now(), { rangeSummaryText, deterministic: true });
+}
+async function compressEligible(chains, rollingWindow, deps, inGraceToolCallIds = new Set) {
+  const alreadyCompressed = new Set(deps.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
+  const compressedEntries = [];
+  const skipped = chains.filter((chain) => chain.finalAssistantTimestamp !== null && alreadyCompressed.has(chain.startUserTimestamp)).map((chain) => ({ startUserTimestamp: chain.startUserTimestamp, reason: "already-compressed" }));
+  for (const chain of selectEligible(chains, rollingWindow, alreadyCompressed, inGraceToolCallIds)) {
+    const keys = chainKeys(chain);
+    const entry = deps.indexer.hasPerBatchSummaryCoveringAny(keys) ? await compressCovered(chain, keys, deps) : await compressDeterministic(chain, keys, deps);
+    if (entry)
+      persist(entry, deps, compressedEntries);
+    else
+      skipped.push({ startUserTimestamp: chain.startUserTimestamp, reason: "no-summary" });
+  }
+  return { compressedEntries, skipped };
+}
+
+// src/chains/chain-archive.ts
+async function archiveChainMembers(chains, deps) {
+  const held = new Set;
+  const ambiguous = ambiguousKeys(deps.messages);
+  for (const chain of chains) {
+    if (await archiveChain(chain, deps, ambiguous))
+      continue;
+    for (const key of chainKeys2(chain))
+      held.add(key);
+  }
+  return held;
+}
+async function archiveChain(chain, deps, ambiguous) {
+  const range = resolveRange(chain, deps.messages);
+  if (!range)
+    return true;
+  const index = deps.indexer.getIndex();
+  const protectedIds = new Set(chain.protectedToolCallIds ?? []);
+  for (let i = range.startIndex + 1;i < range.endIndex; i++) {
+    const msg = deps.messages[i];
+    if (msg?.role !== "toolResult" || protectedIds.has(msg.toolCallId))
+      continue;
+    const key = occKey(String(msg.toolCallId), resultTimestampOf(msg.timestamp));
+    if (ambiguous.has(key) || !index.has(key) && typeof msg.timestamp !== "number")
+      return false;
+  }
+  try {
+    const fresh = extractChainRecords(deps.messages, chain, (key) => index.has(key));
+    if (fresh.length > 0)
+      await deps.indexer.backfillChainRecords(fresh, deps.backfill);
+    deps.indexer.ensureShortRefs(chainKeys2(chain), deps.backfill.appendEntry);
+  } catch (err) {
+    console.error("pi-condense: chain archive step failed; the chain stays raw", err);
+    return false;
+  }
+  return true;
+}
+function ambiguousKeys(messages) {
+  const seen = new Set;
+  const twice = new Set;
+  for (const msg of messages) {
+    if (msg?.role !== "toolResult" || typeof msg.toolCallId !== "string")
+      continue;
+    const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
+    if (seen.has(key))
+      twice.add(key);
+    else
+      seen.add(key);
+  }
+  return twice;
+}
+function chainKeys2(chain) {
+  const occurrences = chain.middleOccurrenceKeys ?? [];
+  return occurrences.length > 0 ? occurrences : chain.middleToolCallIds;
+}
+
+// src/chains/chain-detector.ts
+var SYNTHETIC_PREFIX2 = "<compressed-chain";
+function isSyntheticChainMessage(msg) {
+  const content = msg?.content;
+  if (typeof content === "string")
+    return content.trimStart().startsWith(SYNTHETIC_PREFIX2);
+  if (!Array.isArray(content) || content.length === 0)
+    return false;
+  const first = content[0];
+  return first?.type === "text" && typeof first.text === "string" && first.text.trimStart().startsWith(SYNTHETIC_PREFIX2);
+}
+function collectToolCalls(msg, chain, isProtected) {
+  for (const block of msg.content) {
+    if (block?.type !== "toolCall" || typeof block.id !== "string" || !block.id || !block.name)
+      continue;
+    chain.middles.add(block.id);
+    if (isProtected(block.name, block.input ?? block.arguments))
+      chain.protectedIds.add(block.id);
+  }
+}
+function collectToolResult(msg, chain, isProtected) {
+  const id = msg.toolCallId;
+  if (typeof id !== "string" || !id)
+    return;
+  chain.middles.add(id);
+  chain.occurrences.add(occKey(id, resultTimestampOf(msg.timestamp)));
+  if (isProtected(msg.toolName, undefined))
+    chain.protectedIds.add(id);
+}
+function emit2(chain, finalAssistantTimestamp) {
+  return {
+    startUserTimestamp: chain.start,
+    middleToolCallIds: [...chain.middles],
+    middleOccurrenceKeys: [...chain.occurrences],
+    protectedToolCallIds: [...chain.protectedIds],
+    finalAssistantTimestamp
+  };
+}
+function isTimestamp(value) {
+  return typeof value === "number" && Number.isFinite(value);
+}
+function openChain(start) {
+  return { start, middles: new Set, occurrences: new Set, protectedIds: new Set };
+}
+function detectChains(messages, isProtected = () => false) {
+  const ranges = [];
+  let current = null;
+  for (const msg of messages) {
+    const role = msg?.role;
+    if (role === "user") {
+      if (isSyntheticChainMessage(msg))
+        continue;
+      if (current)
+        ranges.push(emit2(current, null));
+      current = isTimestamp(msg.timestamp) ? openChain(msg.timestamp) : null;
+      continue;
+    }
+    if (!current && isChainAnchorCustom(msg)) {
+      current = isTimestamp(msg.timestamp) ? openChain(msg.timestamp) : null;
+      continue;
+    }
+    if (!current)
+      continue;
+    if (role === "assistant") {
+      if (isTextOnlyAssistant(msg)) {
+        ranges.push(emit2(current, isTimestamp(msg.timestamp) ? msg.timestamp : null));
+        current = null;
+      } else {
+        collectToolCalls(msg, current, isProtected);
+      }
+    } else if (role === "toolResult") {
+      collectToolResult(msg, current, isProtected);
+    }
+  }
+  return ranges;
+}
+function withClosingMessage(branchMessages, closing) {
+  if (!closing)
+    return branchMessages;
+  const last = branchMessages[branchMessages.length - 1];
+  if (last && last.role === closing.role && last.timestamp === closing.timestamp)
+    return branchMessages;
+  return [...branchMessages, closing];
+}
+
+// src/summarize/delivery.ts
+var STALE_CONTEXT_MARKER = "This extension ctx is stale";
+function errorMessage(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+function isStaleContextError(err) {
+  return errorMessage(err).includes(STALE_CONTEXT_MARKER);
+}
+function sessionAppenderOf(ctx) {
+  return ctx.sessionManager;
+}
+function runtimeDelivery(pi) {
+  return {
+    kind: "runtime",
+    appendEntry: (customType, data) => pi.appendEntry(customType, data),
+    sendSummary: (text, details) => pi.sendMessage({ customType: CUSTOM_TYPE_SUMMARY, content: text, display: false, details }, { deliverAs: "steer" })
+  };
+}
+function sessionDelivery(sm) {
+  return {
+    kind: "session",
+    appendEntry: (customType, data) => {
+      sm.appendCustomEntry(customType, data);
+    },
+    sendSummary: (text, details) => {
+      sm.appendCustomMessageEntry(CUSTOM_TYPE_SUMMARY, text, false, details);
+    }
+  };
+}
+function safeNotify(ctx, message, type) {
+  try {
+    ctx.ui.notify(message, type);
+  } catch (err) {
+    if (!isStaleContextError(err))
+      throw err;
+  }
+}
+
+// src/capture/protected.ts
+var compiled = new Map;
+var REGEX_META = /[.+()[\]{}|^$\\]/;
+function translate(pattern) {
+  let out = "";
+  let i = 0;
+  while (i < pattern.length) {
+    const ch = pattern[i];
+    if (ch === "*" && pattern[i + 1] === "*") {
+      if (pattern[i + 2] === "/") {
+        out += "(?:[^/]*/)*";
+        i += 3;
+      } else {
+        out += ".*";
+        i += 2;
+      }
+      continue;
+    }
+    if (ch === "*")
+      out += "[^/]*";
+    else if (ch === "?")
+      out += "[^/]";
+    else
+      out += REGEX_META.test(ch) ? `\\${ch}` : ch;
+    i += 1;
+  }
+  return out;
+}
+function globToRegExp(pattern) {
+  let re = compiled.get(pattern);
+  if (!re) {
+    re = new RegExp(`^${translate(pattern)}$`);
+    compiled.set(pattern, re);
+  }
+  return re;
+}
+function pathArg(args) {
+  if (typeof args !== "object" || args === null)
+    return;
+  const value = args.path;
+  return typeof value === "string" ? value : undefined;
+}
+function listOf(value) {
+  return Array.isArray(value) ? value : [];
+}
+function normalizePath(p) {
+  return p.replace(/\\/g, "/");
+}
+function isProtected(toolName, args, config) {
+  if (listOf(config?.protectedTools).includes(toolName))
+    return true;
+  const patterns = listOf(config?.protectedPaths);
+  if (patterns.length === 0)
+    return false;
+  const raw = pathArg(args);
+  if (raw === undefined)
+    return false;
+  const normalized = normalizePath(raw);
+  return patterns.some((pattern) => typeof pattern === "string" && globToRegExp(pattern).test(normalized));
+}
+function protectionPredicate(source) {
+  return (toolName, args) => isProtected(toolName, args, source.config.value);
+}
+
+// src/render/recovery-grace.ts
+function inGraceRecoveryToolCallIds(messages, graceTurns) {
+  const inGrace = new Set;
+  if (!(graceTurns > 0))
+    return inGrace;
+  const recoveries = [];
+  let users = 0;
+  for (const msg of messages) {
+    if (msg?.role === "user")
+      users += 1;
+    else if (msg?.role === "toolResult" && msg.toolName === QUERY_TOOL_NAME && typeof msg.toolCallId === "string") {
+      recoveries.push({ msg, usersBefore: users });
+    }
+  }
+  for (const { msg, usersBefore } of recoveries) {
+    if (users - usersBefore <= graceTurns)
+      inGrace.add(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)));
+  }
+  return inGrace;
+}
+function lazyInGraceRecoveryToolCallIds(messages, graceTurns) {
+  let computed;
+  const set = () => computed ??= inGraceRecoveryToolCallIds(messages, graceTurns);
+  return {
+    get size() {
+      return set().size;
+    },
+    has: (key) => set().has(key),
+    forEach: (each, thisArg) => set().forEach((value) => each.call(thisArg, value, value, set())),
+    entries: () => set().entries(),
+    keys: () => set().keys(),
+    values: () => set().values(),
+    [Symbol.iterator]: () => set()[Symbol.iterator]()
+  };
+}
+function recoveryStubText(call) {
+  const refs = recoveredRefs(call);
+  const named = `${refs.length === 1 ? "ref" : "refs"} ${refs.map((ref) => `\`${ref}\``).join(", ")}`;
+  const lines = call.lines === undefined ? "" : `, lines: ${JSON.stringify(call.lines)}`;
+  const pattern = call.pattern === undefined ? "" : `, pattern: ${JSON.stringify(call.pattern)}`;
+  const again = `${QUERY_TOOL_NAME}({ toolCallIds: ${JSON.stringify(call.toolCallIds)}${lines}${pattern} })`;
+  return `[Recovered output of ${named}, shown here earlier. Call ${again} to see it again.]`;
+}
+
+// src/render/supersede.ts
+function createSupersedeState() {
+  return { floor: undefined, activated: new Set };
+}
+function lowerFloor(state, t) {
+  if (t === undefined)
+    return;
+  state.floor = state.floor === undefined ? t : Math.min(state.floor, t);
+}
+function earliestResultTimestamp(calls) {
+  let earliest;
+  for (const call of calls) {
+    const t = call.resultTimestamp;
+    if (typeof t === "number" && (earliest === undefined || t < earliest))
+      earliest = t;
+  }
+  return earliest;
+}
+function earliestChainStart(entries) {
+  let earliest;
+  for (const entry of entries) {
+    const t = entry.startUserTimestamp;
+    if (typeof t === "number" && (earliest === undefined || t < earliest))
+      earliest = t;
+  }
+  return earliest;
+}
+function supersededStub(path) {
+  return `[Superseded: ${path} was read again later in this conversation - see the newer read. Re-read the file if this earlier content is needed.]`;
+}
+function findSuperseded(messages, isProtected) {
+  const open = new Map;
+  const reads = [];
+  const lastReadOf = new Map;
+  for (let i = 0;i < messages.length; i++) {
+    const msg = messages[i];
+    const role = msg?.role;
+    if (role === "assistant" && Array.isArray(msg.content)) {
+      open.clear();
+      if (opensNoCalls(msg))
+        continue;
+      for (const block of msg.content)
+        if (block?.type === "toolCall")
+          open.set(block.id, block);
+      continue;
+    }
+    if (role !== "toolResult") {
+      open.clear();
+      continue;
+    }
+    if (typeof msg.toolCallId !== "string")
+      continue;
+    const block = open.get(msg.toolCallId);
+    if (block === undefined)
+      continue;
+    open.delete(msg.toolCallId);
+    const path = protectedPath(block, isProtected);
+    if (path === undefined)
+      continue;
+    lastReadOf.set(path, reads.length);
+    reads.push({ toolCallId: msg.toolCallId, path, timestamp: resultTimestampOf(msg.timestamp), resultIndex: i });
+  }
+  return reads.filter((read, k) => lastReadOf.get(read.path) !== k);
+}
+function opensNoCalls(assistant) {
+  return assistant.stopReason === "error" || assistant.stopReason === "aborted";
+}
+function protectedPath(block, isProtected) {
+  const args = block.input ?? block.args ?? block.arguments ?? {};
+  const path = typeof args === "object" && args !== null ? args.path : undefined;
+  if (typeof path !== "string" || !isProtected(block.name, args))
+    return;
+  return normalizePath(path);
+}
+function applySupersede(messages, state, isProtected) {
+  if (state.floor === undefined && state.activated.size === 0)
+    return messages;
+  const candidates = findSuperseded(messages, isProtected);
+  const floor = state.floor;
+  if (floor !== undefined) {
+    for (const c of candidates) {
+      if (floor === 0 || c.timestamp !== undefined && c.timestamp >= floor)
+        state.activated.add(occKey(c.toolCallId, c.timestamp));
+    }
+    state.floor = undefined;
+  }
+  let out = null;
+  for (const c of candidates) {
+    if (!state.activated.has(occKey(c.toolCallId, c.timestamp)))
+      continue;
+    out ??= messages.slice();
+    out[c.resultIndex] = { ...messages[c.resultIndex], content: [{ type: "text", text: supersededStub(c.path) }], isError: false };
+  }
+  return out ?? messages;
+}
+
+// src/summarize/stats.ts
+var zeroStats = () => ({
+  totalInputTokens: 0,
+  totalOutputTokens: 0,
+  totalCost: 0,
+  callCount: 0,
+  chainsCompressed: 0,
+  rangesSummarized: 0
+});
+
+class StatsAccumulator {
+  stats = zeroStats();
+  baseline = { totalInputTokens: 0, totalOutputTokens: 0, totalCost: 0 };
+  liveReclaim;
+  add(usage) {
+    this.stats.totalInputTokens += usage?.input ?? 0;
+    this.stats.totalOutputTokens += usage?.output ?? 0;
+    this.stats.totalCost += usage?.cost?.total ?? 0;
+    this.stats.callCount += 1;
+  }
+  getSessionDelta() {
+    return {
+      totalCost: this.stats.totalCost - this.baseline.totalCost,
+      inputTokens: this.stats.totalInputTokens - this.baseline.totalInputTokens,
+      outputTokens: this.stats.totalOutputTokens - this.baseline.totalOutputTokens
+    };
+  }
+  setLiveReclaim(beforeChars, afterChars) {
+    this.liveReclaim = { beforeChars, afterChars };
+  }
+  getLiveReclaim() {
+    return this.liveReclaim;
+  }
+  getStats() {
+    return { ...this.stats };
+  }
+  addChainsCompressed(n) {
+    this.stats.chainsCompressed += n;
+  }
+  addRangesSummarized(n) {
+    this.stats.rangesSummarized += n;
+  }
+  reset() {
+    this.stats = zeroStats();
+    this.baseline = { totalInputTokens: 0, totalOutputTokens: 0, totalCost: 0 };
+    this.liveReclaim = undefined;
+  }
+  toJSON() {
+    return this.getStats();
+  }
+  fromJSON(data) {
+    const parsed = parseStatsEntry(data);
+    if (parsed.ok)
+      this.stats = parsed.value;
+  }
+  reconstructFromSession(ctx) {
+    this.reset();
+    for (const entry of ctx.sessionManager.getBranch()) {
+      if (entry?.type !== "custom" || entry.customType !== CUSTOM_TYPE_STATS || !entry.data)
+        continue;
+      const parsed = parseStatsEntry(entry.data);
+      if (parsed.ok)
+        this.stats = parsed.value;
+      else
+        console.error(corruptEntryMessage(CUSTOM_TYPE_STATS, parsed.reason));
+    }
+    this.baseline = {
+      totalInputTokens: this.stats.totalInputTokens,
+      totalOutputTokens: this.stats.totalOutputTokens,
+      totalCost: this.stats.totalCost
+    };
+  }
+  persist(pi) {
+    pi.appendEntry(CUSTOM_TYPE_STATS, this.toJSON());
+  }
+}
+function formatCompactCount(n) {
+  if (n >= 1e6)
+    return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1000)
+    return `${(n / 1000).toFixed(1)}k`;
+  return String(n);
+}
+function formatTokens(n) {
+  return formatCompactCount(n);
+}
+function formatCharProgress(receivedChars, rawChars) {
+  const summary = `${formatCompactCount(receivedChars)} summary char${receivedChars === 1 ? "" : "s"}`;
+  if (rawChars === undefined || rawChars === null)
+    return summary;
+  return `${summary} / ${formatCompactCount(rawChars)} raw char${rawChars === 1 ? "" : "s"}`;
+}
+function formatCost(n) {
+  if (n > 0 && n < 0.001)
+    return "<$0.001";
+  return `$${n.toFixed(3)}`;
+}
+function emitExternalCost(pi, accumulator) {
+  const delta = accumulator.getSessionDelta();
+  const payload = {
+    source: EXTERNAL_COST_SOURCE,
+    totalCost: delta.totalCost,
+    inputTokens: delta.inputTokens,
+    outputTokens: delta.outputTokens
+  };
+  pi.events.emit(EXTERNAL_COST_CHANNEL, payload);
+}
+
+// src/summarize/summarizer.ts
+import { stream } from "@earendil-works/pi-ai/compat";
+
+// src/summarize/summarizer-fallback.ts
+var COOLDOWN_MS = 10 * 60 * 1000;
+
+class FallbackController {
+  inFallback = false;
+  lastProbeAt = 0;
+  owedEnterWarning = false;
+  now;
+  constructor(now = Date.now) {
+    this.now = now;
+  }
+  reset() {
+    this.inFallback = false;
+    this.lastProbeAt = 0;
+    this.owedEnterWarning = false;
+  }
+  static hasDistinctFallback(primary, sessionModel) {
+    if (!primary || !sessionModel)
+      return false;
+    return primary.provider !== sessionModel.provider || primary.id !== sessionModel.id;
+  }
+  chooseTarget() {
+    if (!this.inFallback)
+      return { target: "primary", wasProbe: false };
+    const now = this.now();
+    if (now - this.lastProbeAt >= COOLDOWN_MS) {
+      this.lastProbeAt = now;
+      return { target: "primary", wasProbe: true };
+    }
+    return { target: "fallback", wasProbe: false };
+  }
+  onPrimaryFailFallbackOk(_wasProbe) {
+    this.lastProbeAt = this.now();
+    if (this.owedEnterWarning) {
+      this.owedEnterWarning = false;
+      this.inFallback = true;
+      return "enter";
+    }
+    if (!this.inFallback) {
+      this.inFallback = true;
+      return "enter";
+    }
+    return "none";
+  }
+  onBothDown() {
+    this.lastProbeAt = this.now();
+    if (!this.inFallback) {
+      this.inFallback = true;
+      this.owedEnterWarning = true;
+    }
+  }
+  onFallbackOnlyFail() {}
+  onPrimarySuccess(wasProbe) {
+    if (wasProbe && this.inFallback) {
+      this.inFallback = false;
+      this.owedEnterWarning = false;
+      return "recover";
+    }
+    return "none";
+  }
+  onFallbackSuccess() {
+    if (this.owedEnterWarning) {
+      this.owedEnterWarning = false;
+      return "enter";
+    }
+    return "none";
+  }
+}
+
+// src/summarize/summarizer.ts
+var BATCH_PROMPT = `You are summarizing a batch of tool calls made by an AI coding agent. Condense them into notes the agent can rely on in later turns.
+
+For every tool call worth keeping, write one to three bullets that state:
+1. which tool ran, plus a single sentence on what that call did;
+2. the main result, copying file paths, identifiers, function signatures and error messages character-for-character (never paraphrase them);
+3. any fact that later turns will depend on.
+
+When a call failed or reported errors, copy its first error line word for word (for example "src/a.ts(3,7): error TS2322: ..." or "FAIL src/a.test.ts > parses"). When its output ends with final counts (test totals such as "41 pass" and "1 fail", "3 passed, 1 failed", a compiler's "Found 2 errors"), copy those count lines word for word too. Never round, merge or paraphrase them: they tell later turns whether to run the command again.
+
+Rules:
+- Skip successful calls that produced nothing worth keeping.
+- A long result or argument list is shown as its beginning and its end around a marker such as " ...[1200 chars elided]... ": that middle part was cut out before you saw it. Summarize what the head and the tail show (errors and totals are often at the end), and never report the elided part as empty or missing.
+- Be brief.
+- Every tool call in the input is labelled [[N:toolname]]. Begin the first bullet of each call you report with its label, copied exactly as the input shows it (same number, same tool name), as plain leading text: no bold, no backticks, no list numbers around it.
+- Never renumber, rename or invent a label. When you skip a call, its label does not appear either.
+- A result line of the form [image returned: <type> sha256:<digest>] means the tool returned an image you cannot see: say that an image was returned, and never describe or guess what it shows.`;
+var RANGE_PROMPT = `You are fusing several per-step summaries that together describe one finished (CLOSED) sub-task from an AI coding agent's history. Write ONE unified summary of the whole sub-task.
+
+Requirements:
+- Merge information that overlaps or repeats instead of retelling each step.
+- Keep concrete results, decisions, file paths, identifiers, and anything later work depends on.
+- Leave reference tokens such as t12 or b3 exactly as they are.
+- Stay brief: a compact narrative or a few grouped bullets, not one bullet per step.`;
+var SUMMARIZER_HARD_CEILING_MS = 600000;
+function attemptCeilingMs(config) {
+  return config.summarizerMaxTimeoutMs > 0 ? config.summarizerMaxTimeoutMs : SUMMARIZER_HARD_CEILING_MS;
+}
+var ZERO_USAGE = {
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 0,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 }
+};
+function summarizerThinkingOptions(config) {
+  const level = config.summarizerThinking;
+  if (level === undefined || level === "default")
+    return {};
+  if (level === "off")
+    return { reasoningEffort: undefined };
+  return { reasoningEffort: level };
+}
+function resolveModel(config, ctx) {
+  const value = String(config.summarizerModel ?? "default");
+  if (value === "default")
+    return ctx.model;
+  const slash = value.indexOf("/");
+  if (slash === -1) {
+    ctx.ui.notify(`pruner: the summarizer model "${value}" is not of the form provider/model-id; summarizing with the session's model instead.`, "warning");
+    return ctx.model;
+  }
+  const found = ctx.modelRegistry.find(value.slice(0, slash), value.slice(slash + 1));
+  if (!found) {
+    ctx.ui.notify(`pruner: pi does not know the summarizer model "${value}"; summarizing with the session's model instead.`, "warning");
+    return ctx.model;
+  }
+  return found;
+}
+function isUsableSummary(llmText, stopReason) {
+  return llmText.trim().length > 0 && stopReason !== "length";
+}
+async function summarizeBatch(batch, config, ctx, options = {}) {
+  const body = serializeBatchWithinLimit(batch) ?? serializeBatchForSummarizer(batch, 0);
+  const text = `${BATCH_PROMPT}
+
+<tool-call-batch>
+${body}
+</tool-call-batch>`;
+  return runSummarization(userMessage(text), config, ctx, options);
+}
+async function summarizeRange(perBatchSummaryText, config, ctx, options = {}) {
+  const text = `${RANGE_PROMPT}
+
+<sub-task-summaries>
+${perBatchSummaryText}
+</sub-task-summaries>`;
+  return runSummarization(userMessage(text), config, ctx, options);
+}
+async function summarizeBatches(batches, config, ctx, options = {}) {
+  const total = batches.length;
+  const child = (batch, index) => summarizeBatch(batch, config, ctx, {
+    signal: options.signal,
+    controller: options.controller,
+    onTextProgress: (chars) => options.onBatchTextProgress?.(index, total, batch, chars),
+    onUnusable: () => options.onBatchUnusable?.(index)
+  });
+  if (total === 0)
+    return [];
+  if (total === 1)
+    return [await child(batches[0], 0)];
+  return Promise.all(batches.map(child));
+}
+function userMessage(text) {
+  return { role: "user", content: [{ type: "text", text }], timestamp: Date.now() };
+}
+function modelLabel(model) {
+  if (!model)
+    return "unknown model";
+  return model.name || `${model.provider}/${model.id}`;
+}
+async function runSummarization(message, config, ctx, options) {
+  if (options.signal?.aborted)
+    throw new Error("summarize: aborted before start");
+  const primary = resolveModel(config, ctx);
+  const sessionModel = ctx.model;
+  const notifyFailure = (o) => {
+    if (o.timedOut)
+      ctx.ui.notify(`pi-condense: ${o.message}; summarizer call abandoned`, "warning");
+    else
+      ctx.ui.notify(`pruner: summarization failed: ${o.message}`, "error");
+  };
+  const attempt = (model) => runOnce(model, message, config, ctx, options);
+  const controller = options.controller;
+  const unusable = () => {
+    options.onUnusable?.();
+    return null;
+  };
+  if (!controller || !FallbackController.hasDistinctFallback(primary, sessionModel)) {
+    const r = await attempt(primary);
+    if (r.kind === "ok")
+      return r.result;
+    if (r.kind === "unusable")
+      return unusable();
+    notifyFailure(r);
+    return null;
+  }
+  const emit = (transition) => {
+    if (transition === "enter") {
+      ctx.ui.notify(`pi-condense: summarizer model ${modelLabel(primary)} failing, using session model ${modelLabel(sessionModel)} until it recovers`, "warning");
+    } else if (transition === "recover") {
+      ctx.ui.notify(`pi-condense: summarizer model ${modelLabel(primary)} recovered`, "info");
+    }
+  };
+  const decision = controller.chooseTarget();
+  const onPrimary = decision.target === "primary";
+  const r = await attempt(onPrimary ? primary : sessionModel);
+  if (r.kind === "ok") {
+    emit(onPrimary ? controller.onPrimarySuccess(decision.wasProbe) : controller.onFallbackSuccess());
+    return r.result;
+  }
+  if (r.kind === "unusable")
+    return unusable();
+  if (r.kind === "auth") {
+    notifyFailure(r);
+    return null;
+  }
+  if (!onPrimary) {
+    controller.onFallbackOnlyFail();
+    notifyFailure(r);
+    return null;
+  }
+  const r2 = await attempt(sessionModel);
+  if (r2.kind === "ok") {
+    emit(controller.onPrimaryFailFallbackOk(decision.wasProbe));
+    return r2.result;
+  }
+  controller.onBothDown();
+  notifyFailure(r2.kind === "unusable" ? r : r2);
+  if (r2.kind === "unusable")
+    options.onUnusable?.();
+  return null;
+}
+function combineSignals(signals) {
+  const present = signals.filter((s) => s !== undefined);
+  if (present.length === 0)
+    return;
+  if (present.length === 1)
+    return present[0];
+  return AbortSignal.any(present);
+}
+function textLength(content) {
+  if (!Array.isArray(content))
+    return 0;
+  let total = 0;
+  for (const block of content) {
+    if (block?.type === "text" && typeof block.text === "string")
+      total += block.text.length;
+  }
+  return total;
+}
+function textOf(content) {
+  if (!Array.isArray(content))
+    return "";
+  return content.filter((block) => block?.type === "text" && typeof block.text === "string").map((block) => block.text).join(`
+`);
+}
+function untilAborted(promise, signal, reason) {
+  promise.catch(() => {});
+  if (signal.aborted)
+    return Promise.reject(reason());
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(reason());
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then((value) => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(value);
+    }, (err) => {
+      signal.removeEventListener("abort", onAbort);
+      reject(err);
+    });
+  });
+}
+
+class AttemptTimers {
+  idleMs;
+  maxMs;
+  label;
+  controller = new AbortController;
+  timedOut = false;
+  kind = null;
+  idleTimer;
+  ceilingTimer;
+  constructor(idleMs, maxMs, label) {
+    this.idleMs = idleMs;
+    this.maxMs = maxMs;
+    this.label = label;
+  }
+  arm() {
+    if (this.maxMs > 0) {
+      this.ceilingTimer = setTimeout(() => this.fire("ceiling"), this.maxMs);
+    }
+    this.bumpIdle();
+  }
+  bumpIdle() {
+    if (this.idleTimer)
+      clearTimeout(this.idleTimer);
+    if (this.idleMs > 0)
+      this.idleTimer = setTimeout(() => this.fire("idle"), this.idleMs);
+  }
+  message() {
+    return this.kind === "ceiling" ? `summarizer ${this.label} exceeded ${Math.round(this.maxMs / 1000)}s ceiling` : `summarizer ${this.label} stalled (no output for ${Math.round(this.idleMs / 1000)}s)`;
+  }
+  clear() {
+    if (this.idleTimer)
+      clearTimeout(this.idleTimer);
+    if (this.ceilingTimer)
+      clearTimeout(this.ceilingTimer);
+  }
+  fire(kind) {
+    this.timedOut = true;
+    if (kind === "idle" || this.kind === null)
+      this.kind = kind;
+    this.controller.abort();
+  }
+}
+async function openStream(model, message, config, ctx, signal) {
+  const auth = await ctx.modelRegistry.getApiKeyAndHeaders(model);
+  if (!auth.ok)
+    return { auth: auth.error || "authentication failed" };
+  const baseUrl = auth.baseUrl || (await ctx.modelRegistry.getProviderAuth(model.provider))?.auth?.baseUrl;
+  const effectiveModel = baseUrl ? { ...model, baseUrl } : model;
+  const events = stream(effectiveModel, { messages: [message] }, {
+    apiKey: auth.apiKey,
+    headers: auth.headers,
+    signal,
+    ...auth.env ? { env: auth.env } : {},
+    ...summarizerThinkingOptions(config)
+  });
+  return { events };
+}
+async function runOnce(model, message, config, ctx, options) {
+  const timers = new AttemptTimers(config.summarizerIdleTimeoutMs, attemptCeilingMs(config), modelLabel(model));
+  let lastReported = -1;
+  const report = (chars) => {
+    if (chars === lastReported)
+      return;
+    lastReported = chars;
+    options.onTextProgress?.(chars);
+  };
+  try {
+    if (!model)
+      return { kind: "auth", message: "no summarizer model available" };
+    const signal = combineSignals([options.signal, timers.controller.signal]);
+    const opened = await openStream(model, message, config, ctx, signal);
+    if ("auth" in opened)
+      return { kind: "auth", message: opened.auth ?? "authentication failed" };
+    timers.arm();
+    options.onTextProgress?.(0);
+    const abortError = () => new Error(options.signal?.aborted ? "summarize: aborted during stream" : timers.message());
+    const iterator = opened.events[Symbol.asyncIterator]();
+    while (true) {
+      const step = await untilAborted(iterator.next(), signal, abortError);
+      if (step.done)
+        break;
+      const event = step.value;
+      timers.bumpIdle();
+      if (options.signal?.aborted) {
+        iterator.return?.()?.catch(() => {});
+        break;
+      }
+      if (event.type === "text_start" || event.type === "text_delta" || event.type === "text_end") {
+        report(textLength(event.partial?.content));
+      }
+    }
+    if (options.signal?.aborted)
+      throw new Error("summarize: aborted during stream");
+    const response = await untilAborted(opened.events.result(), signal, abortError);
+    report(textLength(response.content));
+    return classify(response, timers);
+  } catch (err) {
+    if (options.signal?.aborted)
+      throw err;
+    if (timers.timedOut)
+      return { kind: "transient", message: timers.message(), timedOut: true };
+    return { kind: "transient", message: err instanceof Error ? err.message : String(err) };
+  } finally {
+    timers.clear();
+  }
+}
+function classify(response, timers) {
+  if (response.stopReason === "aborted")
+    throw new Error("summarize: stream stopped with reason aborted");
+  if (response.stopReason === "error") {
+    if (timers.timedOut)
+      return { kind: "transient", message: timers.message(), timedOut: true };
+    return { kind: "transient", message: response.errorMessage ?? "Summarizer stopped with reason: error" };
+  }
+  const llmText = textOf(response.content);
+  if (!isUsableSummary(llmText, response.stopReason))
+    return { kind: "unusable" };
+  return { kind: "ok", result: { summaryText: llmText, usage: response.usage ?? ZERO_USAGE } };
+}
+
+// src/summarize/chain-pass.ts
+function makeFuseRange(state, ctx, signal) {
+  if (!state.config.value.chainCompression?.fuseRangeSummary)
+    return;
+  return async (text) => {
+    const result = await summarizeRange(text, state.config.value, ctx, { controller: state.fallback, signal });
+    if (!result)
+      return null;
+    state.stats.add(result.usage);
+    state.stats.addRangesSummarized(1);
+    return result.summaryText;
+  };
+}
+async function compress(state, ctx, run) {
+  const config = state.config.value;
+  const { messages, rollingWindow, appendEntry } = run;
+  const chains = withRecoveredRefs(detectChains(messages, protectionPredicate(state)), messages);
+  const inGrace = inGraceRecoveryToolCallIds(run.graceSource, config.recoveryGraceTurns);
+  for (const key of run.heldKeys ?? [])
+    inGrace.add(key);
+  const sm = ctx.sessionManager;
+  const backfill = {
+    spillThreshold: config.spillThreshold,
+    spillPreviewBytes: config.spillPreviewBytes,
+    sessionDir: sm.getSessionDir(),
+    sessionId: sm.getSessionId()
+  };
+  const alreadyCompressed = new Set(state.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
+  const eligible = selectEligible(chains, rollingWindow, alreadyCompressed, inGrace);
+  const unarchivable = await archiveChainMembers(eligible, { indexer: state.indexer, messages, backfill: { ...backfill, appendEntry } });
+  for (const key of unarchivable)
+    inGrace.add(key);
+  return compressEligible(chains, rollingWindow, {
+    indexer: state.indexer,
+    blockRefs: state.blockRefs,
+    appendEntry,
+    now: Date.now,
+    fuseRange: makeFuseRange(state, ctx, run.signal),
+    messages,
+    diagnostics: state.diagnostics,
+    backfill
+  }, inGrace);
+}
+function recordCompressions(state, entries) {
+  lowerFloor(state.supersede, earliestChainStart(entries));
+  state.stats.addChainsCompressed(entries.length);
+  state.stats.persist(state.pi);
+  emitExternalCost(state.pi, state.stats);
+}
+async function compressAfterFlush(state, ctx, messages, after) {
+  try {
+    const closing = isOnBranch(messages, after.closingMessage) ? undefined : after.closingMessage;
+    const result = await compress(state, ctx, {
+      messages: withClosingMessage(messages, closing),
+      graceSource: messages,
+      rollingWindow: state.config.value.chainCompression.rollingWindow,
+      appendEntry: after.appendEntry,
+      heldKeys: after.heldKeys,
+      signal: after.signal
+    });
+    const entries = result.compressedEntries;
+    if (entries.length > 0)
+      recordCompressions(state, entries);
+    return entries.map((e) => e.blockId);
+  } catch (err) {
+    if (!isStaleContextError(err))
+      safeNotify(ctx, `pruner: compressing earlier requests failed: ${errorMessage(err)}`, "warning");
+    return [];
+  }
+}
+function isOnBranch(messages, message) {
+  if (!message)
+    return false;
+  for (let i = messages.length - 1;i >= 0; i--) {
+    if (messages[i]?.role === message.role && messages[i]?.timestamp === message.timestamp)
+      return true;
+  }
+  return false;
+}
+async function compressClosedChains(state, ctx, signal) {
+  if (!state.config.value.chainCompression?.enabled)
+    return [];
+  let messages;
+  let appendEntry;
+  try {
+    messages = projectBranchMessages(ctx.sessionManager.getBranch());
+    const session = sessionAppenderOf(ctx);
+    appendEntry = (customType, data) => session.appendCustomEntry(customType, data);
+  } catch (err) {
+    if (!isStaleContextError(err))
+      console.error("pi-condense: reading the branch for chain compression failed", err);
+    return [];
+  }
+  return compressAfterFlush(state, ctx, messages, { closingMessage: undefined, appendEntry, heldKeys: new Set, signal });
+}
+async function compactChains(state, ctx) {
+  const messages = projectBranchMessages(ctx.sessionManager.getBranch());
+  const appendEntry = (customType, data) => state.pi.appendEntry(customType, data);
+  const result = await compress(state, ctx, { messages, graceSource: messages, rollingWindow: 0, appendEntry });
+  if (result.compressedEntries.length > 0)
+    recordCompressions(state, result.compressedEntries);
+  return {
+    compressedEntries: result.compressedEntries,
+    skipped: result.skipped.filter((s) => s.reason === "no-summary").length
+  };
+}
+
+// src/commands/commands.ts
+import { Text as Text2 } from "@earendil-works/pi-tui";
+
+// src/ui/status-line.ts
+var SEP = " · ";
+var STATUS_PREFIX = "│ ";
+var DIAG_LETTERS = [
+  ["unresolved-range", "u"],
+  ["range-id-mismatch", "m"],
+  ["orphan-sweep", "o"],
+  ["backfill-empty", "b"]
+];
+function diagSuffix(diagnostics) {
+  if (!diagnostics)
+    return "";
+  const tokens = [];
+  for (const [kind, letter] of DIAG_LETTERS) {
+    const count = diagnostics[kind];
+    if (typeof count === "number" && count > 0)
+      tokens.push(`${letter}${count}`);
+  }
+  return tokens.length > 0 ? `${SEP}diag ${tokens.join("/")}` : "";
+}
+function metricsSuffix(metrics) {
+  if (!metrics || !(metrics.frontierGapTokens > 0))
+    return "";
+  return `${SEP}think ${formatCompactCount(metrics.openCycleThinkingTokens)}` + `${SEP}gap ${formatCompactCount(metrics.frontierGapTokens)}` + `${SEP}chain ${metrics.largestChainSharePct}%`;
+}
+function reclaimText(reclaim) {
+  const beforeTok = Math.round(reclaim.beforeChars / 4);
+  const afterTok = Math.round(reclaim.afterChars / 4);
+  const ratio = Math.round((1 - afterTok / beforeTok) * 100);
+  const reduction = Number.isFinite(ratio) ? Math.max(0, ratio) : 0;
+  return `${SEP}${formatCompactCount(beforeTok)}->${formatCompactCount(afterTok)} (-${reduction}%)`;
+}
+function pruneStatusText(config, reclaim, diagnostics, metrics) {
+  if (!config.enabled)
+    return "prune: OFF";
+  const suffix = diagSuffix(diagnostics) + metricsSuffix(metrics);
+  if (!reclaim || !(reclaim.beforeChars > 0))
+    return `prune: ON${suffix}`;
+  return `prune: ON${reclaimText(reclaim)}${suffix}`;
+}
+function setPruneStatusWidget(ctx, config, value, diagnostics, metrics) {
+  if (!config.showPruneStatusLine) {
+    ctx.ui.setStatus(STATUS_WIDGET_ID, undefined);
+    return;
+  }
+  const text = typeof value === "string" ? value : pruneStatusText(config, value, diagnostics, metrics);
+  ctx.ui.setStatus(STATUS_WIDGET_ID, STATUS_PREFIX + text);
+}
+
+// src/commands/command-context.ts
+function safeNotify2(ctx, message, type) {
+  try {
+    if (type === undefined)
+      ctx.ui.notify(message);
+    else
+      ctx.ui.notify(message, type);
+  } catch (err) {
+    console.error("pi-condense: notify failed", err);
+  }
+}
+function info(ctx, message) {
+  safeNotify2(ctx, message, "info");
+}
+function warn(ctx, message) {
+  safeNotify2(ctx, message, "warning");
+}
+function refreshStatus(deps, ctx, config = deps.currentConfig.value) {
+  try {
+    setPruneStatusWidget(ctx, config, deps.getLiveReclaim(), deps.getDiagnosticCounts?.());
+  } catch (err) {
+    console.error("pi-condense: status refresh failed", err);
+  }
+}
+function applyConfig(deps, ctx, patch) {
+  const next = { ...deps.currentConfig.value, ...patch };
+  deps.currentConfig.value = next;
+  deps.persist(ctx, next);
+  return next;
+}
+function onOff(value) {
+  return value ? "ON" : "OFF";
+}
+
+// src/ui/command-progress.ts
+import { truncateToWidth } from "@earendil-works/pi-tui";
+
+// src/plural.ts
+function plural(count, singular, pluralForm = `${singular}s`) {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+// src/ui/command-progress.ts
+var SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+var FRAME_MS = 120;
+function buildProgressRows(batches) {
+  return batches.map((batch, i) => ({
+    label: `Batch ${i + 1}/${batches.length}`,
+    toolCallCount: batch.toolCalls.length,
+    rawChars: batch.toolCalls.reduce((sum, call) => sum + (call.resultText?.length ?? 0), 0),
+    status: "pending",
+    receivedChars: 0
+  }));
+}
+function renderProgressRow(row, now) {
+  const head = `${row.label} · ${plural(row.toolCallCount, "tool call")}`;
+  switch (row.status) {
+    case "running": {
+      const frame = SPINNER_FRAMES[Math.floor(now / FRAME_MS) % SPINNER_FRAMES.length];
+      const progress = row.receivedChars > 0 ? ` · ${formatCharProgress(row.receivedChars, row.rawChars)}` : "";
+      return `${frame} ${head}${progress}`;
+    }
+    case "done":
+      return `✓ ${head} · ${formatCharProgress(row.receivedChars, row.rawChars)}`;
+    case "skipped":
+      return `⚠ ${head} · skipped`;
+    default:
+      return `○ ${head} · pending`;
+  }
+}
+function openProgressWidget(ctx, batches, now = Date.now) {
+  const rows = buildProgressRows(batches);
+  let requestRender;
+  let timer;
+  let cleared = false;
+  const syncTimer = () => {
+    const running = rows.some((row) => row.status === "running");
+    if (running && !timer) {
+      timer = setInterval(() => requestRender?.(), FRAME_MS);
+      timer.unref?.();
+    } else if (!running && timer) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+  ctx.ui.setWidget(PROGRESS_WIDGET_ID, (tui) => {
+    requestRender = () => tui.requestRender();
+    return {
+      invalidate() {},
+      render: (width) => rows.map((row) => truncateToWidth(renderProgressRow(row, now()), width))
+    };
+  }, { placement: "aboveEditor" });
+  return {
+    updateRow(index, status, chars) {
+      const row = rows[index];
+      if (!row || cleared)
+        return;
+      row.status = status;
+      if (chars !== undefined)
+        row.receivedChars = chars;
+      syncTimer();
+      requestRender?.();
+    },
+    clearWidget() {
+      cleared = true;
+      if (timer)
+        clearInterval(timer);
+      timer = undefined;
+      requestRender = undefined;
+      ctx.ui.setWidget(PROGRESS_WIDGET_ID, undefined);
+    }
+  };
+}
+
+// src/ui/report.ts
+import { Text } from "@earendil-works/pi-tui";
+function showReport(pi, ctx, text, level = "info") {
+  try {
+    if (ctx.mode === "tui")
+      pi.appendEntry(CUSTOM_TYPE_REPORT, { text, level });
+    else
+      ctx.ui.notify(text, level);
+  } catch (err) {
+    console.error("pi-condense: showing a report failed", err);
+  }
+}
+function reportData(data) {
+  const value = data;
+  if (typeof value?.text !== "string" || value.text.length === 0)
+    return;
+  return { text: value.text, level: value.level === "warning" ? "warning" : "info" };
+}
+function renderReportEntry(entry, _options, theme) {
+  const report = reportData(entry.data);
+  if (!report)
+    return;
+  const [first, ...rest] = report.text.split(`
+`);
+  const head = theme.fg(report.level === "warning" ? "warning" : "accent", first ?? "");
+  const body = rest.map((line) => theme.fg("muted", line));
+  return new Text([head, ...body].join(`
+`), 1, 0);
+}
+function registerReportRenderer(pi) {
+  pi.registerEntryRenderer(CUSTOM_TYPE_REPORT, (entry, options, theme) => {
+    try {
+      return renderReportEntry(entry, options, theme);
+    } catch (err) {
+      console.error("pi-condense: rendering a report failed", err);
+      return;
+    }
+  });
+}
+
+// src/ui/tree-browser.ts
+import { getMarkdownTheme } from "@earendil-works/pi-coding-agent";
+import { getKeybindings, Markdown, matchesKey, truncateToWidth as truncateToWidth3, visibleWidth as visibleWidth2, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+
+// src/ui/frame.ts
+import { truncateToWidth as truncateToWidth2, visibleWidth } from "@earendil-works/pi-tui";
+function edge(left, label, right, inner, paint) {
+  const text = label ? truncateToWidth2(`─ ${label} `, inner, "") : "";
+  return paint(`${left}${text}${"─".repeat(Math.max(0, inner - visibleWidth(text)))}${right}`);
+}
+function frame(title, lines, width, options = {}) {
+  const paint = options.paint ?? ((text) => text);
+  const inner = Math.max(0, width - 2);
+  const pad = Math.min(options.padding ?? 0, Math.floor(inner / 4));
+  const room = inner - 2 * pad;
+  const side = paint("│");
+  const gap = " ".repeat(pad);
+  const body = lines.map((line) => `${side}${gap}${truncateToWidth2(line, room, "…", true)}${gap}${side}`);
+  return [edge("┌", title, "┐", inner, paint), ...body, edge("└", options.status ?? "", "┘", inner, paint)];
+}
+
+// src/ui/prune-tree.ts
+var PROMPT_CHARS = 200;
+var NO_PROMPT = "(request without text)";
+var UNKNOWN_PROMPT = "(request not on this branch)";
+function oneLine(text) {
+  return text.replace(/\s+/g, " ").trim();
+}
+function textOf2(content) {
+  if (typeof content === "string")
+    return content;
+  if (!Array.isArray(content))
+    return "";
+  return content.filter((block) => isPlainObject(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text).join(" ");
+}
+function promptLabel(content) {
+  const text = oneLine(textOf2(content));
+  if (!text)
+    return NO_PROMPT;
+  return text.length > PROMPT_CHARS ? `${text.slice(0, PROMPT_CHARS - 1)}…` : text;
+}
+function branchRequests(branch) {
+  const byResult = new Map;
+  const at = [];
+  let current;
+  branch.forEach((entry) => {
+    const message = isPlainObject(entry) && entry.type === "message" ? entry.message : undefined;
+    if (isPlainObject(entry) && entry.type === "custom_message" && !isPrunerCustomType(entry.customType)) {
+      current = { label: promptLabel(entry.content) };
+    } else if (isPlainObject(message) && message.role === "user") {
+      current = { label: promptLabel(message.content) };
+    } else if (isPlainObject(message) && message.role === "toolResult" && current && typeof message.toolCallId === "string") {
+      const timestamp = typeof message.timestamp === "number" ? message.timestamp : undefined;
+      byResult.set(occKey(message.toolCallId, timestamp), current);
+      byResult.set(message.toolCallId, current);
+    }
+    at.push(current);
+  });
+  return { byResult, at };
+}
+function leafNode(record) {
+  const args = Object.entries(record.args ?? {}).map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(", ");
+  const text = record.resultText ?? "";
+  const charCount = text.length || record.spillBytes || 0;
+  const unit = text.length > 0 ? "chars" : record.spillBytes ? "bytes" : "chars";
+  return {
+    id: record.toolCallId,
+    label: `${record.toolName}(${args})`,
+    meta: `${formatCompactCount(charCount)} ${unit}${record.isError ? " · error" : ""}`,
+    children: [],
+    expanded: false,
+    depth: 1,
+    isLeaf: true,
+    detail: (text || record.resultPreview || "").slice(0, 200).replace(/\s+/g, " "),
+    charCount
+  };
+}
+function toolsUsed(records) {
+  const counts = new Map;
+  for (const record of records)
+    counts.set(record.toolName, (counts.get(record.toolName) ?? 0) + 1);
+  return [...counts].map(([name, count]) => count > 1 ? `${name} ×${count}` : name).join(", ");
+}
+function summaryRoot(entry, index, indexer, requests, latest) {
+  const details = isPlainObject(entry.details) ? entry.details : {};
+  const summary = parseSummaryEntry(entry);
+  const refs = summary.ok ? summary.value.refs : [];
+  const records = [];
+  for (const ref of refs) {
+    const record = indexer.getRecord(occKey(ref.toolCallId, ref.resultTimestamp));
+    if (record)
+      records.push(record);
+  }
+  const first = refs[0];
+  const mapped = first ? requests.get(occKey(first.toolCallId, first.resultTimestamp)) ?? requests.get(first.toolCallId) : undefined;
+  const request = mapped ?? latest;
+  const children = records.map(leafNode);
+  const content = typeof entry.content === "string" ? entry.content : undefined;
+  const summaryChars = content?.length ?? 0;
+  const original = children.reduce((sum, child) => sum + (child.charCount ?? 0), 0);
+  const tools = toolsUsed(records) || "no tool calls found";
+  const sizes = `${formatCompactCount(original)} → ${formatCompactCount(summaryChars)} chars`;
+  const time = typeof details.timestamp === "number" && details.timestamp ? ` · ${new Date(details.timestamp).toLocaleString()}` : "";
+  const node = {
+    id: `summary-${index}`,
+    label: request?.label ?? UNKNOWN_PROMPT,
+    meta: `${tools} · ${sizes}`,
+    facts: `${tools} · outputs ${formatCompactCount(original)} chars → summary ${formatCompactCount(summaryChars)} chars${time}`,
+    children,
+    expanded: false,
+    depth: 0,
+    isLeaf: children.length === 0,
+    detail: content || undefined,
+    charCount: summaryChars
+  };
+  return { node, request };
+}
+function numberSharedRequests(roots) {
+  const groups = new Map;
+  for (const { node, request } of roots)
+    if (request)
+      groups.set(request, [...groups.get(request) ?? [], node]);
+  for (const nodes of groups.values()) {
+    if (nodes.length < 2)
+      continue;
+    nodes.forEach((node, i) => {
+      node.meta = `${i + 1} of ${nodes.length} · ${node.meta}`;
+      node.facts = `${i + 1} of ${nodes.length} · ${node.facts}`;
+    });
+  }
+}
+function buildPruneTree(ctx, indexer) {
+  const branch = ctx.sessionManager.getBranch();
+  const requests = branchRequests(branch);
+  const roots = [];
+  branch.forEach((entry, index) => {
+    if (entry?.type !== "custom_message" || entry.customType !== CUSTOM_TYPE_SUMMARY)
+      return;
+    try {
+      roots.push(summaryRoot(entry, roots.length, indexer, requests.byResult, requests.at[index]));
+    } catch (err) {
+      console.error("pi-condense: skipping unreadable summary entry in /pruner tree", err);
+    }
+  });
+  numberSharedRequests(roots);
+  return roots.map((root) => root.node);
+}
+
+// src/ui/tree-browser.ts
+var TREE_TITLE = "Pruned Tool Calls";
+var OVERLAY_TITLE = "Pruned Summary";
+var HINT = "Enter/Space expand • Ctrl-O open summary • Esc/q close";
+var EMPTY = "(no pruned tool calls in this session)";
+var OVERLAY_FOOTER = "↑/↓ scroll • Ctrl-O/Esc/q close";
+var MARKER = "→ ";
+var NO_MARKER = "  ";
+var HEIGHT_SHARE = 0.8;
+var MIN_BODY_ROWS = 3;
+var META_GAP = 2;
+var MIN_LABEL_WIDTH = 12;
+function windowStart(focus, count, total) {
+  return Math.max(0, Math.min(focus - Math.floor(count / 2), total - count));
+}
+function isCtrlO(data) {
+  return data === "\x0F" || matchesKey(data, "ctrl+o");
+}
+
+class TreeBrowser {
+  roots;
+  theme;
+  onDone;
+  maxRows;
+  rows = [];
+  selected = 0;
+  overlay;
+  markdownCache;
+  keys;
+  constructor(roots, theme, onDone, keybindings, maxRows = () => Number.POSITIVE_INFINITY) {
+    this.roots = roots;
+    this.theme = theme;
+    this.onDone = onDone;
+    this.maxRows = maxRows;
+    this.keys = keybindings ?? getKeybindings();
+    this.rebuildRows();
+  }
+  invalidate() {
+    this.rebuildRows();
+    this.markdownCache = undefined;
+  }
+  handleInput(data) {
+    if (this.overlay) {
+      this.handleSummaryInput(this.overlay, data);
+      return;
+    }
+    if (this.keys.matches(data, "tui.select.up"))
+      this.move(-1);
+    else if (this.keys.matches(data, "tui.select.down"))
+      this.move(1);
+    else if (this.keys.matches(data, "tui.select.confirm") || data === " ")
+      this.toggleSelected();
+    else if (isCtrlO(data))
+      this.openSelected();
+    else if (this.keys.matches(data, "tui.select.cancel") || data === "q")
+      this.onDone();
+  }
+  render(width) {
+    return this.overlay ? this.renderSummary(this.overlay, width) : this.renderTree(width);
+  }
+  rebuildRows() {
+    const rows = [];
+    const walk = (nodes) => {
+      for (const node of nodes) {
+        rows.push(node);
+        if (node.expanded && node.children.length > 0)
+          walk(node.children);
+      }
+    };
+    walk(this.roots);
+    this.rows = rows;
+    this.selected = Math.max(0, Math.min(this.selected, rows.length - 1));
+  }
+  move(delta) {
+    const count = this.rows.length;
+    if (count === 0)
+      return;
+    this.selected = (this.selected + delta + count) % count;
+  }
+  toggleSelected() {
+    const node = this.rows[this.selected];
+    if (!node || node.isLeaf)
+      return;
+    node.expanded = !node.expanded;
+    this.rebuildRows();
+  }
+  openSelected() {
+    const node = this.rows[this.selected];
+    if (!node || node.isLeaf || !node.detail)
+      return;
+    this.overlay = { node, offset: 0 };
+  }
+  handleSummaryInput(view, data) {
+    if (this.keys.matches(data, "tui.select.up"))
+      view.offset = Math.max(0, view.offset - 1);
+    else if (this.keys.matches(data, "tui.select.down"))
+      view.offset += 1;
+    else if (this.keys.matches(data, "tui.select.cancel") || data === "q" || isCtrlO(data))
+      this.overlay = undefined;
+  }
+  border = (text) => this.theme.fg("border", text);
+  bodyRows(chrome) {
+    return Math.max(MIN_BODY_ROWS, Math.floor(this.maxRows()) - chrome);
+  }
+  renderTree(width) {
+    const inner = Math.max(0, width - 2);
+    if (this.rows.length === 0)
+      return frame(TREE_TITLE, [this.theme.fg("muted", EMPTY)], width, { paint: this.border });
+    const room = this.bodyRows(4);
+    const start = windowStart(this.selected, room, this.rows.length);
+    const shown = this.rows.slice(start, start + room);
+    const lines = [this.theme.fg("dim", HINT), ""];
+    shown.forEach((node, i) => lines.push(this.renderRow(node, start + i === this.selected, inner)));
+    const status = shown.length < this.rows.length ? `${this.selected + 1}/${this.rows.length}` : "";
+    return frame(TREE_TITLE, lines, width, { status, paint: this.border });
+  }
+  renderRow(node, selected, inner) {
+    const marker = selected ? this.theme.fg("accent", MARKER) : NO_MARKER;
+    const lead = "  ".repeat(node.depth) + (node.isLeaf ? "  " : node.expanded ? "▾ " : "▸ ");
+    const room = Math.max(0, inner - visibleWidth2(MARKER) - visibleWidth2(lead));
+    const meta = node.meta ?? "";
+    const color = node.isLeaf ? "text" : "accent";
+    let text;
+    if (meta && room >= visibleWidth2(meta) + META_GAP + MIN_LABEL_WIDTH) {
+      const labelRoom = room - visibleWidth2(meta) - META_GAP;
+      const label = truncateToWidth3(node.label, labelRoom, "…");
+      const gap = " ".repeat(room - visibleWidth2(label) - visibleWidth2(meta));
+      text = this.theme.fg(color, label) + gap + this.theme.fg("muted", meta);
+    } else {
+      const full = meta ? `${node.label} · ${meta}` : node.label;
+      const label = truncateToWidth3(full, room, "…");
+      text = this.theme.fg(color, label) + " ".repeat(Math.max(0, room - visibleWidth2(label)));
+    }
+    const row = marker + lead + text;
+    return selected ? this.theme.bg("selectedBg", row) : row;
+  }
+  markdownLines(detail, width) {
+    const cached = this.markdownCache;
+    if (cached && cached.detail === detail && cached.width === width)
+      return cached.lines;
+    const lines = new Markdown(detail, 1, 0, getMarkdownTheme()).render(width);
+    this.markdownCache = { detail, width, lines };
+    return lines;
+  }
+  renderSummary(view, width) {
+    const inner = Math.max(1, width - 2);
+    const header = [
+      ...wrapTextWithAnsi(view.node.label, inner).map((line) => this.theme.fg("accent", line)),
+      ...wrapTextWithAnsi(view.node.facts ?? "Pruned summary message", inner).map((line) => this.theme.fg("dim", line))
+    ];
+    const markdown = this.markdownLines(view.node.detail ?? "", inner);
+    const total = markdown.length;
+    const height = Math.min(total, this.bodyRows(header.length + 5));
+    view.offset = Math.min(view.offset, Math.max(0, total - height));
+    const visible = markdown.slice(view.offset, view.offset + height);
+    const range = total > height ? ` • ${view.offset + 1}-${view.offset + height} / ${total}` : "";
+    const lines = [...header, "", ...visible, "", this.theme.fg("dim", OVERLAY_FOOTER + range)];
+    return frame(OVERLAY_TITLE, lines, width, { paint: this.border });
+  }
+}
+async function showTreeBrowser(ctx, roots) {
+  await ctx.ui.custom((tui, theme, keybindings, done) => new TreeBrowser(roots, theme, () => done(undefined), keybindings, () => Math.floor(tui.terminal.rows * HEIGHT_SHARE)), { overlay: true, overlayOptions: { width: "80%", minWidth: 80, maxHeight: `${HEIGHT_SHARE * 100}%`, anchor: "center" } });
+}
+
+// src/commands/command-actions.ts
+var NOT_FLUSHED = {
+  empty: "nothing to summarize yet",
+  "already-flushing": "a summary run is already going; try again when it ends",
+  "summarizer-failed": "the summarizer could not summarize anything",
+  "stale-context": "the session changed while summarizing",
+  failed: "summarizing failed",
+  aborted: "summarizing was stopped"
+};
+function flushNotice(result) {
+  if (result.ok)
+    return;
+  const detail = result.error ? ` (${result.error})` : "";
+  return {
+    message: `pruner: ${NOT_FLUSHED[result.reason] ?? result.reason}${detail}`,
+    type: result.reason === "empty" ? "info" : "warning"
+  };
+}
+var nowCommand = async (deps, ctx) => {
+  if (!deps.currentConfig.value.enabled) {
+    warn(ctx, "Context pruning is disabled. Run /pruner on first.");
+    return;
+  }
+  const batches = deps.capturePendingBatches(ctx);
+  if (batches.length === 0) {
+    info(ctx, "pruner: nothing to summarize yet");
+    await deps.flushPending(ctx, { previewedBatches: batches, trigger: "manual" });
+    return;
+  }
+  const widget = openProgressWidget(ctx, batches);
+  let result;
+  try {
+    result = await deps.flushPending(ctx, {
+      previewedBatches: batches,
+      onProgress: (index, _total, _batch, stage) => stage === "start" ? widget.updateRow(index, "running", 0) : widget.updateRow(index, stage),
+      onBatchTextProgress: (index, _total, _batch, received) => widget.updateRow(index, "running", received)
+    });
+  } finally {
+    widget.clearWidget();
+  }
+  refreshStatus(deps, ctx);
+  const notice = flushNotice(result);
+  if (notice)
+    safeNotify2(ctx, notice.message, notice.type);
+};
+function reclaimedTokens(indexer, entries) {
+  let chars = 0;
+  for (const entry of entries) {
+    const keys = entry.droppedOccurrenceKeys ?? entry.droppedToolCallIds;
+    for (const record of indexer.lookupToolCalls(keys))
+      chars += record.resultText.length;
+  }
+  return Math.ceil(chars / 4);
+}
+var compactCommand = async (deps, ctx) => {
+  let compressed;
+  let skipped;
+  try {
+    ({ compressedEntries: compressed, skipped } = await deps.compactChains(ctx));
+  } catch (err) {
+    warn(ctx, `pruner: compact failed: ${errorMessage(err)}`);
+    return;
+  }
+  if (compressed.length === 0) {
+    const note = skipped > 0 ? `: ${plural(skipped, "request")} had no summary to compress yet` : "";
+    info(ctx, `pruner: no earlier request to compress${note}`);
+    return;
+  }
+  const blocks = compressed.map((entry) => entry.blockId).join(", ");
+  const tokens = reclaimedTokens(deps.indexer, compressed);
+  showReport(deps.pi, ctx, `pruner: compressed ${plural(compressed.length, "earlier request")} (${blocks}), about ${formatCompactCount(tokens)} tokens fewer`);
+};
+var treeCommand = async (deps, ctx) => {
+  const roots = buildPruneTree(ctx, deps.indexer);
+  if (roots.length === 0) {
+    info(ctx, "No summarized tool outputs in this session yet.");
+    return;
+  }
+  await showTreeBrowser(ctx, roots);
+};
+
+// src/summarize/budget.ts
+var MAX_BUDGET_WINDOW = 300000;
+function isShare(value) {
+  return typeof value === "number" && value > 0 && value <= 1;
+}
+function knownTokens(usage) {
+  return usage !== undefined && usage !== null && usage.tokens != null && usage.contextWindow > 0;
+}
+function shouldBudgetFlush(usage, threshold) {
+  if (!isShare(threshold) || !knownTokens(usage))
+    return false;
+  return usage.tokens >= Math.min(MAX_BUDGET_WINDOW, threshold * usage.contextWindow);
+}
+function usageFraction(usage) {
+  if (!knownTokens(usage))
+    return null;
+  return usage.tokens / Math.min(usage.contextWindow, MAX_BUDGET_WINDOW);
+}
+function shouldDeltaFlush(usage, previousFraction, delta) {
+  if (!isShare(delta) || previousFraction == null)
+    return false;
+  const current = usageFraction(usage);
+  if (current === null)
+    return false;
+  return current - previousFraction >= delta;
+}
+function shouldFrontierGapFlush(snapshot, threshold) {
+  if (threshold === null || snapshot === undefined)
+    return false;
+  return snapshot.frontierGapTokens >= threshold;
+}
+
+// src/commands/command-descriptions.ts
+function listOrNone(values) {
+  return values.length > 0 ? values.join(", ") : "(none)";
+}
+function seconds(ms) {
+  return Math.round(ms / 1000);
+}
+var PRUNE_ON_GUIDANCE = {
+  "agent-message": "Recommended default: tool outputs are summarized once, after the agent's final text reply, which " + "saves context and keeps the prompt cache stable.",
+  "on-demand": "Most manual control: nothing is summarized until you run /pruner now, so the cache changes only when you decide."
+};
+function pruneOnDescription(config) {
+  const mode = PRUNE_ON_MODES.find((m) => m.value === config.pruneOn);
+  const guidance = PRUNE_ON_GUIDANCE[config.pruneOn] ?? "This setting controls when summaries take the place of raw tool results in later context.";
+  return `When tool outputs get summarized. Current: ${mode?.label ?? config.pruneOn} (${config.pruneOn}). ` + `${guidance} Enter/Space cycles through the modes.`;
+}
+function thinkingDescription(config) {
+  const level = config.summarizerThinking;
+  if (level === "default")
+    return "default: summarizer calls carry no thinking option, so the provider decides.";
+  if (level === "off") {
+    return "off: asks the provider to turn summarizer reasoning off where it allows that; some use their own default instead.";
+  }
+  return `${level}: requests ${level} thinking/reasoning for summarizer calls where supported.`;
+}
+function minBatchCharsDescription(config) {
+  const base = "A batch of tool calls whose outputs total fewer chars than this is not summarized (no model call); " + "its outputs stay as they are.";
+  if (config.minBatchChars === 0) {
+    return `${base} Current value 0: the guard is off and every batch goes to the summarizer.`;
+  }
+  return `${base} Current value ${config.minBatchChars}; choose off to turn it off.`;
+}
+function recoveryGraceDescription(config) {
+  const n = config.recoveryGraceTurns;
+  if (n === 0) {
+    return "Grace is off: an output recovered with context_tree_query goes back to its short stub right away. " + "A positive number keeps it whole for that many prompts.";
+  }
+  return `An output recovered with context_tree_query stays whole for ${plural(n, "prompt")}, then goes back to its ` + "stub, so the agent does not recover it again and again. Choose off to turn it off.";
+}
+function idleTimeoutDescription(config) {
+  if (config.summarizerIdleTimeoutMs === 0) {
+    return "The summarizer idle timeout is off: a stalled call is limited only by the max timeout, or not at all when that is off too.";
+  }
+  return `A summarizer call is stopped after ${seconds(config.summarizerIdleTimeoutMs)} s without any streamed ` + "output; output that keeps flowing is never cut off. A timeout is handled like a provider error. " + "Choose off to turn it off.";
+}
+function maxTimeoutDescription(config) {
+  if (config.summarizerMaxTimeoutMs === 0) {
+    return "The summarizer max timeout is off; only the idle timeout limits a call.";
+  }
+  return `Hard cap of ${seconds(config.summarizerMaxTimeoutMs)} s on one summarizer call, for a stream that ` + "trickles on without ever going idle. Choose off to turn it off.";
+}
+function autoBudgetDescription(config) {
+  const cap = `${MAX_BUDGET_WINDOW / 1000}k`;
+  const threshold = config.autoBudgetThreshold;
+  const off = threshold === null || threshold === undefined;
+  const share = off ? "the chosen share" : `${Math.round(threshold * 100)}%`;
+  const rule = `Summarizes waiting tool outputs once the context reaches ${share} of the model's window or ${cap} tokens, ` + "whichever comes first, whatever the prune trigger.";
+  return off ? `${rule} Currently off; choose a percentage to turn it on.` : `${rule} Choose off to turn it off.`;
+}
+function dedupDescription(config) {
+  if (config.dedupByContentHash) {
+    return "Content-hash dedup runs before a flush: a tool output identical to one already archived (same tool, " + "same text) is kept as a copy of that one, with no summarizer call. Currently ON.";
+  }
+  return "Content-hash dedup before a flush is currently OFF: identical outputs go to the summarizer like any other.";
+}
+var DESCRIBERS = {
+  enabled: () => "Enable or disable context pruning",
+  showPruneStatusLine: (c) => `The prune figure in the footer and the notices about tool calls waiting for a summary: currently ${onOff(c.showPruneStatusLine)}.`,
+  pruneOn: pruneOnDescription,
+  summarizerModel: () => "The model that summarizes tool outputs. Press Enter to open a model browser.",
+  summarizerThinking: thinkingDescription,
+  batchingMode: (c) => c.batchingMode === "agent-message" ? "Per agent message: all tool calls between two of your prompts get one summary: fewer, larger summaries." : "Per turn (the default): each agent response with tool calls gets its own summary: small, fine-grained summaries.",
+  quietOversizedSkips: (c) => `Currently ${onOff(c.quietOversizedSkips)}: ${c.quietOversizedSkips ? "no notice shows" : "a notice shows"} when a batch ` + "stays unsummarized because its summary would be longer than its outputs, or because its outputs are under " + "the min batch size.",
+  minBatchChars: minBatchCharsDescription,
+  recoveryGraceTurns: recoveryGraceDescription,
+  summarizerIdleTimeoutMs: idleTimeoutDescription,
+  summarizerMaxTimeoutMs: maxTimeoutDescription,
+  autoBudgetThreshold: autoBudgetDescription,
+  dedupByContentHash: dedupDescription,
+  chainCompressionEnabled: (c) => "A chain is one prompt's tool work up to the agent's final reply. Chains older than the " + `${c.chainCompression.rollingWindow} most recent get compressed: their middle steps and tool outputs are ` + `replaced by one summary block. Currently ${onOff(c.chainCompression.enabled)}.`,
+  chainCompressionRollingWindow: (c) => `The ${c.chainCompression.rollingWindow} most recent finished chains stay as they are; older ones get compressed.`,
+  chainCompressionStripThinking: (c) => "When a chain is compressed, thinking is removed from the agent's final reply that is kept. " + `Currently ${onOff(c.chainCompression.stripFinalAssistantThinking)}.`,
+  chainCompressionFuseRange: (c) => "Merges the summaries of a compressed chain into one, at the cost of one more summarizer call per chain " + `with several summaries; when off they are joined as they are. Currently ${onOff(c.chainCompression.fuseRangeSummary)}.`,
+  purgeErrorsEnabled: (c) => "After a cooldown, long strings (over 200 chars) in the arguments of failed tool calls, such as a write that " + "never succeeded, become size markers; the call keeps its shape so it still replays. " + `Currently ${onOff(c.purgeErrors.enabled)}.`,
+  purgeErrorsCooldown: (c) => `How many turns after a failed tool call its long arguments are shrunk. Current value ${c.purgeErrors.cooldownTurns}.`,
+  purgeErrorsMinArgChars: (c) => `Only argument strings of at least this many chars are shrunk. Current value ${c.purgeErrors.minArgChars}.`,
+  protectedTools: (c) => `Outputs of these tools are never summarized. Current: ${listOrNone(c.protectedTools)}. ` + "Edit with /pruner protected-tools, or /pruner protected-tools <names, comma-separated>. Typical: todowrite, todoread.",
+  protectedPaths: (c) => "Tool calls whose args.path matches one of these globs are never summarized. " + `Current: ${listOrNone(c.protectedPaths)}. Edit with /pruner protected-paths (or give the globs, comma-separated; ` + '"none" turns path protection off). Default protects skill files and per-repo gauntlet overrides: ' + "**/skills/**/*.md, **/gauntlet-overrides.md."
+};
+function settingDescription(id, config) {
+  return DESCRIBERS[id]?.(config) ?? "";
+}
+
+// src/commands/model-check.ts
+var MAX_MATCHES = 5;
+function splitKey(key) {
+  const slash = key.indexOf("/");
+  return [key.slice(0, slash), key.slice(slash + 1)];
+}
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1;i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1;j <= b.length; j++) {
+      const substitution = previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
+      row.push(Math.min(previous[j] + 1, row[j - 1] + 1, substitution));
+    }
+    previous = row;
+  }
+  return previous[b.length];
+}
+function closeModelMatches(wanted, known) {
+  const target = wanted.toLowerCase();
+  const [provider, id] = splitKey(target);
+  const typoBudget = Math.max(2, Math.floor(target.length / 5));
+  const fragment = id.length >= 3 ? id : undefined;
+  const scored = [];
+  for (const key of new Set(known)) {
+    const candidate = key.toLowerCase();
+    const [candidateProvider, candidateId] = splitKey(candidate);
+    const distance = editDistance(target, candidate);
+    const related = candidateProvider === provider || fragment !== undefined && candidateId.includes(fragment);
+    if (related || distance <= typoBudget)
+      scored.push({ key, distance });
+  }
+  scored.sort((a, b) => a.distance - b.distance || a.key.localeCompare(b.key));
+  return scored.slice(0, MAX_MATCHES).map((entry) => entry.key);
+}
+function checkModel(registry, key) {
+  if (typeof registry?.find !== "function")
+    return { known: true };
+  try {
+    const [provider, id] = splitKey(key);
+    if (registry.find(provider, id))
+      return { known: true };
+    const all = typeof registry.getAll === "function" ? registry.getAll() : [];
+    return { known: false, matches: closeModelMatches(key, all.map((model) => `${model.provider}/${model.id}`)) };
+  } catch (err) {
+    console.error("pi-condense: checking the model against pi's registry failed", err);
+    return { known: true };
+  }
+}
+
+// src/ui/boot-widget.ts
+var BOOT_WIDGET_ID = "pruner-boot";
+var BOOT_WIDGET_MS = 1e4;
+function showBootWidget(ctx, config) {
+  const line = `pruner loaded — pruning ${config.enabled ? "ON" : "OFF"} | model: ${config.summarizerModel}`;
+  ctx.ui.setWidget(BOOT_WIDGET_ID, [line], { placement: "belowEditor" });
+  const timer = setTimeout(() => clearBootWidget(ctx), BOOT_WIDGET_MS);
+  timer.unref?.();
+}
+function clearBootWidget(ctx) {
+  try {
+    ctx.ui.setWidget(BOOT_WIDGET_ID, undefined);
+  } catch {}
+}
+
+// src/commands/command-config.ts
+var THINKING_LIST = SUMMARIZER_THINKING_LEVELS.map((level) => level.value).join(", ");
+var MODEL_ID = /^[^/\s]+\/\S+$/;
+var CLEAR_WORDS = new Set(["none", "clear", "-"]);
+function findPreset(presets, value) {
+  return presets.find((preset) => preset.value === value);
+}
+function thinkingLabel(level) {
+  return findPreset(SUMMARIZER_THINKING_LEVELS, level)?.label ?? level;
+}
+function firstToken(text) {
+  return text.trim().split(/\s+/)[0] ?? "";
+}
+function parseNonNegativeInt(arg) {
+  const n = Number.parseInt(arg, 10);
+  if (Number.isNaN(n) || n < 0)
+    return;
+  return n === 0 ? 0 : n;
+}
+async function pickPreset(ctx, title, presets, current) {
+  const first = presets.filter((preset) => preset.value === current);
+  const options = [...first, ...presets.filter((preset) => preset.value !== current)].map((preset) => `${preset.value} — ${preset.label}${preset.value === current ? " (current)" : ""}`);
+  const choice = await ctx.ui.select(title, options);
+  return choice === undefined ? undefined : firstToken(choice);
+}
+function setEnabled(enabled) {
+  return async (deps, ctx) => {
+    const next = applyConfig(deps, ctx, { enabled });
+    clearBootWidget(ctx);
+    info(ctx, enabled ? "Context pruning enabled." : "Context pruning disabled.");
+    refreshStatus(deps, ctx, next);
+  };
+}
+function refuseUnknownModel(ctx, model) {
+  const check = checkModel(ctx.modelRegistry, model);
+  if (check.known)
+    return false;
+  const hint = check.matches.length > 0 ? `Close matches: ${check.matches.join(", ")}.` : "/pruner settings lists the models you can use.";
+  warn(ctx, `pi does not know the model ${model}, so the summarizer model was not changed. ${hint}`);
+  return true;
+}
+var modelCommand = async (deps, ctx, args) => {
+  const config = deps.currentConfig.value;
+  if (args.length === 0) {
+    info(ctx, `Current summarizer model: ${config.summarizerModel}
+` + `Current summarizer thinking: ${thinkingLabel(config.summarizerThinking)} (${config.summarizerThinking})`);
+    return;
+  }
+  const raw = args[0];
+  const colon = raw.lastIndexOf(":");
+  const model = colon >= 0 ? raw.slice(0, colon) : raw;
+  const suffix = colon >= 0 ? raw.slice(colon + 1) : undefined;
+  if (suffix !== undefined && (!findPreset(SUMMARIZER_THINKING_LEVELS, suffix) || model === "")) {
+    warn(ctx, `Invalid model thinking suffix: ${suffix}. Use one of: ${THINKING_LIST}.`);
+    return;
+  }
+  if (args.length > 1 || model !== "default" && !MODEL_ID.test(model)) {
+    warn(ctx, `Invalid summarizer model: ${args.join(" ")}. Usage: /pruner model <provider>/<model-id>[:<thinking>] ` + "(e.g. anthropic/claude-haiku-3-5 or openai/gpt-5-mini:low), or /pruner model default.");
+    return;
+  }
+  if (model !== "default" && refuseUnknownModel(ctx, model))
+    return;
+  const level = suffix;
+  applyConfig(deps, ctx, level ? { summarizerModel: model, summarizerThinking: level } : { summarizerModel: model });
+  info(ctx, `Summarizer model set to: ${model}${level ? ` with thinking ${level}` : ""}`);
+};
+var thinkingCommand = async (deps, ctx, args) => {
+  const config = deps.currentConfig.value;
+  const arg = args[0];
+  if (arg === undefined) {
+    info(ctx, `Current summarizer thinking: ${thinkingLabel(config.summarizerThinking)} (${config.summarizerThinking})`);
+    return;
+  }
+  if (!findPreset(SUMMARIZER_THINKING_LEVELS, arg)) {
+    warn(ctx, `Invalid summarizer thinking level: ${arg}. Use one of: ${THINKING_LIST}.`);
+    return;
+  }
+  applyConfig(deps, ctx, { summarizerThinking: arg });
+  info(ctx, `Summarizer thinking set to: ${arg}`);
+};
+var PRUNE_ON_EFFECT = {
+  "agent-message": "tool outputs are summarized after the agent's final reply",
+  "on-demand": "tool outputs are summarized only when you run /pruner now"
+};
+var pruneOnCommand = async (deps, ctx, args) => {
+  const current = deps.currentConfig.value.pruneOn;
+  const mode = args[0] ?? await pickPreset(ctx, "pruner — choose when to trigger summarization", PRUNE_ON_MODES, current);
+  if (mode === undefined)
+    return;
+  if (!findPreset(PRUNE_ON_MODES, mode)) {
+    warn(ctx, `Invalid prune-on mode: ${mode}. Use one of: ${PRUNE_ON_MODES.map((m) => m.value).join(", ")}.`);
+    return;
+  }
+  const next = applyConfig(deps, ctx, { pruneOn: mode });
+  info(ctx, `Prune-on set to ${mode}: ${PRUNE_ON_EFFECT[mode]}.`);
+  refreshStatus(deps, ctx, next);
+};
+var batchingCommand = async (deps, ctx, args) => {
+  const mode = args[0] ?? await pickPreset(ctx, "pruner — choose batching granularity", BATCHING_MODES);
+  if (mode === undefined)
+    return;
+  const preset = findPreset(BATCHING_MODES, mode);
+  if (!preset) {
+    warn(ctx, `Invalid batching mode: ${mode}. Use one of: ${BATCHING_MODES.map((m) => m.value).join(", ")}.`);
+    return;
+  }
+  applyConfig(deps, ctx, { batchingMode: preset.value });
+  info(ctx, `Batching mode set to: ${preset.label}`);
+};
+function parseListEntry(text) {
+  if (CLEAR_WORDS.has(text.trim().toLowerCase()))
+    return [];
+  return text.split(/[\s,]+/).filter((part) => part.length > 0);
+}
+function protectedListCommand(spec) {
+  return async (deps, ctx, args) => {
+    let list;
+    if (args.length > 0) {
+      list = parseListEntry(args.join(" "));
+    } else {
+      const current = deps.currentConfig.value[spec.key];
+      const title = `${spec.label} (current: ${listOrNone(current)}) — enter ${spec.what} separated by commas; ` + '"none" clears the list, an empty entry keeps it';
+      const entered = await ctx.ui.input(title, current.join(", "));
+      if (entered === undefined)
+        return;
+      if (entered.trim() === "") {
+        info(ctx, `${spec.label} unchanged: ${listOrNone(current)}`);
+        return;
+      }
+      list = parseListEntry(entered);
+    }
+    applyConfig(deps, ctx, { [spec.key]: list });
+    info(ctx, `${spec.label}: ${listOrNone(list)}`);
+  };
+}
+var protectedToolsCommand = protectedListCommand({
+  key: "protectedTools",
+  label: "Protected tools",
+  what: "tool names"
+});
+var protectedPathsCommand = protectedListCommand({
+  key: "protectedPaths",
+  label: "Protected paths",
+  what: "globs"
+});
+var minBatchCharsCommand = async (deps, ctx, args) => {
+  const arg = args[0];
+  if (arg === undefined) {
+    const n = deps.currentConfig.value.minBatchChars;
+    info(ctx, n === 0 ? "Every tool turn's outputs are summarized, however small (min-batch-chars 0)." : `Tool turns whose outputs add up to fewer than ${n} characters are left as they are.`);
+    return;
+  }
+  const n = parseNonNegativeInt(arg);
+  if (n === undefined) {
+    warn(ctx, `Invalid min-batch-chars: "${arg}". Expected a whole number of characters, 0 or more (0 summarizes everything).`);
+    return;
+  }
+  applyConfig(deps, ctx, { minBatchChars: n });
+  info(ctx, n === 0 ? "min-batch-chars set to 0: every tool turn's outputs are summarized, however small." : `min-batch-chars set to ${n}: smaller tool turns are left as they are.`);
+};
+function messagesWord(n) {
+  return n === 1 ? "1 of your messages" : `${n} of your messages`;
+}
+var recoveryGraceCommand = async (deps, ctx, args) => {
+  const arg = args[0];
+  if (arg === undefined) {
+    const n = deps.currentConfig.value.recoveryGraceTurns;
+    info(ctx, n === 0 ? "A recovered output goes back to its short stub right away (recovery-grace 0)." : `A recovered output stays whole for ${messagesWord(n)}.`);
+    return;
+  }
+  const n = parseNonNegativeInt(arg);
+  if (n === undefined) {
+    warn(ctx, `Invalid recovery-grace: "${arg}". Expected a whole number, 0 or more (0 turns it off).`);
+    return;
+  }
+  applyConfig(deps, ctx, { recoveryGraceTurns: n });
+  info(ctx, n === 0 ? "recovery-grace set to 0: a recovered output goes back to its short stub right away." : `recovery-grace set to ${n}: a recovered output stays whole for ${messagesWord(n)}.`);
+};
+var DEDUP_VALUES = { on: true, true: true, off: false, false: false };
+var dedupCommand = async (deps, ctx, args) => {
+  const arg = args[0]?.toLowerCase();
+  const config = deps.currentConfig.value;
+  if (arg === undefined || arg === "status") {
+    info(ctx, `Content-hash dedup is ${onOff(config.dedupByContentHash)}. ${dedupDescription(config)}`);
+    return;
+  }
+  if (!Object.hasOwn(DEDUP_VALUES, arg)) {
+    warn(ctx, `Invalid dedup value: "${arg}". Expected on, off, status, true, or false.`);
+    return;
+  }
+  const value = DEDUP_VALUES[arg];
+  applyConfig(deps, ctx, { dedupByContentHash: value });
+  info(ctx, `Content-hash dedup turned ${onOff(value)}.`);
+};
+
+// src/commands/command-help.ts
+function item(value, label) {
+  return { value, label };
+}
+var SUBCOMMANDS = [
+  item("settings", "settings  — open the settings overlay"),
+  item("on", "on        — turn pruning on"),
+  item("off", "off       — turn pruning off"),
+  item("status", "status    — show the settings, the summarizer's use and the context now"),
+  item("model", "model     — show or set the summarizer model"),
+  item("thinking", "thinking  — show or set the summarizer's thinking level"),
+  item("prune-on", "prune-on  — choose when tool outputs are summarized"),
+  item("batching", "batching  — choose whether a summary covers one tool turn or a whole reply"),
+  item("stats", "stats     — show the summarizer's token use and cost"),
+  item("tree", "tree      — browse the summarized tool outputs"),
+  item("now", "now       — summarize the waiting tool outputs now, with progress"),
+  item("compact", "compact   — compress every finished earlier request now"),
+  item("protected-tools", "protected-tools — show or edit the tools whose outputs are never summarized"),
+  item("protected-paths", "protected-paths — show or edit the file globs whose reads are never summarized"),
+  item("min-batch-chars", "min-batch-chars — show or set the size under which outputs are left as they are"),
+  item("recovery-grace", "recovery-grace — show or set for how many of your messages a recovered output stays whole"),
+  item("dedup", "dedup     — show or switch pointing repeated outputs at their earlier copy"),
+  item("help", "help      — show this help")
+];
+function completeSubcommand(prefix) {
+  if (SUBCOMMANDS.some((entry) => entry.value === prefix))
+    return [];
+  return SUBCOMMANDS.filter((entry) => entry.value.startsWith(prefix)).map((entry) => ({ ...entry }));
+}
+var USAGE = [
+  ["/pruner settings", "Open the settings overlay"],
+  ["/pruner on", "Turn pruning on"],
+  ["/pruner off", "Turn pruning off"],
+  ["/pruner status", "Show the settings, the summarizer's use so far and the context now"],
+  ["/pruner model", "Show the summarizer model"],
+  ["/pruner model <id>", "Set the summarizer model (e.g. anthropic/claude-haiku-4-5); pi must know it"],
+  ["/pruner model <id>:<thinking>", "Set model and thinking level in one step (e.g. openai/gpt-5-mini:low)"],
+  ["/pruner thinking", "Show the summarizer's thinking level"],
+  ["/pruner thinking <level>", "Set it: default, off, minimal, low, medium, high, xhigh"],
+  ["/pruner prune-on", "Pick when tool outputs are summarized"],
+  ["/pruner prune-on on-demand", "Summarize only when you run /pruner now"],
+  [
+    "/pruner prune-on agent-message",
+    "Summarize after the agent's final reply (default; keeps the provider's cache hitting)"
+  ],
+  ["/pruner batching", "Pick what one summary covers"],
+  ["/pruner batching turn", "One summary per tool turn of the agent (default)"],
+  ["/pruner batching agent-message", "One summary per reply: every tool turn from your message to the agent's answer"],
+  ["/pruner stats", "The summarizer's calls, tokens and cost so far"],
+  ["/pruner tree", "Browse the summarized tool outputs; Ctrl-O opens the selected summary"],
+  ["/pruner now", "Summarize the waiting tool outputs right away, with live progress"],
+  ["/pruner protected-tools", "Edit the tools whose outputs are never summarized"],
+  ["/pruner protected-tools <names>", "Set that list directly (comma or space separated; none clears it)"],
+  ["/pruner protected-paths", "Edit the file globs whose reads are never summarized"],
+  ["/pruner protected-paths <globs>", "Set those globs directly (comma or space separated; none clears them)"],
+  ["/pruner min-batch-chars", "Show the size under which a turn's outputs are left as they are"],
+  ["/pruner min-batch-chars <n>", "Set that size in characters (0 summarizes everything)"],
+  ["/pruner recovery-grace", "Show for how many of your messages a recovered output stays whole"],
+  ["/pruner recovery-grace <n>", "Set that number (0 turns it off)"],
+  ["/pruner compact", "Compress every finished earlier request now, also the most recent ones"],
+  ["/pruner dedup", "Show whether repeated outputs point at their earlier copy"],
+  ["/pruner dedup on|off", "Switch that on or off"],
+  ["/pruner help", "Show this help"]
+];
+var SECTIONS = [
+  [
+    "Small outputs (min-batch-chars):",
+    [
+      "When a tool turn's outputs add up to fewer characters than this (default 1000), summarizing",
+      "would save little: they stay as they are, with no summarizer call, and are not offered again.",
+      "quietOversizedSkips leaves them out of the line each summary run ends with."
+    ]
+  ],
+  [
+    "Protected tools and paths:",
+    [
+      "Outputs of protected tools (e.g. todowrite, todoread) and reads of protected files (skill",
+      "files by default) are never summarized; of a file read several times only the newest read",
+      "stays whole. Names of tools that do not exist are ignored."
+    ]
+  ],
+  [
+    "Repeated outputs (dedup):",
+    [
+      "On by default. An output identical to one summarized earlier is not summarized again: it points",
+      "at the earlier copy's ref, and context_tree_query returns it."
+    ]
+  ],
+  [
+    "What a summary covers (batching):",
+    [
+      "turn (default) makes one summary per tool turn of the agent; agent-message makes one per",
+      "reply, from your message to the agent's answer."
+    ]
+  ],
+  [
+    "When to summarize (prune-on):",
+    [
+      "agent-message (default) summarizes after the agent's final reply; on-demand only when you",
+      "run /pruner now."
+    ]
+  ],
+  [
+    "Why this matters:",
+    [
+      "Every change to earlier context makes the provider re-read it at full price (a cache miss), so",
+      "summaries are made once per finished piece of work, not after every tool turn."
+    ]
+  ],
+  [
+    "Related:",
+    ["Anthropic prompt caching docs: https://docs.claude.com/en/docs/build-with-claude/prompt-caching"]
+  ]
+];
+var SETTINGS_LOCATION = "Settings are stored under the contextPrune key of <agent-dir>/settings.json, where <agent-dir> is " + "$PI_CODING_AGENT_DIR when set, otherwise ~/.pi/agent.";
+function helpText() {
+  const lines = ["pruner — summarizes tool outputs the agent already used, and keeps every original recoverable.", "", "Usage:"];
+  for (const [command, description] of USAGE)
+    lines.push(`  ${command.padEnd(41)}${description}`);
+  for (const [heading, body] of SECTIONS) {
+    lines.push("", heading);
+    for (const line of body)
+      lines.push(`  ${line}`);
+  }
+  lines.push("", SETTINGS_LOCATION);
+  return lines.join(`
+`);
+}
+
+// src/economics/rewrite-economics.ts
+function expectedRemainingRequests(requestsSoFar, promptsSoFar, phase) {
+  const remaining = Math.max(1, Number.isFinite(requestsSoFar) ? requestsSoFar : 0);
+  if (phase === "in-run")
+    return remaining;
+  const prompts = Math.max(0, Number.isFinite(promptsSoFar) ? promptsSoFar : 0);
+  return remaining * (prompts / (prompts + 1));
+}
+function nonNegative(value) {
+  return Number.isFinite(value) && value > 0 ? value : 0;
+}
+function weighRewrite(figures, main, summarizer, expectedRequests, cold) {
+  const suffix = nonNegative(figures.suffixTokens);
+  const removed = Math.min(nonNegative(figures.removedTokens), suffix);
+  const summary = nonNegative(figures.summaryTokens);
+  const n = nonNegative(expectedRequests);
+  const { cacheRead, cacheWrite } = main.prices;
+  const summarizerCost = nonNegative(figures.summarizerInputTokens) * summarizer.prices.input + summary * summarizer.prices.output;
+  const rewrite = cold ? 0 : cacheWrite * (suffix - removed + summary) - cacheRead * suffix;
+  const oneTimeCost = rewrite + summarizerCost;
+  const savingPerRequest = cacheRead * (removed - summary);
+  const firstSaving = cold ? (cacheWrite - cacheRead) * (removed - summary) : 0;
+  const netSaving = firstSaving + n * savingPerRequest - oneTimeCost;
+  const apply = netSaving > 0;
+  const reason = apply ? `summarizing pays: about ${dollars(netSaving)} saved over ${n.toFixed(1)} more requests${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}` : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${n.toFixed(1)} more requests; waiting until it pays or the cache expires`;
+  return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest, summarizerCost, netSaving };
+}
+function dollars(amount) {
+  const abs = Math.abs(amount);
+  if (abs >= 1)
+    return `$${amount.toFixed(2)}`;
+  if (abs >= 0.01)
+    return `$${amount.toFixed(3)}`;
+  return `$${amount.toFixed(4)}`;
+}
+
+// src/ui/policy-status.ts
+function duration(ms) {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60)
+    return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60)
+    return `${minutes} min ${seconds % 60} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+function share(rate) {
+  return rate === undefined ? undefined : `${Math.round(rate * 100)}%`;
+}
+function cacheLine(cache) {
+  const hits = [share(cache.lastHitRate) && `last request ${share(cache.lastHitRate)} from the cache`, share(cache.recentHitRate) && `recent requests ${share(cache.recentHitRate)}`].filter(Boolean).join(", ");
+  const tail = hits ? `; ${hits}` : "";
+  if (cache.temperature === "warm")
+    return `  cache: warm, expires in ${duration(cache.expiresInMs ?? 0)}${tail}`;
+  if (cache.temperature === "cold")
+    return cache.requests === 0 ? "  cache: cold (no request yet)" : `  cache: cold (expired)${tail}`;
+  return `  cache: unknown (${cache.reason ?? "no figures"})${tail}`;
+}
+function pendingLine(pending) {
+  if (!pending)
+    return "  waiting outputs: none";
+  const f = pending.figures;
+  if (!f)
+    return `  waiting outputs: ${pending.verdict === "apply" ? "would be summarized now" : "wait"} (${pending.reason})`;
+  const per = `${dollars(f.savingPerRequest)} per request`;
+  const net = f.netSaving >= 0 ? `net ${dollars(f.netSaving)} saved` : `net ${dollars(-f.netSaving)} lost`;
+  return `  waiting outputs: about ${Math.round(f.removedTokens)} tokens removable, ${per}; over ${f.expectedRequests.toFixed(1)} more requests ${net}`;
+}
+function lastLine(last) {
+  if (!last)
+    return "  last decision: none yet";
+  const verb = last.verdict === "apply" ? "summarized" : "waited";
+  return `  last decision: ${verb}, because ${last.reason}`;
+}
+function policyStatusBlock(view) {
+  const header = `
+  --- prompt cache and flush policy ---`;
+  if (view.policy === "classic")
+    return `${header}
+  policy: classic (summarize at every final reply, as 2.9.1)
+${cacheLine(view.cache)}`;
+  const policy = view.active ? "  policy: cost (summarize when it pays)" : "  policy: cost (inactive: pruning is off or on demand)";
+  return [header, policy, cacheLine(view.cache), pendingLine(view.pending), lastLine(view.last)].join(`
+`);
+}
+
+// src/commands/command-report.ts
+function seconds2(ms) {
+  return ms === 0 ? "no limit" : `${Math.round(ms / 1000)} s`;
+}
+var WHEN = {
+  "agent-message": "after the agent's final reply",
+  "on-demand": "only on /pruner now"
+};
+var BATCHES = {
+  turn: "one per tool turn",
+  "agent-message": "one per agent reply"
+};
+function settingsBlock(config) {
+  return [
+    "pruner status:",
+    `  pruning:           ${config.enabled ? "on" : "off"}`,
+    `  summarizer model:  ${config.summarizerModel} (thinking: ${thinkingLabel(config.summarizerThinking)})`,
+    `  summarizer waits:  ${seconds2(config.summarizerIdleTimeoutMs)} without output, ${seconds2(config.summarizerMaxTimeoutMs)} in all`,
+    `  summarizes:        ${WHEN[config.pruneOn] ?? config.pruneOn}`,
+    `  summaries:         ${BATCHES[config.batchingMode] ?? config.batchingMode}`,
+    `  repeated outputs:  ${config.dedupByContentHash ? "pointed at their earlier copy" : "summarized again"}`,
+    `  footer line:       ${config.showPruneStatusLine ? "on" : "off"}`
+  ].join(`
+`);
+}
+function usageLines(stats) {
+  return `
+  calls:       ${stats.callCount}` + `
+  input:       ${formatTokens(stats.totalInputTokens)} tokens` + `
+  output:      ${formatTokens(stats.totalOutputTokens)} tokens` + `
+  cost:        ${formatCost(stats.totalCost)}`;
+}
+function contextBlock(metrics, rearmed) {
+  return `
+  --- context now (what the provider receives) ---` + `
+  thinking since the last reply:    ${formatCompactCount(metrics.openCycleThinkingTokens)} tokens` + `
+  largest request:                  ${metrics.largestChainSharePct}% of the context` + `
+  tool output not yet summarized:   ${formatCompactCount(metrics.frontierGapTokens)} tokens` + (rearmed ? `
+  found after reload:               earlier tool output waiting to be summarized` : "");
+}
+function statusReport(deps, ctx) {
+  const stats = deps.getStats();
+  let text = settingsBlock(deps.currentConfig.value);
+  text += stats.callCount > 0 ? `
+  --- summarizer use ---${usageLines(stats)}` : `
+  (no summarizer calls yet)`;
+  if (deps.getContextMetrics) {
+    text += contextBlock(deps.getContextMetrics(ctx), Boolean(deps.getRearmed?.()));
+  }
+  if (deps.getPolicyView)
+    text += policyStatusBlock(deps.getPolicyView(ctx));
+  return text;
+}
+function statsReport(stats) {
+  const chains = stats.chainsCompressed ?? 0;
+  if (stats.callCount === 0 && chains === 0)
+    return "pruner stats: no summarizer calls yet.";
+  return `pruner stats:${usageLines(stats)}${chains > 0 ? `
+  earlier requests compressed: ${chains}` : ""}`;
+}
+var statusCommand = async (deps, ctx) => {
+  showReport(deps.pi, ctx, statusReport(deps, ctx));
+};
+var statsCommand = async (deps, ctx) => {
+  showReport(deps.pi, ctx, statsReport(deps.getStats()));
+};
+
+// src/commands/command-settings.ts
+import { getSettingsListTheme } from "@earendil-works/pi-coding-agent";
+import { SettingsList, wrapTextWithAnsi as wrapTextWithAnsi2 } from "@earendil-works/pi-tui";
+var BOOL_VALUES = ["true", "false"];
+function presetValues(presets) {
+  return presets.map((preset) => preset.value);
+}
+function inCycle(values, value, fallback) {
+  return values.includes(value) ? value : fallback;
+}
+function intAtLeast(value, min, fallback) {
+  const n = Number.parseInt(value, 10);
+  return Number.isNaN(n) || n < min ? fallback : n;
+}
+function boolSpec(id, label, get, set) {
+  return { id, label, values: () => BOOL_VALUES, current: (c) => String(get(c)), apply: (v, c) => set(c, v === "true") };
+}
+function topBool(id, label) {
+  return boolSpec(id, label, (c) => c[id], (c, v) => ({ ...c, [id]: v }));
+}
+var offOr = (show) => (raw) => {
+  const n = Number(raw);
+  return n === 0 ? "off" : show(n);
+};
+var chars = offOr((n) => `${n} chars`);
+var secondsShown = offOr((n) => `${n / 1000} s`);
+var percent = offOr((n) => `${Math.round(n * 100)}%`);
+var counted = (unit) => offOr((n) => plural(n, unit));
+function shownCycle(presets, show) {
+  const raws = presetValues(presets);
+  const values = raws.map(show);
+  const toRaw = (value) => raws.find((raw) => show(raw) === value) ?? value;
+  return { raws, values, toRaw };
+}
+function intSpec(id, label, presets, show) {
+  const cycle = shownCycle(presets, show);
+  const fallback = DEFAULT_CONFIG[id];
+  return {
+    id,
+    label,
+    values: () => cycle.values,
+    current: (c) => show(inCycle(cycle.raws, String(c[id]), String(fallback))),
+    apply: (v, c) => ({ ...c, [id]: intAtLeast(cycle.toRaw(v), 0, fallback) })
+  };
+}
+function chainSpec(id, label, key) {
+  return boolSpec(id, label, (c) => Boolean(c.chainCompression[key]), (c, v) => ({ ...c, chainCompression: { ...c.chainCompression, [key]: v } }));
+}
+function purgeIntSpec(id, label, key, presets, min, show) {
+  const cycle = shownCycle(presets, show);
+  const fallback = DEFAULT_CONFIG.purgeErrors[key];
+  return {
+    id,
+    label,
+    values: () => cycle.values,
+    current: (c) => show(inCycle(cycle.raws, String(c.purgeErrors[key]), String(fallback))),
+    apply: (v, c) => ({
+      ...c,
+      purgeErrors: { ...c.purgeErrors, [key]: intAtLeast(cycle.toRaw(v), min, fallback) }
+    })
+  };
+}
+function castSpec(id, label, presets) {
+  const values = presetValues(presets);
+  return { id, label, values: () => values, current: (c) => c[id], apply: (v, c) => ({ ...c, [id]: v }) };
+}
+function readOnlyList(id, label) {
+  return { id, label, values: (c) => [listOrNone(c[id])], current: (c) => listOrNone(c[id]) };
+}
+var AUTO_BUDGET = shownCycle(AUTO_BUDGET_PRESETS, percent);
+var chainsShown = counted("chain");
+var WINDOW = shownCycle(ROLLING_WINDOW_PRESETS, chainsShown);
+var SPECS = [
+  topBool("enabled", "Enabled"),
+  topBool("showPruneStatusLine", "Prune status line"),
+  castSpec("pruneOn", "Prune trigger", PRUNE_ON_MODES),
+  {
+    id: "summarizerModel",
+    label: "Summarizer model",
+    values: (c) => [c.summarizerModel],
+    current: (c) => c.summarizerModel,
+    apply: (v, c) => ({ ...c, summarizerModel: v }),
+    withModelBrowser: true
+  },
+  castSpec("summarizerThinking", "Summarizer thinking", SUMMARIZER_THINKING_LEVELS),
+  castSpec("batchingMode", "Batching mode", BATCHING_MODES),
+  topBool("quietOversizedSkips", "Quiet skip notifications"),
+  intSpec("minBatchChars", "Min batch size", MIN_BATCH_CHARS_PRESETS, chars),
+  intSpec("recoveryGraceTurns", "Recovery grace", RECOVERY_GRACE_PRESETS, counted("prompt")),
+  intSpec("summarizerIdleTimeoutMs", "Summarizer idle timeout", SUMMARIZER_IDLE_TIMEOUT_PRESETS, secondsShown),
+  intSpec("summarizerMaxTimeoutMs", "Summarizer max timeout", SUMMARIZER_MAX_TIMEOUT_PRESETS, secondsShown),
+  {
+    id: "autoBudgetThreshold",
+    label: "Auto-flush at context %",
+    values: () => AUTO_BUDGET.values,
+    current: (c) => percent(c.autoBudgetThreshold == null ? "0" : inCycle(AUTO_BUDGET.raws, String(c.autoBudgetThreshold), "0")),
+    apply: (v, c) => {
+      const x = Number.parseFloat(AUTO_BUDGET.toRaw(v));
+      return { ...c, autoBudgetThreshold: x > 0 && x <= 1 ? x : null };
+    }
+  },
+  topBool("dedupByContentHash", "Dedup by content hash"),
+  chainSpec("chainCompressionEnabled", "Chain compression", "enabled"),
+  {
+    id: "chainCompressionRollingWindow",
+    label: "Chain window",
+    values: () => WINDOW.values,
+    current: (c) => chainsShown(inCycle(WINDOW.raws, String(c.chainCompression.rollingWindow), String(DEFAULT_CONFIG.chainCompression.rollingWindow))),
+    apply: (v, c) => ({
+      ...c,
+      chainCompression: {
+        ...c.chainCompression,
+        rollingWindow: intAtLeast(WINDOW.toRaw(v), 1, DEFAULT_CONFIG.chainCompression.rollingWindow)
+      }
+    })
+  },
+  chainSpec("chainCompressionStripThinking", "Strip final thinking", "stripFinalAssistantThinking"),
+  chainSpec("chainCompressionFuseRange", "Fuse range summary", "fuseRangeSummary"),
+  boolSpec("purgeErrorsEnabled", "Error purge", (c) => c.purgeErrors.enabled, (c, v) => ({ ...c, purgeErrors: { ...c.purgeErrors, enabled: v } })),
+  purgeIntSpec("purgeErrorsCooldown", "Error purge cooldown", "cooldownTurns", PURGE_COOLDOWN_PRESETS, 1, counted("turn")),
+  purgeIntSpec("purgeErrorsMinArgChars", "Error purge min argument size", "minArgChars", PURGE_MIN_ARG_PRESETS, 0, chars),
+  readOnlyList("protectedTools", "Protected tools"),
+  readOnlyList("protectedPaths", "Protected paths")
+];
+function availableModels(ctx) {
+  try {
+    return ctx.modelRegistry?.getAvailable() ?? [];
+  } catch (err) {
+    console.error("pi-condense: listing available models failed", err);
+    return [];
+  }
+}
+function modelBrowserItems(ctx, current) {
+  const items = [
+    {
+      id: "default",
+      label: "default (active model)",
+      values: ["default"],
+      currentValue: current === "default" ? "default" : "",
+      description: "Use the currently active model for summarization"
+    }
+  ];
+  for (const model of availableModels(ctx)) {
+    const key = `${model.provider}/${model.id}`;
+    items.push({ id: key, label: key, values: [key], currentValue: key === current ? key : "", description: model.name || key });
+  }
+  return items;
+}
+function buildSettingItems(ctx, config, modelRows = 15) {
+  return SPECS.map((spec) => {
+    const item = {
+      id: spec.id,
+      label: spec.label,
+      description: settingDescription(spec.id, config),
+      currentValue: spec.current(config),
+      values: spec.values(config)
+    };
+    if (spec.withModelBrowser) {
+      item.submenu = (current, done) => new SettingsList(modelBrowserItems(ctx, current), modelRows, getSettingsListTheme(), (_id, value) => done(value), () => done(undefined), {
+        enableSearch: true
+      });
+    }
+    return item;
+  });
+}
+function applySettingChange(deps, ctx, items, id, value) {
+  const spec = SPECS.find((candidate) => candidate.id === id);
+  if (!spec?.apply)
+    return;
+  const next = spec.apply(value, deps.currentConfig.value);
+  deps.currentConfig.value = next;
+  deps.persist(ctx, next);
+  refreshStatus(deps, ctx, next);
+  for (const item of items) {
+    item.description = settingDescription(item.id, next);
+    if (item.id === id)
+      item.currentValue = spec.current(next);
+  }
+  return next;
+}
+var TITLE = "pruner settings";
+var CLOSE_HINT = "Esc to close · changes are saved";
+var OVERLAY_WIDTH = 80;
+var BOX_ROWS = 7;
+var TERMINAL_MARGIN = 2;
+var MIN_LIST_ROWS = 3;
+function overlayTheme() {
+  const base = getSettingsListTheme();
+  return { ...base, hint: (text) => base.hint(text.replace("Esc to cancel", CLOSE_HINT)) };
+}
+function settingsLayout(items, rows, columns) {
+  const content = Math.min(OVERLAY_WIDTH, columns) - 4;
+  const described = Math.max(0, ...items.map((item) => wrapTextWithAnsi2(item.description ?? "", content - 4).length));
+  const all = rows - TERMINAL_MARGIN - BOX_ROWS - described;
+  const listRows = Math.max(MIN_LIST_ROWS, all >= items.length ? items.length : all - 1);
+  const scrollRow = listRows < items.length ? 1 : 0;
+  const height = Math.min(rows, BOX_ROWS + listRows + scrollRow + described);
+  return { listRows, height, top: Math.max(0, Math.floor((rows - height) / 2)) };
+}
+
+class SettingsOverlay {
+  list;
+  theme;
+  capturesViewportInput = true;
+  constructor(list, theme) {
+    this.list = list;
+    this.theme = theme;
+  }
+  render(width) {
+    const lines = this.list.render(Math.max(1, width - 4));
+    const paint = this.theme ? (text) => this.theme.fg("border", text) : undefined;
+    return frame(this.theme ? this.theme.fg("accent", TITLE) : TITLE, lines, width, { paint, padding: 1 });
+  }
+  handleInput(data) {
+    this.list.handleInput(data);
+  }
+  invalidate() {
+    this.list.invalidate();
+  }
+}
+var settingsCommand = async (deps, ctx) => {
+  let top = 0;
+  await ctx.ui.custom((tui, theme, _keybindings, done) => {
+    const probe = buildSettingItems(ctx, deps.currentConfig.value);
+    const layout = settingsLayout(probe, tui.terminal.rows, tui.terminal.columns);
+    top = layout.top;
+    const items = buildSettingItems(ctx, deps.currentConfig.value, layout.listRows);
+    const onChange = (id, value) => {
+      try {
+        if (applySettingChange(deps, ctx, items, id, value))
+          list.invalidate();
+      } catch (err) {
+        safeNotify2(ctx, `pruner: settings change failed: ${errorMessage(err)}`, "error");
+      }
+    };
+    const list = new SettingsList(items, layout.listRows, overlayTheme(), onChange, () => done(undefined), {
+      enableSearch: true
+    });
+    return new SettingsOverlay(list, theme);
+  }, { overlay: true, overlayOptions: () => ({ width: OVERLAY_WIDTH, row: top }) });
+};
+
+// src/settings/config.ts
+import { getAgentDir } from "@earendil-works/pi-coding-agent";
+import { randomBytes } from "node:crypto";
+import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
+var SETTINGS_KEY = "contextPrune";
+function settingsPath() {
+  return join(getAgentDir(), "settings.json");
+}
+var warnedPaths = new Set;
+var saveQueue = Promise.resolve();
+function isPlainObject2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function errorText(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+async function readSettings(path) {
+  let text;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    if (err?.code === "ENOENT")
+      return { state: "absent" };
+    return { state: "unusable", reason: `cannot be read (${errorText(err)})` };
+  }
+  text = text.replace(/^\uFEFF/, "");
+  if (text.trim() === "")
+    return { state: "absent" };
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    return { state: "unusable", reason: `is not valid JSON (${errorText(err)})` };
+  }
+  if (!isPlainObject2(parsed))
+    return { state: "unusable", reason: "does not contain a JSON object" };
+  return { state: "ok", data: parsed };
+}
+function warnOnce(path, reason) {
+  if (warnedPaths.has(path))
+    return;
+  warnedPaths.add(path);
+  console.error(`pi-condense: settings file ${path} ${reason}; using default contextPrune settings. ` + "pi-condense will not write to this file until it is fixed.");
+}
+var isNumber = (value) => typeof value === "number" && Number.isFinite(value);
+function describeValue(value) {
+  if (typeof value === "string") {
+    const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
+    return `the string ${JSON.stringify(shown)}`;
+  }
+  if (Array.isArray(value))
+    return "a list";
+  if (value === null)
+    return "null";
+  if (typeof value === "object")
+    return "an object";
+  return String(value);
+}
+var shown = (value) => JSON.stringify(value) ?? String(value);
+
+class Normalizer {
+  warnings = [];
+  warn(key, expected, found, using) {
+    this.warnings.push(`pruner: settings.json contextPrune.${key} should be ${expected}, found ${found}; using ${using}`);
+  }
+  fallback(key, expected, value, fallback) {
+    this.warn(key, expected, describeValue(value), shown(fallback));
+    return fallback;
+  }
+  bool(key, value, fallback) {
+    return typeof value === "boolean" ? value : this.fallback(key, "true or false", value, fallback);
+  }
+  text(key, value, fallback) {
+    return typeof value === "string" ? value : this.fallback(key, "a string", value, fallback);
+  }
+  oneOf(key, value, allowed, fallback) {
+    if (allowed.includes(value))
+      return value;
+    return this.fallback(key, `one of ${allowed.map((v) => `"${v}"`).join(", ")}`, value, fallback);
+  }
+  count(key, value, fallback) {
+    return isNumber(value) && value >= 0 ? Math.floor(value) : this.fallback(key, "a whole number >= 0", value, fallback);
+  }
+  positiveCount(key, value, fallback) {
+    if (isNumber(value) && Math.floor(value) > 0)
+      return Math.floor(value);
+    return this.fallback(key, "a whole number > 0", value, fallback);
+  }
+  limitOrNull(key, value) {
+    if (value === null)
+      return null;
+    if (isNumber(value) && value >= 1)
+      return Math.floor(value);
+    return this.fallback(key, "a whole number >= 1 or null", value, null);
+  }
+  share(key, value, fallback = null) {
+    if (value === null || isNumber(value) && value > 0 && value <= 1)
+      return value;
+    return this.fallback(key, "a number in (0, 1] or null", value, fallback);
+  }
+  stringList(key, value, fallback) {
+    if (!Array.isArray(value))
+      return this.fallback(key, "a list of strings", value, fallback);
+    if (value.every((item) => typeof item === "string"))
+      return value;
+    const kept = value.filter((item) => typeof item === "string");
+    const others = value.length - kept.length;
+    const found = `${plural(others, "entry", "entries")} that ${others === 1 ? "is" : "are"} not a string`;
+    this.warn(key, "a list of strings", found, shown(kept));
+    return kept;
+  }
+  nestedBlock(key, value, fallback, feature) {
+    if (!isPlainObject2(value))
+      return this.fallback(key, "an object", value, fallback);
+    const defaults = fallback;
+    let repaired;
+    for (const sub of Object.keys(value)) {
+      if (!Object.hasOwn(defaults, sub))
+        continue;
+      const expected = typeof defaults[sub];
+      const current = value[sub];
+      if (typeof current === expected && (expected !== "number" || isNumber(current)))
+        continue;
+      repaired ??= { ...value };
+      repaired[sub] = defaults[sub];
+      const wanted = expected === "boolean" ? "true or false" : expected === "number" ? "a number" : `a ${expected}`;
+      this.warn(`${key}.${sub}`, wanted, describeValue(current), shown(defaults[sub]));
+    }
+    if (value.enabled === undefined) {
+      this.warnings.push(`pruner: settings.json contextPrune.${key} has no "enabled" field, so ${feature} stays off ` + `(a nested block replaces the defaults instead of merging with them; add "enabled": true or false)`);
+    }
+    return repaired ?? value;
+  }
+}
+var THINKING_VALUES = SUMMARIZER_THINKING_LEVELS.map((level) => level.value);
+var PRUNE_ON_VALUES = PRUNE_ON_MODES.map((mode) => mode.value);
+function normalize(existing, n) {
+  const d = DEFAULT_CONFIG;
+  const merged = { ...d, ...existing };
+  return {
+    ...merged,
+    enabled: n.bool("enabled", merged.enabled, d.enabled),
+    showPruneStatusLine: n.bool("showPruneStatusLine", merged.showPruneStatusLine, d.showPruneStatusLine),
+    summarizerModel: n.text("summarizerModel", merged.summarizerModel, d.summarizerModel),
+    summarizerThinking: n.oneOf("summarizerThinking", merged.summarizerThinking, THINKING_VALUES, d.summarizerThinking),
+    pruneOn: n.oneOf("pruneOn", merged.pruneOn, PRUNE_ON_VALUES, d.pruneOn),
+    batchingMode: n.text("batchingMode", merged.batchingMode, d.batchingMode),
+    quietOversizedSkips: n.bool("quietOversizedSkips", merged.quietOversizedSkips, d.quietOversizedSkips),
+    minBatchChars: n.count("minBatchChars", merged.minBatchChars, d.minBatchChars),
+    recoveryGraceTurns: n.count("recoveryGraceTurns", merged.recoveryGraceTurns, d.recoveryGraceTurns),
+    summarizerIdleTimeoutMs: n.count("summarizerIdleTimeoutMs", merged.summarizerIdleTimeoutMs, d.summarizerIdleTimeoutMs),
+    summarizerMaxTimeoutMs: n.count("summarizerMaxTimeoutMs", merged.summarizerMaxTimeoutMs, d.summarizerMaxTimeoutMs),
+    protectedTools: n.stringList("protectedTools", merged.protectedTools, d.protectedTools),
+    protectedPaths: n.stringList("protectedPaths", merged.protectedPaths, d.protectedPaths),
+    chainCompression: n.nestedBlock("chainCompression", merged.chainCompression, d.chainCompression, "chain compression"),
+    purgeErrors: n.nestedBlock("purgeErrors", merged.purgeErrors, d.purgeErrors, "error purge"),
+    dedupByContentHash: n.bool("dedupByContentHash", merged.dedupByContentHash, d.dedupByContentHash),
+    autoBudgetThreshold: n.share("autoBudgetThreshold", merged.autoBudgetThreshold),
+    spillThreshold: n.positiveCount("spillThreshold", merged.spillThreshold, d.spillThreshold),
+    spillPreviewBytes: n.count("spillPreviewBytes", merged.spillPreviewBytes, d.spillPreviewBytes),
+    budgetTurnDelta: n.share("budgetTurnDelta", merged.budgetTurnDelta),
+    frontierGapThresholdTokens: n.limitOrNull("frontierGapThresholdTokens", merged.frontierGapThresholdTokens),
+    maxImagesPerRequest: n.limitOrNull("maxImagesPerRequest", merged.maxImagesPerRequest),
+    flushPolicy: n.oneOf("flushPolicy", merged.flushPolicy, FLUSH_POLICIES, d.flushPolicy),
+    contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure)
+  };
+}
+async function loadConfigWithWarnings() {
+  let path = "settings.json";
+  try {
+    path = settingsPath();
+    const file = await readSettings(path);
+    if (file.state === "unusable") {
+      warnOnce(path, file.reason);
+      return { config: { ...DEFAULT_CONFIG }, warnings: [] };
+    }
+    const block = file.state === "ok" ? file.data[SETTINGS_KEY] : undefined;
+    const n = new Normalizer;
+    if (isPlainObject2(block))
+      return { config: normalize(block, n), warnings: n.warnings };
+    if (block !== undefined) {
+      n.warnings.push(`pruner: settings.json ${SETTINGS_KEY} should be an object, found ${describeValue(block)}; using the default settings`);
+    }
+    return { config: { ...DEFAULT_CONFIG }, warnings: n.warnings };
+  } catch (err) {
+    warnOnce(path, `could not be loaded (${errorText(err)})`);
+    return { config: { ...DEFAULT_CONFIG }, warnings: [] };
+  }
+}
+async function resolveTarget(path) {
+  try {
+    const target = await realpath(path);
+    return { target, mode: (await stat(target)).mode & 511 };
+  } catch {
+    return { target: path };
+  }
+}
+
+class SettingsSaveError extends Error {
+  path;
+  reason;
+  name = "SettingsSaveError";
+  constructor(path, reason, cause) {
+    super(`pi-condense: failed to save settings to ${path}: ${reason}`, { cause });
+    this.path = path;
+    this.reason = reason;
+  }
+}
+function blockToWrite(stored, config) {
+  const block = isPlainObject2(stored) ? { ...stored } : {};
+  const defaults = DEFAULT_CONFIG;
+  for (const [key, value] of Object.entries(config)) {
+    if (value === undefined)
+      continue;
+    const inFile = Object.hasOwn(block, key);
+    const write = Object.hasOwn(defaults, key) ? inFile || !isDeepStrictEqual(value, defaults[key]) : !inFile;
+    if (write)
+      Object.defineProperty(block, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return block;
+}
+async function writeSettings(path, config) {
+  const current = await readSettings(path);
+  if (current.state === "unusable") {
+    throw new SettingsSaveError(path, `it ${current.reason}, so it was left untouched (fix it by hand and try again)`);
+  }
+  const base = current.state === "ok" ? current.data : {};
+  let tmp;
+  try {
+    const block = blockToWrite(base[SETTINGS_KEY], config);
+    const body = `${JSON.stringify({ ...base, [SETTINGS_KEY]: block }, null, 2)}
+`;
+    const { target, mode } = await resolveTarget(path);
+    await mkdir(dirname(target), { recursive: true });
+    tmp = join(dirname(target), `${basename(target)}.${randomBytes(8).toString("hex")}.tmp`);
+    await writeFile(tmp, body, "utf8");
+    if (mode !== undefined)
+      await chmod(tmp, mode);
+    await rename(tmp, target);
+  } catch (err) {
+    if (tmp)
+      await unlink(tmp).catch(() => {});
+    throw new SettingsSaveError(path, errorText(err), err);
+  }
+}
+async function saveConfig(config) {
+  const path = settingsPath();
+  const run = saveQueue.then(() => writeSettings(path, config));
+  saveQueue = run.catch(() => {});
+  return run;
+}
+
+// src/archive/summary-refs.ts
+var ANCHORED_LABEL = /^(\s*(?:[-*]\s+)?)\[\[(\d+):([^\]\n]+)\]\]\s*/;
+var ANY_LABEL = /\[\[\d+:[^\]\n]+\]\]\s*/g;
+var FENCE = "```";
+function makeRef(shortId, toolCallId, resultTimestamp) {
+  const ref = { shortId, toolCallId };
+  if (typeof resultTimestamp === "number")
+    ref.resultTimestamp = resultTimestamp;
+  return ref;
+}
+function buildShortToolCallRefs(calls, startIndex) {
+  const refs = calls.map((call, offset) => makeRef(`t${startIndex + offset}`, call.toolCallId, call.resultTimestamp));
+  return { refs, nextIndex: startIndex + calls.length };
+}
+function normalizeSummaryToolCallRefs(details) {
+  if (typeof details !== "object" || details === null)
+    return [];
+  const { toolCallRefs, toolCallIds } = details;
+  if (Array.isArray(toolCallRefs)) {
+    return toolCallRefs.filter((ref) => ref != null && typeof ref.shortId === "string" && typeof ref.toolCallId === "string").map((ref) => makeRef(ref.shortId, ref.toolCallId, ref.resultTimestamp));
+  }
+  if (Array.isArray(toolCallIds)) {
+    return toolCallIds.filter((id) => typeof id === "string").map((id) => ({ shortId: id, toolCallId: id }));
+  }
+  return [];
+}
+function formatSummaryToolCallRefs(refs) {
+  const list = refs.map((ref) => `\`${ref.shortId}\``).join(", ");
+  return `
+
+---
+**Summarized tool refs**: ${list}
+Use \`context_tree_query\` with these refs to retrieve the original full outputs.`;
+}
+function makeSummaryDetails(batch, refs) {
+  return {
+    toolCallRefs: refs,
+    toolNames: batch.toolCalls.map((call) => call.toolName),
+    turnIndex: batch.turnIndex,
+    timestamp: batch.timestamp
+  };
+}
+function decorateLine(line, refs, toolNames) {
+  const anchored = line.replace(ANCHORED_LABEL, (_match, prefix, digits, name) => {
+    const position = Number(digits) - 1;
+    const ref = refs[position];
+    const expected = toolNames[position];
+    if (!ref || expected === undefined)
+      return prefix;
+    if (name.trim().toLowerCase() !== expected.trim().toLowerCase())
+      return prefix;
+    return `${prefix}\`${ref.shortId}\` `;
+  });
+  return anchored.replace(ANY_LABEL, "");
+}
+function substituteInlineRefs(text, refs, toolNames) {
+  if (text === "")
+    return "";
+  let inFence = false;
+  return text.split(`
+`).map((line) => {
+    if (line.trimStart().startsWith(FENCE)) {
+      inFence = !inFence;
+      return line;
+    }
+    return inFence ? line : decorateLine(line, refs, toolNames);
+  }).join(`
+`);
+}
+function refOccurrenceKeys(refs) {
+  return refs.map((ref) => occKey(ref.toolCallId, ref.resultTimestamp));
+}
+
+// src/commands/commands.ts
+var HANDLERS = new Map([
+  ["settings", settingsCommand],
+  ["on", setEnabled(true)],
+  ["off", setEnabled(false)],
+  ["status", statusCommand],
+  ["model", modelCommand],
+  ["thinking", thinkingCommand],
+  ["prune-on", pruneOnCommand],
+  ["batching", batchingCommand],
+  ["stats", statsCommand],
+  ["tree", treeCommand],
+  ["now", nowCommand],
+  ["compact", compactCommand],
+  ["protected-tools", protectedToolsCommand],
+  ["protected-paths", protectedPathsCommand],
+  ["min-batch-chars", minBatchCharsCommand],
+  ["recovery-grace", recoveryGraceCommand],
+  ["dedup", dedupCommand],
+  ["help", async (_deps, ctx) => info(ctx, helpText())]
+]);
+function firstToken2(text) {
+  return text.trim().split(/\s+/)[0] || undefined;
+}
+async function runPruner(deps, args, ctx) {
+  const parts = (args ?? "").trim().split(/\s+/);
+  let subcommand = parts[0] || undefined;
+  let subArgs = parts.slice(1);
+  if (!subcommand) {
+    const choice = await ctx.ui.select("pruner — choose a subcommand", SUBCOMMANDS.map((entry) => entry.label));
+    if (choice === undefined)
+      return;
+    subcommand = firstToken2(choice);
+    subArgs = [];
+    if (!subcommand)
+      return;
+  }
+  const handler = HANDLERS.get(subcommand);
+  if (!handler) {
+    safeNotify2(ctx, `Unknown subcommand: "${subcommand}". Run /pruner help for usage.`);
+    return;
+  }
+  await handler(deps, ctx, subArgs);
+}
+function settingsFileName() {
+  try {
+    return settingsPath();
+  } catch {
+    return "settings.json";
+  }
+}
+function persist2(ctx, config) {
+  const file = settingsFileName();
+  saveConfig(config).catch((err) => {
+    const failure = err instanceof SettingsSaveError ? err : undefined;
+    const reason = (failure?.reason ?? errorMessage(err)).replace(/[.\s]+$/, "");
+    safeNotify2(ctx, `pruner: could not save settings to ${failure?.path ?? file}: ${reason}. The change applies to this session only.`, "error");
+  });
+}
+function contentText(content) {
+  if (typeof content === "string")
+    return content;
+  if (!Array.isArray(content))
+    return "";
+  return content.filter((part) => part?.type === "text" && typeof part.text === "string").map((part) => part.text).join(`
+`);
+}
+function renderSummaryMessage(message, options, theme) {
+  const count = normalizeSummaryToolCallRefs(message.details).length;
+  const header = theme.fg("accent", `[pruner] summary of ${count} tool output${count === 1 ? "" : "s"}`);
+  return new Text2(options.expanded ? `${header}
+${contentText(message.content)}` : header, 0, 0);
+}
+function registerCommands(pi, currentConfig, flushPending, capturePendingBatches, getStats, getLiveReclaim, indexer, compactChains, getDiagnosticCounts, getContextMetrics, _getCachedMetrics, getRearmed, getPolicyView) {
+  const deps = {
+    pi,
+    currentConfig,
+    flushPending,
+    capturePendingBatches,
+    getStats,
+    getLiveReclaim,
+    indexer,
+    compactChains,
+    getDiagnosticCounts,
+    getContextMetrics,
+    getRearmed,
+    getPolicyView,
+    persist: persist2
+  };
+  pi.registerCommand("pruner", {
+    description: "Context-prune settings and commands",
+    getArgumentCompletions: (prefix) => completeSubcommand(prefix ?? ""),
+    handler: async (args, ctx) => {
+      try {
+        await runPruner(deps, args, ctx);
+      } catch (err) {
+        safeNotify2(ctx, `pruner: command failed: ${errorMessage(err)}`, "error");
+      }
+    }
+  });
+  pi.registerMessageRenderer(CUSTOM_TYPE_SUMMARY, (message, options, theme) => {
+    try {
+      return renderSummaryMessage(message, options, theme);
+    } catch (err) {
+      console.error("pi-condense: rendering a summary message failed", err);
+      return;
+    }
+  });
+}
+
+// src/capture/content-hash.ts
+import { createHash as createHash2 } from "node:crypto";
+var NEEDS_LINE_PASS = /\r|[ \t]\n/;
+var TRAILING_BLANKS = /[ \t]+(?=\n|$)/g;
+function normalize2(text) {
+  if (!NEEDS_LINE_PASS.test(text))
+    return text.trim();
+  return text.replace(/\r\n/g, `
+`).replace(TRAILING_BLANKS, "").trim();
+}
+function hashToolResult(toolName, resultText) {
+  return createHash2("sha1").update(`${toolName}\x00${normalize2(resultText)}`, "utf8").digest("hex");
+}
+
+// src/archive/index-branch-walk.ts
+function recordsFromTranscript(branch, keys) {
+  const records = [];
+  const calls = new Map;
+  let turnIndex = -1;
+  for (const entry of branch) {
+    const msg = entry?.type === "message" ? entry.message : undefined;
+    if (msg?.role === "assistant") {
+      turnIndex++;
+      calls.clear();
+      for (const block of Array.isArray(msg.content) ? msg.content : []) {
+        if (block?.type === "toolCall")
+          calls.set(block.id, { name: block.name, args: block.arguments ?? block.input ?? block.args });
+      }
+    } else if (msg?.role === "toolResult" && typeof msg.toolCallId === "string" && typeof msg.timestamp === "number") {
+      const key = occKey(msg.toolCallId, msg.timestamp);
+      const call = calls.get(msg.toolCallId);
+      if (!keys.has(key) || !call)
+        continue;
+      keys.delete(key);
+      const record = {
+        toolCallId: msg.toolCallId,
+        toolName: typeof call.name === "string" ? call.name : String(msg.toolName ?? ""),
+        args: recordArgs(call.args),
+        resultText: extractToolResultText(msg),
+        isError: msg.isError === true,
+        turnIndex,
+        timestamp: msg.timestamp,
+        resultTimestamp: msg.timestamp
+      };
+      const outcome = outcomeFacts(record.toolName, record.args, record.resultText, record.isError);
+      if (outcome !== undefined)
+        record.outcome = outcome;
+      records.push(record);
+    }
+  }
+  return records;
+}
+function readIndexEntry(data, visitor) {
+  const parsed = parseIndexEntry(data);
+  if (!parsed.ok)
+    return console.error(corruptEntryMessage(CUSTOM_TYPE_INDEX, parsed.reason));
+  const { toolCalls, backfilled, refs, partial } = parsed.value;
+  if (partial !== undefined)
+    console.error(corruptPartMessage(CUSTOM_TYPE_INDEX, partial));
+  visitor.indexRecords(toolCalls, backfilled, refs);
+}
+function readSummaryEntry(entry, visitor) {
+  const parsed = parseSummaryEntry(entry);
+  if (!parsed.ok)
+    return console.error(corruptEntryMessage(CUSTOM_TYPE_SUMMARY, parsed.reason));
+  visitor.summary(parsed.value.refs, parsed.value.text);
+}
+function readChainEntry(data, visitor) {
+  const parsed = parseChainEntry(data);
+  if (!parsed.ok)
+    return console.error(corruptEntryMessage(CUSTOM_TYPE_CHAIN, parsed.reason));
+  visitor.chain(parsed.value);
+}
+function readAliasEntry(data) {
+  const parsed = parseAliasEntry(data);
+  if (!parsed.ok) {
+    console.error(corruptEntryMessage(CUSTOM_TYPE_DEDUP_ALIAS, parsed.reason));
+    return;
+  }
+  const alias = parsed.value;
+  const call = {};
+  if (alias.args !== undefined)
+    call.args = alias.args;
+  if (alias.isError !== undefined)
+    call.isError = alias.isError;
+  return {
+    newKey: occKey(alias.newToolCallId, alias.newResultTimestamp),
+    originalKey: occKey(alias.originalToolCallId, alias.originalResultTimestamp),
+    call: call.args === undefined && call.isError === undefined ? undefined : call
+  };
+}
+function walkBranch(branch, visitor) {
+  const aliases = [];
+  if (!Array.isArray(branch))
+    return aliases;
+  for (const entry of branch) {
+    if (!isPlainObject(entry))
+      continue;
+    if (entry.type === "custom_message" && entry.customType === CUSTOM_TYPE_SUMMARY) {
+      readSummaryEntry(entry, visitor);
+    } else if (entry.type !== "custom") {
+      continue;
+    } else if (entry.customType === CUSTOM_TYPE_INDEX) {
+      readIndexEntry(entry.data, visitor);
+    } else if (entry.customType === CUSTOM_TYPE_CHAIN) {
+      readChainEntry(entry.data, visitor);
+    } else if (entry.customType === CUSTOM_TYPE_DEDUP_ALIAS) {
+      const alias = readAliasEntry(entry.data);
+      if (alias)
+        aliases.push(alias);
+    }
+  }
+  return aliases;
+}
+
+// src/render/index-generation.ts
+var counters = new WeakMap;
+function trackChanges(owner) {
+  const counter = { changes: 0 };
+  counters.set(owner, counter);
+  return counter;
+}
+function generationOf(owner) {
+  return counters.get(owner)?.changes;
+}
+
+// src/capture/spill.ts
+import { createHash as createHash3 } from "node:crypto";
+import { constants as constants2 } from "node:fs";
+import { lstat as lstat2, mkdir as mkdir2, open as open2 } from "node:fs/promises";
+import { basename as basename3, join as join3, resolve } from "node:path";
+
+// src/capture/exact-duplicate.ts
+function dedupCandidate(indexer, toolName, resultText) {
+  const key = indexer.lookupByContent(toolName, resultText);
+  if (key === undefined)
+    return;
+  return { key, record: indexer.getRecord?.(key) };
+}
+function isExactCopy(candidate, toolName, resultText, storedText) {
+  const { record } = candidate;
+  if (!record)
+    return true;
+  if (record.toolName !== toolName)
+    return false;
+  return (record.spillPath ? storedText : record.resultText) === resultText;
+}
+
+// src/capture/sidecar-read.ts
+import { constants } from "node:fs";
+import { lstat, open } from "node:fs/promises";
+import { basename as basename2, isAbsolute, join as join2 } from "node:path";
+var MAX_SIDECAR_READ_BYTES = 64 * 1024 * 1024;
+var SIDECAR_NAMES = [/^[A-Za-z0-9_-]+\.txt$/, /^[A-Za-z0-9_-]+\.[0-9a-f]{16}\.txt$/];
+var READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+var refused = (reason) => ({ kind: "refused", reason });
+async function readOwnSidecar(ownBlobDir, spillPath) {
+  if (typeof spillPath !== "string")
+    return { kind: "missing", error: new Error("spillPath is not a string") };
+  if (ownBlobDir === undefined)
+    return refused("this session has no session directory, so it has no archive to read from");
+  const name = basename2(spillPath);
+  if (!isAbsolute(spillPath))
+    return refused("the recorded path is relative");
+  if (!SIDECAR_NAMES.some((pattern) => pattern.test(name)))
+    return refused("the recorded file name is not a sidecar name");
+  try {
+    const dir = await lstat(ownBlobDir);
+    if (dir.isSymbolicLink() || !dir.isDirectory())
+      return refused("this session's blob directory is not a real directory");
+    return await readRegularFile(join2(ownBlobDir, name));
+  } catch (error) {
+    if (isCode(error, "ENOENT"))
+      return { kind: "missing", error };
+    if (isCode(error, "ELOOP") || isCode(error, "EMLINK"))
+      return refused("the sidecar is a symbolic link");
+    return refused(`the sidecar could not be opened (${codeOf(error)})`);
+  }
+}
+async function readRegularFile(path) {
+  const handle = await open(path, READ_FLAGS);
+  try {
+    const info = await handle.stat();
+    if (!info.isFile())
+      return refused("the sidecar is not a regular file");
+    if (info.size > MAX_SIDECAR_READ_BYTES) {
+      return refused(`the sidecar is ${info.size} bytes, over the ${MAX_SIDECAR_READ_BYTES / (1024 * 1024)} MiB read limit`);
+    }
+    return { kind: "ok", text: await readAtMost(handle, info.size) };
+  } finally {
+    await handle.close();
+  }
+}
+async function readAtMost(handle, size) {
+  const buffer = Buffer.alloc(size);
+  let filled = 0;
+  while (filled < size) {
+    const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
+    if (bytesRead === 0)
+      break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled).toString("utf8");
+}
+function codeOf(error) {
+  const code = error?.code;
+  return typeof code === "string" ? code : "error";
+}
+function isCode(error, code) {
+  return codeOf(error) === code;
+}
+
+// src/capture/spill.ts
+var MAX_SIDECAR_STEM = 128;
+var HASH_SUFFIX_CHARS = 40;
+var UNSAFE_CHARS = /[^A-Za-z0-9_-]/g;
+function sanitizeId(toolCallId) {
+  const safe = toolCallId.replace(UNSAFE_CHARS, "_");
+  if (safe === "")
+    return "_";
+  if (safe.length <= MAX_SIDECAR_STEM)
+    return safe;
+  const digest = createHash3("sha1").update(toolCallId, "utf8").digest("hex");
+  return `${safe.slice(0, MAX_SIDECAR_STEM - HASH_SUFFIX_CHARS - 1)}-${digest}`;
+}
+var PI_SESSION_ID = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+function blobDirName(sessionId) {
+  const id = String(sessionId);
+  const stem = PI_SESSION_ID.test(id) && id.length <= MAX_SIDECAR_STEM ? id : sanitizeId(id);
+  return `${stem}-blobs`;
+}
+function blobDirFor(sessionDir, sessionId) {
+  return join3(sessionDir, blobDirName(sessionId));
+}
+function blobPathFor(sessionDir, sessionId, toolCallId) {
+  return join3(blobDirFor(sessionDir, sessionId), `${sanitizeId(toolCallId)}.txt`);
+}
+function headPreview(text, maxBytes) {
+  if (Buffer.byteLength(text, "utf8") <= maxBytes)
+    return text;
+  const bytes = Buffer.from(text.slice(0, maxBytes), "utf8");
+  let cut = Math.max(0, maxBytes);
+  while (cut > 0 && (bytes[cut] & 192) === 128)
+    cut -= 1;
+  const head = bytes.subarray(0, cut).toString("utf8");
+  const newline = head.lastIndexOf(`
+`);
+  return newline > 0 ? head.slice(0, newline) : head;
+}
+function applySpill(record, spillPath, previewBytes) {
+  const full = record.resultText;
+  record.spillBytes = Buffer.byteLength(full, "utf8");
+  record.resultPreview = headPreview(full, previewBytes);
+  record.spillPath = spillPath;
+  record.contentHash = hashToolResult(record.toolName, full);
+  record.resultText = "";
+}
+var WRITE_FLAGS = constants2.O_WRONLY | constants2.O_CREAT | constants2.O_TRUNC | (constants2.O_NOFOLLOW ?? 0);
+async function writeSidecar(sessionDir, sessionId, key, text) {
+  return writeSidecarNamed(sessionDir, sessionId, basename3(blobPathFor(sessionDir, sessionId, key)), text);
+}
+async function writeSidecarNamed(sessionDir, sessionId, name, text) {
+  const dir = blobDirFor(sessionDir, sessionId);
+  const path = join3(dir, basename3(name));
+  await mkdir2(dir, { recursive: true, mode: 448 });
+  await assertRealDirectory(dir);
+  const handle = await open2(path, WRITE_FLAGS, 384);
+  try {
+    await handle.writeFile(text, "utf8");
+    await handle.chmod(384);
+  } finally {
+    await handle.close();
+  }
+  return resolve(path);
+}
+async function assertRealDirectory(dir) {
+  const info = await lstat2(dir);
+  if (info.isSymbolicLink())
+    throw new Error(`spill: blob directory ${dir} is a symbolic link; refusing to write`);
+  if (!info.isDirectory())
+    throw new Error(`spill: blob directory ${dir} is not a directory; refusing to write`);
+}
+async function dedupCall(call, key, args) {
+  if (!args.config.dedupByContentHash)
+    return false;
+  const candidate = dedupCandidate(args.indexer, call.toolName, call.resultText);
+  if (!candidate || candidate.key === key)
+    return false;
+  const stored = candidate.record?.spillPath ? await spilledText(candidate.record, args) : undefined;
+  if (!isExactCopy(candidate, call.toolName, call.resultText, stored))
+    return false;
+  args.indexer.registerDuplicate(key, candidate.key, args.appendEntry, call);
+  return true;
+}
+async function spilledText(record, args) {
+  if (!args.sessionDir)
+    return;
+  const read = await readOwnSidecar(blobDirFor(args.sessionDir, args.sessionId), record.spillPath);
+  return read.kind === "ok" ? read.text : undefined;
+}
+async function spillCall(call, key, args) {
+  let path = blobPathFor(args.sessionDir, args.sessionId, key);
+  try {
+    path = await writeSidecar(args.sessionDir, args.sessionId, key, call.resultText);
+  } catch (error) {
+    console.error(`spill: failed to write sidecar for ${call.toolCallId} at ${path}:`, error);
+    return false;
+  }
+  applySpill(call, path, args.config.spillPreviewBytes);
+  return true;
+}
+async function spillOversizedBatch(args) {
+  const handled = new Set;
+  const spilled = [];
+  for (const call of args.batch.toolCalls) {
+    if (call.resultText.length < args.config.spillThreshold)
+      continue;
+    const key = occKey(call.toolCallId, call.resultTimestamp);
+    if (args.indexer.isSummarized?.(key))
+      continue;
+    if (await dedupCall(call, key, args)) {
+      handled.add(call.toolCallId);
+    } else if (args.sessionDir && await spillCall(call, key, args)) {
+      spilled.push(call);
+      handled.add(call.toolCallId);
+    }
+  }
+  if (spilled.length > 0) {
+    const { turnIndex, timestamp } = args.batch;
+    const batch = { turnIndex, timestamp, assistantText: "", toolCalls: spilled };
+    const refs = args.indexer.allocateSummaryRefs?.(batch);
+    if (refs)
+      args.indexer.registerSummaryRefs(refs);
+    args.indexer.addBatch(batch, args.appendEntry, refs);
+  }
+  return handled;
+}
+
+// src/archive/indexer.ts
+function shortRefNumber(shortId) {
+  if (shortId.length < 2 || shortId.charCodeAt(0) !== 116)
+    return;
+  for (let i = 1;i < shortId.length; i++) {
+    const c = shortId.charCodeAt(i);
+    if (c < 48 || c > 57)
+      return;
+  }
+  return Number(shortId.slice(1));
+}
+
+class KeyGroups {
+  groups = new Map;
+  add(bareId, key) {
+    const group = this.groups.get(bareId);
+    if (group === undefined)
+      this.groups.set(bareId, key);
+    else if (typeof group === "string") {
+      if (group !== key)
+        this.groups.set(bareId, new Set([group, key]));
+    } else
+      group.add(key);
+  }
+  sole(bareId) {
+    const group = this.groups.get(bareId);
+    if (typeof group === "string")
+      return group;
+    return group?.size === 1 ? group.values().next().value : undefined;
+  }
+  keys(bareId) {
+    const group = this.groups.get(bareId);
+    return group === undefined ? [] : typeof group === "string" ? [group] : group;
+  }
+  clear() {
+    this.groups.clear();
+  }
+}
+function recordFromCall(batch, call) {
+  const record = {
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    args: call.args,
+    resultText: call.resultText,
+    isError: call.isError,
+    turnIndex: batch.turnIndex,
+    timestamp: batch.timestamp
+  };
+  if (call.resultTimestamp !== undefined)
+    record.resultTimestamp = call.resultTimestamp;
+  if (call.spillPath !== undefined)
+    record.spillPath = call.spillPath;
+  if (call.spillBytes !== undefined)
+    record.spillBytes = call.spillBytes;
+  if (call.resultPreview !== undefined)
+    record.resultPreview = call.resultPreview;
+  record.contentHash = call.contentHash ?? hashToolResult(call.toolName, call.resultText);
+  if (call.outcome !== undefined)
+    record.outcome = call.outcome;
+  return record;
+}
+
+class RecordMap extends Map {
+  onChange;
+  constructor(onChange) {
+    super();
+    this.onChange = onChange;
+  }
+  set(key, record) {
+    this.onChange();
+    return super.set(key, record);
+  }
+  delete(key) {
+    this.onChange();
+    return super.delete(key);
+  }
+  clear() {
+    this.onChange();
+    super.clear();
+  }
+}
+function displayTime(record) {
+  return record.resultTimestamp ?? record.timestamp;
+}
+function ownCallDetails(call, original) {
+  if (!call)
+    return;
+  const own = {};
+  if (call.args !== undefined && JSON.stringify(call.args) !== JSON.stringify(original?.args))
+    own.args = call.args;
+  if (call.isError !== undefined && call.isError !== (original?.isError ?? false))
+    own.isError = call.isError;
+  return own.args === undefined && own.isError === undefined ? undefined : own;
+}
+
+class ToolCallIndexer {
+  counter = trackChanges(this);
+  records = new RecordMap(() => this.counter.changes++);
+  keysByBareId = new KeyGroups;
+  shortToKey = new Map;
+  keyToShort = new Map;
+  nextShortNumber = 1;
+  hashToCanonical = new Map;
+  pendingSeeds = [];
+  aliasToOriginal = new Map;
+  aliasKeysByBareId = new KeyGroups;
+  aliasCalls = new Map;
+  summaryBodies = [];
+  bodiesByKey = new Map;
+  chainsByStart = new Map;
+  sortedChains;
+  reconstructFromSession(ctx) {
+    this.clear();
+    const branch = ctx.sessionManager.getBranch();
+    const summarizedKeys = [];
+    const aliases = walkBranch(branch, {
+      indexRecords: (records, backfilled, refs) => {
+        for (const record of records) {
+          if (this.indexRecord(record) && !backfilled)
+            this.pendingSeeds.push(record);
+        }
+        if (Array.isArray(refs))
+          this.registerSummaryRefs(refs);
+      },
+      summary: (refs, text) => {
+        this.registerSummaryRefs(refs);
+        summarizedKeys.push(...refOccurrenceKeys(refs));
+        if (text)
+          this.pushSummaryBody(refOccurrenceKeys(refs), text);
+      },
+      chain: (entry) => this.storeChain(entry)
+    });
+    for (const alias of aliases)
+      this.linkAlias(alias.newKey, alias.originalKey, alias.call);
+    this.restoreUnindexedSummarized(branch, summarizedKeys);
+  }
+  restoreUnindexedSummarized(branch, summarizedKeys) {
+    const missing = new Set(summarizedKeys.filter((key) => !this.isSummarized(key)));
+    if (missing.size === 0 || !Array.isArray(branch))
+      return;
+    for (const record of recordsFromTranscript(branch, missing))
+      this.indexRecord(record);
+  }
+  clear() {
+    this.records.clear();
+    this.keysByBareId.clear();
+    this.shortToKey.clear();
+    this.keyToShort.clear();
+    this.nextShortNumber = 1;
+    this.hashToCanonical.clear();
+    this.pendingSeeds = [];
+    this.aliasToOriginal.clear();
+    this.aliasKeysByBareId.clear();
+    this.aliasCalls.clear();
+    this.summaryBodies = [];
+    this.bodiesByKey.clear();
+    this.chainsByStart.clear();
+    this.sortedChains = undefined;
+  }
+  indexRecord(record) {
+    const key = occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp));
+    if (this.records.has(key))
+      return false;
+    this.records.set(key, record);
+    this.keysByBareId.add(record.toolCallId, key);
+    return true;
+  }
+  drainSeeds() {
+    for (const record of this.pendingSeeds) {
+      let hash = typeof record.contentHash === "string" ? record.contentHash : undefined;
+      if (hash === undefined && typeof record.resultText === "string") {
+        hash = hashToolResult(String(record.toolName), record.resultText);
+      }
+      if (hash === undefined || this.hashToCanonical.has(hash))
+        continue;
+      this.hashToCanonical.set(hash, occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp)));
+    }
+    this.pendingSeeds = [];
+  }
+  isSummarized(occurrenceKey) {
+    return this.records.has(occurrenceKey) || this.aliasToOriginal.has(occurrenceKey);
+  }
+  getIndex() {
+    return this.records;
+  }
+  addBatch(batch, appendEntry, refs) {
+    const records = batch.toolCalls.map((call) => recordFromCall(batch, call));
+    for (const record of records)
+      if (this.indexRecord(record))
+        this.pendingSeeds.push(record);
+    appendEntry(CUSTOM_TYPE_INDEX, refs ? { toolCalls: records, refs } : { toolCalls: records });
+  }
+  resolveToolCallId(input) {
+    if (this.records.has(input))
+      return input;
+    const original = this.aliasToOriginal.get(input);
+    if (original !== undefined)
+      return original;
+    const short = this.shortToKey.get(input);
+    if (short !== undefined)
+      return this.records.has(short) ? short : this.aliasToOriginal.get(short) ?? short;
+    return this.keysByBareId.sole(input);
+  }
+  getRecord(toolCallIdOrAlias) {
+    const direct = this.records.get(toolCallIdOrAlias);
+    if (direct !== undefined)
+      return direct;
+    const key = this.resolveToolCallId(toolCallIdOrAlias);
+    return key === undefined ? undefined : this.records.get(key);
+  }
+  lookupToolCalls(toolCallIds) {
+    const found = [];
+    for (const id of toolCallIds) {
+      const record = this.getRecord(id);
+      if (record)
+        found.push(record);
+    }
+    return found;
+  }
+  getRecordsForId(input) {
+    const collected = [];
+    for (const key of this.keysByBareId.keys(input)) {
+      const record = this.records.get(key);
+      if (record)
+        collected.push(record);
+    }
+    for (const aliasKey of this.aliasKeysByBareId.keys(input)) {
+      if (this.records.has(aliasKey))
+        continue;
+      const original = this.records.get(this.aliasToOriginal.get(aliasKey) ?? "");
+      if (original)
+        collected.push(this.aliasView(original, aliasKey));
+    }
+    if (collected.length > 0)
+      return collected.sort((a, b) => displayTime(a) - displayTime(b) || 0);
+    const single = this.getRecord(input);
+    return single ? [single] : [];
+  }
+  aliasView(original, aliasKey) {
+    const view = { ...original, toolCallId: parseOccKey(aliasKey).toolCallId };
+    const own = this.aliasCalls.get(aliasKey);
+    if (own?.args !== undefined)
+      view.args = own.args;
+    if (own?.isError !== undefined)
+      view.isError = own.isError;
+    const { resultTimestamp } = parseOccKey(aliasKey);
+    if (resultTimestamp === undefined)
+      delete view.resultTimestamp;
+    else
+      view.resultTimestamp = resultTimestamp;
+    return view;
+  }
+  hasLegacyBareRecord(toolCallId) {
+    return this.records.has(toolCallId) && this.keysByBareId.sole(toolCallId) !== undefined;
+  }
+  registerSummaryRefs(refs) {
+    this.counter.changes++;
+    for (const ref of refs) {
+      if (!ref || typeof ref.shortId !== "string" || typeof ref.toolCallId !== "string")
+        continue;
+      if (!ref.shortId || !ref.toolCallId)
+        continue;
+      const key = occKey(ref.toolCallId, resultTimestampOf(ref.resultTimestamp));
+      if (ref.shortId !== key) {
+        this.shortToKey.set(ref.shortId, key);
+        this.keyToShort.set(key, ref.shortId);
+      }
+      const number = shortRefNumber(ref.shortId);
+      if (number !== undefined)
+        this.nextShortNumber = Math.max(this.nextShortNumber, number + 1);
+    }
+  }
+  allocateSummaryRefs(batch) {
+    const { refs, nextIndex } = buildShortToolCallRefs(batch.toolCalls, this.nextShortNumber);
+    this.nextShortNumber = nextIndex;
+    return refs;
+  }
+  ensureShortRefs(occurrenceKeys, appendEntry) {
+    const missing = occurrenceKeys.filter((key) => this.records.has(key) && !this.keyToShort.has(key));
+    if (missing.length === 0)
+      return;
+    const { refs, nextIndex } = buildShortToolCallRefs(missing.map(parseOccKey), this.nextShortNumber);
+    appendEntry(CUSTOM_TYPE_INDEX, { toolCalls: [], backfilled: true, refs });
+    this.nextShortNumber = nextIndex;
+    this.registerSummaryRefs(refs);
+  }
+  getShortRefForToolCallId(occurrenceKey) {
+    return this.keyToShort.get(occurrenceKey);
+  }
+  getToolRefsForToolCallIds(toolCallIds) {
+    const refs = [];
+    for (const key of toolCallIds) {
+      const short = this.keyToShort.get(key);
+      if (short !== undefined)
+        refs.push(short);
+    }
+    return refs;
+  }
+  lookupByContent(toolName, resultText) {
+    this.drainSeeds();
+    return this.hashToCanonical.get(hashToolResult(toolName, resultText));
+  }
+  registerDuplicate(newKey, originalKey, appendEntry, call) {
+    if (newKey === originalKey)
+      return;
+    const own = ownCallDetails(call, this.records.get(originalKey));
+    this.linkAlias(newKey, originalKey, own);
+    const fresh = parseOccKey(newKey);
+    const original = parseOccKey(originalKey);
+    const data = { newToolCallId: fresh.toolCallId };
+    if (fresh.resultTimestamp !== undefined)
+      data.newResultTimestamp = fresh.resultTimestamp;
+    data.originalToolCallId = original.toolCallId;
+    if (original.resultTimestamp !== undefined)
+      data.originalResultTimestamp = original.resultTimestamp;
+    if (own?.args !== undefined)
+      data.args = own.args;
+    if (own?.isError !== undefined)
+      data.isError = own.isError;
+    appendEntry(CUSTOM_TYPE_DEDUP_ALIAS, data);
+  }
+  linkAlias(newKey, originalKey, own) {
+    this.counter.changes++;
+    this.aliasToOriginal.set(newKey, originalKey);
+    this.aliasKeysByBareId.add(parseOccKey(newKey).toolCallId, newKey);
+    if (own && (own.args !== undefined || own.isError !== undefined))
+      this.aliasCalls.set(newKey, own);
+    const short = this.keyToShort.get(originalKey);
+    if (short !== undefined && !this.keyToShort.has(newKey))
+      this.keyToShort.set(newKey, short);
+  }
+  registerSummaryBody(toolCallIds, text) {
+    if (!text || toolCallIds.length === 0)
+      return;
+    this.pushSummaryBody([...toolCallIds], text);
+  }
+  pushSummaryBody(keys, text) {
+    const position = this.summaryBodies.length;
+    this.summaryBodies.push({ keys, text });
+    for (const key of keys) {
+      const known = this.bodiesByKey.get(key);
+      if (known === undefined)
+        this.bodiesByKey.set(key, position);
+      else if (typeof known === "number") {
+        if (known !== position)
+          this.bodiesByKey.set(key, [known, position]);
+      } else if (known[known.length - 1] !== position)
+        known.push(position);
+    }
+  }
+  bodyPositionsFor(keys) {
+    const positions = new Set;
+    for (const key of keys) {
+      const known = this.bodiesByKey.get(key);
+      if (typeof known === "number")
+        positions.add(known);
+      else
+        for (const position of known ?? [])
+          positions.add(position);
+    }
+    return [...positions].sort((a, b) => a - b);
+  }
+  hasPerBatchSummaryCoveringAny(toolCallIds) {
+    return toolCallIds.some((key) => this.bodiesByKey.has(key));
+  }
+  getPerBatchSummariesForToolCallIds(toolCallIds) {
+    const texts = new Set;
+    for (const position of this.bodyPositionsFor(toolCallIds))
+      texts.add(this.summaryBodies[position].text);
+    return [...texts];
+  }
+  getPerBatchSummaryTextForToolCallIds(toolCallIds) {
+    return this.getPerBatchSummariesForToolCallIds(toolCallIds).join(`
+
+`);
+  }
+  registerChain(entry) {
+    this.storeChain(entry);
+  }
+  storeChain(entry) {
+    this.chainsByStart.set(entry.startUserTimestamp, entry);
+    this.sortedChains = undefined;
+  }
+  getChainEntries() {
+    if (!this.sortedChains) {
+      this.sortedChains = [...this.chainsByStart.values()].sort((a, b) => a.startUserTimestamp - b.startUserTimestamp);
+    }
+    return [...this.sortedChains];
+  }
+  findChainEntryByBlockId(blockId) {
+    for (const entry of this.chainsByStart.values())
+      if (entry.blockId === blockId)
+        return entry;
+    return;
+  }
+  async backfillChainRecords(records, opts) {
+    for (const record of records) {
+      if (!opts.sessionDir || record.resultText.length < opts.spillThreshold)
+        continue;
+      const key = occKey(record.toolCallId, record.resultTimestamp);
+      const path = await writeSidecar(opts.sessionDir, opts.sessionId, key, record.resultText);
+      applySpill(record, path, opts.spillPreviewBytes);
+    }
+    const { refs, nextIndex } = buildShortToolCallRefs(records, this.nextShortNumber);
+    this.nextShortNumber = nextIndex;
+    opts.appendEntry(CUSTOM_TYPE_INDEX, { toolCalls: records, backfilled: true, refs });
+    for (const record of records)
+      this.indexRecord(record);
+    this.registerSummaryRefs(refs);
+    return refs;
+  }
+}
+
+// src/capture/frontier.ts
+class PruneFrontierTracker {
+  current = null;
+  reset() {
+    this.current = null;
+  }
+  get() {
+    return this.current ? { ...this.current } : null;
+  }
+  fromJSON(data) {
+    const parsed = parseFrontierEntry(data);
+    if (parsed.ok)
+      this.current = parsed.value;
+  }
+  reconstructFromSession(ctx) {
+    this.reset();
+    for (const entry of ctx.sessionManager.getBranch()) {
+      if (entry?.type !== "custom" || entry.customType !== CUSTOM_TYPE_FRONTIER || !entry.data)
+        continue;
+      const parsed = parseFrontierEntry(entry.data);
+      if (parsed.ok)
+        this.current = parsed.value;
+      else
+        console.error(corruptEntryMessage(CUSTOM_TYPE_FRONTIER, parsed.reason));
+    }
+  }
+  advance(frontier) {
+    this.current = { ...frontier };
+  }
+  persist(pi) {
+    if (this.current)
+      pi.appendEntry(CUSTOM_TYPE_FRONTIER, this.current);
+  }
+}
+
+// src/chains/block-refs.ts
+var BLOCK_ID2 = /^b(\d+)$/;
+
+class BlockRefIssuer {
+  next = 1;
+  issue() {
+    return `b${this.next++}`;
+  }
+  rebuildFrom(existingBlockIds) {
+    let max = 0;
+    for (const id of existingBlockIds) {
+      const match = typeof id === "string" ? BLOCK_ID2.exec(id) : null;
+      if (match)
+        max = Math.max(max, Number(match[1]));
+    }
+    this.next = max + 1;
+  }
+}
+
+// src/render/diagnostics.ts
+function zeroCounts() {
+  return { "unresolved-range": 0, "range-id-mismatch": 0, "orphan-sweep": 0, "backfill-empty": 0 };
+}
+
+class DiagnosticSink {
+  appendEntry;
+  seen = new Set;
+  counters = zeroCounts();
+  constructor(appendEntry) {
+    this.appendEntry = appendEntry;
+  }
+  report(kind, dedupKey, detail) {
+    const key = `${kind}:${dedupKey}`;
+    if (this.seen.has(key))
+      return;
+    const data = { kind, detail };
+    try {
+      this.appendEntry(CUSTOM_TYPE_DIAGNOSTIC, data);
+    } catch (err) {
+      console.error(`pruner: failed to persist ${kind} diagnostic:`, err);
+      return;
+    }
+    this.seen.add(key);
+    this.counters[kind]++;
+  }
+  counts() {
+    return { ...this.counters };
+  }
+  reset() {
+    this.seen = new Set;
+    this.counters = zeroCounts();
+  }
+}
+
+// src/summarize/retry-ledger.ts
+var MAX_SUMMARY_ATTEMPTS = 3;
+var RETRY_BACKOFF_MS = 30000;
+
+class RetryLedger {
+  failures = new Map;
+  status(batch, now) {
+    let count = 0;
+    let retryAt = 0;
+    for (const key of keysOf(batch)) {
+      const known = this.failures.get(key);
+      if (!known)
+        continue;
+      count = Math.max(count, known.count);
+      retryAt = Math.max(retryAt, known.retryAt);
+    }
+    if (count >= MAX_SUMMARY_ATTEMPTS)
+      return "exhausted";
+    return count > 0 && now < retryAt ? "backoff" : "ready";
+  }
+  recordFailure(batch, now) {
+    let count = 0;
+    for (const key of keysOf(batch))
+      count = Math.max(count, this.failures.get(key)?.count ?? 0);
+    count += 1;
+    const retryAt = now + RETRY_BACKOFF_MS * 2 ** (count - 1);
+    for (const key of keysOf(batch)) {
+      const known = this.failures.get(key);
+      this.failures.set(key, { count, retryAt, unusableReported: known?.unusableReported ?? false });
+    }
+    return count >= MAX_SUMMARY_ATTEMPTS ? "exhausted" : "backoff";
+  }
+  firstUnusableReport(batch) {
+    let reported = false;
+    for (const key of keysOf(batch))
+      reported ||= this.failures.get(key)?.unusableReported === true;
+    for (const key of keysOf(batch)) {
+      const known = this.failures.get(key) ?? { count: 0, retryAt: 0, unusableReported: false };
+      this.failures.set(key, { ...known, unusableReported: true });
+    }
+    return !reported;
+  }
+  forget(batch) {
+    for (const key of keysOf(batch))
+      this.failures.delete(key);
+  }
+  clear() {
+    this.failures.clear();
+  }
+}
+function* keysOf(batch) {
+  for (const call of batch.toolCalls)
+    yield occKey(call.toolCallId, call.resultTimestamp);
+}
+
+// src/economics/cache-tracker.ts
+var RECENT = 5;
+var ABSURD_TOKENS = 1e8;
+function plausible(value) {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 && value < ABSURD_TOKENS;
+}
+function requestUsageOf(usage, at) {
+  const u = usage;
+  if (typeof at !== "number" || !Number.isFinite(at))
+    return;
+  if (!plausible(u?.input) || !plausible(u?.cacheRead) || !plausible(u?.cacheWrite))
+    return;
+  return { at, input: u.input, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite };
+}
+function hitRate(requests) {
+  let read = 0;
+  let total = 0;
+  for (const r of requests) {
+    read += r.cacheRead;
+    total += r.input + r.cacheRead + r.cacheWrite;
+  }
+  return total > 0 ? read / total : undefined;
+}
+
+class CacheTracker {
+  recent = [];
+  count = 0;
+  cacheReported = false;
+  record(usage) {
+    this.count++;
+    if (usage.cacheRead > 0 || usage.cacheWrite > 0)
+      this.cacheReported = true;
+    this.recent.push(usage);
+    if (this.recent.length > RECENT)
+      this.recent.shift();
+  }
+  touch(at) {
+    const last = this.recent[this.recent.length - 1];
+    if (last && Number.isFinite(at) && at > last.at)
+      this.recent[this.recent.length - 1] = { ...last, at };
+  }
+  reset() {
+    this.recent = [];
+    this.count = 0;
+    this.cacheReported = false;
+  }
+  get requests() {
+    return this.count;
+  }
+  state(now, ttlMs) {
+    const last = this.recent[this.recent.length - 1];
+    const base = { requests: this.count, lastRequestAt: last?.at, lastHitRate: last ? hitRate([last]) : undefined, recentHitRate: hitRate(this.recent) };
+    if (!last)
+      return { ...base, temperature: "cold" };
+    if (!this.cacheReported)
+      return { ...base, temperature: "unknown", reason: "the provider reports no cache use" };
+    if (now < last.at)
+      return { ...base, temperature: "unknown", reason: "the clock went backwards" };
+    const left = last.at + ttlMs - now;
+    return left > 0 ? { ...base, temperature: "warm", expiresInMs: left } : { ...base, temperature: "cold" };
+  }
+}
+
+// src/ui/status-refresh.ts
+function refreshStatus2(state, ctx) {
+  setPruneStatusWidget(ctx, state.config.value, state.stats.getLiveReclaim(), state.diagnostics.counts());
+}
+function showStatusText(state, ctx, text) {
+  setPruneStatusWidget(ctx, state.config.value, text);
+}
+
+// src/render/json-size.ts
+var MAX_DEPTH = 64;
+var MEMO_MIN_LENGTH = 128;
+function jsonLength(value) {
+  return lengthOf(value, 0, null);
+}
+function jsonSplitElementLengths(values, counted) {
+  const memo = positionalMemo.begin();
+  const sizes = { full: new Float64Array(values.length), counted: new Float64Array(values.length) };
+  for (let i = 0;i < values.length; i++) {
+    const value = values[i];
+    if (isSplittable(value))
+      splitObjectLength(value, counted, memo, sizes, i);
+    else
+      sizes.full[i] = sizes.counted[i] = lengthOf(value, 1, memo) ?? 4;
+  }
+  positionalMemo.commit(memo);
+  return sizes;
+}
+function jsonSplitLength(value, counted) {
+  if (!isSplittable(value)) {
+    const size = lengthOf(value, 0, null) ?? 4;
+    return { full: size, counted: size };
+  }
+  const sizes = { full: new Float64Array(1), counted: new Float64Array(1) };
+  splitObjectLength(value, counted, null, sizes, 0);
+  return { full: sizes.full[0], counted: sizes.counted[0] };
+}
+function isSplittable(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && isPlainObject3(value) && typeof value.toJSON !== "function";
+}
+function splitObjectLength(value, countedKeys, memo, out, at) {
+  let full = 2;
+  let counted = 2;
+  let fullMembers = 0;
+  let countedMembers = 0;
+  for (const key in value) {
+    const member = lengthOf(value[key], 2, memo);
+    if (member === undefined)
+      continue;
+    const size = keyLength(key) + 1 + member;
+    full += size;
+    fullMembers++;
+    if (countedKeys.has(key)) {
+      counted += size;
+      countedMembers++;
+    }
+  }
+  out.full[at] = full + Math.max(0, fullMembers - 1);
+  out.counted[at] = counted + Math.max(0, countedMembers - 1);
+}
+function jsonArrayLength(elementChars, count) {
+  return 2 + elementChars + Math.max(0, count - 1);
+}
+var MAY_NEED_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
+function quotedLength(text) {
+  if (!MAY_NEED_ESCAPE.test(text))
+    return text.length + 2;
+  const n = text.length;
+  let extra = 0;
+  for (let i = 0;i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 32 && c !== 34 && c !== 92 && (c < 55296 || c > 57343))
+      continue;
+    if (c === 34 || c === 92 || c === 8 || c === 9 || c === 10 || c === 12 || c === 13)
+      extra += 1;
+    else if (c < 32)
+      extra += 5;
+    else if (c <= 56319 && i + 1 < n && isLowSurrogate(text.charCodeAt(i + 1)))
+      i++;
+    else
+      extra += 5;
+  }
+  return n + 2 + extra;
+}
+function isLowSurrogate(c) {
+  return c >= 56320 && c <= 57343;
+}
+
+class PositionalMemo {
+  previous = { texts: [], sizes: [], count: 0 };
+  begin() {
+    const capacity = this.previous.count + 64;
+    return { texts: new Array(capacity), sizes: new Array(capacity), count: 0 };
+  }
+  sizeOf(memo, text) {
+    const k = memo.count++;
+    const size = k < this.previous.count && this.previous.texts[k] === text ? this.previous.sizes[k] : quotedLength(text);
+    memo.texts[k] = text;
+    memo.sizes[k] = size;
+    return size;
+  }
+  commit(memo) {
+    memo.texts.length = memo.count;
+    memo.sizes.length = memo.count;
+    this.previous = memo;
+  }
+}
+var positionalMemo = new PositionalMemo;
+function stringLength(text, memo) {
+  if (memo === null || text.length < MEMO_MIN_LENGTH)
+    return quotedLength(text);
+  return positionalMemo.sizeOf(memo, text);
+}
+function lengthOf(value, depth, memo) {
+  switch (typeof value) {
+    case "string":
+      return stringLength(value, memo);
+    case "number":
+      return numberLength(value);
+    case "boolean":
+      return value ? 4 : 5;
+    case "object":
+      if (value === null)
+        return 4;
+      if (depth > MAX_DEPTH || typeof value.toJSON === "function")
+        return viaStringify(value);
+      if (Array.isArray(value))
+        return arrayLength(value, depth, memo);
+      if (!isPlainObject3(value))
+        return viaStringify(value);
+      return objectLength(value, depth, memo);
+    case "bigint":
+      return viaStringify(value);
+    default:
+      return;
+  }
+}
+function numberLength(value) {
+  if (!Number.isFinite(value))
+    return 4;
+  if (Number.isSafeInteger(value) && value >= 0)
+    return digitCount(value);
+  return String(value).length;
+}
+var POWERS_OF_TEN = Array.from({ length: 16 }, (_, i) => 10 ** i);
+function digitCount(value) {
+  let digits = 1;
+  while (digits < 16 && value >= POWERS_OF_TEN[digits])
+    digits++;
+  return digits;
+}
+function arrayLength(values, depth, memo) {
+  let total = jsonArrayLength(0, values.length);
+  for (let i = 0;i < values.length; i++)
+    total += lengthOf(values[i], depth + 1, memo) ?? 4;
+  return total;
+}
+function objectLength(value, depth, memo) {
+  let total = 2;
+  let members = 0;
+  for (const key in value) {
+    const member = lengthOf(value[key], depth + 1, memo);
+    if (member === undefined)
+      continue;
+    total += keyLength(key) + 1 + member;
+    members++;
+  }
+  return total + Math.max(0, members - 1);
+}
+var keyLengths = new Map;
+var KEY_CACHE_LIMIT = 4096;
+function keyLength(key) {
+  let size = keyLengths.get(key);
+  if (size === undefined) {
+    if (keyLengths.size >= KEY_CACHE_LIMIT)
+      keyLengths.clear();
+    size = quotedLength(key);
+    keyLengths.set(key, size);
+  }
+  return size;
+}
+function isPlainObject3(value) {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+function viaStringify(value) {
+  return JSON.stringify(value)?.length;
+}
+
+// src/render/message-size.ts
+var IMAGE_TOKEN_ESTIMATE = 1600;
+var IMAGE_CHARS = IMAGE_TOKEN_ESTIMATE * 4;
+var IMAGE_STANDIN = Object.freeze({ type: "image" });
+function imageCount(msg) {
+  const content = msg?.content;
+  if (!Array.isArray(content))
+    return 0;
+  let images = 0;
+  for (const block of content)
+    if (isImage(block))
+      images++;
+  return images;
+}
+function withoutImageData(msg) {
+  const content = msg.content;
+  return { ...msg, content: content.map((block) => isImage(block) ? IMAGE_STANDIN : block) };
+}
+function isImage(block) {
+  return block?.type === "image";
+}
+function charsOf(msg) {
+  const images = imageCount(msg);
+  const value = images === 0 ? msg : withoutImageData(msg);
+  return (jsonLength(value) ?? 0) + IMAGE_CHARS * images;
+}
+var REQUEST_FIELDS = new Set(["role", "content", "toolCallId", "toolName", "isError", "command", "output", "summary"]);
+function requestChars(msg) {
+  const images = imageCount(msg);
+  const value = images === 0 ? msg : withoutImageData(msg);
+  return jsonSplitLength(value, REQUEST_FIELDS).counted + IMAGE_CHARS * images;
+}
+function elementSizes(msg) {
+  const images = imageCount(msg);
+  const value = images === 0 ? msg : withoutImageData(msg);
+  const split = jsonSplitLength(value, REQUEST_FIELDS);
+  return { full: split.full + IMAGE_CHARS * images, counted: split.counted + IMAGE_CHARS * images };
+}
+function elementSizesOfEach(messages) {
+  return renderInputMemo.sizesOf(messages, measureEach);
+}
+function measureEach(messages) {
+  let values = messages;
+  let images = null;
+  for (let i = 0;i < messages.length; i++) {
+    const count = imageCount(messages[i]);
+    if (count === 0)
+      continue;
+    if (images === null) {
+      images = new Float64Array(messages.length);
+      values = messages.slice();
+    }
+    images[i] = count;
+    values[i] = withoutImageData(messages[i]);
+  }
+  const sizes = jsonSplitElementLengths(values, REQUEST_FIELDS);
+  if (images !== null) {
+    for (let i = 0;i < images.length; i++) {
+      sizes.full[i] += IMAGE_CHARS * images[i];
+      sizes.counted[i] += IMAGE_CHARS * images[i];
+    }
+  }
+  return sizes;
+}
+var LEAF_OBJECT = Symbol("object");
+var LEAF_ARRAY = Symbol("array");
+var LEAF_END = Symbol("end");
+var MAX_LEAF_DEPTH = 64;
+
+class SizeMemo {
+  leaves = [];
+  full = new Float64Array(0);
+  counted = new Float64Array(0);
+  sizesOf(messages, measure) {
+    const n = messages.length;
+    const full = new Float64Array(n);
+    const counted = new Float64Array(n);
+    const leaves = new Array(n);
+    const changed = [];
+    for (let i = 0;i < n; i++) {
+      const previous = i < this.leaves.length ? this.leaves[i] : null;
+      if (previous !== null && sameLeaves(messages[i], previous)) {
+        full[i] = this.full[i];
+        counted[i] = this.counted[i];
+        leaves[i] = previous;
+      } else
+        changed.push(i);
+    }
+    if (changed.length > 0) {
+      const sizes = measure(changed.map((i) => messages[i]));
+      changed.forEach((i, k) => {
+        full[i] = sizes.full[k];
+        counted[i] = sizes.counted[k];
+        leaves[i] = leavesOf(messages[i]);
+      });
+    }
+    this.leaves = leaves;
+    this.full = full;
+    this.counted = counted;
+    return { full: full.slice(), counted: counted.slice() };
+  }
+}
+function leavesOf(value) {
+  const out = [];
+  return collect(value, out, 0) ? out : null;
+}
+function collect(value, out, depth) {
+  switch (typeof value) {
+    case "string":
+    case "number":
+    case "boolean":
+    case "undefined":
+      out.push(value);
+      return true;
+    case "object":
+      if (value === null) {
+        out.push(null);
+        return true;
+      }
+      if (depth > MAX_LEAF_DEPTH)
+        return false;
+      if (Array.isArray(value)) {
+        out.push(LEAF_ARRAY, value.length);
+        for (let i = 0;i < value.length; i++)
+          if (!collect(value[i], out, depth + 1))
+            return false;
+        return true;
+      }
+      if (!isPlain(value))
+        return false;
+      out.push(LEAF_OBJECT);
+      for (const key in value) {
+        out.push(key);
+        if (!collect(value[key], out, depth + 1))
+          return false;
+      }
+      out.push(LEAF_END);
+      return true;
+    default:
+      return false;
+  }
+}
+var cursor = 0;
+function sameLeaves(value, leaves) {
+  cursor = 0;
+  return matches(value, leaves, 0);
+}
+function matches(value, leaves, depth) {
+  if (typeof value !== "object" || value === null)
+    return leaves[cursor++] === value;
+  if (depth > MAX_LEAF_DEPTH)
+    return false;
+  if (Array.isArray(value)) {
+    if (leaves[cursor++] !== LEAF_ARRAY || leaves[cursor++] !== value.length)
+      return false;
+    for (let i = 0;i < value.length; i++)
+      if (!matches(value[i], leaves, depth + 1))
+        return false;
+    return true;
+  }
+  if (leaves[cursor++] !== LEAF_OBJECT || !isPlain(value))
+    return false;
+  for (const key in value) {
+    if (leaves[cursor++] !== key)
+      return false;
+    if (!matches(value[key], leaves, depth + 1))
+      return false;
+  }
+  return leaves[cursor++] === LEAF_END;
+}
+function isPlain(value) {
+  const proto = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) && typeof value.toJSON !== "function";
+}
+var renderInputMemo = new SizeMemo;
+
+// src/host/context-metrics.ts
+function tokensOf(chars) {
+  return Math.round(chars / 4);
+}
+function assistantToolCalls(msg) {
+  return msg?.role === "assistant" ? toolCallBlocks(msg) : [];
+}
+
+class BranchSizes {
+  prefix;
+  constructor(branch, sizeOf) {
+    this.prefix = new Float64Array(branch.length + 1);
+    for (let i = 0;i < branch.length; i++)
+      this.prefix[i + 1] = this.prefix[i] + sizeOf(branch[i]);
+  }
+  of(i) {
+    return this.prefix[i + 1] - this.prefix[i];
+  }
+  sum(from, to) {
+    return to < from ? 0 : this.prefix[to + 1] - this.prefix[from];
+  }
+}
+function openSegmentStart(branch) {
+  for (let i = branch.length - 1;i >= 0; i--) {
+    if (isTextOnlyAssistant(branch[i]))
+      return i + 1;
+  }
+  return 0;
+}
+function openCycleThinkingChars(branch, openStart) {
+  let chars = 0;
+  for (let i = openStart;i < branch.length; i++) {
+    const msg = branch[i];
+    if (msg?.role !== "assistant" || !Array.isArray(msg.content))
+      continue;
+    for (const block of msg.content) {
+      if (block?.type === "thinking")
+        chars += charsOf(block);
+    }
+  }
+  return chars;
+}
+
+class ChainLocator {
+  branch;
+  anchorAt = new Map;
+  assistantsAt = new Map;
+  nextUser;
+  constructor(branch) {
+    this.branch = branch;
+    this.nextUser = new Int32Array(branch.length);
+    let next = -1;
+    for (let i = branch.length - 1;i >= 0; i--) {
+      this.nextUser[i] = next;
+      if (branch[i]?.role === "user")
+        next = i;
+    }
+    for (let i = 0;i < branch.length; i++) {
+      const msg = branch[i];
+      const anchor = msg?.role === "user" || isChainAnchorCustom(msg);
+      if (anchor && !this.anchorAt.has(msg.timestamp))
+        this.anchorAt.set(msg.timestamp, i);
+      if (msg?.role === "assistant") {
+        const seen = this.assistantsAt.get(msg.timestamp);
+        if (seen === undefined)
+          this.assistantsAt.set(msg.timestamp, i);
+        else if (typeof seen === "number")
+          this.assistantsAt.set(msg.timestamp, [seen, i]);
+        else
+          seen.push(i);
+      }
+    }
+  }
+  span(chain) {
+    const startIdx = this.anchorAt.get(chain.startUserTimestamp);
+    if (startIdx === undefined)
+      return null;
+    let endIdx;
+    if (chain.finalAssistantTimestamp === null) {
+      const nextUser = this.nextUser[startIdx];
+      endIdx = nextUser < 0 ? this.branch.length - 1 : nextUser - 1;
+    } else {
+      const found = firstAtOrAfter(this.assistantsAt.get(chain.finalAssistantTimestamp), startIdx);
+      if (found < 0)
+        return null;
+      endIdx = found;
+    }
+    return endIdx < startIdx ? null : [startIdx, endIdx];
+  }
+}
+function firstAtOrAfter(recorded, min) {
+  if (recorded === undefined)
+    return -1;
+  if (typeof recorded === "number")
+    return recorded >= min ? recorded : -1;
+  const ascending = recorded;
+  let lo = 0;
+  let hi = ascending.length;
+  while (lo < hi) {
+    const mid = lo + hi >>> 1;
+    if (ascending[mid] < min)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < ascending.length ? ascending[lo] : -1;
+}
+function largestChainChars(branch, sizes, isProtected) {
+  const locator = new ChainLocator(branch);
+  let largest = 0;
+  for (const chain of detectChains(branch, isProtected)) {
+    const span = locator.span(chain);
+    if (span)
+      largest = Math.max(largest, sizes.sum(span[0], span[1]));
+  }
+  return largest;
+}
+function locateFrontier(branch, frontier) {
+  if (!frontier)
+    return null;
+  let turn = 0;
+  for (let i = 0;i < branch.length; i++) {
+    if (branch[i]?.role !== "assistant")
+      continue;
+    if (turn++ !== frontier.lastAttemptedTurnIndex)
+      continue;
+    const ids = assistantToolCalls(branch[i]).map((block) => block.id);
+    const k = ids.indexOf(frontier.lastAttemptedToolCallId);
+    if (k < 0)
+      return null;
+    const next = branch.findIndex((m, j) => j > i && m?.role === "assistant");
+    return { index: i, turnEnd: next < 0 ? branch.length : next, excludedIds: new Set(ids.slice(0, k + 1)) };
+  }
+  return null;
+}
+function noteCallArgs(msg, callArgs) {
+  const calls = assistantToolCalls(msg);
+  for (let j = calls.length - 1;j >= 0; j--)
+    callArgs.set(calls[j].id, calls[j].input ?? calls[j].arguments);
+}
+function callArgsFor(callArgs, toolCallId) {
+  return toolCallId === toolCallId ? callArgs.get(toolCallId) : undefined;
+}
+function frontierGapTokens(branch, sizes, frontier, isSummarized, isProtected) {
+  const boundary = locateFrontier(branch, frontier);
+  const start = boundary ? boundary.index + 1 : 0;
+  const callArgs = new Map;
+  let gap = 0;
+  for (let i = 0;i < branch.length; i++) {
+    const msg = branch[i];
+    if (msg?.role === "assistant")
+      noteCallArgs(msg, callArgs);
+    if (i < start || msg?.role !== "toolResult" || typeof msg.toolCallId !== "string")
+      continue;
+    if (boundary && i < boundary.turnEnd && boundary.excludedIds.has(msg.toolCallId))
+      continue;
+    if (isSummarized(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp))))
+      continue;
+    if (isRecoveryTool(msg.toolName) || isProtected(msg.toolName, callArgsFor(callArgs, msg.toolCallId)))
+      continue;
+    gap += tokensOf(sizes.of(i));
+  }
+  return gap;
+}
+function computeContextMetrics(branch, frontier, isSummarized, isProtected, sizeOf = charsOf) {
+  const sizes = new BranchSizes(branch, sizeOf);
+  const totalChars = sizes.sum(0, branch.length - 1);
+  const openStart = openSegmentStart(branch);
+  const openChars = sizes.sum(openStart, branch.length - 1);
+  const numerator = Math.max(largestChainChars(branch, sizes, isProtected), openChars);
+  return {
+    openCycleThinkingTokens: tokensOf(openCycleThinkingChars(branch, openStart)),
+    largestChainSharePct: totalChars === 0 ? 0 : Math.round(100 * numerator / totalChars),
+    frontierGapTokens: frontierGapTokens(branch, sizes, frontier, isSummarized, isProtected)
+  };
+}
+
+// src/host/metrics-snapshot.ts
+function computeMetricsSnapshot(state, ctx) {
+  try {
+    return computeContextMetrics(projectBranchMessages(ctx.sessionManager.getBranch()), state.frontier.get(), (key) => state.indexer.isSummarized(key), protectionPredicate(state), requestChars);
+  } catch (err) {
+    if (!isStaleContextError(err))
+      console.error("pi-condense: context metrics computation failed", err);
+    return;
+  }
+}
+
+// src/host/safe-points.ts
+class SafePoints {
+  waiting = [];
+  leaving = false;
+  holders = 0;
+  async wait(ctx) {
+    if (this.leaving || this.holders > 0 || isIdle(ctx))
+      return;
+    await new Promise((resolve) => this.waiting.push(resolve));
+  }
+  leave() {
+    this.leaving = true;
+    this.reached();
+  }
+  reached() {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const resolve of waiting)
+      resolve();
+  }
+  async holdOpen(until) {
+    this.holders++;
+    this.reached();
+    try {
+      await until;
+    } finally {
+      this.holders--;
+    }
+  }
+}
+function isIdle(ctx) {
+  try {
+    return ctx.isIdle?.() !== false;
+  } catch {
+    return true;
+  }
+}
+
+// src/host/extension-state.ts
+function createExtensionState(pi) {
+  const state = {
+    pi,
+    config: { value: { ...DEFAULT_CONFIG } },
+    indexer: new ToolCallIndexer,
+    blockRefs: new BlockRefIssuer,
+    stats: new StatsAccumulator,
+    fallback: new FallbackController,
+    diagnostics: new DiagnosticSink((customType, data) => pi.appendEntry(customType, data)),
+    frontier: new PruneFrontierTracker,
+    retries: new RetryLedger,
+    pending: [],
+    isFlushing: false,
+    finalReplyFlush: undefined,
+    safePoints: new SafePoints,
+    previousFraction: null,
+    cache: new CacheTracker,
+    policy: { last: undefined, told: new Set, coldFlushedFor: undefined, expiryTimer: undefined },
+    rearmedPending: false,
+    supersede: createSupersedeState(),
+    status: {
+      refresh: (ctx) => refreshStatus2(state, ctx),
+      show: (ctx, text) => showStatusText(state, ctx, text)
+    },
+    report: { show: (ctx, text) => showReport(pi, ctx, text) },
+    metricsSnapshot: (ctx) => computeMetricsSnapshot(state, ctx)
+  };
+  return state;
+}
+
+// src/summarize/flush-batches.ts
+function dedupBatches(batches, state, persistAlias) {
+  return batches.map((batch) => {
+    if (!state.config.value.dedupByContentHash)
+      return { batch, deduped: [] };
+    const kept = [];
+    const deduped = [];
+    for (const call of batch.toolCalls) {
+      const candidate = dedupCandidate(state.indexer, call.toolName, call.resultText);
+      const key = occKey(call.toolCallId, call.resultTimestamp);
+      if (candidate && candidate.key !== key && isExactCopy(candidate, call.toolName, call.resultText)) {
+        state.indexer.registerDuplicate(key, candidate.key, persistAlias, call);
+        deduped.push(call);
+      } else {
+        kept.push(call);
+      }
+    }
+    return { batch: { ...batch, toolCalls: kept }, deduped };
+  });
+}
+function classifyBatches(items, minBatchChars, retryStatus) {
+  return items.map(({ batch, deduped }) => {
+    const raw = charsOf2(batch.toolCalls);
+    const dedupedChars = charsOf2(deduped);
+    return { batch, deduped, dedupedChars, raw, kind: kindOf(batch, deduped, raw, minBatchChars, retryStatus) };
+  });
+}
+function kindOf(batch, deduped, raw, minBatchChars, retryStatus) {
+  const calls = batch.toolCalls.length;
+  if (deduped.length > 0 && calls === 0)
+    return "deduped";
+  if (minBatchChars > 0 && raw < minBatchChars && calls > 0)
+    return "trivial";
+  const status = retryStatus(batch);
+  if (status === "backoff")
+    return "deferred";
+  if (status === "exhausted" || serializeBatchWithinLimit(batch) === undefined)
+    return "archive";
+  return "summarize";
+}
+async function summarizeSlots(prepared, state, ctx, options) {
+  const unusable = new Set;
+  const slots = options.onProgress ? await summarizeSequentially(prepared, state, ctx, options, unusable) : await summarizeInParallel(prepared, state, ctx, options, unusable);
+  return { slots, unusable };
+}
+async function summarizeSequentially(prepared, state, ctx, options, unusable) {
+  const total = prepared.length;
+  const slots = [];
+  for (const [i, item] of prepared.entries()) {
+    if (item.kind !== "summarize") {
+      options.onProgress?.(i, total, item.batch, "skipped");
+      slots.push(item.kind);
+      continue;
+    }
+    options.onProgress?.(i, total, item.batch, "start");
+    const result = await summarizeBatch(item.batch, state.config.value, ctx, {
+      signal: options.signal,
+      controller: state.fallback,
+      onTextProgress: (chars) => options.onBatchTextProgress?.(i, total, item.batch, chars),
+      onUnusable: () => unusable.add(i)
+    });
+    options.onProgress?.(i, total, item.batch, result ? "done" : "skipped");
+    slots.push(result);
+  }
+  return slots;
+}
+async function summarizeInParallel(prepared, state, ctx, options, unusable) {
+  const total = prepared.length;
+  const positions = prepared.flatMap((item, i) => item.kind === "summarize" ? [i] : []);
+  const results = await summarizeBatches(positions.map((i) => prepared[i].batch), state.config.value, ctx, {
+    signal: options.signal,
+    controller: state.fallback,
+    onBatchTextProgress: (index, _total, batch, chars) => options.onBatchTextProgress?.(positions[index], total, batch, chars),
+    onBatchUnusable: (index) => unusable.add(positions[index])
+  });
+  const slots = prepared.map((item) => item.kind === "summarize" ? null : item.kind);
+  positions.forEach((position, k) => {
+    slots[position] = results[k] ?? null;
+  });
+  return slots;
+}
+function charsOf2(calls) {
+  let total = 0;
+  for (const call of calls)
+    total += call.resultText.length;
+  return total;
+}
+
+// src/summarize/flush-report.ts
+var SEP2 = " · ";
+function tokens(chars) {
+  return formatCompactCount(Math.round(chars / 4));
+}
+function callsOf(processed, kind) {
+  let n = 0;
+  for (const p of processed)
+    if (p.kind === kind)
+      n += p.item.batch.toolCalls.length;
+  return n;
+}
+function summarizedPart(processed) {
+  let calls = 0;
+  let raw = 0;
+  let summary = 0;
+  for (const p of processed) {
+    if (p.kind !== "summarized" && p.kind !== "archived")
+      continue;
+    calls += p.item.batch.toolCalls.length;
+    raw += p.item.raw;
+    summary += p.summaryChars;
+  }
+  if (calls === 0)
+    return;
+  return `summarized ${plural(calls, "tool output")} (${tokens(raw)} → ${tokens(summary)} tokens)`;
+}
+function skippedParts(processed, minBatchChars) {
+  const parts = [];
+  const repeated = processed.reduce((n, p) => n + p.item.deduped.length, 0);
+  if (repeated > 0)
+    parts.push(`${plural(repeated, "repeated output")} pointed at ${repeated === 1 ? "its earlier copy" : "their earlier copies"}`);
+  const small = callsOf(processed, "trivial");
+  if (small > 0)
+    parts.push(`${plural(small, "small output")} (under ${minBatchChars} chars) left as ${small === 1 ? "it is" : "they are"}`);
+  const longer = callsOf(processed, "oversized");
+  if (longer > 0)
+    parts.push(`${plural(longer, "output")} kept whole: the summary came out longer`);
+  return parts;
+}
+function flushReportLine(processed, compressedBlocks, config) {
+  const summarized = summarizedPart(processed);
+  const skipped = config.quietOversizedSkips ? [] : skippedParts(processed, config.minBatchChars);
+  const compressed = compressedBlocks.length > 0 ? [`compressed ${plural(compressedBlocks.length, "earlier request")} (${compressedBlocks.join(", ")})`] : [];
+  const parts = [...summarized ? [summarized] : [], ...skipped, ...compressed];
+  if (parts.length === 0)
+    return;
+  const changedNothing = summarized === undefined && compressed.length === 0 && !processed.some((p) => p.item.deduped.length > 0);
+  return `pruner: ${changedNothing ? "nothing summarized: " : ""}${parts.join(SEP2)}`;
+}
+function archivedNotice(p) {
+  const refs = p.refs ?? [];
+  const span = refs.length > 1 ? `${refs[0]}-${refs[refs.length - 1]}` : refs[0] ?? "";
+  return `pruner: the summarizer could not summarize ${plural(p.item.batch.toolCalls.length, "tool output")} ` + `(${MAX_SUMMARY_ATTEMPTS} tries, or too big for one summarizer call); they were set aside with a plain listing ` + `instead and can still be read back as ${span}`;
+}
+function notifyArchived(ctx, processed) {
+  for (const p of processed)
+    if (p.kind === "archived")
+      safeNotify(ctx, archivedNotice(p), "warning");
+}
+function unusableNotice(item) {
+  return `pruner: the summarizer sent back an empty or cut-off summary for ${plural(item.batch.toolCalls.length, "tool output")}; ` + "it will try again, then set them aside with a plain listing";
+}
+function notifyUnusable(ctx, items) {
+  for (const item of items)
+    safeNotify(ctx, unusableNotice(item), "warning");
+}
+
+// src/summarize/flush-persist.ts
+function persistResults(prepared, summarized, state, delivery, now) {
+  const totals = { toolCallCount: 0, rawCharCount: 0, summaryCharCount: 0, dedupedCount: 0 };
+  const outcome = { processed: [], unresolved: [], newlyUnusable: [], settledPrefix: 0, totals };
+  let gap = false;
+  for (let i = 0;i < prepared.length; i++) {
+    const item = prepared[i];
+    let done;
+    try {
+      done = persistOne(item, summarized, i, state, delivery, now, outcome);
+    } catch (err) {
+      if (!isStaleContextError(err))
+        throw err;
+      outcome.unresolved.push(...prepared.slice(i));
+      return outcome;
+    }
+    if (done === null) {
+      outcome.unresolved.push(item);
+      gap = true;
+      continue;
+    }
+    outcome.processed.push(done);
+    addTotals(totals, done);
+    if (!gap)
+      outcome.settledPrefix = i + 1;
+  }
+  return outcome;
+}
+function persistOne(item, summarized, position, state, delivery, now, outcome) {
+  const slot = summarized.slots[position];
+  if (slot === "deduped" || slot === "trivial")
+    return { item, kind: slot, summaryChars: 0 };
+  if (slot === "deferred" || slot === undefined)
+    return null;
+  if (slot === "archive")
+    return persistArchived(item, state, delivery);
+  if (slot !== null) {
+    state.retries.forget(item.batch);
+    const done = persistSummary(item, slot, state, delivery);
+    state.stats.add(slot.usage);
+    return done;
+  }
+  if (summarized.unusable.has(position) && state.retries.firstUnusableReport(item.batch))
+    outcome.newlyUnusable.push(item);
+  if (state.retries.recordFailure(item.batch, now) !== "exhausted")
+    return null;
+  return persistArchived(item, state, delivery);
+}
+function persistBody(item, body, state, delivery) {
+  const { batch } = item;
+  const refs = state.indexer.allocateSummaryRefs(batch);
+  const text = body(refs) + formatSummaryToolCallRefs(refs);
+  const shortIds = refs.map((ref) => ref.shortId);
+  if (text.length > item.raw)
+    return { text, oversized: true, refs: shortIds };
+  delivery.sendSummary(text, makeSummaryDetails(batch, refs));
+  state.indexer.registerSummaryRefs(refs);
+  state.indexer.addBatch(batch, delivery.appendEntry, refs);
+  state.indexer.registerSummaryBody(batch.toolCalls.map((tc) => occKey(tc.toolCallId, tc.resultTimestamp)), text);
+  return { text, oversized: false, refs: shortIds };
+}
+function persistSummary(item, result, state, delivery) {
+  const toolNames = item.batch.toolCalls.map((tc) => tc.toolName);
+  const done = persistBody(item, (refs) => substituteInlineRefs(result.summaryText, refs, toolNames), state, delivery);
+  return {
+    item,
+    kind: done.oversized ? "oversized" : "summarized",
+    summaryLength: result.summaryText.length,
+    summaryChars: done.text.length,
+    refs: done.refs
+  };
+}
+function persistArchived(item, state, delivery) {
+  const calls = bodyCalls(item.batch);
+  const done = persistBody(item, (refs) => deterministicBody(BATCH_BODY_HEADER, calls, refs.map((r) => r.shortId)), state, delivery);
+  if (!done.oversized)
+    state.retries.forget(item.batch);
+  const kind = done.oversized ? "oversized" : "archived";
+  return { item, kind, summaryLength: done.text.length, summaryChars: done.text.length, refs: done.refs };
+}
+function bodyCalls(batch) {
+  return batch.toolCalls.map((call) => ({
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    args: call.args,
+    time: call.resultTimestamp ?? batch.timestamp
+  }));
+}
+function addTotals(totals, done) {
+  const { item } = done;
+  totals.rawCharCount += item.raw + item.dedupedChars;
+  totals.toolCallCount += item.batch.toolCalls.length + item.deduped.length;
+  totals.dedupedCount += item.deduped.length;
+  totals.summaryCharCount += done.summaryChars;
+}
+function frontierOutcome(processed) {
+  if (processed.some((p) => p.kind === "summarized" || p.kind === "archived"))
+    return "summarized";
+  if (processed.some((p) => p.kind === "oversized"))
+    return "skipped-oversized";
+  if (processed.some((p) => p.item.deduped.length > 0))
+    return "skipped-deduped";
+  return "skipped-trivial";
+}
+function stubEligibleCalls(prepared, processed) {
+  const calls = prepared.flatMap((item) => item.deduped);
+  for (const done of processed)
+    if (done.kind === "summarized" || done.kind === "archived")
+      calls.push(...done.item.batch.toolCalls);
+  return calls;
+}
+function totalsOf(processed) {
+  const totals = { toolCallCount: 0, rawCharCount: 0, summaryCharCount: 0, dedupedCount: 0 };
+  for (const p of processed)
+    addTotals(totals, p);
+  return totals;
+}
+function frontierSnapshot(prefix) {
+  const totals = totalsOf(prefix);
+  const last = prefix[prefix.length - 1].item;
+  const calls = last.kind === "deduped" ? last.deduped : last.batch.toolCalls;
+  const anchor = calls[calls.length - 1] ?? last.deduped[last.deduped.length - 1];
+  return {
+    lastAttemptedToolCallId: anchor.toolCallId,
+    lastAttemptedToolName: anchor.toolName,
+    lastAttemptedTurnIndex: last.batch.turnIndex,
+    lastAttemptedTimestamp: last.batch.timestamp,
+    attemptedBatchCount: prefix.length,
+    attemptedToolCallCount: totals.toolCallCount,
+    rawCharCount: totals.rawCharCount,
+    summaryCharCount: totals.summaryCharCount,
+    outcome: frontierOutcome(prefix)
+  };
+}
+
+// src/capture/pending-batches.ts
+function trimBatchToPendingRange(batch, isSummarized, frontier) {
+  const remaining = batch.toolCalls.filter((tc) => !isSummarized(occKey(tc.toolCallId, tc.resultTimestamp)));
+  if (remaining.length === 0)
+    return null;
+  const kept = { ...batch, toolCalls: remaining };
+  if (!frontier)
+    return kept;
+  if (batch.turnIndex < frontier.lastAttemptedTurnIndex)
+    return null;
+  if (batch.turnIndex > frontier.lastAttemptedTurnIndex)
+    return kept;
+  const at = remaining.findIndex((tc) => tc.toolCallId === frontier.lastAttemptedToolCallId);
+  if (at < 0)
+    return kept;
+  const after = remaining.slice(at + 1);
+  return after.length === 0 ? null : { ...batch, toolCalls: after };
+}
+function capturePendingBatches(state, ctx, opts) {
+  let captured;
+  try {
+    const isProtected = protectionPredicate(state);
+    const exclude = (toolName, args) => isRecoveryTool(toolName) || isProtected(toolName, args);
+    captured = captureUnindexedBatchesFromSession(ctx.sessionManager.getBranch(), state.indexer, exclude);
+  } catch (err) {
+    if (opts?.rethrow)
+      throw err;
+    captured = state.pending.slice();
+  }
+  const frontier = state.frontier.get();
+  const isSummarized = (key) => state.indexer.isSummarized(key);
+  const trimmed = [];
+  for (const batch of withoutSharedKeys(captured)) {
+    const kept = trimBatchToPendingRange(batch, isSummarized, frontier);
+    if (kept)
+      trimmed.push(kept);
+  }
+  return groupBatchesByMode(trimmed, state.config.value.batchingMode);
+}
+function withoutSharedKeys(batches) {
+  const seen = new Set;
+  const shared = new Set;
+  for (const batch of batches) {
+    for (const call of batch.toolCalls) {
+      const key = occKey(call.toolCallId, call.resultTimestamp);
+      if (seen.has(key))
+        shared.add(key);
+      else
+        seen.add(key);
+    }
+  }
+  if (shared.size === 0)
+    return batches;
+  const kept = [];
+  for (const batch of batches) {
+    const calls = batch.toolCalls.filter((call) => !shared.has(occKey(call.toolCallId, call.resultTimestamp)));
+    if (calls.length > 0)
+      kept.push(calls.length === batch.toolCalls.length ? batch : { ...batch, toolCalls: calls });
+  }
+  return kept;
+}
+
+// src/summarize/flush.ts
+async function flushPending(state, ctx, options = {}) {
+  if (state.isFlushing)
+    return { ok: false, reason: "already-flushing" };
+  state.rearmedPending = false;
+  const attempt = {
+    trigger: options.trigger ?? "manual",
+    metrics: state.metricsSnapshot(ctx) ?? EMPTY_METRICS_SNAPSHOT,
+    captured: 0,
+    processed: 0,
+    stubs: 0,
+    outcome: "empty",
+    decision: options.decision
+  };
+  try {
+    return await runFlush(state, ctx, options, attempt);
+  } finally {
+    state.isFlushing = false;
+    writeFlushMetrics(state, attempt);
+  }
+}
+async function runFlush(state, ctx, options, attempt) {
+  let delivery;
+  try {
+    delivery = options.delivery === "session" ? sessionDelivery(sessionAppenderOf(ctx)) : runtimeDelivery(state.pi);
+  } catch (err) {
+    attempt.outcome = "error";
+    return failure(err);
+  }
+  if (delivery.kind === "session")
+    attempt.writer = delivery.appendEntry;
+  const batches = options.previewedBatches ?? capturePendingBatches(state, ctx);
+  attempt.captured = batches.length;
+  if (batches.length === 0)
+    return { ok: false, reason: "empty" };
+  if (options.signal?.aborted) {
+    attempt.outcome = "error";
+    return { ok: false, reason: "aborted" };
+  }
+  state.pending.length = 0;
+  state.isFlushing = true;
+  let working = batches;
+  try {
+    const deduped = dedupBatches(batches, state, delivery.appendEntry);
+    working = deduped.map((d) => d.batch);
+    const now = Date.now();
+    const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now));
+    return await processBatches(state, ctx, options, delivery, prepared, attempt);
+  } catch (err) {
+    restoreToQueue(state, working);
+    attempt.outcome = "error";
+    return handleFlushError(state, ctx, options, err);
+  }
+}
+async function processBatches(state, ctx, options, delivery, prepared, attempt) {
+  const config = state.config.value;
+  if (prepared.some((p) => p.kind === "summarize"))
+    ignoreStale(() => state.status.show(ctx, "prune: summarizing…"));
+  const slots = await summarizeSlots(prepared, state, ctx, options);
+  await options.beforePersist?.();
+  if (options.signal?.aborted)
+    throw new Error("flush: aborted before its results were written");
+  const outcome = persistResults(prepared, slots, state, delivery, Date.now());
+  const madeStubbable = stubEligibleCalls(prepared, outcome.processed);
+  attempt.stubs = madeStubbable.length;
+  lowerFloor(state.supersede, earliestResultTimestamp(madeStubbable));
+  restoreToQueue(state, outcome.unresolved.map((p) => p.batch));
+  notifyUnusable(ctx, outcome.newlyUnusable);
+  const { processed } = outcome;
+  if (processed.length === 0) {
+    ignoreStale(() => state.status.refresh(ctx));
+    attempt.outcome = "error";
+    return { ok: false, reason: "summarizer-failed" };
+  }
+  const settled = processed.slice(0, outcome.settledPrefix);
+  const chainMessages = config.chainCompression?.enabled && options.chains !== false ? snapshotBranchMessages(ctx) : null;
+  try {
+    persistFrontierAndStats(state, delivery, settled.length > 0 ? frontierSnapshot(settled) : null);
+  } catch (err) {
+    attempt.processed = processed.length;
+    attempt.outcome = "error";
+    return failure(err);
+  }
+  ignoreStale(() => state.status.refresh(ctx));
+  ignoreStale(() => emitExternalCost(state.pi, state.stats));
+  const compressedBlocks = chainMessages ? await compressAfterFlush(state, ctx, chainMessages, {
+    closingMessage: options.closingMessage,
+    appendEntry: delivery.appendEntry,
+    heldKeys: keysOf2(outcome.unresolved.map((p) => p.batch)),
+    signal: options.signal
+  }) : [];
+  const totals = totalsOf(processed);
+  const line = flushReportLine(processed, compressedBlocks, config);
+  if (line)
+    ignoreStale(() => state.report.show(ctx, line));
+  notifyArchived(ctx, processed);
+  attempt.processed = processed.length;
+  const outcomeOfAll = frontierOutcome(processed);
+  attempt.outcome = outcomeOfAll;
+  return {
+    ok: true,
+    reason: resultReason(outcomeOfAll),
+    batchCount: processed.length,
+    toolCallCount: totals.toolCallCount,
+    rawCharCount: totals.rawCharCount,
+    summaryCharCount: totals.summaryCharCount,
+    dedupedCount: totals.dedupedCount
+  };
+}
+function keysOf2(batches) {
+  const keys = new Set;
+  for (const batch of batches)
+    for (const call of batch.toolCalls)
+      keys.add(occKey(call.toolCallId, call.resultTimestamp));
+  return keys;
+}
+function snapshotBranchMessages(ctx) {
+  try {
+    return projectBranchMessages(ctx.sessionManager.getBranch());
+  } catch {
+    return null;
+  }
+}
+function persistFrontierAndStats(state, delivery, snapshot) {
+  if (delivery.kind === "session") {
+    if (snapshot) {
+      delivery.appendEntry(CUSTOM_TYPE_FRONTIER, snapshot);
+      state.frontier.advance(snapshot);
+    }
+    try {
+      delivery.appendEntry(CUSTOM_TYPE_STATS, state.stats.getStats());
+    } catch {}
+    return;
+  }
+  if (snapshot) {
+    const previous = state.frontier.get();
+    state.frontier.advance(snapshot);
+    try {
+      state.frontier.persist(state.pi);
+    } catch (err) {
+      if (previous)
+        state.frontier.advance(previous);
+      else
+        state.frontier.reset();
+      throw err;
+    }
+  }
+  state.stats.persist(state.pi);
+}
+function restoreToQueue(state, batches) {
+  state.pending.unshift(...batches.filter((b) => b.toolCalls.length > 0));
+}
+function handleFlushError(state, ctx, options, err) {
+  if (options.signal?.aborted) {
+    ignoreStale(() => state.status.refresh(ctx));
+    return { ok: false, reason: "aborted", error: errorMessage(err) };
+  }
+  if (isStaleContextError(err))
+    return { ok: false, reason: "stale-context", error: errorMessage(err) };
+  safeNotify(ctx, `pruner: summarization failed: ${errorMessage(err)}`, "error");
+  return { ok: false, reason: "failed", error: errorMessage(err) };
+}
+function failure(err) {
+  const reason = isStaleContextError(err) ? "stale-context" : "failed";
+  return { ok: false, reason, error: errorMessage(err) };
+}
+function resultReason(outcome) {
+  return outcome === "summarized" ? "flushed" : outcome;
+}
+function ignoreStale(fn) {
+  try {
+    fn();
+  } catch (err) {
+    if (!isStaleContextError(err))
+      throw err;
+  }
+}
+function recordDeferredFlush(state, ctx, trigger, pendingBatches, decision) {
+  const metrics = state.metricsSnapshot(ctx) ?? EMPTY_METRICS_SNAPSHOT;
+  writeFlushMetrics(state, { trigger, metrics, captured: pendingBatches, processed: 0, stubs: 0, outcome: "deferred", decision });
+}
+function writeFlushMetrics(state, attempt) {
+  const entry = {
+    ts: Date.now(),
+    trigger: attempt.trigger,
+    capturedBatches: attempt.captured,
+    processedBatches: attempt.processed,
+    stubCount: attempt.stubs,
+    outcome: attempt.outcome,
+    metrics: attempt.metrics,
+    ...attempt.decision ? { decision: attempt.decision } : {}
+  };
+  try {
+    if (attempt.writer)
+      attempt.writer(CUSTOM_TYPE_FLUSH_METRICS, entry);
+    else
+      state.pi.appendEntry(CUSTOM_TYPE_FLUSH_METRICS, entry);
+  } catch {}
+}
+
+// src/economics/cost-model.ts
+import { getPromptCacheTtlMs } from "@earendil-works/pi-ai";
+var DEFAULT_CACHE_TTL_MS = 5 * 60000;
+var PER_MILLION = 1e6;
+function positive(value) {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+function cacheTtlMs(model, notes) {
+  let ttl;
+  try {
+    ttl = getPromptCacheTtlMs(model, undefined);
+  } catch {
+    ttl = undefined;
+  }
+  if (ttl !== undefined && Number.isFinite(ttl) && ttl > 0)
+    return ttl;
+  notes.push("the catalog gives no cache lifetime: assuming 5 minutes");
+  return DEFAULT_CACHE_TTL_MS;
+}
+function costModelFor(model) {
+  const notes = [];
+  const label = model ? `${String(model.provider)}/${String(model.id)}` : "no model";
+  const cost = model?.cost;
+  const input = positive(cost?.input);
+  if (!model || input === undefined) {
+    return { priced: false, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, ttlMs: DEFAULT_CACHE_TTL_MS, notes: [`${label} has no input price in the catalog`], label };
+  }
+  const read = positive(cost?.cacheRead);
+  if (read === undefined)
+    notes.push("no cache-read price: assuming 10% of the input price");
+  const write = positive(cost?.cacheWrite);
+  if (write === undefined)
+    notes.push("no cache-write price: a cache miss is billed as input");
+  const output = positive(cost?.output);
+  if (output === undefined)
+    notes.push("no output price: assuming 5x the input price");
+  const prices = {
+    input: input / PER_MILLION,
+    output: (output ?? input * 5) / PER_MILLION,
+    cacheRead: (read ?? input * 0.1) / PER_MILLION,
+    cacheWrite: (write ?? input) / PER_MILLION
+  };
+  return { priced: true, prices, ttlMs: cacheTtlMs(model, notes), notes, label };
+}
+
+// src/economics/flush-decision.ts
+function percent2(share) {
+  return `${Math.round(share * 100)}%`;
+}
+function cacheOf(cache) {
+  return {
+    temperature: cache.temperature,
+    ...cache.expiresInMs !== undefined ? { expiresInMs: Math.round(cache.expiresInMs) } : {},
+    ...cache.lastHitRate !== undefined ? { lastHitRate: cache.lastHitRate } : {}
+  };
+}
+function fallbackReason(input) {
+  if (!input.main.priced)
+    return `${input.main.label} has no price in the catalog`;
+  if (input.cache.requests === 0)
+    return "the provider reports no usage";
+  if (input.cache.temperature === "unknown")
+    return input.cache.reason ?? "the cache state is unknown";
+  if (!input.figures)
+    return "the request could not be measured";
+  return;
+}
+function decideFlush(input) {
+  const cache = cacheOf(input.cache);
+  const verdict = (apply, basis, reason, figures) => ({
+    apply,
+    record: { verdict: apply ? "apply" : "defer", basis, reason, cache, ...figures ? { figures } : {} }
+  });
+  const { contextFraction: fraction, pressure } = input;
+  if (fraction !== null && pressure !== null && fraction >= pressure) {
+    return verdict(true, "pressure", `the context is at ${percent2(fraction)} of the window, past the ${percent2(pressure)} pressure line`);
+  }
+  if (input.moment === "cold" || input.cache.temperature === "cold" && input.cache.requests > 0) {
+    return verdict(true, "cold", "the prompt cache has expired, so rewriting costs nothing extra");
+  }
+  const fallback = fallbackReason(input);
+  if (fallback)
+    return verdict(input.moment !== "in-run", "fallback", `${fallback}: deciding as 2.9.1 did`);
+  const figures = input.figures;
+  const expected = input.moment === "in-run" ? expectedRemainingRequests(input.runRequests, input.promptsSoFar, "in-run") : expectedRemainingRequests(input.cache.requests, input.promptsSoFar, "after-reply");
+  const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false);
+  return verdict(weighed.apply, weighed.apply ? "pays" : "wait", weighed.reason, {
+    suffixTokens: Math.round(figures.suffixTokens),
+    removedTokens: Math.round(figures.removedTokens),
+    summaryTokens: Math.round(figures.summaryTokens),
+    expectedRequests: weighed.expectedRequests,
+    oneTimeCost: weighed.oneTimeCost,
+    savingPerRequest: weighed.savingPerRequest,
+    summarizerCost: weighed.summarizerCost,
+    netSaving: weighed.netSaving
+  });
+}
+
+// src/host/rewrite-figures.ts
+var CHARS_PER_TOKEN = 4;
+var STUB_CHARS = 200;
+var SUMMARY_SHARE = 0.15;
+var SUMMARIZER_CHARS_PER_OUTPUT = 8000;
+function resultKey(message) {
+  if (message?.role !== "toolResult" || typeof message.toolCallId !== "string")
+    return;
+  return occKey(message.toolCallId, typeof message.timestamp === "number" ? message.timestamp : undefined);
+}
+function measureRewrite(messages, pending, closing, isCopy = () => false) {
+  const calls = new Map;
+  for (const batch of pending)
+    for (const call of batch.toolCalls)
+      calls.set(occKey(call.toolCallId, call.resultTimestamp), call);
+  let first = -1;
+  let removed = 0;
+  let raw = 0;
+  let summarizerInput = 0;
+  for (let i = 0;i < messages.length; i++) {
+    const key = resultKey(messages[i]);
+    const call = key === undefined ? undefined : calls.get(key);
+    if (!call)
+      continue;
+    if (first < 0)
+      first = i;
+    const chars = requestChars(messages[i]);
+    removed += Math.max(0, chars - STUB_CHARS);
+    if (isCopy(call))
+      continue;
+    raw += chars;
+    summarizerInput += Math.min(chars, SUMMARIZER_CHARS_PER_OUTPUT);
+  }
+  if (first < 0)
+    return;
+  let suffix = closing === undefined ? 0 : requestChars(closing);
+  for (let i = first;i < messages.length; i++)
+    suffix += requestChars(messages[i]);
+  return {
+    suffixTokens: suffix / CHARS_PER_TOKEN,
+    removedTokens: removed / CHARS_PER_TOKEN,
+    summaryTokens: raw * SUMMARY_SHARE / CHARS_PER_TOKEN,
+    summarizerInputTokens: summarizerInput / CHARS_PER_TOKEN
+  };
+}
+
+// src/host/flush-policy.ts
+function costPolicyActive(state) {
+  const config = state.config.value;
+  return config.enabled && config.flushPolicy === "cost" && config.pruneOn === "agent-message";
+}
+function recordRequest(state, message) {
+  if (message?.role !== "assistant")
+    return;
+  const usage = requestUsageOf(message.usage, typeof message.timestamp === "number" ? message.timestamp : Date.now());
+  if (usage)
+    state.cache.record(usage);
+}
+function rebuildPolicyState(state, ctx) {
+  state.cache.reset();
+  state.policy.last = undefined;
+  state.policy.coldFlushedFor = undefined;
+  state.policy.told.clear();
+  let branch;
+  try {
+    branch = ctx.sessionManager.getBranch();
+  } catch {
+    return;
+  }
+  for (const entry of branch) {
+    if (entry?.type === "message")
+      recordRequest(state, entry.message);
+    else if (entry?.type === "usage" && entry.kind === "cache_warm")
+      state.cache.touch(Date.parse(String(entry.timestamp)));
+    else if (entry?.type === "custom" && entry.customType === CUSTOM_TYPE_FLUSH_METRICS)
+      state.policy.last = decisionOf(entry.data) ?? state.policy.last;
+  }
+}
+function decisionOf(data) {
+  const d = data?.decision;
+  if (!d || d.verdict !== "apply" && d.verdict !== "defer" || typeof d.basis !== "string" || typeof d.reason !== "string")
+    return;
+  const temperature = ["warm", "cold", "unknown"].includes(d.cache?.temperature) ? d.cache.temperature : "unknown";
+  return { verdict: d.verdict, basis: d.basis, reason: d.reason.slice(0, 500), cache: { temperature } };
+}
+function noteCacheWarming(state, ctx) {
+  let branch;
+  try {
+    branch = ctx.sessionManager.getBranch();
+  } catch {
+    return;
+  }
+  for (let i = branch.length - 1;i >= 0; i--) {
+    const entry = branch[i];
+    if (entry?.type === "message" && entry.message?.role === "assistant")
+      return;
+    if (entry?.type === "usage" && entry.kind === "cache_warm")
+      return state.cache.touch(Date.parse(String(entry.timestamp)));
+  }
+}
+function cacheTtlMs2(ctx) {
+  return costModelFor(ctx.model).ttlMs;
+}
+var IN_RUN_RECENT_TURNS = 2;
+function inRunCandidates(batches, currentTurn, forced) {
+  const older = batches.filter((b) => b.turnIndex <= currentTurn - IN_RUN_RECENT_TURNS);
+  if (forced)
+    return older;
+  let run = -1;
+  for (const b of batches)
+    if (b.userTurnGroup !== undefined && b.userTurnGroup > run)
+      run = b.userTurnGroup;
+  return older.filter((b) => b.userTurnGroup === run);
+}
+function rewriteForced(state, ctx) {
+  const pressure = state.config.value.contextPressure;
+  const fraction = usageFraction(safeContextUsage(ctx));
+  if (pressure !== null && fraction !== null && fraction >= pressure)
+    return true;
+  const cache = state.cache.state(Date.now(), cacheTtlMs2(ctx));
+  return cache.temperature === "cold" && cache.requests > 0;
+}
+function weighFlush(state, ctx, moment, opts = {}) {
+  const all = capturePendingBatches(state, ctx);
+  const batches = opts.select ? opts.select(all) : all;
+  if (batches.length === 0)
+    return;
+  const messages = branchMessages(ctx);
+  const main = costModelFor(ctx.model);
+  let summarizerModel;
+  try {
+    summarizerModel = resolveModel(state.config.value, ctx);
+  } catch {
+    summarizerModel = undefined;
+  }
+  const decision = decideFlush({
+    moment,
+    cache: state.cache.state(Date.now(), main.ttlMs),
+    main,
+    summarizer: costModelFor(summarizerModel ?? ctx.model),
+    figures: messages ? measureRewrite(messages, batches, opts.closing, copyPredicate(state)) : undefined,
+    contextFraction: usageFraction(safeContextUsage(ctx)),
+    pressure: state.config.value.contextPressure,
+    promptsSoFar: messages ? messages.filter((m) => m?.role === "user").length : 0,
+    runRequests: messages ? requestsSinceLastPrompt(messages) : 0
+  });
+  if (!opts.quiet)
+    noteDecision(state, ctx, decision);
+  return { decision, batches };
+}
+function copyPredicate(state) {
+  if (!state.config.value.dedupByContentHash)
+    return () => false;
+  return (call) => {
+    const candidate = dedupCandidate(state.indexer, call.toolName, call.resultText);
+    return candidate !== undefined && candidate.key !== occKey(call.toolCallId, call.resultTimestamp) && isExactCopy(candidate, call.toolName, call.resultText);
+  };
+}
+function noteDecision(state, ctx, decision) {
+  state.policy.last = decision.record;
+  if (decision.record.basis !== "fallback" || state.policy.told.has(decision.record.reason))
+    return;
+  state.policy.told.add(decision.record.reason);
+  safeNotify(ctx, `pruner: ${decision.record.reason}`, "info");
+}
+function requestsSinceLastPrompt(messages) {
+  let requests = 0;
+  for (let i = messages.length - 1;i >= 0 && messages[i]?.role !== "user"; i--)
+    if (messages[i]?.role === "assistant")
+      requests++;
+  return requests;
+}
+function branchMessages(ctx) {
+  try {
+    return projectBranchMessages(ctx.sessionManager.getBranch());
+  } catch {
+    return;
+  }
+}
+function safeContextUsage(ctx) {
+  try {
+    return ctx.getContextUsage?.();
+  } catch {
+    return;
+  }
+}
+function policyView(state, ctx) {
+  const config = state.config.value;
+  let pending;
+  try {
+    pending = weighFlush(state, ctx, "final-reply", { quiet: true })?.decision.record;
+  } catch {
+    pending = undefined;
+  }
+  return {
+    policy: config.flushPolicy,
+    active: costPolicyActive(state),
+    cache: state.cache.state(Date.now(), cacheTtlMs2(ctx)),
+    pending,
+    last: state.policy.last
+  };
+}
+
+// src/archive/query-tool.ts
+import { resolve as resolve2 } from "node:path";
+import { Type } from "typebox";
+
+// src/archive/line-pattern.ts
+var MAX_MATCH_CHARS = 1e4;
+var MAX_PROGRAM = 4000;
+var MAX_REPEAT = 1000;
+var EXPRESSION = /^\/([\s\S]+)\/([a-z]*)$/;
+function compilePattern(source) {
+  if (source === "")
+    return { ok: false, error: "the pattern is empty" };
+  const expression = EXPRESSION.exec(source);
+  if (expression === null) {
+    return { ok: true, pattern: { label: `literal ${JSON.stringify(source)}`, test: (line) => line.includes(source) } };
+  }
+  const [, body, flags] = expression;
+  if (!/^i?$/.test(flags))
+    return { ok: false, error: `flag "${flags}" is not supported (only i, for ignore case)` };
+  const ignoreCase = flags === "i";
+  try {
+    const program = compile(new Parser(body, ignoreCase).parse());
+    const label = `expression ${source}`;
+    return { ok: true, pattern: { label, test: (line) => run(program, ignoreCase ? line.toLowerCase() : line) } };
+  } catch (error) {
+    if (error instanceof PatternError)
+      return { ok: false, error: error.message };
+    throw error;
+  }
+}
+
+class PatternError extends Error {
+}
+var isDigit = (c) => c >= 48 && c <= 57;
+var isWordCode = (c) => isDigit(c) || c >= 65 && c <= 90 || c >= 97 && c <= 122 || c === 95;
+var isSpace = (c) => c === 32 || c >= 9 && c <= 13 || c === 160 || c === 65279 || c >= 8192 && c <= 8202 || c === 8232 || c === 8233 || c === 12288 || c === 5760 || c === 8239 || c === 8287;
+var not = (test) => (c) => !test(c);
+var CLASS_ESCAPES = { d: isDigit, D: not(isDigit), w: isWordCode, W: not(isWordCode), s: isSpace, S: not(isSpace) };
+var CONTROL_ESCAPES = { t: 9, n: 10, r: 13, f: 12, v: 11, "0": 0 };
+
+class Parser {
+  src;
+  ignoreCase;
+  at = 0;
+  constructor(src, ignoreCase) {
+    this.src = src;
+    this.ignoreCase = ignoreCase;
+  }
+  parse() {
+    const node = this.alternation();
+    if (this.at < this.src.length)
+      throw new PatternError(`unmatched ")" at position ${this.at + 1}`);
+    return node;
+  }
+  alternation() {
+    const items = [this.sequence()];
+    while (this.peek() === "|") {
+      this.at++;
+      items.push(this.sequence());
+    }
+    return items.length === 1 ? items[0] : { t: "alt", items };
+  }
+  sequence() {
+    const items = [];
+    while (this.at < this.src.length && this.peek() !== "|" && this.peek() !== ")")
+      items.push(this.quantified());
+    return { t: "cat", items };
+  }
+  quantified() {
+    const atom = this.atom();
+    const bounds = this.quantifier();
+    if (bounds === undefined)
+      return atom;
+    if (atom.t === "assert")
+      throw new PatternError("nothing to repeat before a quantifier");
+    if (this.peek() === "?")
+      this.at++;
+    return { t: "rep", node: atom, min: bounds[0], max: bounds[1] };
+  }
+  quantifier() {
+    const c = this.peek();
+    if (c === "*" || c === "+" || c === "?") {
+      this.at++;
+      return c === "*" ? [0, Infinity] : c === "+" ? [1, Infinity] : [0, 1];
+    }
+    if (c !== "{")
+      return;
+    const braces = /^\{(\d+)(,(\d*))?\}/.exec(this.src.slice(this.at));
+    if (braces === null)
+      return;
+    const min = Number(braces[1]);
+    const max = braces[2] === undefined ? min : braces[3] === "" ? Infinity : Number(braces[3]);
+    if (min > MAX_REPEAT || max !== Infinity && max > MAX_REPEAT)
+      throw new PatternError(`repeat counts above ${MAX_REPEAT} are not supported`);
+    if (max < min)
+      throw new PatternError("a repeat range is out of order");
+    this.at += braces[0].length;
+    return [min, max];
+  }
+  atom() {
+    const c = this.src[this.at++];
+    if (c === "(")
+      return this.group();
+    if (c === "[")
+      return { t: "char", test: this.charClass() };
+    if (c === ".")
+      return { t: "char", test: () => true };
+    if (c === "^")
+      return { t: "assert", kind: "bol" };
+    if (c === "$")
+      return { t: "assert", kind: "eol" };
+    if (c === "\\")
+      return this.escape();
+    if (c === "*" || c === "+" || c === "?")
+      throw new PatternError(`nothing to repeat before "${c}"`);
+    const code = c.charCodeAt(0);
+    return { t: "char", test: this.caseless((x) => x === code) };
+  }
+  group() {
+    if (this.src.startsWith("?:", this.at))
+      this.at += 2;
+    else if (/^\?(=|!|<=|<!)/.test(this.src.slice(this.at, this.at + 3)))
+      throw new PatternError("lookahead and lookbehind are not supported");
+    else if (this.src.startsWith("?<", this.at)) {
+      const close = this.src.indexOf(">", this.at);
+      if (close < 0)
+        throw new PatternError("a group name is not closed");
+      this.at = close + 1;
+    } else if (this.peek() === "?")
+      throw new PatternError("this group syntax is not supported");
+    const inner = this.alternation();
+    if (this.src[this.at++] !== ")")
+      throw new PatternError('a "(" is not closed');
+    return inner;
+  }
+  escape() {
+    const c = this.src[this.at++];
+    if (c === undefined)
+      throw new PatternError("the pattern ends with a lone backslash");
+    if (c === "b")
+      return { t: "assert", kind: "word" };
+    if (c === "B")
+      return { t: "assert", kind: "notword" };
+    const test = this.escapeTest(c);
+    return { t: "char", test: this.caseless(test) };
+  }
+  escapeTest(c) {
+    if (c >= "1" && c <= "9")
+      throw new PatternError("backreferences are not supported");
+    const named = CLASS_ESCAPES[c];
+    if (named)
+      return named;
+    const control = CONTROL_ESCAPES[c];
+    if (control !== undefined)
+      return (x) => x === control;
+    if (c === "x" || c === "u") {
+      const hex = new RegExp(`^[0-9a-fA-F]{${c === "x" ? 2 : 4}}`).exec(this.src.slice(this.at));
+      if (hex === null)
+        throw new PatternError(`\\${c} needs ${c === "x" ? 2 : 4} hex digits`);
+      this.at += hex[0].length;
+      const code = Number.parseInt(hex[0], 16);
+      return (x) => x === code;
+    }
+    if (/[A-Za-z]/.test(c))
+      throw new PatternError(`the escape \\${c} is not supported`);
+    const code = c.charCodeAt(0);
+    return (x) => x === code;
+  }
+  charClass() {
+    const negated = this.peek() === "^";
+    if (negated)
+      this.at++;
+    const tests = [];
+    while (this.peek() !== "]") {
+      if (this.at >= this.src.length)
+        throw new PatternError('a "[" is not closed');
+      const low = this.classAtom();
+      if (this.peek() === "-" && this.src[this.at + 1] !== "]" && this.at + 1 < this.src.length && typeof low === "number") {
+        this.at++;
+        const high = this.classAtom();
+        if (typeof high !== "number")
+          throw new PatternError("a class range ends in a class escape");
+        if (high < low)
+          throw new PatternError("a class range is out of order");
+        tests.push((x) => x >= low && x <= high);
+      } else
+        tests.push(typeof low === "number" ? (x) => x === low : low);
+    }
+    this.at++;
+    const any = this.caseless((x) => tests.some((test) => test(x)));
+    return negated ? not(any) : any;
+  }
+  classAtom() {
+    const c = this.src[this.at++];
+    if (c !== "\\")
+      return c.charCodeAt(0);
+    const e = this.src[this.at++];
+    if (e === undefined)
+      throw new PatternError("the pattern ends with a lone backslash");
+    if (e === "b")
+      return 8;
+    if (CLASS_ESCAPES[e] || CONTROL_ESCAPES[e] !== undefined || e === "x" || e === "u" || e >= "1" && e <= "9" || /[A-Za-z]/.test(e)) {
+      const test = this.escapeTest(e);
+      return CLASS_ESCAPES[e] ? test : codeOf2(test);
+    }
+    return e.charCodeAt(0);
+  }
+  caseless(test) {
+    if (!this.ignoreCase)
+      return test;
+    return (x) => test(x) || test(String.fromCharCode(x).toUpperCase().charCodeAt(0));
+  }
+  peek() {
+    return this.src[this.at];
+  }
+}
+function codeOf2(test) {
+  for (let code = 0;code <= 65535; code++)
+    if (test(code))
+      return code;
+  throw new PatternError("an escape in a class matches nothing");
+}
+function compile(root) {
+  const program = [];
+  const emit = (instruction) => {
+    if (program.length >= MAX_PROGRAM)
+      throw new PatternError("the expression is too large (repeat counts expand it)");
+    program.push(instruction);
+    return program.length - 1;
+  };
+  const gen = (node) => {
+    if (node.t === "char")
+      emit({ op: "char", test: node.test });
+    else if (node.t === "assert")
+      emit({ op: "assert", kind: node.kind });
+    else if (node.t === "cat")
+      for (const item of node.items)
+        gen(item);
+    else if (node.t === "alt") {
+      const jumps = [];
+      node.items.forEach((item, k) => {
+        if (k === node.items.length - 1)
+          return gen(item);
+        const split = emit({ op: "split", a: 0, b: 0 });
+        program[split].a = program.length;
+        gen(item);
+        jumps.push(emit({ op: "jump", to: 0 }));
+        program[split].b = program.length;
+      });
+      for (const jump of jumps)
+        program[jump].to = program.length;
+    } else {
+      for (let k = 0;k < node.min; k++)
+        gen(node.node);
+      if (node.max === Infinity) {
+        const split = emit({ op: "split", a: program.length + 1, b: 0 });
+        gen(node.node);
+        emit({ op: "jump", to: split });
+        program[split].b = program.length;
+      } else {
+        for (let k = node.min;k < node.max; k++) {
+          const split = emit({ op: "split", a: program.length + 1, b: 0 });
+          gen(node.node);
+          program[split].b = program.length;
+        }
+      }
+    }
+  };
+  gen(root);
+  emit({ op: "match" });
+  return program;
+}
+var wordAt = (line, at) => at >= 0 && at < line.length && isWordCode(line.charCodeAt(at));
+function run(program, line) {
+  const end = Math.min(line.length, MAX_MATCH_CHARS);
+  const seen = new Int32Array(program.length).fill(-1);
+  let current = [];
+  let next = [];
+  const stack = [];
+  const add = (list, start, at, mark) => {
+    stack.push(start);
+    while (stack.length > 0) {
+      const pc = stack.pop();
+      if (seen[pc] === mark)
+        continue;
+      seen[pc] = mark;
+      const ins = program[pc];
+      if (ins.op === "match") {
+        stack.length = 0;
+        return true;
+      }
+      if (ins.op === "jump")
+        stack.push(ins.to);
+      else if (ins.op === "split")
+        stack.push(ins.b, ins.a);
+      else if (ins.op === "assert") {
+        if (holds(ins.kind, line, at))
+          stack.push(pc + 1);
+      } else
+        list.push(pc);
+    }
+    return false;
+  };
+  for (let at = 0;at <= end; at++) {
+    if (add(current, 0, at, at))
+      return true;
+    if (at === end)
+      break;
+    const code = line.charCodeAt(at);
+    next.length = 0;
+    for (const pc of current) {
+      const ins = program[pc];
+      if (ins.test(code) && add(next, pc + 1, at + 1, at + 1))
+        return true;
+    }
+    [current, next] = [next, current];
+  }
+  return false;
+}
+function holds(kind, line, at) {
+  if (kind === "bol")
+    return at === 0;
+  if (kind === "eol")
+    return at === line.length;
+  const boundary = wordAt(line, at - 1) !== wordAt(line, at);
+  return kind === "word" ? boundary : !boundary;
+}
+
+// src/archive/query-paging.ts
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "@earendil-works/pi-coding-agent";
+var RANGE = /^(\d+)\s*-\s*(\d*)$/;
+var COUNT = /^(head|tail)\s*:\s*(\d+)$/i;
+var RANGE_HELP = 'use "A-B" or "A-" with 1-based line numbers, e.g. "2001-4000", or "head:N" / "tail:N" for the first or last N lines';
+function parseLineRange(value) {
+  if (value === undefined || value === null)
+    return {};
+  const text = String(value).trim();
+  if (text === "")
+    return {};
+  const count = COUNT.exec(text);
+  if (count !== null) {
+    const n = Number(count[2]);
+    if (!Number.isSafeInteger(n) || n < 1)
+      return { error: `[lines ${JSON.stringify(text)} is not a line range: ${RANGE_HELP}]` };
+    return { range: count[1].toLowerCase() === "head" ? { first: 1, last: n, text } : { first: 1, tail: n, text } };
+  }
+  const match = RANGE.exec(text);
+  const first = match ? Number(match[1]) : Number.NaN;
+  const last = match?.[2] ? Number(match[2]) : undefined;
+  if (!Number.isSafeInteger(first) || first < 1 || last !== undefined && (!Number.isSafeInteger(last) || last < first)) {
+    return { error: `[lines ${JSON.stringify(text)} is not a line range: ${RANGE_HELP}]` };
+  }
+  return { range: last === undefined ? { first, text } : { first, last, text } };
+}
+function countableLines(text) {
+  if (text.length === 0)
+    return [];
+  const lines = text.split(`
+`);
+  if (text.endsWith(`
+`))
+    lines.pop();
+  return lines;
+}
+function rangeBounds(range, total) {
+  if (range.tail !== undefined)
+    return { first: Math.max(1, total - range.tail + 1), last: total };
+  return { first: range.first, last: Math.min(range.last ?? total, total) };
+}
+function pastTheEnd(range, total) {
+  const size = total === 1 ? "1 line" : `${total} lines`;
+  return `[lines ${JSON.stringify(range.text)} starts past the end: this output has ${size}]`;
+}
+function pageOf(text, range, ref) {
+  if (range === undefined)
+    return { ...truncated(text, 1, ref), selected: text };
+  const lines = countableLines(text);
+  const total = lines.length;
+  const { first, last } = rangeBounds(range, total);
+  if (first > total)
+    return { body: pastTheEnd(range, total), selected: "" };
+  const tail = last === total && text.endsWith(`
+`) ? `
+` : "";
+  const selected = lines.slice(first - 1, last).join(`
+`) + tail;
+  return { ...truncated(selected, first, ref), selected, linesHeader: `Lines: ${first}-${last} of ${total}` };
+}
+function truncated(selected, first, ref) {
+  const result = truncateHead(selected, { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES });
+  if (!result.truncated)
+    return { body: result.content };
+  const last = first + result.totalLines - 1;
+  const notes = [result.content, `[Output truncated: ${result.outputLines}/${result.totalLines} lines shown]`];
+  let next = first + result.outputLines;
+  if (result.outputLines === 0) {
+    notes.push(`Line ${first} alone is larger than ${DEFAULT_MAX_BYTES / 1024} KiB and cannot be shown.`);
+    next = first + 1;
+  }
+  if (next <= last)
+    notes.push(`Next: ${QUERY_TOOL_NAME}({ toolCallIds: [${JSON.stringify(ref)}], lines: "${next}-${last}" })`);
+  return { body: notes.join(`
+`), truncated: true };
+}
+
+// src/archive/query-search.ts
+var SEARCH_CHAR_CAP = 8000;
+var CONTEXT_LINES = 2;
+var MAX_GROUPS_PER_OUTPUT = 12;
+var MAX_OUTPUTS_SHOWN = 10;
+var SEARCH_TIME_BUDGET_MS = 2000;
+var SHOWN_LINE_CHARS = 300;
+var ARGS_CHARS = 160;
+var CLOCK_EVERY_LINES = 256;
+function searchOutputs(targets, pattern, range, clock = performance.now.bind(performance)) {
+  const deadline = clock() + SEARCH_TIME_BUDGET_MS;
+  const hits = [];
+  for (let k = 0;k < targets.length; k++) {
+    const target = targets[k];
+    if (clock() > deadline)
+      return { hits, unsearched: targets.length - k };
+    const found = searchOne(target, pattern, range, () => clock() > deadline);
+    hits.push(found);
+    if (found.skipped === undefined && found.from + found.searched < rangeEnd(found, range))
+      return { hits, unsearched: targets.length - k - 1 };
+  }
+  return { hits, unsearched: 0 };
+}
+function rangeEnd(hits, range) {
+  return range === undefined ? hits.lines.length : rangeBounds(range, hits.lines.length).last;
+}
+var BINARY = /\u0000/;
+function searchOne(target, pattern, range, overdue) {
+  if (BINARY.test(target.text.slice(0, 8192)))
+    return { target, matches: [], lines: [], from: 0, searched: 0, skipped: "binary output, not searched" };
+  const lines = countableLines(target.text);
+  let from = 0;
+  let to = lines.length;
+  if (range !== undefined) {
+    const bounds = rangeBounds(range, lines.length);
+    if (bounds.first > lines.length)
+      return { target, matches: [], lines, from: 0, searched: 0, skipped: pastTheEnd(range, lines.length) };
+    from = bounds.first - 1;
+    to = bounds.last;
+  }
+  const matches = [];
+  let at = from;
+  for (;at < to; at++) {
+    if ((at - from) % CLOCK_EVERY_LINES === 0 && at > from && overdue())
+      break;
+    if (pattern.test(lines[at]))
+      matches.push(at);
+  }
+  return { target, matches, lines, from, searched: at - from };
+}
+function rankHits(hits) {
+  return hits.filter((hit) => hit.matches.length > 0).sort((a, b) => b.matches.length - a.matches.length || b.target.time - a.target.time);
+}
+function shownLine(line) {
+  return line.length <= SHOWN_LINE_CHARS ? line : `${line.slice(0, SHOWN_LINE_CHARS)}… [${line.length - SHOWN_LINE_CHARS} more chars]`;
+}
+function groupsOf(matches) {
+  const groups = [];
+  for (const match of matches) {
+    const last = groups[groups.length - 1];
+    if (last !== undefined && match - last[last.length - 1] <= 2 * CONTEXT_LINES + 1)
+      last.push(match);
+    else
+      groups.push([match]);
+  }
+  return groups;
+}
+function groupText(lines, group, from, to) {
+  const matched = new Set(group);
+  const first = Math.max(from, group[0] - CONTEXT_LINES);
+  const last = Math.min(to - 1, group[group.length - 1] + CONTEXT_LINES);
+  const out = [];
+  for (let at = first;at <= last; at++)
+    out.push(`${at + 1}${matched.has(at) ? ":" : "-"} ${shownLine(lines[at])}`);
+  return out.join(`
+`);
+}
+function header(hit, pattern) {
+  const { target } = hit;
+  let args = "";
+  try {
+    args = JSON.stringify(target.args) ?? "";
+  } catch {
+    args = "(unprintable)";
+  }
+  if (args.length > ARGS_CHARS)
+    args = `${args.slice(0, ARGS_CHARS)}…`;
+  const lines = [`## toolRef: ${target.label}`, `Tool: ${target.toolName} · Status: ${target.isError ? "ERROR" : "OK"} · Args: ${args}`];
+  if (target.note !== undefined)
+    lines.push(`(${target.note})`);
+  if (hit.skipped !== undefined)
+    lines.push(hit.skipped.startsWith("[") ? hit.skipped : `(${hit.skipped})`);
+  else {
+    const count = hit.matches.length === 1 ? "1 matching line" : `${hit.matches.length} matching lines`;
+    const partial = hit.searched < hit.lines.length ? ` (lines ${hit.from + 1}-${hit.from + hit.searched} of ${hit.lines.length} searched)` : ` of ${hit.lines.length}`;
+    lines.push(`${count}${partial} for ${pattern.label}`);
+  }
+  return lines.join(`
+`);
+}
+function outputText(hit, pattern, budget, patternArg) {
+  const parts = [header(hit, pattern)];
+  let used = parts[0].length;
+  let shownMatches = 0;
+  const groups = groupsOf(hit.matches);
+  const to = hit.from + hit.searched;
+  for (let g = 0;g < groups.length && g < MAX_GROUPS_PER_OUTPUT; g++) {
+    const text = groupText(hit.lines, groups[g], hit.from, to);
+    if (used + text.length + 4 > budget)
+      break;
+    parts.push(g === 0 ? text : `--
+${text}`);
+    used += text.length + 4;
+    shownMatches += groups[g].length;
+  }
+  const more = hit.matches.length - shownMatches;
+  if (more > 0) {
+    const next = hit.matches[shownMatches] + 1;
+    const call = `${QUERY_TOOL_NAME}({ toolCallIds: [${JSON.stringify(hit.target.label)}], pattern: ${JSON.stringify(patternArg)}, lines: "${next}-" })`;
+    parts.push(`[${more} more ${more === 1 ? "match" : "matches"} not shown, from line ${next}; next: ${call}]`);
+  }
+  return { text: parts.join(`
+`), shownMatches };
+}
+function formatSearch(run, pattern, patternArg, named) {
+  const shown = new Map;
+  const blocks = [];
+  const hits = named ? run.hits : rankHits(run.hits);
+  let budget = SEARCH_CHAR_CAP;
+  let cutOutputs = 0;
+  let cutMatches = 0;
+  hits.forEach((hit, k) => {
+    if (!named && k >= MAX_OUTPUTS_SHOWN || budget < 200) {
+      cutOutputs += 1;
+      cutMatches += hit.matches.length;
+      return;
+    }
+    const { text, shownMatches } = outputText(hit, pattern, budget, patternArg);
+    blocks.push(text);
+    budget -= text.length;
+    shown.set(hit.target.label, { matches: hit.matches.length, shownMatches, chars: text.length });
+  });
+  const lead = named ? [] : [archiveSummary(run, hits, pattern, patternArg)];
+  const notes = [];
+  if (cutOutputs > 0) {
+    notes.push(`[${cutOutputs} more ${cutOutputs === 1 ? "output" : "outputs"} with ${cutMatches} more ${cutMatches === 1 ? "match" : "matches"} not shown (answer capped at ${SEARCH_CHAR_CAP} characters); name refs or narrow the pattern]`);
+  }
+  if (run.unsearched > 0)
+    notes.push(`[search stopped after ${SEARCH_TIME_BUDGET_MS / 1000} s: ${run.unsearched} more ${run.unsearched === 1 ? "output was" : "outputs were"} not searched; name refs to search them]`);
+  if (named && run.hits.every((hit) => hit.matches.length === 0))
+    notes.push(literalHint(pattern, patternArg));
+  const text = [...lead, ...blocks, ...notes].filter((part) => part !== "").join(`
+
+---
+
+`);
+  return { text, shown };
+}
+function archiveSummary(run, ranked, pattern, patternArg) {
+  const searched = run.hits.filter((hit) => hit.skipped === undefined).length;
+  const outputs = `${searched} archived ${searched === 1 ? "output" : "outputs"}`;
+  if (ranked.length === 0) {
+    const hint = literalHint(pattern, patternArg);
+    return `No archived output of this session matches ${pattern.label} (${outputs} searched).${hint === "" ? "" : ` ${hint}`}`;
+  }
+  const total = ranked.reduce((n, hit) => n + hit.matches.length, 0);
+  return `Search for ${pattern.label} over ${outputs}: ${total} matching ${total === 1 ? "line" : "lines"} in ${ranked.length} ${ranked.length === 1 ? "output" : "outputs"}, most matches first.`;
+}
+var LOOKS_LIKE_EXPRESSION = /\.\*|\\[dwsb]|\|\w|\[\w+-\w+\]|\+\)|\w\+|\^\w|\w\$$/;
+function literalHint(pattern, patternArg) {
+  if (!pattern.label.startsWith("literal ") || !LOOKS_LIKE_EXPRESSION.test(patternArg))
+    return "";
+  return `(The pattern was searched as a literal string; write /${patternArg}/ for a regular expression.)`;
+}
+
+// src/archive/query-tool.ts
+var SIDECAR_MISSING = "(spilled output unavailable — sidecar file missing)";
+var BLOCK_SEPARATOR = `
+
+---
+
+`;
+var DESCRIPTION = "Return the complete, original results of earlier tool calls whose outputs were replaced by summaries, or search them. " + "Pass the short refs printed in a pruner-summary message, for example " + 'context_tree_query({ toolCallIds: ["t12", "t3"] }). ' + "When a raw tool-call id was used by more than one call, every occurrence is returned, each labelled id@timestamp. " + "Results include the original image blocks when the pruned output carried images. " + 'Long outputs come back 2000 lines (50 KiB) at a time; pass lines, e.g. lines: "2001-4000", "2001-", "head:50" or "tail:50", for a part. ' + "To find something without pulling whole outputs back, pass pattern: only the matching lines return, with line numbers and " + `two lines of context, e.g. context_tree_query({ toolCallIds: ["t12"], pattern: "TS2322" }); leave toolCallIds out to search every archived output of this session (best matches first). ` + `A pattern is a literal string, or a regular expression written /like this/ (add i for ignore case). Search answers are capped at ${SEARCH_CHAR_CAP} characters and say what was left out.`;
+var PARAM_DESCRIPTION = "One or more short refs such as t12 (or raw tool call ids) taken from a pruner-summary message. " + "A raw id that occurs more than once returns all of its occurrences, labelled id@timestamp. " + "Required unless pattern is given; with pattern and no refs, every archived output is searched.";
+var LINES_DESCRIPTION = 'Optional. Only this part of each output: a 1-based, inclusive line range "A-B" (e.g. "120-180") or "A-" (to the end), ' + 'or "head:N" / "tail:N" for the first or last N lines. With pattern, only these lines are searched.';
+var PATTERN_DESCRIPTION = "Optional. Return only the lines that match, with line numbers and two lines of context: a literal string " + '(e.g. "TS2322"), or a regular expression between slashes (e.g. "/error TS\\d+/" or "/timeout/i"; no backreferences or lookaround).';
+var GUIDELINE = "When you need the unabridged output of a tool call that was summarized, call context_tree_query " + "with the short refs shown in the pruner-summary message covering that call; to find a line in archived outputs " + "without pulling them back whole, pass pattern (with refs, or without to search them all).";
+function sessionOf(ctx) {
+  const manager = ctx?.sessionManager;
+  let images;
+  return {
+    ownBlobDir: ownBlobDirOf(manager),
+    images() {
+      if (images === undefined) {
+        try {
+          images = toolResultImagesByDigest(manager?.getBranch());
+        } catch (error) {
+          console.error("context_tree_query: failed to read the session branch for images:", error);
+          images = new Map;
+        }
+      }
+      return images;
+    }
+  };
+}
+function ownBlobDirOf(manager) {
+  try {
+    const dir = manager?.getSessionDir();
+    if (typeof dir !== "string" || dir === "")
+      return;
+    return resolve2(blobDirFor(dir, manager.getSessionId()));
+  } catch {
+    return;
+  }
+}
+function readFailure(spillPath, error) {
+  console.error(`context_tree_query: failed to read spilled output at ${String(spillPath)}:`, error);
+}
+function withPreview(note, preview) {
+  return preview ? `${note}
+Preview (head):
+${preview}` : note;
+}
+async function spilledBody(record, session) {
+  const read = await readOwnSidecar(session.ownBlobDir, record.spillPath);
+  if (read.kind === "ok")
+    return read.text;
+  if (read.kind === "missing") {
+    readFailure(record.spillPath, read.error);
+    return record.resultPreview || SIDECAR_MISSING;
+  }
+  readFailure(record.spillPath, new Error(`refused: ${read.reason}`));
+  return withPreview(`(spilled output not available — ${read.reason}; nothing was read)`, record.resultPreview);
+}
+function rawBody(record, session) {
+  return record.spillPath ? spilledBody(record, session) : String(record.resultText ?? "");
+}
+async function recordBlock(record, label, several, session, paging) {
+  const lines = [`## toolRef: ${label}`];
+  if (several && record.resultTimestamp === undefined)
+    lines.push("Occurrence: legacy (no resultTimestamp)");
+  const original = paging.error === undefined ? await rawBody(record, session) : undefined;
+  const page = original !== undefined ? pageOf(original, paging.range, label) : { body: paging.error ?? "", selected: "" };
+  lines.push(`Tool: ${record.toolName}`, `Args: ${JSON.stringify(record.args, null, 2)}`, `Status: ${record.isError ? "ERROR" : "OK"}`, `Turn: ${record.turnIndex}`);
+  if (page.linesHeader !== undefined)
+    lines.push(page.linesHeader);
+  lines.push("", page.body);
+  const images = page.selected.includes("[image returned: ") ? imagesForMarkers(page.selected, session.images()) : [];
+  return { text: lines.join(`
+`), images, page, original };
+}
+function factsOf(record, answer, shortRef) {
+  const facts = {
+    toolCallId: record.toolCallId,
+    toolName: record.toolName,
+    isError: record.isError === true,
+    turnIndex: record.turnIndex,
+    originalChars: answer.original?.length ?? 0,
+    shownChars: answer.page.body.length,
+    truncated: answer.page.truncated === true,
+    spilled: typeof record.spillPath === "string" && record.spillPath !== "",
+    images: answer.images.length
+  };
+  if (record.resultTimestamp !== undefined)
+    facts.resultTimestamp = record.resultTimestamp;
+  if (shortRef !== undefined)
+    facts.shortRef = shortRef;
+  if (answer.page.linesHeader !== undefined)
+    facts.lines = answer.page.linesHeader.replace(/^Lines: /, "");
+  return facts;
+}
+async function answersForId(indexer, id, results, session, paging) {
+  const records = indexer.getRecordsForId(id);
+  if (records.length === 0)
+    return [{ text: `## toolRef: ${id}
+${NOT_FOUND_NOTE}`, images: [] }];
+  const several = records.length > 1;
+  const answers = [];
+  for (const record of records) {
+    const label = several && record.resultTimestamp !== undefined ? `${id}@${record.resultTimestamp}` : id;
+    const answer = await recordBlock(record, label, several, session, paging);
+    answers.push(answer);
+    results[label] = factsOf(record, answer, indexer.getShortRefForToolCallId(occKey(record.toolCallId, record.resultTimestamp)));
+  }
+  return answers;
+}
+async function searchableText(record, session) {
+  if (!record.spillPath)
+    return { text: String(record.resultText ?? "") };
+  const read = await readOwnSidecar(session.ownBlobDir, record.spillPath);
+  if (read.kind === "ok")
+    return { text: read.text };
+  readFailure(record.spillPath, read.kind === "missing" ? read.error : new Error(`refused: ${read.reason}`));
+  const reason = read.kind === "missing" ? "sidecar file missing" : read.reason;
+  return { text: record.resultPreview ?? "", note: `spilled output not available — ${reason}; only its preview was searched` };
+}
+async function targetOf(record, label, session) {
+  const { text, note } = await searchableText(record, session);
+  const target = { label, toolName: record.toolName, args: record.args, isError: record.isError === true, time: record.resultTimestamp ?? record.timestamp, text };
+  if (note !== undefined)
+    target.note = note;
+  return { target, record };
+}
+async function searchTargets(indexer, ids, session, notFound) {
+  const found = [];
+  if (ids.length === 0) {
+    for (const [key, record] of indexer.getIndex()) {
+      if (isRecoveryTool(record.toolName))
+        continue;
+      found.push(await targetOf(record, indexer.getShortRefForToolCallId(key) ?? key, session));
+    }
+    return found;
+  }
+  for (const id of ids) {
+    const records = indexer.getRecordsForId(id);
+    if (records.length === 0)
+      notFound.push(`## toolRef: ${id}
+${NOT_FOUND_NOTE}`);
+    const several = records.length > 1;
+    for (const record of records) {
+      found.push(await targetOf(record, several && record.resultTimestamp !== undefined ? `${id}@${record.resultTimestamp}` : id, session));
+    }
+  }
+  return found;
+}
+async function searchAnswer(indexer, ids, patternArg, paging, session) {
+  const compiled = compilePattern(patternArg);
+  if (!compiled.ok)
+    return { text: `[pattern ${JSON.stringify(patternArg)} is not usable: ${compiled.error}]`, results: {} };
+  if (paging.error !== undefined)
+    return { text: paging.error, results: {} };
+  const notFound = [];
+  const found = await searchTargets(indexer, ids, session, notFound);
+  const run = searchOutputs(found.map((f) => f.target), compiled.pattern, paging.range);
+  const answer = formatSearch(run, compiled.pattern, patternArg, ids.length > 0);
+  const results = {};
+  for (const { target, record } of found) {
+    const shown = answer.shown.get(target.label);
+    if (shown === undefined)
+      continue;
+    const facts = {
+      toolCallId: record.toolCallId,
+      toolName: record.toolName,
+      isError: record.isError === true,
+      turnIndex: record.turnIndex,
+      originalChars: target.text.length,
+      shownChars: shown.chars,
+      truncated: shown.shownMatches < shown.matches,
+      spilled: typeof record.spillPath === "string" && record.spillPath !== "",
+      images: 0,
+      matches: shown.matches,
+      shownMatches: shown.shownMatches
+    };
+    if (record.resultTimestamp !== undefined)
+      facts.resultTimestamp = record.resultTimestamp;
+    const shortRef = indexer.getShortRefForToolCallId(occKey(record.toolCallId, record.resultTimestamp));
+    if (shortRef !== undefined)
+      facts.shortRef = shortRef;
+    results[target.label] = facts;
+  }
+  return { text: [answer.text, ...notFound].filter((part) => part !== "").join(BLOCK_SEPARATOR), results };
+}
+var NOTHING_ASKED = "[Pass toolCallIds (short refs such as t12), or a pattern to search every archived output of this session.]";
+function requestedPattern(params) {
+  const raw = params?.pattern;
+  return raw === undefined || raw === null ? undefined : String(raw);
+}
+function requestedIds(params) {
+  const raw = params?.toolCallIds;
+  if (typeof raw === "string")
+    return [raw];
+  return Array.isArray(raw) ? raw.map((id) => String(id)) : [];
+}
+function registerQueryTool(pi, indexer) {
+  pi.registerTool({
+    name: QUERY_TOOL_NAME,
+    label: "Query Original Tool History",
+    description: DESCRIPTION,
+    promptSnippet: "Retrieve original pruned tool outputs by short ref",
+    promptGuidelines: [GUIDELINE],
+    parameters: Type.Object({
+      toolCallIds: Type.Optional(Type.Array(Type.String(), { description: PARAM_DESCRIPTION })),
+      lines: Type.Optional(Type.String({ description: LINES_DESCRIPTION })),
+      pattern: Type.Optional(Type.String({ description: PATTERN_DESCRIPTION }))
+    }),
+    async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
+      const session = sessionOf(ctx);
+      const paging = parseLineRange(params?.lines);
+      const pattern = requestedPattern(params);
+      const ids = requestedIds(params);
+      if (pattern !== undefined) {
+        try {
+          const { text, results } = await searchAnswer(indexer, ids, pattern, paging, session);
+          return { content: [{ type: "text", text }], details: { results } };
+        } catch (error) {
+          console.error("context_tree_query: search failed:", error);
+          return { content: [{ type: "text", text: `[search for ${JSON.stringify(pattern)} failed; nothing was returned]` }], details: { results: {} } };
+        }
+      }
+      if (ids.length === 0)
+        return { content: [{ type: "text", text: NOTHING_ASKED }], details: { results: {} } };
+      const results = {};
+      const texts = [];
+      const images = [];
+      for (const id of ids) {
+        try {
+          for (const answer of await answersForId(indexer, id, results, session, paging)) {
+            texts.push(answer.text);
+            images.push(...answer.images);
+          }
+        } catch (error) {
+          console.error(`context_tree_query: failed to answer ${id}:`, error);
+          texts.push(`## toolRef: ${id}
+${NOT_FOUND_NOTE}`);
+        }
+      }
+      const details = { results };
+      return { content: [{ type: "text", text: texts.join(BLOCK_SEPARATOR) }, ...images], details };
+    }
+  });
+}
+
+// src/host/cold-cache.ts
+function onCacheCold(state) {
+  state.supersede.floor = 0;
+}
+function onSessionReset(state) {
+  state.supersede.activated.clear();
+  state.supersede.floor = 0;
+}
+
+// src/host/final-reply-flush.ts
+var SETTLE_WAIT_MS = 15000;
+async function startFinalReplyFlush(state, ctx, closingMessage, policy = {}) {
+  await startBackgroundFlush(state, (signal) => flushPending(state, ctx, {
+    ...policy,
+    delivery: "session",
+    closingMessage,
+    trigger: "message-end",
+    signal,
+    beforePersist: () => state.safePoints.wait(ctx)
+  }));
+}
+async function startColdFlush(state, ctx, decision) {
+  await startBackgroundFlush(state, async (signal) => {
+    const beforePersist = () => state.safePoints.wait(ctx);
+    const result = await flushPending(state, ctx, { delivery: "session", trigger: "cache-cold", decision, signal, beforePersist });
+    if (!result.ok && result.reason === "empty" && !signal.aborted) {
+      await beforePersist();
+      await compressClosedChains(state, ctx, signal);
+    }
+  });
+}
+async function startBackgroundFlush(state, run) {
+  const abort = new AbortController;
+  const done = run(abort.signal).catch((err) => console.error("pi-condense: background flush failed", err));
+  const flush = { done, abort, requestWaited: false };
+  state.finalReplyFlush = flush;
+  done.then(() => {
+    if (state.finalReplyFlush === flush)
+      state.finalReplyFlush = undefined;
+  });
+  await Promise.race([done, nextEventLoopTurn().promise]);
+}
+function nextEventLoopTurn() {
+  return { promise: new Promise((resolve) => setImmediate(resolve)), cancel: () => {} };
+}
+async function settleBeforeRequest(state, ctx, waitMs = SETTLE_WAIT_MS) {
+  const flush = state.finalReplyFlush;
+  if (!flush)
+    return [];
+  const before = branchLength(ctx);
+  const wait = flush.requestWaited ? nextEventLoopTurn() : timeoutAfter(waitMs);
+  flush.requestWaited = true;
+  await state.safePoints.holdOpen(Promise.race([flush.done, wait.promise]));
+  wait.cancel();
+  return before === undefined ? [] : appendedSummaries(ctx, before);
+}
+function timeoutAfter(ms) {
+  let timer;
+  const promise = new Promise((resolve) => timer = setTimeout(resolve, ms));
+  return { promise, cancel: () => clearTimeout(timer) };
+}
+function branchLength(ctx) {
+  try {
+    return ctx.sessionManager.getBranch().length;
+  } catch {
+    return;
+  }
+}
+function appendedSummaries(ctx, from) {
+  try {
+    return projectBranchMessages(ctx.sessionManager.getBranch().slice(from)).filter((m) => m.customType === CUSTOM_TYPE_SUMMARY);
+  } catch {
+    return [];
+  }
+}
+async function settleRunningFlush(state, opts) {
+  const flush = state.finalReplyFlush;
+  if (!flush)
+    return;
+  const timeout = timeoutAfter(opts.waitMs ?? SETTLE_WAIT_MS);
+  await state.safePoints.holdOpen(Promise.race([flush.done, timeout.promise]));
+  timeout.cancel();
+  if (!opts.abandon)
+    return;
+  flush.abort.abort();
+  await flush.done;
+}
+async function settleOnShutdown(state, waitMs = SETTLE_WAIT_MS) {
+  state.safePoints.leave();
+  await settleRunningFlush(state, { waitMs, abandon: true });
+}
+
+// src/host/cache-expiry.ts
+var EXPIRY_MARGIN_MS = 1000;
+function clearCacheExpiry(state) {
+  if (state.policy.expiryTimer !== undefined)
+    clearTimeout(state.policy.expiryTimer);
+  state.policy.expiryTimer = undefined;
+}
+function scheduleCacheExpiry(state, ctx) {
+  clearCacheExpiry(state);
+  if (!costPolicyActive(state))
+    return;
+  const cache = state.cache.state(Date.now(), cacheTtlMs2(ctx));
+  if (cache.temperature !== "warm" || cache.expiresInMs === undefined)
+    return;
+  const timer = setTimeout(() => void onExpired(state, ctx), cache.expiresInMs + EXPIRY_MARGIN_MS);
+  timer.unref?.();
+  state.policy.expiryTimer = timer;
+}
+async function onExpired(state, ctx) {
+  state.policy.expiryTimer = undefined;
+  try {
+    if (!costPolicyActive(state) || state.isFlushing || state.finalReplyFlush || !isIdle2(ctx))
+      return;
+    noteCacheWarming(state, ctx);
+    const cache = state.cache.state(Date.now(), cacheTtlMs2(ctx));
+    if (cache.temperature === "warm")
+      return scheduleCacheExpiry(state, ctx);
+    if (cache.temperature === "cold")
+      await flushCold(state, ctx);
+  } catch (err) {
+    console.error("pi-condense: the cold-cache flush failed", err);
+  }
+}
+async function flushIfCacheCold(state, ctx) {
+  if (!costPolicyActive(state) || state.isFlushing || state.finalReplyFlush || state.cache.requests === 0)
+    return;
+  noteCacheWarming(state, ctx);
+  if (state.cache.state(Date.now(), cacheTtlMs2(ctx)).temperature !== "cold")
+    return;
+  await flushCold(state, ctx);
+}
+async function flushCold(state, ctx) {
+  const expiredRequest = state.cache.state(Date.now(), cacheTtlMs2(ctx)).lastRequestAt;
+  if (expiredRequest !== undefined && state.policy.coldFlushedFor === expiredRequest)
+    return;
+  state.policy.coldFlushedFor = expiredRequest;
+  onCacheCold(state);
+  const weighed = weighFlush(state, ctx, "cold");
+  const record = weighed?.decision.record ?? {
+    verdict: "apply",
+    basis: "cold",
+    reason: "the prompt cache has expired, so rewriting costs nothing extra",
+    cache: { temperature: "cold" }
+  };
+  state.policy.last = record;
+  await startColdFlush(state, ctx, record);
+}
+function isIdle2(ctx) {
+  try {
+    return ctx.isIdle();
+  } catch {
+    return false;
+  }
+}
+
+// src/archive/sidecar-inherit.ts
+import { closeSync, openSync, readSync } from "node:fs";
+import { access } from "node:fs/promises";
+import { basename as basename4, dirname as dirname3, join as join4 } from "node:path";
+var HEADER_BYTES = 64 * 1024;
+async function inheritSidecars(records, parentSessionFile, own) {
+  if (!own.sessionDir)
+    return 0;
+  const parentId = sessionIdOf(parentSessionFile);
+  if (parentId === undefined)
+    return 0;
+  const parentBlobDir = blobDirFor(dirname3(parentSessionFile), parentId);
+  const ownBlobDir = blobDirFor(own.sessionDir, own.sessionId);
+  if (parentBlobDir === ownBlobDir)
+    return 0;
+  let copied = 0;
+  for (const record of records) {
+    if (typeof record.spillPath !== "string")
+      continue;
+    const name = basename4(record.spillPath);
+    if (await exists(join4(ownBlobDir, name)))
+      continue;
+    const read = await readOwnSidecar(parentBlobDir, join4(parentBlobDir, name));
+    if (read.kind !== "ok")
+      continue;
+    await writeSidecarNamed(own.sessionDir, own.sessionId, name, read.text);
+    copied++;
+  }
+  return copied;
+}
+function sessionIdOf(file) {
+  try {
+    const fd = openSync(file, "r");
+    try {
+      const buffer = Buffer.alloc(HEADER_BYTES);
+      const read = readSync(fd, buffer, 0, HEADER_BYTES, 0);
+      const line = buffer.subarray(0, read).toString("utf8").split(`
+`, 1)[0] ?? "";
+      const header = JSON.parse(line);
+      return header?.type === "session" && typeof header.id === "string" ? header.id : undefined;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return;
+  }
+}
+async function exists(path) {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// src/host/session-lifecycle.ts
+async function onSessionStart(state, ctx, event = {}) {
+  const { config, warnings } = await loadConfigWithWarnings();
+  state.config.value = config;
+  rebuildFromBranch(state, ctx, true);
+  if (event.reason === "fork" && typeof event.previousSessionFile === "string")
+    await inheritFromParent(state, ctx, event.previousSessionFile);
+  if (state.config.value.enabled)
+    scheduleCacheExpiry(state, ctx);
+  if (state.config.value.showPruneStatusLine)
+    showBootWidget(ctx, state.config.value);
+  for (const warning of warnings)
+    safeNotify(ctx, warning, "warning");
+}
+async function inheritFromParent(state, ctx, parentSessionFile) {
+  try {
+    const sm = ctx.sessionManager;
+    await inheritSidecars(state.indexer.getIndex().values(), parentSessionFile, { sessionDir: sm.getSessionDir(), sessionId: sm.getSessionId() });
+  } catch (err) {
+    console.error("pi-condense: copying the parent session's sidecars into the fork failed", err);
+  }
+}
+function onSessionTree(state, ctx) {
+  rebuildFromBranch(state, ctx, false);
+}
+function rebuildFromBranch(state, ctx, resetFallback) {
+  state.indexer.reconstructFromSession(ctx);
+  state.blockRefs.rebuildFrom(state.indexer.getChainEntries().map((entry) => entry.blockId));
+  state.stats.reconstructFromSession(ctx);
+  if (resetFallback)
+    state.fallback.reset();
+  state.diagnostics.reset();
+  state.frontier.reconstructFromSession(ctx);
+  state.pending.length = 0;
+  state.previousFraction = null;
+  state.rearmedPending = false;
+  onSessionReset(state);
+  clearCacheExpiry(state);
+  if (state.config.value.enabled)
+    probeRearm(state, ctx);
+  rebuildPolicyState(state, ctx);
+  refreshStatus2(state, ctx);
+}
+function probeRearm(state, ctx) {
+  try {
+    state.rearmedPending = capturePendingBatches(state, ctx, { rethrow: true }).length > 0;
+  } catch (err) {
+    console.error("pi-condense: reload rearm probe failed", err);
+  }
+}
+
+// src/render/image-cap.ts
+var IMAGE_OMITTED_NOTE = "[earlier image omitted from this request: over maxImagesPerRequest; re-read the file or re-attach it to view it]";
+var BUILT_IN_LIMITS = new Map([["anthropic-messages", 100]]);
+function imageLimitFor(configured, api) {
+  if (typeof configured === "number")
+    return configured;
+  return (typeof api === "string" ? BUILT_IN_LIMITS.get(api) : undefined) ?? null;
+}
+function contentOf(message) {
+  if (typeof message !== "object" || message === null)
+    return;
+  const content = message.content;
+  return Array.isArray(content) ? content : undefined;
+}
+function isImage2(block) {
+  return typeof block === "object" && block !== null && block.type === "image";
+}
+function countImages(messages) {
+  let total = 0;
+  for (const message of messages) {
+    const content = contentOf(message);
+    if (content) {
+      for (const block of content)
+        if (isImage2(block))
+          total++;
+    }
+  }
+  return total;
+}
+function capImages(messages, max) {
+  if (!Array.isArray(messages) || !(max >= 0))
+    return;
+  const total = countImages(messages);
+  if (total <= max)
+    return;
+  const step = Math.max(1, Math.ceil(max / 2));
+  let left = Math.min(total, Math.ceil((total - max) / step) * step);
+  const out = messages.slice();
+  for (let i = 0;i < out.length && left > 0; i++) {
+    const content = contentOf(out[i]);
+    if (!content)
+      continue;
+    let copy;
+    for (let k = 0;k < content.length && left > 0; k++) {
+      if (!isImage2(content[k]))
+        continue;
+      copy ??= content.slice();
+      copy[k] = { type: "text", text: IMAGE_OMITTED_NOTE };
+      left--;
+    }
+    if (copy)
+      out[i] = { ...out[i], content: copy };
+  }
+  return out;
+}
+
+// src/render/pruner.ts
+import { createHash as createHash4 } from "node:crypto";
+
+// src/render/error-purge.ts
+var PURGE_STRING_MIN_CHARS = 200;
+var MAX_SHRINK_DEPTH = 64;
+function purgeErroredArgs(messages, config) {
+  const { errorTurns, currentTurn } = erroredCallTurns(messages);
+  if (errorTurns.size === 0)
+    return messages;
+  let out = null;
+  for (let i = 0;i < messages.length; i++) {
+    const msg = messages[i];
+    if (msg?.role !== "assistant" || !Array.isArray(msg.content))
+      continue;
+    const content = purgeBlocks(msg.content, errorTurns, currentTurn, config);
+    if (content === msg.content)
+      continue;
+    out ??= messages.slice();
+    out[i] = { ...msg, content };
+  }
+  return out ?? messages;
+}
+function erroredCallTurns(messages) {
+  const errorTurns = new Map;
+  let turn = 0;
+  for (const msg of messages) {
+    if (msg?.role === "assistant")
+      turn++;
+    else if (msg?.role === "toolResult" && msg.isError === true)
+      errorTurns.set(msg.toolCallId, turn);
+  }
+  return { errorTurns, currentTurn: turn };
+}
+function purgeBlocks(content, errorTurns, currentTurn, config) {
+  let out = null;
+  for (let j = 0;j < content.length; j++) {
+    const block = content[j];
+    if (block?.type !== "toolCall" || !("arguments" in block))
+      continue;
+    const errorTurn = errorTurns.get(block.id);
+    if (errorTurn === undefined || !(currentTurn - errorTurn >= config.cooldownTurns))
+      continue;
+    if (!(argumentsJsonLength(block.arguments) >= config.minArgChars))
+      continue;
+    const shrunk = shrinkOrKeep(block.arguments);
+    if (shrunk === block.arguments)
+      continue;
+    out ??= content.slice();
+    out[j] = { ...block, arguments: shrunk };
+  }
+  return out ?? content;
+}
+function argumentsJsonLength(args) {
+  try {
+    const json = JSON.stringify(args);
+    return json === undefined ? -1 : json.length;
+  } catch {
+    return -1;
+  }
+}
+function shrinkOrKeep(args) {
+  try {
+    return shrink(args, 0);
+  } catch {
+    return args;
+  }
+}
+function shrink(value, depth) {
+  if (typeof value === "string") {
+    return value.length > PURGE_STRING_MIN_CHARS ? `<purged-errored-args size="${value.length}"/>` : value;
+  }
+  if (typeof value !== "object" || value === null || depth >= MAX_SHRINK_DEPTH)
+    return value;
+  if (isPlainArray(value))
+    return shrinkArray(value, depth);
+  if (isPlainObject4(value))
+    return shrinkObject(value, depth);
+  return value;
+}
+function shrinkArray(items, depth) {
+  let out = null;
+  for (let i = 0;i < items.length; i++) {
+    const next = shrink(items[i], depth + 1);
+    if (next === items[i])
+      continue;
+    out ??= items.slice();
+    out[i] = next;
+  }
+  return out ?? items;
+}
+function shrinkObject(obj, depth) {
+  const keys = Object.keys(obj);
+  let changed = null;
+  for (const key of keys) {
+    const descriptor = Object.getOwnPropertyDescriptor(obj, key);
+    if (!descriptor || !("value" in descriptor))
+      continue;
+    const next = shrink(descriptor.value, depth + 1);
+    if (next !== descriptor.value)
+      (changed ??= new Map).set(key, next);
+  }
+  if (changed === null)
+    return obj;
+  return copyObject(obj, keys, changed);
+}
+function copyObject(obj, keys, changed) {
+  const copy = Object.create(Object.getPrototypeOf(obj));
+  for (const key of keys) {
+    const descriptor = Object.getOwnPropertyDescriptor(obj, key);
+    if (!descriptor)
+      continue;
+    if (changed.has(key)) {
+      Object.defineProperty(copy, key, { value: changed.get(key), writable: true, enumerable: true, configurable: true });
+    } else {
+      Object.defineProperty(copy, key, { ...descriptor, configurable: true });
+    }
+  }
+  return copy;
+}
+function isPlainArray(value) {
+  return Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype;
+}
+function isPlainObject4(value) {
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null)
+    return false;
+  return typeof value.toJSON !== "function";
+}
+
+// src/render/orphan-sweep.ts
+function sweepOrphanToolResults(messages) {
+  const open = new OpenCalls;
+  let kept = null;
+  let n = 0;
+  const sweptIds = [];
+  for (let i = 0;i < messages.length; i++) {
+    const msg = messages[i];
+    const role = msg?.role;
+    if (role === "assistant") {
+      open.openFrom(msg);
+    } else if (role === "toolResult") {
+      if (!open.consume(msg.toolCallId)) {
+        if (kept === null) {
+          kept = messages.slice();
+          n = i;
+        }
+        sweptIds.push(msg.toolCallId);
+        continue;
+      }
+    } else {
+      open.clear();
+    }
+    if (kept !== null)
+      kept[n++] = msg;
+  }
+  if (kept === null)
+    return { messages, sweptIds };
+  kept.length = n;
+  return { messages: kept, sweptIds };
+}
+var ARRAY_LIMIT = 32;
+var CONSUMED = Symbol("consumed");
+
+class OpenCalls {
+  few = [];
+  many = null;
+  openFrom(assistant) {
+    this.clear();
+    const content = assistant.content;
+    if (!Array.isArray(content) || opensNoCalls2(assistant))
+      return;
+    for (const block of content) {
+      if (block?.type !== "toolCall")
+        continue;
+      if (this.many !== null)
+        this.many.add(block.id);
+      else if (!this.few.includes(block.id)) {
+        this.few.push(block.id);
+        if (this.few.length > ARRAY_LIMIT) {
+          this.many = new Set(this.few);
+          this.few.length = 0;
+        }
+      }
+    }
+  }
+  consume(id) {
+    if (this.many !== null)
+      return this.many.delete(id);
+    const at = indexOfSame(this.few, id);
+    if (at < 0)
+      return false;
+    this.few[at] = CONSUMED;
+    return true;
+  }
+  clear() {
+    this.few.length = 0;
+    this.many = null;
+  }
+}
+function opensNoCalls2(assistant) {
+  return assistant.stopReason === "error" || assistant.stopReason === "aborted";
+}
+function indexOfSame(values, value) {
+  if (value === value)
+    return values.indexOf(value);
+  return values.findIndex((v) => v !== v);
+}
+
+// src/render/stub-replace.ts
+function replaceSummarizedResults(messages, indexer, protection, grace) {
+  const decisions = DecisionMemo.open(indexer, protection, messages.length);
+  const recoveries = new RecoveryStubs(messages, protection);
+  let out = null;
+  let stubSizes = null;
+  const shared = new SharedKeys(messages);
+  for (let i = 0;i < messages.length; i++) {
+    const msg = messages[i];
+    const role = msg?.role;
+    if (role !== "toolResult") {
+      recoveries.pass(i, role);
+      continue;
+    }
+    if (typeof msg.toolCallId !== "string")
+      continue;
+    let text = decisions.recall(i, msg);
+    if (text === undefined)
+      text = stubTextFor(msg, indexer, protection);
+    decisions.remember(i, msg, text);
+    if (text === null && isRecoveryTool(msg.toolName))
+      text = recoveries.stubFor(msg, grace);
+    if (text === null)
+      continue;
+    if (grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp))))
+      continue;
+    const earlier = shared.claim(i);
+    if (earlier !== undefined) {
+      if (earlier >= 0 && out !== null && stubSizes !== null) {
+        out[earlier] = messages[earlier];
+        stubSizes[earlier] = Number.NaN;
+      }
+      continue;
+    }
+    if (out === null || stubSizes === null) {
+      out = messages.slice();
+      stubSizes = new Float64Array(messages.length).fill(Number.NaN);
+    }
+    out[i] = stubMessage(msg, text.text);
+    stubSizes[i] = stubSize(msg, text);
+  }
+  decisions.close();
+  if (out === null || stubSizes === null || !stubsRemain(out, messages))
+    return { messages, stubSizes: null };
+  return { messages: out, stubSizes };
+}
+
+class SharedKeys {
+  messages;
+  lastTs = Number.NEGATIVE_INFINITY;
+  sameTs = [];
+  stubbed = [];
+  takenBack = new Set;
+  byKey = null;
+  constructor(messages) {
+    this.messages = messages;
+  }
+  claim(i) {
+    const msg = this.messages[i];
+    const ts = msg.timestamp;
+    if (this.byKey === null && typeof ts === "number" && ts >= this.lastTs)
+      return this.claimInOrder(i, msg.toolCallId, ts);
+    return this.claimByKey(i);
+  }
+  claimInOrder(i, id, ts) {
+    if (ts > this.lastTs) {
+      this.lastTs = ts;
+      this.sameTs = [];
+    }
+    for (const seen of this.sameTs) {
+      if (seen.id !== id)
+        continue;
+      const earlier = seen.at;
+      seen.at = -1;
+      if (earlier >= 0)
+        this.takenBack.add(earlier);
+      return earlier;
+    }
+    this.sameTs.push({ id, at: i });
+    this.stubbed.push(i);
+    return;
+  }
+  claimByKey(i) {
+    if (this.byKey === null) {
+      this.byKey = new Map;
+      for (const at of this.stubbed)
+        this.byKey.set(this.keyAt(at), this.takenBack.has(at) ? -1 : at);
+    }
+    const key = this.keyAt(i);
+    const earlier = this.byKey.get(key);
+    if (earlier === undefined) {
+      this.byKey.set(key, i);
+      return;
+    }
+    this.byKey.set(key, -1);
+    return earlier;
+  }
+  keyAt(i) {
+    const msg = this.messages[i];
+    return occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
+  }
+}
+function stubsRemain(out, messages) {
+  for (let i = 0;i < out.length; i++)
+    if (out[i] !== messages[i])
+      return true;
+  return false;
+}
+function stubTextFor(msg, indexer, protection) {
+  const id = msg.toolCallId;
+  const key = occKey(id, resultTimestampOf(msg.timestamp));
+  const lookupKey = indexer.isSummarized(key) ? key : indexer.hasLegacyBareRecord(id) ? id : null;
+  if (lookupKey === null)
+    return null;
+  const record = indexer.getRecord(lookupKey);
+  if (protection && record && isProtected(record.toolName, record.args, protection))
+    return null;
+  const ref = indexer.getShortRefForToolCallId(lookupKey) ?? id;
+  const outcome = ownOutcome(record, lookupKey);
+  if (typeof record?.spillPath !== "string" || record.spillPath === "")
+    return summarizedStub(ref, outcome);
+  const text = spilledStub(record, ref, outcome);
+  return { text, quoted: quotedLength(text) };
+}
+function ownOutcome(record, lookupKey) {
+  if (typeof record?.outcome !== "string" || record.outcome === "" || typeof record.toolCallId !== "string")
+    return;
+  return occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp)) === lookupKey ? record.outcome : undefined;
+}
+
+class RecoveryStubs {
+  messages;
+  protection;
+  users = 0;
+  totalUsers = -1;
+  opener = -1;
+  callsOpener = -1;
+  calls = null;
+  constructor(messages, protection) {
+    this.messages = messages;
+    this.protection = protection;
+  }
+  pass(i, role) {
+    if (role === "assistant") {
+      this.opener = i;
+      return;
+    }
+    if (role === "user")
+      this.users += 1;
+    this.opener = -1;
+  }
+  stubFor(msg, grace) {
+    if (grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp))))
+      return null;
+    if (this.totalUsers < 0)
+      this.totalUsers = this.messages.reduce((n, m) => m?.role === "user" ? n + 1 : n, 0);
+    if (this.totalUsers <= this.users)
+      return null;
+    const block = this.callBlock(msg.toolCallId);
+    if (block === undefined)
+      return null;
+    const args = callArgsOf(block);
+    const call = rederivableRecovery(msg, args);
+    if (call === null || this.protection && isProtected(msg.toolName, args, this.protection))
+      return null;
+    const text = recoveryStubText(call);
+    return longerThan(msg.content, text.length) ? { text, quoted: quotedLength(text) } : null;
+  }
+  callBlock(id) {
+    if (this.opener < 0)
+      return;
+    if (this.callsOpener !== this.opener) {
+      this.callsOpener = this.opener;
+      this.calls = new Map;
+      const content = this.messages[this.opener].content;
+      if (Array.isArray(content)) {
+        for (const block of content) {
+          if (block?.type === "toolCall" && isRecoveryTool(block.name) && !this.calls.has(block.id))
+            this.calls.set(block.id, block);
+        }
+      }
+    }
+    return this.calls?.get(id);
+  }
+}
+function longerThan(content, length) {
+  if (!Array.isArray(content))
+    return false;
+  let chars = 0;
+  for (const block of content) {
+    if (block?.type === "image")
+      return true;
+    if (block?.type === "text" && typeof block.text === "string")
+      chars += block.text.length;
+  }
+  return chars > length;
+}
+
+class DecisionMemo {
+  owner;
+  generation;
+  rules;
+  previous;
+  static last = null;
+  ids;
+  timestamps;
+  texts;
+  constructor(owner, generation, rules, previous, length) {
+    this.owner = owner;
+    this.generation = generation;
+    this.rules = rules;
+    this.previous = previous;
+    this.ids = new Array(length);
+    this.timestamps = new Array(length);
+    this.texts = new Array(length);
+  }
+  static open(indexer, protection, length) {
+    const generation = generationOf(indexer);
+    const rules = protectionRules(protection);
+    const last = DecisionMemo.last;
+    const valid = typeof generation === "number" && last?.owner === indexer && last.generation === generation && last.rules === rules;
+    return new DecisionMemo(indexer, typeof generation === "number" ? generation : Number.NaN, rules, valid ? last : null, length);
+  }
+  recall(i, msg) {
+    const previous = this.previous;
+    if (previous === null || i >= previous.ids.length)
+      return;
+    if (previous.ids[i] !== msg.toolCallId || !Object.is(previous.timestamps[i], msg.timestamp))
+      return;
+    return previous.texts[i];
+  }
+  remember(i, msg, text) {
+    this.ids[i] = msg.toolCallId;
+    this.timestamps[i] = msg.timestamp;
+    this.texts[i] = text;
+  }
+  close() {
+    this.previous = null;
+    if (!Number.isNaN(this.generation))
+      DecisionMemo.last = this;
+  }
+}
+function protectionRules(protection) {
+  if (!protection)
+    return "";
+  const list = (value) => Array.isArray(value) ? value.map((entry) => `${typeof entry}:${String(entry).length}:${String(entry)}`).join(",") : "-";
+  return `${list(protection.protectedTools)}|${list(protection.protectedPaths)}`;
+}
+function stubMessage(msg, text) {
+  return {
+    role: "toolResult",
+    toolCallId: msg.toolCallId,
+    toolName: msg.toolName,
+    content: [{ type: "text", text }],
+    isError: false,
+    timestamp: msg.timestamp
+  };
+}
+var STUB_FRAME = JSON.stringify(stubMessage({ toolCallId: "" }, "")).length - 4;
+function stubSize(msg, text) {
+  return STUB_FRAME + quotedLength(msg.toolCallId) + text.quoted + memberLength("toolName", msg.toolName) + memberLength("timestamp", msg.timestamp);
+}
+function stubRequestSize(stubJsonLength, stub) {
+  return stubJsonLength - memberLength("timestamp", stub.timestamp);
+}
+function memberLength(key, value) {
+  const size = jsonLength(value);
+  return size === undefined ? 0 : quotedLength(key) + 1 + size + 1;
+}
+var summarizedTexts = new Map;
+var SUMMARIZED_TEXT_LIMIT = 1 << 16;
+function summarizedStub(ref, outcome) {
+  const cacheKey = outcome === undefined ? ref : `${ref}\x00${outcome}`;
+  let stub = summarizedTexts.get(cacheKey);
+  if (stub === undefined) {
+    if (summarizedTexts.size >= SUMMARIZED_TEXT_LIMIT)
+      summarizedTexts.clear();
+    const text = outcome === undefined ? `[Summarized in pruner summary, ref \`${ref}\`. Use context_tree_query to retrieve full output.]` : `[Summarized in pruner summary, ref \`${ref}\`. Outcome: ${sentence(outcome)} ${SEARCH_HINT}]`;
+    stub = { text, quoted: quotedLength(text) };
+    summarizedTexts.set(cacheKey, stub);
+  }
+  return stub;
+}
+var SEARCH_HINT = "Use context_tree_query to retrieve the full output, or pass pattern to search it.";
+function sentence(text) {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+function spilledStub(record, ref, outcome) {
+  const bytes = typeof record.spillBytes === "number" ? String(record.spillBytes) : "?";
+  const lines = [`[Oversized output spilled to file — ${bytes} bytes.]`, `Tool: ${typeof record.toolName === "string" ? record.toolName : ""}`];
+  if (outcome !== undefined)
+    lines.push(`Outcome: ${outcome}`);
+  lines.push("Preview (head):", typeof record.resultPreview === "string" ? record.resultPreview : "", `Full output: use context_tree_query with ref \`${ref}\`.`);
+  const paging = `It comes back at most 2000 lines (50 KiB) at a time; pass lines for a later part, e.g. context_tree_query({ toolCallIds: [${JSON.stringify(ref)}], lines: "2001-4000" })`;
+  lines.push(outcome === undefined ? `${paging}.` : `${paging}, or pass pattern to search it, e.g. pattern: "error".`);
+  return lines.join(`
+`);
+}
+
+// src/render/render-size.ts
+function measureRender(input, stubbed, positional, output, created) {
+  const inputSizes = elementSizesOfEach(input);
+  const sizes = positional === input ? inputSizes : positionalSizes(input, inputSizes, stubbed, positional);
+  const after = output === positional ? { full: sum(sizes.full), counted: sum(sizes.counted) } : carriedSizes(positional, sizes, output, created);
+  return {
+    beforeChars: jsonArrayLength(sum(inputSizes.full), input.length),
+    afterChars: jsonArrayLength(after.full, output.length),
+    requestBeforeChars: jsonArrayLength(sum(inputSizes.counted), input.length),
+    requestAfterChars: jsonArrayLength(after.counted, output.length)
+  };
+}
+function positionalSizes(input, inputSizes, stubbed, positional) {
+  const { messages: stubs, stubSizes } = stubbed;
+  const full = new Float64Array(positional.length);
+  const counted = new Float64Array(positional.length);
+  for (let i = 0;i < positional.length; i++) {
+    const msg = positional[i];
+    if (msg === input[i]) {
+      full[i] = inputSizes.full[i];
+      counted[i] = inputSizes.counted[i];
+    } else if (stubSizes !== null && msg === stubs[i] && stubSizes[i] >= 0) {
+      full[i] = stubSizes[i];
+      counted[i] = stubRequestSize(stubSizes[i], msg);
+    } else {
+      const size = elementSizes(msg);
+      full[i] = size.full;
+      counted[i] = size.counted;
+    }
+  }
+  return { full, counted };
+}
+function carriedSizes(base, baseSizes, output, created) {
+  let full = 0;
+  let counted = 0;
+  const measure = (msg) => {
+    const size = elementSizes(msg);
+    full += size.full;
+    counted += size.counted;
+  };
+  let j = 0;
+  for (const msg of output) {
+    let k = j;
+    if (base[j] !== msg) {
+      if (created.has(msg)) {
+        measure(msg);
+        continue;
+      }
+      while (k < base.length && base[k] !== msg)
+        k++;
+      if (k === base.length) {
+        measure(msg);
+        continue;
+      }
+    }
+    full += baseSizes.full[k];
+    counted += baseSizes.counted[k];
+    j = k + 1;
+  }
+  return { full, counted };
+}
+function sum(values) {
+  let total = 0;
+  for (let i = 0;i < values.length; i++)
+    total += values[i];
+  return total;
+}
+
+// src/render/pruner.ts
+var requestSizes = new WeakMap;
+function requestSizesOf(result) {
+  return requestSizes.get(result);
+}
+function pruneMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0, diagnostics, supersede) {
+  const grace = lazyInGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
+  const stubbed = replaceSummarizedResults(messages, indexer, protection, grace);
+  let current = stubbed.messages;
+  if (supersede)
+    current = applySupersede(current, supersede.state, supersede.isProtected);
+  if (errorPurge?.enabled)
+    current = purgeErroredArgs(current, errorPurge);
+  const positional = current;
+  let created = NOTHING_CREATED;
+  if (chainCompression?.enabled) {
+    const chained = compressChains(current, indexer);
+    current = chained.messages;
+    created = chained.created;
+  }
+  const swept = sweepOrphanToolResults(current);
+  if (swept.sweptIds.length > 0) {
+    reportSweep(swept.sweptIds, diagnostics);
+    current = swept.messages;
+  }
+  if (current === messages)
+    return { messages, pruned: false, beforeChars: 0, afterChars: 0 };
+  const sizes = measureRender(messages, stubbed, positional, current, created);
+  const result = { messages: current, pruned: true, beforeChars: sizes.beforeChars, afterChars: sizes.afterChars };
+  requestSizes.set(result, { beforeChars: sizes.requestBeforeChars, afterChars: sizes.requestAfterChars });
+  return result;
+  function compressChains(input, idx) {
+    const bodyFor = (entry) => chainBody(entry, idx);
+    const lookup = (blockId) => {
+      const entry = idx.findChainEntryByBlockId?.(blockId);
+      if (!entry)
+        return;
+      const body = bodyFor(entry);
+      return body === "" ? undefined : body;
+    };
+    return compressChainRanges(input, idx.getChainEntries(), bodyFor, chainCompression?.stripFinalAssistantThinking === true, lookup, diagnostics);
+  }
+}
+function chainBody(entry, indexer) {
+  if (typeof entry.rangeSummaryText === "string")
+    return entry.rangeSummaryText;
+  const keys = Array.isArray(entry.droppedOccurrenceKeys) ? entry.droppedOccurrenceKeys : Array.isArray(entry.droppedToolCallIds) ? entry.droppedToolCallIds : [];
+  const text = indexer.getPerBatchSummaryTextForToolCallIds(keys.filter((key) => typeof key === "string"));
+  return typeof text === "string" ? text : "";
+}
+function reportSweep(sweptIds, diagnostics) {
+  const sorted = sweptIds.map((id) => typeof id === "string" ? id : `<${typeof id}>`).sort();
+  const key = createHash4("sha1").update(sorted.join(",")).digest("hex").slice(0, 16);
+  const shown = sorted.slice(0, 5).join(", ");
+  const more = sorted.length > 5 ? ` ... +${sorted.length - 5} more` : "";
+  diagnostics?.report("orphan-sweep", key, `swept ${sorted.length} orphan toolResult(s): ${shown}${more}`);
+}
+
+// src/host/turn-handlers.ts
+async function onTurnEnd(state, ctx, event) {
+  if (!state.config.value.enabled)
+    return;
+  const hasToolResults = Array.isArray(event.toolResults) && event.toolResults.length > 0;
+  if (!hasToolResults && !state.rearmedPending)
+    return;
+  let pushed = false;
+  if (hasToolResults) {
+    pushed = await captureTurn(state, ctx, event);
+  }
+  if (!pushed && !state.rearmedPending)
+    return;
+  if (await evaluateBudgetGate(state, ctx))
+    return;
+  if (costPolicyActive(state))
+    await weighInRunFlush(state, ctx, event.message);
+}
+async function weighInRunFlush(state, ctx, message) {
+  if (state.isFlushing || state.finalReplyFlush)
+    return;
+  const current = sessionTurnIndex(ctx, message);
+  if (current === undefined)
+    return;
+  const forced = rewriteForced(state, ctx);
+  const weighed = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, forced) });
+  if (!weighed?.decision.apply)
+    return;
+  const { basis } = weighed.decision.record;
+  const trigger = basis === "pressure" ? "pressure" : basis === "cold" ? "cache-cold" : "in-run";
+  await flushPending(state, ctx, {
+    delivery: "session",
+    trigger,
+    previewedBatches: weighed.batches,
+    decision: weighed.decision.record,
+    chains: basis !== "pays"
+  });
+}
+async function captureTurn(state, ctx, event) {
+  const config = state.config.value;
+  const turnIndex = sessionTurnIndex(ctx, event.message) ?? event.turnIndex ?? 0;
+  const batch = captureBatch(event.message, event.toolResults ?? [], turnIndex, Date.now());
+  const filtered = {
+    ...batch,
+    toolCalls: batch.toolCalls.filter((tc) => !isRecoveryTool(tc.toolName) && !isProtected(tc.toolName, tc.args, config))
+  };
+  await spillEagerly(state, ctx, filtered);
+  const kept = trimBatchToPendingRange(filtered, (key) => state.indexer.isSummarized(key), state.frontier.get());
+  if (!kept)
+    return false;
+  state.pending.push(kept);
+  if (config.showPruneStatusLine)
+    showStatusText(state, ctx, `prune: ${state.pending.length} pending`);
+  return true;
+}
+function sessionTurnIndex(ctx, message) {
+  if (!message)
+    return;
+  let branch;
+  try {
+    branch = ctx.sessionManager.getBranch();
+  } catch {
+    return;
+  }
+  let assistants = 0;
+  let found;
+  for (const entry of branch) {
+    const m = entry?.type === "message" ? entry.message : undefined;
+    if (m?.role !== "assistant")
+      continue;
+    if (m === message || m.timestamp === message.timestamp && m.timestamp !== undefined)
+      found = assistants;
+    assistants++;
+  }
+  return found;
+}
+async function spillEagerly(state, ctx, batch) {
+  const config = state.config.value;
+  try {
+    const sm = ctx.sessionManager;
+    await spillOversizedBatch({
+      batch,
+      indexer: state.indexer,
+      config: {
+        spillThreshold: config.spillThreshold,
+        spillPreviewBytes: config.spillPreviewBytes,
+        dedupByContentHash: config.dedupByContentHash
+      },
+      sessionDir: sm.getSessionDir(),
+      sessionId: sm.getSessionId(),
+      appendEntry: (customType, data) => sm.appendCustomEntry(customType, data)
+    });
+  } catch {}
+}
+async function evaluateBudgetGate(state, ctx) {
+  const config = state.config.value;
+  const usage = ctx.getContextUsage?.();
+  const budgetHit = shouldBudgetFlush(usage, config.autoBudgetThreshold);
+  const deltaHit = shouldDeltaFlush(usage, state.previousFraction, config.budgetTurnDelta);
+  const fraction = usageFraction(usage);
+  if (fraction != null)
+    state.previousFraction = fraction;
+  const n = state.pending.length;
+  if (!(n > 0 || state.rearmedPending) || state.isFlushing)
+    return false;
+  const gapHit = !budgetHit && !deltaHit && frontierGapHit(state, ctx);
+  if (!(budgetHit || deltaHit || gapHit))
+    return false;
+  const reason = budgetHit ? "the context reached your auto-flush budget" : deltaHit ? "the context grew past your per-turn limit" : "tool output not yet summarized passed your threshold";
+  const what = n > 0 ? `summarizing ${plural(n, "waiting tool turn")} now` : "summarizing tool output found after the reload";
+  safeNotify(ctx, `pruner: ${reason} — ${what}`, "info");
+  const trigger = n === 0 ? "rearmed" : budgetHit ? "budget" : deltaHit ? "delta" : "frontier-gap";
+  await flushPending(state, ctx, { delivery: "session", trigger });
+  return true;
+}
+function frontierGapHit(state, ctx) {
+  const threshold = state.config.value.frontierGapThresholdTokens;
+  return typeof threshold === "number" && shouldFrontierGapFlush(state.metricsSnapshot(ctx), threshold);
+}
+async function onMessageEnd(state, ctx, event) {
+  recordRequest(state, event.message);
+  const config = state.config.value;
+  if (!config.enabled || config.pruneOn !== "agent-message")
+    return;
+  if (!isTextOnlyAssistant(event.message))
+    return;
+  if (!costPolicyActive(state))
+    return startFinalReplyFlush(state, ctx, event.message);
+  const weighed = weighFlush(state, ctx, "final-reply", { closing: event.message });
+  if (!weighed || weighed.decision.apply) {
+    const chains = weighed?.decision.record.basis !== "pays";
+    return startFinalReplyFlush(state, ctx, event.message, { decision: weighed?.decision.record, chains });
+  }
+  const deferred = weighed;
+  state.safePoints.wait(ctx).then(() => recordDeferredFlush(state, ctx, "message-end", deferred.batches.length, deferred.decision.record)).catch(() => {
+    return;
+  });
+}
+async function onSessionShutdown(state) {
+  clearCacheExpiry(state);
+  await settleOnShutdown(state);
+}
+async function onSessionBeforeTree(state) {
+  await settleRunningFlush(state, { abandon: true });
+}
+function onAgentEnd(state, ctx) {
+  state.safePoints.reached();
+  if (!state.config.value.enabled)
+    return;
+  scheduleCacheExpiry(state, ctx);
+  const n = state.pending.length;
+  if (n > 0)
+    showStatusText(state, ctx, `prune: ${n} pending`);
+  else if (state.rearmedPending)
+    showStatusText(state, ctx, "prune: recovered pending (reload)");
+}
+async function onContext(state, ctx, event) {
+  const config = state.config.value;
+  const limit = imageLimitFor(config.maxImagesPerRequest, ctx.model?.api);
+  const capped = limit === null ? undefined : capImages(event.messages, limit);
+  if (!config.enabled)
+    return capped ? { messages: capped } : undefined;
+  if (!capped)
+    return render(state, ctx, event.messages);
+  try {
+    return await render(state, ctx, capped) ?? { messages: capped };
+  } catch (err) {
+    console.error("pi-condense: context render failed; sending the image-capped request unpruned", err);
+    return { messages: capped };
+  }
+}
+async function render(state, ctx, input) {
+  const config = state.config.value;
+  await flushIfCacheCold(state, ctx);
+  const written = await settleBeforeRequest(state, ctx);
+  const messages = written.length > 0 ? [...input, ...written] : input;
+  const result = pruneMessages(messages, state.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, state.diagnostics, { state: state.supersede, isProtected: protectionPredicate(state) });
+  const shown = requestSizesOf(result);
+  if (shown)
+    state.stats.setLiveReclaim(shown.beforeChars, shown.afterChars);
+  refreshStatus2(state, ctx);
+  return result.pruned || messages !== input ? { messages: result.messages } : undefined;
+}
+
+// index.ts
+function piCondense(pi) {
+  const state = createExtensionState(pi);
+  pi.on("session_start", guarded("session_start", (event, ctx) => onSessionStart(state, ctx, event)));
+  pi.on("session_tree", guarded("session_tree", (_event, ctx) => onSessionTree(state, ctx)));
+  pi.on("turn_end", guarded("turn_end", (event, ctx) => onTurnEnd(state, ctx, event)));
+  pi.on("message_end", guarded("message_end", (event, ctx) => onMessageEnd(state, ctx, event)));
+  pi.on("agent_end", guarded("agent_end", (_event, ctx) => onAgentEnd(state, ctx)));
+  pi.on("context", guarded("context", (event, ctx) => onContext(state, ctx, event)));
+  pi.on("session_shutdown", guarded("session_shutdown", () => onSessionShutdown(state)));
+  pi.on("session_before_tree", guarded("session_before_tree", () => onSessionBeforeTree(state)));
+  pi.on("model_select", guarded("model_select", () => onCacheCold(state)));
+  pi.on("session_compact", guarded("session_compact", () => onCacheCold(state)));
+  pi.on("thinking_level_select", guarded("thinking_level_select", () => onCacheCold(state)));
+  registerQueryTool(pi, state.indexer);
+  registerReportRenderer(pi);
+  registerWithCommands(pi, state);
+}
+function registerWithCommands(pi, state) {
+  registerCommands(commandsAfterRunningFlush(pi, state), state.config, (ctx, options) => flushPending(state, ctx, options), (ctx, opts) => capturePendingBatches(state, ctx, opts), () => state.stats.getStats(), () => state.stats.getLiveReclaim(), state.indexer, (ctx) => compactChains(state, ctx), () => state.diagnostics.counts(), (ctx) => computeMetricsSnapshot(state, ctx) ?? EMPTY_METRICS_SNAPSHOT, undefined, () => state.rearmedPending, (ctx) => policyView(state, ctx));
+}
+function commandsAfterRunningFlush(pi, state) {
+  const view = Object.create(pi);
+  view.registerCommand = (name, options) => pi.registerCommand(name, {
+    ...options,
+    handler: async (args, ctx) => {
+      await settleRunningFlush(state, { abandon: false });
+      return options.handler(args, ctx);
+    }
+  });
+  return view;
+}
+function guarded(name, handler) {
+  return async (event, ctx) => {
+    try {
+      return await handler(event, ctx);
+    } catch (err) {
+      console.error(`pi-condense: ${name} handler failed`, err);
+      return;
+    }
+  };
+}
+export {
+  piCondense as default
+};
