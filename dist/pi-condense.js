@@ -2397,6 +2397,17 @@ async function compress(state, ctx, run) {
     backfill
   }, inGrace);
 }
+function previewEligibleChains(state, messages, closingMessage) {
+  const config = state.config.value;
+  if (!config.chainCompression?.enabled)
+    return [];
+  const closing = isOnBranch(messages, closingMessage) ? undefined : closingMessage;
+  const withClosing = withClosingMessage(messages, closing);
+  const chains = withRecoveredRefs(detectChains(withClosing, protectionPredicate(state)), withClosing);
+  const inGrace = inGraceRecoveryToolCallIds(messages, config.recoveryGraceTurns);
+  const alreadyCompressed = new Set(state.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
+  return selectEligible(chains, config.chainCompression.rollingWindow, alreadyCompressed, inGrace);
+}
 function recordCompressions(state, entries) {
   lowerFloor(state.supersede, earliestChainStart(entries));
   state.stats.addChainsCompressed(entries.length);
@@ -6681,6 +6692,40 @@ function measureRewrite(messages, pending, closing, isCopy = () => false) {
     summarizerInputTokens: summarizerInput / CHARS_PER_TOKEN
   };
 }
+function viewChars(message, stubbed) {
+  const key = resultKey(message);
+  return key !== undefined && stubbed(key) ? STUB_CHARS : requestChars(message);
+}
+function measureChainRewrite(messages, chains, flushStart, stubbed) {
+  if (chains.length === 0)
+    return;
+  const first = Math.min(...chains.map((c) => c.startIndex));
+  let removed = 0;
+  for (const chain of chains)
+    for (let i = chain.startIndex + 1;i < chain.endIndex; i++)
+      removed += viewChars(messages[i], stubbed);
+  let extra = 0;
+  for (let i = first;i < Math.min(flushStart, messages.length); i++)
+    extra += viewChars(messages[i], stubbed);
+  const block = removed * SUMMARY_SHARE + STUB_CHARS * chains.length;
+  return {
+    suffixTokens: Math.max(extra, removed) / CHARS_PER_TOKEN,
+    removedTokens: removed / CHARS_PER_TOKEN,
+    summaryTokens: block / CHARS_PER_TOKEN,
+    summarizerInputTokens: removed / CHARS_PER_TOKEN
+  };
+}
+function firstPendingIndex(messages, pending) {
+  const keys = new Set;
+  for (const batch of pending)
+    for (const call of batch.toolCalls)
+      keys.add(occKey(call.toolCallId, call.resultTimestamp));
+  const found = messages.findIndex((m) => {
+    const key = resultKey(m);
+    return key !== undefined && keys.has(key);
+  });
+  return found < 0 ? messages.length : found;
+}
 
 // src/host/flush-policy.ts
 function costPolicyActive(state) {
@@ -6765,17 +6810,11 @@ function weighFlush(state, ctx, moment, opts = {}) {
     return;
   const messages = branchMessages(ctx);
   const main = costModelFor(ctx.model);
-  let summarizerModel;
-  try {
-    summarizerModel = resolveModel(state.config.value, ctx);
-  } catch {
-    summarizerModel = undefined;
-  }
   const decision = decideFlush({
     moment,
     cache: state.cache.state(Date.now(), main.ttlMs),
     main,
-    summarizer: costModelFor(summarizerModel ?? ctx.model),
+    summarizer: summarizerCostModel(state, ctx),
     figures: messages ? measureRewrite(messages, batches, opts.closing, copyPredicate(state)) : undefined,
     contextFraction: usageFraction(safeContextUsage(ctx)),
     pressure: state.config.value.contextPressure,
@@ -6793,6 +6832,33 @@ function copyPredicate(state) {
     const candidate = dedupCandidate(state.indexer, call.toolName, call.resultText);
     return candidate !== undefined && candidate.key !== occKey(call.toolCallId, call.resultTimestamp) && isExactCopy(candidate, call.toolName, call.resultText);
   };
+}
+function weighChainPass(state, ctx, closing, weighed) {
+  const messages = branchMessages(ctx);
+  if (!messages)
+    return false;
+  const ranges = previewEligibleChains(state, messages, closing).flatMap((chain) => resolveRange(chain, messages) ?? []);
+  const pending = new Set(weighed.batches.flatMap((b) => b.toolCalls.map((c) => occKey(c.toolCallId, c.resultTimestamp))));
+  const stubbed = (key) => pending.has(key) || state.indexer.isSummarized(key);
+  const figures = measureChainRewrite(messages, ranges, firstPendingIndex(messages, weighed.batches), stubbed);
+  if (!figures)
+    return false;
+  const fused = state.config.value.chainCompression.fuseRangeSummary;
+  const chainFigures = fused ? figures : { ...figures, summarizerInputTokens: 0 };
+  const main = costModelFor(ctx.model);
+  const horizon = weighed.decision.record.figures?.expectedRequests ?? 0;
+  const verdict = weighRewrite(chainFigures, main, summarizerCostModel(state, ctx), horizon, false);
+  weighed.decision.record.chains = { verdict: verdict.apply ? "apply" : "defer", netSaving: verdict.netSaving };
+  return verdict.apply;
+}
+function summarizerCostModel(state, ctx) {
+  let model;
+  try {
+    model = resolveModel(state.config.value, ctx);
+  } catch {
+    model = undefined;
+  }
+  return costModelFor(model ?? ctx.model);
 }
 function noteDecision(state, ctx, decision) {
   state.policy.last = decision.record;
@@ -8750,7 +8816,7 @@ async function onMessageEnd(state, ctx, event) {
     return startFinalReplyFlush(state, ctx, event.message);
   const weighed = weighFlush(state, ctx, "final-reply", { closing: event.message });
   if (!weighed || weighed.decision.apply) {
-    const chains = weighed?.decision.record.basis !== "pays";
+    const chains = weighed?.decision.record.basis !== "pays" || weighChainPass(state, ctx, event.message, weighed);
     return startFinalReplyFlush(state, ctx, event.message, { decision: weighed?.decision.record, chains });
   }
   const deferred = weighed;

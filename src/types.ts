@@ -386,6 +386,8 @@ export interface FlushDecisionRecord {
     summarizerCost: number;
     netSaving: number;
   };
+  /** A warm flush that pays: whether compressing the closed chains past the window pays too (dollars net). */
+  chains?: { verdict: "apply" | "defer"; netSaving: number };
 }
 
 export interface FlushMetricsEntry {

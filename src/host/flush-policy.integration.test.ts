@@ -107,6 +107,21 @@ describe("a long run", () => {
   });
 });
 
+describe("closed chains on a warm cache", () => {
+  test("are compressed only once that pays too, and the verdict is recorded", async () => {
+    const chains = { enabled: true, rollingWindow: 1, stripFinalAssistantThinking: true, fuseRangeSummary: false };
+    const sim = await started({ chainCompression: chains });
+    for (let p = 0; p < 12; p++) await sim.prompt({ turns: [[read(`p${p}a`, 8_000)], [read(`p${p}b`, 8_000)]], usage: WARM });
+    await settle();
+    const weighed = metrics(sim).filter((m) => m.decision?.chains);
+    expect(weighed.length).toBeGreaterThan(0);
+    const firstApplied = weighed.findIndex((m) => m.decision.chains.verdict === "apply");
+    expect(firstApplied).toBeGreaterThan(0);
+    expect(weighed.slice(0, firstApplied).every((m) => m.decision.chains.verdict === "defer" && m.decision.chains.netSaving <= 0)).toBe(true);
+    expect(sim.host.entries.some((e) => e.customType === T.CUSTOM_TYPE_CHAIN)).toBe(true);
+  });
+});
+
 describe("fallbacks", () => {
   test("the classic policy flushes at every final reply and records no decision", async () => {
     const sim = await started({ flushPolicy: "classic" });

@@ -18,7 +18,10 @@ import { occKey } from "../capture/occurrence-key.js";
 import { type CapturedBatch, type CapturedToolCall, CUSTOM_TYPE_FLUSH_METRICS, type FlushDecisionRecord } from "../types.js";
 import type { ExtensionState } from "./extension-state.js";
 import type { PolicyView } from "../ui/policy-status.js";
-import { measureRewrite } from "./rewrite-figures.js";
+import { firstPendingIndex, measureChainRewrite, measureRewrite } from "./rewrite-figures.js";
+import { previewEligibleChains } from "../summarize/chain-pass.js";
+import { resolveRange } from "../render/chain-range-prune.js";
+import { weighRewrite } from "../economics/rewrite-economics.js";
 
 /** With `pruneOn: "on-demand"` nothing flushes on its own, so the cost policy has nothing to decide. */
 export function costPolicyActive(state: ExtensionState): boolean {
@@ -125,17 +128,11 @@ export function weighFlush(
   if (batches.length === 0) return undefined;
   const messages = branchMessages(ctx);
   const main = costModelFor(ctx.model);
-  let summarizerModel: any;
-  try {
-    summarizerModel = resolveModel(state.config.value, ctx);
-  } catch {
-    summarizerModel = undefined;
-  }
   const decision = decideFlush({
     moment,
     cache: state.cache.state(Date.now(), main.ttlMs),
     main,
-    summarizer: costModelFor(summarizerModel ?? ctx.model),
+    summarizer: summarizerCostModel(state, ctx),
     figures: messages ? measureRewrite(messages, batches, opts.closing, copyPredicate(state)) : undefined,
     contextFraction: usageFraction(safeContextUsage(ctx)),
     pressure: state.config.value.contextPressure,
@@ -153,6 +150,38 @@ function copyPredicate(state: ExtensionState): (call: CapturedToolCall) => boole
     const candidate = dedupCandidate(state.indexer, call.toolName, call.resultText);
     return candidate !== undefined && candidate.key !== occKey(call.toolCallId, call.resultTimestamp) && isExactCopy(candidate, call.toolName, call.resultText);
   };
+}
+
+/**
+ * For a warm flush that pays: whether compressing the closed chains past the window now pays as well, over
+ * the same horizon. Its rewrite reaches further back than the flush's, so it is weighed apart; the verdict
+ * is added to the decision record.
+ */
+export function weighChainPass(state: ExtensionState, ctx: ExtensionContext, closing: unknown, weighed: WeighedFlush): boolean {
+  const messages = branchMessages(ctx);
+  if (!messages) return false;
+  const ranges = previewEligibleChains(state, messages, closing).flatMap((chain) => resolveRange(chain, messages) ?? []);
+  const pending = new Set(weighed.batches.flatMap((b) => b.toolCalls.map((c) => occKey(c.toolCallId, c.resultTimestamp))));
+  const stubbed = (key: string) => pending.has(key) || state.indexer.isSummarized(key);
+  const figures = measureChainRewrite(messages, ranges, firstPendingIndex(messages, weighed.batches), stubbed);
+  if (!figures) return false;
+  const fused = state.config.value.chainCompression.fuseRangeSummary;
+  const chainFigures = fused ? figures : { ...figures, summarizerInputTokens: 0 };
+  const main = costModelFor(ctx.model);
+  const horizon = weighed.decision.record.figures?.expectedRequests ?? 0;
+  const verdict = weighRewrite(chainFigures, main, summarizerCostModel(state, ctx), horizon, false);
+  weighed.decision.record.chains = { verdict: verdict.apply ? "apply" : "defer", netSaving: verdict.netSaving };
+  return verdict.apply;
+}
+
+function summarizerCostModel(state: ExtensionState, ctx: ExtensionContext) {
+  let model: any;
+  try {
+    model = resolveModel(state.config.value, ctx);
+  } catch {
+    model = undefined;
+  }
+  return costModelFor(model ?? ctx.model);
 }
 
 function noteDecision(state: ExtensionState, ctx: ExtensionContext, decision: FlushDecision): void {

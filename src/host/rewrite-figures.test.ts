@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { requestChars } from "../render/message-size.js";
 import type { CapturedBatch } from "../types.js";
-import { measureRewrite, SUMMARY_SHARE } from "./rewrite-figures.js";
+import { firstPendingIndex, measureChainRewrite, measureRewrite, SUMMARY_SHARE } from "./rewrite-figures.js";
 
 const user = { role: "user", content: [{ type: "text", text: "go" }], timestamp: 1 };
 const call = (id: string, ts: number) => ({ role: "assistant", content: [{ type: "toolCall", id, name: "read", arguments: { path: id } }], timestamp: ts });
@@ -43,5 +43,44 @@ describe("measureRewrite", () => {
 
   test("an output with the same id but another occurrence is not measured", () => {
     expect(measureRewrite(messages, [batch("a", 99)])).toBeUndefined();
+  });
+});
+
+describe("measureChainRewrite", () => {
+  // Chain 1: user 0, call 1, result 2, reply 3; chain 2: user 4, call 5, result 6 (pending), reply 7.
+  const messages = [
+    user,
+    call("a", 10),
+    result("a", 11, 4_000),
+    { role: "assistant", content: [{ type: "text", text: "read a" }], timestamp: 12 },
+    { role: "user", content: [{ type: "text", text: "next" }], timestamp: 13 },
+    call("b", 20),
+    result("b", 21, 8_000),
+    { role: "assistant", content: [{ type: "text", text: "read b" }], timestamp: 22 },
+  ];
+  const stubbedA = (key: string) => key === "a@11";
+
+  test("removes the chain's middle as the request shows it (a summarized output as its stub)", () => {
+    const f = measureChainRewrite(messages, [{ startIndex: 0, endIndex: 3 }], 6, stubbedA)!;
+    expect(f.removedTokens).toBe((requestChars(messages[1]) + 200) / 4);
+    expect(f.summaryTokens).toBeCloseTo(((requestChars(messages[1]) + 200) * SUMMARY_SHARE + 200) / 4);
+  });
+
+  test("the extra rewrite reaches from the chain's start to where the flush's own rewrite begins", () => {
+    const f = measureChainRewrite(messages, [{ startIndex: 0, endIndex: 3 }], 6, stubbedA)!;
+    const extra = [0, 1, 3, 4, 5].reduce((n, i) => n + requestChars(messages[i]), 200);
+    expect(f.suffixTokens).toBe(extra / 4);
+  });
+
+  test("no eligible chain, nothing to weigh", () => {
+    expect(measureChainRewrite(messages, [], 6, stubbedA)).toBeUndefined();
+  });
+});
+
+describe("firstPendingIndex", () => {
+  test("is the index of the first pending output, or the branch's length when none is on it", () => {
+    const messages = [user, call("a", 10), result("a", 11, 10)];
+    expect(firstPendingIndex(messages, [batch("a", 11)])).toBe(2);
+    expect(firstPendingIndex(messages, [batch("z", 99)])).toBe(3);
   });
 });

@@ -59,3 +59,46 @@ export function measureRewrite(
     summarizerInputTokens: summarizerInput / CHARS_PER_TOKEN,
   };
 }
+
+/** A message as the request will show it once the flush is written: indexed and pending outputs as stubs. */
+function viewChars(message: any, stubbed: (key: string) => boolean): number {
+  const key = resultKey(message);
+  return key !== undefined && stubbed(key) ? STUB_CHARS : requestChars(message);
+}
+
+/**
+ * What compressing `chains` adds to a flush that rewrites from `flushStart` (the first pending output's
+ * index; the end when the flush rewrites nothing): the region before it that the chain rewrite reaches too,
+ * the chain middles the blocks remove, and the blocks (and the range summaries) that replace them.
+ */
+export function measureChainRewrite(
+  messages: readonly any[],
+  chains: ReadonlyArray<{ startIndex: number; endIndex: number }>,
+  flushStart: number,
+  stubbed: (key: string) => boolean,
+): RewriteFigures | undefined {
+  if (chains.length === 0) return undefined;
+  const first = Math.min(...chains.map((c) => c.startIndex));
+  let removed = 0;
+  for (const chain of chains) for (let i = chain.startIndex + 1; i < chain.endIndex; i++) removed += viewChars(messages[i], stubbed);
+  let extra = 0;
+  for (let i = first; i < Math.min(flushStart, messages.length); i++) extra += viewChars(messages[i], stubbed);
+  const block = removed * SUMMARY_SHARE + STUB_CHARS * chains.length;
+  return {
+    suffixTokens: Math.max(extra, removed) / CHARS_PER_TOKEN,
+    removedTokens: removed / CHARS_PER_TOKEN,
+    summaryTokens: block / CHARS_PER_TOKEN,
+    summarizerInputTokens: removed / CHARS_PER_TOKEN,
+  };
+}
+
+/** The index of the first of `pending`'s outputs on the branch; the branch's length when none is on it. */
+export function firstPendingIndex(messages: readonly any[], pending: readonly CapturedBatch[]): number {
+  const keys = new Set<string>();
+  for (const batch of pending) for (const call of batch.toolCalls) keys.add(occKey(call.toolCallId, call.resultTimestamp));
+  const found = messages.findIndex((m) => {
+    const key = resultKey(m);
+    return key !== undefined && keys.has(key);
+  });
+  return found < 0 ? messages.length : found;
+}

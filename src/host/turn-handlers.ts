@@ -11,7 +11,7 @@ import type { ExtensionState } from "./extension-state.js";
 import { settleBeforeRequest, settleOnShutdown, settleRunningFlush, startFinalReplyFlush } from "./final-reply-flush.js";
 import { flushPending, recordDeferredFlush } from "../summarize/flush.js";
 import { clearCacheExpiry, flushIfCacheCold, scheduleCacheExpiry } from "./cache-expiry.js";
-import { costPolicyActive, inRunCandidates, recordRequest, rewriteForced, weighFlush } from "./flush-policy.js";
+import { costPolicyActive, inRunCandidates, recordRequest, rewriteForced, weighChainPass, weighFlush } from "./flush-policy.js";
 import { isTextOnlyAssistant } from "../capture/message-shape.js";
 import { trimBatchToPendingRange } from "../capture/pending-batches.js";
 import { isProtected, protectionPredicate } from "../capture/protected.js";
@@ -165,8 +165,8 @@ export async function onMessageEnd(state: ExtensionState, ctx: ExtensionContext,
   if (!costPolicyActive(state)) return startFinalReplyFlush(state, ctx, event.message);
   const weighed = weighFlush(state, ctx, "final-reply", { closing: event.message });
   if (!weighed || weighed.decision.apply) {
-    // A rewrite that only pays keeps the deeper chain rewrite for a cold cache.
-    const chains = weighed?.decision.record.basis !== "pays";
+    // A rewrite that only pays compresses chains only when that pays too: its rewrite reaches further back.
+    const chains = weighed?.decision.record.basis !== "pays" || weighChainPass(state, ctx, event.message, weighed);
     return startFinalReplyFlush(state, ctx, event.message, { decision: weighed?.decision.record, chains });
   }
   // Written at the next safe point: the reply goes to the session file first.

@@ -14,7 +14,7 @@ import { inGraceRecoveryToolCallIds } from "../render/recovery-grace.js";
 import { earliestChainStart, lowerFloor } from "../render/supersede.js";
 import { emitExternalCost } from "./stats.js";
 import { summarizeRange } from "./summarizer.js";
-import type { ChainCompressionEntry } from "../types.js";
+import type { ChainCompressionEntry, ChainRange } from "../types.js";
 
 export function makeFuseRange(
   state: FlushState,
@@ -77,6 +77,21 @@ async function compress(state: FlushState, ctx: ExtensionContext, run: ChainPass
     },
     inGrace,
   );
+}
+
+/**
+ * The chains the chain pass after a flush would compress now (the rolling window from config), with the
+ * closing message threaded on: a preview that writes nothing, for the cost policy's weighing.
+ */
+export function previewEligibleChains(state: FlushState, messages: any[], closingMessage?: unknown): ChainRange[] {
+  const config = state.config.value;
+  if (!config.chainCompression?.enabled) return [];
+  const closing = isOnBranch(messages, closingMessage) ? undefined : closingMessage;
+  const withClosing = withClosingMessage(messages, closing);
+  const chains = withRecoveredRefs(detectChains(withClosing, protectionPredicate(state)), withClosing);
+  const inGrace = inGraceRecoveryToolCallIds(messages, config.recoveryGraceTurns);
+  const alreadyCompressed = new Set(state.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
+  return selectEligible(chains, config.chainCompression.rollingWindow, alreadyCompressed, inGrace);
 }
 
 function recordCompressions(state: FlushState, entries: ChainCompressionEntry[]): void {

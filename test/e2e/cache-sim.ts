@@ -143,12 +143,13 @@ export class PromptCacheSim {
     if (cacheable > 0) this.entries.set(session, { blocks: blocks.slice(0, cacheable), chars: cachedChars, at: now });
     const strictRead = charsOf(blocks.slice(0, this.strictAccount(session, blocks, breakpoints, live, now)));
     return {
-      inputTokens: tokens(totalChars - cachedChars),
+      // Differences of rounded totals: a read equals the previous request's read plus write, exactly.
+      inputTokens: tokens(totalChars) - tokens(cachedChars),
       cacheReadTokens: tokens(readChars),
-      cacheWriteTokens: tokens(cachedChars - readChars),
+      cacheWriteTokens: tokens(cachedChars) - tokens(readChars),
       prefixBreak: alive && readChars < previous.chars,
       expired: previous !== undefined && !alive,
-      strict: { cacheReadTokens: tokens(strictRead), cacheWriteTokens: tokens(cachedChars - strictRead) },
+      strict: { cacheReadTokens: tokens(strictRead), cacheWriteTokens: tokens(cachedChars) - tokens(strictRead) },
     };
   }
 
