@@ -41,7 +41,8 @@ export class VirtualClock {
 
 const tokens = (chars: number) => Math.round(chars / 4);
 
-function stripCacheControl(value: unknown): unknown {
+/** A request part without Anthropic's `cache_control` markers, which move between requests. */
+export function stripCacheControl(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stripCacheControl);
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};

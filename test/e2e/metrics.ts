@@ -1,5 +1,6 @@
 // Request-level measures over a recorded request log: input chars per request and in total, and
 // cache-prefix breaks (a main request whose message list does not extend the previous main one).
+import { stripCacheControl } from "./cache-sim.js";
 import type { RecordedRequest } from "./fake-llm.js";
 
 export interface RequestMeasure {
@@ -19,17 +20,6 @@ export interface RequestMetrics {
   prefixBreaks: number;
 }
 
-function stripCacheControl(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripCacheControl);
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (k !== "cache_control") out[k] = stripCacheControl(v);
-    return out;
-  }
-  return value;
-}
-
-/** The prompt as an ordered list of canonical message strings (system first), cache markers removed. */
 export function promptItems(req: RecordedRequest): string[] {
   const items: string[] = [];
   if (req.body?.system !== undefined) items.push(JSON.stringify(stripCacheControl(req.body.system)));
