@@ -25,20 +25,9 @@ export interface SimRequest {
   systemVersion: number;
 }
 
-const fingerprints = new WeakMap<object, string>();
 const sizes = new WeakMap<object, number>();
 
-function fingerprint(message: any): string {
-  if (typeof message !== "object" || message === null) return String(message);
-  let known = fingerprints.get(message);
-  if (known === undefined) {
-    known = JSON.stringify(message) ?? "null";
-    fingerprints.set(message, known);
-  }
-  return known;
-}
-
-/** Chars of one message as the render measures it (an image at a flat 6,400). */
+/** Chars of one message as the render measures it (an image at a flat 6,400), plus its separating comma. */
 export function messageChars(message: any): number {
   if (typeof message !== "object" || message === null) return 4;
   let known = sizes.get(message);
@@ -49,36 +38,77 @@ export function messageChars(message: any): number {
   return known;
 }
 
-function same(a: any, b: any): boolean {
-  return a === b || fingerprint(a) === fingerprint(b);
+/** Structural equality of two JSON-like values; identical references short-cut at every level. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    if (a.length !== other.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], other[i])) return false;
+    return true;
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  // for-in rather than Object.keys: this runs for every rebuilt stub of every request, without allocating.
+  let count = 0;
+  for (const key in left) {
+    if (!Object.hasOwn(right, key) || !sameValue(left[key], right[key])) return false;
+    count++;
+  }
+  for (const _key in right) count--;
+  return count === 0;
+}
+
+/**
+ * A render builds its stubs afresh every time. Replacing each message equal to the one at the same
+ * position in the previous render by that earlier object keeps identities stable from request to
+ * request, so the cache comparison and the size memo work by reference.
+ */
+export class StableMessages {
+  private previous: any[] = [];
+
+  stable(messages: any[]): any[] {
+    const previous = this.previous;
+    let out = messages;
+    const limit = Math.min(previous.length, messages.length);
+    for (let i = 0; i < limit; i++) {
+      const message = messages[i];
+      if (message === previous[i] || !sameValue(message, previous[i])) continue;
+      if (out === messages) out = messages.slice();
+      out[i] = previous[i];
+    }
+    this.previous = out;
+    return out;
+  }
 }
 
 export class CacheSim {
   private previous: SimRequest | undefined;
-  private previousChars = 0;
+  /** `cumulative[i]`: chars of the previous request's first i messages (system prompt excluded). */
+  private cumulative: number[] = [0];
 
   constructor(private readonly ttlMs: number) {}
 
   step(request: SimRequest): CacheStep {
-    let total = request.systemChars;
-    for (const message of request.messages) total += messageChars(message);
     const previous = this.previous;
-    const warm = previous !== undefined && request.time - previous.time <= this.ttlMs && request.time >= previous.time;
-    let shared = 0;
-    let extends_ = false;
-    if (warm && previous.systemVersion === request.systemVersion) {
-      shared = request.systemChars;
-      const limit = Math.min(previous.messages.length, request.messages.length);
-      let i = 0;
-      while (i < limit && same(previous.messages[i], request.messages[i])) {
-        shared += messageChars(request.messages[i]);
-        i++;
-      }
-      extends_ = i === previous.messages.length;
+    const messages = request.messages;
+    let i = 0;
+    if (previous !== undefined) {
+      const limit = Math.min(previous.messages.length, messages.length);
+      while (i < limit && (messages[i] === previous.messages[i] || sameValue(messages[i], previous.messages[i]))) i++;
     }
-    const prefixBreak = warm && this.previousChars > 0 && !extends_;
+    const matched = i;
+    const cumulative = this.cumulative;
+    cumulative.length = matched + 1;
+    for (; i < messages.length; i++) cumulative.push(cumulative[i]! + messageChars(messages[i]));
+    const total = request.systemChars + cumulative[messages.length]!;
+    const warm = previous !== undefined && request.time - previous.time <= this.ttlMs && request.time >= previous.time;
+    const sameSystem = previous !== undefined && previous.systemVersion === request.systemVersion;
+    const shared = warm && sameSystem ? request.systemChars + cumulative[matched]! : 0;
+    const extendsPrevious = sameSystem && previous !== undefined && matched === previous.messages.length;
     this.previous = request;
-    this.previousChars = total;
-    return { chars: total, cachedChars: shared, prefixBreak, cold: !warm };
+    return { chars: total, cachedChars: shared, prefixBreak: warm && !extendsPrevious, cold: !warm };
   }
 }

@@ -10,7 +10,7 @@
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { ToolCallIndexer } from "../archive/indexer.js";
-import { pruneMessages } from "../render/pruner.js";
+import { renderMessages } from "../render/pruner.js";
 import { parseStatsEntry } from "../capture/persisted-entries.js";
 import {
   CUSTOM_TYPE_CHAIN,
@@ -21,6 +21,7 @@ import {
   type ContextPruneConfig,
 } from "../types.js";
 import type { ReplayRequest } from "./requests.js";
+import { StableMessages } from "./cache-sim.js";
 
 export interface SummarizerUse {
   input: number;
@@ -79,6 +80,7 @@ function recordedSummarizer(branch: SessionEntry[]): SummarizerUse {
 export function actualScenario(branch: SessionEntry[], config: ContextPruneConfig): Scenario {
   let indexer = new ToolCallIndexer();
   let scanned = 0;
+  const stable = new StableMessages();
   return {
     name: "actual",
     label: "as recorded",
@@ -90,7 +92,7 @@ export function actualScenario(branch: SessionEntry[], config: ContextPruneConfi
         indexer.reconstructFromSession(branchContext(branch.slice(0, request.entryIndex)));
       }
       const messages = prefixOf(request.all);
-      return pruneMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns).messages;
+      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns));
     },
     summarizer: () => recordedSummarizer(branch),
   };

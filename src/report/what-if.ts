@@ -16,11 +16,11 @@ import { captureBatch, groupBatchesByMode, serializeBatchForSummarizer } from ".
 import { isTextOnlyAssistant, toolCallBlocks } from "../capture/message-shape.js";
 import { isProtected } from "../capture/protected.js";
 import { isRecoveryTool } from "../capture/recovery-call.js";
-import { pruneMessages } from "../render/pruner.js";
+import { renderMessages } from "../render/pruner.js";
 import { MAX_BUDGET_WINDOW } from "../summarize/budget.js";
 import { CUSTOM_TYPE_SUMMARY, type CapturedBatch, type ContextPruneConfig } from "../types.js";
 import type { ReplayRequest } from "./requests.js";
-import { messageChars } from "./cache-sim.js";
+import { messageChars, StableMessages } from "./cache-sim.js";
 import type { Scenario, SummarizerUse } from "./scenarios.js";
 import { estimateSummaryChars, type SummaryEstimate } from "./summary-estimate.js";
 
@@ -156,13 +156,14 @@ function budgetChars(config: ContextPruneConfig, contextWindow: number | undefin
 
 export function whatIfScenario(config: ContextPruneConfig, estimate: SummaryEstimate, contextWindow: number | undefined, label: string): Scenario {
   const sim = new Simulation(config, estimate, budgetChars(config, contextWindow));
+  const stable = new StableMessages();
   return {
     name: "whatif",
     label,
     messagesAt(request: ReplayRequest) {
       sim.advance(request.bare);
       const input = sim.messages.slice();
-      return pruneMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns).messages;
+      return stable.stable(renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns));
     },
     summarizer: () => ({ ...sim.use }),
   };
