@@ -49,8 +49,10 @@ function axes(max: number, format: (n: number) => string, requests: number): str
 function lineChart(id: string, title: string, scenarios: ScenarioSeries[], pick: (s: ScenarioSeries) => number[], format: (n: number) => string): string {
   const max = Math.max(0, ...scenarios.flatMap((s) => [Math.max(0, ...pick(s))]));
   const requests = scenarios[0]?.context.length ?? 0;
+  // Earlier lines drawn wider, so a line that coincides with a later one still shows around it.
   const lines = scenarios.map(
-    (s, i) => `<polyline class="series" data-series="${esc(s.name)}" fill="none" stroke="${COLORS[i % COLORS.length]}" stroke-width="2" points="${points(pick(s), max)}"/>`,
+    (s, i) =>
+      `<polyline class="series" data-series="${esc(s.name)}" fill="none" stroke="${COLORS[i % COLORS.length]}" stroke-width="${2 + 2 * (scenarios.length - 1 - i)}" stroke-linejoin="round" points="${points(pick(s), max)}"/>`,
   );
   const legend = scenarios.map((s, i) => `<span><i style="background:${COLORS[i % COLORS.length]}"></i>${esc(s.label)}</span>`).join("");
   return `<figure id="${id}"><figcaption>${esc(title)}</figcaption><svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(title)}">${axes(max, format, requests)}${lines.join("")}</svg><div class="legend">${legend}</div></figure>`;

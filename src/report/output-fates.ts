@@ -36,12 +36,13 @@ function callView(branch: SessionEntry[], toolCallId: string): string {
   return "";
 }
 
-function fateIn(messages: any[], toolCallId: string, original: string): string {
-  const result = messages.find((m) => m?.role === "toolResult" && m.toolCallId === toolCallId);
+function fateIn(messages: any[], original: any, originalText: string): string {
+  // Matched by occurrence (id and time): a provider may reuse an id across requests.
+  const result = messages.find((m) => m?.role === "toolResult" && m.toolCallId === original.toolCallId && m.timestamp === original.timestamp);
   if (!result) return "not in the request (compressed or compacted away)";
   const text = extractToolResultText(result);
-  if (text === original) return "kept whole";
-  const ref = /`?(t\d+)`?/.exec(text)?.[1];
+  if (text === originalText) return "kept whole";
+  const ref = /ref `([^`]+)`/.exec(text)?.[1];
   return ref ? `stub, ref ${ref} (${text.length} chars)` : `shortened to ${text.length} chars`;
 }
 
@@ -57,6 +58,6 @@ export function fateOfOutputs(branch: SessionEntry[], finals: Final[]): OutputFa
     toolCallId: message.toolCallId,
     call: callView(branch, message.toolCallId),
     chars: text.length,
-    fates: finals.map((final) => ({ label: final.label, fate: fateIn(final.messages, message.toolCallId, text) })),
+    fates: finals.map((final) => ({ label: final.label, fate: fateIn(final.messages, message, text) })),
   }));
 }
