@@ -107,6 +107,7 @@ async function runAll(scenarios: Scenario[], requests: ReplayRequest[], ttlMs: n
   const sims = scenarios.map(() => new CacheSim(ttlMs));
   const total = requests.length * scenarios.length;
   let done = 0;
+  options.onProgress?.(0, total);
   for (let s = 0; s < scenarios.length; s++) {
     const run = runs[s]!;
     for (let r = 0; r < requests.length; r++) {
@@ -230,15 +231,19 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
   return {
     sessionId: options.sessionId,
     requests: requests.length,
-    model: last?.provider && last.model ? `${last.provider}/${last.model}` : "unknown model",
+    model: modelName(last),
     cost,
     scenarios: series_,
     summaryEstimate,
     tokens,
     outputs: fateOfOutputs(options.branch, runs.map((run) => ({ label: run.scenario.label, messages: run.finalMessages }))),
     problems: options.problems,
-    notes: [...cost.notes, ...replayNotes(options, recorded, series_)],
+    notes: [...(cost.priced ? cost.notes : [`${modelName(last)} has no price in pi's model catalog: tokens only, no dollars`]), ...replayNotes(options, recorded, series_)],
   };
+}
+
+function modelName(request: ReplayRequest | undefined): string {
+  return request?.provider && request.model ? `${request.provider}/${request.model}` : "an unnamed model";
 }
 
 /** The summarizer is priced at `summarizerModel` when the catalog has it, else at the session's model (what "default" means). */

@@ -30,6 +30,12 @@ describe("parseReportArgs", () => {
     expect(args.errors[2]).toBe("minBatchChars=lots: not a value this setting takes");
   });
 
+  test("a value may hold a slash (a model id)", () => {
+    const args = parseReportArgs(["summarizerModel=anthropic/claude-haiku-4-5"], DEFAULT_CONFIG);
+    expect(args.errors).toEqual([]);
+    expect(args.config.summarizerModel).toBe("anthropic/claude-haiku-4-5");
+  });
+
   test("a second path is an error, and a path with = and / stays a path", () => {
     expect(parseReportArgs(["a.jsonl", "b.jsonl"], DEFAULT_CONFIG).errors).toEqual(["b.jsonl: only one session path is read"]);
     expect(parseReportArgs(["/tmp/x=y/s.jsonl"], DEFAULT_CONFIG).path).toBe("/tmp/x=y/s.jsonl");

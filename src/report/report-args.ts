@@ -46,7 +46,8 @@ export function parseReportArgs(parts: string[], current: ContextPruneConfig): R
       continue;
     }
     const eq = part.indexOf("=");
-    if (eq > 0 && !part.includes("/")) {
+    // `name=value` with a plain setting name; anything else (e.g. `/tmp/a=b/s.jsonl`) is a path.
+    if (eq > 0 && /^[A-Za-z][A-Za-z0-9]*$/.test(part.slice(0, eq))) {
       const key = part.slice(0, eq);
       const value = parseValue(part.slice(eq + 1));
       if (!Object.hasOwn(DEFAULT_CONFIG, key)) errors.push(`${key}: not a contextPrune setting`);

@@ -1,5 +1,6 @@
 /**
- * The report as text for the TUI, within 80 columns: a block chart of the
+ * The report as text for the TUI, within 78 columns (an 80-column terminal
+ * less the report entry's padding of one on each side): a block chart of the
  * context tokens per request for each configuration on one scale, the totals
  * table, then how summaries and tokens were estimated, the notes and the
  * problems found in the file. Pure.
@@ -7,7 +8,7 @@
 import { formatCompactCount } from "../summarize/stats.js";
 import type { ReplayReport, ScenarioSeries, ScenarioTotals } from "./replay.js";
 
-export const REPORT_WIDTH = 80;
+export const REPORT_WIDTH = 78;
 const LABEL_WIDTH = 14;
 const CHART_ROWS = 3;
 const BLOCKS = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
