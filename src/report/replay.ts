@@ -112,7 +112,7 @@ async function runAll(scenarios: Scenario[], requests: ReplayRequest[], ttlMs: n
     const run = runs[s]!;
     for (let r = 0; r < requests.length; r++) {
       const request = requests[r]!;
-      const messages = run.scenario.messagesAt(request);
+      const messages = await run.scenario.messagesAt(request);
       run.steps.push(sims[s]!.step({ time: request.time, messages, systemChars: request.systemChars, systemVersion: request.systemVersion }));
       if (r === requests.length - 1) run.finalMessages = messages;
       done += 1;
@@ -259,7 +259,7 @@ function replayNotes(options: ReplayOptions, recorded: boolean, scenarios: Scena
   const notes: string[] = [];
   if (!recorded) notes.push("the session has no pi-condense entries: what it sent is the no-pruning run");
   const settings = options.overrides.length > 0 ? `your settings with ${options.overrides.join(", ")}` : "your current settings";
-  notes.push(`what-if: ${settings}, with 2.9.1's flush timing (the final reply, budget gates); chain compression is not simulated`);
+  notes.push(`what-if: ${settings}, with 2.9.1's flush timing (the final reply, budget gates)`);
   const whatIf = scenarios.find((s) => s.name === "whatif");
   if (whatIf && whatIf.totals.summarizerCalls === 0 && options.config.pruneOn === "agent-message" && options.config.autoBudgetThreshold === null) {
     notes.push("what-if summarized nothing: no final text reply ended a tool run, or every batch was under minBatchChars; try autoBudgetThreshold=0.1 or frontierGapThresholdTokens=2000");

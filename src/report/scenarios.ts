@@ -3,7 +3,7 @@
  * (in order) to the messages it would send:
  * - `none`: pi alone, pi-condense's own summary messages left out;
  * - `actual`: what the session sent, its own `context-prune-*` entries replayed
- *   through the render pipeline with an index rebuilt as it stood at each request;
+ *   through the render pipeline with the index as it stood at each request;
  * - `whatif`: the capture and render pipeline run offline with the given
  *   settings, summaries estimated (what-if-flush.ts).
  * Pure apart from the in-memory index each builds.
@@ -36,7 +36,7 @@ export interface SummarizerUse {
 export interface Scenario {
   name: "none" | "actual" | "whatif";
   label: string;
-  messagesAt(request: ReplayRequest): any[];
+  messagesAt(request: ReplayRequest): any[] | Promise<any[]>;
   summarizer(): SummarizerUse;
 }
 
@@ -60,11 +60,6 @@ export function hasPrunerEntries(branch: SessionEntry[]): boolean {
   return branch.some((entry) => INDEX_TYPES.has(customTypeOf(entry) as string));
 }
 
-/** The branch as `reconstructFromSession` reads it: only `getBranch` is called. */
-function branchContext(entries: SessionEntry[]): Parameters<ToolCallIndexer["reconstructFromSession"]>[0] {
-  return { sessionManager: { getBranch: () => entries } } as unknown as Parameters<ToolCallIndexer["reconstructFromSession"]>[0];
-}
-
 function recordedSummarizer(branch: SessionEntry[]): SummarizerUse {
   let use: SummarizerUse = NO_SUMMARIZER;
   for (const entry of branch) {
@@ -78,19 +73,18 @@ function recordedSummarizer(branch: SessionEntry[]): SummarizerUse {
 }
 
 export function actualScenario(branch: SessionEntry[], config: ContextPruneConfig): Scenario {
-  let indexer = new ToolCallIndexer();
+  const indexer = new ToolCallIndexer();
   let scanned = 0;
   const stable = new StableMessages();
   return {
     name: "actual",
     label: "as recorded",
     messagesAt(request) {
+      // The index as a reload at this request would rebuild it, grown by the entries written since the last one.
+      const from = scanned;
       let changed = false;
       for (; scanned < request.entryIndex; scanned++) if (INDEX_TYPES.has(customTypeOf(branch[scanned]!) as string)) changed = true;
-      if (changed) {
-        indexer = new ToolCallIndexer();
-        indexer.reconstructFromSession(branchContext(branch.slice(0, request.entryIndex)));
-      }
+      if (changed) indexer.extendFromEntries(branch.slice(from, request.entryIndex), branch);
       const messages = prefixOf(request.all);
       return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns));
     },

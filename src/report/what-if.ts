@@ -7,8 +7,8 @@
  * timing), and the summary, its length estimated (summary-estimate.ts), is
  * appended after that reply; the turn_end gates (`autoBudgetThreshold`,
  * `frontierGapThresholdTokens`) flush after a tool turn; each request is then rendered by the real render
- * pipeline over an in-memory index. Chain compression decisions are not
- * simulated (they need the summarizer's range bodies). Pure.
+ * pipeline over an in-memory index, after the chain pass a flush runs
+ * (what-if-chains.ts). Pure.
  */
 import { ToolCallIndexer } from "../archive/indexer.js";
 import { formatSummaryToolCallRefs, makeSummaryDetails, refOccurrenceKeys } from "../archive/summary-refs.js";
@@ -23,6 +23,12 @@ import type { ReplayRequest } from "./requests.js";
 import { messageChars, StableMessages } from "./cache-sim.js";
 import type { Scenario, SummarizerUse } from "./scenarios.js";
 import { estimateSummaryChars, type SummaryEstimate } from "./summary-estimate.js";
+import { WhatIfChainPass } from "./what-if-chains.js";
+
+interface Flushed {
+  length: number;
+  time: number;
+}
 
 interface OpenTurn {
   message: any;
@@ -41,6 +47,8 @@ class Simulation {
   private source: any[] | undefined;
   private consumed = 0;
   private turns: OpenTurn[] = [];
+  /** Flushes that processed a batch: the chain pass runs after each, before the next request. */
+  private flushed: Flushed[] = [];
   private turnIndex = 0;
   private userTurnGroup = 0;
 
@@ -118,12 +126,14 @@ class Simulation {
   }
 
   private flush(reply: any): void {
-    for (const batch of this.capture()) {
+    const batches = this.capture();
+    for (const batch of batches) {
       let raw = 0;
       for (const call of batch.toolCalls) raw += call.resultText.length;
       if (this.config.minBatchChars > 0 && raw < this.config.minBatchChars) continue;
       this.summarize(batch, raw, reply);
     }
+    if (batches.length > 0) this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0 });
   }
 
   private summarize(batch: CapturedBatch, raw: number, reply: any): void {
@@ -145,6 +155,13 @@ class Simulation {
     this.use.input += serializeBatchForSummarizer(batch).length;
     this.use.output += body.length + footer.length;
   }
+
+  /** The flushes since the last call: the context right after each, and the time of the message that triggered it. */
+  takeFlushes(): Flushed[] {
+    const flushes = this.flushed;
+    this.flushed = [];
+    return flushes;
+  }
 }
 
 /** `autoBudgetThreshold` as chars (chars/4 tokens), against the window capped as the live gate caps it. */
@@ -156,12 +173,14 @@ function budgetChars(config: ContextPruneConfig, contextWindow: number | undefin
 
 export function whatIfScenario(config: ContextPruneConfig, estimate: SummaryEstimate, contextWindow: number | undefined, label: string): Scenario {
   const sim = new Simulation(config, estimate, budgetChars(config, contextWindow));
+  const chains = new WhatIfChainPass(config, sim.indexer, estimate, sim.use);
   const stable = new StableMessages();
   return {
     name: "whatif",
     label,
-    messagesAt(request: ReplayRequest) {
+    async messagesAt(request: ReplayRequest) {
       sim.advance(request.bare);
+      for (const flush of sim.takeFlushes()) await chains.afterFlush(sim.messages.slice(0, flush.length), flush.time);
       const input = sim.messages.slice();
       return stable.stable(renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns));
     },
