@@ -66,6 +66,7 @@ const USAGE: ReadonlyArray<[string, string]> = [
   ["/pruner stats", "The summarizer's calls, tokens and cost so far"],
   ["/pruner report", "Replay this session: tokens, cache reads and writes, dollars, with and without pruning"],
   ["/pruner report <file.jsonl>", "Replay any pi session file; key=value overrides the what-if's settings"],
+  ["/pruner report --model <id>", "Price the replay at that catalog model (e.g. anthropic/claude-sonnet-4-5)"],
   ["/pruner tree", "Browse the summarized tool outputs; Ctrl-O opens the selected summary"],
   ["/pruner now", "Summarize the waiting tool outputs right away, with live progress"],
   ["/pruner protected-tools", "Edit the tools whose outputs are never summarized"],

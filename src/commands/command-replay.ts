@@ -1,5 +1,5 @@
 /**
- * `/pruner report [path] [--policy classic|2.9.1] [key=value ...]`: replays a
+ * `/pruner report [path] [--policy classic|2.9.1] [--model provider/id] [key=value ...]`: replays a
  * session file (this session's by default) and shows what it cost and what
  * pruning would change (src/report/), with a progress line while it runs and
  * the HTML page's path at the end. The session file is only read.
@@ -61,6 +61,7 @@ export const reportCommand: SubcommandHandler = async (deps: CommandDeps, ctx: E
       path,
       config: parsed.config,
       overrides: parsed.overrides,
+      priceAs: parsed.priceAs,
       yieldEvery: onProgress ? PROGRESS_EVERY : 0,
       onProgress,
       costModelOf: (provider, id) => {

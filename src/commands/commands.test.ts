@@ -286,7 +286,7 @@ describe("dispatch", () => {
     expect(lines[2]).toBe("Usage:");
     expect(lines[3]).toStartWith(`  ${"/pruner settings".padEnd(41)}`);
     const usage = lines.filter((l) => l.startsWith("  /pruner "));
-    expect(usage).toHaveLength(32);
+    expect(usage).toHaveLength(33);
     expect(usage.map((l) => l.slice(2, 43).trimEnd())).toContain("/pruner dedup on|off");
     expect(notes[0]!.message).toContain("contextPrune");
     expect(notes[0]!.message).toContain("PI_CODING_AGENT_DIR");

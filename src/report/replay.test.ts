@@ -118,6 +118,17 @@ describe("replaySession on a session pi-condense pruned", () => {
   });
 });
 
+describe("pricing", () => {
+  test("--model prices a session at another catalog model and says so", async () => {
+    const parsed = parseSession(readFileSync(join(SWE, "web--i_got_id_demo.jsonl"), "utf8"));
+    const options = { sessionId: parsed.id, branch: parsed.branch, problems: [], config: { ...DEFAULT_CONFIG, enabled: true }, overrides: [], costModelOf: catalog };
+    const own = await replaySession(options);
+    const haiku = await replaySession({ ...options, priceAs: { provider: "anthropic", id: "claude-haiku-4-5" } });
+    expect(haiku.notes[0]).toBe("priced as anthropic/claude-haiku-4-5 (--model), not as anthropic/claude-sonnet-4-5");
+    expect(scenario(haiku, "none").totals.dollars!).toBeLessThan(scenario(own, "none").totals.dollars!);
+  });
+});
+
 describe("progress", () => {
   test("onProgress is called between chunks and ends at the total", async () => {
     const parsed = parseSession(readFileSync(join(SWE, "web--i_got_id_demo.jsonl"), "utf8"));

@@ -80,6 +80,8 @@ export interface ReplayOptions {
   config: ContextPruneConfig;
   /** What the what-if's settings change from the current ones, in words. */
   overrides: string[];
+  /** Price at this catalog model instead of the session's (`--model`). */
+  priceAs?: { provider: string; id: string };
   /** The catalog entry of a `provider/id`, if the catalog has one. */
   costModelOf(provider: string | undefined, model: string | undefined): { cost: CostModel; contextWindow: number | undefined };
   onProgress?(done: number, total: number): void;
@@ -166,7 +168,8 @@ function summarizerTokens(use: SummarizerUse, charsPerToken: number): { input: n
   return use.unit === "tokens" ? { input: use.input, output: use.output } : { input: use.input / charsPerToken, output: use.output / charsPerToken };
 }
 
-function series(run: RawRun, requests: ReplayRequest[], cost: CostModel, summarizerCost: CostModel, charsPerToken: number): ScenarioSeries {
+/** `trustRecorded`: the recorded summarizer dollars stand (not when the run is priced as another model). */
+function series(run: RawRun, requests: ReplayRequest[], cost: CostModel, summarizerCost: CostModel, charsPerToken: number, trustRecorded: boolean): ScenarioSeries {
   const p = cost.prices;
   const sp = summarizerCost.prices;
   const out: ScenarioSeries = { name: run.scenario.name, label: run.scenario.label, context: [], cacheRead: [], cacheWrite: [], cumulativeCost: [], totals: undefined as never };
@@ -191,7 +194,8 @@ function series(run: RawRun, requests: ReplayRequest[], cost: CostModel, summari
   });
   const use = run.scenario.summarizer();
   const summarizer = summarizerTokens(use, charsPerToken);
-  const summarizerDollars = use.recordedCost ?? summarizer.input * sp.input + summarizer.output * sp.output;
+  const priced = summarizer.input * sp.input + summarizer.output * sp.output;
+  const summarizerDollars = trustRecorded && use.recordedCost !== undefined ? use.recordedCost : priced;
   out.totals = {
     requests: run.steps.length,
     input: sum(out.context),
@@ -218,7 +222,9 @@ function sum(values: number[]): number {
 export async function replaySession(options: ReplayOptions): Promise<ReplayReport> {
   const requests = buildRequests(options.branch);
   const last = requests[requests.length - 1];
-  const { cost, contextWindow } = options.costModelOf(last?.provider, last?.model);
+  const { cost, contextWindow } = options.priceAs
+    ? options.costModelOf(options.priceAs.provider, options.priceAs.id)
+    : options.costModelOf(last?.provider, last?.model);
   const summaryEstimate = calibrateSummaryEstimate(options.branch);
   const recorded = hasPrunerEntries(options.branch);
   const scenarios: Scenario[] = [noPruningScenario()];
@@ -227,7 +233,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
   const runs = await runAll(scenarios, requests, cost.ttlMs, options);
   const tokens = calibrateTokens(requests, runs[recorded ? 1 : 0]!);
   const summarizerCost = summarizerCostModel(options, cost);
-  const series_ = runs.map((run) => series(run, requests, cost, summarizerCost, tokens.charsPerToken));
+  const series_ = runs.map((run) => series(run, requests, cost, summarizerCost, tokens.charsPerToken, options.priceAs === undefined));
   return {
     sessionId: options.sessionId,
     requests: requests.length,
@@ -238,8 +244,14 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
     tokens,
     outputs: fateOfOutputs(options.branch, runs.map((run) => ({ label: run.scenario.label, messages: run.finalMessages }))),
     problems: options.problems,
-    notes: [...(cost.priced ? cost.notes : [`${modelName(last)} has no price in pi's model catalog: tokens only, no dollars`]), ...replayNotes(options, recorded, series_)],
+    notes: [...priceNotes(options, cost, last), ...replayNotes(options, recorded, series_)],
   };
+}
+
+function priceNotes(options: ReplayOptions, cost: CostModel, last: ReplayRequest | undefined): string[] {
+  const asked = options.priceAs ? `${options.priceAs.provider}/${options.priceAs.id}` : undefined;
+  if (!cost.priced) return [`${asked ?? modelName(last)} has no price in pi's model catalog: tokens only, no dollars`];
+  return asked ? [`priced as ${asked} (--model), not as ${modelName(last)}`, ...cost.notes] : cost.notes;
 }
 
 function modelName(request: ReplayRequest | undefined): string {

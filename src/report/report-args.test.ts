@@ -30,6 +30,11 @@ describe("parseReportArgs", () => {
     expect(args.errors[2]).toBe("minBatchChars=lots: not a value this setting takes");
   });
 
+  test("--model names the catalog model to price at", () => {
+    expect(parseReportArgs(["--model", "anthropic/claude-sonnet-4-5"], DEFAULT_CONFIG).priceAs).toEqual({ provider: "anthropic", id: "claude-sonnet-4-5" });
+    expect(parseReportArgs(["--model", "sonnet"], DEFAULT_CONFIG).errors).toEqual(["--model sonnet: give a catalog model as provider/id"]);
+  });
+
   test("a value may hold a slash (a model id)", () => {
     const args = parseReportArgs(["summarizerModel=anthropic/claude-haiku-4-5"], DEFAULT_CONFIG);
     expect(args.errors).toEqual([]);

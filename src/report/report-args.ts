@@ -1,8 +1,9 @@
 /**
- * The arguments of `/pruner report [path] [--policy classic|2.9.1] [key=value ...]`:
- * an optional session path, and the settings the what-if runs with (the
- * current ones, with named overrides of top-level `contextPrune` keys, each
- * checked against the default's type). Pure.
+ * The arguments of `/pruner report [path] [--policy classic|2.9.1] [--model provider/id] [key=value ...]`:
+ * an optional session path, the catalog model to price at instead of the
+ * session's own (for a model the catalog does not price), and the settings the
+ * what-if runs with (the current ones, with named overrides of top-level
+ * `contextPrune` keys, each checked against the default's type). Pure.
  */
 import { DEFAULT_CONFIG, type ContextPruneConfig } from "../types.js";
 
@@ -11,6 +12,8 @@ export interface ReportArgs {
   config: ContextPruneConfig;
   /** What the what-if changes from the current settings, in words (empty: nothing). */
   overrides: string[];
+  /** `--model provider/id`: price at this catalog model instead of the session's. */
+  priceAs: { provider: string; id: string } | undefined;
   errors: string[];
 }
 
@@ -36,6 +39,7 @@ export function parseReportArgs(parts: string[], current: ContextPruneConfig): R
   const errors: string[] = [];
   const named: string[] = [];
   let path: string | undefined;
+  let priceAs: ReportArgs["priceAs"];
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
     if (part === "") continue;
@@ -43,6 +47,13 @@ export function parseReportArgs(parts: string[], current: ContextPruneConfig): R
       const policy = parts[++i] ?? "";
       if (POLICIES.has(policy)) named.push("2.9.1 policy");
       else errors.push(`--policy ${policy || "(missing)"}: the replay simulates 2.9.1's flush timing only ("classic" or "2.9.1")`);
+      continue;
+    }
+    if (part === "--model") {
+      const model = parts[++i] ?? "";
+      const slash = model.indexOf("/");
+      if (slash > 0 && slash < model.length - 1) priceAs = { provider: model.slice(0, slash), id: model.slice(slash + 1) };
+      else errors.push(`--model ${model || "(missing)"}: give a catalog model as provider/id`);
       continue;
     }
     const eq = part.indexOf("=");
@@ -61,5 +72,5 @@ export function parseReportArgs(parts: string[], current: ContextPruneConfig): R
     if (path === undefined) path = part;
     else errors.push(`${part}: only one session path is read`);
   }
-  return { path, config: config as unknown as ContextPruneConfig, overrides: named, errors };
+  return { path, config: config as unknown as ContextPruneConfig, overrides: named, priceAs, errors };
 }

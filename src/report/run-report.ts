@@ -16,6 +16,7 @@ export interface RunReportOptions {
   path: string;
   config: ContextPruneConfig;
   overrides: string[];
+  priceAs?: ReplayOptions["priceAs"];
   costModelOf: ReplayOptions["costModelOf"];
   onProgress?: ReplayOptions["onProgress"];
   yieldEvery?: number;
@@ -55,6 +56,7 @@ export async function runReport(options: RunReportOptions): Promise<RunReportRes
       problems,
       config: options.config,
       overrides: options.overrides,
+      priceAs: options.priceAs,
       costModelOf: options.costModelOf,
       onProgress: options.onProgress,
       yieldEvery: options.yieldEvery,
