@@ -22,7 +22,7 @@ function points(values: number[], max: number): string {
   const n = values.length;
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
-  const step = Math.max(1, Math.floor(n / (plotW * 2)));
+  const step = Math.max(1, Math.ceil(n / (plotW * 2)));
   const out: string[] = [];
   for (let i = 0; i < n; i += step) {
     const x = PAD.left + (n <= 1 ? 0 : (i / (n - 1)) * plotW);
@@ -103,7 +103,7 @@ export function reportHtml(report: ReplayReport, title: string): string {
     report.requests === 0
       ? "<p>No main-model requests on this branch: nothing to chart.</p>"
       : lineChart("context-chart", "Context tokens per request", report.scenarios, (s) => s.context, tokens) +
-        lineChart("cost-chart", report.cost.priced ? "Cumulative dollars per request" : "Cumulative dollars (model unpriced)", report.scenarios, (s) => s.cumulativeCost, (n) => dollars(n));
+        lineChart("cost-chart", report.cost.priced ? "Cumulative dollars per request (main model; the summarizer is in the totals)" : "Cumulative dollars (model unpriced)", report.scenarios, (s) => s.cumulativeCost, (n) => dollars(n));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>pruner report: ${esc(title)}</title><style>${STYLE}</style></head>
 <body><h1>pruner report</h1><p>${esc(title)}<br>${esc(report.model)}, ${report.requests} requests, cache TTL ${Math.round(report.cost.ttlMs / 1000)} s</p>
