@@ -50,7 +50,7 @@ describe("the replay on arbitrary input", () => {
         });
         expect(report.scenarios.every((s) => s.context.length === report.requests)).toBe(true);
       }),
-      { numRuns: 300 },
+      { numRuns: Number(process.env.REPLAY_PROPERTY_RUNS ?? 300), seed: process.env.REPLAY_PROPERTY_SEED ? Number(process.env.REPLAY_PROPERTY_SEED) : undefined },
     );
   });
 });

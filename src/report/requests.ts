@@ -88,7 +88,13 @@ class Views {
 
   /** A compaction or a context edit rewrites earlier context: start fresh arrays from pi's projection. */
   rebuild(path: SessionEntry[], leaf: SessionEntry): void {
-    const context = buildSessionContext(path, leaf.id);
+    let context;
+    try {
+      context = buildSessionContext(path, leaf.id);
+    } catch {
+      // An entry pi's projection cannot read (hand-edited file): the context goes on as it was.
+      return;
+    }
     this.all = [];
     this.bare = [];
     this.systemChars = 0;
@@ -107,7 +113,20 @@ function contextMessagesOf(entry: SessionEntry): any[] {
   }
 }
 
-export function buildRequests(branch: SessionEntry[]): ReplayRequest[] {
+/**
+ * The branch with every parent link pointing at the entry before it. pi's projection walks `parentId`
+ * from the leaf and never stops on a cycle (an entry that names itself, in a hand-edited file); over
+ * this copy it walks exactly the branch.
+ */
+function linked(branch: SessionEntry[]): SessionEntry[] {
+  return branch.map((entry, k) => {
+    const parentId = k === 0 ? null : branch[k - 1]!.id;
+    return entry.parentId === parentId ? entry : ({ ...entry, parentId } as SessionEntry);
+  });
+}
+
+export function buildRequests(input: SessionEntry[]): ReplayRequest[] {
+  const branch = linked(input);
   const views = new Views();
   const requests: ReplayRequest[] = [];
   let lastTime = 0;

@@ -65,6 +65,13 @@ describe("parseSession", () => {
     expect(parsed.problems[0]!.message).toBe("line 2: parent entry gone is missing; the branch starts here");
   });
 
+  test("a message entry without a message is named and skipped, and the branch goes on through it", () => {
+    const broken = JSON.stringify({ type: "message", id: "x", parentId: "a", timestamp: "2025-01-01T00:00:01.000Z", message: null });
+    const parsed = parseSession([header(), user("a", null), broken, reply("b", "x")].join("\n"));
+    expect(parsed.problems.map((p) => p.message)).toEqual(["line 3: a message entry without a message (no role), skipped"]);
+    expect(parsed.branch.map((e) => e.id)).toEqual(["a", "b"]);
+  });
+
   test("the active branch is the last entry's path, not every entry", () => {
     const parsed = parseSession([header(), user("a", null), reply("b", "a"), user("c", "a"), reply("d", "c")].join("\n"));
     expect(parsed.branch.map((e) => e.id)).toEqual(["a", "c", "d"]);

@@ -41,11 +41,20 @@ interface RawLines {
   header: Record<string, unknown> | undefined;
   entries: FileEntry[];
   lineOf: Map<FileEntry, number>;
+  /** Entries left out (a message entry without a message), by id, with their parent: the branch walks through them. */
+  skipped: Map<string, string | null>;
+}
+
+/** pi's own context building reads `message.role` of every message entry: one without a message cannot be replayed. */
+function unreadableMessage(value: Record<string, unknown>): boolean {
+  if (value.type !== "message") return false;
+  const message = value.message;
+  return typeof message !== "object" || message === null || Array.isArray(message) || typeof (message as { role?: unknown }).role !== "string";
 }
 
 function parseLines(text: string, problems: SessionProblem[]): RawLines {
   const lines = text.split("\n");
-  const raw: RawLines = { header: undefined, entries: [], lineOf: new Map() };
+  const raw: RawLines = { header: undefined, entries: [], lineOf: new Map(), skipped: new Map() };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.trim() === "") continue;
@@ -65,6 +74,11 @@ function parseLines(text: string, problems: SessionProblem[]): RawLines {
     if (value.type === "session") {
       if (raw.header === undefined) raw.header = value;
       else problems.push({ line: i + 1, message: `line ${i + 1}: a second session header, ignored` });
+      continue;
+    }
+    if (unreadableMessage(value)) {
+      problems.push({ line: i + 1, message: `line ${i + 1}: a message entry without a message (no role), skipped` });
+      if (typeof value.id === "string") raw.skipped.set(value.id, typeof value.parentId === "string" ? value.parentId : null);
       continue;
     }
     raw.entries.push(value as unknown as FileEntry);
@@ -111,7 +125,12 @@ function activeBranch(raw: RawLines, problems: SessionProblem[]): SessionEntry[]
   while (current && !seen.has(current.id)) {
     seen.add(current.id);
     path.push(current);
-    const parent: string | null | undefined = current.parentId;
+    let parent: string | null | undefined = current.parentId;
+    const passed = new Set<string>();
+    while (typeof parent === "string" && !byId.has(parent) && raw.skipped.has(parent) && !passed.has(parent)) {
+      passed.add(parent);
+      parent = raw.skipped.get(parent);
+    }
     if (parent === null || parent === undefined) break;
     const next = byId.get(parent);
     if (!next) {

@@ -37,6 +37,12 @@ describe("calibrateSummaryEstimate", () => {
     expect(calibrateSummaryEstimate(branch).meanAbsError).toBeCloseTo(0.75, 9);
   });
 
+  test("the ratio is capped at 1: a flush never keeps a summary longer than its outputs", () => {
+    const estimate = calibrateSummaryEstimate([result("a", 10, 1), summary([["t1", "a", 1]], 500)]);
+    expect(estimate.ratio).toBe(1);
+    expect(estimateSummaryChars({ ratio: 50 }, 1000)).toBe(1000);
+  });
+
   test("a summary whose refs name no output on the branch is not a sample", () => {
     expect(calibrateSummaryEstimate([summary([["t1", "gone", 1]], 100)]).samples).toBe(0);
   });

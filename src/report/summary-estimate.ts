@@ -2,8 +2,8 @@
  * How long a summary would be, without calling a summarizer: a share of the
  * raw tool output it replaces. The share is calibrated against the real
  * summaries a session holds (`context-prune-summary` entries against the
- * outputs their refs name), and its error is measured leave-one-out: each
- * summary predicted from the ratio of all the others. Pure.
+ * outputs their refs name), capped at 1, and its error is measured
+ * leave-one-out: each summary predicted from the ratio of all the others. Pure.
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { extractToolResultText } from "../capture/batch-capture.js";
@@ -14,6 +14,8 @@ import { CUSTOM_TYPE_SUMMARY } from "../types.js";
 
 /** Used when the session holds no summary to calibrate against (a summary of about a tenth of its input). */
 export const DEFAULT_SUMMARY_RATIO = 0.1;
+/** A flush rejects a summary longer than what it replaces (oversized-summary skip): the ratio never passes 1. */
+const MAX_RATIO = 1;
 
 export interface SummaryEstimate {
   /** Summary chars per raw output char. */
@@ -74,9 +76,9 @@ export function calibrateSummaryEstimate(branch: SessionEntry[]): SummaryEstimat
     }
     meanAbsError = errors / samples.length;
   }
-  return { ratio: realChars / rawChars, samples: samples.length, meanAbsError, realChars, rawChars };
+  return { ratio: Math.min(MAX_RATIO, realChars / rawChars), samples: samples.length, meanAbsError, realChars, rawChars };
 }
 
 export function estimateSummaryChars(estimate: Pick<SummaryEstimate, "ratio">, rawChars: number): number {
-  return Math.max(1, Math.round(estimate.ratio * rawChars));
+  return Math.max(1, Math.round(Math.min(MAX_RATIO, estimate.ratio) * rawChars));
 }
