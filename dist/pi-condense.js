@@ -1013,18 +1013,23 @@ function compressChainRanges(messages, chainEntries, summaryTextForChain, stripF
   }
   return emit(messages, accepted, drops, synthetics, stripFinalThinking);
 }
+var validEntries = new WeakSet;
 function usableEntries(entries, diagnostics) {
   let usable;
   for (let i = 0;i < entries.length; i++) {
-    const parsed = parseChainEntry(entries[i]);
-    if (parsed.ok && parsed.value === entries[i] && usable === undefined)
+    const entry = entries[i];
+    const known = typeof entry === "object" && entry !== null && validEntries.has(entry);
+    const parsed = known ? { ok: true, value: entry } : parseChainEntry(entry);
+    if (parsed.ok && parsed.value === entry && !known)
+      validEntries.add(entry);
+    if (parsed.ok && parsed.value === entry && usable === undefined)
       continue;
     usable ??= entries.slice(0, i);
     if (parsed.ok) {
       usable.push(parsed.value);
       continue;
     }
-    const named = entries[i]?.blockId;
+    const named = entry?.blockId;
     const blockId = isHeaderSafe(named) ? named : "?";
     diagnostics?.report("unresolved-range", `invalid:${blockId}`, `blockId=${blockId} skipped: invalid entry (${parsed.reason})`);
   }
@@ -3470,6 +3475,7 @@ var SUBCOMMANDS = [
   item("prune-on", "prune-on  — choose when tool outputs are summarized"),
   item("batching", "batching  — choose whether a summary covers one tool turn or a whole reply"),
   item("stats", "stats     — show the summarizer's token use and cost"),
+  item("report", "report    — replay a session: tokens, dollars and cache misses with and without pruning"),
   item("tree", "tree      — browse the summarized tool outputs"),
   item("now", "now       — summarize the waiting tool outputs now, with progress"),
   item("compact", "compact   — compress every finished earlier request now"),
@@ -3505,6 +3511,9 @@ var USAGE = [
   ["/pruner batching turn", "One summary per tool turn of the agent (default)"],
   ["/pruner batching agent-message", "One summary per reply: every tool turn from your message to the agent's answer"],
   ["/pruner stats", "The summarizer's calls, tokens and cost so far"],
+  ["/pruner report", "Replay this session: tokens, cache reads and writes, dollars, with and without pruning"],
+  ["/pruner report <file.jsonl>", "Replay any pi session file; key=value overrides the what-if's settings"],
+  ["/pruner report --model <id>", "Price the replay at that catalog model (e.g. anthropic/claude-sonnet-4-5)"],
   ["/pruner tree", "Browse the summarized tool outputs; Ctrl-O opens the selected summary"],
   ["/pruner now", "Summarize the waiting tool outputs right away, with live progress"],
   ["/pruner protected-tools", "Edit the tools whose outputs are never summarized"],
@@ -3738,697 +3747,917 @@ var statsCommand = async (deps, ctx) => {
   showReport(deps.pi, ctx, statsReport(deps.getStats()));
 };
 
-// src/commands/command-settings.ts
-import { getSettingsListTheme } from "@earendil-works/pi-coding-agent";
-import { SettingsList, wrapTextWithAnsi as wrapTextWithAnsi2 } from "@earendil-works/pi-tui";
-var BOOL_VALUES = ["true", "false"];
-function presetValues(presets) {
-  return presets.map((preset) => preset.value);
+// src/commands/command-replay.ts
+import { homedir } from "node:os";
+import { isAbsolute as isAbsolute2, join as join4, resolve as resolve2 } from "node:path";
+
+// src/economics/cost-model.ts
+import { getPromptCacheTtlMs } from "@earendil-works/pi-ai";
+var DEFAULT_CACHE_TTL_MS = 5 * 60000;
+var PER_MILLION = 1e6;
+function positive(value) {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
 }
-function inCycle(values, value, fallback) {
-  return values.includes(value) ? value : fallback;
-}
-function intAtLeast(value, min, fallback) {
-  const n = Number.parseInt(value, 10);
-  return Number.isNaN(n) || n < min ? fallback : n;
-}
-function boolSpec(id, label, get, set) {
-  return { id, label, values: () => BOOL_VALUES, current: (c) => String(get(c)), apply: (v, c) => set(c, v === "true") };
-}
-function topBool(id, label) {
-  return boolSpec(id, label, (c) => c[id], (c, v) => ({ ...c, [id]: v }));
-}
-var offOr = (show) => (raw) => {
-  const n = Number(raw);
-  return n === 0 ? "off" : show(n);
-};
-var chars = offOr((n) => `${n} chars`);
-var secondsShown = offOr((n) => `${n / 1000} s`);
-var percent = offOr((n) => `${Math.round(n * 100)}%`);
-var counted = (unit) => offOr((n) => plural(n, unit));
-function shownCycle(presets, show) {
-  const raws = presetValues(presets);
-  const values = raws.map(show);
-  const toRaw = (value) => raws.find((raw) => show(raw) === value) ?? value;
-  return { raws, values, toRaw };
-}
-function intSpec(id, label, presets, show) {
-  const cycle = shownCycle(presets, show);
-  const fallback = DEFAULT_CONFIG[id];
-  return {
-    id,
-    label,
-    values: () => cycle.values,
-    current: (c) => show(inCycle(cycle.raws, String(c[id]), String(fallback))),
-    apply: (v, c) => ({ ...c, [id]: intAtLeast(cycle.toRaw(v), 0, fallback) })
-  };
-}
-function chainSpec(id, label, key) {
-  return boolSpec(id, label, (c) => Boolean(c.chainCompression[key]), (c, v) => ({ ...c, chainCompression: { ...c.chainCompression, [key]: v } }));
-}
-function purgeIntSpec(id, label, key, presets, min, show) {
-  const cycle = shownCycle(presets, show);
-  const fallback = DEFAULT_CONFIG.purgeErrors[key];
-  return {
-    id,
-    label,
-    values: () => cycle.values,
-    current: (c) => show(inCycle(cycle.raws, String(c.purgeErrors[key]), String(fallback))),
-    apply: (v, c) => ({
-      ...c,
-      purgeErrors: { ...c.purgeErrors, [key]: intAtLeast(cycle.toRaw(v), min, fallback) }
-    })
-  };
-}
-function castSpec(id, label, presets) {
-  const values = presetValues(presets);
-  return { id, label, values: () => values, current: (c) => c[id], apply: (v, c) => ({ ...c, [id]: v }) };
-}
-function readOnlyList(id, label) {
-  return { id, label, values: (c) => [listOrNone(c[id])], current: (c) => listOrNone(c[id]) };
-}
-var AUTO_BUDGET = shownCycle(AUTO_BUDGET_PRESETS, percent);
-var chainsShown = counted("chain");
-var WINDOW = shownCycle(ROLLING_WINDOW_PRESETS, chainsShown);
-var SPECS = [
-  topBool("enabled", "Enabled"),
-  topBool("showPruneStatusLine", "Prune status line"),
-  castSpec("pruneOn", "Prune trigger", PRUNE_ON_MODES),
-  {
-    id: "summarizerModel",
-    label: "Summarizer model",
-    values: (c) => [c.summarizerModel],
-    current: (c) => c.summarizerModel,
-    apply: (v, c) => ({ ...c, summarizerModel: v }),
-    withModelBrowser: true
-  },
-  castSpec("summarizerThinking", "Summarizer thinking", SUMMARIZER_THINKING_LEVELS),
-  castSpec("batchingMode", "Batching mode", BATCHING_MODES),
-  topBool("quietOversizedSkips", "Quiet skip notifications"),
-  intSpec("minBatchChars", "Min batch size", MIN_BATCH_CHARS_PRESETS, chars),
-  intSpec("recoveryGraceTurns", "Recovery grace", RECOVERY_GRACE_PRESETS, counted("prompt")),
-  intSpec("summarizerIdleTimeoutMs", "Summarizer idle timeout", SUMMARIZER_IDLE_TIMEOUT_PRESETS, secondsShown),
-  intSpec("summarizerMaxTimeoutMs", "Summarizer max timeout", SUMMARIZER_MAX_TIMEOUT_PRESETS, secondsShown),
-  {
-    id: "autoBudgetThreshold",
-    label: "Auto-flush at context %",
-    values: () => AUTO_BUDGET.values,
-    current: (c) => percent(c.autoBudgetThreshold == null ? "0" : inCycle(AUTO_BUDGET.raws, String(c.autoBudgetThreshold), "0")),
-    apply: (v, c) => {
-      const x = Number.parseFloat(AUTO_BUDGET.toRaw(v));
-      return { ...c, autoBudgetThreshold: x > 0 && x <= 1 ? x : null };
-    }
-  },
-  topBool("dedupByContentHash", "Dedup by content hash"),
-  chainSpec("chainCompressionEnabled", "Chain compression", "enabled"),
-  {
-    id: "chainCompressionRollingWindow",
-    label: "Chain window",
-    values: () => WINDOW.values,
-    current: (c) => chainsShown(inCycle(WINDOW.raws, String(c.chainCompression.rollingWindow), String(DEFAULT_CONFIG.chainCompression.rollingWindow))),
-    apply: (v, c) => ({
-      ...c,
-      chainCompression: {
-        ...c.chainCompression,
-        rollingWindow: intAtLeast(WINDOW.toRaw(v), 1, DEFAULT_CONFIG.chainCompression.rollingWindow)
-      }
-    })
-  },
-  chainSpec("chainCompressionStripThinking", "Strip final thinking", "stripFinalAssistantThinking"),
-  chainSpec("chainCompressionFuseRange", "Fuse range summary", "fuseRangeSummary"),
-  boolSpec("purgeErrorsEnabled", "Error purge", (c) => c.purgeErrors.enabled, (c, v) => ({ ...c, purgeErrors: { ...c.purgeErrors, enabled: v } })),
-  purgeIntSpec("purgeErrorsCooldown", "Error purge cooldown", "cooldownTurns", PURGE_COOLDOWN_PRESETS, 1, counted("turn")),
-  purgeIntSpec("purgeErrorsMinArgChars", "Error purge min argument size", "minArgChars", PURGE_MIN_ARG_PRESETS, 0, chars),
-  readOnlyList("protectedTools", "Protected tools"),
-  readOnlyList("protectedPaths", "Protected paths")
-];
-function availableModels(ctx) {
+function cacheTtlMs(model, notes) {
+  let ttl;
   try {
-    return ctx.modelRegistry?.getAvailable() ?? [];
-  } catch (err) {
-    console.error("pi-condense: listing available models failed", err);
-    return [];
+    ttl = getPromptCacheTtlMs(model, undefined);
+  } catch {
+    ttl = undefined;
   }
+  if (ttl !== undefined && Number.isFinite(ttl) && ttl > 0)
+    return ttl;
+  notes.push("the catalog gives no cache lifetime: assuming 5 minutes");
+  return DEFAULT_CACHE_TTL_MS;
 }
-function modelBrowserItems(ctx, current) {
-  const items = [
-    {
-      id: "default",
-      label: "default (active model)",
-      values: ["default"],
-      currentValue: current === "default" ? "default" : "",
-      description: "Use the currently active model for summarization"
+function costModelFor(model) {
+  const notes = [];
+  const label = model ? `${String(model.provider)}/${String(model.id)}` : "no model";
+  const cost = model?.cost;
+  const input = positive(cost?.input);
+  if (!model || input === undefined) {
+    return { priced: false, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, ttlMs: DEFAULT_CACHE_TTL_MS, notes: [`${label} has no input price in the catalog`], label };
+  }
+  const read = positive(cost?.cacheRead);
+  if (read === undefined)
+    notes.push("no cache-read price: assuming 10% of the input price");
+  const write = positive(cost?.cacheWrite);
+  if (write === undefined)
+    notes.push("no cache-write price: a cache miss is billed as input");
+  const output = positive(cost?.output);
+  if (output === undefined)
+    notes.push("no output price: assuming 5x the input price");
+  const prices = {
+    input: input / PER_MILLION,
+    output: (output ?? input * 5) / PER_MILLION,
+    cacheRead: (read ?? input * 0.1) / PER_MILLION,
+    cacheWrite: (write ?? input) / PER_MILLION
+  };
+  return { priced: true, prices, ttlMs: cacheTtlMs(model, notes), notes, label };
+}
+
+// src/report/report-args.ts
+var POLICIES = new Set(["classic", "2.9.1"]);
+function parseValue(text) {
+  if (text === "null" || text === "true" || text === "false")
+    return JSON.parse(text);
+  const number = Number(text);
+  if (text.trim() !== "" && Number.isFinite(number))
+    return number;
+  return text;
+}
+function fits(key, value) {
+  const fallback = DEFAULT_CONFIG[key];
+  if (fallback === null)
+    return value === null || typeof value === "number";
+  if (typeof fallback === "object")
+    return false;
+  if (typeof fallback === "number" && (value === null || typeof value === "number"))
+    return true;
+  return typeof value === typeof fallback;
+}
+function parseReportArgs(parts, current) {
+  const config = { ...current, enabled: true };
+  const errors = [];
+  const named = [];
+  let path;
+  let priceAs;
+  for (let i = 0;i < parts.length; i++) {
+    const part = parts[i];
+    if (part === "")
+      continue;
+    if (part === "--policy") {
+      const policy = parts[++i] ?? "";
+      if (POLICIES.has(policy))
+        named.push("2.9.1 policy");
+      else
+        errors.push(`--policy ${policy || "(missing)"}: the replay simulates 2.9.1's flush timing only ("classic" or "2.9.1")`);
+      continue;
     }
-  ];
-  for (const model of availableModels(ctx)) {
-    const key = `${model.provider}/${model.id}`;
-    items.push({ id: key, label: key, values: [key], currentValue: key === current ? key : "", description: model.name || key });
+    if (part === "--model") {
+      const model = parts[++i] ?? "";
+      const slash = model.indexOf("/");
+      if (slash > 0 && slash < model.length - 1)
+        priceAs = { provider: model.slice(0, slash), id: model.slice(slash + 1) };
+      else
+        errors.push(`--model ${model || "(missing)"}: give a catalog model as provider/id`);
+      continue;
+    }
+    const eq = part.indexOf("=");
+    if (eq > 0 && /^[A-Za-z][A-Za-z0-9]*$/.test(part.slice(0, eq))) {
+      const key = part.slice(0, eq);
+      const value = parseValue(part.slice(eq + 1));
+      if (!Object.hasOwn(DEFAULT_CONFIG, key))
+        errors.push(`${key}: not a contextPrune setting`);
+      else if (!fits(key, value))
+        errors.push(`${key}=${part.slice(eq + 1)}: not a value this setting takes`);
+      else {
+        config[key] = value;
+        named.push(`${key}=${part.slice(eq + 1)}`);
+      }
+      continue;
+    }
+    if (path === undefined)
+      path = part;
+    else
+      errors.push(`${part}: only one session path is read`);
   }
-  return items;
+  return { path, config, overrides: named, priceAs, errors };
 }
-function buildSettingItems(ctx, config, modelRows = 15) {
-  return SPECS.map((spec) => {
-    const item = {
-      id: spec.id,
-      label: spec.label,
-      description: settingDescription(spec.id, config),
-      currentValue: spec.current(config),
-      values: spec.values(config)
-    };
-    if (spec.withModelBrowser) {
-      item.submenu = (current, done) => new SettingsList(modelBrowserItems(ctx, current), modelRows, getSettingsListTheme(), (_id, value) => done(value), () => done(undefined), {
-        enableSearch: true
+
+// src/report/run-report.ts
+import { basename as basename4 } from "node:path";
+
+// src/report/text-report.ts
+var REPORT_WIDTH = 78;
+var LABEL_WIDTH = 14;
+var CHART_ROWS = 3;
+var BLOCKS = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
+var PEAK_WIDTH = 7;
+function tokens(n) {
+  return formatCompactCount(Math.round(n));
+}
+function dollars2(n) {
+  if (n === undefined)
+    return "unpriced";
+  if (n > 0 && n < 0.0001)
+    return "<$0.0001";
+  return `$${n.toFixed(n >= 100 ? 2 : 4)}`;
+}
+function percent(share) {
+  return `${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%`;
+}
+function bucketMax(values, columns) {
+  if (values.length === 0)
+    return [];
+  if (values.length <= columns)
+    return Array.from({ length: columns }, (_, c) => values[Math.floor(c * values.length / columns)]);
+  const out = [];
+  for (let c = 0;c < columns; c++) {
+    const from = Math.floor(c * values.length / columns);
+    const to = Math.max(from + 1, Math.floor((c + 1) * values.length / columns));
+    let max = 0;
+    for (let i = from;i < to; i++)
+      max = Math.max(max, values[i]);
+    out.push(max);
+  }
+  return out;
+}
+function chartRows(values, peak) {
+  const levels = CHART_ROWS * 8;
+  const heights = values.map((v) => peak > 0 ? Math.round(v / peak * levels) : 0);
+  const rows = [];
+  for (let row = CHART_ROWS - 1;row >= 0; row--) {
+    rows.push(heights.map((h) => BLOCKS[Math.max(0, Math.min(8, h - row * 8))]).join(""));
+  }
+  return rows;
+}
+function chartText(scenarios, width = REPORT_WIDTH) {
+  const columns = width - LABEL_WIDTH - PEAK_WIDTH - 2;
+  const requests = scenarios[0]?.context.length ?? 0;
+  const peak = Math.max(0, ...scenarios.map((s) => s.totals.peakContext));
+  const perColumn = requests > columns ? ` (a column: the largest of ${Math.ceil(requests / columns)} requests)` : "";
+  const lines = [`context tokens per request, 1 to ${requests}${perColumn}`];
+  for (const scenario of scenarios) {
+    const rows = chartRows(bucketMax(scenario.context, columns), peak);
+    rows.forEach((row, i) => {
+      const label = i === rows.length - 1 ? scenario.label.slice(0, LABEL_WIDTH - 3) : "";
+      const end = i === 0 ? tokens(scenario.totals.peakContext).padStart(PEAK_WIDTH) : "";
+      lines.push(`  ${label.padEnd(LABEL_WIDTH - 2)}${row.padEnd(columns)} ${end}`.trimEnd());
+    });
+  }
+  return lines;
+}
+var ROWS = [
+  ["input tokens", (t) => tokens(t.input)],
+  ["cache read", (t) => tokens(t.cacheRead)],
+  ["cache write", (t) => tokens(t.cacheWrite)],
+  ["output tokens", (t) => tokens(t.output)],
+  ["summarizer in", (t) => tokens(t.summarizerInput)],
+  ["summarizer out", (t) => tokens(t.summarizerOutput)],
+  ["summaries", (t) => String(t.summarizerCalls)],
+  ["prefix breaks", (t) => String(t.prefixBreaks)],
+  ["cold starts", (t) => String(t.coldStarts)],
+  ["peak context", (t) => tokens(t.peakContext)],
+  ["dollars", (t) => dollars2(t.dollars)]
+];
+function totalsTable(scenarios) {
+  const cell = Math.min(18, Math.floor((REPORT_WIDTH - 18) / Math.max(1, scenarios.length)));
+  const head = `  ${"".padEnd(16)}${scenarios.map((s) => s.label.slice(0, cell - 1).padStart(cell)).join("")}`;
+  const body = ROWS.map(([name, value]) => `  ${name.padEnd(16)}${scenarios.map((s) => value(s.totals).padStart(cell)).join("")}`);
+  return [head, ...body];
+}
+function estimateLines(report) {
+  const s = report.summaryEstimate;
+  const summary = s.samples === 0 ? `summaries estimated at ${percent(s.ratio)} of the raw output (no real summaries in this session to calibrate against)` : `summaries estimated at ${percent(s.ratio)} of the raw output, calibrated on ${s.samples} real ${s.samples === 1 ? "summary" : "summaries"}` + (s.meanAbsError === undefined ? "" : `; leave-one-out error ${percent(s.meanAbsError)}`);
+  const t = report.tokens;
+  const token = t.samples === 0 ? "tokens estimated as chars/4 (no recorded usage to calibrate against)" : `tokens: ${t.charsPerToken.toFixed(2)} chars per token, calibrated on ${t.samples} recorded requests; ` + `per-request error ${percent(t.errorCalibrated ?? 0)} (chars/4: ${percent(t.errorAtFour ?? 0)})`;
+  return [summary, token];
+}
+function wrap(text, indent) {
+  const words = text.split(" ");
+  const lines = [];
+  let line = indent;
+  for (const word of words) {
+    if (line.length + word.length + 1 > REPORT_WIDTH && line.trim() !== "") {
+      lines.push(line.trimEnd());
+      line = `${indent}  `;
+    }
+    line += `${word} `;
+  }
+  if (line.trim() !== "")
+    lines.push(line.trimEnd());
+  return lines;
+}
+function reportText(report, title, htmlPath) {
+  const ttl = Math.round(report.cost.ttlMs / 60000);
+  const lines = [
+    `pruner report: ${title}`,
+    ...wrap(`${report.model}, ${report.requests} requests, cache TTL ${ttl > 0 ? `${ttl} min` : `${report.cost.ttlMs} ms`}${report.cost.priced ? "" : ", no catalog price (no dollars)"}`, "  ")
+  ];
+  if (report.requests === 0)
+    lines.push("  no main-model requests on this branch: nothing to replay");
+  else
+    lines.push("", ...chartText(report.scenarios), "", ...totalsTable(report.scenarios));
+  lines.push("");
+  for (const line of [...estimateLines(report), ...report.notes])
+    lines.push(...wrap(line, "  "));
+  if (report.problems.length > 0) {
+    lines.push(`  problems in the file (${report.problems.length}):`);
+    for (const problem of report.problems.slice(0, 10))
+      lines.push(...wrap(problem.message, "    "));
+    if (report.problems.length > 10)
+      lines.push(`    ... and ${report.problems.length - 10} more`);
+  }
+  if (htmlPath)
+    lines.push(...wrap(`HTML report: ${htmlPath}`, "  "));
+  return lines.join(`
+`);
+}
+
+// src/report/html-report.ts
+var COLORS = ["#c0392b", "#2471a3", "#229954", "#7d3c98"];
+var W = 760;
+var H = 260;
+var PAD = { left: 64, right: 16, top: 16, bottom: 32 };
+function esc(text) {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+function points(values, max) {
+  const n = values.length;
+  const plotW = W - PAD.left - PAD.right;
+  const plotH = H - PAD.top - PAD.bottom;
+  const step = Math.max(1, Math.ceil(n / (plotW * 2)));
+  const out = [];
+  for (let i = 0;i < n; i += step) {
+    const x = PAD.left + (n <= 1 ? 0 : i / (n - 1) * plotW);
+    const y = PAD.top + plotH - (max > 0 ? values[i] / max * plotH : 0);
+    out.push(`${x.toFixed(1)},${y.toFixed(1)}`);
+  }
+  if ((n - 1) % step !== 0 && n > 0) {
+    const y = PAD.top + plotH - (max > 0 ? values[n - 1] / max * plotH : 0);
+    out.push(`${(PAD.left + plotW).toFixed(1)},${y.toFixed(1)}`);
+  }
+  return out.join(" ");
+}
+function axes(max, format, requests) {
+  const plotH = H - PAD.top - PAD.bottom;
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map((share) => {
+    const y = PAD.top + plotH - share * plotH;
+    return `<line x1="${PAD.left}" y1="${y}" x2="${W - PAD.right}" y2="${y}" class="grid"/><text x="${PAD.left - 6}" y="${y + 4}" text-anchor="end">${esc(format(max * share))}</text>`;
+  });
+  const base = H - PAD.bottom;
+  return `${ticks.join("")}<text x="${PAD.left}" y="${base + 20}">1</text><text x="${W - PAD.right}" y="${base + 20}" text-anchor="end">request ${requests}</text>`;
+}
+function lineChart(id, title, scenarios, pick, format) {
+  const max = Math.max(0, ...scenarios.flatMap((s) => [Math.max(0, ...pick(s))]));
+  const requests = scenarios[0]?.context.length ?? 0;
+  const lines = scenarios.map((s, i) => `<polyline class="series" data-series="${esc(s.name)}" fill="none" stroke="${COLORS[i % COLORS.length]}" stroke-width="${2 + 2 * (scenarios.length - 1 - i)}" stroke-linejoin="round" points="${points(pick(s), max)}"/>`);
+  const legend = scenarios.map((s, i) => `<span><i style="background:${COLORS[i % COLORS.length]}"></i>${esc(s.label)}</span>`).join("");
+  return `<figure id="${id}"><figcaption>${esc(title)}</figcaption><svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(title)}">${axes(max, format, requests)}${lines.join("")}</svg><div class="legend">${legend}</div></figure>`;
+}
+var TOTAL_ROWS = [
+  ["input tokens", (s) => tokens(s.totals.input)],
+  ["cache read", (s) => tokens(s.totals.cacheRead)],
+  ["cache write", (s) => tokens(s.totals.cacheWrite)],
+  ["output tokens", (s) => tokens(s.totals.output)],
+  ["summarizer input", (s) => tokens(s.totals.summarizerInput)],
+  ["summarizer output", (s) => tokens(s.totals.summarizerOutput)],
+  ["summaries", (s) => String(s.totals.summarizerCalls)],
+  ["prefix breaks", (s) => String(s.totals.prefixBreaks)],
+  ["cold starts", (s) => String(s.totals.coldStarts)],
+  ["peak context", (s) => tokens(s.totals.peakContext)],
+  ["dollars", (s) => dollars2(s.totals.dollars)]
+];
+function totalsTable2(scenarios) {
+  const head = `<tr><th></th>${scenarios.map((s) => `<th>${esc(s.label)}</th>`).join("")}</tr>`;
+  const rows = TOTAL_ROWS.map(([name, value]) => `<tr><th>${esc(name)}</th>${scenarios.map((s) => `<td>${esc(value(s))}</td>`).join("")}</tr>`);
+  return `<table id="totals">${head}${rows.join("")}</table>`;
+}
+function outputsTable(report) {
+  if (report.outputs.length === 0)
+    return "<p>No tool outputs on this branch.</p>";
+  const labels = report.outputs[0].fates.map((f) => f.label);
+  const head = `<tr><th>output</th><th>chars</th>${labels.map((l) => `<th>${esc(l)}</th>`).join("")}</tr>`;
+  const rows = report.outputs.map((o) => `<tr><td><code>${esc(o.toolName)}</code> ${esc(o.call)}</td><td>${o.chars}</td>${o.fates.map((f) => `<td>${esc(f.fate)}</td>`).join("")}</tr>`);
+  return `<table id="outputs">${head}${rows.join("")}</table>`;
+}
+function list(items) {
+  return items.length === 0 ? "<p>None.</p>" : `<ul>${items.map((item) => `<li>${esc(item)}</li>`).join("")}</ul>`;
+}
+var STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:820px}
+table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}
+th:first-child,td:first-child{text-align:left}svg text{font-size:11px;fill:#555}.grid{stroke:#e5e5e5}
+.legend span{margin-right:16px}.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:-1px}
+figure{margin:16px 0}figcaption{font-weight:600}`;
+function reportHtml(report, title) {
+  const charts = report.requests === 0 ? "<p>No main-model requests on this branch: nothing to chart.</p>" : lineChart("context-chart", "Context tokens per request", report.scenarios, (s) => s.context, tokens) + lineChart("cost-chart", report.cost.priced ? "Cumulative dollars per request (main model; the summarizer is in the totals)" : "Cumulative dollars (model unpriced)", report.scenarios, (s) => s.cumulativeCost, (n) => dollars2(n));
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>pruner report: ${esc(title)}</title><style>${STYLE}</style></head>
+<body><h1>pruner report</h1><p>${esc(title)}<br>${esc(report.model)}, ${report.requests} requests, cache TTL ${Math.round(report.cost.ttlMs / 1000)} s</p>
+${charts}
+<h2>Totals</h2>${totalsTable2(report.scenarios)}
+<h2>The biggest outputs</h2>${outputsTable(report)}
+<h2>How this was estimated</h2>${list([...estimateLines(report), ...report.notes])}
+<h2>Problems in the file</h2>${list(report.problems.map((p) => p.message))}
+<p>Summary share ${percent(report.summaryEstimate.ratio)}; ${report.tokens.charsPerToken.toFixed(2)} chars per token.</p>
+</body></html>
+`;
+}
+
+// src/render/json-size.ts
+var MAX_DEPTH = 64;
+var MEMO_MIN_LENGTH = 128;
+function jsonLength(value) {
+  return lengthOf(value, 0, null);
+}
+function jsonSplitElementLengths(values, counted) {
+  const memo = positionalMemo.begin();
+  const sizes = { full: new Float64Array(values.length), counted: new Float64Array(values.length) };
+  for (let i = 0;i < values.length; i++) {
+    const value = values[i];
+    if (isSplittable(value))
+      splitObjectLength(value, counted, memo, sizes, i);
+    else
+      sizes.full[i] = sizes.counted[i] = lengthOf(value, 1, memo) ?? 4;
+  }
+  positionalMemo.commit(memo);
+  return sizes;
+}
+function jsonSplitLength(value, counted) {
+  if (!isSplittable(value)) {
+    const size = lengthOf(value, 0, null) ?? 4;
+    return { full: size, counted: size };
+  }
+  const sizes = { full: new Float64Array(1), counted: new Float64Array(1) };
+  splitObjectLength(value, counted, null, sizes, 0);
+  return { full: sizes.full[0], counted: sizes.counted[0] };
+}
+function isSplittable(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && isPlainObject2(value) && typeof value.toJSON !== "function";
+}
+function splitObjectLength(value, countedKeys, memo, out, at) {
+  let full = 2;
+  let counted = 2;
+  let fullMembers = 0;
+  let countedMembers = 0;
+  for (const key in value) {
+    const member = lengthOf(value[key], 2, memo);
+    if (member === undefined)
+      continue;
+    const size = keyLength(key) + 1 + member;
+    full += size;
+    fullMembers++;
+    if (countedKeys.has(key)) {
+      counted += size;
+      countedMembers++;
+    }
+  }
+  out.full[at] = full + Math.max(0, fullMembers - 1);
+  out.counted[at] = counted + Math.max(0, countedMembers - 1);
+}
+function jsonArrayLength(elementChars, count) {
+  return 2 + elementChars + Math.max(0, count - 1);
+}
+var MAY_NEED_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
+function quotedLength(text) {
+  if (!MAY_NEED_ESCAPE.test(text))
+    return text.length + 2;
+  const n = text.length;
+  let extra = 0;
+  for (let i = 0;i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 32 && c !== 34 && c !== 92 && (c < 55296 || c > 57343))
+      continue;
+    if (c === 34 || c === 92 || c === 8 || c === 9 || c === 10 || c === 12 || c === 13)
+      extra += 1;
+    else if (c < 32)
+      extra += 5;
+    else if (c <= 56319 && i + 1 < n && isLowSurrogate(text.charCodeAt(i + 1)))
+      i++;
+    else
+      extra += 5;
+  }
+  return n + 2 + extra;
+}
+function isLowSurrogate(c) {
+  return c >= 56320 && c <= 57343;
+}
+
+class PositionalMemo {
+  previous = { texts: [], sizes: [], count: 0 };
+  begin() {
+    const capacity = this.previous.count + 64;
+    return { texts: new Array(capacity), sizes: new Array(capacity), count: 0 };
+  }
+  sizeOf(memo, text) {
+    const k = memo.count++;
+    const size = k < this.previous.count && this.previous.texts[k] === text ? this.previous.sizes[k] : quotedLength(text);
+    memo.texts[k] = text;
+    memo.sizes[k] = size;
+    return size;
+  }
+  commit(memo) {
+    memo.texts.length = memo.count;
+    memo.sizes.length = memo.count;
+    this.previous = memo;
+  }
+}
+var positionalMemo = new PositionalMemo;
+function stringLength(text, memo) {
+  if (memo === null || text.length < MEMO_MIN_LENGTH)
+    return quotedLength(text);
+  return positionalMemo.sizeOf(memo, text);
+}
+function lengthOf(value, depth, memo) {
+  switch (typeof value) {
+    case "string":
+      return stringLength(value, memo);
+    case "number":
+      return numberLength(value);
+    case "boolean":
+      return value ? 4 : 5;
+    case "object":
+      if (value === null)
+        return 4;
+      if (depth > MAX_DEPTH || typeof value.toJSON === "function")
+        return viaStringify(value);
+      if (Array.isArray(value))
+        return arrayLength(value, depth, memo);
+      if (!isPlainObject2(value))
+        return viaStringify(value);
+      return objectLength(value, depth, memo);
+    case "bigint":
+      return viaStringify(value);
+    default:
+      return;
+  }
+}
+function numberLength(value) {
+  if (!Number.isFinite(value))
+    return 4;
+  if (Number.isSafeInteger(value) && value >= 0)
+    return digitCount(value);
+  return String(value).length;
+}
+var POWERS_OF_TEN = Array.from({ length: 16 }, (_, i) => 10 ** i);
+function digitCount(value) {
+  let digits = 1;
+  while (digits < 16 && value >= POWERS_OF_TEN[digits])
+    digits++;
+  return digits;
+}
+function arrayLength(values, depth, memo) {
+  let total = jsonArrayLength(0, values.length);
+  for (let i = 0;i < values.length; i++)
+    total += lengthOf(values[i], depth + 1, memo) ?? 4;
+  return total;
+}
+function objectLength(value, depth, memo) {
+  let total = 2;
+  let members = 0;
+  for (const key in value) {
+    const member = lengthOf(value[key], depth + 1, memo);
+    if (member === undefined)
+      continue;
+    total += keyLength(key) + 1 + member;
+    members++;
+  }
+  return total + Math.max(0, members - 1);
+}
+var keyLengths = new Map;
+var KEY_CACHE_LIMIT = 4096;
+function keyLength(key) {
+  let size = keyLengths.get(key);
+  if (size === undefined) {
+    if (keyLengths.size >= KEY_CACHE_LIMIT)
+      keyLengths.clear();
+    size = quotedLength(key);
+    keyLengths.set(key, size);
+  }
+  return size;
+}
+function isPlainObject2(value) {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+function viaStringify(value) {
+  return JSON.stringify(value)?.length;
+}
+
+// src/render/message-size.ts
+var IMAGE_TOKEN_ESTIMATE = 1600;
+var IMAGE_CHARS = IMAGE_TOKEN_ESTIMATE * 4;
+var IMAGE_STANDIN = Object.freeze({ type: "image" });
+function imageCount(msg) {
+  const content = msg?.content;
+  if (!Array.isArray(content))
+    return 0;
+  let images = 0;
+  for (const block of content)
+    if (isImage(block))
+      images++;
+  return images;
+}
+function withoutImageData(msg) {
+  const content = msg.content;
+  return { ...msg, content: content.map((block) => isImage(block) ? IMAGE_STANDIN : block) };
+}
+function isImage(block) {
+  return block?.type === "image";
+}
+function charsOf(msg) {
+  const images = imageCount(msg);
+  const value = images === 0 ? msg : withoutImageData(msg);
+  return (jsonLength(value) ?? 0) + IMAGE_CHARS * images;
+}
+function elementChars(msg) {
+  const images = imageCount(msg);
+  const value = images === 0 ? msg : withoutImageData(msg);
+  return (jsonLength(value) ?? 4) + IMAGE_CHARS * images;
+}
+var REQUEST_FIELDS = new Set(["role", "content", "toolCallId", "toolName", "isError", "command", "output", "summary"]);
+function requestChars(msg) {
+  const images = imageCount(msg);
+  const value = images === 0 ? msg : withoutImageData(msg);
+  return jsonSplitLength(value, REQUEST_FIELDS).counted + IMAGE_CHARS * images;
+}
+function elementSizes(msg) {
+  const images = imageCount(msg);
+  const value = images === 0 ? msg : withoutImageData(msg);
+  const split = jsonSplitLength(value, REQUEST_FIELDS);
+  return { full: split.full + IMAGE_CHARS * images, counted: split.counted + IMAGE_CHARS * images };
+}
+function elementSizesOfEach(messages) {
+  return renderInputMemo.sizesOf(messages, measureEach);
+}
+function measureEach(messages) {
+  let values = messages;
+  let images = null;
+  for (let i = 0;i < messages.length; i++) {
+    const count = imageCount(messages[i]);
+    if (count === 0)
+      continue;
+    if (images === null) {
+      images = new Float64Array(messages.length);
+      values = messages.slice();
+    }
+    images[i] = count;
+    values[i] = withoutImageData(messages[i]);
+  }
+  const sizes = jsonSplitElementLengths(values, REQUEST_FIELDS);
+  if (images !== null) {
+    for (let i = 0;i < images.length; i++) {
+      sizes.full[i] += IMAGE_CHARS * images[i];
+      sizes.counted[i] += IMAGE_CHARS * images[i];
+    }
+  }
+  return sizes;
+}
+var LEAF_OBJECT = Symbol("object");
+var LEAF_ARRAY = Symbol("array");
+var LEAF_END = Symbol("end");
+var MAX_LEAF_DEPTH = 64;
+
+class SizeMemo {
+  leaves = [];
+  full = new Float64Array(0);
+  counted = new Float64Array(0);
+  sizesOf(messages, measure) {
+    const n = messages.length;
+    const full = new Float64Array(n);
+    const counted = new Float64Array(n);
+    const leaves = new Array(n);
+    const changed = [];
+    for (let i = 0;i < n; i++) {
+      const previous = i < this.leaves.length ? this.leaves[i] : null;
+      if (previous !== null && sameLeaves(messages[i], previous)) {
+        full[i] = this.full[i];
+        counted[i] = this.counted[i];
+        leaves[i] = previous;
+      } else
+        changed.push(i);
+    }
+    if (changed.length > 0) {
+      const sizes = measure(changed.map((i) => messages[i]));
+      changed.forEach((i, k) => {
+        full[i] = sizes.full[k];
+        counted[i] = sizes.counted[k];
+        leaves[i] = leavesOf(messages[i]);
       });
     }
-    return item;
-  });
-}
-function applySettingChange(deps, ctx, items, id, value) {
-  const spec = SPECS.find((candidate) => candidate.id === id);
-  if (!spec?.apply)
-    return;
-  const next = spec.apply(value, deps.currentConfig.value);
-  deps.currentConfig.value = next;
-  deps.persist(ctx, next);
-  refreshStatus(deps, ctx, next);
-  for (const item of items) {
-    item.description = settingDescription(item.id, next);
-    if (item.id === id)
-      item.currentValue = spec.current(next);
-  }
-  return next;
-}
-var TITLE = "pruner settings";
-var CLOSE_HINT = "Esc to close · changes are saved";
-var OVERLAY_WIDTH = 80;
-var BOX_ROWS = 7;
-var TERMINAL_MARGIN = 2;
-var MIN_LIST_ROWS = 3;
-function overlayTheme() {
-  const base = getSettingsListTheme();
-  return { ...base, hint: (text) => base.hint(text.replace("Esc to cancel", CLOSE_HINT)) };
-}
-function settingsLayout(items, rows, columns) {
-  const content = Math.min(OVERLAY_WIDTH, columns) - 4;
-  const described = Math.max(0, ...items.map((item) => wrapTextWithAnsi2(item.description ?? "", content - 4).length));
-  const all = rows - TERMINAL_MARGIN - BOX_ROWS - described;
-  const listRows = Math.max(MIN_LIST_ROWS, all >= items.length ? items.length : all - 1);
-  const scrollRow = listRows < items.length ? 1 : 0;
-  const height = Math.min(rows, BOX_ROWS + listRows + scrollRow + described);
-  return { listRows, height, top: Math.max(0, Math.floor((rows - height) / 2)) };
-}
-
-class SettingsOverlay {
-  list;
-  theme;
-  capturesViewportInput = true;
-  constructor(list, theme) {
-    this.list = list;
-    this.theme = theme;
-  }
-  render(width) {
-    const lines = this.list.render(Math.max(1, width - 4));
-    const paint = this.theme ? (text) => this.theme.fg("border", text) : undefined;
-    return frame(this.theme ? this.theme.fg("accent", TITLE) : TITLE, lines, width, { paint, padding: 1 });
-  }
-  handleInput(data) {
-    this.list.handleInput(data);
-  }
-  invalidate() {
-    this.list.invalidate();
+    this.leaves = leaves;
+    this.full = full;
+    this.counted = counted;
+    return { full: full.slice(), counted: counted.slice() };
   }
 }
-var settingsCommand = async (deps, ctx) => {
-  let top = 0;
-  await ctx.ui.custom((tui, theme, _keybindings, done) => {
-    const probe = buildSettingItems(ctx, deps.currentConfig.value);
-    const layout = settingsLayout(probe, tui.terminal.rows, tui.terminal.columns);
-    top = layout.top;
-    const items = buildSettingItems(ctx, deps.currentConfig.value, layout.listRows);
-    const onChange = (id, value) => {
-      try {
-        if (applySettingChange(deps, ctx, items, id, value))
-          list.invalidate();
-      } catch (err) {
-        safeNotify2(ctx, `pruner: settings change failed: ${errorMessage(err)}`, "error");
+function leavesOf(value) {
+  const out = [];
+  return collect(value, out, 0) ? out : null;
+}
+function collect(value, out, depth) {
+  switch (typeof value) {
+    case "string":
+    case "number":
+    case "boolean":
+    case "undefined":
+      out.push(value);
+      return true;
+    case "object":
+      if (value === null) {
+        out.push(null);
+        return true;
       }
-    };
-    const list = new SettingsList(items, layout.listRows, overlayTheme(), onChange, () => done(undefined), {
-      enableSearch: true
-    });
-    return new SettingsOverlay(list, theme);
-  }, { overlay: true, overlayOptions: () => ({ width: OVERLAY_WIDTH, row: top }) });
-};
-
-// src/settings/config.ts
-import { getAgentDir } from "@earendil-works/pi-coding-agent";
-import { randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import { isDeepStrictEqual } from "node:util";
-var SETTINGS_KEY = "contextPrune";
-function settingsPath() {
-  return join(getAgentDir(), "settings.json");
-}
-var warnedPaths = new Set;
-var saveQueue = Promise.resolve();
-function isPlainObject2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function errorText(err) {
-  return err instanceof Error ? err.message : String(err);
-}
-async function readSettings(path) {
-  let text;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (err) {
-    if (err?.code === "ENOENT")
-      return { state: "absent" };
-    return { state: "unusable", reason: `cannot be read (${errorText(err)})` };
-  }
-  text = text.replace(/^\uFEFF/, "");
-  if (text.trim() === "")
-    return { state: "absent" };
-  let parsed;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    return { state: "unusable", reason: `is not valid JSON (${errorText(err)})` };
-  }
-  if (!isPlainObject2(parsed))
-    return { state: "unusable", reason: "does not contain a JSON object" };
-  return { state: "ok", data: parsed };
-}
-function warnOnce(path, reason) {
-  if (warnedPaths.has(path))
-    return;
-  warnedPaths.add(path);
-  console.error(`pi-condense: settings file ${path} ${reason}; using default contextPrune settings. ` + "pi-condense will not write to this file until it is fixed.");
-}
-var isNumber = (value) => typeof value === "number" && Number.isFinite(value);
-function describeValue(value) {
-  if (typeof value === "string") {
-    const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
-    return `the string ${JSON.stringify(shown)}`;
-  }
-  if (Array.isArray(value))
-    return "a list";
-  if (value === null)
-    return "null";
-  if (typeof value === "object")
-    return "an object";
-  return String(value);
-}
-var shown = (value) => JSON.stringify(value) ?? String(value);
-
-class Normalizer {
-  warnings = [];
-  warn(key, expected, found, using) {
-    this.warnings.push(`pruner: settings.json contextPrune.${key} should be ${expected}, found ${found}; using ${using}`);
-  }
-  fallback(key, expected, value, fallback) {
-    this.warn(key, expected, describeValue(value), shown(fallback));
-    return fallback;
-  }
-  bool(key, value, fallback) {
-    return typeof value === "boolean" ? value : this.fallback(key, "true or false", value, fallback);
-  }
-  text(key, value, fallback) {
-    return typeof value === "string" ? value : this.fallback(key, "a string", value, fallback);
-  }
-  oneOf(key, value, allowed, fallback) {
-    if (allowed.includes(value))
-      return value;
-    return this.fallback(key, `one of ${allowed.map((v) => `"${v}"`).join(", ")}`, value, fallback);
-  }
-  count(key, value, fallback) {
-    return isNumber(value) && value >= 0 ? Math.floor(value) : this.fallback(key, "a whole number >= 0", value, fallback);
-  }
-  positiveCount(key, value, fallback) {
-    if (isNumber(value) && Math.floor(value) > 0)
-      return Math.floor(value);
-    return this.fallback(key, "a whole number > 0", value, fallback);
-  }
-  limitOrNull(key, value) {
-    if (value === null)
-      return null;
-    if (isNumber(value) && value >= 1)
-      return Math.floor(value);
-    return this.fallback(key, "a whole number >= 1 or null", value, null);
-  }
-  share(key, value, fallback = null) {
-    if (value === null || isNumber(value) && value > 0 && value <= 1)
-      return value;
-    return this.fallback(key, "a number in (0, 1] or null", value, fallback);
-  }
-  stringList(key, value, fallback) {
-    if (!Array.isArray(value))
-      return this.fallback(key, "a list of strings", value, fallback);
-    if (value.every((item) => typeof item === "string"))
-      return value;
-    const kept = value.filter((item) => typeof item === "string");
-    const others = value.length - kept.length;
-    const found = `${plural(others, "entry", "entries")} that ${others === 1 ? "is" : "are"} not a string`;
-    this.warn(key, "a list of strings", found, shown(kept));
-    return kept;
-  }
-  nestedBlock(key, value, fallback, feature) {
-    if (!isPlainObject2(value))
-      return this.fallback(key, "an object", value, fallback);
-    const defaults = fallback;
-    let repaired;
-    for (const sub of Object.keys(value)) {
-      if (!Object.hasOwn(defaults, sub))
-        continue;
-      const expected = typeof defaults[sub];
-      const current = value[sub];
-      if (typeof current === expected && (expected !== "number" || isNumber(current)))
-        continue;
-      repaired ??= { ...value };
-      repaired[sub] = defaults[sub];
-      const wanted = expected === "boolean" ? "true or false" : expected === "number" ? "a number" : `a ${expected}`;
-      this.warn(`${key}.${sub}`, wanted, describeValue(current), shown(defaults[sub]));
-    }
-    if (value.enabled === undefined) {
-      this.warnings.push(`pruner: settings.json contextPrune.${key} has no "enabled" field, so ${feature} stays off ` + `(a nested block replaces the defaults instead of merging with them; add "enabled": true or false)`);
-    }
-    return repaired ?? value;
-  }
-}
-var THINKING_VALUES = SUMMARIZER_THINKING_LEVELS.map((level) => level.value);
-var PRUNE_ON_VALUES = PRUNE_ON_MODES.map((mode) => mode.value);
-function normalize(existing, n) {
-  const d = DEFAULT_CONFIG;
-  const merged = { ...d, ...existing };
-  return {
-    ...merged,
-    enabled: n.bool("enabled", merged.enabled, d.enabled),
-    showPruneStatusLine: n.bool("showPruneStatusLine", merged.showPruneStatusLine, d.showPruneStatusLine),
-    summarizerModel: n.text("summarizerModel", merged.summarizerModel, d.summarizerModel),
-    summarizerThinking: n.oneOf("summarizerThinking", merged.summarizerThinking, THINKING_VALUES, d.summarizerThinking),
-    pruneOn: n.oneOf("pruneOn", merged.pruneOn, PRUNE_ON_VALUES, d.pruneOn),
-    batchingMode: n.text("batchingMode", merged.batchingMode, d.batchingMode),
-    quietOversizedSkips: n.bool("quietOversizedSkips", merged.quietOversizedSkips, d.quietOversizedSkips),
-    minBatchChars: n.count("minBatchChars", merged.minBatchChars, d.minBatchChars),
-    recoveryGraceTurns: n.count("recoveryGraceTurns", merged.recoveryGraceTurns, d.recoveryGraceTurns),
-    summarizerIdleTimeoutMs: n.count("summarizerIdleTimeoutMs", merged.summarizerIdleTimeoutMs, d.summarizerIdleTimeoutMs),
-    summarizerMaxTimeoutMs: n.count("summarizerMaxTimeoutMs", merged.summarizerMaxTimeoutMs, d.summarizerMaxTimeoutMs),
-    protectedTools: n.stringList("protectedTools", merged.protectedTools, d.protectedTools),
-    protectedPaths: n.stringList("protectedPaths", merged.protectedPaths, d.protectedPaths),
-    chainCompression: n.nestedBlock("chainCompression", merged.chainCompression, d.chainCompression, "chain compression"),
-    purgeErrors: n.nestedBlock("purgeErrors", merged.purgeErrors, d.purgeErrors, "error purge"),
-    dedupByContentHash: n.bool("dedupByContentHash", merged.dedupByContentHash, d.dedupByContentHash),
-    autoBudgetThreshold: n.share("autoBudgetThreshold", merged.autoBudgetThreshold),
-    spillThreshold: n.positiveCount("spillThreshold", merged.spillThreshold, d.spillThreshold),
-    spillPreviewBytes: n.count("spillPreviewBytes", merged.spillPreviewBytes, d.spillPreviewBytes),
-    budgetTurnDelta: n.share("budgetTurnDelta", merged.budgetTurnDelta),
-    frontierGapThresholdTokens: n.limitOrNull("frontierGapThresholdTokens", merged.frontierGapThresholdTokens),
-    maxImagesPerRequest: n.limitOrNull("maxImagesPerRequest", merged.maxImagesPerRequest),
-    flushPolicy: n.oneOf("flushPolicy", merged.flushPolicy, FLUSH_POLICIES, d.flushPolicy),
-    contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure)
-  };
-}
-async function loadConfigWithWarnings() {
-  let path = "settings.json";
-  try {
-    path = settingsPath();
-    const file = await readSettings(path);
-    if (file.state === "unusable") {
-      warnOnce(path, file.reason);
-      return { config: { ...DEFAULT_CONFIG }, warnings: [] };
-    }
-    const block = file.state === "ok" ? file.data[SETTINGS_KEY] : undefined;
-    const n = new Normalizer;
-    if (isPlainObject2(block))
-      return { config: normalize(block, n), warnings: n.warnings };
-    if (block !== undefined) {
-      n.warnings.push(`pruner: settings.json ${SETTINGS_KEY} should be an object, found ${describeValue(block)}; using the default settings`);
-    }
-    return { config: { ...DEFAULT_CONFIG }, warnings: n.warnings };
-  } catch (err) {
-    warnOnce(path, `could not be loaded (${errorText(err)})`);
-    return { config: { ...DEFAULT_CONFIG }, warnings: [] };
-  }
-}
-async function resolveTarget(path) {
-  try {
-    const target = await realpath(path);
-    return { target, mode: (await stat(target)).mode & 511 };
-  } catch {
-    return { target: path };
-  }
-}
-
-class SettingsSaveError extends Error {
-  path;
-  reason;
-  name = "SettingsSaveError";
-  constructor(path, reason, cause) {
-    super(`pi-condense: failed to save settings to ${path}: ${reason}`, { cause });
-    this.path = path;
-    this.reason = reason;
-  }
-}
-function blockToWrite(stored, config) {
-  const block = isPlainObject2(stored) ? { ...stored } : {};
-  const defaults = DEFAULT_CONFIG;
-  for (const [key, value] of Object.entries(config)) {
-    if (value === undefined)
-      continue;
-    const inFile = Object.hasOwn(block, key);
-    const write = Object.hasOwn(defaults, key) ? inFile || !isDeepStrictEqual(value, defaults[key]) : !inFile;
-    if (write)
-      Object.defineProperty(block, key, { value, enumerable: true, writable: true, configurable: true });
-  }
-  return block;
-}
-async function writeSettings(path, config) {
-  const current = await readSettings(path);
-  if (current.state === "unusable") {
-    throw new SettingsSaveError(path, `it ${current.reason}, so it was left untouched (fix it by hand and try again)`);
-  }
-  const base = current.state === "ok" ? current.data : {};
-  let tmp;
-  try {
-    const block = blockToWrite(base[SETTINGS_KEY], config);
-    const body = `${JSON.stringify({ ...base, [SETTINGS_KEY]: block }, null, 2)}
-`;
-    const { target, mode } = await resolveTarget(path);
-    await mkdir(dirname(target), { recursive: true });
-    tmp = join(dirname(target), `${basename(target)}.${randomBytes(8).toString("hex")}.tmp`);
-    await writeFile(tmp, body, "utf8");
-    if (mode !== undefined)
-      await chmod(tmp, mode);
-    await rename(tmp, target);
-  } catch (err) {
-    if (tmp)
-      await unlink(tmp).catch(() => {});
-    throw new SettingsSaveError(path, errorText(err), err);
-  }
-}
-async function saveConfig(config) {
-  const path = settingsPath();
-  const run = saveQueue.then(() => writeSettings(path, config));
-  saveQueue = run.catch(() => {});
-  return run;
-}
-
-// src/archive/summary-refs.ts
-var ANCHORED_LABEL = /^(\s*(?:[-*]\s+)?)\[\[(\d+):([^\]\n]+)\]\]\s*/;
-var ANY_LABEL = /\[\[\d+:[^\]\n]+\]\]\s*/g;
-var FENCE = "```";
-function makeRef(shortId, toolCallId, resultTimestamp) {
-  const ref = { shortId, toolCallId };
-  if (typeof resultTimestamp === "number")
-    ref.resultTimestamp = resultTimestamp;
-  return ref;
-}
-function buildShortToolCallRefs(calls, startIndex) {
-  const refs = calls.map((call, offset) => makeRef(`t${startIndex + offset}`, call.toolCallId, call.resultTimestamp));
-  return { refs, nextIndex: startIndex + calls.length };
-}
-function normalizeSummaryToolCallRefs(details) {
-  if (typeof details !== "object" || details === null)
-    return [];
-  const { toolCallRefs, toolCallIds } = details;
-  if (Array.isArray(toolCallRefs)) {
-    return toolCallRefs.filter((ref) => ref != null && typeof ref.shortId === "string" && typeof ref.toolCallId === "string").map((ref) => makeRef(ref.shortId, ref.toolCallId, ref.resultTimestamp));
-  }
-  if (Array.isArray(toolCallIds)) {
-    return toolCallIds.filter((id) => typeof id === "string").map((id) => ({ shortId: id, toolCallId: id }));
-  }
-  return [];
-}
-function formatSummaryToolCallRefs(refs) {
-  const list = refs.map((ref) => `\`${ref.shortId}\``).join(", ");
-  return `
-
----
-**Summarized tool refs**: ${list}
-Use \`context_tree_query\` with these refs to retrieve the original full outputs.`;
-}
-function makeSummaryDetails(batch, refs) {
-  return {
-    toolCallRefs: refs,
-    toolNames: batch.toolCalls.map((call) => call.toolName),
-    turnIndex: batch.turnIndex,
-    timestamp: batch.timestamp
-  };
-}
-function decorateLine(line, refs, toolNames) {
-  const anchored = line.replace(ANCHORED_LABEL, (_match, prefix, digits, name) => {
-    const position = Number(digits) - 1;
-    const ref = refs[position];
-    const expected = toolNames[position];
-    if (!ref || expected === undefined)
-      return prefix;
-    if (name.trim().toLowerCase() !== expected.trim().toLowerCase())
-      return prefix;
-    return `${prefix}\`${ref.shortId}\` `;
-  });
-  return anchored.replace(ANY_LABEL, "");
-}
-function substituteInlineRefs(text, refs, toolNames) {
-  if (text === "")
-    return "";
-  let inFence = false;
-  return text.split(`
-`).map((line) => {
-    if (line.trimStart().startsWith(FENCE)) {
-      inFence = !inFence;
-      return line;
-    }
-    return inFence ? line : decorateLine(line, refs, toolNames);
-  }).join(`
-`);
-}
-function refOccurrenceKeys(refs) {
-  return refs.map((ref) => occKey(ref.toolCallId, ref.resultTimestamp));
-}
-
-// src/commands/commands.ts
-var HANDLERS = new Map([
-  ["settings", settingsCommand],
-  ["on", setEnabled(true)],
-  ["off", setEnabled(false)],
-  ["status", statusCommand],
-  ["model", modelCommand],
-  ["thinking", thinkingCommand],
-  ["prune-on", pruneOnCommand],
-  ["batching", batchingCommand],
-  ["stats", statsCommand],
-  ["tree", treeCommand],
-  ["now", nowCommand],
-  ["compact", compactCommand],
-  ["protected-tools", protectedToolsCommand],
-  ["protected-paths", protectedPathsCommand],
-  ["min-batch-chars", minBatchCharsCommand],
-  ["recovery-grace", recoveryGraceCommand],
-  ["dedup", dedupCommand],
-  ["help", async (_deps, ctx) => info(ctx, helpText())]
-]);
-function firstToken2(text) {
-  return text.trim().split(/\s+/)[0] || undefined;
-}
-async function runPruner(deps, args, ctx) {
-  const parts = (args ?? "").trim().split(/\s+/);
-  let subcommand = parts[0] || undefined;
-  let subArgs = parts.slice(1);
-  if (!subcommand) {
-    const choice = await ctx.ui.select("pruner — choose a subcommand", SUBCOMMANDS.map((entry) => entry.label));
-    if (choice === undefined)
-      return;
-    subcommand = firstToken2(choice);
-    subArgs = [];
-    if (!subcommand)
-      return;
-  }
-  const handler = HANDLERS.get(subcommand);
-  if (!handler) {
-    safeNotify2(ctx, `Unknown subcommand: "${subcommand}". Run /pruner help for usage.`);
-    return;
-  }
-  await handler(deps, ctx, subArgs);
-}
-function settingsFileName() {
-  try {
-    return settingsPath();
-  } catch {
-    return "settings.json";
-  }
-}
-function persist2(ctx, config) {
-  const file = settingsFileName();
-  saveConfig(config).catch((err) => {
-    const failure = err instanceof SettingsSaveError ? err : undefined;
-    const reason = (failure?.reason ?? errorMessage(err)).replace(/[.\s]+$/, "");
-    safeNotify2(ctx, `pruner: could not save settings to ${failure?.path ?? file}: ${reason}. The change applies to this session only.`, "error");
-  });
-}
-function contentText(content) {
-  if (typeof content === "string")
-    return content;
-  if (!Array.isArray(content))
-    return "";
-  return content.filter((part) => part?.type === "text" && typeof part.text === "string").map((part) => part.text).join(`
-`);
-}
-function renderSummaryMessage(message, options, theme) {
-  const count = normalizeSummaryToolCallRefs(message.details).length;
-  const header = theme.fg("accent", `[pruner] summary of ${count} tool output${count === 1 ? "" : "s"}`);
-  return new Text2(options.expanded ? `${header}
-${contentText(message.content)}` : header, 0, 0);
-}
-function registerCommands(pi, currentConfig, flushPending, capturePendingBatches, getStats, getLiveReclaim, indexer, compactChains, getDiagnosticCounts, getContextMetrics, _getCachedMetrics, getRearmed, getPolicyView) {
-  const deps = {
-    pi,
-    currentConfig,
-    flushPending,
-    capturePendingBatches,
-    getStats,
-    getLiveReclaim,
-    indexer,
-    compactChains,
-    getDiagnosticCounts,
-    getContextMetrics,
-    getRearmed,
-    getPolicyView,
-    persist: persist2
-  };
-  pi.registerCommand("pruner", {
-    description: "Context-prune settings and commands",
-    getArgumentCompletions: (prefix) => completeSubcommand(prefix ?? ""),
-    handler: async (args, ctx) => {
-      try {
-        await runPruner(deps, args, ctx);
-      } catch (err) {
-        safeNotify2(ctx, `pruner: command failed: ${errorMessage(err)}`, "error");
+      if (depth > MAX_LEAF_DEPTH)
+        return false;
+      if (Array.isArray(value)) {
+        out.push(LEAF_ARRAY, value.length);
+        for (let i = 0;i < value.length; i++)
+          if (!collect(value[i], out, depth + 1))
+            return false;
+        return true;
       }
+      if (!isPlain(value))
+        return false;
+      out.push(LEAF_OBJECT);
+      for (const key in value) {
+        out.push(key);
+        if (!collect(value[key], out, depth + 1))
+          return false;
+      }
+      out.push(LEAF_END);
+      return true;
+    default:
+      return false;
+  }
+}
+var cursor = 0;
+function sameLeaves(value, leaves) {
+  cursor = 0;
+  return matches(value, leaves, 0);
+}
+function matches(value, leaves, depth) {
+  if (typeof value !== "object" || value === null)
+    return leaves[cursor++] === value;
+  if (depth > MAX_LEAF_DEPTH)
+    return false;
+  if (Array.isArray(value)) {
+    if (leaves[cursor++] !== LEAF_ARRAY || leaves[cursor++] !== value.length)
+      return false;
+    for (let i = 0;i < value.length; i++)
+      if (!matches(value[i], leaves, depth + 1))
+        return false;
+    return true;
+  }
+  if (leaves[cursor++] !== LEAF_OBJECT || !isPlain(value))
+    return false;
+  for (const key in value) {
+    if (leaves[cursor++] !== key)
+      return false;
+    if (!matches(value[key], leaves, depth + 1))
+      return false;
+  }
+  return leaves[cursor++] === LEAF_END;
+}
+function isPlain(value) {
+  const proto = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) && typeof value.toJSON !== "function";
+}
+var renderInputMemo = new SizeMemo;
+
+// src/report/cache-sim.ts
+var sizes = new WeakMap;
+function messageChars(message) {
+  if (typeof message !== "object" || message === null)
+    return 4;
+  let known = sizes.get(message);
+  if (known === undefined) {
+    known = elementChars(message) + 1;
+    sizes.set(message, known);
+  }
+  return known;
+}
+function sameValue(a, b) {
+  if (a === b)
+    return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null)
+    return false;
+  if (Array.isArray(a) !== Array.isArray(b))
+    return false;
+  if (Array.isArray(a)) {
+    const other = b;
+    if (a.length !== other.length)
+      return false;
+    for (let i = 0;i < a.length; i++)
+      if (!sameValue(a[i], other[i]))
+        return false;
+    return true;
+  }
+  const left = a;
+  const right = b;
+  let count = 0;
+  for (const key in left) {
+    if (!Object.hasOwn(right, key) || !sameValue(left[key], right[key]))
+      return false;
+    count++;
+  }
+  for (const _key in right)
+    count--;
+  return count === 0;
+}
+
+class StableMessages {
+  previous = [];
+  stable(messages) {
+    const previous = this.previous;
+    let out = messages;
+    const limit = Math.min(previous.length, messages.length);
+    for (let i = 0;i < limit; i++) {
+      const message = messages[i];
+      if (message === previous[i] || !sameValue(message, previous[i]))
+        continue;
+      if (out === messages)
+        out = messages.slice();
+      out[i] = previous[i];
     }
-  });
-  pi.registerMessageRenderer(CUSTOM_TYPE_SUMMARY, (message, options, theme) => {
+    this.previous = out;
+    return out;
+  }
+}
+
+class CacheSim {
+  ttlMs;
+  previous;
+  cumulative = [0];
+  constructor(ttlMs) {
+    this.ttlMs = ttlMs;
+  }
+  step(request) {
+    const previous = this.previous;
+    const messages = request.messages;
+    let i = 0;
+    if (previous !== undefined) {
+      const limit = Math.min(previous.messages.length, messages.length);
+      while (i < limit && (messages[i] === previous.messages[i] || sameValue(messages[i], previous.messages[i])))
+        i++;
+    }
+    const matched = i;
+    const cumulative = this.cumulative;
+    cumulative.length = matched + 1;
+    for (;i < messages.length; i++)
+      cumulative.push(cumulative[i] + messageChars(messages[i]));
+    const total = request.systemChars + cumulative[messages.length];
+    const warm = previous !== undefined && request.time - previous.time <= this.ttlMs && request.time >= previous.time;
+    const sameSystem = previous !== undefined && previous.systemVersion === request.systemVersion;
+    const shared = warm && sameSystem ? request.systemChars + cumulative[matched] : 0;
+    const extendsPrevious = sameSystem && previous !== undefined && matched === previous.messages.length;
+    this.previous = request;
+    return { chars: total, cachedChars: shared, prefixBreak: warm && !extendsPrevious, cold: !warm };
+  }
+}
+
+// src/report/requests.ts
+import { buildSessionContext, sessionEntryToContextMessages } from "@earendil-works/pi-coding-agent";
+var REBUILDING = new Set(["compaction", "context_edit"]);
+function finite(value) {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
+}
+function usageOf(message) {
+  const usage = message?.usage;
+  if (!usage || typeof usage !== "object")
+    return;
+  const recorded = { input: finite(usage.input), output: finite(usage.output), cacheRead: finite(usage.cacheRead), cacheWrite: finite(usage.cacheWrite) };
+  return recorded.input + recorded.cacheRead + recorded.cacheWrite > 0 ? recorded : undefined;
+}
+function timeOf(entry, message, fallback) {
+  if (typeof message?.timestamp === "number" && Number.isFinite(message.timestamp))
+    return message.timestamp;
+  const parsed = Date.parse(String(entry.timestamp));
+  return Number.isFinite(parsed) ? parsed : fallback;
+}
+function systemSize(message) {
+  const { timestamp: _ignored, ...rest } = message ?? {};
+  return JSON.stringify(rest).length;
+}
+function isPrunerSummary(message) {
+  return message?.role === "custom" && message.customType === CUSTOM_TYPE_SUMMARY;
+}
+function replyChars(message) {
+  return JSON.stringify(message?.content ?? "").length;
+}
+
+class Views {
+  all = [];
+  bare = [];
+  systemChars = 0;
+  systemVersion = 0;
+  push(messages) {
+    for (const message of messages) {
+      if (message?.role === "system") {
+        this.systemChars += systemSize(message);
+        this.systemVersion += 1;
+        continue;
+      }
+      this.all.push(message);
+      if (!isPrunerSummary(message))
+        this.bare.push(message);
+    }
+  }
+  rebuild(path, leaf) {
+    let context;
     try {
-      return renderSummaryMessage(message, options, theme);
-    } catch (err) {
-      console.error("pi-condense: rendering a summary message failed", err);
+      context = buildSessionContext(path, leaf.id);
+    } catch {
       return;
     }
+    this.all = [];
+    this.bare = [];
+    this.systemChars = 0;
+    this.systemVersion += 1;
+    this.push(context.messages);
+  }
+}
+function contextMessagesOf(entry) {
+  if (entry.type === "message" && typeof entry.message !== "object")
+    return [];
+  try {
+    return sessionEntryToContextMessages(entry);
+  } catch {
+    return [];
+  }
+}
+function linked(branch) {
+  return branch.map((entry, k) => {
+    const parentId = k === 0 ? null : branch[k - 1].id;
+    return entry.parentId === parentId ? entry : { ...entry, parentId };
   });
+}
+function buildRequests(input) {
+  const branch = linked(input);
+  const views = new Views;
+  const requests = [];
+  let lastTime = 0;
+  for (let i = 0;i < branch.length; i++) {
+    const entry = branch[i];
+    if (REBUILDING.has(entry.type)) {
+      views.rebuild(branch.slice(0, i + 1), entry);
+      continue;
+    }
+    const message = entry.type === "message" ? entry.message : undefined;
+    if (message?.role === "assistant") {
+      const usage = usageOf(message);
+      lastTime = timeOf(entry, message, lastTime);
+      requests.push({
+        entryIndex: i,
+        time: lastTime,
+        all: { messages: views.all, length: views.all.length },
+        bare: { messages: views.bare, length: views.bare.length },
+        systemChars: views.systemChars,
+        systemVersion: views.systemVersion,
+        outputTokens: usage && usage.output > 0 ? usage.output : Math.ceil(replyChars(message) / 4),
+        usage,
+        provider: typeof message.provider === "string" ? message.provider : undefined,
+        model: typeof message.model === "string" ? message.model : undefined
+      });
+    }
+    views.push(contextMessagesOf(entry));
+  }
+  return requests;
 }
 
 // src/capture/content-hash.ts
 import { createHash as createHash2 } from "node:crypto";
 var NEEDS_LINE_PASS = /\r|[ \t]\n/;
 var TRAILING_BLANKS = /[ \t]+(?=\n|$)/g;
-function normalize2(text) {
+function normalize(text) {
   if (!NEEDS_LINE_PASS.test(text))
     return text.trim();
   return text.replace(/\r\n/g, `
 `).replace(TRAILING_BLANKS, "").trim();
 }
 function hashToolResult(toolName, resultText) {
-  return createHash2("sha1").update(`${toolName}\x00${normalize2(resultText)}`, "utf8").digest("hex");
+  return createHash2("sha1").update(`${toolName}\x00${normalize(resultText)}`, "utf8").digest("hex");
 }
 
 // src/archive/index-branch-walk.ts
@@ -4546,8 +4775,8 @@ function generationOf(owner) {
 // src/capture/spill.ts
 import { createHash as createHash3 } from "node:crypto";
 import { constants as constants2 } from "node:fs";
-import { lstat as lstat2, mkdir as mkdir2, open as open2 } from "node:fs/promises";
-import { basename as basename3, join as join3, resolve } from "node:path";
+import { lstat as lstat2, mkdir, open as open2 } from "node:fs/promises";
+import { basename as basename2, join as join2, resolve } from "node:path";
 
 // src/capture/exact-duplicate.ts
 function dedupCandidate(indexer, toolName, resultText) {
@@ -4568,7 +4797,7 @@ function isExactCopy(candidate, toolName, resultText, storedText) {
 // src/capture/sidecar-read.ts
 import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
-import { basename as basename2, isAbsolute, join as join2 } from "node:path";
+import { basename, isAbsolute, join } from "node:path";
 var MAX_SIDECAR_READ_BYTES = 64 * 1024 * 1024;
 var SIDECAR_NAMES = [/^[A-Za-z0-9_-]+\.txt$/, /^[A-Za-z0-9_-]+\.[0-9a-f]{16}\.txt$/];
 var READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -4578,7 +4807,7 @@ async function readOwnSidecar(ownBlobDir, spillPath) {
     return { kind: "missing", error: new Error("spillPath is not a string") };
   if (ownBlobDir === undefined)
     return refused("this session has no session directory, so it has no archive to read from");
-  const name = basename2(spillPath);
+  const name = basename(spillPath);
   if (!isAbsolute(spillPath))
     return refused("the recorded path is relative");
   if (!SIDECAR_NAMES.some((pattern) => pattern.test(name)))
@@ -4587,7 +4816,7 @@ async function readOwnSidecar(ownBlobDir, spillPath) {
     const dir = await lstat(ownBlobDir);
     if (dir.isSymbolicLink() || !dir.isDirectory())
       return refused("this session's blob directory is not a real directory");
-    return await readRegularFile(join2(ownBlobDir, name));
+    return await readRegularFile(join(ownBlobDir, name));
   } catch (error) {
     if (isCode(error, "ENOENT"))
       return { kind: "missing", error };
@@ -4649,10 +4878,10 @@ function blobDirName(sessionId) {
   return `${stem}-blobs`;
 }
 function blobDirFor(sessionDir, sessionId) {
-  return join3(sessionDir, blobDirName(sessionId));
+  return join2(sessionDir, blobDirName(sessionId));
 }
 function blobPathFor(sessionDir, sessionId, toolCallId) {
-  return join3(blobDirFor(sessionDir, sessionId), `${sanitizeId(toolCallId)}.txt`);
+  return join2(blobDirFor(sessionDir, sessionId), `${sanitizeId(toolCallId)}.txt`);
 }
 function headPreview(text, maxBytes) {
   if (Buffer.byteLength(text, "utf8") <= maxBytes)
@@ -4676,12 +4905,12 @@ function applySpill(record, spillPath, previewBytes) {
 }
 var WRITE_FLAGS = constants2.O_WRONLY | constants2.O_CREAT | constants2.O_TRUNC | (constants2.O_NOFOLLOW ?? 0);
 async function writeSidecar(sessionDir, sessionId, key, text) {
-  return writeSidecarNamed(sessionDir, sessionId, basename3(blobPathFor(sessionDir, sessionId, key)), text);
+  return writeSidecarNamed(sessionDir, sessionId, basename2(blobPathFor(sessionDir, sessionId, key)), text);
 }
 async function writeSidecarNamed(sessionDir, sessionId, name, text) {
   const dir = blobDirFor(sessionDir, sessionId);
-  const path = join3(dir, basename3(name));
-  await mkdir2(dir, { recursive: true, mode: 448 });
+  const path = join2(dir, basename2(name));
+  await mkdir(dir, { recursive: true, mode: 448 });
   await assertRealDirectory(dir);
   const handle = await open2(path, WRITE_FLAGS, 384);
   try {
@@ -4753,6 +4982,79 @@ async function spillOversizedBatch(args) {
     args.indexer.addBatch(batch, args.appendEntry, refs);
   }
   return handled;
+}
+
+// src/archive/summary-refs.ts
+var ANCHORED_LABEL = /^(\s*(?:[-*]\s+)?)\[\[(\d+):([^\]\n]+)\]\]\s*/;
+var ANY_LABEL = /\[\[\d+:[^\]\n]+\]\]\s*/g;
+var FENCE = "```";
+function makeRef(shortId, toolCallId, resultTimestamp) {
+  const ref = { shortId, toolCallId };
+  if (typeof resultTimestamp === "number")
+    ref.resultTimestamp = resultTimestamp;
+  return ref;
+}
+function buildShortToolCallRefs(calls, startIndex) {
+  const refs = calls.map((call, offset) => makeRef(`t${startIndex + offset}`, call.toolCallId, call.resultTimestamp));
+  return { refs, nextIndex: startIndex + calls.length };
+}
+function normalizeSummaryToolCallRefs(details) {
+  if (typeof details !== "object" || details === null)
+    return [];
+  const { toolCallRefs, toolCallIds } = details;
+  if (Array.isArray(toolCallRefs)) {
+    return toolCallRefs.filter((ref) => ref != null && typeof ref.shortId === "string" && typeof ref.toolCallId === "string").map((ref) => makeRef(ref.shortId, ref.toolCallId, ref.resultTimestamp));
+  }
+  if (Array.isArray(toolCallIds)) {
+    return toolCallIds.filter((id) => typeof id === "string").map((id) => ({ shortId: id, toolCallId: id }));
+  }
+  return [];
+}
+function formatSummaryToolCallRefs(refs) {
+  const list = refs.map((ref) => `\`${ref.shortId}\``).join(", ");
+  return `
+
+---
+**Summarized tool refs**: ${list}
+Use \`context_tree_query\` with these refs to retrieve the original full outputs.`;
+}
+function makeSummaryDetails(batch, refs) {
+  return {
+    toolCallRefs: refs,
+    toolNames: batch.toolCalls.map((call) => call.toolName),
+    turnIndex: batch.turnIndex,
+    timestamp: batch.timestamp
+  };
+}
+function decorateLine(line, refs, toolNames) {
+  const anchored = line.replace(ANCHORED_LABEL, (_match, prefix, digits, name) => {
+    const position = Number(digits) - 1;
+    const ref = refs[position];
+    const expected = toolNames[position];
+    if (!ref || expected === undefined)
+      return prefix;
+    if (name.trim().toLowerCase() !== expected.trim().toLowerCase())
+      return prefix;
+    return `${prefix}\`${ref.shortId}\` `;
+  });
+  return anchored.replace(ANY_LABEL, "");
+}
+function substituteInlineRefs(text, refs, toolNames) {
+  if (text === "")
+    return "";
+  let inFence = false;
+  return text.split(`
+`).map((line) => {
+    if (line.trimStart().startsWith(FENCE)) {
+      inFence = !inFence;
+      return line;
+    }
+    return inFence ? line : decorateLine(line, refs, toolNames);
+  }).join(`
+`);
+}
+function refOccurrenceKeys(refs) {
+  return refs.map((ref) => occKey(ref.toolCallId, ref.resultTimestamp));
 }
 
 // src/archive/indexer.ts
@@ -4869,8 +5171,14 @@ class ToolCallIndexer {
   reconstructFromSession(ctx) {
     this.clear();
     const branch = ctx.sessionManager.getBranch();
+    this.ingest(branch, branch);
+  }
+  extendFromEntries(entries, transcript) {
+    this.ingest(entries, transcript);
+  }
+  ingest(entries, transcript) {
     const summarizedKeys = [];
-    const aliases = walkBranch(branch, {
+    const aliases = walkBranch(entries, {
       indexRecords: (records, backfilled, refs) => {
         for (const record of records) {
           if (this.indexRecord(record) && !backfilled)
@@ -4889,7 +5197,7 @@ class ToolCallIndexer {
     });
     for (const alias of aliases)
       this.linkAlias(alias.newKey, alias.originalKey, alias.call);
-    this.restoreUnindexedSummarized(branch, summarizedKeys);
+    this.restoreUnindexedSummarized(transcript, summarizedKeys);
   }
   restoreUnindexedSummarized(branch, summarizedKeys) {
     const missing = new Set(summarizedKeys.filter((key) => !this.isSummarized(key)));
@@ -5168,6 +5476,2070 @@ class ToolCallIndexer {
   }
 }
 
+// src/render/pruner.ts
+import { createHash as createHash4 } from "node:crypto";
+
+// src/render/error-purge.ts
+var PURGE_STRING_MIN_CHARS = 200;
+var MAX_SHRINK_DEPTH = 64;
+function purgeErroredArgs(messages, config) {
+  const { errorTurns, currentTurn } = erroredCallTurns(messages);
+  if (errorTurns.size === 0)
+    return messages;
+  let out = null;
+  for (let i = 0;i < messages.length; i++) {
+    const msg = messages[i];
+    if (msg?.role !== "assistant" || !Array.isArray(msg.content))
+      continue;
+    const content = purgeBlocks(msg.content, errorTurns, currentTurn, config);
+    if (content === msg.content)
+      continue;
+    out ??= messages.slice();
+    out[i] = { ...msg, content };
+  }
+  return out ?? messages;
+}
+function erroredCallTurns(messages) {
+  const errorTurns = new Map;
+  let turn = 0;
+  for (const msg of messages) {
+    if (msg?.role === "assistant")
+      turn++;
+    else if (msg?.role === "toolResult" && msg.isError === true)
+      errorTurns.set(msg.toolCallId, turn);
+  }
+  return { errorTurns, currentTurn: turn };
+}
+function purgeBlocks(content, errorTurns, currentTurn, config) {
+  let out = null;
+  for (let j = 0;j < content.length; j++) {
+    const block = content[j];
+    if (block?.type !== "toolCall" || !("arguments" in block))
+      continue;
+    const errorTurn = errorTurns.get(block.id);
+    if (errorTurn === undefined || !(currentTurn - errorTurn >= config.cooldownTurns))
+      continue;
+    if (!(argumentsJsonLength(block.arguments) >= config.minArgChars))
+      continue;
+    const shrunk = shrinkOrKeep(block.arguments);
+    if (shrunk === block.arguments)
+      continue;
+    out ??= content.slice();
+    out[j] = { ...block, arguments: shrunk };
+  }
+  return out ?? content;
+}
+function argumentsJsonLength(args) {
+  try {
+    const json = JSON.stringify(args);
+    return json === undefined ? -1 : json.length;
+  } catch {
+    return -1;
+  }
+}
+function shrinkOrKeep(args) {
+  try {
+    return shrink(args, 0);
+  } catch {
+    return args;
+  }
+}
+function shrink(value, depth) {
+  if (typeof value === "string") {
+    return value.length > PURGE_STRING_MIN_CHARS ? `<purged-errored-args size="${value.length}"/>` : value;
+  }
+  if (typeof value !== "object" || value === null || depth >= MAX_SHRINK_DEPTH)
+    return value;
+  if (isPlainArray(value))
+    return shrinkArray(value, depth);
+  if (isPlainObject3(value))
+    return shrinkObject(value, depth);
+  return value;
+}
+function shrinkArray(items, depth) {
+  let out = null;
+  for (let i = 0;i < items.length; i++) {
+    const next = shrink(items[i], depth + 1);
+    if (next === items[i])
+      continue;
+    out ??= items.slice();
+    out[i] = next;
+  }
+  return out ?? items;
+}
+function shrinkObject(obj, depth) {
+  const keys = Object.keys(obj);
+  let changed = null;
+  for (const key of keys) {
+    const descriptor = Object.getOwnPropertyDescriptor(obj, key);
+    if (!descriptor || !("value" in descriptor))
+      continue;
+    const next = shrink(descriptor.value, depth + 1);
+    if (next !== descriptor.value)
+      (changed ??= new Map).set(key, next);
+  }
+  if (changed === null)
+    return obj;
+  return copyObject(obj, keys, changed);
+}
+function copyObject(obj, keys, changed) {
+  const copy = Object.create(Object.getPrototypeOf(obj));
+  for (const key of keys) {
+    const descriptor = Object.getOwnPropertyDescriptor(obj, key);
+    if (!descriptor)
+      continue;
+    if (changed.has(key)) {
+      Object.defineProperty(copy, key, { value: changed.get(key), writable: true, enumerable: true, configurable: true });
+    } else {
+      Object.defineProperty(copy, key, { ...descriptor, configurable: true });
+    }
+  }
+  return copy;
+}
+function isPlainArray(value) {
+  return Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype;
+}
+function isPlainObject3(value) {
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null)
+    return false;
+  return typeof value.toJSON !== "function";
+}
+
+// src/render/orphan-sweep.ts
+function sweepOrphanToolResults(messages) {
+  const open = new OpenCalls;
+  let kept = null;
+  let n = 0;
+  const sweptIds = [];
+  for (let i = 0;i < messages.length; i++) {
+    const msg = messages[i];
+    const role = msg?.role;
+    if (role === "assistant") {
+      open.openFrom(msg);
+    } else if (role === "toolResult") {
+      if (!open.consume(msg.toolCallId)) {
+        if (kept === null) {
+          kept = messages.slice();
+          n = i;
+        }
+        sweptIds.push(msg.toolCallId);
+        continue;
+      }
+    } else {
+      open.clear();
+    }
+    if (kept !== null)
+      kept[n++] = msg;
+  }
+  if (kept === null)
+    return { messages, sweptIds };
+  kept.length = n;
+  return { messages: kept, sweptIds };
+}
+var ARRAY_LIMIT = 32;
+var CONSUMED = Symbol("consumed");
+
+class OpenCalls {
+  few = [];
+  many = null;
+  openFrom(assistant) {
+    this.clear();
+    const content = assistant.content;
+    if (!Array.isArray(content) || opensNoCalls2(assistant))
+      return;
+    for (const block of content) {
+      if (block?.type !== "toolCall")
+        continue;
+      if (this.many !== null)
+        this.many.add(block.id);
+      else if (!this.few.includes(block.id)) {
+        this.few.push(block.id);
+        if (this.few.length > ARRAY_LIMIT) {
+          this.many = new Set(this.few);
+          this.few.length = 0;
+        }
+      }
+    }
+  }
+  consume(id) {
+    if (this.many !== null)
+      return this.many.delete(id);
+    const at = indexOfSame(this.few, id);
+    if (at < 0)
+      return false;
+    this.few[at] = CONSUMED;
+    return true;
+  }
+  clear() {
+    this.few.length = 0;
+    this.many = null;
+  }
+}
+function opensNoCalls2(assistant) {
+  return assistant.stopReason === "error" || assistant.stopReason === "aborted";
+}
+function indexOfSame(values, value) {
+  if (value === value)
+    return values.indexOf(value);
+  return values.findIndex((v) => v !== v);
+}
+
+// src/render/stub-replace.ts
+function replaceSummarizedResults(messages, indexer, protection, grace) {
+  const decisions = DecisionMemo.open(indexer, protection, messages.length);
+  const recoveries = new RecoveryStubs(messages, protection);
+  let out = null;
+  let stubSizes = null;
+  const shared = new SharedKeys(messages);
+  for (let i = 0;i < messages.length; i++) {
+    const msg = messages[i];
+    const role = msg?.role;
+    if (role !== "toolResult") {
+      recoveries.pass(i, role);
+      continue;
+    }
+    if (typeof msg.toolCallId !== "string")
+      continue;
+    let text = decisions.recall(i, msg);
+    if (text === undefined)
+      text = stubTextFor(msg, indexer, protection);
+    decisions.remember(i, msg, text);
+    if (text === null && isRecoveryTool(msg.toolName))
+      text = recoveries.stubFor(msg, grace);
+    if (text === null)
+      continue;
+    if (grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp))))
+      continue;
+    const earlier = shared.claim(i);
+    if (earlier !== undefined) {
+      if (earlier >= 0 && out !== null && stubSizes !== null) {
+        out[earlier] = messages[earlier];
+        stubSizes[earlier] = Number.NaN;
+      }
+      continue;
+    }
+    if (out === null || stubSizes === null) {
+      out = messages.slice();
+      stubSizes = new Float64Array(messages.length).fill(Number.NaN);
+    }
+    out[i] = stubMessage(msg, text.text);
+    stubSizes[i] = stubSize(msg, text);
+  }
+  decisions.close();
+  if (out === null || stubSizes === null || !stubsRemain(out, messages))
+    return { messages, stubSizes: null };
+  return { messages: out, stubSizes };
+}
+
+class SharedKeys {
+  messages;
+  lastTs = Number.NEGATIVE_INFINITY;
+  sameTs = [];
+  stubbed = [];
+  takenBack = new Set;
+  byKey = null;
+  constructor(messages) {
+    this.messages = messages;
+  }
+  claim(i) {
+    const msg = this.messages[i];
+    const ts = msg.timestamp;
+    if (this.byKey === null && typeof ts === "number" && ts >= this.lastTs)
+      return this.claimInOrder(i, msg.toolCallId, ts);
+    return this.claimByKey(i);
+  }
+  claimInOrder(i, id, ts) {
+    if (ts > this.lastTs) {
+      this.lastTs = ts;
+      this.sameTs = [];
+    }
+    for (const seen of this.sameTs) {
+      if (seen.id !== id)
+        continue;
+      const earlier = seen.at;
+      seen.at = -1;
+      if (earlier >= 0)
+        this.takenBack.add(earlier);
+      return earlier;
+    }
+    this.sameTs.push({ id, at: i });
+    this.stubbed.push(i);
+    return;
+  }
+  claimByKey(i) {
+    if (this.byKey === null) {
+      this.byKey = new Map;
+      for (const at of this.stubbed)
+        this.byKey.set(this.keyAt(at), this.takenBack.has(at) ? -1 : at);
+    }
+    const key = this.keyAt(i);
+    const earlier = this.byKey.get(key);
+    if (earlier === undefined) {
+      this.byKey.set(key, i);
+      return;
+    }
+    this.byKey.set(key, -1);
+    return earlier;
+  }
+  keyAt(i) {
+    const msg = this.messages[i];
+    return occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
+  }
+}
+function stubsRemain(out, messages) {
+  for (let i = 0;i < out.length; i++)
+    if (out[i] !== messages[i])
+      return true;
+  return false;
+}
+function stubTextFor(msg, indexer, protection) {
+  const id = msg.toolCallId;
+  const key = occKey(id, resultTimestampOf(msg.timestamp));
+  const lookupKey = indexer.isSummarized(key) ? key : indexer.hasLegacyBareRecord(id) ? id : null;
+  if (lookupKey === null)
+    return null;
+  const record = indexer.getRecord(lookupKey);
+  if (protection && record && isProtected(record.toolName, record.args, protection))
+    return null;
+  const ref = indexer.getShortRefForToolCallId(lookupKey) ?? id;
+  const outcome = ownOutcome(record, lookupKey);
+  if (typeof record?.spillPath !== "string" || record.spillPath === "")
+    return summarizedStub(ref, outcome);
+  const text = spilledStub(record, ref, outcome);
+  return { text, quoted: quotedLength(text) };
+}
+function ownOutcome(record, lookupKey) {
+  if (typeof record?.outcome !== "string" || record.outcome === "" || typeof record.toolCallId !== "string")
+    return;
+  return occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp)) === lookupKey ? record.outcome : undefined;
+}
+
+class RecoveryStubs {
+  messages;
+  protection;
+  users = 0;
+  totalUsers = -1;
+  opener = -1;
+  callsOpener = -1;
+  calls = null;
+  constructor(messages, protection) {
+    this.messages = messages;
+    this.protection = protection;
+  }
+  pass(i, role) {
+    if (role === "assistant") {
+      this.opener = i;
+      return;
+    }
+    if (role === "user")
+      this.users += 1;
+    this.opener = -1;
+  }
+  stubFor(msg, grace) {
+    if (grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp))))
+      return null;
+    if (this.totalUsers < 0)
+      this.totalUsers = this.messages.reduce((n, m) => m?.role === "user" ? n + 1 : n, 0);
+    if (this.totalUsers <= this.users)
+      return null;
+    const block = this.callBlock(msg.toolCallId);
+    if (block === undefined)
+      return null;
+    const args = callArgsOf(block);
+    const call = rederivableRecovery(msg, args);
+    if (call === null || this.protection && isProtected(msg.toolName, args, this.protection))
+      return null;
+    const text = recoveryStubText(call);
+    return longerThan(msg.content, text.length) ? { text, quoted: quotedLength(text) } : null;
+  }
+  callBlock(id) {
+    if (this.opener < 0)
+      return;
+    if (this.callsOpener !== this.opener) {
+      this.callsOpener = this.opener;
+      this.calls = new Map;
+      const content = this.messages[this.opener].content;
+      if (Array.isArray(content)) {
+        for (const block of content) {
+          if (block?.type === "toolCall" && isRecoveryTool(block.name) && !this.calls.has(block.id))
+            this.calls.set(block.id, block);
+        }
+      }
+    }
+    return this.calls?.get(id);
+  }
+}
+function longerThan(content, length) {
+  if (!Array.isArray(content))
+    return false;
+  let chars = 0;
+  for (const block of content) {
+    if (block?.type === "image")
+      return true;
+    if (block?.type === "text" && typeof block.text === "string")
+      chars += block.text.length;
+  }
+  return chars > length;
+}
+
+class DecisionMemo {
+  owner;
+  generation;
+  rules;
+  previous;
+  static last = null;
+  ids;
+  timestamps;
+  texts;
+  constructor(owner, generation, rules, previous, length) {
+    this.owner = owner;
+    this.generation = generation;
+    this.rules = rules;
+    this.previous = previous;
+    this.ids = new Array(length);
+    this.timestamps = new Array(length);
+    this.texts = new Array(length);
+  }
+  static open(indexer, protection, length) {
+    const generation = generationOf(indexer);
+    const rules = protectionRules(protection);
+    const last = DecisionMemo.last;
+    const valid = typeof generation === "number" && last?.owner === indexer && last.generation === generation && last.rules === rules;
+    return new DecisionMemo(indexer, typeof generation === "number" ? generation : Number.NaN, rules, valid ? last : null, length);
+  }
+  recall(i, msg) {
+    const previous = this.previous;
+    if (previous === null || i >= previous.ids.length)
+      return;
+    if (previous.ids[i] !== msg.toolCallId || !Object.is(previous.timestamps[i], msg.timestamp))
+      return;
+    return previous.texts[i];
+  }
+  remember(i, msg, text) {
+    this.ids[i] = msg.toolCallId;
+    this.timestamps[i] = msg.timestamp;
+    this.texts[i] = text;
+  }
+  close() {
+    this.previous = null;
+    if (!Number.isNaN(this.generation))
+      DecisionMemo.last = this;
+  }
+}
+function protectionRules(protection) {
+  if (!protection)
+    return "";
+  const list = (value) => Array.isArray(value) ? value.map((entry) => `${typeof entry}:${String(entry).length}:${String(entry)}`).join(",") : "-";
+  return `${list(protection.protectedTools)}|${list(protection.protectedPaths)}`;
+}
+function stubMessage(msg, text) {
+  return {
+    role: "toolResult",
+    toolCallId: msg.toolCallId,
+    toolName: msg.toolName,
+    content: [{ type: "text", text }],
+    isError: false,
+    timestamp: msg.timestamp
+  };
+}
+var STUB_FRAME = JSON.stringify(stubMessage({ toolCallId: "" }, "")).length - 4;
+function stubSize(msg, text) {
+  return STUB_FRAME + quotedLength(msg.toolCallId) + text.quoted + memberLength("toolName", msg.toolName) + memberLength("timestamp", msg.timestamp);
+}
+function stubRequestSize(stubJsonLength, stub) {
+  return stubJsonLength - memberLength("timestamp", stub.timestamp);
+}
+function memberLength(key, value) {
+  const size = jsonLength(value);
+  return size === undefined ? 0 : quotedLength(key) + 1 + size + 1;
+}
+var summarizedTexts = new Map;
+var SUMMARIZED_TEXT_LIMIT = 1 << 16;
+function summarizedStub(ref, outcome) {
+  const cacheKey = outcome === undefined ? ref : `${ref}\x00${outcome}`;
+  let stub = summarizedTexts.get(cacheKey);
+  if (stub === undefined) {
+    if (summarizedTexts.size >= SUMMARIZED_TEXT_LIMIT)
+      summarizedTexts.clear();
+    const text = outcome === undefined ? `[Summarized in pruner summary, ref \`${ref}\`. Use context_tree_query to retrieve full output.]` : `[Summarized in pruner summary, ref \`${ref}\`. Outcome: ${sentence(outcome)} ${SEARCH_HINT}]`;
+    stub = { text, quoted: quotedLength(text) };
+    summarizedTexts.set(cacheKey, stub);
+  }
+  return stub;
+}
+var SEARCH_HINT = "Use context_tree_query to retrieve the full output, or pass pattern to search it.";
+function sentence(text) {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+function spilledStub(record, ref, outcome) {
+  const bytes = typeof record.spillBytes === "number" ? String(record.spillBytes) : "?";
+  const lines = [`[Oversized output spilled to file — ${bytes} bytes.]`, `Tool: ${typeof record.toolName === "string" ? record.toolName : ""}`];
+  if (outcome !== undefined)
+    lines.push(`Outcome: ${outcome}`);
+  lines.push("Preview (head):", typeof record.resultPreview === "string" ? record.resultPreview : "", `Full output: use context_tree_query with ref \`${ref}\`.`);
+  const paging = `It comes back at most 2000 lines (50 KiB) at a time; pass lines for a later part, e.g. context_tree_query({ toolCallIds: [${JSON.stringify(ref)}], lines: "2001-4000" })`;
+  lines.push(outcome === undefined ? `${paging}.` : `${paging}, or pass pattern to search it, e.g. pattern: "error".`);
+  return lines.join(`
+`);
+}
+
+// src/render/render-size.ts
+function measureRender(input, stubbed, positional, output, created) {
+  const inputSizes = elementSizesOfEach(input);
+  const sizes = positional === input ? inputSizes : positionalSizes(input, inputSizes, stubbed, positional);
+  const after = output === positional ? { full: sum(sizes.full), counted: sum(sizes.counted) } : carriedSizes(positional, sizes, output, created);
+  return {
+    beforeChars: jsonArrayLength(sum(inputSizes.full), input.length),
+    afterChars: jsonArrayLength(after.full, output.length),
+    requestBeforeChars: jsonArrayLength(sum(inputSizes.counted), input.length),
+    requestAfterChars: jsonArrayLength(after.counted, output.length)
+  };
+}
+function positionalSizes(input, inputSizes, stubbed, positional) {
+  const { messages: stubs, stubSizes } = stubbed;
+  const full = new Float64Array(positional.length);
+  const counted = new Float64Array(positional.length);
+  for (let i = 0;i < positional.length; i++) {
+    const msg = positional[i];
+    if (msg === input[i]) {
+      full[i] = inputSizes.full[i];
+      counted[i] = inputSizes.counted[i];
+    } else if (stubSizes !== null && msg === stubs[i] && stubSizes[i] >= 0) {
+      full[i] = stubSizes[i];
+      counted[i] = stubRequestSize(stubSizes[i], msg);
+    } else {
+      const size = elementSizes(msg);
+      full[i] = size.full;
+      counted[i] = size.counted;
+    }
+  }
+  return { full, counted };
+}
+function carriedSizes(base, baseSizes, output, created) {
+  let full = 0;
+  let counted = 0;
+  const measure = (msg) => {
+    const size = elementSizes(msg);
+    full += size.full;
+    counted += size.counted;
+  };
+  let j = 0;
+  for (const msg of output) {
+    let k = j;
+    if (base[j] !== msg) {
+      if (created.has(msg)) {
+        measure(msg);
+        continue;
+      }
+      while (k < base.length && base[k] !== msg)
+        k++;
+      if (k === base.length) {
+        measure(msg);
+        continue;
+      }
+    }
+    full += baseSizes.full[k];
+    counted += baseSizes.counted[k];
+    j = k + 1;
+  }
+  return { full, counted };
+}
+function sum(values) {
+  let total = 0;
+  for (let i = 0;i < values.length; i++)
+    total += values[i];
+  return total;
+}
+
+// src/render/pruner.ts
+var requestSizes = new WeakMap;
+function requestSizesOf(result) {
+  return requestSizes.get(result);
+}
+function runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede) {
+  const grace = lazyInGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
+  const stubbed = replaceSummarizedResults(messages, indexer, protection, grace);
+  let current = stubbed.messages;
+  if (supersede)
+    current = applySupersede(current, supersede.state, supersede.isProtected);
+  if (errorPurge?.enabled)
+    current = purgeErroredArgs(current, errorPurge);
+  const positional = current;
+  let created = NOTHING_CREATED;
+  if (chainCompression?.enabled) {
+    const chained = compressChains(current, indexer, chainCompression, diagnostics);
+    current = chained.messages;
+    created = chained.created;
+  }
+  const swept = sweepOrphanToolResults(current);
+  if (swept.sweptIds.length > 0) {
+    reportSweep(swept.sweptIds, diagnostics);
+    current = swept.messages;
+  }
+  return { messages: current, stubbed, positional, created };
+}
+function pruneMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0, diagnostics, supersede) {
+  const pass = runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede);
+  const current = pass.messages;
+  if (current === messages)
+    return { messages, pruned: false, beforeChars: 0, afterChars: 0 };
+  const sizes = measureRender(messages, pass.stubbed, pass.positional, current, pass.created);
+  const result = { messages: current, pruned: true, beforeChars: sizes.beforeChars, afterChars: sizes.afterChars };
+  requestSizes.set(result, { beforeChars: sizes.requestBeforeChars, afterChars: sizes.requestAfterChars });
+  return result;
+}
+function renderMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0) {
+  return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined).messages;
+}
+function compressChains(input, idx, chainCompression, diagnostics) {
+  const bodyFor = (entry) => chainBody(entry, idx);
+  const lookup = (blockId) => {
+    const entry = idx.findChainEntryByBlockId?.(blockId);
+    if (!entry)
+      return;
+    const body = bodyFor(entry);
+    return body === "" ? undefined : body;
+  };
+  return compressChainRanges(input, idx.getChainEntries(), bodyFor, chainCompression.stripFinalAssistantThinking === true, lookup, diagnostics);
+}
+function chainBody(entry, indexer) {
+  if (typeof entry.rangeSummaryText === "string")
+    return entry.rangeSummaryText;
+  const keys = Array.isArray(entry.droppedOccurrenceKeys) ? entry.droppedOccurrenceKeys : Array.isArray(entry.droppedToolCallIds) ? entry.droppedToolCallIds : [];
+  const text = indexer.getPerBatchSummaryTextForToolCallIds(keys.filter((key) => typeof key === "string"));
+  return typeof text === "string" ? text : "";
+}
+function reportSweep(sweptIds, diagnostics) {
+  const sorted = sweptIds.map((id) => typeof id === "string" ? id : `<${typeof id}>`).sort();
+  const key = createHash4("sha1").update(sorted.join(",")).digest("hex").slice(0, 16);
+  const shown = sorted.slice(0, 5).join(", ");
+  const more = sorted.length > 5 ? ` ... +${sorted.length - 5} more` : "";
+  diagnostics?.report("orphan-sweep", key, `swept ${sorted.length} orphan toolResult(s): ${shown}${more}`);
+}
+
+// src/report/scenarios.ts
+var NO_SUMMARIZER = { input: 0, output: 0, unit: "tokens", calls: 0 };
+function prefixOf(view) {
+  return view.length === view.messages.length ? view.messages.slice() : view.messages.slice(0, view.length);
+}
+function noPruningScenario() {
+  return { name: "none", label: "no pruning", messagesAt: (request) => prefixOf(request.bare), summarizer: () => NO_SUMMARIZER };
+}
+var INDEX_TYPES = new Set([CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY, CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_DEDUP_ALIAS]);
+function customTypeOf(entry) {
+  return entry.customType;
+}
+function hasPrunerEntries(branch) {
+  return branch.some((entry) => INDEX_TYPES.has(customTypeOf(entry)));
+}
+function recordedSummarizer(branch) {
+  let use = NO_SUMMARIZER;
+  for (const entry of branch) {
+    if (entry.type !== "custom" || customTypeOf(entry) !== CUSTOM_TYPE_STATS)
+      continue;
+    const parsed = parseStatsEntry(entry.data);
+    if (!parsed.ok)
+      continue;
+    const stats = parsed.value;
+    use = { input: stats.totalInputTokens, output: stats.totalOutputTokens, unit: "tokens", recordedCost: stats.totalCost, calls: stats.callCount };
+  }
+  return use;
+}
+function actualScenario(branch, config) {
+  const indexer = new ToolCallIndexer;
+  let scanned = 0;
+  const stable = new StableMessages;
+  return {
+    name: "actual",
+    label: "as recorded",
+    messagesAt(request) {
+      const from = scanned;
+      let changed = false;
+      for (;scanned < request.entryIndex; scanned++)
+        if (INDEX_TYPES.has(customTypeOf(branch[scanned])))
+          changed = true;
+      if (changed)
+        indexer.extendFromEntries(branch.slice(from, request.entryIndex), branch);
+      const messages = prefixOf(request.all);
+      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns));
+    },
+    summarizer: () => recordedSummarizer(branch)
+  };
+}
+
+// src/report/summary-estimate.ts
+var DEFAULT_SUMMARY_RATIO = 0.1;
+var MAX_RATIO = 1;
+function resultSizes(branch) {
+  const sizes = new Map;
+  for (const entry of branch) {
+    const message = entry.type === "message" ? entry.message : undefined;
+    if (message?.role !== "toolResult" || typeof message.toolCallId !== "string")
+      continue;
+    sizes.set(occKey(message.toolCallId, resultTimestampOf(message.timestamp)), extractToolResultText(message).length);
+  }
+  return sizes;
+}
+function samplesOf(branch) {
+  const sizes = resultSizes(branch);
+  const samples = [];
+  for (const entry of branch) {
+    if (entry.type !== "custom_message" || entry.customType !== CUSTOM_TYPE_SUMMARY)
+      continue;
+    const parsed = parseSummaryEntry(entry);
+    if (!parsed.ok || parsed.value.text === "")
+      continue;
+    let rawChars = 0;
+    for (const key of refOccurrenceKeys(parsed.value.refs))
+      rawChars += sizes.get(key) ?? 0;
+    if (rawChars > 0)
+      samples.push({ summaryChars: parsed.value.text.length, rawChars });
+  }
+  return samples;
+}
+function calibrateSummaryEstimate(branch) {
+  const samples = samplesOf(branch);
+  let realChars = 0;
+  let rawChars = 0;
+  for (const sample of samples) {
+    realChars += sample.summaryChars;
+    rawChars += sample.rawChars;
+  }
+  if (samples.length === 0)
+    return { ratio: DEFAULT_SUMMARY_RATIO, samples: 0, meanAbsError: undefined, realChars: 0, rawChars: 0 };
+  let meanAbsError;
+  if (samples.length >= 2) {
+    let errors = 0;
+    for (const sample of samples) {
+      const ratio = (realChars - sample.summaryChars) / Math.max(1, rawChars - sample.rawChars);
+      errors += Math.abs(ratio * sample.rawChars - sample.summaryChars) / sample.summaryChars;
+    }
+    meanAbsError = errors / samples.length;
+  }
+  return { ratio: Math.min(MAX_RATIO, realChars / rawChars), samples: samples.length, meanAbsError, realChars, rawChars };
+}
+function estimateSummaryChars(estimate, rawChars) {
+  return Math.max(1, Math.round(Math.min(MAX_RATIO, estimate.ratio) * rawChars));
+}
+
+// src/chains/block-refs.ts
+var BLOCK_ID2 = /^b(\d+)$/;
+
+class BlockRefIssuer {
+  next = 1;
+  issue() {
+    return `b${this.next++}`;
+  }
+  rebuildFrom(existingBlockIds) {
+    let max = 0;
+    for (const id of existingBlockIds) {
+      const match = typeof id === "string" ? BLOCK_ID2.exec(id) : null;
+      if (match)
+        max = Math.max(max, Number(match[1]));
+    }
+    this.next = max + 1;
+  }
+}
+
+// src/report/what-if-chains.ts
+var NO_SPILL = { spillThreshold: Number.POSITIVE_INFINITY, spillPreviewBytes: 0, sessionDir: "", sessionId: "" };
+var ignore = () => {};
+
+class WhatIfChainPass {
+  config;
+  indexer;
+  estimate;
+  use;
+  blockRefs = new BlockRefIssuer;
+  constructor(config, indexer, estimate, use) {
+    this.config = config;
+    this.indexer = indexer;
+    this.estimate = estimate;
+    this.use = use;
+  }
+  async afterFlush(messages, now) {
+    const chainConfig = this.config.chainCompression;
+    if (!chainConfig?.enabled)
+      return;
+    const snapshot = messages;
+    const protection = (name, args) => isProtected(name, args, this.config);
+    const chains = withRecoveredRefs(detectChains(snapshot, protection), snapshot);
+    const inGrace = inGraceRecoveryToolCallIds(snapshot, this.config.recoveryGraceTurns);
+    const window = chainConfig.rollingWindow;
+    const already = new Set(this.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
+    const eligible = selectEligible(chains, window, already, inGrace);
+    if (eligible.length === 0)
+      return;
+    const held = await archiveChainMembers(eligible, { indexer: this.indexer, messages: snapshot, backfill: { ...NO_SPILL, appendEntry: ignore } });
+    for (const key of held)
+      inGrace.add(key);
+    await compressEligible(chains, window, {
+      indexer: this.indexer,
+      blockRefs: this.blockRefs,
+      appendEntry: ignore,
+      now: () => now,
+      fuseRange: chainConfig.fuseRangeSummary ? async (text) => this.fuse(text) : undefined,
+      messages: snapshot,
+      diagnostics: { report: ignore },
+      backfill: NO_SPILL
+    }, inGrace);
+  }
+  fuse(text) {
+    const chars = estimateSummaryChars(this.estimate, text.length);
+    this.use.calls += 1;
+    this.use.input += text.length;
+    this.use.output += chars;
+    return "r".repeat(chars);
+  }
+}
+
+// src/report/what-if.ts
+class Simulation {
+  config;
+  estimate;
+  budgetChars;
+  indexer = new ToolCallIndexer;
+  messages = [];
+  use = { input: 0, output: 0, unit: "chars", calls: 0 };
+  chars = 0;
+  pendingChars = 0;
+  source;
+  consumed = 0;
+  turns = [];
+  flushed = [];
+  turnIndex = 0;
+  userTurnGroup = 0;
+  constructor(config, estimate, budgetChars) {
+    this.config = config;
+    this.estimate = estimate;
+    this.budgetChars = budgetChars;
+  }
+  advance(view) {
+    if (view.messages !== this.source) {
+      this.source = view.messages;
+      this.consumed = 0;
+      this.messages.length = 0;
+      this.turns = [];
+      this.chars = 0;
+      this.pendingChars = 0;
+    }
+    for (;this.consumed < view.length; this.consumed++)
+      this.take(view.messages[this.consumed]);
+    this.budgetGate();
+  }
+  budgetGate() {
+    const last = this.messages[this.messages.length - 1];
+    if (last?.role !== "toolResult")
+      return;
+    const overBudget = this.budgetChars !== undefined && this.chars >= this.budgetChars;
+    const gap = this.config.frontierGapThresholdTokens;
+    const overGap = typeof gap === "number" && gap > 0 && this.pendingChars / 4 >= gap;
+    if (overBudget || overGap)
+      this.flush(last);
+  }
+  push(message) {
+    this.messages.push(message);
+    this.chars += messageChars(message);
+  }
+  take(message) {
+    this.push(message);
+    if (message?.role === "user" || message?.role === "custom" && message.customType !== CUSTOM_TYPE_SUMMARY)
+      this.userTurnGroup += 1;
+    if (message?.role === "toolResult") {
+      this.turns[this.turns.length - 1]?.results.push(message);
+      this.pendingChars += messageChars(message);
+      return;
+    }
+    if (message?.role !== "assistant")
+      return;
+    if (toolCallBlocks(message).length > 0) {
+      this.turns.push({ message, results: [], turnIndex: this.turnIndex, userTurnGroup: this.userTurnGroup });
+    }
+    this.turnIndex += 1;
+    if (this.config.pruneOn === "agent-message" && isTextOnlyAssistant(message))
+      this.flush(message);
+  }
+  excluded(name, args) {
+    return isRecoveryTool(name) || isProtected(String(name), args, this.config);
+  }
+  capture() {
+    const batches = [];
+    for (const turn of this.turns) {
+      const timestamp = typeof turn.message.timestamp === "number" ? turn.message.timestamp : 0;
+      const batch = captureBatch(turn.message, turn.results, turn.turnIndex, timestamp);
+      const kept = batch.toolCalls.filter((call) => turn.results.some((result) => result?.toolCallId === call.toolCallId) && !this.excluded(call.toolName, call.args));
+      if (kept.length > 0)
+        batches.push({ ...batch, toolCalls: kept, userTurnGroup: turn.userTurnGroup });
+    }
+    this.turns = [];
+    this.pendingChars = 0;
+    return groupBatchesByMode(batches, this.config.batchingMode);
+  }
+  flush(reply) {
+    const batches = this.capture();
+    for (const batch of batches) {
+      let raw = 0;
+      for (const call of batch.toolCalls)
+        raw += call.resultText.length;
+      if (this.config.minBatchChars > 0 && raw < this.config.minBatchChars)
+        continue;
+      this.summarize(batch, raw, reply);
+    }
+    if (batches.length > 0)
+      this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0 });
+  }
+  summarize(batch, raw, reply) {
+    const refs = this.indexer.allocateSummaryRefs(batch);
+    this.indexer.registerSummaryRefs(refs);
+    this.indexer.addBatch(batch, () => {}, refs);
+    const footer = formatSummaryToolCallRefs(refs);
+    const body = "s".repeat(Math.max(1, estimateSummaryChars(this.estimate, raw) - footer.length));
+    this.indexer.registerSummaryBody(refOccurrenceKeys(refs), body);
+    this.push({
+      role: "custom",
+      customType: CUSTOM_TYPE_SUMMARY,
+      content: body + footer,
+      display: false,
+      details: makeSummaryDetails(batch, refs),
+      timestamp: typeof reply.timestamp === "number" ? reply.timestamp : 0
+    });
+    this.use.calls += 1;
+    this.use.input += serializeBatchForSummarizer(batch).length;
+    this.use.output += body.length + footer.length;
+  }
+  takeFlushes() {
+    const flushes = this.flushed;
+    this.flushed = [];
+    return flushes;
+  }
+}
+function budgetChars(config, contextWindow) {
+  const share = config.autoBudgetThreshold;
+  if (typeof share !== "number" || share <= 0 || share > 1 || !contextWindow || contextWindow <= 0)
+    return;
+  return Math.min(MAX_BUDGET_WINDOW, share * contextWindow) * 4;
+}
+function whatIfScenario(config, estimate, contextWindow, label) {
+  const sim = new Simulation(config, estimate, budgetChars(config, contextWindow));
+  const chains = new WhatIfChainPass(config, sim.indexer, estimate, sim.use);
+  const stable = new StableMessages;
+  return {
+    name: "whatif",
+    label,
+    async messagesAt(request) {
+      sim.advance(request.bare);
+      for (const flush of sim.takeFlushes())
+        await chains.afterFlush(sim.messages.slice(0, flush.length), flush.time);
+      const input = sim.messages.slice();
+      return stable.stable(renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns));
+    },
+    summarizer: () => ({ ...sim.use })
+  };
+}
+
+// src/report/output-fates.ts
+var BIGGEST_OUTPUTS = 5;
+function callView(branch, toolCallId) {
+  for (const entry of branch) {
+    const message = entry.type === "message" ? entry.message : undefined;
+    if (message?.role !== "assistant" || !Array.isArray(message.content))
+      continue;
+    const block = message.content.find((b) => b?.type === "toolCall" && b.id === toolCallId);
+    if (!block)
+      continue;
+    const args = block.arguments ?? {};
+    const shown = typeof args.command === "string" ? args.command : typeof args.path === "string" ? args.path : JSON.stringify(args);
+    return String(shown).replace(/\s+/g, " ").slice(0, 80);
+  }
+  return "";
+}
+function fateIn(messages, original, originalText) {
+  const result = messages.find((m) => m?.role === "toolResult" && m.toolCallId === original.toolCallId && m.timestamp === original.timestamp);
+  if (!result)
+    return "not in the request (compressed or compacted away)";
+  const text = extractToolResultText(result);
+  if (text === originalText)
+    return "kept whole";
+  const ref = /ref `([^`]+)`/.exec(text)?.[1];
+  return ref ? `stub, ref ${ref} (${text.length} chars)` : `shortened to ${text.length} chars`;
+}
+function fateOfOutputs(branch, finals) {
+  const results = [];
+  for (const entry of branch) {
+    const message = entry.type === "message" ? entry.message : undefined;
+    if (message?.role === "toolResult" && typeof message.toolCallId === "string")
+      results.push({ message, text: extractToolResultText(message) });
+  }
+  results.sort((a, b) => b.text.length - a.text.length);
+  return results.slice(0, BIGGEST_OUTPUTS).map(({ message, text }) => ({
+    toolName: String(message.toolName ?? "tool"),
+    toolCallId: message.toolCallId,
+    call: callView(branch, message.toolCallId),
+    chars: text.length,
+    fates: finals.map((final) => ({ label: final.label, fate: fateIn(final.messages, message, text) }))
+  }));
+}
+
+// src/report/replay.ts
+var DEFAULT_CHARS_PER_TOKEN = 4;
+var WHAT_IF = "what-if";
+var tick = () => new Promise((resolve) => setImmediate(resolve));
+async function runAll(scenarios, requests, ttlMs, options) {
+  const runs = scenarios.map((scenario) => ({ scenario, steps: [], finalMessages: [] }));
+  const sims = scenarios.map(() => new CacheSim(ttlMs));
+  const total = requests.length * scenarios.length;
+  let done = 0;
+  options.onProgress?.(0, total);
+  for (let s = 0;s < scenarios.length; s++) {
+    const run = runs[s];
+    for (let r = 0;r < requests.length; r++) {
+      const request = requests[r];
+      const messages = await run.scenario.messagesAt(request);
+      run.steps.push(sims[s].step({ time: request.time, messages, systemChars: request.systemChars, systemVersion: request.systemVersion }));
+      if (r === requests.length - 1)
+        run.finalMessages = messages;
+      done += 1;
+      if (options.yieldEvery && done % options.yieldEvery === 0) {
+        options.onProgress?.(done, total);
+        await tick();
+      }
+    }
+  }
+  options.onProgress?.(total, total);
+  return runs;
+}
+function meanAbsError(requests, steps, charsPerToken) {
+  let sum = 0;
+  let n = 0;
+  requests.forEach((request, i) => {
+    const usage = request.usage;
+    if (!usage)
+      return;
+    const recorded = usage.input + usage.cacheRead + usage.cacheWrite;
+    sum += Math.abs(steps[i].chars / charsPerToken - recorded) / recorded;
+    n += 1;
+  });
+  return n === 0 ? undefined : sum / n;
+}
+function calibrateTokens(requests, sent) {
+  let recorded = 0;
+  let chars = 0;
+  let samples = 0;
+  requests.forEach((request, i) => {
+    if (!request.usage)
+      return;
+    recorded += request.usage.input + request.usage.cacheRead + request.usage.cacheWrite;
+    chars += sent.steps[i].chars;
+    samples += 1;
+  });
+  if (samples === 0 || recorded === 0) {
+    return { samples: 0, charsPerToken: DEFAULT_CHARS_PER_TOKEN, errorAtFour: undefined, errorCalibrated: undefined };
+  }
+  const charsPerToken = chars / recorded;
+  return {
+    samples,
+    charsPerToken,
+    errorAtFour: meanAbsError(requests, sent.steps, DEFAULT_CHARS_PER_TOKEN),
+    errorCalibrated: meanAbsError(requests, sent.steps, charsPerToken)
+  };
+}
+function summarizerTokens(use, charsPerToken) {
+  return use.unit === "tokens" ? { input: use.input, output: use.output } : { input: use.input / charsPerToken, output: use.output / charsPerToken };
+}
+function series(run, requests, cost, summarizerCost, charsPerToken, trustRecorded) {
+  const p = cost.prices;
+  const sp = summarizerCost.prices;
+  const out = { name: run.scenario.name, label: run.scenario.label, context: [], cacheRead: [], cacheWrite: [], cumulativeCost: [], totals: undefined };
+  let dollars = 0;
+  let output = 0;
+  let prefixBreaks = 0;
+  let coldStarts = 0;
+  let peak = 0;
+  run.steps.forEach((step, i) => {
+    const context = step.chars / charsPerToken;
+    const read = step.cachedChars / charsPerToken;
+    const tokensOut = requests[i].outputTokens;
+    out.context.push(context);
+    out.cacheRead.push(read);
+    out.cacheWrite.push(context - read);
+    dollars += read * p.cacheRead + (context - read) * p.cacheWrite + tokensOut * p.output;
+    out.cumulativeCost.push(dollars);
+    output += tokensOut;
+    if (step.prefixBreak)
+      prefixBreaks += 1;
+    if (step.cold)
+      coldStarts += 1;
+    peak = Math.max(peak, context);
+  });
+  const use = run.scenario.summarizer();
+  const summarizer = summarizerTokens(use, charsPerToken);
+  const priced = summarizer.input * sp.input + summarizer.output * sp.output;
+  const summarizerDollars = trustRecorded && use.recordedCost !== undefined ? use.recordedCost : priced;
+  out.totals = {
+    requests: run.steps.length,
+    input: sum2(out.context),
+    cacheRead: sum2(out.cacheRead),
+    cacheWrite: sum2(out.cacheWrite),
+    output,
+    summarizerInput: summarizer.input,
+    summarizerOutput: summarizer.output,
+    summarizerCalls: use.calls,
+    prefixBreaks,
+    coldStarts,
+    peakContext: peak,
+    dollars: cost.priced ? dollars + summarizerDollars : undefined
+  };
+  return out;
+}
+function sum2(values) {
+  let total = 0;
+  for (const value of values)
+    total += value;
+  return total;
+}
+async function replaySession(options) {
+  const requests = buildRequests(options.branch);
+  const last = requests[requests.length - 1];
+  const { cost, contextWindow } = options.priceAs ? options.costModelOf(options.priceAs.provider, options.priceAs.id) : options.costModelOf(last?.provider, last?.model);
+  const summaryEstimate = calibrateSummaryEstimate(options.branch);
+  const recorded = hasPrunerEntries(options.branch);
+  const scenarios = [noPruningScenario()];
+  if (recorded)
+    scenarios.push(actualScenario(options.branch, options.config));
+  scenarios.push(whatIfScenario(options.config, summaryEstimate, contextWindow, WHAT_IF));
+  const runs = await runAll(scenarios, requests, cost.ttlMs, options);
+  const tokens = calibrateTokens(requests, runs[recorded ? 1 : 0]);
+  const summarizerCost = summarizerCostModel(options, cost);
+  const series_ = runs.map((run) => series(run, requests, cost, summarizerCost, tokens.charsPerToken, options.priceAs === undefined));
+  return {
+    sessionId: options.sessionId,
+    requests: requests.length,
+    model: modelName(last),
+    cost,
+    scenarios: series_,
+    summaryEstimate,
+    tokens,
+    outputs: fateOfOutputs(options.branch, runs.map((run) => ({ label: run.scenario.label, messages: run.finalMessages }))),
+    problems: options.problems,
+    notes: [...priceNotes(options, cost, last), ...replayNotes(options, recorded, series_)]
+  };
+}
+function priceNotes(options, cost, last) {
+  const asked = options.priceAs ? `${options.priceAs.provider}/${options.priceAs.id}` : undefined;
+  if (!cost.priced)
+    return [`${asked ?? modelName(last)} has no price in pi's model catalog: tokens only, no dollars`];
+  return asked ? [`priced as ${asked} (--model), not as ${modelName(last)}`, ...cost.notes] : cost.notes;
+}
+function modelName(request) {
+  return request?.provider && request.model ? `${request.provider}/${request.model}` : "an unnamed model";
+}
+function summarizerCostModel(options, main) {
+  const value = String(options.config.summarizerModel ?? "default");
+  const slash = value.indexOf("/");
+  if (value === "default" || slash <= 0)
+    return main;
+  const found = options.costModelOf(value.slice(0, slash), value.slice(slash + 1)).cost;
+  return found.priced ? found : main;
+}
+function replayNotes(options, recorded, scenarios) {
+  const notes = [];
+  if (!recorded)
+    notes.push("the session has no pi-condense entries: what it sent is the no-pruning run");
+  const settings = options.overrides.length > 0 ? `your settings with ${options.overrides.join(", ")}` : "your current settings";
+  notes.push(`what-if: ${settings}, with 2.9.1's flush timing (the final reply, budget gates)`);
+  const whatIf = scenarios.find((s) => s.name === "whatif");
+  if (whatIf && whatIf.totals.summarizerCalls === 0 && options.config.pruneOn === "agent-message" && options.config.autoBudgetThreshold === null) {
+    notes.push("what-if summarized nothing: no final text reply ended a tool run, or every batch was under minBatchChars; try autoBudgetThreshold=0.1 or frontierGapThresholdTokens=2000");
+  }
+  return notes;
+}
+
+// src/report/session-file.ts
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { basename as basename3, dirname as dirname2, extname, join as join3 } from "node:path";
+var MAX_READ_BYTES = 256 * 1024 * 1024;
+function bytes(n) {
+  return n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MB` : `${Math.round(n / 1024)} KB`;
+}
+function readSessionText(path, limit = MAX_READ_BYTES) {
+  const fd = openSync(path, "r");
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile())
+      throw new Error(`${path} is not a regular file`);
+    const size = Math.min(stats.size, limit);
+    const buffer = Buffer.alloc(size);
+    let read = 0;
+    while (read < size) {
+      const n = readSync(fd, buffer, read, size - read, read);
+      if (n === 0)
+        break;
+      read += n;
+    }
+    let text = buffer.subarray(0, read).toString("utf8");
+    const problems = [];
+    if (stats.size > limit) {
+      const cut = text.lastIndexOf(`
+`);
+      text = cut >= 0 ? text.slice(0, cut + 1) : "";
+      const line = text.split(`
+`).length;
+      problems.push({ line, message: `line ${line}: the file is ${bytes(stats.size)}; only its first ${bytes(limit)} (lines 1-${line - 1}) were replayed` });
+    }
+    return { text, problems };
+  } finally {
+    closeSync(fd);
+  }
+}
+function reportPathFor(sessionPath) {
+  const ext = extname(sessionPath);
+  return join3(dirname2(sessionPath), `${basename3(sessionPath, ext)}.report.html`);
+}
+async function writeReportFile(path, html) {
+  await writeFile(path, html, { encoding: "utf8", mode: 384 });
+}
+
+// src/report/session-parse.ts
+import { CURRENT_SESSION_VERSION, migrateSessionEntries } from "@earendil-works/pi-coding-agent";
+var PREVIEW_CHARS = 60;
+function preview(line) {
+  const flat = line.replace(/\s+/g, " ").trim();
+  return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS)}…` : flat;
+}
+function isObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function unreadableMessage(value) {
+  if (value.type !== "message")
+    return false;
+  const message = value.message;
+  return typeof message !== "object" || message === null || Array.isArray(message) || typeof message.role !== "string";
+}
+function parseLines(text, problems) {
+  const lines = text.split(`
+`);
+  const raw = { header: undefined, entries: [], lineOf: new Map, skipped: new Map };
+  for (let i = 0;i < lines.length; i++) {
+    const line = lines[i];
+    if (line.trim() === "")
+      continue;
+    let value;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      const last = i === lines.length - 1 || lines.slice(i + 1).every((rest) => rest.trim() === "");
+      const what = last ? "truncated or corrupt JSON (the last line: was the session still being written?)" : "corrupt JSON";
+      problems.push({ line: i + 1, message: `line ${i + 1}: ${what}, skipped: ${preview(line)}` });
+      continue;
+    }
+    if (!isObject(value) || typeof value.type !== "string") {
+      problems.push({ line: i + 1, message: `line ${i + 1}: not a session entry (no "type"), skipped: ${preview(line)}` });
+      continue;
+    }
+    if (value.type === "session") {
+      if (raw.header === undefined)
+        raw.header = value;
+      else
+        problems.push({ line: i + 1, message: `line ${i + 1}: a second session header, ignored` });
+      continue;
+    }
+    if (unreadableMessage(value)) {
+      problems.push({ line: i + 1, message: `line ${i + 1}: a message entry without a message (no role), skipped` });
+      if (typeof value.id === "string")
+        raw.skipped.set(value.id, typeof value.parentId === "string" ? value.parentId : null);
+      continue;
+    }
+    raw.entries.push(value);
+    raw.lineOf.set(value, i + 1);
+  }
+  return raw;
+}
+function checkHeader(header, problems) {
+  if (header === undefined) {
+    problems.push({ line: 1, message: 'line 1: no pi session header (a line with "type":"session"); replaying the entries as they are' });
+    return;
+  }
+  const version = typeof header.version === "number" ? header.version : 1;
+  if (version > CURRENT_SESSION_VERSION) {
+    problems.push({
+      line: 1,
+      message: `line 1: session version ${version} is newer than this pi's ${CURRENT_SESSION_VERSION}; entries it does not know are skipped`
+    });
+  }
+  return version;
+}
+function migrate(raw, version, problems) {
+  if (version === undefined || version >= CURRENT_SESSION_VERSION)
+    return;
+  try {
+    const all = [{ ...raw.header, type: "session" }, ...raw.entries];
+    migrateSessionEntries(all);
+    problems.push({ line: 1, message: `line 1: session version ${version}, migrated in memory to version ${CURRENT_SESSION_VERSION} (the file is untouched)` });
+  } catch (err) {
+    problems.push({ line: 1, message: `line 1: migrating version ${version} failed (${String(err)}); replaying the entries as they are` });
+  }
+}
+function activeBranch(raw, problems) {
+  const entries = raw.entries.filter((entry) => typeof entry.id === "string");
+  if (entries.length === 0)
+    return [];
+  const byId = new Map;
+  for (const entry of entries)
+    byId.set(entry.id, entry);
+  const path = [];
+  const seen = new Set;
+  let current = entries[entries.length - 1];
+  while (current && !seen.has(current.id)) {
+    seen.add(current.id);
+    path.push(current);
+    let parent = current.parentId;
+    const passed = new Set;
+    while (typeof parent === "string" && !byId.has(parent) && raw.skipped.has(parent) && !passed.has(parent)) {
+      passed.add(parent);
+      parent = raw.skipped.get(parent);
+    }
+    if (parent === null || parent === undefined)
+      break;
+    const next = byId.get(parent);
+    if (!next) {
+      const line = raw.lineOf.get(current) ?? 0;
+      problems.push({ line, message: `line ${line}: parent entry ${parent} is missing; the branch starts here` });
+    }
+    current = next;
+  }
+  return path.reverse();
+}
+function parseSession(text) {
+  const problems = [];
+  const raw = parseLines(text, problems);
+  const hasMessages = raw.entries.some((entry) => entry.type === "message");
+  if (raw.header === undefined && !hasMessages) {
+    const first = problems[0]?.message;
+    problems.unshift({ line: 1, message: `this file is not a pi session: no session header and no message entries${first ? ` (${first})` : ""}` });
+    return { id: "", version: undefined, branch: [], problems, notASession: true };
+  }
+  const version = checkHeader(raw.header, problems);
+  migrate(raw, version, problems);
+  const id = typeof raw.header?.id === "string" ? raw.header.id : "";
+  return { id, version, branch: activeBranch(raw, problems), problems, notASession: false };
+}
+
+// src/report/run-report.ts
+function errorText(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+async function runReport(options) {
+  const title = basename4(options.path);
+  let read;
+  try {
+    read = readSessionText(options.path);
+  } catch (err) {
+    return { text: `pruner report: cannot read ${options.path}: ${errorText(err)}`, level: "warning" };
+  }
+  const parsed = parseSession(read.text);
+  const problems = [...parsed.problems, ...read.problems];
+  if (parsed.notASession) {
+    return { text: [`pruner report: ${options.path}`, ...problems.slice(0, 5).map((p) => `  ${p.message}`)].join(`
+`), level: "warning" };
+  }
+  let report;
+  try {
+    report = await replaySession({
+      sessionId: parsed.id,
+      branch: parsed.branch,
+      problems,
+      config: options.config,
+      overrides: options.overrides,
+      priceAs: options.priceAs,
+      costModelOf: options.costModelOf,
+      onProgress: options.onProgress,
+      yieldEvery: options.yieldEvery
+    });
+  } catch (err) {
+    return { text: `pruner report: the replay of ${options.path} failed: ${errorText(err)}`, level: "warning" };
+  }
+  const htmlPath = options.htmlPath ?? reportPathFor(options.path);
+  let written = htmlPath;
+  let htmlProblem = "";
+  try {
+    await writeReportFile(htmlPath, reportHtml(report, title));
+  } catch (err) {
+    written = undefined;
+    htmlProblem = `
+  the HTML report could not be written to ${htmlPath}: ${errorText(err)}`;
+  }
+  const level = problems.length > 0 || htmlProblem ? "warning" : "info";
+  return { text: reportText(report, title, written) + htmlProblem, level, report, htmlPath: written };
+}
+
+// src/commands/command-replay.ts
+var REPLAY_WIDGET_ID = "pi-condense-replay";
+var PROGRESS_EVERY = 250;
+function sessionPathOf(arg, ctx) {
+  if (arg === undefined)
+    return ctx.sessionManager.getSessionFile();
+  if (arg === "~" || arg.startsWith("~/"))
+    return join4(homedir(), arg.slice(1));
+  return isAbsolute2(arg) ? arg : resolve2(ctx.cwd, arg);
+}
+function catalogModel(ctx, provider, id) {
+  if (!provider || !id)
+    return;
+  try {
+    return ctx.modelRegistry.find(provider, id);
+  } catch {
+    return;
+  }
+}
+function progress(ctx) {
+  if (ctx.mode !== "tui")
+    return;
+  return (done, total) => {
+    try {
+      ctx.ui.setWidget(REPLAY_WIDGET_ID, done >= total ? undefined : [`pruner report: replaying ${Math.floor(done / total * 100)}% (${done}/${total} request renders)`]);
+    } catch {}
+  };
+}
+var reportCommand = async (deps, ctx, args) => {
+  const parsed = parseReportArgs(args, deps.currentConfig.value);
+  if (parsed.errors.length > 0) {
+    safeNotify2(ctx, `pruner report: ${parsed.errors.join("; ")}`, "warning");
+    return;
+  }
+  const path = sessionPathOf(parsed.path, ctx);
+  if (!path) {
+    safeNotify2(ctx, "pruner report: this session has no file yet (nothing saved); give a session path: /pruner report <file.jsonl>", "warning");
+    return;
+  }
+  const onProgress = progress(ctx);
+  try {
+    const result = await runReport({
+      path,
+      config: parsed.config,
+      overrides: parsed.overrides,
+      priceAs: parsed.priceAs,
+      yieldEvery: onProgress ? PROGRESS_EVERY : 0,
+      onProgress,
+      costModelOf: (provider, id) => {
+        const model = catalogModel(ctx, provider, id);
+        return { cost: costModelFor(model), contextWindow: model?.contextWindow };
+      }
+    });
+    showReport(deps.pi, ctx, result.text, result.level);
+  } finally {
+    onProgress?.(1, 1);
+  }
+};
+
+// src/commands/command-settings.ts
+import { getSettingsListTheme } from "@earendil-works/pi-coding-agent";
+import { SettingsList, wrapTextWithAnsi as wrapTextWithAnsi2 } from "@earendil-works/pi-tui";
+var BOOL_VALUES = ["true", "false"];
+function presetValues(presets) {
+  return presets.map((preset) => preset.value);
+}
+function inCycle(values, value, fallback) {
+  return values.includes(value) ? value : fallback;
+}
+function intAtLeast(value, min, fallback) {
+  const n = Number.parseInt(value, 10);
+  return Number.isNaN(n) || n < min ? fallback : n;
+}
+function boolSpec(id, label, get, set) {
+  return { id, label, values: () => BOOL_VALUES, current: (c) => String(get(c)), apply: (v, c) => set(c, v === "true") };
+}
+function topBool(id, label) {
+  return boolSpec(id, label, (c) => c[id], (c, v) => ({ ...c, [id]: v }));
+}
+var offOr = (show) => (raw) => {
+  const n = Number(raw);
+  return n === 0 ? "off" : show(n);
+};
+var chars = offOr((n) => `${n} chars`);
+var secondsShown = offOr((n) => `${n / 1000} s`);
+var percent2 = offOr((n) => `${Math.round(n * 100)}%`);
+var counted = (unit) => offOr((n) => plural(n, unit));
+function shownCycle(presets, show) {
+  const raws = presetValues(presets);
+  const values = raws.map(show);
+  const toRaw = (value) => raws.find((raw) => show(raw) === value) ?? value;
+  return { raws, values, toRaw };
+}
+function intSpec(id, label, presets, show) {
+  const cycle = shownCycle(presets, show);
+  const fallback = DEFAULT_CONFIG[id];
+  return {
+    id,
+    label,
+    values: () => cycle.values,
+    current: (c) => show(inCycle(cycle.raws, String(c[id]), String(fallback))),
+    apply: (v, c) => ({ ...c, [id]: intAtLeast(cycle.toRaw(v), 0, fallback) })
+  };
+}
+function chainSpec(id, label, key) {
+  return boolSpec(id, label, (c) => Boolean(c.chainCompression[key]), (c, v) => ({ ...c, chainCompression: { ...c.chainCompression, [key]: v } }));
+}
+function purgeIntSpec(id, label, key, presets, min, show) {
+  const cycle = shownCycle(presets, show);
+  const fallback = DEFAULT_CONFIG.purgeErrors[key];
+  return {
+    id,
+    label,
+    values: () => cycle.values,
+    current: (c) => show(inCycle(cycle.raws, String(c.purgeErrors[key]), String(fallback))),
+    apply: (v, c) => ({
+      ...c,
+      purgeErrors: { ...c.purgeErrors, [key]: intAtLeast(cycle.toRaw(v), min, fallback) }
+    })
+  };
+}
+function castSpec(id, label, presets) {
+  const values = presetValues(presets);
+  return { id, label, values: () => values, current: (c) => c[id], apply: (v, c) => ({ ...c, [id]: v }) };
+}
+function readOnlyList(id, label) {
+  return { id, label, values: (c) => [listOrNone(c[id])], current: (c) => listOrNone(c[id]) };
+}
+var AUTO_BUDGET = shownCycle(AUTO_BUDGET_PRESETS, percent2);
+var chainsShown = counted("chain");
+var WINDOW = shownCycle(ROLLING_WINDOW_PRESETS, chainsShown);
+var SPECS = [
+  topBool("enabled", "Enabled"),
+  topBool("showPruneStatusLine", "Prune status line"),
+  castSpec("pruneOn", "Prune trigger", PRUNE_ON_MODES),
+  {
+    id: "summarizerModel",
+    label: "Summarizer model",
+    values: (c) => [c.summarizerModel],
+    current: (c) => c.summarizerModel,
+    apply: (v, c) => ({ ...c, summarizerModel: v }),
+    withModelBrowser: true
+  },
+  castSpec("summarizerThinking", "Summarizer thinking", SUMMARIZER_THINKING_LEVELS),
+  castSpec("batchingMode", "Batching mode", BATCHING_MODES),
+  topBool("quietOversizedSkips", "Quiet skip notifications"),
+  intSpec("minBatchChars", "Min batch size", MIN_BATCH_CHARS_PRESETS, chars),
+  intSpec("recoveryGraceTurns", "Recovery grace", RECOVERY_GRACE_PRESETS, counted("prompt")),
+  intSpec("summarizerIdleTimeoutMs", "Summarizer idle timeout", SUMMARIZER_IDLE_TIMEOUT_PRESETS, secondsShown),
+  intSpec("summarizerMaxTimeoutMs", "Summarizer max timeout", SUMMARIZER_MAX_TIMEOUT_PRESETS, secondsShown),
+  {
+    id: "autoBudgetThreshold",
+    label: "Auto-flush at context %",
+    values: () => AUTO_BUDGET.values,
+    current: (c) => percent2(c.autoBudgetThreshold == null ? "0" : inCycle(AUTO_BUDGET.raws, String(c.autoBudgetThreshold), "0")),
+    apply: (v, c) => {
+      const x = Number.parseFloat(AUTO_BUDGET.toRaw(v));
+      return { ...c, autoBudgetThreshold: x > 0 && x <= 1 ? x : null };
+    }
+  },
+  topBool("dedupByContentHash", "Dedup by content hash"),
+  chainSpec("chainCompressionEnabled", "Chain compression", "enabled"),
+  {
+    id: "chainCompressionRollingWindow",
+    label: "Chain window",
+    values: () => WINDOW.values,
+    current: (c) => chainsShown(inCycle(WINDOW.raws, String(c.chainCompression.rollingWindow), String(DEFAULT_CONFIG.chainCompression.rollingWindow))),
+    apply: (v, c) => ({
+      ...c,
+      chainCompression: {
+        ...c.chainCompression,
+        rollingWindow: intAtLeast(WINDOW.toRaw(v), 1, DEFAULT_CONFIG.chainCompression.rollingWindow)
+      }
+    })
+  },
+  chainSpec("chainCompressionStripThinking", "Strip final thinking", "stripFinalAssistantThinking"),
+  chainSpec("chainCompressionFuseRange", "Fuse range summary", "fuseRangeSummary"),
+  boolSpec("purgeErrorsEnabled", "Error purge", (c) => c.purgeErrors.enabled, (c, v) => ({ ...c, purgeErrors: { ...c.purgeErrors, enabled: v } })),
+  purgeIntSpec("purgeErrorsCooldown", "Error purge cooldown", "cooldownTurns", PURGE_COOLDOWN_PRESETS, 1, counted("turn")),
+  purgeIntSpec("purgeErrorsMinArgChars", "Error purge min argument size", "minArgChars", PURGE_MIN_ARG_PRESETS, 0, chars),
+  readOnlyList("protectedTools", "Protected tools"),
+  readOnlyList("protectedPaths", "Protected paths")
+];
+function availableModels(ctx) {
+  try {
+    return ctx.modelRegistry?.getAvailable() ?? [];
+  } catch (err) {
+    console.error("pi-condense: listing available models failed", err);
+    return [];
+  }
+}
+function modelBrowserItems(ctx, current) {
+  const items = [
+    {
+      id: "default",
+      label: "default (active model)",
+      values: ["default"],
+      currentValue: current === "default" ? "default" : "",
+      description: "Use the currently active model for summarization"
+    }
+  ];
+  for (const model of availableModels(ctx)) {
+    const key = `${model.provider}/${model.id}`;
+    items.push({ id: key, label: key, values: [key], currentValue: key === current ? key : "", description: model.name || key });
+  }
+  return items;
+}
+function buildSettingItems(ctx, config, modelRows = 15) {
+  return SPECS.map((spec) => {
+    const item = {
+      id: spec.id,
+      label: spec.label,
+      description: settingDescription(spec.id, config),
+      currentValue: spec.current(config),
+      values: spec.values(config)
+    };
+    if (spec.withModelBrowser) {
+      item.submenu = (current, done) => new SettingsList(modelBrowserItems(ctx, current), modelRows, getSettingsListTheme(), (_id, value) => done(value), () => done(undefined), {
+        enableSearch: true
+      });
+    }
+    return item;
+  });
+}
+function applySettingChange(deps, ctx, items, id, value) {
+  const spec = SPECS.find((candidate) => candidate.id === id);
+  if (!spec?.apply)
+    return;
+  const next = spec.apply(value, deps.currentConfig.value);
+  deps.currentConfig.value = next;
+  deps.persist(ctx, next);
+  refreshStatus(deps, ctx, next);
+  for (const item of items) {
+    item.description = settingDescription(item.id, next);
+    if (item.id === id)
+      item.currentValue = spec.current(next);
+  }
+  return next;
+}
+var TITLE = "pruner settings";
+var CLOSE_HINT = "Esc to close · changes are saved";
+var OVERLAY_WIDTH = 80;
+var BOX_ROWS = 7;
+var TERMINAL_MARGIN = 2;
+var MIN_LIST_ROWS = 3;
+function overlayTheme() {
+  const base = getSettingsListTheme();
+  return { ...base, hint: (text) => base.hint(text.replace("Esc to cancel", CLOSE_HINT)) };
+}
+function settingsLayout(items, rows, columns) {
+  const content = Math.min(OVERLAY_WIDTH, columns) - 4;
+  const described = Math.max(0, ...items.map((item) => wrapTextWithAnsi2(item.description ?? "", content - 4).length));
+  const all = rows - TERMINAL_MARGIN - BOX_ROWS - described;
+  const listRows = Math.max(MIN_LIST_ROWS, all >= items.length ? items.length : all - 1);
+  const scrollRow = listRows < items.length ? 1 : 0;
+  const height = Math.min(rows, BOX_ROWS + listRows + scrollRow + described);
+  return { listRows, height, top: Math.max(0, Math.floor((rows - height) / 2)) };
+}
+
+class SettingsOverlay {
+  list;
+  theme;
+  capturesViewportInput = true;
+  constructor(list, theme) {
+    this.list = list;
+    this.theme = theme;
+  }
+  render(width) {
+    const lines = this.list.render(Math.max(1, width - 4));
+    const paint = this.theme ? (text) => this.theme.fg("border", text) : undefined;
+    return frame(this.theme ? this.theme.fg("accent", TITLE) : TITLE, lines, width, { paint, padding: 1 });
+  }
+  handleInput(data) {
+    this.list.handleInput(data);
+  }
+  invalidate() {
+    this.list.invalidate();
+  }
+}
+var settingsCommand = async (deps, ctx) => {
+  let top = 0;
+  await ctx.ui.custom((tui, theme, _keybindings, done) => {
+    const probe = buildSettingItems(ctx, deps.currentConfig.value);
+    const layout = settingsLayout(probe, tui.terminal.rows, tui.terminal.columns);
+    top = layout.top;
+    const items = buildSettingItems(ctx, deps.currentConfig.value, layout.listRows);
+    const onChange = (id, value) => {
+      try {
+        if (applySettingChange(deps, ctx, items, id, value))
+          list.invalidate();
+      } catch (err) {
+        safeNotify2(ctx, `pruner: settings change failed: ${errorMessage(err)}`, "error");
+      }
+    };
+    const list = new SettingsList(items, layout.listRows, overlayTheme(), onChange, () => done(undefined), {
+      enableSearch: true
+    });
+    return new SettingsOverlay(list, theme);
+  }, { overlay: true, overlayOptions: () => ({ width: OVERLAY_WIDTH, row: top }) });
+};
+
+// src/settings/config.ts
+import { getAgentDir } from "@earendil-works/pi-coding-agent";
+import { randomBytes } from "node:crypto";
+import { chmod, mkdir as mkdir2, readFile, realpath, rename, stat, unlink, writeFile as writeFile2 } from "node:fs/promises";
+import { basename as basename5, dirname as dirname3, join as join5 } from "node:path";
+import { isDeepStrictEqual } from "node:util";
+var SETTINGS_KEY = "contextPrune";
+function settingsPath() {
+  return join5(getAgentDir(), "settings.json");
+}
+var warnedPaths = new Set;
+var saveQueue = Promise.resolve();
+function isPlainObject4(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function errorText2(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+async function readSettings(path) {
+  let text;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    if (err?.code === "ENOENT")
+      return { state: "absent" };
+    return { state: "unusable", reason: `cannot be read (${errorText2(err)})` };
+  }
+  text = text.replace(/^\uFEFF/, "");
+  if (text.trim() === "")
+    return { state: "absent" };
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    return { state: "unusable", reason: `is not valid JSON (${errorText2(err)})` };
+  }
+  if (!isPlainObject4(parsed))
+    return { state: "unusable", reason: "does not contain a JSON object" };
+  return { state: "ok", data: parsed };
+}
+function warnOnce(path, reason) {
+  if (warnedPaths.has(path))
+    return;
+  warnedPaths.add(path);
+  console.error(`pi-condense: settings file ${path} ${reason}; using default contextPrune settings. ` + "pi-condense will not write to this file until it is fixed.");
+}
+var isNumber = (value) => typeof value === "number" && Number.isFinite(value);
+function describeValue(value) {
+  if (typeof value === "string") {
+    const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
+    return `the string ${JSON.stringify(shown)}`;
+  }
+  if (Array.isArray(value))
+    return "a list";
+  if (value === null)
+    return "null";
+  if (typeof value === "object")
+    return "an object";
+  return String(value);
+}
+var shown = (value) => JSON.stringify(value) ?? String(value);
+
+class Normalizer {
+  warnings = [];
+  warn(key, expected, found, using) {
+    this.warnings.push(`pruner: settings.json contextPrune.${key} should be ${expected}, found ${found}; using ${using}`);
+  }
+  fallback(key, expected, value, fallback) {
+    this.warn(key, expected, describeValue(value), shown(fallback));
+    return fallback;
+  }
+  bool(key, value, fallback) {
+    return typeof value === "boolean" ? value : this.fallback(key, "true or false", value, fallback);
+  }
+  text(key, value, fallback) {
+    return typeof value === "string" ? value : this.fallback(key, "a string", value, fallback);
+  }
+  oneOf(key, value, allowed, fallback) {
+    if (allowed.includes(value))
+      return value;
+    return this.fallback(key, `one of ${allowed.map((v) => `"${v}"`).join(", ")}`, value, fallback);
+  }
+  count(key, value, fallback) {
+    return isNumber(value) && value >= 0 ? Math.floor(value) : this.fallback(key, "a whole number >= 0", value, fallback);
+  }
+  positiveCount(key, value, fallback) {
+    if (isNumber(value) && Math.floor(value) > 0)
+      return Math.floor(value);
+    return this.fallback(key, "a whole number > 0", value, fallback);
+  }
+  limitOrNull(key, value) {
+    if (value === null)
+      return null;
+    if (isNumber(value) && value >= 1)
+      return Math.floor(value);
+    return this.fallback(key, "a whole number >= 1 or null", value, null);
+  }
+  share(key, value, fallback = null) {
+    if (value === null || isNumber(value) && value > 0 && value <= 1)
+      return value;
+    return this.fallback(key, "a number in (0, 1] or null", value, fallback);
+  }
+  stringList(key, value, fallback) {
+    if (!Array.isArray(value))
+      return this.fallback(key, "a list of strings", value, fallback);
+    if (value.every((item) => typeof item === "string"))
+      return value;
+    const kept = value.filter((item) => typeof item === "string");
+    const others = value.length - kept.length;
+    const found = `${plural(others, "entry", "entries")} that ${others === 1 ? "is" : "are"} not a string`;
+    this.warn(key, "a list of strings", found, shown(kept));
+    return kept;
+  }
+  nestedBlock(key, value, fallback, feature) {
+    if (!isPlainObject4(value))
+      return this.fallback(key, "an object", value, fallback);
+    const defaults = fallback;
+    let repaired;
+    for (const sub of Object.keys(value)) {
+      if (!Object.hasOwn(defaults, sub))
+        continue;
+      const expected = typeof defaults[sub];
+      const current = value[sub];
+      if (typeof current === expected && (expected !== "number" || isNumber(current)))
+        continue;
+      repaired ??= { ...value };
+      repaired[sub] = defaults[sub];
+      const wanted = expected === "boolean" ? "true or false" : expected === "number" ? "a number" : `a ${expected}`;
+      this.warn(`${key}.${sub}`, wanted, describeValue(current), shown(defaults[sub]));
+    }
+    if (value.enabled === undefined) {
+      this.warnings.push(`pruner: settings.json contextPrune.${key} has no "enabled" field, so ${feature} stays off ` + `(a nested block replaces the defaults instead of merging with them; add "enabled": true or false)`);
+    }
+    return repaired ?? value;
+  }
+}
+var THINKING_VALUES = SUMMARIZER_THINKING_LEVELS.map((level) => level.value);
+var PRUNE_ON_VALUES = PRUNE_ON_MODES.map((mode) => mode.value);
+function normalize2(existing, n) {
+  const d = DEFAULT_CONFIG;
+  const merged = { ...d, ...existing };
+  return {
+    ...merged,
+    enabled: n.bool("enabled", merged.enabled, d.enabled),
+    showPruneStatusLine: n.bool("showPruneStatusLine", merged.showPruneStatusLine, d.showPruneStatusLine),
+    summarizerModel: n.text("summarizerModel", merged.summarizerModel, d.summarizerModel),
+    summarizerThinking: n.oneOf("summarizerThinking", merged.summarizerThinking, THINKING_VALUES, d.summarizerThinking),
+    pruneOn: n.oneOf("pruneOn", merged.pruneOn, PRUNE_ON_VALUES, d.pruneOn),
+    batchingMode: n.text("batchingMode", merged.batchingMode, d.batchingMode),
+    quietOversizedSkips: n.bool("quietOversizedSkips", merged.quietOversizedSkips, d.quietOversizedSkips),
+    minBatchChars: n.count("minBatchChars", merged.minBatchChars, d.minBatchChars),
+    recoveryGraceTurns: n.count("recoveryGraceTurns", merged.recoveryGraceTurns, d.recoveryGraceTurns),
+    summarizerIdleTimeoutMs: n.count("summarizerIdleTimeoutMs", merged.summarizerIdleTimeoutMs, d.summarizerIdleTimeoutMs),
+    summarizerMaxTimeoutMs: n.count("summarizerMaxTimeoutMs", merged.summarizerMaxTimeoutMs, d.summarizerMaxTimeoutMs),
+    protectedTools: n.stringList("protectedTools", merged.protectedTools, d.protectedTools),
+    protectedPaths: n.stringList("protectedPaths", merged.protectedPaths, d.protectedPaths),
+    chainCompression: n.nestedBlock("chainCompression", merged.chainCompression, d.chainCompression, "chain compression"),
+    purgeErrors: n.nestedBlock("purgeErrors", merged.purgeErrors, d.purgeErrors, "error purge"),
+    dedupByContentHash: n.bool("dedupByContentHash", merged.dedupByContentHash, d.dedupByContentHash),
+    autoBudgetThreshold: n.share("autoBudgetThreshold", merged.autoBudgetThreshold),
+    spillThreshold: n.positiveCount("spillThreshold", merged.spillThreshold, d.spillThreshold),
+    spillPreviewBytes: n.count("spillPreviewBytes", merged.spillPreviewBytes, d.spillPreviewBytes),
+    budgetTurnDelta: n.share("budgetTurnDelta", merged.budgetTurnDelta),
+    frontierGapThresholdTokens: n.limitOrNull("frontierGapThresholdTokens", merged.frontierGapThresholdTokens),
+    maxImagesPerRequest: n.limitOrNull("maxImagesPerRequest", merged.maxImagesPerRequest),
+    flushPolicy: n.oneOf("flushPolicy", merged.flushPolicy, FLUSH_POLICIES, d.flushPolicy),
+    contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure)
+  };
+}
+async function loadConfigWithWarnings() {
+  let path = "settings.json";
+  try {
+    path = settingsPath();
+    const file = await readSettings(path);
+    if (file.state === "unusable") {
+      warnOnce(path, file.reason);
+      return { config: { ...DEFAULT_CONFIG }, warnings: [] };
+    }
+    const block = file.state === "ok" ? file.data[SETTINGS_KEY] : undefined;
+    const n = new Normalizer;
+    if (isPlainObject4(block))
+      return { config: normalize2(block, n), warnings: n.warnings };
+    if (block !== undefined) {
+      n.warnings.push(`pruner: settings.json ${SETTINGS_KEY} should be an object, found ${describeValue(block)}; using the default settings`);
+    }
+    return { config: { ...DEFAULT_CONFIG }, warnings: n.warnings };
+  } catch (err) {
+    warnOnce(path, `could not be loaded (${errorText2(err)})`);
+    return { config: { ...DEFAULT_CONFIG }, warnings: [] };
+  }
+}
+async function resolveTarget(path) {
+  try {
+    const target = await realpath(path);
+    return { target, mode: (await stat(target)).mode & 511 };
+  } catch {
+    return { target: path };
+  }
+}
+
+class SettingsSaveError extends Error {
+  path;
+  reason;
+  name = "SettingsSaveError";
+  constructor(path, reason, cause) {
+    super(`pi-condense: failed to save settings to ${path}: ${reason}`, { cause });
+    this.path = path;
+    this.reason = reason;
+  }
+}
+function blockToWrite(stored, config) {
+  const block = isPlainObject4(stored) ? { ...stored } : {};
+  const defaults = DEFAULT_CONFIG;
+  for (const [key, value] of Object.entries(config)) {
+    if (value === undefined)
+      continue;
+    const inFile = Object.hasOwn(block, key);
+    const write = Object.hasOwn(defaults, key) ? inFile || !isDeepStrictEqual(value, defaults[key]) : !inFile;
+    if (write)
+      Object.defineProperty(block, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return block;
+}
+async function writeSettings(path, config) {
+  const current = await readSettings(path);
+  if (current.state === "unusable") {
+    throw new SettingsSaveError(path, `it ${current.reason}, so it was left untouched (fix it by hand and try again)`);
+  }
+  const base = current.state === "ok" ? current.data : {};
+  let tmp;
+  try {
+    const block = blockToWrite(base[SETTINGS_KEY], config);
+    const body = `${JSON.stringify({ ...base, [SETTINGS_KEY]: block }, null, 2)}
+`;
+    const { target, mode } = await resolveTarget(path);
+    await mkdir2(dirname3(target), { recursive: true });
+    tmp = join5(dirname3(target), `${basename5(target)}.${randomBytes(8).toString("hex")}.tmp`);
+    await writeFile2(tmp, body, "utf8");
+    if (mode !== undefined)
+      await chmod(tmp, mode);
+    await rename(tmp, target);
+  } catch (err) {
+    if (tmp)
+      await unlink(tmp).catch(() => {});
+    throw new SettingsSaveError(path, errorText2(err), err);
+  }
+}
+async function saveConfig(config) {
+  const path = settingsPath();
+  const run = saveQueue.then(() => writeSettings(path, config));
+  saveQueue = run.catch(() => {});
+  return run;
+}
+
+// src/commands/commands.ts
+var HANDLERS = new Map([
+  ["settings", settingsCommand],
+  ["on", setEnabled(true)],
+  ["off", setEnabled(false)],
+  ["status", statusCommand],
+  ["model", modelCommand],
+  ["thinking", thinkingCommand],
+  ["prune-on", pruneOnCommand],
+  ["batching", batchingCommand],
+  ["stats", statsCommand],
+  ["report", reportCommand],
+  ["tree", treeCommand],
+  ["now", nowCommand],
+  ["compact", compactCommand],
+  ["protected-tools", protectedToolsCommand],
+  ["protected-paths", protectedPathsCommand],
+  ["min-batch-chars", minBatchCharsCommand],
+  ["recovery-grace", recoveryGraceCommand],
+  ["dedup", dedupCommand],
+  ["help", async (_deps, ctx) => info(ctx, helpText())]
+]);
+function firstToken2(text) {
+  return text.trim().split(/\s+/)[0] || undefined;
+}
+async function runPruner(deps, args, ctx) {
+  const parts = (args ?? "").trim().split(/\s+/);
+  let subcommand = parts[0] || undefined;
+  let subArgs = parts.slice(1);
+  if (!subcommand) {
+    const choice = await ctx.ui.select("pruner — choose a subcommand", SUBCOMMANDS.map((entry) => entry.label));
+    if (choice === undefined)
+      return;
+    subcommand = firstToken2(choice);
+    subArgs = [];
+    if (!subcommand)
+      return;
+  }
+  const handler = HANDLERS.get(subcommand);
+  if (!handler) {
+    safeNotify2(ctx, `Unknown subcommand: "${subcommand}". Run /pruner help for usage.`);
+    return;
+  }
+  await handler(deps, ctx, subArgs);
+}
+function settingsFileName() {
+  try {
+    return settingsPath();
+  } catch {
+    return "settings.json";
+  }
+}
+function persist2(ctx, config) {
+  const file = settingsFileName();
+  saveConfig(config).catch((err) => {
+    const failure = err instanceof SettingsSaveError ? err : undefined;
+    const reason = (failure?.reason ?? errorMessage(err)).replace(/[.\s]+$/, "");
+    safeNotify2(ctx, `pruner: could not save settings to ${failure?.path ?? file}: ${reason}. The change applies to this session only.`, "error");
+  });
+}
+function contentText(content) {
+  if (typeof content === "string")
+    return content;
+  if (!Array.isArray(content))
+    return "";
+  return content.filter((part) => part?.type === "text" && typeof part.text === "string").map((part) => part.text).join(`
+`);
+}
+function renderSummaryMessage(message, options, theme) {
+  const count = normalizeSummaryToolCallRefs(message.details).length;
+  const header = theme.fg("accent", `[pruner] summary of ${count} tool output${count === 1 ? "" : "s"}`);
+  return new Text2(options.expanded ? `${header}
+${contentText(message.content)}` : header, 0, 0);
+}
+function registerCommands(pi, currentConfig, flushPending, capturePendingBatches, getStats, getLiveReclaim, indexer, compactChains, getDiagnosticCounts, getContextMetrics, _getCachedMetrics, getRearmed, getPolicyView) {
+  const deps = {
+    pi,
+    currentConfig,
+    flushPending,
+    capturePendingBatches,
+    getStats,
+    getLiveReclaim,
+    indexer,
+    compactChains,
+    getDiagnosticCounts,
+    getContextMetrics,
+    getRearmed,
+    getPolicyView,
+    persist: persist2
+  };
+  pi.registerCommand("pruner", {
+    description: "Context-prune settings and commands",
+    getArgumentCompletions: (prefix) => completeSubcommand(prefix ?? ""),
+    handler: async (args, ctx) => {
+      try {
+        await runPruner(deps, args, ctx);
+      } catch (err) {
+        safeNotify2(ctx, `pruner: command failed: ${errorMessage(err)}`, "error");
+      }
+    }
+  });
+  pi.registerMessageRenderer(CUSTOM_TYPE_SUMMARY, (message, options, theme) => {
+    try {
+      return renderSummaryMessage(message, options, theme);
+    } catch (err) {
+      console.error("pi-condense: rendering a summary message failed", err);
+      return;
+    }
+  });
+}
+
 // src/capture/frontier.ts
 class PruneFrontierTracker {
   current = null;
@@ -5200,25 +7572,6 @@ class PruneFrontierTracker {
   persist(pi) {
     if (this.current)
       pi.appendEntry(CUSTOM_TYPE_FRONTIER, this.current);
-  }
-}
-
-// src/chains/block-refs.ts
-var BLOCK_ID2 = /^b(\d+)$/;
-
-class BlockRefIssuer {
-  next = 1;
-  issue() {
-    return `b${this.next++}`;
-  }
-  rebuildFrom(existingBlockIds) {
-    let max = 0;
-    for (const id of existingBlockIds) {
-      const match = typeof id === "string" ? BLOCK_ID2.exec(id) : null;
-      if (match)
-        max = Math.max(max, Number(match[1]));
-    }
-    this.next = max + 1;
   }
 }
 
@@ -5382,362 +7735,6 @@ function refreshStatus2(state, ctx) {
 function showStatusText(state, ctx, text) {
   setPruneStatusWidget(ctx, state.config.value, text);
 }
-
-// src/render/json-size.ts
-var MAX_DEPTH = 64;
-var MEMO_MIN_LENGTH = 128;
-function jsonLength(value) {
-  return lengthOf(value, 0, null);
-}
-function jsonSplitElementLengths(values, counted) {
-  const memo = positionalMemo.begin();
-  const sizes = { full: new Float64Array(values.length), counted: new Float64Array(values.length) };
-  for (let i = 0;i < values.length; i++) {
-    const value = values[i];
-    if (isSplittable(value))
-      splitObjectLength(value, counted, memo, sizes, i);
-    else
-      sizes.full[i] = sizes.counted[i] = lengthOf(value, 1, memo) ?? 4;
-  }
-  positionalMemo.commit(memo);
-  return sizes;
-}
-function jsonSplitLength(value, counted) {
-  if (!isSplittable(value)) {
-    const size = lengthOf(value, 0, null) ?? 4;
-    return { full: size, counted: size };
-  }
-  const sizes = { full: new Float64Array(1), counted: new Float64Array(1) };
-  splitObjectLength(value, counted, null, sizes, 0);
-  return { full: sizes.full[0], counted: sizes.counted[0] };
-}
-function isSplittable(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && isPlainObject3(value) && typeof value.toJSON !== "function";
-}
-function splitObjectLength(value, countedKeys, memo, out, at) {
-  let full = 2;
-  let counted = 2;
-  let fullMembers = 0;
-  let countedMembers = 0;
-  for (const key in value) {
-    const member = lengthOf(value[key], 2, memo);
-    if (member === undefined)
-      continue;
-    const size = keyLength(key) + 1 + member;
-    full += size;
-    fullMembers++;
-    if (countedKeys.has(key)) {
-      counted += size;
-      countedMembers++;
-    }
-  }
-  out.full[at] = full + Math.max(0, fullMembers - 1);
-  out.counted[at] = counted + Math.max(0, countedMembers - 1);
-}
-function jsonArrayLength(elementChars, count) {
-  return 2 + elementChars + Math.max(0, count - 1);
-}
-var MAY_NEED_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
-function quotedLength(text) {
-  if (!MAY_NEED_ESCAPE.test(text))
-    return text.length + 2;
-  const n = text.length;
-  let extra = 0;
-  for (let i = 0;i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 32 && c !== 34 && c !== 92 && (c < 55296 || c > 57343))
-      continue;
-    if (c === 34 || c === 92 || c === 8 || c === 9 || c === 10 || c === 12 || c === 13)
-      extra += 1;
-    else if (c < 32)
-      extra += 5;
-    else if (c <= 56319 && i + 1 < n && isLowSurrogate(text.charCodeAt(i + 1)))
-      i++;
-    else
-      extra += 5;
-  }
-  return n + 2 + extra;
-}
-function isLowSurrogate(c) {
-  return c >= 56320 && c <= 57343;
-}
-
-class PositionalMemo {
-  previous = { texts: [], sizes: [], count: 0 };
-  begin() {
-    const capacity = this.previous.count + 64;
-    return { texts: new Array(capacity), sizes: new Array(capacity), count: 0 };
-  }
-  sizeOf(memo, text) {
-    const k = memo.count++;
-    const size = k < this.previous.count && this.previous.texts[k] === text ? this.previous.sizes[k] : quotedLength(text);
-    memo.texts[k] = text;
-    memo.sizes[k] = size;
-    return size;
-  }
-  commit(memo) {
-    memo.texts.length = memo.count;
-    memo.sizes.length = memo.count;
-    this.previous = memo;
-  }
-}
-var positionalMemo = new PositionalMemo;
-function stringLength(text, memo) {
-  if (memo === null || text.length < MEMO_MIN_LENGTH)
-    return quotedLength(text);
-  return positionalMemo.sizeOf(memo, text);
-}
-function lengthOf(value, depth, memo) {
-  switch (typeof value) {
-    case "string":
-      return stringLength(value, memo);
-    case "number":
-      return numberLength(value);
-    case "boolean":
-      return value ? 4 : 5;
-    case "object":
-      if (value === null)
-        return 4;
-      if (depth > MAX_DEPTH || typeof value.toJSON === "function")
-        return viaStringify(value);
-      if (Array.isArray(value))
-        return arrayLength(value, depth, memo);
-      if (!isPlainObject3(value))
-        return viaStringify(value);
-      return objectLength(value, depth, memo);
-    case "bigint":
-      return viaStringify(value);
-    default:
-      return;
-  }
-}
-function numberLength(value) {
-  if (!Number.isFinite(value))
-    return 4;
-  if (Number.isSafeInteger(value) && value >= 0)
-    return digitCount(value);
-  return String(value).length;
-}
-var POWERS_OF_TEN = Array.from({ length: 16 }, (_, i) => 10 ** i);
-function digitCount(value) {
-  let digits = 1;
-  while (digits < 16 && value >= POWERS_OF_TEN[digits])
-    digits++;
-  return digits;
-}
-function arrayLength(values, depth, memo) {
-  let total = jsonArrayLength(0, values.length);
-  for (let i = 0;i < values.length; i++)
-    total += lengthOf(values[i], depth + 1, memo) ?? 4;
-  return total;
-}
-function objectLength(value, depth, memo) {
-  let total = 2;
-  let members = 0;
-  for (const key in value) {
-    const member = lengthOf(value[key], depth + 1, memo);
-    if (member === undefined)
-      continue;
-    total += keyLength(key) + 1 + member;
-    members++;
-  }
-  return total + Math.max(0, members - 1);
-}
-var keyLengths = new Map;
-var KEY_CACHE_LIMIT = 4096;
-function keyLength(key) {
-  let size = keyLengths.get(key);
-  if (size === undefined) {
-    if (keyLengths.size >= KEY_CACHE_LIMIT)
-      keyLengths.clear();
-    size = quotedLength(key);
-    keyLengths.set(key, size);
-  }
-  return size;
-}
-function isPlainObject3(value) {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-function viaStringify(value) {
-  return JSON.stringify(value)?.length;
-}
-
-// src/render/message-size.ts
-var IMAGE_TOKEN_ESTIMATE = 1600;
-var IMAGE_CHARS = IMAGE_TOKEN_ESTIMATE * 4;
-var IMAGE_STANDIN = Object.freeze({ type: "image" });
-function imageCount(msg) {
-  const content = msg?.content;
-  if (!Array.isArray(content))
-    return 0;
-  let images = 0;
-  for (const block of content)
-    if (isImage(block))
-      images++;
-  return images;
-}
-function withoutImageData(msg) {
-  const content = msg.content;
-  return { ...msg, content: content.map((block) => isImage(block) ? IMAGE_STANDIN : block) };
-}
-function isImage(block) {
-  return block?.type === "image";
-}
-function charsOf(msg) {
-  const images = imageCount(msg);
-  const value = images === 0 ? msg : withoutImageData(msg);
-  return (jsonLength(value) ?? 0) + IMAGE_CHARS * images;
-}
-var REQUEST_FIELDS = new Set(["role", "content", "toolCallId", "toolName", "isError", "command", "output", "summary"]);
-function requestChars(msg) {
-  const images = imageCount(msg);
-  const value = images === 0 ? msg : withoutImageData(msg);
-  return jsonSplitLength(value, REQUEST_FIELDS).counted + IMAGE_CHARS * images;
-}
-function elementSizes(msg) {
-  const images = imageCount(msg);
-  const value = images === 0 ? msg : withoutImageData(msg);
-  const split = jsonSplitLength(value, REQUEST_FIELDS);
-  return { full: split.full + IMAGE_CHARS * images, counted: split.counted + IMAGE_CHARS * images };
-}
-function elementSizesOfEach(messages) {
-  return renderInputMemo.sizesOf(messages, measureEach);
-}
-function measureEach(messages) {
-  let values = messages;
-  let images = null;
-  for (let i = 0;i < messages.length; i++) {
-    const count = imageCount(messages[i]);
-    if (count === 0)
-      continue;
-    if (images === null) {
-      images = new Float64Array(messages.length);
-      values = messages.slice();
-    }
-    images[i] = count;
-    values[i] = withoutImageData(messages[i]);
-  }
-  const sizes = jsonSplitElementLengths(values, REQUEST_FIELDS);
-  if (images !== null) {
-    for (let i = 0;i < images.length; i++) {
-      sizes.full[i] += IMAGE_CHARS * images[i];
-      sizes.counted[i] += IMAGE_CHARS * images[i];
-    }
-  }
-  return sizes;
-}
-var LEAF_OBJECT = Symbol("object");
-var LEAF_ARRAY = Symbol("array");
-var LEAF_END = Symbol("end");
-var MAX_LEAF_DEPTH = 64;
-
-class SizeMemo {
-  leaves = [];
-  full = new Float64Array(0);
-  counted = new Float64Array(0);
-  sizesOf(messages, measure) {
-    const n = messages.length;
-    const full = new Float64Array(n);
-    const counted = new Float64Array(n);
-    const leaves = new Array(n);
-    const changed = [];
-    for (let i = 0;i < n; i++) {
-      const previous = i < this.leaves.length ? this.leaves[i] : null;
-      if (previous !== null && sameLeaves(messages[i], previous)) {
-        full[i] = this.full[i];
-        counted[i] = this.counted[i];
-        leaves[i] = previous;
-      } else
-        changed.push(i);
-    }
-    if (changed.length > 0) {
-      const sizes = measure(changed.map((i) => messages[i]));
-      changed.forEach((i, k) => {
-        full[i] = sizes.full[k];
-        counted[i] = sizes.counted[k];
-        leaves[i] = leavesOf(messages[i]);
-      });
-    }
-    this.leaves = leaves;
-    this.full = full;
-    this.counted = counted;
-    return { full: full.slice(), counted: counted.slice() };
-  }
-}
-function leavesOf(value) {
-  const out = [];
-  return collect(value, out, 0) ? out : null;
-}
-function collect(value, out, depth) {
-  switch (typeof value) {
-    case "string":
-    case "number":
-    case "boolean":
-    case "undefined":
-      out.push(value);
-      return true;
-    case "object":
-      if (value === null) {
-        out.push(null);
-        return true;
-      }
-      if (depth > MAX_LEAF_DEPTH)
-        return false;
-      if (Array.isArray(value)) {
-        out.push(LEAF_ARRAY, value.length);
-        for (let i = 0;i < value.length; i++)
-          if (!collect(value[i], out, depth + 1))
-            return false;
-        return true;
-      }
-      if (!isPlain(value))
-        return false;
-      out.push(LEAF_OBJECT);
-      for (const key in value) {
-        out.push(key);
-        if (!collect(value[key], out, depth + 1))
-          return false;
-      }
-      out.push(LEAF_END);
-      return true;
-    default:
-      return false;
-  }
-}
-var cursor = 0;
-function sameLeaves(value, leaves) {
-  cursor = 0;
-  return matches(value, leaves, 0);
-}
-function matches(value, leaves, depth) {
-  if (typeof value !== "object" || value === null)
-    return leaves[cursor++] === value;
-  if (depth > MAX_LEAF_DEPTH)
-    return false;
-  if (Array.isArray(value)) {
-    if (leaves[cursor++] !== LEAF_ARRAY || leaves[cursor++] !== value.length)
-      return false;
-    for (let i = 0;i < value.length; i++)
-      if (!matches(value[i], leaves, depth + 1))
-        return false;
-    return true;
-  }
-  if (leaves[cursor++] !== LEAF_OBJECT || !isPlain(value))
-    return false;
-  for (const key in value) {
-    if (leaves[cursor++] !== key)
-      return false;
-    if (!matches(value[key], leaves, depth + 1))
-      return false;
-  }
-  return leaves[cursor++] === LEAF_END;
-}
-function isPlain(value) {
-  const proto = Object.getPrototypeOf(value);
-  return (proto === Object.prototype || proto === null) && typeof value.toJSON !== "function";
-}
-var renderInputMemo = new SizeMemo;
 
 // src/host/context-metrics.ts
 function tokensOf(chars) {
@@ -6086,7 +8083,7 @@ function charsOf2(calls) {
 
 // src/summarize/flush-report.ts
 var SEP2 = " · ";
-function tokens(chars) {
+function tokens2(chars) {
   return formatCompactCount(Math.round(chars / 4));
 }
 function callsOf(processed, kind) {
@@ -6109,7 +8106,7 @@ function summarizedPart(processed) {
   }
   if (calls === 0)
     return;
-  return `summarized ${plural(calls, "tool output")} (${tokens(raw)} → ${tokens(summary)} tokens)`;
+  return `summarized ${plural(calls, "tool output")} (${tokens2(raw)} → ${tokens2(summary)} tokens)`;
 }
 function skippedParts(processed, minBatchChars) {
   const parts = [];
@@ -6549,53 +8546,8 @@ function writeFlushMetrics(state, attempt) {
   } catch {}
 }
 
-// src/economics/cost-model.ts
-import { getPromptCacheTtlMs } from "@earendil-works/pi-ai";
-var DEFAULT_CACHE_TTL_MS = 5 * 60000;
-var PER_MILLION = 1e6;
-function positive(value) {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
-}
-function cacheTtlMs(model, notes) {
-  let ttl;
-  try {
-    ttl = getPromptCacheTtlMs(model, undefined);
-  } catch {
-    ttl = undefined;
-  }
-  if (ttl !== undefined && Number.isFinite(ttl) && ttl > 0)
-    return ttl;
-  notes.push("the catalog gives no cache lifetime: assuming 5 minutes");
-  return DEFAULT_CACHE_TTL_MS;
-}
-function costModelFor(model) {
-  const notes = [];
-  const label = model ? `${String(model.provider)}/${String(model.id)}` : "no model";
-  const cost = model?.cost;
-  const input = positive(cost?.input);
-  if (!model || input === undefined) {
-    return { priced: false, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, ttlMs: DEFAULT_CACHE_TTL_MS, notes: [`${label} has no input price in the catalog`], label };
-  }
-  const read = positive(cost?.cacheRead);
-  if (read === undefined)
-    notes.push("no cache-read price: assuming 10% of the input price");
-  const write = positive(cost?.cacheWrite);
-  if (write === undefined)
-    notes.push("no cache-write price: a cache miss is billed as input");
-  const output = positive(cost?.output);
-  if (output === undefined)
-    notes.push("no output price: assuming 5x the input price");
-  const prices = {
-    input: input / PER_MILLION,
-    output: (output ?? input * 5) / PER_MILLION,
-    cacheRead: (read ?? input * 0.1) / PER_MILLION,
-    cacheWrite: (write ?? input) / PER_MILLION
-  };
-  return { priced: true, prices, ttlMs: cacheTtlMs(model, notes), notes, label };
-}
-
 // src/economics/flush-decision.ts
-function percent2(share) {
+function percent3(share) {
   return `${Math.round(share * 100)}%`;
 }
 function cacheOf(cache) {
@@ -6624,7 +8576,7 @@ function decideFlush(input) {
   });
   const { contextFraction: fraction, pressure } = input;
   if (fraction !== null && pressure !== null && fraction >= pressure) {
-    return verdict(true, "pressure", `the context is at ${percent2(fraction)} of the window, past the ${percent2(pressure)} pressure line`);
+    return verdict(true, "pressure", `the context is at ${percent3(fraction)} of the window, past the ${percent3(pressure)} pressure line`);
   }
   if (input.moment === "cold" || input.cache.temperature === "cold" && input.cache.requests > 0) {
     return verdict(true, "cold", "the prompt cache has expired, so rewriting costs nothing extra");
@@ -6814,7 +8766,7 @@ function weighFlush(state, ctx, moment, opts = {}) {
     moment,
     cache: state.cache.state(Date.now(), main.ttlMs),
     main,
-    summarizer: summarizerCostModel(state, ctx),
+    summarizer: summarizerCostModel2(state, ctx),
     figures: messages ? measureRewrite(messages, batches, opts.closing, copyPredicate(state)) : undefined,
     contextFraction: usageFraction(safeContextUsage(ctx)),
     pressure: state.config.value.contextPressure,
@@ -6847,11 +8799,11 @@ function weighChainPass(state, ctx, closing, weighed) {
   const chainFigures = fused ? figures : { ...figures, summarizerInputTokens: 0 };
   const main = costModelFor(ctx.model);
   const horizon = weighed.decision.record.figures?.expectedRequests ?? 0;
-  const verdict = weighRewrite(chainFigures, main, summarizerCostModel(state, ctx), horizon, false);
+  const verdict = weighRewrite(chainFigures, main, summarizerCostModel2(state, ctx), horizon, false);
   weighed.decision.record.chains = { verdict: verdict.apply ? "apply" : "defer", netSaving: verdict.netSaving };
   return verdict.apply;
 }
-function summarizerCostModel(state, ctx) {
+function summarizerCostModel2(state, ctx) {
   let model;
   try {
     model = resolveModel(state.config.value, ctx);
@@ -6906,7 +8858,7 @@ function policyView(state, ctx) {
 }
 
 // src/archive/query-tool.ts
-import { resolve as resolve2 } from "node:path";
+import { resolve as resolve3 } from "node:path";
 import { Type } from "typebox";
 
 // src/archive/line-pattern.ts
@@ -7520,7 +9472,7 @@ function ownBlobDirOf(manager) {
     const dir = manager?.getSessionDir();
     if (typeof dir !== "string" || dir === "")
       return;
-    return resolve2(blobDirFor(dir, manager.getSessionId()));
+    return resolve3(blobDirFor(dir, manager.getSessionId()));
   } catch {
     return;
   }
@@ -7890,9 +9842,9 @@ function isIdle2(ctx) {
 }
 
 // src/archive/sidecar-inherit.ts
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync as closeSync2, openSync as openSync2, readSync as readSync2 } from "node:fs";
 import { access } from "node:fs/promises";
-import { basename as basename4, dirname as dirname3, join as join4 } from "node:path";
+import { basename as basename6, dirname as dirname4, join as join6 } from "node:path";
 var HEADER_BYTES = 64 * 1024;
 async function inheritSidecars(records, parentSessionFile, own) {
   if (!own.sessionDir)
@@ -7900,7 +9852,7 @@ async function inheritSidecars(records, parentSessionFile, own) {
   const parentId = sessionIdOf(parentSessionFile);
   if (parentId === undefined)
     return 0;
-  const parentBlobDir = blobDirFor(dirname3(parentSessionFile), parentId);
+  const parentBlobDir = blobDirFor(dirname4(parentSessionFile), parentId);
   const ownBlobDir = blobDirFor(own.sessionDir, own.sessionId);
   if (parentBlobDir === ownBlobDir)
     return 0;
@@ -7908,10 +9860,10 @@ async function inheritSidecars(records, parentSessionFile, own) {
   for (const record of records) {
     if (typeof record.spillPath !== "string")
       continue;
-    const name = basename4(record.spillPath);
-    if (await exists(join4(ownBlobDir, name)))
+    const name = basename6(record.spillPath);
+    if (await exists(join6(ownBlobDir, name)))
       continue;
-    const read = await readOwnSidecar(parentBlobDir, join4(parentBlobDir, name));
+    const read = await readOwnSidecar(parentBlobDir, join6(parentBlobDir, name));
     if (read.kind !== "ok")
       continue;
     await writeSidecarNamed(own.sessionDir, own.sessionId, name, read.text);
@@ -7921,16 +9873,16 @@ async function inheritSidecars(records, parentSessionFile, own) {
 }
 function sessionIdOf(file) {
   try {
-    const fd = openSync(file, "r");
+    const fd = openSync2(file, "r");
     try {
       const buffer = Buffer.alloc(HEADER_BYTES);
-      const read = readSync(fd, buffer, 0, HEADER_BYTES, 0);
+      const read = readSync2(fd, buffer, 0, HEADER_BYTES, 0);
       const line = buffer.subarray(0, read).toString("utf8").split(`
 `, 1)[0] ?? "";
       const header = JSON.parse(line);
       return header?.type === "session" && typeof header.id === "string" ? header.id : undefined;
     } finally {
-      closeSync(fd);
+      closeSync2(fd);
     }
   } catch {
     return;
@@ -8050,640 +10002,6 @@ function capImages(messages, max) {
       out[i] = { ...out[i], content: copy };
   }
   return out;
-}
-
-// src/render/pruner.ts
-import { createHash as createHash4 } from "node:crypto";
-
-// src/render/error-purge.ts
-var PURGE_STRING_MIN_CHARS = 200;
-var MAX_SHRINK_DEPTH = 64;
-function purgeErroredArgs(messages, config) {
-  const { errorTurns, currentTurn } = erroredCallTurns(messages);
-  if (errorTurns.size === 0)
-    return messages;
-  let out = null;
-  for (let i = 0;i < messages.length; i++) {
-    const msg = messages[i];
-    if (msg?.role !== "assistant" || !Array.isArray(msg.content))
-      continue;
-    const content = purgeBlocks(msg.content, errorTurns, currentTurn, config);
-    if (content === msg.content)
-      continue;
-    out ??= messages.slice();
-    out[i] = { ...msg, content };
-  }
-  return out ?? messages;
-}
-function erroredCallTurns(messages) {
-  const errorTurns = new Map;
-  let turn = 0;
-  for (const msg of messages) {
-    if (msg?.role === "assistant")
-      turn++;
-    else if (msg?.role === "toolResult" && msg.isError === true)
-      errorTurns.set(msg.toolCallId, turn);
-  }
-  return { errorTurns, currentTurn: turn };
-}
-function purgeBlocks(content, errorTurns, currentTurn, config) {
-  let out = null;
-  for (let j = 0;j < content.length; j++) {
-    const block = content[j];
-    if (block?.type !== "toolCall" || !("arguments" in block))
-      continue;
-    const errorTurn = errorTurns.get(block.id);
-    if (errorTurn === undefined || !(currentTurn - errorTurn >= config.cooldownTurns))
-      continue;
-    if (!(argumentsJsonLength(block.arguments) >= config.minArgChars))
-      continue;
-    const shrunk = shrinkOrKeep(block.arguments);
-    if (shrunk === block.arguments)
-      continue;
-    out ??= content.slice();
-    out[j] = { ...block, arguments: shrunk };
-  }
-  return out ?? content;
-}
-function argumentsJsonLength(args) {
-  try {
-    const json = JSON.stringify(args);
-    return json === undefined ? -1 : json.length;
-  } catch {
-    return -1;
-  }
-}
-function shrinkOrKeep(args) {
-  try {
-    return shrink(args, 0);
-  } catch {
-    return args;
-  }
-}
-function shrink(value, depth) {
-  if (typeof value === "string") {
-    return value.length > PURGE_STRING_MIN_CHARS ? `<purged-errored-args size="${value.length}"/>` : value;
-  }
-  if (typeof value !== "object" || value === null || depth >= MAX_SHRINK_DEPTH)
-    return value;
-  if (isPlainArray(value))
-    return shrinkArray(value, depth);
-  if (isPlainObject4(value))
-    return shrinkObject(value, depth);
-  return value;
-}
-function shrinkArray(items, depth) {
-  let out = null;
-  for (let i = 0;i < items.length; i++) {
-    const next = shrink(items[i], depth + 1);
-    if (next === items[i])
-      continue;
-    out ??= items.slice();
-    out[i] = next;
-  }
-  return out ?? items;
-}
-function shrinkObject(obj, depth) {
-  const keys = Object.keys(obj);
-  let changed = null;
-  for (const key of keys) {
-    const descriptor = Object.getOwnPropertyDescriptor(obj, key);
-    if (!descriptor || !("value" in descriptor))
-      continue;
-    const next = shrink(descriptor.value, depth + 1);
-    if (next !== descriptor.value)
-      (changed ??= new Map).set(key, next);
-  }
-  if (changed === null)
-    return obj;
-  return copyObject(obj, keys, changed);
-}
-function copyObject(obj, keys, changed) {
-  const copy = Object.create(Object.getPrototypeOf(obj));
-  for (const key of keys) {
-    const descriptor = Object.getOwnPropertyDescriptor(obj, key);
-    if (!descriptor)
-      continue;
-    if (changed.has(key)) {
-      Object.defineProperty(copy, key, { value: changed.get(key), writable: true, enumerable: true, configurable: true });
-    } else {
-      Object.defineProperty(copy, key, { ...descriptor, configurable: true });
-    }
-  }
-  return copy;
-}
-function isPlainArray(value) {
-  return Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype;
-}
-function isPlainObject4(value) {
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null)
-    return false;
-  return typeof value.toJSON !== "function";
-}
-
-// src/render/orphan-sweep.ts
-function sweepOrphanToolResults(messages) {
-  const open = new OpenCalls;
-  let kept = null;
-  let n = 0;
-  const sweptIds = [];
-  for (let i = 0;i < messages.length; i++) {
-    const msg = messages[i];
-    const role = msg?.role;
-    if (role === "assistant") {
-      open.openFrom(msg);
-    } else if (role === "toolResult") {
-      if (!open.consume(msg.toolCallId)) {
-        if (kept === null) {
-          kept = messages.slice();
-          n = i;
-        }
-        sweptIds.push(msg.toolCallId);
-        continue;
-      }
-    } else {
-      open.clear();
-    }
-    if (kept !== null)
-      kept[n++] = msg;
-  }
-  if (kept === null)
-    return { messages, sweptIds };
-  kept.length = n;
-  return { messages: kept, sweptIds };
-}
-var ARRAY_LIMIT = 32;
-var CONSUMED = Symbol("consumed");
-
-class OpenCalls {
-  few = [];
-  many = null;
-  openFrom(assistant) {
-    this.clear();
-    const content = assistant.content;
-    if (!Array.isArray(content) || opensNoCalls2(assistant))
-      return;
-    for (const block of content) {
-      if (block?.type !== "toolCall")
-        continue;
-      if (this.many !== null)
-        this.many.add(block.id);
-      else if (!this.few.includes(block.id)) {
-        this.few.push(block.id);
-        if (this.few.length > ARRAY_LIMIT) {
-          this.many = new Set(this.few);
-          this.few.length = 0;
-        }
-      }
-    }
-  }
-  consume(id) {
-    if (this.many !== null)
-      return this.many.delete(id);
-    const at = indexOfSame(this.few, id);
-    if (at < 0)
-      return false;
-    this.few[at] = CONSUMED;
-    return true;
-  }
-  clear() {
-    this.few.length = 0;
-    this.many = null;
-  }
-}
-function opensNoCalls2(assistant) {
-  return assistant.stopReason === "error" || assistant.stopReason === "aborted";
-}
-function indexOfSame(values, value) {
-  if (value === value)
-    return values.indexOf(value);
-  return values.findIndex((v) => v !== v);
-}
-
-// src/render/stub-replace.ts
-function replaceSummarizedResults(messages, indexer, protection, grace) {
-  const decisions = DecisionMemo.open(indexer, protection, messages.length);
-  const recoveries = new RecoveryStubs(messages, protection);
-  let out = null;
-  let stubSizes = null;
-  const shared = new SharedKeys(messages);
-  for (let i = 0;i < messages.length; i++) {
-    const msg = messages[i];
-    const role = msg?.role;
-    if (role !== "toolResult") {
-      recoveries.pass(i, role);
-      continue;
-    }
-    if (typeof msg.toolCallId !== "string")
-      continue;
-    let text = decisions.recall(i, msg);
-    if (text === undefined)
-      text = stubTextFor(msg, indexer, protection);
-    decisions.remember(i, msg, text);
-    if (text === null && isRecoveryTool(msg.toolName))
-      text = recoveries.stubFor(msg, grace);
-    if (text === null)
-      continue;
-    if (grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp))))
-      continue;
-    const earlier = shared.claim(i);
-    if (earlier !== undefined) {
-      if (earlier >= 0 && out !== null && stubSizes !== null) {
-        out[earlier] = messages[earlier];
-        stubSizes[earlier] = Number.NaN;
-      }
-      continue;
-    }
-    if (out === null || stubSizes === null) {
-      out = messages.slice();
-      stubSizes = new Float64Array(messages.length).fill(Number.NaN);
-    }
-    out[i] = stubMessage(msg, text.text);
-    stubSizes[i] = stubSize(msg, text);
-  }
-  decisions.close();
-  if (out === null || stubSizes === null || !stubsRemain(out, messages))
-    return { messages, stubSizes: null };
-  return { messages: out, stubSizes };
-}
-
-class SharedKeys {
-  messages;
-  lastTs = Number.NEGATIVE_INFINITY;
-  sameTs = [];
-  stubbed = [];
-  takenBack = new Set;
-  byKey = null;
-  constructor(messages) {
-    this.messages = messages;
-  }
-  claim(i) {
-    const msg = this.messages[i];
-    const ts = msg.timestamp;
-    if (this.byKey === null && typeof ts === "number" && ts >= this.lastTs)
-      return this.claimInOrder(i, msg.toolCallId, ts);
-    return this.claimByKey(i);
-  }
-  claimInOrder(i, id, ts) {
-    if (ts > this.lastTs) {
-      this.lastTs = ts;
-      this.sameTs = [];
-    }
-    for (const seen of this.sameTs) {
-      if (seen.id !== id)
-        continue;
-      const earlier = seen.at;
-      seen.at = -1;
-      if (earlier >= 0)
-        this.takenBack.add(earlier);
-      return earlier;
-    }
-    this.sameTs.push({ id, at: i });
-    this.stubbed.push(i);
-    return;
-  }
-  claimByKey(i) {
-    if (this.byKey === null) {
-      this.byKey = new Map;
-      for (const at of this.stubbed)
-        this.byKey.set(this.keyAt(at), this.takenBack.has(at) ? -1 : at);
-    }
-    const key = this.keyAt(i);
-    const earlier = this.byKey.get(key);
-    if (earlier === undefined) {
-      this.byKey.set(key, i);
-      return;
-    }
-    this.byKey.set(key, -1);
-    return earlier;
-  }
-  keyAt(i) {
-    const msg = this.messages[i];
-    return occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
-  }
-}
-function stubsRemain(out, messages) {
-  for (let i = 0;i < out.length; i++)
-    if (out[i] !== messages[i])
-      return true;
-  return false;
-}
-function stubTextFor(msg, indexer, protection) {
-  const id = msg.toolCallId;
-  const key = occKey(id, resultTimestampOf(msg.timestamp));
-  const lookupKey = indexer.isSummarized(key) ? key : indexer.hasLegacyBareRecord(id) ? id : null;
-  if (lookupKey === null)
-    return null;
-  const record = indexer.getRecord(lookupKey);
-  if (protection && record && isProtected(record.toolName, record.args, protection))
-    return null;
-  const ref = indexer.getShortRefForToolCallId(lookupKey) ?? id;
-  const outcome = ownOutcome(record, lookupKey);
-  if (typeof record?.spillPath !== "string" || record.spillPath === "")
-    return summarizedStub(ref, outcome);
-  const text = spilledStub(record, ref, outcome);
-  return { text, quoted: quotedLength(text) };
-}
-function ownOutcome(record, lookupKey) {
-  if (typeof record?.outcome !== "string" || record.outcome === "" || typeof record.toolCallId !== "string")
-    return;
-  return occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp)) === lookupKey ? record.outcome : undefined;
-}
-
-class RecoveryStubs {
-  messages;
-  protection;
-  users = 0;
-  totalUsers = -1;
-  opener = -1;
-  callsOpener = -1;
-  calls = null;
-  constructor(messages, protection) {
-    this.messages = messages;
-    this.protection = protection;
-  }
-  pass(i, role) {
-    if (role === "assistant") {
-      this.opener = i;
-      return;
-    }
-    if (role === "user")
-      this.users += 1;
-    this.opener = -1;
-  }
-  stubFor(msg, grace) {
-    if (grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp))))
-      return null;
-    if (this.totalUsers < 0)
-      this.totalUsers = this.messages.reduce((n, m) => m?.role === "user" ? n + 1 : n, 0);
-    if (this.totalUsers <= this.users)
-      return null;
-    const block = this.callBlock(msg.toolCallId);
-    if (block === undefined)
-      return null;
-    const args = callArgsOf(block);
-    const call = rederivableRecovery(msg, args);
-    if (call === null || this.protection && isProtected(msg.toolName, args, this.protection))
-      return null;
-    const text = recoveryStubText(call);
-    return longerThan(msg.content, text.length) ? { text, quoted: quotedLength(text) } : null;
-  }
-  callBlock(id) {
-    if (this.opener < 0)
-      return;
-    if (this.callsOpener !== this.opener) {
-      this.callsOpener = this.opener;
-      this.calls = new Map;
-      const content = this.messages[this.opener].content;
-      if (Array.isArray(content)) {
-        for (const block of content) {
-          if (block?.type === "toolCall" && isRecoveryTool(block.name) && !this.calls.has(block.id))
-            this.calls.set(block.id, block);
-        }
-      }
-    }
-    return this.calls?.get(id);
-  }
-}
-function longerThan(content, length) {
-  if (!Array.isArray(content))
-    return false;
-  let chars = 0;
-  for (const block of content) {
-    if (block?.type === "image")
-      return true;
-    if (block?.type === "text" && typeof block.text === "string")
-      chars += block.text.length;
-  }
-  return chars > length;
-}
-
-class DecisionMemo {
-  owner;
-  generation;
-  rules;
-  previous;
-  static last = null;
-  ids;
-  timestamps;
-  texts;
-  constructor(owner, generation, rules, previous, length) {
-    this.owner = owner;
-    this.generation = generation;
-    this.rules = rules;
-    this.previous = previous;
-    this.ids = new Array(length);
-    this.timestamps = new Array(length);
-    this.texts = new Array(length);
-  }
-  static open(indexer, protection, length) {
-    const generation = generationOf(indexer);
-    const rules = protectionRules(protection);
-    const last = DecisionMemo.last;
-    const valid = typeof generation === "number" && last?.owner === indexer && last.generation === generation && last.rules === rules;
-    return new DecisionMemo(indexer, typeof generation === "number" ? generation : Number.NaN, rules, valid ? last : null, length);
-  }
-  recall(i, msg) {
-    const previous = this.previous;
-    if (previous === null || i >= previous.ids.length)
-      return;
-    if (previous.ids[i] !== msg.toolCallId || !Object.is(previous.timestamps[i], msg.timestamp))
-      return;
-    return previous.texts[i];
-  }
-  remember(i, msg, text) {
-    this.ids[i] = msg.toolCallId;
-    this.timestamps[i] = msg.timestamp;
-    this.texts[i] = text;
-  }
-  close() {
-    this.previous = null;
-    if (!Number.isNaN(this.generation))
-      DecisionMemo.last = this;
-  }
-}
-function protectionRules(protection) {
-  if (!protection)
-    return "";
-  const list = (value) => Array.isArray(value) ? value.map((entry) => `${typeof entry}:${String(entry).length}:${String(entry)}`).join(",") : "-";
-  return `${list(protection.protectedTools)}|${list(protection.protectedPaths)}`;
-}
-function stubMessage(msg, text) {
-  return {
-    role: "toolResult",
-    toolCallId: msg.toolCallId,
-    toolName: msg.toolName,
-    content: [{ type: "text", text }],
-    isError: false,
-    timestamp: msg.timestamp
-  };
-}
-var STUB_FRAME = JSON.stringify(stubMessage({ toolCallId: "" }, "")).length - 4;
-function stubSize(msg, text) {
-  return STUB_FRAME + quotedLength(msg.toolCallId) + text.quoted + memberLength("toolName", msg.toolName) + memberLength("timestamp", msg.timestamp);
-}
-function stubRequestSize(stubJsonLength, stub) {
-  return stubJsonLength - memberLength("timestamp", stub.timestamp);
-}
-function memberLength(key, value) {
-  const size = jsonLength(value);
-  return size === undefined ? 0 : quotedLength(key) + 1 + size + 1;
-}
-var summarizedTexts = new Map;
-var SUMMARIZED_TEXT_LIMIT = 1 << 16;
-function summarizedStub(ref, outcome) {
-  const cacheKey = outcome === undefined ? ref : `${ref}\x00${outcome}`;
-  let stub = summarizedTexts.get(cacheKey);
-  if (stub === undefined) {
-    if (summarizedTexts.size >= SUMMARIZED_TEXT_LIMIT)
-      summarizedTexts.clear();
-    const text = outcome === undefined ? `[Summarized in pruner summary, ref \`${ref}\`. Use context_tree_query to retrieve full output.]` : `[Summarized in pruner summary, ref \`${ref}\`. Outcome: ${sentence(outcome)} ${SEARCH_HINT}]`;
-    stub = { text, quoted: quotedLength(text) };
-    summarizedTexts.set(cacheKey, stub);
-  }
-  return stub;
-}
-var SEARCH_HINT = "Use context_tree_query to retrieve the full output, or pass pattern to search it.";
-function sentence(text) {
-  return /[.!?]$/.test(text) ? text : `${text}.`;
-}
-function spilledStub(record, ref, outcome) {
-  const bytes = typeof record.spillBytes === "number" ? String(record.spillBytes) : "?";
-  const lines = [`[Oversized output spilled to file — ${bytes} bytes.]`, `Tool: ${typeof record.toolName === "string" ? record.toolName : ""}`];
-  if (outcome !== undefined)
-    lines.push(`Outcome: ${outcome}`);
-  lines.push("Preview (head):", typeof record.resultPreview === "string" ? record.resultPreview : "", `Full output: use context_tree_query with ref \`${ref}\`.`);
-  const paging = `It comes back at most 2000 lines (50 KiB) at a time; pass lines for a later part, e.g. context_tree_query({ toolCallIds: [${JSON.stringify(ref)}], lines: "2001-4000" })`;
-  lines.push(outcome === undefined ? `${paging}.` : `${paging}, or pass pattern to search it, e.g. pattern: "error".`);
-  return lines.join(`
-`);
-}
-
-// src/render/render-size.ts
-function measureRender(input, stubbed, positional, output, created) {
-  const inputSizes = elementSizesOfEach(input);
-  const sizes = positional === input ? inputSizes : positionalSizes(input, inputSizes, stubbed, positional);
-  const after = output === positional ? { full: sum(sizes.full), counted: sum(sizes.counted) } : carriedSizes(positional, sizes, output, created);
-  return {
-    beforeChars: jsonArrayLength(sum(inputSizes.full), input.length),
-    afterChars: jsonArrayLength(after.full, output.length),
-    requestBeforeChars: jsonArrayLength(sum(inputSizes.counted), input.length),
-    requestAfterChars: jsonArrayLength(after.counted, output.length)
-  };
-}
-function positionalSizes(input, inputSizes, stubbed, positional) {
-  const { messages: stubs, stubSizes } = stubbed;
-  const full = new Float64Array(positional.length);
-  const counted = new Float64Array(positional.length);
-  for (let i = 0;i < positional.length; i++) {
-    const msg = positional[i];
-    if (msg === input[i]) {
-      full[i] = inputSizes.full[i];
-      counted[i] = inputSizes.counted[i];
-    } else if (stubSizes !== null && msg === stubs[i] && stubSizes[i] >= 0) {
-      full[i] = stubSizes[i];
-      counted[i] = stubRequestSize(stubSizes[i], msg);
-    } else {
-      const size = elementSizes(msg);
-      full[i] = size.full;
-      counted[i] = size.counted;
-    }
-  }
-  return { full, counted };
-}
-function carriedSizes(base, baseSizes, output, created) {
-  let full = 0;
-  let counted = 0;
-  const measure = (msg) => {
-    const size = elementSizes(msg);
-    full += size.full;
-    counted += size.counted;
-  };
-  let j = 0;
-  for (const msg of output) {
-    let k = j;
-    if (base[j] !== msg) {
-      if (created.has(msg)) {
-        measure(msg);
-        continue;
-      }
-      while (k < base.length && base[k] !== msg)
-        k++;
-      if (k === base.length) {
-        measure(msg);
-        continue;
-      }
-    }
-    full += baseSizes.full[k];
-    counted += baseSizes.counted[k];
-    j = k + 1;
-  }
-  return { full, counted };
-}
-function sum(values) {
-  let total = 0;
-  for (let i = 0;i < values.length; i++)
-    total += values[i];
-  return total;
-}
-
-// src/render/pruner.ts
-var requestSizes = new WeakMap;
-function requestSizesOf(result) {
-  return requestSizes.get(result);
-}
-function pruneMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0, diagnostics, supersede) {
-  const grace = lazyInGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
-  const stubbed = replaceSummarizedResults(messages, indexer, protection, grace);
-  let current = stubbed.messages;
-  if (supersede)
-    current = applySupersede(current, supersede.state, supersede.isProtected);
-  if (errorPurge?.enabled)
-    current = purgeErroredArgs(current, errorPurge);
-  const positional = current;
-  let created = NOTHING_CREATED;
-  if (chainCompression?.enabled) {
-    const chained = compressChains(current, indexer);
-    current = chained.messages;
-    created = chained.created;
-  }
-  const swept = sweepOrphanToolResults(current);
-  if (swept.sweptIds.length > 0) {
-    reportSweep(swept.sweptIds, diagnostics);
-    current = swept.messages;
-  }
-  if (current === messages)
-    return { messages, pruned: false, beforeChars: 0, afterChars: 0 };
-  const sizes = measureRender(messages, stubbed, positional, current, created);
-  const result = { messages: current, pruned: true, beforeChars: sizes.beforeChars, afterChars: sizes.afterChars };
-  requestSizes.set(result, { beforeChars: sizes.requestBeforeChars, afterChars: sizes.requestAfterChars });
-  return result;
-  function compressChains(input, idx) {
-    const bodyFor = (entry) => chainBody(entry, idx);
-    const lookup = (blockId) => {
-      const entry = idx.findChainEntryByBlockId?.(blockId);
-      if (!entry)
-        return;
-      const body = bodyFor(entry);
-      return body === "" ? undefined : body;
-    };
-    return compressChainRanges(input, idx.getChainEntries(), bodyFor, chainCompression?.stripFinalAssistantThinking === true, lookup, diagnostics);
-  }
-}
-function chainBody(entry, indexer) {
-  if (typeof entry.rangeSummaryText === "string")
-    return entry.rangeSummaryText;
-  const keys = Array.isArray(entry.droppedOccurrenceKeys) ? entry.droppedOccurrenceKeys : Array.isArray(entry.droppedToolCallIds) ? entry.droppedToolCallIds : [];
-  const text = indexer.getPerBatchSummaryTextForToolCallIds(keys.filter((key) => typeof key === "string"));
-  return typeof text === "string" ? text : "";
-}
-function reportSweep(sweptIds, diagnostics) {
-  const sorted = sweptIds.map((id) => typeof id === "string" ? id : `<${typeof id}>`).sort();
-  const key = createHash4("sha1").update(sorted.join(",")).digest("hex").slice(0, 16);
-  const shown = sorted.slice(0, 5).join(", ");
-  const more = sorted.length > 5 ? ` ... +${sorted.length - 5} more` : "";
-  diagnostics?.report("orphan-sweep", key, `swept ${sorted.length} orphan toolResult(s): ${shown}${more}`);
 }
 
 // src/host/turn-handlers.ts

@@ -155,8 +155,21 @@ export class ToolCallIndexer {
   reconstructFromSession(ctx: ExtensionContext): void {
     this.clear();
     const branch: unknown = ctx.sessionManager.getBranch();
+    this.ingest(branch, branch);
+  }
+
+  /**
+   * Adds what `entries` persist, where `entries` continue the branch this index was built from: the same
+   * index a rebuild over the longer branch gives. `transcript` is where outputs a crash left without an
+   * index line are looked up. For the offline replay, which follows a branch entry by entry.
+   */
+  extendFromEntries(entries: unknown[], transcript: unknown): void {
+    this.ingest(entries, transcript);
+  }
+
+  private ingest(entries: unknown, transcript: unknown): void {
     const summarizedKeys: string[] = [];
-    const aliases = walkBranch(branch, {
+    const aliases = walkBranch(entries, {
       indexRecords: (records, backfilled, refs) => {
         for (const record of records) {
           if (this.indexRecord(record) && !backfilled) this.pendingSeeds.push(record);
@@ -172,7 +185,7 @@ export class ToolCallIndexer {
       chain: (entry) => this.storeChain(entry),
     });
     for (const alias of aliases) this.linkAlias(alias.newKey, alias.originalKey, alias.call);
-    this.restoreUnindexedSummarized(branch, summarizedKeys);
+    this.restoreUnindexedSummarized(transcript, summarizedKeys);
   }
 
   /**

@@ -202,7 +202,7 @@ describe("registration", () => {
   test("an empty prefix completes every subcommand in catalogue order", () => {
     const items = harness().spec.getArgumentCompletions("");
     expect(items.map((i: any) => i.value)).toEqual([
-      "settings", "on", "off", "status", "model", "thinking", "prune-on", "batching", "stats", "tree",
+      "settings", "on", "off", "status", "model", "thinking", "prune-on", "batching", "stats", "report", "tree",
       "now", "compact", "protected-tools", "protected-paths", "min-batch-chars", "recovery-grace", "dedup", "help",
     ]);
   });
@@ -255,7 +255,7 @@ describe("dispatch", () => {
     });
     await h.run("", ctx);
     expect(seen[0]).toBe("pruner — choose a subcommand");
-    expect(seen[1]).toHaveLength(18);
+    expect(seen[1]).toHaveLength(19);
     expect(notes.map((n) => n.message)).toEqual(["pruner stats: no summarizer calls yet."]);
   });
 
@@ -286,7 +286,7 @@ describe("dispatch", () => {
     expect(lines[2]).toBe("Usage:");
     expect(lines[3]).toStartWith(`  ${"/pruner settings".padEnd(41)}`);
     const usage = lines.filter((l) => l.startsWith("  /pruner "));
-    expect(usage).toHaveLength(30);
+    expect(usage).toHaveLength(33);
     expect(usage.map((l) => l.slice(2, 43).trimEnd())).toContain("/pruner dedup on|off");
     expect(notes[0]!.message).toContain("contextPrune");
     expect(notes[0]!.message).toContain("PI_CODING_AGENT_DIR");

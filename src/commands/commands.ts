@@ -27,6 +27,7 @@ import { errorMessage, info, safeNotify } from "./command-context.js";
 import type { CommandDeps, CompactResult, FlushResultLike, SubcommandHandler } from "./command-context.js";
 import { completeSubcommand, helpText, SUBCOMMANDS } from "./command-help.js";
 import { statsCommand, statusCommand } from "./command-report.js";
+import { reportCommand } from "./command-replay.js";
 import { settingsCommand } from "./command-settings.js";
 import { saveConfig, SettingsSaveError, settingsPath } from "../settings/config.js";
 import type { ToolCallIndexer } from "../archive/indexer.js";
@@ -56,6 +57,7 @@ const HANDLERS = new Map<string, SubcommandHandler>([
   ["prune-on", pruneOnCommand],
   ["batching", batchingCommand],
   ["stats", statsCommand],
+  ["report", reportCommand],
   ["tree", treeCommand],
   ["now", nowCommand],
   ["compact", compactCommand],

@@ -128,18 +128,24 @@ export function compressChainRanges(
 
 // ---------------------------------------------------------------------------
 
+// Entries are never mutated, so one that passed once passes again: each render checks only new ones.
+const validEntries = new WeakSet<object>();
+
 /** Entries are validated at load; one that slipped through invalid is left alone (fail closed), never rendered. */
 function usableEntries(entries: ChainCompressionEntry[], diagnostics?: Reporter): ChainCompressionEntry[] {
   let usable: ChainCompressionEntry[] | undefined;
   for (let i = 0; i < entries.length; i++) {
-    const parsed = parseChainEntry(entries[i]);
-    if (parsed.ok && parsed.value === entries[i] && usable === undefined) continue;
+    const entry = entries[i];
+    const known = typeof entry === "object" && entry !== null && validEntries.has(entry);
+    const parsed = known ? ({ ok: true, value: entry } as const) : parseChainEntry(entry);
+    if (parsed.ok && parsed.value === entry && !known) validEntries.add(entry);
+    if (parsed.ok && parsed.value === entry && usable === undefined) continue;
     usable ??= entries.slice(0, i);
     if (parsed.ok) {
       usable.push(parsed.value);
       continue;
     }
-    const named = (entries[i] as { blockId?: unknown } | null)?.blockId;
+    const named = (entry as { blockId?: unknown } | null)?.blockId;
     const blockId = isHeaderSafe(named) ? named : "?";
     diagnostics?.report("unresolved-range", `invalid:${blockId}`, `blockId=${blockId} skipped: invalid entry (${parsed.reason})`);
   }

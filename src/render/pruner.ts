@@ -26,7 +26,7 @@ import { lazyInGraceRecoveryToolCallIds } from "./recovery-grace.js";
 import { measureRender } from "./render-size.js";
 import { elementChars } from "./message-size.js";
 import { jsonArrayLength } from "./json-size.js";
-import { replaceSummarizedResults, type StubIndexer } from "./stub-replace.js";
+import { replaceSummarizedResults, type StubbedMessages, type StubIndexer } from "./stub-replace.js";
 import { applySupersede, type SupersedeState } from "./supersede.js";
 import type { ChainCompressionConfig, ChainCompressionEntry, ErrorPurgeConfig, LiveReclaim } from "../types.js";
 
@@ -74,16 +74,24 @@ export function sizeMessages(messages: any[]): number {
   return jsonArrayLength(elements, messages.length);
 }
 
-export function pruneMessages(
+interface RenderPass {
+  messages: any[];
+  stubbed: StubbedMessages;
+  /** The output of the index-preserving phases, before chain compression and the sweep. */
+  positional: any[];
+  created: ReadonlySet<unknown>;
+}
+
+function runPhases(
   messages: any[],
   indexer: RenderIndexer,
-  chainCompression?: ChainCompressionConfig,
-  errorPurge?: ErrorPurgeConfig,
-  protection?: ProtectionConfig,
-  recoveryGraceTurns = 0,
-  diagnostics?: DiagnosticSink,
-  supersede?: SupersedeOptions,
-): PruneResult {
+  chainCompression: ChainCompressionConfig | undefined,
+  errorPurge: ErrorPurgeConfig | undefined,
+  protection: ProtectionConfig | undefined,
+  recoveryGraceTurns: number,
+  diagnostics: DiagnosticSink | undefined,
+  supersede: SupersedeOptions | undefined,
+): RenderPass {
   const grace = lazyInGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
   const stubbed = replaceSummarizedResults(messages, indexer, protection, grace);
   let current = stubbed.messages;
@@ -94,7 +102,7 @@ export function pruneMessages(
 
   let created: ReadonlySet<unknown> = NOTHING_CREATED;
   if (chainCompression?.enabled) {
-    const chained = compressChains(current, indexer);
+    const chained = compressChains(current, indexer, chainCompression, diagnostics);
     current = chained.messages;
     created = chained.created;
   }
@@ -104,31 +112,65 @@ export function pruneMessages(
     reportSweep(swept.sweptIds, diagnostics);
     current = swept.messages;
   }
+  return { messages: current, stubbed, positional, created };
+}
 
+export function pruneMessages(
+  messages: any[],
+  indexer: RenderIndexer,
+  chainCompression?: ChainCompressionConfig,
+  errorPurge?: ErrorPurgeConfig,
+  protection?: ProtectionConfig,
+  recoveryGraceTurns = 0,
+  diagnostics?: DiagnosticSink,
+  supersede?: SupersedeOptions,
+): PruneResult {
+  const pass = runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede);
+  const current = pass.messages;
   // Every phase returns its input when it changes nothing, so this is the OR of the phases.
   if (current === messages) return { messages, pruned: false, beforeChars: 0, afterChars: 0 };
-  const sizes = measureRender(messages, stubbed, positional, current, created);
+  const sizes = measureRender(messages, pass.stubbed, pass.positional, current, pass.created);
   const result = { messages: current, pruned: true, beforeChars: sizes.beforeChars, afterChars: sizes.afterChars };
   requestSizes.set(result, { beforeChars: sizes.requestBeforeChars, afterChars: sizes.requestAfterChars });
   return result;
+}
 
-  function compressChains(input: any[], idx: RenderIndexer): ChainRangeResult {
-    const bodyFor = (entry: ChainCompressionEntry): string => chainBody(entry, idx);
-    const lookup = (blockId: string): string | undefined => {
-      const entry = idx.findChainEntryByBlockId?.(blockId);
-      if (!entry) return undefined;
-      const body = bodyFor(entry);
-      return body === "" ? undefined : body;
-    };
-    return compressChainRanges(
-      input,
-      idx.getChainEntries(),
-      bodyFor,
-      chainCompression?.stripFinalAssistantThinking === true,
-      lookup,
-      diagnostics,
-    );
-  }
+/**
+ * The same phases as `pruneMessages` without its size accounting, which walks every message: for an
+ * offline replay (src/report/) that renders thousands of requests and measures only what changed.
+ */
+export function renderMessages(
+  messages: any[],
+  indexer: RenderIndexer,
+  chainCompression?: ChainCompressionConfig,
+  errorPurge?: ErrorPurgeConfig,
+  protection?: ProtectionConfig,
+  recoveryGraceTurns = 0,
+): any[] {
+  return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined).messages;
+}
+
+function compressChains(
+  input: any[],
+  idx: RenderIndexer,
+  chainCompression: ChainCompressionConfig,
+  diagnostics: DiagnosticSink | undefined,
+): ChainRangeResult {
+  const bodyFor = (entry: ChainCompressionEntry): string => chainBody(entry, idx);
+  const lookup = (blockId: string): string | undefined => {
+    const entry = idx.findChainEntryByBlockId?.(blockId);
+    if (!entry) return undefined;
+    const body = bodyFor(entry);
+    return body === "" ? undefined : body;
+  };
+  return compressChainRanges(
+    input,
+    idx.getChainEntries(),
+    bodyFor,
+    chainCompression.stripFinalAssistantThinking === true,
+    lookup,
+    diagnostics,
+  );
 }
 
 // ---------------------------------------------------------------------------

@@ -82,6 +82,16 @@ for (const layout of LAYOUTS) {
       expect(chat).toMatch(/prune: ON \u00b7 [\d.]+k?->[\d.]+k? \(-\d+%\)/);
     });
 
+    test("/pruner report draws its chart and totals in the chat without wrapping, and names the HTML page", async () => {
+      await tui.command("/pruner report");
+      const screen = await tui.waitFor("HTML report:", 30000);
+      const text = screen.join("\n");
+      expect(text).toMatch(/^ +peak context +[\d.]+k? +[\d.]+k? +[\d.]+k?$/m);
+      expect(text).toMatch(/^ +dollars +(unpriced|\$[\d.]+) +(unpriced|\$[\d.]+) +(unpriced|\$[\d.]+)$/m);
+      // A wrapped 78-column line would leave a row that starts with a chart block or a table figure.
+      expect(text).not.toMatch(/^[▁▂▃▄▅▆▇█]/m);
+    });
+
     test("the tree browser marks the selection with an arrow in an aligned box and labels rows by prompt", async () => {
       await tui.command("/pruner tree");
       let tree = await boxed(TREE);

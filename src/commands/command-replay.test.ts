@@ -1,0 +1,67 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_CONFIG } from "../types.js";
+import { REPLAY_WIDGET_ID, reportCommand } from "./command-replay.js";
+
+const FIXTURE = join(import.meta.dir, "../../test/fixtures/swe-agent/web--i_got_id_demo.jsonl");
+const dir = mkdtempSync(join(tmpdir(), "pruner-report-cmd-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function setup(mode: "tui" | "rpc", sessionFile?: string) {
+  const notes: Array<{ message: string; type?: string }> = [];
+  const widgets: Array<[string, unknown]> = [];
+  const appended: Array<{ customType: string; data: any }> = [];
+  const ctx: any = {
+    mode,
+    cwd: dir,
+    ui: { notify: (message: string, type?: string) => notes.push({ message, type }), setWidget: (key: string, lines: unknown) => widgets.push([key, lines]) },
+    sessionManager: { getSessionFile: () => sessionFile },
+    modelRegistry: { find: () => undefined },
+  };
+  const deps: any = { pi: { appendEntry: (customType: string, data: any) => appended.push({ customType, data }) }, currentConfig: { value: DEFAULT_CONFIG } };
+  return { ctx, deps, notes, widgets, appended };
+}
+
+describe("/pruner report", () => {
+  test("a relative path is read from the working directory and the report is shown as a notice outside the TUI", async () => {
+    copyFileSync(FIXTURE, join(dir, "a.jsonl"));
+    const { ctx, deps, notes } = setup("rpc");
+    await reportCommand(deps, ctx, ["a.jsonl"]);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.message).toStartWith("pruner report: a.jsonl");
+    expect(notes[0]!.message.replace(/\s+/g, " ")).toContain(`HTML report: ${join(dir, "a.report.html")}`);
+  });
+
+  test("without a path it replays this session's file; in the TUI the report is a chat entry and progress a widget that is cleared", async () => {
+    copyFileSync(FIXTURE, join(dir, "b.jsonl"));
+    const { ctx, deps, appended, widgets } = setup("tui", join(dir, "b.jsonl"));
+    await reportCommand(deps, ctx, []);
+    expect(appended).toHaveLength(1);
+    expect(appended[0]!.customType).toBe("context-prune-report");
+    expect(appended[0]!.data.text).toStartWith("pruner report: b.jsonl");
+    expect(widgets[0]![1]).toEqual(["pruner report: replaying 0% (0/42 request renders)"]);
+    expect(widgets.every(([key]) => key === REPLAY_WIDGET_ID)).toBe(true);
+    expect(widgets.at(-1)![1]).toBeUndefined();
+  });
+
+  test("a session with no file asks for a path", async () => {
+    const { ctx, deps, notes } = setup("rpc", undefined);
+    await reportCommand(deps, ctx, []);
+    expect(notes[0]).toEqual({ message: "pruner report: this session has no file yet (nothing saved); give a session path: /pruner report <file.jsonl>", type: "warning" });
+  });
+
+  test("bad arguments are named and nothing is replayed", async () => {
+    const { ctx, deps, notes } = setup("rpc", join(dir, "b.jsonl"));
+    await reportCommand(deps, ctx, ["nope=1"]);
+    expect(notes[0]).toEqual({ message: "pruner report: nope: not a contextPrune setting", type: "warning" });
+  });
+
+  test("a missing file is a warning, not a throw", async () => {
+    const { ctx, deps, notes } = setup("rpc");
+    await reportCommand(deps, ctx, ["missing.jsonl"]);
+    expect(notes[0]!.message).toStartWith(`pruner report: cannot read ${join(dir, "missing.jsonl")}`);
+    expect(notes[0]!.type).toBe("warning");
+  });
+});

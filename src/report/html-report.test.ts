@@ -1,0 +1,63 @@
+import { describe, expect, test } from "bun:test";
+import { costModelFor } from "../economics/cost-model.js";
+import { reportHtml } from "./html-report.js";
+import type { ReplayReport, ScenarioSeries } from "./replay.js";
+
+function series(name: ScenarioSeries["name"], label: string, n: number): ScenarioSeries {
+  const context = Array.from({ length: n }, (_, i) => i * 10);
+  return {
+    name,
+    label,
+    context,
+    cacheRead: context,
+    cacheWrite: context.map(() => 0),
+    cumulativeCost: context.map((v) => v / 1000),
+    totals: { requests: n, input: 1, cacheRead: 1, cacheWrite: 0, output: 0, summarizerInput: 0, summarizerOutput: 0, summarizerCalls: 0, prefixBreaks: 0, coldStarts: 1, peakContext: n * 10, dollars: undefined },
+  };
+}
+
+function report(n: number): ReplayReport {
+  return {
+    sessionId: "s",
+    requests: n,
+    model: "anthropic/claude-sonnet-4-5",
+    cost: costModelFor(undefined),
+    scenarios: [series("none", "no pruning", n), series("whatif", "what-if", n)],
+    summaryEstimate: { ratio: 0.1, samples: 0, meanAbsError: undefined, realChars: 0, rawChars: 0 },
+    tokens: { samples: 0, charsPerToken: 4, errorAtFour: undefined, errorCalibrated: undefined },
+    outputs: [{ toolName: "bash", toolCallId: "c1", call: "cat <secret>", chars: 10, fates: [{ label: "no pruning", fate: "kept whole" }, { label: "what-if", fate: "stub, ref t1 (90 chars)" }] }],
+    problems: [{ line: 3, message: 'line 3: corrupt JSON, skipped: {"a":<b>' }],
+    notes: [],
+  };
+}
+
+describe("reportHtml", () => {
+  test("one page with both charts, a line per configuration, and the totals and outputs tables", () => {
+    const html = reportHtml(report(10), "s.jsonl");
+    expect(html).toStartWith("<!doctype html>");
+    expect(html).toContain('<figure id="context-chart">');
+    expect(html).toContain('<figure id="cost-chart">');
+    expect(html.match(/<polyline class="series"/g)).toHaveLength(4);
+    expect(html).toContain('<table id="totals">');
+    expect(html).toContain('<table id="outputs">');
+    expect(html).not.toMatch(/<script|<link|src="http/);
+  });
+
+  test("text from the session is escaped", () => {
+    const html = reportHtml(report(3), "<img onerror=x>.jsonl");
+    expect(html).not.toContain("<img onerror");
+    expect(html).toContain("cat &lt;secret&gt;");
+    expect(html).toContain("{&quot;a&quot;:&lt;b&gt;");
+  });
+
+  test("a 5,000-request line is thinned to about two points per pixel column", () => {
+    const html = reportHtml(report(5000), "s.jsonl");
+    const points = /<polyline[^>]*points="([^"]*)"/.exec(html)![1]!.split(" ");
+    expect(points.length).toBeLessThanOrEqual(2 * 760 + 2);
+    expect(points.length).toBeGreaterThan(500);
+  });
+
+  test("an unpriced model's dollar chart says so", () => {
+    expect(reportHtml(report(3), "s.jsonl")).toContain("Cumulative dollars (model unpriced)");
+  });
+});

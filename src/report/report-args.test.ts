@@ -1,0 +1,48 @@
+import { describe, expect, test } from "bun:test";
+import { DEFAULT_CONFIG } from "../types.js";
+import { parseReportArgs } from "./report-args.js";
+
+describe("parseReportArgs", () => {
+  test("no arguments: this session, the current settings turned on, nothing overridden", () => {
+    const args = parseReportArgs([], DEFAULT_CONFIG);
+    expect(args).toMatchObject({ path: undefined, overrides: [], errors: [] });
+    expect(args.config.enabled).toBe(true);
+  });
+
+  test("a path and named overrides of the right type", () => {
+    const args = parseReportArgs(["s.jsonl", "autoBudgetThreshold=0.2", "minBatchChars=500", "pruneOn=on-demand"], DEFAULT_CONFIG);
+    expect(args.path).toBe("s.jsonl");
+    expect(args.config.autoBudgetThreshold).toBe(0.2);
+    expect(args.config.minBatchChars).toBe(500);
+    expect(args.config.pruneOn).toBe("on-demand");
+    expect(args.overrides).toEqual(["autoBudgetThreshold=0.2", "minBatchChars=500", "pruneOn=on-demand"]);
+  });
+
+  test("--policy 2.9.1 and classic name the timing the what-if uses", () => {
+    expect(parseReportArgs(["--policy", "2.9.1"], DEFAULT_CONFIG).overrides).toEqual(["2.9.1 policy"]);
+    expect(parseReportArgs(["--policy", "classic"], DEFAULT_CONFIG).errors).toEqual([]);
+  });
+
+  test("an unknown policy, an unknown key and a wrong-typed value are errors", () => {
+    const args = parseReportArgs(["--policy", "magic", "nope=1", "minBatchChars=lots"], DEFAULT_CONFIG);
+    expect(args.errors).toHaveLength(3);
+    expect(args.errors[1]).toBe("nope: not a contextPrune setting");
+    expect(args.errors[2]).toBe("minBatchChars=lots: not a value this setting takes");
+  });
+
+  test("--model names the catalog model to price at", () => {
+    expect(parseReportArgs(["--model", "anthropic/claude-sonnet-4-5"], DEFAULT_CONFIG).priceAs).toEqual({ provider: "anthropic", id: "claude-sonnet-4-5" });
+    expect(parseReportArgs(["--model", "sonnet"], DEFAULT_CONFIG).errors).toEqual(["--model sonnet: give a catalog model as provider/id"]);
+  });
+
+  test("a value may hold a slash (a model id)", () => {
+    const args = parseReportArgs(["summarizerModel=anthropic/claude-haiku-4-5"], DEFAULT_CONFIG);
+    expect(args.errors).toEqual([]);
+    expect(args.config.summarizerModel).toBe("anthropic/claude-haiku-4-5");
+  });
+
+  test("a second path is an error, and a path with = and / stays a path", () => {
+    expect(parseReportArgs(["a.jsonl", "b.jsonl"], DEFAULT_CONFIG).errors).toEqual(["b.jsonl: only one session path is read"]);
+    expect(parseReportArgs(["/tmp/x=y/s.jsonl"], DEFAULT_CONFIG).path).toBe("/tmp/x=y/s.jsonl");
+  });
+});

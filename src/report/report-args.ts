@@ -1,0 +1,76 @@
+/**
+ * The arguments of `/pruner report [path] [--policy classic|2.9.1] [--model provider/id] [key=value ...]`:
+ * an optional session path, the catalog model to price at instead of the
+ * session's own (for a model the catalog does not price), and the settings the
+ * what-if runs with (the current ones, with named overrides of top-level
+ * `contextPrune` keys, each checked against the default's type). Pure.
+ */
+import { DEFAULT_CONFIG, type ContextPruneConfig } from "../types.js";
+
+export interface ReportArgs {
+  path: string | undefined;
+  config: ContextPruneConfig;
+  /** What the what-if changes from the current settings, in words (empty: nothing). */
+  overrides: string[];
+  /** `--model provider/id`: price at this catalog model instead of the session's. */
+  priceAs: { provider: string; id: string } | undefined;
+  errors: string[];
+}
+
+const POLICIES = new Set(["classic", "2.9.1"]);
+
+function parseValue(text: string): unknown {
+  if (text === "null" || text === "true" || text === "false") return JSON.parse(text);
+  const number = Number(text);
+  if (text.trim() !== "" && Number.isFinite(number)) return number;
+  return text;
+}
+
+function fits(key: string, value: unknown): boolean {
+  const fallback = (DEFAULT_CONFIG as unknown as Record<string, unknown>)[key];
+  if (fallback === null) return value === null || typeof value === "number";
+  if (typeof fallback === "object") return false;
+  if (typeof fallback === "number" && (value === null || typeof value === "number")) return true;
+  return typeof value === typeof fallback;
+}
+
+export function parseReportArgs(parts: string[], current: ContextPruneConfig): ReportArgs {
+  const config: Record<string, unknown> = { ...current, enabled: true };
+  const errors: string[] = [];
+  const named: string[] = [];
+  let path: string | undefined;
+  let priceAs: ReportArgs["priceAs"];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part === "") continue;
+    if (part === "--policy") {
+      const policy = parts[++i] ?? "";
+      if (POLICIES.has(policy)) named.push("2.9.1 policy");
+      else errors.push(`--policy ${policy || "(missing)"}: the replay simulates 2.9.1's flush timing only ("classic" or "2.9.1")`);
+      continue;
+    }
+    if (part === "--model") {
+      const model = parts[++i] ?? "";
+      const slash = model.indexOf("/");
+      if (slash > 0 && slash < model.length - 1) priceAs = { provider: model.slice(0, slash), id: model.slice(slash + 1) };
+      else errors.push(`--model ${model || "(missing)"}: give a catalog model as provider/id`);
+      continue;
+    }
+    const eq = part.indexOf("=");
+    // `name=value` with a plain setting name; anything else (e.g. `/tmp/a=b/s.jsonl`) is a path.
+    if (eq > 0 && /^[A-Za-z][A-Za-z0-9]*$/.test(part.slice(0, eq))) {
+      const key = part.slice(0, eq);
+      const value = parseValue(part.slice(eq + 1));
+      if (!Object.hasOwn(DEFAULT_CONFIG, key)) errors.push(`${key}: not a contextPrune setting`);
+      else if (!fits(key, value)) errors.push(`${key}=${part.slice(eq + 1)}: not a value this setting takes`);
+      else {
+        config[key] = value;
+        named.push(`${key}=${part.slice(eq + 1)}`);
+      }
+      continue;
+    }
+    if (path === undefined) path = part;
+    else errors.push(`${part}: only one session path is read`);
+  }
+  return { path, config: config as unknown as ContextPruneConfig, overrides: named, priceAs, errors };
+}

@@ -1,0 +1,159 @@
+/**
+ * The main-model requests of a session branch, in order: each assistant
+ * message is one request, whose input is the system prompt plus every context
+ * message before it (compaction and context edits applied by pi's own
+ * projection). Two message views are kept side by side: everything the
+ * session holds, and the same without pi-condense's summary messages (what pi
+ * alone would have sent). Pure.
+ */
+import { buildSessionContext, sessionEntryToContextMessages } from "@earendil-works/pi-coding-agent";
+import type { SessionEntry } from "@earendil-works/pi-coding-agent";
+import { CUSTOM_TYPE_SUMMARY } from "../types.js";
+
+export interface RecordedUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export interface ReplayRequest {
+  /** Position of the request's assistant entry on the branch. */
+  entryIndex: number;
+  /** When the request was sent: the assistant message's time (ms). */
+  time: number;
+  /** The messages array the request reads, and how many of its leading messages it sends. */
+  all: { messages: any[]; length: number };
+  bare: { messages: any[]; length: number };
+  /** Size of the system prompt and tool declarations in force, in chars. */
+  systemChars: number;
+  /** Changes whenever the system prompt or the tools change: a new value breaks the cached prefix. */
+  systemVersion: number;
+  /** Output tokens of the reply (recorded, or chars/4 of the reply). */
+  outputTokens: number;
+  usage: RecordedUsage | undefined;
+  provider: string | undefined;
+  model: string | undefined;
+}
+
+const REBUILDING = new Set(["compaction", "context_edit"]);
+
+function finite(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
+}
+
+function usageOf(message: any): RecordedUsage | undefined {
+  const usage = message?.usage;
+  if (!usage || typeof usage !== "object") return undefined;
+  const recorded = { input: finite(usage.input), output: finite(usage.output), cacheRead: finite(usage.cacheRead), cacheWrite: finite(usage.cacheWrite) };
+  return recorded.input + recorded.cacheRead + recorded.cacheWrite > 0 ? recorded : undefined;
+}
+
+function timeOf(entry: SessionEntry, message: any, fallback: number): number {
+  if (typeof message?.timestamp === "number" && Number.isFinite(message.timestamp)) return message.timestamp;
+  const parsed = Date.parse(String(entry.timestamp));
+  return Number.isFinite(parsed) ? parsed : fallback;
+}
+
+function systemSize(message: any): number {
+  const { timestamp: _ignored, ...rest } = message ?? {};
+  return JSON.stringify(rest).length;
+}
+
+function isPrunerSummary(message: any): boolean {
+  return message?.role === "custom" && message.customType === CUSTOM_TYPE_SUMMARY;
+}
+
+function replyChars(message: any): number {
+  return JSON.stringify(message?.content ?? "").length;
+}
+
+class Views {
+  all: any[] = [];
+  bare: any[] = [];
+  systemChars = 0;
+  systemVersion = 0;
+
+  push(messages: any[]): void {
+    for (const message of messages) {
+      if (message?.role === "system") {
+        this.systemChars += systemSize(message);
+        this.systemVersion += 1;
+        continue;
+      }
+      this.all.push(message);
+      if (!isPrunerSummary(message)) this.bare.push(message);
+    }
+  }
+
+  /** A compaction or a context edit rewrites earlier context: start fresh arrays from pi's projection. */
+  rebuild(path: SessionEntry[], leaf: SessionEntry): void {
+    let context;
+    try {
+      context = buildSessionContext(path, leaf.id);
+    } catch {
+      // An entry pi's projection cannot read (hand-edited file): the context goes on as it was.
+      return;
+    }
+    this.all = [];
+    this.bare = [];
+    this.systemChars = 0;
+    this.systemVersion += 1;
+    this.push(context.messages as any[]);
+  }
+}
+
+/** A hand-edited entry pi's conversion cannot read (a message entry without a message) adds nothing. */
+function contextMessagesOf(entry: SessionEntry): any[] {
+  if (entry.type === "message" && typeof (entry as { message?: unknown }).message !== "object") return [];
+  try {
+    return sessionEntryToContextMessages(entry) as any[];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The branch with every parent link pointing at the entry before it. pi's projection walks `parentId`
+ * from the leaf and never stops on a cycle (an entry that names itself, in a hand-edited file); over
+ * this copy it walks exactly the branch.
+ */
+function linked(branch: SessionEntry[]): SessionEntry[] {
+  return branch.map((entry, k) => {
+    const parentId = k === 0 ? null : branch[k - 1]!.id;
+    return entry.parentId === parentId ? entry : ({ ...entry, parentId } as SessionEntry);
+  });
+}
+
+export function buildRequests(input: SessionEntry[]): ReplayRequest[] {
+  const branch = linked(input);
+  const views = new Views();
+  const requests: ReplayRequest[] = [];
+  let lastTime = 0;
+  for (let i = 0; i < branch.length; i++) {
+    const entry = branch[i]!;
+    if (REBUILDING.has(entry.type)) {
+      views.rebuild(branch.slice(0, i + 1), entry);
+      continue;
+    }
+    const message = entry.type === "message" ? (entry as { message?: any }).message : undefined;
+    if (message?.role === "assistant") {
+      const usage = usageOf(message);
+      lastTime = timeOf(entry, message, lastTime);
+      requests.push({
+        entryIndex: i,
+        time: lastTime,
+        all: { messages: views.all, length: views.all.length },
+        bare: { messages: views.bare, length: views.bare.length },
+        systemChars: views.systemChars,
+        systemVersion: views.systemVersion,
+        outputTokens: usage && usage.output > 0 ? usage.output : Math.ceil(replyChars(message) / 4),
+        usage,
+        provider: typeof message.provider === "string" ? message.provider : undefined,
+        model: typeof message.model === "string" ? message.model : undefined,
+      });
+    }
+    views.push(contextMessagesOf(entry));
+  }
+  return requests;
+}

@@ -1,0 +1,117 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { costModelFor } from "../economics/cost-model.js";
+import { DEFAULT_CONFIG } from "../types.js";
+import { runReport, type RunReportResult } from "./run-report.js";
+import { readSessionText } from "./session-file.js";
+
+const FIXTURE = join(import.meta.dir, "../../test/fixtures/swe-agent/web--i_got_id_demo.jsonl");
+const dir = mkdtempSync(join(tmpdir(), "pruner-report-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let n = 0;
+function sessionWith(text: string): string {
+  const path = join(dir, `s${++n}.jsonl`);
+  writeFileSync(path, text);
+  return path;
+}
+
+const fixtureLines = () => readFileSync(FIXTURE, "utf8").trimEnd().split("\n");
+
+/** Runs the report and checks the session file was left byte for byte and untouched in time. */
+async function reportOn(path: string): Promise<RunReportResult> {
+  const before = readFileSync(path);
+  const mtime = statSync(path).mtimeMs;
+  const result = await runReport({
+    path,
+    config: { ...DEFAULT_CONFIG, enabled: true },
+    overrides: [],
+    costModelOf: () => ({ cost: costModelFor(undefined), contextWindow: undefined }),
+  });
+  expect(readFileSync(path).equals(before)).toBe(true);
+  expect(statSync(path).mtimeMs).toBe(mtime);
+  return result;
+}
+
+describe("runReport", () => {
+  test("a good session gives the chart, the totals and the HTML page beside the session", async () => {
+    const path = sessionWith(readFileSync(FIXTURE, "utf8"));
+    const result = await reportOn(path);
+    expect(result.text).toStartWith("pruner report: ");
+    expect(result.text).toContain("context tokens per request");
+    expect(result.text).toContain("peak context");
+    expect(result.htmlPath).toBe(path.replace(/\.jsonl$/, ".report.html"));
+    expect(readFileSync(result.htmlPath!, "utf8")).toContain('<table id="totals">');
+  });
+
+  test("a corrupt line is named, and the report of the rest is still produced", async () => {
+    const lines = fixtureLines();
+    lines.splice(10, 0, "{not json");
+    const result = await reportOn(sessionWith(lines.join("\n")));
+    expect(result.level).toBe("warning");
+    expect(result.text).toContain("line 11: corrupt JSON, skipped");
+    expect(result.text).toContain("dollars");
+  });
+
+  test("a truncated last line is named as such, and the report of the rest is still produced", async () => {
+    const text = readFileSync(FIXTURE, "utf8").trimEnd();
+    const result = await reportOn(sessionWith(text.slice(0, text.length - 40)));
+    expect(result.text).toMatch(/line \d+: truncated or corrupt JSON \(the last line/);
+    expect(result.report!.requests).toBeGreaterThan(0);
+  });
+
+  test("a session of another pi version is replayed with a note on line 1", async () => {
+    const lines = fixtureLines();
+    lines[0] = lines[0]!.replace('"version":3', '"version":7');
+    const result = await reportOn(sessionWith(lines.join("\n")));
+    expect(result.text).toContain("line 1: session version 7 is newer than this pi's 3");
+    expect(result.report!.requests).toBeGreaterThan(0);
+  });
+
+  test("a file that is not a session says so and writes no HTML", async () => {
+    const path = sessionWith('{"name":"pkg","dependencies":{}}\n');
+    const result = await reportOn(path);
+    expect(result.text).toContain("this file is not a pi session");
+    expect(result.htmlPath).toBeUndefined();
+    expect(existsSync(path.replace(/\.jsonl$/, ".report.html"))).toBe(false);
+  });
+
+  test("a missing file is a message, not a throw", async () => {
+    const result = await runReport({ path: join(dir, "none.jsonl"), config: DEFAULT_CONFIG, overrides: [], costModelOf: () => ({ cost: costModelFor(undefined), contextWindow: undefined }) });
+    expect(result.text).toStartWith(`pruner report: cannot read ${join(dir, "none.jsonl")}`);
+  });
+
+  test("an HTML page that cannot be written is reported and the text report still shown", async () => {
+    const path = sessionWith(readFileSync(FIXTURE, "utf8"));
+    const result = await runReport({
+      path,
+      htmlPath: join(dir, "no-such-dir", "r.html"),
+      config: DEFAULT_CONFIG,
+      overrides: [],
+      costModelOf: () => ({ cost: costModelFor(undefined), contextWindow: undefined }),
+    });
+    expect(result.text).toContain("peak context");
+    expect(result.text).toContain("the HTML report could not be written");
+  });
+});
+
+describe("readSessionText on a huge file", () => {
+  test("reads up to the limit, drops the cut line and names where it stopped", () => {
+    const path = join(dir, "huge.jsonl");
+    copyFileSync(FIXTURE, path);
+    const size = statSync(path).size;
+    const read = readSessionText(path, Math.floor(size / 2));
+    expect(read.text.length).toBeLessThan(size);
+    expect(read.text.endsWith("\n")).toBe(true);
+    expect(read.problems).toHaveLength(1);
+    expect(read.problems[0]!.message).toMatch(/^line \d+: the file is \d+ KB; only its first \d+ KB \(lines 1-\d+\) were replayed$/);
+  });
+
+  test("a file under the limit is read whole with no problem", () => {
+    const read = readSessionText(FIXTURE);
+    expect(read.problems).toEqual([]);
+    expect(read.text).toBe(readFileSync(FIXTURE, "utf8"));
+  });
+});

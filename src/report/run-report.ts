@@ -1,0 +1,78 @@
+/**
+ * One `/pruner report` run from a session path to the text shown and the
+ * HTML page written beside the session. Never throws: a file that cannot be
+ * read, is not a session or breaks the replay becomes a message; the session
+ * file is only ever opened for reading.
+ */
+import { basename } from "node:path";
+import type { ContextPruneConfig } from "../types.js";
+import { reportHtml } from "./html-report.js";
+import { replaySession, type ReplayOptions, type ReplayReport } from "./replay.js";
+import { readSessionText, reportPathFor, writeReportFile } from "./session-file.js";
+import { parseSession } from "./session-parse.js";
+import { reportText } from "./text-report.js";
+
+export interface RunReportOptions {
+  path: string;
+  config: ContextPruneConfig;
+  overrides: string[];
+  priceAs?: ReplayOptions["priceAs"];
+  costModelOf: ReplayOptions["costModelOf"];
+  onProgress?: ReplayOptions["onProgress"];
+  yieldEvery?: number;
+  /** Where the HTML goes; default beside the session. */
+  htmlPath?: string;
+}
+
+export interface RunReportResult {
+  text: string;
+  level: "info" | "warning";
+  report?: ReplayReport;
+  htmlPath?: string;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export async function runReport(options: RunReportOptions): Promise<RunReportResult> {
+  const title = basename(options.path);
+  let read;
+  try {
+    read = readSessionText(options.path);
+  } catch (err) {
+    return { text: `pruner report: cannot read ${options.path}: ${errorText(err)}`, level: "warning" };
+  }
+  const parsed = parseSession(read.text);
+  const problems = [...parsed.problems, ...read.problems];
+  if (parsed.notASession) {
+    return { text: [`pruner report: ${options.path}`, ...problems.slice(0, 5).map((p) => `  ${p.message}`)].join("\n"), level: "warning" };
+  }
+  let report: ReplayReport;
+  try {
+    report = await replaySession({
+      sessionId: parsed.id,
+      branch: parsed.branch,
+      problems,
+      config: options.config,
+      overrides: options.overrides,
+      priceAs: options.priceAs,
+      costModelOf: options.costModelOf,
+      onProgress: options.onProgress,
+      yieldEvery: options.yieldEvery,
+    });
+  } catch (err) {
+    return { text: `pruner report: the replay of ${options.path} failed: ${errorText(err)}`, level: "warning" };
+  }
+  const htmlPath = options.htmlPath ?? reportPathFor(options.path);
+  let written: string | undefined = htmlPath;
+  let htmlProblem = "";
+  try {
+    await writeReportFile(htmlPath, reportHtml(report, title));
+  } catch (err) {
+    written = undefined;
+    htmlProblem = `\n  the HTML report could not be written to ${htmlPath}: ${errorText(err)}`;
+  }
+  const level = problems.length > 0 || htmlProblem ? "warning" : "info";
+  return { text: reportText(report, title, written) + htmlProblem, level, report, htmlPath: written };
+}

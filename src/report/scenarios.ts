@@ -1,0 +1,93 @@
+/**
+ * The three configurations a replay compares, each a function from a request
+ * (in order) to the messages it would send:
+ * - `none`: pi alone, pi-condense's own summary messages left out;
+ * - `actual`: what the session sent, its own `context-prune-*` entries replayed
+ *   through the render pipeline with the index as it stood at each request;
+ * - `whatif`: the capture and render pipeline run offline with the given
+ *   settings, summaries estimated (what-if-flush.ts).
+ * Pure apart from the in-memory index each builds.
+ */
+import type { SessionEntry } from "@earendil-works/pi-coding-agent";
+import { ToolCallIndexer } from "../archive/indexer.js";
+import { renderMessages } from "../render/pruner.js";
+import { parseStatsEntry } from "../capture/persisted-entries.js";
+import {
+  CUSTOM_TYPE_CHAIN,
+  CUSTOM_TYPE_DEDUP_ALIAS,
+  CUSTOM_TYPE_INDEX,
+  CUSTOM_TYPE_STATS,
+  CUSTOM_TYPE_SUMMARY,
+  type ContextPruneConfig,
+} from "../types.js";
+import type { ReplayRequest } from "./requests.js";
+import { StableMessages } from "./cache-sim.js";
+
+export interface SummarizerUse {
+  input: number;
+  output: number;
+  /** The actual run records tokens; the what-if counts chars until the chars-per-token ratio is known. */
+  unit: "tokens" | "chars";
+  /** Recorded dollars, when the session says (the actual run); otherwise priced by the caller. */
+  recordedCost?: number;
+  calls: number;
+}
+
+export interface Scenario {
+  name: "none" | "actual" | "whatif";
+  label: string;
+  messagesAt(request: ReplayRequest): any[] | Promise<any[]>;
+  summarizer(): SummarizerUse;
+}
+
+export const NO_SUMMARIZER: SummarizerUse = { input: 0, output: 0, unit: "tokens", calls: 0 };
+
+function prefixOf(view: { messages: any[]; length: number }): any[] {
+  return view.length === view.messages.length ? view.messages.slice() : view.messages.slice(0, view.length);
+}
+
+export function noPruningScenario(): Scenario {
+  return { name: "none", label: "no pruning", messagesAt: (request) => prefixOf(request.bare), summarizer: () => NO_SUMMARIZER };
+}
+
+const INDEX_TYPES = new Set([CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY, CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_DEDUP_ALIAS]);
+
+function customTypeOf(entry: SessionEntry): unknown {
+  return (entry as { customType?: unknown }).customType;
+}
+
+export function hasPrunerEntries(branch: SessionEntry[]): boolean {
+  return branch.some((entry) => INDEX_TYPES.has(customTypeOf(entry) as string));
+}
+
+function recordedSummarizer(branch: SessionEntry[]): SummarizerUse {
+  let use: SummarizerUse = NO_SUMMARIZER;
+  for (const entry of branch) {
+    if (entry.type !== "custom" || customTypeOf(entry) !== CUSTOM_TYPE_STATS) continue;
+    const parsed = parseStatsEntry((entry as { data?: unknown }).data);
+    if (!parsed.ok) continue;
+    const stats = parsed.value;
+    use = { input: stats.totalInputTokens, output: stats.totalOutputTokens, unit: "tokens", recordedCost: stats.totalCost, calls: stats.callCount };
+  }
+  return use;
+}
+
+export function actualScenario(branch: SessionEntry[], config: ContextPruneConfig): Scenario {
+  const indexer = new ToolCallIndexer();
+  let scanned = 0;
+  const stable = new StableMessages();
+  return {
+    name: "actual",
+    label: "as recorded",
+    messagesAt(request) {
+      // The index as a reload at this request would rebuild it, grown by the entries written since the last one.
+      const from = scanned;
+      let changed = false;
+      for (; scanned < request.entryIndex; scanned++) if (INDEX_TYPES.has(customTypeOf(branch[scanned]!) as string)) changed = true;
+      if (changed) indexer.extendFromEntries(branch.slice(from, request.entryIndex), branch);
+      const messages = prefixOf(request.all);
+      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns));
+    },
+    summarizer: () => recordedSummarizer(branch),
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * The replay's file edge: reads a session file (never writes it, never
+ * follows it past `MAX_READ_BYTES`) and writes the HTML report beside it.
+ * A huge file is read up to the limit; the cut line is named like any other
+ * bad line.
+ */
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { basename, dirname, extname, join } from "node:path";
+import type { SessionProblem } from "./session-parse.js";
+
+export const MAX_READ_BYTES = 256 * 1024 * 1024;
+
+export interface SessionText {
+  text: string;
+  /** The file was larger than the limit: only its first `MAX_READ_BYTES` were read. */
+  problems: SessionProblem[];
+}
+
+function bytes(n: number): string {
+  return n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MB` : `${Math.round(n / 1024)} KB`;
+}
+
+export function readSessionText(path: string, limit = MAX_READ_BYTES): SessionText {
+  const fd = openSync(path, "r");
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new Error(`${path} is not a regular file`);
+    const size = Math.min(stats.size, limit);
+    const buffer = Buffer.alloc(size);
+    let read = 0;
+    while (read < size) {
+      const n = readSync(fd, buffer, read, size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    let text = buffer.subarray(0, read).toString("utf8");
+    const problems: SessionProblem[] = [];
+    if (stats.size > limit) {
+      const cut = text.lastIndexOf("\n");
+      text = cut >= 0 ? text.slice(0, cut + 1) : "";
+      const line = text.split("\n").length;
+      problems.push({ line, message: `line ${line}: the file is ${bytes(stats.size)}; only its first ${bytes(limit)} (lines 1-${line - 1}) were replayed` });
+    }
+    return { text, problems };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `<session>.report.html` beside the session file. */
+export function reportPathFor(sessionPath: string): string {
+  const ext = extname(sessionPath);
+  return join(dirname(sessionPath), `${basename(sessionPath, ext)}.report.html`);
+}
+
+export async function writeReportFile(path: string, html: string): Promise<void> {
+  await writeFile(path, html, { encoding: "utf8", mode: 0o600 });
+}

@@ -1,0 +1,78 @@
+import { describe, expect, test } from "bun:test";
+import { costModelFor } from "../economics/cost-model.js";
+import type { ReplayReport, ScenarioSeries } from "./replay.js";
+import { bucketMax, chartText, reportText, REPORT_WIDTH, totalsTable } from "./text-report.js";
+
+function series(name: ScenarioSeries["name"], label: string, context: number[]): ScenarioSeries {
+  const peak = Math.max(...context);
+  return {
+    name,
+    label,
+    context,
+    cacheRead: context.map(() => 0),
+    cacheWrite: context,
+    cumulativeCost: context.map((_, i) => i),
+    totals: { requests: context.length, input: 1, cacheRead: 0, cacheWrite: 1, output: 0, summarizerInput: 0, summarizerOutput: 0, summarizerCalls: 0, prefixBreaks: 0, coldStarts: 1, peakContext: peak, dollars: 1.5 },
+  };
+}
+
+function report(requests: number, extra: Partial<ReplayReport> = {}): ReplayReport {
+  const ramp = Array.from({ length: requests }, (_, i) => (i + 1) * 100);
+  return {
+    sessionId: "s",
+    requests,
+    model: "anthropic/claude-sonnet-4-5",
+    cost: costModelFor(undefined),
+    scenarios: [series("none", "no pruning", ramp), series("actual", "as recorded", ramp.map((v) => v / 2)), series("whatif", "what-if", ramp.map((v) => v / 3))],
+    summaryEstimate: { ratio: 0.1, samples: 0, meanAbsError: undefined, realChars: 0, rawChars: 0 },
+    tokens: { samples: 0, charsPerToken: 4, errorAtFour: undefined, errorCalibrated: undefined },
+    outputs: [],
+    problems: [],
+    notes: [],
+    ...extra,
+  };
+}
+
+describe("the text report", () => {
+  test("every line fits an 80-column terminal with the entry's padding, for a short and a 5,000-request session", () => {
+    for (const requests of [3, 5000]) {
+      const text = reportText(report(requests), "a-session-file-name.jsonl", "/tmp/a-session-file-name.report.html");
+      for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(78);
+      expect(REPORT_WIDTH).toBe(78);
+    }
+  });
+
+  test("the chart draws each configuration on one scale: the tallest reaches a full block, a third of it does not", () => {
+    const lines = chartText(report(60).scenarios);
+    const none = lines.slice(1, 4).join("");
+    const whatIf = lines.slice(7, 10).join("");
+    expect(none).toContain("█");
+    expect(lines[7]!.trim()).not.toContain("█");
+    expect(whatIf).toContain("▁");
+  });
+
+  test("a long session's columns keep each bucket's largest request", () => {
+    expect(bucketMax([1, 9, 2, 3, 8, 1], 3)).toEqual([9, 3, 8]);
+    expect(bucketMax([1, 2], 4)).toEqual([1, 1, 2, 2]);
+  });
+
+  test("the totals table has one column per configuration and a dollars row", () => {
+    const table = totalsTable(report(5).scenarios);
+    expect(table[0]).toContain("no pruning");
+    expect(table[0]).toContain("as recorded");
+    expect(table[0]).toContain("what-if");
+    expect(table.find((line) => line.trimStart().startsWith("dollars"))).toContain("$1.5000");
+  });
+
+  test("an unpriced model, problems and the HTML path are all said", () => {
+    const text = reportText(report(5, { problems: [{ line: 4, message: "line 4: corrupt JSON, skipped: {x" }] }), "s.jsonl", "/tmp/s.report.html");
+    expect(text.replace(/\s+/g, " ")).toContain("no catalog price (no dollars)");
+    expect(text).toContain("problems in the file (1):");
+    expect(text).toContain("line 4: corrupt JSON");
+    expect(text).toContain("HTML report: /tmp/s.report.html");
+  });
+
+  test("a branch without requests says there is nothing to replay", () => {
+    expect(reportText(report(0, { scenarios: [] }), "s.jsonl")).toContain("no main-model requests on this branch");
+  });
+});

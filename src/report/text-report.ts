@@ -1,0 +1,145 @@
+/**
+ * The report as text for the TUI, within 78 columns (an 80-column terminal
+ * less the report entry's padding of one on each side): a block chart of the
+ * context tokens per request for each configuration on one scale, the totals
+ * table, then how summaries and tokens were estimated, the notes and the
+ * problems found in the file. Pure.
+ */
+import { formatCompactCount } from "../summarize/stats.js";
+import type { ReplayReport, ScenarioSeries, ScenarioTotals } from "./replay.js";
+
+export const REPORT_WIDTH = 78;
+const LABEL_WIDTH = 14;
+const CHART_ROWS = 3;
+const BLOCKS = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
+const PEAK_WIDTH = 7;
+
+export function tokens(n: number): string {
+  return formatCompactCount(Math.round(n));
+}
+
+export function dollars(n: number | undefined): string {
+  if (n === undefined) return "unpriced";
+  if (n > 0 && n < 0.0001) return "<$0.0001";
+  return `$${n.toFixed(n >= 100 ? 2 : 4)}`;
+}
+
+export function percent(share: number): string {
+  return `${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%`;
+}
+
+/**
+ * Each column is the largest request of its bucket, so a spike is never averaged away;
+ * a session with fewer requests than columns is stretched to the full width.
+ */
+export function bucketMax(values: number[], columns: number): number[] {
+  if (values.length === 0) return [];
+  if (values.length <= columns) return Array.from({ length: columns }, (_, c) => values[Math.floor((c * values.length) / columns)]!);
+  const out: number[] = [];
+  for (let c = 0; c < columns; c++) {
+    const from = Math.floor((c * values.length) / columns);
+    const to = Math.max(from + 1, Math.floor(((c + 1) * values.length) / columns));
+    let max = 0;
+    for (let i = from; i < to; i++) max = Math.max(max, values[i]!);
+    out.push(max);
+  }
+  return out;
+}
+
+function chartRows(values: number[], peak: number): string[] {
+  const levels = CHART_ROWS * 8;
+  const heights = values.map((v) => (peak > 0 ? Math.round((v / peak) * levels) : 0));
+  const rows: string[] = [];
+  for (let row = CHART_ROWS - 1; row >= 0; row--) {
+    rows.push(heights.map((h) => BLOCKS[Math.max(0, Math.min(8, h - row * 8))]).join(""));
+  }
+  return rows;
+}
+
+export function chartText(scenarios: ScenarioSeries[], width = REPORT_WIDTH): string[] {
+  const columns = width - LABEL_WIDTH - PEAK_WIDTH - 2;
+  const requests = scenarios[0]?.context.length ?? 0;
+  const peak = Math.max(0, ...scenarios.map((s) => s.totals.peakContext));
+  const perColumn = requests > columns ? ` (a column: the largest of ${Math.ceil(requests / columns)} requests)` : "";
+  const lines = [`context tokens per request, 1 to ${requests}${perColumn}`];
+  for (const scenario of scenarios) {
+    const rows = chartRows(bucketMax(scenario.context, columns), peak);
+    rows.forEach((row, i) => {
+      const label = i === rows.length - 1 ? scenario.label.slice(0, LABEL_WIDTH - 3) : "";
+      const end = i === 0 ? tokens(scenario.totals.peakContext).padStart(PEAK_WIDTH) : "";
+      lines.push(`  ${label.padEnd(LABEL_WIDTH - 2)}${row.padEnd(columns)} ${end}`.trimEnd());
+    });
+  }
+  return lines;
+}
+
+const ROWS: Array<[string, (t: ScenarioTotals) => string]> = [
+  ["input tokens", (t) => tokens(t.input)],
+  ["cache read", (t) => tokens(t.cacheRead)],
+  ["cache write", (t) => tokens(t.cacheWrite)],
+  ["output tokens", (t) => tokens(t.output)],
+  ["summarizer in", (t) => tokens(t.summarizerInput)],
+  ["summarizer out", (t) => tokens(t.summarizerOutput)],
+  ["summaries", (t) => String(t.summarizerCalls)],
+  ["prefix breaks", (t) => String(t.prefixBreaks)],
+  ["cold starts", (t) => String(t.coldStarts)],
+  ["peak context", (t) => tokens(t.peakContext)],
+  ["dollars", (t) => dollars(t.dollars)],
+];
+
+export function totalsTable(scenarios: ScenarioSeries[]): string[] {
+  const cell = Math.min(18, Math.floor((REPORT_WIDTH - 18) / Math.max(1, scenarios.length)));
+  const head = `  ${"".padEnd(16)}${scenarios.map((s) => s.label.slice(0, cell - 1).padStart(cell)).join("")}`;
+  const body = ROWS.map(([name, value]) => `  ${name.padEnd(16)}${scenarios.map((s) => value(s.totals).padStart(cell)).join("")}`);
+  return [head, ...body];
+}
+
+export function estimateLines(report: ReplayReport): string[] {
+  const s = report.summaryEstimate;
+  const summary =
+    s.samples === 0
+      ? `summaries estimated at ${percent(s.ratio)} of the raw output (no real summaries in this session to calibrate against)`
+      : `summaries estimated at ${percent(s.ratio)} of the raw output, calibrated on ${s.samples} real ${s.samples === 1 ? "summary" : "summaries"}` +
+        (s.meanAbsError === undefined ? "" : `; leave-one-out error ${percent(s.meanAbsError)}`);
+  const t = report.tokens;
+  const token =
+    t.samples === 0
+      ? "tokens estimated as chars/4 (no recorded usage to calibrate against)"
+      : `tokens: ${t.charsPerToken.toFixed(2)} chars per token, calibrated on ${t.samples} recorded requests; ` +
+        `per-request error ${percent(t.errorCalibrated ?? 0)} (chars/4: ${percent(t.errorAtFour ?? 0)})`;
+  return [summary, token];
+}
+
+function wrap(text: string, indent: string): string[] {
+  const words = text.split(" ");
+  const lines: string[] = [];
+  let line = indent;
+  for (const word of words) {
+    if (line.length + word.length + 1 > REPORT_WIDTH && line.trim() !== "") {
+      lines.push(line.trimEnd());
+      line = `${indent}  `;
+    }
+    line += `${word} `;
+  }
+  if (line.trim() !== "") lines.push(line.trimEnd());
+  return lines;
+}
+
+export function reportText(report: ReplayReport, title: string, htmlPath?: string): string {
+  const ttl = Math.round(report.cost.ttlMs / 60_000);
+  const lines = [
+    `pruner report: ${title}`,
+    ...wrap(`${report.model}, ${report.requests} requests, cache TTL ${ttl > 0 ? `${ttl} min` : `${report.cost.ttlMs} ms`}${report.cost.priced ? "" : ", no catalog price (no dollars)"}`, "  "),
+  ];
+  if (report.requests === 0) lines.push("  no main-model requests on this branch: nothing to replay");
+  else lines.push("", ...chartText(report.scenarios), "", ...totalsTable(report.scenarios));
+  lines.push("");
+  for (const line of [...estimateLines(report), ...report.notes]) lines.push(...wrap(line, "  "));
+  if (report.problems.length > 0) {
+    lines.push(`  problems in the file (${report.problems.length}):`);
+    for (const problem of report.problems.slice(0, 10)) lines.push(...wrap(problem.message, "    "));
+    if (report.problems.length > 10) lines.push(`    ... and ${report.problems.length - 10} more`);
+  }
+  if (htmlPath) lines.push(...wrap(`HTML report: ${htmlPath}`, "  "));
+  return lines.join("\n");
+}

@@ -1,0 +1,189 @@
+/**
+ * The what-if configuration: the session replayed as if pi-condense had run
+ * with the given settings, offline. Tool turns are captured as the flush
+ * captures them (protected tools and paths and recoveries left out, grouped by
+ * `batchingMode`, batches under `minBatchChars` left whole); with `pruneOn`
+ * "agent-message" every final text reply flushes what is pending (2.9.1's
+ * timing), and the summary, its length estimated (summary-estimate.ts), is
+ * appended after that reply; the turn_end gates (`autoBudgetThreshold`,
+ * `frontierGapThresholdTokens`) flush after a tool turn; each request is then rendered by the real render
+ * pipeline over an in-memory index, after the chain pass a flush runs
+ * (what-if-chains.ts). Pure.
+ */
+import { ToolCallIndexer } from "../archive/indexer.js";
+import { formatSummaryToolCallRefs, makeSummaryDetails, refOccurrenceKeys } from "../archive/summary-refs.js";
+import { captureBatch, groupBatchesByMode, serializeBatchForSummarizer } from "../capture/batch-capture.js";
+import { isTextOnlyAssistant, toolCallBlocks } from "../capture/message-shape.js";
+import { isProtected } from "../capture/protected.js";
+import { isRecoveryTool } from "../capture/recovery-call.js";
+import { renderMessages } from "../render/pruner.js";
+import { MAX_BUDGET_WINDOW } from "../summarize/budget.js";
+import { CUSTOM_TYPE_SUMMARY, type CapturedBatch, type ContextPruneConfig } from "../types.js";
+import type { ReplayRequest } from "./requests.js";
+import { messageChars, StableMessages } from "./cache-sim.js";
+import type { Scenario, SummarizerUse } from "./scenarios.js";
+import { estimateSummaryChars, type SummaryEstimate } from "./summary-estimate.js";
+import { WhatIfChainPass } from "./what-if-chains.js";
+
+interface Flushed {
+  length: number;
+  time: number;
+}
+
+interface OpenTurn {
+  message: any;
+  results: any[];
+  turnIndex: number;
+  userTurnGroup: number;
+}
+
+class Simulation {
+  readonly indexer = new ToolCallIndexer();
+  readonly messages: any[] = [];
+  readonly use: SummarizerUse = { input: 0, output: 0, unit: "chars", calls: 0 };
+  /** Chars of `messages`, for the budget triggers. */
+  private chars = 0;
+  private pendingChars = 0;
+  private source: any[] | undefined;
+  private consumed = 0;
+  private turns: OpenTurn[] = [];
+  /** Flushes that processed a batch: the chain pass runs after each, before the next request. */
+  private flushed: Flushed[] = [];
+  private turnIndex = 0;
+  private userTurnGroup = 0;
+
+  constructor(
+    private readonly config: ContextPruneConfig,
+    private readonly estimate: SummaryEstimate,
+    private readonly budgetChars: number | undefined,
+  ) {}
+
+  advance(view: { messages: any[]; length: number }): void {
+    if (view.messages !== this.source) {
+      // A compaction or context edit rebuilt the context: what was summarized before is gone with it.
+      this.source = view.messages;
+      this.consumed = 0;
+      this.messages.length = 0;
+      this.turns = [];
+      this.chars = 0;
+      this.pendingChars = 0;
+    }
+    for (; this.consumed < view.length; this.consumed++) this.take(view.messages[this.consumed]);
+    this.budgetGate();
+  }
+
+  /**
+   * After a tool turn (the context ends with its results) the turn_end gates may flush:
+   * the context over `autoBudgetThreshold`, or the unsummarized tail over `frontierGapThresholdTokens`.
+   */
+  private budgetGate(): void {
+    const last = this.messages[this.messages.length - 1];
+    if (last?.role !== "toolResult") return;
+    const overBudget = this.budgetChars !== undefined && this.chars >= this.budgetChars;
+    const gap = this.config.frontierGapThresholdTokens;
+    const overGap = typeof gap === "number" && gap > 0 && this.pendingChars / 4 >= gap;
+    if (overBudget || overGap) this.flush(last);
+  }
+
+  private push(message: any): void {
+    this.messages.push(message);
+    this.chars += messageChars(message);
+  }
+
+  private take(message: any): void {
+    this.push(message);
+    if (message?.role === "user" || (message?.role === "custom" && message.customType !== CUSTOM_TYPE_SUMMARY)) this.userTurnGroup += 1;
+    if (message?.role === "toolResult") {
+      this.turns[this.turns.length - 1]?.results.push(message);
+      this.pendingChars += messageChars(message);
+      return;
+    }
+    if (message?.role !== "assistant") return;
+    if (toolCallBlocks(message).length > 0) {
+      this.turns.push({ message, results: [], turnIndex: this.turnIndex, userTurnGroup: this.userTurnGroup });
+    }
+    this.turnIndex += 1;
+    if (this.config.pruneOn === "agent-message" && isTextOnlyAssistant(message)) this.flush(message);
+  }
+
+  private excluded(name: unknown, args: unknown): boolean {
+    return isRecoveryTool(name) || isProtected(String(name), args, this.config);
+  }
+
+  private capture(): CapturedBatch[] {
+    const batches: CapturedBatch[] = [];
+    for (const turn of this.turns) {
+      const timestamp = typeof turn.message.timestamp === "number" ? turn.message.timestamp : 0;
+      const batch = captureBatch(turn.message, turn.results, turn.turnIndex, timestamp);
+      const kept = batch.toolCalls.filter(
+        (call) => turn.results.some((result) => result?.toolCallId === call.toolCallId) && !this.excluded(call.toolName, call.args),
+      );
+      if (kept.length > 0) batches.push({ ...batch, toolCalls: kept, userTurnGroup: turn.userTurnGroup });
+    }
+    this.turns = [];
+    this.pendingChars = 0;
+    return groupBatchesByMode(batches, this.config.batchingMode);
+  }
+
+  private flush(reply: any): void {
+    const batches = this.capture();
+    for (const batch of batches) {
+      let raw = 0;
+      for (const call of batch.toolCalls) raw += call.resultText.length;
+      if (this.config.minBatchChars > 0 && raw < this.config.minBatchChars) continue;
+      this.summarize(batch, raw, reply);
+    }
+    if (batches.length > 0) this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0 });
+  }
+
+  private summarize(batch: CapturedBatch, raw: number, reply: any): void {
+    const refs = this.indexer.allocateSummaryRefs(batch);
+    this.indexer.registerSummaryRefs(refs);
+    this.indexer.addBatch(batch, () => {}, refs);
+    const footer = formatSummaryToolCallRefs(refs);
+    const body = "s".repeat(Math.max(1, estimateSummaryChars(this.estimate, raw) - footer.length));
+    this.indexer.registerSummaryBody(refOccurrenceKeys(refs), body);
+    this.push({
+      role: "custom",
+      customType: CUSTOM_TYPE_SUMMARY,
+      content: body + footer,
+      display: false,
+      details: makeSummaryDetails(batch, refs),
+      timestamp: typeof reply.timestamp === "number" ? reply.timestamp : 0,
+    });
+    this.use.calls += 1;
+    this.use.input += serializeBatchForSummarizer(batch).length;
+    this.use.output += body.length + footer.length;
+  }
+
+  /** The flushes since the last call: the context right after each, and the time of the message that triggered it. */
+  takeFlushes(): Flushed[] {
+    const flushes = this.flushed;
+    this.flushed = [];
+    return flushes;
+  }
+}
+
+/** `autoBudgetThreshold` as chars (chars/4 tokens), against the window capped as the live gate caps it. */
+function budgetChars(config: ContextPruneConfig, contextWindow: number | undefined): number | undefined {
+  const share = config.autoBudgetThreshold;
+  if (typeof share !== "number" || share <= 0 || share > 1 || !contextWindow || contextWindow <= 0) return undefined;
+  return Math.min(MAX_BUDGET_WINDOW, share * contextWindow) * 4;
+}
+
+export function whatIfScenario(config: ContextPruneConfig, estimate: SummaryEstimate, contextWindow: number | undefined, label: string): Scenario {
+  const sim = new Simulation(config, estimate, budgetChars(config, contextWindow));
+  const chains = new WhatIfChainPass(config, sim.indexer, estimate, sim.use);
+  const stable = new StableMessages();
+  return {
+    name: "whatif",
+    label,
+    async messagesAt(request: ReplayRequest) {
+      sim.advance(request.bare);
+      for (const flush of sim.takeFlushes()) await chains.afterFlush(sim.messages.slice(0, flush.length), flush.time);
+      const input = sim.messages.slice();
+      return stable.stable(renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns));
+    },
+    summarizer: () => ({ ...sim.use }),
+  };
+}
