@@ -3797,7 +3797,7 @@ function costModelFor(model) {
 }
 
 // src/report/report-args.ts
-var POLICIES = new Set(["classic", "2.9.1"]);
+var POLICIES = { cost: "cost", classic: "classic", "2.9.1": "classic" };
 function parseValue(text) {
   if (text === "null" || text === "true" || text === "false")
     return JSON.parse(text);
@@ -3828,10 +3828,12 @@ function parseReportArgs(parts, current) {
       continue;
     if (part === "--policy") {
       const policy = parts[++i] ?? "";
-      if (POLICIES.has(policy))
-        named.push("2.9.1 policy");
-      else
-        errors.push(`--policy ${policy || "(missing)"}: the replay simulates 2.9.1's flush timing only ("classic" or "2.9.1")`);
+      const flushPolicy = Object.hasOwn(POLICIES, policy) ? POLICIES[policy] : undefined;
+      if (flushPolicy) {
+        config.flushPolicy = flushPolicy;
+        named.push(flushPolicy === "cost" ? "the cost policy" : "2.9.1 policy");
+      } else
+        errors.push(`--policy ${policy || "(missing)"}: use cost, classic or 2.9.1`);
       continue;
     }
     if (part === "--model") {
@@ -6223,6 +6225,139 @@ function estimateSummaryChars(estimate, rawChars) {
   return Math.max(1, Math.round(Math.min(MAX_RATIO, estimate.ratio) * rawChars));
 }
 
+// src/economics/flush-decision.ts
+function percent2(share) {
+  return `${Math.round(share * 100)}%`;
+}
+function cacheOf(cache) {
+  return {
+    temperature: cache.temperature,
+    ...cache.expiresInMs !== undefined ? { expiresInMs: Math.round(cache.expiresInMs) } : {},
+    ...cache.lastHitRate !== undefined ? { lastHitRate: cache.lastHitRate } : {}
+  };
+}
+function fallbackReason(input) {
+  if (!input.main.priced)
+    return `${input.main.label} has no price in the catalog`;
+  if (input.cache.requests === 0)
+    return "the provider reports no usage";
+  if (input.cache.temperature === "unknown")
+    return input.cache.reason ?? "the cache state is unknown";
+  if (!input.figures)
+    return "the request could not be measured";
+  return;
+}
+function decideFlush(input) {
+  const cache = cacheOf(input.cache);
+  const verdict = (apply, basis, reason, figures) => ({
+    apply,
+    record: { verdict: apply ? "apply" : "defer", basis, reason, cache, ...figures ? { figures } : {} }
+  });
+  const { contextFraction: fraction, pressure } = input;
+  if (fraction !== null && pressure !== null && fraction >= pressure) {
+    return verdict(true, "pressure", `the context is at ${percent2(fraction)} of the window, past the ${percent2(pressure)} pressure line`);
+  }
+  if (input.moment === "cold" || input.cache.temperature === "cold" && input.cache.requests > 0) {
+    return verdict(true, "cold", "the prompt cache has expired, so rewriting costs nothing extra");
+  }
+  const fallback = fallbackReason(input);
+  if (fallback)
+    return verdict(input.moment !== "in-run", "fallback", `${fallback}: deciding as 2.9.1 did`);
+  const figures = input.figures;
+  const expected = input.moment === "in-run" ? expectedRemainingRequests(input.runRequests, input.promptsSoFar, "in-run") : expectedRemainingRequests(input.cache.requests, input.promptsSoFar, "after-reply");
+  const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false);
+  return verdict(weighed.apply, weighed.apply ? "pays" : "wait", weighed.reason, {
+    suffixTokens: Math.round(figures.suffixTokens),
+    removedTokens: Math.round(figures.removedTokens),
+    summaryTokens: Math.round(figures.summaryTokens),
+    expectedRequests: weighed.expectedRequests,
+    oneTimeCost: weighed.oneTimeCost,
+    savingPerRequest: weighed.savingPerRequest,
+    summarizerCost: weighed.summarizerCost,
+    netSaving: weighed.netSaving
+  });
+}
+
+// src/summarize/rewrite-figures.ts
+var CHARS_PER_TOKEN = 4;
+var STUB_CHARS = 200;
+var SUMMARY_SHARE = 0.15;
+var SUMMARIZER_CHARS_PER_OUTPUT = 8000;
+function resultKey(message) {
+  if (message?.role !== "toolResult" || typeof message.toolCallId !== "string")
+    return;
+  return occKey(message.toolCallId, typeof message.timestamp === "number" ? message.timestamp : undefined);
+}
+function measureRewrite(messages, pending, closing, isCopy = () => false) {
+  const calls = new Map;
+  for (const batch of pending)
+    for (const call of batch.toolCalls)
+      calls.set(occKey(call.toolCallId, call.resultTimestamp), call);
+  let first = -1;
+  let removed = 0;
+  let raw = 0;
+  let summarizerInput = 0;
+  for (let i = 0;i < messages.length; i++) {
+    const key = resultKey(messages[i]);
+    const call = key === undefined ? undefined : calls.get(key);
+    if (!call)
+      continue;
+    if (first < 0)
+      first = i;
+    const chars = requestChars(messages[i]);
+    removed += Math.max(0, chars - STUB_CHARS);
+    if (isCopy(call))
+      continue;
+    raw += chars;
+    summarizerInput += Math.min(chars, SUMMARIZER_CHARS_PER_OUTPUT);
+  }
+  if (first < 0)
+    return;
+  let suffix = closing === undefined ? 0 : requestChars(closing);
+  for (let i = first;i < messages.length; i++)
+    suffix += requestChars(messages[i]);
+  return {
+    suffixTokens: suffix / CHARS_PER_TOKEN,
+    removedTokens: removed / CHARS_PER_TOKEN,
+    summaryTokens: raw * SUMMARY_SHARE / CHARS_PER_TOKEN,
+    summarizerInputTokens: summarizerInput / CHARS_PER_TOKEN
+  };
+}
+function viewChars(message, stubbed) {
+  const key = resultKey(message);
+  return key !== undefined && stubbed(key) ? STUB_CHARS : requestChars(message);
+}
+function measureChainRewrite(messages, chains, flushStart, stubbed) {
+  if (chains.length === 0)
+    return;
+  const first = Math.min(...chains.map((c) => c.startIndex));
+  let removed = 0;
+  for (const chain of chains)
+    for (let i = chain.startIndex + 1;i < chain.endIndex; i++)
+      removed += viewChars(messages[i], stubbed);
+  let extra = 0;
+  for (let i = first;i < Math.min(flushStart, messages.length); i++)
+    extra += viewChars(messages[i], stubbed);
+  const block = removed * SUMMARY_SHARE + STUB_CHARS * chains.length;
+  return {
+    suffixTokens: Math.max(extra, removed) / CHARS_PER_TOKEN,
+    removedTokens: removed / CHARS_PER_TOKEN,
+    summaryTokens: block / CHARS_PER_TOKEN,
+    summarizerInputTokens: removed / CHARS_PER_TOKEN
+  };
+}
+function firstPendingIndex(messages, pending) {
+  const keys = new Set;
+  for (const batch of pending)
+    for (const call of batch.toolCalls)
+      keys.add(occKey(call.toolCallId, call.resultTimestamp));
+  const found = messages.findIndex((m) => {
+    const key = resultKey(m);
+    return key !== undefined && keys.has(key);
+  });
+  return found < 0 ? messages.length : found;
+}
+
 // src/chains/block-refs.ts
 var BLOCK_ID2 = /^b(\d+)$/;
 
@@ -6299,6 +6434,8 @@ class Simulation {
   config;
   estimate;
   budgetChars;
+  policy;
+  windowChars;
   indexer = new ToolCallIndexer;
   messages = [];
   use = { input: 0, output: 0, unit: "chars", calls: 0 };
@@ -6310,10 +6447,23 @@ class Simulation {
   flushed = [];
   turnIndex = 0;
   userTurnGroup = 0;
-  constructor(config, estimate, budgetChars) {
+  requests = 0;
+  prompts = 0;
+  runRequests = 0;
+  lastRequestAt;
+  constructor(config, estimate, budgetChars, policy, windowChars) {
     this.config = config;
     this.estimate = estimate;
     this.budgetChars = budgetChars;
+    this.policy = policy;
+    this.windowChars = windowChars;
+  }
+  beforeRequest(time) {
+    const expired = this.policy && this.lastRequestAt !== undefined && time - this.lastRequestAt >= this.policy.main.ttlMs;
+    const last = this.messages[this.messages.length - 1];
+    if (expired && last && this.turns.length > 0)
+      this.flush(last);
+    this.lastRequestAt = time;
   }
   advance(view) {
     if (view.messages !== this.source) {
@@ -6335,8 +6485,37 @@ class Simulation {
     const overBudget = this.budgetChars !== undefined && this.chars >= this.budgetChars;
     const gap = this.config.frontierGapThresholdTokens;
     const overGap = typeof gap === "number" && gap > 0 && this.pendingChars / 4 >= gap;
-    if (overBudget || overGap)
+    if (overBudget || overGap || this.policy !== undefined && this.underPressure())
       this.flush(last);
+  }
+  contextFraction() {
+    return this.windowChars ? this.chars / this.windowChars : null;
+  }
+  underPressure() {
+    const fraction = this.contextFraction();
+    const pressure = this.config.contextPressure;
+    return fraction !== null && pressure !== null && fraction >= pressure;
+  }
+  atFinalReply(reply) {
+    if (!this.policy)
+      return this.flush(reply);
+    const pending = this.batchesOf(this.turns);
+    if (pending.length === 0)
+      return;
+    const { ttlMs } = this.policy.main;
+    const decision = decideFlush({
+      moment: "final-reply",
+      cache: { temperature: "warm", expiresInMs: ttlMs, requests: this.requests },
+      main: this.policy.main,
+      summarizer: this.policy.summarizer,
+      figures: measureRewrite(this.messages, pending),
+      contextFraction: this.contextFraction(),
+      pressure: this.config.contextPressure,
+      promptsSoFar: this.prompts,
+      runRequests: this.runRequests
+    });
+    if (decision.apply)
+      this.flush(reply);
   }
   push(message) {
     this.messages.push(message);
@@ -6344,8 +6523,11 @@ class Simulation {
   }
   take(message) {
     this.push(message);
-    if (message?.role === "user" || message?.role === "custom" && message.customType !== CUSTOM_TYPE_SUMMARY)
+    if (message?.role === "user" || message?.role === "custom" && message.customType !== CUSTOM_TYPE_SUMMARY) {
       this.userTurnGroup += 1;
+      this.prompts += 1;
+      this.runRequests = 0;
+    }
     if (message?.role === "toolResult") {
       this.turns[this.turns.length - 1]?.results.push(message);
       this.pendingChars += messageChars(message);
@@ -6353,27 +6535,33 @@ class Simulation {
     }
     if (message?.role !== "assistant")
       return;
+    this.requests += 1;
+    this.runRequests += 1;
     if (toolCallBlocks(message).length > 0) {
       this.turns.push({ message, results: [], turnIndex: this.turnIndex, userTurnGroup: this.userTurnGroup });
     }
     this.turnIndex += 1;
     if (this.config.pruneOn === "agent-message" && isTextOnlyAssistant(message))
-      this.flush(message);
+      this.atFinalReply(message);
   }
   excluded(name, args) {
     return isRecoveryTool(name) || isProtected(String(name), args, this.config);
   }
   capture() {
+    const batches = this.batchesOf(this.turns);
+    this.turns = [];
+    this.pendingChars = 0;
+    return batches;
+  }
+  batchesOf(turns) {
     const batches = [];
-    for (const turn of this.turns) {
+    for (const turn of turns) {
       const timestamp = typeof turn.message.timestamp === "number" ? turn.message.timestamp : 0;
       const batch = captureBatch(turn.message, turn.results, turn.turnIndex, timestamp);
       const kept = batch.toolCalls.filter((call) => turn.results.some((result) => result?.toolCallId === call.toolCallId) && !this.excluded(call.toolName, call.args));
       if (kept.length > 0)
         batches.push({ ...batch, toolCalls: kept, userTurnGroup: turn.userTurnGroup });
     }
-    this.turns = [];
-    this.pendingChars = 0;
     return groupBatchesByMode(batches, this.config.batchingMode);
   }
   flush(reply) {
@@ -6420,8 +6608,9 @@ function budgetChars(config, contextWindow) {
     return;
   return Math.min(MAX_BUDGET_WINDOW, share * contextWindow) * 4;
 }
-function whatIfScenario(config, estimate, contextWindow, label) {
-  const sim = new Simulation(config, estimate, budgetChars(config, contextWindow));
+function whatIfScenario(config, estimate, contextWindow, label, policy) {
+  const windowChars = contextWindow && contextWindow > 0 ? Math.min(MAX_BUDGET_WINDOW, contextWindow) * 4 : undefined;
+  const sim = new Simulation(config, estimate, budgetChars(config, contextWindow), policy, windowChars);
   const chains = new WhatIfChainPass(config, sim.indexer, estimate, sim.use);
   const stable = new StableMessages;
   return {
@@ -6429,6 +6618,7 @@ function whatIfScenario(config, estimate, contextWindow, label) {
     label,
     async messagesAt(request) {
       sim.advance(request.bare);
+      sim.beforeRequest(request.time);
       for (const flush of sim.takeFlushes())
         await chains.afterFlush(sim.messages.slice(0, flush.length), flush.time);
       const input = sim.messages.slice();
@@ -6607,7 +6797,10 @@ async function replaySession(options) {
   const scenarios = [noPruningScenario()];
   if (recorded)
     scenarios.push(actualScenario(options.branch, options.config));
-  scenarios.push(whatIfScenario(options.config, summaryEstimate, contextWindow, WHAT_IF));
+  const config = options.config;
+  const costPolicy = config.flushPolicy === "cost" && config.pruneOn === "agent-message" && cost.priced;
+  const policy = costPolicy ? { main: cost, summarizer: summarizerCostModel(options, cost) } : undefined;
+  scenarios.push(whatIfScenario(config, summaryEstimate, contextWindow, WHAT_IF, policy));
   const runs = await runAll(scenarios, requests, cost.ttlMs, options);
   const tokens = calibrateTokens(requests, runs[recorded ? 1 : 0]);
   const summarizerCost = summarizerCostModel(options, cost);
@@ -6622,7 +6815,7 @@ async function replaySession(options) {
     tokens,
     outputs: fateOfOutputs(options.branch, runs.map((run) => ({ label: run.scenario.label, messages: run.finalMessages }))),
     problems: options.problems,
-    notes: [...priceNotes(options, cost, last), ...replayNotes(options, recorded, series_)]
+    notes: [...priceNotes(options, cost, last), ...replayNotes(options, recorded, series_, policy !== undefined)]
   };
 }
 function priceNotes(options, cost, last) {
@@ -6642,12 +6835,12 @@ function summarizerCostModel(options, main) {
   const found = options.costModelOf(value.slice(0, slash), value.slice(slash + 1)).cost;
   return found.priced ? found : main;
 }
-function replayNotes(options, recorded, scenarios) {
+function replayNotes(options, recorded, scenarios, costPolicy) {
   const notes = [];
   if (!recorded)
     notes.push("the session has no pi-condense entries: what it sent is the no-pruning run");
   const settings = options.overrides.length > 0 ? `your settings with ${options.overrides.join(", ")}` : "your current settings";
-  notes.push(`what-if: ${settings}, with 2.9.1's flush timing (the final reply, budget gates)`);
+  notes.push(costPolicy ? `what-if: ${settings}, with the cost policy's flush decisions at the final reply, after an expired cache and past contextPressure (its in-run flushes and chain weighing are not simulated)` : `what-if: ${settings}, with 2.9.1's flush timing (the final reply, budget gates)`);
   const whatIf = scenarios.find((s) => s.name === "whatif");
   if (whatIf && whatIf.totals.summarizerCalls === 0 && options.config.pruneOn === "agent-message" && options.config.autoBudgetThreshold === null) {
     notes.push("what-if summarized nothing: no final text reply ended a tool run, or every batch was under minBatchChars; try autoBudgetThreshold=0.1 or frontierGapThresholdTokens=2000");
@@ -6959,7 +7152,7 @@ var offOr = (show) => (raw) => {
 };
 var chars = offOr((n) => `${n} chars`);
 var secondsShown = offOr((n) => `${n / 1000} s`);
-var percent2 = offOr((n) => `${Math.round(n * 100)}%`);
+var percent3 = offOr((n) => `${Math.round(n * 100)}%`);
 var counted = (unit) => offOr((n) => plural(n, unit));
 function shownCycle(presets, show) {
   const raws = presetValues(presets);
@@ -7002,7 +7195,7 @@ function castSpec(id, label, presets) {
 function readOnlyList(id, label) {
   return { id, label, values: (c) => [listOrNone(c[id])], current: (c) => listOrNone(c[id]) };
 }
-var AUTO_BUDGET = shownCycle(AUTO_BUDGET_PRESETS, percent2);
+var AUTO_BUDGET = shownCycle(AUTO_BUDGET_PRESETS, percent3);
 var chainsShown = counted("chain");
 var WINDOW = shownCycle(ROLLING_WINDOW_PRESETS, chainsShown);
 var SPECS = [
@@ -7028,7 +7221,7 @@ var SPECS = [
     id: "autoBudgetThreshold",
     label: "Auto-flush at context %",
     values: () => AUTO_BUDGET.values,
-    current: (c) => percent2(c.autoBudgetThreshold == null ? "0" : inCycle(AUTO_BUDGET.raws, String(c.autoBudgetThreshold), "0")),
+    current: (c) => percent3(c.autoBudgetThreshold == null ? "0" : inCycle(AUTO_BUDGET.raws, String(c.autoBudgetThreshold), "0")),
     apply: (v, c) => {
       const x = Number.parseFloat(AUTO_BUDGET.toRaw(v));
       return { ...c, autoBudgetThreshold: x > 0 && x <= 1 ? x : null };
@@ -8544,139 +8737,6 @@ function writeFlushMetrics(state, attempt) {
     else
       state.pi.appendEntry(CUSTOM_TYPE_FLUSH_METRICS, entry);
   } catch {}
-}
-
-// src/economics/flush-decision.ts
-function percent3(share) {
-  return `${Math.round(share * 100)}%`;
-}
-function cacheOf(cache) {
-  return {
-    temperature: cache.temperature,
-    ...cache.expiresInMs !== undefined ? { expiresInMs: Math.round(cache.expiresInMs) } : {},
-    ...cache.lastHitRate !== undefined ? { lastHitRate: cache.lastHitRate } : {}
-  };
-}
-function fallbackReason(input) {
-  if (!input.main.priced)
-    return `${input.main.label} has no price in the catalog`;
-  if (input.cache.requests === 0)
-    return "the provider reports no usage";
-  if (input.cache.temperature === "unknown")
-    return input.cache.reason ?? "the cache state is unknown";
-  if (!input.figures)
-    return "the request could not be measured";
-  return;
-}
-function decideFlush(input) {
-  const cache = cacheOf(input.cache);
-  const verdict = (apply, basis, reason, figures) => ({
-    apply,
-    record: { verdict: apply ? "apply" : "defer", basis, reason, cache, ...figures ? { figures } : {} }
-  });
-  const { contextFraction: fraction, pressure } = input;
-  if (fraction !== null && pressure !== null && fraction >= pressure) {
-    return verdict(true, "pressure", `the context is at ${percent3(fraction)} of the window, past the ${percent3(pressure)} pressure line`);
-  }
-  if (input.moment === "cold" || input.cache.temperature === "cold" && input.cache.requests > 0) {
-    return verdict(true, "cold", "the prompt cache has expired, so rewriting costs nothing extra");
-  }
-  const fallback = fallbackReason(input);
-  if (fallback)
-    return verdict(input.moment !== "in-run", "fallback", `${fallback}: deciding as 2.9.1 did`);
-  const figures = input.figures;
-  const expected = input.moment === "in-run" ? expectedRemainingRequests(input.runRequests, input.promptsSoFar, "in-run") : expectedRemainingRequests(input.cache.requests, input.promptsSoFar, "after-reply");
-  const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false);
-  return verdict(weighed.apply, weighed.apply ? "pays" : "wait", weighed.reason, {
-    suffixTokens: Math.round(figures.suffixTokens),
-    removedTokens: Math.round(figures.removedTokens),
-    summaryTokens: Math.round(figures.summaryTokens),
-    expectedRequests: weighed.expectedRequests,
-    oneTimeCost: weighed.oneTimeCost,
-    savingPerRequest: weighed.savingPerRequest,
-    summarizerCost: weighed.summarizerCost,
-    netSaving: weighed.netSaving
-  });
-}
-
-// src/host/rewrite-figures.ts
-var CHARS_PER_TOKEN = 4;
-var STUB_CHARS = 200;
-var SUMMARY_SHARE = 0.15;
-var SUMMARIZER_CHARS_PER_OUTPUT = 8000;
-function resultKey(message) {
-  if (message?.role !== "toolResult" || typeof message.toolCallId !== "string")
-    return;
-  return occKey(message.toolCallId, typeof message.timestamp === "number" ? message.timestamp : undefined);
-}
-function measureRewrite(messages, pending, closing, isCopy = () => false) {
-  const calls = new Map;
-  for (const batch of pending)
-    for (const call of batch.toolCalls)
-      calls.set(occKey(call.toolCallId, call.resultTimestamp), call);
-  let first = -1;
-  let removed = 0;
-  let raw = 0;
-  let summarizerInput = 0;
-  for (let i = 0;i < messages.length; i++) {
-    const key = resultKey(messages[i]);
-    const call = key === undefined ? undefined : calls.get(key);
-    if (!call)
-      continue;
-    if (first < 0)
-      first = i;
-    const chars = requestChars(messages[i]);
-    removed += Math.max(0, chars - STUB_CHARS);
-    if (isCopy(call))
-      continue;
-    raw += chars;
-    summarizerInput += Math.min(chars, SUMMARIZER_CHARS_PER_OUTPUT);
-  }
-  if (first < 0)
-    return;
-  let suffix = closing === undefined ? 0 : requestChars(closing);
-  for (let i = first;i < messages.length; i++)
-    suffix += requestChars(messages[i]);
-  return {
-    suffixTokens: suffix / CHARS_PER_TOKEN,
-    removedTokens: removed / CHARS_PER_TOKEN,
-    summaryTokens: raw * SUMMARY_SHARE / CHARS_PER_TOKEN,
-    summarizerInputTokens: summarizerInput / CHARS_PER_TOKEN
-  };
-}
-function viewChars(message, stubbed) {
-  const key = resultKey(message);
-  return key !== undefined && stubbed(key) ? STUB_CHARS : requestChars(message);
-}
-function measureChainRewrite(messages, chains, flushStart, stubbed) {
-  if (chains.length === 0)
-    return;
-  const first = Math.min(...chains.map((c) => c.startIndex));
-  let removed = 0;
-  for (const chain of chains)
-    for (let i = chain.startIndex + 1;i < chain.endIndex; i++)
-      removed += viewChars(messages[i], stubbed);
-  let extra = 0;
-  for (let i = first;i < Math.min(flushStart, messages.length); i++)
-    extra += viewChars(messages[i], stubbed);
-  const block = removed * SUMMARY_SHARE + STUB_CHARS * chains.length;
-  return {
-    suffixTokens: Math.max(extra, removed) / CHARS_PER_TOKEN,
-    removedTokens: removed / CHARS_PER_TOKEN,
-    summaryTokens: block / CHARS_PER_TOKEN,
-    summarizerInputTokens: removed / CHARS_PER_TOKEN
-  };
-}
-function firstPendingIndex(messages, pending) {
-  const keys = new Set;
-  for (const batch of pending)
-    for (const call of batch.toolCalls)
-      keys.add(occKey(call.toolCallId, call.resultTimestamp));
-  const found = messages.findIndex((m) => {
-    const key = resultKey(m);
-    return key !== undefined && keys.has(key);
-  });
-  return found < 0 ? messages.length : found;
 }
 
 // src/host/flush-policy.ts

@@ -1,5 +1,5 @@
 /**
- * `/pruner report [path] [--policy classic|2.9.1] [--model provider/id] [key=value ...]`: replays a
+ * `/pruner report [path] [--policy cost|classic|2.9.1] [--model provider/id] [key=value ...]`: replays a
  * session file (this session's by default) and shows what it cost and what
  * pruning would change (src/report/), with a progress line while it runs and
  * the HTML page's path at the end. The session file is only read.

@@ -18,7 +18,7 @@ import { occKey } from "../capture/occurrence-key.js";
 import { type CapturedBatch, type CapturedToolCall, CUSTOM_TYPE_FLUSH_METRICS, type FlushDecisionRecord } from "../types.js";
 import type { ExtensionState } from "./extension-state.js";
 import type { PolicyView } from "../ui/policy-status.js";
-import { firstPendingIndex, measureChainRewrite, measureRewrite } from "./rewrite-figures.js";
+import { firstPendingIndex, measureChainRewrite, measureRewrite } from "../summarize/rewrite-figures.js";
 import { previewEligibleChains } from "../summarize/chain-pass.js";
 import { resolveRange } from "../render/chain-range-prune.js";
 import { weighRewrite } from "../economics/rewrite-economics.js";

@@ -229,7 +229,10 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
   const recorded = hasPrunerEntries(options.branch);
   const scenarios: Scenario[] = [noPruningScenario()];
   if (recorded) scenarios.push(actualScenario(options.branch, options.config));
-  scenarios.push(whatIfScenario(options.config, summaryEstimate, contextWindow, WHAT_IF));
+  const config = options.config;
+  const costPolicy = config.flushPolicy === "cost" && config.pruneOn === "agent-message" && cost.priced;
+  const policy = costPolicy ? { main: cost, summarizer: summarizerCostModel(options, cost) } : undefined;
+  scenarios.push(whatIfScenario(config, summaryEstimate, contextWindow, WHAT_IF, policy));
   const runs = await runAll(scenarios, requests, cost.ttlMs, options);
   const tokens = calibrateTokens(requests, runs[recorded ? 1 : 0]!);
   const summarizerCost = summarizerCostModel(options, cost);
@@ -244,7 +247,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
     tokens,
     outputs: fateOfOutputs(options.branch, runs.map((run) => ({ label: run.scenario.label, messages: run.finalMessages }))),
     problems: options.problems,
-    notes: [...priceNotes(options, cost, last), ...replayNotes(options, recorded, series_)],
+    notes: [...priceNotes(options, cost, last), ...replayNotes(options, recorded, series_, policy !== undefined)],
   };
 }
 
@@ -267,11 +270,15 @@ function summarizerCostModel(options: ReplayOptions, main: CostModel): CostModel
   return found.priced ? found : main;
 }
 
-function replayNotes(options: ReplayOptions, recorded: boolean, scenarios: ScenarioSeries[]): string[] {
+function replayNotes(options: ReplayOptions, recorded: boolean, scenarios: ScenarioSeries[], costPolicy: boolean): string[] {
   const notes: string[] = [];
   if (!recorded) notes.push("the session has no pi-condense entries: what it sent is the no-pruning run");
   const settings = options.overrides.length > 0 ? `your settings with ${options.overrides.join(", ")}` : "your current settings";
-  notes.push(`what-if: ${settings}, with 2.9.1's flush timing (the final reply, budget gates)`);
+  notes.push(
+    costPolicy
+      ? `what-if: ${settings}, with the cost policy's flush decisions at the final reply, after an expired cache and past contextPressure (its in-run flushes and chain weighing are not simulated)`
+      : `what-if: ${settings}, with 2.9.1's flush timing (the final reply, budget gates)`,
+  );
   const whatIf = scenarios.find((s) => s.name === "whatif");
   if (whatIf && whatIf.totals.summarizerCalls === 0 && options.config.pruneOn === "agent-message" && options.config.autoBudgetThreshold === null) {
     notes.push("what-if summarized nothing: no final text reply ended a tool run, or every batch was under minBatchChars; try autoBudgetThreshold=0.1 or frontierGapThresholdTokens=2000");

@@ -18,6 +18,12 @@ describe("parseReportArgs", () => {
     expect(args.overrides).toEqual(["autoBudgetThreshold=0.2", "minBatchChars=500", "pruneOn=on-demand"]);
   });
 
+  test("--policy cost runs the what-if with the cost policy, classic and 2.9.1 with 2.9.1's timing", () => {
+    expect(parseReportArgs(["--policy", "cost"], { ...DEFAULT_CONFIG, flushPolicy: "classic" }).config.flushPolicy).toBe("cost");
+    expect(parseReportArgs(["--policy", "2.9.1"], DEFAULT_CONFIG).config.flushPolicy).toBe("classic");
+    expect(parseReportArgs(["--policy", "cost"], DEFAULT_CONFIG).overrides).toEqual(["the cost policy"]);
+  });
+
   test("--policy 2.9.1 and classic name the timing the what-if uses", () => {
     expect(parseReportArgs(["--policy", "2.9.1"], DEFAULT_CONFIG).overrides).toEqual(["2.9.1 policy"]);
     expect(parseReportArgs(["--policy", "classic"], DEFAULT_CONFIG).errors).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * The arguments of `/pruner report [path] [--policy classic|2.9.1] [--model provider/id] [key=value ...]`:
+ * The arguments of `/pruner report [path] [--policy cost|classic|2.9.1] [--model provider/id] [key=value ...]`:
  * an optional session path, the catalog model to price at instead of the
  * session's own (for a model the catalog does not price), and the settings the
  * what-if runs with (the current ones, with named overrides of top-level
@@ -17,7 +17,8 @@ export interface ReportArgs {
   errors: string[];
 }
 
-const POLICIES = new Set(["classic", "2.9.1"]);
+/** `--policy` names: the cost policy, or 2.9.1's timing under either name. */
+const POLICIES: Record<string, ContextPruneConfig["flushPolicy"]> = { cost: "cost", classic: "classic", "2.9.1": "classic" };
 
 function parseValue(text: string): unknown {
   if (text === "null" || text === "true" || text === "false") return JSON.parse(text);
@@ -45,8 +46,11 @@ export function parseReportArgs(parts: string[], current: ContextPruneConfig): R
     if (part === "") continue;
     if (part === "--policy") {
       const policy = parts[++i] ?? "";
-      if (POLICIES.has(policy)) named.push("2.9.1 policy");
-      else errors.push(`--policy ${policy || "(missing)"}: the replay simulates 2.9.1's flush timing only ("classic" or "2.9.1")`);
+      const flushPolicy = Object.hasOwn(POLICIES, policy) ? POLICIES[policy] : undefined;
+      if (flushPolicy) {
+        config.flushPolicy = flushPolicy;
+        named.push(flushPolicy === "cost" ? "the cost policy" : "2.9.1 policy");
+      } else errors.push(`--policy ${policy || "(missing)"}: use cost, classic or 2.9.1`);
       continue;
     }
     if (part === "--model") {

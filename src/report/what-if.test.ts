@@ -2,16 +2,17 @@ import { describe, expect, test } from "bun:test";
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { DEFAULT_CONFIG, type ContextPruneConfig } from "../types.js";
 import { buildRequests } from "./requests.js";
-import { whatIfScenario } from "./what-if.js";
+import { type WhatIfPolicy, whatIfScenario } from "./what-if.js";
+import { costModelFor } from "../economics/cost-model.js";
 
 const ESTIMATE = { ratio: 0.1, samples: 0, meanAbsError: undefined, realChars: 0, rawChars: 0 };
 
-/** `prompts` user prompts, each one bash call with a 2,000-char output and a text reply, a minute apart. */
-function session(prompts: number, tool = "bash"): SessionEntry[] {
+/** `prompts` user prompts, each one bash call with a 2,000-char output and a text reply, a minute apart (`pauseMs` more before each later prompt). */
+function session(prompts: number, tool = "bash", pauseMs = 0): SessionEntry[] {
   const entries: any[] = [];
   let time = 1_000_000;
   const add = (message: any) => {
-    time += 60_000;
+    time += 60_000 + (message.role === "user" && entries.length > 0 ? pauseMs : 0);
     entries.push({ type: "message", id: `e${entries.length}`, parentId: entries.length ? `e${entries.length - 1}` : null, timestamp: new Date(time).toISOString(), message: { ...message, timestamp: time } });
   };
   for (let p = 0; p < prompts; p++) {
@@ -23,8 +24,8 @@ function session(prompts: number, tool = "bash"): SessionEntry[] {
   return entries;
 }
 
-async function lastRequest(entries: SessionEntry[], config: Partial<ContextPruneConfig> = {}) {
-  const scenario = whatIfScenario({ ...DEFAULT_CONFIG, enabled: true, ...config }, ESTIMATE, 200_000, "what-if");
+async function lastRequest(entries: SessionEntry[], config: Partial<ContextPruneConfig> = {}, policy?: WhatIfPolicy) {
+  const scenario = whatIfScenario({ ...DEFAULT_CONFIG, enabled: true, ...config }, ESTIMATE, 200_000, "what-if", policy);
   const requests = buildRequests(entries);
   let last: any[] = [];
   for (const request of requests) last = await scenario.messagesAt(request);
@@ -68,5 +69,33 @@ describe("the what-if run", () => {
     const { messages, summarizer } = await lastRequest(session(3, "todoread"), { protectedTools: ["todoread"] });
     expect(summarizer.calls).toBe(0);
     expect(has(messages, "0:xxxx")).toBe(true);
+  });
+});
+
+describe("the what-if run with the cost policy", () => {
+  const priced = (id: string, cost: Record<string, number>) => costModelFor({ id, provider: "anthropic", api: "anthropic-messages", cost, promptCache: { short: 300 } } as any);
+  const POLICY: WhatIfPolicy = {
+    main: priced("claude-sonnet-4-5", { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }),
+    summarizer: priced("claude-haiku-4-5", { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 }),
+  };
+  const NO_CHAINS = { chainCompression: { ...DEFAULT_CONFIG.chainCompression, enabled: false } };
+
+  test("a warm cache defers the small flushes of a short session that 2.9.1's timing makes", async () => {
+    const classic = await lastRequest(session(3), NO_CHAINS);
+    const cost = await lastRequest(session(3), NO_CHAINS, POLICY);
+    expect(classic.summarizer.calls).toBe(2);
+    expect(cost.summarizer.calls).toBe(0);
+    expect(has(cost.messages, "[Summarized in pruner summary")).toBe(false);
+  });
+
+  test("a prompt after the cache's lifetime first flushes what waited: its request already holds the stubs", async () => {
+    const { messages, summarizer } = await lastRequest(session(3, "bash", 10 * 60_000), NO_CHAINS, POLICY);
+    expect(summarizer.calls).toBeGreaterThan(0);
+    expect(has(messages, "[Summarized in pruner summary, ref `t1`")).toBe(true);
+  });
+
+  test("past contextPressure a tool turn's output is flushed whatever the cache says", async () => {
+    const { summarizer } = await lastRequest(session(3), { ...NO_CHAINS, contextPressure: 0.001 }, POLICY);
+    expect(summarizer.calls).toBeGreaterThan(0);
   });
 });

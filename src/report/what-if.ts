@@ -8,7 +8,11 @@
  * appended after that reply; the turn_end gates (`autoBudgetThreshold`,
  * `frontierGapThresholdTokens`) flush after a tool turn; each request is then rendered by the real render
  * pipeline over an in-memory index, after the chain pass a flush runs
- * (what-if-chains.ts). Pure.
+ * (what-if-chains.ts). With `flushPolicy: "cost"` the final reply's flush is
+ * weighed by the cost policy's own decision (`decideFlush`) at the session
+ * model's prices, a request that comes after the cache's lifetime first
+ * flushes what waits, and `contextPressure` flushes after a tool turn; the
+ * policy's in-run flushes and its chain weighing are not simulated. Pure.
  */
 import { ToolCallIndexer } from "../archive/indexer.js";
 import { formatSummaryToolCallRefs, makeSummaryDetails, refOccurrenceKeys } from "../archive/summary-refs.js";
@@ -17,6 +21,9 @@ import { isTextOnlyAssistant, toolCallBlocks } from "../capture/message-shape.js
 import { isProtected } from "../capture/protected.js";
 import { isRecoveryTool } from "../capture/recovery-call.js";
 import { renderMessages } from "../render/pruner.js";
+import type { CostModel } from "../economics/cost-model.js";
+import { decideFlush } from "../economics/flush-decision.js";
+import { measureRewrite } from "../summarize/rewrite-figures.js";
 import { MAX_BUDGET_WINDOW } from "../summarize/budget.js";
 import { CUSTOM_TYPE_SUMMARY, type CapturedBatch, type ContextPruneConfig } from "../types.js";
 import type { ReplayRequest } from "./requests.js";
@@ -37,6 +44,12 @@ interface OpenTurn {
   userTurnGroup: number;
 }
 
+/** The cost policy's inputs the what-if cannot read from a session: prices and the cache's lifetime. */
+export interface WhatIfPolicy {
+  main: CostModel;
+  summarizer: CostModel;
+}
+
 class Simulation {
   readonly indexer = new ToolCallIndexer();
   readonly messages: any[] = [];
@@ -51,12 +64,27 @@ class Simulation {
   private flushed: Flushed[] = [];
   private turnIndex = 0;
   private userTurnGroup = 0;
+  /** Cost policy bookkeeping: requests and prompts seen, requests of the current run, the last request's time. */
+  private requests = 0;
+  private prompts = 0;
+  private runRequests = 0;
+  private lastRequestAt: number | undefined;
 
   constructor(
     private readonly config: ContextPruneConfig,
     private readonly estimate: SummaryEstimate,
     private readonly budgetChars: number | undefined,
+    private readonly policy: WhatIfPolicy | undefined,
+    private readonly windowChars: number | undefined,
   ) {}
+
+  /** Before the request sent at `time`: with the cost policy, an expired cache makes every waiting rewrite free. */
+  beforeRequest(time: number): void {
+    const expired = this.policy && this.lastRequestAt !== undefined && time - this.lastRequestAt >= this.policy.main.ttlMs;
+    const last = this.messages[this.messages.length - 1];
+    if (expired && last && this.turns.length > 0) this.flush(last);
+    this.lastRequestAt = time;
+  }
 
   advance(view: { messages: any[]; length: number }): void {
     if (view.messages !== this.source) {
@@ -82,7 +110,37 @@ class Simulation {
     const overBudget = this.budgetChars !== undefined && this.chars >= this.budgetChars;
     const gap = this.config.frontierGapThresholdTokens;
     const overGap = typeof gap === "number" && gap > 0 && this.pendingChars / 4 >= gap;
-    if (overBudget || overGap) this.flush(last);
+    if (overBudget || overGap || (this.policy !== undefined && this.underPressure())) this.flush(last);
+  }
+
+  private contextFraction(): number | null {
+    return this.windowChars ? this.chars / this.windowChars : null;
+  }
+
+  private underPressure(): boolean {
+    const fraction = this.contextFraction();
+    const pressure = this.config.contextPressure;
+    return fraction !== null && pressure !== null && fraction >= pressure;
+  }
+
+  /** The final reply: 2.9.1 flushes; the cost policy flushes when its decision says so. */
+  private atFinalReply(reply: any): void {
+    if (!this.policy) return this.flush(reply);
+    const pending = this.batchesOf(this.turns);
+    if (pending.length === 0) return;
+    const { ttlMs } = this.policy.main;
+    const decision = decideFlush({
+      moment: "final-reply",
+      cache: { temperature: "warm", expiresInMs: ttlMs, requests: this.requests },
+      main: this.policy.main,
+      summarizer: this.policy.summarizer,
+      figures: measureRewrite(this.messages, pending),
+      contextFraction: this.contextFraction(),
+      pressure: this.config.contextPressure,
+      promptsSoFar: this.prompts,
+      runRequests: this.runRequests,
+    });
+    if (decision.apply) this.flush(reply);
   }
 
   private push(message: any): void {
@@ -92,18 +150,24 @@ class Simulation {
 
   private take(message: any): void {
     this.push(message);
-    if (message?.role === "user" || (message?.role === "custom" && message.customType !== CUSTOM_TYPE_SUMMARY)) this.userTurnGroup += 1;
+    if (message?.role === "user" || (message?.role === "custom" && message.customType !== CUSTOM_TYPE_SUMMARY)) {
+      this.userTurnGroup += 1;
+      this.prompts += 1;
+      this.runRequests = 0;
+    }
     if (message?.role === "toolResult") {
       this.turns[this.turns.length - 1]?.results.push(message);
       this.pendingChars += messageChars(message);
       return;
     }
     if (message?.role !== "assistant") return;
+    this.requests += 1;
+    this.runRequests += 1;
     if (toolCallBlocks(message).length > 0) {
       this.turns.push({ message, results: [], turnIndex: this.turnIndex, userTurnGroup: this.userTurnGroup });
     }
     this.turnIndex += 1;
-    if (this.config.pruneOn === "agent-message" && isTextOnlyAssistant(message)) this.flush(message);
+    if (this.config.pruneOn === "agent-message" && isTextOnlyAssistant(message)) this.atFinalReply(message);
   }
 
   private excluded(name: unknown, args: unknown): boolean {
@@ -111,8 +175,15 @@ class Simulation {
   }
 
   private capture(): CapturedBatch[] {
+    const batches = this.batchesOf(this.turns);
+    this.turns = [];
+    this.pendingChars = 0;
+    return batches;
+  }
+
+  private batchesOf(turns: OpenTurn[]): CapturedBatch[] {
     const batches: CapturedBatch[] = [];
-    for (const turn of this.turns) {
+    for (const turn of turns) {
       const timestamp = typeof turn.message.timestamp === "number" ? turn.message.timestamp : 0;
       const batch = captureBatch(turn.message, turn.results, turn.turnIndex, timestamp);
       const kept = batch.toolCalls.filter(
@@ -120,8 +191,6 @@ class Simulation {
       );
       if (kept.length > 0) batches.push({ ...batch, toolCalls: kept, userTurnGroup: turn.userTurnGroup });
     }
-    this.turns = [];
-    this.pendingChars = 0;
     return groupBatchesByMode(batches, this.config.batchingMode);
   }
 
@@ -171,8 +240,15 @@ function budgetChars(config: ContextPruneConfig, contextWindow: number | undefin
   return Math.min(MAX_BUDGET_WINDOW, share * contextWindow) * 4;
 }
 
-export function whatIfScenario(config: ContextPruneConfig, estimate: SummaryEstimate, contextWindow: number | undefined, label: string): Scenario {
-  const sim = new Simulation(config, estimate, budgetChars(config, contextWindow));
+export function whatIfScenario(
+  config: ContextPruneConfig,
+  estimate: SummaryEstimate,
+  contextWindow: number | undefined,
+  label: string,
+  policy?: WhatIfPolicy,
+): Scenario {
+  const windowChars = contextWindow && contextWindow > 0 ? Math.min(MAX_BUDGET_WINDOW, contextWindow) * 4 : undefined;
+  const sim = new Simulation(config, estimate, budgetChars(config, contextWindow), policy, windowChars);
   const chains = new WhatIfChainPass(config, sim.indexer, estimate, sim.use);
   const stable = new StableMessages();
   return {
@@ -180,6 +256,7 @@ export function whatIfScenario(config: ContextPruneConfig, estimate: SummaryEsti
     label,
     async messagesAt(request: ReplayRequest) {
       sim.advance(request.bare);
+      sim.beforeRequest(request.time);
       for (const flush of sim.takeFlushes()) await chains.afterFlush(sim.messages.slice(0, flush.length), flush.time);
       const input = sim.messages.slice();
       return stable.stable(renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns));
