@@ -10094,6 +10094,8 @@ async function weighInRunFlush(state, ctx, message) {
     return;
   const { basis } = weighed.decision.record;
   const trigger = basis === "pressure" ? "pressure" : basis === "cold" ? "cache-cold" : "in-run";
+  const flushed = new Set(weighed.batches.map((b) => b.turnIndex));
+  const waiting = state.pending.filter((b) => !flushed.has(b.turnIndex));
   await flushPending(state, ctx, {
     delivery: "session",
     trigger,
@@ -10101,6 +10103,7 @@ async function weighInRunFlush(state, ctx, message) {
     decision: weighed.decision.record,
     chains: basis !== "pays"
   });
+  state.pending.push(...waiting.filter((b) => !state.pending.includes(b)));
 }
 async function captureTurn(state, ctx, event) {
   const config = state.config.value;

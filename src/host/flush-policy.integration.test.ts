@@ -91,10 +91,14 @@ describe("a long run", () => {
     const sim = await started();
     const turns = Array.from({ length: 16 }, (_, i) => [read(`r${i}`, 20_000)]);
     let flushedAt = -1;
+    let statusesAtFlush = -1;
     const turnEnd = sim.host.handlers.get("turn_end")!;
     sim.host.handlers.set("turn_end", async (event, ctx) => {
       const out = await turnEnd(event, ctx);
-      if (flushedAt < 0 && summarizerCalls > 0) flushedAt = event.turnIndex;
+      if (flushedAt < 0 && summarizerCalls > 0) {
+        flushedAt = event.turnIndex;
+        statusesAtFlush = sim.fake.statuses.length;
+      }
       return out;
     });
     await sim.prompt({ turns, usage: WARM });
@@ -104,6 +108,9 @@ describe("a long run", () => {
     expect(inRun).toMatchObject({ outcome: "summarized", decision: { basis: "pays" } });
     // Turns 0 .. flushedAt - 2 at most: the outputs of the two latest tool turns were left raw.
     expect(inRun.processedBatches).toBeLessThanOrEqual(flushedAt - 1);
+    // The next tool turn queues its batch behind the two left raw: the footer counts three.
+    const next = sim.fake.statuses.slice(statusesAtFlush).map((st) => /prune: (\d+) pending/.exec(st.text ?? "")?.[1]).find(Boolean);
+    expect(next).toBe("3");
   });
 });
 

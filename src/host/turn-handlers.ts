@@ -52,6 +52,9 @@ async function weighInRunFlush(state: ExtensionState, ctx: ExtensionContext, mes
   if (!weighed?.decision.apply) return;
   const { basis } = weighed.decision.record;
   const trigger = basis === "pressure" ? "pressure" : basis === "cold" ? "cache-cold" : "in-run";
+  const flushed = new Set(weighed.batches.map((b) => b.turnIndex));
+  // The flush empties the queue; the latest turns it leaves raw stay queued (the footer counts them).
+  const waiting = state.pending.filter((b) => !flushed.has(b.turnIndex));
   await flushPending(state, ctx, {
     delivery: "session",
     trigger,
@@ -59,6 +62,7 @@ async function weighInRunFlush(state: ExtensionState, ctx: ExtensionContext, mes
     decision: weighed.decision.record,
     chains: basis !== "pays",
   });
+  state.pending.push(...waiting.filter((b) => !state.pending.includes(b)));
 }
 
 async function captureTurn(state: ExtensionState, ctx: ExtensionContext, event: TurnEndLike): Promise<boolean> {
