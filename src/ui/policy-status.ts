@@ -17,7 +17,7 @@ export interface PolicyView {
   last: FlushDecisionRecord | undefined;
 }
 
-export function duration(ms: number): string {
+function duration(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
   if (seconds < 60) return `${seconds} s`;
   const minutes = Math.floor(seconds / 60);
