@@ -3,7 +3,7 @@
 // prompt after the cache expired applies it before its first request, and context pressure overrides the gate.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { PromptCacheSim } from "./cache-sim.js";
-import { customEntries, disposeSandbox, makeSandbox, mainRequests, REPO_ROOT, runPrint, sessionEntries, summarizerRequests, SUMMARIZER_MODEL, type Sandbox } from "./harness.js";
+import { customEntries, disposeSandbox, makeSandbox, mainRequests, REPO_ROOT, runPiRpc, runPrint, sessionEntries, summarizerRequests, SUMMARIZER_MODEL, type Sandbox } from "./harness.js";
 import { pricedModelFields } from "./priced-models.js";
 import { problems, read, say } from "./scenario-kit.js";
 import { toolMessages } from "./wire-view.js";
@@ -53,6 +53,32 @@ describe("warm cache: a flush that does not pay waits, and is applied once the c
     expect(metrics(sb).find((m) => m.trigger === "cache-cold")).toMatchObject({ outcome: "summarized", decision: { verdict: "apply", basis: "cold" } });
     expect(problems(sb)).toEqual([]);
   }, 120_000);
+});
+
+describe("an idle session: the cache expires while pi waits for the next prompt", () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await pricedSandbox({}, [read("tsconfig.json"), say("Read it."), say("Nothing new.")]);
+    const run = await runPiRpc(sb, [
+      { type: "prompt", message: "read the tsconfig" },
+      { type: "prompt", message: "anything new?", pauseBeforeMs: TTL_SECONDS * 1000 + 3000 },
+    ]);
+    expect(run.code).toBe(0);
+  }, 120_000);
+  afterAll(() => disposeSandbox(sb));
+
+  test("the deferred flush runs at the expiry, before the next prompt is sent, and that prompt's request carries the stub", () => {
+    const entries = sessionEntries(sb);
+    const coldAt = entries.findIndex((e) => e.customType === "context-prune-flush-metrics" && e.data.trigger === "cache-cold");
+    const secondPrompt = entries.findIndex((e) => e.type === "message" && e.message.role === "user" && JSON.stringify(e.message.content).includes("anything new?"));
+    expect(entries[coldAt].data).toMatchObject({ outcome: "summarized", decision: { basis: "cold" } });
+    expect(coldAt).toBeLessThan(secondPrompt);
+    const requests = sb.fake.requests;
+    const summarizer = requests.findIndex((r) => r.kind !== "main");
+    const last = mainRequests(sb).at(-1)!;
+    expect(summarizer).toBeLessThan(requests.indexOf(last));
+    expect(toolMessages(last)[0]!.text).toContain("t1");
+  });
 });
 
 describe("context pressure overrides the gate", () => {
