@@ -246,7 +246,7 @@ async function brokenPromise(sim: Sim): Promise<string | null> {
     // Colliding occurrences share id and timestamp: any of them may be this one.
     const shown = rendered.filter((m) => m.role === "toolResult" && m.toolCallId === original.toolCallId && m.timestamp === original.timestamp);
     if (shown.some((m) => sameContent(m, original))) continue;
-    if (original.toolName === QUERY && (await recoveryComesBack(sim, original, shown, blockRefs, projection))) continue;
+    if (original.toolName === QUERY && (await recoveryComesBack(sim, original, shown, blockRefs, projection, relocatedOutputs(relocated)))) continue;
     const text = extractToolResultText(original);
     if (relocated.some((m) => m.content[0].text.includes(`\n${text}\n</protected-output>`))) continue;
     const path = readAgain.get(original);
@@ -276,20 +276,28 @@ const STUB_CALL = /^\[Recovered output of refs? .*\. Call context_tree_query\(\{
  * A recovery left the request as a stub, or inside a chain block that names every ref it recovered, and
  * the call the stub names (for a block: the call the model made) gives back exactly its text and images.
  */
-async function recoveryComesBack(sim: Sim, original: any, shown: any[], blockRefs: string[], projection: any[]): Promise<boolean> {
-  let call: { toolCallIds: string[]; lines?: string } | undefined;
-  // A colliding result of another call may be shown under the same key: only a stub counts.
-  const match = shown.map((m) => STUB_CALL.exec(String(m.content?.[0]?.text ?? ""))).find((found) => found !== null);
-  if (match) {
-    call = { toolCallIds: JSON.parse(match[1]!), ...(match[2] === undefined ? {} : { lines: JSON.parse(match[2]) }) };
-  } else {
-    call = callArgs(projection, original);
-    if (!call || !call.toolCallIds.every((ref) => blockRefs.includes(ref))) return false;
-  }
-  const answer = await sim.query(call.toolCallIds, call.lines === undefined ? {} : { lines: call.lines });
+async function recoveryComesBack(sim: Sim, original: any, shown: any[], blockRefs: string[], projection: any[], relocated: string[]): Promise<boolean> {
   const text = (original.content as any[]).filter((b) => b?.type === "text").map((b) => b.text).join("\n");
   const images = (original.content as any[]).filter((b) => b?.type === "image");
-  return answer.text === text && JSON.stringify(answer.images) === JSON.stringify(images);
+  const comesBack = async (call: { toolCallIds: string[]; lines?: string }) => {
+    const answer = await sim.query(call.toolCallIds, call.lines === undefined ? {} : { lines: call.lines });
+    return answer.text === text && JSON.stringify(answer.images) === JSON.stringify(images);
+  };
+  // A colliding result of another call may be shown under the same key: only a stub counts. A stub relocated
+  // into a chain block (a recovery whose id a protected call shares) is in view as well.
+  const texts = [...shown.map((m) => String(m.content?.[0]?.text ?? "")), ...relocated];
+  const stubs = texts.map((t) => STUB_CALL.exec(t)).filter((found): found is RegExpExecArray => found !== null);
+  for (const found of stubs) {
+    if (await comesBack({ toolCallIds: JSON.parse(found[1]!), ...(found[2] === undefined ? {} : { lines: JSON.parse(found[2]) }) })) return true;
+  }
+  if (stubs.length > 0) return false;
+  const call = callArgs(projection, original);
+  return call !== undefined && call.toolCallIds.every((ref: string) => blockRefs.includes(ref)) && (await comesBack(call));
+}
+
+/** The outputs relocated into chain blocks (`<protected-output>`), each as its own text. */
+function relocatedOutputs(relocated: any[]): string[] {
+  return relocated.flatMap((m) => [...String(m.content?.[0]?.text ?? "").matchAll(/<protected-output tool="[^"]*">\n([\s\S]*?)\n<\/protected-output>/g)].map((found) => found[1]!));
 }
 
 /** The arguments of the call a result answers: in the nearest assistant before it. */
