@@ -283,14 +283,14 @@ async function recoveryComesBack(sim: Sim, original: any, shown: any[], blockRef
     const answer = await sim.query(call.toolCallIds, call.lines === undefined ? {} : { lines: call.lines });
     return answer.text === text && JSON.stringify(answer.images) === JSON.stringify(images);
   };
-  // A colliding result of another call may be shown under the same key: only a stub counts. A stub relocated
-  // into a chain block (a recovery whose id a protected call shares) is in view as well.
-  const texts = [...shown.map((m) => String(m.content?.[0]?.text ?? "")), ...relocated];
-  const stubs = texts.map((t) => STUB_CALL.exec(t)).filter((found): found is RegExpExecArray => found !== null);
-  for (const found of stubs) {
+  // A colliding result of another call may be shown under the same key: only a stub counts.
+  const shownStubs = shown.map((m) => STUB_CALL.exec(String(m.content?.[0]?.text ?? ""))).filter((found): found is RegExpExecArray => found !== null);
+  // A stub relocated into a chain block (a recovery whose id a protected call shares) is in view too.
+  const relocatedStubs = relocated.map((t) => STUB_CALL.exec(t)).filter((found): found is RegExpExecArray => found !== null);
+  for (const found of [...shownStubs, ...relocatedStubs]) {
     if (await comesBack({ toolCallIds: JSON.parse(found[1]!), ...(found[2] === undefined ? {} : { lines: JSON.parse(found[2]) }) })) return true;
   }
-  if (stubs.length > 0) return false;
+  if (shownStubs.length > 0) return false;
   const call = callArgs(projection, original);
   return call !== undefined && call.toolCallIds.every((ref: string) => blockRefs.includes(ref)) && (await comesBack(call));
 }
