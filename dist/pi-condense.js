@@ -2375,10 +2375,7 @@ function makeFuseRange(state, ctx, signal) {
 async function compress(state, ctx, run) {
   const config = state.config.value;
   const { messages, rollingWindow, appendEntry } = run;
-  const chains = withRecoveredRefs(detectChains(messages, protectionPredicate(state)), messages);
-  const inGrace = inGraceRecoveryToolCallIds(run.graceSource, config.recoveryGraceTurns);
-  for (const key of run.heldKeys ?? [])
-    inGrace.add(key);
+  const { chains, inGrace, eligible } = selectChains(state, messages, run.graceSource, rollingWindow, run.heldKeys);
   const sm = ctx.sessionManager;
   const backfill = {
     spillThreshold: config.spillThreshold,
@@ -2386,8 +2383,6 @@ async function compress(state, ctx, run) {
     sessionDir: sm.getSessionDir(),
     sessionId: sm.getSessionId()
   };
-  const alreadyCompressed = new Set(state.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
-  const eligible = selectEligible(chains, rollingWindow, alreadyCompressed, inGrace);
   const unarchivable = await archiveChainMembers(eligible, { indexer: state.indexer, messages, backfill: { ...backfill, appendEntry } });
   for (const key of unarchivable)
     inGrace.add(key);
@@ -2407,11 +2402,15 @@ function previewEligibleChains(state, messages, closingMessage) {
   if (!config.chainCompression?.enabled)
     return [];
   const closing = isOnBranch(messages, closingMessage) ? undefined : closingMessage;
-  const withClosing = withClosingMessage(messages, closing);
-  const chains = withRecoveredRefs(detectChains(withClosing, protectionPredicate(state)), withClosing);
-  const inGrace = inGraceRecoveryToolCallIds(messages, config.recoveryGraceTurns);
+  return selectChains(state, withClosingMessage(messages, closing), messages, config.chainCompression.rollingWindow).eligible;
+}
+function selectChains(state, messages, graceSource, rollingWindow, heldKeys) {
+  const chains = withRecoveredRefs(detectChains(messages, protectionPredicate(state)), messages);
+  const inGrace = inGraceRecoveryToolCallIds(graceSource, state.config.value.recoveryGraceTurns);
+  for (const key of heldKeys ?? [])
+    inGrace.add(key);
   const alreadyCompressed = new Set(state.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
-  return selectEligible(chains, config.chainCompression.rollingWindow, alreadyCompressed, inGrace);
+  return { chains, inGrace, eligible: selectEligible(chains, rollingWindow, alreadyCompressed, inGrace) };
 }
 function recordCompressions(state, entries) {
   lowerFloor(state.supersede, earliestChainStart(entries));
@@ -4795,6 +4794,12 @@ function isExactCopy(candidate, toolName, resultText, storedText) {
     return false;
   return (record.spillPath ? storedText : record.resultText) === resultText;
 }
+function archivedCopyOf(indexer, call) {
+  const candidate = dedupCandidate(indexer, call.toolName, call.resultText);
+  if (!candidate || candidate.key === occKey(call.toolCallId, call.resultTimestamp))
+    return;
+  return isExactCopy(candidate, call.toolName, call.resultText) ? candidate : undefined;
+}
 
 // src/capture/sidecar-read.ts
 import { constants } from "node:fs";
@@ -6347,15 +6352,19 @@ function measureChainRewrite(messages, chains, flushStart, stubbed) {
   };
 }
 function firstPendingIndex(messages, pending) {
-  const keys = new Set;
-  for (const batch of pending)
-    for (const call of batch.toolCalls)
-      keys.add(occKey(call.toolCallId, call.resultTimestamp));
+  const keys = pendingKeys(pending);
   const found = messages.findIndex((m) => {
     const key = resultKey(m);
     return key !== undefined && keys.has(key);
   });
   return found < 0 ? messages.length : found;
+}
+function pendingKeys(batches) {
+  const keys = new Set;
+  for (const batch of batches)
+    for (const call of batch.toolCalls)
+      keys.add(occKey(call.toolCallId, call.resultTimestamp));
+  return keys;
 }
 
 // src/chains/block-refs.ts
@@ -8194,10 +8203,9 @@ function dedupBatches(batches, state, persistAlias) {
     const kept = [];
     const deduped = [];
     for (const call of batch.toolCalls) {
-      const candidate = dedupCandidate(state.indexer, call.toolName, call.resultText);
-      const key = occKey(call.toolCallId, call.resultTimestamp);
-      if (candidate && candidate.key !== key && isExactCopy(candidate, call.toolName, call.resultText)) {
-        state.indexer.registerDuplicate(key, candidate.key, persistAlias, call);
+      const candidate = archivedCopyOf(state.indexer, call);
+      if (candidate) {
+        state.indexer.registerDuplicate(occKey(call.toolCallId, call.resultTimestamp), candidate.key, persistAlias, call);
         deduped.push(call);
       } else {
         kept.push(call);
@@ -8835,22 +8843,19 @@ function weighFlush(state, ctx, moment, opts = {}) {
   });
   if (!opts.quiet)
     noteDecision(state, ctx, decision);
-  return { decision, batches };
+  return { decision, batches, messages };
 }
 function copyPredicate(state) {
   if (!state.config.value.dedupByContentHash)
     return () => false;
-  return (call) => {
-    const candidate = dedupCandidate(state.indexer, call.toolName, call.resultText);
-    return candidate !== undefined && candidate.key !== occKey(call.toolCallId, call.resultTimestamp) && isExactCopy(candidate, call.toolName, call.resultText);
-  };
+  return (call) => archivedCopyOf(state.indexer, call) !== undefined;
 }
 function weighChainPass(state, ctx, closing, weighed) {
-  const messages = branchMessages(ctx);
+  const { messages } = weighed;
   if (!messages)
     return false;
   const ranges = previewEligibleChains(state, messages, closing).flatMap((chain) => resolveRange(chain, messages) ?? []);
-  const pending = new Set(weighed.batches.flatMap((b) => b.toolCalls.map((c) => occKey(c.toolCallId, c.resultTimestamp))));
+  const pending = pendingKeys(weighed.batches);
   const stubbed = (key) => pending.has(key) || state.indexer.isSummarized(key);
   const figures = measureChainRewrite(messages, ranges, firstPendingIndex(messages, weighed.batches), stubbed);
   if (!figures)

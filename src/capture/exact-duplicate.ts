@@ -3,7 +3,8 @@
  * and trailing blanks, but recovering an alias returns the original's text,
  * so the alias must be that text byte for byte.
  */
-import type { ToolCallRecord } from "../types.js";
+import type { CapturedToolCall, ToolCallRecord } from "../types.js";
+import { occKey } from "./occurrence-key.js";
 
 /** What dedup needs of the index (the archive's `ToolCallIndexer`). */
 export interface DedupIndex {
@@ -30,4 +31,11 @@ export function isExactCopy(candidate: DedupCandidate, toolName: string, resultT
   if (!record) return true;
   if (record.toolName !== toolName) return false;
   return (record.spillPath ? storedText : record.resultText) === resultText;
+}
+
+/** The archived output an inline call is an exact copy of (never the call itself): what a flush's dedup aliases. */
+export function archivedCopyOf(indexer: DedupIndex, call: CapturedToolCall): DedupCandidate | undefined {
+  const candidate = dedupCandidate(indexer, call.toolName, call.resultText);
+  if (!candidate || candidate.key === occKey(call.toolCallId, call.resultTimestamp)) return undefined;
+  return isExactCopy(candidate, call.toolName, call.resultText) ? candidate : undefined;
 }

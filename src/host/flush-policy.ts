@@ -13,12 +13,11 @@ import { decideFlush, type FlushDecision, type FlushMoment } from "../economics/
 import { usageFraction } from "../summarize/budget.js";
 import { safeNotify } from "../summarize/delivery.js";
 import { resolveModel } from "../summarize/summarizer.js";
-import { dedupCandidate, isExactCopy } from "../capture/exact-duplicate.js";
-import { occKey } from "../capture/occurrence-key.js";
+import { archivedCopyOf } from "../capture/exact-duplicate.js";
 import { type CapturedBatch, type CapturedToolCall, CUSTOM_TYPE_FLUSH_METRICS, type FlushDecisionRecord } from "../types.js";
 import type { ExtensionState } from "./extension-state.js";
 import type { PolicyView } from "../ui/policy-status.js";
-import { firstPendingIndex, measureChainRewrite, measureRewrite } from "../summarize/rewrite-figures.js";
+import { firstPendingIndex, measureChainRewrite, measureRewrite, pendingKeys } from "../summarize/rewrite-figures.js";
 import { previewEligibleChains } from "../summarize/chain-pass.js";
 import { resolveRange } from "../render/chain-range-prune.js";
 import { weighRewrite } from "../economics/rewrite-economics.js";
@@ -111,6 +110,8 @@ export function rewriteForced(state: ExtensionState, ctx: ExtensionContext): boo
 export interface WeighedFlush {
   decision: FlushDecision;
   batches: CapturedBatch[];
+  /** The branch as messages, as the decision measured it (undefined when it could not be read). */
+  messages: any[] | undefined;
 }
 
 /**
@@ -140,16 +141,13 @@ export function weighFlush(
     runRequests: messages ? requestsSinceLastPrompt(messages) : 0,
   });
   if (!opts.quiet) noteDecision(state, ctx, decision);
-  return { decision, batches };
+  return { decision, batches, messages };
 }
 
 /** The outputs dedup will stub as copies of archived ones (flush-batches.ts `dedupBatches`). */
 function copyPredicate(state: ExtensionState): (call: CapturedToolCall) => boolean {
   if (!state.config.value.dedupByContentHash) return () => false;
-  return (call) => {
-    const candidate = dedupCandidate(state.indexer, call.toolName, call.resultText);
-    return candidate !== undefined && candidate.key !== occKey(call.toolCallId, call.resultTimestamp) && isExactCopy(candidate, call.toolName, call.resultText);
-  };
+  return (call) => archivedCopyOf(state.indexer, call) !== undefined;
 }
 
 /**
@@ -158,10 +156,10 @@ function copyPredicate(state: ExtensionState): (call: CapturedToolCall) => boole
  * is added to the decision record.
  */
 export function weighChainPass(state: ExtensionState, ctx: ExtensionContext, closing: unknown, weighed: WeighedFlush): boolean {
-  const messages = branchMessages(ctx);
+  const { messages } = weighed;
   if (!messages) return false;
   const ranges = previewEligibleChains(state, messages, closing).flatMap((chain) => resolveRange(chain, messages) ?? []);
-  const pending = new Set(weighed.batches.flatMap((b) => b.toolCalls.map((c) => occKey(c.toolCallId, c.resultTimestamp))));
+  const pending = pendingKeys(weighed.batches);
   const stubbed = (key: string) => pending.has(key) || state.indexer.isSummarized(key);
   const figures = measureChainRewrite(messages, ranges, firstPendingIndex(messages, weighed.batches), stubbed);
   if (!figures) return false;

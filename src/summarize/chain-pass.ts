@@ -46,11 +46,7 @@ interface ChainPassRun {
 async function compress(state: FlushState, ctx: ExtensionContext, run: ChainPassRun) {
   const config = state.config.value;
   const { messages, rollingWindow, appendEntry } = run;
-  const chains = withRecoveredRefs(detectChains(messages, protectionPredicate(state)), messages);
-  // Chains holding a batch a flush left for later, or one the archive step cannot take, are deferred
-  // like in-grace ones: after the window cut.
-  const inGrace = inGraceRecoveryToolCallIds(run.graceSource, config.recoveryGraceTurns);
-  for (const key of run.heldKeys ?? []) inGrace.add(key);
+  const { chains, inGrace, eligible } = selectChains(state, messages, run.graceSource, rollingWindow, run.heldKeys);
   const sm = ctx.sessionManager;
   const backfill = {
     spillThreshold: config.spillThreshold,
@@ -58,8 +54,6 @@ async function compress(state: FlushState, ctx: ExtensionContext, run: ChainPass
     sessionDir: sm.getSessionDir(),
     sessionId: sm.getSessionId(),
   };
-  const alreadyCompressed = new Set(state.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
-  const eligible = selectEligible(chains, rollingWindow, alreadyCompressed, inGrace);
   const unarchivable = await archiveChainMembers(eligible, { indexer: state.indexer, messages, backfill: { ...backfill, appendEntry } });
   for (const key of unarchivable) inGrace.add(key);
   return compressEligible(
@@ -87,11 +81,19 @@ export function previewEligibleChains(state: FlushState, messages: any[], closin
   const config = state.config.value;
   if (!config.chainCompression?.enabled) return [];
   const closing = isOnBranch(messages, closingMessage) ? undefined : closingMessage;
-  const withClosing = withClosingMessage(messages, closing);
-  const chains = withRecoveredRefs(detectChains(withClosing, protectionPredicate(state)), withClosing);
-  const inGrace = inGraceRecoveryToolCallIds(messages, config.recoveryGraceTurns);
+  return selectChains(state, withClosingMessage(messages, closing), messages, config.chainCompression.rollingWindow).eligible;
+}
+
+/**
+ * The chains of `messages`, the keys deferred like in-grace recoveries (a batch a flush left for later holds
+ * its chain back too: after the window cut), and the closed chains past the window not yet compressed.
+ */
+function selectChains(state: FlushState, messages: any[], graceSource: any[], rollingWindow: number, heldKeys?: ReadonlySet<string>) {
+  const chains = withRecoveredRefs(detectChains(messages, protectionPredicate(state)), messages);
+  const inGrace = inGraceRecoveryToolCallIds(graceSource, state.config.value.recoveryGraceTurns);
+  for (const key of heldKeys ?? []) inGrace.add(key);
   const alreadyCompressed = new Set(state.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
-  return selectEligible(chains, config.chainCompression.rollingWindow, alreadyCompressed, inGrace);
+  return { chains, inGrace, eligible: selectEligible(chains, rollingWindow, alreadyCompressed, inGrace) };
 }
 
 function recordCompressions(state: FlushState, entries: ChainCompressionEntry[]): void {

@@ -8,7 +8,7 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { AppendEntry } from "./delivery.js";
 import type { FlushState } from "./flush-state.js";
 import { serializeBatchWithinLimit } from "../capture/batch-capture.js";
-import { dedupCandidate, isExactCopy } from "../capture/exact-duplicate.js";
+import { archivedCopyOf } from "../capture/exact-duplicate.js";
 import { occKey } from "../capture/occurrence-key.js";
 import type { RetryStatus } from "./retry-ledger.js";
 import { summarizeBatch, summarizeBatches } from "./summarizer.js";
@@ -44,11 +44,10 @@ export function dedupBatches(
     const kept: CapturedToolCall[] = [];
     const deduped: CapturedToolCall[] = [];
     for (const call of batch.toolCalls) {
-      const candidate = dedupCandidate(state.indexer, call.toolName, call.resultText);
-      const key = occKey(call.toolCallId, call.resultTimestamp);
       // A spilled original would need its sidecar read to be compared: the call is summarized instead.
-      if (candidate && candidate.key !== key && isExactCopy(candidate, call.toolName, call.resultText)) {
-        state.indexer.registerDuplicate(key, candidate.key, persistAlias, call);
+      const candidate = archivedCopyOf(state.indexer, call);
+      if (candidate) {
+        state.indexer.registerDuplicate(occKey(call.toolCallId, call.resultTimestamp), candidate.key, persistAlias, call);
         deduped.push(call);
       } else {
         kept.push(call);

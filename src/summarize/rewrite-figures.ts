@@ -94,11 +94,17 @@ export function measureChainRewrite(
 
 /** The index of the first of `pending`'s outputs on the branch; the branch's length when none is on it. */
 export function firstPendingIndex(messages: readonly any[], pending: readonly CapturedBatch[]): number {
-  const keys = new Set<string>();
-  for (const batch of pending) for (const call of batch.toolCalls) keys.add(occKey(call.toolCallId, call.resultTimestamp));
+  const keys = pendingKeys(pending);
   const found = messages.findIndex((m) => {
     const key = resultKey(m);
     return key !== undefined && keys.has(key);
   });
   return found < 0 ? messages.length : found;
+}
+
+/** The occurrence keys of the batches' calls. */
+export function pendingKeys(batches: readonly CapturedBatch[]): Set<string> {
+  const keys = new Set<string>();
+  for (const batch of batches) for (const call of batch.toolCalls) keys.add(occKey(call.toolCallId, call.resultTimestamp));
+  return keys;
 }
