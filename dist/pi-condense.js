@@ -9877,10 +9877,12 @@ async function onExpired(state, ctx) {
 async function flushIfCacheCold(state, ctx) {
   if (!costPolicyActive(state) || state.isFlushing || state.finalReplyFlush || state.cache.requests === 0)
     return;
-  noteCacheWarming(state, ctx);
-  if (state.cache.state(Date.now(), cacheTtlMs2(ctx)).temperature !== "cold")
+  const cold = () => state.cache.state(Date.now(), cacheTtlMs2(ctx)).temperature === "cold";
+  if (!cold())
     return;
-  await flushCold(state, ctx);
+  noteCacheWarming(state, ctx);
+  if (cold())
+    await flushCold(state, ctx);
 }
 async function flushCold(state, ctx) {
   const expiredRequest = state.cache.state(Date.now(), cacheTtlMs2(ctx)).lastRequestAt;

@@ -49,9 +49,11 @@ async function onExpired(state: ExtensionState, ctx: ExtensionContext): Promise<
 /** Before a provider request: when the cache has expired, the rewrites still waiting run now. */
 export async function flushIfCacheCold(state: ExtensionState, ctx: ExtensionContext): Promise<void> {
   if (!costPolicyActive(state) || state.isFlushing || state.finalReplyFlush || state.cache.requests === 0) return;
+  const cold = () => state.cache.state(Date.now(), cacheTtlMs(ctx)).temperature === "cold";
+  // Runs before every request: the branch is read only when the cache looks expired (a warming may have refreshed it).
+  if (!cold()) return;
   noteCacheWarming(state, ctx);
-  if (state.cache.state(Date.now(), cacheTtlMs(ctx)).temperature !== "cold") return;
-  await flushCold(state, ctx);
+  if (cold()) await flushCold(state, ctx);
 }
 
 async function flushCold(state: ExtensionState, ctx: ExtensionContext): Promise<void> {
