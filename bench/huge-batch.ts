@@ -13,7 +13,8 @@
  * - what a flush does to the index for the batch: refs allocation, inline ref
  *   substitution, refs footer, addBatch, refs and summary body registration;
  * - the render (pruneMessages with the default settings) with every result
- *   summarized (first render after an index change, and the steady state),
+ *   summarized (first render with a newly built index, which decides every
+ *   stub afresh, and the steady state),
  *   with nothing summarized, and once the turn is closed by a text reply and
  *   its chain compressed; each render gets a fresh structuredClone, as pi
  *   hands the hook a deep copy (cloning is not timed);
@@ -191,10 +192,14 @@ function main(): void {
   add("branch rescan, all indexed", time(() => undefined, () => captureUnindexedBatchesFromSession(f.branch, summarized, ctxProtection)), 2_000);
   add("index: refs + addBatch + body", time(() => new ToolCallIndexer(), (indexer) => persistBatch(indexer, batch, reply)));
   add(
-    "render, all summarized, after index change",
+    "render, all summarized, new index",
     time(
-      () => (summarized.registerSummaryRefs([]), structuredClone(f.messages)),
-      (messages) => render(messages, summarized),
+      () => {
+        const rebuilt = new ToolCallIndexer();
+        persistBatch(rebuilt, batch, reply);
+        return { messages: structuredClone(f.messages), rebuilt };
+      },
+      ({ messages, rebuilt }) => render(messages, rebuilt),
     ),
     2_000,
   );

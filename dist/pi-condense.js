@@ -4763,14 +4763,69 @@ function walkBranch(branch, visitor) {
 }
 
 // src/render/index-generation.ts
-var counters = new WeakMap;
+var NAMES_KEPT = 4096;
+
+class ChangeLog {
+  count = 0;
+  since = 0;
+  names = [];
+  starts = [];
+  watched = false;
+  get changes() {
+    return this.count;
+  }
+  observe() {
+    if (!this.watched) {
+      this.forget();
+      this.watched = true;
+    }
+    return this.count;
+  }
+  change() {
+    this.count++;
+    if (this.watched)
+      this.starts.push(this.names.length);
+  }
+  touched(name) {
+    if (!this.watched)
+      return;
+    if (this.names.length >= NAMES_KEPT)
+      this.forget();
+    else
+      this.names.push(name);
+  }
+  touchedEverything() {
+    this.count++;
+    this.forget();
+  }
+  namesSince(generation) {
+    if (!Number.isInteger(generation) || generation < this.since || generation > this.count)
+      return;
+    const names = new Set;
+    if (generation === this.count)
+      return names;
+    for (let k = this.starts[generation - this.since];k < this.names.length; k++)
+      names.add(this.names[k]);
+    return names;
+  }
+  forget() {
+    this.since = this.count;
+    this.names = [];
+    this.starts = [];
+    this.watched = false;
+  }
+}
+var logs = new WeakMap;
 function trackChanges(owner) {
-  const counter = { changes: 0 };
-  counters.set(owner, counter);
-  return counter;
+  const log = new ChangeLog;
+  logs.set(owner, log);
+  return log;
 }
 function generationOf(owner) {
-  return counters.get(owner)?.changes;
+  return logs.get(owner)?.observe();
+}
+function namesTouchedSince(owner, generation) {
+  return logs.get(owner)?.namesSince(generation);
 }
 
 // src/capture/spill.ts
@@ -5128,20 +5183,22 @@ function recordFromCall(batch, call) {
 
 class RecordMap extends Map {
   onChange;
-  constructor(onChange) {
+  onClear;
+  constructor(onChange, onClear) {
     super();
     this.onChange = onChange;
+    this.onClear = onClear;
   }
   set(key, record) {
-    this.onChange();
+    this.onChange(key, record);
     return super.set(key, record);
   }
   delete(key) {
-    this.onChange();
+    this.onChange(key, super.get(key));
     return super.delete(key);
   }
   clear() {
-    this.onChange();
+    this.onClear();
     super.clear();
   }
 }
@@ -5160,8 +5217,8 @@ function ownCallDetails(call, original) {
 }
 
 class ToolCallIndexer {
-  counter = trackChanges(this);
-  records = new RecordMap(() => this.counter.changes++);
+  changes = trackChanges(this);
+  records = new RecordMap((key, record) => this.recordChanged(key, record), () => this.changes.touchedEverything());
   keysByBareId = new KeyGroups;
   shortToKey = new Map;
   keyToShort = new Map;
@@ -5171,6 +5228,7 @@ class ToolCallIndexer {
   aliasToOriginal = new Map;
   aliasKeysByBareId = new KeyGroups;
   aliasCalls = new Map;
+  aliasesByOriginal = new KeyGroups;
   summaryBodies = [];
   bodiesByKey = new Map;
   chainsByStart = new Map;
@@ -5224,6 +5282,7 @@ class ToolCallIndexer {
     this.aliasToOriginal.clear();
     this.aliasKeysByBareId.clear();
     this.aliasCalls.clear();
+    this.aliasesByOriginal.clear();
     this.summaryBodies = [];
     this.bodiesByKey.clear();
     this.chainsByStart.clear();
@@ -5248,6 +5307,15 @@ class ToolCallIndexer {
       this.hashToCanonical.set(hash, occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp)));
     }
     this.pendingSeeds = [];
+  }
+  recordChanged(key, record) {
+    this.changes.change();
+    this.changes.touched(key);
+    if (typeof record?.toolCallId === "string")
+      this.changes.touched(record.toolCallId);
+    if (this.aliasToOriginal.size > 0)
+      for (const alias of this.aliasesByOriginal.keys(key))
+        this.changes.touched(alias);
   }
   isSummarized(occurrenceKey) {
     return this.records.has(occurrenceKey) || this.aliasToOriginal.has(occurrenceKey);
@@ -5326,13 +5394,16 @@ class ToolCallIndexer {
     return this.records.has(toolCallId) && this.keysByBareId.sole(toolCallId) !== undefined;
   }
   registerSummaryRefs(refs) {
-    this.counter.changes++;
+    this.changes.change();
     for (const ref of refs) {
       if (!ref || typeof ref.shortId !== "string" || typeof ref.toolCallId !== "string")
         continue;
       if (!ref.shortId || !ref.toolCallId)
         continue;
       const key = occKey(ref.toolCallId, resultTimestampOf(ref.resultTimestamp));
+      this.changes.touched(key);
+      this.changes.touched(ref.toolCallId);
+      this.changes.touched(ref.shortId);
       if (ref.shortId !== key) {
         this.shortToKey.set(ref.shortId, key);
         this.keyToShort.set(key, ref.shortId);
@@ -5392,8 +5463,10 @@ class ToolCallIndexer {
     appendEntry(CUSTOM_TYPE_DEDUP_ALIAS, data);
   }
   linkAlias(newKey, originalKey, own) {
-    this.counter.changes++;
+    this.changes.change();
+    this.changes.touched(newKey);
     this.aliasToOriginal.set(newKey, originalKey);
+    this.aliasesByOriginal.add(originalKey, newKey);
     this.aliasKeysByBareId.add(parseOccKey(newKey).toolCallId, newKey);
     if (own && (own.args !== undefined || own.isError !== undefined))
       this.aliasCalls.set(newKey, own);
@@ -5621,20 +5694,13 @@ function sweepOrphanToolResults(messages) {
   const sweptIds = [];
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
-    const role = msg?.role;
-    if (role === "assistant") {
-      open.openFrom(msg);
-    } else if (role === "toolResult") {
-      if (!open.consume(msg.toolCallId)) {
-        if (kept === null) {
-          kept = messages.slice();
-          n = i;
-        }
-        sweptIds.push(msg.toolCallId);
-        continue;
+    if (!admits(open, msg)) {
+      if (kept === null) {
+        kept = messages.slice();
+        n = i;
       }
-    } else {
-      open.clear();
+      sweptIds.push(msg.toolCallId);
+      continue;
     }
     if (kept !== null)
       kept[n++] = msg;
@@ -5643,6 +5709,25 @@ function sweepOrphanToolResults(messages) {
     return { messages, sweptIds };
   kept.length = n;
   return { messages: kept, sweptIds };
+}
+
+class OrphanCheck {
+  open = new OpenCalls;
+  found = false;
+  observe(msg) {
+    if (!admits(this.open, msg))
+      this.found = true;
+  }
+}
+function admits(open, msg) {
+  const role = msg?.role;
+  if (role === "assistant")
+    open.openFrom(msg);
+  else if (role === "toolResult")
+    return open.consume(msg.toolCallId);
+  else
+    open.clear();
+  return true;
 }
 var ARRAY_LIMIT = 32;
 var CONSUMED = Symbol("consumed");
@@ -5693,7 +5778,7 @@ function indexOfSame(values, value) {
 }
 
 // src/render/stub-replace.ts
-function replaceSummarizedResults(messages, indexer, protection, grace) {
+function replaceSummarizedResults(messages, indexer, protection, grace, observe) {
   const decisions = DecisionMemo.open(indexer, protection, messages.length);
   const recoveries = new RecoveryStubs(messages, protection);
   let out = null;
@@ -5701,6 +5786,7 @@ function replaceSummarizedResults(messages, indexer, protection, grace) {
   const shared = new SharedKeys(messages);
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
+    observe?.(msg);
     const role = msg?.role;
     if (role !== "toolResult") {
       recoveries.pass(i, role);
@@ -5709,14 +5795,18 @@ function replaceSummarizedResults(messages, indexer, protection, grace) {
     if (typeof msg.toolCallId !== "string")
       continue;
     let text = decisions.recall(i, msg);
-    if (text === undefined)
-      text = stubTextFor(msg, indexer, protection);
-    decisions.remember(i, msg, text);
+    if (text !== undefined)
+      decisions.keep(i);
+    else {
+      const key = decisions.keyOf(i, msg);
+      text = stubTextFor(msg, key, indexer, protection);
+      decisions.remember(i, msg, key, text);
+    }
     if (text === null && isRecoveryTool(msg.toolName))
       text = recoveries.stubFor(msg, grace);
     if (text === null)
       continue;
-    if (grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp))))
+    if (isRecoveryTool(msg.toolName) && inGrace(msg, grace))
       continue;
     const earlier = shared.claim(i);
     if (earlier !== undefined) {
@@ -5794,15 +5884,17 @@ class SharedKeys {
     return occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
   }
 }
+function inGrace(msg, grace) {
+  return grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)));
+}
 function stubsRemain(out, messages) {
   for (let i = 0;i < out.length; i++)
     if (out[i] !== messages[i])
       return true;
   return false;
 }
-function stubTextFor(msg, indexer, protection) {
+function stubTextFor(msg, key, indexer, protection) {
   const id = msg.toolCallId;
-  const key = occKey(id, resultTimestampOf(msg.timestamp));
   const lookupKey = indexer.isSummarized(key) ? key : indexer.hasLegacyBareRecord(id) ? id : null;
   if (lookupKey === null)
     return null;
@@ -5844,7 +5936,7 @@ class RecoveryStubs {
     this.opener = -1;
   }
   stubFor(msg, grace) {
-    if (grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp))))
+    if (inGrace(msg, grace))
       return null;
     if (this.totalUsers < 0)
       this.totalUsers = this.messages.reduce((n, m) => m?.role === "user" ? n + 1 : n, 0);
@@ -5895,45 +5987,74 @@ class DecisionMemo {
   generation;
   rules;
   previous;
+  reusable;
+  touched;
   static last = null;
   ids;
   timestamps;
+  keys;
   texts;
-  constructor(owner, generation, rules, previous, length) {
+  constructor(owner, generation, rules, previous, reusable, touched, length) {
     this.owner = owner;
     this.generation = generation;
     this.rules = rules;
     this.previous = previous;
+    this.reusable = reusable;
+    this.touched = touched;
     this.ids = new Array(length);
     this.timestamps = new Array(length);
+    this.keys = new Array(length);
     this.texts = new Array(length);
   }
   static open(indexer, protection, length) {
     const generation = generationOf(indexer);
     const rules = protectionRules(protection);
     const last = DecisionMemo.last;
-    const valid = typeof generation === "number" && last?.owner === indexer && last.generation === generation && last.rules === rules;
-    return new DecisionMemo(indexer, typeof generation === "number" ? generation : Number.NaN, rules, valid ? last : null, length);
+    let touched;
+    if (typeof generation === "number" && last?.owner === indexer && last.rules === rules) {
+      touched = last.generation === generation ? NOTHING_TOUCHED : namesTouchedSince(indexer, last.generation);
+    }
+    const known = typeof generation === "number" ? generation : Number.NaN;
+    return new DecisionMemo(indexer, known, rules, last, touched !== undefined, touched?.size ? touched : null, length);
   }
   recall(i, msg) {
     const previous = this.previous;
-    if (previous === null || i >= previous.ids.length)
+    if (!this.reusable || previous === null || !previous.holds(i, msg))
       return;
-    if (previous.ids[i] !== msg.toolCallId || !Object.is(previous.timestamps[i], msg.timestamp))
+    const touched = this.touched;
+    if (touched !== null && (touched.has(msg.toolCallId) || touched.has(previous.keys[i])))
       return;
     return previous.texts[i];
   }
-  remember(i, msg, text) {
+  keyOf(i, msg) {
+    const previous = this.previous;
+    if (previous !== null && previous.holds(i, msg))
+      return previous.keys[i];
+    return occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
+  }
+  remember(i, msg, key, text) {
     this.ids[i] = msg.toolCallId;
     this.timestamps[i] = msg.timestamp;
+    this.keys[i] = key;
     this.texts[i] = text;
+  }
+  keep(i) {
+    const previous = this.previous;
+    this.ids[i] = previous.ids[i];
+    this.timestamps[i] = previous.timestamps[i];
+    this.keys[i] = previous.keys[i];
+    this.texts[i] = previous.texts[i];
   }
   close() {
     this.previous = null;
     if (!Number.isNaN(this.generation))
       DecisionMemo.last = this;
   }
+  holds(i, msg) {
+    return i < this.ids.length && this.ids[i] === msg.toolCallId && Object.is(this.timestamps[i], msg.timestamp);
+  }
 }
+var NOTHING_TOUCHED = new Set;
 function protectionRules(protection) {
   if (!protection)
     return "";
@@ -6064,13 +6185,24 @@ var requestSizes = new WeakMap;
 function requestSizesOf(result) {
   return requestSizes.get(result);
 }
+class InputFacts {
+  orphans = new OrphanCheck;
+  errored = false;
+  observe = (msg) => {
+    this.orphans.observe(msg);
+    if (msg?.role === "toolResult" && msg.isError === true)
+      this.errored = true;
+  };
+}
+var NOTHING_SWEPT = { messages: [], sweptIds: [] };
 function runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede) {
   const grace = lazyInGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
-  const stubbed = replaceSummarizedResults(messages, indexer, protection, grace);
+  const facts = new InputFacts;
+  const stubbed = replaceSummarizedResults(messages, indexer, protection, grace, facts.observe);
   let current = stubbed.messages;
   if (supersede)
     current = applySupersede(current, supersede.state, supersede.isProtected);
-  if (errorPurge?.enabled)
+  if (errorPurge?.enabled && facts.errored)
     current = purgeErroredArgs(current, errorPurge);
   const positional = current;
   let created = NOTHING_CREATED;
@@ -6079,7 +6211,7 @@ function runPhases(messages, indexer, chainCompression, errorPurge, protection, 
     current = chained.messages;
     created = chained.created;
   }
-  const swept = sweepOrphanToolResults(current);
+  const swept = current === positional && !facts.orphans.found ? NOTHING_SWEPT : sweepOrphanToolResults(current);
   if (swept.sweptIds.length > 0) {
     reportSweep(swept.sweptIds, diagnostics);
     current = swept.messages;

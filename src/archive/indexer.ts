@@ -37,8 +37,9 @@ interface SummaryBody {
 }
 
 /**
- * Occurrence keys grouped by bare tool-call id. Most ids name one occurrence (providers that mint unique ids),
- * so a group is a lone key until a second one arrives; a set per record would cost a reload thousands of sets.
+ * Keys grouped under a name: occurrence keys by bare tool-call id, alias keys by their original. Most groups
+ * hold one key (providers that mint unique ids), so a group is a lone key until a second one arrives; a set
+ * per record would cost a reload thousands of sets.
  */
 class KeyGroups {
   private readonly groups = new Map<string, string | Set<string>>();
@@ -88,24 +89,27 @@ function recordFromCall(batch: CapturedBatch, call: CapturedBatch["toolCalls"][n
   return record;
 }
 
-/** The live record map; every edit, ours or a `getIndex` holder's, counts as a change. */
+/** The live record map; every edit, ours or a `getIndex` holder's, is reported with the key it touched. */
 class RecordMap extends Map<string, ToolCallRecord> {
-  constructor(private readonly onChange: () => void) {
+  constructor(
+    private readonly onChange: (key: string, record: ToolCallRecord | undefined) => void,
+    private readonly onClear: () => void,
+  ) {
     super();
   }
 
   override set(key: string, record: ToolCallRecord): this {
-    this.onChange();
+    this.onChange(key, record);
     return super.set(key, record);
   }
 
   override delete(key: string): boolean {
-    this.onChange();
+    this.onChange(key, super.get(key));
     return super.delete(key);
   }
 
   override clear(): void {
-    this.onChange();
+    this.onClear();
     super.clear();
   }
 }
@@ -132,9 +136,12 @@ export interface BackfillOptions {
 }
 
 export class ToolCallIndexer {
-  // What a render stub depends on (records, refs, aliases) bumps this, so renders can reuse decisions.
-  private readonly counter = trackChanges(this);
-  private readonly records: Map<string, ToolCallRecord> = new RecordMap(() => this.counter.changes++);
+  // What a render stub depends on (records, refs, aliases) is logged with the names it touched, so renders can reuse decisions.
+  private readonly changes = trackChanges(this);
+  private readonly records: Map<string, ToolCallRecord> = new RecordMap(
+    (key, record) => this.recordChanged(key, record),
+    () => this.changes.touchedEverything(),
+  );
   private readonly keysByBareId = new KeyGroups();
   private readonly shortToKey = new Map<string, string>();
   private readonly keyToShort = new Map<string, string>();
@@ -144,6 +151,8 @@ export class ToolCallIndexer {
   private readonly aliasToOriginal = new Map<string, string>();
   private readonly aliasKeysByBareId = new KeyGroups();
   private readonly aliasCalls = new Map<string, AliasCall>();
+  /** Alias keys by the original they resolve to: a change to the original's record changes what they render. */
+  private readonly aliasesByOriginal = new KeyGroups();
   private summaryBodies: SummaryBody[] = [];
   /** Summary body positions per occurrence key: one number in the common case, a list when several bodies cover it. */
   private readonly bodiesByKey = new Map<string, number | number[]>();
@@ -210,6 +219,7 @@ export class ToolCallIndexer {
     this.aliasToOriginal.clear();
     this.aliasKeysByBareId.clear();
     this.aliasCalls.clear();
+    this.aliasesByOriginal.clear();
     this.summaryBodies = [];
     this.bodiesByKey.clear();
     this.chainsByStart.clear();
@@ -242,6 +252,14 @@ export class ToolCallIndexer {
       this.hashToCanonical.set(hash, occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp)));
     }
     this.pendingSeeds = [];
+  }
+
+  /** A record set or deleted under `key` changes the stubs of that key, of its record's bare id and of the aliases resolving to it. */
+  private recordChanged(key: string, record: ToolCallRecord | undefined): void {
+    this.changes.change();
+    this.changes.touched(key);
+    if (typeof record?.toolCallId === "string") this.changes.touched(record.toolCallId);
+    if (this.aliasToOriginal.size > 0) for (const alias of this.aliasesByOriginal.keys(key)) this.changes.touched(alias);
   }
 
   isSummarized(occurrenceKey: string): boolean {
@@ -319,11 +337,14 @@ export class ToolCallIndexer {
   // ---- short refs --------------------------------------------------------
 
   registerSummaryRefs(refs: SummaryToolCallRef[]): void {
-    this.counter.changes++;
+    this.changes.change();
     for (const ref of refs) {
       if (!ref || typeof ref.shortId !== "string" || typeof ref.toolCallId !== "string") continue;
       if (!ref.shortId || !ref.toolCallId) continue;
       const key = occKey(ref.toolCallId, resultTimestampOf(ref.resultTimestamp));
+      this.changes.touched(key);
+      this.changes.touched(ref.toolCallId);
+      this.changes.touched(ref.shortId);
       if (ref.shortId !== key) {
         this.shortToKey.set(ref.shortId, key);
         this.keyToShort.set(key, ref.shortId);
@@ -389,8 +410,10 @@ export class ToolCallIndexer {
   }
 
   private linkAlias(newKey: string, originalKey: string, own?: AliasCall): void {
-    this.counter.changes++;
+    this.changes.change();
+    this.changes.touched(newKey);
     this.aliasToOriginal.set(newKey, originalKey);
+    this.aliasesByOriginal.add(originalKey, newKey);
     this.aliasKeysByBareId.add(parseOccKey(newKey).toolCallId, newKey);
     if (own && (own.args !== undefined || own.isError !== undefined)) this.aliasCalls.set(newKey, own);
     // A key that later got a ref of its own (a chain backfill) keeps it on reload, as it did live.

@@ -25,20 +25,13 @@ export function sweepOrphanToolResults(messages: any[]): { messages: any[]; swep
 
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
-    const role = msg?.role;
-    if (role === "assistant") {
-      open.openFrom(msg);
-    } else if (role === "toolResult") {
-      if (!open.consume(msg.toolCallId)) {
-        if (kept === null) {
-          kept = messages.slice();
-          n = i;
-        }
-        sweptIds.push(msg.toolCallId);
-        continue;
+    if (!admits(open, msg)) {
+      if (kept === null) {
+        kept = messages.slice();
+        n = i;
       }
-    } else {
-      open.clear();
+      sweptIds.push(msg.toolCallId);
+      continue;
     }
     if (kept !== null) kept[n++] = msg;
   }
@@ -46,6 +39,28 @@ export function sweepOrphanToolResults(messages: any[]): { messages: any[]; swep
   if (kept === null) return { messages, sweptIds };
   kept.length = n;
   return { messages: kept, sweptIds };
+}
+
+/**
+ * The sweep's rule fed one message at a time, for a walk that has other work to do: whether the sweep
+ * would drop anything from the messages seen so far.
+ */
+export class OrphanCheck {
+  private readonly open = new OpenCalls();
+  found = false;
+
+  observe(msg: any): void {
+    if (!admits(this.open, msg)) this.found = true;
+  }
+}
+
+/** Advances the open-id set past `msg`; false when `msg` is a result the sweep drops. */
+function admits(open: OpenCalls, msg: any): boolean {
+  const role = msg?.role;
+  if (role === "assistant") open.openFrom(msg);
+  else if (role === "toolResult") return open.consume(msg.toolCallId);
+  else open.clear();
+  return true;
 }
 
 /** Ids a turn may open before the small array gives way to a set (the crossover measured on bun: 32-64). */

@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { bareToolCallId, occKey } from "../capture/occurrence-key.js";
+import { purgeErroredArgs } from "./error-purge.js";
+import { sweepOrphanToolResults } from "./orphan-sweep.js";
 import { pruneMessages } from "./pruner.js";
+import { inGraceRecoveryToolCallIds } from "./recovery-grace.js";
+import { replaceSummarizedResults } from "./stub-replace.js";
 import type { ChainCompressionEntry, ToolCallRecord } from "../types.js";
 
 // ---------------------------------------------------------------------------
@@ -218,13 +222,16 @@ const configArb: fc.Arbitrary<ConfigChoice> = fc.record({
   grace: fc.integer({ min: 0, max: 3 }),
 });
 
+const protectionOf = (c: ConfigChoice) => (c.protect ? { protectedTools: ["edit"], protectedPaths: ["/w/read_1"] } : undefined);
+const purgeOf = (c: ConfigChoice) => ({ enabled: c.purge, cooldownTurns: c.cooldown, minArgChars: 100 });
+
 function runPrune(session: any[], model: ModelIndex, c: ConfigChoice) {
   return pruneMessages(
     session,
     makeIndexer(model),
     { enabled: c.chain, rollingWindow: 0, stripFinalAssistantThinking: c.strip, fuseRangeSummary: false },
-    { enabled: c.purge, cooldownTurns: c.cooldown, minArgChars: 100 },
-    c.protect ? { protectedTools: ["edit"], protectedPaths: ["/w/read_1"] } : undefined,
+    purgeOf(c),
+    protectionOf(c),
     c.grace,
     { report: () => {} } as any,
   );
@@ -314,6 +321,20 @@ describe("pruneMessages properties over random sessions and index states", () =>
           expect(result.beforeChars).toBe(JSON.stringify(session).length);
           expect(result.afterChars).toBe(JSON.stringify(result.messages).length);
         }
+      }),
+      RUNS,
+    );
+  });
+
+  test("skipping the purge and the sweep when phase 1 saw nothing for them changes no output", () => {
+    fc.assert(
+      fc.property(caseArb, ([session, choice, seed, config]) => {
+        const c = { ...config, chain: false };
+        const model = buildIndex(session, choice, seed);
+        const grace = inGraceRecoveryToolCallIds(session, c.grace);
+        const stubbed = replaceSummarizedResults(session, makeIndexer(model), protectionOf(c), grace).messages;
+        const purged = c.purge ? purgeErroredArgs(stubbed, purgeOf(c)) : stubbed;
+        expect(runPrune(session, model, c).messages).toEqual(sweepOrphanToolResults(purged).messages);
       }),
       RUNS,
     );

@@ -11,6 +11,10 @@
  *                     message that is neither assistant nor toolResult closes
  *                     the open set (barrier)
  *
+ * Phase 1's walk also notes what phases 2 and 4 need of the input (an errored
+ * result, an orphaned one), so a render where they have nothing to do does not
+ * walk the transcript again for them.
+ *
  * Pure: the input is never mutated, untouched messages are carried by
  * reference, and a render that changes nothing returns the input array itself
  * without serializing anything, so the provider's prompt cache keeps hitting.
@@ -20,7 +24,7 @@ import { createHash } from "node:crypto";
 import { compressChainRanges, NOTHING_CREATED, type ChainRangeResult } from "./chain-range-prune.js";
 import type { DiagnosticSink } from "./diagnostics.js";
 import { purgeErroredArgs } from "./error-purge.js";
-import { sweepOrphanToolResults } from "./orphan-sweep.js";
+import { OrphanCheck, sweepOrphanToolResults } from "./orphan-sweep.js";
 import type { ProtectionConfig } from "../capture/protected.js";
 import { lazyInGraceRecoveryToolCallIds } from "./recovery-grace.js";
 import { measureRender } from "./render-size.js";
@@ -82,6 +86,19 @@ interface RenderPass {
   created: ReadonlySet<unknown>;
 }
 
+/** What the later phases need to know of the input, learned during phase 1's walk over it. */
+class InputFacts {
+  readonly orphans = new OrphanCheck();
+  errored = false;
+
+  readonly observe = (msg: any): void => {
+    this.orphans.observe(msg);
+    if (msg?.role === "toolResult" && msg.isError === true) this.errored = true;
+  };
+}
+
+const NOTHING_SWEPT: { messages: any[]; sweptIds: string[] } = { messages: [], sweptIds: [] };
+
 function runPhases(
   messages: any[],
   indexer: RenderIndexer,
@@ -93,10 +110,12 @@ function runPhases(
   supersede: SupersedeOptions | undefined,
 ): RenderPass {
   const grace = lazyInGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
-  const stubbed = replaceSummarizedResults(messages, indexer, protection, grace);
+  const facts = new InputFacts();
+  const stubbed = replaceSummarizedResults(messages, indexer, protection, grace, facts.observe);
   let current = stubbed.messages;
   if (supersede) current = applySupersede(current, supersede.state, supersede.isProtected);
-  if (errorPurge?.enabled) current = purgeErroredArgs(current, errorPurge);
+  // Stubs and superseded reads are never errored, so an input without an errored result gives the purge nothing.
+  if (errorPurge?.enabled && facts.errored) current = purgeErroredArgs(current, errorPurge);
   // Stub-replace, supersede and error-purge keep positions; the size accounting relies on it.
   const positional = current;
 
@@ -107,7 +126,8 @@ function runPhases(
     created = chained.created;
   }
 
-  const swept = sweepOrphanToolResults(current);
+  // The positional phases keep every role, id and stop reason, so the input's verdict holds for their output.
+  const swept = current === positional && !facts.orphans.found ? NOTHING_SWEPT : sweepOrphanToolResults(current);
   if (swept.sweptIds.length > 0) {
     reportSweep(swept.sweptIds, diagnostics);
     current = swept.messages;

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { ToolCallIndexer } from "../archive/indexer.js";
 import type { ProtectionConfig } from "../capture/protected.js";
 import { replaceSummarizedResults, type StubIndexer } from "./stub-replace.js";
-import type { ToolCallRecord } from "../types.js";
+import { QUERY_TOOL_NAME, type ToolCallRecord } from "../types.js";
 
 const NO_GRACE: ReadonlySet<string> = new Set();
 
@@ -120,6 +120,25 @@ describe("replaceSummarizedResults: decisions reused across renders", () => {
     expect(stubbedIds(render(indexer))).toEqual(["a", "b"]);
   });
 
+  test("an edit to an original's record takes effect on its dedup alias at the next render", () => {
+    const indexer = new ToolCallIndexer();
+    indexer.addBatch(batchOf("a", 10, "read"), noop);
+    indexer.registerDuplicate("b@20", "a@10", noop);
+    const protection = { protectedTools: ["read"], protectedPaths: [] as string[] };
+    expect(stubbedIds(render(indexer, protection))).toEqual([]);
+    indexer.getIndex().delete("a@10");
+    expect(stubbedIds(render(indexer, protection))).toEqual(["b"]);
+  });
+
+  test("a record added under an id decides that id's legacy results afresh", () => {
+    const indexer = new ToolCallIndexer();
+    indexer.addBatch(batchOf("a", undefined as unknown as number), noop);
+    const legacy = () => stubbedIds(replaceSummarizedResults([result("a", { timestamp: 10 })], indexer, undefined, NO_GRACE).messages);
+    expect(legacy()).toEqual(["a"]);
+    indexer.addBatch(batchOf("a", 30), noop);
+    expect(legacy()).toEqual([]);
+  });
+
   test("protection lists edited in place take effect on the next render", () => {
     const indexer = indexed(["a", 10], ["b", 20]);
     const protection = { protectedTools: [] as string[], protectedPaths: [] as string[] };
@@ -129,9 +148,18 @@ describe("replaceSummarizedResults: decisions reused across renders", () => {
   });
 
   test("the grace window is checked on every render, remembered decision or not", () => {
+    const indexer = new ToolCallIndexer();
+    indexer.addBatch(batchOf("a", 10), noop);
+    indexer.addBatch(batchOf("q", 20, QUERY_TOOL_NAME), noop);
+    const messages = () => [result("a", { timestamp: 10 }), result("q", { timestamp: 20, toolName: QUERY_TOOL_NAME })];
+    const stubbedWith = (grace: ReadonlySet<string>) => stubbedIds(replaceSummarizedResults(messages(), indexer, undefined, grace).messages);
+    expect(stubbedWith(NO_GRACE)).toEqual(["a", "q"]);
+    expect(stubbedWith(new Set(["q@20"]))).toEqual(["a"]);
+  });
+
+  test("the grace window holds back recovery results only", () => {
     const indexer = indexed(["a", 10], ["b", 20]);
-    expect(stubbedIds(render(indexer))).toEqual(["a", "b"]);
-    expect(stubbedIds(render(indexer, undefined, new Set(["b@20"])))).toEqual(["a"]);
+    expect(stubbedIds(render(indexer, undefined, new Set(["b@20"])))).toEqual(["a", "b"]);
   });
 
   test("a different occurrence at a remembered position is decided afresh", () => {
@@ -151,33 +179,50 @@ describe("replaceSummarizedResults: decisions reused across renders", () => {
 });
 
 describe("replaceSummarizedResults: remembered decisions never differ from fresh ones", () => {
-  const IDS = ["a", "c"];
-  const TIMES = [10, 20];
+  // Ids that look like a short ref or like an occurrence key, and results without a timestamp (legacy keys).
+  const IDS = ["a", "c", "t1", "a@10"];
+  const TIMES = [10, 20, undefined];
   const occurrence = fc.tuple(fc.constantFrom(...IDS), fc.constantFrom(...TIMES));
   const op = fc.oneof(
     fc.record({ kind: fc.constant("index" as const), at: occurrence }),
     fc.record({ kind: fc.constant("ref" as const), at: occurrence, n: fc.nat(9) }),
     fc.record({ kind: fc.constant("alias" as const), at: occurrence, to: occurrence }),
     fc.record({ kind: fc.constant("delete" as const), at: occurrence }),
+    fc.record({ kind: fc.constant("replace" as const), at: occurrence, as: occurrence }),
+    fc.record({ kind: fc.constant("rebuild" as const) }),
     // Mostly the session's own transcript again, as pi sends it on every request; sometimes another one.
-    { arbitrary: fc.record({ kind: fc.constant("render" as const), results: fc.constant(null), protect: fc.boolean() }), weight: 4 },
+    { arbitrary: fc.record({ kind: fc.constant("render" as const), results: fc.constant(null), protect: fc.boolean() }), weight: 5 },
     fc.record({ kind: fc.constant("render" as const), results: fc.array(occurrence, { maxLength: 4 }), protect: fc.boolean() }),
   );
+  const keyOf = ([id, ts]: [string, number | undefined]) => (ts === undefined ? id : `${id}@${ts}`);
+  const recordOf = ([id, ts]: [string, number | undefined], toolName = "bash"): ToolCallRecord => ({
+    toolCallId: id,
+    toolName,
+    args: {},
+    resultText: "x",
+    isError: false,
+    turnIndex: 0,
+    timestamp: 1,
+    ...(ts === undefined ? {} : { resultTimestamp: ts }),
+  });
 
   test("a memoized index and an unmemoized view of it render identically", () => {
     fc.assert(
       fc.property(fc.array(occurrence, { minLength: 1, maxLength: 4 }), fc.array(op, { maxLength: 16 }), (session, ops) => {
         const indexer = new ToolCallIndexer();
-        // A proxy is a different object: the change counter is not found for it, so nothing is remembered.
+        // A proxy is a different object: the change log is not found for it, so nothing is remembered.
         const fresh = new Proxy(indexer, {});
         const noop = () => {};
         for (const o of ops) {
           if (o.kind === "index") {
             const [id, ts] = o.at;
-            indexer.addBatch({ turnIndex: 0, timestamp: ts, assistantText: "", toolCalls: [{ toolCallId: id, toolName: id === "c" ? "read" : "bash", args: {}, resultText: "x", isError: false, resultTimestamp: ts }] }, noop);
+            indexer.addBatch({ turnIndex: 0, timestamp: 1, assistantText: "", toolCalls: [{ ...recordOf(o.at, id === "c" ? "read" : "bash"), resultTimestamp: ts }] }, noop);
           } else if (o.kind === "ref") indexer.registerSummaryRefs([{ shortId: `t${o.n}`, toolCallId: o.at[0], resultTimestamp: o.at[1] }]);
-          else if (o.kind === "alias") indexer.registerDuplicate(`${o.at[0]}@${o.at[1]}`, `${o.to[0]}@${o.to[1]}`, noop);
-          else if (o.kind === "delete") indexer.getIndex().delete(`${o.at[0]}@${o.at[1]}`);
+          else if (o.kind === "alias") indexer.registerDuplicate(keyOf(o.at), keyOf(o.to), noop);
+          else if (o.kind === "delete") indexer.getIndex().delete(keyOf(o.at));
+          // Another record under a live key, as a holder of the live map may set one.
+          else if (o.kind === "replace") indexer.getIndex().set(keyOf(o.at), recordOf(o.as, "read"));
+          else if (o.kind === "rebuild") indexer.reconstructFromSession({ sessionManager: { getBranch: () => [] } } as any);
           else {
             const messages = (o.results ?? session).map(([id, ts]) => result(id, { timestamp: ts }));
             const protection = { protectedTools: o.protect ? ["read"] : [], protectedPaths: [] };

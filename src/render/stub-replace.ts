@@ -6,9 +6,11 @@
  * the stubbed array lines up index for index with its input.
  *
  * The phase also reports each stub's exact JSON length, so the render's size
- * accounting does not walk thousands of stubs it has just built.
+ * accounting does not walk thousands of stubs it has just built, and shows each
+ * input message to an optional observer, so the render learns what its later
+ * phases need of the input without walking it again.
  */
-import { generationOf } from "./index-generation.js";
+import { generationOf, namesTouchedSince } from "./index-generation.js";
 import { jsonLength, quotedLength } from "./json-size.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { isProtected, type ProtectionConfig } from "../capture/protected.js";
@@ -35,6 +37,7 @@ export function replaceSummarizedResults(
   indexer: StubIndexer,
   protection: ProtectionConfig | undefined,
   grace: ReadonlySet<string>,
+  observe?: (msg: any) => void,
 ): StubbedMessages {
   const decisions = DecisionMemo.open(indexer, protection, messages.length);
   const recoveries = new RecoveryStubs(messages, protection);
@@ -44,6 +47,7 @@ export function replaceSummarizedResults(
   const shared = new SharedKeys(messages);
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
+    observe?.(msg);
     const role = msg?.role;
     if (role !== "toolResult") {
       recoveries.pass(i, role);
@@ -51,11 +55,15 @@ export function replaceSummarizedResults(
     }
     if (typeof msg.toolCallId !== "string") continue;
     let text = decisions.recall(i, msg);
-    if (text === undefined) text = stubTextFor(msg, indexer, protection);
-    decisions.remember(i, msg, text);
+    if (text !== undefined) decisions.keep(i);
+    else {
+      const key = decisions.keyOf(i, msg);
+      text = stubTextFor(msg, key, indexer, protection);
+      decisions.remember(i, msg, key, text);
+    }
     if (text === null && isRecoveryTool(msg.toolName)) text = recoveries.stubFor(msg, grace);
     if (text === null) continue;
-    if (grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)))) continue;
+    if (isRecoveryTool(msg.toolName) && inGrace(msg, grace)) continue;
     const earlier = shared.claim(i);
     if (earlier !== undefined) {
       if (earlier >= 0 && out !== null && stubSizes !== null) {
@@ -140,6 +148,11 @@ class SharedKeys {
   }
 }
 
+/** Only recovery results are ever in their grace window, so only they make the window's pass run. */
+function inGrace(msg: any, grace: ReadonlySet<string>): boolean {
+  return grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)));
+}
+
 /** False when every stub was taken back (all of them were ambiguous): the render must then return its input. */
 function stubsRemain(out: any[], messages: any[]): boolean {
   for (let i = 0; i < out.length; i++) if (out[i] !== messages[i]) return true;
@@ -152,9 +165,8 @@ interface StubText {
 }
 
 /** The stub a result gets, or null when it stays raw (the recovery grace window is checked separately). */
-function stubTextFor(msg: any, indexer: StubIndexer, protection: ProtectionConfig | undefined): StubText | null {
+function stubTextFor(msg: any, key: string, indexer: StubIndexer, protection: ProtectionConfig | undefined): StubText | null {
   const id: string = msg.toolCallId;
-  const key = occKey(id, resultTimestampOf(msg.timestamp));
   // Fail closed: the bare id is only trusted when it names a legacy-only record.
   const lookupKey = indexer.isSummarized(key) ? key : indexer.hasLegacyBareRecord(id) ? id : null;
   if (lookupKey === null) return null;
@@ -209,7 +221,7 @@ class RecoveryStubs {
   }
 
   stubFor(msg: any, grace: ReadonlySet<string>): StubText | null {
-    if (grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)))) return null;
+    if (inGrace(msg, grace)) return null;
     if (this.totalUsers < 0) this.totalUsers = this.messages.reduce((n: number, m: any) => (m?.role === "user" ? n + 1 : n), 0);
     if (this.totalUsers <= this.users) return null;
     const block = this.callBlock(msg.toolCallId);
@@ -251,15 +263,19 @@ function longerThan(content: unknown, length: number): boolean {
 /**
  * The previous render's stub decisions by position. pi sends the same
  * transcript again on every request, so position i usually holds the same
- * occurrence as last time; while the index generation and the protection rules
- * are unchanged, that occurrence's decision is reused instead of asking the
- * index again. Only an index that counts its changes (`trackChanges`) is memoized.
+ * occurrence as last time; while the protection rules are unchanged and no
+ * change to the index since named that occurrence (its key or bare id; see
+ * index-generation.ts), its decision is reused instead of asking the index
+ * again. Only an index that logs its changes (`trackChanges`) is memoized; the
+ * occurrence keys, which depend on the transcript alone, are reused whatever
+ * the index.
  */
 class DecisionMemo {
   private static last: DecisionMemo | null = null;
 
   private readonly ids: unknown[];
   private readonly timestamps: unknown[];
+  private readonly keys: string[];
   private readonly texts: Array<StubText | null>;
 
   private constructor(
@@ -267,10 +283,14 @@ class DecisionMemo {
     private readonly generation: number,
     private readonly rules: string,
     private previous: DecisionMemo | null,
+    /** Whether `previous`'s decisions hold, but at positions naming one of `touched`. */
+    private readonly reusable: boolean,
+    private readonly touched: ReadonlySet<string> | null,
     length: number,
   ) {
     this.ids = new Array(length);
     this.timestamps = new Array(length);
+    this.keys = new Array(length);
     this.texts = new Array(length);
   }
 
@@ -278,30 +298,58 @@ class DecisionMemo {
     const generation = generationOf(indexer);
     const rules = protectionRules(protection);
     const last = DecisionMemo.last;
-    const valid = typeof generation === "number" && last?.owner === indexer && last.generation === generation && last.rules === rules;
-    return new DecisionMemo(indexer, typeof generation === "number" ? generation : Number.NaN, rules, valid ? last : null, length);
+    let touched: ReadonlySet<string> | undefined;
+    if (typeof generation === "number" && last?.owner === indexer && last.rules === rules) {
+      touched = last.generation === generation ? NOTHING_TOUCHED : namesTouchedSince(indexer, last.generation);
+    }
+    const known = typeof generation === "number" ? generation : Number.NaN;
+    return new DecisionMemo(indexer, known, rules, last, touched !== undefined, touched?.size ? touched : null, length);
   }
 
   /** The remembered decision for this occurrence at this position, or undefined when there is none. */
   recall(i: number, msg: any): StubText | null | undefined {
     const previous = this.previous;
-    if (previous === null || i >= previous.ids.length) return undefined;
-    if (previous.ids[i] !== msg.toolCallId || !Object.is(previous.timestamps[i], msg.timestamp)) return undefined;
+    if (!this.reusable || previous === null || !previous.holds(i, msg)) return undefined;
+    const touched = this.touched;
+    if (touched !== null && (touched.has(msg.toolCallId) || touched.has(previous.keys[i]!))) return undefined;
     return previous.texts[i];
   }
 
-  remember(i: number, msg: any, text: StubText | null): void {
+  /** The occurrence key of the result at this position (the one remembered when it is the same occurrence). */
+  keyOf(i: number, msg: any): string {
+    const previous = this.previous;
+    if (previous !== null && previous.holds(i, msg)) return previous.keys[i]!;
+    return occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
+  }
+
+  remember(i: number, msg: any, key: string, text: StubText | null): void {
     this.ids[i] = msg.toolCallId;
     this.timestamps[i] = msg.timestamp;
+    this.keys[i] = key;
     this.texts[i] = text;
+  }
+
+  /** Carries a recalled decision forward. */
+  keep(i: number): void {
+    const previous = this.previous!;
+    this.ids[i] = previous.ids[i];
+    this.timestamps[i] = previous.timestamps[i];
+    this.keys[i] = previous.keys[i]!;
+    this.texts[i] = previous.texts[i]!;
   }
 
   close(): void {
     this.previous = null;
-    // A render against an index that does not count changes leaves the last memo alone: it stays keyed to its owner.
+    // A render against an index that does not log changes leaves the last memo alone: it stays keyed to its owner.
     if (!Number.isNaN(this.generation)) DecisionMemo.last = this;
   }
+
+  private holds(i: number, msg: any): boolean {
+    return i < this.ids.length && this.ids[i] === msg.toolCallId && Object.is(this.timestamps[i], msg.timestamp);
+  }
 }
+
+const NOTHING_TOUCHED: ReadonlySet<string> = new Set();
 
 /** A text that changes whenever the protection lists do (built by hand: a no-op render serializes nothing). */
 function protectionRules(protection: ProtectionConfig | undefined): string {
