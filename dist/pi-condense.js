@@ -4783,8 +4783,10 @@ class ChangeLog {
   }
   change() {
     this.count++;
-    if (this.watched)
-      this.starts.push(this.names.length);
+    if (!this.watched)
+      return false;
+    this.starts.push(this.names.length);
+    return true;
   }
   touched(name) {
     if (!this.watched)
@@ -5309,7 +5311,8 @@ class ToolCallIndexer {
     this.pendingSeeds = [];
   }
   recordChanged(key, record) {
-    this.changes.change();
+    if (!this.changes.change())
+      return;
     this.changes.touched(key);
     if (typeof record?.toolCallId === "string")
       this.changes.touched(record.toolCallId);
@@ -5394,16 +5397,18 @@ class ToolCallIndexer {
     return this.records.has(toolCallId) && this.keysByBareId.sole(toolCallId) !== undefined;
   }
   registerSummaryRefs(refs) {
-    this.changes.change();
+    const logged = this.changes.change();
     for (const ref of refs) {
       if (!ref || typeof ref.shortId !== "string" || typeof ref.toolCallId !== "string")
         continue;
       if (!ref.shortId || !ref.toolCallId)
         continue;
       const key = occKey(ref.toolCallId, resultTimestampOf(ref.resultTimestamp));
-      this.changes.touched(key);
-      this.changes.touched(ref.toolCallId);
-      this.changes.touched(ref.shortId);
+      if (logged) {
+        this.changes.touched(key);
+        this.changes.touched(ref.toolCallId);
+        this.changes.touched(ref.shortId);
+      }
       if (ref.shortId !== key) {
         this.shortToKey.set(ref.shortId, key);
         this.keyToShort.set(key, ref.shortId);
@@ -5463,8 +5468,8 @@ class ToolCallIndexer {
     appendEntry(CUSTOM_TYPE_DEDUP_ALIAS, data);
   }
   linkAlias(newKey, originalKey, own) {
-    this.changes.change();
-    this.changes.touched(newKey);
+    if (this.changes.change())
+      this.changes.touched(newKey);
     this.aliasToOriginal.set(newKey, originalKey);
     this.aliasesByOriginal.add(originalKey, newKey);
     this.aliasKeysByBareId.add(parseOccKey(newKey).toolCallId, newKey);

@@ -256,7 +256,7 @@ export class ToolCallIndexer {
 
   /** A record set or deleted under `key` changes the stubs of that key, of its record's bare id and of the aliases resolving to it. */
   private recordChanged(key: string, record: ToolCallRecord | undefined): void {
-    this.changes.change();
+    if (!this.changes.change()) return;
     this.changes.touched(key);
     if (typeof record?.toolCallId === "string") this.changes.touched(record.toolCallId);
     if (this.aliasToOriginal.size > 0) for (const alias of this.aliasesByOriginal.keys(key)) this.changes.touched(alias);
@@ -337,14 +337,16 @@ export class ToolCallIndexer {
   // ---- short refs --------------------------------------------------------
 
   registerSummaryRefs(refs: SummaryToolCallRef[]): void {
-    this.changes.change();
+    const logged = this.changes.change();
     for (const ref of refs) {
       if (!ref || typeof ref.shortId !== "string" || typeof ref.toolCallId !== "string") continue;
       if (!ref.shortId || !ref.toolCallId) continue;
       const key = occKey(ref.toolCallId, resultTimestampOf(ref.resultTimestamp));
-      this.changes.touched(key);
-      this.changes.touched(ref.toolCallId);
-      this.changes.touched(ref.shortId);
+      if (logged) {
+        this.changes.touched(key);
+        this.changes.touched(ref.toolCallId);
+        this.changes.touched(ref.shortId);
+      }
       if (ref.shortId !== key) {
         this.shortToKey.set(ref.shortId, key);
         this.keyToShort.set(key, ref.shortId);
@@ -410,8 +412,7 @@ export class ToolCallIndexer {
   }
 
   private linkAlias(newKey: string, originalKey: string, own?: AliasCall): void {
-    this.changes.change();
-    this.changes.touched(newKey);
+    if (this.changes.change()) this.changes.touched(newKey);
     this.aliasToOriginal.set(newKey, originalKey);
     this.aliasesByOriginal.add(originalKey, newKey);
     this.aliasKeysByBareId.add(parseOccKey(newKey).toolCallId, newKey);

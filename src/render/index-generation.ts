@@ -38,10 +38,15 @@ export class ChangeLog {
     return this.count;
   }
 
-  /** Starts a change; the names it touches follow (`touched`). A change that names nothing touched nothing a lookup reads. */
-  change(): void {
+  /**
+   * Starts a change; the names it touches follow (`touched`). A change that names nothing touched nothing a
+   * lookup reads. False when nobody can ask for the names, so the caller need not work them out.
+   */
+  change(): boolean {
     this.count++;
-    if (this.watched) this.starts.push(this.names.length);
+    if (!this.watched) return false;
+    this.starts.push(this.names.length);
+    return true;
   }
 
   touched(name: string): void {
