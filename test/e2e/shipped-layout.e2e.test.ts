@@ -1,32 +1,44 @@
-// The shipped layout in the real pi CLI: the npm package (and the checkout itself) installed with
-// `pi install <path>`, the way README.md's Install table says, loads dist/pi-condense.js through the
-// `pi` manifest, and the extension works from it: a tool batch is summarized and archived.
+// The shipped layout in the real pi CLI: the npm package, the checkout itself and a git clone (the
+// repository served over HTTP from this process) installed with `pi install <path or git url>`, the
+// ways README.md's Install table names, load dist/pi-condense.js through the `pi` manifest, and the
+// extension works from it: a tool batch is summarized and archived.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { customEntries, disposeSandbox, mainRequests, makeSandbox, REPO_ROOT, runPrint, sessionEntries, summarizerRequests } from "./harness.js";
+import { customEntries, disposeSandbox, mainRequests, makeSandbox, REPO_ROOT, runPrint, type Sandbox, sessionEntries, summarizerRequests } from "./harness.js";
 import { bash, problems, say } from "./scenario-kit.js";
-import { piInstall, unpackShippedPackage } from "./shipped-package.js";
+import { gitInstallDir, piInstall, serveRepository, type ServedRepository, unpackShippedPackage } from "./shipped-package.js";
 import { declaredToolNames } from "./wire-view.js";
 
 let packDir: string;
 let packageDir: string;
+let served: ServedRepository;
 
 beforeAll(() => {
   packDir = mkdtempSync(join(tmpdir(), "pi-condense-pack-"));
   packageDir = unpackShippedPackage(packDir);
+  served = serveRepository(packDir);
 });
 
-afterAll(() => rmSync(packDir, { recursive: true, force: true }));
+afterAll(() => {
+  served.stop();
+  rmSync(packDir, { recursive: true, force: true });
+});
 
-for (const layout of ["npm package", "checkout"] as const) {
-  describe(`pi install <${layout} directory>`, () => {
+const LAYOUTS = {
+  "npm package directory": { source: () => packageDir, root: () => packageDir },
+  "checkout directory": { source: () => REPO_ROOT, root: () => REPO_ROOT },
+  "git url": { source: () => served.url, root: (sb: Sandbox) => gitInstallDir(sb, served.url) },
+};
+
+for (const [layout, where] of Object.entries(LAYOUTS)) {
+  describe(`pi install <${layout}>`, () => {
     test("loads dist/pi-condense.js, and the extension summarizes and archives a tool batch", async () => {
       const sb = await makeSandbox({ script: { main: [bash("seq 1 80"), say("Listed.")] } });
       try {
-        const root = layout === "npm package" ? packageDir : REPO_ROOT;
-        piInstall(sb, root);
+        await piInstall(sb, where.source());
+        const root = where.root(sb);
         expect(JSON.parse(readFileSync(join(sb.agentDir, "settings.json"), "utf8")).packages).toHaveLength(1);
         const first = await runPrint(sb, ["list the numbers"], [], { installed: true, env: { PI_TIMING: "1", JITI_DEBUG: "1" }, timeoutMs: 60_000 });
         expect(first.code).toBe(0);
