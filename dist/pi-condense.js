@@ -6078,14 +6078,16 @@ function stubMessage(msg, text) {
 }
 var STUB_FRAME = JSON.stringify(stubMessage({ toolCallId: "" }, "")).length - 4;
 function stubSize(msg, text) {
-  return STUB_FRAME + quotedLength(msg.toolCallId) + text.quoted + memberLength("toolName", msg.toolName) + memberLength("timestamp", msg.timestamp);
+  return STUB_FRAME + quotedLength(msg.toolCallId) + text.quoted + memberLength(TOOL_NAME_MEMBER, msg.toolName) + memberLength(TIMESTAMP_MEMBER, msg.timestamp);
 }
 function stubRequestSize(stubJsonLength, stub) {
-  return stubJsonLength - memberLength("timestamp", stub.timestamp);
+  return stubJsonLength - memberLength(TIMESTAMP_MEMBER, stub.timestamp);
 }
-function memberLength(key, value) {
+var TOOL_NAME_MEMBER = quotedLength("toolName") + 2;
+var TIMESTAMP_MEMBER = quotedLength("timestamp") + 2;
+function memberLength(frame, value) {
   const size = jsonLength(value);
-  return size === undefined ? 0 : quotedLength(key) + 1 + size + 1;
+  return size === undefined ? 0 : frame + size;
 }
 var summarizedTexts = new Map;
 var SUMMARIZED_TEXT_LIMIT = 1 << 16;

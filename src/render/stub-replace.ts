@@ -375,18 +375,22 @@ const STUB_FRAME = JSON.stringify(stubMessage({ toolCallId: "" }, "")).length - 
 
 /** `JSON.stringify(stubMessage(msg, text.text)).length`, from the parts that vary. */
 function stubSize(msg: any, text: StubText): number {
-  return STUB_FRAME + quotedLength(msg.toolCallId) + text.quoted + memberLength("toolName", msg.toolName) + memberLength("timestamp", msg.timestamp);
+  return STUB_FRAME + quotedLength(msg.toolCallId) + text.quoted + memberLength(TOOL_NAME_MEMBER, msg.toolName) + memberLength(TIMESTAMP_MEMBER, msg.timestamp);
 }
 
 /** A stub's request-view size from its JSON length: of its fields only the timestamp stays in pi. */
 export function stubRequestSize(stubJsonLength: number, stub: { timestamp?: unknown }): number {
-  return stubJsonLength - memberLength("timestamp", stub.timestamp);
+  return stubJsonLength - memberLength(TIMESTAMP_MEMBER, stub.timestamp);
 }
 
-/** Length of `"key":value,` as one member of an object, or 0 when JSON.stringify omits the value. */
-function memberLength(key: string, value: unknown): number {
+// `"toolName":` and `"timestamp":` with the comma that separates the member: the same for every stub.
+const TOOL_NAME_MEMBER = quotedLength("toolName") + 2;
+const TIMESTAMP_MEMBER = quotedLength("timestamp") + 2;
+
+/** Length of `"key":value,` as one member of an object (`frame` is the key's part), or 0 when JSON.stringify omits the value. */
+function memberLength(frame: number, value: unknown): number {
   const size = jsonLength(value);
-  return size === undefined ? 0 : quotedLength(key) + 1 + size + 1;
+  return size === undefined ? 0 : frame + size;
 }
 
 // The same stubs are rendered on every request; reusing their text skips rebuilding and re-measuring it.
