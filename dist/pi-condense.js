@@ -5782,6 +5782,87 @@ function indexOfSame(values, value) {
   return values.findIndex((v) => v !== v);
 }
 
+// src/render/stub-decisions.ts
+class DecisionMemo {
+  owner;
+  generation;
+  rules;
+  previous;
+  reusable;
+  touched;
+  static last = null;
+  ids;
+  timestamps;
+  keys;
+  texts;
+  constructor(owner, generation, rules, previous, reusable, touched, length) {
+    this.owner = owner;
+    this.generation = generation;
+    this.rules = rules;
+    this.previous = previous;
+    this.reusable = reusable;
+    this.touched = touched;
+    this.ids = new Array(length);
+    this.timestamps = new Array(length);
+    this.keys = new Array(length);
+    this.texts = new Array(length);
+  }
+  static open(indexer, protection, length) {
+    const generation = generationOf(indexer);
+    const rules = protectionRules(protection);
+    const last = DecisionMemo.last;
+    let touched;
+    if (typeof generation === "number" && last?.owner === indexer && last.rules === rules) {
+      touched = last.generation === generation ? NOTHING_TOUCHED : namesTouchedSince(indexer, last.generation);
+    }
+    const known = typeof generation === "number" ? generation : Number.NaN;
+    return new DecisionMemo(indexer, known, rules, last, touched !== undefined, touched?.size ? touched : null, length);
+  }
+  recall(i, msg) {
+    const previous = this.previous;
+    if (!this.reusable || previous === null || !previous.holds(i, msg))
+      return;
+    const touched = this.touched;
+    if (touched !== null && (touched.has(msg.toolCallId) || touched.has(previous.keys[i])))
+      return;
+    return previous.texts[i];
+  }
+  keyOf(i, msg) {
+    const previous = this.previous;
+    if (previous !== null && previous.holds(i, msg))
+      return previous.keys[i];
+    return occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
+  }
+  remember(i, msg, key, text) {
+    this.ids[i] = msg.toolCallId;
+    this.timestamps[i] = msg.timestamp;
+    this.keys[i] = key;
+    this.texts[i] = text;
+  }
+  keep(i) {
+    const previous = this.previous;
+    this.ids[i] = previous.ids[i];
+    this.timestamps[i] = previous.timestamps[i];
+    this.keys[i] = previous.keys[i];
+    this.texts[i] = previous.texts[i];
+  }
+  close() {
+    this.previous = null;
+    if (!Number.isNaN(this.generation))
+      DecisionMemo.last = this;
+  }
+  holds(i, msg) {
+    return i < this.ids.length && this.ids[i] === msg.toolCallId && Object.is(this.timestamps[i], msg.timestamp);
+  }
+}
+var NOTHING_TOUCHED = new Set;
+function protectionRules(protection) {
+  if (!protection)
+    return "";
+  const list = (value) => Array.isArray(value) ? value.map((entry) => `${typeof entry}:${String(entry).length}:${String(entry)}`).join(",") : "-";
+  return `${list(protection.protectedTools)}|${list(protection.protectedPaths)}`;
+}
+
 // src/render/stub-replace.ts
 function replaceSummarizedResults(messages, indexer, protection, grace, observe) {
   const decisions = DecisionMemo.open(indexer, protection, messages.length);
@@ -5985,86 +6066,6 @@ function longerThan(content, length) {
       chars += block.text.length;
   }
   return chars > length;
-}
-
-class DecisionMemo {
-  owner;
-  generation;
-  rules;
-  previous;
-  reusable;
-  touched;
-  static last = null;
-  ids;
-  timestamps;
-  keys;
-  texts;
-  constructor(owner, generation, rules, previous, reusable, touched, length) {
-    this.owner = owner;
-    this.generation = generation;
-    this.rules = rules;
-    this.previous = previous;
-    this.reusable = reusable;
-    this.touched = touched;
-    this.ids = new Array(length);
-    this.timestamps = new Array(length);
-    this.keys = new Array(length);
-    this.texts = new Array(length);
-  }
-  static open(indexer, protection, length) {
-    const generation = generationOf(indexer);
-    const rules = protectionRules(protection);
-    const last = DecisionMemo.last;
-    let touched;
-    if (typeof generation === "number" && last?.owner === indexer && last.rules === rules) {
-      touched = last.generation === generation ? NOTHING_TOUCHED : namesTouchedSince(indexer, last.generation);
-    }
-    const known = typeof generation === "number" ? generation : Number.NaN;
-    return new DecisionMemo(indexer, known, rules, last, touched !== undefined, touched?.size ? touched : null, length);
-  }
-  recall(i, msg) {
-    const previous = this.previous;
-    if (!this.reusable || previous === null || !previous.holds(i, msg))
-      return;
-    const touched = this.touched;
-    if (touched !== null && (touched.has(msg.toolCallId) || touched.has(previous.keys[i])))
-      return;
-    return previous.texts[i];
-  }
-  keyOf(i, msg) {
-    const previous = this.previous;
-    if (previous !== null && previous.holds(i, msg))
-      return previous.keys[i];
-    return occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
-  }
-  remember(i, msg, key, text) {
-    this.ids[i] = msg.toolCallId;
-    this.timestamps[i] = msg.timestamp;
-    this.keys[i] = key;
-    this.texts[i] = text;
-  }
-  keep(i) {
-    const previous = this.previous;
-    this.ids[i] = previous.ids[i];
-    this.timestamps[i] = previous.timestamps[i];
-    this.keys[i] = previous.keys[i];
-    this.texts[i] = previous.texts[i];
-  }
-  close() {
-    this.previous = null;
-    if (!Number.isNaN(this.generation))
-      DecisionMemo.last = this;
-  }
-  holds(i, msg) {
-    return i < this.ids.length && this.ids[i] === msg.toolCallId && Object.is(this.timestamps[i], msg.timestamp);
-  }
-}
-var NOTHING_TOUCHED = new Set;
-function protectionRules(protection) {
-  if (!protection)
-    return "";
-  const list = (value) => Array.isArray(value) ? value.map((entry) => `${typeof entry}:${String(entry).length}:${String(entry)}`).join(",") : "-";
-  return `${list(protection.protectedTools)}|${list(protection.protectedPaths)}`;
 }
 function stubMessage(msg, text) {
   return {
