@@ -1,0 +1,49 @@
+/**
+ * Where the spare Anthropic breakpoint goes (PRUNING.md "The spare
+ * breakpoint"). pi-ai marks the last tool, the system prompt and the last
+ * message; Anthropic allows four markers. A request whose rewrite point (the
+ * first block that differs from the previous request) lies more than
+ * LOOKBACK_BLOCKS blocks before its last marker finds no entry and writes the
+ * whole conversation again. One marker on the last block before the rewrite
+ * point finds the entry an earlier request wrote there, so only the rewritten
+ * suffix is written. The same holds for a turn that adds more than
+ * LOOKBACK_BLOCKS blocks with nothing rewritten. Pure.
+ */
+import { LOOKBACK_BLOCKS, MAX_BREAKPOINTS } from "./prompt-cache.js";
+
+export interface PlacementInput {
+  /** Content key of each block of this request, in request order. */
+  keys: readonly string[];
+  /** Per block: it carries a marker already. */
+  marked: readonly boolean[];
+  /** Per block: a marker may be added to it (an existing content block that is not thinking). */
+  eligible: readonly boolean[];
+  /** Block keys of the previous request of the same session and model. */
+  previousKeys: readonly string[];
+  /** The longest live entry the cache holds for a prefix of this request, in blocks (0: none). */
+  bestEntry: number;
+}
+
+/** Blocks of the longest prefix two requests share. */
+export function sharedBlocks(keys: readonly string[], previousKeys: readonly string[]): number {
+  let d = 0;
+  while (d < keys.length && d < previousKeys.length && keys[d] === previousKeys[d]) d++;
+  return d;
+}
+
+/**
+ * The index of the block to mark, or undefined when one more marker would read nothing more: four markers
+ * already, no live entry, or an existing marker already within reach of the best entry. The marker goes on
+ * the last eligible block that still reaches the best entry, and no later than the last block shared with
+ * the previous request when the best entry lies within that shared prefix.
+ */
+export function spareBreakpointIndex(input: PlacementInput): number | undefined {
+  const { keys, marked, eligible, bestEntry: best } = input;
+  const count = marked.filter(Boolean).length;
+  if (count >= MAX_BREAKPOINTS || best <= 0 || best > keys.length) return undefined;
+  for (let q = best; q <= Math.min(best + LOOKBACK_BLOCKS, keys.length); q++) if (marked[q - 1]) return undefined;
+  const shared = sharedBlocks(keys, input.previousKeys);
+  const upper = best <= shared ? Math.min(best + LOOKBACK_BLOCKS, shared) : Math.min(best + LOOKBACK_BLOCKS, keys.length);
+  for (let q = upper; q >= best; q--) if (eligible[q - 1] && !marked[q - 1]) return q - 1;
+  return undefined;
+}
