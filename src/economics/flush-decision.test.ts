@@ -99,3 +99,22 @@ describe("decideFlush", () => {
     }
   });
 });
+
+describe("decideFlush on the session API's cache rule", () => {
+  const deep = { suffixTokens: 10_000, removedTokens: 9_000, summaryTokens: 1_400, summarizerInputTokens: 9_500, prefixTokens: 150_000, suffixBlocks: 60 };
+
+  test("a deep rewrite that pays under the prefix rule waits on Anthropic without the spare breakpoint", () => {
+    expect(decideFlush(input({ figures: deep })).apply).toBe(true);
+    const d = decideFlush(input({ figures: deep, cacheRule: { rule: "anthropic-breakpoints", breakpoint: false } }));
+    expect(d.apply).toBe(false);
+    expect(d.record.figures?.rereadTokens).toBe(150_000);
+    expect(d.record.figures?.cacheRule).toBe("anthropic-breakpoints");
+  });
+
+  test("with the spare breakpoint the same rewrite pays, and the record says the breakpoint was on", () => {
+    const d = decideFlush(input({ figures: deep, cacheRule: { rule: "anthropic-breakpoints", breakpoint: true } }));
+    expect(d.apply).toBe(true);
+    expect(d.record.figures?.breakpoint).toBe(true);
+    expect(d.record.figures?.rereadTokens).toBe(0);
+  });
+});

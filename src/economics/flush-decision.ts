@@ -11,7 +11,7 @@
 import type { FlushDecisionRecord } from "../types.js";
 import type { CacheState } from "./cache-tracker.js";
 import type { CostModel } from "./cost-model.js";
-import { expectedRemainingRequests, type RewriteFigures, weighRewrite } from "./rewrite-economics.js";
+import { expectedRemainingRequests, LONGEST_PREFIX, type RewriteCacheRule, type RewriteFigures, weighRewrite } from "./rewrite-economics.js";
 
 /** final-reply: the agent's text reply; in-run: a tool turn's end; cold: the cache has expired. */
 export type FlushMoment = "final-reply" | "in-run" | "cold";
@@ -30,6 +30,8 @@ export interface DecisionInput {
   promptsSoFar: number;
   /** Main requests since the current prompt (the run) started. */
   runRequests: number;
+  /** The session API's cache rule (default: the longest shared prefix). */
+  cacheRule?: RewriteCacheRule;
 }
 
 export interface FlushDecision {
@@ -78,7 +80,8 @@ export function decideFlush(input: DecisionInput): FlushDecision {
     input.moment === "in-run"
       ? expectedRemainingRequests(input.runRequests, input.promptsSoFar, "in-run")
       : expectedRemainingRequests(input.cache.requests, input.promptsSoFar, "after-reply");
-  const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false);
+  const cacheRule = input.cacheRule ?? LONGEST_PREFIX;
+  const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false, cacheRule);
   return verdict(weighed.apply, weighed.apply ? "pays" : "wait", weighed.reason, {
     suffixTokens: Math.round(figures.suffixTokens),
     removedTokens: Math.round(figures.removedTokens),
@@ -88,5 +91,8 @@ export function decideFlush(input: DecisionInput): FlushDecision {
     savingPerRequest: weighed.savingPerRequest,
     summarizerCost: weighed.summarizerCost,
     netSaving: weighed.netSaving,
+    rereadTokens: Math.round(weighed.rereadTokens),
+    cacheRule: cacheRule.rule,
+    breakpoint: cacheRule.breakpoint,
   });
 }

@@ -115,3 +115,37 @@ describe("expectedRemainingRequests on the five bench shapes", () => {
     });
   }
 });
+
+describe("weighRewrite under the session API's cache rule", () => {
+  const deep = { ...figures(1000, 800), prefixTokens: 50_000, suffixBlocks: 41 };
+  const near = { ...deep, suffixBlocks: 12 };
+  const anthropic = (breakpoint: boolean) => ({ rule: "anthropic-breakpoints" as const, breakpoint });
+
+  test("Anthropic without the spare breakpoint writes the conversation before a deep rewrite again", () => {
+    const d = weighRewrite(deep, UNIT, FREE_SUMMARIZER, 0, false, anthropic(false));
+    expect(d.rereadTokens).toBe(50_000);
+    expect(d.oneTimeCost).toBeCloseTo(1.25 * (50_000 + 200) - 0.1 * (50_000 + 1000));
+  });
+
+  test("the spare breakpoint makes a deep rewrite cost what the longest-prefix rule says", () => {
+    const withMarker = weighRewrite(deep, UNIT, FREE_SUMMARIZER, 5, false, anthropic(true));
+    const prefix = weighRewrite(deep, UNIT, FREE_SUMMARIZER, 5, false);
+    expect(withMarker.oneTimeCost).toBe(prefix.oneTimeCost);
+    expect(withMarker.rereadTokens).toBe(0);
+  });
+
+  test("a rewrite within the 20-block lookback costs the same under both rules", () => {
+    expect(weighRewrite(near, UNIT, FREE_SUMMARIZER, 5, false, anthropic(false)).oneTimeCost).toBe(weighRewrite(near, UNIT, FREE_SUMMARIZER, 5, false).oneTimeCost);
+  });
+
+  test("a rewrite that pays under the prefix rule waits under Anthropic's, and says why", () => {
+    expect(weighRewrite(deep, UNIT, FREE_SUMMARIZER, 10, false).apply).toBe(true);
+    const d = weighRewrite(deep, UNIT, FREE_SUMMARIZER, 10, false, anthropic(false));
+    expect(d.apply).toBe(false);
+    expect(d.reason).toContain("the 50000 tokens before it are written again too");
+  });
+
+  test("on a cold cache nothing before the rewrite is written twice", () => {
+    expect(weighRewrite(deep, UNIT, FREE_SUMMARIZER, 0, true, anthropic(false)).rereadTokens).toBe(0);
+  });
+});

@@ -12,9 +12,17 @@
  *
  * and the rewrite is applied when saving > one-time. On a cold cache the
  * suffix is written in full anyway, so the first request alone saves
- * write * (R - summary) and the rewrite costs nothing extra. Pure.
+ * write * (R - summary) and the rewrite costs nothing extra.
+ *
+ * That one-time cost assumes the provider reads everything before p, which
+ * holds for a longest-prefix cache and for Anthropic's with the spare
+ * breakpoint before p. Without it, Anthropic finds no entry when the rewrite
+ * lies more than LOOKBACK_BLOCKS blocks before the request's last marker, so
+ * the P tokens before p (the conversation; tools and system keep their own
+ * markers) are written again too: both terms grow by P. Pure.
  */
 import type { CostModel } from "./cost-model.js";
+import { type CacheRule, LOOKBACK_BLOCKS } from "./prompt-cache.js";
 
 export interface RewriteFigures {
   /** Tokens of the request from the first rewritten message to its end. */
@@ -25,6 +33,24 @@ export interface RewriteFigures {
   summaryTokens: number;
   /** Tokens the summarizer must read to write them (0 when they are written already). */
   summarizerInputTokens: number;
+  /** Tokens of the conversation before the first rewritten message (tools and system left out). */
+  prefixTokens?: number;
+  /** Content blocks from the first rewritten message to the end of the request. */
+  suffixBlocks?: number;
+}
+
+/** The cache rule a rewrite is priced by: the session API's, and whether the spare breakpoint is on. */
+export interface RewriteCacheRule {
+  rule: CacheRule;
+  breakpoint: boolean;
+}
+
+export const LONGEST_PREFIX: RewriteCacheRule = { rule: "longest-prefix", breakpoint: false };
+
+/** Tokens before the rewrite point that the provider writes again because its cache cannot find them. */
+export function rereadTokens(figures: RewriteFigures, cache: RewriteCacheRule): number {
+  if (cache.rule !== "anthropic-breakpoints" || cache.breakpoint) return 0;
+  return nonNegative(figures.suffixBlocks ?? 0) > LOOKBACK_BLOCKS ? nonNegative(figures.prefixTokens ?? 0) : 0;
 }
 
 export interface RewriteDecision {
@@ -36,6 +62,8 @@ export interface RewriteDecision {
   savingPerRequest: number;
   summarizerCost: number;
   netSaving: number;
+  /** Tokens before the rewrite point written again under the cache rule (0 when the cache finds them). */
+  rereadTokens: number;
 }
 
 export type RequestPhase = "in-run" | "after-reply";
@@ -65,6 +93,7 @@ export function weighRewrite(
   summarizer: CostModel,
   expectedRequests: number,
   cold: boolean,
+  cache: RewriteCacheRule = LONGEST_PREFIX,
 ): RewriteDecision {
   const suffix = nonNegative(figures.suffixTokens);
   const removed = Math.min(nonNegative(figures.removedTokens), suffix);
@@ -72,7 +101,8 @@ export function weighRewrite(
   const n = nonNegative(expectedRequests);
   const { cacheRead, cacheWrite } = main.prices;
   const summarizerCost = nonNegative(figures.summarizerInputTokens) * summarizer.prices.input + summary * summarizer.prices.output;
-  const rewrite = cold ? 0 : cacheWrite * (suffix - removed + summary) - cacheRead * suffix;
+  const reread = cold ? 0 : rereadTokens(figures, cache);
+  const rewrite = cold ? 0 : cacheWrite * (reread + suffix - removed + summary) - cacheRead * (reread + suffix);
   const oneTimeCost = rewrite + summarizerCost;
   const savingPerRequest = cacheRead * (removed - summary);
   // Cold, the request that follows writes the whole suffix anyway: it already saves at the write price.
@@ -81,8 +111,12 @@ export function weighRewrite(
   const apply = netSaving > 0;
   const reason = apply
     ? `summarizing pays: about ${dollars(netSaving)} saved over ${n.toFixed(1)} more requests${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}`
-    : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${n.toFixed(1)} more requests; waiting until it pays or the cache expires`;
-  return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest, summarizerCost, netSaving };
+    : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${n.toFixed(1)} more requests${reread > 0 ? rereadNote(reread) : ""}; waiting until it pays or the cache expires`;
+  return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest, summarizerCost, netSaving, rereadTokens: reread };
+}
+
+function rereadNote(tokens: number): string {
+  return ` (the rewrite lies beyond the cache's 20-block reach, so the ${Math.round(tokens)} tokens before it are written again too)`;
 }
 
 export function dollars(amount: number): string {

@@ -30,6 +30,13 @@ describe("measureRewrite", () => {
     expect(f.suffixTokens).toBe(messages.slice(2).reduce((n, m) => n + requestChars(m), 0) / 4);
   });
 
+  test("the conversation before the rewrite and the content blocks after it say how far back it lies", () => {
+    const closing = { role: "assistant", content: [{ type: "text", text: "done" }], timestamp: 30 };
+    const f = measureRewrite(messages, [batch("a", 11)], closing)!;
+    expect(f.prefixTokens).toBe((requestChars(user) + requestChars(messages[1])) / 4);
+    expect(f.suffixBlocks).toBe(4);
+  });
+
   test("the summarizer reads at most head and tail of a long output", () => {
     expect(measureRewrite(messages, [batch("b", 21)])!.summarizerInputTokens).toBe(8_000 / 4);
   });

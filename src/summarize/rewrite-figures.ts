@@ -57,7 +57,23 @@ export function measureRewrite(
     removedTokens: removed / CHARS_PER_TOKEN,
     summaryTokens: (raw * SUMMARY_SHARE) / CHARS_PER_TOKEN,
     summarizerInputTokens: summarizerInput / CHARS_PER_TOKEN,
+    ...reach(messages, first, closing),
   };
+}
+
+/** Content blocks of a message as the provider counts them (a tool result or string content is one). */
+export function contentBlocks(message: any): number {
+  if (message?.role === "toolResult") return 1;
+  return Array.isArray(message?.content) ? Math.max(1, message.content.length) : 1;
+}
+
+/** How far back a rewrite starting at message `first` lies: the conversation before it, the blocks after it. */
+function reach(messages: readonly any[], first: number, closing?: unknown): { prefixTokens: number; suffixBlocks: number } {
+  let prefix = 0;
+  for (let i = 0; i < first; i++) prefix += requestChars(messages[i]);
+  let blocks = closing === undefined ? 0 : contentBlocks(closing);
+  for (let i = first; i < messages.length; i++) blocks += contentBlocks(messages[i]);
+  return { prefixTokens: prefix / CHARS_PER_TOKEN, suffixBlocks: blocks };
 }
 
 /** A message as the request will show it once the flush is written: indexed and pending outputs as stubs. */
@@ -89,6 +105,7 @@ export function measureChainRewrite(
     removedTokens: removed / CHARS_PER_TOKEN,
     summaryTokens: block / CHARS_PER_TOKEN,
     summarizerInputTokens: removed / CHARS_PER_TOKEN,
+    ...reach(messages, first),
   };
 }
 
