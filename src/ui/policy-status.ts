@@ -4,7 +4,7 @@
  * plain words.
  */
 import type { CacheState } from "../economics/cache-tracker.js";
-import { dollars } from "../economics/rewrite-economics.js";
+import { dollars, type RewriteCacheRule } from "../economics/rewrite-economics.js";
 import type { FlushDecisionRecord, FlushPolicy } from "../types.js";
 
 export interface PolicyView {
@@ -15,6 +15,8 @@ export interface PolicyView {
   /** The decision flushing the waiting outputs now would get; undefined when nothing waits. */
   pending: FlushDecisionRecord | undefined;
   last: FlushDecisionRecord | undefined;
+  /** The rule the session's provider caches by, which prices every rewrite. */
+  cacheRule: RewriteCacheRule;
 }
 
 function duration(ms: number): string {
@@ -39,13 +41,20 @@ function cacheLine(cache: CacheState): string {
   return `  cache: unknown (${cache.reason ?? "no figures"})${tail}`;
 }
 
+/** The rule that prices every rewrite: the provider's, and whether pi-condense's spare breakpoint helps it. */
+export function cacheRuleLine(cache: RewriteCacheRule): string {
+  if (cache.rule === "longest-prefix") return "  cache rule: longest shared prefix";
+  return `  cache rule: Anthropic breakpoints (20-block lookback), spare breakpoint ${cache.breakpoint ? "on" : "off"}`;
+}
+
 function pendingLine(pending: FlushDecisionRecord | undefined): string {
   if (!pending) return "  waiting outputs: none";
   const f = pending.figures;
   if (!f) return `  waiting outputs: ${pending.verdict === "apply" ? "would be summarized now" : "wait"} (${pending.reason})`;
   const per = `${dollars(f.savingPerRequest)} per request`;
   const net = f.netSaving >= 0 ? `net ${dollars(f.netSaving)} saved` : `net ${dollars(-f.netSaving)} lost`;
-  return `  waiting outputs: about ${Math.round(f.removedTokens)} tokens removable, ${per}; over ${f.expectedRequests.toFixed(1)} more requests ${net}`;
+  const reread = f.rereadTokens ? `; the rewrite also re-sends ${Math.round(f.rereadTokens)} tokens before it` : "";
+  return `  waiting outputs: about ${Math.round(f.removedTokens)} tokens removable, ${per}; over ${f.expectedRequests.toFixed(1)} more requests ${net}${reread}`;
 }
 
 function lastLine(last: FlushDecisionRecord | undefined): string {
@@ -56,7 +65,7 @@ function lastLine(last: FlushDecisionRecord | undefined): string {
 
 export function policyStatusBlock(view: PolicyView): string {
   const header = "\n  --- prompt cache and flush policy ---";
-  if (view.policy === "classic") return `${header}\n  policy: classic (summarize at every final reply, as 2.9.1)\n${cacheLine(view.cache)}`;
+  if (view.policy === "classic") return [header, "  policy: classic (summarize at every final reply, as 2.9.1)", cacheLine(view.cache), cacheRuleLine(view.cacheRule)].join("\n");
   const policy = view.active ? "  policy: cost (summarize when it pays)" : "  policy: cost (inactive: pruning is off or on demand)";
-  return [header, policy, cacheLine(view.cache), pendingLine(view.pending), lastLine(view.last)].join("\n");
+  return [header, policy, cacheLine(view.cache), cacheRuleLine(view.cacheRule), pendingLine(view.pending), lastLine(view.last)].join("\n");
 }
