@@ -863,7 +863,8 @@ var DEFAULT_CONFIG = {
   frontierGapThresholdTokens: null,
   maxImagesPerRequest: null,
   flushPolicy: "cost",
-  contextPressure: 0.6
+  contextPressure: 0.6,
+  cacheBreakpoint: true
 };
 var FLUSH_POLICIES = ["cost", "classic"];
 var SUMMARIZER_THINKING_LEVELS = [
@@ -3186,6 +3187,7 @@ var DESCRIBERS = {
   summarizerMaxTimeoutMs: maxTimeoutDescription,
   autoBudgetThreshold: autoBudgetDescription,
   dedupByContentHash: dedupDescription,
+  cacheBreakpoint: (c) => "Anthropic models only: pi marks three places for the prompt cache and Anthropic allows four. The fourth " + "goes on the last block before the first one a summary rewrote, so the request reads the cache up to " + `there instead of writing the whole conversation again. Currently ${onOff(c.cacheBreakpoint)}.`,
   chainCompressionEnabled: (c) => "A chain is one prompt's tool work up to the agent's final reply. Chains older than the " + `${c.chainCompression.rollingWindow} most recent get compressed: their middle steps and tool outputs are ` + `replaced by one summary block. Currently ${onOff(c.chainCompression.enabled)}.`,
   chainCompressionRollingWindow: (c) => `The ${c.chainCompression.rollingWindow} most recent finished chains stay as they are; older ones get compressed.`,
   chainCompressionStripThinking: (c) => "When a chain is compressed, thinking is removed from the agent's final reply that is kept. " + `Currently ${onOff(c.chainCompression.stripFinalAssistantThinking)}.`,
@@ -7377,6 +7379,7 @@ var SPECS = [
     }
   },
   topBool("dedupByContentHash", "Dedup by content hash"),
+  topBool("cacheBreakpoint", "Spare cache breakpoint"),
   chainSpec("chainCompressionEnabled", "Chain compression", "enabled"),
   {
     id: "chainCompressionRollingWindow",
@@ -7683,7 +7686,8 @@ function normalize2(existing, n) {
     frontierGapThresholdTokens: n.limitOrNull("frontierGapThresholdTokens", merged.frontierGapThresholdTokens),
     maxImagesPerRequest: n.limitOrNull("maxImagesPerRequest", merged.maxImagesPerRequest),
     flushPolicy: n.oneOf("flushPolicy", merged.flushPolicy, FLUSH_POLICIES, d.flushPolicy),
-    contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure)
+    contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure),
+    cacheBreakpoint: n.bool("cacheBreakpoint", merged.cacheBreakpoint, d.cacheBreakpoint)
   };
 }
 async function loadConfigWithWarnings() {
@@ -8056,6 +8060,9 @@ class CacheTracker {
   get requests() {
     return this.count;
   }
+  get reportsCacheUse() {
+    return this.cacheReported;
+  }
   state(now, ttlMs) {
     const last = this.recent[this.recent.length - 1];
     const base = { requests: this.count, lastRequestAt: last?.at, lastHitRate: last ? hitRate([last]) : undefined, recentHitRate: hitRate(this.recent) };
@@ -8304,6 +8311,393 @@ function isIdle(ctx) {
   }
 }
 
+// src/host/cache-breakpoint.ts
+import { createHash as createHash5 } from "node:crypto";
+
+// src/economics/anthropic-payload.ts
+var MARKABLE_TYPES = new Set(["text", "image", "document", "search_result", "tool_use", "tool_result", "tool_addition", "tool_removal"]);
+var THINKING_TYPES = new Set(["thinking", "redacted_thinking"]);
+var isObject2 = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+var hasMarker = (block) => block.cache_control !== undefined && block.cache_control !== null;
+
+class MarkerTally {
+  count = 0;
+  markedThinking = false;
+  values = new Set;
+  first;
+  note(block) {
+    if (!hasMarker(block))
+      return false;
+    this.count++;
+    if (THINKING_TYPES.has(block.type))
+      this.markedThinking = true;
+    if (this.values.size === 0)
+      this.first = block.cache_control;
+    this.values.add(JSON.stringify(block.cache_control));
+    return true;
+  }
+  noteNested(block) {
+    let any = false;
+    if (Array.isArray(block.content)) {
+      for (const inner of block.content)
+        if (isObject2(inner) && this.note(inner))
+          any = true;
+    }
+    return any;
+  }
+  get cacheControl() {
+    return this.values.size === 1 ? this.first : undefined;
+  }
+}
+function scanAnthropicPayload(payload, digest) {
+  if (!isObject2(payload) || !Array.isArray(payload.messages))
+    return;
+  const tally = new MarkerTally;
+  if (hasMarker(payload))
+    tally.note(payload);
+  const blocks = [];
+  const push = (prefix, value, place, marked, eligible) => {
+    const { cache_control: _marker, ...rest } = value;
+    const json = JSON.stringify(rest);
+    blocks.push({ key: `${prefix}:${digest(json)}`, tokens: json.length / 4, marked, eligible, place });
+  };
+  const addText = (prefix, text, place) => push(prefix, { type: "text", text }, place, false, false);
+  const add = (prefix, block, place, markable) => {
+    if (!isObject2(block))
+      return false;
+    const own = tally.note(block);
+    const marked = tally.noteNested(block) || own;
+    push(prefix, block, place, marked, !marked && markable(block));
+    return true;
+  };
+  const { tools, system, messages } = payload;
+  if (tools !== undefined) {
+    if (!Array.isArray(tools))
+      return;
+    for (const [index, tool] of tools.entries()) {
+      if (!add("tool", tool, { section: "tools", index }, (t) => t.defer_loading !== true))
+        return;
+    }
+  }
+  if (typeof system === "string") {
+    addText("system", system, { section: "system", index: undefined });
+  } else if (Array.isArray(system)) {
+    for (const [index, block] of system.entries()) {
+      if (!add("system", block, { section: "system", index }, (b) => b.type === "text"))
+        return;
+    }
+  } else if (system !== undefined)
+    return;
+  for (const [message, entry] of messages.entries()) {
+    if (!isObject2(entry) || typeof entry.role !== "string")
+      return;
+    const prefix = `${message}:${entry.role}`;
+    const { content } = entry;
+    if (typeof content === "string") {
+      addText(prefix, content, { section: "messages", message, index: undefined });
+      continue;
+    }
+    if (!Array.isArray(content))
+      return;
+    for (const [index, block] of content.entries()) {
+      if (!add(prefix, block, { section: "messages", message, index }, (b) => MARKABLE_TYPES.has(b.type)))
+        return;
+    }
+  }
+  return { blocks, markers: tally.count, cacheControl: tally.cacheControl, markedThinking: tally.markedThinking };
+}
+function withMarker(payload, place, cacheControl) {
+  const body = payload;
+  const mark = (block) => isObject2(block) ? { ...block, cache_control: cacheControl } : block;
+  const replaced = (list, index) => {
+    if (!Array.isArray(list) || index === undefined || !isObject2(list[index]))
+      return;
+    return list.map((item, i) => i === index ? mark(item) : item);
+  };
+  if (place.section === "tools") {
+    const tools = replaced(body.tools, place.index);
+    return tools ? { ...body, tools } : payload;
+  }
+  if (place.section === "system") {
+    const system = replaced(body.system, place.index);
+    return system ? { ...body, system } : payload;
+  }
+  const messages = body.messages;
+  const message = Array.isArray(messages) ? messages[place.message] : undefined;
+  const content = isObject2(message) ? replaced(message.content, place.index) : undefined;
+  if (!content)
+    return payload;
+  return { ...body, messages: messages.map((m, i) => i === place.message ? { ...m, content } : m) };
+}
+
+// src/economics/prompt-cache.ts
+var LOOKBACK_BLOCKS = 20;
+var MAX_BREAKPOINTS = 4;
+function cacheRuleOf(api) {
+  return api === "anthropic-messages" ? "anthropic-breakpoints" : "longest-prefix";
+}
+function cacheRuleOptions(api, modelId, ttlMs) {
+  const id = (modelId ?? "").toLowerCase();
+  if (cacheRuleOf(api) === "anthropic-breakpoints")
+    return { ttlMs, minTokens: anthropicMinimum(id) };
+  const openai = typeof api === "string" && api.startsWith("openai");
+  return { ttlMs, minTokens: 1024, increment: openai ? 128 : 1 };
+}
+function anthropicMinimum(id) {
+  if (/opus-4-(5|6|7)|opus-4\.(5|6|7)|haiku-4-5|haiku-4\.5/.test(id))
+    return 4096;
+  if (/sonnet-4-6|sonnet-4\.6|haiku-3/.test(id) || /claude-3-5-haiku|claude-3-haiku/.test(id))
+    return 2048;
+  return 1024;
+}
+function createPromptCache(rule, options) {
+  return rule === "anthropic-breakpoints" ? new BreakpointCache(options) : new PrefixCache(options);
+}
+
+class PrefixIds {
+  nodes = new Map;
+  lastKeys = [];
+  lastIds = [0];
+  of(blocks) {
+    const ids = [0];
+    let q = 0;
+    while (q < blocks.length && q < this.lastKeys.length && blocks[q].key === this.lastKeys[q]) {
+      ids.push(this.lastIds[q + 1]);
+      q++;
+    }
+    for (;q < blocks.length; q++) {
+      const name = `${ids[q]}\x00${blocks[q].key}`;
+      let id = this.nodes.get(name);
+      if (id === undefined) {
+        id = this.nodes.size + 1;
+        this.nodes.set(name, id);
+      }
+      ids.push(id);
+    }
+    this.lastKeys = blocks.map((b) => b.key);
+    this.lastIds = ids;
+    return ids;
+  }
+}
+function cumulativeTokens(blocks) {
+  const sums = [0];
+  for (const b of blocks)
+    sums.push(sums[sums.length - 1] + (Number.isFinite(b.tokens) && b.tokens > 0 ? b.tokens : 0));
+  return sums;
+}
+
+class EntryCache {
+  options;
+  ids = new PrefixIds;
+  entries = new Map;
+  lastCached = 0;
+  constructor(options) {
+    this.options = options;
+  }
+  live(entryAt, now) {
+    return now >= entryAt && now - entryAt <= this.options.ttlMs;
+  }
+  expire(now) {
+    if (this.entries.size === 0)
+      return false;
+    let alive = 0;
+    for (const [id, at] of this.entries) {
+      if (this.live(at, now))
+        alive++;
+      else if (now >= at)
+        this.entries.delete(id);
+    }
+    return alive === 0;
+  }
+}
+
+class BreakpointCache extends EntryCache {
+  rule = "anthropic-breakpoints";
+  hitOf(ids, marks, now) {
+    let hit = 0;
+    for (const b of marks) {
+      for (let q = b;q >= Math.max(1, b - LOOKBACK_BLOCKS); q--) {
+        const at = this.entries.get(ids[q]);
+        if (at !== undefined && this.live(at, now)) {
+          hit = Math.max(hit, q);
+          break;
+        }
+      }
+    }
+    return hit;
+  }
+  bestEntry(request) {
+    const ids = this.ids.of(request.blocks);
+    for (let q = request.blocks.length;q >= 1; q--) {
+      const at = this.entries.get(ids[q]);
+      if (at !== undefined && this.live(at, request.at))
+        return q;
+    }
+    return 0;
+  }
+  bill(request) {
+    const now = request.at;
+    const expired = this.expire(now);
+    const ids = this.ids.of(request.blocks);
+    const sums = cumulativeTokens(request.blocks);
+    const marks = [];
+    request.blocks.forEach((b, i) => {
+      if (b.breakpoint)
+        marks.push(i + 1);
+    });
+    const cacheable = marks.filter((q) => sums[q] >= this.options.minTokens);
+    const hit = this.hitOf(ids, marks, now);
+    const last = cacheable.at(-1) ?? 0;
+    const total = sums[request.blocks.length];
+    const read = sums[hit];
+    const written = Math.max(0, sums[last] - read);
+    const hadLive = !expired && this.entries.size > 0;
+    if (hit > 0)
+      this.entries.set(ids[hit], now);
+    for (const q of cacheable)
+      this.entries.set(ids[q], now);
+    const prefixBreak = hadLive && read < this.lastCached;
+    this.lastCached = Math.max(read, sums[last]);
+    return { input: total - read - written, cacheRead: read, cacheWrite: written, readBlocks: hit, prefixBreak, expired };
+  }
+}
+
+class PrefixCache extends EntryCache {
+  rule = "longest-prefix";
+  bill(request) {
+    const now = request.at;
+    const expired = this.expire(now);
+    const ids = this.ids.of(request.blocks);
+    const sums = cumulativeTokens(request.blocks);
+    const hadLive = !expired && this.entries.size > 0;
+    let hit = 0;
+    for (let q = request.blocks.length;q >= 1; q--) {
+      const at = this.entries.get(ids[q]);
+      if (at !== undefined && this.live(at, now)) {
+        hit = q;
+        break;
+      }
+    }
+    const step = Math.max(1, this.options.increment ?? 1);
+    const shared = sums[hit];
+    const read = shared >= this.options.minTokens ? Math.floor(shared / step) * step : 0;
+    const total = sums[request.blocks.length];
+    if (total >= this.options.minTokens)
+      for (let q = 1;q <= request.blocks.length; q++)
+        this.entries.set(ids[q], now);
+    const prefixBreak = hadLive && shared < this.lastCached;
+    this.lastCached = total >= this.options.minTokens ? total : 0;
+    return { input: 0, cacheRead: read, cacheWrite: total - read, readBlocks: read > 0 ? hit : 0, prefixBreak, expired };
+  }
+}
+
+// src/economics/spare-breakpoint.ts
+function sharedBlocks(keys, previousKeys) {
+  let d = 0;
+  while (d < keys.length && d < previousKeys.length && keys[d] === previousKeys[d])
+    d++;
+  return d;
+}
+function spareBreakpointIndex(input) {
+  const { keys, marked, eligible, bestEntry: best } = input;
+  const count = marked.filter(Boolean).length;
+  if (count >= MAX_BREAKPOINTS || best <= 0 || best > keys.length)
+    return;
+  for (let q = best;q <= Math.min(best + LOOKBACK_BLOCKS, keys.length); q++)
+    if (marked[q - 1])
+      return;
+  const shared = sharedBlocks(keys, input.previousKeys);
+  const upper = best <= shared ? Math.min(best + LOOKBACK_BLOCKS, shared) : Math.min(best + LOOKBACK_BLOCKS, keys.length);
+  for (let q = upper;q >= best; q--)
+    if (eligible[q - 1] && !marked[q - 1])
+      return q - 1;
+  return;
+}
+
+// src/host/cache-breakpoint.ts
+var API = "anthropic-messages";
+var MAX_REMEMBERED = 8;
+var sha1 = (text) => createHash5("sha1").update(text).digest("base64");
+
+class SpareBreakpoint {
+  now;
+  remembered = new Map;
+  constructor(now = Date.now) {
+    this.now = now;
+  }
+  forget() {
+    this.remembered.clear();
+  }
+  place(payload, facts) {
+    const modelId = typeof payload === "object" && payload !== null ? payload.model : undefined;
+    if (typeof modelId !== "string")
+      return;
+    let scan;
+    try {
+      scan = scanAnthropicPayload(payload, sha1);
+    } catch {
+      return;
+    }
+    if (!scan)
+      return;
+    const name = `${facts.sessionId}\x00${modelId}`;
+    const previous = this.remembered.get(name);
+    const memory = previous ?? { keys: [], cache: createPromptCache("anthropic-breakpoints", cacheRuleOptions(API, modelId, facts.ttlMs)) };
+    const at = this.now();
+    const blocks = scan.blocks.map((b) => ({ key: b.key, tokens: b.tokens, breakpoint: b.marked }));
+    const index = previous && !facts.cacheUnused ? spareIndex(scan, blocks, memory, at) : undefined;
+    let result;
+    if (index !== undefined) {
+      result = withMarker(payload, scan.blocks[index].place, structuredClone(scan.cacheControl));
+      blocks[index] = { ...blocks[index], breakpoint: true };
+    }
+    memory.cache.bill({ at, blocks });
+    memory.keys = blocks.map((b) => b.key);
+    this.remember(name, memory);
+    return result;
+  }
+  remember(name, memory) {
+    this.remembered.delete(name);
+    this.remembered.set(name, memory);
+    if (this.remembered.size > MAX_REMEMBERED)
+      this.remembered.delete(this.remembered.keys().next().value);
+  }
+}
+function spareIndex(scan, blocks, memory, at) {
+  if (scan.markers === 0 || scan.markers >= MAX_BREAKPOINTS || scan.markedThinking || scan.cacheControl === undefined)
+    return;
+  const index = spareBreakpointIndex({
+    keys: blocks.map((b) => b.key),
+    marked: scan.blocks.map((b) => b.marked),
+    eligible: scan.blocks.map((b) => b.eligible),
+    previousKeys: memory.keys,
+    bestEntry: memory.cache.bestEntry?.({ at, blocks }) ?? 0
+  });
+  return index !== undefined && scan.blocks[index]?.eligible ? index : undefined;
+}
+function onBeforeProviderRequest(state, ctx, event) {
+  const config = state.config.value;
+  if (!config.enabled || !config.cacheBreakpoint) {
+    state.breakpoint.forget();
+    return;
+  }
+  if (ctx.model?.api !== API)
+    return;
+  let sessionId;
+  try {
+    sessionId = ctx.sessionManager.getSessionId();
+  } catch {
+    return;
+  }
+  if (typeof sessionId !== "string")
+    return;
+  return state.breakpoint.place(event?.payload, {
+    sessionId,
+    ttlMs: costModelFor(ctx.model).ttlMs,
+    cacheUnused: state.cache.requests > 0 && !state.cache.reportsCacheUse
+  });
+}
+
 // src/host/extension-state.ts
 function createExtensionState(pi) {
   const state = {
@@ -8323,6 +8717,7 @@ function createExtensionState(pi) {
     previousFraction: null,
     cache: new CacheTracker,
     policy: { last: undefined, told: new Set, coldFlushedFor: undefined, expiryTimer: undefined },
+    breakpoint: new SpareBreakpoint,
     rearmedPending: false,
     supersede: createSupersedeState(),
     status: {
@@ -10407,6 +10802,7 @@ function piCondense(pi) {
   pi.on("message_end", guarded("message_end", (event, ctx) => onMessageEnd(state, ctx, event)));
   pi.on("agent_end", guarded("agent_end", (_event, ctx) => onAgentEnd(state, ctx)));
   pi.on("context", guarded("context", (event, ctx) => onContext(state, ctx, event)));
+  pi.on("before_provider_request", guarded("before_provider_request", (event, ctx) => onBeforeProviderRequest(state, ctx, event)));
   pi.on("session_shutdown", guarded("session_shutdown", () => onSessionShutdown(state)));
   pi.on("session_before_tree", guarded("session_before_tree", () => onSessionBeforeTree(state)));
   pi.on("model_select", guarded("model_select", () => onCacheCold(state)));

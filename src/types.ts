@@ -85,6 +85,8 @@ export interface ContextPruneConfig {
   flushPolicy: FlushPolicy;
   /** Share of the model's window above which the cost policy flushes whatever the cache says; null = off. */
   contextPressure: number | null;
+  /** Anthropic only: the fourth `cache_control` marker pi-ai leaves unused goes before a rewrite (cache-breakpoint.ts). */
+  cacheBreakpoint: boolean;
 }
 
 export type FlushPolicy = "cost" | "classic";
@@ -114,6 +116,7 @@ export const DEFAULT_CONFIG: ContextPruneConfig = {
   maxImagesPerRequest: null,
   flushPolicy: "cost",
   contextPressure: 0.6,
+  cacheBreakpoint: true,
 };
 
 export const FLUSH_POLICIES: readonly FlushPolicy[] = ["cost", "classic"];

@@ -133,6 +133,10 @@ const DESCRIBERS: Record<string, Describer> = {
   summarizerMaxTimeoutMs: maxTimeoutDescription,
   autoBudgetThreshold: autoBudgetDescription,
   dedupByContentHash: dedupDescription,
+  cacheBreakpoint: (c) =>
+    "Anthropic models only: pi marks three places for the prompt cache and Anthropic allows four. The fourth " +
+    "goes on the last block before the first one a summary rewrote, so the request reads the cache up to " +
+    `there instead of writing the whole conversation again. Currently ${onOff(c.cacheBreakpoint)}.`,
   chainCompressionEnabled: (c) =>
     "A chain is one prompt's tool work up to the agent's final reply. Chains older than the " +
     `${c.chainCompression.rollingWindow} most recent get compressed: their middle steps and tool outputs are ` +

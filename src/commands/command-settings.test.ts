@@ -83,9 +83,9 @@ describe("settings overlay", () => {
 
   test("a tall terminal lists every setting without scrolling, a short one scrolls the list", () => {
     const items = buildSettingItems({} as any, { ...DEFAULT_CONFIG });
-    expect(settingsLayout(items, 50, 160)).toMatchObject({ listRows: 22 });
+    expect(settingsLayout(items, 50, 160)).toMatchObject({ listRows: 23 });
     const short = settingsLayout(items, 24, 80);
-    expect(short.listRows).toBeLessThan(22);
+    expect(short.listRows).toBeLessThan(23);
     expect(short.top + short.height).toBeLessThanOrEqual(24);
   });
 
@@ -105,12 +105,12 @@ describe("settings overlay", () => {
     expect(s.box.value.summarizerMaxTimeoutMs === 300000 || s.box.value.summarizerIdleTimeoutMs === 45000).toBe(true);
   });
 
-  test("lists the 22 settings in order with values in their units", () => {
+  test("lists the 23 settings in order with values in their units", () => {
     const items = buildSettingItems({} as any, { ...DEFAULT_CONFIG });
     expect(items.map((i) => i.id)).toEqual([
       "enabled", "showPruneStatusLine", "pruneOn", "summarizerModel", "summarizerThinking", "batchingMode",
       "quietOversizedSkips", "minBatchChars", "recoveryGraceTurns", "summarizerIdleTimeoutMs", "summarizerMaxTimeoutMs",
-      "autoBudgetThreshold", "dedupByContentHash", "chainCompressionEnabled", "chainCompressionRollingWindow",
+      "autoBudgetThreshold", "dedupByContentHash", "cacheBreakpoint", "chainCompressionEnabled", "chainCompressionRollingWindow",
       "chainCompressionStripThinking", "chainCompressionFuseRange", "purgeErrorsEnabled", "purgeErrorsCooldown",
       "purgeErrorsMinArgChars", "protectedTools", "protectedPaths",
     ]);
@@ -118,7 +118,7 @@ describe("settings overlay", () => {
     expect(items.map((i) => i.label)).toEqual([
       "Enabled", "Prune status line", "Prune trigger", "Summarizer model", "Summarizer thinking", "Batching mode",
       "Quiet skip notifications", "Min batch size", "Recovery grace", "Summarizer idle timeout", "Summarizer max timeout",
-      "Auto-flush at context %", "Dedup by content hash", "Chain compression", "Chain window", "Strip final thinking",
+      "Auto-flush at context %", "Dedup by content hash", "Spare cache breakpoint", "Chain compression", "Chain window", "Strip final thinking",
       "Fuse range summary", "Error purge", "Error purge cooldown", "Error purge min argument size", "Protected tools",
       "Protected paths",
     ]);
@@ -246,6 +246,7 @@ describe("settings overlay", () => {
     s.list.onChange("batchingMode", "agent-message");
     s.list.onChange("quietOversizedSkips", "true");
     s.list.onChange("dedupByContentHash", "false");
+    s.list.onChange("cacheBreakpoint", "false");
     s.list.onChange("showPruneStatusLine", "false");
     expect(s.box.value).toMatchObject({
       recoveryGraceTurns: 3,
@@ -256,6 +257,7 @@ describe("settings overlay", () => {
       batchingMode: "agent-message",
       quietOversizedSkips: true,
       dedupByContentHash: false,
+      cacheBreakpoint: false,
       showPruneStatusLine: false,
     });
     expect(s.status.at(-1)).toBeUndefined();

@@ -59,7 +59,9 @@ function boolSpec(id: string, label: string, get: (c: Config) => boolean, set: (
   return { id, label, values: () => BOOL_VALUES, current: (c) => String(get(c)), apply: (v, c) => set(c, v === "true") };
 }
 
-function topBool(id: "enabled" | "showPruneStatusLine" | "quietOversizedSkips" | "dedupByContentHash", label: string): SettingSpec {
+type TopBool = "enabled" | "showPruneStatusLine" | "quietOversizedSkips" | "dedupByContentHash" | "cacheBreakpoint";
+
+function topBool(id: TopBool, label: string): SettingSpec {
   return boolSpec(id, label, (c) => c[id], (c, v) => ({ ...c, [id]: v }));
 }
 
@@ -176,6 +178,7 @@ const SPECS: SettingSpec[] = [
     },
   },
   topBool("dedupByContentHash", "Dedup by content hash"),
+  topBool("cacheBreakpoint", "Spare cache breakpoint"),
   chainSpec("chainCompressionEnabled", "Chain compression", "enabled"),
   {
     id: "chainCompressionRollingWindow",

@@ -30,6 +30,15 @@ describe("CacheTracker", () => {
     const t = new CacheTracker();
     t.record(usage(1, 1000, 0, 0));
     expect(t.state(2, TTL)).toMatchObject({ temperature: "unknown", reason: "the provider reports no cache use" });
+    expect(t.reportsCacheUse).toBe(false);
+  });
+
+  test("one request with a cache read or write is enough to report cache use", () => {
+    const t = new CacheTracker();
+    t.record(usage(1, 1000, 0, 0));
+    t.record(usage(2, 10, 0, 500));
+    t.record(usage(3, 1000, 0, 0));
+    expect(t.reportsCacheUse).toBe(true);
   });
 
   test("a clock that went backwards leaves the temperature unknown", () => {

@@ -86,6 +86,11 @@ export class CacheTracker {
     return this.count;
   }
 
+  /** Some request reported cache reads or writes. */
+  get reportsCacheUse(): boolean {
+    return this.cacheReported;
+  }
+
   state(now: number, ttlMs: number): CacheState {
     const last = this.recent[this.recent.length - 1];
     const base = { requests: this.count, lastRequestAt: last?.at, lastHitRate: last ? hitRate([last]) : undefined, recentHitRate: hitRate(this.recent) };

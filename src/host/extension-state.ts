@@ -20,6 +20,7 @@ import { showReport } from "../ui/report.js";
 import { refreshStatus, showStatusText } from "../ui/status-refresh.js";
 import { computeMetricsSnapshot } from "./metrics-snapshot.js";
 import { type BackgroundFlush, SafePoints } from "./safe-points.js";
+import { SpareBreakpoint } from "./cache-breakpoint.js";
 
 export interface ExtensionState extends FlushState {
   /** The final-reply flush while it runs in the background (see final-reply-flush.ts). */
@@ -29,6 +30,8 @@ export interface ExtensionState extends FlushState {
   /** What the provider's prompt cache did on this branch (cost policy). */
   cache: CacheTracker;
   policy: PolicyState;
+  /** The previous Anthropic request of each session and model, for the spare cache marker. */
+  breakpoint: SpareBreakpoint;
 }
 
 export interface PolicyState {
@@ -60,6 +63,7 @@ export function createExtensionState(pi: ExtensionAPI): ExtensionState {
     previousFraction: null,
     cache: new CacheTracker(),
     policy: { last: undefined, told: new Set(), coldFlushedFor: undefined, expiryTimer: undefined },
+    breakpoint: new SpareBreakpoint(),
     rearmedPending: false,
     supersede: createSupersedeState(),
     status: {

@@ -189,6 +189,12 @@ describe("loadConfig enumerations, booleans and blocks", () => {
     expect(loaded.enabled).toBe(false);
   });
 
+  test("cacheBreakpoint defaults to true, keeps false, and a string falls back to true", async () => {
+    expect((await loadBlock({})).cacheBreakpoint).toBe(true);
+    expect((await loadBlock({ cacheBreakpoint: false })).cacheBreakpoint).toBe(false);
+    expect((await loadBlock({ cacheBreakpoint: "false" })).cacheBreakpoint).toBe(true);
+  });
+
   test("every removed pruneOn mode normalizes to agent-message", async () => {
     for (const pruneOn of ["on-context-tag", "agentic-auto"]) {
       expect((await loadBlock({ pruneOn })).pruneOn).toBe("agent-message");
@@ -218,6 +224,7 @@ describe("loadConfig enumerations, booleans and blocks", () => {
       spillThreshold: 100,
       budgetTurnDelta: 0.2,
       maxImagesPerRequest: 40,
+      cacheBreakpoint: false,
     };
     expect(await loadBlock(block)).toEqual(block as any);
   });

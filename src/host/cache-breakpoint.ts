@@ -1,0 +1,121 @@
+/**
+ * The spare Anthropic breakpoint at the host (doc/configuration.md "The spare
+ * cache breakpoint"): pi's `before_provider_request` hands over the request
+ * body pi-ai built; with fewer than four markers, one more goes where
+ * `spareBreakpointIndex` says it reads more of the cache. Each session and
+ * model keeps the previous request's block keys and a model of Anthropic's
+ * cache billed with every request let through, markers as sent.
+ */
+import { createHash } from "node:crypto";
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { type PayloadScan, scanAnthropicPayload, withMarker } from "../economics/anthropic-payload.js";
+import type { CacheTracker } from "../economics/cache-tracker.js";
+import { costModelFor } from "../economics/cost-model.js";
+import { type CacheBlock, MAX_BREAKPOINTS, type PromptCache, cacheRuleOptions, createPromptCache } from "../economics/prompt-cache.js";
+import { spareBreakpointIndex } from "../economics/spare-breakpoint.js";
+import type { ContextPruneConfig } from "../types.js";
+
+const API = "anthropic-messages";
+/** Sessions and models remembered at once; the oldest is dropped first. */
+const MAX_REMEMBERED = 8;
+
+/** What the handler reads of the extension state. */
+export interface BreakpointState {
+  config: { value: ContextPruneConfig };
+  /** Usage the provider reported: a provider that never reports cache use gets no marker. */
+  cache: CacheTracker;
+  breakpoint: SpareBreakpoint;
+}
+
+export interface RequestFacts {
+  sessionId: string;
+  ttlMs: number;
+  /** Requests were answered, and none reported a cache read or write. */
+  cacheUnused: boolean;
+}
+
+interface Remembered {
+  keys: string[];
+  cache: PromptCache;
+}
+
+const sha1 = (text: string): string => createHash("sha1").update(text).digest("base64");
+
+export class SpareBreakpoint {
+  private readonly remembered = new Map<string, Remembered>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  forget(): void {
+    this.remembered.clear();
+  }
+
+  /** The body with the spare marker, or undefined to send it as it is. Never throws. */
+  place(payload: unknown, facts: RequestFacts): unknown {
+    const modelId = typeof payload === "object" && payload !== null ? (payload as { model?: unknown }).model : undefined;
+    if (typeof modelId !== "string") return undefined;
+    let scan: PayloadScan | undefined;
+    try {
+      scan = scanAnthropicPayload(payload, sha1);
+    } catch {
+      return undefined;
+    }
+    if (!scan) return undefined;
+    const name = `${facts.sessionId}\u0000${modelId}`;
+    const previous = this.remembered.get(name);
+    const memory = previous ?? { keys: [], cache: createPromptCache("anthropic-breakpoints", cacheRuleOptions(API, modelId, facts.ttlMs)) };
+    const at = this.now();
+    const blocks: CacheBlock[] = scan.blocks.map((b) => ({ key: b.key, tokens: b.tokens, breakpoint: b.marked }));
+    const index = previous && !facts.cacheUnused ? spareIndex(scan, blocks, memory, at) : undefined;
+    let result: unknown;
+    if (index !== undefined) {
+      result = withMarker(payload, scan.blocks[index]!.place, structuredClone(scan.cacheControl));
+      blocks[index] = { ...blocks[index]!, breakpoint: true };
+    }
+    memory.cache.bill({ at, blocks });
+    memory.keys = blocks.map((b) => b.key);
+    this.remember(name, memory);
+    return result;
+  }
+
+  private remember(name: string, memory: Remembered): void {
+    this.remembered.delete(name);
+    this.remembered.set(name, memory);
+    if (this.remembered.size > MAX_REMEMBERED) this.remembered.delete(this.remembered.keys().next().value!);
+  }
+}
+
+/** In doubt (no marker: caching off; four; markers that differ; a marked thinking block) there is none. */
+function spareIndex(scan: PayloadScan, blocks: CacheBlock[], memory: Remembered, at: number): number | undefined {
+  if (scan.markers === 0 || scan.markers >= MAX_BREAKPOINTS || scan.markedThinking || scan.cacheControl === undefined) return undefined;
+  const index = spareBreakpointIndex({
+    keys: blocks.map((b) => b.key),
+    marked: scan.blocks.map((b) => b.marked),
+    eligible: scan.blocks.map((b) => b.eligible),
+    previousKeys: memory.keys,
+    bestEntry: memory.cache.bestEntry?.({ at, blocks }) ?? 0,
+  });
+  return index !== undefined && scan.blocks[index]?.eligible ? index : undefined;
+}
+
+/** `before_provider_request`: only while pruning and the setting are on, only for Anthropic's Messages API. */
+export function onBeforeProviderRequest(state: BreakpointState, ctx: ExtensionContext, event: { payload?: unknown }): unknown {
+  const config = state.config.value;
+  if (!config.enabled || !config.cacheBreakpoint) {
+    state.breakpoint.forget();
+    return undefined;
+  }
+  if (ctx.model?.api !== API) return undefined;
+  let sessionId: unknown;
+  try {
+    sessionId = ctx.sessionManager.getSessionId();
+  } catch {
+    return undefined;
+  }
+  if (typeof sessionId !== "string") return undefined;
+  return state.breakpoint.place(event?.payload, {
+    sessionId,
+    ttlMs: costModelFor(ctx.model).ttlMs,
+    cacheUnused: state.cache.requests > 0 && !state.cache.reportsCacheUse,
+  });
+}
