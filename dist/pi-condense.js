@@ -3595,7 +3595,174 @@ function helpText() {
 `);
 }
 
+// src/economics/prompt-cache.ts
+var LOOKBACK_BLOCKS = 20;
+var MAX_BREAKPOINTS = 4;
+function cacheRuleOf(api) {
+  return api === "anthropic-messages" ? "anthropic-breakpoints" : "longest-prefix";
+}
+function cacheRuleOptions(api, modelId, ttlMs) {
+  const id = (modelId ?? "").toLowerCase();
+  if (cacheRuleOf(api) === "anthropic-breakpoints")
+    return { ttlMs, minTokens: anthropicMinimum(id) };
+  const openai = typeof api === "string" && api.startsWith("openai");
+  return { ttlMs, minTokens: 1024, increment: openai ? 128 : 1 };
+}
+function anthropicMinimum(id) {
+  if (/opus-4-(5|6|7)|opus-4\.(5|6|7)|haiku-4-5|haiku-4\.5/.test(id))
+    return 4096;
+  if (/sonnet-4-6|sonnet-4\.6|haiku-3/.test(id) || /claude-3-5-haiku|claude-3-haiku/.test(id))
+    return 2048;
+  return 1024;
+}
+function createPromptCache(rule, options) {
+  return rule === "anthropic-breakpoints" ? new BreakpointCache(options) : new PrefixCache(options);
+}
+
+class PrefixIds {
+  nodes = new Map;
+  lastKeys = [];
+  lastIds = [0];
+  of(blocks) {
+    const ids = [0];
+    let q = 0;
+    while (q < blocks.length && q < this.lastKeys.length && blocks[q].key === this.lastKeys[q]) {
+      ids.push(this.lastIds[q + 1]);
+      q++;
+    }
+    for (;q < blocks.length; q++) {
+      const name = `${ids[q]}\x00${blocks[q].key}`;
+      let id = this.nodes.get(name);
+      if (id === undefined) {
+        id = this.nodes.size + 1;
+        this.nodes.set(name, id);
+      }
+      ids.push(id);
+    }
+    this.lastKeys = blocks.map((b) => b.key);
+    this.lastIds = ids;
+    return ids;
+  }
+}
+function cumulativeTokens(blocks) {
+  const sums = [0];
+  for (const b of blocks)
+    sums.push(sums[sums.length - 1] + (Number.isFinite(b.tokens) && b.tokens > 0 ? b.tokens : 0));
+  return sums;
+}
+
+class EntryCache {
+  options;
+  ids = new PrefixIds;
+  entries = new Map;
+  lastCached = 0;
+  constructor(options) {
+    this.options = options;
+  }
+  live(entryAt, now) {
+    return now >= entryAt && now - entryAt <= this.options.ttlMs;
+  }
+  expire(now) {
+    if (this.entries.size === 0)
+      return false;
+    let alive = 0;
+    for (const [id, at] of this.entries) {
+      if (this.live(at, now))
+        alive++;
+      else if (now >= at)
+        this.entries.delete(id);
+    }
+    return alive === 0;
+  }
+}
+
+class BreakpointCache extends EntryCache {
+  rule = "anthropic-breakpoints";
+  hitOf(ids, marks, now) {
+    let hit = 0;
+    for (const b of marks) {
+      for (let q = b;q >= Math.max(1, b - LOOKBACK_BLOCKS); q--) {
+        const at = this.entries.get(ids[q]);
+        if (at !== undefined && this.live(at, now)) {
+          hit = Math.max(hit, q);
+          break;
+        }
+      }
+    }
+    return hit;
+  }
+  bestEntry(request) {
+    const ids = this.ids.of(request.blocks);
+    for (let q = request.blocks.length;q >= 1; q--) {
+      const at = this.entries.get(ids[q]);
+      if (at !== undefined && this.live(at, request.at))
+        return q;
+    }
+    return 0;
+  }
+  bill(request) {
+    const now = request.at;
+    const expired = this.expire(now);
+    const ids = this.ids.of(request.blocks);
+    const sums = cumulativeTokens(request.blocks);
+    const marks = [];
+    request.blocks.forEach((b, i) => {
+      if (b.breakpoint)
+        marks.push(i + 1);
+    });
+    const cacheable = marks.filter((q) => sums[q] >= this.options.minTokens);
+    const hit = this.hitOf(ids, marks, now);
+    const last = cacheable.at(-1) ?? 0;
+    const total = sums[request.blocks.length];
+    const read = sums[hit];
+    const written = Math.max(0, sums[last] - read);
+    const hadLive = !expired && this.entries.size > 0;
+    if (hit > 0)
+      this.entries.set(ids[hit], now);
+    for (const q of cacheable)
+      this.entries.set(ids[q], now);
+    const prefixBreak = hadLive && read < this.lastCached;
+    this.lastCached = Math.max(read, sums[last]);
+    return { input: total - read - written, cacheRead: read, cacheWrite: written, readBlocks: hit, prefixBreak, expired };
+  }
+}
+
+class PrefixCache extends EntryCache {
+  rule = "longest-prefix";
+  bill(request) {
+    const now = request.at;
+    const expired = this.expire(now);
+    const ids = this.ids.of(request.blocks);
+    const sums = cumulativeTokens(request.blocks);
+    const hadLive = !expired && this.entries.size > 0;
+    let hit = 0;
+    for (let q = request.blocks.length;q >= 1; q--) {
+      const at = this.entries.get(ids[q]);
+      if (at !== undefined && this.live(at, now)) {
+        hit = q;
+        break;
+      }
+    }
+    const step = Math.max(1, this.options.increment ?? 1);
+    const shared = sums[hit];
+    const read = shared >= this.options.minTokens ? Math.floor(shared / step) * step : 0;
+    const total = sums[request.blocks.length];
+    if (total >= this.options.minTokens)
+      for (let q = 1;q <= request.blocks.length; q++)
+        this.entries.set(ids[q], now);
+    const prefixBreak = hadLive && shared < this.lastCached;
+    this.lastCached = total >= this.options.minTokens ? total : 0;
+    return { input: 0, cacheRead: read, cacheWrite: total - read, readBlocks: read > 0 ? hit : 0, prefixBreak, expired };
+  }
+}
+
 // src/economics/rewrite-economics.ts
+var LONGEST_PREFIX = { rule: "longest-prefix", breakpoint: false };
+function rereadTokens(figures, cache) {
+  if (cache.rule !== "anthropic-breakpoints" || cache.breakpoint)
+    return 0;
+  return nonNegative(figures.suffixBlocks ?? 0) > LOOKBACK_BLOCKS ? nonNegative(figures.prefixTokens ?? 0) : 0;
+}
 function expectedRemainingRequests(requestsSoFar, promptsSoFar, phase) {
   const remaining = Math.max(1, Number.isFinite(requestsSoFar) ? requestsSoFar : 0);
   if (phase === "in-run")
@@ -3606,21 +3773,25 @@ function expectedRemainingRequests(requestsSoFar, promptsSoFar, phase) {
 function nonNegative(value) {
   return Number.isFinite(value) && value > 0 ? value : 0;
 }
-function weighRewrite(figures, main, summarizer, expectedRequests, cold) {
+function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache = LONGEST_PREFIX) {
   const suffix = nonNegative(figures.suffixTokens);
   const removed = Math.min(nonNegative(figures.removedTokens), suffix);
   const summary = nonNegative(figures.summaryTokens);
   const n = nonNegative(expectedRequests);
   const { cacheRead, cacheWrite } = main.prices;
   const summarizerCost = nonNegative(figures.summarizerInputTokens) * summarizer.prices.input + summary * summarizer.prices.output;
-  const rewrite = cold ? 0 : cacheWrite * (suffix - removed + summary) - cacheRead * suffix;
+  const reread = cold ? 0 : rereadTokens(figures, cache);
+  const rewrite = cold ? 0 : cacheWrite * (reread + suffix - removed + summary) - cacheRead * (reread + suffix);
   const oneTimeCost = rewrite + summarizerCost;
   const savingPerRequest = cacheRead * (removed - summary);
   const firstSaving = cold ? (cacheWrite - cacheRead) * (removed - summary) : 0;
   const netSaving = firstSaving + n * savingPerRequest - oneTimeCost;
   const apply = netSaving > 0;
-  const reason = apply ? `summarizing pays: about ${dollars(netSaving)} saved over ${n.toFixed(1)} more requests${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}` : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${n.toFixed(1)} more requests; waiting until it pays or the cache expires`;
-  return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest, summarizerCost, netSaving };
+  const reason = apply ? `summarizing pays: about ${dollars(netSaving)} saved over ${n.toFixed(1)} more requests${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}` : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${n.toFixed(1)} more requests${reread > 0 ? rereadNote(reread) : ""}; waiting until it pays or the cache expires`;
+  return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest, summarizerCost, netSaving, rereadTokens: reread };
+}
+function rereadNote(tokens) {
+  return ` (the rewrite lies beyond the cache's 20-block reach, so the ${Math.round(tokens)} tokens before it are written again too)`;
 }
 function dollars(amount) {
   const abs = Math.abs(amount);
@@ -3653,6 +3824,11 @@ function cacheLine(cache) {
     return cache.requests === 0 ? "  cache: cold (no request yet)" : `  cache: cold (expired)${tail}`;
   return `  cache: unknown (${cache.reason ?? "no figures"})${tail}`;
 }
+function cacheRuleLine(cache) {
+  if (cache.rule === "longest-prefix")
+    return "  cache rule: longest shared prefix";
+  return `  cache rule: Anthropic breakpoints (20-block lookback), spare breakpoint ${cache.breakpoint ? "on" : "off"}`;
+}
 function pendingLine(pending) {
   if (!pending)
     return "  waiting outputs: none";
@@ -3661,7 +3837,8 @@ function pendingLine(pending) {
     return `  waiting outputs: ${pending.verdict === "apply" ? "would be summarized now" : "wait"} (${pending.reason})`;
   const per = `${dollars(f.savingPerRequest)} per request`;
   const net = f.netSaving >= 0 ? `net ${dollars(f.netSaving)} saved` : `net ${dollars(-f.netSaving)} lost`;
-  return `  waiting outputs: about ${Math.round(f.removedTokens)} tokens removable, ${per}; over ${f.expectedRequests.toFixed(1)} more requests ${net}`;
+  const reread = f.rereadTokens ? `; the rewrite also re-sends ${Math.round(f.rereadTokens)} tokens before it` : "";
+  return `  waiting outputs: about ${Math.round(f.removedTokens)} tokens removable, ${per}; over ${f.expectedRequests.toFixed(1)} more requests ${net}${reread}`;
 }
 function lastLine(last) {
   if (!last)
@@ -3673,11 +3850,10 @@ function policyStatusBlock(view) {
   const header = `
   --- prompt cache and flush policy ---`;
   if (view.policy === "classic")
-    return `${header}
-  policy: classic (summarize at every final reply, as 2.9.1)
-${cacheLine(view.cache)}`;
+    return [header, "  policy: classic (summarize at every final reply, as 2.9.1)", cacheLine(view.cache), cacheRuleLine(view.cacheRule)].join(`
+`);
   const policy = view.active ? "  policy: cost (summarize when it pays)" : "  policy: cost (inactive: pruning is off or on demand)";
-  return [header, policy, cacheLine(view.cache), pendingLine(view.pending), lastLine(view.last)].join(`
+  return [header, policy, cacheLine(view.cache), cacheRuleLine(view.cacheRule), pendingLine(view.pending), lastLine(view.last)].join(`
 `);
 }
 
@@ -6412,7 +6588,8 @@ function decideFlush(input) {
     return verdict(input.moment !== "in-run", "fallback", `${fallback}: deciding as 2.9.1 did`);
   const figures = input.figures;
   const expected = input.moment === "in-run" ? expectedRemainingRequests(input.runRequests, input.promptsSoFar, "in-run") : expectedRemainingRequests(input.cache.requests, input.promptsSoFar, "after-reply");
-  const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false);
+  const cacheRule = input.cacheRule ?? LONGEST_PREFIX;
+  const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false, cacheRule);
   return verdict(weighed.apply, weighed.apply ? "pays" : "wait", weighed.reason, {
     suffixTokens: Math.round(figures.suffixTokens),
     removedTokens: Math.round(figures.removedTokens),
@@ -6421,7 +6598,10 @@ function decideFlush(input) {
     oneTimeCost: weighed.oneTimeCost,
     savingPerRequest: weighed.savingPerRequest,
     summarizerCost: weighed.summarizerCost,
-    netSaving: weighed.netSaving
+    netSaving: weighed.netSaving,
+    rereadTokens: Math.round(weighed.rereadTokens),
+    cacheRule: cacheRule.rule,
+    breakpoint: cacheRule.breakpoint
   });
 }
 
@@ -6467,8 +6647,23 @@ function measureRewrite(messages, pending, closing, isCopy = () => false) {
     suffixTokens: suffix / CHARS_PER_TOKEN,
     removedTokens: removed / CHARS_PER_TOKEN,
     summaryTokens: raw * SUMMARY_SHARE / CHARS_PER_TOKEN,
-    summarizerInputTokens: summarizerInput / CHARS_PER_TOKEN
+    summarizerInputTokens: summarizerInput / CHARS_PER_TOKEN,
+    ...reach(messages, first, closing)
   };
+}
+function contentBlocks(message) {
+  if (message?.role === "toolResult")
+    return 1;
+  return Array.isArray(message?.content) ? Math.max(1, message.content.length) : 1;
+}
+function reach(messages, first, closing) {
+  let prefix = 0;
+  for (let i = 0;i < first; i++)
+    prefix += requestChars(messages[i]);
+  let blocks = closing === undefined ? 0 : contentBlocks(closing);
+  for (let i = first;i < messages.length; i++)
+    blocks += contentBlocks(messages[i]);
+  return { prefixTokens: prefix / CHARS_PER_TOKEN, suffixBlocks: blocks };
 }
 function viewChars(message, stubbed) {
   const key = resultKey(message);
@@ -6490,7 +6685,8 @@ function measureChainRewrite(messages, chains, flushStart, stubbed) {
     suffixTokens: Math.max(extra, removed) / CHARS_PER_TOKEN,
     removedTokens: removed / CHARS_PER_TOKEN,
     summaryTokens: block / CHARS_PER_TOKEN,
-    summarizerInputTokens: removed / CHARS_PER_TOKEN
+    summarizerInputTokens: removed / CHARS_PER_TOKEN,
+    ...reach(messages, first)
   };
 }
 function firstPendingIndex(messages, pending) {
@@ -8430,167 +8626,6 @@ function withMarker(payload, place, cacheControl) {
   return { ...body, messages: messages.map((m, i) => i === place.message ? { ...m, content } : m) };
 }
 
-// src/economics/prompt-cache.ts
-var LOOKBACK_BLOCKS = 20;
-var MAX_BREAKPOINTS = 4;
-function cacheRuleOf(api) {
-  return api === "anthropic-messages" ? "anthropic-breakpoints" : "longest-prefix";
-}
-function cacheRuleOptions(api, modelId, ttlMs) {
-  const id = (modelId ?? "").toLowerCase();
-  if (cacheRuleOf(api) === "anthropic-breakpoints")
-    return { ttlMs, minTokens: anthropicMinimum(id) };
-  const openai = typeof api === "string" && api.startsWith("openai");
-  return { ttlMs, minTokens: 1024, increment: openai ? 128 : 1 };
-}
-function anthropicMinimum(id) {
-  if (/opus-4-(5|6|7)|opus-4\.(5|6|7)|haiku-4-5|haiku-4\.5/.test(id))
-    return 4096;
-  if (/sonnet-4-6|sonnet-4\.6|haiku-3/.test(id) || /claude-3-5-haiku|claude-3-haiku/.test(id))
-    return 2048;
-  return 1024;
-}
-function createPromptCache(rule, options) {
-  return rule === "anthropic-breakpoints" ? new BreakpointCache(options) : new PrefixCache(options);
-}
-
-class PrefixIds {
-  nodes = new Map;
-  lastKeys = [];
-  lastIds = [0];
-  of(blocks) {
-    const ids = [0];
-    let q = 0;
-    while (q < blocks.length && q < this.lastKeys.length && blocks[q].key === this.lastKeys[q]) {
-      ids.push(this.lastIds[q + 1]);
-      q++;
-    }
-    for (;q < blocks.length; q++) {
-      const name = `${ids[q]}\x00${blocks[q].key}`;
-      let id = this.nodes.get(name);
-      if (id === undefined) {
-        id = this.nodes.size + 1;
-        this.nodes.set(name, id);
-      }
-      ids.push(id);
-    }
-    this.lastKeys = blocks.map((b) => b.key);
-    this.lastIds = ids;
-    return ids;
-  }
-}
-function cumulativeTokens(blocks) {
-  const sums = [0];
-  for (const b of blocks)
-    sums.push(sums[sums.length - 1] + (Number.isFinite(b.tokens) && b.tokens > 0 ? b.tokens : 0));
-  return sums;
-}
-
-class EntryCache {
-  options;
-  ids = new PrefixIds;
-  entries = new Map;
-  lastCached = 0;
-  constructor(options) {
-    this.options = options;
-  }
-  live(entryAt, now) {
-    return now >= entryAt && now - entryAt <= this.options.ttlMs;
-  }
-  expire(now) {
-    if (this.entries.size === 0)
-      return false;
-    let alive = 0;
-    for (const [id, at] of this.entries) {
-      if (this.live(at, now))
-        alive++;
-      else if (now >= at)
-        this.entries.delete(id);
-    }
-    return alive === 0;
-  }
-}
-
-class BreakpointCache extends EntryCache {
-  rule = "anthropic-breakpoints";
-  hitOf(ids, marks, now) {
-    let hit = 0;
-    for (const b of marks) {
-      for (let q = b;q >= Math.max(1, b - LOOKBACK_BLOCKS); q--) {
-        const at = this.entries.get(ids[q]);
-        if (at !== undefined && this.live(at, now)) {
-          hit = Math.max(hit, q);
-          break;
-        }
-      }
-    }
-    return hit;
-  }
-  bestEntry(request) {
-    const ids = this.ids.of(request.blocks);
-    for (let q = request.blocks.length;q >= 1; q--) {
-      const at = this.entries.get(ids[q]);
-      if (at !== undefined && this.live(at, request.at))
-        return q;
-    }
-    return 0;
-  }
-  bill(request) {
-    const now = request.at;
-    const expired = this.expire(now);
-    const ids = this.ids.of(request.blocks);
-    const sums = cumulativeTokens(request.blocks);
-    const marks = [];
-    request.blocks.forEach((b, i) => {
-      if (b.breakpoint)
-        marks.push(i + 1);
-    });
-    const cacheable = marks.filter((q) => sums[q] >= this.options.minTokens);
-    const hit = this.hitOf(ids, marks, now);
-    const last = cacheable.at(-1) ?? 0;
-    const total = sums[request.blocks.length];
-    const read = sums[hit];
-    const written = Math.max(0, sums[last] - read);
-    const hadLive = !expired && this.entries.size > 0;
-    if (hit > 0)
-      this.entries.set(ids[hit], now);
-    for (const q of cacheable)
-      this.entries.set(ids[q], now);
-    const prefixBreak = hadLive && read < this.lastCached;
-    this.lastCached = Math.max(read, sums[last]);
-    return { input: total - read - written, cacheRead: read, cacheWrite: written, readBlocks: hit, prefixBreak, expired };
-  }
-}
-
-class PrefixCache extends EntryCache {
-  rule = "longest-prefix";
-  bill(request) {
-    const now = request.at;
-    const expired = this.expire(now);
-    const ids = this.ids.of(request.blocks);
-    const sums = cumulativeTokens(request.blocks);
-    const hadLive = !expired && this.entries.size > 0;
-    let hit = 0;
-    for (let q = request.blocks.length;q >= 1; q--) {
-      const at = this.entries.get(ids[q]);
-      if (at !== undefined && this.live(at, now)) {
-        hit = q;
-        break;
-      }
-    }
-    const step = Math.max(1, this.options.increment ?? 1);
-    const shared = sums[hit];
-    const read = shared >= this.options.minTokens ? Math.floor(shared / step) * step : 0;
-    const total = sums[request.blocks.length];
-    if (total >= this.options.minTokens)
-      for (let q = 1;q <= request.blocks.length; q++)
-        this.entries.set(ids[q], now);
-    const prefixBreak = hadLive && shared < this.lastCached;
-    this.lastCached = total >= this.options.minTokens ? total : 0;
-    return { input: 0, cacheRead: read, cacheWrite: total - read, readBlocks: read > 0 ? hit : 0, prefixBreak, expired };
-  }
-}
-
 // src/economics/spare-breakpoint.ts
 function sharedBlocks(keys, previousKeys) {
   let d = 0;
@@ -9336,6 +9371,10 @@ function noteCacheWarming(state, ctx) {
       return state.cache.touch(Date.parse(String(entry.timestamp)));
   }
 }
+function rewriteCacheRule(state, ctx) {
+  const config = state.config.value;
+  return { rule: cacheRuleOf(ctx.model?.api), breakpoint: config.enabled && config.cacheBreakpoint };
+}
 function cacheTtlMs2(ctx) {
   return costModelFor(ctx.model).ttlMs;
 }
@@ -9374,7 +9413,8 @@ function weighFlush(state, ctx, moment, opts = {}) {
     contextFraction: usageFraction(safeContextUsage(ctx)),
     pressure: state.config.value.contextPressure,
     promptsSoFar: messages ? messages.filter((m) => m?.role === "user").length : 0,
-    runRequests: messages ? requestsSinceLastPrompt(messages) : 0
+    runRequests: messages ? requestsSinceLastPrompt(messages) : 0,
+    cacheRule: rewriteCacheRule(state, ctx)
   });
   if (!opts.quiet)
     noteDecision(state, ctx, decision);
@@ -9399,7 +9439,7 @@ function weighChainPass(state, ctx, closing, weighed) {
   const chainFigures = fused ? figures : { ...figures, summarizerInputTokens: 0 };
   const main = costModelFor(ctx.model);
   const horizon = weighed.decision.record.figures?.expectedRequests ?? 0;
-  const verdict = weighRewrite(chainFigures, main, summarizerCostModel2(state, ctx), horizon, false);
+  const verdict = weighRewrite(chainFigures, main, summarizerCostModel2(state, ctx), horizon, false, rewriteCacheRule(state, ctx));
   weighed.decision.record.chains = { verdict: verdict.apply ? "apply" : "defer", netSaving: verdict.netSaving };
   return verdict.apply;
 }
@@ -9453,7 +9493,8 @@ function policyView(state, ctx) {
     active: costPolicyActive(state),
     cache: state.cache.state(Date.now(), cacheTtlMs2(ctx)),
     pending,
-    last: state.policy.last
+    last: state.policy.last,
+    cacheRule: rewriteCacheRule(state, ctx)
   };
 }
 

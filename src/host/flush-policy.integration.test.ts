@@ -180,3 +180,32 @@ describe("/pruner status", () => {
     expect(text).toContain("last decision: waited, because summarizing now would cost");
   });
 });
+
+describe("the cache rule behind each decision", () => {
+  const longRun = () => Array.from({ length: 12 }, (_, i) => [read(`r${i}`, 2_000)]);
+
+  test("on Anthropic without the spare breakpoint a rewrite more than 20 blocks back re-sends what lies before it", async () => {
+    const sim = await started({ cacheBreakpoint: false });
+    await sim.prompt({ turns: longRun(), usage: WARM });
+    await settle();
+    const figures = metrics(sim).at(-1).decision.figures;
+    expect(figures).toMatchObject({ cacheRule: "anthropic-breakpoints", breakpoint: false });
+    expect(figures.rereadTokens).toBeGreaterThan(0);
+  });
+
+  test("with the spare breakpoint on the same rewrite re-sends nothing before it", async () => {
+    const sim = await started();
+    await sim.prompt({ turns: longRun(), usage: WARM });
+    await settle();
+    expect(metrics(sim).at(-1).decision.figures).toMatchObject({ cacheRule: "anthropic-breakpoints", breakpoint: true, rereadTokens: 0 });
+  });
+
+  test("/pruner status names the rule: Anthropic's with the breakpoint's state, the longest prefix elsewhere", async () => {
+    const anthropic = await started({ cacheBreakpoint: false });
+    await anthropic.host.commands.get("pruner").handler("status", anthropic.ctx);
+    expect(anthropic.fake.notices.at(-1)!.message).toContain("cache rule: Anthropic breakpoints (20-block lookback), spare breakpoint off");
+    const openai = await started({}, { ...SONNET, id: "gpt-5", provider: "openai", api: "openai-responses" });
+    await openai.host.commands.get("pruner").handler("status", openai.ctx);
+    expect(openai.fake.notices.at(-1)!.message).toContain("cache rule: longest shared prefix");
+  });
+});

@@ -20,7 +20,8 @@ import type { PolicyView } from "../ui/policy-status.js";
 import { firstPendingIndex, measureChainRewrite, measureRewrite, pendingKeys } from "../summarize/rewrite-figures.js";
 import { previewEligibleChains } from "../summarize/chain-pass.js";
 import { resolveRange } from "../render/chain-range-prune.js";
-import { weighRewrite } from "../economics/rewrite-economics.js";
+import { type RewriteCacheRule, weighRewrite } from "../economics/rewrite-economics.js";
+import { cacheRuleOf } from "../economics/prompt-cache.js";
 
 /** With `pruneOn: "on-demand"` nothing flushes on its own, so the cost policy has nothing to decide. */
 export function costPolicyActive(state: ExtensionState): boolean {
@@ -75,6 +76,12 @@ export function noteCacheWarming(state: ExtensionState, ctx: ExtensionContext): 
     if (entry?.type === "message" && entry.message?.role === "assistant") return;
     if (entry?.type === "usage" && entry.kind === "cache_warm") return state.cache.touch(Date.parse(String(entry.timestamp)));
   }
+}
+
+/** The rule the session's provider caches by, and whether the spare breakpoint helps it (`cacheBreakpoint`, pruning on). */
+export function rewriteCacheRule(state: ExtensionState, ctx: ExtensionContext): RewriteCacheRule {
+  const config = state.config.value;
+  return { rule: cacheRuleOf(ctx.model?.api), breakpoint: config.enabled && config.cacheBreakpoint };
 }
 
 export function cacheTtlMs(ctx: ExtensionContext): number {
@@ -139,6 +146,7 @@ export function weighFlush(
     pressure: state.config.value.contextPressure,
     promptsSoFar: messages ? messages.filter((m) => m?.role === "user").length : 0,
     runRequests: messages ? requestsSinceLastPrompt(messages) : 0,
+    cacheRule: rewriteCacheRule(state, ctx),
   });
   if (!opts.quiet) noteDecision(state, ctx, decision);
   return { decision, batches, messages };
@@ -167,7 +175,7 @@ export function weighChainPass(state: ExtensionState, ctx: ExtensionContext, clo
   const chainFigures = fused ? figures : { ...figures, summarizerInputTokens: 0 };
   const main = costModelFor(ctx.model);
   const horizon = weighed.decision.record.figures?.expectedRequests ?? 0;
-  const verdict = weighRewrite(chainFigures, main, summarizerCostModel(state, ctx), horizon, false);
+  const verdict = weighRewrite(chainFigures, main, summarizerCostModel(state, ctx), horizon, false, rewriteCacheRule(state, ctx));
   weighed.decision.record.chains = { verdict: verdict.apply ? "apply" : "defer", netSaving: verdict.netSaving };
   return verdict.apply;
 }
@@ -226,5 +234,6 @@ export function policyView(state: ExtensionState, ctx: ExtensionContext): Policy
     cache: state.cache.state(Date.now(), cacheTtlMs(ctx)),
     pending,
     last: state.policy.last,
+    cacheRule: rewriteCacheRule(state, ctx),
   };
 }
