@@ -1,8 +1,9 @@
 // What one bench run cost, from the loopback provider's request log: the main model's cache figures as
-// the simulation billed them, the summarizer's tokens, prefix breaks, and dollars at catalog prices.
+// the simulation billed them under the rule of the run's wire format, the summarizer's tokens, prefix
+// breaks, and dollars at catalog prices; for Anthropic runs also the dollars under the prefix reading.
 import type { ModelCost } from "@earendil-works/pi-ai";
 import type { RecordedRequest } from "../test/e2e/fake-llm.js";
-import type { CacheUsage } from "../test/e2e/cache-sim.js";
+import type { CacheFigures } from "../test/e2e/cache-sim.js";
 
 export interface RunFigures {
   mainRequests: number;
@@ -17,9 +18,10 @@ export interface RunFigures {
   prefixBreaks: number;
   /** Main requests that found the session's cache entry expired. */
   coldRequests: number;
+  /** The headline: every request priced under the rule of the API it ran on (cache-sim.ts). */
   costUsd: number;
-  /** The same requests priced under Anthropic's breakpoint lookup (cache-sim.ts, `strict`). */
-  strictCostUsd: number;
+  /** Anthropic runs: the same requests under the prefix reading (issue 17's model); undefined on other wires. */
+  prefixCostUsd?: number;
 }
 
 /** Prices per model id of the fake provider (dollars per million tokens). */
@@ -35,8 +37,7 @@ function priceOf(prices: PriceList, model: string): ModelCost {
   return price;
 }
 
-type Billed = Pick<CacheUsage, "cacheReadTokens" | "cacheWriteTokens">;
-const promptDollars = (input: number, c: Billed, price: ModelCost) => input * price.input + c.cacheReadTokens * price.cacheRead + c.cacheWriteTokens * price.cacheWrite;
+const dollars = (c: CacheFigures, price: ModelCost) => c.inputTokens * price.input + c.cacheReadTokens * price.cacheRead + c.cacheWriteTokens * price.cacheWrite + OUTPUT_TOKENS * price.output;
 
 export function runFigures(requests: RecordedRequest[], prices: PriceList): RunFigures {
   const f: RunFigures = {
@@ -51,22 +52,23 @@ export function runFigures(requests: RecordedRequest[], prices: PriceList): RunF
     prefixBreaks: 0,
     coldRequests: 0,
     costUsd: 0,
-    strictCostUsd: 0,
   };
-  let dollars = 0;
-  let strictDollars = 0;
+  let headline = 0;
+  let prefixOnly = 0;
+  let everyPrefix = true;
   for (const req of requests) {
     if (req.status !== 200) continue;
     const price = priceOf(prices, req.model);
     const c = req.cache;
     if (!c) throw new Error(`request ${req.seq} was not billed by the cache simulation`);
+    headline += dollars(c, price);
+    if (c.prefix) prefixOnly += dollars(c.prefix, price);
+    else everyPrefix = false;
     if (req.kind === "summarizer") {
       // Summarizer calls are cached under their own key (pi's compaction calls send no cache_control: plain input).
       f.summarizerRequests++;
       f.summarizerInputTokens += c.inputTokens + c.cacheReadTokens + c.cacheWriteTokens;
       f.summarizerOutputTokens += OUTPUT_TOKENS;
-      dollars += promptDollars(c.inputTokens, c, price) + OUTPUT_TOKENS * price.output;
-      strictDollars += promptDollars(c.inputTokens, c.strict, price) + OUTPUT_TOKENS * price.output;
       continue;
     }
     f.mainRequests++;
@@ -76,10 +78,8 @@ export function runFigures(requests: RecordedRequest[], prices: PriceList): RunF
     f.outputTokens += OUTPUT_TOKENS;
     if (c.prefixBreak) f.prefixBreaks++;
     if (c.expired) f.coldRequests++;
-    dollars += promptDollars(c.inputTokens, c, price) + OUTPUT_TOKENS * price.output;
-    strictDollars += promptDollars(c.inputTokens, c.strict, price) + OUTPUT_TOKENS * price.output;
   }
-  f.costUsd = dollars / PER_MILLION;
-  f.strictCostUsd = strictDollars / PER_MILLION;
+  f.costUsd = headline / PER_MILLION;
+  if (everyPrefix && f.mainRequests > 0) f.prefixCostUsd = prefixOnly / PER_MILLION;
   return f;
 }

@@ -1,22 +1,40 @@
-// The session bench's tables and its verdict against issue 17's targets. Pure: figures in, lines and
+// The session bench's runs, tables and verdict against issue 25's targets. Pure: figures in, lines and
 // targets out, so the evaluation is tested without running pi.
-import type { ShapeId } from "./session-shapes.js";
+import type { ShapeId } from "./session-shape-kit.js";
 import type { RunFigures } from "./session-figures.js";
 import type { Target } from "./targets.js";
 
-export type VariantId = "none" | "compaction" | "classic" | "cost";
+export type VariantId = "none" | "compaction" | "classic" | "cost" | "cost-nobp";
+export type Wire = "anthropic-messages" | "openai-completions";
 
 export const VARIANTS: Array<{ id: VariantId; label: string }> = [
   { id: "none", label: "no extension" },
   { id: "compaction", label: "pi compaction" },
   { id: "classic", label: "pi-condense classic (2.9.1)" },
   { id: "cost", label: "pi-condense cost policy" },
+  { id: "cost-nobp", label: "cost policy, breakpoint off" },
 ];
+
+export const WIRES: Array<{ id: Wire; label: string; rule: string }> = [
+  { id: "anthropic-messages", label: "Anthropic wire", rule: "breakpoint rule" },
+  { id: "openai-completions", label: "OpenAI wire", rule: "prefix rule" },
+];
+
+/** The shapes the OpenAI wire runs, and those where the breakpoint-off variant runs on the Anthropic wire. */
+export const OPENAI_SHAPES: ShapeId[] = ["a", "b", "f"];
+export const NO_BREAKPOINT_SHAPES: ShapeId[] = ["b", "f"];
+
+/** The variants a shape runs on a wire, in table order (empty: the shape does not run on that wire). */
+export function variantsFor(wire: Wire, shape: ShapeId): VariantId[] {
+  if (wire === "openai-completions") return OPENAI_SHAPES.includes(shape) ? ["none", "classic", "cost"] : [];
+  return NO_BREAKPOINT_SHAPES.includes(shape) ? ["none", "compaction", "classic", "cost", "cost-nobp"] : ["none", "compaction", "classic", "cost"];
+}
 
 export interface ShapeResult {
   id: ShapeId;
+  wire: Wire;
   title: string;
-  figures: Record<VariantId, RunFigures>;
+  figures: Partial<Record<VariantId, RunFigures>>;
 }
 
 export interface RecoveryTally {
@@ -25,43 +43,51 @@ export interface RecoveryTally {
 }
 
 const n = (x: number) => x.toLocaleString("en-US");
-const COLUMNS = ["requests", "input", "cache read", "cache write", "summarizer", "breaks", "cold", "cost $", "strict $"];
+const usd = (x: number | undefined) => (x === undefined ? "-" : x.toFixed(4));
+const wireOf = (w: Wire) => WIRES.find((x) => x.id === w)!;
 
 export function formatShapeTable(result: ShapeResult): string[] {
-  const head = `  ${"".padEnd(30)}${COLUMNS.map((c) => c.padStart(12)).join("")}`;
-  const rows = VARIANTS.map(({ id, label }) => {
-    const f = result.figures[id];
+  const anthropic = result.wire === "anthropic-messages";
+  const columns = ["requests", "input", "cache read", "cache write", "summarizer", "breaks", "cold", anthropic ? "$ bp rule" : "$ prefix rule", ...(anthropic ? ["$ prefix only"] : [])];
+  const head = `  ${"".padEnd(30)}${columns.map((c) => c.padStart(14)).join("")}`;
+  const rows = VARIANTS.filter(({ id }) => result.figures[id]).map(({ id, label }) => {
+    const f = result.figures[id]!;
     const cells = [f.mainRequests, f.inputTokens, f.cacheReadTokens, f.cacheWriteTokens, f.summarizerInputTokens + f.summarizerOutputTokens, f.prefixBreaks, f.coldRequests].map(n);
-    return `  ${label.padEnd(30)}${[...cells, f.costUsd.toFixed(4), f.strictCostUsd.toFixed(4)].map((c) => c.padStart(12)).join("")}`;
+    const money = [usd(f.costUsd), ...(anthropic ? [usd(f.prefixCostUsd)] : [])];
+    return `  ${label.padEnd(30)}${[...cells, ...money].map((c) => c.padStart(14)).join("")}`;
   });
-  return [`shape ${result.id}: ${result.title}`, head, ...rows];
+  const w = wireOf(result.wire);
+  const on = result.figures.cost;
+  const off = result.figures["cost-nobp"];
+  const buys = on && off ? [`  the spare breakpoint saves the cost policy $${usd(off.costUsd - on.costUsd)} (${usd(off.costUsd)} off, ${usd(on.costUsd)} on)`] : [];
+  return [`shape ${result.id}, ${w.label} (headline dollars by the ${w.rule}): ${result.title}`, head, ...rows, ...buys];
 }
 
-const cost = (r: ShapeResult, v: VariantId) => r.figures[v].costUsd;
-const ratio = (r: ShapeResult) => (cost(r, "classic") > 0 ? cost(r, "cost") / cost(r, "classic") : Number.POSITIVE_INFINITY);
+const cost = (r: ShapeResult, v: VariantId) => r.figures[v]?.costUsd;
+const where = (r: ShapeResult) => `${r.id} (${wireOf(r.wire).label})`;
 
-/** How each shape's cost policy must compare with the classic one (issue 17's targets). */
-const RATIO_TARGETS: Record<ShapeId, { text: string; met: (r: ShapeResult) => boolean }> = {
-  a: { text: "<= 0.85x classic", met: (r) => cost(r, "cost") <= 0.85 * cost(r, "classic") },
-  b: { text: "<= 0.5x classic", met: (r) => cost(r, "cost") <= 0.5 * cost(r, "classic") },
-  c: { text: "<= classic", met: (r) => cost(r, "cost") <= cost(r, "classic") },
-  d: { text: "< classic", met: (r) => cost(r, "cost") < cost(r, "classic") },
-  e: { text: "<= classic", met: (r) => cost(r, "cost") <= cost(r, "classic") },
-};
-
+/** Issue 25's targets for the results that ran, then the recoverability check. */
 export function sessionTargets(results: ShapeResult[], recovery: RecoveryTally): Target[] {
   const targets: Target[] = [];
-  for (const r of results) {
-    targets.push({ name: `${r.id}: cost policy $${cost(r, "cost").toFixed(4)} <= no extension $${cost(r, "none").toFixed(4)}`, met: cost(r, "cost") <= cost(r, "none") });
+  const b = results.find((r) => r.id === "b" && r.wire === "anthropic-messages")?.figures.cost;
+  if (b?.prefixCostUsd !== undefined) {
+    const ratio = b.costUsd / b.prefixCostUsd;
+    targets.push({ name: `b (Anthropic wire): cost policy with the breakpoint $${usd(b.costUsd)} <= 1.10x its prefix-only $${usd(b.prefixCostUsd)} (${ratio.toFixed(3)}x)`, met: ratio <= 1.1 });
   }
   for (const r of results) {
-    const t = RATIO_TARGETS[r.id];
-    targets.push({ name: `${r.id}: cost policy ${t.text} (${ratio(r).toFixed(3)}x)`, met: t.met(r) });
+    const mine = cost(r, "cost");
+    if (mine === undefined) continue;
+    for (const other of ["classic", "none"] as const) {
+      const theirs = cost(r, other);
+      const label = VARIANTS.find((v) => v.id === other)!.label;
+      if (theirs !== undefined) targets.push({ name: `${where(r)}: cost policy $${usd(mine)} <= ${label} $${usd(theirs)}`, met: mine <= theirs });
+    }
   }
-  for (const r of results) {
-    const mine = r.figures.cost.prefixBreaks;
-    const theirs = r.figures.classic.prefixBreaks;
-    targets.push({ name: `${r.id}: cost policy prefix breaks ${mine} <= classic ${theirs}`, met: mine <= theirs });
+  for (const r of results.filter((x) => x.id === "f")) {
+    const mine = cost(r, "cost");
+    const none = cost(r, "none");
+    if (mine === undefined || none === undefined) continue;
+    targets.push({ name: `${where(r)}: cost policy <= 0.5x no extension (${(mine / none).toFixed(3)}x)`, met: mine <= 0.5 * none });
   }
   const lost = recovery.failures.length;
   targets.push({ name: `every stubbed original recoverable verbatim (${recovery.checked} checked, ${lost} lost)`, met: lost === 0 });

@@ -1,59 +1,12 @@
-// The five session shapes of the session bench, scripted for the loopback provider. Every tool call is a
+// The six session shapes of the session bench, scripted for the loopback provider. Every tool call is a
 // real pi built-in (`read`, `bash`, `edit`) over real files of this repository and node_modules; the fake
 // model only decides which. A shape is one pi session; a prompt may come after an idle pause.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
 import type { ScriptedReply, ScriptedToolCall } from "../test/e2e/fake-llm.js";
+import { bashCall, dependencyFiles, editableCopies, editCall, EDIT_MARK, prompt, readCall, reply, sourceFiles, turn, type Shape, type ShapeId, type ShapeOptions, type ShapePrompt } from "./session-shape-kit.js";
+import { realWork } from "./session-work-shape.js";
 
-export type ShapeId = "a" | "b" | "c" | "d" | "e";
-
-export interface ShapePrompt {
-  text: string;
-  /** The user is away this long before sending it (to let the prompt cache expire). */
-  pauseBeforeMs: number;
-}
-
-export interface Shape {
-  id: ShapeId;
-  title: string;
-  prompts: ShapePrompt[];
-  main: ScriptedReply[];
-}
-
-export interface ShapeOptions {
-  repoRoot: string;
-  /** A writable directory for shape e's edited copies. */
-  workDir: string;
-  /** Longer than the simulated cache lifetime: shape d's idle gap. */
-  idleMs: number;
-  quick: boolean;
-}
-
-const readCall = (path: string, limit?: number): ScriptedToolCall => ({ name: "read", args: limit ? { path, limit } : { path } });
-const bashCall = (command: string): ScriptedToolCall => ({ name: "bash", args: { command } });
-const editCall = (path: string, oldText: string, newText: string): ScriptedToolCall => ({ name: "edit", args: { path, edits: [{ oldText, newText }] } });
-const turn = (...calls: ScriptedToolCall[]): ScriptedReply => ({ toolCalls: calls });
-const reply = (text: string): ScriptedReply => ({ text });
-const prompt = (text: string, pauseBeforeMs = 0): ShapePrompt => ({ text, pauseBeforeMs });
-
-function walk(dir: string, keep: (file: string) => boolean): string[] {
-  const entries = readdirSync(dir, { withFileTypes: true, recursive: true });
-  return entries
-    .filter((e) => e.isFile() && keep(e.name))
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
-}
-
-/** The repository's source modules (tests left out), as paths relative to the repository. */
-export function sourceFiles(repoRoot: string): string[] {
-  return walk(join(repoRoot, "src"), (f) => f.endsWith(".ts") && !f.endsWith(".test.ts")).map((f) => relative(repoRoot, f));
-}
-
-function dependencyFiles(repoRoot: string): string[] {
-  const docs = walk(join(repoRoot, "node_modules/@earendil-works/pi-coding-agent/docs"), (f) => f.endsWith(".md"));
-  const types = walk(join(repoRoot, "node_modules/@earendil-works/pi-ai/dist"), (f) => f.endsWith(".d.ts") && !f.includes("models.generated"));
-  return [...docs, ...types].map((f) => relative(repoRoot, f));
-}
+export type { Shape, ShapeId, ShapeOptions, ShapePrompt } from "./session-shape-kit.js";
+export { sourceFiles } from "./session-shape-kit.js";
 
 /** `count` files, cycling when the list is shorter. */
 const pick = (files: string[], from: number, count: number) => Array.from({ length: count }, (_, i) => files[(from + i) % files.length]!);
@@ -127,21 +80,6 @@ function idleGaps(o: ShapeOptions): Shape {
   return { id: "d", title: `idle gaps: ${count} prompts, ${pauses} pauses past the cache lifetime`, prompts, main };
 }
 
-const EDIT_MARK = (n: number) => `// bench-edit ${n} //`;
-
-/** Copies of ten source files, each ending in an edit mark, in `workDir`. */
-function editableCopies(o: ShapeOptions): string[] {
-  mkdirSync(o.workDir, { recursive: true });
-  return sourceFiles(o.repoRoot)
-    .slice(0, 10)
-    .map((f, i) => {
-      const copy = join(o.workDir, `file-${i}.ts`);
-      copyFileSync(join(o.repoRoot, f), copy);
-      writeFileSync(copy, `${readFileSync(copy, "utf8")}\n${EDIT_MARK(0)}\n`);
-      return copy;
-    });
-}
-
 function reReads(o: ShapeOptions): Shape {
   const files = editableCopies(o);
   const count = o.quick ? 6 : 30;
@@ -157,8 +95,8 @@ function reReads(o: ShapeOptions): Shape {
 }
 
 export function buildShape(id: ShapeId, o: ShapeOptions): Shape {
-  const builders = { a: multiTask, b: longChain, c: short, d: idleGaps, e: reReads };
+  const builders = { a: multiTask, b: longChain, c: short, d: idleGaps, e: reReads, f: realWork };
   return builders[id](o);
 }
 
-export const SHAPE_IDS: ShapeId[] = ["a", "b", "c", "d", "e"];
+export const SHAPE_IDS: ShapeId[] = ["a", "b", "c", "d", "e", "f"];

@@ -1,25 +1,26 @@
 /**
- * Session bench (issue 17): five session shapes through the real pi CLI against the loopback provider
- * with its prompt-cache simulation, for four variants (no extension, pi's own compaction, pi-condense
- * with `flushPolicy: "classic"`, pi-condense with the default policy). Prints one table per shape
- * (main-model input, cache-read and cache-write tokens, summarizer tokens, prefix breaks, requests
- * that found the cache cold, dollars at claude-sonnet-4-5's catalog prices and the summarizer at
- * claude-haiku-4-5's), checks that every pruned output is still recoverable verbatim, and ends with
- * the targets. `--quick` (or BENCH_QUICK=1) runs shortened shapes as a smoke test; `--shapes=b,d`
- * runs only some shapes.
- * Run: bun bench/session.ts [--quick] [--shapes=a,b] [--check]
+ * Session bench (issues 17 and 25): six session shapes through the real pi CLI against the loopback
+ * provider with its prompt-cache simulation. On the Anthropic wire (breakpoint rule, the prefix reading
+ * beside it) for no extension, pi's own compaction, pi-condense classic, the cost policy, and for shapes
+ * b and f the cost policy with the spare breakpoint off; on the OpenAI wire (longest-prefix rule, cached
+ * tokens reported) shapes a, b and f for no extension, classic and the cost policy. Prints one table per
+ * shape and wire (main-model tokens, summarizer tokens, prefix breaks, cold requests, dollars at the
+ * catalog prices of the models each wire stands for), checks that every pruned output is still
+ * recoverable verbatim, and ends with the targets. `--quick` (or BENCH_QUICK=1) runs shortened shapes as
+ * a smoke test; `--shapes=b,f` runs only some shapes, `--wires=anthropic` or `--wires=openai` one wire.
+ * Run: bun bench/session.ts [--quick] [--shapes=a,b] [--wires=openai] [--check]
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PromptCacheSim } from "../test/e2e/cache-sim.js";
 import { DEFAULT_SUMMARIZERS, type SummarizerRule } from "../test/e2e/fake-llm.js";
-import { disposeSandbox, MAIN_MODEL, makeSandbox, REPO_ROOT, runPiRpc, runPrint, sessionFile, SUMMARIZER_MODEL, type Sandbox } from "../test/e2e/harness.js";
-import { catalogCost, MAIN_PRICE_MODEL, pricedModelFields, SUMMARIZER_PRICE_MODEL } from "../test/e2e/priced-models.js";
+import { disposeSandbox, makeSandbox, REPO_ROOT, runPiRpc, runPrint, sessionFile, SUMMARIZER_MODEL, type Sandbox } from "../test/e2e/harness.js";
+import { cacheModelIds, PRICED_AS, pricedModelFields, pricesFor } from "../test/e2e/priced-models.js";
 import { problems } from "../test/e2e/scenario-kit.js";
-import { runFigures, type PriceList, type RunFigures } from "./session-figures.js";
+import { runFigures, type RunFigures } from "./session-figures.js";
 import { checkRecoverable, type RecoveryCheck } from "./session-recovery.js";
-import { formatShapeTable, sessionTargets, VARIANTS, type RecoveryTally, type ShapeResult, type VariantId } from "./session-report.js";
+import { formatShapeTable, sessionTargets, variantsFor, WIRES, type RecoveryTally, type ShapeResult, type VariantId, type Wire } from "./session-report.js";
 import { buildShape, SHAPE_IDS, type Shape, type ShapeId } from "./session-shapes.js";
 import { reportTargets } from "./targets.js";
 
@@ -28,26 +29,27 @@ const TTL_SECONDS = 4;
 const IDLE_MS = TTL_SECONDS * 1000 + 1500;
 const RUN_TIMEOUT_MS = 10 * 60_000;
 const QUICK = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1";
+const listArg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3).split(",");
 /** `--shapes=b,d` runs only those shapes (the targets then cover only them). */
-const ONLY = process.argv.find((a) => a.startsWith("--shapes="))?.slice("--shapes=".length).split(",");
+const ONLY = listArg("shapes");
+/** `--wires=openai` runs only the wires whose id contains one of the words. */
+const ONLY_WIRES = listArg("wires");
 
 /** pi's own compaction asks the main model for a checkpoint summary; the fake answers it like a summarizer. */
 const PI_COMPACTION: SummarizerRule = { marker: "You are a context summarization assistant", reply: { text: "## Goal\nBench session.\n\n## Progress\n- Files were read." } };
 
-const PRICES: PriceList = { [MAIN_MODEL]: catalogCost(MAIN_PRICE_MODEL), [SUMMARIZER_MODEL]: catalogCost(SUMMARIZER_PRICE_MODEL) };
-
 function contextPrune(variant: VariantId): Record<string, unknown> | null {
   const base = { enabled: true, summarizerModel: `fake/${SUMMARIZER_MODEL}` };
   if (variant === "classic") return { ...base, flushPolicy: "classic" };
+  if (variant === "cost-nobp") return { ...base, cacheBreakpoint: false };
   return variant === "cost" ? base : null;
 }
 
-const withExtension = (variant: VariantId) => variant === "classic" || variant === "cost";
+const withExtension = (variant: VariantId) => variant !== "none" && variant !== "compaction";
 
 /** Print mode for a session without pauses; RPC mode, one process, when the user idles between prompts. */
-async function playShape(sb: Sandbox, shape: Shape, variant: VariantId): Promise<void> {
-  const where = `shape ${shape.id}/${variant}`;
-  const opts = { withExtension: withExtension(variant), timeoutMs: RUN_TIMEOUT_MS };
+async function playShape(sb: Sandbox, shape: Shape, where: string, extension: boolean): Promise<void> {
+  const opts = { withExtension: extension, timeoutMs: RUN_TIMEOUT_MS };
   if (shape.prompts.every((p) => p.pauseBeforeMs === 0)) {
     const run = await runPrint(sb, shape.prompts.map((p) => p.text), [], opts);
     if (run.code !== 0) throw new Error(`${where}: pi exited ${run.code}:\n${run.stderr}`);
@@ -63,21 +65,21 @@ async function playShape(sb: Sandbox, shape: Shape, variant: VariantId): Promise
   if (issues.length > 0) throw new Error(`${where}: provider-side problems:\n${issues.join("\n")}`);
 }
 
-async function runVariant(id: ShapeId, variant: VariantId): Promise<{ title: string; figures: RunFigures; recovery?: RecoveryCheck }> {
+async function runVariant(wire: Wire, id: ShapeId, variant: VariantId): Promise<{ title: string; figures: RunFigures; recovery?: RecoveryCheck }> {
   const work = await mkdtemp(join(tmpdir(), "pi-condense-bench-"));
   const shape = buildShape(id, { repoRoot: REPO_ROOT, workDir: join(work, "files"), idleMs: IDLE_MS, quick: QUICK });
   const sb = await makeSandbox({
-    api: "anthropic-messages",
+    api: wire,
     projectDir: REPO_ROOT,
-    cache: new PromptCacheSim({ ttlMs: TTL_SECONDS * 1000 }),
-    modelFields: pricedModelFields(TTL_SECONDS),
+    cache: new PromptCacheSim({ ttlMs: TTL_SECONDS * 1000, modelIds: cacheModelIds(wire) }),
+    modelFields: pricedModelFields(TTL_SECONDS, wire),
     contextPrune: contextPrune(variant),
     settings: variant === "compaction" ? { compaction: { enabled: true } } : {},
     script: { main: shape.main, summarizers: [...DEFAULT_SUMMARIZERS, PI_COMPACTION] },
   });
   try {
-    await playShape(sb, shape, variant);
-    const figures = runFigures(sb.fake.requests, PRICES);
+    await playShape(sb, shape, `shape ${id}/${variant} (${wire})`, withExtension(variant));
+    const figures = runFigures(sb.fake.requests, pricesFor(wire));
     const recovery = withExtension(variant) ? await checkRecoverable(sessionFile(sb), sb.sessionDir, sb.fake.requests) : undefined;
     return { title: shape.title, figures, recovery };
   } finally {
@@ -86,27 +88,35 @@ async function runVariant(id: ShapeId, variant: VariantId): Promise<{ title: str
   }
 }
 
+async function runShape(wire: Wire, id: ShapeId, recovery: RecoveryTally): Promise<ShapeResult> {
+  const result: ShapeResult = { id, wire, title: "", figures: {} };
+  for (const variant of variantsFor(wire, id)) {
+    const t0 = performance.now();
+    const run = await runVariant(wire, id, variant);
+    result.title = run.title;
+    result.figures[variant] = run.figures;
+    if (run.recovery) {
+      recovery.checked += run.recovery.checked;
+      recovery.failures.push(...run.recovery.failures.map((f) => `${id}/${variant} (${wire}): ${f}`));
+    }
+    console.log(`  ran ${id}/${variant} (${wire}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  return result;
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
-  console.log(`session bench${QUICK ? " (quick)" : ""}: real pi CLI, loopback provider simulating Anthropic's prompt cache (TTL ${TTL_SECONDS} s, tokens = chars / 4)`);
-  console.log(`  main model priced as ${MAIN_PRICE_MODEL}, summarizer as ${SUMMARIZER_PRICE_MODEL} (pi-ai catalog); cost = input + cache read + cache write + output + summarizer`);
+  console.log(`session bench${QUICK ? " (quick)" : ""}: real pi CLI, loopback provider simulating each wire's prompt cache (TTL ${TTL_SECONDS} s, tokens = chars / 4)`);
+  for (const w of WIRES) {
+    const as = PRICED_AS[w.id];
+    console.log(`  ${w.label} (${w.id}): ${w.rule}; main model priced as ${as.main}, summarizer as ${as.summarizer} (pi-ai catalog)`);
+  }
+  console.log("  cost = input + cache read + cache write + output + summarizer; $ prefix only: the Anthropic runs under issue 17's longest-shared-prefix reading");
   const results: ShapeResult[] = [];
   const recovery: RecoveryTally = { checked: 0, failures: [] };
-  for (const id of SHAPE_IDS.filter((s) => !ONLY || ONLY.includes(s))) {
-    const figures = {} as Record<VariantId, RunFigures>;
-    let title = "";
-    for (const { id: variant } of VARIANTS) {
-      const t0 = performance.now();
-      const run = await runVariant(id, variant);
-      title = run.title;
-      figures[variant] = run.figures;
-      if (run.recovery) {
-        recovery.checked += run.recovery.checked;
-        recovery.failures.push(...run.recovery.failures.map((f) => `${id}/${variant}: ${f}`));
-      }
-      console.log(`  ran ${id}/${variant} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    }
-    results.push({ id, title, figures });
+  const wires = WIRES.filter((w) => !ONLY_WIRES || ONLY_WIRES.some((word) => w.id.includes(word)));
+  for (const w of wires) {
+    for (const id of SHAPE_IDS.filter((s) => (!ONLY || ONLY.includes(s)) && variantsFor(w.id, s).length > 0)) results.push(await runShape(w.id, id, recovery));
   }
   console.log("");
   for (const r of results) console.log([...formatShapeTable(r), ""].join("\n"));

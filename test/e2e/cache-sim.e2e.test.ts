@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { PromptCacheSim } from "./cache-sim.js";
 import { disposeSandbox, makeSandbox, mainRequests, REPO_ROOT, runPrint, sessionEntries, type Sandbox } from "./harness.js";
-import { catalogCost, MAIN_PRICE_MODEL, pricedModelFields } from "./priced-models.js";
+import { cacheModelIds, catalogCost, MAIN_PRICE_MODEL, pricedModelFields } from "./priced-models.js";
 import { read, say } from "./scenario-kit.js";
 
 const TTL_SECONDS = 2;
@@ -52,5 +52,43 @@ describe("pi's usage reflects the simulated prompt cache", () => {
     expect(last.cacheRead).toBe(0);
     expect(last.cacheWrite).toBeGreaterThan(0);
     expect(mainRequests(sb).at(-1)!.cache).toMatchObject({ expired: true, prefixBreak: false });
+  });
+});
+
+describe("on the OpenAI wire, pi records the cached tokens the prefix rule reads", () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await makeSandbox({
+      api: "openai-completions",
+      projectDir: REPO_ROOT,
+      contextPrune: null,
+      cache: new PromptCacheSim({ ttlMs: TTL_SECONDS * 1000, modelIds: cacheModelIds("openai-completions") }),
+      modelFields: pricedModelFields(TTL_SECONDS, "openai-completions"),
+      script: { main: [read("package.json"), read("tsconfig.json"), say("Read both.")] },
+    });
+    const run = await runPrint(sb, ["read two files"], [], { withExtension: false });
+    expect(run.code).toBe(0);
+  });
+  afterAll(() => disposeSandbox(sb));
+
+  test("each later request's cacheRead is the simulation's read, in whole steps of 128 tokens, and nothing is written", () => {
+    const usages = assistantUsages(sb);
+    const billed = mainRequests(sb).map((r) => r.cache!);
+    expect(usages).toHaveLength(3);
+    expect(usages[0]).toMatchObject({ cacheRead: 0, cacheWrite: 0 });
+    for (let i = 1; i < 3; i++) {
+      expect(usages[i]!.cacheRead).toBe(billed[i]!.cacheReadTokens);
+      expect(usages[i]!.cacheRead).toBeGreaterThanOrEqual(1024);
+      expect(usages[i]!.cacheRead % 128).toBe(0);
+      expect(usages[i]!.cacheWrite).toBe(0);
+      expect(usages[i]!.input).toBe(billed[i]!.inputTokens);
+    }
+  });
+
+  test("pi prices the read at gpt-5.1's cached-input rate", () => {
+    const price = catalogCost("gpt-5.1", "openai");
+    const second = assistantUsages(sb)[1]!;
+    expect(second.cost.cacheRead).toBeCloseTo((second.cacheRead * price.cacheRead) / 1e6, 12);
+    expect(second.cost.input).toBeCloseTo((second.input * price.input) / 1e6, 12);
   });
 });

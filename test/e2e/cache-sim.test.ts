@@ -1,14 +1,15 @@
-// Fast checks of the prompt-cache simulation (no pi process): prefix and TTL accounting, and the
-// usage the fake provider streams with it.
+// Fast checks of the prompt-cache simulation (no pi process): Anthropic's breakpoint rule and the prefix
+// reading beside it, OpenAI's longest-prefix rule, TTLs, and the usage the fake provider streams with them.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cacheBlocks, PromptCacheSim, VirtualClock } from "./cache-sim.js";
+import { cacheBlocks, openAiCacheBlocks, PromptCacheSim, VirtualClock } from "./cache-sim.js";
 import { BATCH_MARKER, startFakeLlm, type FakeLlm } from "./fake-llm.js";
 
 const CC = { type: "ephemeral" };
 const text = (t: string, marked = false) => ({ type: "text", text: t, ...(marked ? { cache_control: CC } : {}) });
 const user = (t: string, marked = false) => ({ role: "user", content: [text(t, marked)] });
 const assistant = (t: string) => ({ role: "assistant", content: [text(t)] });
-const SYSTEM = [text("s".repeat(400), true)];
+/** Over the main model's 1,024-token minimum cacheable prefix on its own, so every request here can be cached. */
+const SYSTEM = [text("s".repeat(4400), true)];
 
 /** A request whose last user message carries the breakpoint, the way pi-ai marks it. */
 function request(...turns: string[]): any {
@@ -37,17 +38,20 @@ describe("the simulated prompt cache", () => {
     expect(usage.cacheReadTokens).toBe(Math.round(charsOf(first) / 4));
     expect(usage.cacheReadTokens + usage.cacheWriteTokens).toBe(Math.round(charsOf(second) / 4));
     expect(usage.prefixBreak).toBe(false);
+    expect(usage.prefix).toMatchObject({ cacheReadTokens: usage.cacheReadTokens, cacheWriteTokens: usage.cacheWriteTokens });
   });
 
-  test("a rewrite in the middle reads up to the changed block, writes the rest and counts a prefix break", () => {
+  test("a rewrite in the middle reads up to the last entry before the changed block (the prefix reading: up to the changed block) and counts a prefix break", () => {
     const clock = new VirtualClock();
     const sim = new PromptCacheSim({ ttlMs: 3000, now: clock.now });
     sim.account("s1", request("u".repeat(800), "a".repeat(400), "v".repeat(400)));
     clock.advance(1000);
     const rewritten = request("u".repeat(800), "stub", "v".repeat(400), "b", "w");
     const usage = sim.account("s1", rewritten);
-    const kept = cacheBlocks(rewritten).blocks.slice(0, 2).reduce((n, b) => n + b.length, 0);
-    expect(usage.cacheReadTokens).toBe(Math.round(kept / 4));
+    const chars = (n: number) => cacheBlocks(rewritten).blocks.slice(0, n).reduce((sum, b) => sum + b.length, 0);
+    // Entries exist only at breakpoints: the system prompt's is the last one before the change.
+    expect(usage.cacheReadTokens).toBe(Math.round(chars(1) / 4));
+    expect(usage.prefix?.cacheReadTokens).toBe(Math.round(chars(2) / 4));
     expect(usage.prefixBreak).toBe(true);
   });
 
@@ -81,7 +85,7 @@ describe("the simulated prompt cache", () => {
 
   test("a request without any cache_control is plain input and caches nothing", () => {
     const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
-    const body = { system: [text("s".repeat(400))], messages: [user("u".repeat(800))] };
+    const body = { system: [text("s".repeat(4400))], messages: [user("u".repeat(800))] };
     expect(sim.account("s1", body)).toMatchObject({ inputTokens: Math.round(charsOf(body) / 4), cacheReadTokens: 0, cacheWriteTokens: 0 });
     expect(sim.account("s1", body).cacheReadTokens).toBe(0);
   });
@@ -108,14 +112,14 @@ describe("the simulated prompt cache", () => {
   });
 });
 
-describe("the strict reading: Anthropic's breakpoint lookup", () => {
+describe("Anthropic's breakpoint lookup, and the prefix reading beside it", () => {
   const blocksChars = (body: any, n: number) => cacheBlocks(body).blocks.slice(0, n).reduce((s, b) => s + b.length, 0);
 
   test("a request that extends the previous one by a few blocks reads all of it, as in the prefix reading", () => {
     const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
     sim.account("s1", request("u".repeat(800)));
     const usage = sim.account("s1", request("u".repeat(800), "a", "v"));
-    expect(usage.strict.cacheReadTokens).toBe(usage.cacheReadTokens);
+    expect(usage.cacheReadTokens).toBe(usage.prefix!.cacheReadTokens);
   });
 
   test("a rewrite more than twenty blocks before the breakpoint reads only the system prompt", () => {
@@ -126,9 +130,9 @@ describe("the strict reading: Anthropic's breakpoint lookup", () => {
     rewritten[2] = "stub";
     const body = request(...rewritten);
     const usage = sim.account("s1", body);
-    expect(usage.cacheReadTokens).toBe(Math.round(blocksChars(body, 3) / 4));
-    expect(usage.strict.cacheReadTokens).toBe(Math.round(blocksChars(body, 1) / 4));
-    expect(usage.strict.cacheReadTokens + usage.strict.cacheWriteTokens).toBe(usage.cacheReadTokens + usage.cacheWriteTokens);
+    expect(usage.prefix!.cacheReadTokens).toBe(Math.round(blocksChars(body, 3) / 4));
+    expect(usage.cacheReadTokens).toBe(Math.round(blocksChars(body, 1) / 4));
+    expect(usage.cacheReadTokens + usage.cacheWriteTokens).toBe(usage.prefix!.cacheReadTokens + usage.prefix!.cacheWriteTokens);
   });
 
   test("a rewrite between two earlier breakpoints near the end reads up to the older one", () => {
@@ -136,7 +140,7 @@ describe("the strict reading: Anthropic's breakpoint lookup", () => {
     sim.account("s1", request("u", "a", "v"));
     sim.account("s1", request("u", "a", "v", "b", "w"));
     const body = request("u", "a", "v", "stub", "w", "c", "x");
-    expect(sim.account("s1", body).strict.cacheReadTokens).toBe(Math.round(blocksChars(body, 4) / 4));
+    expect(sim.account("s1", body).cacheReadTokens).toBe(Math.round(blocksChars(body, 4) / 4));
   });
 
   test("appending more than twenty blocks at once misses the previous entry", () => {
@@ -144,16 +148,17 @@ describe("the strict reading: Anthropic's breakpoint lookup", () => {
     sim.account("s1", request("u"));
     const body = request("u", ...Array.from({ length: 24 }, (_, i) => `t${i}`));
     const usage = sim.account("s1", body);
-    expect(usage.cacheReadTokens).toBeGreaterThan(usage.strict.cacheReadTokens);
-    expect(usage.strict.cacheReadTokens).toBe(Math.round(blocksChars(body, 1) / 4));
+    expect(usage.prefix!.cacheReadTokens).toBeGreaterThan(usage.cacheReadTokens);
+    expect(usage.cacheReadTokens).toBe(Math.round(blocksChars(body, 1) / 4));
   });
 
-  test("an expired entry is not read in the strict reading either", () => {
+  test("an expired entry is not read in either reading", () => {
     const clock = new VirtualClock();
     const sim = new PromptCacheSim({ ttlMs: 3000, now: clock.now });
     sim.account("s1", request("u"));
     clock.advance(3001);
-    expect(sim.account("s1", request("u", "a", "v")).strict.cacheReadTokens).toBe(0);
+    const usage = sim.account("s1", request("u", "a", "v"));
+    expect([usage.cacheReadTokens, usage.prefix!.cacheReadTokens]).toEqual([0, 0]);
   });
 });
 
@@ -195,5 +200,71 @@ describe("the fake provider with a simulated cache", () => {
   test("two summarizer calls with the same instructions read them from their cache", async () => {
     await post({ model: "m", system: SYSTEM, messages: [user(`${BATCH_MARKER}: [[2:bash]]`, true)] });
     expect(fake.requests.at(-1)!.cache?.cacheReadTokens).toBe(Math.round(cacheBlocks({ system: SYSTEM }).blocks[0]!.length / 4));
+  });
+});
+
+describe("OpenAI's longest-prefix rule on the chat-completions wire", () => {
+  const chat = (...turns: string[]) => ({ model: "m", messages: [{ role: "system", content: "s".repeat(6000) }, ...turns.map((t, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: t }))] });
+  const total = (body: any) => Math.round(openAiCacheBlocks(body).reduce((n, b) => n + b.length, 0) / 4);
+
+  test("a first request reads nothing and bills everything as input, with no cache write", () => {
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
+    const body = chat("u".repeat(800));
+    expect(sim.account("s1", body, "openai-completions")).toMatchObject({ rule: "longest-prefix", inputTokens: total(body), cacheReadTokens: 0, cacheWriteTokens: 0 });
+  });
+
+  test("a request extending the previous one reads the shared prefix rounded down to 128 tokens", () => {
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
+    const first = chat("u".repeat(800));
+    sim.account("s1", first, "openai-completions");
+    const second = chat("u".repeat(800), "a", "v");
+    const usage = sim.account("s1", second, "openai-completions");
+    const shared = openAiCacheBlocks(first).reduce((n, b) => n + b.length, 0) / 4;
+    expect(usage.cacheReadTokens).toBe(Math.floor(shared / 128) * 128);
+    expect(usage.inputTokens + usage.cacheReadTokens).toBe(total(second));
+    expect(usage.prefix).toBeUndefined();
+  });
+
+  test("a shared prefix under 1,024 tokens is not read", () => {
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
+    const small = { model: "m", messages: [{ role: "user", content: "u".repeat(2000) }] };
+    sim.account("s1", small, "openai-completions");
+    expect(sim.account("s1", { ...small, messages: [...small.messages, { role: "assistant", content: "a" }] }, "openai-completions").cacheReadTokens).toBe(0);
+  });
+
+  test("the fake streams the cached tokens inside prompt_tokens, as usage.prompt_tokens_details.cached_tokens", async () => {
+    const fake = await startFakeLlm({ main: [{ text: "one" }, { text: "two" }] }, { cache: new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now }) });
+    try {
+      const usageOf = async (body: unknown) => {
+        const res = await fetch(`${fake.baseUrl("openai-completions")}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+        const frames = (await res.text()).split("\n").filter((l) => l.startsWith("data: {"));
+        return JSON.parse(frames.at(-1)!.slice(6)).usage;
+      };
+      await usageOf(chat("u".repeat(800)));
+      const second = chat("u".repeat(800), "a", "v");
+      const usage = await usageOf(second);
+      expect(usage.prompt_tokens).toBe(total(second));
+      expect(usage.prompt_tokens_details.cached_tokens).toBe(fake.requests[1]!.cache!.cacheReadTokens);
+      expect(usage.prompt_tokens_details.cached_tokens).toBeGreaterThan(1024);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe("the minimum cacheable prefix of the priced model", () => {
+  test("a request under the model's minimum is not cached under the breakpoint rule, while the prefix reading still reads it", () => {
+    const clock = new VirtualClock();
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: clock.now, modelIds: { m: "claude-haiku-4-5" } });
+    const body = { model: "m", system: [text("s".repeat(8000), true)], messages: [user("u", true)] };
+    sim.account("s1", body);
+    const usage = sim.account("s1", { ...body, messages: [user("u"), assistant("a"), user("v", true)] });
+    // 2,000 tokens: over Sonnet 4.5's 1,024, under Haiku 4.5's 4,096.
+    expect(usage.cacheReadTokens).toBe(0);
+    expect(usage.cacheWriteTokens).toBe(0);
+    expect(usage.prefix!.cacheReadTokens).toBeGreaterThan(2000);
+    const sonnet = new PromptCacheSim({ ttlMs: 3000, now: clock.now, modelIds: { m: "claude-sonnet-4-5" } });
+    sonnet.account("s1", body);
+    expect(sonnet.account("s1", { ...body, messages: [user("u"), assistant("a"), user("v", true)] }).cacheReadTokens).toBeGreaterThan(2000);
   });
 });

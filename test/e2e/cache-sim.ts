@@ -1,33 +1,41 @@
-// Prompt-cache accounting for the loopback provider, the way Anthropic bills a request: the prefix an
-// earlier request of the same session wrote (still alive) is read, the rest up to the request's last
-// `cache_control` breakpoint is written, what follows the breakpoint is plain input. Tokens are chars / 4.
-// Two readings of "the prefix an earlier request wrote": the reported one is the longest run of leading
-// blocks equal to the previous request's (issue 17's model); the strict one follows Anthropic's documented
-// lookup, where entries exist only at breakpoints and each breakpoint looks back at most 20 blocks.
+// Prompt-cache accounting for the loopback provider, through the pricing model pi-condense itself uses
+// (src/economics/prompt-cache.ts), one rule per wire format. Tokens are chars / 4.
+// - Anthropic requests (`anthropic-breakpoints`): entries only at `cache_control` breakpoints, each
+//   breakpoint looking back at most 20 blocks, the model's minimum cacheable prefix, refresh on hit.
+//   These are the figures the fake streams. The second figure, `prefix`, is issue 17's reading: the
+//   longest run of leading blocks equal to the previous request's, up to the last breakpoint, no minimum.
+// - OpenAI chat completions (`longest-prefix`): every request cached whole, the longest live shared
+//   prefix read from 1,024 tokens up in steps of 128, the rest billed as plain input.
 // Pure apart from hashing: the clock is injected, so tests advance a virtual one.
 import { createHash } from "node:crypto";
+import { cacheRuleOf, cacheRuleOptions, createPromptCache, type CacheBlock, type CacheRule, type PromptCache } from "../../src/economics/prompt-cache.js";
 
-export interface CacheUsage {
+export interface CacheFigures {
+  /** Billed at the input price. */
   inputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
-  /** Within the TTL, the cached prefix is shorter than what the previous request had cached. */
+}
+
+export interface CacheUsage extends CacheFigures {
+  /** The rule these figures follow (the one of the request's wire format). */
+  rule: CacheRule;
+  /** Within the lifetime of a cache entry, less was read than the previous request had cached. */
   prefixBreak: boolean;
-  /** The session had a cache entry but it expired before this request. */
+  /** The session had cache entries but all had expired before this request. */
   expired: boolean;
-  /** The same request under Anthropic's breakpoint lookup (see `strictHit`). */
-  strict: { cacheReadTokens: number; cacheWriteTokens: number };
+  /** Anthropic requests only: the same request under the prefix reading (issue 17's model). */
+  prefix?: CacheFigures;
 }
 
 export interface CacheSimOptions {
   ttlMs: number;
   now?: () => number;
-}
-
-interface Entry {
-  blocks: string[];
-  chars: number;
-  at: number;
+  /**
+   * The catalog model each fake model id stands for, whose documented minimum cacheable prefix applies
+   * (`cacheRuleOptions`); an id not listed is looked up as itself.
+   */
+  modelIds?: Record<string, string>;
 }
 
 /** A clock a test moves by hand. */
@@ -54,9 +62,6 @@ export function stripCacheControl(value: unknown): unknown {
 
 const hasBreakpoint = (block: unknown) => !!block && typeof block === "object" && "cache_control" in block;
 
-/** Blocks Anthropic looks back from a breakpoint for an earlier entry. */
-export const LOOKBACK_BLOCKS = 20;
-
 /**
  * An Anthropic request body as the cache sees it: one string per cacheable unit (each tool, each
  * system block, each content block of each message, in that order), the block counts at which a
@@ -82,31 +87,14 @@ export function cacheBlocks(body: any): { blocks: string[]; cacheable: number; b
   return { blocks, cacheable: breakpoints.at(-1) ?? 0, breakpoints };
 }
 
-/** `keys[q]` names the prefix of the first q blocks. */
-function prefixKeys(blocks: string[], upTo: number): string[] {
-  const keys = [""];
-  for (let q = 1; q <= upTo; q++) keys.push(createHash("sha1").update(keys[q - 1]!).update("\u0000").update(blocks[q - 1]!).digest("hex"));
-  return keys;
+/** An OpenAI chat-completions body as the prefix cache sees it: each tool, then each message whole. */
+export function openAiCacheBlocks(body: any): string[] {
+  const tools = (Array.isArray(body?.tools) ? body.tools : []).map((t: unknown) => `tool:${JSON.stringify(t)}`);
+  const messages = (Array.isArray(body?.messages) ? body.messages : []).map((m: unknown, i: number) => `${i}:${JSON.stringify(m)}`);
+  return [...tools, ...messages];
 }
 
-/**
- * Anthropic's lookup: each breakpoint checks its own prefix and the block boundaries up to
- * LOOKBACK_BLOCKS before it for a live entry; the longest hit is read. Entries are written at every
- * breakpoint; a hit refreshes its entry. `entries` maps a prefix key to the time it was last used.
- */
-function strictHit(entries: Map<string, number>, keys: string[], breakpoints: number[], live: (at: number) => boolean): number {
-  let hit = 0;
-  for (const b of breakpoints) {
-    for (let q = b; q >= Math.max(1, b - LOOKBACK_BLOCKS); q--) {
-      const at = entries.get(keys[q]!);
-      if (at !== undefined && live(at)) {
-        hit = Math.max(hit, q);
-        break;
-      }
-    }
-  }
-  return hit;
-}
+const digest = (block: string) => createHash("sha1").update(block).digest("hex");
 
 const charsOf = (blocks: string[]) => blocks.reduce((n, b) => n + b.length, 0);
 
@@ -116,10 +104,21 @@ function commonPrefix(a: string[], b: string[]): number {
   return i;
 }
 
-/** One cache per session: the entry the last main request wrote, alive for `ttlMs` after it. */
+/** Whole-token figures from a bill over chars / 4 blocks: differences of rounded totals, so a read equals the earlier read plus write exactly. */
+function roundedFigures(read: number, cached: number, total: number): CacheFigures {
+  return { inputTokens: Math.round(total) - Math.round(cached), cacheReadTokens: Math.round(read), cacheWriteTokens: Math.round(cached) - Math.round(read) };
+}
+
+/** Issue 17's reading: the blocks the previous request cached, up to the last breakpoint (`blocks`), and when. */
+interface PrefixEntry {
+  blocks: string[];
+  at: number;
+}
+
+/** One cache per session (and per model for summarizer calls, which the caller keys apart). */
 export class PromptCacheSim {
-  private readonly entries = new Map<string, Entry>();
-  private readonly strictEntries = new Map<string, Map<string, number>>();
+  private readonly caches = new Map<string, PromptCache>();
+  private readonly prefixEntries = new Map<string, PrefixEntry>();
   private readonly now: () => number;
 
   constructor(private readonly options: CacheSimOptions) {
@@ -130,39 +129,46 @@ export class PromptCacheSim {
     return this.options.ttlMs;
   }
 
-  /** Bill one main request of `session` and remember what it cached. */
-  account(session: string, body: unknown): CacheUsage {
-    const now = this.now();
-    const { blocks, cacheable, breakpoints } = cacheBlocks(body);
-    const totalChars = charsOf(blocks);
-    const live = (at: number) => now >= at && now - at <= this.options.ttlMs;
-    const previous = this.entries.get(session);
-    const alive = previous !== undefined && live(previous.at);
-    const hit = alive ? commonPrefix(previous.blocks, blocks.slice(0, cacheable)) : 0;
-    const readChars = charsOf(blocks.slice(0, hit));
-    const cachedChars = charsOf(blocks.slice(0, cacheable));
-    if (cacheable > 0) this.entries.set(session, { blocks: blocks.slice(0, cacheable), chars: cachedChars, at: now });
-    const strictRead = charsOf(blocks.slice(0, this.strictAccount(session, blocks, breakpoints, live, now)));
-    return {
-      // Differences of rounded totals: a read equals the previous request's read plus write, exactly.
-      inputTokens: tokens(totalChars) - tokens(cachedChars),
-      cacheReadTokens: tokens(readChars),
-      cacheWriteTokens: tokens(cachedChars) - tokens(readChars),
-      prefixBreak: alive && readChars < previous.chars,
-      expired: previous !== undefined && !alive,
-      strict: { cacheReadTokens: tokens(strictRead), cacheWriteTokens: tokens(cachedChars) - tokens(strictRead) },
-    };
+  private cacheFor(session: string, api: string, model: string): PromptCache {
+    const key = `${api}\u0000${session}`;
+    let cache = this.caches.get(key);
+    if (!cache) {
+      const id = this.options.modelIds?.[model] ?? model;
+      cache = createPromptCache(cacheRuleOf(api), cacheRuleOptions(api, id, this.options.ttlMs));
+      this.caches.set(key, cache);
+    }
+    return cache;
   }
 
-  /** The strict hit in blocks; writes and refreshes the session's breakpoint entries, drops dead ones. */
-  private strictAccount(session: string, blocks: string[], breakpoints: number[], live: (at: number) => boolean, now: number): number {
-    const entries = this.strictEntries.get(session) ?? new Map<string, number>();
-    this.strictEntries.set(session, entries);
-    const keys = prefixKeys(blocks, breakpoints.at(-1) ?? 0);
-    const hit = strictHit(entries, keys, breakpoints, live);
-    for (const [key, at] of entries) if (!live(at)) entries.delete(key);
-    if (hit > 0) entries.set(keys[hit]!, now);
-    for (const b of breakpoints) entries.set(keys[b]!, now);
-    return hit;
+  /** Bill one request of `session` under the rule of its wire format and remember what it cached. */
+  account(session: string, body: any, api: string = "anthropic-messages"): CacheUsage {
+    const at = this.now();
+    const model = String(body?.model ?? "");
+    const cache = this.cacheFor(session, api, model);
+    if (cache.rule === "longest-prefix") {
+      const blocks = openAiCacheBlocks(body);
+      const bill = cache.bill({ at, blocks: blocks.map((b) => ({ key: digest(b), tokens: b.length / 4, breakpoint: false })) });
+      const total = Math.round(charsOf(blocks) / 4);
+      // OpenAI bills no write: what is not read is plain input.
+      return { rule: cache.rule, inputTokens: total - bill.cacheRead, cacheReadTokens: bill.cacheRead, cacheWriteTokens: 0, prefixBreak: bill.prefixBreak, expired: bill.expired };
+    }
+    const { blocks, cacheable, breakpoints } = cacheBlocks(body);
+    const marks = new Set(breakpoints);
+    const request: CacheBlock[] = blocks.map((b, i) => ({ key: digest(b), tokens: b.length / 4, breakpoint: marks.has(i + 1) }));
+    const bill = cache.bill({ at, blocks: request });
+    const total = charsOf(blocks) / 4;
+    const figures = roundedFigures(bill.cacheRead, bill.cacheRead + bill.cacheWrite, total);
+    return { rule: cache.rule, ...figures, prefixBreak: bill.prefixBreak, expired: bill.expired, prefix: this.prefixReading(session, blocks, cacheable, at) };
+  }
+
+  /** Issue 17's reading of an Anthropic request: the longest run of leading blocks equal to the previous request's. */
+  private prefixReading(session: string, blocks: string[], cacheable: number, at: number): CacheFigures {
+    const previous = this.prefixEntries.get(session);
+    const alive = previous !== undefined && at >= previous.at && at - previous.at <= this.options.ttlMs;
+    const hit = alive ? commonPrefix(previous.blocks, blocks.slice(0, cacheable)) : 0;
+    if (cacheable > 0) this.prefixEntries.set(session, { blocks: blocks.slice(0, cacheable), at });
+    const read = charsOf(blocks.slice(0, hit));
+    const cached = charsOf(blocks.slice(0, cacheable));
+    return { inputTokens: tokens(charsOf(blocks)) - tokens(cached), cacheReadTokens: tokens(read), cacheWriteTokens: tokens(cached) - tokens(read) };
   }
 }

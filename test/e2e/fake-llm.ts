@@ -26,7 +26,7 @@ export interface RecordedRequest {
   status: number;
   /** Provider error text when the request was rejected by wire validation. */
   rejected?: string;
-  /** What the prompt-cache simulation billed (Anthropic requests, when the fake has one). */
+  /** What the prompt-cache simulation billed, under the rule of the request's wire format (when the fake has one). */
   cache?: CacheUsage;
 }
 
@@ -47,7 +47,7 @@ export interface FakeLlmScript {
 }
 
 export interface FakeLlmOptions {
-  /** Bill Anthropic requests against this simulated prompt cache (see cache-sim.ts); summarizer calls under their own key. */
+  /** Bill requests against this simulated prompt cache (see cache-sim.ts); summarizer calls under their own key. */
   cache?: PromptCacheSim;
 }
 
@@ -123,12 +123,14 @@ function readBody(req: IncomingMessage): Promise<string> {
 function planFor(reply: ScriptedReply, rec: RecordedRequest): StreamPlan {
   const prefix = rec.api === "anthropic-messages" ? "toolu" : "call";
   const cached = reply.promptTokens === undefined ? rec.cache : undefined;
+  // Anthropic's input_tokens leaves the cached tokens out; OpenAI's prompt_tokens counts them.
+  const billedPrompt = cached && (rec.api === "anthropic-messages" ? cached.inputTokens : cached.inputTokens + cached.cacheReadTokens);
   return {
     model: rec.model,
     text: reply.text,
     thinking: reply.thinking,
     calls: (reply.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `${prefix}_${rec.seq}_${i}`, name: c.name, args: c.args })),
-    promptTokens: cached?.inputTokens ?? reply.promptTokens ?? Math.ceil(inputChars(rec) / 4),
+    promptTokens: billedPrompt ?? reply.promptTokens ?? Math.ceil(inputChars(rec) / 4),
     completionTokens: reply.completionTokens ?? 20,
     ...(cached ? { cacheReadTokens: cached.cacheReadTokens, cacheWriteTokens: cached.cacheWriteTokens } : {}),
   };
@@ -207,7 +209,7 @@ export async function startFakeLlm(initial: FakeLlmScript, options: FakeLlmOptio
       return;
     }
     // Summarizer calls get a cache of their own per model: they share their instructions, never the main prefix.
-    if (options.cache && api === "anthropic-messages") rec.cache = options.cache.account(rec.kind === "main" ? sessionKey(rec) : `summarizer:${rec.model}`, body);
+    if (options.cache) rec.cache = options.cache.account(rec.kind === "main" ? sessionKey(rec) : `summarizer:${rec.model}`, body, api);
     const reply = pickReply(rec);
     if (reply.delayMs) await sleep(reply.delayMs);
     if (reply.stallMs) return stall(req, res, reply.stallMs);

@@ -43,7 +43,7 @@ export interface SandboxOptions {
   modelInput?: Array<"text" | "image">;
   /** Extra models.json fields (`cost`, `promptCache`, ...) of the main and the summarizer model. */
   modelFields?: { main?: Record<string, unknown>; summarizer?: Record<string, unknown> };
-  /** Bill main Anthropic requests against this simulated prompt cache. */
+  /** Bill requests against this simulated prompt cache (each wire format under its own rule). */
   cache?: PromptCacheSim;
 }
 

@@ -36,7 +36,7 @@ export interface StreamPlan {
   calls: ResolvedCall[];
   promptTokens: number;
   completionTokens: number;
-  /** Anthropic prompt-cache figures; absent means the provider reports no cache use. */
+  /** Prompt-cache figures (OpenAI: only the read, inside `promptTokens`); absent means the provider reports no cache use. */
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
 }
@@ -60,7 +60,9 @@ export function openAiFrames(plan: StreamPlan, responseId: string): string[] {
   });
   frames.push(chunk({}, plan.calls.length > 0 ? "tool_calls" : "stop"));
   const total = plan.promptTokens + plan.completionTokens;
-  frames.push(JSON.stringify({ id: responseId, object: "chat.completion.chunk", created, model: plan.model, choices: [], usage: { prompt_tokens: plan.promptTokens, completion_tokens: plan.completionTokens, total_tokens: total } }));
+  const usage: Record<string, unknown> = { prompt_tokens: plan.promptTokens, completion_tokens: plan.completionTokens, total_tokens: total };
+  if (plan.cacheReadTokens !== undefined) usage.prompt_tokens_details = { cached_tokens: plan.cacheReadTokens };
+  frames.push(JSON.stringify({ id: responseId, object: "chat.completion.chunk", created, model: plan.model, choices: [], usage }));
   return [...frames.map((f) => `data: ${f}\n\n`), "data: [DONE]\n\n"];
 }
 

@@ -1,70 +1,150 @@
 import { describe, expect, test } from "bun:test";
 import { runFigures, type RunFigures } from "../../bench/session-figures.js";
-import { formatShapeTable, sessionTargets, type RecoveryTally, type ShapeResult, type VariantId } from "../../bench/session-report.js";
-import type { ShapeId } from "../../bench/session-shapes.js";
+import { formatShapeTable, sessionTargets, variantsFor, type RecoveryTally, type ShapeResult, type VariantId, type Wire } from "../../bench/session-report.js";
+import { buildShape, SHAPE_IDS, type ShapeId } from "../../bench/session-shapes.js";
 import type { RecordedRequest } from "../../test/e2e/fake-llm.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 
-function figures(costUsd: number, prefixBreaks = 0): RunFigures {
-  return { mainRequests: 4, inputTokens: 0, cacheReadTokens: 1000, cacheWriteTokens: 200, outputTokens: 80, summarizerRequests: 1, summarizerInputTokens: 300, summarizerOutputTokens: 20, prefixBreaks, coldRequests: 0, costUsd, strictCostUsd: costUsd * 1.5 };
+function figures(costUsd: number, prefixCostUsd: number | undefined = costUsd): RunFigures {
+  return { mainRequests: 4, inputTokens: 0, cacheReadTokens: 1000, cacheWriteTokens: 200, outputTokens: 80, summarizerRequests: 1, summarizerInputTokens: 300, summarizerOutputTokens: 20, prefixBreaks: 0, coldRequests: 0, costUsd, prefixCostUsd };
 }
 
-/** A shape where the cost policy costs `policy` against classic 1.0 and no extension 2.0. */
-function shape(id: ShapeId, policy: number, breaks: { cost?: number; classic?: number } = {}): ShapeResult {
-  const f: Record<VariantId, RunFigures> = { none: figures(2), compaction: figures(1.8), classic: figures(1, breaks.classic ?? 1), cost: figures(policy, breaks.cost ?? 1) };
-  return { id, title: `shape ${id}`, figures: f };
+/** A shape's run on one wire where the cost policy costs `policy` against classic 1.0 and no extension 2.0 (its prefix-only figure: `prefix`). */
+function shape(id: ShapeId, policy: number, wire: Wire = "anthropic-messages", prefix = policy): ShapeResult {
+  const all: Record<VariantId, RunFigures> = { none: figures(2), compaction: figures(1.8), classic: figures(1), cost: figures(policy, prefix), "cost-nobp": figures(policy * 1.5) };
+  const run = variantsFor(wire, id);
+  return { id, wire, title: `shape ${id}`, figures: Object.fromEntries(run.map((v) => [v, wire === "openai-completions" ? { ...all[v], prefixCostUsd: undefined } : all[v]])) };
 }
 
-const allMet = () => [shape("a", 0.8), shape("b", 0.5), shape("c", 1), shape("d", 0.99), shape("e", 1)];
+const allMet = (): ShapeResult[] => [
+  ...(["a", "b", "c", "d", "e", "f"] as ShapeId[]).map((id) => shape(id, id === "f" ? 0.9 : 0.8)),
+  ...(["a", "b", "f"] as ShapeId[]).map((id) => shape(id, 0.9, "openai-completions")),
+];
 const clean: RecoveryTally = { checked: 10, failures: [] };
 const failed = (results: ShapeResult[], recovery = clean) => sessionTargets(results, recovery).filter((t) => !t.met).map((t) => t.name);
+const replace = (results: ShapeResult[], r: ShapeResult) => results.map((x) => (x.id === r.id && x.wire === r.wire ? r : x));
+
+describe("the session bench's runs", () => {
+  test("the Anthropic wire runs every shape, the breakpoint-off variant only for shapes b and f", () => {
+    expect(variantsFor("anthropic-messages", "a")).toEqual(["none", "compaction", "classic", "cost"]);
+    expect(variantsFor("anthropic-messages", "b")).toContain("cost-nobp");
+    expect(variantsFor("anthropic-messages", "f")).toContain("cost-nobp");
+  });
+
+  test("the OpenAI wire runs shapes a, b and f without pi compaction", () => {
+    expect(SHAPE_IDS.filter((s) => variantsFor("openai-completions", s).length > 0)).toEqual(["a", "b", "f"]);
+    expect(variantsFor("openai-completions", "f")).toEqual(["none", "classic", "cost"]);
+  });
+});
 
 describe("the session bench's targets", () => {
-  test("with every figure inside its bound all sixteen targets hold", () => {
+  test("with every figure inside its bound all twenty-two targets hold", () => {
     const targets = sessionTargets(allMet(), clean);
-    expect(targets).toHaveLength(16);
+    expect(targets).toHaveLength(22);
     expect(targets.every((t) => t.met)).toBe(true);
   });
 
-  test("shape a misses its target at 0.9x the classic policy", () => {
-    const results = allMet();
-    results[0] = shape("a", 0.9);
-    expect(failed(results)).toEqual(["a: cost policy <= 0.85x classic (0.900x)"]);
+  test("shape b's cost policy may cost at most 1.10x its prefix-only figure under the breakpoint rule", () => {
+    expect(failed(replace(allMet(), shape("b", 0.8, "anthropic-messages", 0.72)))).toEqual(["b (Anthropic wire): cost policy with the breakpoint $0.8000 <= 1.10x its prefix-only $0.7200 (1.111x)"]);
+    expect(failed(replace(allMet(), shape("b", 0.8, "anthropic-messages", 0.73)))).toEqual([]);
   });
 
-  test("shape b needs half the classic cost or less", () => {
-    const results = allMet();
-    results[1] = shape("b", 0.51);
-    expect(failed(results)).toEqual(["b: cost policy <= 0.5x classic (0.510x)"]);
+  test("a cost policy dearer than classic fails on either wire", () => {
+    expect(failed(replace(allMet(), shape("c", 1.2)))).toEqual(["c (Anthropic wire): cost policy $1.2000 <= pi-condense classic (2.9.1) $1.0000"]);
+    expect(failed(replace(allMet(), shape("a", 1.1, "openai-completions")))).toEqual(["a (OpenAI wire): cost policy $1.1000 <= pi-condense classic (2.9.1) $1.0000"]);
   });
 
-  test("shape d must be strictly cheaper than classic", () => {
-    const results = allMet();
-    results[3] = shape("d", 1);
-    expect(failed(results)).toEqual(["d: cost policy < classic (1.000x)"]);
+  test("a cost policy dearer than no extension fails that target too", () => {
+    expect(failed(replace(allMet(), shape("d", 2.5)))).toContain("d (Anthropic wire): cost policy $2.5000 <= no extension $2.0000");
   });
 
-  test("a policy dearer than no extension fails that shape's first target", () => {
-    const results = allMet();
-    results[2] = shape("c", 2.5);
-    expect(failed(results)).toContain("c: cost policy $2.5000 <= no extension $2.0000");
-  });
-
-  test("more prefix breaks than classic fails the shape's break target", () => {
-    const results = allMet();
-    results[4] = shape("e", 1, { cost: 3, classic: 2 });
-    expect(failed(results)).toEqual(["e: cost policy prefix breaks 3 <= classic 2"]);
+  test("shape f's cost policy must cost at most half of no extension", () => {
+    const results = replace(allMet(), shape("f", 1.01));
+    results.find((r) => r.id === "f" && r.wire === "anthropic-messages")!.figures.classic = figures(1.2);
+    expect(failed(results)).toEqual(["f (Anthropic wire): cost policy <= 0.5x no extension (0.505x)"]);
   });
 
   test("one lost original fails the recoverability target", () => {
     expect(failed(allMet(), { checked: 10, failures: ["a/cost: x: no archive record"] })).toEqual(["every stubbed original recoverable verbatim (10 checked, 1 lost)"]);
   });
 
-  test("a table names the shape and has one row per variant with the dollars", () => {
-    const lines = formatShapeTable(shape("a", 0.8));
-    expect(lines[0]).toBe("shape a: shape a");
-    expect(lines).toHaveLength(6);
+  test("targets cover only the shapes that ran", () => {
+    const only = sessionTargets([shape("c", 0.8)], clean);
+    expect(only.map((t) => t.name)).toEqual(["c (Anthropic wire): cost policy $0.8000 <= pi-condense classic (2.9.1) $1.0000", "c (Anthropic wire): cost policy $0.8000 <= no extension $2.0000", "every stubbed original recoverable verbatim (10 checked, 0 lost)"]);
+  });
+});
+
+describe("the session bench's tables", () => {
+  test("an Anthropic table labels both dollar columns, has a row per variant run and says what the breakpoint saves", () => {
+    const lines = formatShapeTable(shape("b", 0.8, "anthropic-messages", 0.7));
+    expect(lines[0]).toBe("shape b, Anthropic wire (headline dollars by the breakpoint rule): shape b");
+    expect(lines[1]).toContain("$ bp rule");
+    expect(lines[1]).toContain("$ prefix only");
+    expect(lines).toHaveLength(8);
     expect(lines[5]).toContain("pi-condense cost policy");
-    expect(lines[5]!.trimEnd().endsWith("0.8000      1.2000")).toBe(true);
+    expect(lines[5]!.trimEnd().endsWith("0.8000        0.7000")).toBe(true);
+    expect(lines[6]).toContain("cost policy, breakpoint off");
+    expect(lines[7]).toBe("  the spare breakpoint saves the cost policy $0.4000 (1.2000 off, 0.8000 on)");
+  });
+
+  test("an OpenAI table has the prefix rule's dollars only", () => {
+    const lines = formatShapeTable(shape("a", 0.9, "openai-completions"));
+    expect(lines[0]).toBe("shape a, OpenAI wire (headline dollars by the prefix rule): shape a");
+    expect(lines[1]).toContain("$ prefix rule");
+    expect(lines[1]).not.toContain("$ prefix only");
+    expect(lines).toHaveLength(5);
+    expect(lines[4]!.trimEnd().endsWith("0.9000")).toBe(true);
+  });
+});
+
+describe("shape f, real work", () => {
+  const repoRoot = resolve(import.meta.dir, "../..");
+  const build = (quick: boolean) => {
+    const work = mkdtempSync(join(tmpdir(), "bench-shape-f-"));
+    try {
+      return buildShape("f", { repoRoot, workDir: join(work, "files"), idleMs: 0, quick });
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  };
+  const callsPerPrompt = (s: ReturnType<typeof build>) => {
+    const counts: number[] = [];
+    let current = 0;
+    for (const r of s.main) {
+      if (r.toolCalls) current += r.toolCalls.length;
+      else {
+        counts.push(current);
+        current = 0;
+      }
+    }
+    return counts;
+  };
+
+  test("has at least ten prompts of 20 to 60 tool calls, each ending in a reply", () => {
+    const s = build(false);
+    const counts = callsPerPrompt(s);
+    expect(s.prompts.length).toBeGreaterThanOrEqual(10);
+    expect(counts).toHaveLength(s.prompts.length);
+    for (const c of counts) expect(c >= 20 && c <= 60).toBe(true);
+  });
+
+  test("mixes reads, greps and test runs through bash, and edits of copies in the work directory", () => {
+    const calls = build(false).main.flatMap((r) => r.toolCalls ?? []);
+    const bash = calls.filter((c) => c.name === "bash").map((c) => String(c.args.command));
+    expect(calls.filter((c) => c.name === "read").length).toBeGreaterThan(100);
+    expect(bash.some((c) => c.startsWith("grep"))).toBe(true);
+    expect(bash.some((c) => c.startsWith('echo "bun test'))).toBe(true);
+    const edits = calls.filter((c) => c.name === "edit");
+    expect(edits.length).toBeGreaterThan(10);
+    for (const e of edits) expect(String(e.args.path)).toMatch(/bench-shape-f-.*\/files\/file-\d+\.ts$/);
+  });
+
+  test("is the same on every build, and the quick run is three prompts of twenty calls", () => {
+    const strip = (s: ReturnType<typeof build>) => JSON.stringify(s).replace(/bench-shape-f-[^/]+/g, "W");
+    expect(strip(build(false))).toBe(strip(build(false)));
+    expect(callsPerPrompt(build(true))).toEqual([20, 20, 20]);
   });
 });
 
@@ -80,13 +160,13 @@ describe("the session bench's figures", () => {
     api: "anthropic-messages",
     model: "m",
     status: 200,
-    cache: { inputTokens: 0, cacheReadTokens: read, cacheWriteTokens: write, prefixBreak, expired: false, strict: { cacheReadTokens: 0, cacheWriteTokens: read + write } },
+    cache: { rule: "anthropic-breakpoints", inputTokens: 0, cacheReadTokens: read, cacheWriteTokens: write, prefixBreak, expired: false, prefix: { inputTokens: 0, cacheReadTokens: read + write, cacheWriteTokens: 0 } },
   });
   const summarizer: RecordedRequest = {
     ...main(3, 1_000_000, 1_000_000, true),
     kind: "summarizer",
     model: "s",
-    cache: { inputTokens: 1_000_000, cacheReadTokens: 1_000_000, cacheWriteTokens: 1_000_000, prefixBreak: true, expired: false, strict: { cacheReadTokens: 0, cacheWriteTokens: 2_000_000 } },
+    cache: { rule: "anthropic-breakpoints", inputTokens: 1_000_000, cacheReadTokens: 1_000_000, cacheWriteTokens: 1_000_000, prefixBreak: true, expired: false, prefix: { inputTokens: 1_000_000, cacheReadTokens: 2_000_000, cacheWriteTokens: 0 } },
   };
 
   test("main requests and summarizer calls are priced from their cache figures at their own model's price", () => {
@@ -96,9 +176,16 @@ describe("the session bench's figures", () => {
     expect(f.costUsd).toBeCloseTo(expected, 10);
   });
 
-  test("the strict cost prices the same requests with the strict cache figures", () => {
+  test("the prefix-only cost prices the same requests with the prefix reading's figures", () => {
     const f = runFigures([main(1, 0, 1_000_000), main(2, 1_000_000, 0, true)], { m: price });
-    expect(f.strictCostUsd).toBeCloseTo(2 * 3.75 + (2 * 20 * 15) / 1e6, 10);
+    expect(f.prefixCostUsd).toBeCloseTo(2 * 0.3 + (2 * 20 * 15) / 1e6, 10);
+  });
+
+  test("an OpenAI run has no prefix-only figure: its headline already is the prefix rule", () => {
+    const openai = { ...main(1, 2048, 0), api: "openai-completions" as const, cache: { rule: "longest-prefix" as const, inputTokens: 500, cacheReadTokens: 2048, cacheWriteTokens: 0, prefixBreak: false, expired: false } };
+    const f = runFigures([openai], { m: price });
+    expect(f.prefixCostUsd).toBeUndefined();
+    expect(f.costUsd).toBeCloseTo((500 * 3 + 2048 * 0.3 + 20 * 15) / 1e6, 12);
   });
 
   test("a request the cache simulation did not bill is an error, not a free request", () => {
