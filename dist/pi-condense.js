@@ -8555,7 +8555,8 @@ function scanAnthropicPayload(payload, digest) {
   const push = (prefix, value, place, marked, eligible) => {
     const { cache_control: _marker, ...rest } = value;
     const json = JSON.stringify(rest);
-    blocks.push({ key: `${prefix}:${digest(json)}`, tokens: json.length / 4, marked, eligible, place });
+    const toolUseId = value.type === "tool_result" && typeof value.tool_use_id === "string" ? value.tool_use_id : undefined;
+    blocks.push({ key: `${prefix}:${digest(json)}`, tokens: json.length / 4, marked, eligible, place, ...toolUseId !== undefined ? { toolUseId } : {} });
   };
   const addText = (prefix, text, place) => push(prefix, { type: "text", text }, place, false, false);
   const add = (prefix, block, place, markable) => {
@@ -8648,6 +8649,22 @@ function spareBreakpointIndex(input) {
       return q - 1;
   return;
 }
+function anticipatedBreakpointIndex(input) {
+  const { marked, eligible, toolUseIds, pending } = input;
+  if (marked.filter(Boolean).length >= MAX_BREAKPOINTS || pending.size === 0)
+    return;
+  const next = toolUseIds.findIndex((id) => id !== undefined && pending.has(id));
+  const lastMarker = marked.lastIndexOf(true);
+  if (next <= 0 || next > lastMarker)
+    return;
+  for (let i = next - 1;i >= 0; i--) {
+    if (marked[i])
+      return;
+    if (eligible[i])
+      return i;
+  }
+  return;
+}
 
 // src/host/cache-breakpoint.ts
 var API = "anthropic-messages";
@@ -8680,7 +8697,7 @@ class SpareBreakpoint {
     const memory = previous ?? { keys: [], cache: createPromptCache("anthropic-breakpoints", cacheRuleOptions(API, modelId, facts.ttlMs)) };
     const at = this.now();
     const blocks = scan.blocks.map((b) => ({ key: b.key, tokens: b.tokens, breakpoint: b.marked }));
-    const index = previous && !facts.cacheUnused ? spareIndex(scan, blocks, memory, at) : undefined;
+    const index = previous && !facts.cacheUnused ? spareIndex(scan, blocks, memory, at, facts.pending) : undefined;
     let result;
     if (index !== undefined) {
       result = withMarker(payload, scan.blocks[index].place, structuredClone(scan.cacheControl));
@@ -8698,17 +8715,24 @@ class SpareBreakpoint {
       this.remembered.delete(this.remembered.keys().next().value);
   }
 }
-function spareIndex(scan, blocks, memory, at) {
+function spareIndex(scan, blocks, memory, at, pending) {
   if (scan.markers === 0 || scan.markers >= MAX_BREAKPOINTS || scan.markedThinking || scan.cacheControl === undefined)
     return;
-  const index = spareBreakpointIndex({
-    keys: blocks.map((b) => b.key),
-    marked: scan.blocks.map((b) => b.marked),
-    eligible: scan.blocks.map((b) => b.eligible),
-    previousKeys: memory.keys,
-    bestEntry: memory.cache.bestEntry?.({ at, blocks }) ?? 0
-  });
+  const marked = scan.blocks.map((b) => b.marked);
+  const eligible = scan.blocks.map((b) => b.eligible);
+  const index = spareBreakpointIndex({ keys: blocks.map((b) => b.key), marked, eligible, previousKeys: memory.keys, bestEntry: memory.cache.bestEntry?.({ at, blocks }) ?? 0 }) ?? anticipatedBreakpointIndex({ marked, eligible, toolUseIds: scan.blocks.map((b) => b.toolUseId), pending: pending ?? new Set });
   return index !== undefined && scan.blocks[index]?.eligible ? index : undefined;
+}
+function anthropicToolUseId(id) {
+  return id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
+}
+function pendingToolUseIds(batches) {
+  const ids = new Set;
+  for (const batch of batches)
+    for (const call of batch.toolCalls)
+      if (typeof call.toolCallId === "string")
+        ids.add(anthropicToolUseId(call.toolCallId));
+  return ids;
 }
 function onBeforeProviderRequest(state, ctx, event) {
   const config = state.config.value;
@@ -8729,7 +8753,8 @@ function onBeforeProviderRequest(state, ctx, event) {
   return state.breakpoint.place(event?.payload, {
     sessionId,
     ttlMs: costModelFor(ctx.model).ttlMs,
-    cacheUnused: state.cache.requests > 0 && !state.cache.reportsCacheUse
+    cacheUnused: state.cache.requests > 0 && !state.cache.reportsCacheUse,
+    pending: pendingToolUseIds(state.pending)
   });
 }
 

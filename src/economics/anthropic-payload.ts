@@ -23,6 +23,8 @@ export interface PayloadBlock {
   /** A marker may be added to it. */
   eligible: boolean;
   place: BlockPlace;
+  /** A `tool_result` block's `tool_use_id`. */
+  toolUseId?: string;
 }
 
 export interface PayloadScan {
@@ -86,7 +88,8 @@ export function scanAnthropicPayload(payload: unknown, digest: (text: string) =>
   const push = (prefix: string, value: Obj, place: BlockPlace, marked: boolean, eligible: boolean): void => {
     const { cache_control: _marker, ...rest } = value;
     const json = JSON.stringify(rest);
-    blocks.push({ key: `${prefix}:${digest(json)}`, tokens: json.length / 4, marked, eligible, place });
+    const toolUseId = value.type === "tool_result" && typeof value.tool_use_id === "string" ? value.tool_use_id : undefined;
+    blocks.push({ key: `${prefix}:${digest(json)}`, tokens: json.length / 4, marked, eligible, place, ...(toolUseId !== undefined ? { toolUseId } : {}) });
   };
   const addText = (prefix: string, text: string, place: BlockPlace): void => push(prefix, { type: "text", text }, place, false, false);
   const add = (prefix: string, block: unknown, place: BlockPlace, markable: (b: Obj) => boolean): boolean => {

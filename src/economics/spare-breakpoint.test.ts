@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { type PlacementInput, sharedBlocks, spareBreakpointIndex } from "./spare-breakpoint.js";
+import { anticipatedBreakpointIndex, type PlacementInput, sharedBlocks, spareBreakpointIndex } from "./spare-breakpoint.js";
 
 /** Blocks `k0..k(n-1)`; `edit` renames block i; the last block and `marks` carry markers; `ineligible` cannot. */
 function input(n: number, opts: { previous: number; edit?: number; marks?: number[]; ineligible?: number[]; best: number }): PlacementInput {
@@ -46,5 +46,31 @@ describe("spareBreakpointIndex", () => {
   test("the shared prefix of two requests is counted in blocks", () => {
     expect(sharedBlocks(["a", "b", "c"], ["a", "b", "x", "y"])).toBe(2);
     expect(sharedBlocks(["a"], [])).toBe(0);
+  });
+});
+
+describe("anticipatedBreakpointIndex", () => {
+  const shape = (n: number, results: Record<number, string>, marks: number[] = [n - 1], ineligible: number[] = []) => ({
+    marked: Array.from({ length: n }, (_, i) => marks.includes(i)),
+    eligible: Array.from({ length: n }, (_, i) => !ineligible.includes(i)),
+    toolUseIds: Array.from({ length: n }, (_, i) => results[i]),
+  });
+
+  test("the marker goes on the block right before the first tool result still waiting to be summarized", () => {
+    expect(anticipatedBreakpointIndex({ ...shape(30, { 11: "a", 21: "b" }), pending: new Set(["b", "a"]) })).toBe(10);
+  });
+
+  test("nothing waiting, or the waiting output after the last marker, means no marker", () => {
+    expect(anticipatedBreakpointIndex({ ...shape(30, { 11: "a" }), pending: new Set() })).toBeUndefined();
+    expect(anticipatedBreakpointIndex({ ...shape(30, { 11: "a" }, [5]), pending: new Set(["a"]) })).toBeUndefined();
+  });
+
+  test("a marker already at the spot, or four markers, leave it alone", () => {
+    expect(anticipatedBreakpointIndex({ ...shape(30, { 11: "a" }, [10, 29]), pending: new Set(["a"]) })).toBeUndefined();
+    expect(anticipatedBreakpointIndex({ ...shape(30, { 11: "a" }, [0, 1, 2, 29]), pending: new Set(["a"]) })).toBeUndefined();
+  });
+
+  test("an ineligible block before the output is passed over for the one before it", () => {
+    expect(anticipatedBreakpointIndex({ ...shape(30, { 11: "a" }, [29], [10]), pending: new Set(["a"]) })).toBe(9);
   });
 });

@@ -7,7 +7,10 @@
  * whole conversation again. One marker on the last block before the rewrite
  * point finds the entry an earlier request wrote there, so only the rewritten
  * suffix is written. The same holds for a turn that adds more than
- * LOOKBACK_BLOCKS blocks with nothing rewritten. Pure.
+ * LOOKBACK_BLOCKS blocks with nothing rewritten. When neither applies, the
+ * marker goes where the next rewrite will start (the block before the first
+ * output still waiting to be summarized), so an entry with the prefix as it
+ * stands now is written and kept alive there for that rewrite to read. Pure.
  */
 import { LOOKBACK_BLOCKS, MAX_BREAKPOINTS } from "./prompt-cache.js";
 
@@ -45,5 +48,24 @@ export function spareBreakpointIndex(input: PlacementInput): number | undefined 
   const shared = sharedBlocks(keys, input.previousKeys);
   const upper = best <= shared ? Math.min(best + LOOKBACK_BLOCKS, shared) : Math.min(best + LOOKBACK_BLOCKS, keys.length);
   for (let q = upper; q >= best; q--) if (eligible[q - 1] && !marked[q - 1]) return q - 1;
+  return undefined;
+}
+
+/**
+ * The index of the block right before the next rewrite point, for a request that needs no marker to read
+ * more now: the last eligible block before the first tool result in `pending` (the tool-use ids of outputs
+ * waiting to be summarized), and before the request's last marker, so the marker costs no extra write.
+ * Undefined when there is no room, no waiting output, or the spot is marked already.
+ */
+export function anticipatedBreakpointIndex(input: { marked: readonly boolean[]; eligible: readonly boolean[]; toolUseIds: ReadonlyArray<string | undefined>; pending: ReadonlySet<string> }): number | undefined {
+  const { marked, eligible, toolUseIds, pending } = input;
+  if (marked.filter(Boolean).length >= MAX_BREAKPOINTS || pending.size === 0) return undefined;
+  const next = toolUseIds.findIndex((id) => id !== undefined && pending.has(id));
+  const lastMarker = marked.lastIndexOf(true);
+  if (next <= 0 || next > lastMarker) return undefined;
+  for (let i = next - 1; i >= 0; i--) {
+    if (marked[i]) return undefined;
+    if (eligible[i]) return i;
+  }
   return undefined;
 }

@@ -109,11 +109,22 @@ describe("the spare cache breakpoint through index.ts", () => {
     const first = blocks.findIndex(isStub);
     expect(first).toBe(12);
     expect(blocks.length - first).toBeGreaterThan(20);
-    expect(sent.slice(0, -1).every((s) => s.result === undefined)).toBe(true);
     const out = flat(last.result as any);
     expect(out[first - 1]).toEqual({ ...blocks[first - 1], cache_control: CC });
     expect(blocks[first - 1]).toMatchObject({ type: "tool_use", id: "big0" });
     expect(out.filter((b: any) => b?.cache_control).length).toBe(4);
+  });
+
+  test("while outputs wait to be summarized, each request keeps a marker right before the first of them", async () => {
+    const { sent } = await afterDeepFlush({});
+    // The long run's requests once big0's output exists and waits (the first prompt's short outputs were summarized).
+    const waiting = sent.filter((s) => flat(s.payload).some((b: any) => b?.type === "tool_result" && b.tool_use_id === "big0" && !isStub(b)));
+    expect(waiting.length).toBeGreaterThan(5);
+    for (const s of waiting) {
+      const out = flat(s.result as any);
+      const at = out.findIndex((b: any) => b?.type === "tool_use" && b.id === "big0");
+      expect(out[at]?.cache_control).toEqual(CC);
+    }
   });
 
   test("with the setting off, every request goes out as it was built", async () => {

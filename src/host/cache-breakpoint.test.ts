@@ -3,8 +3,8 @@
 import { describe, expect, test } from "bun:test";
 import { scanAnthropicPayload } from "../economics/anthropic-payload.js";
 import { CacheTracker } from "../economics/cache-tracker.js";
-import { DEFAULT_CONFIG } from "../types.js";
-import { onBeforeProviderRequest, type RequestFacts, SpareBreakpoint } from "./cache-breakpoint.js";
+import { type CapturedBatch, DEFAULT_CONFIG } from "../types.js";
+import { anthropicToolUseId, onBeforeProviderRequest, type RequestFacts, SpareBreakpoint } from "./cache-breakpoint.js";
 
 const CC = { type: "ephemeral" };
 const HOUR = 3_600_000;
@@ -232,11 +232,13 @@ describe("bodies sent as pi-ai built them", () => {
   });
 });
 
+const waiting = (id: string): CapturedBatch => ({ turnIndex: 0, timestamp: 1, assistantText: "", toolCalls: [{ toolCallId: id, toolName: "read", args: {}, resultText: "", isError: false, resultTimestamp: 1 }] });
+
 describe("the handler", () => {
   const anthropic = { id: "claude-sonnet-4-5", provider: "anthropic", api: "anthropic-messages" };
 
   function handlerState(config: Partial<typeof DEFAULT_CONFIG> = {}) {
-    const state = { config: { value: { ...DEFAULT_CONFIG, enabled: true, ...config } }, cache: new CacheTracker(), breakpoint: new SpareBreakpoint() };
+    const state = { config: { value: { ...DEFAULT_CONFIG, enabled: true, ...config } }, cache: new CacheTracker(), breakpoint: new SpareBreakpoint(), pending: [] as CapturedBatch[] };
     state.cache.record({ at: Date.now(), input: 10, cacheRead: 100, cacheWrite: 100 });
     return state;
   }
@@ -251,6 +253,19 @@ describe("the handler", () => {
     const state = handlerState();
     session(state, anthropic, []);
     expect(added(input, onBeforeProviderRequest(state, ctxOf(anthropic), { payload: input }))).toEqual([TOOL_USE(4)]);
+  });
+
+  test("in an ordinary turn the marker waits before the first output still to be summarized", () => {
+    const state = handlerState();
+    state.pending = [waiting("t25"), waiting("t26")];
+    for (let n = 1; n <= 29; n++) onBeforeProviderRequest(state, ctxOf(anthropic), { payload: body(n) });
+    const input = body(30);
+    expect(added(input, onBeforeProviderRequest(state, ctxOf(anthropic), { payload: input }))).toEqual([TOOL_USE(25)]);
+  });
+
+  test("pending ids are matched as pi-ai normalizes them for Anthropic", () => {
+    expect(anthropicToolUseId("call:1|fc/x")).toBe("call_1_fc_x");
+    expect(anthropicToolUseId("a".repeat(80))).toHaveLength(64);
   });
 
   test("leaves every other API's body alone", () => {

@@ -12,8 +12,8 @@ import { type PayloadScan, scanAnthropicPayload, withMarker } from "../economics
 import type { CacheTracker } from "../economics/cache-tracker.js";
 import { costModelFor } from "../economics/cost-model.js";
 import { type CacheBlock, MAX_BREAKPOINTS, type PromptCache, cacheRuleOptions, createPromptCache } from "../economics/prompt-cache.js";
-import { spareBreakpointIndex } from "../economics/spare-breakpoint.js";
-import type { ContextPruneConfig } from "../types.js";
+import { anticipatedBreakpointIndex, spareBreakpointIndex } from "../economics/spare-breakpoint.js";
+import type { CapturedBatch, ContextPruneConfig } from "../types.js";
 
 const API = "anthropic-messages";
 /** Sessions and models remembered at once; the oldest is dropped first. */
@@ -25,6 +25,8 @@ export interface BreakpointState {
   /** Usage the provider reported: a provider that never reports cache use gets no marker. */
   cache: CacheTracker;
   breakpoint: SpareBreakpoint;
+  /** Batches captured and not yet summarized: where the next rewrite will start. */
+  pending: readonly CapturedBatch[];
 }
 
 export interface RequestFacts {
@@ -32,6 +34,8 @@ export interface RequestFacts {
   ttlMs: number;
   /** Requests were answered, and none reported a cache read or write. */
   cacheUnused: boolean;
+  /** `tool_use_id`s (as pi-ai writes them) of the outputs waiting to be summarized. */
+  pending?: ReadonlySet<string>;
 }
 
 interface Remembered {
@@ -66,7 +70,7 @@ export class SpareBreakpoint {
     const memory = previous ?? { keys: [], cache: createPromptCache("anthropic-breakpoints", cacheRuleOptions(API, modelId, facts.ttlMs)) };
     const at = this.now();
     const blocks: CacheBlock[] = scan.blocks.map((b) => ({ key: b.key, tokens: b.tokens, breakpoint: b.marked }));
-    const index = previous && !facts.cacheUnused ? spareIndex(scan, blocks, memory, at) : undefined;
+    const index = previous && !facts.cacheUnused ? spareIndex(scan, blocks, memory, at, facts.pending) : undefined;
     let result: unknown;
     if (index !== undefined) {
       result = withMarker(payload, scan.blocks[index]!.place, structuredClone(scan.cacheControl));
@@ -86,16 +90,25 @@ export class SpareBreakpoint {
 }
 
 /** In doubt (no marker: caching off; four; markers that differ; a marked thinking block) there is none. */
-function spareIndex(scan: PayloadScan, blocks: CacheBlock[], memory: Remembered, at: number): number | undefined {
+function spareIndex(scan: PayloadScan, blocks: CacheBlock[], memory: Remembered, at: number, pending: ReadonlySet<string> | undefined): number | undefined {
   if (scan.markers === 0 || scan.markers >= MAX_BREAKPOINTS || scan.markedThinking || scan.cacheControl === undefined) return undefined;
-  const index = spareBreakpointIndex({
-    keys: blocks.map((b) => b.key),
-    marked: scan.blocks.map((b) => b.marked),
-    eligible: scan.blocks.map((b) => b.eligible),
-    previousKeys: memory.keys,
-    bestEntry: memory.cache.bestEntry?.({ at, blocks }) ?? 0,
-  });
+  const marked = scan.blocks.map((b) => b.marked);
+  const eligible = scan.blocks.map((b) => b.eligible);
+  const index =
+    spareBreakpointIndex({ keys: blocks.map((b) => b.key), marked, eligible, previousKeys: memory.keys, bestEntry: memory.cache.bestEntry?.({ at, blocks }) ?? 0 }) ??
+    anticipatedBreakpointIndex({ marked, eligible, toolUseIds: scan.blocks.map((b) => b.toolUseId), pending: pending ?? new Set() });
   return index !== undefined && scan.blocks[index]?.eligible ? index : undefined;
+}
+
+/** pi-ai's Anthropic id normalization (anthropic-messages.js `normalizeToolCallId`), so pending ids match `tool_use_id`s. */
+export function anthropicToolUseId(id: string): string {
+  return id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
+}
+
+function pendingToolUseIds(batches: readonly CapturedBatch[]): Set<string> {
+  const ids = new Set<string>();
+  for (const batch of batches) for (const call of batch.toolCalls) if (typeof call.toolCallId === "string") ids.add(anthropicToolUseId(call.toolCallId));
+  return ids;
 }
 
 /** `before_provider_request`: only while pruning and the setting are on, only for Anthropic's Messages API. */
@@ -117,5 +130,6 @@ export function onBeforeProviderRequest(state: BreakpointState, ctx: ExtensionCo
     sessionId,
     ttlMs: costModelFor(ctx.model).ttlMs,
     cacheUnused: state.cache.requests > 0 && !state.cache.reportsCacheUse,
+    pending: pendingToolUseIds(state.pending),
   });
 }

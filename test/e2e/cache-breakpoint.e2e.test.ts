@@ -3,19 +3,13 @@
 // request carries the stubs. Its rewrite point lies far more than 20 blocks before its last breakpoint,
 // so without the spare breakpoint (`cacheBreakpoint: false`, the control) it reads only what pi-ai's own
 // markers reach (tools and system); with it, the entry the run's first request wrote is read.
-// Depends on the spare-breakpoint hook (branch h-bp, src/host/cache-breakpoint.ts): until it is merged,
-// the breakpoint-on case is skipped by name.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cacheBlocks, PromptCacheSim } from "./cache-sim.js";
 import type { RecordedRequest } from "./fake-llm.js";
-import { disposeSandbox, makeSandbox, mainRequests, REPO_ROOT, runPrint, type Sandbox } from "./harness.js";
+import { disposeSandbox, makeSandbox, mainRequests, runPrint, type Sandbox } from "./harness.js";
 import { cacheModelIds, pricedModelFields } from "./priced-models.js";
 import { bash, problems, say } from "./scenario-kit.js";
 import { STUB_RE } from "./wire-view.js";
-
-const breakpointHookPresent = existsSync(join(REPO_ROOT, "src/host/cache-breakpoint.ts"));
 
 /** Long enough that nothing expires during the run: this test is about the lookback, not the lifetime. */
 const TTL_SECONDS = 300;
@@ -64,14 +58,14 @@ const firstStubbed = (sb: Sandbox) => mainRequests(sb).find((r) => stubView(r).f
 
 describe("the first request after a final-reply flush, under Anthropic's breakpoint rule", () => {
   let off: Sandbox;
-  let on: Sandbox | undefined;
+  let on: Sandbox;
   beforeAll(async () => {
     off = await play(false);
-    if (breakpointHookPresent) on = await play(true);
+    on = await play(true);
   });
   afterAll(async () => {
     await disposeSandbox(off);
-    if (on) await disposeSandbox(on);
+    await disposeSandbox(on);
   });
 
   test("with cacheBreakpoint off (the control) it reads only tools and system", () => {
@@ -84,8 +78,8 @@ describe("the first request after a final-reply flush, under Anthropic's breakpo
     expect(view.prefixTokens).toBeGreaterThan(2 * view.toolsAndSystemTokens);
   });
 
-  test.skipIf(!breakpointHookPresent)("with cacheBreakpoint on it reads at least 90% of the prefix before its first stub (needs src/host/cache-breakpoint.ts from h-bp)", () => {
-    const req = firstStubbed(on!)!;
+  test("with cacheBreakpoint on it reads at least 90% of the prefix before its first stub", () => {
+    const req = firstStubbed(on)!;
     expect(req).toBeDefined();
     const view = stubView(req);
     expect(req.cache!.cacheReadTokens).toBeGreaterThanOrEqual(0.9 * view.prefixTokens);
