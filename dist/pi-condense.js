@@ -4711,6 +4711,8 @@ function measure(message) {
     return one(true);
   if (!USER_ROLES.has(role) && role !== "assistant")
     return one(false);
+  if (role === "assistant" && (message.stopReason === "error" || message.stopReason === "aborted"))
+    return one(false);
   const content = message.content;
   if (typeof content === "string")
     return one(nonEmpty(content));

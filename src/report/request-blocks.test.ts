@@ -33,8 +33,11 @@ describe("the blocks a message sends, as pi-ai converts it for Anthropic", () =>
     expect(messageBlocks({ role: "custom", content: "x", timestamp: 1 }).userSide).toBe(true);
   });
 
-  test("messages pi-ai drops send no block: an empty assistant, an excluded bash run, an unknown role", () => {
+  test("messages pi-ai drops send no block: an empty, failed or aborted assistant, an excluded bash run, an unknown role", () => {
     expect(count(assistant([{ type: "text", text: " " }]))).toBe(0);
+    expect(count({ ...assistant([{ type: "text", text: "partial" }]), stopReason: "error" })).toBe(0);
+    expect(count({ ...assistant([{ type: "text", text: "partial" }]), stopReason: "aborted" })).toBe(0);
+    expect(count({ ...assistant([{ type: "text", text: "whole" }]), stopReason: "stop" })).toBe(1);
     expect(count({ role: "bashExecution", command: "ls", output: "a", excludeFromContext: true, timestamp: 1 })).toBe(0);
     expect(count({ role: "mystery", content: "x" })).toBe(0);
   });

@@ -13,7 +13,8 @@
  * Sizes are chars: each block its part's JSON (an image at a flat 6,400), the
  * message's envelope on its first block, so a request's blocks add up to the
  * same chars the replay measures per message. A message pi-ai drops (no
- * non-empty block) is not sent and counts nothing. Keys are the
+ * non-empty block, or an assistant message that failed or was aborted) is
+ * not sent and counts nothing. Keys are the
  * message's identity (the replay keeps equal messages as one object) and the
  * part's position. Pure; each message's blocks are measured once.
  */
@@ -96,6 +97,8 @@ function measure(message: any): MessageShape {
     sent ? { blocks: [{ block: { key: `${id}.0`, tokens: total, breakpoint: false }, eligible: true }], userSide } : { blocks: [], userSide };
   if (role === "toolResult" || role === "bashExecution" || role === "branchSummary" || role === "compactionSummary") return one(true);
   if (!USER_ROLES.has(role) && role !== "assistant") return one(false);
+  // pi-ai's transform skips a failed or aborted reply entirely.
+  if (role === "assistant" && (message.stopReason === "error" || message.stopReason === "aborted")) return one(false);
   const content = message.content;
   if (typeof content === "string") return one(nonEmpty(content));
   if (!Array.isArray(content)) return one(false);
