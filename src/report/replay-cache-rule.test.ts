@@ -112,6 +112,21 @@ describe("the replay under the cache rule of the session's API", () => {
     expect(none.totals.uncached).toBe(0);
   });
 
+  test("--model prices by the rule of the catalog model's API", async () => {
+    const report = await replaySession({
+      sessionId: "s",
+      branch: session("anthropic-messages"),
+      problems: [],
+      config: { ...DEFAULT_CONFIG, enabled: true, ...CONFIG } as ContextPruneConfig,
+      overrides: [],
+      priceAs: { provider: "openai", id: "gpt-5" },
+      costModelOf: (provider) => ({ ...catalog(), api: provider === "openai" ? "openai-responses" : "anthropic-messages" }),
+    });
+    expect(report.cache.rule).toBe("longest-prefix");
+    expect(report.cache.api).toBe("openai-responses");
+    expect(report.cache.whatIfOther).toBeUndefined();
+  });
+
   test("the report names the rule in one line and gives the what-if with and without the spare breakpoint", async () => {
     const anthropic = await replay(session("anthropic-messages"));
     const lines = cacheLines(anthropic);
