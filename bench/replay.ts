@@ -6,13 +6,15 @@
  * Requests 5 s apart, an 8-minute pause every 25 prompts (a cold cache). Like pi, the session compacts
  * when its context would pass the model's window less pi's reserve (200k - 16,384 tokens at chars/4):
  * 5,000 requests without one would be a 2.2M-token context no model takes.
- * Times the whole replay (requests, renders, cache simulation, totals) and, apart, the parse of the JSONL.
+ * Times the whole replay (requests, renders, cache simulation under Anthropic's rule with the what-if billed
+ * with and without pi-condense's spare breakpoint, totals) and, apart, the parse of the JSONL.
  * Run: bun bench/replay.ts
  */
 import { getBuiltinModel } from "@earendil-works/pi-ai/providers/all";
 import { costModelFor } from "../src/economics/cost-model.js";
 import { replaySession } from "../src/report/replay.js";
 import { parseSession } from "../src/report/session-parse.js";
+import { cacheLines } from "../src/report/text-report.js";
 import { CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY, DEFAULT_CONFIG } from "../src/types.js";
 import { reportTargets } from "./targets.js";
 
@@ -89,6 +91,7 @@ console.log(`replay benchmark: ${report.requests} requests, ${parsed.branch.leng
 console.log(`  parse:  ${parseMs.toFixed(0)} ms`);
 console.log(`  replay: ${replayMs.toFixed(0)} ms for ${report.scenarios.length} configurations (${report.scenarios.map((s) => s.label).join(", ")})`);
 for (const s of report.scenarios) console.log(`    ${s.label.padEnd(12)} peak ${Math.round(s.totals.peakContext)} tokens, ${s.totals.prefixBreaks} prefix breaks, $${s.totals.dollars?.toFixed(2)}`);
+for (const line of cacheLines(report)) console.log(`  ${line}`);
 reportTargets([
   { name: `5,000 requests replayed (${report.requests})`, met: report.requests === PROMPTS * (TOOL_TURNS + 1) },
   { name: "three configurations", met: report.scenarios.length === 3 },

@@ -3765,15 +3765,16 @@ function rereadTokens(figures, cache) {
 }
 function expectedRemainingRequests(requestsSoFar, promptsSoFar, phase) {
   const remaining = Math.max(1, Number.isFinite(requestsSoFar) ? requestsSoFar : 0);
-  if (phase === "in-run")
-    return remaining;
+  return phase === "in-run" ? remaining : remaining * continueChance(promptsSoFar);
+}
+function continueChance(promptsSoFar) {
   const prompts = Math.max(0, Number.isFinite(promptsSoFar) ? promptsSoFar : 0);
-  return remaining * (prompts / (prompts + 1));
+  return prompts / (prompts + 1);
 }
 function nonNegative(value) {
   return Number.isFinite(value) && value > 0 ? value : 0;
 }
-function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache = LONGEST_PREFIX) {
+function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache = LONGEST_PREFIX, nextRequestChance = 1) {
   const suffix = nonNegative(figures.suffixTokens);
   const removed = Math.min(nonNegative(figures.removedTokens), suffix);
   const summary = nonNegative(figures.summaryTokens);
@@ -3781,7 +3782,8 @@ function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache =
   const { cacheRead, cacheWrite } = main.prices;
   const summarizerCost = nonNegative(figures.summarizerInputTokens) * summarizer.prices.input + summary * summarizer.prices.output;
   const reread = cold ? 0 : rereadTokens(figures, cache);
-  const rewrite = cold ? 0 : cacheWrite * (reread + suffix - removed + summary) - cacheRead * (reread + suffix);
+  const chance = Math.min(1, nonNegative(nextRequestChance));
+  const rewrite = cold ? 0 : chance * (cacheWrite * (reread + suffix - removed + summary) - cacheRead * (reread + suffix));
   const oneTimeCost = rewrite + summarizerCost;
   const savingPerRequest = cacheRead * (removed - summary);
   const firstSaving = cold ? (cacheWrite - cacheRead) * (removed - summary) : 0;
@@ -4053,6 +4055,7 @@ var LABEL_WIDTH = 14;
 var CHART_ROWS = 3;
 var BLOCKS = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
 var PEAK_WIDTH = 7;
+var LOOKBACK_ROW = "lookback misses";
 function tokens(n) {
   return formatCompactCount(Math.round(n));
 }
@@ -4111,20 +4114,39 @@ var ROWS = [
   ["input tokens", (t) => tokens(t.input)],
   ["cache read", (t) => tokens(t.cacheRead)],
   ["cache write", (t) => tokens(t.cacheWrite)],
+  ["not cached", (t) => tokens(t.uncached)],
   ["output tokens", (t) => tokens(t.output)],
   ["summarizer in", (t) => tokens(t.summarizerInput)],
   ["summarizer out", (t) => tokens(t.summarizerOutput)],
   ["summaries", (t) => String(t.summarizerCalls)],
   ["prefix breaks", (t) => String(t.prefixBreaks)],
   ["cold starts", (t) => String(t.coldStarts)],
+  [LOOKBACK_ROW, (t) => String(t.lookbackMisses)],
   ["peak context", (t) => tokens(t.peakContext)],
   ["dollars", (t) => dollars2(t.dollars)]
 ];
-function totalsTable(scenarios) {
+function rowsFor(rows, cache) {
+  return cache?.rule === "anthropic-breakpoints" ? rows : rows.filter(([name]) => name !== LOOKBACK_ROW);
+}
+function totalsTable(scenarios, cache) {
   const cell = Math.min(18, Math.floor((REPORT_WIDTH - 18) / Math.max(1, scenarios.length)));
   const head = `  ${"".padEnd(16)}${scenarios.map((s) => s.label.slice(0, cell - 1).padStart(cell)).join("")}`;
-  const body = ROWS.map(([name, value]) => `  ${name.padEnd(16)}${scenarios.map((s) => value(s.totals).padStart(cell)).join("")}`);
+  const body = rowsFor(ROWS, cache).map(([name, value]) => `  ${name.padEnd(16)}${scenarios.map((s) => value(s.totals).padStart(cell)).join("")}`);
   return [head, ...body];
+}
+function cacheLines(report) {
+  const cache = report.cache;
+  if (cache.rule !== "anthropic-breakpoints")
+    return [`cache rule: longest shared prefix (${cache.api ?? "API not recorded"})`];
+  const rule = `cache rule: Anthropic breakpoints (${LOOKBACK_BLOCKS}-block lookback), ${cache.spareBreakpoint ? "with pi-condense's spare breakpoint" : "without pi-condense's spare breakpoint (cacheBreakpoint off)"}`;
+  const whatIf = report.scenarios.find((s) => s.name === "whatif");
+  const other = cache.whatIfOther;
+  if (!whatIf || !other)
+    return [rule];
+  const withIt = other.spareBreakpoint ? other.totals : whatIf.totals;
+  const without = other.spareBreakpoint ? whatIf.totals : other.totals;
+  const figure = (t) => report.cost.priced ? dollars2(t.dollars) : `${tokens(t.cacheWrite)} cache write`;
+  return [rule, `what-if with the spare breakpoint: ${figure(withIt)}; without it: ${figure(without)}`];
 }
 function estimateLines(report) {
   const s = report.summaryEstimate;
@@ -4154,10 +4176,12 @@ function reportText(report, title, htmlPath) {
     `pruner report: ${title}`,
     ...wrap(`${report.model}, ${report.requests} requests, cache TTL ${ttl > 0 ? `${ttl} min` : `${report.cost.ttlMs} ms`}${report.cost.priced ? "" : ", no catalog price (no dollars)"}`, "  ")
   ];
+  for (const line of cacheLines(report))
+    lines.push(...wrap(line, "  "));
   if (report.requests === 0)
     lines.push("  no main-model requests on this branch: nothing to replay");
   else
-    lines.push("", ...chartText(report.scenarios), "", ...totalsTable(report.scenarios));
+    lines.push("", ...chartText(report.scenarios), "", ...totalsTable(report.scenarios, report.cache));
   lines.push("");
   for (const line of [...estimateLines(report), ...report.notes])
     lines.push(...wrap(line, "  "));
@@ -4219,18 +4243,20 @@ var TOTAL_ROWS = [
   ["input tokens", (s) => tokens(s.totals.input)],
   ["cache read", (s) => tokens(s.totals.cacheRead)],
   ["cache write", (s) => tokens(s.totals.cacheWrite)],
+  ["not cached", (s) => tokens(s.totals.uncached)],
   ["output tokens", (s) => tokens(s.totals.output)],
   ["summarizer input", (s) => tokens(s.totals.summarizerInput)],
   ["summarizer output", (s) => tokens(s.totals.summarizerOutput)],
   ["summaries", (s) => String(s.totals.summarizerCalls)],
   ["prefix breaks", (s) => String(s.totals.prefixBreaks)],
   ["cold starts", (s) => String(s.totals.coldStarts)],
+  ["lookback misses", (s) => String(s.totals.lookbackMisses)],
   ["peak context", (s) => tokens(s.totals.peakContext)],
   ["dollars", (s) => dollars2(s.totals.dollars)]
 ];
-function totalsTable2(scenarios) {
+function totalsTable2(scenarios, cache) {
   const head = `<tr><th></th>${scenarios.map((s) => `<th>${esc(s.label)}</th>`).join("")}</tr>`;
-  const rows = TOTAL_ROWS.map(([name, value]) => `<tr><th>${esc(name)}</th>${scenarios.map((s) => `<td>${esc(value(s))}</td>`).join("")}</tr>`);
+  const rows = rowsFor(TOTAL_ROWS, cache).map(([name, value]) => `<tr><th>${esc(name)}</th>${scenarios.map((s) => `<td>${esc(value(s))}</td>`).join("")}</tr>`);
   return `<table id="totals">${head}${rows.join("")}</table>`;
 }
 function outputsTable(report) {
@@ -4254,14 +4280,54 @@ function reportHtml(report, title) {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>pruner report: ${esc(title)}</title><style>${STYLE}</style></head>
 <body><h1>pruner report</h1><p>${esc(title)}<br>${esc(report.model)}, ${report.requests} requests, cache TTL ${Math.round(report.cost.ttlMs / 1000)} s</p>
+<p id="cache-rule">${cacheLines(report).map(esc).join("<br>")}</p>
 ${charts}
-<h2>Totals</h2>${totalsTable2(report.scenarios)}
+<h2>Totals</h2>${totalsTable2(report.scenarios, report.cache)}
 <h2>The biggest outputs</h2>${outputsTable(report)}
 <h2>How this was estimated</h2>${list([...estimateLines(report), ...report.notes])}
 <h2>Problems in the file</h2>${list(report.problems.map((p) => p.message))}
 <p>Summary share ${percent(report.summaryEstimate.ratio)}; ${report.tokens.charsPerToken.toFixed(2)} chars per token.</p>
 </body></html>
 `;
+}
+
+// src/economics/spare-breakpoint.ts
+function sharedBlocks(keys, previousKeys) {
+  let d = 0;
+  while (d < keys.length && d < previousKeys.length && keys[d] === previousKeys[d])
+    d++;
+  return d;
+}
+function spareBreakpointIndex(input) {
+  const { keys, marked, eligible, bestEntry: best } = input;
+  const count = marked.filter(Boolean).length;
+  if (count >= MAX_BREAKPOINTS || best <= 0 || best > keys.length)
+    return;
+  for (let q = best;q <= Math.min(best + LOOKBACK_BLOCKS, keys.length); q++)
+    if (marked[q - 1])
+      return;
+  const shared = sharedBlocks(keys, input.previousKeys);
+  const upper = best <= shared ? Math.min(best + LOOKBACK_BLOCKS, shared) : Math.min(best + LOOKBACK_BLOCKS, keys.length);
+  for (let q = upper;q >= best; q--)
+    if (eligible[q - 1] && !marked[q - 1])
+      return q - 1;
+  return;
+}
+function anticipatedBreakpointIndex(input) {
+  const { marked, eligible, toolUseIds, pending } = input;
+  if (marked.filter(Boolean).length >= MAX_BREAKPOINTS || pending.size === 0)
+    return;
+  const next = toolUseIds.findIndex((id) => id !== undefined && pending.has(id));
+  const lastMarker = marked.lastIndexOf(true);
+  if (next <= 0 || next > lastMarker)
+    return;
+  for (let i = next - 1;i >= 0; i--) {
+    if (marked[i])
+      return;
+    if (eligible[i])
+      return i;
+  }
+  return;
 }
 
 // src/render/json-size.ts
@@ -4625,7 +4691,7 @@ function isPlain(value) {
 }
 var renderInputMemo = new SizeMemo;
 
-// src/report/cache-sim.ts
+// src/report/request-blocks.ts
 var sizes = new WeakMap;
 function messageChars(message) {
   if (typeof message !== "object" || message === null)
@@ -4637,6 +4703,146 @@ function messageChars(message) {
   }
   return known;
 }
+var IMAGE_CHARS2 = 6400;
+var USER_ROLES = new Set(["user", "custom", "bashExecution", "branchSummary", "compactionSummary"]);
+var shapes = new WeakMap;
+var NOTHING = { blocks: [], userSide: false };
+var ids = new WeakMap;
+var nextId = 0;
+function identity(message) {
+  let id = ids.get(message);
+  if (id === undefined) {
+    id = ++nextId;
+    ids.set(message, id);
+  }
+  return id;
+}
+function partChars(part) {
+  return part?.type === "image" ? IMAGE_CHARS2 : elementChars(part) + 1;
+}
+function nonEmpty(text) {
+  return typeof text === "string" && text.trim().length > 0;
+}
+function sentPart(role, part) {
+  const type = part?.type;
+  if (role === "assistant") {
+    if (type === "text")
+      return { sent: nonEmpty(part.text), thinking: false };
+    if (type === "thinking")
+      return { sent: part.redacted === true || nonEmpty(part.thinking) || nonEmpty(part.thinkingSignature), thinking: true };
+    return { sent: type === "toolCall", thinking: false };
+  }
+  return { sent: type !== "text" || nonEmpty(part.text), thinking: false };
+}
+function measure(message) {
+  const total = messageChars(message);
+  const role = typeof message?.role === "string" ? message.role : "";
+  const userSide = USER_ROLES.has(role) || role === "toolResult";
+  if (role === "bashExecution" && message.excludeFromContext === true)
+    return { blocks: [], userSide };
+  const id = identity(message);
+  const one = (sent) => sent ? { blocks: [{ block: { key: `${id}.0`, tokens: total, breakpoint: false }, eligible: true }], userSide } : { blocks: [], userSide };
+  if (role === "toolResult" || role === "bashExecution" || role === "branchSummary" || role === "compactionSummary")
+    return one(true);
+  if (!USER_ROLES.has(role) && role !== "assistant")
+    return one(false);
+  if (role === "assistant" && (message.stopReason === "error" || message.stopReason === "aborted"))
+    return one(false);
+  const content = message.content;
+  if (typeof content === "string")
+    return one(nonEmpty(content));
+  if (!Array.isArray(content))
+    return one(false);
+  const parts = [];
+  let partsChars = 0;
+  content.forEach((part, index) => {
+    const { sent, thinking } = sentPart(role, part);
+    if (!sent)
+      return;
+    const chars = partChars(part);
+    parts.push({ chars, thinking, index });
+    partsChars += chars;
+  });
+  if (parts.length === 0)
+    return one(false);
+  const envelope = Math.max(0, total - partsChars);
+  const blocks = parts.map((part, k) => ({
+    block: { key: `${id}.${part.index}`, tokens: part.chars + (k === 0 ? envelope : 0), breakpoint: false },
+    eligible: !part.thinking
+  }));
+  return { blocks, userSide };
+}
+function messageBlocks(message) {
+  if (typeof message !== "object" || message === null)
+    return NOTHING;
+  let shape = shapes.get(message);
+  if (shape === undefined) {
+    shape = measure(message);
+    shapes.set(message, shape);
+  }
+  return shape;
+}
+
+class BlockList {
+  blocks = [];
+  eligible = [];
+  keys = [];
+  sums = [0];
+  starts = [];
+  messages = [];
+  systemVersion;
+  update(messages, systemChars, systemVersion) {
+    let m = 0;
+    if (systemVersion === this.systemVersion && this.blocks.length > 0 && this.blocks[0].tokens === systemChars) {
+      const limit = Math.min(messages.length, this.messages.length);
+      while (m < limit && messages[m] === this.messages[m])
+        m++;
+    } else {
+      this.truncate(0);
+      this.push({ key: `s${systemVersion}`, tokens: systemChars, breakpoint: true }, true);
+      this.starts.length = 0;
+      this.starts.push(1);
+      this.systemVersion = systemVersion;
+    }
+    this.truncate(this.starts[m]);
+    this.starts.length = m + 1;
+    for (let i = m;i < messages.length; i++) {
+      for (const part of messageBlocks(messages[i]).blocks)
+        this.push(part.block, part.eligible);
+      this.starts.push(this.blocks.length);
+    }
+    this.messages = messages;
+    return m;
+  }
+  get chars() {
+    return this.sums[this.blocks.length];
+  }
+  blocksOf(count) {
+    return this.starts[count];
+  }
+  lastMarked() {
+    for (let i = this.messages.length - 1;i >= 0; i--) {
+      const shape = messageBlocks(this.messages[i]);
+      if (shape.blocks.length > 0)
+        return shape.userSide ? this.blocks.length - 1 : undefined;
+    }
+    return;
+  }
+  push(block, eligible) {
+    this.blocks.push(block);
+    this.eligible.push(eligible);
+    this.keys.push(block.key);
+    this.sums.push(this.sums[this.sums.length - 1] + block.tokens);
+  }
+  truncate(length) {
+    this.blocks.length = length;
+    this.eligible.length = length;
+    this.keys.length = length;
+    this.sums.length = length + 1;
+  }
+}
+
+// src/report/cache-sim.ts
 function sameValue(a, b) {
   if (a === b)
     return true;
@@ -4684,35 +4890,90 @@ class StableMessages {
     return out;
   }
 }
+var CHARS_PER_RULE_TOKEN = 4;
+function cacheSetup(api, modelId, ttlMs) {
+  const tokens = cacheRuleOptions(api, modelId, ttlMs);
+  return {
+    rule: cacheRuleOf(api),
+    options: {
+      ttlMs,
+      minTokens: tokens.minTokens * CHARS_PER_RULE_TOKEN,
+      ...tokens.increment === undefined ? {} : { increment: tokens.increment * CHARS_PER_RULE_TOKEN }
+    }
+  };
+}
 
-class CacheSim {
-  ttlMs;
+class Bill {
+  setup;
+  spareBreakpoint;
+  cache;
+  previousEnd;
+  constructor(setup, spareBreakpoint) {
+    this.setup = setup;
+    this.spareBreakpoint = spareBreakpoint;
+    this.cache = createPromptCache(setup.rule, setup.options);
+  }
+  step(time, list, shared, warm, endMarked) {
+    const blocks = list.blocks;
+    const n = blocks.length;
+    const withinReach = warm && endMarked && shared === this.previousEnd && n - shared <= LOOKBACK_BLOCKS;
+    let spare;
+    if (this.spareBreakpoint && this.cache.bestEntry && !withinReach) {
+      spare = spareBreakpointIndex({
+        keys: list.keys,
+        marked: blocks.map((b) => b.breakpoint),
+        eligible: list.eligible,
+        previousKeys: list.keys.slice(0, shared),
+        bestEntry: this.cache.bestEntry({ at: time, blocks })
+      });
+    }
+    const unmarked = spare === undefined ? undefined : blocks[spare];
+    if (unmarked)
+      blocks[spare] = { ...unmarked, breakpoint: true };
+    const bill = this.cache.bill({ at: time, blocks });
+    if (unmarked)
+      blocks[spare] = unmarked;
+    this.previousEnd = endMarked && list.chars >= this.setup.options.minTokens ? n : undefined;
+    return { cached: bill.cacheRead, written: bill.cacheWrite, readLess: bill.prefixBreak };
+  }
+}
+
+class CachePricer {
+  setup;
+  stable = new StableMessages;
+  list = new BlockList;
+  main;
+  other;
   previous;
-  cumulative = [0];
-  constructor(ttlMs) {
-    this.ttlMs = ttlMs;
+  constructor(setup, spareBreakpoint, alternative) {
+    this.setup = setup;
+    this.main = new Bill(setup, spareBreakpoint);
+    this.other = alternative ? new Bill(setup, !spareBreakpoint) : undefined;
   }
   step(request) {
+    const messages = this.stable.stable(request.messages);
+    const list = this.list;
     const previous = this.previous;
-    const messages = request.messages;
-    let i = 0;
-    if (previous !== undefined) {
-      const limit = Math.min(previous.messages.length, messages.length);
-      while (i < limit && (messages[i] === previous.messages[i] || sameValue(messages[i], previous.messages[i])))
-        i++;
-    }
-    const matched = i;
-    const cumulative = this.cumulative;
-    cumulative.length = matched + 1;
-    for (;i < messages.length; i++)
-      cumulative.push(cumulative[i] + messageChars(messages[i]));
-    const total = request.systemChars + cumulative[messages.length];
-    const warm = previous !== undefined && request.time - previous.time <= this.ttlMs && request.time >= previous.time;
+    const sharedMessages = list.update(messages, request.systemChars, request.systemVersion);
     const sameSystem = previous !== undefined && previous.systemVersion === request.systemVersion;
-    const shared = warm && sameSystem ? request.systemChars + cumulative[matched] : 0;
-    const extendsPrevious = sameSystem && previous !== undefined && matched === previous.messages.length;
-    this.previous = request;
-    return { chars: total, cachedChars: shared, prefixBreak: warm && !extendsPrevious, cold: !warm };
+    const shared = sameSystem ? list.blocksOf(sharedMessages) : 0;
+    const chars = list.chars;
+    const warm = previous !== undefined && request.time >= previous.time && request.time - previous.time <= this.setup.options.ttlMs;
+    const prefixBreak = warm && !(sameSystem && sharedMessages === previous.messages);
+    this.previous = { time: request.time, messages: messages.length, systemVersion: request.systemVersion };
+    const last = list.lastMarked();
+    const unmarked = last === undefined || last === 0 ? undefined : list.blocks[last];
+    if (unmarked)
+      list.blocks[last] = { ...unmarked, breakpoint: true };
+    const stepOf = (bill) => {
+      const { cached, written, readLess } = bill.step(request.time, list, shared, warm, unmarked !== undefined);
+      return { chars, cachedChars: cached, writtenChars: written, prefixBreak, cold: !warm, lookbackMiss: warm && !prefixBreak && readLess };
+    };
+    const step = stepOf(this.main);
+    const alternative = this.other ? stepOf(this.other) : undefined;
+    if (unmarked)
+      list.blocks[last] = unmarked;
+    return alternative ? { step, alternative } : { step };
   }
 }
 
@@ -4817,7 +5078,8 @@ function buildRequests(input) {
         outputTokens: usage && usage.output > 0 ? usage.output : Math.ceil(replyChars(message) / 4),
         usage,
         provider: typeof message.provider === "string" ? message.provider : undefined,
-        model: typeof message.model === "string" ? message.model : undefined
+        model: typeof message.model === "string" ? message.model : undefined,
+        api: typeof message.api === "string" ? message.api : undefined
       });
     }
     views.push(contextMessagesOf(entry));
@@ -6589,7 +6851,8 @@ function decideFlush(input) {
   const figures = input.figures;
   const expected = input.moment === "in-run" ? expectedRemainingRequests(input.runRequests, input.promptsSoFar, "in-run") : expectedRemainingRequests(input.cache.requests, input.promptsSoFar, "after-reply");
   const cacheRule = input.cacheRule ?? LONGEST_PREFIX;
-  const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false, cacheRule);
+  const chance = input.moment === "in-run" ? 1 : continueChance(input.promptsSoFar);
+  const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false, cacheRule, chance);
   return verdict(weighed.apply, weighed.apply ? "pays" : "wait", weighed.reason, {
     suffixTokens: Math.round(figures.suffixTokens),
     removedTokens: Math.round(figures.removedTokens),
@@ -7021,10 +7284,14 @@ function fateOfOutputs(branch, finals) {
 // src/report/replay.ts
 var DEFAULT_CHARS_PER_TOKEN = 4;
 var WHAT_IF = "what-if";
+function spareBreakpointOf(config) {
+  return config.cacheBreakpoint !== false;
+}
 var tick = () => new Promise((resolve) => setImmediate(resolve));
-async function runAll(scenarios, requests, ttlMs, options) {
-  const runs = scenarios.map((scenario) => ({ scenario, steps: [], finalMessages: [] }));
-  const sims = scenarios.map(() => new CacheSim(ttlMs));
+async function runAll(scenarios, requests, plan, options) {
+  const runs = scenarios.map((scenario) => ({ scenario, steps: [], alternative: [], finalMessages: [] }));
+  const anthropic = plan.setup.rule === "anthropic-breakpoints";
+  const pricers = scenarios.map((scenario) => new CachePricer(plan.setup, anthropic && scenario.name !== "none" && plan.spareBreakpoint, anthropic && scenario.name === "whatif"));
   const total = requests.length * scenarios.length;
   let done = 0;
   options.onProgress?.(0, total);
@@ -7033,7 +7300,10 @@ async function runAll(scenarios, requests, ttlMs, options) {
     for (let r = 0;r < requests.length; r++) {
       const request = requests[r];
       const messages = await run.scenario.messagesAt(request);
-      run.steps.push(sims[s].step({ time: request.time, messages, systemChars: request.systemChars, systemVersion: request.systemVersion }));
+      const priced = pricers[s].step({ time: request.time, messages, systemChars: request.systemChars, systemVersion: request.systemVersion });
+      run.steps.push(priced.step);
+      if (priced.alternative)
+        run.alternative.push(priced.alternative);
       if (r === requests.length - 1)
         run.finalMessages = messages;
       done += 1;
@@ -7084,7 +7354,7 @@ function calibrateTokens(requests, sent) {
 function summarizerTokens(use, charsPerToken) {
   return use.unit === "tokens" ? { input: use.input, output: use.output } : { input: use.input / charsPerToken, output: use.output / charsPerToken };
 }
-function series(run, requests, cost, summarizerCost, charsPerToken, trustRecorded) {
+function series(run, steps, requests, cost, summarizerCost, charsPerToken, trustRecorded) {
   const p = cost.prices;
   const sp = summarizerCost.prices;
   const out = { name: run.scenario.name, label: run.scenario.label, context: [], cacheRead: [], cacheWrite: [], cumulativeCost: [], totals: undefined };
@@ -7092,21 +7362,28 @@ function series(run, requests, cost, summarizerCost, charsPerToken, trustRecorde
   let output = 0;
   let prefixBreaks = 0;
   let coldStarts = 0;
+  let lookbackMisses = 0;
+  let uncached = 0;
   let peak = 0;
-  run.steps.forEach((step, i) => {
+  steps.forEach((step, i) => {
     const context = step.chars / charsPerToken;
     const read = step.cachedChars / charsPerToken;
+    const write = step.writtenChars / charsPerToken;
+    const plain = Math.max(0, context - read - write);
     const tokensOut = requests[i].outputTokens;
     out.context.push(context);
     out.cacheRead.push(read);
-    out.cacheWrite.push(context - read);
-    dollars += read * p.cacheRead + (context - read) * p.cacheWrite + tokensOut * p.output;
+    out.cacheWrite.push(write);
+    dollars += read * p.cacheRead + write * p.cacheWrite + plain * p.input + tokensOut * p.output;
     out.cumulativeCost.push(dollars);
     output += tokensOut;
+    uncached += plain;
     if (step.prefixBreak)
       prefixBreaks += 1;
     if (step.cold)
       coldStarts += 1;
+    if (step.lookbackMiss)
+      lookbackMisses += 1;
     peak = Math.max(peak, context);
   });
   const use = run.scenario.summarizer();
@@ -7114,7 +7391,7 @@ function series(run, requests, cost, summarizerCost, charsPerToken, trustRecorde
   const priced = summarizer.input * sp.input + summarizer.output * sp.output;
   const summarizerDollars = trustRecorded && use.recordedCost !== undefined ? use.recordedCost : priced;
   out.totals = {
-    requests: run.steps.length,
+    requests: steps.length,
     input: sum2(out.context),
     cacheRead: sum2(out.cacheRead),
     cacheWrite: sum2(out.cacheWrite),
@@ -7122,8 +7399,10 @@ function series(run, requests, cost, summarizerCost, charsPerToken, trustRecorde
     summarizerInput: summarizer.input,
     summarizerOutput: summarizer.output,
     summarizerCalls: use.calls,
+    uncached,
     prefixBreaks,
     coldStarts,
+    lookbackMisses,
     peakContext: peak,
     dollars: cost.priced ? dollars + summarizerDollars : undefined
   };
@@ -7138,7 +7417,9 @@ function sum2(values) {
 async function replaySession(options) {
   const requests = buildRequests(options.branch);
   const last = requests[requests.length - 1];
-  const { cost, contextWindow } = options.priceAs ? options.costModelOf(options.priceAs.provider, options.priceAs.id) : options.costModelOf(last?.provider, last?.model);
+  const { cost, contextWindow, api: catalogApi } = options.priceAs ? options.costModelOf(options.priceAs.provider, options.priceAs.id) : options.costModelOf(last?.provider, last?.model);
+  const api = options.priceAs ? catalogApi ?? last?.api : last?.api;
+  const plan = { setup: cacheSetup(api, options.priceAs?.id ?? last?.model, cost.ttlMs), api, spareBreakpoint: spareBreakpointOf(options.config) };
   const summaryEstimate = calibrateSummaryEstimate(options.branch);
   const recorded = hasPrunerEntries(options.branch);
   const scenarios = [noPruningScenario()];
@@ -7148,15 +7429,23 @@ async function replaySession(options) {
   const costPolicy = config.flushPolicy === "cost" && config.pruneOn === "agent-message" && cost.priced;
   const policy = costPolicy ? { main: cost, summarizer: summarizerCostModel(options, cost) } : undefined;
   scenarios.push(whatIfScenario(config, summaryEstimate, contextWindow, WHAT_IF, policy));
-  const runs = await runAll(scenarios, requests, cost.ttlMs, options);
+  const runs = await runAll(scenarios, requests, plan, options);
   const tokens = calibrateTokens(requests, runs[recorded ? 1 : 0]);
   const summarizerCost = summarizerCostModel(options, cost);
-  const series_ = runs.map((run) => series(run, requests, cost, summarizerCost, tokens.charsPerToken, options.priceAs === undefined));
+  const trustRecorded = options.priceAs === undefined;
+  const series_ = runs.map((run) => series(run, run.steps, requests, cost, summarizerCost, tokens.charsPerToken, trustRecorded));
+  const whatIfRun = runs.find((run) => run.scenario.name === "whatif");
+  const cache = { rule: plan.setup.rule, api, spareBreakpoint: plan.setup.rule === "anthropic-breakpoints" && plan.spareBreakpoint };
+  if (whatIfRun && whatIfRun.alternative.length === whatIfRun.steps.length && plan.setup.rule === "anthropic-breakpoints") {
+    const totals = series(whatIfRun, whatIfRun.alternative, requests, cost, summarizerCost, tokens.charsPerToken, trustRecorded).totals;
+    cache.whatIfOther = { spareBreakpoint: !plan.spareBreakpoint, totals };
+  }
   return {
     sessionId: options.sessionId,
     requests: requests.length,
     model: modelName(last),
     cost,
+    cache,
     scenarios: series_,
     summaryEstimate,
     tokens,
@@ -7464,7 +7753,7 @@ var reportCommand = async (deps, ctx, args) => {
       onProgress,
       costModelOf: (provider, id) => {
         const model = catalogModel(ctx, provider, id);
-        return { cost: costModelFor(model), contextWindow: model?.contextWindow };
+        return { cost: costModelFor(model), contextWindow: model?.contextWindow, api: model?.api };
       }
     });
     showReport(deps.pi, ctx, result.text, result.level);
@@ -8625,45 +8914,6 @@ function withMarker(payload, place, cacheControl) {
   if (!content)
     return payload;
   return { ...body, messages: messages.map((m, i) => i === place.message ? { ...m, content } : m) };
-}
-
-// src/economics/spare-breakpoint.ts
-function sharedBlocks(keys, previousKeys) {
-  let d = 0;
-  while (d < keys.length && d < previousKeys.length && keys[d] === previousKeys[d])
-    d++;
-  return d;
-}
-function spareBreakpointIndex(input) {
-  const { keys, marked, eligible, bestEntry: best } = input;
-  const count = marked.filter(Boolean).length;
-  if (count >= MAX_BREAKPOINTS || best <= 0 || best > keys.length)
-    return;
-  for (let q = best;q <= Math.min(best + LOOKBACK_BLOCKS, keys.length); q++)
-    if (marked[q - 1])
-      return;
-  const shared = sharedBlocks(keys, input.previousKeys);
-  const upper = best <= shared ? Math.min(best + LOOKBACK_BLOCKS, shared) : Math.min(best + LOOKBACK_BLOCKS, keys.length);
-  for (let q = upper;q >= best; q--)
-    if (eligible[q - 1] && !marked[q - 1])
-      return q - 1;
-  return;
-}
-function anticipatedBreakpointIndex(input) {
-  const { marked, eligible, toolUseIds, pending } = input;
-  if (marked.filter(Boolean).length >= MAX_BREAKPOINTS || pending.size === 0)
-    return;
-  const next = toolUseIds.findIndex((id) => id !== undefined && pending.has(id));
-  const lastMarker = marked.lastIndexOf(true);
-  if (next <= 0 || next > lastMarker)
-    return;
-  for (let i = next - 1;i >= 0; i--) {
-    if (marked[i])
-      return;
-    if (eligible[i])
-      return i;
-  }
-  return;
 }
 
 // src/host/cache-breakpoint.ts

@@ -66,7 +66,7 @@ export const reportCommand: SubcommandHandler = async (deps: CommandDeps, ctx: E
       onProgress,
       costModelOf: (provider, id) => {
         const model = catalogModel(ctx, provider, id);
-        return { cost: costModelFor(model), contextWindow: model?.contextWindow };
+        return { cost: costModelFor(model), contextWindow: model?.contextWindow, api: model?.api };
       },
     });
     showReport(deps.pi, ctx, result.text, result.level);

@@ -1,61 +1,121 @@
 import { describe, expect, test } from "bun:test";
-import { CacheSim, messageChars } from "./cache-sim.js";
+import { cacheSetup, CachePricer, type CacheSetup } from "./cache-sim.js";
+import { messageChars } from "./request-blocks.js";
 
 const user = (text: string) => ({ role: "user", content: text });
 const a = user("a".repeat(100));
 const b = user("b".repeat(200));
 const c = user("c".repeat(300));
 const request = (time: number, messages: any[], systemVersion = 1) => ({ time, messages, systemChars: 50, systemVersion });
+const prefix: CacheSetup = { rule: "longest-prefix", options: { ttlMs: 1000, minTokens: 0 } };
+const anthropic: CacheSetup = { rule: "anthropic-breakpoints", options: { ttlMs: 1000, minTokens: 0 } };
+const pricer = (setup = prefix, spare = false) => new CachePricer(setup, spare, false);
 
-describe("CacheSim", () => {
+describe("the rule and its sizes in chars", () => {
+  test("an Anthropic session follows breakpoints, its minimum scaled at 4 chars per token", () => {
+    expect(cacheSetup("anthropic-messages", "claude-sonnet-4-5", 300_000)).toEqual({ rule: "anthropic-breakpoints", options: { ttlMs: 300_000, minTokens: 4096 } });
+  });
+
+  test("an OpenAI session follows the longest prefix, minimum and increment scaled at 4 chars per token", () => {
+    expect(cacheSetup("openai-responses", "gpt-5", 300_000)).toEqual({ rule: "longest-prefix", options: { ttlMs: 300_000, minTokens: 4096, increment: 512 } });
+  });
+});
+
+describe("the longest-prefix rule over replayed requests", () => {
   test("the first request writes everything and is cold", () => {
-    const step = new CacheSim(1000).step(request(0, [a]));
-    expect(step).toEqual({ chars: 50 + messageChars(a), cachedChars: 0, prefixBreak: false, cold: true });
+    const { step } = pricer().step(request(0, [a]));
+    expect(step).toEqual({ chars: 50 + messageChars(a), cachedChars: 0, writtenChars: 50 + messageChars(a), prefixBreak: false, cold: true, lookbackMiss: false });
   });
 
   test("a request that extends the previous one within the TTL reads the shared prefix", () => {
-    const sim = new CacheSim(1000);
+    const sim = pricer();
     sim.step(request(0, [a, b]));
-    const step = sim.step(request(500, [a, b, c]));
+    const { step } = sim.step(request(500, [a, b, c]));
     expect(step.cachedChars).toBe(50 + messageChars(a) + messageChars(b));
     expect(step.prefixBreak).toBe(false);
     expect(step.cold).toBe(false);
   });
 
   test("an equal copy of a message counts as the same prefix", () => {
-    const sim = new CacheSim(1000);
+    const sim = pricer();
     sim.step(request(0, [a]));
-    expect(sim.step(request(1, [{ ...a }, b])).cachedChars).toBe(50 + messageChars(a));
+    expect(sim.step(request(1, [{ ...a }, b])).step.cachedChars).toBe(50 + messageChars(a));
   });
 
   test("after the TTL nothing is read and it is no prefix break", () => {
-    const sim = new CacheSim(1000);
+    const sim = pricer();
     sim.step(request(0, [a]));
-    const step = sim.step(request(1001, [a, b]));
+    const { step } = sim.step(request(1001, [a, b]));
     expect(step.cachedChars).toBe(0);
     expect(step.cold).toBe(true);
     expect(step.prefixBreak).toBe(false);
   });
 
   test("rewriting a cached message reads only up to it and counts a prefix break", () => {
-    const sim = new CacheSim(1000);
+    const sim = pricer();
     sim.step(request(0, [a, b]));
-    const step = sim.step(request(10, [a, c]));
+    const { step } = sim.step(request(10, [a, c]));
     expect(step.cachedChars).toBe(50 + messageChars(a));
     expect(step.prefixBreak).toBe(true);
   });
 
   test("a changed system prompt breaks the prefix at its start", () => {
-    const sim = new CacheSim(1000);
+    const sim = pricer();
     sim.step(request(0, [a], 1));
-    const step = sim.step(request(10, [a, b], 2));
+    const { step } = sim.step(request(10, [a, b], 2));
     expect(step.cachedChars).toBe(0);
     expect(step.prefixBreak).toBe(true);
   });
 
   test("a clock that goes backwards is treated as cold", () => {
-    const sim = new CacheSim(1000);
+    const sim = pricer();
     sim.step(request(500, [a]));
-    expect(sim.step(request(100, [a, b])).cold).toBe(true);
+    expect(sim.step(request(100, [a, b])).step.cold).toBe(true);
+  });
+});
+
+/** A conversation of `turns` tool turns: an assistant with one tool call and its result, each 100-char output. */
+function conversation(turns: number): any[] {
+  const messages: any[] = [user("start")];
+  for (let t = 0; t < turns; t++) {
+    messages.push({ role: "assistant", content: [{ type: "toolCall", id: `c${t}`, name: "bash", arguments: {} }] });
+    messages.push({ role: "toolResult", toolCallId: `c${t}`, toolName: "bash", content: [{ type: "text", text: "x".repeat(100) }], isError: false });
+  }
+  return messages;
+}
+
+describe("Anthropic's breakpoint rule over replayed requests", () => {
+  test("a turn that adds more than 20 blocks with nothing rewritten is a lookback miss, not a prefix break", () => {
+    const sim = pricer(anthropic);
+    const all = conversation(20);
+    sim.step(request(0, all.slice(0, 3)));
+    const { step } = sim.step(request(10, all));
+    expect(step.prefixBreak).toBe(false);
+    expect(step.lookbackMiss).toBe(true);
+    expect(step.cachedChars).toBe(50);
+  });
+
+  test("the spare breakpoint reads past the same long turn", () => {
+    const sim = pricer(anthropic, true);
+    const all = conversation(20);
+    const first = sim.step(request(0, all.slice(0, 3))).step;
+    const { step } = sim.step(request(10, all));
+    expect(step.cachedChars).toBe(first.chars);
+    expect(step.lookbackMiss).toBe(false);
+  });
+
+  test("the alternative bills the same requests with the spare breakpoint the other way", () => {
+    const sim = new CachePricer(anthropic, true, true);
+    const all = conversation(20);
+    sim.step(request(0, all.slice(0, 3)));
+    const both = sim.step(request(10, all));
+    expect(both.step.cachedChars).toBeGreaterThan(both.alternative!.cachedChars);
+    expect(both.alternative!.chars).toBe(both.step.chars);
+  });
+
+  test("under the minimum nothing is cached: the request is billed as plain input", () => {
+    const sim = new CachePricer({ rule: "anthropic-breakpoints", options: { ttlMs: 1000, minTokens: 100_000 } }, false, false);
+    const { step } = sim.step(request(0, [a, b]));
+    expect(step.cachedChars + step.writtenChars).toBe(0);
   });
 });

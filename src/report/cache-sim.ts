@@ -1,42 +1,26 @@
 /**
- * The provider's prompt cache, simulated over a sequence of requests: a
- * request reads from the cache the longest prefix it shares with the previous
- * request, if that one was sent less than the TTL ago, and writes the rest.
- * A prefix break is a warm request that does not extend the previous one
- * (something already cached was rewritten). Sizes are chars (the caller
- * turns them into tokens once the chars-per-token ratio is calibrated). Pure.
+ * The provider's prompt cache over a replayed configuration, one request at a
+ * time, under the rule of the session's API (economics/prompt-cache.ts):
+ * Anthropic's breakpoints with their 20-block lookback, or the longest shared
+ * prefix. Each request becomes its content blocks (request-blocks.ts); with
+ * `spareBreakpoint` (pi-condense's `cacheBreakpoint`) the spare marker goes
+ * where `spareBreakpointIndex` puts it. Sizes are chars: the rule's minimum
+ * and increment are scaled at 4 chars per token, and the caller turns chars
+ * into tokens once the ratio is calibrated.
+ *
+ * Prefix breaks and cold starts keep the replay's meaning whatever the rule:
+ * a prefix break is a warm request that does not extend the previous one
+ * (something already cached was rewritten, or the system prompt changed); a
+ * cold start is the first request or one sent after the TTL. A lookback miss
+ * is a warm request that rewrote nothing yet read less than the previous
+ * request left cached (Anthropic: a turn that added more than 20 blocks).
+ * Messages are compared by reference: each render's messages equal to the
+ * previous render's at the same position become those earlier objects
+ * (`StableMessages`). Pure.
  */
-import { elementChars } from "../render/message-size.js";
-
-export interface CacheStep {
-  /** Input chars of the request (system prompt included). */
-  chars: number;
-  /** Of which read from the cache; the rest is written. */
-  cachedChars: number;
-  prefixBreak: boolean;
-  /** The previous request's cache had expired (or there was none). */
-  cold: boolean;
-}
-
-export interface SimRequest {
-  time: number;
-  messages: any[];
-  systemChars: number;
-  systemVersion: number;
-}
-
-const sizes = new WeakMap<object, number>();
-
-/** Chars of one message as the render measures it (an image at a flat 6,400), plus its separating comma. */
-export function messageChars(message: any): number {
-  if (typeof message !== "object" || message === null) return 4;
-  let known = sizes.get(message);
-  if (known === undefined) {
-    known = elementChars(message) + 1;
-    sizes.set(message, known);
-  }
-  return known;
-}
+import { cacheRuleOf, cacheRuleOptions, createPromptCache, LOOKBACK_BLOCKS, type CacheRule, type CacheRuleOptions, type PromptCache } from "../economics/prompt-cache.js";
+import { spareBreakpointIndex } from "../economics/spare-breakpoint.js";
+import { BlockList } from "./request-blocks.js";
 
 /** Structural equality of two JSON-like values; identical references short-cut at every level. */
 export function sameValue(a: unknown, b: unknown): boolean {
@@ -84,31 +68,132 @@ export class StableMessages {
   }
 }
 
-export class CacheSim {
-  private previous: SimRequest | undefined;
-  /** `cumulative[i]`: chars of the previous request's first i messages (system prompt excluded). */
-  private cumulative: number[] = [0];
+export const CHARS_PER_RULE_TOKEN = 4;
 
-  constructor(private readonly ttlMs: number) {}
+export interface PricedRequest {
+  time: number;
+  messages: any[];
+  systemChars: number;
+  systemVersion: number;
+}
 
-  step(request: SimRequest): CacheStep {
-    const previous = this.previous;
-    const messages = request.messages;
-    let i = 0;
-    if (previous !== undefined) {
-      const limit = Math.min(previous.messages.length, messages.length);
-      while (i < limit && (messages[i] === previous.messages[i] || sameValue(messages[i], previous.messages[i]))) i++;
+export interface CacheStep {
+  /** Input chars of the request (system prompt included). */
+  chars: number;
+  /** Read from the cache. */
+  cachedChars: number;
+  /** Written to the cache; the rest (chars - cached - written) is plain input. */
+  writtenChars: number;
+  prefixBreak: boolean;
+  /** The previous request's cache had expired (or there was none). */
+  cold: boolean;
+  lookbackMiss: boolean;
+}
+
+export interface CacheSetup {
+  rule: CacheRule;
+  /** The rule's options in chars. */
+  options: CacheRuleOptions;
+}
+
+/** The rule of the API and model, its minimum and increment in chars. */
+export function cacheSetup(api: string | undefined, modelId: string | undefined, ttlMs: number): CacheSetup {
+  const tokens = cacheRuleOptions(api, modelId, ttlMs);
+  return {
+    rule: cacheRuleOf(api),
+    options: {
+      ttlMs,
+      minTokens: tokens.minTokens * CHARS_PER_RULE_TOKEN,
+      ...(tokens.increment === undefined ? {} : { increment: tokens.increment * CHARS_PER_RULE_TOKEN }),
+    },
+  };
+}
+
+/** One simulated cache: bills a request's blocks, adding the spare breakpoint first when asked. */
+class Bill {
+  private readonly cache: PromptCache;
+  /** Blocks of the previous request when it wrote an entry at its last block (its conversation marker). */
+  private previousEnd: number | undefined;
+
+  constructor(
+    private readonly setup: CacheSetup,
+    private readonly spareBreakpoint: boolean,
+  ) {
+    this.cache = createPromptCache(setup.rule, setup.options);
+  }
+
+  /**
+   * `list` holds the request's blocks with pi-ai's markers in place; `shared`: its leading blocks shared with
+   * the previous request. The spare marker is set for this bill only and taken off again.
+   */
+  step(time: number, list: BlockList, shared: number, warm: boolean, endMarked: boolean): { cached: number; written: number; readLess: boolean } {
+    const blocks = list.blocks;
+    const n = blocks.length;
+    // The common case needs no search: this request extends one that wrote an entry at its end, and its own
+    // end marker lies within the lookback of that entry, so a spare marker would read nothing more.
+    const withinReach = warm && endMarked && shared === this.previousEnd && n - shared <= LOOKBACK_BLOCKS;
+    let spare: number | undefined;
+    if (this.spareBreakpoint && this.cache.bestEntry && !withinReach) {
+      spare = spareBreakpointIndex({
+        keys: list.keys,
+        marked: blocks.map((b) => b.breakpoint),
+        eligible: list.eligible,
+        previousKeys: list.keys.slice(0, shared),
+        bestEntry: this.cache.bestEntry({ at: time, blocks }),
+      });
     }
-    const matched = i;
-    const cumulative = this.cumulative;
-    cumulative.length = matched + 1;
-    for (; i < messages.length; i++) cumulative.push(cumulative[i]! + messageChars(messages[i]));
-    const total = request.systemChars + cumulative[messages.length]!;
-    const warm = previous !== undefined && request.time - previous.time <= this.ttlMs && request.time >= previous.time;
+    const unmarked = spare === undefined ? undefined : blocks[spare]!;
+    if (unmarked) blocks[spare!] = { ...unmarked, breakpoint: true };
+    const bill = this.cache.bill({ at: time, blocks });
+    if (unmarked) blocks[spare!] = unmarked;
+    this.previousEnd = endMarked && list.chars >= this.setup.options.minTokens ? n : undefined;
+    return { cached: bill.cacheRead, written: bill.cacheWrite, readLess: bill.prefixBreak };
+  }
+}
+
+/**
+ * Prices one configuration's requests in order. `alternative` bills the same requests once more with the
+ * spare breakpoint the other way (the report's with/without line) at the cost of a second cache only.
+ */
+export class CachePricer {
+  private readonly stable = new StableMessages();
+  private readonly list = new BlockList();
+  private readonly main: Bill;
+  private readonly other: Bill | undefined;
+  private previous: { time: number; messages: number; systemVersion: number } | undefined;
+
+  constructor(
+    private readonly setup: CacheSetup,
+    spareBreakpoint: boolean,
+    alternative: boolean,
+  ) {
+    this.main = new Bill(setup, spareBreakpoint);
+    this.other = alternative ? new Bill(setup, !spareBreakpoint) : undefined;
+  }
+
+  /** The request's step, and the alternative's when there is one. */
+  step(request: PricedRequest): { step: CacheStep; alternative?: CacheStep } {
+    const messages = this.stable.stable(request.messages);
+    const list = this.list;
+    const previous = this.previous;
+    const sharedMessages = list.update(messages, request.systemChars, request.systemVersion);
     const sameSystem = previous !== undefined && previous.systemVersion === request.systemVersion;
-    const shared = warm && sameSystem ? request.systemChars + cumulative[matched]! : 0;
-    const extendsPrevious = sameSystem && previous !== undefined && matched === previous.messages.length;
-    this.previous = request;
-    return { chars: total, cachedChars: shared, prefixBreak: warm && !extendsPrevious, cold: !warm };
+    const shared = sameSystem ? list.blocksOf(sharedMessages) : 0;
+    const chars = list.chars;
+    const warm = previous !== undefined && request.time >= previous.time && request.time - previous.time <= this.setup.options.ttlMs;
+    // As before the rules were per API: a warm request that does not extend the previous one rewrote something.
+    const prefixBreak = warm && !(sameSystem && sharedMessages === previous.messages);
+    this.previous = { time: request.time, messages: messages.length, systemVersion: request.systemVersion };
+    const last = list.lastMarked();
+    const unmarked = last === undefined || last === 0 ? undefined : list.blocks[last]!;
+    if (unmarked) list.blocks[last!] = { ...unmarked, breakpoint: true };
+    const stepOf = (bill: Bill): CacheStep => {
+      const { cached, written, readLess } = bill.step(request.time, list, shared, warm, unmarked !== undefined);
+      return { chars, cachedChars: cached, writtenChars: written, prefixBreak, cold: !warm, lookbackMiss: warm && !prefixBreak && readLess };
+    };
+    const step = stepOf(this.main);
+    const alternative = this.other ? stepOf(this.other) : undefined;
+    if (unmarked) list.blocks[last!] = unmarked;
+    return alternative ? { step, alternative } : { step };
   }
 }

@@ -12,7 +12,7 @@ function series(name: ScenarioSeries["name"], label: string, n: number): Scenari
     cacheRead: context,
     cacheWrite: context.map(() => 0),
     cumulativeCost: context.map((v) => v / 1000),
-    totals: { requests: n, input: 1, cacheRead: 1, cacheWrite: 0, output: 0, summarizerInput: 0, summarizerOutput: 0, summarizerCalls: 0, prefixBreaks: 0, coldStarts: 1, peakContext: n * 10, dollars: undefined },
+    totals: { requests: n, input: 1, cacheRead: 1, cacheWrite: 0, output: 0, summarizerInput: 0, summarizerOutput: 0, summarizerCalls: 0, uncached: 0, prefixBreaks: 0, coldStarts: 1, lookbackMisses: 0, peakContext: n * 10, dollars: undefined },
   };
 }
 
@@ -22,6 +22,7 @@ function report(n: number): ReplayReport {
     requests: n,
     model: "anthropic/claude-sonnet-4-5",
     cost: costModelFor(undefined),
+    cache: { rule: "anthropic-breakpoints", api: "anthropic-messages", spareBreakpoint: true },
     scenarios: [series("none", "no pruning", n), series("whatif", "what-if", n)],
     summaryEstimate: { ratio: 0.1, samples: 0, meanAbsError: undefined, realChars: 0, rawChars: 0 },
     tokens: { samples: 0, charsPerToken: 4, errorAtFour: undefined, errorCalibrated: undefined },

@@ -5,8 +5,8 @@
  * and what each configuration made of them; the estimates, notes and
  * problems. Pure.
  */
-import type { ReplayReport, ScenarioSeries } from "./replay.js";
-import { dollars, estimateLines, percent, tokens } from "./text-report.js";
+import type { CacheReport, ReplayReport, ScenarioSeries } from "./replay.js";
+import { cacheLines, dollars, estimateLines, percent, rowsFor, tokens } from "./text-report.js";
 
 const COLORS = ["#c0392b", "#2471a3", "#229954", "#7d3c98"];
 const W = 760;
@@ -62,19 +62,21 @@ const TOTAL_ROWS: Array<[string, (s: ScenarioSeries) => string]> = [
   ["input tokens", (s) => tokens(s.totals.input)],
   ["cache read", (s) => tokens(s.totals.cacheRead)],
   ["cache write", (s) => tokens(s.totals.cacheWrite)],
+  ["not cached", (s) => tokens(s.totals.uncached)],
   ["output tokens", (s) => tokens(s.totals.output)],
   ["summarizer input", (s) => tokens(s.totals.summarizerInput)],
   ["summarizer output", (s) => tokens(s.totals.summarizerOutput)],
   ["summaries", (s) => String(s.totals.summarizerCalls)],
   ["prefix breaks", (s) => String(s.totals.prefixBreaks)],
   ["cold starts", (s) => String(s.totals.coldStarts)],
+  ["lookback misses", (s) => String(s.totals.lookbackMisses)],
   ["peak context", (s) => tokens(s.totals.peakContext)],
   ["dollars", (s) => dollars(s.totals.dollars)],
 ];
 
-function totalsTable(scenarios: ScenarioSeries[]): string {
+function totalsTable(scenarios: ScenarioSeries[], cache: CacheReport): string {
   const head = `<tr><th></th>${scenarios.map((s) => `<th>${esc(s.label)}</th>`).join("")}</tr>`;
-  const rows = TOTAL_ROWS.map(([name, value]) => `<tr><th>${esc(name)}</th>${scenarios.map((s) => `<td>${esc(value(s))}</td>`).join("")}</tr>`);
+  const rows = rowsFor(TOTAL_ROWS, cache).map(([name, value]) => `<tr><th>${esc(name)}</th>${scenarios.map((s) => `<td>${esc(value(s))}</td>`).join("")}</tr>`);
   return `<table id="totals">${head}${rows.join("")}</table>`;
 }
 
@@ -107,8 +109,9 @@ export function reportHtml(report: ReplayReport, title: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>pruner report: ${esc(title)}</title><style>${STYLE}</style></head>
 <body><h1>pruner report</h1><p>${esc(title)}<br>${esc(report.model)}, ${report.requests} requests, cache TTL ${Math.round(report.cost.ttlMs / 1000)} s</p>
+<p id="cache-rule">${cacheLines(report).map(esc).join("<br>")}</p>
 ${charts}
-<h2>Totals</h2>${totalsTable(report.scenarios)}
+<h2>Totals</h2>${totalsTable(report.scenarios, report.cache)}
 <h2>The biggest outputs</h2>${outputsTable(report)}
 <h2>How this was estimated</h2>${list([...estimateLines(report), ...report.notes])}
 <h2>Problems in the file</h2>${list(report.problems.map((p) => p.message))}

@@ -1,9 +1,12 @@
 /**
  * Replays a parsed session for each configuration and totals what the main
  * model would have been sent and billed: per request the input, cache-read and
- * cache-write tokens (cache-sim.ts, the session model's TTL and the recorded
- * timestamps), prefix breaks, peak context, and dollars at the model's catalog
- * price; plus the summarizer's tokens. Chars become tokens at 4 chars per
+ * cache-write tokens (cache-pricing.ts: the cache rule of the session's API,
+ * the session model's TTL and the recorded timestamps), prefix breaks, peak
+ * context, and dollars at the model's catalog price; plus the summarizer's
+ * tokens. pi-condense's configurations (as recorded, what-if) carry its spare
+ * Anthropic breakpoint when `cacheBreakpoint` is on; pi alone never does, and
+ * the what-if is billed a second time with the breakpoint the other way. Chars become tokens at 4 chars per
  * token, or at the ratio calibrated against the recorded usage when the
  * session has it (the error of both is reported). Pure; `onProgress` and the
  * yields between chunks let a TUI show progress while a long replay runs.
@@ -11,7 +14,8 @@
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import type { CostModel } from "../economics/cost-model.js";
 import type { ContextPruneConfig } from "../types.js";
-import { CacheSim } from "./cache-sim.js";
+import type { CacheRule } from "../economics/prompt-cache.js";
+import { CachePricer, cacheSetup, type CacheStep } from "./cache-sim.js";
 import { buildRequests, type ReplayRequest } from "./requests.js";
 import { actualScenario, hasPrunerEntries, noPruningScenario, type Scenario, type SummarizerUse } from "./scenarios.js";
 import type { SessionProblem } from "./session-parse.js";
@@ -43,8 +47,12 @@ export interface ScenarioTotals {
   summarizerInput: number;
   summarizerOutput: number;
   summarizerCalls: number;
+  /** Input tokens neither read from nor written to the cache (billed at the input price). */
+  uncached: number;
   prefixBreaks: number;
   coldStarts: number;
+  /** Warm requests that rewrote nothing yet read less than the previous one cached (Anthropic's 20-block lookback). */
+  lookbackMisses: number;
   peakContext: number;
   /** Main model plus summarizer, or undefined when the model is unpriced. */
   dollars: number | undefined;
@@ -59,12 +67,23 @@ export interface TokenCalibration {
   errorCalibrated: number | undefined;
 }
 
+export interface CacheReport {
+  rule: CacheRule;
+  /** The API whose rule it is. */
+  api: string | undefined;
+  /** The as-recorded and what-if configurations carry pi-condense's spare breakpoint (Anthropic only). */
+  spareBreakpoint: boolean;
+  /** Anthropic: the what-if's totals with the spare breakpoint the other way. */
+  whatIfOther?: { spareBreakpoint: boolean; totals: ScenarioTotals };
+}
+
 export interface ReplayReport {
   sessionId: string;
   requests: number;
   /** The session's main model as `provider/id` (the last request's). */
   model: string;
   cost: CostModel;
+  cache: CacheReport;
   scenarios: ScenarioSeries[];
   summaryEstimate: SummaryEstimate;
   tokens: TokenCalibration;
@@ -82,31 +101,44 @@ export interface ReplayOptions {
   overrides: string[];
   /** Price at this catalog model instead of the session's (`--model`). */
   priceAs?: { provider: string; id: string };
-  /** The catalog entry of a `provider/id`, if the catalog has one. */
-  costModelOf(provider: string | undefined, model: string | undefined): { cost: CostModel; contextWindow: number | undefined };
+  /** The catalog entry of a `provider/id`, if the catalog has one (`api`: the catalog's, for `--model`). */
+  costModelOf(provider: string | undefined, model: string | undefined): { cost: CostModel; contextWindow: number | undefined; api?: string };
   onProgress?(done: number, total: number): void;
   /** Requests between two yields to the event loop (0: never yield). */
   yieldEvery?: number;
 }
 
-interface RawStep {
-  chars: number;
-  cachedChars: number;
-  prefixBreak: boolean;
-  cold: boolean;
-}
+type RawStep = CacheStep;
 
 interface RawRun {
   scenario: Scenario;
   steps: RawStep[];
+  /** The same requests billed with the spare breakpoint the other way (the what-if of an Anthropic session). */
+  alternative: RawStep[];
   finalMessages: any[];
+}
+
+/** The cache each configuration is billed under. */
+interface CachePlan {
+  setup: ReturnType<typeof cacheSetup>;
+  api: string | undefined;
+  spareBreakpoint: boolean;
+}
+
+/** `cacheBreakpoint` is read defensively: a config without the key (older settings) keeps the default, on. */
+function spareBreakpointOf(config: ContextPruneConfig): boolean {
+  return (config as { cacheBreakpoint?: unknown }).cacheBreakpoint !== false;
 }
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-async function runAll(scenarios: Scenario[], requests: ReplayRequest[], ttlMs: number, options: ReplayOptions): Promise<RawRun[]> {
-  const runs: RawRun[] = scenarios.map((scenario) => ({ scenario, steps: [], finalMessages: [] }));
-  const sims = scenarios.map(() => new CacheSim(ttlMs));
+async function runAll(scenarios: Scenario[], requests: ReplayRequest[], plan: CachePlan, options: ReplayOptions): Promise<RawRun[]> {
+  const runs: RawRun[] = scenarios.map((scenario) => ({ scenario, steps: [], alternative: [], finalMessages: [] }));
+  const anthropic = plan.setup.rule === "anthropic-breakpoints";
+  // pi alone never has the spare breakpoint; only the what-if is billed both ways.
+  const pricers = scenarios.map(
+    (scenario) => new CachePricer(plan.setup, anthropic && scenario.name !== "none" && plan.spareBreakpoint, anthropic && scenario.name === "whatif"),
+  );
   const total = requests.length * scenarios.length;
   let done = 0;
   options.onProgress?.(0, total);
@@ -115,7 +147,9 @@ async function runAll(scenarios: Scenario[], requests: ReplayRequest[], ttlMs: n
     for (let r = 0; r < requests.length; r++) {
       const request = requests[r]!;
       const messages = await run.scenario.messagesAt(request);
-      run.steps.push(sims[s]!.step({ time: request.time, messages, systemChars: request.systemChars, systemVersion: request.systemVersion }));
+      const priced = pricers[s]!.step({ time: request.time, messages, systemChars: request.systemChars, systemVersion: request.systemVersion });
+      run.steps.push(priced.step);
+      if (priced.alternative) run.alternative.push(priced.alternative);
       if (r === requests.length - 1) run.finalMessages = messages;
       done += 1;
       if (options.yieldEvery && done % options.yieldEvery === 0) {
@@ -169,7 +203,7 @@ function summarizerTokens(use: SummarizerUse, charsPerToken: number): { input: n
 }
 
 /** `trustRecorded`: the recorded summarizer dollars stand (not when the run is priced as another model). */
-function series(run: RawRun, requests: ReplayRequest[], cost: CostModel, summarizerCost: CostModel, charsPerToken: number, trustRecorded: boolean): ScenarioSeries {
+function series(run: RawRun, steps: RawStep[], requests: ReplayRequest[], cost: CostModel, summarizerCost: CostModel, charsPerToken: number, trustRecorded: boolean): ScenarioSeries {
   const p = cost.prices;
   const sp = summarizerCost.prices;
   const out: ScenarioSeries = { name: run.scenario.name, label: run.scenario.label, context: [], cacheRead: [], cacheWrite: [], cumulativeCost: [], totals: undefined as never };
@@ -177,19 +211,25 @@ function series(run: RawRun, requests: ReplayRequest[], cost: CostModel, summari
   let output = 0;
   let prefixBreaks = 0;
   let coldStarts = 0;
+  let lookbackMisses = 0;
+  let uncached = 0;
   let peak = 0;
-  run.steps.forEach((step, i) => {
+  steps.forEach((step, i) => {
     const context = step.chars / charsPerToken;
     const read = step.cachedChars / charsPerToken;
+    const write = step.writtenChars / charsPerToken;
+    const plain = Math.max(0, context - read - write);
     const tokensOut = requests[i]!.outputTokens;
     out.context.push(context);
     out.cacheRead.push(read);
-    out.cacheWrite.push(context - read);
-    dollars += read * p.cacheRead + (context - read) * p.cacheWrite + tokensOut * p.output;
+    out.cacheWrite.push(write);
+    dollars += read * p.cacheRead + write * p.cacheWrite + plain * p.input + tokensOut * p.output;
     out.cumulativeCost.push(dollars);
     output += tokensOut;
+    uncached += plain;
     if (step.prefixBreak) prefixBreaks += 1;
     if (step.cold) coldStarts += 1;
+    if (step.lookbackMiss) lookbackMisses += 1;
     peak = Math.max(peak, context);
   });
   const use = run.scenario.summarizer();
@@ -197,7 +237,7 @@ function series(run: RawRun, requests: ReplayRequest[], cost: CostModel, summari
   const priced = summarizer.input * sp.input + summarizer.output * sp.output;
   const summarizerDollars = trustRecorded && use.recordedCost !== undefined ? use.recordedCost : priced;
   out.totals = {
-    requests: run.steps.length,
+    requests: steps.length,
     input: sum(out.context),
     cacheRead: sum(out.cacheRead),
     cacheWrite: sum(out.cacheWrite),
@@ -205,8 +245,10 @@ function series(run: RawRun, requests: ReplayRequest[], cost: CostModel, summari
     summarizerInput: summarizer.input,
     summarizerOutput: summarizer.output,
     summarizerCalls: use.calls,
+    uncached,
     prefixBreaks,
     coldStarts,
+    lookbackMisses,
     peakContext: peak,
     dollars: cost.priced ? dollars + summarizerDollars : undefined,
   };
@@ -222,9 +264,12 @@ function sum(values: number[]): number {
 export async function replaySession(options: ReplayOptions): Promise<ReplayReport> {
   const requests = buildRequests(options.branch);
   const last = requests[requests.length - 1];
-  const { cost, contextWindow } = options.priceAs
+  const { cost, contextWindow, api: catalogApi } = options.priceAs
     ? options.costModelOf(options.priceAs.provider, options.priceAs.id)
     : options.costModelOf(last?.provider, last?.model);
+  // The rule follows the model the session is priced at: its own last one, or `--model`'s API when the catalog names it.
+  const api = options.priceAs ? (catalogApi ?? last?.api) : last?.api;
+  const plan: CachePlan = { setup: cacheSetup(api, options.priceAs?.id ?? last?.model, cost.ttlMs), api, spareBreakpoint: spareBreakpointOf(options.config) };
   const summaryEstimate = calibrateSummaryEstimate(options.branch);
   const recorded = hasPrunerEntries(options.branch);
   const scenarios: Scenario[] = [noPruningScenario()];
@@ -233,15 +278,23 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
   const costPolicy = config.flushPolicy === "cost" && config.pruneOn === "agent-message" && cost.priced;
   const policy = costPolicy ? { main: cost, summarizer: summarizerCostModel(options, cost) } : undefined;
   scenarios.push(whatIfScenario(config, summaryEstimate, contextWindow, WHAT_IF, policy));
-  const runs = await runAll(scenarios, requests, cost.ttlMs, options);
+  const runs = await runAll(scenarios, requests, plan, options);
   const tokens = calibrateTokens(requests, runs[recorded ? 1 : 0]!);
   const summarizerCost = summarizerCostModel(options, cost);
-  const series_ = runs.map((run) => series(run, requests, cost, summarizerCost, tokens.charsPerToken, options.priceAs === undefined));
+  const trustRecorded = options.priceAs === undefined;
+  const series_ = runs.map((run) => series(run, run.steps, requests, cost, summarizerCost, tokens.charsPerToken, trustRecorded));
+  const whatIfRun = runs.find((run) => run.scenario.name === "whatif");
+  const cache: CacheReport = { rule: plan.setup.rule, api, spareBreakpoint: plan.setup.rule === "anthropic-breakpoints" && plan.spareBreakpoint };
+  if (whatIfRun && whatIfRun.alternative.length === whatIfRun.steps.length && plan.setup.rule === "anthropic-breakpoints") {
+    const totals = series(whatIfRun, whatIfRun.alternative, requests, cost, summarizerCost, tokens.charsPerToken, trustRecorded).totals;
+    cache.whatIfOther = { spareBreakpoint: !plan.spareBreakpoint, totals };
+  }
   return {
     sessionId: options.sessionId,
     requests: requests.length,
     model: modelName(last),
     cost,
+    cache,
     scenarios: series_,
     summaryEstimate,
     tokens,

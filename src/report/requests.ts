@@ -34,6 +34,8 @@ export interface ReplayRequest {
   usage: RecordedUsage | undefined;
   provider: string | undefined;
   model: string | undefined;
+  /** The pi-ai API the request went through (`anthropic-messages`, `openai-responses`, ...). */
+  api: string | undefined;
 }
 
 const REBUILDING = new Set(["compaction", "context_edit"]);
@@ -151,6 +153,7 @@ export function buildRequests(input: SessionEntry[]): ReplayRequest[] {
         usage,
         provider: typeof message.provider === "string" ? message.provider : undefined,
         model: typeof message.model === "string" ? message.model : undefined,
+        api: typeof message.api === "string" ? message.api : undefined,
       });
     }
     views.push(contextMessagesOf(entry));

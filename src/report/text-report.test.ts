@@ -12,7 +12,7 @@ function series(name: ScenarioSeries["name"], label: string, context: number[]):
     cacheRead: context.map(() => 0),
     cacheWrite: context,
     cumulativeCost: context.map((_, i) => i),
-    totals: { requests: context.length, input: 1, cacheRead: 0, cacheWrite: 1, output: 0, summarizerInput: 0, summarizerOutput: 0, summarizerCalls: 0, prefixBreaks: 0, coldStarts: 1, peakContext: peak, dollars: 1.5 },
+    totals: { requests: context.length, input: 1, cacheRead: 0, cacheWrite: 1, output: 0, summarizerInput: 0, summarizerOutput: 0, summarizerCalls: 0, uncached: 0, prefixBreaks: 0, coldStarts: 1, lookbackMisses: 0, peakContext: peak, dollars: 1.5 },
   };
 }
 
@@ -23,6 +23,7 @@ function report(requests: number, extra: Partial<ReplayReport> = {}): ReplayRepo
     requests,
     model: "anthropic/claude-sonnet-4-5",
     cost: costModelFor(undefined),
+    cache: { rule: "anthropic-breakpoints", api: "anthropic-messages", spareBreakpoint: true },
     scenarios: [series("none", "no pruning", ramp), series("actual", "as recorded", ramp.map((v) => v / 2)), series("whatif", "what-if", ramp.map((v) => v / 3))],
     summaryEstimate: { ratio: 0.1, samples: 0, meanAbsError: undefined, realChars: 0, rawChars: 0 },
     tokens: { samples: 0, charsPerToken: 4, errorAtFour: undefined, errorCalibrated: undefined },

@@ -6,13 +6,15 @@
  * problems found in the file. Pure.
  */
 import { formatCompactCount } from "../summarize/stats.js";
-import type { ReplayReport, ScenarioSeries, ScenarioTotals } from "./replay.js";
+import { LOOKBACK_BLOCKS } from "../economics/prompt-cache.js";
+import type { CacheReport, ReplayReport, ScenarioSeries, ScenarioTotals } from "./replay.js";
 
 export const REPORT_WIDTH = 78;
 const LABEL_WIDTH = 14;
 const CHART_ROWS = 3;
 const BLOCKS = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
 const PEAK_WIDTH = 7;
+const LOOKBACK_ROW = "lookback misses";
 
 export function tokens(n: number): string {
   return formatCompactCount(Math.round(n));
@@ -77,21 +79,47 @@ const ROWS: Array<[string, (t: ScenarioTotals) => string]> = [
   ["input tokens", (t) => tokens(t.input)],
   ["cache read", (t) => tokens(t.cacheRead)],
   ["cache write", (t) => tokens(t.cacheWrite)],
+  ["not cached", (t) => tokens(t.uncached)],
   ["output tokens", (t) => tokens(t.output)],
   ["summarizer in", (t) => tokens(t.summarizerInput)],
   ["summarizer out", (t) => tokens(t.summarizerOutput)],
   ["summaries", (t) => String(t.summarizerCalls)],
   ["prefix breaks", (t) => String(t.prefixBreaks)],
   ["cold starts", (t) => String(t.coldStarts)],
+  [LOOKBACK_ROW, (t) => String(t.lookbackMisses)],
   ["peak context", (t) => tokens(t.peakContext)],
   ["dollars", (t) => dollars(t.dollars)],
 ];
 
-export function totalsTable(scenarios: ScenarioSeries[]): string[] {
+/** Rows of the totals table under a cache rule: lookback misses exist only under Anthropic's. */
+export function rowsFor<Row extends [string, unknown]>(rows: Row[], cache: CacheReport | undefined): Row[] {
+  return cache?.rule === "anthropic-breakpoints" ? rows : rows.filter(([name]) => name !== LOOKBACK_ROW);
+}
+
+export function totalsTable(scenarios: ScenarioSeries[], cache?: CacheReport): string[] {
   const cell = Math.min(18, Math.floor((REPORT_WIDTH - 18) / Math.max(1, scenarios.length)));
   const head = `  ${"".padEnd(16)}${scenarios.map((s) => s.label.slice(0, cell - 1).padStart(cell)).join("")}`;
-  const body = ROWS.map(([name, value]) => `  ${name.padEnd(16)}${scenarios.map((s) => value(s.totals).padStart(cell)).join("")}`);
+  const body = rowsFor(ROWS, cache).map(([name, value]) => `  ${name.padEnd(16)}${scenarios.map((s) => value(s.totals).padStart(cell)).join("")}`);
   return [head, ...body];
+}
+
+/**
+ * The cache rule the replay priced by, and for an Anthropic session the what-if with pi-condense's spare
+ * breakpoint and without it (in dollars, or cache-write tokens when the model is unpriced).
+ */
+export function cacheLines(report: ReplayReport): string[] {
+  const cache = report.cache;
+  if (cache.rule !== "anthropic-breakpoints") return [`cache rule: longest shared prefix (${cache.api ?? "API not recorded"})`];
+  const rule = `cache rule: Anthropic breakpoints (${LOOKBACK_BLOCKS}-block lookback), ${
+    cache.spareBreakpoint ? "with pi-condense's spare breakpoint" : "without pi-condense's spare breakpoint (cacheBreakpoint off)"
+  }`;
+  const whatIf = report.scenarios.find((s) => s.name === "whatif");
+  const other = cache.whatIfOther;
+  if (!whatIf || !other) return [rule];
+  const withIt = other.spareBreakpoint ? other.totals : whatIf.totals;
+  const without = other.spareBreakpoint ? whatIf.totals : other.totals;
+  const figure = (t: ScenarioTotals) => (report.cost.priced ? dollars(t.dollars) : `${tokens(t.cacheWrite)} cache write`);
+  return [rule, `what-if with the spare breakpoint: ${figure(withIt)}; without it: ${figure(without)}`];
 }
 
 export function estimateLines(report: ReplayReport): string[] {
@@ -131,8 +159,9 @@ export function reportText(report: ReplayReport, title: string, htmlPath?: strin
     `pruner report: ${title}`,
     ...wrap(`${report.model}, ${report.requests} requests, cache TTL ${ttl > 0 ? `${ttl} min` : `${report.cost.ttlMs} ms`}${report.cost.priced ? "" : ", no catalog price (no dollars)"}`, "  "),
   ];
+  for (const line of cacheLines(report)) lines.push(...wrap(line, "  "));
   if (report.requests === 0) lines.push("  no main-model requests on this branch: nothing to replay");
-  else lines.push("", ...chartText(report.scenarios), "", ...totalsTable(report.scenarios));
+  else lines.push("", ...chartText(report.scenarios), "", ...totalsTable(report.scenarios, report.cache));
   lines.push("");
   for (const line of [...estimateLines(report), ...report.notes]) lines.push(...wrap(line, "  "));
   if (report.problems.length > 0) {
