@@ -78,13 +78,9 @@ export type RequestPhase = "in-run" | "after-reply";
  */
 export function expectedRemainingRequests(requestsSoFar: number, promptsSoFar: number, phase: RequestPhase): number {
   const remaining = Math.max(1, Number.isFinite(requestsSoFar) ? requestsSoFar : 0);
-  return phase === "in-run" ? remaining : remaining * continueChance(promptsSoFar);
-}
-
-/** The chance another prompt follows the agent's final reply, after `promptsSoFar` prompts: p / (p + 1). */
-export function continueChance(promptsSoFar: number): number {
+  if (phase === "in-run") return remaining;
   const prompts = Math.max(0, Number.isFinite(promptsSoFar) ? promptsSoFar : 0);
-  return prompts / (prompts + 1);
+  return remaining * (prompts / (prompts + 1));
 }
 
 function nonNegative(value: number): number {
@@ -98,7 +94,6 @@ export function weighRewrite(
   expectedRequests: number,
   cold: boolean,
   cache: RewriteCacheRule = LONGEST_PREFIX,
-  nextRequestChance = 1,
 ): RewriteDecision {
   const suffix = nonNegative(figures.suffixTokens);
   const removed = Math.min(nonNegative(figures.removedTokens), suffix);
@@ -107,9 +102,7 @@ export function weighRewrite(
   const { cacheRead, cacheWrite } = main.prices;
   const summarizerCost = nonNegative(figures.summarizerInputTokens) * summarizer.prices.input + summary * summarizer.prices.output;
   const reread = cold ? 0 : rereadTokens(figures, cache);
-  // The cache is rewritten by the next request: with no next request (the session ends) it costs nothing.
-  const chance = Math.min(1, nonNegative(nextRequestChance));
-  const rewrite = cold ? 0 : chance * (cacheWrite * (reread + suffix - removed + summary) - cacheRead * (reread + suffix));
+  const rewrite = cold ? 0 : cacheWrite * (reread + suffix - removed + summary) - cacheRead * (reread + suffix);
   const oneTimeCost = rewrite + summarizerCost;
   const savingPerRequest = cacheRead * (removed - summary);
   // Cold, the request that follows writes the whole suffix anyway: it already saves at the write price.

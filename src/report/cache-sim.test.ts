@@ -119,3 +119,28 @@ describe("Anthropic's breakpoint rule over replayed requests", () => {
     expect(step.cachedChars + step.writtenChars).toBe(0);
   });
 });
+
+describe("the spare breakpoint keeps the next rewrite point alive", () => {
+  const call = (id: string) => ({ role: "assistant", content: [{ type: "toolCall", id, name: "read", arguments: { path: id } }] });
+  const result = (id: string, text: string) => ({ role: "toolResult", toolCallId: id, toolName: "read", content: [{ type: "text", text }], isError: false });
+  const ids = Array.from({ length: 30 }, (_, i) => `t${i}`);
+  const prompt = user("p".repeat(400));
+  const raw = ids.flatMap((id) => [call(id), result(id, `${id} `.repeat(200))]);
+  const stubbed = ids.flatMap((id, i) => [raw[2 * i], result(id, `[${id}] stub`)]);
+
+  /** A run of 30 tool turns 100 ms apart (three cache lifetimes), then the request whose outputs are stubs. */
+  function rewriteRead(pending: boolean): number {
+    const sim = pricer(anthropic, true);
+    const waiting = () => new Set(ids);
+    for (let n = 1; n <= 30; n++) sim.step({ ...request(n * 100, [prompt, ...raw.slice(0, 2 * n)]), ...(pending ? { pending: waiting } : {}) });
+    return sim.step(request(3_100, [prompt, ...stubbed, user("next")])).step.cachedChars;
+  }
+
+  test("with the waiting outputs known, the rewrite reads everything before the first of them", () => {
+    expect(rewriteRead(true)).toBe(50 + messageChars(prompt) + messageChars(raw[0]));
+  });
+
+  test("without them the entry before the first output has expired and only a later one could be read", () => {
+    expect(rewriteRead(false)).toBeLessThan(rewriteRead(true));
+  });
+});

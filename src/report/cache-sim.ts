@@ -19,7 +19,7 @@
  * (`StableMessages`). Pure.
  */
 import { cacheRuleOf, cacheRuleOptions, createPromptCache, LOOKBACK_BLOCKS, type CacheRule, type CacheRuleOptions, type PromptCache } from "../economics/prompt-cache.js";
-import { spareBreakpointIndex } from "../economics/spare-breakpoint.js";
+import { anticipatedBreakpointIndex, spareBreakpointIndex } from "../economics/spare-breakpoint.js";
 import { BlockList } from "./request-blocks.js";
 
 /** Structural equality of two JSON-like values; identical references short-cut at every level. */
@@ -75,6 +75,8 @@ export interface PricedRequest {
   messages: any[];
   systemChars: number;
   systemVersion: number;
+  /** Tool call ids of the outputs waiting to be summarized (the spare breakpoint anticipates their rewrite); asked only when needed. */
+  pending?: () => ReadonlySet<string>;
 }
 
 export interface CacheStep {
@@ -126,7 +128,7 @@ class Bill {
    * `list` holds the request's blocks with pi-ai's markers in place; `shared`: its leading blocks shared with
    * the previous request. The spare marker is set for this bill only and taken off again.
    */
-  step(time: number, list: BlockList, shared: number, warm: boolean, endMarked: boolean): { cached: number; written: number; readLess: boolean } {
+  step(time: number, list: BlockList, shared: number, warm: boolean, endMarked: boolean, pendingOf: (() => ReadonlySet<string>) | undefined): { cached: number; written: number; readLess: boolean } {
     const blocks = list.blocks;
     const n = blocks.length;
     // The common case needs no search: this request extends one that wrote an entry at its end, and its own
@@ -141,6 +143,9 @@ class Bill {
         previousKeys: list.keys.slice(0, shared),
         bestEntry: this.cache.bestEntry({ at: time, blocks }),
       });
+    }
+    if (this.spareBreakpoint && spare === undefined && pendingOf) {
+      spare = anticipatedBreakpointIndex({ marked: blocks.map((b) => b.breakpoint), eligible: list.eligible, toolUseIds: list.toolCallIds, pending: pendingOf() });
     }
     const unmarked = spare === undefined ? undefined : blocks[spare]!;
     if (unmarked) blocks[spare!] = { ...unmarked, breakpoint: true };
@@ -188,7 +193,7 @@ export class CachePricer {
     const unmarked = last === undefined || last === 0 ? undefined : list.blocks[last]!;
     if (unmarked) list.blocks[last!] = { ...unmarked, breakpoint: true };
     const stepOf = (bill: Bill): CacheStep => {
-      const { cached, written, readLess } = bill.step(request.time, list, shared, warm, unmarked !== undefined);
+      const { cached, written, readLess } = bill.step(request.time, list, shared, warm, unmarked !== undefined, request.pending);
       return { chars, cachedChars: cached, writtenChars: written, prefixBreak, cold: !warm, lookbackMiss: warm && !prefixBreak && readLess };
     };
     const step = stepOf(this.main);

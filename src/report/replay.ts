@@ -125,11 +125,6 @@ interface CachePlan {
   spareBreakpoint: boolean;
 }
 
-/** `cacheBreakpoint` is read defensively: a config without the key (older settings) keeps the default, on. */
-function spareBreakpointOf(config: ContextPruneConfig): boolean {
-  return (config as { cacheBreakpoint?: unknown }).cacheBreakpoint !== false;
-}
-
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 async function runAll(scenarios: Scenario[], requests: ReplayRequest[], plan: CachePlan, options: ReplayOptions): Promise<RawRun[]> {
@@ -147,7 +142,8 @@ async function runAll(scenarios: Scenario[], requests: ReplayRequest[], plan: Ca
     for (let r = 0; r < requests.length; r++) {
       const request = requests[r]!;
       const messages = await run.scenario.messagesAt(request);
-      const priced = pricers[s]!.step({ time: request.time, messages, systemChars: request.systemChars, systemVersion: request.systemVersion });
+      const pending = run.scenario.pending?.bind(run.scenario);
+      const priced = pricers[s]!.step({ time: request.time, messages, systemChars: request.systemChars, systemVersion: request.systemVersion, ...(pending ? { pending } : {}) });
       run.steps.push(priced.step);
       if (priced.alternative) run.alternative.push(priced.alternative);
       if (r === requests.length - 1) run.finalMessages = messages;
@@ -269,14 +265,14 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
     : options.costModelOf(last?.provider, last?.model);
   // The rule follows the model the session is priced at: its own last one, or `--model`'s API when the catalog names it.
   const api = options.priceAs ? (catalogApi ?? last?.api) : last?.api;
-  const plan: CachePlan = { setup: cacheSetup(api, options.priceAs?.id ?? last?.model, cost.ttlMs), api, spareBreakpoint: spareBreakpointOf(options.config) };
+  const plan: CachePlan = { setup: cacheSetup(api, options.priceAs?.id ?? last?.model, cost.ttlMs), api, spareBreakpoint: options.config.cacheBreakpoint };
   const summaryEstimate = calibrateSummaryEstimate(options.branch);
   const recorded = hasPrunerEntries(options.branch);
   const scenarios: Scenario[] = [noPruningScenario()];
   if (recorded) scenarios.push(actualScenario(options.branch, options.config));
   const config = options.config;
   const costPolicy = config.flushPolicy === "cost" && config.pruneOn === "agent-message" && cost.priced;
-  const policy = costPolicy ? { main: cost, summarizer: summarizerCostModel(options, cost) } : undefined;
+  const policy = costPolicy ? { main: cost, summarizer: summarizerCostModel(options, cost), cacheRule: { rule: plan.setup.rule, breakpoint: plan.spareBreakpoint } } : undefined;
   scenarios.push(whatIfScenario(config, summaryEstimate, contextWindow, WHAT_IF, policy));
   const runs = await runAll(scenarios, requests, plan, options);
   const tokens = calibrateTokens(requests, runs[recorded ? 1 : 0]!);

@@ -45,6 +45,8 @@ interface MessageShape {
   blocks: MessageBlock[];
   /** A user message on the wire (user, custom, bash, summaries, tool results): pi-ai marks its last block. */
   userSide: boolean;
+  /** A tool result's call id (its one block is that result). */
+  toolCallId?: string;
 }
 
 export interface RequestBlocks {
@@ -95,6 +97,7 @@ function measure(message: any): MessageShape {
   const id = identity(message);
   const one = (sent: boolean): MessageShape =>
     sent ? { blocks: [{ block: { key: `${id}.0`, tokens: total, breakpoint: false }, eligible: true }], userSide } : { blocks: [], userSide };
+  if (role === "toolResult" && typeof message.toolCallId === "string") return { ...one(true), toolCallId: message.toolCallId };
   if (role === "toolResult" || role === "bashExecution" || role === "branchSummary" || role === "compactionSummary") return one(true);
   if (!USER_ROLES.has(role) && role !== "assistant") return one(false);
   // pi-ai's transform skips a failed or aborted reply entirely.
@@ -140,6 +143,8 @@ export class BlockList {
   readonly blocks: CacheBlock[] = [];
   readonly eligible: boolean[] = [];
   readonly keys: string[] = [];
+  /** Per block: the tool call id of the tool result it is. */
+  readonly toolCallIds: Array<string | undefined> = [];
   /** `sums[q]`: chars of the first q blocks. */
   private readonly sums: number[] = [0];
   /** `starts[i]`: the first block of message i; one more entry than messages. */
@@ -155,7 +160,7 @@ export class BlockList {
       while (m < limit && messages[m] === this.messages[m]) m++;
     } else {
       this.truncate(0);
-      this.push({ key: `s${systemVersion}`, tokens: systemChars, breakpoint: true }, true);
+      this.push({ key: `s${systemVersion}`, tokens: systemChars, breakpoint: true }, true, undefined);
       this.starts.length = 0;
       this.starts.push(1);
       this.systemVersion = systemVersion;
@@ -163,7 +168,8 @@ export class BlockList {
     this.truncate(this.starts[m]!);
     this.starts.length = m + 1;
     for (let i = m; i < messages.length; i++) {
-      for (const part of messageBlocks(messages[i]).blocks) this.push(part.block, part.eligible);
+      const shape = messageBlocks(messages[i]);
+      for (const part of shape.blocks) this.push(part.block, part.eligible, shape.toolCallId);
       this.starts.push(this.blocks.length);
     }
     this.messages = messages;
@@ -188,9 +194,10 @@ export class BlockList {
     return undefined;
   }
 
-  private push(block: CacheBlock, eligible: boolean): void {
+  private push(block: CacheBlock, eligible: boolean, toolCallId: string | undefined): void {
     this.blocks.push(block);
     this.eligible.push(eligible);
+    this.toolCallIds.push(toolCallId);
     this.keys.push(block.key);
     this.sums.push(this.sums[this.sums.length - 1]! + block.tokens);
   }
@@ -198,6 +205,7 @@ export class BlockList {
   private truncate(length: number): void {
     this.blocks.length = length;
     this.eligible.length = length;
+    this.toolCallIds.length = length;
     this.keys.length = length;
     this.sums.length = length + 1;
   }

@@ -38,6 +38,8 @@ export interface Scenario {
   label: string;
   messagesAt(request: ReplayRequest): any[] | Promise<any[]>;
   summarizer(): SummarizerUse;
+  /** Tool call ids of the outputs waiting to be summarized after the last `messagesAt` (what-if only). */
+  pending?(): ReadonlySet<string>;
 }
 
 export const NO_SUMMARIZER: SummarizerUse = { input: 0, output: 0, unit: "tokens", calls: 0 };

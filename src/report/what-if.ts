@@ -23,6 +23,7 @@ import { isRecoveryTool } from "../capture/recovery-call.js";
 import { renderMessages } from "../render/pruner.js";
 import type { CostModel } from "../economics/cost-model.js";
 import { decideFlush } from "../economics/flush-decision.js";
+import type { RewriteCacheRule } from "../economics/rewrite-economics.js";
 import { measureRewrite } from "../summarize/rewrite-figures.js";
 import { MAX_BUDGET_WINDOW } from "../summarize/budget.js";
 import { CUSTOM_TYPE_SUMMARY, type CapturedBatch, type ContextPruneConfig } from "../types.js";
@@ -49,6 +50,8 @@ interface OpenTurn {
 export interface WhatIfPolicy {
   main: CostModel;
   summarizer: CostModel;
+  /** The session API's cache rule (default: the longest shared prefix). */
+  cacheRule?: RewriteCacheRule;
 }
 
 class Simulation {
@@ -140,6 +143,7 @@ class Simulation {
       pressure: this.config.contextPressure,
       promptsSoFar: this.prompts,
       runRequests: this.runRequests,
+      ...(this.policy.cacheRule ? { cacheRule: this.policy.cacheRule } : {}),
     });
     if (decision.apply) this.flush(reply);
   }
@@ -173,6 +177,13 @@ class Simulation {
 
   private excluded(name: unknown, args: unknown): boolean {
     return isRecoveryTool(name) || isProtected(String(name), args, this.config);
+  }
+
+  /** Tool call ids of the outputs captured and not yet summarized. */
+  pendingIds(): Set<string> {
+    const ids = new Set<string>();
+    for (const batch of this.batchesOf(this.turns)) for (const call of batch.toolCalls) ids.add(call.toolCallId);
+    return ids;
   }
 
   private capture(): CapturedBatch[] {
@@ -263,5 +274,6 @@ export function whatIfScenario(
       return stable.stable(renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns));
     },
     summarizer: () => ({ ...sim.use }),
+    pending: () => sim.pendingIds(),
   };
 }
