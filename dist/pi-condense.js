@@ -3759,22 +3759,22 @@ class PrefixCache extends EntryCache {
 // src/economics/rewrite-economics.ts
 var LONGEST_PREFIX = { rule: "longest-prefix", breakpoint: false };
 function rereadTokens(figures, cache) {
-  if (cache.rule !== "anthropic-breakpoints" || cache.breakpoint)
+  if (cache.rule !== "anthropic-breakpoints" || nonNegative(figures.suffixBlocks ?? 0) <= LOOKBACK_BLOCKS)
     return 0;
-  return nonNegative(figures.suffixBlocks ?? 0) > LOOKBACK_BLOCKS ? nonNegative(figures.prefixTokens ?? 0) : 0;
+  const expired = figures.entryAgeMs !== undefined && cache.ttlMs !== undefined && figures.entryAgeMs > cache.ttlMs;
+  return !cache.breakpoint || expired ? nonNegative(figures.prefixTokens ?? 0) : 0;
 }
 function expectedRemainingRequests(requestsSoFar, promptsSoFar, phase) {
   const remaining = Math.max(1, Number.isFinite(requestsSoFar) ? requestsSoFar : 0);
-  return phase === "in-run" ? remaining : remaining * continueChance(promptsSoFar);
-}
-function continueChance(promptsSoFar) {
+  if (phase === "in-run")
+    return remaining;
   const prompts = Math.max(0, Number.isFinite(promptsSoFar) ? promptsSoFar : 0);
-  return prompts / (prompts + 1);
+  return remaining * (prompts / (prompts + 1));
 }
 function nonNegative(value) {
   return Number.isFinite(value) && value > 0 ? value : 0;
 }
-function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache = LONGEST_PREFIX, nextRequestChance = 1) {
+function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache = LONGEST_PREFIX) {
   const suffix = nonNegative(figures.suffixTokens);
   const removed = Math.min(nonNegative(figures.removedTokens), suffix);
   const summary = nonNegative(figures.summaryTokens);
@@ -3782,8 +3782,7 @@ function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache =
   const { cacheRead, cacheWrite } = main.prices;
   const summarizerCost = nonNegative(figures.summarizerInputTokens) * summarizer.prices.input + summary * summarizer.prices.output;
   const reread = cold ? 0 : rereadTokens(figures, cache);
-  const chance = Math.min(1, nonNegative(nextRequestChance));
-  const rewrite = cold ? 0 : chance * (cacheWrite * (reread + suffix - removed + summary) - cacheRead * (reread + suffix));
+  const rewrite = cold ? 0 : cacheWrite * (reread + suffix - removed + summary) - cacheRead * (reread + suffix);
   const oneTimeCost = rewrite + summarizerCost;
   const savingPerRequest = cacheRead * (removed - summary);
   const firstSaving = cold ? (cacheWrite - cacheRead) * (removed - summary) : 0;
@@ -4742,6 +4741,8 @@ function measure(message) {
     return { blocks: [], userSide };
   const id = identity(message);
   const one = (sent) => sent ? { blocks: [{ block: { key: `${id}.0`, tokens: total, breakpoint: false }, eligible: true }], userSide } : { blocks: [], userSide };
+  if (role === "toolResult" && typeof message.toolCallId === "string")
+    return { ...one(true), toolCallId: message.toolCallId };
   if (role === "toolResult" || role === "bashExecution" || role === "branchSummary" || role === "compactionSummary")
     return one(true);
   if (!USER_ROLES.has(role) && role !== "assistant")
@@ -4787,6 +4788,7 @@ class BlockList {
   blocks = [];
   eligible = [];
   keys = [];
+  toolCallIds = [];
   sums = [0];
   starts = [];
   messages = [];
@@ -4799,7 +4801,7 @@ class BlockList {
         m++;
     } else {
       this.truncate(0);
-      this.push({ key: `s${systemVersion}`, tokens: systemChars, breakpoint: true }, true);
+      this.push({ key: `s${systemVersion}`, tokens: systemChars, breakpoint: true }, true, undefined);
       this.starts.length = 0;
       this.starts.push(1);
       this.systemVersion = systemVersion;
@@ -4807,8 +4809,9 @@ class BlockList {
     this.truncate(this.starts[m]);
     this.starts.length = m + 1;
     for (let i = m;i < messages.length; i++) {
-      for (const part of messageBlocks(messages[i]).blocks)
-        this.push(part.block, part.eligible);
+      const shape = messageBlocks(messages[i]);
+      for (const part of shape.blocks)
+        this.push(part.block, part.eligible, shape.toolCallId);
       this.starts.push(this.blocks.length);
     }
     this.messages = messages;
@@ -4828,15 +4831,17 @@ class BlockList {
     }
     return;
   }
-  push(block, eligible) {
+  push(block, eligible, toolCallId) {
     this.blocks.push(block);
     this.eligible.push(eligible);
+    this.toolCallIds.push(toolCallId);
     this.keys.push(block.key);
     this.sums.push(this.sums[this.sums.length - 1] + block.tokens);
   }
   truncate(length) {
     this.blocks.length = length;
     this.eligible.length = length;
+    this.toolCallIds.length = length;
     this.keys.length = length;
     this.sums.length = length + 1;
   }
@@ -4913,7 +4918,7 @@ class Bill {
     this.spareBreakpoint = spareBreakpoint;
     this.cache = createPromptCache(setup.rule, setup.options);
   }
-  step(time, list, shared, warm, endMarked) {
+  step(time, list, shared, warm, endMarked, pendingOf) {
     const blocks = list.blocks;
     const n = blocks.length;
     const withinReach = warm && endMarked && shared === this.previousEnd && n - shared <= LOOKBACK_BLOCKS;
@@ -4926,6 +4931,9 @@ class Bill {
         previousKeys: list.keys.slice(0, shared),
         bestEntry: this.cache.bestEntry({ at: time, blocks })
       });
+    }
+    if (this.spareBreakpoint && spare === undefined && pendingOf) {
+      spare = anticipatedBreakpointIndex({ marked: blocks.map((b) => b.breakpoint), eligible: list.eligible, toolUseIds: list.toolCallIds, pending: pendingOf() });
     }
     const unmarked = spare === undefined ? undefined : blocks[spare];
     if (unmarked)
@@ -4966,7 +4974,7 @@ class CachePricer {
     if (unmarked)
       list.blocks[last] = { ...unmarked, breakpoint: true };
     const stepOf = (bill) => {
-      const { cached, written, readLess } = bill.step(request.time, list, shared, warm, unmarked !== undefined);
+      const { cached, written, readLess } = bill.step(request.time, list, shared, warm, unmarked !== undefined, request.pending);
       return { chars, cachedChars: cached, writtenChars: written, prefixBreak, cold: !warm, lookbackMiss: warm && !prefixBreak && readLess };
     };
     const step = stepOf(this.main);
@@ -6851,8 +6859,7 @@ function decideFlush(input) {
   const figures = input.figures;
   const expected = input.moment === "in-run" ? expectedRemainingRequests(input.runRequests, input.promptsSoFar, "in-run") : expectedRemainingRequests(input.cache.requests, input.promptsSoFar, "after-reply");
   const cacheRule = input.cacheRule ?? LONGEST_PREFIX;
-  const chance = input.moment === "in-run" ? 1 : continueChance(input.promptsSoFar);
-  const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false, cacheRule, chance);
+  const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false, cacheRule);
   return verdict(weighed.apply, weighed.apply ? "pays" : "wait", weighed.reason, {
     suffixTokens: Math.round(figures.suffixTokens),
     removedTokens: Math.round(figures.removedTokens),
@@ -6949,8 +6956,17 @@ function measureChainRewrite(messages, chains, flushStart, stubbed) {
     removedTokens: removed / CHARS_PER_TOKEN,
     summaryTokens: block / CHARS_PER_TOKEN,
     summarizerInputTokens: removed / CHARS_PER_TOKEN,
-    ...reach(messages, first)
+    ...reach(messages, first),
+    ...entryWrittenAt(messages, first)
   };
+}
+function entryWrittenAt(messages, first) {
+  for (let i = first;i < messages.length; i++) {
+    const m = messages[i];
+    if (m?.role === "assistant")
+      return typeof m.timestamp === "number" && Number.isFinite(m.timestamp) ? { entryWrittenAt: m.timestamp } : {};
+  }
+  return {};
 }
 function firstPendingIndex(messages, pending) {
   const keys = pendingKeys(pending);
@@ -7122,7 +7138,8 @@ class Simulation {
       contextFraction: this.contextFraction(),
       pressure: this.config.contextPressure,
       promptsSoFar: this.prompts,
-      runRequests: this.runRequests
+      runRequests: this.runRequests,
+      ...this.policy.cacheRule ? { cacheRule: this.policy.cacheRule } : {}
     });
     if (decision.apply)
       this.flush(reply);
@@ -7156,6 +7173,13 @@ class Simulation {
   }
   excluded(name, args) {
     return isRecoveryTool(name) || isProtected(String(name), args, this.config);
+  }
+  pendingIds() {
+    const ids = new Set;
+    for (const batch of this.batchesOf(this.turns))
+      for (const call of batch.toolCalls)
+        ids.add(call.toolCallId);
+    return ids;
   }
   capture() {
     const batches = this.batchesOf(this.turns);
@@ -7234,7 +7258,8 @@ function whatIfScenario(config, estimate, contextWindow, label, policy) {
       const input = sim.messages.slice();
       return stable.stable(renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns));
     },
-    summarizer: () => ({ ...sim.use })
+    summarizer: () => ({ ...sim.use }),
+    pending: () => sim.pendingIds()
   };
 }
 
@@ -7284,9 +7309,6 @@ function fateOfOutputs(branch, finals) {
 // src/report/replay.ts
 var DEFAULT_CHARS_PER_TOKEN = 4;
 var WHAT_IF = "what-if";
-function spareBreakpointOf(config) {
-  return config.cacheBreakpoint !== false;
-}
 var tick = () => new Promise((resolve) => setImmediate(resolve));
 async function runAll(scenarios, requests, plan, options) {
   const runs = scenarios.map((scenario) => ({ scenario, steps: [], alternative: [], finalMessages: [] }));
@@ -7300,7 +7322,8 @@ async function runAll(scenarios, requests, plan, options) {
     for (let r = 0;r < requests.length; r++) {
       const request = requests[r];
       const messages = await run.scenario.messagesAt(request);
-      const priced = pricers[s].step({ time: request.time, messages, systemChars: request.systemChars, systemVersion: request.systemVersion });
+      const pending = run.scenario.pending?.bind(run.scenario);
+      const priced = pricers[s].step({ time: request.time, messages, systemChars: request.systemChars, systemVersion: request.systemVersion, ...pending ? { pending } : {} });
       run.steps.push(priced.step);
       if (priced.alternative)
         run.alternative.push(priced.alternative);
@@ -7419,7 +7442,7 @@ async function replaySession(options) {
   const last = requests[requests.length - 1];
   const { cost, contextWindow, api: catalogApi } = options.priceAs ? options.costModelOf(options.priceAs.provider, options.priceAs.id) : options.costModelOf(last?.provider, last?.model);
   const api = options.priceAs ? catalogApi ?? last?.api : last?.api;
-  const plan = { setup: cacheSetup(api, options.priceAs?.id ?? last?.model, cost.ttlMs), api, spareBreakpoint: spareBreakpointOf(options.config) };
+  const plan = { setup: cacheSetup(api, options.priceAs?.id ?? last?.model, cost.ttlMs), api, spareBreakpoint: options.config.cacheBreakpoint };
   const summaryEstimate = calibrateSummaryEstimate(options.branch);
   const recorded = hasPrunerEntries(options.branch);
   const scenarios = [noPruningScenario()];
@@ -7427,7 +7450,7 @@ async function replaySession(options) {
     scenarios.push(actualScenario(options.branch, options.config));
   const config = options.config;
   const costPolicy = config.flushPolicy === "cost" && config.pruneOn === "agent-message" && cost.priced;
-  const policy = costPolicy ? { main: cost, summarizer: summarizerCostModel(options, cost) } : undefined;
+  const policy = costPolicy ? { main: cost, summarizer: summarizerCostModel(options, cost), cacheRule: { rule: plan.setup.rule, breakpoint: plan.spareBreakpoint } } : undefined;
   scenarios.push(whatIfScenario(config, summaryEstimate, contextWindow, WHAT_IF, policy));
   const runs = await runAll(scenarios, requests, plan, options);
   const tokens = calibrateTokens(requests, runs[recorded ? 1 : 0]);
@@ -9711,10 +9734,12 @@ function weighChainPass(state, ctx, closing, weighed) {
   if (!figures)
     return false;
   const fused = state.config.value.chainCompression.fuseRangeSummary;
-  const chainFigures = fused ? figures : { ...figures, summarizerInputTokens: 0 };
+  const { entryWrittenAt, ...measured } = figures;
+  const age = entryWrittenAt === undefined ? {} : { entryAgeMs: Date.now() - entryWrittenAt };
+  const chainFigures = { ...measured, ...age, ...fused ? {} : { summarizerInputTokens: 0 } };
   const main = costModelFor(ctx.model);
   const horizon = weighed.decision.record.figures?.expectedRequests ?? 0;
-  const verdict = weighRewrite(chainFigures, main, summarizerCostModel2(state, ctx), horizon, false, rewriteCacheRule(state, ctx));
+  const verdict = weighRewrite(chainFigures, main, summarizerCostModel2(state, ctx), horizon, false, { ...rewriteCacheRule(state, ctx), ttlMs: main.ttlMs });
   weighed.decision.record.chains = { verdict: verdict.apply ? "apply" : "defer", netSaving: verdict.netSaving };
   return verdict.apply;
 }

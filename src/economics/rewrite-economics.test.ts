@@ -149,3 +149,16 @@ describe("weighRewrite under the session API's cache rule", () => {
     expect(weighRewrite(deep, UNIT, FREE_SUMMARIZER, 0, true, anthropic(false)).rereadTokens).toBe(0);
   });
 });
+
+describe("the spare breakpoint needs a live entry before the rewrite", () => {
+  const deep = { ...figures(1000, 800), prefixTokens: 50_000, suffixBlocks: 41 };
+  const rule = { rule: "anthropic-breakpoints" as const, breakpoint: true, ttlMs: 300_000 };
+
+  test("an entry no request touched for longer than the cache lifetime is gone: the prefix is written again", () => {
+    expect(weighRewrite({ ...deep, entryAgeMs: 400_000 }, UNIT, FREE_SUMMARIZER, 5, false, rule).rereadTokens).toBe(50_000);
+  });
+
+  test("an entry touched within the lifetime is read", () => {
+    expect(weighRewrite({ ...deep, entryAgeMs: 200_000 }, UNIT, FREE_SUMMARIZER, 5, false, rule).rereadTokens).toBe(0);
+  });
+});

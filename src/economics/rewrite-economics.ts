@@ -19,7 +19,9 @@
  * breakpoint before p. Without it, Anthropic finds no entry when the rewrite
  * lies more than LOOKBACK_BLOCKS blocks before the request's last marker, so
  * the P tokens before p (the conversation; tools and system keep their own
- * markers) are written again too: both terms grow by P. Pure.
+ * markers) are written again too: both terms grow by P. The spare breakpoint
+ * helps only while an entry right before p is alive: one no request touched
+ * for longer than the cache lifetime (an old chain's start) is gone. Pure.
  */
 import type { CostModel } from "./cost-model.js";
 import { type CacheRule, LOOKBACK_BLOCKS } from "./prompt-cache.js";
@@ -37,20 +39,25 @@ export interface RewriteFigures {
   prefixTokens?: number;
   /** Content blocks from the first rewritten message to the end of the request. */
   suffixBlocks?: number;
+  /** Milliseconds since a request last wrote or read a cache entry right before the rewrite point, when known. */
+  entryAgeMs?: number;
 }
 
 /** The cache rule a rewrite is priced by: the session API's, and whether the spare breakpoint is on. */
 export interface RewriteCacheRule {
   rule: CacheRule;
   breakpoint: boolean;
+  /** The cache lifetime: an entry older than this is gone, spare breakpoint or not. */
+  ttlMs?: number;
 }
 
 export const LONGEST_PREFIX: RewriteCacheRule = { rule: "longest-prefix", breakpoint: false };
 
 /** Tokens before the rewrite point that the provider writes again because its cache cannot find them. */
 export function rereadTokens(figures: RewriteFigures, cache: RewriteCacheRule): number {
-  if (cache.rule !== "anthropic-breakpoints" || cache.breakpoint) return 0;
-  return nonNegative(figures.suffixBlocks ?? 0) > LOOKBACK_BLOCKS ? nonNegative(figures.prefixTokens ?? 0) : 0;
+  if (cache.rule !== "anthropic-breakpoints" || nonNegative(figures.suffixBlocks ?? 0) <= LOOKBACK_BLOCKS) return 0;
+  const expired = figures.entryAgeMs !== undefined && cache.ttlMs !== undefined && figures.entryAgeMs > cache.ttlMs;
+  return !cache.breakpoint || expired ? nonNegative(figures.prefixTokens ?? 0) : 0;
 }
 
 export interface RewriteDecision {

@@ -172,10 +172,12 @@ export function weighChainPass(state: ExtensionState, ctx: ExtensionContext, clo
   const figures = measureChainRewrite(messages, ranges, firstPendingIndex(messages, weighed.batches), stubbed);
   if (!figures) return false;
   const fused = state.config.value.chainCompression.fuseRangeSummary;
-  const chainFigures = fused ? figures : { ...figures, summarizerInputTokens: 0 };
+  const { entryWrittenAt, ...measured } = figures;
+  const age = entryWrittenAt === undefined ? {} : { entryAgeMs: Date.now() - entryWrittenAt };
+  const chainFigures = { ...measured, ...age, ...(fused ? {} : { summarizerInputTokens: 0 }) };
   const main = costModelFor(ctx.model);
   const horizon = weighed.decision.record.figures?.expectedRequests ?? 0;
-  const verdict = weighRewrite(chainFigures, main, summarizerCostModel(state, ctx), horizon, false, rewriteCacheRule(state, ctx));
+  const verdict = weighRewrite(chainFigures, main, summarizerCostModel(state, ctx), horizon, false, { ...rewriteCacheRule(state, ctx), ttlMs: main.ttlMs });
   weighed.decision.record.chains = { verdict: verdict.apply ? "apply" : "defer", netSaving: verdict.netSaving };
   return verdict.apply;
 }

@@ -79,6 +79,10 @@ describe("measureChainRewrite", () => {
     expect(f.suffixTokens).toBe(extra / 4);
   });
 
+  test("the entry before the chain's middle was last written by the request its first reply answered", () => {
+    expect(measureChainRewrite(messages, [{ startIndex: 4, endIndex: 7 }], 8, stubbedA)!.entryWrittenAt).toBe(20);
+  });
+
   test("no eligible chain, nothing to weigh", () => {
     expect(measureChainRewrite(messages, [], 6, stubbedA)).toBeUndefined();
   });

@@ -92,7 +92,7 @@ export function measureChainRewrite(
   chains: ReadonlyArray<{ startIndex: number; endIndex: number }>,
   flushStart: number,
   stubbed: (key: string) => boolean,
-): RewriteFigures | undefined {
+): (RewriteFigures & { entryWrittenAt?: number }) | undefined {
   if (chains.length === 0) return undefined;
   const first = Math.min(...chains.map((c) => c.startIndex));
   let removed = 0;
@@ -106,7 +106,20 @@ export function measureChainRewrite(
     summaryTokens: block / CHARS_PER_TOKEN,
     summarizerInputTokens: removed / CHARS_PER_TOKEN,
     ...reach(messages, first),
+    ...entryWrittenAt(messages, first),
   };
+}
+
+/**
+ * When the entry right before a chain rewrite was last written: by the request answered by the first reply
+ * after the chain's start (its conversation marker sat on the start message). Nothing later touches it.
+ */
+function entryWrittenAt(messages: readonly any[], first: number): { entryWrittenAt?: number } {
+  for (let i = first; i < messages.length; i++) {
+    const m = messages[i];
+    if (m?.role === "assistant") return typeof m.timestamp === "number" && Number.isFinite(m.timestamp) ? { entryWrittenAt: m.timestamp } : {};
+  }
+  return {};
 }
 
 /** The index of the first of `pending`'s outputs on the branch; the branch's length when none is on it. */
