@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BATCH_MARKER, RANGE_MARKER, startFakeLlm, type FakeLlm, type RecordedRequest } from "./fake-llm.js";
 import { measureRequests } from "./metrics.js";
-import { ANTHROPIC_MAX_IMAGES, countImageBlocks, validateAnthropicMessages, validateOpenAiMessages } from "./wire-validate.js";
+import { ANTHROPIC_MAX_IMAGES, countImageBlocks, validateAnthropicBody, validateAnthropicMessages, validateOpenAiMessages } from "./wire-validate.js";
 import { compressedChainIds, orphanToolMessages, stubRefs, toolMessages } from "./wire-view.js";
 
 const aUser = (text: string) => ({ role: "user", content: [{ type: "text", text }] });
@@ -64,6 +64,20 @@ describe("Anthropic image limit", () => {
   test("one image over the limit is rejected, naming the count", () => {
     const v = validateAnthropicMessages([{ role: "user", content: [anImage] }, ...imageResults(0, ANTHROPIC_MAX_IMAGES)]);
     expect(v?.message).toBe("Too many images in request: 101 > 100");
+  });
+});
+
+describe("Anthropic cache marker limits", () => {
+  const marked = (type = "text") => ({ type, text: "x", thinking: "x", signature: "s", cache_control: { type: "ephemeral" } });
+  const body = (blocks: unknown[]) => ({ system: [marked()], messages: [{ role: "user", content: blocks }] });
+
+  test("four markers pass and a fifth is refused", () => {
+    expect(validateAnthropicBody(body([marked(), marked(), marked()]))).toBeUndefined();
+    expect(validateAnthropicBody(body([marked(), marked(), marked(), marked()]))?.message).toBe("at most 4 blocks may carry cache_control; this request has 5");
+  });
+
+  test("a marker on a thinking block is refused", () => {
+    expect(validateAnthropicBody(body([marked("thinking")]))?.message).toBe("a thinking block cannot carry cache_control");
   });
 });
 

@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { anthropicFrames, errorBody, openAiFrames, type FakeApi, type ScriptedReply, type StreamPlan } from "./sse.js";
 import type { CacheUsage, PromptCacheSim } from "./cache-sim.js";
 import { inputChars } from "./metrics.js";
-import { validateAnthropicMessages, validateOpenAiMessages, type WireViolation } from "./wire-validate.js";
+import { validateAnthropicBody, validateAnthropicMessages, validateOpenAiMessages, type WireViolation } from "./wire-validate.js";
 
 export type { FakeApi, ScriptedReply, ScriptedToolCall } from "./sse.js";
 
@@ -108,7 +108,7 @@ function hasTools(body: any): boolean {
 }
 
 function validate(api: FakeApi, body: any): WireViolation | undefined {
-  return api === "anthropic-messages" ? validateAnthropicMessages(body?.messages) : validateOpenAiMessages(body?.messages);
+  return api === "anthropic-messages" ? (validateAnthropicBody(body) ?? validateAnthropicMessages(body?.messages)) : validateOpenAiMessages(body?.messages);
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

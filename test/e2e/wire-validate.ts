@@ -26,6 +26,10 @@
 //   gateway error quoted in spec 70 §12.1 ("Too many images in request: 31 > 30"), not copied
 //   from Anthropic.
 
+// - Anthropic accepts at most four `cache_control` markers in one request (tools, system blocks and
+//   message content blocks, nested tool-result content included) and none on a `thinking` or
+//   `redacted_thinking` block; the messages below are our own wording of those rejections.
+
 export interface WireViolation {
   message: string;
   param?: string;
@@ -183,4 +187,31 @@ export function validateOpenAiMessages(messages: unknown): WireViolation | undef
     }
   }
   return pending.size > 0 ? unanswered() : undefined;
+}
+
+export const ANTHROPIC_MAX_CACHE_MARKERS = 4;
+
+/** `cache_control` markers anywhere in an Anthropic request body, and whether a thinking block carries one. */
+export function cacheMarkers(value: unknown): { count: number; onThinking: boolean } {
+  const tally = { count: 0, onThinking: false };
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(walk);
+    if (typeof v !== "object" || v === null) return;
+    const block = v as Record<string, unknown>;
+    if (block.cache_control !== undefined && block.cache_control !== null) {
+      tally.count++;
+      if (block.type === "thinking" || block.type === "redacted_thinking") tally.onThinking = true;
+    }
+    for (const [key, inner] of Object.entries(block)) if (key !== "cache_control") walk(inner);
+  };
+  walk(value);
+  return tally;
+}
+
+/** The request-level checks of an Anthropic body: the marker limits. */
+export function validateAnthropicBody(body: unknown): WireViolation | undefined {
+  const { count, onThinking } = cacheMarkers(body);
+  if (onThinking) return { message: "a thinking block cannot carry cache_control" };
+  if (count > ANTHROPIC_MAX_CACHE_MARKERS) return { message: `at most ${ANTHROPIC_MAX_CACHE_MARKERS} blocks may carry cache_control; this request has ${count}` };
+  return undefined;
 }
