@@ -4145,7 +4145,8 @@ function cacheLines(report) {
   const withIt = other.spareBreakpoint ? other.totals : whatIf.totals;
   const without = other.spareBreakpoint ? whatIf.totals : other.totals;
   const figure = (t) => report.cost.priced ? dollars2(t.dollars) : `${tokens(t.cacheWrite)} cache write`;
-  return [rule, `what-if with the spare breakpoint: ${figure(withIt)}; without it: ${figure(without)}`];
+  const prefix = cache.whatIfPrefix ? `; under the longest-prefix rule: ${figure(cache.whatIfPrefix)}` : "";
+  return [rule, `what-if with the spare breakpoint: ${figure(withIt)}; without it: ${figure(without)}${prefix}`];
 }
 function estimateLines(report) {
   const s = report.summaryEstimate;
@@ -4952,11 +4953,14 @@ class CachePricer {
   list = new BlockList;
   main;
   other;
+  prefix;
   previous;
   constructor(setup, spareBreakpoint, alternative) {
     this.setup = setup;
     this.main = new Bill(setup, spareBreakpoint);
     this.other = alternative ? new Bill(setup, !spareBreakpoint) : undefined;
+    const anthropic = setup.rule === "anthropic-breakpoints";
+    this.prefix = alternative && anthropic ? new Bill({ rule: "longest-prefix", options: { ttlMs: setup.options.ttlMs, minTokens: setup.options.minTokens } }, false) : undefined;
   }
   step(request) {
     const messages = this.stable.stable(request.messages);
@@ -4979,9 +4983,10 @@ class CachePricer {
     };
     const step = stepOf(this.main);
     const alternative = this.other ? stepOf(this.other) : undefined;
+    const prefix = this.prefix ? stepOf(this.prefix) : undefined;
     if (unmarked)
       list.blocks[last] = unmarked;
-    return alternative ? { step, alternative } : { step };
+    return { step, ...alternative ? { alternative } : {}, ...prefix ? { prefix } : {} };
   }
 }
 
@@ -7311,7 +7316,7 @@ var DEFAULT_CHARS_PER_TOKEN = 4;
 var WHAT_IF = "what-if";
 var tick = () => new Promise((resolve) => setImmediate(resolve));
 async function runAll(scenarios, requests, plan, options) {
-  const runs = scenarios.map((scenario) => ({ scenario, steps: [], alternative: [], finalMessages: [] }));
+  const runs = scenarios.map((scenario) => ({ scenario, steps: [], alternative: [], prefix: [], finalMessages: [] }));
   const anthropic = plan.setup.rule === "anthropic-breakpoints";
   const pricers = scenarios.map((scenario) => new CachePricer(plan.setup, anthropic && scenario.name !== "none" && plan.spareBreakpoint, anthropic && scenario.name === "whatif"));
   const total = requests.length * scenarios.length;
@@ -7327,6 +7332,8 @@ async function runAll(scenarios, requests, plan, options) {
       run.steps.push(priced.step);
       if (priced.alternative)
         run.alternative.push(priced.alternative);
+      if (priced.prefix)
+        run.prefix.push(priced.prefix);
       if (r === requests.length - 1)
         run.finalMessages = messages;
       done += 1;
@@ -7462,6 +7469,9 @@ async function replaySession(options) {
   if (whatIfRun && whatIfRun.alternative.length === whatIfRun.steps.length && plan.setup.rule === "anthropic-breakpoints") {
     const totals = series(whatIfRun, whatIfRun.alternative, requests, cost, summarizerCost, tokens.charsPerToken, trustRecorded).totals;
     cache.whatIfOther = { spareBreakpoint: !plan.spareBreakpoint, totals };
+  }
+  if (whatIfRun && whatIfRun.prefix.length === whatIfRun.steps.length && plan.setup.rule === "anthropic-breakpoints") {
+    cache.whatIfPrefix = series(whatIfRun, whatIfRun.prefix, requests, cost, summarizerCost, tokens.charsPerToken, trustRecorded).totals;
   }
   return {
     sessionId: options.sessionId,

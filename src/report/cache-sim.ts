@@ -165,8 +165,10 @@ export class CachePricer {
   private readonly list = new BlockList();
   private readonly main: Bill;
   private readonly other: Bill | undefined;
+  private readonly prefix: Bill | undefined;
   private previous: { time: number; messages: number; systemVersion: number } | undefined;
 
+  /** `alternative`, on an Anthropic setup, also bills the requests under the longest-prefix rule (same minimum). */
   constructor(
     private readonly setup: CacheSetup,
     spareBreakpoint: boolean,
@@ -174,10 +176,12 @@ export class CachePricer {
   ) {
     this.main = new Bill(setup, spareBreakpoint);
     this.other = alternative ? new Bill(setup, !spareBreakpoint) : undefined;
+    const anthropic = setup.rule === "anthropic-breakpoints";
+    this.prefix = alternative && anthropic ? new Bill({ rule: "longest-prefix", options: { ttlMs: setup.options.ttlMs, minTokens: setup.options.minTokens } }, false) : undefined;
   }
 
   /** The request's step, and the alternative's when there is one. */
-  step(request: PricedRequest): { step: CacheStep; alternative?: CacheStep } {
+  step(request: PricedRequest): { step: CacheStep; alternative?: CacheStep; prefix?: CacheStep } {
     const messages = this.stable.stable(request.messages);
     const list = this.list;
     const previous = this.previous;
@@ -198,7 +202,8 @@ export class CachePricer {
     };
     const step = stepOf(this.main);
     const alternative = this.other ? stepOf(this.other) : undefined;
+    const prefix = this.prefix ? stepOf(this.prefix) : undefined;
     if (unmarked) list.blocks[last!] = unmarked;
-    return alternative ? { step, alternative } : { step };
+    return { step, ...(alternative ? { alternative } : {}), ...(prefix ? { prefix } : {}) };
   }
 }

@@ -131,12 +131,14 @@ describe("the replay under the cache rule of the session's API", () => {
     const anthropic = await replay(session("anthropic-messages"));
     const lines = cacheLines(anthropic);
     expect(lines[0]).toBe("cache rule: Anthropic breakpoints (20-block lookback), with pi-condense's spare breakpoint");
-    expect(lines[1]).toMatch(/^what-if with the spare breakpoint: \$[\d.]+; without it: \$[\d.]+$/);
+    expect(lines[1]).toMatch(/^what-if with the spare breakpoint: \$[\d.]+; without it: \$[\d.]+; under the longest-prefix rule: \$[\d.]+$/);
     const text = reportText(anthropic, "s.jsonl");
     // The TUI wraps the rule at 78 columns.
     expect(text).toContain("cache rule: Anthropic breakpoints (20-block lookback), with pi-condense's");
     expect(text).toContain("lookback misses");
     expect(reportHtml(anthropic, "s.jsonl")).toContain("without it: $");
+    // This session rewrites deep: the longest-prefix rule reads more than Anthropic's, so it is the cheaper bill.
+    expect(anthropic.cache.whatIfPrefix!.dollars!).toBeLessThanOrEqual(anthropic.scenarios.at(-1)!.totals.dollars! + 1e-9);
     const openai = await replay(session("openai-responses"));
     expect(cacheLines(openai)).toEqual(["cache rule: longest shared prefix (openai-responses)"]);
     expect(reportText(openai, "s.jsonl")).not.toContain("lookback misses");

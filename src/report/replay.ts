@@ -75,6 +75,8 @@ export interface CacheReport {
   spareBreakpoint: boolean;
   /** Anthropic: the what-if's totals with the spare breakpoint the other way. */
   whatIfOther?: { spareBreakpoint: boolean; totals: ScenarioTotals };
+  /** Anthropic: the what-if's totals under the longest-prefix rule, for comparison. */
+  whatIfPrefix?: ScenarioTotals;
 }
 
 export interface ReplayReport {
@@ -115,6 +117,7 @@ interface RawRun {
   steps: RawStep[];
   /** The same requests billed with the spare breakpoint the other way (the what-if of an Anthropic session). */
   alternative: RawStep[];
+  prefix: RawStep[];
   finalMessages: any[];
 }
 
@@ -128,7 +131,7 @@ interface CachePlan {
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 async function runAll(scenarios: Scenario[], requests: ReplayRequest[], plan: CachePlan, options: ReplayOptions): Promise<RawRun[]> {
-  const runs: RawRun[] = scenarios.map((scenario) => ({ scenario, steps: [], alternative: [], finalMessages: [] }));
+  const runs: RawRun[] = scenarios.map((scenario) => ({ scenario, steps: [], alternative: [], prefix: [], finalMessages: [] }));
   const anthropic = plan.setup.rule === "anthropic-breakpoints";
   // pi alone never has the spare breakpoint; only the what-if is billed both ways.
   const pricers = scenarios.map(
@@ -146,6 +149,7 @@ async function runAll(scenarios: Scenario[], requests: ReplayRequest[], plan: Ca
       const priced = pricers[s]!.step({ time: request.time, messages, systemChars: request.systemChars, systemVersion: request.systemVersion, ...(pending ? { pending } : {}) });
       run.steps.push(priced.step);
       if (priced.alternative) run.alternative.push(priced.alternative);
+      if (priced.prefix) run.prefix.push(priced.prefix);
       if (r === requests.length - 1) run.finalMessages = messages;
       done += 1;
       if (options.yieldEvery && done % options.yieldEvery === 0) {
@@ -284,6 +288,9 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
   if (whatIfRun && whatIfRun.alternative.length === whatIfRun.steps.length && plan.setup.rule === "anthropic-breakpoints") {
     const totals = series(whatIfRun, whatIfRun.alternative, requests, cost, summarizerCost, tokens.charsPerToken, trustRecorded).totals;
     cache.whatIfOther = { spareBreakpoint: !plan.spareBreakpoint, totals };
+  }
+  if (whatIfRun && whatIfRun.prefix.length === whatIfRun.steps.length && plan.setup.rule === "anthropic-breakpoints") {
+    cache.whatIfPrefix = series(whatIfRun, whatIfRun.prefix, requests, cost, summarizerCost, tokens.charsPerToken, trustRecorded).totals;
   }
   return {
     sessionId: options.sessionId,

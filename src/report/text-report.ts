@@ -119,7 +119,8 @@ export function cacheLines(report: ReplayReport): string[] {
   const withIt = other.spareBreakpoint ? other.totals : whatIf.totals;
   const without = other.spareBreakpoint ? whatIf.totals : other.totals;
   const figure = (t: ScenarioTotals) => (report.cost.priced ? dollars(t.dollars) : `${tokens(t.cacheWrite)} cache write`);
-  return [rule, `what-if with the spare breakpoint: ${figure(withIt)}; without it: ${figure(without)}`];
+  const prefix = cache.whatIfPrefix ? `; under the longest-prefix rule: ${figure(cache.whatIfPrefix)}` : "";
+  return [rule, `what-if with the spare breakpoint: ${figure(withIt)}; without it: ${figure(without)}${prefix}`];
 }
 
 export function estimateLines(report: ReplayReport): string[] {
