@@ -3766,15 +3766,17 @@ function rereadTokens(figures, cache) {
 }
 function expectedRemainingRequests(requestsSoFar, promptsSoFar, phase) {
   const remaining = Math.max(1, Number.isFinite(requestsSoFar) ? requestsSoFar : 0);
-  if (phase === "in-run")
-    return remaining;
-  const prompts = Math.max(0, Number.isFinite(promptsSoFar) ? promptsSoFar : 0);
-  return remaining * (prompts / (prompts + 1));
+  return phase === "in-run" ? remaining : remaining * continueChance(promptsSoFar);
 }
+function continueChance(promptsSoFar) {
+  const prompts = Math.max(0, Number.isFinite(promptsSoFar) ? promptsSoFar : 0);
+  return prompts / (prompts + 1);
+}
+var NOW = { nextRequestChance: 1, summarizerPaidAnyway: false };
 function nonNegative(value) {
   return Number.isFinite(value) && value > 0 ? value : 0;
 }
-function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache = LONGEST_PREFIX) {
+function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache = LONGEST_PREFIX, moment = NOW) {
   const suffix = nonNegative(figures.suffixTokens);
   const removed = Math.min(nonNegative(figures.removedTokens), suffix);
   const summary = nonNegative(figures.summaryTokens);
@@ -3782,8 +3784,9 @@ function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache =
   const { cacheRead, cacheWrite } = main.prices;
   const summarizerCost = nonNegative(figures.summarizerInputTokens) * summarizer.prices.input + summary * summarizer.prices.output;
   const reread = cold ? 0 : rereadTokens(figures, cache);
-  const rewrite = cold ? 0 : cacheWrite * (reread + suffix - removed + summary) - cacheRead * (reread + suffix);
-  const oneTimeCost = rewrite + summarizerCost;
+  const chance = Math.min(1, nonNegative(moment.nextRequestChance));
+  const rewrite = cold ? 0 : chance * (cacheWrite * (reread + suffix - removed + summary) - cacheRead * (reread + suffix));
+  const oneTimeCost = rewrite + (moment.summarizerPaidAnyway ? 0 : summarizerCost);
   const savingPerRequest = cacheRead * (removed - summary);
   const firstSaving = cold ? (cacheWrite - cacheRead) * (removed - summary) : 0;
   const netSaving = firstSaving + n * savingPerRequest - oneTimeCost;
@@ -6864,7 +6867,8 @@ function decideFlush(input) {
   const figures = input.figures;
   const expected = input.moment === "in-run" ? expectedRemainingRequests(input.runRequests, input.promptsSoFar, "in-run") : expectedRemainingRequests(input.cache.requests, input.promptsSoFar, "after-reply");
   const cacheRule = input.cacheRule ?? LONGEST_PREFIX;
-  const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false, cacheRule);
+  const after = input.moment === "final-reply" ? { nextRequestChance: continueChance(input.promptsSoFar), summarizerPaidAnyway: true } : undefined;
+  const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false, cacheRule, after);
   return verdict(weighed.apply, weighed.apply ? "pays" : "wait", weighed.reason, {
     suffixTokens: Math.round(figures.suffixTokens),
     removedTokens: Math.round(figures.removedTokens),

@@ -118,3 +118,18 @@ describe("decideFlush on the session API's cache rule", () => {
     expect(d.record.figures?.rereadTokens).toBe(0);
   });
 });
+
+describe("decideFlush after the reply and within a run", () => {
+  const pricey: CostModel = { ...HAIKU, prices: { input: 50e-6, output: 250e-6, cacheRead: 5e-6, cacheWrite: 62.5e-6 } };
+
+  test("at the final reply an expensive summarizer does not hold back a rewrite that pays: it is paid at the expiry anyway", () => {
+    const d = decideFlush(input({ summarizer: pricey }));
+    expect(d.apply).toBe(true);
+    expect(d.record.figures!.summarizerCost).toBeGreaterThan(d.record.figures!.netSaving);
+  });
+
+  test("within a run the summarizer's price still counts", () => {
+    expect(decideFlush(input({ moment: "in-run", runRequests: 20 })).apply).toBe(true);
+    expect(decideFlush(input({ moment: "in-run", summarizer: pricey, runRequests: 20 })).apply).toBe(false);
+  });
+});

@@ -11,7 +11,7 @@
 import type { FlushDecisionRecord } from "../types.js";
 import type { CacheState } from "./cache-tracker.js";
 import type { CostModel } from "./cost-model.js";
-import { expectedRemainingRequests, LONGEST_PREFIX, type RewriteCacheRule, type RewriteFigures, weighRewrite } from "./rewrite-economics.js";
+import { continueChance, expectedRemainingRequests, LONGEST_PREFIX, type RewriteCacheRule, type RewriteFigures, weighRewrite } from "./rewrite-economics.js";
 
 /** final-reply: the agent's text reply; in-run: a tool turn's end; cold: the cache has expired. */
 export type FlushMoment = "final-reply" | "in-run" | "cold";
@@ -81,7 +81,9 @@ export function decideFlush(input: DecisionInput): FlushDecision {
       ? expectedRemainingRequests(input.runRequests, input.promptsSoFar, "in-run")
       : expectedRemainingRequests(input.cache.requests, input.promptsSoFar, "after-reply");
   const cacheRule = input.cacheRule ?? LONGEST_PREFIX;
-  const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false, cacheRule);
+  // After the reply only a next request pays the rewrite, and what waits is summarized at the expiry anyway.
+  const after = input.moment === "final-reply" ? { nextRequestChance: continueChance(input.promptsSoFar), summarizerPaidAnyway: true } : undefined;
+  const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false, cacheRule, after);
   return verdict(weighed.apply, weighed.apply ? "pays" : "wait", weighed.reason, {
     suffixTokens: Math.round(figures.suffixTokens),
     removedTokens: Math.round(figures.removedTokens),

@@ -162,3 +162,21 @@ describe("the spare breakpoint needs a live entry before the rewrite", () => {
     expect(weighRewrite({ ...deep, entryAgeMs: 200_000 }, UNIT, FREE_SUMMARIZER, 5, false, rule).rereadTokens).toBe(0);
   });
 });
+
+describe("weighRewrite after the final reply", () => {
+  const after = { nextRequestChance: 0.5, summarizerPaidAnyway: true };
+  const summarizer: CostModel = { ...UNIT, prices: { input: 0.3, output: 1.5, cacheRead: 0.03, cacheWrite: 0.4 } };
+
+  test("only a next request pays the cache rewrite: its cost is weighed by the chance one comes", () => {
+    const now = weighRewrite(figures(1000, 800), UNIT, FREE_SUMMARIZER, 2, false);
+    const later = weighRewrite(figures(1000, 800), UNIT, FREE_SUMMARIZER, 2, false, undefined, after);
+    expect(later.oneTimeCost).toBeCloseTo(now.oneTimeCost * 0.5);
+  });
+
+  test("the summarizer, paid at the cache's expiry anyway, is reported but not weighed", () => {
+    const d = weighRewrite(figures(1000, 800, 80, 800), UNIT, summarizer, 3, false, undefined, after);
+    expect(d.summarizerCost).toBeCloseTo(800 * 0.3 + 80 * 1.5);
+    expect(d.netSaving).toBeCloseTo(3 * d.savingPerRequest - d.oneTimeCost);
+    expect(d.apply).toBe(true);
+  });
+});

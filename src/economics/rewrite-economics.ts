@@ -85,10 +85,27 @@ export type RequestPhase = "in-run" | "after-reply";
  */
 export function expectedRemainingRequests(requestsSoFar: number, promptsSoFar: number, phase: RequestPhase): number {
   const remaining = Math.max(1, Number.isFinite(requestsSoFar) ? requestsSoFar : 0);
-  if (phase === "in-run") return remaining;
-  const prompts = Math.max(0, Number.isFinite(promptsSoFar) ? promptsSoFar : 0);
-  return remaining * (prompts / (prompts + 1));
+  return phase === "in-run" ? remaining : remaining * continueChance(promptsSoFar);
 }
+
+/** The chance another prompt follows the agent's final reply, after `promptsSoFar` prompts: p / (p + 1). */
+export function continueChance(promptsSoFar: number): number {
+  const prompts = Math.max(0, Number.isFinite(promptsSoFar) ? promptsSoFar : 0);
+  return prompts / (prompts + 1);
+}
+
+/**
+ * How the moment changes what a rewrite costs. After the final reply, `nextRequestChance` is the chance a
+ * next request comes at all: only that request pays the cache rewrite. `summarizerPaidAnyway`: the outputs
+ * are summarized later in any case (the cost policy summarizes whatever waits once the cache expires), so
+ * waiting saves no summarizer cost and the weighing leaves it out.
+ */
+export interface RewriteMoment {
+  nextRequestChance: number;
+  summarizerPaidAnyway: boolean;
+}
+
+const NOW: RewriteMoment = { nextRequestChance: 1, summarizerPaidAnyway: false };
 
 function nonNegative(value: number): number {
   return Number.isFinite(value) && value > 0 ? value : 0;
@@ -101,6 +118,7 @@ export function weighRewrite(
   expectedRequests: number,
   cold: boolean,
   cache: RewriteCacheRule = LONGEST_PREFIX,
+  moment: RewriteMoment = NOW,
 ): RewriteDecision {
   const suffix = nonNegative(figures.suffixTokens);
   const removed = Math.min(nonNegative(figures.removedTokens), suffix);
@@ -109,8 +127,9 @@ export function weighRewrite(
   const { cacheRead, cacheWrite } = main.prices;
   const summarizerCost = nonNegative(figures.summarizerInputTokens) * summarizer.prices.input + summary * summarizer.prices.output;
   const reread = cold ? 0 : rereadTokens(figures, cache);
-  const rewrite = cold ? 0 : cacheWrite * (reread + suffix - removed + summary) - cacheRead * (reread + suffix);
-  const oneTimeCost = rewrite + summarizerCost;
+  const chance = Math.min(1, nonNegative(moment.nextRequestChance));
+  const rewrite = cold ? 0 : chance * (cacheWrite * (reread + suffix - removed + summary) - cacheRead * (reread + suffix));
+  const oneTimeCost = rewrite + (moment.summarizerPaidAnyway ? 0 : summarizerCost);
   const savingPerRequest = cacheRead * (removed - summary);
   // Cold, the request that follows writes the whole suffix anyway: it already saves at the write price.
   const firstSaving = cold ? (cacheWrite - cacheRead) * (removed - summary) : 0;
