@@ -7028,7 +7028,7 @@ class WhatIfChainPass {
     this.estimate = estimate;
     this.use = use;
   }
-  async afterFlush(messages, now) {
+  async afterFlush(messages, now, weigh) {
     const chainConfig = this.config.chainCompression;
     if (!chainConfig?.enabled)
       return;
@@ -7040,6 +7040,8 @@ class WhatIfChainPass {
     const already = new Set(this.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
     const eligible = selectEligible(chains, window, already, inGrace);
     if (eligible.length === 0)
+      return;
+    if (weigh && !this.pays(snapshot, eligible, weigh, now))
       return;
     const held = await archiveChainMembers(eligible, { indexer: this.indexer, messages: snapshot, backfill: { ...NO_SPILL, appendEntry: ignore } });
     for (const key of held)
@@ -7054,6 +7056,18 @@ class WhatIfChainPass {
       diagnostics: { report: ignore },
       backfill: NO_SPILL
     }, inGrace);
+  }
+  pays(messages, eligible, weigh, now) {
+    const ranges = eligible.flatMap((chain) => resolveRange(chain, messages) ?? []);
+    const figures = measureChainRewrite(messages, ranges, weigh.flushStart, (key) => this.indexer.isSummarized(key));
+    if (!figures)
+      return false;
+    const { entryWrittenAt, ...measured } = figures;
+    const age = entryWrittenAt === undefined ? {} : { entryAgeMs: now - entryWrittenAt };
+    const fused = this.config.chainCompression.fuseRangeSummary;
+    const chainFigures = { ...measured, ...age, ...fused ? {} : { summarizerInputTokens: 0 } };
+    const rule = { ...weigh.cacheRule ?? LONGEST_PREFIX, ttlMs: weigh.main.ttlMs };
+    return weighRewrite(chainFigures, weigh.main, weigh.summarizer, weigh.expectedRequests, false, rule).apply;
   }
   fuse(text) {
     const chars = estimateSummaryChars(this.estimate, text.length);
@@ -7150,8 +7164,11 @@ class Simulation {
       runRequests: this.runRequests,
       ...this.policy.cacheRule ? { cacheRule: this.policy.cacheRule } : {}
     });
-    if (decision.apply)
-      this.flush(reply);
+    if (!decision.apply)
+      return;
+    const figures = decision.record.basis === "pays" ? decision.record.figures : undefined;
+    const policy = this.policy;
+    this.flush(reply, figures ? { ...policy, expectedRequests: figures.expectedRequests, flushStart: firstPendingIndex(this.messages, pending) } : undefined);
   }
   push(message) {
     this.messages.push(message);
@@ -7207,7 +7224,7 @@ class Simulation {
     }
     return groupBatchesByMode(batches, this.config.batchingMode);
   }
-  flush(reply) {
+  flush(reply, weigh) {
     const batches = this.capture();
     for (const batch of batches) {
       let raw = 0;
@@ -7218,7 +7235,7 @@ class Simulation {
       this.summarize(batch, raw, reply);
     }
     if (batches.length > 0)
-      this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0 });
+      this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0, ...weigh ? { weigh } : {} });
   }
   summarize(batch, raw, reply) {
     const refs = this.indexer.allocateSummaryRefs(batch);
@@ -7263,7 +7280,7 @@ function whatIfScenario(config, estimate, contextWindow, label, policy) {
       sim.advance(request.bare);
       sim.beforeRequest(request.time);
       for (const flush of sim.takeFlushes())
-        await chains.afterFlush(sim.messages.slice(0, flush.length), flush.time);
+        await chains.afterFlush(sim.messages.slice(0, flush.length), flush.time, flush.weigh);
       const input = sim.messages.slice();
       return stable.stable(renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns));
     },
@@ -7513,7 +7530,7 @@ function replayNotes(options, recorded, scenarios, costPolicy) {
   if (!recorded)
     notes.push("the session has no pi-condense entries: what it sent is the no-pruning run");
   const settings = options.overrides.length > 0 ? `your settings with ${options.overrides.join(", ")}` : "your current settings";
-  notes.push(costPolicy ? `what-if: ${settings}, with the cost policy's flush decisions at the final reply, after an expired cache and past contextPressure (its in-run flushes and chain weighing are not simulated)` : `what-if: ${settings}, with 2.9.1's flush timing (the final reply, budget gates)`);
+  notes.push(costPolicy ? `what-if: ${settings}, with the cost policy's flush decisions at the final reply, after an expired cache and past contextPressure (its in-run flushes are not simulated; after a flush that paid, closed chains are compressed only when that pays too)` : `what-if: ${settings}, with 2.9.1's flush timing (the final reply, budget gates)`);
   const whatIf = scenarios.find((s) => s.name === "whatif");
   if (whatIf && whatIf.totals.summarizerCalls === 0 && options.config.pruneOn === "agent-message" && options.config.autoBudgetThreshold === null) {
     notes.push("what-if summarized nothing: no final text reply ended a tool run, or every batch was under minBatchChars; try autoBudgetThreshold=0.1 or frontierGapThresholdTokens=2000");

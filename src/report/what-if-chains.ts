@@ -4,7 +4,11 @@
  * spilled, since no session directory is given) and compressed by the real
  * chain compressor into the in-memory index, their range bodies fused from the
  * per-batch summaries at the estimated summary length when
- * `fuseRangeSummary` is on. Pure apart from that index.
+ * `fuseRangeSummary` is on. After a warm flush the cost policy applied because
+ * it paid, the chains are compressed only when that pays too, weighed as the
+ * host's `weighChainPass` does (same horizon, the session's cache rule, an
+ * entry before the chain that aged past the cache lifetime counted as gone).
+ * Pure apart from that index.
  */
 import type { ToolCallIndexer } from "../archive/indexer.js";
 import { BlockRefIssuer } from "../chains/block-refs.js";
@@ -14,8 +18,22 @@ import { detectChains } from "../chains/chain-detector.js";
 import { isProtected } from "../capture/protected.js";
 import { inGraceRecoveryToolCallIds } from "../render/recovery-grace.js";
 import type { ContextPruneConfig } from "../types.js";
+import { resolveRange } from "../render/chain-range-prune.js";
+import { LONGEST_PREFIX, weighRewrite } from "../economics/rewrite-economics.js";
+import { measureChainRewrite } from "../summarize/rewrite-figures.js";
+import type { CostModel } from "../economics/cost-model.js";
+import type { RewriteCacheRule } from "../economics/rewrite-economics.js";
 import type { SummarizerUse } from "./scenarios.js";
 import { estimateSummaryChars, type SummaryEstimate } from "./summary-estimate.js";
+
+/** A warm flush that paid: the horizon it was weighed over and the index its own rewrite starts at. */
+export interface ChainWeighing {
+  expectedRequests: number;
+  flushStart: number;
+  main: CostModel;
+  summarizer: CostModel;
+  cacheRule?: RewriteCacheRule;
+}
 
 const NO_SPILL = { spillThreshold: Number.POSITIVE_INFINITY, spillPreviewBytes: 0, sessionDir: "", sessionId: "" };
 const ignore = (): void => {};
@@ -31,7 +49,7 @@ export class WhatIfChainPass {
   ) {}
 
   /** `messages`: the what-if's context right after a flush (not changed later); `now`: when the flush ran. */
-  async afterFlush(messages: any[], now: number): Promise<void> {
+  async afterFlush(messages: any[], now: number, weigh?: ChainWeighing): Promise<void> {
     const chainConfig = this.config.chainCompression;
     if (!chainConfig?.enabled) return;
     const snapshot = messages;
@@ -42,6 +60,7 @@ export class WhatIfChainPass {
     const already = new Set(this.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
     const eligible = selectEligible(chains, window, already, inGrace);
     if (eligible.length === 0) return;
+    if (weigh && !this.pays(snapshot, eligible, weigh, now)) return;
     const held = await archiveChainMembers(eligible, { indexer: this.indexer, messages: snapshot, backfill: { ...NO_SPILL, appendEntry: ignore } });
     for (const key of held) inGrace.add(key);
     await compressEligible(
@@ -59,6 +78,18 @@ export class WhatIfChainPass {
       },
       inGrace,
     );
+  }
+
+  private pays(messages: any[], eligible: Parameters<typeof resolveRange>[0][], weigh: ChainWeighing, now: number): boolean {
+    const ranges = eligible.flatMap((chain) => resolveRange(chain, messages) ?? []);
+    const figures = measureChainRewrite(messages, ranges, weigh.flushStart, (key) => this.indexer.isSummarized(key));
+    if (!figures) return false;
+    const { entryWrittenAt, ...measured } = figures;
+    const age = entryWrittenAt === undefined ? {} : { entryAgeMs: now - entryWrittenAt };
+    const fused = this.config.chainCompression.fuseRangeSummary;
+    const chainFigures = { ...measured, ...age, ...(fused ? {} : { summarizerInputTokens: 0 }) };
+    const rule = { ...(weigh.cacheRule ?? LONGEST_PREFIX), ttlMs: weigh.main.ttlMs };
+    return weighRewrite(chainFigures, weigh.main, weigh.summarizer, weigh.expectedRequests, false, rule).apply;
   }
 
   private fuse(text: string): string {

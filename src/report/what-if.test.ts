@@ -105,3 +105,40 @@ describe("the what-if run with the cost policy", () => {
     expect(summarizer.calls).toBeGreaterThan(0);
   });
 });
+
+describe("the what-if's chain pass under the cost policy", () => {
+  /** `prompts` prompts of 20 tool calls each, 2 s apart: warm throughout, under the pressure line. */
+  function busySession(prompts: number): SessionEntry[] {
+    const entries: any[] = [];
+    let time = 1_000_000;
+    const add = (message: any) => {
+      time += 2_000;
+      entries.push({ type: "message", id: `e${entries.length}`, parentId: entries.length ? `e${entries.length - 1}` : null, timestamp: new Date(time).toISOString(), message: { ...message, timestamp: time } });
+    };
+    for (let p = 0; p < prompts; p++) {
+      add({ role: "user", content: `task ${p}` });
+      for (let k = 0; k < 20; k++) {
+        add({ role: "assistant", content: [{ type: "toolCall", id: `c${p}_${k}`, name: "bash", arguments: { command: `run ${p} ${"y".repeat(500)}` } }] });
+        add({ role: "toolResult", toolCallId: `c${p}_${k}`, toolName: "bash", content: [{ type: "text", text: `${p}:`.padEnd(3000, "x") }], isError: false });
+      }
+      add({ role: "assistant", content: [{ type: "text", text: `done ${p}` }] });
+    }
+    return entries;
+  }
+  const priced = (id: string, cost: Record<string, number>) => costModelFor({ id, provider: "anthropic", api: "anthropic-messages", cost, promptCache: { short: 300 } } as any);
+  const main = priced("claude-sonnet-4-5", { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
+  const cheap = priced("claude-haiku-4-5", { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 });
+  // A summarizer so dear that no range summary pays back: the batch flush is weighed without it after the reply.
+  const dear = priced("dear", { input: 5_000, output: 25_000, cacheRead: 500, cacheWrite: 6_250 });
+
+  test("a warm flush that pays compresses the closed chains when that pays too", async () => {
+    const { messages } = await lastRequest(busySession(5), {}, { main, summarizer: cheap });
+    expect(has(messages, "<compressed-chain")).toBe(true);
+  });
+
+  test("and leaves them when compressing them does not pay", async () => {
+    const { messages, summarizer } = await lastRequest(busySession(5), {}, { main, summarizer: dear });
+    expect(summarizer.calls).toBeGreaterThan(0);
+    expect(has(messages, "<compressed-chain")).toBe(false);
+  });
+});

@@ -12,7 +12,7 @@
  * weighed by the cost policy's own decision (`decideFlush`) at the session
  * model's prices, a request that comes after the cache's lifetime first
  * flushes what waits, and `contextPressure` flushes after a tool turn; the
- * policy's in-run flushes and its chain weighing are not simulated. Pure.
+ * policy's in-run flushes are not simulated; its chain weighing is (what-if-chains.ts). Pure.
  */
 import { ToolCallIndexer } from "../archive/indexer.js";
 import { formatSummaryToolCallRefs, makeSummaryDetails, refOccurrenceKeys } from "../archive/summary-refs.js";
@@ -24,7 +24,7 @@ import { renderMessages } from "../render/pruner.js";
 import type { CostModel } from "../economics/cost-model.js";
 import { decideFlush } from "../economics/flush-decision.js";
 import type { RewriteCacheRule } from "../economics/rewrite-economics.js";
-import { measureRewrite } from "../summarize/rewrite-figures.js";
+import { firstPendingIndex, measureRewrite } from "../summarize/rewrite-figures.js";
 import { MAX_BUDGET_WINDOW } from "../summarize/budget.js";
 import { CUSTOM_TYPE_SUMMARY, type CapturedBatch, type ContextPruneConfig } from "../types.js";
 import type { ReplayRequest } from "./requests.js";
@@ -32,11 +32,13 @@ import { StableMessages } from "./cache-sim.js";
 import { messageChars } from "./request-blocks.js";
 import type { Scenario, SummarizerUse } from "./scenarios.js";
 import { estimateSummaryChars, type SummaryEstimate } from "./summary-estimate.js";
-import { WhatIfChainPass } from "./what-if-chains.js";
+import { type ChainWeighing, WhatIfChainPass } from "./what-if-chains.js";
 
 interface Flushed {
   length: number;
   time: number;
+  /** A warm flush that paid: its chain pass is weighed over the same horizon, from where its rewrite starts. */
+  weigh?: ChainWeighing;
 }
 
 interface OpenTurn {
@@ -145,7 +147,10 @@ class Simulation {
       runRequests: this.runRequests,
       ...(this.policy.cacheRule ? { cacheRule: this.policy.cacheRule } : {}),
     });
-    if (decision.apply) this.flush(reply);
+    if (!decision.apply) return;
+    const figures = decision.record.basis === "pays" ? decision.record.figures : undefined;
+    const policy = this.policy;
+    this.flush(reply, figures ? { ...policy, expectedRequests: figures.expectedRequests, flushStart: firstPendingIndex(this.messages, pending) } : undefined);
   }
 
   private push(message: any): void {
@@ -206,7 +211,7 @@ class Simulation {
     return groupBatchesByMode(batches, this.config.batchingMode);
   }
 
-  private flush(reply: any): void {
+  private flush(reply: any, weigh?: ChainWeighing): void {
     const batches = this.capture();
     for (const batch of batches) {
       let raw = 0;
@@ -214,7 +219,7 @@ class Simulation {
       if (this.config.minBatchChars > 0 && raw < this.config.minBatchChars) continue;
       this.summarize(batch, raw, reply);
     }
-    if (batches.length > 0) this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0 });
+    if (batches.length > 0) this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0, ...(weigh ? { weigh } : {}) });
   }
 
   private summarize(batch: CapturedBatch, raw: number, reply: any): void {
@@ -269,7 +274,7 @@ export function whatIfScenario(
     async messagesAt(request: ReplayRequest) {
       sim.advance(request.bare);
       sim.beforeRequest(request.time);
-      for (const flush of sim.takeFlushes()) await chains.afterFlush(sim.messages.slice(0, flush.length), flush.time);
+      for (const flush of sim.takeFlushes()) await chains.afterFlush(sim.messages.slice(0, flush.length), flush.time, flush.weigh);
       const input = sim.messages.slice();
       return stable.stable(renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns));
     },
