@@ -4332,6 +4332,9 @@ function anticipatedBreakpointIndex(input) {
   }
   return;
 }
+function spareMarkerIndex(input) {
+  return spareBreakpointIndex(input) ?? anticipatedBreakpointIndex({ ...input, pending: input.pending() });
+}
 
 // src/render/json-size.ts
 var MAX_DEPTH = 64;
@@ -4911,6 +4914,7 @@ function cacheSetup(api, modelId, ttlMs) {
     }
   };
 }
+var NONE_WAITING = new Set;
 
 class Bill {
   setup;
@@ -4926,19 +4930,15 @@ class Bill {
     const blocks = list.blocks;
     const n = blocks.length;
     const withinReach = warm && endMarked && shared === this.previousEnd && n - shared <= LOOKBACK_BLOCKS;
-    let spare;
-    if (this.spareBreakpoint && this.cache.bestEntry && !withinReach) {
-      spare = spareBreakpointIndex({
-        keys: list.keys,
-        marked: blocks.map((b) => b.breakpoint),
-        eligible: list.eligible,
-        previousKeys: list.keys.slice(0, shared),
-        bestEntry: this.cache.bestEntry({ at: time, blocks })
-      });
-    }
-    if (this.spareBreakpoint && spare === undefined && pendingOf) {
-      spare = anticipatedBreakpointIndex({ marked: blocks.map((b) => b.breakpoint), eligible: list.eligible, toolUseIds: list.toolCallIds, pending: pendingOf() });
-    }
+    const spare = this.spareBreakpoint ? spareMarkerIndex({
+      keys: list.keys,
+      marked: blocks.map((b) => b.breakpoint),
+      eligible: list.eligible,
+      previousKeys: list.keys.slice(0, shared),
+      bestEntry: withinReach ? 0 : this.cache.bestEntry?.({ at: time, blocks }) ?? 0,
+      toolUseIds: list.toolCallIds,
+      pending: pendingOf ?? (() => NONE_WAITING)
+    }) : undefined;
     const unmarked = spare === undefined ? undefined : blocks[spare];
     if (unmarked)
       blocks[spare] = { ...unmarked, breakpoint: true };
@@ -9022,9 +9022,15 @@ class SpareBreakpoint {
 function spareIndex(scan, blocks, memory, at, pending) {
   if (scan.markers === 0 || scan.markers >= MAX_BREAKPOINTS || scan.markedThinking || scan.cacheControl === undefined)
     return;
-  const marked = scan.blocks.map((b) => b.marked);
-  const eligible = scan.blocks.map((b) => b.eligible);
-  const index = spareBreakpointIndex({ keys: blocks.map((b) => b.key), marked, eligible, previousKeys: memory.keys, bestEntry: memory.cache.bestEntry?.({ at, blocks }) ?? 0 }) ?? anticipatedBreakpointIndex({ marked, eligible, toolUseIds: scan.blocks.map((b) => b.toolUseId), pending: pending ?? new Set });
+  const index = spareMarkerIndex({
+    keys: blocks.map((b) => b.key),
+    marked: scan.blocks.map((b) => b.marked),
+    eligible: scan.blocks.map((b) => b.eligible),
+    previousKeys: memory.keys,
+    bestEntry: memory.cache.bestEntry?.({ at, blocks }) ?? 0,
+    toolUseIds: scan.blocks.map((b) => b.toolUseId),
+    pending: () => pending ?? new Set
+  });
   return index !== undefined && scan.blocks[index]?.eligible ? index : undefined;
 }
 function anthropicToolUseId(id) {

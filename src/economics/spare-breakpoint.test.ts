@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { anticipatedBreakpointIndex, type PlacementInput, sharedBlocks, spareBreakpointIndex } from "./spare-breakpoint.js";
+import { anticipatedBreakpointIndex, type PlacementInput, sharedBlocks, spareBreakpointIndex, spareMarkerIndex } from "./spare-breakpoint.js";
 
 /** Blocks `k0..k(n-1)`; `edit` renames block i; the last block and `marks` carry markers; `ineligible` cannot. */
 function input(n: number, opts: { previous: number; edit?: number; marks?: number[]; ineligible?: number[]; best: number }): PlacementInput {
@@ -72,5 +72,17 @@ describe("anticipatedBreakpointIndex", () => {
 
   test("an ineligible block before the output is passed over for the one before it", () => {
     expect(anticipatedBreakpointIndex({ ...shape(30, { 11: "a" }, [29], [10]), pending: new Set(["a"]) })).toBe(9);
+  });
+});
+
+describe("spareMarkerIndex", () => {
+  const toolUseIds = Array.from({ length: 80 }, (_, i) => (i === 41 ? "w" : undefined));
+
+  test("a marker that reads more now wins over the next rewrite point", () => {
+    expect(spareMarkerIndex({ ...input(80, { previous: 78, edit: 40, marks: [0, 1], best: 38 }), toolUseIds, pending: () => new Set(["w"]) })).toBe(39);
+  });
+
+  test("otherwise the marker waits before the first output still to be summarized", () => {
+    expect(spareMarkerIndex({ ...input(80, { previous: 78, marks: [0, 1], best: 78 }), toolUseIds, pending: () => new Set(["w"]) })).toBe(40);
   });
 });

@@ -69,3 +69,11 @@ export function anticipatedBreakpointIndex(input: { marked: readonly boolean[]; 
   }
   return undefined;
 }
+
+/**
+ * The spare marker's block for one request: before the rewrite point when that reads more of the cache,
+ * else before the next rewrite point (the first waiting output). The one rule the host and the report share.
+ */
+export function spareMarkerIndex(input: PlacementInput & { toolUseIds: ReadonlyArray<string | undefined>; pending: () => ReadonlySet<string> }): number | undefined {
+  return spareBreakpointIndex(input) ?? anticipatedBreakpointIndex({ ...input, pending: input.pending() });
+}

@@ -12,7 +12,7 @@ import { type PayloadScan, scanAnthropicPayload, withMarker } from "../economics
 import type { CacheTracker } from "../economics/cache-tracker.js";
 import { costModelFor } from "../economics/cost-model.js";
 import { type CacheBlock, MAX_BREAKPOINTS, type PromptCache, cacheRuleOptions, createPromptCache } from "../economics/prompt-cache.js";
-import { anticipatedBreakpointIndex, spareBreakpointIndex } from "../economics/spare-breakpoint.js";
+import { spareMarkerIndex } from "../economics/spare-breakpoint.js";
 import type { CapturedBatch, ContextPruneConfig } from "../types.js";
 
 const API = "anthropic-messages";
@@ -92,11 +92,15 @@ export class SpareBreakpoint {
 /** In doubt (no marker: caching off; four; markers that differ; a marked thinking block) there is none. */
 function spareIndex(scan: PayloadScan, blocks: CacheBlock[], memory: Remembered, at: number, pending: ReadonlySet<string> | undefined): number | undefined {
   if (scan.markers === 0 || scan.markers >= MAX_BREAKPOINTS || scan.markedThinking || scan.cacheControl === undefined) return undefined;
-  const marked = scan.blocks.map((b) => b.marked);
-  const eligible = scan.blocks.map((b) => b.eligible);
-  const index =
-    spareBreakpointIndex({ keys: blocks.map((b) => b.key), marked, eligible, previousKeys: memory.keys, bestEntry: memory.cache.bestEntry?.({ at, blocks }) ?? 0 }) ??
-    anticipatedBreakpointIndex({ marked, eligible, toolUseIds: scan.blocks.map((b) => b.toolUseId), pending: pending ?? new Set() });
+  const index = spareMarkerIndex({
+    keys: blocks.map((b) => b.key),
+    marked: scan.blocks.map((b) => b.marked),
+    eligible: scan.blocks.map((b) => b.eligible),
+    previousKeys: memory.keys,
+    bestEntry: memory.cache.bestEntry?.({ at, blocks }) ?? 0,
+    toolUseIds: scan.blocks.map((b) => b.toolUseId),
+    pending: () => pending ?? new Set(),
+  });
   return index !== undefined && scan.blocks[index]?.eligible ? index : undefined;
 }
 

@@ -19,7 +19,7 @@
  * (`StableMessages`). Pure.
  */
 import { cacheRuleOf, cacheRuleOptions, createPromptCache, LOOKBACK_BLOCKS, type CacheRule, type CacheRuleOptions, type PromptCache } from "../economics/prompt-cache.js";
-import { anticipatedBreakpointIndex, spareBreakpointIndex } from "../economics/spare-breakpoint.js";
+import { spareMarkerIndex } from "../economics/spare-breakpoint.js";
 import { BlockList } from "./request-blocks.js";
 
 /** Structural equality of two JSON-like values; identical references short-cut at every level. */
@@ -111,6 +111,8 @@ export function cacheSetup(api: string | undefined, modelId: string | undefined,
   };
 }
 
+const NONE_WAITING: ReadonlySet<string> = new Set();
+
 /** One simulated cache: bills a request's blocks, adding the spare breakpoint first when asked. */
 class Bill {
   private readonly cache: PromptCache;
@@ -134,19 +136,17 @@ class Bill {
     // The common case needs no search: this request extends one that wrote an entry at its end, and its own
     // end marker lies within the lookback of that entry, so a spare marker would read nothing more.
     const withinReach = warm && endMarked && shared === this.previousEnd && n - shared <= LOOKBACK_BLOCKS;
-    let spare: number | undefined;
-    if (this.spareBreakpoint && this.cache.bestEntry && !withinReach) {
-      spare = spareBreakpointIndex({
-        keys: list.keys,
-        marked: blocks.map((b) => b.breakpoint),
-        eligible: list.eligible,
-        previousKeys: list.keys.slice(0, shared),
-        bestEntry: this.cache.bestEntry({ at: time, blocks }),
-      });
-    }
-    if (this.spareBreakpoint && spare === undefined && pendingOf) {
-      spare = anticipatedBreakpointIndex({ marked: blocks.map((b) => b.breakpoint), eligible: list.eligible, toolUseIds: list.toolCallIds, pending: pendingOf() });
-    }
+    const spare = this.spareBreakpoint
+      ? spareMarkerIndex({
+          keys: list.keys,
+          marked: blocks.map((b) => b.breakpoint),
+          eligible: list.eligible,
+          previousKeys: list.keys.slice(0, shared),
+          bestEntry: withinReach ? 0 : (this.cache.bestEntry?.({ at: time, blocks }) ?? 0),
+          toolUseIds: list.toolCallIds,
+          pending: pendingOf ?? (() => NONE_WAITING),
+        })
+      : undefined;
     const unmarked = spare === undefined ? undefined : blocks[spare]!;
     if (unmarked) blocks[spare!] = { ...unmarked, breakpoint: true };
     const bill = this.cache.bill({ at: time, blocks });
