@@ -16,7 +16,7 @@ import { onSessionStart, onSessionTree } from "./src/host/session-lifecycle.js";
 import { onCacheCold } from "./src/host/cold-cache.js";
 import { onBeforeProviderRequest } from "./src/host/cache-breakpoint.js";
 import { settleRunningFlush } from "./src/host/final-reply-flush.js";
-import { onAgentEnd, onContext, onMessageEnd, onSessionBeforeTree, onSessionShutdown, onTurnEnd } from "./src/host/turn-handlers.js";
+import { onAgentEnd, onBeforeAgentStart, onContext, onMessageEnd, onSessionBeforeTree, onSessionShutdown, onTurnEnd } from "./src/host/turn-handlers.js";
 import { EMPTY_METRICS_SNAPSHOT, type FlushOptions } from "./src/types.js";
 
 export default function piCondense(pi: ExtensionAPI): void {
@@ -27,6 +27,7 @@ export default function piCondense(pi: ExtensionAPI): void {
   pi.on("turn_end", guarded("turn_end", (event, ctx) => onTurnEnd(state, ctx, event)));
   pi.on("message_end", guarded("message_end", (event, ctx) => onMessageEnd(state, ctx, event)));
   pi.on("agent_end", guarded("agent_end", (_event, ctx) => onAgentEnd(state, ctx)));
+  pi.on("before_agent_start", guarded("before_agent_start", (_event, ctx) => onBeforeAgentStart(state, ctx)));
   pi.on("context", guarded("context", (event, ctx) => onContext(state, ctx, event)));
   pi.on("before_provider_request", guarded("before_provider_request", (event, ctx) => onBeforeProviderRequest(state, ctx, event)));
   pi.on("session_shutdown", guarded("session_shutdown", () => onSessionShutdown(state)));

@@ -3759,6 +3759,8 @@ class PrefixCache extends EntryCache {
 // src/economics/rewrite-economics.ts
 var LONGEST_PREFIX = { rule: "longest-prefix", breakpoint: false };
 function rereadTokens(figures, cache) {
+  if (cache.declaresTool)
+    return nonNegative(figures.prefixTokens ?? 0);
   if (cache.rule !== "anthropic-breakpoints" || nonNegative(figures.suffixBlocks ?? 0) <= LOOKBACK_BLOCKS)
     return 0;
   const expired = figures.entryAgeMs !== undefined && cache.ttlMs !== undefined && figures.entryAgeMs > cache.ttlMs;
@@ -3791,10 +3793,12 @@ function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache =
   const firstSaving = cold ? (cacheWrite - cacheRead) * (removed - summary) : 0;
   const netSaving = firstSaving + n * savingPerRequest - oneTimeCost;
   const apply = netSaving > 0;
-  const reason = apply ? `summarizing pays: about ${dollars(netSaving)} saved over ${n.toFixed(1)} more requests${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}` : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${n.toFixed(1)} more requests${reread > 0 ? rereadNote(reread) : ""}; waiting until it pays or the cache expires`;
+  const reason = apply ? `summarizing pays: about ${dollars(netSaving)} saved over ${n.toFixed(1)} more requests${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}` : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${n.toFixed(1)} more requests${reread > 0 ? rereadNote(reread, cache) : ""}; waiting until it pays or the cache expires`;
   return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest, summarizerCost, netSaving, rereadTokens: reread };
 }
-function rereadNote(tokens) {
+function rereadNote(tokens, cache) {
+  if (cache.declaresTool)
+    return ` (the first rewrite also declares context_tree_query, which changes the tool list, so the ${Math.round(tokens)} tokens before it are written again too)`;
   return ` (the rewrite lies beyond the cache's 20-block reach, so the ${Math.round(tokens)} tokens before it are written again too)`;
 }
 function dollars(amount) {
@@ -9452,6 +9456,28 @@ function withoutSharedKeys(batches) {
   return kept;
 }
 
+// src/archive/query-tool-exposure.ts
+function queryToolDeclared(pi) {
+  try {
+    return pi.getActiveTools().includes(QUERY_TOOL_NAME);
+  } catch {
+    return false;
+  }
+}
+function declareQueryTool(pi, recoverable) {
+  if (queryToolDeclared(pi))
+    return true;
+  if (!recoverable)
+    return false;
+  try {
+    pi.setActiveTools([...pi.getActiveTools(), QUERY_TOOL_NAME]);
+  } catch (err) {
+    console.error("pi-condense: could not activate context_tree_query", err);
+    return false;
+  }
+  return queryToolDeclared(pi);
+}
+
 // src/summarize/flush.ts
 async function flushPending(state, ctx, options = {}) {
   if (state.isFlushing)
@@ -9517,6 +9543,7 @@ async function processBatches(state, ctx, options, delivery, prepared, attempt) 
   const outcome = persistResults(prepared, slots, state, delivery, Date.now());
   const madeStubbable = stubEligibleCalls(prepared, outcome.processed);
   attempt.stubs = madeStubbable.length;
+  declareQueryTool(state.pi, madeStubbable.length > 0);
   lowerFloor(state.supersede, earliestResultTimestamp(madeStubbable));
   restoreToQueue(state, outcome.unresolved.map((p) => p.batch));
   notifyUnusable(ctx, outcome.newlyUnusable);
@@ -9708,7 +9735,11 @@ function noteCacheWarming(state, ctx) {
 }
 function rewriteCacheRule(state, ctx) {
   const config = state.config.value;
-  return { rule: cacheRuleOf(ctx.model?.api), breakpoint: config.enabled && config.cacheBreakpoint };
+  return {
+    rule: cacheRuleOf(ctx.model?.api),
+    breakpoint: config.enabled && config.cacheBreakpoint,
+    declaresTool: !queryToolDeclared(state.pi)
+  };
 }
 function cacheTtlMs2(ctx) {
   return costModelFor(ctx.model).ttlMs;
@@ -10422,11 +10453,9 @@ var BLOCK_SEPARATOR = `
 ---
 
 `;
-var DESCRIPTION = "Return the complete, original results of earlier tool calls whose outputs were replaced by summaries, or search them. " + "Pass the short refs printed in a pruner-summary message, for example " + 'context_tree_query({ toolCallIds: ["t12", "t3"] }). ' + "When a raw tool-call id was used by more than one call, every occurrence is returned, each labelled id@timestamp. " + "Results include the original image blocks when the pruned output carried images. " + 'Long outputs come back 2000 lines (50 KiB) at a time; pass lines, e.g. lines: "2001-4000", "2001-", "head:50" or "tail:50", for a part. ' + "To find something without pulling whole outputs back, pass pattern: only the matching lines return, with line numbers and " + `two lines of context, e.g. context_tree_query({ toolCallIds: ["t12"], pattern: "TS2322" }); leave toolCallIds out to search every archived output of this session (best matches first). ` + `A pattern is a literal string, or a regular expression written /like this/ (add i for ignore case). Search answers are capped at ${SEARCH_CHAR_CAP} characters and say what was left out.`;
-var PARAM_DESCRIPTION = "One or more short refs such as t12 (or raw tool call ids) taken from a pruner-summary message. " + "A raw id that occurs more than once returns all of its occurrences, labelled id@timestamp. " + "Required unless pattern is given; with pattern and no refs, every archived output is searched.";
-var LINES_DESCRIPTION = 'Optional. Only this part of each output: a 1-based, inclusive line range "A-B" (e.g. "120-180") or "A-" (to the end), ' + 'or "head:N" / "tail:N" for the first or last N lines. With pattern, only these lines are searched.';
-var PATTERN_DESCRIPTION = "Optional. Return only the lines that match, with line numbers and two lines of context: a literal string " + '(e.g. "TS2322"), or a regular expression between slashes (e.g. "/error TS\\d+/" or "/timeout/i"; no backreferences or lookaround).';
-var GUIDELINE = "When you need the unabridged output of a tool call that was summarized, call context_tree_query " + "with the short refs shown in the pruner-summary message covering that call; to find a line in archived outputs " + "without pulling them back whole, pass pattern (with refs, or without to search them all).";
+var DESCRIPTION = "Return the full original output (images too) of tool calls replaced by summaries, by the short refs a pruner-summary " + 'message shows: context_tree_query({ toolCallIds: ["t12", "t3"] }). A raw id used by several calls returns each ' + 'occurrence, labelled id@timestamp. lines: "2001-4000", "head:N" or "tail:N" for a part; pattern: text or /regex/i ' + "for matching lines only (no refs: searches all).";
+var PARAM_DESCRIPTION = "Required unless pattern is given: short refs like t12 (or raw ids) from a pruner-summary message; a repeated raw id returns every occurrence, as id@timestamp.";
+var GUIDELINE = "For the full output of a summarized tool call, call context_tree_query with the refs from its pruner-summary message.";
 function sessionOf(ctx) {
   const manager = ctx?.sessionManager;
   let images;
@@ -10618,12 +10647,13 @@ function registerQueryTool(pi, indexer) {
     name: QUERY_TOOL_NAME,
     label: "Query Original Tool History",
     description: DESCRIPTION,
+    defaultActive: false,
     promptSnippet: "Retrieve original pruned tool outputs by short ref",
     promptGuidelines: [GUIDELINE],
     parameters: Type.Object({
       toolCallIds: Type.Optional(Type.Array(Type.String(), { description: PARAM_DESCRIPTION })),
-      lines: Type.Optional(Type.String({ description: LINES_DESCRIPTION })),
-      pattern: Type.Optional(Type.String({ description: PATTERN_DESCRIPTION }))
+      lines: Type.Optional(Type.String()),
+      pattern: Type.Optional(Type.String())
     }),
     async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
       const session = sessionOf(ctx);
@@ -10918,6 +10948,7 @@ function rebuildFromBranch(state, ctx, resetFallback) {
   if (state.config.value.enabled)
     probeRearm(state, ctx);
   rebuildPolicyState(state, ctx);
+  declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
   refreshStatus2(state, ctx);
 }
 function probeRearm(state, ctx) {
@@ -11034,6 +11065,7 @@ async function captureTurn(state, ctx, event) {
     toolCalls: batch.toolCalls.filter((tc) => !isRecoveryTool(tc.toolName) && !isProtected(tc.toolName, tc.args, config))
   };
   await spillEagerly(state, ctx, filtered);
+  declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
   const kept = trimBatchToPendingRange(filtered, (key) => state.indexer.isSummarized(key), state.frontier.get());
   if (!kept)
     return false;
@@ -11158,10 +11190,18 @@ async function onContext(state, ctx, event) {
     return { messages: capped };
   }
 }
+async function onBeforeAgentStart(state, ctx) {
+  if (!state.config.value.enabled)
+    return;
+  await flushIfCacheCold(state, ctx);
+  await settleBeforeRequest(state, ctx);
+  declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
+}
 async function render(state, ctx, input) {
   const config = state.config.value;
   await flushIfCacheCold(state, ctx);
   const written = await settleBeforeRequest(state, ctx);
+  declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
   const messages = written.length > 0 ? [...input, ...written] : input;
   const result = pruneMessages(messages, state.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, state.diagnostics, { state: state.supersede, isProtected: protectionPredicate(state) });
   const shown = requestSizesOf(result);
@@ -11179,6 +11219,7 @@ function piCondense(pi) {
   pi.on("turn_end", guarded("turn_end", (event, ctx) => onTurnEnd(state, ctx, event)));
   pi.on("message_end", guarded("message_end", (event, ctx) => onMessageEnd(state, ctx, event)));
   pi.on("agent_end", guarded("agent_end", (_event, ctx) => onAgentEnd(state, ctx)));
+  pi.on("before_agent_start", guarded("before_agent_start", (_event, ctx) => onBeforeAgentStart(state, ctx)));
   pi.on("context", guarded("context", (event, ctx) => onContext(state, ctx, event)));
   pi.on("before_provider_request", guarded("before_provider_request", (event, ctx) => onBeforeProviderRequest(state, ctx, event)));
   pi.on("session_shutdown", guarded("session_shutdown", () => onSessionShutdown(state)));

@@ -21,7 +21,16 @@ export interface AppendedEntry {
 
 export type FakePi = Pick<
   ExtensionAPI,
-  "on" | "appendEntry" | "sendMessage" | "registerCommand" | "registerTool" | "registerMessageRenderer" | "registerEntryRenderer" | "events"
+  | "on"
+  | "appendEntry"
+  | "sendMessage"
+  | "registerCommand"
+  | "registerTool"
+  | "registerMessageRenderer"
+  | "registerEntryRenderer"
+  | "events"
+  | "getActiveTools"
+  | "setActiveTools"
 >;
 
 export interface FakeHost {
@@ -32,6 +41,8 @@ export interface FakeHost {
   sent: any[];
   emitted: Array<{ channel: string; data: unknown }>;
   tools: any[];
+  /** Names of the tools declared to the model, as pi's active set: a registered tool starts active unless `defaultActive: false`. */
+  activeTools: string[];
   commands: Map<string, any>;
   entryRenderers: Map<string, any>;
   /** Set to make pi.appendEntry log and then throw (a stale runtime). */
@@ -46,6 +57,7 @@ export function makeFakePi(): FakeHost {
     sent: [],
     emitted: [],
     tools: [],
+    activeTools: ["read", "bash"],
     commands: new Map(),
     entryRenderers: new Map(),
     piAppendThrows: false,
@@ -69,7 +81,13 @@ export function makeFakePi(): FakeHost {
     },
     registerTool: ((tool: any) => {
       host.tools.push(tool);
+      if (tool.defaultActive !== false && !host.activeTools.includes(tool.name)) host.activeTools.push(tool.name);
     }) as ExtensionAPI["registerTool"],
+    getActiveTools: () => host.activeTools.slice(),
+    setActiveTools: (names: string[]) => {
+      const known = new Set(["read", "bash", ...host.tools.map((t) => t.name)]);
+      host.activeTools = [...new Set(names.filter((name) => known.has(name)))];
+    },
     registerMessageRenderer: () => {},
     registerEntryRenderer: ((customType: string, renderer: any) => {
       host.entryRenderers.set(customType, renderer);

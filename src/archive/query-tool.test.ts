@@ -71,21 +71,27 @@ describe("registration", () => {
     const [tool] = toolFor(new ToolCallIndexer());
     const schema = JSON.parse(JSON.stringify(tool.parameters));
     const description = schema.properties.toolCallIds.description;
-    const linesDescription = schema.properties.lines.description;
-    const patternDescription = schema.properties.pattern.description;
     expect(description).toContain("Required unless pattern is given");
-    expect(linesDescription).toContain('"tail:N"');
-    expect(patternDescription).toContain("regular expression between slashes");
+    expect(description).toContain("id@timestamp");
     expect(JSON.stringify(tool.parameters)).toBe(
       JSON.stringify({
         type: "object",
         properties: {
           toolCallIds: { type: "array", items: { type: "string" }, description },
-          lines: { type: "string", description: linesDescription },
-          pattern: { type: "string", description: patternDescription },
+          lines: { type: "string" },
+          pattern: { type: "string" },
         },
       }),
     );
+  });
+
+  test("the declaration's prose is no longer than 2.9.1's 730 characters and still names refs, line ranges and pattern search (issue 26)", () => {
+    const [tool] = toolFor(new ToolCallIndexer());
+    const prose = [tool.description, tool.parameters.properties.toolCallIds.description, tool.promptSnippet, ...tool.promptGuidelines];
+    expect(prose.join("").length).toBeLessThanOrEqual(730);
+    expect(tool.description).toContain('"tail:N"');
+    expect(tool.description).toContain("/regex/i");
+    expect(tool.description).toContain("pruner-summary message");
   });
 
   test("the description mentions images and paging", () => {

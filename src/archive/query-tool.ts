@@ -13,7 +13,7 @@ import { imagesForMarkers, toolResultImagesByDigest, type ImageBlock } from "../
 import type { ToolCallIndexer } from "./indexer.js";
 import { compilePattern } from "./line-pattern.js";
 import { pageOf, parseLineRange, type LineRange, type Page } from "./query-paging.js";
-import { formatSearch, searchOutputs, SEARCH_CHAR_CAP, type SearchTarget } from "./query-search.js";
+import { formatSearch, searchOutputs, type SearchTarget } from "./query-search.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { isRecoveryTool, NOT_FOUND_NOTE as NOT_FOUND } from "../capture/recovery-call.js";
 import { readOwnSidecar } from "../capture/sidecar-read.js";
@@ -23,33 +23,16 @@ const SIDECAR_MISSING = "(spilled output unavailable — sidecar file missing)";
 const BLOCK_SEPARATOR = "\n\n---\n\n";
 
 const DESCRIPTION =
-  "Return the complete, original results of earlier tool calls whose outputs were replaced by summaries, or search them. " +
-  "Pass the short refs printed in a pruner-summary message, for example " +
-  'context_tree_query({ toolCallIds: ["t12", "t3"] }). ' +
-  "When a raw tool-call id was used by more than one call, every occurrence is returned, each labelled id@timestamp. " +
-  "Results include the original image blocks when the pruned output carried images. " +
-  'Long outputs come back 2000 lines (50 KiB) at a time; pass lines, e.g. lines: "2001-4000", "2001-", "head:50" or "tail:50", for a part. ' +
-  "To find something without pulling whole outputs back, pass pattern: only the matching lines return, with line numbers and " +
-  `two lines of context, e.g. context_tree_query({ toolCallIds: ["t12"], pattern: "TS2322" }); leave toolCallIds out to search every archived output of this session (best matches first). ` +
-  `A pattern is a literal string, or a regular expression written /like this/ (add i for ignore case). Search answers are capped at ${SEARCH_CHAR_CAP} characters and say what was left out.`;
+  "Return the full original output (images too) of tool calls replaced by summaries, by the short refs a pruner-summary " +
+  'message shows: context_tree_query({ toolCallIds: ["t12", "t3"] }). A raw id used by several calls returns each ' +
+  'occurrence, labelled id@timestamp. lines: "2001-4000", "head:N" or "tail:N" for a part; pattern: text or /regex/i ' +
+  "for matching lines only (no refs: searches all).";
 
 const PARAM_DESCRIPTION =
-  "One or more short refs such as t12 (or raw tool call ids) taken from a pruner-summary message. " +
-  "A raw id that occurs more than once returns all of its occurrences, labelled id@timestamp. " +
-  "Required unless pattern is given; with pattern and no refs, every archived output is searched.";
-
-const LINES_DESCRIPTION =
-  'Optional. Only this part of each output: a 1-based, inclusive line range "A-B" (e.g. "120-180") or "A-" (to the end), ' +
-  'or "head:N" / "tail:N" for the first or last N lines. With pattern, only these lines are searched.';
-
-const PATTERN_DESCRIPTION =
-  "Optional. Return only the lines that match, with line numbers and two lines of context: a literal string " +
-  '(e.g. "TS2322"), or a regular expression between slashes (e.g. "/error TS\\d+/" or "/timeout/i"; no backreferences or lookaround).';
+  "Required unless pattern is given: short refs like t12 (or raw ids) from a pruner-summary message; a repeated raw id returns every occurrence, as id@timestamp.";
 
 const GUIDELINE =
-  "When you need the unabridged output of a tool call that was summarized, call context_tree_query " +
-  "with the short refs shown in the pruner-summary message covering that call; to find a line in archived outputs " +
-  "without pulling them back whole, pass pattern (with refs, or without to search them all).";
+  "For the full output of a summarized tool call, call context_tree_query with the refs from its pruner-summary message.";
 
 /** What one call of the tool reads from the live session. */
 interface Session {
@@ -307,12 +290,14 @@ export function registerQueryTool(pi: ExtensionAPI, indexer: ToolCallIndexer): v
     name: QUERY_TOOL_NAME,
     label: "Query Original Tool History",
     description: DESCRIPTION,
+    // Declared to the model only once something is archived (query-tool-exposure.ts).
+    defaultActive: false,
     promptSnippet: "Retrieve original pruned tool outputs by short ref",
     promptGuidelines: [GUIDELINE],
     parameters: Type.Object({
       toolCallIds: Type.Optional(Type.Array(Type.String(), { description: PARAM_DESCRIPTION })),
-      lines: Type.Optional(Type.String({ description: LINES_DESCRIPTION })),
-      pattern: Type.Optional(Type.String({ description: PATTERN_DESCRIPTION })),
+      lines: Type.Optional(Type.String()),
+      pattern: Type.Optional(Type.String()),
     }),
     async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
       const session = sessionOf(ctx);

@@ -150,6 +150,29 @@ describe("weighRewrite under the session API's cache rule", () => {
   });
 });
 
+describe("the first rewrite also declares context_tree_query", () => {
+  const near = { ...figures(1000, 800), prefixTokens: 50_000, suffixBlocks: 5 };
+  const declaring = { rule: "anthropic-breakpoints" as const, breakpoint: true, declaresTool: true };
+
+  test("the conversation before it is written again, even within reach of a marker", () => {
+    expect(weighRewrite(near, UNIT, FREE_SUMMARIZER, 5, false, declaring).rereadTokens).toBe(50_000);
+  });
+
+  test("under the longest-prefix rule too: the tool list leads the prefix", () => {
+    expect(weighRewrite(near, UNIT, FREE_SUMMARIZER, 5, false, { rule: "longest-prefix", breakpoint: false, declaresTool: true }).rereadTokens).toBe(50_000);
+  });
+
+  test("the decision says the declaration is why it waits", () => {
+    const d = weighRewrite(near, UNIT, FREE_SUMMARIZER, 10, false, declaring);
+    expect(d.apply).toBe(false);
+    expect(d.reason).toContain("declares context_tree_query");
+  });
+
+  test("on a cold cache the declaration costs nothing extra", () => {
+    expect(weighRewrite(near, UNIT, FREE_SUMMARIZER, 5, true, declaring).rereadTokens).toBe(0);
+  });
+});
+
 describe("the spare breakpoint needs a live entry before the rewrite", () => {
   const deep = { ...figures(1000, 800), prefixTokens: 50_000, suffixBlocks: 41 };
   const rule = { rule: "anthropic-breakpoints" as const, breakpoint: true, ttlMs: 300_000 };

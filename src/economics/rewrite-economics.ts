@@ -21,7 +21,9 @@
  * the P tokens before p (the conversation; tools and system keep their own
  * markers) are written again too: both terms grow by P. The spare breakpoint
  * helps only while an entry right before p is alive: one no request touched
- * for longer than the cache lifetime (an old chain's start) is gone. Pure.
+ * for longer than the cache lifetime (an old chain's start) is gone. The
+ * first rewrite of a session also declares context_tree_query: the tool list
+ * leads every request, so it writes P again whatever the rule. Pure.
  */
 import type { CostModel } from "./cost-model.js";
 import { type CacheRule, LOOKBACK_BLOCKS } from "./prompt-cache.js";
@@ -49,12 +51,15 @@ export interface RewriteCacheRule {
   breakpoint: boolean;
   /** The cache lifetime: an entry older than this is gone, spare breakpoint or not. */
   ttlMs?: number;
+  /** The rewrite also declares the recovery tool: the tool list leads every request, so nothing before the rewrite is found. */
+  declaresTool?: boolean;
 }
 
 export const LONGEST_PREFIX: RewriteCacheRule = { rule: "longest-prefix", breakpoint: false };
 
 /** Tokens before the rewrite point that the provider writes again because its cache cannot find them. */
 export function rereadTokens(figures: RewriteFigures, cache: RewriteCacheRule): number {
+  if (cache.declaresTool) return nonNegative(figures.prefixTokens ?? 0);
   if (cache.rule !== "anthropic-breakpoints" || nonNegative(figures.suffixBlocks ?? 0) <= LOOKBACK_BLOCKS) return 0;
   const expired = figures.entryAgeMs !== undefined && cache.ttlMs !== undefined && figures.entryAgeMs > cache.ttlMs;
   return !cache.breakpoint || expired ? nonNegative(figures.prefixTokens ?? 0) : 0;
@@ -137,11 +142,12 @@ export function weighRewrite(
   const apply = netSaving > 0;
   const reason = apply
     ? `summarizing pays: about ${dollars(netSaving)} saved over ${n.toFixed(1)} more requests${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}`
-    : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${n.toFixed(1)} more requests${reread > 0 ? rereadNote(reread) : ""}; waiting until it pays or the cache expires`;
+    : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${n.toFixed(1)} more requests${reread > 0 ? rereadNote(reread, cache) : ""}; waiting until it pays or the cache expires`;
   return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest, summarizerCost, netSaving, rereadTokens: reread };
 }
 
-function rereadNote(tokens: number): string {
+function rereadNote(tokens: number, cache: RewriteCacheRule): string {
+  if (cache.declaresTool) return ` (the first rewrite also declares context_tree_query, which changes the tool list, so the ${Math.round(tokens)} tokens before it are written again too)`;
   return ` (the rewrite lies beyond the cache's 20-block reach, so the ${Math.round(tokens)} tokens before it are written again too)`;
 }
 

@@ -195,9 +195,19 @@ describe("the cache rule behind each decision", () => {
 
   test("with the spare breakpoint on the same rewrite re-sends nothing before it", async () => {
     const sim = await started();
+    // An earlier rewrite declared the recovery tool already.
+    sim.host.activeTools.push("context_tree_query");
     await sim.prompt({ turns: longRun(), usage: WARM });
     await settle();
     expect(metrics(sim).at(-1).decision.figures).toMatchObject({ cacheRule: "anthropic-breakpoints", breakpoint: true, rereadTokens: 0 });
+  });
+
+  test("the session's first rewrite also declares the recovery tool, so it re-sends what lies before it, spare breakpoint or not", async () => {
+    const sim = await started();
+    await sim.prompt({ turns: longRun(), usage: WARM });
+    await settle();
+    const decision = metrics(sim).at(-1).decision;
+    expect(decision.figures.rereadTokens).toBeGreaterThan(0);
   });
 
   test("/pruner status names the rule: Anthropic's with the breakpoint's state, the longest prefix elsewhere", async () => {

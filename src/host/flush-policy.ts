@@ -21,6 +21,7 @@ import { firstPendingIndex, measureChainRewrite, measureRewrite, pendingKeys } f
 import { previewEligibleChains } from "../summarize/chain-pass.js";
 import { resolveRange } from "../render/chain-range-prune.js";
 import { type RewriteCacheRule, weighRewrite } from "../economics/rewrite-economics.js";
+import { queryToolDeclared } from "../archive/query-tool-exposure.js";
 import { cacheRuleOf } from "../economics/prompt-cache.js";
 
 /** With `pruneOn: "on-demand"` nothing flushes on its own, so the cost policy has nothing to decide. */
@@ -81,7 +82,11 @@ export function noteCacheWarming(state: ExtensionState, ctx: ExtensionContext): 
 /** The rule the session's provider caches by, and whether the spare breakpoint helps it (`cacheBreakpoint`, pruning on). */
 export function rewriteCacheRule(state: ExtensionState, ctx: ExtensionContext): RewriteCacheRule {
   const config = state.config.value;
-  return { rule: cacheRuleOf(ctx.model?.api), breakpoint: config.enabled && config.cacheBreakpoint };
+  return {
+    rule: cacheRuleOf(ctx.model?.api),
+    breakpoint: config.enabled && config.cacheBreakpoint,
+    declaresTool: !queryToolDeclared(state.pi),
+  };
 }
 
 export function cacheTtlMs(ctx: ExtensionContext): number {

@@ -78,6 +78,7 @@ describe("extension load", () => {
     expect(() => piCondense(host.pi as any)).not.toThrow();
     expect(host.onCalls.sort()).toEqual([
       "agent_end",
+      "before_agent_start",
       "before_provider_request",
       "context",
       "message_end",

@@ -20,6 +20,7 @@ import { plural } from "../plural.js";
 import { capImages, imageLimitFor } from "../render/image-cap.js";
 import { pruneMessages, requestSizesOf } from "../render/pruner.js";
 import { spillOversizedBatch } from "../capture/spill.js";
+import { declareQueryTool } from "../archive/query-tool-exposure.js";
 import { refreshStatus, showStatusText } from "../ui/status-refresh.js";
 import type { CapturedBatch } from "../types.js";
 
@@ -75,6 +76,8 @@ async function captureTurn(state: ExtensionState, ctx: ExtensionContext, event: 
     toolCalls: batch.toolCalls.filter((tc) => !isRecoveryTool(tc.toolName) && !isProtected(tc.toolName, tc.args, config)),
   };
   await spillEagerly(state, ctx, filtered);
+  // A spilled output is stubbed on the next request: the model is offered the tool that gives it back.
+  declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
   const kept = trimBatchToPendingRange(filtered, (key) => state.indexer.isSummarized(key), state.frontier.get());
   if (!kept) return false;
   state.pending.push(kept);
@@ -223,11 +226,25 @@ export async function onContext(
   }
 }
 
+/**
+ * Before pi prepares a prompt's first request: rewrites due now (a final-reply flush still running, a
+ * cache that expired meanwhile) are written first, so the request that carries their stubs is also the
+ * one that declares the recovery tool, and the model is never shown a stub naming a tool it lacks.
+ */
+export async function onBeforeAgentStart(state: ExtensionState, ctx: ExtensionContext): Promise<void> {
+  if (!state.config.value.enabled) return;
+  await flushIfCacheCold(state, ctx);
+  await settleBeforeRequest(state, ctx);
+  declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
+}
+
 /** The pruning render; undefined when it changes nothing, so the provider cache keeps hitting. */
 async function render(state: ExtensionState, ctx: ExtensionContext, input: any[]): Promise<{ messages: any[] } | undefined> {
   const config = state.config.value;
   await flushIfCacheCold(state, ctx);
   const written = await settleBeforeRequest(state, ctx);
+  // Outputs archived by a capture or a flush that did not pass through a flush commit (spills, reloads).
+  declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
   const messages = written.length > 0 ? [...input, ...written] : input;
   const result = pruneMessages(
     messages,

@@ -29,6 +29,7 @@ import { occKey } from "../capture/occurrence-key.js";
 import { capturePendingBatches } from "../capture/pending-batches.js";
 import { earliestResultTimestamp, lowerFloor } from "../render/supersede.js";
 import { emitExternalCost } from "./stats.js";
+import { declareQueryTool } from "../archive/query-tool-exposure.js";
 import {
   type CapturedBatch,
   type ContextMetricsSnapshot,
@@ -151,6 +152,7 @@ async function processBatches(
   const outcome = persistResults(prepared, slots, state, delivery, Date.now());
   const madeStubbable = stubEligibleCalls(prepared, outcome.processed);
   attempt.stubs = madeStubbable.length;
+  declareQueryTool(state.pi, madeStubbable.length > 0);
   lowerFloor(state.supersede, earliestResultTimestamp(madeStubbable));
   restoreToQueue(state, outcome.unresolved.map((p) => p.batch));
   notifyUnusable(ctx, outcome.newlyUnusable);
