@@ -23,6 +23,9 @@ function checkTree(files: Record<string, string>): { status: number | null; out:
   return { status: run.status, out: `${run.stdout}${run.stderr}` };
 }
 
+// Each test spawns depcruise (about a second alone); a loaded machine takes several.
+const SPAWN_TIMEOUT_MS = 60_000;
+
 describe("the dependency check", () => {
   test("passes on a tree that follows the layers", () => {
     const run = checkTree({
@@ -32,7 +35,7 @@ describe("the dependency check", () => {
     });
     expect(run.out).toContain("no dependency violations");
     expect(run.status).toBe(0);
-  });
+  }, SPAWN_TIMEOUT_MS);
 
   test("fails on an import circle between two files", () => {
     const run = checkTree({
@@ -41,7 +44,7 @@ describe("the dependency check", () => {
     });
     expect(run.status).not.toBe(0);
     expect(run.out).toContain("no-circular");
-  });
+  }, SPAWN_TIMEOUT_MS);
 
   test("fails when a lower folder imports a higher one", () => {
     const run = checkTree({
@@ -50,7 +53,7 @@ describe("the dependency check", () => {
     });
     expect(run.status).not.toBe(0);
     expect(run.out).toContain("layer-capture");
-  });
+  }, SPAWN_TIMEOUT_MS);
 
   test("fails when the render path imports the summarize layer", () => {
     const run = checkTree({
@@ -58,5 +61,5 @@ describe("the dependency check", () => {
       "src/render/pruner.ts": 'import { F } from "../summarize/flush.js";\nexport const P = F;\n',
     });
     expect(run.out).toContain("render-stays-pure");
-  });
+  }, SPAWN_TIMEOUT_MS);
 });
