@@ -100,6 +100,7 @@ describe("shellReadSpan", () => {
     "sed -i 's/a/b/' a.ts",
     "sed -n '/x/p' a.ts",
     "head -n 0 a.ts",
+    "head 5 a.ts",
     "grep x a.ts",
     "cat 'unclosed",
   ]) {

@@ -318,7 +318,7 @@ function tailRange(options: string[]): LineRange | undefined {
 
 /** `-n N`, `-nN` or `-N`. */
 function lineCountOption(options: string[]): number | undefined {
-  const text = options.length === 2 && options[0] === "-n" ? options[1]! : options.length === 1 ? options[0]!.replace(/^-n?/, "") : undefined;
+  const text = options.length === 2 && options[0] === "-n" ? options[1]! : options.length === 1 ? /^-n?(.*)$/.exec(options[0]!)?.[1] : undefined;
   return text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
 }
 
