@@ -314,8 +314,16 @@ var RECORD_FIELDS = [
   { key: "spillBytes", expected: "a number >= 0", test: isCount },
   { key: "resultPreview", expected: "a string", test: isString },
   { key: "contentHash", expected: "a string", test: isString },
-  { key: "outcome", expected: `a single-line string of at most ${OUTCOME_READ_LIMIT} characters`, test: isOutcome }
+  { key: "outcome", expected: `a single-line string of at most ${OUTCOME_READ_LIMIT} characters`, test: isOutcome },
+  { key: "unsummarized", expected: "true", test: (v) => v === true },
+  { key: "supersededBy", expected: "a stale rule with its tool (and a path or command)", test: isSupersededBy }
 ];
+var STALE_RULES = new Set(["edited", "reread", "rerun"]);
+function isSupersededBy(value) {
+  if (!isPlainObject(value) || !STALE_RULES.has(value.rule) || !isOutcome(value.toolName))
+    return false;
+  return (value.path === undefined || isOutcome(value.path)) && (value.command === undefined || isOutcome(value.command));
+}
 function recordArgs(value) {
   if (isPlainObject(value))
     return value;
@@ -864,9 +872,15 @@ var DEFAULT_CONFIG = {
   maxImagesPerRequest: null,
   flushPolicy: "cost",
   contextPressure: 0.6,
-  cacheBreakpoint: true
+  cacheBreakpoint: true,
+  summaries: "auto"
 };
 var FLUSH_POLICIES = ["cost", "classic"];
+var SUMMARIES_MODES = [
+  { value: "auto", label: "Auto" },
+  { value: "always", label: "Always" },
+  { value: "never", label: "Never" }
+];
 var SUMMARIZER_THINKING_LEVELS = [
   { value: "default", label: "Default" },
   { value: "off", label: "Off" },
@@ -3179,6 +3193,11 @@ var DESCRIBERS = {
   pruneOn: pruneOnDescription,
   summarizerModel: () => "The model that summarizes tool outputs. Press Enter to open a model browser.",
   summarizerThinking: thinkingDescription,
+  summaries: (c) => ({
+    auto: "Auto (the default): the summarizer runs only for outputs that cannot simply be had again (a test run, a build); reads, listings and searches, and outputs made stale by a later edit or re-run, are archived without a model call, their stubs keeping each output's facts.",
+    always: "Always: every batch gets a summary from the summarizer, as 2.9.1 did (what flushPolicy classic implies).",
+    never: "Never: no summarizer calls; every archived output keeps a stub with its facts and its ref."
+  })[c.summaries] + (c.flushPolicy === "classic" ? " flushPolicy classic overrides this: always." : ""),
   batchingMode: (c) => c.batchingMode === "agent-message" ? "Per agent message: all tool calls between two of your prompts get one summary: fewer, larger summaries." : "Per turn (the default): each agent response with tool calls gets its own summary: small, fine-grained summaries.",
   quietOversizedSkips: (c) => `Currently ${onOff(c.quietOversizedSkips)}: ${c.quietOversizedSkips ? "no notice shows" : "a notice shows"} when a batch ` + "stays unsummarized because its summary would be longer than its outputs, or because its outputs are under " + "the min batch size.",
   minBatchChars: minBatchCharsDescription,
@@ -3811,6 +3830,15 @@ function dollars(amount) {
 }
 
 // src/ui/policy-status.ts
+var SUMMARIES_MEANING = {
+  auto: "only for outputs that cannot be had again",
+  always: "for every output, as 2.9.1",
+  never: "none; stubs keep each output's facts"
+};
+function archivedLine(summaries, archived) {
+  const counts = `${archived.summarized} summarized, ${archived.withoutSummary} archived without a summary, ${archived.stale} stale retired`;
+  return `  summaries: ${summaries} (${SUMMARIES_MEANING[summaries]}); outputs so far: ${counts}`;
+}
 function duration(ms) {
   const seconds = Math.max(0, Math.round(ms / 1000));
   if (seconds < 60)
@@ -3857,11 +3885,13 @@ function lastLine(last) {
 function policyStatusBlock(view) {
   const header = `
   --- prompt cache and flush policy ---`;
-  if (view.policy === "classic")
-    return [header, "  policy: classic (summarize at every final reply, as 2.9.1)", cacheLine(view.cache), cacheRuleLine(view.cacheRule)].join(`
+  const archived = archivedLine(view.summaries, view.archived);
+  if (view.policy === "classic") {
+    return [header, "  policy: classic (summarize at every final reply, as 2.9.1)", archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule)].join(`
 `);
+  }
   const policy = view.active ? "  policy: cost (summarize when it pays)" : "  policy: cost (inactive: pruning is off or on demand)";
-  return [header, policy, cacheLine(view.cache), cacheRuleLine(view.cacheRule), pendingLine(view.pending), lastLine(view.last)].join(`
+  return [header, policy, archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), pendingLine(view.pending), lastLine(view.last)].join(`
 `);
 }
 
@@ -5640,6 +5670,10 @@ function recordFromCall(batch, call) {
   record.contentHash = call.contentHash ?? hashToolResult(call.toolName, call.resultText);
   if (call.outcome !== undefined)
     record.outcome = call.outcome;
+  if (call.unsummarized)
+    record.unsummarized = true;
+  if (call.supersededBy !== undefined)
+    record.supersededBy = call.supersededBy;
   return record;
 }
 
@@ -6323,6 +6357,326 @@ function protectionRules(protection) {
   return `${list(protection.protectedTools)}|${list(protection.protectedPaths)}`;
 }
 
+// src/capture/stale-outputs.ts
+var MUTATION_TOOLS2 = new Set(["edit", "write"]);
+var FAILURE_OPENING = /^\s*(error|failed|failure|could not|cannot|can't|unable to)\b/i;
+var UNFINISHED_RUN = /(^|\n)(Command aborted|Command timed out after [^\n]*)\s*$/;
+function findStaleOutputs(messages, opts = {}) {
+  const state = { stale: new Map, readsOf: new Map, runsOf: new Map };
+  for (const obs of uniqueObservations(toolObservations(messages)))
+    observe(state, obs, opts);
+  return state.stale;
+}
+function observe(state, obs, opts) {
+  const candidate = !isRecoveryTool(obs.toolName) && !(opts.isProtected?.(obs.toolName, obs.args) ?? false);
+  const edited = mutatedPath(obs, opts.cwd);
+  if (edited !== undefined)
+    supersedeReadsOf(state, edited, obs);
+  const command = obs.toolName === "bash" ? commandOf(obs.args) : undefined;
+  const read = obs.isError ? undefined : readSpanOf(obs, command, opts.cwd);
+  if (read !== undefined) {
+    supersedeContained(state, read, obs);
+    if (candidate)
+      push(state.readsOf, read.path, { key: obs.key, range: read.range });
+  }
+  if (command === undefined)
+    return;
+  if (!UNFINISHED_RUN.test(obs.resultText))
+    supersedeRuns(state, command, obs);
+  if (candidate)
+    push(state.runsOf, command, obs.key);
+}
+function supersedeReadsOf(state, path, by) {
+  const live = state.readsOf.get(path);
+  if (live === undefined)
+    return;
+  for (const read of live)
+    mark(state, read.key, { rule: "edited", byKey: by.key, byToolName: by.toolName, path });
+  state.readsOf.delete(path);
+}
+function supersedeContained(state, read, by) {
+  const live = state.readsOf.get(read.path);
+  const outer = read.range;
+  if (live === undefined || outer === undefined)
+    return;
+  const kept = live.filter((earlier) => {
+    if (earlier.range === undefined || !rangeContains(outer, earlier.range))
+      return true;
+    mark(state, earlier.key, { rule: "reread", byKey: by.key, byToolName: by.toolName, path: read.path });
+    return false;
+  });
+  if (kept.length < live.length)
+    state.readsOf.set(read.path, kept);
+}
+function supersedeRuns(state, command, by) {
+  const live = state.runsOf.get(command);
+  if (live === undefined)
+    return;
+  for (const key of live)
+    mark(state, key, { rule: "rerun", byKey: by.key, byToolName: by.toolName, command });
+  state.runsOf.delete(command);
+}
+function mark(state, key, supersession) {
+  if (!state.stale.has(key))
+    state.stale.set(key, supersession);
+}
+function push(map, key, value) {
+  const list = map.get(key);
+  if (list === undefined)
+    map.set(key, [value]);
+  else
+    list.push(value);
+}
+function mutatedPath(obs, cwd) {
+  if (!MUTATION_TOOLS2.has(obs.toolName) || obs.isError || FAILURE_OPENING.test(obs.resultText))
+    return;
+  const raw = pathArgOf(obs.args);
+  return raw === undefined ? undefined : normalizeFilePath(raw, cwd);
+}
+function commandOf(args) {
+  const command = typeof args.command === "string" ? args.command.trim() : "";
+  return command === "" ? undefined : command;
+}
+function readSpanOf(obs, command, cwd) {
+  let span;
+  if (obs.toolName === "read")
+    span = readToolSpan(obs.args, cwd);
+  else if (command !== undefined)
+    span = shellReadSpan(command, cwd);
+  if (span === undefined)
+    return;
+  return { path: span.path, range: deliveredRange(span.range, obs.resultText, obs.toolName === "read" ? "file" : "output") };
+}
+function toolObservations(messages) {
+  const observations = [];
+  const open = new Map;
+  for (const msg of messages) {
+    if (msg?.role === "assistant") {
+      open.clear();
+      if (msg.stopReason === "error" || msg.stopReason === "aborted" || !Array.isArray(msg.content))
+        continue;
+      for (const block of msg.content)
+        if (block?.type === "toolCall" && typeof block.id === "string")
+          open.set(block.id, { name: String(block.name), args: argsOf(block) });
+      continue;
+    }
+    if (msg?.role !== "toolResult") {
+      open.clear();
+      continue;
+    }
+    const call = typeof msg.toolCallId === "string" ? open.get(msg.toolCallId) : undefined;
+    if (call === undefined)
+      continue;
+    open.delete(msg.toolCallId);
+    const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
+    observations.push({ key, toolName: call.name, args: call.args, isError: msg.isError === true, resultText: textOf3(msg.content) });
+  }
+  return observations;
+}
+function argsOf(block) {
+  const args = block.arguments ?? block.input ?? block.args;
+  return typeof args === "object" && args !== null && !Array.isArray(args) ? args : {};
+}
+function textOf3(content) {
+  if (typeof content === "string")
+    return content;
+  if (!Array.isArray(content))
+    return "";
+  let text = "";
+  for (const block of content)
+    if (block?.type === "text" && typeof block.text === "string")
+      text += text === "" ? block.text : `
+${block.text}`;
+  return text;
+}
+function uniqueObservations(observations) {
+  const seen = new Map;
+  for (const obs of observations)
+    seen.set(obs.key, (seen.get(obs.key) ?? 0) + 1);
+  return observations.filter((obs) => seen.get(obs.key) === 1);
+}
+var STUB_COMMAND_CHARS = 60;
+function supersededStubText(ref, s, byRef) {
+  const newer = byRef === undefined ? "" : ` (ref ${code(byRef)})`;
+  const what = s.rule === "edited" ? `${code(s.path ?? "the file")} was edited later${newer}; re-read it for its current content` : s.rule === "reread" ? `${code(s.path ?? "the file")} was read again later${newer}, these lines included` : `${code(shortCommand(s.command ?? ""))} was run again later${newer}; see the newer output`;
+  return `[Superseded: ${what}. Original archived as ref ${code(ref)}: context_tree_query({ toolCallIds: [${JSON.stringify(ref)}] }).]`;
+}
+function shortCommand(command) {
+  const folded = command.replace(/\s+/g, " ").trim();
+  return folded.length <= STUB_COMMAND_CHARS ? folded : `${folded.slice(0, STUB_COMMAND_CHARS - 1)}…`;
+}
+function code(text) {
+  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+var WHOLE = { start: 1, end: Infinity };
+var HEAD_DEFAULT_LINES = 10;
+var SHOWING = /^\n\n\[Showing lines (\d+)-(\d+) of \d+/;
+var PARTIAL_LINE = /^\n\n\[Showing last [^\]]* of line \d+/;
+var LINE_TOO_LONG = /^\[Line \d+ is [^\]]*, exceeds /;
+function normalizeFilePath(raw, cwd) {
+  let path = normalizePath(raw);
+  if (!path.startsWith("/") && cwd !== undefined && cwd.startsWith("/"))
+    path = `${normalizePath(cwd)}/${path}`;
+  const absolute = path.startsWith("/");
+  const parts = path.split("/").filter((part) => part !== "" && part !== ".");
+  const joined = parts.join("/");
+  return absolute ? `/${joined}` : joined;
+}
+function pathArgOf(args) {
+  const path = args.path ?? args.file_path ?? args.filePath;
+  return typeof path === "string" && path.trim() !== "" ? path : undefined;
+}
+function readToolSpan(args, cwd) {
+  const raw = pathArgOf(args);
+  if (raw === undefined)
+    return;
+  const { offset, limit } = args;
+  if (offset !== undefined && !isWholeNumber(offset))
+    return;
+  if (limit !== undefined && !isWholeNumber(limit))
+    return;
+  const start = typeof offset === "number" && offset > 0 ? offset : 1;
+  const end = typeof limit === "number" ? start + limit - 1 : Infinity;
+  if (end < start)
+    return;
+  return { path: normalizeFilePath(raw, cwd), range: { start, end } };
+}
+function shellReadSpan(command, cwd) {
+  const words = shellWords(command);
+  if (words === undefined || words.length < 2)
+    return;
+  const file = words[words.length - 1];
+  if (file.startsWith("-"))
+    return;
+  const range = shellReadRange(words[0], words.slice(1, -1));
+  return range === undefined ? undefined : { path: normalizeFilePath(file, cwd), range };
+}
+function shellReadRange(program, options) {
+  if (program === "cat")
+    return options.length === 0 ? WHOLE : undefined;
+  if (program === "head") {
+    const count = options.length === 0 ? HEAD_DEFAULT_LINES : lineCountOption(options);
+    return count === undefined || count < 1 ? undefined : { start: 1, end: count };
+  }
+  if (program === "tail")
+    return tailRange(options);
+  if (program === "sed")
+    return options.length === 2 && options[0] === "-n" ? sedRange(options[1]) : undefined;
+  return;
+}
+function tailRange(options) {
+  if (options.length === 0)
+    return { last: HEAD_DEFAULT_LINES };
+  const from = options.length === 2 && options[0] === "-n" ? /^\+(\d+)$/.exec(options[1]) : null;
+  if (from)
+    return { start: Math.max(1, Number(from[1])), end: Infinity };
+  const count = lineCountOption(options);
+  return count === undefined || count < 1 ? undefined : { last: count };
+}
+function lineCountOption(options) {
+  const text = options.length === 2 && options[0] === "-n" ? options[1] : options.length === 1 ? /^-n?(.*)$/.exec(options[0])?.[1] : undefined;
+  return text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
+}
+function sedRange(script) {
+  const match = /^(\d{1,9})(?:,(\d{1,9}|\$))?p$/.exec(script);
+  if (!match)
+    return;
+  const start = Number(match[1]);
+  const end = match[2] === undefined ? start : match[2] === "$" ? Infinity : Number(match[2]);
+  return start >= 1 && end >= start ? { start, end } : undefined;
+}
+var UNQUOTED_SPECIAL = /[|&;<>()`$*?[\]{}~!#\n\r]/;
+var DOUBLE_QUOTED_SPECIAL = /[`$!]/;
+function shellWords(command) {
+  const words = [];
+  let word;
+  let i = 0;
+  const text = command.trim();
+  while (i < text.length) {
+    const ch = text[i];
+    if (ch === " " || ch === "\t") {
+      if (word !== undefined)
+        words.push(word);
+      word = undefined;
+      i++;
+    } else if (ch === "'") {
+      const close = text.indexOf("'", i + 1);
+      if (close < 0)
+        return;
+      word = (word ?? "") + text.slice(i + 1, close);
+      i = close + 1;
+    } else if (ch === '"') {
+      const quoted = doubleQuoted(text, i + 1);
+      if (quoted === undefined)
+        return;
+      word = (word ?? "") + quoted.value;
+      i = quoted.next;
+    } else if (ch === "\\") {
+      if (i + 1 >= text.length || text[i + 1] === `
+`)
+        return;
+      word = (word ?? "") + text[i + 1];
+      i += 2;
+    } else {
+      if (UNQUOTED_SPECIAL.test(ch) || ch === "=" && word !== undefined && words.length === 0)
+        return;
+      word = (word ?? "") + ch;
+      i++;
+    }
+  }
+  if (word !== undefined)
+    words.push(word);
+  return words;
+}
+function doubleQuoted(text, from) {
+  let value = "";
+  for (let i = from;i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"')
+      return { value, next: i + 1 };
+    if (DOUBLE_QUOTED_SPECIAL.test(ch))
+      return;
+    if (ch === "\\" && i + 1 < text.length && '"\\'.includes(text[i + 1])) {
+      value += text[++i];
+      continue;
+    }
+    value += ch;
+  }
+  return;
+}
+function deliveredRange(requested, resultText, numbering) {
+  if (resultText === undefined)
+    return requested;
+  const tail = resultText.slice(Math.max(0, resultText.lastIndexOf(`
+
+[`)));
+  if (PARTIAL_LINE.test(tail) || LINE_TOO_LONG.test(resultText))
+    return;
+  const note = SHOWING.exec(tail);
+  if (!note)
+    return requested;
+  const [first, last] = [Number(note[1]), Number(note[2])];
+  if (last < first)
+    return;
+  if ("last" in requested)
+    return { last: last - first + 1 };
+  const shift = numbering === "file" ? 0 : requested.start - 1;
+  return { start: first + shift, end: Math.min(last + shift, requested.end) };
+}
+function rangeContains(outer, inner) {
+  if ("last" in outer)
+    return "last" in inner && inner.last <= outer.last;
+  if ("last" in inner)
+    return outer.start === 1 && outer.end === Infinity;
+  return outer.start <= inner.start && inner.end <= outer.end;
+}
+function isWholeNumber(value) {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0;
+}
+
 // src/render/stub-replace.ts
 function replaceSummarizedResults(messages, indexer, protection, grace, observe) {
   const decisions = DecisionMemo.open(indexer, protection, messages.length);
@@ -6449,15 +6803,33 @@ function stubTextFor(msg, key, indexer, protection) {
     return null;
   const ref = indexer.getShortRefForToolCallId(lookupKey) ?? id;
   const outcome = ownOutcome(record, lookupKey);
+  const own = isOwnRecord(record, lookupKey);
+  if (own && isSupersededBy2(record?.supersededBy))
+    return textStub(supersededStubText(ref, record.supersededBy));
+  if (record?.unsummarized === true)
+    return textStub(unsummarizedStubText(ref, outcome));
   if (typeof record?.spillPath !== "string" || record.spillPath === "")
     return summarizedStub(ref, outcome);
   const text = spilledStub(record, ref, outcome);
   return { text, quoted: quotedLength(text) };
 }
 function ownOutcome(record, lookupKey) {
-  if (typeof record?.outcome !== "string" || record.outcome === "" || typeof record.toolCallId !== "string")
+  if (typeof record?.outcome !== "string" || record.outcome === "")
     return;
-  return occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp)) === lookupKey ? record.outcome : undefined;
+  return isOwnRecord(record, lookupKey) ? record.outcome : undefined;
+}
+function isOwnRecord(record, lookupKey) {
+  return typeof record?.toolCallId === "string" && occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp)) === lookupKey;
+}
+function isSupersededBy2(value) {
+  return typeof value === "object" && value !== null && ["edited", "reread", "rerun"].includes(value.rule);
+}
+function textStub(text) {
+  return { text, quoted: quotedLength(text) };
+}
+function unsummarizedStubText(ref, facts) {
+  const lead = `[Archived without a summary, ref \`${ref}\`.`;
+  return facts === undefined ? `${lead} ${SEARCH_HINT}]` : `${lead} Outcome: ${sentence(facts)} ${SEARCH_HINT}]`;
 }
 
 class RecoveryStubs {
@@ -7906,6 +8278,7 @@ var SPECS = [
   },
   castSpec("summarizerThinking", "Summarizer thinking", SUMMARIZER_THINKING_LEVELS),
   castSpec("batchingMode", "Batching mode", BATCHING_MODES),
+  castSpec("summaries", "Summaries", SUMMARIES_MODES),
   topBool("quietOversizedSkips", "Quiet skip notifications"),
   intSpec("minBatchChars", "Min batch size", MIN_BATCH_CHARS_PRESETS, chars),
   intSpec("recoveryGraceTurns", "Recovery grace", RECOVERY_GRACE_PRESETS, counted("prompt")),
@@ -8201,6 +8574,7 @@ class Normalizer {
 }
 var THINKING_VALUES = SUMMARIZER_THINKING_LEVELS.map((level) => level.value);
 var PRUNE_ON_VALUES = PRUNE_ON_MODES.map((mode) => mode.value);
+var SUMMARIES_VALUES = SUMMARIES_MODES.map((mode) => mode.value);
 function normalize2(existing, n) {
   const d = DEFAULT_CONFIG;
   const merged = { ...d, ...existing };
@@ -8230,7 +8604,8 @@ function normalize2(existing, n) {
     maxImagesPerRequest: n.limitOrNull("maxImagesPerRequest", merged.maxImagesPerRequest),
     flushPolicy: n.oneOf("flushPolicy", merged.flushPolicy, FLUSH_POLICIES, d.flushPolicy),
     contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure),
-    cacheBreakpoint: n.bool("cacheBreakpoint", merged.cacheBreakpoint, d.cacheBreakpoint)
+    cacheBreakpoint: n.bool("cacheBreakpoint", merged.cacheBreakpoint, d.cacheBreakpoint),
+    summaries: n.oneOf("summaries", merged.summaries, SUMMARIES_VALUES, d.summaries)
   };
 }
 async function loadConfigWithWarnings() {
@@ -9123,11 +9498,29 @@ function dedupBatches(batches, state, persistAlias) {
     return { batch: { ...batch, toolCalls: kept }, deduped };
   });
 }
-function classifyBatches(items, minBatchChars, retryStatus) {
-  return items.map(({ batch, deduped }) => {
+function classifyBatches(items, minBatchChars, retryStatus, split = (batch) => ({ summarize: batch, withoutSummary: { ...batch, toolCalls: [] } })) {
+  return items.flatMap(({ batch, deduped }) => {
     const raw = charsOf2(batch.toolCalls);
     const dedupedChars = charsOf2(deduped);
-    return { batch, deduped, dedupedChars, raw, kind: kindOf(batch, deduped, raw, minBatchChars, retryStatus) };
+    const kind = kindOf(batch, deduped, raw, minBatchChars, retryStatus);
+    if (kind !== "summarize" && kind !== "archive")
+      return [{ batch, deduped, dedupedChars, raw, kind }];
+    const { summarize, withoutSummary } = split(batch);
+    const parts = [];
+    if (summarize.toolCalls.length > 0 || withoutSummary.toolCalls.length === 0) {
+      parts.push({ batch: summarize, deduped, dedupedChars, raw: charsOf2(summarize.toolCalls), kind });
+    }
+    if (withoutSummary.toolCalls.length > 0) {
+      const first = parts.length === 0;
+      parts.push({
+        batch: withoutSummary,
+        deduped: first ? deduped : [],
+        dedupedChars: first ? dedupedChars : 0,
+        raw: charsOf2(withoutSummary.toolCalls),
+        kind: "unsummarized"
+      });
+    }
+    return parts;
   });
 }
 function kindOf(batch, deduped, raw, minBatchChars, retryStatus) {
@@ -9218,6 +9611,26 @@ function summarizedPart(processed) {
     return;
   return `summarized ${plural(calls, "tool output")} (${tokens2(raw)} → ${tokens2(summary)} tokens)`;
 }
+function unsummarizedParts(processed) {
+  let stale = 0;
+  let again = 0;
+  let raw = 0;
+  for (const p of processed) {
+    if (p.kind !== "unsummarized")
+      continue;
+    raw += p.item.raw;
+    for (const call of p.item.batch.toolCalls)
+      call.supersededBy ? stale++ : again++;
+  }
+  const parts = [];
+  if (again > 0)
+    parts.push(`archived ${plural(again, "output")} without a summary`);
+  if (stale > 0)
+    parts.push(`retired ${plural(stale, "stale output")}`);
+  if (parts.length > 0)
+    parts[parts.length - 1] += ` (${tokens2(raw)} tokens, no summarizer call)`;
+  return parts;
+}
 function skippedParts(processed, minBatchChars) {
   const parts = [];
   const repeated = processed.reduce((n, p) => n + p.item.deduped.length, 0);
@@ -9233,12 +9646,13 @@ function skippedParts(processed, minBatchChars) {
 }
 function flushReportLine(processed, compressedBlocks, config) {
   const summarized = summarizedPart(processed);
+  const unsummarized = unsummarizedParts(processed);
   const skipped = config.quietOversizedSkips ? [] : skippedParts(processed, config.minBatchChars);
   const compressed = compressedBlocks.length > 0 ? [`compressed ${plural(compressedBlocks.length, "earlier request")} (${compressedBlocks.join(", ")})`] : [];
-  const parts = [...summarized ? [summarized] : [], ...skipped, ...compressed];
+  const parts = [...summarized ? [summarized] : [], ...unsummarized, ...skipped, ...compressed];
   if (parts.length === 0)
     return;
-  const changedNothing = summarized === undefined && compressed.length === 0 && !processed.some((p) => p.item.deduped.length > 0);
+  const changedNothing = summarized === undefined && unsummarized.length === 0 && compressed.length === 0 && !processed.some((p) => p.item.deduped.length > 0);
   return `pruner: ${changedNothing ? "nothing summarized: " : ""}${parts.join(SEP2)}`;
 }
 function archivedNotice(p) {
@@ -9295,6 +9709,8 @@ function persistOne(item, summarized, position, state, delivery, now, outcome) {
     return null;
   if (slot === "archive")
     return persistArchived(item, state, delivery);
+  if (slot === "unsummarized")
+    return persistUnsummarized(item, state, delivery);
   if (slot !== null) {
     state.retries.forget(item.batch);
     const done = persistSummary(item, slot, state, delivery);
@@ -9339,6 +9755,12 @@ function persistArchived(item, state, delivery) {
   const kind = done.oversized ? "oversized" : "archived";
   return { item, kind, summaryLength: done.text.length, summaryChars: done.text.length, refs: done.refs };
 }
+function persistUnsummarized(item, state, delivery) {
+  const refs = state.indexer.allocateSummaryRefs(item.batch);
+  state.indexer.registerSummaryRefs(refs);
+  state.indexer.addBatch(item.batch, delivery.appendEntry, refs);
+  return { item, kind: "unsummarized", summaryChars: 0, refs: refs.map((ref) => ref.shortId) };
+}
 function bodyCalls(batch) {
   return batch.toolCalls.map((call) => ({
     toolCallId: call.toolCallId,
@@ -9355,7 +9777,7 @@ function addTotals(totals, done) {
   totals.summaryCharCount += done.summaryChars;
 }
 function frontierOutcome(processed) {
-  if (processed.some((p) => p.kind === "summarized" || p.kind === "archived"))
+  if (processed.some((p) => p.kind === "summarized" || p.kind === "archived" || p.kind === "unsummarized"))
     return "summarized";
   if (processed.some((p) => p.kind === "oversized"))
     return "skipped-oversized";
@@ -9365,9 +9787,10 @@ function frontierOutcome(processed) {
 }
 function stubEligibleCalls(prepared, processed) {
   const calls = prepared.flatMap((item) => item.deduped);
-  for (const done of processed)
-    if (done.kind === "summarized" || done.kind === "archived")
+  for (const done of processed) {
+    if (done.kind === "summarized" || done.kind === "archived" || done.kind === "unsummarized")
       calls.push(...done.item.batch.toolCalls);
+  }
   return calls;
 }
 function totalsOf(processed) {
@@ -9478,6 +9901,81 @@ function declareQueryTool(pi, recoverable) {
   return queryToolDeclared(pi);
 }
 
+// src/summarize/summary-choice.ts
+function summariesMode(config) {
+  return config.flushPolicy === "classic" ? "always" : config.summaries;
+}
+var READ_ONLY_TOOLS = new Set(["read", "read_file", "ls", "find", "grep", "glob"]);
+var READ_ONLY_PROGRAMS = new Set(["cat", "head", "tail", "ls", "grep", "rg", "wc", "nl", "tree", "stat", "file", "sort", "uniq", "cut"]);
+var SHELL_TOOLS2 = new Set(["bash", "sh", "shell"]);
+var NOT_A_PLAIN_READ = /[;&`$<>]|\|\|/;
+function canBeHadAgain(call) {
+  if (READ_ONLY_TOOLS.has(call.toolName))
+    return true;
+  if (!SHELL_TOOLS2.has(call.toolName))
+    return false;
+  const command = call.args?.command;
+  if (typeof command !== "string" || command.trim() === "" || NOT_A_PLAIN_READ.test(command))
+    return false;
+  return command.split("|").every(isReadOnlyStage);
+}
+function isReadOnlyStage(stage) {
+  const words = stage.trim().split(/\s+/);
+  const program = words[0] ?? "";
+  if (program === "sed")
+    return words.includes("-n") && !words.some((w) => w.startsWith("-i") || w === "--in-place");
+  if (program === "find")
+    return !words.some((w) => w === "-exec" || w === "-execdir" || w === "-delete" || w === "-ok");
+  return READ_ONLY_PROGRAMS.has(program);
+}
+function splitBatches(batches, mode, stale) {
+  return batches.map((batch) => {
+    if (mode === "always")
+      return { summarize: batch, withoutSummary: { ...batch, toolCalls: [] } };
+    const keep = [];
+    const without = [];
+    for (const call of batch.toolCalls) {
+      const by = stale.get(occKey(call.toolCallId, call.resultTimestamp));
+      if (by !== undefined)
+        without.push({ ...call, unsummarized: true, supersededBy: persistedSupersession(by) });
+      else
+        keep.push(call);
+    }
+    const allAgain = mode === "never" || keep.every(canBeHadAgain);
+    if (allAgain)
+      without.push(...keep.map((call) => ({ ...call, unsummarized: true })));
+    return { summarize: { ...batch, toolCalls: allAgain ? [] : keep }, withoutSummary: { ...batch, toolCalls: without } };
+  });
+}
+function staleOutputsOf(messages, mode, isProtected) {
+  if (mode === "always")
+    return new Map;
+  try {
+    return findStaleOutputs(messages, { isProtected });
+  } catch (err) {
+    console.error("pi-condense: stale-output detection failed; outputs are summarized as usual", err);
+    return new Map;
+  }
+}
+function persistedSupersession(s) {
+  const by = { rule: s.rule, toolName: oneLine2(s.byToolName, 100) ?? "tool" };
+  const path = s.path !== undefined && s.path.length <= 300 && !/[\u0000-\u001f\u007f]/.test(s.path) ? s.path : undefined;
+  const command = oneLine2(s.command, 200);
+  if (path !== undefined)
+    by.path = path;
+  if (command !== undefined)
+    by.command = command;
+  return by;
+}
+function oneLine2(text, max) {
+  if (text === undefined)
+    return;
+  const clean = text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+  if (clean === "")
+    return;
+  return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
+}
+
 // src/summarize/flush.ts
 async function flushPending(state, ctx, options = {}) {
   if (state.isFlushing)
@@ -9524,7 +10022,8 @@ async function runFlush(state, ctx, options, attempt) {
     const deduped = dedupBatches(batches, state, delivery.appendEntry);
     working = deduped.map((d) => d.batch);
     const now = Date.now();
-    const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now));
+    const split = batchSplitter(state, ctx);
+    const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now), split);
     return await processBatches(state, ctx, options, delivery, prepared, attempt);
   } catch (err) {
     restoreToQueue(state, working);
@@ -9594,6 +10093,13 @@ function keysOf2(batches) {
     for (const call of batch.toolCalls)
       keys.add(occKey(call.toolCallId, call.resultTimestamp));
   return keys;
+}
+function batchSplitter(state, ctx) {
+  const config = state.config.value;
+  const mode = summariesMode(config);
+  const messages = mode === "always" ? null : snapshotBranchMessages(ctx);
+  const stale = staleOutputsOf(messages ?? [], mode, (toolName, args) => isProtected(toolName, args, config));
+  return (batch) => splitBatches([batch], mode, stale)[0];
 }
 function snapshotBranchMessages(ctx) {
   try {
@@ -9775,7 +10281,7 @@ function weighFlush(state, ctx, moment, opts = {}) {
     cache: state.cache.state(Date.now(), main.ttlMs),
     main,
     summarizer: summarizerCostModel2(state, ctx),
-    figures: messages ? measureRewrite(messages, batches, opts.closing, copyPredicate(state)) : undefined,
+    figures: messages ? measureRewrite(messages, batches, opts.closing, withoutSummaryPredicate(state, messages, batches)) : undefined,
     contextFraction: usageFraction(safeContextUsage(ctx)),
     pressure: state.config.value.contextPressure,
     promptsSoFar: messages ? messages.filter((m) => m?.role === "user").length : 0,
@@ -9786,10 +10292,17 @@ function weighFlush(state, ctx, moment, opts = {}) {
     noteDecision(state, ctx, decision);
   return { decision, batches, messages };
 }
-function copyPredicate(state) {
-  if (!state.config.value.dedupByContentHash)
-    return () => false;
-  return (call) => archivedCopyOf(state.indexer, call) !== undefined;
+function withoutSummaryPredicate(state, messages, batches) {
+  const config = state.config.value;
+  const mode = summariesMode(config);
+  const stale = staleOutputsOf(messages, mode, (toolName, args) => isProtected(toolName, args, config));
+  const unsummarized = new Set;
+  for (const part of splitBatches(batches, mode, stale)) {
+    for (const call of part.withoutSummary.toolCalls)
+      unsummarized.add(occKey(call.toolCallId, call.resultTimestamp));
+  }
+  const dedup = config.dedupByContentHash;
+  return (call) => unsummarized.has(occKey(call.toolCallId, call.resultTimestamp)) || dedup && archivedCopyOf(state.indexer, call) !== undefined;
 }
 function weighChainPass(state, ctx, closing, weighed) {
   const { messages } = weighed;
@@ -9862,8 +10375,22 @@ function policyView(state, ctx) {
     cache: state.cache.state(Date.now(), cacheTtlMs2(ctx)),
     pending,
     last: state.policy.last,
-    cacheRule: rewriteCacheRule(state, ctx)
+    cacheRule: rewriteCacheRule(state, ctx),
+    summaries: summariesMode(config),
+    archived: archivedCounts(state)
   };
+}
+function archivedCounts(state) {
+  const counts = { summarized: 0, withoutSummary: 0, stale: 0 };
+  for (const record of state.indexer.getIndex().values()) {
+    if (record.supersededBy !== undefined)
+      counts.stale++;
+    else if (record.unsummarized === true)
+      counts.withoutSummary++;
+    else
+      counts.summarized++;
+  }
+  return counts;
 }
 
 // src/archive/query-tool.ts

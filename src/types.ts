@@ -87,9 +87,12 @@ export interface ContextPruneConfig {
   contextPressure: number | null;
   /** Anthropic only: the fourth `cache_control` marker pi-ai leaves unused goes before a rewrite (cache-breakpoint.ts). */
   cacheBreakpoint: boolean;
+  /** Which batches the summarizer writes: "auto" only those that cannot be had again; "always" as 2.9.1 (classic implies it). */
+  summaries: SummariesMode;
 }
 
 export type FlushPolicy = "cost" | "classic";
+export type SummariesMode = "auto" | "always" | "never";
 
 export const DEFAULT_CONFIG: ContextPruneConfig = {
   enabled: false,
@@ -117,9 +120,15 @@ export const DEFAULT_CONFIG: ContextPruneConfig = {
   flushPolicy: "cost",
   contextPressure: 0.6,
   cacheBreakpoint: true,
+  summaries: "auto",
 };
 
 export const FLUSH_POLICIES: readonly FlushPolicy[] = ["cost", "classic"];
+export const SUMMARIES_MODES: PresetOption<SummariesMode>[] = [
+  { value: "auto", label: "Auto" },
+  { value: "always", label: "Always" },
+  { value: "never", label: "Never" },
+];
 
 // ---------------------------------------------------------------------------
 // UI presets (values are strings: the settings list cycles strings)
@@ -231,6 +240,18 @@ export interface CapturedToolCall {
   contentHash?: string;
   /** Outcome facts read at capture (`capture/outcome-facts.ts`); the stub shows them verbatim. */
   outcome?: string;
+  /** Archived without a summary (`summaries`, a stale output): the stub says so and shows the output's facts. */
+  unsummarized?: true;
+  /** Why this output went stale, when it did (`capture/stale-outputs.ts`); the stub names it. */
+  supersededBy?: SupersededBy;
+}
+
+/** What made an output stale, as persisted on its record. */
+export interface SupersededBy {
+  rule: "edited" | "reread" | "rerun";
+  toolName: string;
+  path?: string;
+  command?: string;
 }
 
 export interface CapturedBatch {
@@ -260,6 +281,10 @@ export interface ToolCallRecord {
   contentHash?: string;
   /** Outcome facts read at capture (`capture/outcome-facts.ts`); the stub shows them verbatim. */
   outcome?: string;
+  /** Archived without a summary; the stub says so (absent on summarized records and those of older versions). */
+  unsummarized?: true;
+  /** Set when the output was retired as stale; the stub names what superseded it. */
+  supersededBy?: SupersededBy;
 }
 
 export interface SummaryToolCallRef {

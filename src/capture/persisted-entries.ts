@@ -98,7 +98,17 @@ const RECORD_FIELDS: readonly Field[] = [
   { key: "resultPreview", expected: "a string", test: isString },
   { key: "contentHash", expected: "a string", test: isString },
   { key: "outcome", expected: `a single-line string of at most ${OUTCOME_READ_LIMIT} characters`, test: isOutcome },
+  { key: "unsummarized", expected: "true", test: (v) => v === true },
+  { key: "supersededBy", expected: "a stale rule with its tool (and a path or command)", test: isSupersededBy },
 ];
+
+const STALE_RULES: ReadonlySet<unknown> = new Set(["edited", "reread", "rerun"]);
+
+// The stub names the path or command: one line, bounded like outcome facts.
+function isSupersededBy(value: unknown): boolean {
+  if (!isPlainObject(value) || !STALE_RULES.has(value.rule) || !isOutcome(value.toolName)) return false;
+  return (value.path === undefined || isOutcome(value.path)) && (value.command === undefined || isOutcome(value.command));
+}
 
 /**
  * Arguments are shown and matched against protection globs, never executed.

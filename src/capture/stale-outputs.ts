@@ -197,7 +197,7 @@ function uniqueObservations(observations: ToolObservation[]): ToolObservation[] 
 const STUB_COMMAND_CHARS = 60;
 
 /** The stub of a stale output: what superseded it, and the ref that brings it back. */
-export function supersededStubText(ref: string, s: Supersession, byRef?: string): string {
+export function supersededStubText(ref: string, s: Pick<Supersession, "rule" | "path" | "command">, byRef?: string): string {
   const newer = byRef === undefined ? "" : ` (ref ${code(byRef)})`;
   const what =
     s.rule === "edited"

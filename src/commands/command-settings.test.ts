@@ -83,9 +83,9 @@ describe("settings overlay", () => {
 
   test("a tall terminal lists every setting without scrolling, a short one scrolls the list", () => {
     const items = buildSettingItems({} as any, { ...DEFAULT_CONFIG });
-    expect(settingsLayout(items, 50, 160)).toMatchObject({ listRows: 23 });
+    expect(settingsLayout(items, 50, 160)).toMatchObject({ listRows: 24 });
     const short = settingsLayout(items, 24, 80);
-    expect(short.listRows).toBeLessThan(23);
+    expect(short.listRows).toBeLessThan(24);
     expect(short.top + short.height).toBeLessThanOrEqual(24);
   });
 
@@ -105,10 +105,10 @@ describe("settings overlay", () => {
     expect(s.box.value.summarizerMaxTimeoutMs === 300000 || s.box.value.summarizerIdleTimeoutMs === 45000).toBe(true);
   });
 
-  test("lists the 23 settings in order with values in their units", () => {
+  test("lists the 24 settings in order with values in their units", () => {
     const items = buildSettingItems({} as any, { ...DEFAULT_CONFIG });
     expect(items.map((i) => i.id)).toEqual([
-      "enabled", "showPruneStatusLine", "pruneOn", "summarizerModel", "summarizerThinking", "batchingMode",
+      "enabled", "showPruneStatusLine", "pruneOn", "summarizerModel", "summarizerThinking", "batchingMode", "summaries",
       "quietOversizedSkips", "minBatchChars", "recoveryGraceTurns", "summarizerIdleTimeoutMs", "summarizerMaxTimeoutMs",
       "autoBudgetThreshold", "dedupByContentHash", "cacheBreakpoint", "chainCompressionEnabled", "chainCompressionRollingWindow",
       "chainCompressionStripThinking", "chainCompressionFuseRange", "purgeErrorsEnabled", "purgeErrorsCooldown",
@@ -116,7 +116,7 @@ describe("settings overlay", () => {
     ]);
     const byId = new Map(items.map((i) => [i.id, i]));
     expect(items.map((i) => i.label)).toEqual([
-      "Enabled", "Prune status line", "Prune trigger", "Summarizer model", "Summarizer thinking", "Batching mode",
+      "Enabled", "Prune status line", "Prune trigger", "Summarizer model", "Summarizer thinking", "Batching mode", "Summaries",
       "Quiet skip notifications", "Min batch size", "Recovery grace", "Summarizer idle timeout", "Summarizer max timeout",
       "Auto-flush at context %", "Dedup by content hash", "Spare cache breakpoint", "Chain compression", "Chain window", "Strip final thinking",
       "Fuse range summary", "Error purge", "Error purge cooldown", "Error purge min argument size", "Protected tools",
@@ -131,6 +131,7 @@ describe("settings overlay", () => {
     expect(byId.get("purgeErrorsCooldown")!.values).toEqual(["1 turn", "2 turns", "3 turns", "5 turns", "10 turns"]);
     expect(byId.get("purgeErrorsMinArgChars")!.values).toEqual(["100 chars", "500 chars", "1000 chars", "5000 chars"]);
     expect(byId.get("summarizerThinking")!.values).toEqual(["default", "off", "minimal", "low", "medium", "high", "xhigh"]);
+    expect(byId.get("summaries")!.values).toEqual(["auto", "always", "never"]);
     expect(byId.get("enabled")!.description).toBe("Enable or disable context pruning");
     expect(byId.get("protectedPaths")!.currentValue).toBe("**/skills/**/*.md, **/gauntlet-overrides.md");
     expect(byId.get("protectedTools")!.currentValue).toBe("(none)");
@@ -192,7 +193,7 @@ describe("settings overlay", () => {
 
   test("Enter cycles the shown values of a setting", async () => {
     const s = await openSettings({ autoBudgetThreshold: 0.6 });
-    for (let i = 0; i < 11; i++) s.component.handleInput(DOWN);
+    for (let i = 0; i < 12; i++) s.component.handleInput(DOWN);
     s.component.handleInput(ENTER);
     expect(s.box.value.autoBudgetThreshold).toBe(0.7);
     expect(strip(s.component.render(80)).join("\n")).toMatch(/→ Auto-flush at context % +70%/);

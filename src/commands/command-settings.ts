@@ -15,6 +15,7 @@ import { listOrNone, settingDescription } from "./command-descriptions.js";
 import {
   AUTO_BUDGET_PRESETS,
   BATCHING_MODES,
+  SUMMARIES_MODES,
   DEFAULT_CONFIG,
   MIN_BATCH_CHARS_PRESETS,
   PRUNE_ON_MODES,
@@ -135,7 +136,7 @@ function purgeIntSpec(
   };
 }
 
-function castSpec<K extends "pruneOn" | "summarizerThinking" | "batchingMode">(id: K, label: string, presets: PresetOption[]): SettingSpec {
+function castSpec<K extends "pruneOn" | "summarizerThinking" | "batchingMode" | "summaries">(id: K, label: string, presets: PresetOption[]): SettingSpec {
   const values = presetValues(presets);
   return { id, label, values: () => values, current: (c) => c[id], apply: (v, c) => ({ ...c, [id]: v as Config[K] }) };
 }
@@ -162,6 +163,7 @@ const SPECS: SettingSpec[] = [
   },
   castSpec("summarizerThinking", "Summarizer thinking", SUMMARIZER_THINKING_LEVELS),
   castSpec("batchingMode", "Batching mode", BATCHING_MODES),
+  castSpec("summaries", "Summaries", SUMMARIES_MODES),
   topBool("quietOversizedSkips", "Quiet skip notifications"),
   intSpec("minBatchChars", "Min batch size", MIN_BATCH_CHARS_PRESETS, chars),
   intSpec("recoveryGraceTurns", "Recovery grace", RECOVERY_GRACE_PRESETS, counted("prompt")),

@@ -34,7 +34,8 @@ const HAIKU = { id: "claude-haiku-4-5", provider: "anthropic", api: "anthropic-m
 const WARM = { input: 50, cacheRead: 20_000, cacheWrite: 500 };
 
 async function started(contextPrune: Record<string, unknown> = {}, model: unknown = SONNET): Promise<Sim> {
-  const agent = makeAgentDir({ enabled: true, minBatchChars: 0, dedupByContentHash: false, chainCompression: NO_CHAINS, summarizerModel: "anthropic/claude-haiku-4-5", ...contextPrune });
+  // The policy decides when to summarize; these reads are summarized whenever it does (`summaries: "always"`).
+  const agent = makeAgentDir({ enabled: true, minBatchChars: 0, dedupByContentHash: false, chainCompression: NO_CHAINS, summarizerModel: "anthropic/claude-haiku-4-5", summaries: "always", ...contextPrune });
   cleanups.push(agent.cleanup);
   process.env.PI_CODING_AGENT_DIR = agent.dir;
   // Requests a minute ago: the cache is warm now.

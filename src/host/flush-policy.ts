@@ -14,9 +14,12 @@ import { usageFraction } from "../summarize/budget.js";
 import { safeNotify } from "../summarize/delivery.js";
 import { resolveModel } from "../summarize/summarizer.js";
 import { archivedCopyOf } from "../capture/exact-duplicate.js";
+import { occKey } from "../capture/occurrence-key.js";
+import { isProtected } from "../capture/protected.js";
+import { splitBatches, staleOutputsOf, summariesMode } from "../summarize/summary-choice.js";
 import { type CapturedBatch, type CapturedToolCall, CUSTOM_TYPE_FLUSH_METRICS, type FlushDecisionRecord } from "../types.js";
 import type { ExtensionState } from "./extension-state.js";
-import type { PolicyView } from "../ui/policy-status.js";
+import type { ArchivedCounts, PolicyView } from "../ui/policy-status.js";
 import { firstPendingIndex, measureChainRewrite, measureRewrite, pendingKeys } from "../summarize/rewrite-figures.js";
 import { previewEligibleChains } from "../summarize/chain-pass.js";
 import { resolveRange } from "../render/chain-range-prune.js";
@@ -146,7 +149,7 @@ export function weighFlush(
     cache: state.cache.state(Date.now(), main.ttlMs),
     main,
     summarizer: summarizerCostModel(state, ctx),
-    figures: messages ? measureRewrite(messages, batches, opts.closing, copyPredicate(state)) : undefined,
+    figures: messages ? measureRewrite(messages, batches, opts.closing, withoutSummaryPredicate(state, messages, batches)) : undefined,
     contextFraction: usageFraction(safeContextUsage(ctx)),
     pressure: state.config.value.contextPressure,
     promptsSoFar: messages ? messages.filter((m) => m?.role === "user").length : 0,
@@ -157,10 +160,20 @@ export function weighFlush(
   return { decision, batches, messages };
 }
 
-/** The outputs dedup will stub as copies of archived ones (flush-batches.ts `dedupBatches`). */
-function copyPredicate(state: ExtensionState): (call: CapturedToolCall) => boolean {
-  if (!state.config.value.dedupByContentHash) return () => false;
-  return (call) => archivedCopyOf(state.indexer, call) !== undefined;
+/**
+ * The outputs a flush of `batches` would stub with no summarizer call: copies of archived ones
+ * (flush-batches.ts `dedupBatches`) and those `summaries` archives without a summary (summary-choice.ts).
+ */
+function withoutSummaryPredicate(state: ExtensionState, messages: any[], batches: CapturedBatch[]): (call: CapturedToolCall) => boolean {
+  const config = state.config.value;
+  const mode = summariesMode(config);
+  const stale = staleOutputsOf(messages, mode, (toolName, args) => isProtected(toolName, args, config));
+  const unsummarized = new Set<string>();
+  for (const part of splitBatches(batches, mode, stale)) {
+    for (const call of part.withoutSummary.toolCalls) unsummarized.add(occKey(call.toolCallId, call.resultTimestamp));
+  }
+  const dedup = config.dedupByContentHash;
+  return (call) => unsummarized.has(occKey(call.toolCallId, call.resultTimestamp)) || (dedup && archivedCopyOf(state.indexer, call) !== undefined);
 }
 
 /**
@@ -242,5 +255,17 @@ export function policyView(state: ExtensionState, ctx: ExtensionContext): Policy
     pending,
     last: state.policy.last,
     cacheRule: rewriteCacheRule(state, ctx),
+    summaries: summariesMode(config),
+    archived: archivedCounts(state),
   };
+}
+
+function archivedCounts(state: ExtensionState): ArchivedCounts {
+  const counts: ArchivedCounts = { summarized: 0, withoutSummary: 0, stale: 0 };
+  for (const record of state.indexer.getIndex().values()) {
+    if (record.supersededBy !== undefined) counts.stale++;
+    else if (record.unsummarized === true) counts.withoutSummary++;
+    else counts.summarized++;
+  }
+  return counts;
 }

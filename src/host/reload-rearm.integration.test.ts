@@ -27,6 +27,8 @@ const { CUSTOM_TYPE_FLUSH_METRICS, CUSTOM_TYPE_INDEX } = await import("../types.
 
 const BASE_SETTINGS = {
   enabled: true,
+  // The rearmed work is summarized: every batch gets a summary (issue 26's choice has its own tests).
+  summaries: "always",
   pruneOn: "agent-message",
   batchingMode: "agent-message",
   autoBudgetThreshold: 0.5,

@@ -16,7 +16,8 @@ import { isProtected, type ProtectionConfig } from "../capture/protected.js";
 import { callArgsOf, isRecoveryTool, rederivableRecovery } from "../capture/recovery-call.js";
 import { recoveryStubText } from "./recovery-grace.js";
 import { DecisionMemo, type StubText } from "./stub-decisions.js";
-import type { ToolCallRecord } from "../types.js";
+import { supersededStubText } from "../capture/stale-outputs.js";
+import type { SupersededBy, ToolCallRecord } from "../types.js";
 
 /** The index lookups phase 1 makes (the archive's `ToolCallIndexer` provides them). */
 export interface StubIndexer {
@@ -172,6 +173,9 @@ function stubTextFor(msg: any, key: string, indexer: StubIndexer, protection: Pr
 
   const ref = indexer.getShortRefForToolCallId(lookupKey) ?? id;
   const outcome = ownOutcome(record, lookupKey);
+  const own = isOwnRecord(record, lookupKey);
+  if (own && isSupersededBy(record?.supersededBy)) return textStub(supersededStubText(ref, record.supersededBy));
+  if (record?.unsummarized === true) return textStub(unsummarizedStubText(ref, outcome));
   // Records are validated at load; a spill field of the wrong type that slipped through gets the plain stub.
   if (typeof record?.spillPath !== "string" || record.spillPath === "") return summarizedStub(ref, outcome);
   const text = spilledStub(record, ref, outcome);
@@ -183,8 +187,27 @@ function stubTextFor(msg: any, key: string, indexer: StubIndexer, protection: Pr
  * original's record, whose facts may name another path, so it gets the stub without them.
  */
 function ownOutcome(record: ToolCallRecord | undefined, lookupKey: string): string | undefined {
-  if (typeof record?.outcome !== "string" || record.outcome === "" || typeof record.toolCallId !== "string") return undefined;
-  return occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp)) === lookupKey ? record.outcome : undefined;
+  if (typeof record?.outcome !== "string" || record.outcome === "") return undefined;
+  return isOwnRecord(record, lookupKey) ? record.outcome : undefined;
+}
+
+function isOwnRecord(record: ToolCallRecord | undefined, lookupKey: string): record is ToolCallRecord {
+  return typeof record?.toolCallId === "string" && occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp)) === lookupKey;
+}
+
+// Records are validated at load; the render checks again so a value that slipped through gets a plain stub.
+function isSupersededBy(value: unknown): value is SupersededBy {
+  return typeof value === "object" && value !== null && ["edited", "reread", "rerun"].includes((value as SupersededBy).rule);
+}
+
+function textStub(text: string): StubText {
+  return { text, quoted: quotedLength(text) };
+}
+
+/** A record archived by choice, with no summary: the stub says so and carries the output's facts. */
+export function unsummarizedStubText(ref: string, facts: string | undefined): string {
+  const lead = `[Archived without a summary, ref \`${ref}\`.`;
+  return facts === undefined ? `${lead} ${SEARCH_HINT}]` : `${lead} Outcome: ${sentence(facts)} ${SEARCH_HINT}]`;
 }
 
 /**

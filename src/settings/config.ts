@@ -14,6 +14,7 @@ import { plural } from "../plural.js";
 import {
   DEFAULT_CONFIG,
   FLUSH_POLICIES,
+  SUMMARIES_MODES,
   PRUNE_ON_MODES,
   SUMMARIZER_THINKING_LEVELS,
   type ContextPruneConfig,
@@ -184,6 +185,7 @@ class Normalizer {
 
 const THINKING_VALUES = SUMMARIZER_THINKING_LEVELS.map((level) => level.value);
 const PRUNE_ON_VALUES = PRUNE_ON_MODES.map((mode) => mode.value);
+const SUMMARIES_VALUES = SUMMARIES_MODES.map((mode) => mode.value);
 
 function normalize(existing: Partial<ContextPruneConfig>, n: Normalizer): ContextPruneConfig {
   const d = DEFAULT_CONFIG;
@@ -216,6 +218,7 @@ function normalize(existing: Partial<ContextPruneConfig>, n: Normalizer): Contex
     flushPolicy: n.oneOf("flushPolicy", merged.flushPolicy, FLUSH_POLICIES, d.flushPolicy),
     contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure),
     cacheBreakpoint: n.bool("cacheBreakpoint", merged.cacheBreakpoint, d.cacheBreakpoint),
+    summaries: n.oneOf("summaries", merged.summaries, SUMMARIES_VALUES, d.summaries),
   };
 }
 

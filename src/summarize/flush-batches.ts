@@ -11,6 +11,7 @@ import { serializeBatchWithinLimit } from "../capture/batch-capture.js";
 import { archivedCopyOf } from "../capture/exact-duplicate.js";
 import { occKey } from "../capture/occurrence-key.js";
 import type { RetryStatus } from "./retry-ledger.js";
+import type { BatchSplit } from "./summary-choice.js";
 import { summarizeBatch, summarizeBatches } from "./summarizer.js";
 import type { CapturedBatch, CapturedToolCall, FlushOptions, SummarizeResult } from "../types.js";
 
@@ -21,11 +22,14 @@ export interface PreparedBatch {
   dedupedChars: number;
   /** Raw chars of the remaining (post-dedup) calls. */
   raw: number;
-  /** `deferred`: waiting out a retry backoff; `archive`: archived without an LLM summary (attempts used up, or too big). */
-  kind: "summarize" | "trivial" | "deduped" | "deferred" | "archive";
+  /**
+   * `deferred`: waiting out a retry backoff; `archive`: archived with a deterministic summary (attempts used
+   * up, or too big); `unsummarized`: archived with no summary at all, by choice (`summaries`, stale outputs).
+   */
+  kind: "summarize" | "trivial" | "deduped" | "deferred" | "archive" | "unsummarized";
 }
 
-export type Slot = SummarizeResult | null | "trivial" | "deduped" | "deferred" | "archive";
+export type Slot = SummarizeResult | null | "trivial" | "deduped" | "deferred" | "archive" | "unsummarized";
 
 export interface SummarizedSlots {
   slots: Slot[];
@@ -61,11 +65,30 @@ export function classifyBatches(
   items: Array<{ batch: CapturedBatch; deduped: CapturedToolCall[] }>,
   minBatchChars: number,
   retryStatus: (batch: CapturedBatch) => RetryStatus,
+  split: (batch: CapturedBatch) => BatchSplit = (batch) => ({ summarize: batch, withoutSummary: { ...batch, toolCalls: [] } }),
 ): PreparedBatch[] {
-  return items.map(({ batch, deduped }) => {
+  return items.flatMap(({ batch, deduped }) => {
     const raw = charsOf(batch.toolCalls);
     const dedupedChars = charsOf(deduped);
-    return { batch, deduped, dedupedChars, raw, kind: kindOf(batch, deduped, raw, minBatchChars, retryStatus) };
+    const kind = kindOf(batch, deduped, raw, minBatchChars, retryStatus);
+    if (kind !== "summarize" && kind !== "archive") return [{ batch, deduped, dedupedChars, raw, kind }];
+    const { summarize, withoutSummary } = split(batch);
+    // The summarized part goes first: if it fails, the frontier stops before the whole batch.
+    const parts: PreparedBatch[] = [];
+    if (summarize.toolCalls.length > 0 || withoutSummary.toolCalls.length === 0) {
+      parts.push({ batch: summarize, deduped, dedupedChars, raw: charsOf(summarize.toolCalls), kind });
+    }
+    if (withoutSummary.toolCalls.length > 0) {
+      const first = parts.length === 0;
+      parts.push({
+        batch: withoutSummary,
+        deduped: first ? deduped : [],
+        dedupedChars: first ? dedupedChars : 0,
+        raw: charsOf(withoutSummary.toolCalls),
+        kind: "unsummarized",
+      });
+    }
+    return parts;
   });
 }
 

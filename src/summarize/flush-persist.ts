@@ -23,8 +23,8 @@ export interface FlushTotals {
 
 export interface ProcessedBatch {
   item: PreparedBatch;
-  /** `archived`: indexed and stubbed with a deterministic body (no usable LLM summary). */
-  kind: "summarized" | "oversized" | "trivial" | "deduped" | "archived";
+  /** `archived`: indexed and stubbed with a deterministic body (no usable LLM summary); `unsummarized`: indexed, no body at all. */
+  kind: "summarized" | "oversized" | "trivial" | "deduped" | "archived" | "unsummarized";
   /** Raw LLM text length (before ref decoration), for the oversized notice. */
   summaryLength?: number;
   /** Length of the persisted summary text (or of the rejected one when oversized); 0 for trivial and deduped. */
@@ -91,6 +91,7 @@ function persistOne(
   if (slot === "deduped" || slot === "trivial") return { item, kind: slot, summaryChars: 0 };
   if (slot === "deferred" || slot === undefined) return null;
   if (slot === "archive") return persistArchived(item, state, delivery);
+  if (slot === "unsummarized") return persistUnsummarized(item, state, delivery);
   if (slot !== null) {
     state.retries.forget(item.batch);
     const done = persistSummary(item, slot, state, delivery);
@@ -147,6 +148,14 @@ function persistArchived(item: PreparedBatch, state: FlushState, delivery: Deliv
   return { item, kind, summaryLength: done.text.length, summaryChars: done.text.length, refs: done.refs };
 }
 
+/** Refs and the index line only: the stubs name the refs and carry the outputs' facts; no message is written. */
+function persistUnsummarized(item: PreparedBatch, state: FlushState, delivery: Delivery): ProcessedBatch {
+  const refs = state.indexer.allocateSummaryRefs(item.batch);
+  state.indexer.registerSummaryRefs(refs);
+  state.indexer.addBatch(item.batch, delivery.appendEntry, refs);
+  return { item, kind: "unsummarized", summaryChars: 0, refs: refs.map((ref) => ref.shortId) };
+}
+
 function bodyCalls(batch: CapturedBatch) {
   return batch.toolCalls.map((call) => ({
     toolCallId: call.toolCallId,
@@ -166,7 +175,7 @@ function addTotals(totals: FlushTotals, done: ProcessedBatch): void {
 
 /** Precedence: a real (or archived) summary beats oversized, oversized beats deduped, deduped beats trivial. */
 export function frontierOutcome(processed: ProcessedBatch[]): PruneFrontierOutcome {
-  if (processed.some((p) => p.kind === "summarized" || p.kind === "archived")) return "summarized";
+  if (processed.some((p) => p.kind === "summarized" || p.kind === "archived" || p.kind === "unsummarized")) return "summarized";
   if (processed.some((p) => p.kind === "oversized")) return "skipped-oversized";
   if (processed.some((p) => p.item.deduped.length > 0)) return "skipped-deduped";
   return "skipped-trivial";
@@ -178,7 +187,9 @@ export function frontierOutcome(processed: ProcessedBatch[]): PruneFrontierOutco
  */
 export function stubEligibleCalls(prepared: PreparedBatch[], processed: ProcessedBatch[]): CapturedToolCall[] {
   const calls = prepared.flatMap((item) => item.deduped);
-  for (const done of processed) if (done.kind === "summarized" || done.kind === "archived") calls.push(...done.item.batch.toolCalls);
+  for (const done of processed) {
+    if (done.kind === "summarized" || done.kind === "archived" || done.kind === "unsummarized") calls.push(...done.item.batch.toolCalls);
+  }
   return calls;
 }
 

@@ -38,6 +38,23 @@ function summarizedPart(processed: ProcessedBatch[]): string | undefined {
   return `summarized ${plural(calls, "tool output")} (${tokens(raw)} \u2192 ${tokens(summary)} tokens)`;
 }
 
+/** Outputs archived by choice, without a model call: stale ones, and ones the agent can have again. */
+function unsummarizedParts(processed: ProcessedBatch[]): string[] {
+  let stale = 0;
+  let again = 0;
+  let raw = 0;
+  for (const p of processed) {
+    if (p.kind !== "unsummarized") continue;
+    raw += p.item.raw;
+    for (const call of p.item.batch.toolCalls) call.supersededBy ? stale++ : again++;
+  }
+  const parts: string[] = [];
+  if (again > 0) parts.push(`archived ${plural(again, "output")} without a summary`);
+  if (stale > 0) parts.push(`retired ${plural(stale, "stale output")}`);
+  if (parts.length > 0) parts[parts.length - 1] += ` (${tokens(raw)} tokens, no summarizer call)`;
+  return parts;
+}
+
 /** The parts about outputs that were not summarized; left out when the user asked for quiet skips. */
 function skippedParts(processed: ProcessedBatch[], minBatchChars: number): string[] {
   const parts: string[] = [];
@@ -60,11 +77,13 @@ export function flushReportLine(
   config: { quietOversizedSkips: boolean; minBatchChars: number },
 ): string | undefined {
   const summarized = summarizedPart(processed);
+  const unsummarized = unsummarizedParts(processed);
   const skipped = config.quietOversizedSkips ? [] : skippedParts(processed, config.minBatchChars);
   const compressed = compressedBlocks.length > 0 ? [`compressed ${plural(compressedBlocks.length, "earlier request")} (${compressedBlocks.join(", ")})`] : [];
-  const parts = [...(summarized ? [summarized] : []), ...skipped, ...compressed];
+  const parts = [...(summarized ? [summarized] : []), ...unsummarized, ...skipped, ...compressed];
   if (parts.length === 0) return undefined;
-  const changedNothing = summarized === undefined && compressed.length === 0 && !processed.some((p) => p.item.deduped.length > 0);
+  const changedNothing =
+    summarized === undefined && unsummarized.length === 0 && compressed.length === 0 && !processed.some((p) => p.item.deduped.length > 0);
   return `pruner: ${changedNothing ? "nothing summarized: " : ""}${parts.join(SEP)}`;
 }
 

@@ -36,6 +36,8 @@ const BASE = {
   enabled: true,
   minBatchChars: 1,
   chainCompression: { ...T.DEFAULT_CONFIG.chainCompression, enabled: false },
+  // These scenarios are about the summarizer: every batch gets one (issue 26's choice has its own tests).
+  summaries: "always" as const,
 };
 
 /** user, then one assistant turn per id, each with a result of the given size. */

@@ -30,6 +30,8 @@ import { capturePendingBatches } from "../capture/pending-batches.js";
 import { earliestResultTimestamp, lowerFloor } from "../render/supersede.js";
 import { emitExternalCost } from "./stats.js";
 import { declareQueryTool } from "../archive/query-tool-exposure.js";
+import { isProtected } from "../capture/protected.js";
+import { type BatchSplit, splitBatches, staleOutputsOf, summariesMode } from "./summary-choice.js";
 import {
   type CapturedBatch,
   type ContextMetricsSnapshot,
@@ -127,7 +129,8 @@ async function runFlush(
     const deduped = dedupBatches(batches, state, delivery.appendEntry);
     working = deduped.map((d) => d.batch);
     const now = Date.now();
-    const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now));
+    const split = batchSplitter(state, ctx);
+    const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now), split);
     return await processBatches(state, ctx, options, delivery, prepared, attempt);
   } catch (err) {
     restoreToQueue(state, working);
@@ -210,6 +213,15 @@ function keysOf(batches: CapturedBatch[]): Set<string> {
   const keys = new Set<string>();
   for (const batch of batches) for (const call of batch.toolCalls) keys.add(occKey(call.toolCallId, call.resultTimestamp));
   return keys;
+}
+
+/** The `summaries` choice for this flush: stale outputs are read off the branch once. */
+function batchSplitter(state: FlushState, ctx: ExtensionContext): (batch: CapturedBatch) => BatchSplit {
+  const config = state.config.value;
+  const mode = summariesMode(config);
+  const messages = mode === "always" ? null : snapshotBranchMessages(ctx);
+  const stale = staleOutputsOf(messages ?? [], mode, (toolName, args) => isProtected(toolName, args, config));
+  return (batch) => splitBatches([batch], mode, stale)[0]!;
 }
 
 function snapshotBranchMessages(ctx: ExtensionContext): any[] | null {

@@ -5,7 +5,7 @@
  */
 import type { CacheState } from "../economics/cache-tracker.js";
 import { dollars, type RewriteCacheRule } from "../economics/rewrite-economics.js";
-import type { FlushDecisionRecord, FlushPolicy } from "../types.js";
+import type { FlushDecisionRecord, FlushPolicy, SummariesMode } from "../types.js";
 
 export interface PolicyView {
   policy: FlushPolicy;
@@ -17,6 +17,27 @@ export interface PolicyView {
   last: FlushDecisionRecord | undefined;
   /** The rule the session's provider caches by, which prices every rewrite. */
   cacheRule: RewriteCacheRule;
+  /** The `summaries` choice in effect ("always" under classic). */
+  summaries: SummariesMode;
+  /** Archived outputs by how they left the context. */
+  archived: ArchivedCounts;
+}
+
+export interface ArchivedCounts {
+  summarized: number;
+  withoutSummary: number;
+  stale: number;
+}
+
+const SUMMARIES_MEANING: Record<SummariesMode, string> = {
+  auto: "only for outputs that cannot be had again",
+  always: "for every output, as 2.9.1",
+  never: "none; stubs keep each output's facts",
+};
+
+export function archivedLine(summaries: SummariesMode, archived: ArchivedCounts): string {
+  const counts = `${archived.summarized} summarized, ${archived.withoutSummary} archived without a summary, ${archived.stale} stale retired`;
+  return `  summaries: ${summaries} (${SUMMARIES_MEANING[summaries]}); outputs so far: ${counts}`;
 }
 
 function duration(ms: number): string {
@@ -65,7 +86,10 @@ function lastLine(last: FlushDecisionRecord | undefined): string {
 
 export function policyStatusBlock(view: PolicyView): string {
   const header = "\n  --- prompt cache and flush policy ---";
-  if (view.policy === "classic") return [header, "  policy: classic (summarize at every final reply, as 2.9.1)", cacheLine(view.cache), cacheRuleLine(view.cacheRule)].join("\n");
+  const archived = archivedLine(view.summaries, view.archived);
+  if (view.policy === "classic") {
+    return [header, "  policy: classic (summarize at every final reply, as 2.9.1)", archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule)].join("\n");
+  }
   const policy = view.active ? "  policy: cost (summarize when it pays)" : "  policy: cost (inactive: pruning is off or on demand)";
-  return [header, policy, cacheLine(view.cache), cacheRuleLine(view.cacheRule), pendingLine(view.pending), lastLine(view.last)].join("\n");
+  return [header, policy, archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), pendingLine(view.pending), lastLine(view.last)].join("\n");
 }
