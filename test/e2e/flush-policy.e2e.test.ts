@@ -17,7 +17,9 @@ async function pricedSandbox(contextPrune: Record<string, unknown>, main: any[])
     projectDir: REPO_ROOT,
     cache: new PromptCacheSim({ ttlMs: TTL_SECONDS * 1000 }),
     modelFields: pricedModelFields(TTL_SECONDS),
-    contextPrune: { enabled: true, minBatchChars: 0, summarizerModel: `fake/${SUMMARIZER_MODEL}`, ...contextPrune },
+    // A read can be had again, so under summaries "auto" it would be archived with no summarizer call;
+    // these scenarios gate a flush that pays for one.
+    contextPrune: { enabled: true, minBatchChars: 0, summaries: "always", summarizerModel: `fake/${SUMMARIZER_MODEL}`, ...contextPrune },
     script: { main },
   });
 }

@@ -12,7 +12,7 @@ import { toolMessages } from "./wire-view.js";
 const FILE = "src/config.ts";
 const NEEDLE = "export const RETRY_LIMIT = 7; // needle-42";
 const LINES = Array.from({ length: 400 }, (_, i) => (i === 299 ? NEEDLE : `export const setting${i + 1} = ${i + 1};`));
-const STUB = `[Summarized in pruner summary, ref \`t1\`. Outcome: ${FILE}: 400 lines. Use context_tree_query to retrieve the full output, or pass pattern to search it.]`;
+const STUB = `[Archived without a summary, ref \`t1\`. Outcome: ${FILE}: 400 lines. Use context_tree_query to retrieve the full output, or pass pattern to search it.]`;
 
 describe("the model searches the archive for a line of an early, pruned read (issue 18)", () => {
   let sb: Sandbox;

@@ -129,7 +129,7 @@ for (const layout of LAYOUTS) {
       expect(settings.inner.find((row) => row.includes("→ "))).toContain("→ Enabled");
       expect(settings.inner.join("\n")).toContain("Esc to close · changes are saved");
       expect(settings.inner.join("\n")).not.toContain("Esc to cancel");
-      for (let i = 0; i < 11; i++) tui.keys("Down");
+      for (let i = 0; i < 12; i++) tui.keys("Down");
       settings = await boxed(SETTINGS, (b) => b.inner.some((row) => row.includes("→ Auto-flush at context %")));
       expect(settings.inner.join("\n")).toMatch(/→ Auto-flush at context % +(off|\d+%)/);
       tui.type("timeout");

@@ -77,9 +77,10 @@ export function compressedChainIds(req: RecordedRequest): string[] {
   return userMessages(req).flatMap((t) => [...t.matchAll(/<compressed-chain id="([^"]+)"/g)].map((m) => m[1]!));
 }
 
-// Both stub forms: with the record's outcome facts (issue 18) and without (records that have none).
+// The summarized and the archived-without-a-summary stubs (issue 26), each with the record's outcome facts
+// (issue 18) or without (records that have none).
 export const STUB_RE =
-  /^\[Summarized in pruner summary, ref `(t\d+)`\.(?: Outcome: [^\n]*? Use context_tree_query to retrieve the full output, or pass pattern to search it\.| Use context_tree_query to retrieve full output\.)\]$/;
+  /^\[(?:Summarized in pruner summary|Archived without a summary), ref `(t\d+)`\.(?: Outcome: [^\n]*? Use context_tree_query to retrieve the full output, or pass pattern to search it\.| Use context_tree_query to retrieve full output\.)\]$/;
 
 export function stubRefs(req: RecordedRequest): string[] {
   return toolMessages(req).flatMap((m) => {
