@@ -1,10 +1,10 @@
-// The session bench's runs, tables and verdict against issue 25's targets. Pure: figures in, lines and
+// The session bench's runs, tables and verdict against issues 25's and 26's targets. Pure: figures in, lines and
 // targets out, so the evaluation is tested without running pi.
 import type { ShapeId } from "./session-shape-kit.js";
 import type { RunFigures } from "./session-figures.js";
 import type { Target } from "./targets.js";
 
-export type VariantId = "none" | "compaction" | "classic" | "cost" | "cost-nobp";
+export type VariantId = "none" | "compaction" | "classic" | "cost" | "cost-nobp" | "cost-always";
 export type Wire = "anthropic-messages" | "openai-completions";
 
 export const VARIANTS: Array<{ id: VariantId; label: string }> = [
@@ -13,6 +13,7 @@ export const VARIANTS: Array<{ id: VariantId; label: string }> = [
   { id: "classic", label: "pi-condense classic (2.9.1)" },
   { id: "cost", label: "pi-condense cost policy" },
   { id: "cost-nobp", label: "cost policy, breakpoint off" },
+  { id: "cost-always", label: "cost policy, summaries always" },
 ];
 
 export const WIRES: Array<{ id: Wire; label: string; rule: string }> = [
@@ -23,11 +24,16 @@ export const WIRES: Array<{ id: Wire; label: string; rule: string }> = [
 /** The shapes the OpenAI wire runs, and those where the breakpoint-off variant runs on the Anthropic wire. */
 export const OPENAI_SHAPES: ShapeId[] = ["a", "b", "f"];
 export const NO_BREAKPOINT_SHAPES: ShapeId[] = ["b", "f"];
+/** The shapes where the cost policy also runs with `summaries: "always"`: the policy as it was before issue 26's choice. */
+export const SUMMARIES_SHAPES: ShapeId[] = ["a", "e"];
 
 /** The variants a shape runs on a wire, in table order (empty: the shape does not run on that wire). */
 export function variantsFor(wire: Wire, shape: ShapeId): VariantId[] {
   if (wire === "openai-completions") return OPENAI_SHAPES.includes(shape) ? ["none", "classic", "cost"] : [];
-  return NO_BREAKPOINT_SHAPES.includes(shape) ? ["none", "compaction", "classic", "cost", "cost-nobp"] : ["none", "compaction", "classic", "cost"];
+  const variants: VariantId[] = ["none", "compaction", "classic", "cost"];
+  if (NO_BREAKPOINT_SHAPES.includes(shape)) variants.push("cost-nobp");
+  if (SUMMARIES_SHAPES.includes(shape)) variants.push("cost-always");
+  return variants;
 }
 
 export interface ShapeResult {
@@ -66,6 +72,24 @@ export function formatShapeTable(result: ShapeResult): string[] {
 const cost = (r: ShapeResult, v: VariantId) => r.figures[v]?.costUsd;
 const where = (r: ShapeResult) => `${r.id} (${wireOf(r.wire).label})`;
 
+const summarizerTokens = (f: RunFigures) => f.summarizerInputTokens + f.summarizerOutputTokens;
+
+/** Issue 26's: `summaries: "auto"` against `always` on a and e, the cost policy against classic on a. */
+function summariesTargets(results: ShapeResult[]): Target[] {
+  const targets: Target[] = [];
+  for (const r of results.filter((x) => x.wire === "anthropic-messages" && SUMMARIES_SHAPES.includes(x.id))) {
+    const auto = r.figures.cost;
+    const always = r.figures["cost-always"];
+    if (!auto || !always) continue;
+    const share = summarizerTokens(always) === 0 ? 0 : summarizerTokens(auto) / summarizerTokens(always);
+    targets.push({ name: `${where(r)}: summarizer tokens with summaries auto ${n(summarizerTokens(auto))} <= 30% of always ${n(summarizerTokens(always))} (${(100 * share).toFixed(1)}%)`, met: share <= 0.3 });
+    if (r.id === "e") targets.push({ name: `${where(r)}: cost policy $${usd(auto.costUsd)} <= 0.80x with summaries always $${usd(always.costUsd)} (${(auto.costUsd / always.costUsd).toFixed(3)}x)`, met: auto.costUsd <= 0.8 * always.costUsd });
+    const classic = r.figures.classic;
+    if (r.id === "a" && classic) targets.push({ name: `${where(r)}: cost policy $${usd(auto.costUsd)} <= 0.85x classic $${usd(classic.costUsd)} (${(auto.costUsd / classic.costUsd).toFixed(3)}x)`, met: auto.costUsd <= 0.85 * classic.costUsd });
+  }
+  return targets;
+}
+
 /** Issue 25's targets for the results that ran, then the recoverability check. */
 export function sessionTargets(results: ShapeResult[], recovery: RecoveryTally): Target[] {
   const targets: Target[] = [];
@@ -89,6 +113,7 @@ export function sessionTargets(results: ShapeResult[], recovery: RecoveryTally):
     if (mine === undefined || none === undefined) continue;
     targets.push({ name: `${where(r)}: cost policy <= 0.5x no extension (${(mine / none).toFixed(3)}x)`, met: mine <= 0.5 * none });
   }
+  targets.push(...summariesTargets(results));
   const lost = recovery.failures.length;
   targets.push({ name: `every stubbed original recoverable verbatim (${recovery.checked} checked, ${lost} lost)`, met: lost === 0 });
   return targets;

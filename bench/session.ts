@@ -42,6 +42,7 @@ function contextPrune(variant: VariantId): Record<string, unknown> | null {
   const base = { enabled: true, summarizerModel: `fake/${SUMMARIZER_MODEL}` };
   if (variant === "classic") return { ...base, flushPolicy: "classic" };
   if (variant === "cost-nobp") return { ...base, cacheBreakpoint: false };
+  if (variant === "cost-always") return { ...base, summaries: "always" };
   return variant === "cost" ? base : null;
 }
 

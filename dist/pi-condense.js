@@ -1242,6 +1242,19 @@ function deterministicBody(header, calls, refs) {
   ].join(`
 `);
 }
+var ARCHIVED_CHAIN_HEADER = "Archived without a summary; context_tree_query returns each output by its ref:";
+var ARCHIVED_LINE_LIMIT = 160;
+var STALE_WORDS = { edited: "edited later", reread: "read again later", rerun: "run again later" };
+function archivedChainBody(calls) {
+  const lines = calls.map((call) => {
+    const facts = call.outcome !== undefined && call.outcome !== "" ? call.outcome : excerpt(call.args);
+    const stale = call.staleRule !== undefined && STALE_WORDS[call.staleRule] ? ` (${STALE_WORDS[call.staleRule]})` : "";
+    const line = `${call.ref} ${call.toolName}: ${facts}${stale}`;
+    return line.length <= ARCHIVED_LINE_LIMIT ? line : `${line.slice(0, ARCHIVED_LINE_LIMIT - 3)}...`;
+  });
+  return [ARCHIVED_CHAIN_HEADER, ...lines].join(`
+`);
+}
 
 // src/capture/recovery-call.ts
 var NOT_FOUND_NOTE = "(not found in index — may not have been summarized yet)";
@@ -1447,6 +1460,15 @@ function isFullyProtected(chain) {
   const protectedIds = new Set(chain.protectedToolCallIds ?? []);
   return chain.middleToolCallIds.length > 0 && chain.middleToolCallIds.every((id) => protectedIds.has(id));
 }
+function archivedByChoice(indexed, recoveries) {
+  return recoveries.length === 0 && indexed.some((record) => record.unsummarized === true);
+}
+var inCallOrder = (records) => [...records].sort((a, b) => (a.resultTimestamp ?? a.timestamp) - (b.resultTimestamp ?? b.timestamp));
+function archivedCall(record, deps) {
+  const ref = deps.indexer.getToolRefsForToolCallIds([occKey(record.toolCallId, record.resultTimestamp)])[0] ?? record.toolCallId;
+  const outcome = record.outcome ?? outcomeFacts(record.toolName, record.args, record.resultText, record.isError);
+  return { ref, toolName: record.toolName, args: record.args, outcome, staleRule: record.supersededBy?.rule };
+}
 async function compressDeterministic(chain, keys, deps) {
   const index = deps.indexer.getIndex();
   const indexed = keys.filter((key) => index.has(key)).map((key) => index.get(key));
@@ -1468,7 +1490,7 @@ async function compressDeterministic(chain, keys, deps) {
   const recovered = recoveries.flatMap((r) => recoveredRefs(r.call));
   const toolRefs = blockRefsWith(deps.indexer.getToolRefsForToolCallIds(keys), recovered);
   const blockId = deps.blockRefs.issue();
-  const rangeSummaryText = buildDeterministicBody([...indexed, ...fresh], toolRefs, recoveries.map((r) => r.body));
+  const rangeSummaryText = archivedByChoice(indexed, recoveries) ? archivedChainBody(inCallOrder([...indexed, ...fresh]).map((record) => archivedCall(record, deps))) : buildDeterministicBody([...indexed, ...fresh], toolRefs, recoveries.map((r) => r.body));
   return buildEntry(chain, blockId, toolRefs, deps.now(), { rangeSummaryText, deterministic: true });
 }
 async function compressEligible(chains, rollingWindow, deps, inGraceToolCallIds = new Set) {
@@ -2418,6 +2440,13 @@ function previewEligibleChains(state, messages, closingMessage) {
     return [];
   const closing = isOnBranch(messages, closingMessage) ? undefined : closingMessage;
   return selectChains(state, withClosingMessage(messages, closing), messages, config.chainCompression.rollingWindow).eligible;
+}
+function nextChainToCompress(state, messages) {
+  const config = state.config.value;
+  if (!config.chainCompression?.enabled)
+    return;
+  const window = Math.max(0, config.chainCompression.rollingWindow - 1);
+  return selectChains(state, messages, messages, window).eligible[0]?.middleToolCallIds[0];
 }
 function selectChains(state, messages, graceSource, rollingWindow, heldKeys) {
   const chains = withRecoveredRefs(detectChains(messages, protectionPredicate(state)), messages);
@@ -4350,11 +4379,21 @@ function spareBreakpointIndex(input) {
       return q - 1;
   return;
 }
+function nextRewriteBlock(input) {
+  const { toolUseIds, pending, messageOf, chainStart } = input;
+  const waiting = pending.size === 0 ? -1 : toolUseIds.findIndex((id) => id !== undefined && pending.has(id));
+  const result = chainStart === undefined || messageOf === undefined ? -1 : toolUseIds.indexOf(chainStart);
+  const callMessage = result < 0 ? undefined : messageOf[result];
+  const chain = callMessage === undefined || callMessage < 1 ? -1 : messageOf.indexOf(callMessage - 1);
+  if (waiting < 0)
+    return chain;
+  return chain < 0 ? waiting : Math.min(waiting, chain);
+}
 function anticipatedBreakpointIndex(input) {
-  const { marked, eligible, toolUseIds, pending } = input;
-  if (marked.filter(Boolean).length >= MAX_BREAKPOINTS || pending.size === 0)
+  const { marked, eligible } = input;
+  if (marked.filter(Boolean).length >= MAX_BREAKPOINTS)
     return;
-  const next = toolUseIds.findIndex((id) => id !== undefined && pending.has(id));
+  const next = nextRewriteBlock(input);
   const lastMarker = marked.lastIndexOf(true);
   if (next <= 0 || next > lastMarker)
     return;
@@ -4367,7 +4406,10 @@ function anticipatedBreakpointIndex(input) {
   return;
 }
 function spareMarkerIndex(input) {
-  return spareBreakpointIndex(input) ?? anticipatedBreakpointIndex({ ...input, pending: input.pending() });
+  const now = spareBreakpointIndex(input);
+  if (now !== undefined)
+    return now;
+  return anticipatedBreakpointIndex({ ...input, pending: input.pending(), chainStart: input.chainStart?.() });
 }
 
 // src/render/json-size.ts
@@ -9380,7 +9422,7 @@ class SpareBreakpoint {
     const memory = previous ?? { keys: [], cache: createPromptCache("anthropic-breakpoints", cacheRuleOptions(API, modelId, facts.ttlMs)) };
     const at = this.now();
     const blocks = scan.blocks.map((b) => ({ key: b.key, tokens: b.tokens, breakpoint: b.marked }));
-    const index = previous && !facts.cacheUnused ? spareIndex(scan, blocks, memory, at, facts.pending) : undefined;
+    const index = previous && !facts.cacheUnused ? spareIndex(scan, blocks, memory, at, facts) : undefined;
     let result;
     if (index !== undefined) {
       result = withMarker(payload, scan.blocks[index].place, structuredClone(scan.cacheControl));
@@ -9398,7 +9440,7 @@ class SpareBreakpoint {
       this.remembered.delete(this.remembered.keys().next().value);
   }
 }
-function spareIndex(scan, blocks, memory, at, pending) {
+function spareIndex(scan, blocks, memory, at, facts) {
   if (scan.markers === 0 || scan.markers >= MAX_BREAKPOINTS || scan.markedThinking || scan.cacheControl === undefined)
     return;
   const index = spareMarkerIndex({
@@ -9408,7 +9450,12 @@ function spareIndex(scan, blocks, memory, at, pending) {
     previousKeys: memory.keys,
     bestEntry: memory.cache.bestEntry?.({ at, blocks }) ?? 0,
     toolUseIds: scan.blocks.map((b) => b.toolUseId),
-    pending: () => pending ?? new Set
+    messageOf: scan.blocks.map((b) => b.place.section === "messages" ? b.place.message : undefined),
+    pending: () => facts.pending ?? new Set,
+    chainStart: () => {
+      const id = facts.chainStart?.();
+      return id === undefined ? undefined : anthropicToolUseId(id);
+    }
   });
   return index !== undefined && scan.blocks[index]?.eligible ? index : undefined;
 }
@@ -9443,7 +9490,8 @@ function onBeforeProviderRequest(state, ctx, event) {
     sessionId,
     ttlMs: costModelFor(ctx.model).ttlMs,
     cacheUnused: state.cache.requests > 0 && !state.cache.reportsCacheUse,
-    pending: pendingToolUseIds(state.pending)
+    pending: pendingToolUseIds(state.pending),
+    ...state.nextChainStart ? { chainStart: state.nextChainStart } : {}
   });
 }
 
@@ -9467,6 +9515,8 @@ function createExtensionState(pi) {
     cache: new CacheTracker,
     policy: { last: undefined, told: new Set, coldFlushedFor: undefined, expiryTimer: undefined },
     breakpoint: new SpareBreakpoint,
+    renderedBranch: undefined,
+    nextChainStart: () => state.renderedBranch ? nextChainToCompress(state, state.renderedBranch) : undefined,
     rearmedPending: false,
     supersede: createSupersedeState(),
     status: {
@@ -11730,6 +11780,7 @@ async function render(state, ctx, input) {
   const written = await settleBeforeRequest(state, ctx);
   declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
   const messages = written.length > 0 ? [...input, ...written] : input;
+  state.renderedBranch = messages;
   const result = pruneMessages(messages, state.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, state.diagnostics, { state: state.supersede, isProtected: protectionPredicate(state) });
   const shown = requestSizesOf(result);
   if (shown)

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { BlockRefIssuer } from "./block-refs.js";
 import { buildDeterministicBody, compressEligible, extractChainRecords, selectEligible, withRecoveredRefs } from "./chain-compressor.js";
+import { archivedChainBody } from "./deterministic-body.js";
 import type { ChainCompressorIndexerDeps } from "./chain-compressor.js";
 import { detectChains } from "./chain-detector.js";
 import { occKey } from "../capture/occurrence-key.js";
@@ -934,5 +935,44 @@ describe("recoveries inside a chain", () => {
     expect(entry.bodySource).toBe("deterministic");
     expect(entry.rangeSummaryText).toContain("Tools: context_tree_query x1");
     expect(entry.rangeSummaryText).toContain("Refs: t1");
+  });
+});
+
+describe("compressEligible: a chain archived without summaries by choice", () => {
+  const archivedIndex = () =>
+    new Map<string, ToolCallRecord>([
+      ["c1@1050", rec("c1", "bash", { cmd: "a" }, 1050, { resultText: "out1", outcome: "exit 0", unsummarized: true, supersededBy: { rule: "rerun", toolName: "bash", command: "a" } })],
+      ["c2@1150", rec("c2", "todowrite", { todos: [] }, 1150, { resultText: "PLAN" })],
+    ]);
+  const refOf = (keys: string[]) => keys.map((key) => ({ "c1@1050": "t1", "c2@1150": "t2" })[key] ?? "t?");
+
+  test("its block lists each call with its ref and the facts its stub showed", async () => {
+    const { indexer } = mockIndexer({ covered: false, index: archivedIndex(), refs: refOf });
+    const { deps } = makeDeps(indexer, { messages: detChainMessages() });
+    const { compressedEntries } = await compressEligible([detChain()], 0, deps);
+    expect(compressedEntries[0]!.bodySource).toBe("deterministic");
+    expect(compressedEntries[0]!.rangeSummaryText).toBe(
+      [
+        "Archived without a summary; context_tree_query returns each output by its ref:",
+        "t1 bash: exit 0 (run again later)",
+        't2 todowrite: {"todos":[]}',
+      ].join("\n"),
+    );
+  });
+
+  test("records of a session that summarized everything keep the 2.9.1 body", async () => {
+    const index = archivedIndex();
+    for (const [key, record] of index) index.set(key, { ...record, unsummarized: undefined });
+    const { indexer } = mockIndexer({ covered: false, index, refs: refOf });
+    const { deps } = makeDeps(indexer, { messages: detChainMessages() });
+    const { compressedEntries } = await compressEligible([detChain()], 0, deps);
+    expect(compressedEntries[0]!.rangeSummaryText).toStartWith("Deterministic chain compression");
+  });
+
+  test("a long argument is cut so one call stays one short line", () => {
+    const body = archivedChainBody([{ ref: "t9", toolName: "bash", args: { command: "x".repeat(500) } }]);
+    const line = body.split("\n")[1]!;
+    expect(line.length).toBe(160);
+    expect(line.endsWith("...")).toBe(true);
   });
 });

@@ -11,10 +11,11 @@
 import { extractToolResultText } from "../capture/batch-capture.js";
 import type { BlockRefIssuer } from "./block-refs.js";
 import { resolveRange } from "../render/chain-range-prune.js";
-import { type BodyCall, CHAIN_BODY_HEADER, deterministicBody } from "./deterministic-body.js";
+import { type ArchivedCall, archivedChainBody, type BodyCall, CHAIN_BODY_HEADER, deterministicBody } from "./deterministic-body.js";
 import type { DiagnosticSink } from "../render/diagnostics.js";
 import type { BackfillOptions } from "../archive/indexer.js";
 import { bareToolCallId, occKey, parseOccKey, resultTimestampOf } from "../capture/occurrence-key.js";
+import { outcomeFacts } from "../capture/outcome-facts.js";
 import { recordArgs } from "../capture/persisted-entries.js";
 import { callArgsOf, isRecoveryTool, recoveredRefs, rederivableRecovery, type RecoveryCall } from "../capture/recovery-call.js";
 import {
@@ -241,6 +242,22 @@ function isFullyProtected(chain: ChainRange): boolean {
   return chain.middleToolCallIds.length > 0 && chain.middleToolCallIds.every((id) => protectedIds.has(id));
 }
 
+/**
+ * No output of the chain has a summary (the deterministic path), and some were archived without one by
+ * choice (`summaries`, which "always" and classic never do): the rest were too small to summarize.
+ */
+function archivedByChoice(indexed: ToolCallRecord[], recoveries: ChainRecovery[]): boolean {
+  return recoveries.length === 0 && indexed.some((record) => record.unsummarized === true);
+}
+
+const inCallOrder = (records: ToolCallRecord[]) => [...records].sort((a, b) => (a.resultTimestamp ?? a.timestamp) - (b.resultTimestamp ?? b.timestamp));
+
+function archivedCall(record: ToolCallRecord, deps: CompressEligibleDeps): ArchivedCall {
+  const ref = deps.indexer.getToolRefsForToolCallIds([occKey(record.toolCallId, record.resultTimestamp)])[0] ?? record.toolCallId;
+  const outcome = record.outcome ?? outcomeFacts(record.toolName, record.args, record.resultText, record.isError);
+  return { ref, toolName: record.toolName, args: record.args, outcome, staleRule: record.supersededBy?.rule };
+}
+
 /** Returns null when the chain must stay raw until a later flush retries it. */
 async function compressDeterministic(
   chain: ChainRange,
@@ -268,7 +285,9 @@ async function compressDeterministic(
   const recovered = recoveries.flatMap((r) => recoveredRefs(r.call));
   const toolRefs = blockRefsWith(deps.indexer.getToolRefsForToolCallIds(keys), recovered);
   const blockId = deps.blockRefs.issue();
-  const rangeSummaryText = buildDeterministicBody([...indexed, ...fresh], toolRefs, recoveries.map((r) => r.body));
+  const rangeSummaryText = archivedByChoice(indexed, recoveries)
+    ? archivedChainBody(inCallOrder([...indexed, ...fresh]).map((record) => archivedCall(record, deps)))
+    : buildDeterministicBody([...indexed, ...fresh], toolRefs, recoveries.map((r) => r.body));
   return buildEntry(chain, blockId, toolRefs, deps.now(), { rangeSummaryText, deterministic: true });
 }
 

@@ -56,3 +56,31 @@ export function deterministicBody(header: string, calls: BodyCall[], refs: strin
     `Refs: ${refsLine}`,
   ].join("\n");
 }
+
+export const ARCHIVED_CHAIN_HEADER = "Archived without a summary; context_tree_query returns each output by its ref:";
+const ARCHIVED_LINE_LIMIT = 160;
+const STALE_WORDS: Record<string, string> = { edited: "edited later", reread: "read again later", rerun: "run again later" };
+
+/** One call of a chain whose outputs were all archived without a summary, with its ref and facts. */
+export interface ArchivedCall {
+  ref: string;
+  toolName: string;
+  args: unknown;
+  outcome?: string;
+  staleRule?: string;
+}
+
+/**
+ * The body of a chain whose every output was archived without a summary by choice (`summaries`): one line
+ * per call naming its ref and the facts its stub showed, so the block keeps what the stubs kept. Only from
+ * persisted record fields, so the same chain always gives the same text.
+ */
+export function archivedChainBody(calls: ArchivedCall[]): string {
+  const lines = calls.map((call) => {
+    const facts = call.outcome !== undefined && call.outcome !== "" ? call.outcome : excerpt(call.args);
+    const stale = call.staleRule !== undefined && STALE_WORDS[call.staleRule] ? ` (${STALE_WORDS[call.staleRule]})` : "";
+    const line = `${call.ref} ${call.toolName}: ${facts}${stale}`;
+    return line.length <= ARCHIVED_LINE_LIMIT ? line : `${line.slice(0, ARCHIVED_LINE_LIMIT - 3)}...`;
+  });
+  return [ARCHIVED_CHAIN_HEADER, ...lines].join("\n");
+}

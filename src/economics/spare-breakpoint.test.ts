@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { anticipatedBreakpointIndex, type PlacementInput, sharedBlocks, spareBreakpointIndex, spareMarkerIndex } from "./spare-breakpoint.js";
+import { anticipatedBreakpointIndex, nextRewriteBlock, type PlacementInput, sharedBlocks, spareBreakpointIndex, spareMarkerIndex } from "./spare-breakpoint.js";
 
 /** Blocks `k0..k(n-1)`; `edit` renames block i; the last block and `marks` carry markers; `ineligible` cannot. */
 function input(n: number, opts: { previous: number; edit?: number; marks?: number[]; ineligible?: number[]; best: number }): PlacementInput {
@@ -72,6 +72,34 @@ describe("anticipatedBreakpointIndex", () => {
 
   test("an ineligible block before the output is passed over for the one before it", () => {
     expect(anticipatedBreakpointIndex({ ...shape(30, { 11: "a" }, [29], [10]), pending: new Set(["a"]) })).toBe(9);
+  });
+});
+
+describe("the next chain compression as a rewrite ahead", () => {
+  // Blocks 0-1: tools and system; then messages of two blocks each: message m holds blocks 2+2m and 3+2m.
+  const messageOf = Array.from({ length: 30 }, (_, i) => (i < 2 ? undefined : Math.floor((i - 2) / 2)));
+  const results = (at: Record<number, string>) => Array.from({ length: 30 }, (_, i) => at[i]);
+
+  test("the chain's rewrite starts at the first block of the message holding its first call", () => {
+    // The first output "c" is block 9 (message 3): its call is message 2, which starts at block 6.
+    expect(nextRewriteBlock({ toolUseIds: results({ 9: "c" }), pending: new Set(), messageOf, chainStart: "c" })).toBe(6);
+  });
+
+  test("the earlier of the chain start and the first waiting output wins", () => {
+    const ids = results({ 9: "c", 21: "w" });
+    expect(nextRewriteBlock({ toolUseIds: ids, pending: new Set(["w"]), messageOf, chainStart: "c" })).toBe(6);
+    expect(nextRewriteBlock({ toolUseIds: results({ 21: "c", 9: "w" }), pending: new Set(["w"]), messageOf, chainStart: "c" })).toBe(9);
+  });
+
+  test("a chain start the request does not hold leaves the waiting outputs to decide", () => {
+    expect(nextRewriteBlock({ toolUseIds: results({ 21: "w" }), pending: new Set(["w"]), messageOf, chainStart: "gone" })).toBe(21);
+    expect(nextRewriteBlock({ toolUseIds: results({ 9: "c" }), pending: new Set(), messageOf, chainStart: "gone" })).toBe(-1);
+  });
+
+  test("the marker goes on the last block before the chain's first call message", () => {
+    const marked = Array.from({ length: 30 }, (_, i) => i === 1 || i === 29);
+    const eligible = Array.from({ length: 30 }, () => true);
+    expect(anticipatedBreakpointIndex({ marked, eligible, toolUseIds: results({ 9: "c" }), pending: new Set(), messageOf, chainStart: "c" })).toBe(5);
   });
 });
 

@@ -9,7 +9,8 @@
  * suffix is written. The same holds for a turn that adds more than
  * LOOKBACK_BLOCKS blocks with nothing rewritten. When neither applies, the
  * marker goes where the next rewrite will start (the block before the first
- * output still waiting to be summarized), so an entry with the prefix as it
+ * output still waiting to be summarized, or before the chain the chain pass
+ * compresses next, whichever comes first), so an entry with the prefix as it
  * stands now is written and kept alive there for that rewrite to read. Pure.
  */
 import { LOOKBACK_BLOCKS, MAX_BREAKPOINTS } from "./prompt-cache.js";
@@ -51,16 +52,42 @@ export function spareBreakpointIndex(input: PlacementInput): number | undefined 
   return undefined;
 }
 
+/** Where the next rewrites will start: outputs waiting to be summarized, and the next chain to compress. */
+export interface NextRewrites {
+  /** Per block: its `tool_result`'s `tool_use_id`. */
+  toolUseIds: ReadonlyArray<string | undefined>;
+  /** `tool_use_id`s of the outputs waiting to be summarized. */
+  pending: ReadonlySet<string>;
+  /** Per block: the index of the message holding it (undefined for tools and system blocks). */
+  messageOf?: ReadonlyArray<number | undefined>;
+  /**
+   * The `tool_use_id` of the first output of the chain the chain pass compresses next. Its block replaces
+   * everything after the chain's opening prompt, so that rewrite starts at the message holding the call.
+   */
+  chainStart?: string;
+}
+
+/** The first block the next rewrite changes, or -1 when none is known. */
+export function nextRewriteBlock(input: NextRewrites): number {
+  const { toolUseIds, pending, messageOf, chainStart } = input;
+  const waiting = pending.size === 0 ? -1 : toolUseIds.findIndex((id) => id !== undefined && pending.has(id));
+  const result = chainStart === undefined || messageOf === undefined ? -1 : toolUseIds.indexOf(chainStart);
+  const callMessage = result < 0 ? undefined : messageOf![result];
+  const chain = callMessage === undefined || callMessage < 1 ? -1 : messageOf!.indexOf(callMessage - 1);
+  if (waiting < 0) return chain;
+  return chain < 0 ? waiting : Math.min(waiting, chain);
+}
+
 /**
  * The index of the block right before the next rewrite point, for a request that needs no marker to read
- * more now: the last eligible block before the first tool result in `pending` (the tool-use ids of outputs
- * waiting to be summarized), and before the request's last marker, so the marker costs no extra write.
- * Undefined when there is no room, no waiting output, or the spot is marked already.
+ * more now: the last eligible block before the first block the next rewrite changes (`nextRewriteBlock`),
+ * and before the request's last marker, so the marker costs no extra write. Undefined when there is no
+ * room, no rewrite ahead, or the spot is marked already.
  */
-export function anticipatedBreakpointIndex(input: { marked: readonly boolean[]; eligible: readonly boolean[]; toolUseIds: ReadonlyArray<string | undefined>; pending: ReadonlySet<string> }): number | undefined {
-  const { marked, eligible, toolUseIds, pending } = input;
-  if (marked.filter(Boolean).length >= MAX_BREAKPOINTS || pending.size === 0) return undefined;
-  const next = toolUseIds.findIndex((id) => id !== undefined && pending.has(id));
+export function anticipatedBreakpointIndex(input: NextRewrites & { marked: readonly boolean[]; eligible: readonly boolean[] }): number | undefined {
+  const { marked, eligible } = input;
+  if (marked.filter(Boolean).length >= MAX_BREAKPOINTS) return undefined;
+  const next = nextRewriteBlock(input);
   const lastMarker = marked.lastIndexOf(true);
   if (next <= 0 || next > lastMarker) return undefined;
   for (let i = next - 1; i >= 0; i--) {
@@ -72,8 +99,12 @@ export function anticipatedBreakpointIndex(input: { marked: readonly boolean[]; 
 
 /**
  * The spare marker's block for one request: before the rewrite point when that reads more of the cache,
- * else before the next rewrite point (the first waiting output). The one rule the host and the report share.
+ * else before the next rewrite point. The one rule the host and the report share.
  */
-export function spareMarkerIndex(input: PlacementInput & { toolUseIds: ReadonlyArray<string | undefined>; pending: () => ReadonlySet<string> }): number | undefined {
-  return spareBreakpointIndex(input) ?? anticipatedBreakpointIndex({ ...input, pending: input.pending() });
+export function spareMarkerIndex(
+  input: PlacementInput & Omit<NextRewrites, "pending" | "chainStart"> & { pending: () => ReadonlySet<string>; chainStart?: () => string | undefined },
+): number | undefined {
+  const now = spareBreakpointIndex(input);
+  if (now !== undefined) return now;
+  return anticipatedBreakpointIndex({ ...input, pending: input.pending(), chainStart: input.chainStart?.() });
 }

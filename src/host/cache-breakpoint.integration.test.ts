@@ -127,6 +127,24 @@ describe("the spare cache breakpoint through index.ts", () => {
     }
   });
 
+  test("once the window is full, each request keeps a marker right before the chain compressed next", async () => {
+    const { sim, sent } = await started({});
+    for (let p = 1; p <= 3; p++) {
+      await sim.prompt({ turns: [[read(`c${p}`, 10)]], usage: WARM });
+      await settle();
+    }
+    const before = sent.length;
+    await sim.prompt({ turns: [[read("c4", 10)], [read("c5", 10)]], usage: WARM });
+    const fourth = sent.slice(before).filter((s) => flat(s.payload).some((b: any) => b?.type === "tool_use" && b.id === "c5"));
+    expect(fourth.length).toBeGreaterThan(0);
+    for (const s of fourth) {
+      const out = flat(s.result as any);
+      const call = out.findIndex((b: any) => b?.type === "tool_use" && b.id === "c1");
+      // The first prompt's chain is the next to be compressed: its block replaces everything after the prompt.
+      expect(out[call - 1]).toMatchObject({ type: "text", text: expect.any(String), cache_control: CC });
+    }
+  });
+
   test("with the setting off, every request goes out as it was built", async () => {
     const { sent } = await afterDeepFlush({ cacheBreakpoint: false });
     expect(flat(sent.at(-1)!.payload).some(isStub)).toBe(true);

@@ -263,6 +263,15 @@ describe("the handler", () => {
     expect(added(input, onBeforeProviderRequest(state, ctxOf(anthropic), { payload: input }))).toEqual([TOOL_USE(25)]);
   });
 
+  test("in an ordinary turn the marker waits before the chain compressed next when it starts earlier", () => {
+    const state = { ...handlerState(), nextChainStart: () => "t12" };
+    state.pending = [waiting("t25")];
+    for (let n = 1; n <= 29; n++) onBeforeProviderRequest(state, ctxOf(anthropic), { payload: body(n) });
+    const input = body(30);
+    // The chain's rewrite starts at the assistant message holding call t12: the marker goes on the block before it.
+    expect(added(input, onBeforeProviderRequest(state, ctxOf(anthropic), { payload: input }))).toEqual([TOOL_USE(12) - 1]);
+  });
+
   test("pending ids are matched as pi-ai normalizes them for Anthropic", () => {
     expect(anthropicToolUseId("call:1|fc/x")).toBe("call_1_fc_x");
     expect(anthropicToolUseId("a".repeat(80))).toHaveLength(64);

@@ -27,6 +27,8 @@ export interface BreakpointState {
   breakpoint: SpareBreakpoint;
   /** Batches captured and not yet summarized: where the next rewrite will start. */
   pending: readonly CapturedBatch[];
+  /** The first tool call id of the chain the chain pass compresses next, if any: a rewrite ahead too. */
+  nextChainStart?: () => string | undefined;
 }
 
 export interface RequestFacts {
@@ -36,6 +38,8 @@ export interface RequestFacts {
   cacheUnused: boolean;
   /** `tool_use_id`s (as pi-ai writes them) of the outputs waiting to be summarized. */
   pending?: ReadonlySet<string>;
+  /** The `tool_use_id` of the first output of the chain compressed next; asked only when a marker may go there. */
+  chainStart?: () => string | undefined;
 }
 
 interface Remembered {
@@ -70,7 +74,7 @@ export class SpareBreakpoint {
     const memory = previous ?? { keys: [], cache: createPromptCache("anthropic-breakpoints", cacheRuleOptions(API, modelId, facts.ttlMs)) };
     const at = this.now();
     const blocks: CacheBlock[] = scan.blocks.map((b) => ({ key: b.key, tokens: b.tokens, breakpoint: b.marked }));
-    const index = previous && !facts.cacheUnused ? spareIndex(scan, blocks, memory, at, facts.pending) : undefined;
+    const index = previous && !facts.cacheUnused ? spareIndex(scan, blocks, memory, at, facts) : undefined;
     let result: unknown;
     if (index !== undefined) {
       result = withMarker(payload, scan.blocks[index]!.place, structuredClone(scan.cacheControl));
@@ -90,7 +94,7 @@ export class SpareBreakpoint {
 }
 
 /** In doubt (no marker: caching off; four; markers that differ; a marked thinking block) there is none. */
-function spareIndex(scan: PayloadScan, blocks: CacheBlock[], memory: Remembered, at: number, pending: ReadonlySet<string> | undefined): number | undefined {
+function spareIndex(scan: PayloadScan, blocks: CacheBlock[], memory: Remembered, at: number, facts: RequestFacts): number | undefined {
   if (scan.markers === 0 || scan.markers >= MAX_BREAKPOINTS || scan.markedThinking || scan.cacheControl === undefined) return undefined;
   const index = spareMarkerIndex({
     keys: blocks.map((b) => b.key),
@@ -99,7 +103,12 @@ function spareIndex(scan: PayloadScan, blocks: CacheBlock[], memory: Remembered,
     previousKeys: memory.keys,
     bestEntry: memory.cache.bestEntry?.({ at, blocks }) ?? 0,
     toolUseIds: scan.blocks.map((b) => b.toolUseId),
-    pending: () => pending ?? new Set(),
+    messageOf: scan.blocks.map((b) => (b.place.section === "messages" ? b.place.message : undefined)),
+    pending: () => facts.pending ?? new Set(),
+    chainStart: () => {
+      const id = facts.chainStart?.();
+      return id === undefined ? undefined : anthropicToolUseId(id);
+    },
   });
   return index !== undefined && scan.blocks[index]?.eligible ? index : undefined;
 }
@@ -135,5 +144,6 @@ export function onBeforeProviderRequest(state: BreakpointState, ctx: ExtensionCo
     ttlMs: costModelFor(ctx.model).ttlMs,
     cacheUnused: state.cache.requests > 0 && !state.cache.reportsCacheUse,
     pending: pendingToolUseIds(state.pending),
+    ...(state.nextChainStart ? { chainStart: state.nextChainStart } : {}),
   });
 }

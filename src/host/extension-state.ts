@@ -10,6 +10,7 @@ import { PruneFrontierTracker } from "../capture/frontier.js";
 import { BlockRefIssuer } from "../chains/block-refs.js";
 import { DiagnosticSink } from "../render/diagnostics.js";
 import { createSupersedeState } from "../render/supersede.js";
+import { nextChainToCompress } from "../summarize/chain-pass.js";
 import type { FlushState } from "../summarize/flush-state.js";
 import { RetryLedger } from "../summarize/retry-ledger.js";
 import { StatsAccumulator } from "../summarize/stats.js";
@@ -32,6 +33,10 @@ export interface ExtensionState extends FlushState {
   policy: PolicyState;
   /** The previous Anthropic request of each session and model, for the spare cache marker. */
   breakpoint: SpareBreakpoint;
+  /** The branch the last render was given, before pruning. */
+  renderedBranch: any[] | undefined;
+  /** The first tool call of the chain the chain pass compresses next on that branch. */
+  nextChainStart: () => string | undefined;
 }
 
 export interface PolicyState {
@@ -64,6 +69,8 @@ export function createExtensionState(pi: ExtensionAPI): ExtensionState {
     cache: new CacheTracker(),
     policy: { last: undefined, told: new Set(), coldFlushedFor: undefined, expiryTimer: undefined },
     breakpoint: new SpareBreakpoint(),
+    renderedBranch: undefined,
+    nextChainStart: () => (state.renderedBranch ? nextChainToCompress(state, state.renderedBranch) : undefined),
     rearmedPending: false,
     supersede: createSupersedeState(),
     status: {

@@ -246,6 +246,7 @@ async function render(state: ExtensionState, ctx: ExtensionContext, input: any[]
   // Outputs archived by a capture or a flush that did not pass through a flush commit (spills, reloads).
   declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
   const messages = written.length > 0 ? [...input, ...written] : input;
+  state.renderedBranch = messages;
   const result = pruneMessages(
     messages,
     state.indexer,

@@ -85,6 +85,18 @@ export function previewEligibleChains(state: FlushState, messages: any[], closin
 }
 
 /**
+ * The first tool call of the chain the chain pass compresses next: the oldest closed chain past the window
+ * once the chain under way closes too (one fewer in the window). Undefined when compression is off or no
+ * such chain exists. A preview that writes nothing, for the spare breakpoint's placement.
+ */
+export function nextChainToCompress(state: FlushState, messages: any[]): string | undefined {
+  const config = state.config.value;
+  if (!config.chainCompression?.enabled) return undefined;
+  const window = Math.max(0, config.chainCompression.rollingWindow - 1);
+  return selectChains(state, messages, messages, window).eligible[0]?.middleToolCallIds[0];
+}
+
+/**
  * The chains of `messages`, the keys deferred like in-grace recoveries (a batch a flush left for later holds
  * its chain back too: after the window cut), and the closed chains past the window not yet compressed.
  */

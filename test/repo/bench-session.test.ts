@@ -13,7 +13,14 @@ function figures(costUsd: number, prefixCostUsd: number | undefined = costUsd): 
 
 /** A shape's run on one wire where the cost policy costs `policy` against classic 1.0 and no extension 2.0 (its prefix-only figure: `prefix`). */
 function shape(id: ShapeId, policy: number, wire: Wire = "anthropic-messages", prefix = policy): ShapeResult {
-  const all: Record<VariantId, RunFigures> = { none: figures(2), compaction: figures(1.8), classic: figures(1), cost: figures(policy, prefix), "cost-nobp": figures(policy * 1.5) };
+  const all: Record<VariantId, RunFigures> = {
+    none: figures(2),
+    compaction: figures(1.8),
+    classic: figures(1),
+    cost: { ...figures(policy, prefix), summarizerInputTokens: 60, summarizerOutputTokens: 4 },
+    "cost-nobp": figures(policy * 1.5),
+    "cost-always": figures(1.1),
+  };
   const run = variantsFor(wire, id);
   return { id, wire, title: `shape ${id}`, figures: Object.fromEntries(run.map((v) => [v, wire === "openai-completions" ? { ...all[v], prefixCostUsd: undefined } : all[v]])) };
 }
@@ -28,7 +35,8 @@ const replace = (results: ShapeResult[], r: ShapeResult) => results.map((x) => (
 
 describe("the session bench's runs", () => {
   test("the Anthropic wire runs every shape, the breakpoint-off variant only for shapes b and f", () => {
-    expect(variantsFor("anthropic-messages", "a")).toEqual(["none", "compaction", "classic", "cost"]);
+    expect(variantsFor("anthropic-messages", "a")).toEqual(["none", "compaction", "classic", "cost", "cost-always"]);
+    expect(variantsFor("anthropic-messages", "c")).toEqual(["none", "compaction", "classic", "cost"]);
     expect(variantsFor("anthropic-messages", "b")).toContain("cost-nobp");
     expect(variantsFor("anthropic-messages", "f")).toContain("cost-nobp");
   });
@@ -40,9 +48,9 @@ describe("the session bench's runs", () => {
 });
 
 describe("the session bench's targets", () => {
-  test("with every figure inside its bound all twenty-two targets hold", () => {
+  test("with every figure inside its bound all twenty-six targets hold", () => {
     const targets = sessionTargets(allMet(), clean);
-    expect(targets).toHaveLength(22);
+    expect(targets).toHaveLength(26);
     expect(targets.every((t) => t.met)).toBe(true);
   });
 
@@ -64,6 +72,18 @@ describe("the session bench's targets", () => {
     const results = replace(allMet(), shape("f", 1.01));
     results.find((r) => r.id === "f" && r.wire === "anthropic-messages")!.figures.classic = figures(1.2);
     expect(failed(results)).toEqual(["f (Anthropic wire): cost policy <= 0.5x no extension (0.505x)"]);
+  });
+
+  test("summaries auto must spend at most 30% of always's summarizer tokens on shapes a and e", () => {
+    const results = allMet();
+    const e = results.find((r) => r.id === "e" && r.wire === "anthropic-messages")!;
+    e.figures.cost = { ...e.figures.cost!, summarizerInputTokens: 100 };
+    expect(failed(results)).toEqual(["e (Anthropic wire): summarizer tokens with summaries auto 104 <= 30% of always 320 (32.5%)"]);
+  });
+
+  test("shape e's cost policy must cost at most 0.80x the policy with summaries always, shape a's 0.85x classic", () => {
+    expect(failed(replace(allMet(), shape("e", 0.9)))).toEqual(["e (Anthropic wire): cost policy $0.9000 <= 0.80x with summaries always $1.1000 (0.818x)"]);
+    expect(failed(replace(allMet(), shape("a", 0.86)))).toEqual(["a (Anthropic wire): cost policy $0.8600 <= 0.85x classic $1.0000 (0.860x)"]);
   });
 
   test("one lost original fails the recoverability target", () => {
