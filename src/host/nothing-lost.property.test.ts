@@ -8,6 +8,10 @@
  * custom message (a chain anchor, spec 70 §5.1); the summarizer answers, overruns, returns nothing or
  * fails; chains compress; the extension reloads in between. A virtual clock lets retries run out.
  *
+ * Reads, edits and re-run commands over a few paths retire outputs by every stale-output rule (issue 26)
+ * under each `summaries` mode; a test per rule shows the property fails when that rule's outputs are
+ * archived without their text.
+ *
  * One exception, by design: a protected read (never archived) of a path that is read again later may
  * show the superseded stub instead, which says to re-read the file and names no ref.
  *
@@ -56,7 +60,7 @@ mkdirSync(agentDir);
 process.env.PI_CODING_AGENT_DIR = agentDir;
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-type Kind = "tiny" | "normal" | "big" | "image" | "dup" | "crlf" | "error" | "protected" | "recover";
+type Kind = "tiny" | "normal" | "big" | "image" | "dup" | "crlf" | "error" | "protected" | "recover" | "read" | "edit" | "rerun";
 interface CallSpec {
   kind: Kind;
   id: "unique" | "reused" | "collide";
@@ -75,7 +79,7 @@ interface CaseSpec {
 }
 
 const callArb: fc.Arbitrary<CallSpec> = fc.record({
-  kind: fc.constantFrom<Kind>("tiny", "normal", "normal", "big", "image", "dup", "crlf", "error", "protected", "recover"),
+  kind: fc.constantFrom<Kind>("tiny", "normal", "normal", "big", "image", "dup", "crlf", "error", "protected", "recover", "read", "read", "edit", "rerun"),
   id: fc.constantFrom<CallSpec["id"]>("unique", "unique", "reused", "collide"),
   size: fc.integer({ min: 0, max: 7 }),
 });
@@ -92,6 +96,7 @@ const caseArb: fc.Arbitrary<CaseSpec> = fc.record({
     batchingMode: fc.constantFrom("turn", "agent-message"),
     dedupByContentHash: fc.boolean(),
     recoveryGraceTurns: fc.constantFrom(0, 3),
+    summaries: fc.constantFrom("auto", "always", "never"),
     chainCompression: fc.record({
       enabled: fc.boolean(),
       rollingWindow: fc.constantFrom(0, 1, 3),
@@ -144,6 +149,7 @@ function callsOf(spec: CaseSpec): SimCall[][][] {
         inTurn.add(sim.id);
         if (call.kind === "image") sim.content = [{ type: "text", text }, { type: "image", mimeType: "image/png", data: Buffer.from(`png-${n}`).toString("base64") }];
         if (call.kind === "error") sim.isError = true;
+        Object.assign(sim, staleCandidate(call));
         if (call.kind === "protected") {
           // Half of the protected reads share a few paths, so later reads supersede earlier ones.
           sim.name = "read";
@@ -158,6 +164,24 @@ function callsOf(spec: CaseSpec): SimCall[][][] {
     ts += 1000;
     return made;
   });
+}
+
+const WORK_FILES = ["/w/a.ts", "/w/b c.ts", "/w/ünï.ts"];
+
+/**
+ * Reads, edits and commands over a few paths and commands, so outputs go stale by every rule: a read later
+ * edited (a failed edit, odd sizes, does not count), a read inside a later read (some through `cat` or
+ * `sed -n`), a command run again.
+ */
+function staleCandidate(call: CallSpec): Partial<SimCall> {
+  const path = WORK_FILES[call.size % WORK_FILES.length]!;
+  if (call.kind === "read" && call.size >= 6) return { name: "bash", args: { command: call.size === 6 ? `cat '${path}'` : `sed -n '1,3p' '${path}'` } };
+  if (call.kind === "read") return { name: "read", args: call.size % 2 === 0 ? { path } : { path, offset: 1, limit: 3 } };
+  if (call.kind === "edit") {
+    return { name: "edit", args: { path, oldText: "a", newText: "b" }, text: call.size % 2 === 0 ? `Successfully replaced text in ${path}.` : `Could not find the text in ${path}.`, isError: call.size % 2 === 1 };
+  }
+  if (call.kind === "rerun") return { name: "bash", args: { command: `npm test -- --shard ${call.size % 2}` } };
+  return {};
 }
 
 /** A `context_tree_query` call of one or two short refs, some with a line range; the sim runs the real tool. */
@@ -323,29 +347,64 @@ async function anyRecovers(sim: Sim, refs: string[], text: string, original: any
 
 let clock = 1_800_000_000_000;
 
+/** The property over random sessions: a failing case's message, or null when every output held. */
+function sessionsHold(): fc.IAsyncPropertyWithHooks<[CaseSpec]> {
+  let caseNo = 0;
+  return fc.asyncProperty(caseArb, async (spec) => {
+    const caseDir = spec.spill ? join(root, `case-${caseNo++}`) : undefined;
+    if (caseDir) mkdirSync(caseDir);
+    try {
+      const sim = await runCase(spec, caseDir);
+      if (process.env.NOTHING_LOST_DEBUG) console.log("SPEC", JSON.stringify(spec));
+      expect(await brokenPromise(sim)).toBeNull();
+    } finally {
+      if (caseDir) rmSync(caseDir, { recursive: true, force: true });
+    }
+  });
+}
+
+async function withVirtualClock<T>(run: () => Promise<T>): Promise<T> {
+  const now = spyOn(Date, "now").mockImplementation(() => clock);
+  const errors = spyOn(console, "error").mockImplementation(() => {});
+  try {
+    return await run();
+  } finally {
+    now.mockRestore();
+    errors.mockRestore();
+  }
+}
+
 describe("nothing is lost", () => {
   test(`over ${RUNS} random sessions every output is in the request or recoverable through a visible ref`, async () => {
-    const now = spyOn(Date, "now").mockImplementation(() => clock);
-    const errors = spyOn(console, "error").mockImplementation(() => {});
-    let caseNo = 0;
-    try {
-      await fc.assert(
-        fc.asyncProperty(caseArb, async (spec) => {
-          const caseDir = spec.spill ? join(root, `case-${caseNo++}`) : undefined;
-          if (caseDir) mkdirSync(caseDir);
-          try {
-            const sim = await runCase(spec, caseDir);
-            if (process.env.NOTHING_LOST_DEBUG) console.log("SPEC", JSON.stringify(spec));
-            expect(await brokenPromise(sim)).toBeNull();
-          } finally {
-            if (caseDir) rmSync(caseDir, { recursive: true, force: true });
-          }
-        }),
-        { numRuns: RUNS, ...(process.env.NOTHING_LOST_SEED ? { seed: Number(process.env.NOTHING_LOST_SEED), path: process.env.NOTHING_LOST_PATH, endOnFailure: true } : {}) },
-      );
-    } finally {
-      now.mockRestore();
-      errors.mockRestore();
-    }
+    await withVirtualClock(() =>
+      fc.assert(sessionsHold(), {
+        numRuns: RUNS,
+        ...(process.env.NOTHING_LOST_SEED ? { seed: Number(process.env.NOTHING_LOST_SEED), path: process.env.NOTHING_LOST_PATH, endOnFailure: true } : {}),
+      }),
+    );
   }, 600_000);
+});
+
+const { ToolCallIndexer } = await import("../archive/indexer.js");
+const STALE_RULES = ["edited", "reread", "rerun"] as const;
+const MUTATION_RUNS = 400;
+
+// The random sessions retire outputs by each stale rule: archiving one rule's outputs without their text
+// (the archive step removed, the stub still written) is a broken promise the property finds.
+describe("the property sees each stale rule's archive step", () => {
+  for (const rule of STALE_RULES) {
+    test(`outputs retired as "${rule}" and archived without their text fail it`, async () => {
+      const addBatch = ToolCallIndexer.prototype.addBatch;
+      const broken = spyOn(ToolCallIndexer.prototype, "addBatch").mockImplementation(function (this: InstanceType<typeof ToolCallIndexer>, batch, ...rest) {
+        const toolCalls = batch.toolCalls.map((call) => (call.supersededBy?.rule === rule ? { ...call, resultText: "" } : call));
+        return addBatch.call(this, { ...batch, toolCalls }, ...rest);
+      });
+      try {
+        const result = await withVirtualClock(() => fc.check(sessionsHold(), { numRuns: MUTATION_RUNS }));
+        expect(result.failed).toBe(true);
+      } finally {
+        broken.mockRestore();
+      }
+    }, 600_000);
+  }
 });
