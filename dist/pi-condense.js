@@ -22,6 +22,16 @@ function imageMarkerLines(content) {
       markers.push(imageMarker(block));
   return markers;
 }
+var MARKER_LINE = /^\[image returned: [^\]\n]* sha256:[0-9a-f]{8}\]$/;
+function withoutLeadingMarkers(text) {
+  const lines = text.split(`
+`);
+  let first = 0;
+  while (first < lines.length && MARKER_LINE.test(lines[first]))
+    first++;
+  return first === 0 ? text : lines.slice(first).join(`
+`);
+}
 function imageMarkerDigests(text) {
   if (typeof text !== "string")
     return [];
@@ -816,22 +826,6 @@ function entryTime(value) {
   return typeof value === "string" || typeof value === "number" ? new Date(value).getTime() : Number.NaN;
 }
 
-// src/render/nested-placeholders.ts
-var BLOCK_TOKEN = /\{b(\d+)\}/g;
-function substituteBlockRefs(text, blockSummaryLookup, options) {
-  if (typeof text !== "string")
-    return "";
-  if (!text.includes("{b"))
-    return text;
-  return text.replace(BLOCK_TOKEN, (token, digits) => {
-    const blockId = `b${digits}`;
-    if (blockId === options?.selfBlockId)
-      return token;
-    const replacement = blockSummaryLookup(blockId);
-    return typeof replacement === "string" ? replacement : token;
-  });
-}
-
 // src/types.ts
 var CUSTOM_TYPE_SUMMARY = "context-prune-summary";
 var CUSTOM_TYPE_INDEX = "context-prune-index";
@@ -959,6 +953,69 @@ var EMPTY_METRICS_SNAPSHOT = {
   frontierGapTokens: 0
 };
 
+// src/capture/recovery-call.ts
+var NOT_FOUND_NOTE = "(not found in index — may not have been summarized yet)";
+var PLAIN_REF = /^[^\s"'<>,`\\]{1,200}$/;
+var LINES_LIMIT = 100;
+var PATTERN_LIMIT = 200;
+function isRecoveryTool(toolName) {
+  return toolName === QUERY_TOOL_NAME;
+}
+function recoveryCallOf(args) {
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    return null;
+  const { toolCallIds: raw, lines, pattern } = args;
+  const ids = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw.slice() : [];
+  if (ids.length === 0 || !ids.every((id) => typeof id === "string" && PLAIN_REF.test(id)))
+    return null;
+  const call = { toolCallIds: ids };
+  if (lines !== undefined) {
+    if (typeof lines !== "string" || lines.length > LINES_LIMIT)
+      return null;
+    call.lines = lines;
+  }
+  if (pattern !== undefined) {
+    if (typeof pattern !== "string" || pattern.length > PATTERN_LIMIT)
+      return null;
+    call.pattern = pattern;
+  }
+  return call;
+}
+function callArgsOf(block) {
+  return block?.input ?? block?.args ?? block?.arguments;
+}
+function rederivableRecovery(result, args) {
+  if (!isRecoveryTool(result?.toolName) || result.isError === true)
+    return null;
+  const call = recoveryCallOf(args);
+  if (call === null || !Array.isArray(result.content))
+    return null;
+  for (const block of result.content) {
+    if (block?.type === "text" && typeof block.text === "string" && block.text.includes(NOT_FOUND_NOTE))
+      return null;
+  }
+  return call;
+}
+function recoveredRefs(call) {
+  return [...new Set(call.toolCallIds)];
+}
+
+// src/render/nested-placeholders.ts
+var BLOCK_TOKEN = /\{b(\d+)\}/g;
+function substituteBlockRefs(text, blockSummaryLookup, options) {
+  if (typeof text !== "string")
+    return "";
+  if (!text.includes("{b"))
+    return text;
+  return text.replace(BLOCK_TOKEN, (token, digits) => {
+    const blockId = `b${digits}`;
+    if (blockId === options?.selfBlockId)
+      return token;
+    const replacement = blockSummaryLookup(blockId);
+    return typeof replacement === "string" ? replacement : token;
+  });
+}
+
 // src/render/chain-range-prune.ts
 var SYNTHETIC_PREFIX = "<compressed-chain ";
 var SYNTHETIC_ID = /^<compressed-chain id="([^"]*)"/;
@@ -1001,7 +1058,7 @@ function resolveRange(entry, messages) {
   return resolveWith(indexBoundaries(messages, [entry]), entry);
 }
 var NOTHING_CREATED = new Set;
-function compressChainRanges(messages, chainEntries, summaryTextForChain, stripFinalThinking, blockSummaryLookup, diagnostics) {
+function compressChainRanges(messages, chainEntries, summaryTextForChain, stripFinalThinking, blockSummaryLookup, diagnostics, guard) {
   const unchanged = { messages, created: NOTHING_CREATED };
   if (chainEntries.length === 0)
     return unchanged;
@@ -1018,7 +1075,7 @@ function compressChainRanges(messages, chainEntries, summaryTextForChain, stripF
   const accepted = acceptNonOverlapping(resolved, diagnostics);
   if (accepted.length === 0)
     return unchanged;
-  const drops = collectDrops(messages, accepted, diagnostics);
+  const drops = collectDrops(messages, accepted, diagnostics, guard);
   const present = presentSyntheticIds(messages);
   const synthetics = new Map;
   for (const [i, { entry, range }] of accepted.entries()) {
@@ -1105,7 +1162,7 @@ function acceptNonOverlapping(resolved, diagnostics) {
 }
 var INTERIOR = 1;
 var BOUNDARY = 2;
-function collectDrops(messages, accepted, diagnostics) {
+function collectDrops(messages, accepted, diagnostics, guard) {
   const drops = {
     zone: new Uint8Array(messages.length),
     droppedOccKeys: new Set,
@@ -1114,6 +1171,7 @@ function collectDrops(messages, accepted, diagnostics) {
   };
   for (const { entry, range } of accepted) {
     const protectedIds = new Set(Array.isArray(entry.protectedToolCallIds) ? entry.protectedToolCallIds : []);
+    const headerRefs = new Set(Array.isArray(entry.toolRefs) ? entry.toolRefs : []);
     const actual = new Set;
     const relocated = [];
     drops.zone[range.startIndex] |= BOUNDARY;
@@ -1130,6 +1188,13 @@ function collectDrops(messages, accepted, diagnostics) {
         drops.droppedOccKeys.add(occKey(id, resultTimestampOf(msg.timestamp)));
         if (protectedIds.has(id))
           relocated.push(relocatedOutput(msg));
+        else if (guard) {
+          const named = guard.stubRefs(i);
+          if (named === undefined && !isRecoveryTool(msg.toolName))
+            guard.miss(occKey(id, resultTimestampOf(msg.timestamp)), `kept in chain ${entry.blockId}: not in the archive`);
+          if (named === undefined || !named.every((ref) => headerRefs.has(ref)))
+            relocated.push(relocatedOutput(msg));
+        }
       } else if (msg?.role === "assistant" && Array.isArray(msg.content)) {
         for (const block of msg.content) {
           if (block?.type !== "toolCall" || typeof block.id !== "string")
@@ -1254,53 +1319,6 @@ function archivedChainBody(calls) {
   });
   return [ARCHIVED_CHAIN_HEADER, ...lines].join(`
 `);
-}
-
-// src/capture/recovery-call.ts
-var NOT_FOUND_NOTE = "(not found in index — may not have been summarized yet)";
-var PLAIN_REF = /^[^\s"'<>,`\\]{1,200}$/;
-var LINES_LIMIT = 100;
-var PATTERN_LIMIT = 200;
-function isRecoveryTool(toolName) {
-  return toolName === QUERY_TOOL_NAME;
-}
-function recoveryCallOf(args) {
-  if (typeof args !== "object" || args === null || Array.isArray(args))
-    return null;
-  const { toolCallIds: raw, lines, pattern } = args;
-  const ids = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw.slice() : [];
-  if (ids.length === 0 || !ids.every((id) => typeof id === "string" && PLAIN_REF.test(id)))
-    return null;
-  const call = { toolCallIds: ids };
-  if (lines !== undefined) {
-    if (typeof lines !== "string" || lines.length > LINES_LIMIT)
-      return null;
-    call.lines = lines;
-  }
-  if (pattern !== undefined) {
-    if (typeof pattern !== "string" || pattern.length > PATTERN_LIMIT)
-      return null;
-    call.pattern = pattern;
-  }
-  return call;
-}
-function callArgsOf(block) {
-  return block?.input ?? block?.args ?? block?.arguments;
-}
-function rederivableRecovery(result, args) {
-  if (!isRecoveryTool(result?.toolName) || result.isError === true)
-    return null;
-  const call = recoveryCallOf(args);
-  if (call === null || !Array.isArray(result.content))
-    return null;
-  for (const block of result.content) {
-    if (block?.type === "text" && typeof block.text === "string" && block.text.includes(NOT_FOUND_NOTE))
-      return null;
-  }
-  return call;
-}
-function recoveredRefs(call) {
-  return [...new Set(call.toolCallIds)];
 }
 
 // src/chains/chain-compressor.ts
@@ -2523,6 +2541,54 @@ async function compactChains(state, ctx) {
 // src/commands/commands.ts
 import { Text as Text2 } from "@earendil-works/pi-tui";
 
+// src/render/diagnostics.ts
+var ARCHIVE_MISS = "archive-miss";
+function zeroCounts() {
+  return { "unresolved-range": 0, "range-id-mismatch": 0, "orphan-sweep": 0, "backfill-empty": 0 };
+}
+
+class DiagnosticSink {
+  appendEntry;
+  seen = new Set;
+  counters = zeroCounts();
+  misses = 0;
+  constructor(appendEntry) {
+    this.appendEntry = appendEntry;
+  }
+  report(kind, dedupKey, detail) {
+    if (this.persist(kind, dedupKey, detail))
+      this.counters[kind]++;
+  }
+  reportArchiveMiss(dedupKey, detail) {
+    if (this.persist(ARCHIVE_MISS, dedupKey, detail))
+      this.misses++;
+  }
+  counts() {
+    return { ...this.counters };
+  }
+  archiveMisses() {
+    return this.misses;
+  }
+  reset() {
+    this.seen = new Set;
+    this.counters = zeroCounts();
+    this.misses = 0;
+  }
+  persist(kind, dedupKey, detail) {
+    const key = `${kind}:${dedupKey}`;
+    if (this.seen.has(key))
+      return false;
+    try {
+      this.appendEntry(CUSTOM_TYPE_DIAGNOSTIC, { kind, detail });
+    } catch (err) {
+      console.error(`pruner: failed to persist ${kind} diagnostic:`, err);
+      return false;
+    }
+    this.seen.add(key);
+    return true;
+  }
+}
+
 // src/ui/status-line.ts
 var SEP = " · ";
 var STATUS_PREFIX = "│ ";
@@ -2530,7 +2596,8 @@ var DIAG_LETTERS = [
   ["unresolved-range", "u"],
   ["range-id-mismatch", "m"],
   ["orphan-sweep", "o"],
-  ["backfill-empty", "b"]
+  ["backfill-empty", "b"],
+  [ARCHIVE_MISS, "a"]
 ];
 function diagSuffix(diagnostics) {
   if (!diagnostics)
@@ -5251,6 +5318,8 @@ function readChainEntry(data, visitor) {
   if (!parsed.ok)
     return console.error(corruptEntryMessage(CUSTOM_TYPE_CHAIN, parsed.reason));
   visitor.chain(parsed.value);
+  if (Array.isArray(parsed.value.toolRefs))
+    visitor.refsShown(parsed.value.toolRefs);
 }
 function readAliasEntry(data) {
   const parsed = parseAliasEntry(data);
@@ -5270,6 +5339,17 @@ function readAliasEntry(data) {
     call: call.args === undefined && call.isError === undefined ? undefined : call
   };
 }
+function readRecoveryRefs(message, visitor) {
+  if (!isPlainObject(message) || message.role !== "assistant" || !Array.isArray(message.content))
+    return;
+  for (const block of message.content) {
+    if (!isPlainObject(block) || block.type !== "toolCall" || block.name !== QUERY_TOOL_NAME || !isPlainObject(block.arguments))
+      continue;
+    const ids = block.arguments.toolCallIds;
+    if (Array.isArray(ids))
+      visitor.refsShown(ids.filter((id) => typeof id === "string"));
+  }
+}
 function walkBranch(branch, visitor) {
   const aliases = [];
   if (!Array.isArray(branch))
@@ -5279,6 +5359,8 @@ function walkBranch(branch, visitor) {
       continue;
     if (entry.type === "custom_message" && entry.customType === CUSTOM_TYPE_SUMMARY) {
       readSummaryEntry(entry, visitor);
+    } else if (entry.type === "message") {
+      readRecoveryRefs(entry.message, visitor);
     } else if (entry.type !== "custom") {
       continue;
     } else if (entry.customType === CUSTOM_TYPE_INDEX) {
@@ -5654,6 +5736,15 @@ function refOccurrenceKeys(refs) {
 }
 
 // src/archive/indexer.ts
+function sidecarDiffers(record, output) {
+  if (typeof record.contentHash === "string") {
+    return hashToolResult(String(record.toolName), output.full()) === record.contentHash ? undefined : "the archived hash differs";
+  }
+  if (typeof record.spillBytes === "number") {
+    return Buffer.byteLength(output.full(), "utf8") === record.spillBytes ? undefined : "the archived size differs";
+  }
+  return;
+}
 function shortRefNumber(shortId) {
   if (shortId.length < 2 || shortId.charCodeAt(0) !== 116)
     return;
@@ -5796,7 +5887,8 @@ class ToolCallIndexer {
         if (text)
           this.pushSummaryBody(refOccurrenceKeys(refs), text);
       },
-      chain: (entry) => this.storeChain(entry)
+      chain: (entry) => this.storeChain(entry),
+      refsShown: (refs) => this.reserveRefs(refs)
     });
     for (const alias of aliases)
       this.linkAlias(alias.newKey, alias.originalKey, alias.call);
@@ -5929,6 +6021,29 @@ class ToolCallIndexer {
       view.resultTimestamp = resultTimestamp;
     return view;
   }
+  answers(ref, occurrenceKey, output) {
+    const record = this.getRecord(occurrenceKey);
+    if (record === undefined)
+      return "no record";
+    if (this.getRecord(ref) !== record)
+      return "the ref names another output";
+    if (!this.shortToKey.has(ref) && this.getRecordsForId(ref).length > 1)
+      return "the raw id names several outputs";
+    if (typeof record.spillPath === "string" && record.spillPath !== "")
+      return sidecarDiffers(record, output);
+    if (record.resultText === output.full())
+      return;
+    const capped = output.capped();
+    const text = record.resultText;
+    return capped !== undefined && withoutLeadingMarkers(text) !== text && withoutLeadingMarkers(text) === capped ? undefined : "the archived text differs";
+  }
+  archiveCheck(miss = () => {}) {
+    return {
+      answers: (ref, key, output) => this.answers(ref, key, output),
+      resolves: (ref) => this.getRecord(ref) !== undefined,
+      miss
+    };
+  }
   hasLegacyBareRecord(toolCallId) {
     return this.records.has(toolCallId) && this.keysByBareId.sole(toolCallId) !== undefined;
   }
@@ -5944,12 +6059,21 @@ class ToolCallIndexer {
         this.changes.touched(key);
         this.changes.touched(ref.toolCallId);
         this.changes.touched(ref.shortId);
+        for (const alias of this.aliasesByOriginal.keys(key))
+          this.changes.touched(alias);
       }
       if (ref.shortId !== key) {
         this.shortToKey.set(ref.shortId, key);
         this.keyToShort.set(key, ref.shortId);
       }
       const number = shortRefNumber(ref.shortId);
+      if (number !== undefined)
+        this.nextShortNumber = Math.max(this.nextShortNumber, number + 1);
+    }
+  }
+  reserveRefs(refs) {
+    for (const ref of refs) {
+      const number = shortRefNumber(ref);
       if (number !== undefined)
         this.nextShortNumber = Math.max(this.nextShortNumber, number + 1);
     }
@@ -5969,7 +6093,14 @@ class ToolCallIndexer {
     this.registerSummaryRefs(refs);
   }
   getShortRefForToolCallId(occurrenceKey) {
-    return this.keyToShort.get(occurrenceKey);
+    const own = this.keyToShort.get(occurrenceKey);
+    if (own !== undefined)
+      return own;
+    const original = this.aliasToOriginal.get(occurrenceKey);
+    return original === undefined ? undefined : this.keyToShort.get(original);
+  }
+  upgradeLegacyRefs(appendEntry) {
+    this.ensureShortRefs([...this.records.keys()], appendEntry);
   }
   getToolRefsForToolCallIds(toolCallIds) {
     const refs = [];
@@ -6004,6 +6135,8 @@ class ToolCallIndexer {
     appendEntry(CUSTOM_TYPE_DEDUP_ALIAS, data);
   }
   linkAlias(newKey, originalKey, own) {
+    if (!this.records.has(originalKey))
+      return;
     if (this.changes.change())
       this.changes.touched(newKey);
     this.aliasToOriginal.set(newKey, originalKey);
@@ -6316,6 +6449,62 @@ function indexOfSame(values, value) {
   if (value === value)
     return values.indexOf(value);
   return values.findIndex((v) => v !== v);
+}
+
+// src/render/image-cap.ts
+var IMAGE_OMITTED_NOTE = "[earlier image omitted from this request: over maxImagesPerRequest; re-read the file or re-attach it to view it]";
+var BUILT_IN_LIMITS = new Map([["anthropic-messages", 100]]);
+function imageLimitFor(configured, api) {
+  if (typeof configured === "number")
+    return configured;
+  return (typeof api === "string" ? BUILT_IN_LIMITS.get(api) : undefined) ?? null;
+}
+function contentOf(message) {
+  if (typeof message !== "object" || message === null)
+    return;
+  const content = message.content;
+  return Array.isArray(content) ? content : undefined;
+}
+function isImage2(block) {
+  return typeof block === "object" && block !== null && block.type === "image";
+}
+function countImages(messages) {
+  let total = 0;
+  for (const message of messages) {
+    const content = contentOf(message);
+    if (content) {
+      for (const block of content)
+        if (isImage2(block))
+          total++;
+    }
+  }
+  return total;
+}
+function capImages(messages, max) {
+  if (!Array.isArray(messages) || !(max >= 0))
+    return;
+  const total = countImages(messages);
+  if (total <= max)
+    return;
+  const step = Math.max(1, Math.ceil(max / 2));
+  let left = Math.min(total, Math.ceil((total - max) / step) * step);
+  const out = messages.slice();
+  for (let i = 0;i < out.length && left > 0; i++) {
+    const content = contentOf(out[i]);
+    if (!content)
+      continue;
+    let copy;
+    for (let k = 0;k < content.length && left > 0; k++) {
+      if (!isImage2(content[k]))
+        continue;
+      copy ??= content.slice();
+      copy[k] = { type: "text", text: IMAGE_OMITTED_NOTE };
+      left--;
+    }
+    if (copy)
+      out[i] = { ...out[i], content: copy };
+  }
+  return out;
 }
 
 // src/render/stub-decisions.ts
@@ -6720,11 +6909,12 @@ function isWholeNumber(value) {
 }
 
 // src/render/stub-replace.ts
-function replaceSummarizedResults(messages, indexer, protection, grace, observe) {
+function replaceSummarizedResults(messages, indexer, protection, grace, observe, archive) {
   const decisions = DecisionMemo.open(indexer, protection, messages.length);
-  const recoveries = new RecoveryStubs(messages, protection);
+  const recoveries = new RecoveryStubs(messages, protection, archive);
   let out = null;
   let stubSizes = null;
+  let stubRefs = [];
   const shared = new SharedKeys(messages);
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
@@ -6741,7 +6931,7 @@ function replaceSummarizedResults(messages, indexer, protection, grace, observe)
       decisions.keep(i);
     else {
       const key = decisions.keyOf(i, msg);
-      text = stubTextFor(msg, key, indexer, protection);
+      text = stubTextFor(msg, key, indexer, protection, archive);
       decisions.remember(i, msg, key, text);
     }
     if (text === null && isRecoveryTool(msg.toolName))
@@ -6755,6 +6945,7 @@ function replaceSummarizedResults(messages, indexer, protection, grace, observe)
       if (earlier >= 0 && out !== null && stubSizes !== null) {
         out[earlier] = messages[earlier];
         stubSizes[earlier] = Number.NaN;
+        stubRefs[earlier] = undefined;
       }
       continue;
     }
@@ -6764,11 +6955,12 @@ function replaceSummarizedResults(messages, indexer, protection, grace, observe)
     }
     out[i] = stubMessage(msg, text.text);
     stubSizes[i] = stubSize(msg, text);
+    stubRefs[i] = text.refs;
   }
   decisions.close();
   if (out === null || stubSizes === null || !stubsRemain(out, messages))
-    return { messages, stubSizes: null };
-  return { messages: out, stubSizes };
+    return { messages, stubSizes: null, stubRefs: null };
+  return { messages: out, stubSizes, stubRefs };
 }
 
 class SharedKeys {
@@ -6835,7 +7027,11 @@ function stubsRemain(out, messages) {
       return true;
   return false;
 }
-function stubTextFor(msg, key, indexer, protection) {
+function stubTextFor(msg, key, indexer, protection, archive) {
+  const found = archivedStub(msg, key, indexer, protection, archive);
+  return found === null ? null : { ...found.text, refs: [found.ref] };
+}
+function archivedStub(msg, key, indexer, protection, archive) {
   const id = msg.toolCallId;
   const lookupKey = indexer.isSummarized(key) ? key : indexer.hasLegacyBareRecord(id) ? id : null;
   if (lookupKey === null)
@@ -6844,16 +7040,20 @@ function stubTextFor(msg, key, indexer, protection) {
   if (protection && record && isProtected(record.toolName, record.args, protection))
     return null;
   const ref = indexer.getShortRefForToolCallId(lookupKey) ?? id;
+  const unanswered = archive?.answers(ref, lookupKey, { full: () => extractToolResultText(msg), capped: () => cappedText(msg) });
+  if (unanswered !== undefined) {
+    archive?.miss(key, `ref=${ref} ${unanswered}`);
+    return null;
+  }
   const outcome = ownOutcome(record, lookupKey);
   const own = isOwnRecord(record, lookupKey);
   if (own && isSupersededBy2(record?.supersededBy))
-    return textStub(supersededStubText(ref, record.supersededBy));
+    return { ref, text: textStub(supersededStubText(ref, record.supersededBy)) };
   if (record?.unsummarized === true)
-    return textStub(unsummarizedStubText(ref, outcome));
+    return { ref, text: textStub(unsummarizedStubText(ref, outcome)) };
   if (typeof record?.spillPath !== "string" || record.spillPath === "")
-    return summarizedStub(ref, outcome);
-  const text = spilledStub(record, ref, outcome);
-  return { text, quoted: quotedLength(text) };
+    return { ref, text: summarizedStub(ref, outcome) };
+  return { ref, text: textStub(spilledStub(record, ref, outcome)) };
 }
 function ownOutcome(record, lookupKey) {
   if (typeof record?.outcome !== "string" || record.outcome === "")
@@ -6862,6 +7062,20 @@ function ownOutcome(record, lookupKey) {
 }
 function isOwnRecord(record, lookupKey) {
   return typeof record?.toolCallId === "string" && occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp)) === lookupKey;
+}
+function cappedText(msg) {
+  const texts = [];
+  let swapped = false;
+  for (const block of Array.isArray(msg.content) ? msg.content : []) {
+    if (block?.type !== "text" || typeof block.text !== "string")
+      continue;
+    if (block.text === IMAGE_OMITTED_NOTE)
+      swapped = true;
+    else
+      texts.push(block.text);
+  }
+  return swapped ? withoutLeadingMarkers(texts.join(`
+`)) : undefined;
 }
 function isSupersededBy2(value) {
   return typeof value === "object" && value !== null && ["edited", "reread", "rerun"].includes(value.rule);
@@ -6877,14 +7091,16 @@ function unsummarizedStubText(ref, facts) {
 class RecoveryStubs {
   messages;
   protection;
+  archive;
   users = 0;
   totalUsers = -1;
   opener = -1;
   callsOpener = -1;
   calls = null;
-  constructor(messages, protection) {
+  constructor(messages, protection, archive) {
     this.messages = messages;
     this.protection = protection;
+    this.archive = archive;
   }
   pass(i, role) {
     if (role === "assistant") {
@@ -6909,8 +7125,14 @@ class RecoveryStubs {
     const call = rederivableRecovery(msg, args);
     if (call === null || this.protection && isProtected(msg.toolName, args, this.protection))
       return null;
+    const archive = this.archive;
+    const gone = archive ? recoveredRefs(call).filter((ref) => !archive.resolves(ref)) : [];
+    if (gone.length > 0) {
+      archive?.miss(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)), `recovery of ${gone.join(",")}: not in the archive`);
+      return null;
+    }
     const text = recoveryStubText(call);
-    return longerThan(msg.content, text.length) ? { text, quoted: quotedLength(text) } : null;
+    return longerThan(msg.content, text.length) ? { text, quoted: quotedLength(text), refs: recoveredRefs(call) } : null;
   }
   callBlock(id) {
     if (this.opener < 0)
@@ -7077,10 +7299,10 @@ class InputFacts {
   };
 }
 var NOTHING_SWEPT = { messages: [], sweptIds: [] };
-function runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede) {
+function runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive) {
   const grace = lazyInGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
   const facts = new InputFacts;
-  const stubbed = replaceSummarizedResults(messages, indexer, protection, grace, facts.observe);
+  const stubbed = replaceSummarizedResults(messages, indexer, protection, grace, facts.observe, archive);
   let current = stubbed.messages;
   if (supersede)
     current = applySupersede(current, supersede.state, supersede.isProtected);
@@ -7089,7 +7311,11 @@ function runPhases(messages, indexer, chainCompression, errorPurge, protection, 
   const positional = current;
   let created = NOTHING_CREATED;
   if (chainCompression?.enabled) {
-    const chained = compressChains(current, indexer, chainCompression, diagnostics);
+    const guard = archive && {
+      stubRefs: (position) => stubbed.stubRefs?.[position],
+      miss: archive.miss
+    };
+    const chained = compressChains(current, indexer, chainCompression, diagnostics, guard);
     current = chained.messages;
     created = chained.created;
   }
@@ -7100,8 +7326,8 @@ function runPhases(messages, indexer, chainCompression, errorPurge, protection, 
   }
   return { messages: current, stubbed, positional, created };
 }
-function pruneMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0, diagnostics, supersede) {
-  const pass = runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede);
+function pruneMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0, diagnostics, supersede, archive) {
+  const pass = runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive);
   const current = pass.messages;
   if (current === messages)
     return { messages, pruned: false, beforeChars: 0, afterChars: 0 };
@@ -7110,10 +7336,10 @@ function pruneMessages(messages, indexer, chainCompression, errorPurge, protecti
   requestSizes.set(result, { beforeChars: sizes.requestBeforeChars, afterChars: sizes.requestAfterChars });
   return result;
 }
-function renderMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0) {
-  return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined).messages;
+function renderMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0, archive) {
+  return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined, archive).messages;
 }
-function compressChains(input, idx, chainCompression, diagnostics) {
+function compressChains(input, idx, chainCompression, diagnostics, guard) {
   const bodyFor = (entry) => chainBody(entry, idx);
   const lookup = (blockId) => {
     const entry = idx.findChainEntryByBlockId?.(blockId);
@@ -7122,7 +7348,7 @@ function compressChains(input, idx, chainCompression, diagnostics) {
     const body = bodyFor(entry);
     return body === "" ? undefined : body;
   };
-  return compressChainRanges(input, idx.getChainEntries(), bodyFor, chainCompression.stripFinalAssistantThinking === true, lookup, diagnostics);
+  return compressChainRanges(input, idx.getChainEntries(), bodyFor, chainCompression.stripFinalAssistantThinking === true, lookup, diagnostics, guard);
 }
 function chainBody(entry, indexer) {
   if (typeof entry.rangeSummaryText === "string")
@@ -7183,7 +7409,7 @@ function actualScenario(branch, config) {
       if (changed)
         indexer.extendFromEntries(branch.slice(from, request.entryIndex), branch);
       const messages = prefixOf(request.all);
-      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns));
+      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, indexer.archiveCheck()));
     },
     summarizer: () => recordedSummarizer(branch)
   };
@@ -7700,7 +7926,7 @@ function whatIfScenario(config, estimate, contextWindow, label, policy) {
       for (const flush of sim.takeFlushes())
         await chains.afterFlush(sim.messages.slice(0, flush.length), flush.time, flush.weigh);
       const input = sim.messages.slice();
-      return stable.stable(renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns));
+      return stable.stable(renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck()));
     },
     summarizer: () => ({ ...sim.use }),
     pending: () => sim.pendingIds()
@@ -8881,41 +9107,6 @@ class PruneFrontierTracker {
   }
 }
 
-// src/render/diagnostics.ts
-function zeroCounts() {
-  return { "unresolved-range": 0, "range-id-mismatch": 0, "orphan-sweep": 0, "backfill-empty": 0 };
-}
-
-class DiagnosticSink {
-  appendEntry;
-  seen = new Set;
-  counters = zeroCounts();
-  constructor(appendEntry) {
-    this.appendEntry = appendEntry;
-  }
-  report(kind, dedupKey, detail) {
-    const key = `${kind}:${dedupKey}`;
-    if (this.seen.has(key))
-      return;
-    const data = { kind, detail };
-    try {
-      this.appendEntry(CUSTOM_TYPE_DIAGNOSTIC, data);
-    } catch (err) {
-      console.error(`pruner: failed to persist ${kind} diagnostic:`, err);
-      return;
-    }
-    this.seen.add(key);
-    this.counters[kind]++;
-  }
-  counts() {
-    return { ...this.counters };
-  }
-  reset() {
-    this.seen = new Set;
-    this.counters = zeroCounts();
-  }
-}
-
 // src/summarize/retry-ledger.ts
 var MAX_SUMMARY_ATTEMPTS = 3;
 var RETRY_BACKOFF_MS = 30000;
@@ -9039,7 +9230,8 @@ class CacheTracker {
 
 // src/ui/status-refresh.ts
 function refreshStatus2(state, ctx) {
-  setPruneStatusWidget(ctx, state.config.value, state.stats.getLiveReclaim(), state.diagnostics.counts());
+  const counts = { ...state.diagnostics.counts(), [ARCHIVE_MISS]: state.diagnostics.archiveMisses?.() ?? 0 };
+  setPruneStatusWidget(ctx, state.config.value, state.stats.getLiveReclaim(), counts);
 }
 function showStatusText(state, ctx, text) {
   setPruneStatusWidget(ctx, state.config.value, text);
@@ -11511,6 +11703,8 @@ function onSessionTree(state, ctx) {
 }
 function rebuildFromBranch(state, ctx, resetFallback) {
   state.indexer.reconstructFromSession(ctx);
+  if (state.config.value.enabled)
+    upgradeLegacyRefs(state);
   state.blockRefs.rebuildFrom(state.indexer.getChainEntries().map((entry) => entry.blockId));
   state.stats.reconstructFromSession(ctx);
   if (resetFallback)
@@ -11528,68 +11722,19 @@ function rebuildFromBranch(state, ctx, resetFallback) {
   declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
   refreshStatus2(state, ctx);
 }
+function upgradeLegacyRefs(state) {
+  try {
+    state.indexer.upgradeLegacyRefs((customType, data) => state.pi.appendEntry(customType, data));
+  } catch (err) {
+    console.error("pi-condense: giving older records a short ref failed; their outputs stay raw", err);
+  }
+}
 function probeRearm(state, ctx) {
   try {
     state.rearmedPending = capturePendingBatches(state, ctx, { rethrow: true }).length > 0;
   } catch (err) {
     console.error("pi-condense: reload rearm probe failed", err);
   }
-}
-
-// src/render/image-cap.ts
-var IMAGE_OMITTED_NOTE = "[earlier image omitted from this request: over maxImagesPerRequest; re-read the file or re-attach it to view it]";
-var BUILT_IN_LIMITS = new Map([["anthropic-messages", 100]]);
-function imageLimitFor(configured, api) {
-  if (typeof configured === "number")
-    return configured;
-  return (typeof api === "string" ? BUILT_IN_LIMITS.get(api) : undefined) ?? null;
-}
-function contentOf(message) {
-  if (typeof message !== "object" || message === null)
-    return;
-  const content = message.content;
-  return Array.isArray(content) ? content : undefined;
-}
-function isImage2(block) {
-  return typeof block === "object" && block !== null && block.type === "image";
-}
-function countImages(messages) {
-  let total = 0;
-  for (const message of messages) {
-    const content = contentOf(message);
-    if (content) {
-      for (const block of content)
-        if (isImage2(block))
-          total++;
-    }
-  }
-  return total;
-}
-function capImages(messages, max) {
-  if (!Array.isArray(messages) || !(max >= 0))
-    return;
-  const total = countImages(messages);
-  if (total <= max)
-    return;
-  const step = Math.max(1, Math.ceil(max / 2));
-  let left = Math.min(total, Math.ceil((total - max) / step) * step);
-  const out = messages.slice();
-  for (let i = 0;i < out.length && left > 0; i++) {
-    const content = contentOf(out[i]);
-    if (!content)
-      continue;
-    let copy;
-    for (let k = 0;k < content.length && left > 0; k++) {
-      if (!isImage2(content[k]))
-        continue;
-      copy ??= content.slice();
-      copy[k] = { type: "text", text: IMAGE_OMITTED_NOTE };
-      left--;
-    }
-    if (copy)
-      out[i] = { ...out[i], content: copy };
-  }
-  return out;
 }
 
 // src/host/turn-handlers.ts
@@ -11781,7 +11926,7 @@ async function render(state, ctx, input) {
   declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
   const messages = written.length > 0 ? [...input, ...written] : input;
   state.renderedBranch = messages;
-  const result = pruneMessages(messages, state.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, state.diagnostics, { state: state.supersede, isProtected: protectionPredicate(state) });
+  const result = pruneMessages(messages, state.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, state.diagnostics, { state: state.supersede, isProtected: protectionPredicate(state) }, state.indexer.archiveCheck((key, detail) => state.diagnostics.reportArchiveMiss(key, detail)));
   const shown = requestSizesOf(result);
   if (shown)
     state.stats.setLiveReclaim(shown.beforeChars, shown.afterChars);

@@ -21,6 +21,7 @@ import {
   CUSTOM_TYPE_DEDUP_ALIAS,
   CUSTOM_TYPE_INDEX,
   CUSTOM_TYPE_SUMMARY,
+  QUERY_TOOL_NAME,
   type ChainCompressionEntry,
   type SummaryToolCallRef,
   type ToolCallRecord,
@@ -30,6 +31,8 @@ export interface BranchVisitor {
   indexRecords(records: ToolCallRecord[], backfilled: boolean, refs: SummaryToolCallRef[]): void;
   summary(refs: SummaryToolCallRef[], text: string): void;
   chain(entry: ChainCompressionEntry): void;
+  /** Refs the branch shows outside the index (a recovery call's arguments, a chain header): never minted again. */
+  refsShown(refs: string[]): void;
 }
 
 export interface PendingAlias {
@@ -99,6 +102,7 @@ function readChainEntry(data: unknown, visitor: BranchVisitor): void {
   const parsed = parseChainEntry(data);
   if (!parsed.ok) return console.error(corruptEntryMessage(CUSTOM_TYPE_CHAIN, parsed.reason));
   visitor.chain(parsed.value);
+  if (Array.isArray(parsed.value.toolRefs)) visitor.refsShown(parsed.value.toolRefs);
 }
 
 function readAliasEntry(data: unknown): PendingAlias | undefined {
@@ -119,6 +123,16 @@ function readAliasEntry(data: unknown): PendingAlias | undefined {
 }
 
 /** One ordered walk; dedup aliases are returned for a second pass after all refs exist. */
+/** The refs a `context_tree_query` call asked for: the model saw them, and may ask for them again. */
+function readRecoveryRefs(message: unknown, visitor: BranchVisitor): void {
+  if (!isPlainObject(message) || message.role !== "assistant" || !Array.isArray(message.content)) return;
+  for (const block of message.content) {
+    if (!isPlainObject(block) || block.type !== "toolCall" || block.name !== QUERY_TOOL_NAME || !isPlainObject(block.arguments)) continue;
+    const ids = block.arguments.toolCallIds;
+    if (Array.isArray(ids)) visitor.refsShown(ids.filter((id): id is string => typeof id === "string"));
+  }
+}
+
 export function walkBranch(branch: unknown, visitor: BranchVisitor): PendingAlias[] {
   const aliases: PendingAlias[] = [];
   if (!Array.isArray(branch)) return aliases;
@@ -126,6 +140,8 @@ export function walkBranch(branch: unknown, visitor: BranchVisitor): PendingAlia
     if (!isPlainObject(entry)) continue;
     if (entry.type === "custom_message" && entry.customType === CUSTOM_TYPE_SUMMARY) {
       readSummaryEntry(entry, visitor);
+    } else if (entry.type === "message") {
+      readRecoveryRefs(entry.message, visitor);
     } else if (entry.type !== "custom") {
       continue;
     } else if (entry.customType === CUSTOM_TYPE_INDEX) {

@@ -5,11 +5,13 @@
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { hashToolResult } from "../capture/content-hash.js";
+import { withoutLeadingMarkers } from "../capture/image-markers.js";
 import { type AliasCall, recordsFromTranscript, walkBranch } from "./index-branch-walk.js";
 import { trackChanges } from "../render/index-generation.js";
 import { occKey, parseOccKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { applySpill, writeSidecar } from "../capture/spill.js";
 import { buildShortToolCallRefs, refOccurrenceKeys } from "./summary-refs.js";
+import type { ArchiveCheck, ArchivedOutput, ArchiveMiss } from "../render/stub-replace.js";
 import {
   CUSTOM_TYPE_DEDUP_ALIAS,
   CUSTOM_TYPE_INDEX,
@@ -20,6 +22,17 @@ import {
 } from "../types.js";
 
 type AppendEntry = (customType: string, data?: unknown) => void;
+
+/** A sidecar holds the text; its record keeps the hash and size taken at archive time to compare with. */
+function sidecarDiffers(record: ToolCallRecord, output: ArchivedOutput): string | undefined {
+  if (typeof record.contentHash === "string") {
+    return hashToolResult(String(record.toolName), output.full()) === record.contentHash ? undefined : "the archived hash differs";
+  }
+  if (typeof record.spillBytes === "number") {
+    return Buffer.byteLength(output.full(), "utf8") === record.spillBytes ? undefined : "the archived size differs";
+  }
+  return undefined;
+}
 
 /** N of a `t<N>` short ref (the same as matching /^t(\d+)$/), without allocating a match. */
 function shortRefNumber(shortId: string): number | undefined {
@@ -194,6 +207,7 @@ export class ToolCallIndexer {
         if (text) this.pushSummaryBody(refOccurrenceKeys(refs), text);
       },
       chain: (entry) => this.storeChain(entry),
+      refsShown: (refs) => this.reserveRefs(refs),
     });
     for (const alias of aliases) this.linkAlias(alias.newKey, alias.originalKey, alias.call);
     this.restoreUnindexedSummarized(transcript, summarizedKeys);
@@ -332,6 +346,32 @@ export class ToolCallIndexer {
     return view;
   }
 
+  /**
+   * Whether `ref` gives back exactly the output archived under `occurrenceKey` (an alias: its original),
+   * whose text besides its image markers is `output`: undefined when it does, else why not. The render
+   * asks before every stub. A sidecar's text is checked when it is read; images by their digest.
+   */
+  answers(ref: string, occurrenceKey: string, output: ArchivedOutput): string | undefined {
+    const record = this.getRecord(occurrenceKey);
+    if (record === undefined) return "no record";
+    if (this.getRecord(ref) !== record) return "the ref names another output";
+    if (!this.shortToKey.has(ref) && this.getRecordsForId(ref).length > 1) return "the raw id names several outputs";
+    if (typeof record.spillPath === "string" && record.spillPath !== "") return sidecarDiffers(record, output);
+    if (record.resultText === output.full()) return undefined;
+    const capped = output.capped();
+    const text = record.resultText;
+    return capped !== undefined && withoutLeadingMarkers(text) !== text && withoutLeadingMarkers(text) === capped ? undefined : "the archived text differs";
+  }
+
+  /** The render's check against this archive before it stubs or drops an output. */
+  archiveCheck(miss: ArchiveMiss = () => {}): ArchiveCheck {
+    return {
+      answers: (ref, key, output) => this.answers(ref, key, output),
+      resolves: (ref) => this.getRecord(ref) !== undefined,
+      miss,
+    };
+  }
+
   hasLegacyBareRecord(toolCallId: string): boolean {
     return this.records.has(toolCallId) && this.keysByBareId.sole(toolCallId) !== undefined;
   }
@@ -348,12 +388,21 @@ export class ToolCallIndexer {
         this.changes.touched(key);
         this.changes.touched(ref.toolCallId);
         this.changes.touched(ref.shortId);
+        for (const alias of this.aliasesByOriginal.keys(key)) this.changes.touched(alias);
       }
       if (ref.shortId !== key) {
         this.shortToKey.set(ref.shortId, key);
         this.keyToShort.set(key, ref.shortId);
       }
       const number = shortRefNumber(ref.shortId);
+      if (number !== undefined) this.nextShortNumber = Math.max(this.nextShortNumber, number + 1);
+    }
+  }
+
+  /** Refs the session has shown are never minted for another output, even when their entries were lost. */
+  private reserveRefs(refs: string[]): void {
+    for (const ref of refs) {
+      const number = shortRefNumber(ref);
       if (number !== undefined) this.nextShortNumber = Math.max(this.nextShortNumber, number + 1);
     }
   }
@@ -377,8 +426,20 @@ export class ToolCallIndexer {
     this.registerSummaryRefs(refs);
   }
 
+  /** An alias without a ref of its own answers to its original's. */
   getShortRefForToolCallId(occurrenceKey: string): string | undefined {
-    return this.keyToShort.get(occurrenceKey);
+    const own = this.keyToShort.get(occurrenceKey);
+    if (own !== undefined) return own;
+    const original = this.aliasToOriginal.get(occurrenceKey);
+    return original === undefined ? undefined : this.keyToShort.get(original);
+  }
+
+  /**
+   * Gives every record without a short ref one, persisted once (records of 2.9.1 and earlier: its eager
+   * spill wrote none, and providers reuse raw ids, so only a short ref names one output unambiguously).
+   */
+  upgradeLegacyRefs(appendEntry: AppendEntry): void {
+    this.ensureShortRefs([...this.records.keys()], appendEntry);
   }
 
   getToolRefsForToolCallIds(toolCallIds: string[]): string[] {
@@ -414,6 +475,8 @@ export class ToolCallIndexer {
   }
 
   private linkAlias(newKey: string, originalKey: string, own?: AliasCall): void {
+    // An alias whose original is not in the archive (its entry lost or corrupt) names nothing to give back.
+    if (!this.records.has(originalKey)) return;
     if (this.changes.change()) this.changes.touched(newKey);
     this.aliasToOriginal.set(newKey, originalKey);
     this.aliasesByOriginal.add(originalKey, newKey);

@@ -40,6 +40,16 @@ export function imageMarkerLines(content: unknown): string[] {
   return markers;
 }
 
+const MARKER_LINE = /^\[image returned: [^\]\n]* sha256:[0-9a-f]{8}\]$/;
+
+/** `text` without the marker lines it starts with: what a captured output says besides its images. */
+export function withoutLeadingMarkers(text: string): string {
+  const lines = text.split("\n");
+  let first = 0;
+  while (first < lines.length && MARKER_LINE.test(lines[first]!)) first++;
+  return first === 0 ? text : lines.slice(first).join("\n");
+}
+
 /** The digests of every marker in `text`, in text order (repeats kept). */
 export function imageMarkerDigests(text: string): string[] {
   if (typeof text !== "string") return [];

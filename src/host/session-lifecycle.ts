@@ -48,6 +48,7 @@ export function onSessionTree(state: ExtensionState, ctx: ExtensionContext): voi
 /** The branch is read once per rebuild step; the rearm probe is the 4th read. */
 function rebuildFromBranch(state: ExtensionState, ctx: ExtensionContext, resetFallback: boolean): void {
   state.indexer.reconstructFromSession(ctx);
+  if (state.config.value.enabled) upgradeLegacyRefs(state);
   state.blockRefs.rebuildFrom(state.indexer.getChainEntries().map((entry) => entry.blockId));
   state.stats.reconstructFromSession(ctx);
   if (resetFallback) state.fallback.reset();
@@ -62,6 +63,14 @@ function rebuildFromBranch(state: ExtensionState, ctx: ExtensionContext, resetFa
   rebuildPolicyState(state, ctx);
   declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
   refreshStatus(state, ctx);
+}
+
+function upgradeLegacyRefs(state: ExtensionState): void {
+  try {
+    state.indexer.upgradeLegacyRefs((customType, data) => state.pi.appendEntry(customType, data));
+  } catch (err) {
+    console.error("pi-condense: giving older records a short ref failed; their outputs stay raw", err);
+  }
 }
 
 /** Only records whether recoverable work exists; the next gated turn_end flushes it. */

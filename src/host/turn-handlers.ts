@@ -256,9 +256,11 @@ async function render(state: ExtensionState, ctx: ExtensionContext, input: any[]
     config.recoveryGraceTurns,
     state.diagnostics,
     { state: state.supersede, isProtected: protectionPredicate(state) },
+    state.indexer.archiveCheck((key, detail) => state.diagnostics.reportArchiveMiss(key, detail)),
   );
   const shown = requestSizesOf(result);
   if (shown) state.stats.setLiveReclaim(shown.beforeChars, shown.afterChars);
   refreshStatus(state, ctx);
   return result.pruned || messages !== input ? { messages: result.messages } : undefined;
 }
+

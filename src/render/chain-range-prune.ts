@@ -11,6 +11,7 @@ import { extractToolResultText } from "../capture/batch-capture.js";
 import type { DiagnosticSink } from "./diagnostics.js";
 import { imageBlocksOf, type ImageBlock } from "../capture/image-markers.js";
 import { isChainAnchorCustom } from "../capture/message-shape.js";
+import { isRecoveryTool } from "../capture/recovery-call.js";
 import { substituteBlockRefs } from "./nested-placeholders.js";
 import { bareToolCallId, occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { isHeaderSafe, parseChainEntry } from "../capture/persisted-entries.js";
@@ -99,6 +100,7 @@ export function compressChainRanges(
   stripFinalThinking: boolean,
   blockSummaryLookup?: BlockLookup,
   diagnostics?: Reporter,
+  guard?: DropGuard,
 ): ChainRangeResult {
   const unchanged = { messages, created: NOTHING_CREATED };
   if (chainEntries.length === 0) return unchanged;
@@ -113,7 +115,7 @@ export function compressChainRanges(
   const accepted = acceptNonOverlapping(resolved, diagnostics);
   if (accepted.length === 0) return unchanged;
 
-  const drops = collectDrops(messages, accepted, diagnostics);
+  const drops = collectDrops(messages, accepted, diagnostics, guard);
   const present = presentSyntheticIds(messages);
   const synthetics = new Map<number, UserMessage | null>();
   for (const [i, { entry, range }] of accepted.entries()) {
@@ -124,6 +126,13 @@ export function compressChainRanges(
     synthetics.set(range.startIndex, synthetic);
   }
   return emit(messages, accepted, drops, synthetics, stripFinalThinking);
+}
+
+/** What the render knows of the archive when a chain drops outputs (see stub-replace's one check). */
+export interface DropGuard {
+  /** The refs the stub at this position names (the archive gives the output back by them); undefined: no stub. */
+  stubRefs(position: number): readonly string[] | undefined;
+  miss(key: string, detail: string): void;
 }
 
 // ---------------------------------------------------------------------------
@@ -242,10 +251,16 @@ interface Drops {
   protectedOutputs: ProtectedOutput[][];
 }
 
+/**
+ * With a guard, an output the stub phase did not stub leaves the range only inside the block, verbatim,
+ * as a protected one does: the archive could not give it back (or it is a recovery too short to stub).
+ * A stub naming a ref the block's header does not is kept inside the block the same way.
+ */
 function collectDrops(
   messages: any[],
   accepted: Array<{ entry: ChainCompressionEntry; range: IndexRange }>,
   diagnostics?: Reporter,
+  guard?: DropGuard,
 ): Drops {
   const drops: Drops = {
     zone: new Uint8Array(messages.length),
@@ -255,6 +270,7 @@ function collectDrops(
   };
   for (const { entry, range } of accepted) {
     const protectedIds = new Set(Array.isArray(entry.protectedToolCallIds) ? entry.protectedToolCallIds : []);
+    const headerRefs = new Set(Array.isArray(entry.toolRefs) ? entry.toolRefs : []);
     const actual = new Set<string>();
     const relocated: ProtectedOutput[] = [];
     drops.zone[range.startIndex]! |= BOUNDARY;
@@ -269,6 +285,11 @@ function collectDrops(
         drops.droppedBareIds.add(id);
         drops.droppedOccKeys.add(occKey(id, resultTimestampOf(msg.timestamp)));
         if (protectedIds.has(id)) relocated.push(relocatedOutput(msg));
+        else if (guard) {
+          const named = guard.stubRefs(i);
+          if (named === undefined && !isRecoveryTool(msg.toolName)) guard.miss(occKey(id, resultTimestampOf(msg.timestamp)), `kept in chain ${entry.blockId}: not in the archive`);
+          if (named === undefined || !named.every((ref) => headerRefs.has(ref))) relocated.push(relocatedOutput(msg));
+        }
       } else if (msg?.role === "assistant" && Array.isArray(msg.content)) {
         for (const block of msg.content) {
           if (block?.type !== "toolCall" || typeof block.id !== "string") continue;

@@ -141,3 +141,26 @@ describe("DiagnosticSink.reset", () => {
     expect(sink.counts()["unresolved-range"]).toBe(1);
   });
 });
+
+describe("DiagnosticSink.reportArchiveMiss", () => {
+  test("persists one archive-miss entry per key and counts it apart from the 2.9.1 kinds", () => {
+    const written: Array<[string, unknown]> = [];
+    const sink = new DiagnosticSink((type, data) => written.push([type, data]));
+    sink.reportArchiveMiss("c1@5", "ref=t1 no record");
+    sink.reportArchiveMiss("c1@5", "ref=t1 no record");
+    sink.reportArchiveMiss("c2@6", "ref=t2 the archived text differs");
+    expect(written).toEqual([
+      [CUSTOM_TYPE_DIAGNOSTIC, { kind: "archive-miss", detail: "ref=t1 no record" }],
+      [CUSTOM_TYPE_DIAGNOSTIC, { kind: "archive-miss", detail: "ref=t2 the archived text differs" }],
+    ]);
+    expect(sink.archiveMisses()).toBe(2);
+    expect(sink.counts()).toEqual({ "unresolved-range": 0, "range-id-mismatch": 0, "orphan-sweep": 0, "backfill-empty": 0 });
+  });
+
+  test("a reset clears the count", () => {
+    const sink = new DiagnosticSink(() => {});
+    sink.reportArchiveMiss("k", "d");
+    sink.reset();
+    expect(sink.archiveMisses()).toBe(0);
+  });
+});

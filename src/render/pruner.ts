@@ -21,7 +21,7 @@
  * A pruning render reports exact before/after sizes (render-size.ts).
  */
 import { createHash } from "node:crypto";
-import { compressChainRanges, NOTHING_CREATED, type ChainRangeResult } from "./chain-range-prune.js";
+import { compressChainRanges, type DropGuard, NOTHING_CREATED, type ChainRangeResult } from "./chain-range-prune.js";
 import type { DiagnosticSink } from "./diagnostics.js";
 import { purgeErroredArgs } from "./error-purge.js";
 import { OrphanCheck, sweepOrphanToolResults } from "./orphan-sweep.js";
@@ -30,7 +30,7 @@ import { lazyInGraceRecoveryToolCallIds } from "./recovery-grace.js";
 import { measureRender } from "./render-size.js";
 import { elementChars } from "./message-size.js";
 import { jsonArrayLength } from "./json-size.js";
-import { replaceSummarizedResults, type StubbedMessages, type StubIndexer } from "./stub-replace.js";
+import { type ArchiveCheck, replaceSummarizedResults, type StubbedMessages, type StubIndexer } from "./stub-replace.js";
 import { applySupersede, type SupersedeState } from "./supersede.js";
 import type { ChainCompressionConfig, ChainCompressionEntry, ErrorPurgeConfig, LiveReclaim } from "../types.js";
 
@@ -108,10 +108,11 @@ function runPhases(
   recoveryGraceTurns: number,
   diagnostics: DiagnosticSink | undefined,
   supersede: SupersedeOptions | undefined,
+  archive: ArchiveCheck | undefined,
 ): RenderPass {
   const grace = lazyInGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
   const facts = new InputFacts();
-  const stubbed = replaceSummarizedResults(messages, indexer, protection, grace, facts.observe);
+  const stubbed = replaceSummarizedResults(messages, indexer, protection, grace, facts.observe, archive);
   let current = stubbed.messages;
   if (supersede) current = applySupersede(current, supersede.state, supersede.isProtected);
   // Stubs and superseded reads are never errored, so an input without an errored result gives the purge nothing.
@@ -121,7 +122,11 @@ function runPhases(
 
   let created: ReadonlySet<unknown> = NOTHING_CREATED;
   if (chainCompression?.enabled) {
-    const chained = compressChains(current, indexer, chainCompression, diagnostics);
+    const guard: DropGuard | undefined = archive && {
+      stubRefs: (position) => stubbed.stubRefs?.[position],
+      miss: archive.miss,
+    };
+    const chained = compressChains(current, indexer, chainCompression, diagnostics, guard);
     current = chained.messages;
     created = chained.created;
   }
@@ -144,8 +149,9 @@ export function pruneMessages(
   recoveryGraceTurns = 0,
   diagnostics?: DiagnosticSink,
   supersede?: SupersedeOptions,
+  archive?: ArchiveCheck,
 ): PruneResult {
-  const pass = runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede);
+  const pass = runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive);
   const current = pass.messages;
   // Every phase returns its input when it changes nothing, so this is the OR of the phases.
   if (current === messages) return { messages, pruned: false, beforeChars: 0, afterChars: 0 };
@@ -166,8 +172,9 @@ export function renderMessages(
   errorPurge?: ErrorPurgeConfig,
   protection?: ProtectionConfig,
   recoveryGraceTurns = 0,
+  archive?: ArchiveCheck,
 ): any[] {
-  return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined).messages;
+  return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined, archive).messages;
 }
 
 function compressChains(
@@ -175,6 +182,7 @@ function compressChains(
   idx: RenderIndexer,
   chainCompression: ChainCompressionConfig,
   diagnostics: DiagnosticSink | undefined,
+  guard: DropGuard | undefined,
 ): ChainRangeResult {
   const bodyFor = (entry: ChainCompressionEntry): string => chainBody(entry, idx);
   const lookup = (blockId: string): string | undefined => {
@@ -190,6 +198,7 @@ function compressChains(
     chainCompression.stripFinalAssistantThinking === true,
     lookup,
     diagnostics,
+    guard,
   );
 }
 

@@ -8,7 +8,7 @@ const requestSize = (messages: any[]) =>
   JSON.stringify(messages.map((m) => Object.fromEntries(Object.entries(m).filter(([k]) => REQUEST_FIELDS.includes(k))))).length;
 const msg = (role: string, ts: number, text = "x".repeat(ts)) => ({ role, content: [{ type: "text", text }], timestamp: ts });
 const NONE: ReadonlySet<unknown> = new Set();
-const unstubbed = (messages: any[]) => ({ messages, stubSizes: null });
+const unstubbed = (messages: any[]) => ({ messages, stubSizes: null, stubRefs: null });
 
 describe("measureRender", () => {
   test("a positional replacement without a reported size is measured", () => {
@@ -22,7 +22,7 @@ describe("measureRender", () => {
     const input = [msg("toolResult", 200)];
     const stub = msg("toolResult", 3);
     const replacedAgain = msg("toolResult", 4);
-    const stubbed = { messages: [stub], stubSizes: Float64Array.of(JSON.stringify(stub).length) };
+    const stubbed = { messages: [stub], stubSizes: Float64Array.of(JSON.stringify(stub).length), stubRefs: [] };
     expect(measureRender(input, stubbed, [stub], [stub], NONE).afterChars).toBe(size([stub]));
     expect(measureRender(input, stubbed, [replacedAgain], [replacedAgain], NONE).afterChars).toBe(size([replacedAgain]));
   });
@@ -71,7 +71,7 @@ describe("measureRender", () => {
   test("a stub's reported size gives its request size without the timestamp", () => {
     const input = [msg("toolResult", 200)];
     const stub = { role: "toolResult", toolCallId: "a", toolName: "bash", content: [{ type: "text", text: "[s]" }], isError: false, timestamp: 123456 };
-    const stubbed = { messages: [stub], stubSizes: Float64Array.of(JSON.stringify(stub).length) };
+    const stubbed = { messages: [stub], stubSizes: Float64Array.of(JSON.stringify(stub).length), stubRefs: [] };
     expect(measureRender(input, stubbed, [stub], [stub], NONE).requestAfterChars).toBe(requestSize([stub]));
   });
 });

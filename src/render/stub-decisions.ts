@@ -10,6 +10,8 @@ import { generationOf, namesTouchedSince } from "./index-generation.js";
 export interface StubText {
   text: string;
   quoted: number;
+  /** The refs the stub names. */
+  refs?: readonly string[];
 }
 
 /**

@@ -13,7 +13,10 @@
 import { jsonLength, quotedLength } from "./json-size.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { isProtected, type ProtectionConfig } from "../capture/protected.js";
-import { callArgsOf, isRecoveryTool, rederivableRecovery } from "../capture/recovery-call.js";
+import { extractToolResultText } from "../capture/batch-capture.js";
+import { withoutLeadingMarkers } from "../capture/image-markers.js";
+import { IMAGE_OMITTED_NOTE } from "./image-cap.js";
+import { callArgsOf, isRecoveryTool, recoveredRefs, rederivableRecovery } from "../capture/recovery-call.js";
 import { recoveryStubText } from "./recovery-grace.js";
 import { DecisionMemo, type StubText } from "./stub-decisions.js";
 import { supersededStubText } from "../capture/stale-outputs.js";
@@ -27,10 +30,35 @@ export interface StubIndexer {
   getShortRefForToolCallId(occurrenceKey: string): string | undefined;
 }
 
+/**
+ * The archive's answer to "does `ref` give back exactly this output?" (`ToolCallIndexer.answers`):
+ * undefined when it does, else why not. The host always passes it; without it (2.9.1's callers and
+ * duck-typed indexes) the index is taken at its word, as 2.9.1 did.
+ */
+export interface ArchiveCheck {
+  answers(ref: string, occurrenceKey: string, output: ArchivedOutput): string | undefined;
+  /** The ref names an archived output. */
+  resolves(ref: string): boolean;
+  /** Told of an output left raw because the archive cannot give it back by the ref its stub would name. */
+  miss: ArchiveMiss;
+}
+
+export type ArchiveMiss = (occurrenceKey: string, detail: string) => void;
+
+/** The output a stub would replace, as the archive compares it. */
+export interface ArchivedOutput {
+  /** Its text as capture reads it, image marker lines first. */
+  full(): string;
+  /** When the image cap swapped some of its images for a note: its text besides its images, else undefined. */
+  capped(): string | undefined;
+}
+
 export interface StubbedMessages {
   messages: any[];
   /** Per position: the stub's JSON length where a stub was placed, NaN elsewhere; null when nothing was stubbed. */
   stubSizes: Float64Array | null;
+  /** Per position: the refs the stub there names (a later phase that drops it checks them); null with no stubs. */
+  stubRefs: Array<readonly string[] | undefined> | null;
 }
 
 export function replaceSummarizedResults(
@@ -39,11 +67,13 @@ export function replaceSummarizedResults(
   protection: ProtectionConfig | undefined,
   grace: ReadonlySet<string>,
   observe?: (msg: any) => void,
+  archive?: ArchiveCheck,
 ): StubbedMessages {
   const decisions = DecisionMemo.open(indexer, protection, messages.length);
-  const recoveries = new RecoveryStubs(messages, protection);
+  const recoveries = new RecoveryStubs(messages, protection, archive);
   let out: any[] | null = null;
   let stubSizes: Float64Array | null = null;
+  let stubRefs: Array<readonly string[] | undefined> = [];
   // Two results under one occurrence key cannot both be the archived original: neither is stubbed.
   const shared = new SharedKeys(messages);
   for (let i = 0; i < messages.length; i++) {
@@ -59,7 +89,7 @@ export function replaceSummarizedResults(
     if (text !== undefined) decisions.keep(i);
     else {
       const key = decisions.keyOf(i, msg);
-      text = stubTextFor(msg, key, indexer, protection);
+      text = stubTextFor(msg, key, indexer, protection, archive);
       decisions.remember(i, msg, key, text);
     }
     if (text === null && isRecoveryTool(msg.toolName)) text = recoveries.stubFor(msg, grace);
@@ -70,6 +100,7 @@ export function replaceSummarizedResults(
       if (earlier >= 0 && out !== null && stubSizes !== null) {
         out[earlier] = messages[earlier];
         stubSizes[earlier] = Number.NaN;
+        stubRefs[earlier] = undefined;
       }
       continue;
     }
@@ -79,10 +110,11 @@ export function replaceSummarizedResults(
     }
     out[i] = stubMessage(msg, text.text);
     stubSizes[i] = stubSize(msg, text);
+    stubRefs[i] = text.refs;
   }
   decisions.close();
-  if (out === null || stubSizes === null || !stubsRemain(out, messages)) return { messages, stubSizes: null };
-  return { messages: out, stubSizes };
+  if (out === null || stubSizes === null || !stubsRemain(out, messages)) return { messages, stubSizes: null, stubRefs: null };
+  return { messages: out, stubSizes, stubRefs };
 }
 
 /**
@@ -162,7 +194,12 @@ function stubsRemain(out: any[], messages: any[]): boolean {
 
 
 /** The stub a result gets, or null when it stays raw (the recovery grace window is checked separately). */
-function stubTextFor(msg: any, key: string, indexer: StubIndexer, protection: ProtectionConfig | undefined): StubText | null {
+function stubTextFor(msg: any, key: string, indexer: StubIndexer, protection: ProtectionConfig | undefined, archive?: ArchiveCheck): StubText | null {
+  const found = archivedStub(msg, key, indexer, protection, archive);
+  return found === null ? null : { ...found.text, refs: [found.ref] };
+}
+
+function archivedStub(msg: any, key: string, indexer: StubIndexer, protection: ProtectionConfig | undefined, archive?: ArchiveCheck): { text: StubText; ref: string } | null {
   const id: string = msg.toolCallId;
   // Fail closed: the bare id is only trusted when it names a legacy-only record.
   const lookupKey = indexer.isSummarized(key) ? key : indexer.hasLegacyBareRecord(id) ? id : null;
@@ -172,14 +209,18 @@ function stubTextFor(msg: any, key: string, indexer: StubIndexer, protection: Pr
   if (protection && record && isProtected(record.toolName, record.args, protection)) return null;
 
   const ref = indexer.getShortRefForToolCallId(lookupKey) ?? id;
+  const unanswered = archive?.answers(ref, lookupKey, { full: () => extractToolResultText(msg), capped: () => cappedText(msg) });
+  if (unanswered !== undefined) {
+    archive?.miss(key, `ref=${ref} ${unanswered}`);
+    return null;
+  }
   const outcome = ownOutcome(record, lookupKey);
   const own = isOwnRecord(record, lookupKey);
-  if (own && isSupersededBy(record?.supersededBy)) return textStub(supersededStubText(ref, record.supersededBy));
-  if (record?.unsummarized === true) return textStub(unsummarizedStubText(ref, outcome));
+  if (own && isSupersededBy(record?.supersededBy)) return { ref, text: textStub(supersededStubText(ref, record.supersededBy)) };
+  if (record?.unsummarized === true) return { ref, text: textStub(unsummarizedStubText(ref, outcome)) };
   // Records are validated at load; a spill field of the wrong type that slipped through gets the plain stub.
-  if (typeof record?.spillPath !== "string" || record.spillPath === "") return summarizedStub(ref, outcome);
-  const text = spilledStub(record, ref, outcome);
-  return { text, quoted: quotedLength(text) };
+  if (typeof record?.spillPath !== "string" || record.spillPath === "") return { ref, text: summarizedStub(ref, outcome) };
+  return { ref, text: textStub(spilledStub(record, ref, outcome)) };
 }
 
 /**
@@ -193,6 +234,22 @@ function ownOutcome(record: ToolCallRecord | undefined, lookupKey: string): stri
 
 function isOwnRecord(record: ToolCallRecord | undefined, lookupKey: string): record is ToolCallRecord {
   return typeof record?.toolCallId === "string" && occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp)) === lookupKey;
+}
+
+/**
+ * The text of an output some of whose images the cap swapped for its note (image-cap.ts), without the
+ * notes: the archive compares it with its record's text besides the image markers. Undefined when no
+ * image was swapped.
+ */
+function cappedText(msg: any): string | undefined {
+  const texts: string[] = [];
+  let swapped = false;
+  for (const block of Array.isArray(msg.content) ? msg.content : []) {
+    if (block?.type !== "text" || typeof block.text !== "string") continue;
+    if (block.text === IMAGE_OMITTED_NOTE) swapped = true;
+    else texts.push(block.text);
+  }
+  return swapped ? withoutLeadingMarkers(texts.join("\n")) : undefined;
 }
 
 // Records are validated at load; the render checks again so a value that slipped through gets a plain stub.
@@ -228,6 +285,7 @@ class RecoveryStubs {
   constructor(
     private readonly messages: any[],
     private readonly protection: ProtectionConfig | undefined,
+    private readonly archive: ArchiveCheck | undefined,
   ) {}
 
   pass(i: number, role: unknown): void {
@@ -248,8 +306,14 @@ class RecoveryStubs {
     const args = callArgsOf(block);
     const call = rederivableRecovery(msg, args);
     if (call === null || (this.protection && isProtected(msg.toolName, args, this.protection))) return null;
+    const archive = this.archive;
+    const gone = archive ? recoveredRefs(call).filter((ref) => !archive.resolves(ref)) : [];
+    if (gone.length > 0) {
+      archive?.miss(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)), `recovery of ${gone.join(",")}: not in the archive`);
+      return null;
+    }
     const text = recoveryStubText(call);
-    return longerThan(msg.content, text.length) ? { text, quoted: quotedLength(text) } : null;
+    return longerThan(msg.content, text.length) ? { text, quoted: quotedLength(text), refs: recoveredRefs(call) } : null;
   }
 
   private callBlock(id: string): any {

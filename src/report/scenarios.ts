@@ -88,7 +88,7 @@ export function actualScenario(branch: SessionEntry[], config: ContextPruneConfi
       for (; scanned < request.entryIndex; scanned++) if (INDEX_TYPES.has(customTypeOf(branch[scanned]!) as string)) changed = true;
       if (changed) indexer.extendFromEntries(branch.slice(from, request.entryIndex), branch);
       const messages = prefixOf(request.all);
-      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns));
+      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, indexer.archiveCheck()));
     },
     summarizer: () => recordedSummarizer(branch),
   };

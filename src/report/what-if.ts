@@ -276,7 +276,7 @@ export function whatIfScenario(
       sim.beforeRequest(request.time);
       for (const flush of sim.takeFlushes()) await chains.afterFlush(sim.messages.slice(0, flush.length), flush.time, flush.weigh);
       const input = sim.messages.slice();
-      return stable.stable(renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns));
+      return stable.stable(renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck()));
     },
     summarizer: () => ({ ...sim.use }),
     pending: () => sim.pendingIds(),

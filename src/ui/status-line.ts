@@ -5,20 +5,24 @@
  * does, since it crowded the shared footer with figures nobody could act on.
  */
 import { formatCompactCount } from "../summarize/stats.js";
+import { ARCHIVE_MISS } from "../render/diagnostics.js";
 import { STATUS_WIDGET_ID } from "../types.js";
 import type { ContextMetricsSnapshot, ContextPruneConfig, DiagnosticKind, LiveReclaim } from "../types.js";
 
 const SEP = " \u00b7 ";
 const STATUS_PREFIX = "\u2502 ";
 
-const DIAG_LETTERS: ReadonlyArray<[DiagnosticKind, string]> = [
+type Counted = DiagnosticKind | typeof ARCHIVE_MISS;
+
+const DIAG_LETTERS: ReadonlyArray<[Counted, string]> = [
   ["unresolved-range", "u"],
   ["range-id-mismatch", "m"],
   ["orphan-sweep", "o"],
   ["backfill-empty", "b"],
+  [ARCHIVE_MISS, "a"],
 ];
 
-function diagSuffix(diagnostics?: Partial<Record<DiagnosticKind, number>>): string {
+function diagSuffix(diagnostics?: Partial<Record<Counted, number>>): string {
   if (!diagnostics) return "";
   const tokens: string[] = [];
   for (const [kind, letter] of DIAG_LETTERS) {
@@ -49,7 +53,7 @@ function reclaimText(reclaim: LiveReclaim): string {
 export function pruneStatusText(
   config: Pick<ContextPruneConfig, "enabled">,
   reclaim?: LiveReclaim,
-  diagnostics?: Record<DiagnosticKind, number>,
+  diagnostics?: Partial<Record<Counted, number>>,
   metrics?: ContextMetricsSnapshot,
 ): string {
   if (!config.enabled) return "prune: OFF";
