@@ -141,7 +141,7 @@ function bareToolCallId(key) {
   return parseOccKey(key).toolCallId;
 }
 
-// src/capture/outcome-facts.ts
+// src/digest/outcome-facts.ts
 var OUTCOME_MAX_CHARS = 200;
 var LINE_MAX_CHARS = 110;
 var COUNT_TAIL_LINES = 25;

@@ -238,7 +238,7 @@ export interface CapturedToolCall {
   spillBytes?: number;
   resultPreview?: string;
   contentHash?: string;
-  /** Outcome facts read at capture (`capture/outcome-facts.ts`); the stub shows them verbatim. */
+  /** Outcome facts read at capture (`digest/outcome-facts.ts`); the stub shows them verbatim. */
   outcome?: string;
   /** Archived without a summary (`summaries`, a stale output): the stub says so and shows the output's facts. */
   unsummarized?: true;
@@ -279,7 +279,7 @@ export interface ToolCallRecord {
   spillBytes?: number;
   resultPreview?: string;
   contentHash?: string;
-  /** Outcome facts read at capture (`capture/outcome-facts.ts`); the stub shows them verbatim. */
+  /** Outcome facts read at capture (`digest/outcome-facts.ts`); the stub shows them verbatim. */
   outcome?: string;
   /** Archived without a summary; the stub says so (absent on summarized records and those of older versions). */
   unsummarized?: true;

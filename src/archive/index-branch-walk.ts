@@ -5,7 +5,7 @@
  */
 import { extractToolResultText } from "../capture/batch-capture.js";
 import { occKey } from "../capture/occurrence-key.js";
-import { outcomeFacts } from "../capture/outcome-facts.js";
+import { outcomeFacts } from "../digest/outcome-facts.js";
 import {
   corruptEntryMessage,
   corruptPartMessage,

@@ -6,7 +6,7 @@
 import { imageMarkerLines } from "./image-markers.js";
 import { isPrunerCustomType, toolCallBlocks } from "./message-shape.js";
 import { occKey, resultTimestampOf } from "./occurrence-key.js";
-import { outcomeFacts } from "./outcome-facts.js";
+import { outcomeFacts } from "../digest/outcome-facts.js";
 import { recordArgs } from "./persisted-entries.js";
 import type { BatchingMode, CapturedBatch, CapturedToolCall } from "../types.js";
 
