@@ -158,13 +158,14 @@ var STATUS_LINES = [
 var ERROR_LINE = /\b(error|errors|fail|failed|failure|fatal|panic|exception|traceback)\b|\bERR!|[✗✘]/i;
 var COUNT_LINE = /\b\d+\s+(pass|passed|passing|fail|failed|failing|failures?|errors?|warnings?|skip|skipped|pending|todo|tests?|specs?|suites?|violations?)\b/i;
 var NOT_AN_ERROR = /^(\((pass|skip|todo)\)|[✓✔√]|PASS\b|ok\b|>?\s*\d+\s*\|)/;
+var NUMBERED_SOURCE = /^\d+\t/;
 var PI_NOTE = /^\[(Showing |\d+ more lines in file)/;
 var READ_RANGE = /^\[Showing lines (\d+)-(\d+) of (\d+)/;
 var ANSI = /\u001b(\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(\u0007|\u001b\\)?)/g;
 var CONTROL = /[\u0000-\u001f\u007f]/g;
-function factLine(line) {
+function factLine(line, max = LINE_MAX_CHARS) {
   const clean = line.replace(ANSI, "").replace(CONTROL, " ").replace(/\s+/g, " ").trim();
-  return clean.length <= LINE_MAX_CHARS ? clean : `${clean.slice(0, LINE_MAX_CHARS - 1)}…`;
+  return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
 }
 function plain(line) {
   return (line.includes("\x1B") ? line.replace(ANSI, "") : line).trim();
@@ -180,15 +181,15 @@ function outputLines(text) {
   return lines;
 }
 function firstErrorLine(lines) {
-  const line = lines.find((line) => ERROR_LINE.test(line) && !NOT_AN_ERROR.test(line) && !COUNT_LINE.test(line) && !isStatusLine(line) && !PI_NOTE.test(line));
+  const line = lines.find((line) => ERROR_LINE.test(line) && !NOT_AN_ERROR.test(line) && !NUMBERED_SOURCE.test(line) && !COUNT_LINE.test(line) && !isStatusLine(line) && !PI_NOTE.test(line));
   return line === undefined ? undefined : factLine(line);
 }
 function isStatusLine(line) {
   return EXIT_LINE.test(line) || STATUS_LINES.some(([pattern]) => pattern.test(line));
 }
 function countLines(lines) {
-  const tail = lines.slice(-COUNT_TAIL_LINES).filter((line) => COUNT_LINE.test(line) && !PI_NOTE.test(line) && !isStatusLine(line));
-  return tail.slice(-MAX_COUNT_LINES).map(factLine);
+  const tail = lines.slice(-COUNT_TAIL_LINES).filter((line) => COUNT_LINE.test(line) && !NUMBERED_SOURCE.test(line) && !PI_NOTE.test(line) && !isStatusLine(line));
+  return tail.slice(-MAX_COUNT_LINES).map((line) => factLine(line));
 }
 function shellStatus(lines, toolName, isError) {
   const last = lines[lines.length - 1] ?? "";
@@ -202,14 +203,17 @@ function shellStatus(lines, toolName, isError) {
     return { status: "failed", failed: true };
   return { status: toolName === "bash" || toolName === "powershell" ? "exit 0" : "ok", failed: false };
 }
-function shellFacts(toolName, text, isError) {
+function shellOutcome(toolName, text, isError) {
   const lines = outputLines(text);
   const { status, failed } = shellStatus(lines, toolName, isError);
-  const facts = [status];
   const error = failed ? firstErrorLine(lines) : undefined;
+  return error === undefined ? { status, counts: countLines(lines) } : { status, error, counts: countLines(lines) };
+}
+function shellFacts(toolName, text, isError) {
+  const { status, error, counts } = shellOutcome(toolName, text, isError);
+  const facts = [status];
   if (error !== undefined)
     facts.push(`first error: ${error}`);
-  const counts = countLines(lines);
   if (counts.length > 0)
     facts.push(`totals: ${counts.join(" | ")}`);
   return facts;
@@ -262,10 +266,368 @@ function outcomeFacts(toolName, args, resultText, isError) {
   return isError ? capped(["failed", ...firstErrorFact(resultText)]) : undefined;
 }
 
+// src/digest/declared-names.ts
+var MAX_LINE = 400;
+var NUMBERED = /^\s*\d{1,7}(?:\t| ?[:|-] ?)/;
+var MODIFIERS = /^(?:(?:export|default|pub(?:\([^)]{0,40}\))?|public|private|protected|internal|static|final|abstract|async|unsafe|extern|inline|override|virtual|sealed|declare|local|open|data|case)\s+)*/;
+var KEYWORD = /^(?:def|class|function\*?|fn|func|interface|type|struct|enum|trait|impl|module|namespace|object|record|protocol|extension|macro|sub|proc|procedure|defn|defun|const|let|var|val)\s+(?:\([^)]{0,80}\)\s*)?\*?([A-Za-z_$][\w$]*)/;
+var BINDING_KEYWORDS = new Set(["const", "let", "var", "val"]);
+var MARGIN_ASSIGN = /^([A-Za-z_$][\w$]*)\s*(?::[^=]{0,60})?=(?!=)/;
+var C_DEFINITION = /^[A-Za-z_][\w:<>,*& \t[\]]{0,80}?[\s*&]([A-Za-z_]\w*)\s*\([^;]{0,200}\)\s*(?:const\s*)?\{?\s*$/;
+var NOT_A_DEFINITION = /^(?:if|for|while|switch|return|else|do|catch|new|throw|raise|case|sizeof|await|yield|print|echo|assert|elif|except|with|not|and|or|in|is|del|import|from|go|defer|delete|typeof)\b/;
+function declarationOf(rawLine) {
+  if (rawLine.length > MAX_LINE)
+    return;
+  const line = rawLine.replace(NUMBERED, "");
+  const body = line.trimStart();
+  const atMargin = body.length === line.length;
+  const rest = body.replace(MODIFIERS, "");
+  const keyword = KEYWORD.exec(rest);
+  if (keyword) {
+    const word = rest.slice(0, rest.indexOf(" "));
+    return BINDING_KEYWORDS.has(word) && !atMargin && rest === body ? undefined : keyword[1];
+  }
+  if (atMargin) {
+    const assign = MARGIN_ASSIGN.exec(body);
+    if (assign)
+      return assign[1];
+  }
+  if (NOT_A_DEFINITION.test(rest))
+    return;
+  return C_DEFINITION.exec(rest)?.[1];
+}
+function declaredNames(lines, limit) {
+  const names = [];
+  const seen = new Set;
+  for (const line of lines) {
+    const name = declarationOf(line);
+    if (name === undefined || name.length < 2 || seen.has(name))
+      continue;
+    seen.add(name);
+    names.push(name);
+    if (names.length >= limit)
+      break;
+  }
+  return names;
+}
+
+// src/digest/mentions.ts
+var HEAD_CHARS = 60000;
+var TAIL_CHARS = 20000;
+var GROUP_MAX = 64;
+var TOKEN_MAX = 300;
+var LINES_PER_LOCATION = 3;
+var TOKEN = /[\w.@+~/:-]+/g;
+var FRAME = /File "([^"\n]{1,300})", line (\d{1,7})/g;
+var NAME = /^[A-Za-z_]\w*$/;
+var EXCEPTION = /^[A-Z]\w*(?:Error|Exception)$/;
+var LOCATION = /^(.*[^:]):(\d{1,7})(?::\d{1,7})?$/;
+var FILE_NAME = /\.[A-Za-z]\w{0,9}$/;
+var LETTER = /[A-Za-z]/;
+var WORD = /[A-Za-z_]\w*/g;
+var PI_NOTE2 = /\n\n\[(?:Showing |\d+ more lines in file)[^\n]*\]\s*$/;
+function scanWindow(text) {
+  const body = text.replace(PI_NOTE2, "");
+  const window = body.length <= HEAD_CHARS + TAIL_CHARS ? body : `${body.slice(0, HEAD_CHARS)}
+${body.slice(-TAIL_CHARS)}`;
+  return window.includes("\x1B") ? window.replace(ANSI, "") : window;
+}
+
+class Found {
+  knownWords;
+  knownText;
+  exceptions = new Set;
+  locations = new Map;
+  paths = new Set;
+  calls = new Map;
+  constructor(knownWords, knownText) {
+    this.knownWords = knownWords;
+    this.knownText = knownText;
+  }
+  exception(name) {
+    if (this.exceptions.size < GROUP_MAX && !this.knownWords.has(name))
+      this.exceptions.add(name);
+  }
+  location(path, line) {
+    if (this.knownText.includes(`${path}:${line}`))
+      return;
+    const lines = this.locations.get(path);
+    if (lines === undefined) {
+      if (this.locations.size < GROUP_MAX)
+        this.locations.set(path, [line]);
+    } else if (lines.length < LINES_PER_LOCATION && !lines.includes(line))
+      lines.push(line);
+  }
+  path(path) {
+    if (this.paths.size < GROUP_MAX && isFilePath(path) && !this.knownText.includes(path))
+      this.paths.add(path);
+  }
+  call(name) {
+    if (this.knownWords.has(name))
+      return;
+    const count = this.calls.get(name);
+    if (count !== undefined)
+      this.calls.set(name, count + 1);
+    else if (this.calls.size < GROUP_MAX * 4)
+      this.calls.set(name, 1);
+  }
+}
+function isFilePath(path) {
+  if (!LETTER.test(path))
+    return false;
+  const segments = path.split("/").filter((segment) => segment !== "");
+  if (segments.length < 2 && !FILE_NAME.test(path))
+    return false;
+  return FILE_NAME.test(segments[segments.length - 1]) || /^(\/|\.{1,2}\/|~\/)/.test(path) || segments.length >= 3;
+}
+function trimPath(token) {
+  return token.replace(/^[-:]+/, "").replace(/[.:,-]+$/, "");
+}
+var CODE_WORDS = new Set(["except", "catch", "raise", "throw", "throws", "class", "def", "import", "from", "if", "elif", "return", "new"]);
+function readToken(found, token, next, reports) {
+  if (token.length > TOKEN_MAX)
+    return;
+  const segments = token.split(/[.:/]/);
+  const last = segments[segments.length - 1] === "" ? segments[segments.length - 2] ?? "" : segments[segments.length - 1];
+  if (EXCEPTION.test(last)) {
+    if (reports && (next === undefined || token.endsWith(":")))
+      found.exception(last);
+    else
+      found.call(last);
+    return;
+  }
+  if (next === "(" && last.length >= 2 && NAME.test(last))
+    found.call(last);
+  const path = trimPath(token.split("::")[0]);
+  const location = LOCATION.exec(path);
+  if (location && (location[1].includes("/") || FILE_NAME.test(location[1])))
+    found.location(location[1], Number(location[2]));
+  else if (path.includes("/") && next !== "(")
+    found.path(path);
+}
+function readLine(found, line) {
+  let index = 0;
+  let first;
+  for (const m of line.matchAll(TOKEN)) {
+    first ??= m[0];
+    const reports = index < 2 && !CODE_WORDS.has(first);
+    readToken(found, m[0], line[m.index + m[0].length], reports);
+    index++;
+  }
+}
+function rankedMentions(text, known) {
+  const window = scanWindow(text);
+  const knownWords = new Set(known.match(WORD) ?? []);
+  const found = new Found(knownWords, known);
+  for (const frame of window.matchAll(FRAME))
+    found.location(frame[1], Number(frame[2]));
+  const lines = window.split(`
+`);
+  for (const line of lines)
+    readLine(found, line);
+  const declared = declaredNames(lines, GROUP_MAX).filter((name) => !knownWords.has(name));
+  const declaredSet = new Set(declared);
+  const locations = [...found.locations].map(([path, lines]) => `${path}:${lines.join(",")}`);
+  const paths = [...found.paths].filter((path) => !found.locations.has(path));
+  const calls = [...found.calls].filter(([name]) => !declaredSet.has(name) && !found.exceptions.has(name)).sort((a, b) => b[1] - a[1]).map(([name]) => name);
+  return [...roundRobin([[...found.exceptions], locations, declared, calls]), ...paths];
+}
+function roundRobin(groups) {
+  const out = [];
+  const longest = Math.max(0, ...groups.map((group) => group.length));
+  for (let i = 0;i < longest; i++)
+    for (const group of groups)
+      if (i < group.length)
+        out.push(group[i]);
+  return out;
+}
+
+// src/digest/search-output.ts
+var SEARCH_TOOLS = new Set(["grep", "find", "ls", "glob"]);
+var MATCH_PROGRAMS = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack", "git-grep"]);
+var LIST_PROGRAMS = new Set(["find", "fd", "ls", "tree", "locate", "git-ls-files"]);
+var LINES_PER_FILE = 3;
+var MAX_FILES = 64;
+var LINE_MAX = 2000;
+var FILE_LINE = /^(.+?):(\d{1,7})[:-]/;
+var CONTEXT_LINE = /^(.+?)-(\d{1,7})-/;
+var NUMBER_ONLY = /^(\d{1,7})[:-]/;
+var FILE_ONLY = /^([^\s:][^:]{0,300}):/;
+var PATH_LIKE = /\/|\.[A-Za-z]\w{0,9}$/;
+var PI_NOTE3 = /^\[.*(limit reached|truncated|Showing )/;
+var QUIET = /^(--|No matches found|No files found matching pattern|\(empty directory\)|Binary file .* matches)$/;
+function firstProgram(command) {
+  for (const step of command.split(/&&|\|\||;/)) {
+    const words = step.split("|")[0].trim().split(/\s+/).filter((w) => !/^\w+=/.test(w) && !["sudo", "env", "time", "command"].includes(w));
+    if (words.length === 0 || words[0] === "cd")
+      continue;
+    const program = words[0].slice(words[0].lastIndexOf("/") + 1);
+    return program === "git" && words[1] !== undefined ? `git-${words[1]}` : program;
+  }
+  return;
+}
+function searchKind(toolName, args) {
+  if (SEARCH_TOOLS.has(toolName))
+    return toolName === "grep" ? "match" : "list";
+  if (typeof args.command !== "string")
+    return;
+  const program = firstProgram(args.command);
+  if (program === undefined)
+    return;
+  return MATCH_PROGRAMS.has(program) ? "match" : LIST_PROGRAMS.has(program) ? "list" : undefined;
+}
+function counted(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+function tallyLine(tally, line) {
+  if (CONTEXT_LINE.test(line) && !FILE_LINE.test(line))
+    return;
+  tally.matches++;
+  const withLine = FILE_LINE.exec(line);
+  const file = withLine?.[1] ?? (NUMBER_ONLY.test(line) ? undefined : FILE_ONLY.exec(line)?.[1]);
+  const number = withLine ? Number(withLine[2]) : Number(NUMBER_ONLY.exec(line)?.[1] ?? Number.NaN);
+  tally.texts.push(line.slice((withLine?.[0] ?? NUMBER_ONLY.exec(line)?.[0] ?? (file === undefined ? "" : `${file}:`)).length));
+  if (file === undefined || !PATH_LIKE.test(file)) {
+    if (!Number.isNaN(number) && tally.lines.length < LINES_PER_FILE)
+      tally.lines.push(number);
+    return;
+  }
+  tally.counts.set(file, (tally.counts.get(file) ?? 0) + 1);
+  const lines = tally.files.get(file);
+  if (lines === undefined) {
+    if (tally.files.size < MAX_FILES)
+      tally.files.set(file, Number.isNaN(number) ? [] : [number]);
+  } else if (!Number.isNaN(number) && lines.length < LINES_PER_FILE)
+    lines.push(number);
+}
+function searchDigest(kind, text) {
+  const lines = text.split(`
+`).filter((line) => line.trim() !== "" && line.length <= LINE_MAX && !PI_NOTE3.test(line) && !QUIET.test(line.trim()));
+  if (kind === "list")
+    return { head: counted(lines.length, "entry", "entries"), items: lines.map((line) => factLine(line)), texts: [] };
+  const tally = { matches: 0, files: new Map, counts: new Map, lines: [], texts: [] };
+  for (const line of lines)
+    tallyLine(tally, line);
+  const ranked = [...tally.files].sort((a, b) => (tally.counts.get(b[0]) ?? 0) - (tally.counts.get(a[0]) ?? 0));
+  const items = ranked.map(([file, numbers]) => numbers.length === 0 ? file : `${file}:${numbers.join(",")}`);
+  if (tally.files.size === 0 && tally.lines.length > 0)
+    items.push(`lines ${tally.lines.join(",")}`);
+  const where = tally.files.size > 0 ? ` in ${counted(tally.files.size, "file", "files")}` : "";
+  return { head: `${counted(tally.matches, "match", "matches")}${where}`, items, texts: tally.texts };
+}
+
+// src/digest/output-digest.ts
+var DIGEST_SHARE = 0.006;
+var DIGEST_MIN_CHARS = 48;
+var DIGEST_MAX_CHARS = 300;
+var SENTENCE_MIN_CHARS = 32;
+var TRACEBACK_HEADER = /^Traceback \(most recent call last\)/;
+var EXCEPTION_LINE = /^[A-Za-z_][\w.]*(?:Error|Exception)\b/;
+var WORD_CHAR = /\w/;
+function digestBudget(rawChars) {
+  const share = Math.round(Math.max(0, rawChars) * DIGEST_SHARE);
+  return Math.min(DIGEST_MAX_CHARS, Math.max(DIGEST_MIN_CHARS, share));
+}
+function knownText(args) {
+  return Object.values(args).filter((value) => typeof value === "string").join(`
+`);
+}
+function failureStatus(status) {
+  return status === "exit 0" || status === "ok" ? [] : [status];
+}
+function errorSentence(error, text) {
+  if (error === undefined || !TRACEBACK_HEADER.test(error))
+    return error;
+  const lines = scanWindow(text).split(`
+`);
+  for (let i = lines.length - 1;i >= 0; i--)
+    if (EXCEPTION_LINE.test(lines[i]))
+      return lines[i];
+  return;
+}
+function shellParts(toolName, args, text, isError, known) {
+  const outcome = shellOutcome(toolName, text, isError);
+  const status = failureStatus(outcome.status);
+  const kind = searchKind(toolName, args);
+  if (kind !== undefined)
+    return searchParts(kind, text, known, status);
+  const error = errorSentence(outcome.error, text);
+  const sentences = error === undefined ? [] : [error];
+  if (outcome.counts.length > 0)
+    sentences.push(outcome.counts.join(" | "));
+  return { head: status, sentences, items: rankedMentions(text, known) };
+}
+function searchParts(kind, text, known, status) {
+  const search = searchDigest(kind, scanWindow(text));
+  const items = search.items.filter((item) => !known.includes(item));
+  const mentioned = rankedMentions(search.texts.join(`
+`), known).filter((item) => !items.includes(item));
+  const merged = [];
+  for (let i = 0;i < Math.max(items.length, mentioned.length); i++)
+    merged.push(...[items[i], mentioned[i]].filter((x) => x !== undefined));
+  return { head: [...status, search.head], sentences: [], items: merged };
+}
+function digestParts(toolName, args, text, isError) {
+  const known = knownText(args);
+  if (isShell(toolName, args))
+    return shellParts(toolName, args, text, isError, known);
+  const facts = outcomeFacts(toolName, args, text, isError);
+  const head = facts === undefined ? [] : [facts];
+  if (MUTATION_TOOLS.has(toolName) || READ_TOOLS.has(toolName) && (isError || text.startsWith("[image returned: ")))
+    return { head, sentences: [], items: [] };
+  const kind = isError ? undefined : searchKind(toolName, args);
+  if (kind !== undefined)
+    return searchParts(kind, text, known, []);
+  return { head, sentences: [], items: rankedMentions(text, known) };
+}
+function saidIn(text, item) {
+  for (let at = text.indexOf(item);at >= 0; at = text.indexOf(item, at + 1)) {
+    if (!WORD_CHAR.test(text[at - 1] ?? "") && !WORD_CHAR.test(text[at + item.length] ?? ""))
+      return true;
+  }
+  return false;
+}
+function assemble(parts, budget) {
+  let text = factLine(parts.head.join("; "), budget);
+  for (const sentence of parts.sentences) {
+    const room = Math.min(budget - text.length - (text === "" ? 0 : 2), Math.floor(budget / 2));
+    const whole = factLine(sentence);
+    if (whole.length > room && room < SENTENCE_MIN_CHARS)
+      continue;
+    const piece = factLine(whole, room);
+    text = text === "" ? piece : `${text}; ${piece}`;
+  }
+  const said = text;
+  let separator = text === "" ? "" : "; ";
+  for (const item of parts.items) {
+    if (saidIn(said, item))
+      continue;
+    const next = `${text}${separator}${item}`;
+    if (next.length > budget)
+      continue;
+    text = next;
+    separator = " ";
+  }
+  return text;
+}
+function lineCount2(text) {
+  const lines = text.split(`
+`).length - (text.endsWith(`
+`) ? 1 : 0);
+  return `${lines} ${lines === 1 ? "line" : "lines"}`;
+}
+function outputDigest(toolName, args, resultText, isError) {
+  const digest = factLine(assemble(digestParts(toolName, args, resultText, isError), digestBudget(resultText.length)), DIGEST_MAX_CHARS);
+  if (digest !== "")
+    return digest;
+  return resultText === "" ? undefined : lineCount2(resultText);
+}
+
 // src/capture/persisted-entries.ts
 var BLOCK_ID = /^b\d+$/;
 var OUTCOME_READ_LIMIT = 300;
 var OUTCOME_TEXT = /^[^\u0000-\u001f\u007f]*$/;
+var DIGEST_READ_LIMIT = 400;
 var HEADER_SAFE = /^[^"<>\r\n]+$/;
 var OUTCOMES = new Set([
   "summarized",
@@ -283,6 +645,8 @@ var isFiniteNumber = (value) => typeof value === "number" && Number.isFinite(val
 var isCount = (value) => isFiniteNumber(value) && value >= 0;
 var isStringList = (value) => Array.isArray(value) && value.every(isString);
 var isOutcome = (value) => typeof value === "string" && value !== "" && value.length <= OUTCOME_READ_LIMIT && OUTCOME_TEXT.test(value);
+var isDigest = (value) => typeof value === "string" && value !== "" && value.length <= DIGEST_READ_LIMIT && OUTCOME_TEXT.test(value);
+var DIGEST_EXPECTED = `a single-line string of at most ${DIGEST_READ_LIMIT} characters`;
 var isHeaderSafe = (value) => typeof value === "string" && HEADER_SAFE.test(value);
 function fieldProblem(data, fields) {
   for (const field of fields) {
@@ -335,9 +699,26 @@ function parseToolCallRecord(value) {
   const problem = fieldProblem(value, RECORD_FIELDS);
   if (problem !== undefined)
     return bad(problem);
-  if (isPlainObject(value.args))
+  const digestBad = value.digest !== undefined && !isDigest(value.digest);
+  if (isPlainObject(value.args) && !digestBad)
     return ok(value);
-  return ok({ ...value, args: recordArgs(value.args) });
+  const { digest, ...rest } = value;
+  const record = { ...rest, args: recordArgs(value.args) };
+  if (!digestBad && digest !== undefined)
+    record.digest = digest;
+  return ok(record);
+}
+function badDigests(list) {
+  let count = 0;
+  let first;
+  for (let i = 0;i < list.length; i++) {
+    const value = list[i];
+    if (!isPlainObject(value) || value.digest === undefined || isDigest(value.digest) || fieldProblem(value, RECORD_FIELDS) !== undefined)
+      continue;
+    count++;
+    first ??= i;
+  }
+  return first === undefined ? { count } : { count, first };
 }
 var REF_FIELDS = [
   { key: "shortId", expected: 'a ref without ", <, > or line breaks', test: isHeaderSafe, required: true },
@@ -401,6 +782,9 @@ function parseIndexEntry(data) {
   }
   if (refs.dropped > 0)
     parts.push(`${refs.dropped} ref(s), first refs${refs.firstProblem}`);
+  const digests = badDigests(data.toolCalls);
+  if (digests.count > 0)
+    parts.push(`${digests.count} digest(s), first toolCalls[${digests.first}] digest is not ${DIGEST_EXPECTED}`);
   if (parts.length > 0)
     entry.partial = parts.join("; ");
   return ok(entry);
@@ -650,6 +1034,9 @@ function captureCall(block, results) {
   const outcome = outcomeFacts(toolName, args, call.resultText, call.isError);
   if (outcome !== undefined)
     call.outcome = outcome;
+  const digest = outputDigest(toolName, args, call.resultText, call.isError);
+  if (digest !== undefined)
+    call.digest = digest;
   return call;
 }
 function captureBatch(message, toolResults, turnIndex, timestamp) {
@@ -5184,6 +5571,9 @@ function recordsFromTranscript(branch, keys) {
       const outcome = outcomeFacts(record.toolName, record.args, record.resultText, record.isError);
       if (outcome !== undefined)
         record.outcome = outcome;
+      const digest = outputDigest(record.toolName, record.args, record.resultText, record.isError);
+      if (digest !== undefined)
+        record.digest = digest;
       records.push(record);
     }
   }
@@ -5670,6 +6060,8 @@ function recordFromCall(batch, call) {
   record.contentHash = call.contentHash ?? hashToolResult(call.toolName, call.resultText);
   if (call.outcome !== undefined)
     record.outcome = call.outcome;
+  if (call.digest !== undefined)
+    record.digest = call.digest;
   if (call.unsummarized)
     record.unsummarized = true;
   if (call.supersededBy !== undefined)
@@ -6807,7 +7199,7 @@ function stubTextFor(msg, key, indexer, protection) {
   if (own && isSupersededBy2(record?.supersededBy))
     return textStub(supersededStubText(ref, record.supersededBy));
   if (record?.unsummarized === true)
-    return textStub(unsummarizedStubText(ref, outcome));
+    return textStub(unsummarizedStubText(ref, outcome, own ? ownDigest(record) : undefined));
   if (typeof record?.spillPath !== "string" || record.spillPath === "")
     return summarizedStub(ref, outcome);
   const text = spilledStub(record, ref, outcome);
@@ -6818,6 +7210,9 @@ function ownOutcome(record, lookupKey) {
     return;
   return isOwnRecord(record, lookupKey) ? record.outcome : undefined;
 }
+function ownDigest(record) {
+  return typeof record.digest === "string" && record.digest !== "" ? record.digest : undefined;
+}
 function isOwnRecord(record, lookupKey) {
   return typeof record?.toolCallId === "string" && occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp)) === lookupKey;
 }
@@ -6827,7 +7222,9 @@ function isSupersededBy2(value) {
 function textStub(text) {
   return { text, quoted: quotedLength(text) };
 }
-function unsummarizedStubText(ref, facts) {
+function unsummarizedStubText(ref, facts, digest) {
+  if (digest !== undefined)
+    return `[\`${ref}\`: ${digest}; context_tree_query: verbatim/pattern]`;
   const lead = `[Archived without a summary, ref \`${ref}\`.`;
   return facts === undefined ? `${lead} ${SEARCH_HINT}]` : `${lead} Outcome: ${sentence(facts)} ${SEARCH_HINT}]`;
 }
@@ -6930,11 +7327,14 @@ function summarizedStub(ref, outcome) {
   if (stub === undefined) {
     if (summarizedTexts.size >= SUMMARIZED_TEXT_LIMIT)
       summarizedTexts.clear();
-    const text = outcome === undefined ? `[Summarized in pruner summary, ref \`${ref}\`. Use context_tree_query to retrieve full output.]` : `[Summarized in pruner summary, ref \`${ref}\`. Outcome: ${sentence(outcome)} ${SEARCH_HINT}]`;
+    const text = summarizedStubText(ref, outcome);
     stub = { text, quoted: quotedLength(text) };
     summarizedTexts.set(cacheKey, stub);
   }
   return stub;
+}
+function summarizedStubText(ref, outcome) {
+  return outcome === undefined ? `[Summarized in pruner summary, ref \`${ref}\`. Use context_tree_query to retrieve full output.]` : `[Summarized in pruner summary, ref \`${ref}\`. Outcome: ${sentence(outcome)} ${SEARCH_HINT}]`;
 }
 var SEARCH_HINT = "Use context_tree_query to retrieve the full output, or pass pattern to search it.";
 function sentence(text) {
@@ -8219,7 +8619,7 @@ var offOr = (show) => (raw) => {
 var chars = offOr((n) => `${n} chars`);
 var secondsShown = offOr((n) => `${n / 1000} s`);
 var percent3 = offOr((n) => `${Math.round(n * 100)}%`);
-var counted = (unit) => offOr((n) => plural(n, unit));
+var counted2 = (unit) => offOr((n) => plural(n, unit));
 function shownCycle(presets, show) {
   const raws = presetValues(presets);
   const values = raws.map(show);
@@ -8262,7 +8662,7 @@ function readOnlyList(id, label) {
   return { id, label, values: (c) => [listOrNone(c[id])], current: (c) => listOrNone(c[id]) };
 }
 var AUTO_BUDGET = shownCycle(AUTO_BUDGET_PRESETS, percent3);
-var chainsShown = counted("chain");
+var chainsShown = counted2("chain");
 var WINDOW = shownCycle(ROLLING_WINDOW_PRESETS, chainsShown);
 var SPECS = [
   topBool("enabled", "Enabled"),
@@ -8281,7 +8681,7 @@ var SPECS = [
   castSpec("summaries", "Summaries", SUMMARIES_MODES),
   topBool("quietOversizedSkips", "Quiet skip notifications"),
   intSpec("minBatchChars", "Min batch size", MIN_BATCH_CHARS_PRESETS, chars),
-  intSpec("recoveryGraceTurns", "Recovery grace", RECOVERY_GRACE_PRESETS, counted("prompt")),
+  intSpec("recoveryGraceTurns", "Recovery grace", RECOVERY_GRACE_PRESETS, counted2("prompt")),
   intSpec("summarizerIdleTimeoutMs", "Summarizer idle timeout", SUMMARIZER_IDLE_TIMEOUT_PRESETS, secondsShown),
   intSpec("summarizerMaxTimeoutMs", "Summarizer max timeout", SUMMARIZER_MAX_TIMEOUT_PRESETS, secondsShown),
   {
@@ -8313,7 +8713,7 @@ var SPECS = [
   chainSpec("chainCompressionStripThinking", "Strip final thinking", "stripFinalAssistantThinking"),
   chainSpec("chainCompressionFuseRange", "Fuse range summary", "fuseRangeSummary"),
   boolSpec("purgeErrorsEnabled", "Error purge", (c) => c.purgeErrors.enabled, (c, v) => ({ ...c, purgeErrors: { ...c.purgeErrors, enabled: v } })),
-  purgeIntSpec("purgeErrorsCooldown", "Error purge cooldown", "cooldownTurns", PURGE_COOLDOWN_PRESETS, 1, counted("turn")),
+  purgeIntSpec("purgeErrorsCooldown", "Error purge cooldown", "cooldownTurns", PURGE_COOLDOWN_PRESETS, 1, counted2("turn")),
   purgeIntSpec("purgeErrorsMinArgChars", "Error purge min argument size", "minArgChars", PURGE_MIN_ARG_PRESETS, 0, chars),
   readOnlyList("protectedTools", "Protected tools"),
   readOnlyList("protectedPaths", "Protected paths")

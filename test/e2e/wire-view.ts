@@ -78,13 +78,13 @@ export function compressedChainIds(req: RecordedRequest): string[] {
 }
 
 // The summarized and the archived-without-a-summary stubs (issue 26), each with the record's outcome facts
-// (issue 18) or without (records that have none).
+// (issue 18) or without (records that have none), and the digest stub of an output archived without a summary.
 export const STUB_RE =
-  /^\[(?:Summarized in pruner summary|Archived without a summary), ref `(t\d+)`\.(?: Outcome: [^\n]*? Use context_tree_query to retrieve the full output, or pass pattern to search it\.| Use context_tree_query to retrieve full output\.)\]$/;
+  /^\[(?:(?:Summarized in pruner summary|Archived without a summary), ref `(t\d+)`\.(?: Outcome: [^\n]*? Use context_tree_query to retrieve the full output, or pass pattern to search it\.| Use context_tree_query to retrieve full output\.)|`(t\d+)`: [^\n]*; context_tree_query: verbatim\/pattern)\]$/;
 
 export function stubRefs(req: RecordedRequest): string[] {
   return toolMessages(req).flatMap((m) => {
     const hit = STUB_RE.exec(m.text);
-    return hit ? [hit[1]!] : [];
+    return hit ? [(hit[1] ?? hit[2])!] : [];
   });
 }

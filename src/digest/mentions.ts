@@ -1,0 +1,142 @@
+/**
+ * What an output mentions that the agent may look up next, ranked: exception
+ * names, `file:line` locations (Python's `File "x", line N` frames too), the
+ * names the text declares, paths, and called symbols (`name(`). Whatever the
+ * call's own arguments already say is left out: the agent wrote it. Each group
+ * keeps its order (first mention; calls by how often they occur), and the list
+ * takes one from each group in turn, so no kind crowds out the others when a
+ * digest has room for a few. Scanning is linear in the text: one token pass
+ * over a bounded window, regular expressions only on bounded tokens and lines.
+ * Pure.
+ */
+import { declaredNames } from "./declared-names.js";
+import { ANSI } from "./outcome-facts.js";
+
+/** How much of a long output is read: its head and its tail (tracebacks and totals come last). */
+const HEAD_CHARS = 60_000;
+const TAIL_CHARS = 20_000;
+const GROUP_MAX = 64;
+const TOKEN_MAX = 300;
+const LINES_PER_LOCATION = 3;
+
+const TOKEN = /[\w.@+~/:-]+/g;
+const FRAME = /File "([^"\n]{1,300})", line (\d{1,7})/g;
+const NAME = /^[A-Za-z_]\w*$/;
+const EXCEPTION = /^[A-Z]\w*(?:Error|Exception)$/;
+const LOCATION = /^(.*[^:]):(\d{1,7})(?::\d{1,7})?$/;
+const FILE_NAME = /\.[A-Za-z]\w{0,9}$/;
+const LETTER = /[A-Za-z]/;
+const WORD = /[A-Za-z_]\w*/g;
+// pi's own notes after an output (bash and read truncation) name a temp file, not something the program said.
+const PI_NOTE = /\n\n\[(?:Showing |\d+ more lines in file)[^\n]*\]\s*$/;
+
+/** The part of a long text that is read, colour escapes out (they split names). */
+export function scanWindow(text: string): string {
+  const body = text.replace(PI_NOTE, "");
+  const window = body.length <= HEAD_CHARS + TAIL_CHARS ? body : `${body.slice(0, HEAD_CHARS)}\n${body.slice(-TAIL_CHARS)}`;
+  return window.includes("\u001b") ? window.replace(ANSI, "") : window;
+}
+
+class Found {
+  readonly exceptions = new Set<string>();
+  readonly locations = new Map<string, number[]>();
+  readonly paths = new Set<string>();
+  readonly calls = new Map<string, number>();
+
+  constructor(private readonly knownWords: Set<string>, private readonly knownText: string) {}
+
+  exception(name: string): void {
+    if (this.exceptions.size < GROUP_MAX && !this.knownWords.has(name)) this.exceptions.add(name);
+  }
+
+  location(path: string, line: number): void {
+    if (this.knownText.includes(`${path}:${line}`)) return;
+    const lines = this.locations.get(path);
+    if (lines === undefined) {
+      if (this.locations.size < GROUP_MAX) this.locations.set(path, [line]);
+    } else if (lines.length < LINES_PER_LOCATION && !lines.includes(line)) lines.push(line);
+  }
+
+  path(path: string): void {
+    if (this.paths.size < GROUP_MAX && isFilePath(path) && !this.knownText.includes(path)) this.paths.add(path);
+  }
+
+  call(name: string): void {
+    if (this.knownWords.has(name)) return;
+    const count = this.calls.get(name);
+    if (count !== undefined) this.calls.set(name, count + 1);
+    else if (this.calls.size < GROUP_MAX * 4) this.calls.set(name, 1);
+  }
+}
+
+/**
+ * A token with a slash names a file when it ends in a file name (`a/b.py`), starts where paths start
+ * (`/`, `./`, `../`, `~/`) or has three segments or more; `text/plain`, `and/or` and `HTTP/2` do not.
+ */
+function isFilePath(path: string): boolean {
+  if (!LETTER.test(path)) return false;
+  const segments = path.split("/").filter((segment) => segment !== "");
+  if (segments.length < 2 && !FILE_NAME.test(path)) return false;
+  return FILE_NAME.test(segments[segments.length - 1]!) || /^(\/|\.{1,2}\/|~\/)/.test(path) || segments.length >= 3;
+}
+
+function trimPath(token: string): string {
+  return token.replace(/^[-:]+/, "").replace(/[.:,-]+$/, "");
+}
+
+// Code that names an exception without reporting one.
+const CODE_WORDS: ReadonlySet<string> = new Set(["except", "catch", "raise", "throw", "throws", "class", "def", "import", "from", "if", "elif", "return", "new"]);
+
+/** One token; `reports` says whether an exception name here is the line's report (`ValueError: bad`, not `except ValueError:`). */
+function readToken(found: Found, token: string, next: string | undefined, reports: boolean): void {
+  if (token.length > TOKEN_MAX) return;
+  const segments = token.split(/[.:/]/);
+  const last = segments[segments.length - 1] === "" ? segments[segments.length - 2] ?? "" : segments[segments.length - 1]!;
+  if (EXCEPTION.test(last)) {
+    if (reports && (next === undefined || token.endsWith(":"))) found.exception(last);
+    else found.call(last);
+    return;
+  }
+  if (next === "(" && last.length >= 2 && NAME.test(last)) found.call(last);
+  const path = trimPath(token.split("::")[0]!);
+  const location = LOCATION.exec(path);
+  if (location && (location[1]!.includes("/") || FILE_NAME.test(location[1]!))) found.location(location[1]!, Number(location[2]));
+  else if (path.includes("/") && next !== "(") found.path(path);
+}
+
+function readLine(found: Found, line: string): void {
+  let index = 0;
+  let first: string | undefined;
+  for (const m of line.matchAll(TOKEN)) {
+    first ??= m[0];
+    const reports = index < 2 && !CODE_WORDS.has(first);
+    readToken(found, m[0], line[m.index + m[0].length], reports);
+    index++;
+  }
+}
+
+/** The identifiers an output mentions, ranked, each as the text a digest shows (`path:12,40` for a location). */
+export function rankedMentions(text: string, known: string): string[] {
+  const window = scanWindow(text);
+  const knownWords = new Set(known.match(WORD) ?? []);
+  const found = new Found(knownWords, known);
+  for (const frame of window.matchAll(FRAME)) found.location(frame[1]!, Number(frame[2]));
+  const lines = window.split("\n");
+  for (const line of lines) readLine(found, line);
+  const declared = declaredNames(lines, GROUP_MAX).filter((name) => !knownWords.has(name));
+  const declaredSet = new Set(declared);
+  const locations = [...found.locations].map(([path, lines]) => `${path}:${lines.join(",")}`);
+  const paths = [...found.paths].filter((path) => !found.locations.has(path));
+  const calls = [...found.calls]
+    .filter(([name]) => !declaredSet.has(name) && !found.exceptions.has(name))
+    .sort((a, b) => b[1] - a[1])
+    .map(([name]) => name);
+  return [...roundRobin([[...found.exceptions], locations, declared, calls]), ...paths];
+}
+
+function roundRobin(groups: string[][]): string[] {
+  const out: string[] = [];
+  const longest = Math.max(0, ...groups.map((group) => group.length));
+  for (let i = 0; i < longest; i++) for (const group of groups) if (i < group.length) out.push(group[i]!);
+  return out;
+}
