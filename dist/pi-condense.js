@@ -275,26 +275,39 @@ var BINDING_KEYWORDS = new Set(["const", "let", "var", "val"]);
 var MARGIN_ASSIGN = /^([A-Za-z_$][\w$]*)\s*(?::[^=]{0,60})?=(?!=)/;
 var C_DEFINITION = /^[A-Za-z_][\w:<>,*& \t[\]]{0,80}?[\s*&]([A-Za-z_]\w*)\s*\([^;]{0,200}\)\s*(?:const\s*)?\{?\s*$/;
 var NOT_A_DEFINITION = /^(?:if|for|while|switch|return|else|do|catch|new|throw|raise|case|sizeof|await|yield|print|echo|assert|elif|except|with|not|and|or|in|is|del|import|from|go|defer|delete|typeof)\b/;
+var FIRST_WORD = /^[A-Za-z_$][\w$]*/;
+var MODIFIER_WORDS = new Set("export default pub public private protected internal static final abstract async unsafe extern inline override virtual sealed declare local open data case".split(" "));
+var KEYWORD_WORDS = new Set("def class function fn func interface type struct enum trait impl module namespace object record protocol extension macro sub proc procedure defn defun const let var val".split(" "));
+function startsWithDigit(line) {
+  let at = 0;
+  while (line.charCodeAt(at) === 32)
+    at++;
+  const code = line.charCodeAt(at);
+  return code >= 48 && code <= 57;
+}
 function declarationOf(rawLine) {
-  if (rawLine.length > MAX_LINE)
+  if (rawLine.length > MAX_LINE || rawLine.length < 4)
     return;
-  const line = rawLine.replace(NUMBERED, "");
+  const line = startsWithDigit(rawLine) ? rawLine.replace(NUMBERED, "") : rawLine;
   const body = line.trimStart();
   const atMargin = body.length === line.length;
-  const rest = body.replace(MODIFIERS, "");
-  const keyword = KEYWORD.exec(rest);
-  if (keyword) {
-    const word = rest.slice(0, rest.indexOf(" "));
-    return BINDING_KEYWORDS.has(word) && !atMargin && rest === body ? undefined : keyword[1];
+  const first = FIRST_WORD.exec(body)?.[0] ?? "";
+  if (MODIFIER_WORDS.has(first) || KEYWORD_WORDS.has(first)) {
+    const rest = body.replace(MODIFIERS, "");
+    const keyword = KEYWORD.exec(rest);
+    if (keyword) {
+      const word = rest.slice(0, rest.indexOf(" "));
+      return BINDING_KEYWORDS.has(word) && !atMargin && rest === body ? undefined : keyword[1];
+    }
   }
-  if (atMargin) {
+  if (atMargin && body.includes("=")) {
     const assign = MARGIN_ASSIGN.exec(body);
     if (assign)
       return assign[1];
   }
-  if (NOT_A_DEFINITION.test(rest))
+  if (!body.includes("(") || NOT_A_DEFINITION.test(body))
     return;
-  return C_DEFINITION.exec(rest)?.[1];
+  return C_DEFINITION.exec(body.replace(MODIFIERS, ""))?.[1];
 }
 function declaredNames(lines, limit) {
   const names = [];
@@ -317,7 +330,6 @@ var TAIL_CHARS = 20000;
 var GROUP_MAX = 64;
 var TOKEN_MAX = 300;
 var LINES_PER_LOCATION = 3;
-var TOKEN = /[\w.@+~/:-]+/g;
 var FRAME = /File "([^"\n]{1,300})", line (\d{1,7})/g;
 var NAME = /^[A-Za-z_]\w*$/;
 var EXCEPTION = /^[A-Z]\w*(?:Error|Exception)$/;
@@ -327,22 +339,27 @@ var LETTER = /[A-Za-z]/;
 var WORD = /[A-Za-z_]\w*/g;
 var PI_NOTE2 = /\n\n\[(?:Showing |\d+ more lines in file)[^\n]*\]\s*$/;
 function scanWindow(text) {
-  const body = text.replace(PI_NOTE2, "");
+  const body = text.includes(`
+
+[`) ? text.replace(PI_NOTE2, "") : text;
   const window = body.length <= HEAD_CHARS + TAIL_CHARS ? body : `${body.slice(0, HEAD_CHARS)}
 ${body.slice(-TAIL_CHARS)}`;
   return window.includes("\x1B") ? window.replace(ANSI, "") : window;
 }
 
 class Found {
-  knownWords;
   knownText;
   exceptions = new Set;
   locations = new Map;
   paths = new Set;
   calls = new Map;
-  constructor(knownWords, knownText) {
-    this.knownWords = knownWords;
+  words;
+  constructor(knownText) {
     this.knownText = knownText;
+  }
+  get knownWords() {
+    this.words ??= new Set(this.knownText.match(WORD) ?? []);
+    return this.words;
   }
   exception(name) {
     if (this.exceptions.size < GROUP_MAX && !this.knownWords.has(name))
@@ -361,6 +378,9 @@ class Found {
   path(path) {
     if (this.paths.size < GROUP_MAX && isFilePath(path) && !this.knownText.includes(path))
       this.paths.add(path);
+  }
+  isEmpty() {
+    return this.exceptions.size === 0 && this.locations.size === 0 && this.paths.size === 0 && this.calls.size === 0;
   }
   call(name) {
     if (this.knownWords.has(name))
@@ -384,48 +404,90 @@ function trimPath(token) {
   return token.replace(/^[-:]+/, "").replace(/[.:,-]+$/, "");
 }
 var CODE_WORDS = new Set(["except", "catch", "raise", "throw", "throws", "class", "def", "import", "from", "if", "elif", "return", "new"]);
+var DOT = 46;
+var SLASH = 47;
+var COLON = 58;
+var OPEN_PAREN = 40;
+var NEWLINE = 10;
+function isSeparator(code) {
+  return code === DOT || code === COLON || code === SLASH;
+}
+function lastSegment(token) {
+  let end = token.length;
+  while (end > 0 && isSeparator(token.charCodeAt(end - 1)))
+    end--;
+  let start = end;
+  while (start > 0 && !isSeparator(token.charCodeAt(start - 1)))
+    start--;
+  return token.slice(start, end);
+}
 function readToken(found, token, next, reports) {
   if (token.length > TOKEN_MAX)
     return;
-  const segments = token.split(/[.:/]/);
-  const last = segments[segments.length - 1] === "" ? segments[segments.length - 2] ?? "" : segments[segments.length - 1];
-  if (EXCEPTION.test(last)) {
-    if (reports && (next === undefined || token.endsWith(":")))
-      found.exception(last);
-    else
-      found.call(last);
-    return;
+  if (token.includes("Error") || token.includes("Exception")) {
+    const last = lastSegment(token);
+    if (EXCEPTION.test(last)) {
+      if (reports && (Number.isNaN(next) || next === NEWLINE || token.endsWith(":")))
+        found.exception(last);
+      else
+        found.call(last);
+      return;
+    }
   }
-  if (next === "(" && last.length >= 2 && NAME.test(last))
-    found.call(last);
+  if (next === OPEN_PAREN) {
+    const last = lastSegment(token);
+    if (last.length >= 2 && NAME.test(last))
+      found.call(last);
+  }
+  if (!token.includes("/") && !(token.includes(":") && token.includes(".")))
+    return;
   const path = trimPath(token.split("::")[0]);
   const location = LOCATION.exec(path);
   if (location && (location[1].includes("/") || FILE_NAME.test(location[1])))
     found.location(location[1], Number(location[2]));
-  else if (path.includes("/") && next !== "(")
+  else if (path.includes("/") && next !== OPEN_PAREN)
     found.path(path);
 }
-function readLine(found, line) {
+var TOKEN_CHAR = new Uint8Array(128);
+for (const ch of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.@+~/:-")
+  TOKEN_CHAR[ch.charCodeAt(0)] = 1;
+function isTokenChar(code) {
+  return code < 128 && TOKEN_CHAR[code] === 1;
+}
+function readTokens(found, window) {
   let index = 0;
-  let first;
-  for (const m of line.matchAll(TOKEN)) {
-    first ??= m[0];
-    const reports = index < 2 && !CODE_WORDS.has(first);
-    readToken(found, m[0], line[m.index + m[0].length], reports);
+  let reportable = false;
+  let at = 0;
+  while (at < window.length) {
+    const code = window.charCodeAt(at);
+    if (code === NEWLINE)
+      index = 0;
+    if (!isTokenChar(code)) {
+      at++;
+      continue;
+    }
+    let end = at + 1;
+    while (end < window.length && isTokenChar(window.charCodeAt(end)))
+      end++;
+    const token = window.slice(at, end);
+    if (index === 0)
+      reportable = !CODE_WORDS.has(token);
+    readToken(found, token, window.charCodeAt(end), reportable && index < 2);
     index++;
+    at = end;
   }
 }
 function rankedMentions(text, known) {
   const window = scanWindow(text);
-  const knownWords = new Set(known.match(WORD) ?? []);
-  const found = new Found(knownWords, known);
-  for (const frame of window.matchAll(FRAME))
-    found.location(frame[1], Number(frame[2]));
-  const lines = window.split(`
-`);
-  for (const line of lines)
-    readLine(found, line);
-  const declared = declaredNames(lines, GROUP_MAX).filter((name) => !knownWords.has(name));
+  const found = new Found(known);
+  if (window.includes('File "'))
+    for (const frame of window.matchAll(FRAME))
+      found.location(factLine(frame[1]), Number(frame[2]));
+  readTokens(found, window);
+  const declared = declaredNames(window.split(`
+`), GROUP_MAX).filter((name) => !found.knownWords.has(name));
+  if (declared.length === 0 && found.isEmpty())
+    return [];
   const declaredSet = new Set(declared);
   const locations = [...found.locations].map(([path, lines]) => `${path}:${lines.join(",")}`);
   const paths = [...found.paths].filter((path) => !found.locations.has(path));
@@ -456,15 +518,24 @@ var FILE_ONLY = /^([^\s:][^:]{0,300}):/;
 var PATH_LIKE = /\/|\.[A-Za-z]\w{0,9}$/;
 var PI_NOTE3 = /^\[.*(limit reached|truncated|Showing )/;
 var QUIET = /^(--|No matches found|No files found matching pattern|\(empty directory\)|Binary file .* matches)$/;
+var PREFIX_WORDS = new Set(["sudo", "env", "time", "command"]);
+var ASSIGNMENT = /^\w+=/;
+var LEADING_WORDS = /^\s*(\S+)(?:\s+(\S+))?/;
 function firstProgram(command) {
+  const lead = LEADING_WORDS.exec(command);
+  if (lead && lead[1] !== "cd" && !PREFIX_WORDS.has(lead[1]) && !ASSIGNMENT.test(lead[1]))
+    return programOf(lead[1], lead[2]);
   for (const step of command.split(/&&|\|\||;/)) {
-    const words = step.split("|")[0].trim().split(/\s+/).filter((w) => !/^\w+=/.test(w) && !["sudo", "env", "time", "command"].includes(w));
+    const words = step.split("|")[0].trim().split(/\s+/).filter((w) => w !== "" && !ASSIGNMENT.test(w) && !PREFIX_WORDS.has(w));
     if (words.length === 0 || words[0] === "cd")
       continue;
-    const program = words[0].slice(words[0].lastIndexOf("/") + 1);
-    return program === "git" && words[1] !== undefined ? `git-${words[1]}` : program;
+    return programOf(words[0], words[1]);
   }
   return;
+}
+function programOf(word, next) {
+  const program = word.slice(word.lastIndexOf("/") + 1).replace(/[;|&]+$/, "");
+  return program === "git" && next !== undefined ? `git-${next}` : program;
 }
 function searchKind(toolName, args) {
   if (SEARCH_TOOLS.has(toolName))
@@ -509,7 +580,7 @@ function searchDigest(kind, text) {
   for (const line of lines)
     tallyLine(tally, line);
   const ranked = [...tally.files].sort((a, b) => (tally.counts.get(b[0]) ?? 0) - (tally.counts.get(a[0]) ?? 0));
-  const items = ranked.map(([file, numbers]) => numbers.length === 0 ? file : `${file}:${numbers.join(",")}`);
+  const items = ranked.map(([file, numbers]) => factLine(numbers.length === 0 ? file : `${file}:${numbers.join(",")}`));
   if (tally.files.size === 0 && tally.lines.length > 0)
     items.push(`lines ${tally.lines.join(",")}`);
   const where = tally.files.size > 0 ? ` in ${counted(tally.files.size, "file", "files")}` : "";
@@ -588,7 +659,7 @@ function saidIn(text, item) {
   return false;
 }
 function assemble(parts, budget) {
-  let text = factLine(parts.head.join("; "), budget);
+  let text = parts.head.length === 0 ? "" : factLine(parts.head.join("; "), budget);
   for (const sentence of parts.sentences) {
     const room = Math.min(budget - text.length - (text === "" ? 0 : 2), Math.floor(budget / 2));
     const whole = factLine(sentence);
@@ -611,13 +682,16 @@ function assemble(parts, budget) {
   return text;
 }
 function lineCount2(text) {
-  const lines = text.split(`
-`).length - (text.endsWith(`
-`) ? 1 : 0);
+  let lines = text.endsWith(`
+`) ? 0 : 1;
+  for (let at = text.indexOf(`
+`);at >= 0; at = text.indexOf(`
+`, at + 1))
+    lines++;
   return `${lines} ${lines === 1 ? "line" : "lines"}`;
 }
 function outputDigest(toolName, args, resultText, isError) {
-  const digest = factLine(assemble(digestParts(toolName, args, resultText, isError), digestBudget(resultText.length)), DIGEST_MAX_CHARS);
+  const digest = assemble(digestParts(toolName, args, resultText, isError), digestBudget(resultText.length));
   if (digest !== "")
     return digest;
   return resultText === "" ? undefined : lineCount2(resultText);

@@ -10,7 +10,7 @@
  * Pure.
  */
 import { declaredNames } from "./declared-names.js";
-import { ANSI } from "./outcome-facts.js";
+import { ANSI, factLine } from "./outcome-facts.js";
 
 /** How much of a long output is read: its head and its tail (tracebacks and totals come last). */
 const HEAD_CHARS = 60_000;
@@ -19,7 +19,6 @@ const GROUP_MAX = 64;
 const TOKEN_MAX = 300;
 const LINES_PER_LOCATION = 3;
 
-const TOKEN = /[\w.@+~/:-]+/g;
 const FRAME = /File "([^"\n]{1,300})", line (\d{1,7})/g;
 const NAME = /^[A-Za-z_]\w*$/;
 const EXCEPTION = /^[A-Z]\w*(?:Error|Exception)$/;
@@ -32,7 +31,7 @@ const PI_NOTE = /\n\n\[(?:Showing |\d+ more lines in file)[^\n]*\]\s*$/;
 
 /** The part of a long text that is read, colour escapes out (they split names). */
 export function scanWindow(text: string): string {
-  const body = text.replace(PI_NOTE, "");
+  const body = text.includes("\n\n[") ? text.replace(PI_NOTE, "") : text;
   const window = body.length <= HEAD_CHARS + TAIL_CHARS ? body : `${body.slice(0, HEAD_CHARS)}\n${body.slice(-TAIL_CHARS)}`;
   return window.includes("\u001b") ? window.replace(ANSI, "") : window;
 }
@@ -42,8 +41,15 @@ class Found {
   readonly locations = new Map<string, number[]>();
   readonly paths = new Set<string>();
   readonly calls = new Map<string, number>();
+  private words: Set<string> | undefined;
 
-  constructor(private readonly knownWords: Set<string>, private readonly knownText: string) {}
+  constructor(private readonly knownText: string) {}
+
+  /** The words of the call's arguments, read when a name first needs checking. */
+  get knownWords(): Set<string> {
+    this.words ??= new Set(this.knownText.match(WORD) ?? []);
+    return this.words;
+  }
 
   exception(name: string): void {
     if (this.exceptions.size < GROUP_MAX && !this.knownWords.has(name)) this.exceptions.add(name);
@@ -59,6 +65,10 @@ class Found {
 
   path(path: string): void {
     if (this.paths.size < GROUP_MAX && isFilePath(path) && !this.knownText.includes(path)) this.paths.add(path);
+  }
+
+  isEmpty(): boolean {
+    return this.exceptions.size === 0 && this.locations.size === 0 && this.paths.size === 0 && this.calls.size === 0;
   }
 
   call(name: string): void {
@@ -87,43 +97,92 @@ function trimPath(token: string): string {
 // Code that names an exception without reporting one.
 const CODE_WORDS: ReadonlySet<string> = new Set(["except", "catch", "raise", "throw", "throws", "class", "def", "import", "from", "if", "elif", "return", "new"]);
 
-/** One token; `reports` says whether an exception name here is the line's report (`ValueError: bad`, not `except ValueError:`). */
-function readToken(found: Found, token: string, next: string | undefined, reports: boolean): void {
+const DOT = 46;
+const SLASH = 47;
+const COLON = 58;
+const OPEN_PAREN = 40;
+const NEWLINE = 10;
+
+function isSeparator(code: number): boolean {
+  return code === DOT || code === COLON || code === SLASH;
+}
+
+/** The last name of a dotted, scoped or path-like token (`a.b.C:` gives `C`). */
+function lastSegment(token: string): string {
+  let end = token.length;
+  while (end > 0 && isSeparator(token.charCodeAt(end - 1))) end--;
+  let start = end;
+  while (start > 0 && !isSeparator(token.charCodeAt(start - 1))) start--;
+  return token.slice(start, end);
+}
+
+/**
+ * One token and the character code after it (NaN at the end); `reports` says whether an exception name
+ * here is the line's report (`ValueError: bad`, not `except ValueError:`).
+ */
+function readToken(found: Found, token: string, next: number, reports: boolean): void {
   if (token.length > TOKEN_MAX) return;
-  const segments = token.split(/[.:/]/);
-  const last = segments[segments.length - 1] === "" ? segments[segments.length - 2] ?? "" : segments[segments.length - 1]!;
-  if (EXCEPTION.test(last)) {
-    if (reports && (next === undefined || token.endsWith(":"))) found.exception(last);
-    else found.call(last);
-    return;
+  if (token.includes("Error") || token.includes("Exception")) {
+    const last = lastSegment(token);
+    if (EXCEPTION.test(last)) {
+      if (reports && (Number.isNaN(next) || next === NEWLINE || token.endsWith(":"))) found.exception(last);
+      else found.call(last);
+      return;
+    }
   }
-  if (next === "(" && last.length >= 2 && NAME.test(last)) found.call(last);
+  if (next === OPEN_PAREN) {
+    const last = lastSegment(token);
+    if (last.length >= 2 && NAME.test(last)) found.call(last);
+  }
+  // Only a token with a slash, or a dot and a colon (`a.py:3`), can name a file.
+  if (!token.includes("/") && !(token.includes(":") && token.includes("."))) return;
   const path = trimPath(token.split("::")[0]!);
   const location = LOCATION.exec(path);
   if (location && (location[1]!.includes("/") || FILE_NAME.test(location[1]!))) found.location(location[1]!, Number(location[2]));
-  else if (path.includes("/") && next !== "(") found.path(path);
+  else if (path.includes("/") && next !== OPEN_PAREN) found.path(path);
 }
 
-function readLine(found: Found, line: string): void {
+// The characters of a token: names, paths, `file:line`, dotted and scoped names.
+const TOKEN_CHAR = new Uint8Array(128);
+for (const ch of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.@+~/:-") TOKEN_CHAR[ch.charCodeAt(0)] = 1;
+
+function isTokenChar(code: number): boolean {
+  return code < 128 && TOKEN_CHAR[code] === 1;
+}
+
+/**
+ * One pass over the tokens, by character codes (a regular expression per token costs several times more
+ * on a turn of many small outputs); a line's first two tokens may report an exception.
+ */
+function readTokens(found: Found, window: string): void {
   let index = 0;
-  let first: string | undefined;
-  for (const m of line.matchAll(TOKEN)) {
-    first ??= m[0];
-    const reports = index < 2 && !CODE_WORDS.has(first);
-    readToken(found, m[0], line[m.index + m[0].length], reports);
+  let reportable = false;
+  let at = 0;
+  while (at < window.length) {
+    const code = window.charCodeAt(at);
+    if (code === NEWLINE) index = 0;
+    if (!isTokenChar(code)) {
+      at++;
+      continue;
+    }
+    let end = at + 1;
+    while (end < window.length && isTokenChar(window.charCodeAt(end))) end++;
+    const token = window.slice(at, end);
+    if (index === 0) reportable = !CODE_WORDS.has(token);
+    readToken(found, token, window.charCodeAt(end), reportable && index < 2);
     index++;
+    at = end;
   }
 }
 
 /** The identifiers an output mentions, ranked, each as the text a digest shows (`path:12,40` for a location). */
 export function rankedMentions(text: string, known: string): string[] {
   const window = scanWindow(text);
-  const knownWords = new Set(known.match(WORD) ?? []);
-  const found = new Found(knownWords, known);
-  for (const frame of window.matchAll(FRAME)) found.location(frame[1]!, Number(frame[2]));
-  const lines = window.split("\n");
-  for (const line of lines) readLine(found, line);
-  const declared = declaredNames(lines, GROUP_MAX).filter((name) => !knownWords.has(name));
+  const found = new Found(known);
+  if (window.includes('File "')) for (const frame of window.matchAll(FRAME)) found.location(factLine(frame[1]!), Number(frame[2]));
+  readTokens(found, window);
+  const declared = declaredNames(window.split("\n"), GROUP_MAX).filter((name) => !found.knownWords.has(name));
+  if (declared.length === 0 && found.isEmpty()) return [];
   const declaredSet = new Set(declared);
   const locations = [...found.locations].map(([path, lines]) => `${path}:${lines.join(",")}`);
   const paths = [...found.paths].filter((path) => !found.locations.has(path));

@@ -107,7 +107,7 @@ function saidIn(text: string, item: string): boolean {
 
 /** The head, then the sentences that fit, then as many items as fit, within `budget` characters. */
 function assemble(parts: DigestParts, budget: number): string {
-  let text = factLine(parts.head.join("; "), budget);
+  let text = parts.head.length === 0 ? "" : factLine(parts.head.join("; "), budget);
   for (const sentence of parts.sentences) {
     const room = Math.min(budget - text.length - (text === "" ? 0 : 2), Math.floor(budget / 2));
     const whole = factLine(sentence);
@@ -129,7 +129,8 @@ function assemble(parts: DigestParts, budget: number): string {
 
 /** What is left to say of an output when nothing else fits: how many lines it has. */
 function lineCount(text: string): string {
-  const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+  let lines = text.endsWith("\n") ? 0 : 1;
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) lines++;
   return `${lines} ${lines === 1 ? "line" : "lines"}`;
 }
 
@@ -138,7 +139,8 @@ function lineCount(text: string): string {
  * or undefined for an empty output that leaves nothing to say.
  */
 export function outputDigest(toolName: string, args: Record<string, unknown>, resultText: string, isError: boolean): string | undefined {
-  const digest = factLine(assemble(digestParts(toolName, args, resultText, isError), digestBudget(resultText.length)), DIGEST_MAX_CHARS);
+  // Every part is one clean line already: heads and sentences through factLine, items tokens or cleaned entries.
+  const digest = assemble(digestParts(toolName, args, resultText, isError), digestBudget(resultText.length));
   if (digest !== "") return digest;
   return resultText === "" ? undefined : lineCount(resultText);
 }

@@ -25,15 +25,26 @@ const QUIET = /^(--|No matches found|No files found matching pattern|\(empty dir
 
 export type SearchKind = "match" | "list";
 
+const PREFIX_WORDS: ReadonlySet<string> = new Set(["sudo", "env", "time", "command"]);
+const ASSIGNMENT = /^\w+=/;
+const LEADING_WORDS = /^\s*(\S+)(?:\s+(\S+))?/;
+
 /** The program a shell command runs first, past `cd` steps, variable assignments and `sudo`/`env`/`time`. */
 function firstProgram(command: string): string | undefined {
+  const lead = LEADING_WORDS.exec(command);
+  // Most commands open with their program: no step to skip, nothing to split.
+  if (lead && lead[1] !== "cd" && !PREFIX_WORDS.has(lead[1]!) && !ASSIGNMENT.test(lead[1]!)) return programOf(lead[1]!, lead[2]);
   for (const step of command.split(/&&|\|\||;/)) {
-    const words = step.split("|")[0]!.trim().split(/\s+/).filter((w) => !/^\w+=/.test(w) && !["sudo", "env", "time", "command"].includes(w));
+    const words = step.split("|")[0]!.trim().split(/\s+/).filter((w) => w !== "" && !ASSIGNMENT.test(w) && !PREFIX_WORDS.has(w));
     if (words.length === 0 || words[0] === "cd") continue;
-    const program = words[0]!.slice(words[0]!.lastIndexOf("/") + 1);
-    return program === "git" && words[1] !== undefined ? `git-${words[1]}` : program;
+    return programOf(words[0]!, words[1]);
   }
   return undefined;
+}
+
+function programOf(word: string, next: string | undefined): string {
+  const program = word.slice(word.lastIndexOf("/") + 1).replace(/[;|&]+$/, "");
+  return program === "git" && next !== undefined ? `git-${next}` : program;
 }
 
 export function searchKind(toolName: string, args: Record<string, unknown>): SearchKind | undefined {
@@ -81,7 +92,7 @@ export function searchDigest(kind: SearchKind, text: string): { head: string; it
   const tally: MatchTally = { matches: 0, files: new Map(), counts: new Map(), lines: [], texts: [] };
   for (const line of lines) tallyLine(tally, line);
   const ranked = [...tally.files].sort((a, b) => (tally.counts.get(b[0]) ?? 0) - (tally.counts.get(a[0]) ?? 0));
-  const items = ranked.map(([file, numbers]) => (numbers.length === 0 ? file : `${file}:${numbers.join(",")}`));
+  const items = ranked.map(([file, numbers]) => factLine(numbers.length === 0 ? file : `${file}:${numbers.join(",")}`));
   if (tally.files.size === 0 && tally.lines.length > 0) items.push(`lines ${tally.lines.join(",")}`);
   const where = tally.files.size > 0 ? ` in ${counted(tally.files.size, "file", "files")}` : "";
   return { head: `${counted(tally.matches, "match", "matches")}${where}`, items, texts: tally.texts };
