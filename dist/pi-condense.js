@@ -243,10 +243,14 @@ function readFacts(name, text) {
   const count = lineCount(text);
   return [`${name}: ${count} ${count === 1 ? "line" : "lines"}`];
 }
-function firstErrorFact(text) {
+function failureLine(text) {
   const lines = outputLines(text);
   const error = firstErrorLine(lines) ?? (lines[0] === undefined ? undefined : factLine(lines[0]));
-  return error === undefined || error === "" ? [] : [`first error: ${error}`];
+  return error === "" ? undefined : error;
+}
+function firstErrorFact(text) {
+  const error = failureLine(text);
+  return error === undefined ? [] : [`first error: ${error}`];
 }
 function capped(facts) {
   const text = facts.join("; ");
@@ -504,6 +508,47 @@ function roundRobin(groups) {
   return out;
 }
 
+// src/digest/read-output.ts
+var SHOWING = /\n\n\[Showing lines (\d+)-(\d+) of (\d+)[^\]\n]*\]\s*$/;
+var MORE = /\n\n\[(\d+) more lines in file\. Use offset=(\d+) to continue\.\]\s*$/;
+var NAME_MAX = 60;
+function fileName(args) {
+  const path = pathOf(args);
+  if (path === undefined)
+    return "(no path)";
+  const trimmed = path.replace(/\/+$/, "");
+  return factLine(trimmed.slice(trimmed.lastIndexOf("/") + 1) || trimmed, NAME_MAX);
+}
+function countLines2(text) {
+  if (text === "")
+    return 0;
+  let count = text.endsWith(`
+`) ? 0 : 1;
+  for (let at = text.indexOf(`
+`);at >= 0; at = text.indexOf(`
+`, at + 1))
+    count++;
+  return count;
+}
+function readRange(args, text) {
+  if (text.startsWith("[image returned: "))
+    return "image";
+  const showing = SHOWING.exec(text);
+  if (showing)
+    return `lines ${showing[1]}-${showing[2]} of ${showing[3]}`;
+  const offset = typeof args.offset === "number" && Number.isInteger(args.offset) && args.offset > 1 ? args.offset : 1;
+  const more = MORE.exec(text);
+  if (more) {
+    const end = Number(more[2]) - 1;
+    return `lines ${offset}-${end} of ${end + Number(more[1])}`;
+  }
+  const count = countLines2(text);
+  if (offset === 1)
+    return `${count} ${count === 1 ? "line" : "lines"}`;
+  const end = offset + count - 1;
+  return `lines ${offset}-${end} of ${end}`;
+}
+
 // src/digest/search-output.ts
 var SEARCH_TOOLS = new Set(["grep", "find", "ls", "glob"]);
 var MATCH_PROGRAMS = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack", "git-grep"]);
@@ -591,7 +636,7 @@ function searchDigest(kind, text) {
 var DIGEST_SHARE = 0.006;
 var DIGEST_MIN_CHARS = 48;
 var DIGEST_MAX_CHARS = 300;
-var SENTENCE_MIN_CHARS = 32;
+var SENTENCE_MIN_CHARS = 24;
 var TRACEBACK_HEADER = /^Traceback \(most recent call last\)/;
 var EXCEPTION_LINE = /^[A-Za-z_][\w.]*(?:Error|Exception)\b/;
 var WORD_CHAR = /\w/;
@@ -638,18 +683,32 @@ function searchParts(kind, text, known, status) {
     merged.push(...[items[i], mentioned[i]].filter((x) => x !== undefined));
   return { head: [...status, search.head], sentences: [], items: merged };
 }
+function fileParts(toolName, args, text, isError, known) {
+  const name = fileName(args);
+  const mutation = MUTATION_TOOLS.has(toolName);
+  if (isError) {
+    const error = failureLine(text);
+    return { head: [`${name}: ${mutation ? "not applied" : "not read"}`], sentences: error === undefined ? [] : [error], items: [] };
+  }
+  if (mutation)
+    return { head: [`${name}: applied`], sentences: [], items: [] };
+  const range = readRange(args, text);
+  return { head: [`${name}: ${range}`], sentences: [], items: range === "image" ? [] : rankedMentions(text, known) };
+}
 function digestParts(toolName, args, text, isError) {
   const known = knownText(args);
   if (isShell(toolName, args))
     return shellParts(toolName, args, text, isError, known);
-  const facts = outcomeFacts(toolName, args, text, isError);
-  const head = facts === undefined ? [] : [facts];
-  if (MUTATION_TOOLS.has(toolName) || READ_TOOLS.has(toolName) && (isError || text.startsWith("[image returned: ")))
-    return { head, sentences: [], items: [] };
-  const kind = isError ? undefined : searchKind(toolName, args);
+  if (READ_TOOLS.has(toolName) || MUTATION_TOOLS.has(toolName))
+    return fileParts(toolName, args, text, isError, known);
+  if (isError) {
+    const error = failureLine(text);
+    return { head: ["failed"], sentences: error === undefined ? [] : [error], items: rankedMentions(text, known) };
+  }
+  const kind = searchKind(toolName, args);
   if (kind !== undefined)
     return searchParts(kind, text, known, []);
-  return { head, sentences: [], items: rankedMentions(text, known) };
+  return { head: [], sentences: [], items: rankedMentions(text, known) };
 }
 function saidIn(text, item) {
   for (let at = text.indexOf(item);at >= 0; at = text.indexOf(item, at + 1)) {
@@ -661,7 +720,7 @@ function saidIn(text, item) {
 function assemble(parts, budget) {
   let text = parts.head.length === 0 ? "" : factLine(parts.head.join("; "), budget);
   for (const sentence of parts.sentences) {
-    const room = Math.min(budget - text.length - (text === "" ? 0 : 2), Math.floor(budget / 2));
+    const room = Math.min(budget - text.length - (text === "" ? 0 : 2), parts.items.length === 0 ? budget : Math.floor(budget / 2));
     const whole = factLine(sentence);
     if (whole.length > room && room < SENTENCE_MIN_CHARS)
       continue;
@@ -6979,7 +7038,7 @@ function code(text) {
 }
 var WHOLE = { start: 1, end: Infinity };
 var HEAD_DEFAULT_LINES = 10;
-var SHOWING = /^\n\n\[Showing lines (\d+)-(\d+) of \d+/;
+var SHOWING2 = /^\n\n\[Showing lines (\d+)-(\d+) of \d+/;
 var PARTIAL_LINE = /^\n\n\[Showing last [^\]]* of line \d+/;
 var LINE_TOO_LONG = /^\[Line \d+ is [^\]]*, exceeds /;
 function normalizeFilePath(raw, cwd) {
@@ -7121,7 +7180,7 @@ function deliveredRange(requested, resultText, numbering) {
 [`)));
   if (PARTIAL_LINE.test(tail) || LINE_TOO_LONG.test(resultText))
     return;
-  const note = SHOWING.exec(tail);
+  const note = SHOWING2.exec(tail);
   if (!note)
     return requested;
   const [first, last] = [Number(note[1]), Number(note[2])];

@@ -108,7 +108,8 @@ function shellFacts(toolName: string, text: string, isError: boolean): string[] 
   return facts;
 }
 
-function pathOf(args: Record<string, unknown>): string | undefined {
+/** The call's file path (`path`, `file_path` or `filePath`) as a fact line. */
+export function pathOf(args: Record<string, unknown>): string | undefined {
   const path = args.path ?? args.file_path ?? args.filePath;
   return typeof path === "string" && path !== "" ? factLine(path) : undefined;
 }
@@ -129,11 +130,16 @@ function readFacts(name: string, text: string): string[] {
   return [`${name}: ${count} ${count === 1 ? "line" : "lines"}`];
 }
 
-/** The first error line of a failed call, or its first line when none reads as an error. */
-function firstErrorFact(text: string): string[] {
+/** A failed call's first error line, or its first line when none reads as an error. */
+export function failureLine(text: string): string | undefined {
   const lines = outputLines(text);
   const error = firstErrorLine(lines) ?? (lines[0] === undefined ? undefined : factLine(lines[0]));
-  return error === undefined || error === "" ? [] : [`first error: ${error}`];
+  return error === "" ? undefined : error;
+}
+
+function firstErrorFact(text: string): string[] {
+  const error = failureLine(text);
+  return error === undefined ? [] : [`first error: ${error}`];
 }
 
 function capped(facts: string[]): string {

@@ -14,9 +14,9 @@ describe("the digest budget", () => {
 });
 
 describe("the digest of a read", () => {
-  test("names the path, the line count and the names the file declares", () => {
+  test("names the file, the line count and the names the file declares", () => {
     const file = lines(200, (i) => (i % 20 === 0 ? `export function step${i}(input: string) {` : `  return input + ${i};`));
-    expect(outputDigest("read", { path: "src/steps.ts" }, file, false)).toBe("src/steps.ts: 200 lines; step0 step20 step40");
+    expect(outputDigest("read", { path: "src/steps.ts" }, file, false)).toBe("steps.ts: 200 lines; step0 step20 step40 step60");
   });
 
   test("a read pi cut short gives the range it showed", () => {
@@ -24,9 +24,18 @@ describe("the digest of a read", () => {
     expect(outputDigest("read", { path: "app.py" }, text, false)).toStartWith("app.py: lines 1-40 of 900; handler_0 handler_1");
   });
 
+  test("a read with an offset and a limit gives the lines it holds and the file's length", () => {
+    const text = `${lines(50, (i) => `x${i}`)}\n\n[251 more lines in file. Use offset=180 to continue.]`;
+    expect(outputDigest("read", { path: "src/theme.ts", offset: 130, limit: 50 }, text, false)).toStartWith("theme.ts: lines 130-179 of 430");
+  });
+
+  test("a read from an offset to the end of the file gives where the file ends", () => {
+    expect(outputDigest("read", { path: "a.md", offset: 9 }, "one\ntwo", false)).toBe("a.md: lines 9-10 of 10");
+  });
+
   test("a read of a file that is gone says it was not read, with the error", () => {
     expect(outputDigest("read", { path: "gone.ts" }, "ENOENT: no such file or directory, open '/repo/gone.ts'", true)).toBe(
-      "gone.ts: not read; first error: ENOENT: no such…",
+      "gone.ts: not read; ENOENT: no such file or dire…",
     );
   });
 });
@@ -78,8 +87,8 @@ describe("the digest of a shell output", () => {
   });
 
   test("a test run keeps its totals", () => {
-    const text = `${lines(30, (i) => `(pass) case ${i}`)}\n(fail) parser reads [0.2ms]\nerror: expected 3, received 4\n\n 30 pass\n 1 fail\n\nCommand exited with code 1`;
-    expect(bash("bun test", text, true)).toBe("exit 1; 30 pass | 1 fail");
+    const text = `${lines(2000, (i) => `(pass) case ${i}`)}\n(fail) parser reads [0.2ms]\nerror: expected 3, received 4\n\n 2000 pass\n 1 fail\n\nCommand exited with code 1`;
+    expect(bash("bun test", text, true)).toBe("exit 1; (fail) parser reads [0.2ms]; 2000 pass | 1 fail");
   });
 
   test("identifiers the command already names are left out", () => {
@@ -94,7 +103,7 @@ describe("the digest of a shell output", () => {
 describe("the digest of edits, writes and other tools", () => {
   test("an edit gives its outcome facts, applied or not", () => {
     expect(outputDigest("edit", { path: "a.ts" }, "Successfully replaced text in a.ts.", false)).toBe("a.ts: applied");
-    expect(outputDigest("edit", { path: "a.ts" }, "Could not find the exact text in a.ts.", true)).toBe("a.ts: not applied; first error: Could not find …");
+    expect(outputDigest("edit", { path: "a.ts" }, "Could not find the exact text in a.ts.", true)).toBe("a.ts: not applied; Could not find the exact tex…");
   });
 
   test("another tool's output gives what it mentions", () => {
@@ -138,12 +147,12 @@ describe("bad input never throws and stays within the cap", () => {
     const raw = "line one\nline two";
     const digest = outputDigest("read", { path: "docs/ünïcode dir/naïve file.md" }, raw, false);
     within(digest, raw);
-    expect(digest).toBe("docs/ünïcode dir/naïve file.md: 2 lines");
+    expect(digest).toBe("naïve file.md: 2 lines");
   });
 
   test("a file deleted after the read changes nothing: the digest reads only the captured text", () => {
     const raw = "def kept(): pass\n";
-    expect(outputDigest("read", { path: "/nonexistent/deleted.py" }, raw, false)).toBe("/nonexistent/deleted.py: 1 line; kept");
+    expect(outputDigest("read", { path: "/nonexistent/deleted.py" }, raw, false)).toBe("deleted.py: 1 line; kept");
   });
 
   test("an edit result that reports failure", () => {

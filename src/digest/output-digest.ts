@@ -17,16 +17,17 @@
  * output (`digestBudget`), so a short output gets a short one. Pure, no LLM,
  * never throws on any string.
  */
-import { factLine, isShell, MUTATION_TOOLS, outcomeFacts, READ_TOOLS, shellOutcome } from "./outcome-facts.js";
+import { factLine, failureLine, isShell, MUTATION_TOOLS, READ_TOOLS, shellOutcome } from "./outcome-facts.js";
 import { rankedMentions, scanWindow } from "./mentions.js";
+import { fileName, readRange } from "./read-output.js";
 import { searchDigest, searchKind } from "./search-output.js";
 
 /** A digest's share of its output's length, and the least and most it gets (see PRUNING.md, "Digests"). */
 export const DIGEST_SHARE = 0.006;
 export const DIGEST_MIN_CHARS = 48;
 export const DIGEST_MAX_CHARS = 300;
-/** A sentence (first error, totals) takes at most half the budget; one longer than its room is cut, but not below this. */
-const SENTENCE_MIN_CHARS = 32;
+/** A sentence (first error, totals) longer than its room is cut, but not below this. */
+const SENTENCE_MIN_CHARS = 24;
 const TRACEBACK_HEADER = /^Traceback \(most recent call last\)/;
 const EXCEPTION_LINE = /^[A-Za-z_][\w.]*(?:Error|Exception)\b/;
 const WORD_CHAR = /\w/;
@@ -86,15 +87,30 @@ function searchParts(kind: "match" | "list", text: string, known: string, status
   return { head: [...status, search.head], sentences: [], items: merged };
 }
 
+/** A read, edit or write: the file's name, then the lines read, whether the change applied, or why it failed. */
+function fileParts(toolName: string, args: Record<string, unknown>, text: string, isError: boolean, known: string): DigestParts {
+  const name = fileName(args);
+  const mutation = MUTATION_TOOLS.has(toolName);
+  if (isError) {
+    const error = failureLine(text);
+    return { head: [`${name}: ${mutation ? "not applied" : "not read"}`], sentences: error === undefined ? [] : [error], items: [] };
+  }
+  if (mutation) return { head: [`${name}: applied`], sentences: [], items: [] };
+  const range = readRange(args, text);
+  return { head: [`${name}: ${range}`], sentences: [], items: range === "image" ? [] : rankedMentions(text, known) };
+}
+
 function digestParts(toolName: string, args: Record<string, unknown>, text: string, isError: boolean): DigestParts {
   const known = knownText(args);
   if (isShell(toolName, args)) return shellParts(toolName, args, text, isError, known);
-  const facts = outcomeFacts(toolName, args, text, isError);
-  const head = facts === undefined ? [] : [facts];
-  if (MUTATION_TOOLS.has(toolName) || (READ_TOOLS.has(toolName) && (isError || text.startsWith("[image returned: ")))) return { head, sentences: [], items: [] };
-  const kind = isError ? undefined : searchKind(toolName, args);
+  if (READ_TOOLS.has(toolName) || MUTATION_TOOLS.has(toolName)) return fileParts(toolName, args, text, isError, known);
+  if (isError) {
+    const error = failureLine(text);
+    return { head: ["failed"], sentences: error === undefined ? [] : [error], items: rankedMentions(text, known) };
+  }
+  const kind = searchKind(toolName, args);
   if (kind !== undefined) return searchParts(kind, text, known, []);
-  return { head, sentences: [], items: rankedMentions(text, known) };
+  return { head: [], sentences: [], items: rankedMentions(text, known) };
 }
 
 /** Whether `item` stands in `text` as a whole word (an error line may already name it). */
@@ -109,7 +125,8 @@ function saidIn(text: string, item: string): boolean {
 function assemble(parts: DigestParts, budget: number): string {
   let text = parts.head.length === 0 ? "" : factLine(parts.head.join("; "), budget);
   for (const sentence of parts.sentences) {
-    const room = Math.min(budget - text.length - (text === "" ? 0 : 2), Math.floor(budget / 2));
+    // Sentences leave half the budget to the identifiers, or take it all when there are none.
+    const room = Math.min(budget - text.length - (text === "" ? 0 : 2), parts.items.length === 0 ? budget : Math.floor(budget / 2));
     const whole = factLine(sentence);
     if (whole.length > room && room < SENTENCE_MIN_CHARS) continue;
     const piece = factLine(whole, room);

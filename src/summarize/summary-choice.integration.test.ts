@@ -44,7 +44,7 @@ describe("summaries: auto", () => {
     await sim.prompt({ turns: [[{ id: "r1", name: "read", args: { path: "src/a.ts" }, text: FILE }]], final: "Read it." });
     await flushNow(sim);
     expect(summarizerCalls).toBe(0);
-    expect(resultText(await sim.render(), "r1")).toBe("[`t1`: src/a.ts: 60 lines; step0 step1 step2 step3; context_tree_query: verbatim/pattern]");
+    expect(resultText(await sim.render(), "r1")).toBe("[`t1`: a.ts: 60 lines; step0 step1 step2 step3 step4; context_tree_query: verbatim/pattern]");
     expect((await sim.query(["t1"])).text).toContain(FILE);
   });
 
