@@ -633,7 +633,7 @@ function searchDigest(kind, text) {
 }
 
 // src/digest/output-digest.ts
-var DIGEST_SHARE = 0.006;
+var DIGEST_SHARE = 0.005;
 var DIGEST_MIN_CHARS = 48;
 var DIGEST_MAX_CHARS = 300;
 var SENTENCE_MIN_CHARS = 24;

@@ -1,14 +1,14 @@
 /**
- * What an output mentions that the agent may look up next, ranked: exception
- * names, `file:line` locations (Python's `File "x", line N` frames too), the
- * names the text declares, paths, and called symbols (`name(`). Whatever the
- * call's own arguments already say is left out: the agent wrote it. Each group
- * keeps its order (first mention; calls by how often they occur), and the list
- * takes one from each group in turn, so no kind crowds out the others when a
- * digest has room for a few. Scanning is linear in the text: one token pass
- * over a bounded window, regular expressions only on bounded tokens and lines.
- * Pure.
- */
+ * What an output mentions that the agent may look up next, ranked: reported
+ * exception names (`ValueError: bad` opening a line, not `except ValueError:`),
+ * `file:line` locations (Python's `File "x", line N` frames too), the names the
+ * text declares, and called symbols (`name(`), taken one from each kind in
+ * turn so no kind crowds out the others when a digest has room for a few;
+ * then paths named without a line, the least specific pointer. Each kind keeps
+ * its order (first mention; calls by how often they occur). Whatever the
+ * call's own arguments already say is left out: the agent wrote it. Scanning
+ * is linear in the text: one pass over the tokens of a bounded window, regular
+ * expressions only on bounded tokens and lines. Pure. */
 import { declaredNames } from "./declared-names.js";
 import { ANSI, factLine } from "./outcome-facts.js";
 

@@ -23,7 +23,7 @@ import { fileName, readRange } from "./read-output.js";
 import { searchDigest, searchKind } from "./search-output.js";
 
 /** A digest's share of its output's length, and the least and most it gets (see PRUNING.md, "Digests"). */
-export const DIGEST_SHARE = 0.006;
+export const DIGEST_SHARE = 0.005;
 export const DIGEST_MIN_CHARS = 48;
 export const DIGEST_MAX_CHARS = 300;
 /** A sentence (first error, totals) longer than its room is cut, but not below this. */
