@@ -82,9 +82,15 @@ export function compressedChainIds(req: RecordedRequest): string[] {
 export const STUB_RE =
   /^\[(?:(?:Summarized in pruner summary|Archived without a summary), ref `(t\d+)`\.(?: Outcome: [^\n]*? Use context_tree_query to retrieve the full output, or pass pattern to search it\.| Use context_tree_query to retrieve full output\.)|`(t\d+)`: [^\n]*; context_tree_query: verbatim\/pattern)\]$/;
 
+/** The ref a stub names, or undefined when the text is no ref stub. */
+export function stubRefOf(text: string): string | undefined {
+  const hit = STUB_RE.exec(text);
+  return hit ? (hit[1] ?? hit[2]) : undefined;
+}
+
 export function stubRefs(req: RecordedRequest): string[] {
   return toolMessages(req).flatMap((m) => {
-    const hit = STUB_RE.exec(m.text);
-    return hit ? [(hit[1] ?? hit[2])!] : [];
+    const ref = stubRefOf(m.text);
+    return ref === undefined ? [] : [ref];
   });
 }
