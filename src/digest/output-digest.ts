@@ -3,20 +3,18 @@
  * once at capture and kept on its index record (`digest`), so the stub of an
  * output archived without a summary can say what is in it. It extends the
  * outcome facts:
- * - a read (pi's `read`): its path, line range or count, then what the file
- *   declares and mentions;
+ * - a read (pi's `read`): the file's name and the lines it holds, then what
+ *   the file declares and mentions;
  * - a search or listing (`grep`, `find`, `ls`, and shell commands that run
  *   one first): the match or entry count and the files matched, most matches
  *   first, with their first line numbers;
- * - any other shell output: its status, first error line and final counts,
- *   then the exception names, `file:line` locations, declared names, paths
- *   and called symbols it mentions (`mentions.ts`);
- * - an edit or write: its outcome facts.
+ * - any other shell output: its status unless it succeeded, its first error
+ *   line and final counts, then the exception names, `file:line` locations,
+ *   declared names, called symbols and paths it mentions (`mentions.ts`);
+ * - an edit or write: the file's name and whether it applied.
  * Identifiers the call's own arguments hold are left out: the call stays in
  * the context beside the stub. The digest fits a budget that grows with the
- * output (`digestBudget`), so a short output gets a short one. Pure, no LLM,
- * never throws on any string.
- */
+ * output (`digestBudget`). Pure, no LLM, never throws on any string. */
 import { factLine, failureLine, isShell, MUTATION_TOOLS, READ_TOOLS, shellOutcome } from "./outcome-facts.js";
 import { rankedMentions, scanWindow } from "./mentions.js";
 import { fileName, readRange } from "./read-output.js";
