@@ -8,7 +8,7 @@ import { readOwnSidecar } from "../src/capture/sidecar-read.js";
 import { blobDirFor } from "../src/capture/spill.js";
 import type { ToolCallRecord } from "../src/types.js";
 import type { RecordedRequest } from "../test/e2e/fake-llm.js";
-import { STUB_RE, toolMessages } from "../test/e2e/wire-view.js";
+import { stubRefOf, toolMessages } from "../test/e2e/wire-view.js";
 
 export interface RecoveryCheck {
   /** Outputs that some main request did not carry verbatim. */
@@ -35,7 +35,7 @@ function prunedOutputs(requests: RecordedRequest[], originals: Map<string, strin
     for (const id of seen) {
       const text = carried.get(id);
       if (text === originals.get(id) || pruned.has(id)) continue;
-      pruned.set(id, text === undefined ? "" : (STUB_RE.exec(text)?.[1] ?? ""));
+      pruned.set(id, text === undefined ? "" : (stubRefOf(text) ?? ""));
     }
   }
   return pruned;

@@ -151,7 +151,7 @@ function bareToolCallId(key) {
   return parseOccKey(key).toolCallId;
 }
 
-// src/capture/outcome-facts.ts
+// src/digest/outcome-facts.ts
 var OUTCOME_MAX_CHARS = 200;
 var LINE_MAX_CHARS = 110;
 var COUNT_TAIL_LINES = 25;
@@ -168,13 +168,14 @@ var STATUS_LINES = [
 var ERROR_LINE = /\b(error|errors|fail|failed|failure|fatal|panic|exception|traceback)\b|\bERR!|[✗✘]/i;
 var COUNT_LINE = /\b\d+\s+(pass|passed|passing|fail|failed|failing|failures?|errors?|warnings?|skip|skipped|pending|todo|tests?|specs?|suites?|violations?)\b/i;
 var NOT_AN_ERROR = /^(\((pass|skip|todo)\)|[✓✔√]|PASS\b|ok\b|>?\s*\d+\s*\|)/;
+var NUMBERED_SOURCE = /^\d+\t/;
 var PI_NOTE = /^\[(Showing |\d+ more lines in file)/;
 var READ_RANGE = /^\[Showing lines (\d+)-(\d+) of (\d+)/;
 var ANSI = /\u001b(\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(\u0007|\u001b\\)?)/g;
 var CONTROL = /[\u0000-\u001f\u007f]/g;
-function factLine(line) {
+function factLine(line, max = LINE_MAX_CHARS) {
   const clean = line.replace(ANSI, "").replace(CONTROL, " ").replace(/\s+/g, " ").trim();
-  return clean.length <= LINE_MAX_CHARS ? clean : `${clean.slice(0, LINE_MAX_CHARS - 1)}…`;
+  return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
 }
 function plain(line) {
   return (line.includes("\x1B") ? line.replace(ANSI, "") : line).trim();
@@ -190,15 +191,15 @@ function outputLines(text) {
   return lines;
 }
 function firstErrorLine(lines) {
-  const line = lines.find((line) => ERROR_LINE.test(line) && !NOT_AN_ERROR.test(line) && !COUNT_LINE.test(line) && !isStatusLine(line) && !PI_NOTE.test(line));
+  const line = lines.find((line) => ERROR_LINE.test(line) && !NOT_AN_ERROR.test(line) && !NUMBERED_SOURCE.test(line) && !COUNT_LINE.test(line) && !isStatusLine(line) && !PI_NOTE.test(line));
   return line === undefined ? undefined : factLine(line);
 }
 function isStatusLine(line) {
   return EXIT_LINE.test(line) || STATUS_LINES.some(([pattern]) => pattern.test(line));
 }
 function countLines(lines) {
-  const tail = lines.slice(-COUNT_TAIL_LINES).filter((line) => COUNT_LINE.test(line) && !PI_NOTE.test(line) && !isStatusLine(line));
-  return tail.slice(-MAX_COUNT_LINES).map(factLine);
+  const tail = lines.slice(-COUNT_TAIL_LINES).filter((line) => COUNT_LINE.test(line) && !NUMBERED_SOURCE.test(line) && !PI_NOTE.test(line) && !isStatusLine(line));
+  return tail.slice(-MAX_COUNT_LINES).map((line) => factLine(line));
 }
 function shellStatus(lines, toolName, isError) {
   const last = lines[lines.length - 1] ?? "";
@@ -212,14 +213,17 @@ function shellStatus(lines, toolName, isError) {
     return { status: "failed", failed: true };
   return { status: toolName === "bash" || toolName === "powershell" ? "exit 0" : "ok", failed: false };
 }
-function shellFacts(toolName, text, isError) {
+function shellOutcome(toolName, text, isError) {
   const lines = outputLines(text);
   const { status, failed } = shellStatus(lines, toolName, isError);
-  const facts = [status];
   const error = failed ? firstErrorLine(lines) : undefined;
+  return error === undefined ? { status, counts: countLines(lines) } : { status, error, counts: countLines(lines) };
+}
+function shellFacts(toolName, text, isError) {
+  const { status, error, counts } = shellOutcome(toolName, text, isError);
+  const facts = [status];
   if (error !== undefined)
     facts.push(`first error: ${error}`);
-  const counts = countLines(lines);
   if (counts.length > 0)
     facts.push(`totals: ${counts.join(" | ")}`);
   return facts;
@@ -249,10 +253,14 @@ function readFacts(name, text) {
   const count = lineCount(text);
   return [`${name}: ${count} ${count === 1 ? "line" : "lines"}`];
 }
-function firstErrorFact(text) {
+function failureLine(text) {
   const lines = outputLines(text);
   const error = firstErrorLine(lines) ?? (lines[0] === undefined ? undefined : factLine(lines[0]));
-  return error === undefined || error === "" ? [] : [`first error: ${error}`];
+  return error === "" ? undefined : error;
+}
+function firstErrorFact(text) {
+  const error = failureLine(text);
+  return error === undefined ? [] : [`first error: ${error}`];
 }
 function capped(facts) {
   const text = facts.join("; ");
@@ -272,10 +280,497 @@ function outcomeFacts(toolName, args, resultText, isError) {
   return isError ? capped(["failed", ...firstErrorFact(resultText)]) : undefined;
 }
 
+// src/digest/declared-names.ts
+var MAX_LINE = 400;
+var NUMBERED = /^\s*\d{1,7}(?:\t| ?[:|-] ?)/;
+var MODIFIERS = /^(?:(?:export|default|pub(?:\([^)]{0,40}\))?|public|private|protected|internal|static|final|abstract|async|unsafe|extern|inline|override|virtual|sealed|declare|local|open|data|case)\s+)*/;
+var KEYWORD = /^(?:def|class|function\*?|fn|func|interface|type|struct|enum|trait|impl|module|namespace|object|record|protocol|extension|macro|sub|proc|procedure|defn|defun|const|let|var|val)\s+(?:\([^)]{0,80}\)\s*)?\*?([A-Za-z_$][\w$]*)/;
+var BINDING_KEYWORDS = new Set(["const", "let", "var", "val"]);
+var MARGIN_ASSIGN = /^([A-Za-z_$][\w$]*)\s*(?::[^=]{0,60})?=(?!=)/;
+var C_DEFINITION = /^[A-Za-z_][\w:<>,*& \t[\]]{0,80}?[\s*&]([A-Za-z_]\w*)\s*\([^;]{0,200}\)\s*(?:const\s*)?\{?\s*$/;
+var NOT_A_DEFINITION = /^(?:if|for|while|switch|return|else|do|catch|new|throw|raise|case|sizeof|await|yield|print|echo|assert|elif|except|with|not|and|or|in|is|del|import|from|go|defer|delete|typeof)\b/;
+var FIRST_WORD = /^[A-Za-z_$][\w$]*/;
+var MODIFIER_WORDS = new Set("export default pub public private protected internal static final abstract async unsafe extern inline override virtual sealed declare local open data case".split(" "));
+var KEYWORD_WORDS = new Set("def class function fn func interface type struct enum trait impl module namespace object record protocol extension macro sub proc procedure defn defun const let var val".split(" "));
+function startsWithDigit(line) {
+  let at = 0;
+  while (line.charCodeAt(at) === 32)
+    at++;
+  const code = line.charCodeAt(at);
+  return code >= 48 && code <= 57;
+}
+function declarationOf(rawLine) {
+  if (rawLine.length > MAX_LINE || rawLine.length < 4)
+    return;
+  const line = startsWithDigit(rawLine) ? rawLine.replace(NUMBERED, "") : rawLine;
+  const body = line.trimStart();
+  const atMargin = body.length === line.length;
+  const first = FIRST_WORD.exec(body)?.[0] ?? "";
+  if (MODIFIER_WORDS.has(first) || KEYWORD_WORDS.has(first)) {
+    const rest = body.replace(MODIFIERS, "");
+    const keyword = KEYWORD.exec(rest);
+    if (keyword) {
+      const word = rest.slice(0, rest.indexOf(" "));
+      return BINDING_KEYWORDS.has(word) && !atMargin && rest === body ? undefined : keyword[1];
+    }
+  }
+  if (atMargin && body.includes("=")) {
+    const assign = MARGIN_ASSIGN.exec(body);
+    if (assign)
+      return assign[1];
+  }
+  if (!body.includes("(") || NOT_A_DEFINITION.test(body))
+    return;
+  return C_DEFINITION.exec(body.replace(MODIFIERS, ""))?.[1];
+}
+function declaredNames(lines, limit) {
+  const names = [];
+  const seen = new Set;
+  for (const line of lines) {
+    const name = declarationOf(line);
+    if (name === undefined || name.length < 2 || seen.has(name))
+      continue;
+    seen.add(name);
+    names.push(name);
+    if (names.length >= limit)
+      break;
+  }
+  return names;
+}
+
+// src/digest/mentions.ts
+var HEAD_CHARS = 60000;
+var TAIL_CHARS = 20000;
+var GROUP_MAX = 64;
+var TOKEN_MAX = 300;
+var LINES_PER_LOCATION = 3;
+var FRAME = /File "([^"\n]{1,300})", line (\d{1,7})/g;
+var NAME = /^[A-Za-z_]\w*$/;
+var EXCEPTION = /^[A-Z]\w*(?:Error|Exception)$/;
+var LOCATION = /^(.*[^:]):(\d{1,7})(?::\d{1,7})?$/;
+var FILE_NAME = /\.[A-Za-z]\w{0,9}$/;
+var LETTER = /[A-Za-z]/;
+var WORD = /[A-Za-z_]\w*/g;
+var PI_NOTE2 = /\n\n\[(?:Showing |\d+ more lines in file)[^\n]*\]\s*$/;
+function scanWindow(text) {
+  const body = text.includes(`
+
+[`) ? text.replace(PI_NOTE2, "") : text;
+  const window = body.length <= HEAD_CHARS + TAIL_CHARS ? body : `${body.slice(0, HEAD_CHARS)}
+${body.slice(-TAIL_CHARS)}`;
+  return window.includes("\x1B") ? window.replace(ANSI, "") : window;
+}
+
+class Found {
+  knownText;
+  exceptions = new Set;
+  locations = new Map;
+  paths = new Set;
+  calls = new Map;
+  words;
+  constructor(knownText) {
+    this.knownText = knownText;
+  }
+  get knownWords() {
+    this.words ??= new Set(this.knownText.match(WORD) ?? []);
+    return this.words;
+  }
+  exception(name) {
+    if (this.exceptions.size < GROUP_MAX && !this.knownWords.has(name))
+      this.exceptions.add(name);
+  }
+  location(path, line) {
+    if (this.knownText.includes(`${path}:${line}`))
+      return;
+    const lines = this.locations.get(path);
+    if (lines === undefined) {
+      if (this.locations.size < GROUP_MAX)
+        this.locations.set(path, [line]);
+    } else if (lines.length < LINES_PER_LOCATION && !lines.includes(line))
+      lines.push(line);
+  }
+  path(path) {
+    if (this.paths.size < GROUP_MAX && isFilePath(path) && !this.knownText.includes(path))
+      this.paths.add(path);
+  }
+  isEmpty() {
+    return this.exceptions.size === 0 && this.locations.size === 0 && this.paths.size === 0 && this.calls.size === 0;
+  }
+  call(name) {
+    if (this.knownWords.has(name))
+      return;
+    const count = this.calls.get(name);
+    if (count !== undefined)
+      this.calls.set(name, count + 1);
+    else if (this.calls.size < GROUP_MAX * 4)
+      this.calls.set(name, 1);
+  }
+}
+function isFilePath(path) {
+  if (!LETTER.test(path))
+    return false;
+  const segments = path.split("/").filter((segment) => segment !== "");
+  if (segments.length < 2 && !FILE_NAME.test(path))
+    return false;
+  return FILE_NAME.test(segments[segments.length - 1]) || /^(\/|\.{1,2}\/|~\/)/.test(path) || segments.length >= 3;
+}
+function trimPath(token) {
+  return token.replace(/^[-:]+/, "").replace(/[.:,-]+$/, "");
+}
+var CODE_WORDS = new Set(["except", "catch", "raise", "throw", "throws", "class", "def", "import", "from", "if", "elif", "return", "new"]);
+var DOT = 46;
+var SLASH = 47;
+var COLON = 58;
+var OPEN_PAREN = 40;
+var NEWLINE = 10;
+function isSeparator(code) {
+  return code === DOT || code === COLON || code === SLASH;
+}
+function lastSegment(token) {
+  let end = token.length;
+  while (end > 0 && isSeparator(token.charCodeAt(end - 1)))
+    end--;
+  let start = end;
+  while (start > 0 && !isSeparator(token.charCodeAt(start - 1)))
+    start--;
+  return token.slice(start, end);
+}
+function readToken(found, token, next, reports) {
+  if (token.length > TOKEN_MAX)
+    return;
+  if (token.includes("Error") || token.includes("Exception")) {
+    const last = lastSegment(token);
+    if (EXCEPTION.test(last)) {
+      if (reports && (Number.isNaN(next) || next === NEWLINE || token.endsWith(":")))
+        found.exception(last);
+      else
+        found.call(last);
+      return;
+    }
+  }
+  if (next === OPEN_PAREN) {
+    const last = lastSegment(token);
+    if (last.length >= 2 && NAME.test(last))
+      found.call(last);
+  }
+  if (!token.includes("/") && !(token.includes(":") && token.includes(".")))
+    return;
+  const path = trimPath(token.split("::")[0]);
+  const location = LOCATION.exec(path);
+  if (location && (location[1].includes("/") || FILE_NAME.test(location[1])))
+    found.location(location[1], Number(location[2]));
+  else if (path.includes("/") && next !== OPEN_PAREN)
+    found.path(path);
+}
+var TOKEN_CHAR = new Uint8Array(128);
+for (const ch of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.@+~/:-")
+  TOKEN_CHAR[ch.charCodeAt(0)] = 1;
+function isTokenChar(code) {
+  return code < 128 && TOKEN_CHAR[code] === 1;
+}
+function readTokens(found, window) {
+  let index = 0;
+  let reportable = false;
+  let at = 0;
+  while (at < window.length) {
+    const code = window.charCodeAt(at);
+    if (code === NEWLINE)
+      index = 0;
+    if (!isTokenChar(code)) {
+      at++;
+      continue;
+    }
+    let end = at + 1;
+    while (end < window.length && isTokenChar(window.charCodeAt(end)))
+      end++;
+    const token = window.slice(at, end);
+    if (index === 0)
+      reportable = !CODE_WORDS.has(token);
+    readToken(found, token, window.charCodeAt(end), reportable && index < 2);
+    index++;
+    at = end;
+  }
+}
+function rankedMentions(text, known) {
+  const window = scanWindow(text);
+  const found = new Found(known);
+  if (window.includes('File "'))
+    for (const frame of window.matchAll(FRAME))
+      found.location(factLine(frame[1]), Number(frame[2]));
+  readTokens(found, window);
+  const declared = declaredNames(window.split(`
+`), GROUP_MAX).filter((name) => !found.knownWords.has(name));
+  if (declared.length === 0 && found.isEmpty())
+    return [];
+  const declaredSet = new Set(declared);
+  const locations = [...found.locations].map(([path, lines]) => `${path}:${lines.join(",")}`);
+  const paths = [...found.paths].filter((path) => !found.locations.has(path));
+  const calls = [...found.calls].filter(([name]) => !declaredSet.has(name) && !found.exceptions.has(name)).sort((a, b) => b[1] - a[1]).map(([name]) => name);
+  return [...roundRobin([[...found.exceptions], locations, declared, calls]), ...paths];
+}
+function roundRobin(groups) {
+  const out = [];
+  const longest = Math.max(0, ...groups.map((group) => group.length));
+  for (let i = 0;i < longest; i++)
+    for (const group of groups)
+      if (i < group.length)
+        out.push(group[i]);
+  return out;
+}
+
+// src/digest/read-output.ts
+var SHOWING = /\n\n\[Showing lines (\d+)-(\d+) of (\d+)[^\]\n]*\]\s*$/;
+var MORE = /\n\n\[(\d+) more lines in file\. Use offset=(\d+) to continue\.\]\s*$/;
+var NAME_MAX = 60;
+function fileName(args) {
+  const path = pathOf(args);
+  if (path === undefined)
+    return "(no path)";
+  const trimmed = path.replace(/\/+$/, "");
+  return factLine(trimmed.slice(trimmed.lastIndexOf("/") + 1) || trimmed, NAME_MAX);
+}
+function countLines2(text) {
+  if (text === "")
+    return 0;
+  let count = text.endsWith(`
+`) ? 0 : 1;
+  for (let at = text.indexOf(`
+`);at >= 0; at = text.indexOf(`
+`, at + 1))
+    count++;
+  return count;
+}
+function readRange(args, text) {
+  if (text.startsWith("[image returned: "))
+    return "image";
+  const showing = SHOWING.exec(text);
+  if (showing)
+    return `lines ${showing[1]}-${showing[2]} of ${showing[3]}`;
+  const offset = typeof args.offset === "number" && Number.isInteger(args.offset) && args.offset > 1 ? args.offset : 1;
+  const more = MORE.exec(text);
+  if (more) {
+    const end = Number(more[2]) - 1;
+    return `lines ${offset}-${end} of ${end + Number(more[1])}`;
+  }
+  const count = countLines2(text);
+  if (offset === 1)
+    return `${count} ${count === 1 ? "line" : "lines"}`;
+  const end = offset + count - 1;
+  return `lines ${offset}-${end} of ${end}`;
+}
+
+// src/digest/search-output.ts
+var SEARCH_TOOLS = new Set(["grep", "find", "ls", "glob"]);
+var MATCH_PROGRAMS = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack", "git-grep"]);
+var LIST_PROGRAMS = new Set(["find", "fd", "ls", "tree", "locate", "git-ls-files"]);
+var LINES_PER_FILE = 3;
+var MAX_FILES = 64;
+var LINE_MAX = 2000;
+var FILE_LINE = /^(.+?):(\d{1,7})[:-]/;
+var CONTEXT_LINE = /^(.+?)-(\d{1,7})-/;
+var NUMBER_ONLY = /^(\d{1,7})[:-]/;
+var FILE_ONLY = /^([^\s:][^:]{0,300}):/;
+var PATH_LIKE = /\/|\.[A-Za-z]\w{0,9}$/;
+var PI_NOTE3 = /^\[.*(limit reached|truncated|Showing )/;
+var QUIET = /^(--|No matches found|No files found matching pattern|\(empty directory\)|Binary file .* matches)$/;
+var PREFIX_WORDS = new Set(["sudo", "env", "time", "command"]);
+var ASSIGNMENT = /^\w+=/;
+var LEADING_WORDS = /^\s*(\S+)(?:\s+(\S+))?/;
+function firstProgram(command) {
+  const lead = LEADING_WORDS.exec(command);
+  if (lead && lead[1] !== "cd" && !PREFIX_WORDS.has(lead[1]) && !ASSIGNMENT.test(lead[1]))
+    return programOf(lead[1], lead[2]);
+  for (const step of command.split(/&&|\|\||;/)) {
+    const words = step.split("|")[0].trim().split(/\s+/).filter((w) => w !== "" && !ASSIGNMENT.test(w) && !PREFIX_WORDS.has(w));
+    if (words.length === 0 || words[0] === "cd")
+      continue;
+    return programOf(words[0], words[1]);
+  }
+  return;
+}
+function programOf(word, next) {
+  const program = word.slice(word.lastIndexOf("/") + 1).replace(/[;|&]+$/, "");
+  return program === "git" && next !== undefined ? `git-${next}` : program;
+}
+function searchKind(toolName, args) {
+  if (SEARCH_TOOLS.has(toolName))
+    return toolName === "grep" ? "match" : "list";
+  if (typeof args.command !== "string")
+    return;
+  const program = firstProgram(args.command);
+  if (program === undefined)
+    return;
+  return MATCH_PROGRAMS.has(program) ? "match" : LIST_PROGRAMS.has(program) ? "list" : undefined;
+}
+function counted(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+function tallyLine(tally, line) {
+  if (CONTEXT_LINE.test(line) && !FILE_LINE.test(line))
+    return;
+  tally.matches++;
+  const withLine = FILE_LINE.exec(line);
+  const file = withLine?.[1] ?? (NUMBER_ONLY.test(line) ? undefined : FILE_ONLY.exec(line)?.[1]);
+  const number = withLine ? Number(withLine[2]) : Number(NUMBER_ONLY.exec(line)?.[1] ?? Number.NaN);
+  tally.texts.push(line.slice((withLine?.[0] ?? NUMBER_ONLY.exec(line)?.[0] ?? (file === undefined ? "" : `${file}:`)).length));
+  if (file === undefined || !PATH_LIKE.test(file)) {
+    if (!Number.isNaN(number) && tally.lines.length < LINES_PER_FILE)
+      tally.lines.push(number);
+    return;
+  }
+  tally.counts.set(file, (tally.counts.get(file) ?? 0) + 1);
+  const lines = tally.files.get(file);
+  if (lines === undefined) {
+    if (tally.files.size < MAX_FILES)
+      tally.files.set(file, Number.isNaN(number) ? [] : [number]);
+  } else if (!Number.isNaN(number) && lines.length < LINES_PER_FILE)
+    lines.push(number);
+}
+function searchDigest(kind, text) {
+  const lines = text.split(`
+`).filter((line) => line.trim() !== "" && line.length <= LINE_MAX && !PI_NOTE3.test(line) && !QUIET.test(line.trim()));
+  if (kind === "list")
+    return { head: counted(lines.length, "entry", "entries"), items: lines.map((line) => factLine(line)), texts: [] };
+  const tally = { matches: 0, files: new Map, counts: new Map, lines: [], texts: [] };
+  for (const line of lines)
+    tallyLine(tally, line);
+  const ranked = [...tally.files].sort((a, b) => (tally.counts.get(b[0]) ?? 0) - (tally.counts.get(a[0]) ?? 0));
+  const items = ranked.map(([file, numbers]) => factLine(numbers.length === 0 ? file : `${file}:${numbers.join(",")}`));
+  if (tally.files.size === 0 && tally.lines.length > 0)
+    items.push(`lines ${tally.lines.join(",")}`);
+  const where = tally.files.size > 0 ? ` in ${counted(tally.files.size, "file", "files")}` : "";
+  return { head: `${counted(tally.matches, "match", "matches")}${where}`, items, texts: tally.texts };
+}
+
+// src/digest/output-digest.ts
+var DIGEST_SHARE = 0.005;
+var DIGEST_MIN_CHARS = 48;
+var DIGEST_MAX_CHARS = 300;
+var SENTENCE_MIN_CHARS = 24;
+var TRACEBACK_HEADER = /^Traceback \(most recent call last\)/;
+var EXCEPTION_LINE = /^[A-Za-z_][\w.]*(?:Error|Exception)\b/;
+var WORD_CHAR = /\w/;
+function digestBudget(rawChars) {
+  const share = Math.round(Math.max(0, rawChars) * DIGEST_SHARE);
+  return Math.min(DIGEST_MAX_CHARS, Math.max(DIGEST_MIN_CHARS, share));
+}
+function knownText(args) {
+  return Object.values(args).filter((value) => typeof value === "string").join(`
+`);
+}
+function failureStatus(status) {
+  return status === "exit 0" || status === "ok" ? [] : [status];
+}
+function errorSentence(error, text) {
+  if (error === undefined || !TRACEBACK_HEADER.test(error))
+    return error;
+  const lines = scanWindow(text).split(`
+`);
+  for (let i = lines.length - 1;i >= 0; i--)
+    if (EXCEPTION_LINE.test(lines[i]))
+      return lines[i];
+  return;
+}
+function shellParts(toolName, args, text, isError, known) {
+  const outcome = shellOutcome(toolName, text, isError);
+  const status = failureStatus(outcome.status);
+  const kind = searchKind(toolName, args);
+  if (kind !== undefined)
+    return searchParts(kind, text, known, status);
+  const error = errorSentence(outcome.error, text);
+  const sentences = error === undefined ? [] : [error];
+  if (outcome.counts.length > 0)
+    sentences.push(outcome.counts.join(" | "));
+  return { head: status, sentences, items: rankedMentions(text, known) };
+}
+function searchParts(kind, text, known, status) {
+  const search = searchDigest(kind, scanWindow(text));
+  const items = search.items.filter((item) => !known.includes(item));
+  const mentioned = rankedMentions(search.texts.join(`
+`), known).filter((item) => !items.includes(item));
+  const merged = [];
+  for (let i = 0;i < Math.max(items.length, mentioned.length); i++)
+    merged.push(...[items[i], mentioned[i]].filter((x) => x !== undefined));
+  return { head: [...status, search.head], sentences: [], items: merged };
+}
+function fileParts(toolName, args, text, isError, known) {
+  const name = fileName(args);
+  const mutation = MUTATION_TOOLS.has(toolName);
+  if (isError) {
+    const error = failureLine(text);
+    return { head: [`${name}: ${mutation ? "not applied" : "not read"}`], sentences: error === undefined ? [] : [error], items: [] };
+  }
+  if (mutation)
+    return { head: [`${name}: applied`], sentences: [], items: [] };
+  const range = readRange(args, text);
+  return { head: [`${name}: ${range}`], sentences: [], items: range === "image" ? [] : rankedMentions(text, known) };
+}
+function digestParts(toolName, args, text, isError) {
+  const known = knownText(args);
+  if (isShell(toolName, args))
+    return shellParts(toolName, args, text, isError, known);
+  if (READ_TOOLS.has(toolName) || MUTATION_TOOLS.has(toolName))
+    return fileParts(toolName, args, text, isError, known);
+  if (isError) {
+    const error = failureLine(text);
+    return { head: ["failed"], sentences: error === undefined ? [] : [error], items: rankedMentions(text, known) };
+  }
+  const kind = searchKind(toolName, args);
+  if (kind !== undefined)
+    return searchParts(kind, text, known, []);
+  return { head: [], sentences: [], items: rankedMentions(text, known) };
+}
+function saidIn(text, item) {
+  for (let at = text.indexOf(item);at >= 0; at = text.indexOf(item, at + 1)) {
+    if (!WORD_CHAR.test(text[at - 1] ?? "") && !WORD_CHAR.test(text[at + item.length] ?? ""))
+      return true;
+  }
+  return false;
+}
+function assemble(parts, budget) {
+  let text = parts.head.length === 0 ? "" : factLine(parts.head.join("; "), budget);
+  for (const sentence of parts.sentences) {
+    const room = Math.min(budget - text.length - (text === "" ? 0 : 2), parts.items.length === 0 ? budget : Math.floor(budget / 2));
+    const whole = factLine(sentence);
+    if (whole.length > room && room < SENTENCE_MIN_CHARS)
+      continue;
+    const piece = factLine(whole, room);
+    text = text === "" ? piece : `${text}; ${piece}`;
+  }
+  const said = text;
+  let separator = text === "" ? "" : "; ";
+  for (const item of parts.items) {
+    if (saidIn(said, item))
+      continue;
+    const next = `${text}${separator}${item}`;
+    if (next.length > budget)
+      continue;
+    text = next;
+    separator = " ";
+  }
+  return text;
+}
+function lineCount2(text) {
+  let lines = text.endsWith(`
+`) ? 0 : 1;
+  for (let at = text.indexOf(`
+`);at >= 0; at = text.indexOf(`
+`, at + 1))
+    lines++;
+  return `${lines} ${lines === 1 ? "line" : "lines"}`;
+}
+function outputDigest(toolName, args, resultText, isError) {
+  const digest = assemble(digestParts(toolName, args, resultText, isError), digestBudget(resultText.length));
+  if (digest !== "")
+    return digest;
+  return resultText === "" ? undefined : lineCount2(resultText);
+}
+
 // src/capture/persisted-entries.ts
 var BLOCK_ID = /^b\d+$/;
 var OUTCOME_READ_LIMIT = 300;
 var OUTCOME_TEXT = /^[^\u0000-\u001f\u007f]*$/;
+var DIGEST_READ_LIMIT = 400;
 var HEADER_SAFE = /^[^"<>\r\n]+$/;
 var OUTCOMES = new Set([
   "summarized",
@@ -293,6 +788,8 @@ var isFiniteNumber = (value) => typeof value === "number" && Number.isFinite(val
 var isCount = (value) => isFiniteNumber(value) && value >= 0;
 var isStringList = (value) => Array.isArray(value) && value.every(isString);
 var isOutcome = (value) => typeof value === "string" && value !== "" && value.length <= OUTCOME_READ_LIMIT && OUTCOME_TEXT.test(value);
+var isDigest = (value) => typeof value === "string" && value !== "" && value.length <= DIGEST_READ_LIMIT && OUTCOME_TEXT.test(value);
+var DIGEST_EXPECTED = `a single-line string of at most ${DIGEST_READ_LIMIT} characters`;
 var isHeaderSafe = (value) => typeof value === "string" && HEADER_SAFE.test(value);
 function fieldProblem(data, fields) {
   for (const field of fields) {
@@ -345,9 +842,26 @@ function parseToolCallRecord(value) {
   const problem = fieldProblem(value, RECORD_FIELDS);
   if (problem !== undefined)
     return bad(problem);
-  if (isPlainObject(value.args))
+  const digestBad = value.digest !== undefined && !isDigest(value.digest);
+  if (isPlainObject(value.args) && !digestBad)
     return ok(value);
-  return ok({ ...value, args: recordArgs(value.args) });
+  const { digest, ...rest } = value;
+  const record = { ...rest, args: recordArgs(value.args) };
+  if (!digestBad && digest !== undefined)
+    record.digest = digest;
+  return ok(record);
+}
+function badDigests(list) {
+  let count = 0;
+  let first;
+  for (let i = 0;i < list.length; i++) {
+    const value = list[i];
+    if (!isPlainObject(value) || value.digest === undefined || isDigest(value.digest) || fieldProblem(value, RECORD_FIELDS) !== undefined)
+      continue;
+    count++;
+    first ??= i;
+  }
+  return first === undefined ? { count } : { count, first };
 }
 var REF_FIELDS = [
   { key: "shortId", expected: 'a ref without ", <, > or line breaks', test: isHeaderSafe, required: true },
@@ -411,6 +925,9 @@ function parseIndexEntry(data) {
   }
   if (refs.dropped > 0)
     parts.push(`${refs.dropped} ref(s), first refs${refs.firstProblem}`);
+  const digests = badDigests(data.toolCalls);
+  if (digests.count > 0)
+    parts.push(`${digests.count} digest(s), first toolCalls[${digests.first}] digest is not ${DIGEST_EXPECTED}`);
   if (parts.length > 0)
     entry.partial = parts.join("; ");
   return ok(entry);
@@ -660,6 +1177,9 @@ function captureCall(block, results) {
   const outcome = outcomeFacts(toolName, args, call.resultText, call.isError);
   if (outcome !== undefined)
     call.outcome = outcome;
+  const digest = outputDigest(toolName, args, call.resultText, call.isError);
+  if (digest !== undefined)
+    call.digest = digest;
   return call;
 }
 function captureBatch(message, toolResults, turnIndex, timestamp) {
@@ -5293,6 +5813,9 @@ function recordsFromTranscript(branch, keys) {
       const outcome = outcomeFacts(record.toolName, record.args, record.resultText, record.isError);
       if (outcome !== undefined)
         record.outcome = outcome;
+      const digest = outputDigest(record.toolName, record.args, record.resultText, record.isError);
+      if (digest !== undefined)
+        record.digest = digest;
       records.push(record);
     }
   }
@@ -5803,6 +6326,8 @@ function recordFromCall(batch, call) {
   record.contentHash = call.contentHash ?? hashToolResult(call.toolName, call.resultText);
   if (call.outcome !== undefined)
     record.outcome = call.outcome;
+  if (call.digest !== undefined)
+    record.digest = call.digest;
   if (call.unsummarized)
     record.unsummarized = true;
   if (call.supersededBy !== undefined)
@@ -6744,7 +7269,7 @@ function code(text) {
 }
 var WHOLE = { start: 1, end: Infinity };
 var HEAD_DEFAULT_LINES = 10;
-var SHOWING = /^\n\n\[Showing lines (\d+)-(\d+) of \d+/;
+var SHOWING2 = /^\n\n\[Showing lines (\d+)-(\d+) of \d+/;
 var PARTIAL_LINE = /^\n\n\[Showing last [^\]]* of line \d+/;
 var LINE_TOO_LONG = /^\[Line \d+ is [^\]]*, exceeds /;
 function normalizeFilePath(raw, cwd) {
@@ -6886,7 +7411,7 @@ function deliveredRange(requested, resultText, numbering) {
 [`)));
   if (PARTIAL_LINE.test(tail) || LINE_TOO_LONG.test(resultText))
     return;
-  const note = SHOWING.exec(tail);
+  const note = SHOWING2.exec(tail);
   if (!note)
     return requested;
   const [first, last] = [Number(note[1]), Number(note[2])];
@@ -7050,7 +7575,7 @@ function archivedStub(msg, key, indexer, protection, archive) {
   if (own && isSupersededBy2(record?.supersededBy))
     return { ref, text: textStub(supersededStubText(ref, record.supersededBy)) };
   if (record?.unsummarized === true)
-    return { ref, text: textStub(unsummarizedStubText(ref, outcome)) };
+    return { ref, text: textStub(unsummarizedStubText(ref, outcome, own ? ownDigest(record) : undefined)) };
   if (typeof record?.spillPath !== "string" || record.spillPath === "")
     return { ref, text: summarizedStub(ref, outcome) };
   return { ref, text: textStub(spilledStub(record, ref, outcome)) };
@@ -7059,6 +7584,9 @@ function ownOutcome(record, lookupKey) {
   if (typeof record?.outcome !== "string" || record.outcome === "")
     return;
   return isOwnRecord(record, lookupKey) ? record.outcome : undefined;
+}
+function ownDigest(record) {
+  return typeof record.digest === "string" && record.digest !== "" ? record.digest : undefined;
 }
 function isOwnRecord(record, lookupKey) {
   return typeof record?.toolCallId === "string" && occKey(record.toolCallId, resultTimestampOf(record.resultTimestamp)) === lookupKey;
@@ -7083,7 +7611,9 @@ function isSupersededBy2(value) {
 function textStub(text) {
   return { text, quoted: quotedLength(text) };
 }
-function unsummarizedStubText(ref, facts) {
+function unsummarizedStubText(ref, facts, digest) {
+  if (digest !== undefined)
+    return `[\`${ref}\`: ${digest}; context_tree_query: verbatim/pattern]`;
   const lead = `[Archived without a summary, ref \`${ref}\`.`;
   return facts === undefined ? `${lead} ${SEARCH_HINT}]` : `${lead} Outcome: ${sentence(facts)} ${SEARCH_HINT}]`;
 }
@@ -7194,11 +7724,14 @@ function summarizedStub(ref, outcome) {
   if (stub === undefined) {
     if (summarizedTexts.size >= SUMMARIZED_TEXT_LIMIT)
       summarizedTexts.clear();
-    const text = outcome === undefined ? `[Summarized in pruner summary, ref \`${ref}\`. Use context_tree_query to retrieve full output.]` : `[Summarized in pruner summary, ref \`${ref}\`. Outcome: ${sentence(outcome)} ${SEARCH_HINT}]`;
+    const text = summarizedStubText(ref, outcome);
     stub = { text, quoted: quotedLength(text) };
     summarizedTexts.set(cacheKey, stub);
   }
   return stub;
+}
+function summarizedStubText(ref, outcome) {
+  return outcome === undefined ? `[Summarized in pruner summary, ref \`${ref}\`. Use context_tree_query to retrieve full output.]` : `[Summarized in pruner summary, ref \`${ref}\`. Outcome: ${sentence(outcome)} ${SEARCH_HINT}]`;
 }
 var SEARCH_HINT = "Use context_tree_query to retrieve the full output, or pass pattern to search it.";
 function sentence(text) {
@@ -8487,7 +9020,7 @@ var offOr = (show) => (raw) => {
 var chars = offOr((n) => `${n} chars`);
 var secondsShown = offOr((n) => `${n / 1000} s`);
 var percent3 = offOr((n) => `${Math.round(n * 100)}%`);
-var counted = (unit) => offOr((n) => plural(n, unit));
+var counted2 = (unit) => offOr((n) => plural(n, unit));
 function shownCycle(presets, show) {
   const raws = presetValues(presets);
   const values = raws.map(show);
@@ -8530,7 +9063,7 @@ function readOnlyList(id, label) {
   return { id, label, values: (c) => [listOrNone(c[id])], current: (c) => listOrNone(c[id]) };
 }
 var AUTO_BUDGET = shownCycle(AUTO_BUDGET_PRESETS, percent3);
-var chainsShown = counted("chain");
+var chainsShown = counted2("chain");
 var WINDOW = shownCycle(ROLLING_WINDOW_PRESETS, chainsShown);
 var SPECS = [
   topBool("enabled", "Enabled"),
@@ -8549,7 +9082,7 @@ var SPECS = [
   castSpec("summaries", "Summaries", SUMMARIES_MODES),
   topBool("quietOversizedSkips", "Quiet skip notifications"),
   intSpec("minBatchChars", "Min batch size", MIN_BATCH_CHARS_PRESETS, chars),
-  intSpec("recoveryGraceTurns", "Recovery grace", RECOVERY_GRACE_PRESETS, counted("prompt")),
+  intSpec("recoveryGraceTurns", "Recovery grace", RECOVERY_GRACE_PRESETS, counted2("prompt")),
   intSpec("summarizerIdleTimeoutMs", "Summarizer idle timeout", SUMMARIZER_IDLE_TIMEOUT_PRESETS, secondsShown),
   intSpec("summarizerMaxTimeoutMs", "Summarizer max timeout", SUMMARIZER_MAX_TIMEOUT_PRESETS, secondsShown),
   {
@@ -8581,7 +9114,7 @@ var SPECS = [
   chainSpec("chainCompressionStripThinking", "Strip final thinking", "stripFinalAssistantThinking"),
   chainSpec("chainCompressionFuseRange", "Fuse range summary", "fuseRangeSummary"),
   boolSpec("purgeErrorsEnabled", "Error purge", (c) => c.purgeErrors.enabled, (c, v) => ({ ...c, purgeErrors: { ...c.purgeErrors, enabled: v } })),
-  purgeIntSpec("purgeErrorsCooldown", "Error purge cooldown", "cooldownTurns", PURGE_COOLDOWN_PRESETS, 1, counted("turn")),
+  purgeIntSpec("purgeErrorsCooldown", "Error purge cooldown", "cooldownTurns", PURGE_COOLDOWN_PRESETS, 1, counted2("turn")),
   purgeIntSpec("purgeErrorsMinArgChars", "Error purge min argument size", "minArgChars", PURGE_MIN_ARG_PRESETS, 0, chars),
   readOnlyList("protectedTools", "Protected tools"),
   readOnlyList("protectedPaths", "Protected paths")

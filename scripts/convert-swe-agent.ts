@@ -16,15 +16,15 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 
-const PROVIDER = "anthropic";
-const MODEL = "claude-sonnet-4-5";
+export const PROVIDER = "anthropic";
+export const MODEL = "claude-sonnet-4-5";
 const START = Date.UTC(2025, 0, 1);
-const BASH_TOOL = {
+export const BASH_TOOL = {
   name: "bash",
   description: "Run a shell command in the task's repository",
   parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
 };
-const ZERO_USAGE = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+export const ZERO_USAGE = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
 
 interface HistoryItem {
   role?: string;
@@ -39,16 +39,21 @@ function textOf(content: unknown): string {
   return "";
 }
 
-class SessionWriter {
+/** A session id derived from the trajectory's name, so a conversion is the same file every time. */
+export function sessionIdOf(name: string): string {
+  return createHash("sha256").update(name).digest("hex").slice(0, 32).replace(/^(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-");
+}
+
+export class SessionWriter {
   private readonly lines: string[] = [];
   private parent: string | null = null;
   private count = 0;
   time = START;
 
-  constructor(id: string, name: string) {
-    this.lines.push(JSON.stringify({ type: "session", version: 3, id, timestamp: new Date(START).toISOString(), cwd: `/swe-agent/${name}` }));
+  constructor(id: string, cwd: string, title: string) {
+    this.lines.push(JSON.stringify({ type: "session", version: 3, id, timestamp: new Date(START).toISOString(), cwd }));
     this.entry({ type: "model_change", provider: PROVIDER, modelId: MODEL });
-    this.entry({ type: "session_info", name: `SWE-agent: ${name}` });
+    this.entry({ type: "session_info", name: title });
   }
 
   entry(fields: Record<string, unknown>): void {
@@ -70,8 +75,7 @@ export function convertTrajectory(json: string, name: string): string {
   const traj = JSON.parse(json) as { history?: HistoryItem[]; trajectory?: Array<{ execution_time?: unknown }> };
   const history = Array.isArray(traj.history) ? traj.history : [];
   const steps = Array.isArray(traj.trajectory) ? traj.trajectory : [];
-  const id = createHash("sha256").update(name).digest("hex").slice(0, 32).replace(/^(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-");
-  const out = new SessionWriter(id, name);
+  const out = new SessionWriter(sessionIdOf(name), `/swe-agent/${name}`, `SWE-agent: ${name}`);
   let openCall: string | undefined;
   let actions = 0;
   for (const item of history) {

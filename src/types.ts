@@ -238,8 +238,10 @@ export interface CapturedToolCall {
   spillBytes?: number;
   resultPreview?: string;
   contentHash?: string;
-  /** Outcome facts read at capture (`capture/outcome-facts.ts`); the stub shows them verbatim. */
+  /** Outcome facts read at capture (`digest/outcome-facts.ts`); the stub shows them verbatim. */
   outcome?: string;
+  /** The output's digest read at capture (`digest/output-digest.ts`); an unsummarized stub shows it verbatim. */
+  digest?: string;
   /** Archived without a summary (`summaries`, a stale output): the stub says so and shows the output's facts. */
   unsummarized?: true;
   /** Why this output went stale, when it did (`capture/stale-outputs.ts`); the stub names it. */
@@ -279,8 +281,10 @@ export interface ToolCallRecord {
   spillBytes?: number;
   resultPreview?: string;
   contentHash?: string;
-  /** Outcome facts read at capture (`capture/outcome-facts.ts`); the stub shows them verbatim. */
+  /** Outcome facts read at capture (`digest/outcome-facts.ts`); the stub shows them verbatim. */
   outcome?: string;
+  /** The output's digest read at capture (`digest/output-digest.ts`); an unsummarized stub shows it verbatim. */
+  digest?: string;
   /** Archived without a summary; the stub says so (absent on summarized records and those of older versions). */
   unsummarized?: true;
   /** Set when the output was retired as stale; the stub names what superseded it. */

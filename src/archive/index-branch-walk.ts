@@ -5,7 +5,8 @@
  */
 import { extractToolResultText } from "../capture/batch-capture.js";
 import { occKey } from "../capture/occurrence-key.js";
-import { outcomeFacts } from "../capture/outcome-facts.js";
+import { outcomeFacts } from "../digest/outcome-facts.js";
+import { outputDigest } from "../digest/output-digest.js";
 import {
   corruptEntryMessage,
   corruptPartMessage,
@@ -75,9 +76,11 @@ export function recordsFromTranscript(branch: unknown[], keys: Set<string>): Too
         timestamp: msg.timestamp,
         resultTimestamp: msg.timestamp,
       };
-      // The same facts the live capture read, so the stub matches the one the flush's record gave.
+      // The same facts and digest the live capture read, so the stub matches the one the flush's record gave.
       const outcome = outcomeFacts(record.toolName, record.args, record.resultText, record.isError);
       if (outcome !== undefined) record.outcome = outcome;
+      const digest = outputDigest(record.toolName, record.args, record.resultText, record.isError);
+      if (digest !== undefined) record.digest = digest;
       records.push(record);
     }
   }

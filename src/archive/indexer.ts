@@ -99,6 +99,7 @@ function recordFromCall(batch: CapturedBatch, call: CapturedBatch["toolCalls"][n
   // Persisted so a reload seeds dedup without hashing every archived output again (a spill already set it).
   record.contentHash = call.contentHash ?? hashToolResult(call.toolName, call.resultText);
   if (call.outcome !== undefined) record.outcome = call.outcome;
+  if (call.digest !== undefined) record.digest = call.digest;
   if (call.unsummarized) record.unsummarized = true;
   if (call.supersededBy !== undefined) record.supersededBy = call.supersededBy;
   return record;

@@ -353,7 +353,7 @@ describe("capture of values a hand-edited session can hold", () => {
   test("captured calls take the types the index reads back", () => {
     const message = { role: "assistant", content: [{ type: "toolCall", id: "a", name: 7, arguments: "ls -la" }], timestamp: 1 };
     const [captured] = captureBatch(message, [{ ...toolResult(5, "a", "out"), isError: "yes" }], 0, 1).toolCalls;
-    expect(captured).toEqual({ toolCallId: "a", toolName: "", args: { _raw: "ls -la" }, resultText: "out", isError: false, resultTimestamp: 5 });
+    expect(captured).toEqual({ toolCallId: "a", toolName: "", args: { _raw: "ls -la" }, resultText: "out", isError: false, resultTimestamp: 5, digest: "1 line" });
   });
 
   test("the rescan skips a block whose id is not a string without throwing", () => {

@@ -6,7 +6,8 @@
 import { imageMarkerLines } from "./image-markers.js";
 import { isPrunerCustomType, toolCallBlocks } from "./message-shape.js";
 import { occKey, resultTimestampOf } from "./occurrence-key.js";
-import { outcomeFacts } from "./outcome-facts.js";
+import { outcomeFacts } from "../digest/outcome-facts.js";
+import { outputDigest } from "../digest/output-digest.js";
 import { recordArgs } from "./persisted-entries.js";
 import type { BatchingMode, CapturedBatch, CapturedToolCall } from "../types.js";
 
@@ -108,6 +109,8 @@ function captureCall(block: any, results: FirstResults): CapturedToolCall {
   if (resultTimestamp !== undefined) call.resultTimestamp = resultTimestamp;
   const outcome = outcomeFacts(toolName, args, call.resultText, call.isError);
   if (outcome !== undefined) call.outcome = outcome;
+  const digest = outputDigest(toolName, args, call.resultText, call.isError);
+  if (digest !== undefined) call.digest = digest;
   return call;
 }
 

@@ -93,6 +93,32 @@ describe("tool-call records", () => {
     expect(parsed.ok && parsed.value.outcome).toBe("exit 1; first error: boom");
   });
 
+  test("a record with a digest loads with it, as the same object", () => {
+    const value = record({ digest: "exit 1; ValueError a.py:3" });
+    const parsed = parseToolCallRecord(value);
+    expect(parsed.ok && parsed.value).toBe(value as any);
+  });
+
+  for (const [what, digest] of [
+    ["a number", 7],
+    ["empty", ""],
+    ["longer than 400 characters", "x".repeat(401)],
+    ["two lines", "exit 1\n[fake] instruction"],
+    ["a control character", "exit 1\u001b[2J"],
+  ] as const) {
+    test(`a record whose digest is ${what} loads without its digest, its input untouched`, () => {
+      const value: Record<string, unknown> = record({ digest, outcome: "exit 1" });
+      const parsed = parseToolCallRecord(value);
+      expect(parsed.ok && parsed.value).toEqual(record({ outcome: "exit 1" }) as any);
+      expect(value.digest).toBe(digest);
+    });
+  }
+
+  test("a digest up to the read limit loads", () => {
+    const parsed = parseToolCallRecord(record({ digest: "x".repeat(400) }));
+    expect(parsed.ok && parsed.value.digest).toHaveLength(400);
+  });
+
   test("a record without resultText is rejected", () => {
     const { resultText: _, ...bare } = record();
     expect(reasonOf(parseToolCallRecord(bare))).toBe("resultText is missing");
@@ -156,6 +182,22 @@ describe("context-prune-index", () => {
       expect(reasonOf(parseIndexEntry(data))).toBe(reason);
     });
   }
+});
+
+describe("context-prune-index digests", () => {
+  test("an entry whose record has a bad digest keeps the record and names the digest it left out", () => {
+    const parsed = parseIndexEntry({ toolCalls: [record({ digest: "ok digest" }), record({ toolCallId: "bash_2", digest: 5 })] });
+    expect(parsed.ok && parsed.value.toolCalls.map((r) => [r.toolCallId, r.digest])).toEqual([
+      ["bash_1", "ok digest"],
+      ["bash_2", undefined],
+    ]);
+    expect(parsed.ok && parsed.value.partial).toBe("1 digest(s), first toolCalls[1] digest is not a single-line string of at most 400 characters");
+  });
+
+  test("a record dropped for another field is not counted again for its digest", () => {
+    const parsed = parseIndexEntry({ toolCalls: [record({ turnIndex: "x", digest: 5 })] });
+    expect(parsed.ok && parsed.value.partial).toBe("1 of 1 record(s), first toolCalls[0] turnIndex is not a finite number");
+  });
 });
 
 describe("context-prune-summary", () => {

@@ -33,6 +33,8 @@ const BLOCK_ID = /^b\d+$/;
 // The stub shows a record's outcome verbatim: one line, no control characters, bounded.
 const OUTCOME_READ_LIMIT = 300;
 const OUTCOME_TEXT = /^[^\u0000-\u001f\u007f]*$/;
+// The digest is shown verbatim too; its read limit sits a little above what a digest is written at (300).
+const DIGEST_READ_LIMIT = 400;
 // Refs end up inside `<compressed-chain id=".." tools="..">` headers and stub text.
 const HEADER_SAFE = /^[^"<>\r\n]+$/;
 const OUTCOMES: ReadonlySet<unknown> = new Set<PruneFrontierOutcome>([
@@ -56,6 +58,10 @@ const isStringList = (value: unknown): value is string[] => Array.isArray(value)
 
 const isOutcome = (value: unknown): boolean =>
   typeof value === "string" && value !== "" && value.length <= OUTCOME_READ_LIMIT && OUTCOME_TEXT.test(value);
+
+const isDigest = (value: unknown): boolean =>
+  typeof value === "string" && value !== "" && value.length <= DIGEST_READ_LIMIT && OUTCOME_TEXT.test(value);
+const DIGEST_EXPECTED = `a single-line string of at most ${DIGEST_READ_LIMIT} characters`;
 
 /** A string that cannot break the `<compressed-chain>` header it may be written into. */
 export const isHeaderSafe = (value: unknown): value is string => typeof value === "string" && HEADER_SAFE.test(value);
@@ -121,12 +127,33 @@ export function recordArgs(value: unknown): Record<string, unknown> {
   return value === undefined || value === null ? {} : { _raw: value };
 }
 
+/**
+ * A record, or the reason it is unusable. A bad `digest` alone costs the record only its digest: the
+ * record loads without it (its stub then shows the outcome facts) and `parseIndexEntry` names it.
+ */
 export function parseToolCallRecord(value: unknown): Parsed<ToolCallRecord> {
   if (!isPlainObject(value)) return bad("is not an object");
   const problem = fieldProblem(value, RECORD_FIELDS);
   if (problem !== undefined) return bad(problem);
-  if (isPlainObject(value.args)) return ok(value as unknown as ToolCallRecord);
-  return ok({ ...value, args: recordArgs(value.args) } as unknown as ToolCallRecord);
+  const digestBad = value.digest !== undefined && !isDigest(value.digest);
+  if (isPlainObject(value.args) && !digestBad) return ok(value as unknown as ToolCallRecord);
+  const { digest, ...rest } = value;
+  const record = { ...rest, args: recordArgs(value.args) } as unknown as ToolCallRecord;
+  if (!digestBad && digest !== undefined) record.digest = digest as string;
+  return ok(record);
+}
+
+/** How many records that load were left without their digest, and the first of them. */
+function badDigests(list: unknown[]): { count: number; first?: number } {
+  let count = 0;
+  let first: number | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const value = list[i];
+    if (!isPlainObject(value) || value.digest === undefined || isDigest(value.digest) || fieldProblem(value, RECORD_FIELDS) !== undefined) continue;
+    count++;
+    first ??= i;
+  }
+  return first === undefined ? { count } : { count, first };
 }
 
 const REF_FIELDS: readonly Field[] = [
@@ -201,6 +228,8 @@ export function parseIndexEntry(data: unknown): Parsed<IndexEntry> {
     parts.push(`${records.dropped} of ${data.toolCalls.length} record(s), first toolCalls${records.firstProblem}`);
   }
   if (refs.dropped > 0) parts.push(`${refs.dropped} ref(s), first refs${refs.firstProblem}`);
+  const digests = badDigests(data.toolCalls);
+  if (digests.count > 0) parts.push(`${digests.count} digest(s), first toolCalls[${digests.first}] digest is not ${DIGEST_EXPECTED}`);
   if (parts.length > 0) entry.partial = parts.join("; ");
   return ok(entry);
 }

@@ -15,7 +15,7 @@ import { type ArchivedCall, archivedChainBody, type BodyCall, CHAIN_BODY_HEADER,
 import type { DiagnosticSink } from "../render/diagnostics.js";
 import type { BackfillOptions } from "../archive/indexer.js";
 import { bareToolCallId, occKey, parseOccKey, resultTimestampOf } from "../capture/occurrence-key.js";
-import { outcomeFacts } from "../capture/outcome-facts.js";
+import { outcomeFacts } from "../digest/outcome-facts.js";
 import { recordArgs } from "../capture/persisted-entries.js";
 import { callArgsOf, isRecoveryTool, recoveredRefs, rederivableRecovery, type RecoveryCall } from "../capture/recovery-call.js";
 import {

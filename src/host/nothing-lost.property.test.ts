@@ -267,7 +267,8 @@ async function runCase(spec: CaseSpec, caseDir: string | undefined): Promise<Sim
 
 const QUERY = "context_tree_query";
 const sameContent = (a: any, b: any) => JSON.stringify(a.content) === JSON.stringify(b.content);
-const refsIn = (text: string) => [...text.matchAll(/ref `([^`]+)`/g)].map((m) => m[1]!);
+// Every stub form names its ref as ref `tN`, but the digest stub, which opens with it: [`tN`: digest; ...].
+const refsIn = (text: string) => [...text.matchAll(/ref `([^`]+)`|^\[`([^`]+)`: /gm)].map((m) => (m[1] ?? m[2])!);
 /** Every ref a chain block shows: its `tools` attribute, and refs inside relocated outputs (a relocated stub). */
 const chainRefs = (messages: any[]) =>
   messages.flatMap((m) => {

@@ -101,3 +101,88 @@ describe("outcome facts across a reload", () => {
     expect(stubOf(messages, rebuilt)).toBe(stubOf(messages, live));
   });
 });
+
+/** The transcript of one call archived without a summary (as `summaries: "auto"` archives a read), under ref t1. */
+function archivedWithoutSummary(name: string, args: Record<string, unknown>, text: string, isError = false) {
+  const call = assistant("c1", name, args);
+  const res = result("c1", name, text, isError);
+  const indexer = new ToolCallIndexer();
+  const batch = captureBatch(call, [res], 0, 1);
+  batch.toolCalls[0]!.unsummarized = true;
+  indexer.addBatch(batch, noop);
+  indexer.registerSummaryRefs([{ shortId: "t1", toolCallId: "c1", resultTimestamp: 10 }]);
+  return { messages: [{ role: "user", content: "go", timestamp: 1 }, call, res], indexer };
+}
+
+describe("digest stubs of outputs archived without a summary (issue 26)", () => {
+  const TRACE = 'Traceback (most recent call last):\n  File "/repo/app.py", line 9, in main\nKeyError: \'user\'\n\nCommand exited with code 1';
+
+  test("the stub is the ref, the digest and how to get the output back", () => {
+    const { messages, indexer } = archivedWithoutSummary("bash", { command: "python app.py" }, TRACE, true);
+    expect(stubOf(messages, indexer)).toBe("[`t1`: exit 1; KeyError: 'user'; /repo/app.py:9; context_tree_query: verbatim/pattern]");
+  });
+
+  test("the digest shown is the one stored at capture, word for word", () => {
+    const { messages, indexer } = archivedWithoutSummary("bash", { command: "ls" }, "a");
+    indexer.getIndex().get("c1@10")!.digest = "stored at capture";
+    expect(stubOf(messages, indexer)).toBe("[`t1`: stored at capture; context_tree_query: verbatim/pattern]");
+  });
+
+  test("a record captured before digests keeps the stub with its outcome facts", () => {
+    const { messages, indexer } = archivedWithoutSummary("read", { path: "src/a.ts" }, "a\nb\n");
+    delete indexer.getIndex().get("c1@10")!.digest;
+    expect(stubOf(messages, indexer)).toBe(
+      "[Archived without a summary, ref `t1`. Outcome: src/a.ts: 2 lines. Use context_tree_query to retrieve the full output, or pass pattern to search it.]",
+    );
+  });
+
+  test("a summarized record's stub never shows the digest", () => {
+    const { messages, indexer } = archived("bash", { command: "python app.py" }, TRACE, true);
+    expect(indexer.getIndex().get("c1@10")!.digest).toBeDefined();
+    expect(stubOf(messages, indexer)).toStartWith("[Summarized in pruner summary, ref `t1`. Outcome: exit 1;");
+  });
+
+  test("a dedup duplicate gets no digest: its original's may describe another call", () => {
+    const { messages, indexer } = archivedWithoutSummary("read", { path: "a.ts" }, "def same(): pass");
+    indexer.registerDuplicate("c2@20", "c1@10", noop, { args: { path: "b.ts" } });
+    const copy = [...messages, assistant("c2", "read", { path: "b.ts" }), result("c2", "read", "def same(): pass", false, 20)];
+    const out = replaceSummarizedResults(copy, indexer, undefined, NO_GRACE).messages;
+    expect(out[4].content[0].text).toBe("[Archived without a summary, ref `t1`. Use context_tree_query to retrieve the full output, or pass pattern to search it.]");
+  });
+});
+
+describe("digests across a reload", () => {
+  const FAIL = 'File "/repo/app.py", line 9, in main\nKeyError: \'user\'\n\nCommand exited with code 1';
+
+  test("the index entry carries the digest, and a rebuilt index stubs with exactly the same text", () => {
+    const entries: any[] = [];
+    const call = assistant("c1", "bash", { command: "python app.py" });
+    const res = result("c1", "bash", FAIL, true);
+    const batch = captureBatch(call, [res], 0, 1);
+    batch.toolCalls[0]!.unsummarized = true;
+    const live = new ToolCallIndexer();
+    live.addBatch(batch, (customType, data) => entries.push({ type: "custom", customType, data }));
+    live.registerSummaryRefs([{ shortId: "t1", toolCallId: "c1", resultTimestamp: 10 }]);
+    entries.push({ type: "custom", customType: "context-prune-index", data: { toolCalls: [], backfilled: true, refs: [{ shortId: "t1", toolCallId: "c1", resultTimestamp: 10 }] } });
+    expect(entries[0].data.toolCalls[0].digest).toBe("exit 1; KeyError /repo/app.py:9");
+    const rebuilt = new ToolCallIndexer();
+    rebuilt.reconstructFromSession({ sessionManager: { getBranch: () => entries } } as any);
+    const messages = [{ role: "user", content: "go", timestamp: 1 }, call, res];
+    expect(stubOf(messages, rebuilt)).toBe(stubOf(messages, live));
+    expect(stubOf(messages, rebuilt)).toContain("exit 1; KeyError /repo/app.py:9");
+  });
+
+  test("a record rebuilt from the transcript (its index line lost in a crash) gets the digest the capture read", () => {
+    const call = assistant("c1", "bash", { command: "python app.py" });
+    const res = result("c1", "bash", FAIL, true);
+    const refs = [{ shortId: "t1", toolCallId: "c1", resultTimestamp: 10 }];
+    const branch = [
+      { type: "message", message: call },
+      { type: "message", message: res },
+      { type: "custom_message", customType: "context-prune-summary", content: "- `t1` failed", details: { toolCallRefs: refs, toolNames: ["bash"], turnIndex: 0, timestamp: 1 } },
+    ];
+    const rebuilt = new ToolCallIndexer();
+    rebuilt.reconstructFromSession({ sessionManager: { getBranch: () => branch } } as any);
+    expect(rebuilt.getIndex().get("c1@10")!.digest).toBe(captureBatch(call, [res], 0, 1).toolCalls[0]!.digest!);
+  });
+});

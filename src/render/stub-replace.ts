@@ -217,7 +217,7 @@ function archivedStub(msg: any, key: string, indexer: StubIndexer, protection: P
   const outcome = ownOutcome(record, lookupKey);
   const own = isOwnRecord(record, lookupKey);
   if (own && isSupersededBy(record?.supersededBy)) return { ref, text: textStub(supersededStubText(ref, record.supersededBy)) };
-  if (record?.unsummarized === true) return { ref, text: textStub(unsummarizedStubText(ref, outcome)) };
+  if (record?.unsummarized === true) return { ref, text: textStub(unsummarizedStubText(ref, outcome, own ? ownDigest(record) : undefined)) };
   // Records are validated at load; a spill field of the wrong type that slipped through gets the plain stub.
   if (typeof record?.spillPath !== "string" || record.spillPath === "") return { ref, text: summarizedStub(ref, outcome) };
   return { ref, text: textStub(spilledStub(record, ref, outcome)) };
@@ -230,6 +230,11 @@ function archivedStub(msg: any, key: string, indexer: StubIndexer, protection: P
 function ownOutcome(record: ToolCallRecord | undefined, lookupKey: string): string | undefined {
   if (typeof record?.outcome !== "string" || record.outcome === "") return undefined;
   return isOwnRecord(record, lookupKey) ? record.outcome : undefined;
+}
+
+// Records are validated at load; a digest that is not a non-empty string gets the stub without it.
+function ownDigest(record: ToolCallRecord): string | undefined {
+  return typeof record.digest === "string" && record.digest !== "" ? record.digest : undefined;
 }
 
 function isOwnRecord(record: ToolCallRecord | undefined, lookupKey: string): record is ToolCallRecord {
@@ -261,8 +266,13 @@ function textStub(text: string): StubText {
   return { text, quoted: quotedLength(text) };
 }
 
-/** A record archived by choice, with no summary: the stub says so and carries the output's facts. */
-export function unsummarizedStubText(ref: string, facts: string | undefined): string {
+/**
+ * A record archived by choice, with no summary: the stub says so and carries the output's digest, or its
+ * outcome facts on a record captured before digests. The digest form is compact: it stands in for outputs
+ * of any size, so its fixed words are few.
+ */
+export function unsummarizedStubText(ref: string, facts: string | undefined, digest?: string): string {
+  if (digest !== undefined) return `[\`${ref}\`: ${digest}; context_tree_query: verbatim/pattern]`;
   const lead = `[Archived without a summary, ref \`${ref}\`.`;
   return facts === undefined ? `${lead} ${SEARCH_HINT}]` : `${lead} Outcome: ${sentence(facts)} ${SEARCH_HINT}]`;
 }
@@ -387,17 +397,22 @@ function summarizedStub(ref: string, outcome: string | undefined): StubText {
   let stub = summarizedTexts.get(cacheKey);
   if (stub === undefined) {
     if (summarizedTexts.size >= SUMMARIZED_TEXT_LIMIT) summarizedTexts.clear();
-    const text =
-      outcome === undefined
-        ? `[Summarized in pruner summary, ref \`${ref}\`. Use context_tree_query to retrieve full output.]`
-        : `[Summarized in pruner summary, ref \`${ref}\`. Outcome: ${sentence(outcome)} ${SEARCH_HINT}]`;
+    const text = summarizedStubText(ref, outcome);
     stub = { text, quoted: quotedLength(text) };
     summarizedTexts.set(cacheKey, stub);
   }
   return stub;
 }
 
+/** The stub of a summarized output: 2.9.1's text, with the output's outcome facts when the record has them. */
+export function summarizedStubText(ref: string, outcome: string | undefined): string {
+  return outcome === undefined
+    ? `[Summarized in pruner summary, ref \`${ref}\`. Use context_tree_query to retrieve full output.]`
+    : `[Summarized in pruner summary, ref \`${ref}\`. Outcome: ${sentence(outcome)} ${SEARCH_HINT}]`;
+}
+
 const SEARCH_HINT = "Use context_tree_query to retrieve the full output, or pass pattern to search it.";
+const DIGEST_HINT = "context_tree_query: verbatim or pattern";
 
 function sentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;

@@ -1,5 +1,5 @@
 // Real pi 1.6.0 + pi-condense: searching the archive (issue 18). A file read early in the session is
-// pruned to a stub that keeps its outcome (path and line count); later the scripted model searches every
+// pruned to a stub that keeps its digest (file name, line count, the first names it declares); later the scripted model searches every
 // archived output for a string from that read and gets back the numbered line with a little context, not
 // the file.
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -12,7 +12,7 @@ import { toolMessages } from "./wire-view.js";
 const FILE = "src/config.ts";
 const NEEDLE = "export const RETRY_LIMIT = 7; // needle-42";
 const LINES = Array.from({ length: 400 }, (_, i) => (i === 299 ? NEEDLE : `export const setting${i + 1} = ${i + 1};`));
-const STUB = `[Archived without a summary, ref \`t1\`. Outcome: ${FILE}: 400 lines. Use context_tree_query to retrieve the full output, or pass pattern to search it.]`;
+const STUB = `[\`t1\`: config.ts: 400 lines; setting1 setting2 setting3 setting4 setting5; context_tree_query: verbatim/pattern]`;
 
 describe("the model searches the archive for a line of an early, pruned read (issue 18)", () => {
   let sb: Sandbox;
@@ -30,7 +30,7 @@ describe("the model searches the archive for a line of an early, pruned read (is
   });
   afterAll(() => disposeSandbox(sb));
 
-  test("the early read reaches the model as a stub that keeps its path and line count", () => {
+  test("the early read reaches the model as a stub that keeps its file name, line count and first declared names", () => {
     const requests = mainRequests(sb);
     expect(requests).toHaveLength(4);
     expect(toolMessages(requests[2]!)[0]!.text).toBe(STUB);

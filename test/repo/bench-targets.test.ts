@@ -6,11 +6,11 @@ describe("the benchmark verdict", () => {
     process.exitCode = 0;
   });
 
-  function printed(targets: Array<{ name: string; met: boolean }>, argv: string[]): string[] {
+  function printed(targets: Array<{ name: string; met: boolean }>, argv: string[], headline?: string): string[] {
     const lines: string[] = [];
     const log = spyOn(console, "log").mockImplementation((line: string) => lines.push(line));
     try {
-      reportTargets(targets, argv);
+      reportTargets(targets, argv, headline);
     } finally {
       log.mockRestore();
     }
@@ -20,6 +20,11 @@ describe("the benchmark verdict", () => {
   test("prints PASS or FAIL per target and ends with targets met: X/Y", () => {
     const lines = printed([{ name: "fast", met: true }, { name: "linear", met: false }], []);
     expect(lines).toEqual(["  PASS fast", "  FAIL linear", "targets met: 1/2"]);
+  });
+
+  test("a benchmark's headline comes right before the last line", () => {
+    const lines = printed([{ name: "kept", met: true }], [], "retention: 1/2 identifiers kept (50.0%), stubs 2.00% of raw");
+    expect(lines).toEqual(["  PASS kept", "retention: 1/2 identifiers kept (50.0%), stubs 2.00% of raw", "targets met: 1/1"]);
   });
 
   test("a failed target fails the process only with --check", () => {

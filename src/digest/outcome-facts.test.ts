@@ -33,6 +33,11 @@ describe("outcome facts of shell calls", () => {
     expect(bash(text, true)).toBe("exit 1; first error: error: expect(received).toBe(expected)");
   });
 
+  test("a numbered source listing (cat -n, nl) gives no totals and no first error from its statements", () => {
+    const text = ["  147\t    def clean(self):", "  148\t        pass", "  149\t        raise ValueError('failed')", " 1048\t    errors.append(e)", "", "Command exited with code 1"].join("\n");
+    expect(bash(text, true)).toBe("exit 1");
+  });
+
   test("a compiler's error line and its error count are kept word for word", () => {
     const text = "src/x.ts(3,7): error TS2322: Type 'number' is not assignable to type 'string'.\n\nFound 1 error in src/x.ts:3\n\n\nCommand exited with code 2";
     expect(bash(text, true)).toBe(

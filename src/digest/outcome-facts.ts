@@ -14,8 +14,8 @@ const COUNT_TAIL_LINES = 25;
 const MAX_COUNT_LINES = 3;
 
 const SHELL_TOOLS = new Set(["bash", "powershell", "shell", "sh", "exec"]);
-const READ_TOOLS = new Set(["read", "read_file"]);
-const MUTATION_TOOLS = new Set(["edit", "write", "multi_edit", "apply_patch"]);
+export const READ_TOOLS: ReadonlySet<string> = new Set(["read", "read_file"]);
+export const MUTATION_TOOLS: ReadonlySet<string> = new Set(["edit", "write", "multi_edit", "apply_patch"]);
 
 // Status lines pi's bash tool appends (dist/core/tools/bash.js).
 const EXIT_LINE = /^Command exited with code (-?\d+)$/;
@@ -30,17 +30,19 @@ const COUNT_LINE =
 // Lines that mention a failure without being one: passing test titles, skipped ones, and the numbered
 // source excerpts test runners print around an assertion (`32 |   test("fails when…`).
 const NOT_AN_ERROR = /^(\((pass|skip|todo)\)|[✓✔√]|PASS\b|ok\b|>?\s*\d+\s*\|)/;
+// A numbered source line (`cat -n`, `nl`): `148\tpass` is a statement, `1048\terrors.append(…)` no count.
+const NUMBERED_SOURCE = /^\d+\t/;
 // pi's own notes inside an output (read and bash truncation) are not the program's lines.
 const PI_NOTE = /^\[(Showing |\d+ more lines in file)/;
 const READ_RANGE = /^\[Showing lines (\d+)-(\d+) of (\d+)/;
 // ANSI CSI/OSC sequences, then any other control character.
-const ANSI = /\u001b(\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(\u0007|\u001b\\)?)/g;
+export const ANSI = /\u001b(\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(\u0007|\u001b\\)?)/g;
 const CONTROL = /[\u0000-\u001f\u007f]/g;
 
-/** One output line as a fact: escapes and control characters gone, spaces folded, cut to LINE_MAX_CHARS. */
-function factLine(line: string): string {
+/** One line as a fact: escapes and control characters gone, spaces folded, cut to `max` characters. */
+export function factLine(line: string, max = LINE_MAX_CHARS): string {
   const clean = line.replace(ANSI, "").replace(CONTROL, " ").replace(/\s+/g, " ").trim();
-  return clean.length <= LINE_MAX_CHARS ? clean : `${clean.slice(0, LINE_MAX_CHARS - 1)}…`;
+  return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
 }
 
 /** A line as the patterns read it: colour escapes out (they hide word boundaries), ends trimmed. */
@@ -59,7 +61,9 @@ function outputLines(text: string): string[] {
 }
 
 function firstErrorLine(lines: string[]): string | undefined {
-  const line = lines.find((line) => ERROR_LINE.test(line) && !NOT_AN_ERROR.test(line) && !COUNT_LINE.test(line) && !isStatusLine(line) && !PI_NOTE.test(line));
+  const line = lines.find(
+    (line) => ERROR_LINE.test(line) && !NOT_AN_ERROR.test(line) && !NUMBERED_SOURCE.test(line) && !COUNT_LINE.test(line) && !isStatusLine(line) && !PI_NOTE.test(line),
+  );
   return line === undefined ? undefined : factLine(line);
 }
 
@@ -68,8 +72,8 @@ function isStatusLine(line: string): boolean {
 }
 
 function countLines(lines: string[]): string[] {
-  const tail = lines.slice(-COUNT_TAIL_LINES).filter((line) => COUNT_LINE.test(line) && !PI_NOTE.test(line) && !isStatusLine(line));
-  return tail.slice(-MAX_COUNT_LINES).map(factLine);
+  const tail = lines.slice(-COUNT_TAIL_LINES).filter((line) => COUNT_LINE.test(line) && !NUMBERED_SOURCE.test(line) && !PI_NOTE.test(line) && !isStatusLine(line));
+  return tail.slice(-MAX_COUNT_LINES).map((line) => factLine(line));
 }
 
 function shellStatus(lines: string[], toolName: string, isError: boolean): { status: string; failed: boolean } {
@@ -82,18 +86,30 @@ function shellStatus(lines: string[], toolName: string, isError: boolean): { sta
   return { status: toolName === "bash" || toolName === "powershell" ? "exit 0" : "ok", failed: false };
 }
 
-function shellFacts(toolName: string, text: string, isError: boolean): string[] {
+/** A shell output's facts one by one: its status, the first error line of a failed run, the count lines at its end. */
+export interface ShellOutcome {
+  status: string;
+  error?: string;
+  counts: string[];
+}
+
+export function shellOutcome(toolName: string, text: string, isError: boolean): ShellOutcome {
   const lines = outputLines(text);
   const { status, failed } = shellStatus(lines, toolName, isError);
-  const facts = [status];
   const error = failed ? firstErrorLine(lines) : undefined;
+  return error === undefined ? { status, counts: countLines(lines) } : { status, error, counts: countLines(lines) };
+}
+
+function shellFacts(toolName: string, text: string, isError: boolean): string[] {
+  const { status, error, counts } = shellOutcome(toolName, text, isError);
+  const facts = [status];
   if (error !== undefined) facts.push(`first error: ${error}`);
-  const counts = countLines(lines);
   if (counts.length > 0) facts.push(`totals: ${counts.join(" | ")}`);
   return facts;
 }
 
-function pathOf(args: Record<string, unknown>): string | undefined {
+/** The call's file path (`path`, `file_path` or `filePath`) as a fact line. */
+export function pathOf(args: Record<string, unknown>): string | undefined {
   const path = args.path ?? args.file_path ?? args.filePath;
   return typeof path === "string" && path !== "" ? factLine(path) : undefined;
 }
@@ -114,11 +130,16 @@ function readFacts(name: string, text: string): string[] {
   return [`${name}: ${count} ${count === 1 ? "line" : "lines"}`];
 }
 
-/** The first error line of a failed call, or its first line when none reads as an error. */
-function firstErrorFact(text: string): string[] {
+/** A failed call's first error line, or its first line when none reads as an error. */
+export function failureLine(text: string): string | undefined {
   const lines = outputLines(text);
   const error = firstErrorLine(lines) ?? (lines[0] === undefined ? undefined : factLine(lines[0]));
-  return error === undefined || error === "" ? [] : [`first error: ${error}`];
+  return error === "" ? undefined : error;
+}
+
+function firstErrorFact(text: string): string[] {
+  const error = failureLine(text);
+  return error === undefined ? [] : [`first error: ${error}`];
 }
 
 function capped(facts: string[]): string {
@@ -126,7 +147,7 @@ function capped(facts: string[]): string {
   return text.length <= OUTCOME_MAX_CHARS ? text : `${text.slice(0, OUTCOME_MAX_CHARS - 1)}…`;
 }
 
-function isShell(toolName: string, args: Record<string, unknown>): boolean {
+export function isShell(toolName: string, args: Record<string, unknown>): boolean {
   return SHELL_TOOLS.has(toolName) || typeof args.command === "string";
 }
 
