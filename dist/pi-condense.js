@@ -10771,15 +10771,85 @@ function holds(kind, line, at) {
   return kind === "word" ? boundary : !boundary;
 }
 
+// src/archive/query-args.ts
+var HELP = {
+  toolCallIds: 'short refs as strings, e.g. ["t12"]',
+  lines: 'a range as a string, e.g. "2001-4000", "head:N" or "tail:N"',
+  pattern: 'text or a /regex/ as a string, e.g. "error" or "/fail(ed)?/i"'
+};
+function unusable(name, help) {
+  return { error: `[${name} is not usable: pass ${help}]` };
+}
+function textOf4(value) {
+  try {
+    return String(value);
+  } catch {
+    return;
+  }
+}
+var NO_VALUE = Symbol("no value");
+function argOf(params, name) {
+  try {
+    return params === undefined || params === null ? undefined : params[name];
+  } catch {
+    return NO_VALUE;
+  }
+}
+function idsOf(raw) {
+  const whole = unusable("toolCallIds", HELP.toolCallIds);
+  if (raw === NO_VALUE)
+    return whole;
+  if (typeof raw === "string")
+    return [raw];
+  try {
+    if (!Array.isArray(raw))
+      return [];
+    const ids = [];
+    for (let at = 0;at < raw.length; at++) {
+      const id = textOf4(raw[at]);
+      if (id === undefined)
+        return unusable(`toolCallIds[${at}]`, HELP.toolCallIds);
+      ids.push(id);
+    }
+    return ids;
+  } catch {
+    return whole;
+  }
+}
+function optionalText(params, name) {
+  const raw = argOf(params, name);
+  if (raw === undefined || raw === null)
+    return {};
+  const text = raw === NO_VALUE ? undefined : textOf4(raw);
+  return text === undefined ? unusable(name, HELP[name]) : { text };
+}
+function readQueryArgs(params) {
+  const ids = idsOf(argOf(params, "toolCallIds"));
+  if (!Array.isArray(ids))
+    return ids;
+  const lines = optionalText(params, "lines");
+  if ("error" in lines)
+    return lines;
+  const pattern = optionalText(params, "pattern");
+  if ("error" in pattern)
+    return pattern;
+  const args = { ids };
+  if (lines.text !== undefined)
+    args.lines = lines.text;
+  if (pattern.text !== undefined)
+    args.pattern = pattern.text;
+  return args;
+}
+
 // src/archive/query-paging.ts
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "@earendil-works/pi-coding-agent";
 var RANGE = /^(\d+)\s*-\s*(\d*)$/;
 var COUNT = /^(head|tail)\s*:\s*(\d+)$/i;
 var RANGE_HELP = 'use "A-B" or "A-" with 1-based line numbers, e.g. "2001-4000", or "head:N" / "tail:N" for the first or last N lines';
 function parseLineRange(value) {
-  if (value === undefined || value === null)
+  if (value === undefined)
     return {};
-  const text = String(value).trim();
+  const text = value.trim();
   if (text === "")
     return {};
   const count = COUNT.exec(text);
@@ -11209,16 +11279,6 @@ async function searchAnswer(indexer, ids, patternArg, paging, session) {
   return { text: [answer.text, ...notFound].filter((part) => part !== "").join(BLOCK_SEPARATOR), results };
 }
 var NOTHING_ASKED = "[Pass toolCallIds (short refs such as t12), or a pattern to search every archived output of this session.]";
-function requestedPattern(params) {
-  const raw = params?.pattern;
-  return raw === undefined || raw === null ? undefined : String(raw);
-}
-function requestedIds(params) {
-  const raw = params?.toolCallIds;
-  if (typeof raw === "string")
-    return [raw];
-  return Array.isArray(raw) ? raw.map((id) => String(id)) : [];
-}
 function registerQueryTool(pi, indexer) {
   pi.registerTool({
     name: QUERY_TOOL_NAME,
@@ -11233,10 +11293,12 @@ function registerQueryTool(pi, indexer) {
       pattern: Type.Optional(Type.String())
     }),
     async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
+      const args = readQueryArgs(params);
+      if ("error" in args)
+        return { content: [{ type: "text", text: args.error }], details: { results: {} } };
+      const { ids, pattern } = args;
       const session = sessionOf(ctx);
-      const paging = parseLineRange(params?.lines);
-      const pattern = requestedPattern(params);
-      const ids = requestedIds(params);
+      const paging = parseLineRange(args.lines);
       if (pattern !== undefined) {
         try {
           const { text, results } = await searchAnswer(indexer, ids, pattern, paging, session);
