@@ -10,6 +10,7 @@ import { trackChanges } from "../render/index-generation.js";
 import { occKey, parseOccKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { applySpill, writeSidecar } from "../capture/spill.js";
 import { buildShortToolCallRefs, refOccurrenceKeys } from "./summary-refs.js";
+import { unframedSummary } from "../summary-frame.js";
 import {
   CUSTOM_TYPE_DEDUP_ALIAS,
   CUSTOM_TYPE_INDEX,
@@ -191,7 +192,7 @@ export class ToolCallIndexer {
       summary: (refs, text) => {
         this.registerSummaryRefs(refs);
         summarizedKeys.push(...refOccurrenceKeys(refs));
-        if (text) this.pushSummaryBody(refOccurrenceKeys(refs), text);
+        if (text) this.pushSummaryBody(refOccurrenceKeys(refs), unframedSummary(text));
       },
       chain: (entry) => this.storeChain(entry),
     });
