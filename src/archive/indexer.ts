@@ -12,6 +12,7 @@ import { occKey, parseOccKey, resultTimestampOf } from "../capture/occurrence-ke
 import { applySpill, writeSidecar } from "../capture/spill.js";
 import { buildShortToolCallRefs, refOccurrenceKeys } from "./summary-refs.js";
 import type { ArchiveCheck, ArchivedOutput, ArchiveMiss } from "../render/stub-replace.js";
+import { unframedSummary } from "../summary-frame.js";
 import {
   CUSTOM_TYPE_DEDUP_ALIAS,
   CUSTOM_TYPE_INDEX,
@@ -205,7 +206,7 @@ export class ToolCallIndexer {
       summary: (refs, text) => {
         this.registerSummaryRefs(refs);
         summarizedKeys.push(...refOccurrenceKeys(refs));
-        if (text) this.pushSummaryBody(refOccurrenceKeys(refs), text);
+        if (text) this.pushSummaryBody(refOccurrenceKeys(refs), unframedSummary(text));
       },
       chain: (entry) => this.storeChain(entry),
       refsShown: (refs) => this.reserveRefs(refs),

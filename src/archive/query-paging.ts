@@ -21,10 +21,10 @@ const RANGE = /^(\d+)\s*-\s*(\d*)$/;
 const COUNT = /^(head|tail)\s*:\s*(\d+)$/i;
 const RANGE_HELP = 'use "A-B" or "A-" with 1-based line numbers, e.g. "2001-4000", or "head:N" / "tail:N" for the first or last N lines';
 
-/** `undefined`, `null` and blank mean no range; anything else must be `A-B` or `A-`. */
-export function parseLineRange(value: unknown): ParsedRange {
-  if (value === undefined || value === null) return {};
-  const text = String(value).trim();
+/** `undefined` and blank mean no range; anything else must be `A-B`, `A-`, `head:N` or `tail:N`. */
+export function parseLineRange(value: string | undefined): ParsedRange {
+  if (value === undefined) return {};
+  const text = value.trim();
   if (text === "") return {};
   const count = COUNT.exec(text);
   if (count !== null) {

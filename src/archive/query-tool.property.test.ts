@@ -96,3 +96,82 @@ describe("recovery round trip", () => {
     expect(recovered).toBeGreaterThan(1000);
   });
 });
+
+const hostile = () => {
+  throw new Error("hostile");
+};
+const revoked = () => {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+};
+const throwingTraps = { get: hostile, has: hostile, ownKeys: hostile, getPrototypeOf: hostile, getOwnPropertyDescriptor: hostile };
+
+// Built inside the property, so a counterexample prints as names, never as a value that throws when printed.
+const HOSTILE: Record<string, () => unknown> = {
+  "toString null": () => ({ toString: null }),
+  "toString and valueOf null": () => ({ toString: null, valueOf: null }),
+  "toString throws": () => ({ toString: hostile }),
+  "valueOf throws, toString null": () => ({ valueOf: hostile, toString: null }),
+  "toPrimitive throws": () => ({ [Symbol.toPrimitive]: hostile }),
+  "toPrimitive gives an object": () => ({ [Symbol.toPrimitive]: () => ({}) }),
+  "toString gives an object": () => ({ toString: () => ({}), valueOf: () => ({}) }),
+  "no prototype": () => Object.create(null),
+  "prototype proxy that throws": () => Object.create(new Proxy({}, throwingTraps)),
+  "symbol": () => Symbol("s"),
+  "bigint": () => 10n,
+  "proxy that throws": () => new Proxy({}, throwingTraps),
+  "array proxy that throws": () => new Proxy(["a"], throwingTraps),
+  "revoked proxy": revoked,
+  "array with a throwing element": () => Object.defineProperty(["a", "b"], 1, { get: hostile }),
+  "array of toString null": () => [{ toString: null }],
+};
+const PLAIN: Record<string, () => unknown> = {
+  "undefined": () => undefined,
+  "null": () => null,
+  "a ref": () => "a",
+  "a range": () => "1-2",
+  "a number": () => 7,
+  "a list of refs": () => ["a", "t1", "missing"],
+  "prototype names": () => ["__proto__", "constructor", "toString", "hasOwnProperty"],
+  "an empty object": () => ({}),
+};
+const valueArb = fc.constantFrom(...Object.keys(HOSTILE), ...Object.keys(PLAIN));
+const build = (name: string) => (HOSTILE[name] ?? PLAIN[name])!();
+
+const paramsArb = fc.oneof(
+  valueArb.map((name) => ({ whole: name })),
+  fc.record(
+    { toolCallIds: fc.oneof(valueArb, fc.array(valueArb, { maxLength: 3 })), lines: valueArb, pattern: valueArb, proto: fc.constantFrom("plain", "no prototype", "prototype proxy that throws") },
+    { requiredKeys: ["proto"] },
+  ),
+);
+
+function paramsOf(shape: any): unknown {
+  if ("whole" in shape) return build(shape.whole);
+  const params = shape.proto === "plain" ? {} : build(shape.proto);
+  for (const key of ["toolCallIds", "lines", "pattern"] as const) {
+    if (!(key in shape)) continue;
+    Object.defineProperty(params, key, { value: Array.isArray(shape[key]) ? shape[key].map(build) : build(shape[key]), enumerable: true });
+  }
+  return params;
+}
+
+describe("hostile arguments", () => {
+  test("every argument shape answers with text and details that serialize, and never throws", async () => {
+    const indexer = new ToolCallIndexer();
+    indexer.addBatch({ turnIndex: 1, timestamp: 1, assistantText: "", toolCalls: [{ toolCallId: "a", toolName: "bash", args: {}, resultText: "one\ntwo", isError: false, resultTimestamp: 2 }] }, noop);
+    indexer.registerSummaryRefs(indexer.allocateSummaryRefs({ turnIndex: 1, timestamp: 1, assistantText: "", toolCalls: [{ toolCallId: "a", toolName: "bash", args: {}, resultText: "", isError: false, resultTimestamp: 2 }] }));
+    let tool: any;
+    registerQueryTool({ registerTool: (def: any) => (tool = def) } as any, indexer);
+    await fc.assert(
+      fc.asyncProperty(paramsArb, async (shape) => {
+        const result = await tool.execute("q", paramsOf(shape), undefined, undefined, undefined);
+        expect(result.content[0].type).toBe("text");
+        expect(result.content[0].text.length).toBeGreaterThan(0);
+        expect(() => JSON.stringify(result)).not.toThrow();
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -12,6 +12,7 @@ import { Type } from "typebox";
 import { imagesForMarkers, toolResultImagesByDigest, type ImageBlock } from "../capture/image-markers.js";
 import type { ToolCallIndexer } from "./indexer.js";
 import { compilePattern } from "./line-pattern.js";
+import { readQueryArgs } from "./query-args.js";
 import { pageOf, parseLineRange, type LineRange, type Page } from "./query-paging.js";
 import { formatSearch, searchOutputs, type SearchTarget } from "./query-search.js";
 import { occKey } from "../capture/occurrence-key.js";
@@ -274,17 +275,6 @@ async function searchAnswer(indexer: ToolCallIndexer, ids: string[], patternArg:
 
 const NOTHING_ASKED = "[Pass toolCallIds (short refs such as t12), or a pattern to search every archived output of this session.]";
 
-function requestedPattern(params: unknown): string | undefined {
-  const raw = (params as { pattern?: unknown } | undefined)?.pattern;
-  return raw === undefined || raw === null ? undefined : String(raw);
-}
-
-function requestedIds(params: unknown): string[] {
-  const raw = (params as { toolCallIds?: unknown } | undefined)?.toolCallIds;
-  if (typeof raw === "string") return [raw];
-  return Array.isArray(raw) ? raw.map((id) => String(id)) : [];
-}
-
 export function registerQueryTool(pi: ExtensionAPI, indexer: ToolCallIndexer): void {
   pi.registerTool({
     name: QUERY_TOOL_NAME,
@@ -300,10 +290,11 @@ export function registerQueryTool(pi: ExtensionAPI, indexer: ToolCallIndexer): v
       pattern: Type.Optional(Type.String()),
     }),
     async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
+      const args = readQueryArgs(params);
+      if ("error" in args) return { content: [{ type: "text" as const, text: args.error }], details: { results: {} } satisfies QueryToolDetails };
+      const { ids, pattern } = args;
       const session = sessionOf(ctx);
-      const paging: Paging = parseLineRange((params as { lines?: unknown } | undefined)?.lines);
-      const pattern = requestedPattern(params);
-      const ids = requestedIds(params);
+      const paging: Paging = parseLineRange(args.lines);
       if (pattern !== undefined) {
         try {
           const { text, results } = await searchAnswer(indexer, ids, pattern, paging, session);

@@ -9,6 +9,7 @@ import {
   withoutThinkingBlocks,
 } from "./chain-range-prune.js";
 import { expectNoOrphanToolResults, expectZeroOrphanSweep } from "../../test/orphan-assertions.js";
+import { CHAIN_FRAME } from "../summary-frame.js";
 import { CUSTOM_TYPE_SUMMARY, type ChainCompressionEntry } from "../types.js";
 
 // --- factories -------------------------------------------------------------
@@ -297,13 +298,13 @@ describe("buildSyntheticChainMessage", () => {
       { tool: "todowrite", text: "keep {b1} literal" },
     ]) as any;
     expect(msg.content[0].text).toBe(
-      '<compressed-chain id="b2" tools="t3">\nsee ONE\n\n<protected-output tool="todowrite">\nkeep {b1} literal\n</protected-output>\n</compressed-chain>',
+      `<compressed-chain id="b2" tools="t3">\n${CHAIN_FRAME}\nsee ONE\n\n<protected-output tool="todowrite">\nkeep {b1} literal\n</protected-output>\n</compressed-chain>`,
     );
   });
 
   test("keeps its own {bN} token literal", () => {
     const msg = buildSyntheticChainMessage(entry("b2", 1, [], 2), "{b2} and {b1}", () => "X") as any;
-    expect(msg.content[0].text).toBe('<compressed-chain id="b2" tools="">\n{b2} and X\n</compressed-chain>');
+    expect(msg.content[0].text).toBe(`<compressed-chain id="b2" tools="">\n${CHAIN_FRAME}\n{b2} and X\n</compressed-chain>`);
   });
 
   test("a toolRefs value that is not an array renders an empty tools attribute", () => {
@@ -518,7 +519,7 @@ describe("applyChainCompressions: protected output relocation", () => {
   test("without protected ids the synthetic text is byte-exact", () => {
     // C31
     const out = applyChainCompressions(protectedRange(), [entry("b1", 100, ["tc-todo", "tc-read"], 400, ["t1"])], () => "SUMMARY", false);
-    expect(textOf(synthetics(out)[0])).toBe('<compressed-chain id="b1" tools="t1">\nSUMMARY\n</compressed-chain>');
+    expect(textOf(synthetics(out)[0])).toBe(`<compressed-chain id="b1" tools="t1">\n${CHAIN_FRAME}\nSUMMARY\n</compressed-chain>`);
   });
 
   test("relocates several protected results in message order", () => {
@@ -542,7 +543,7 @@ describe("applyChainCompressions: protected output relocation", () => {
     expect(text).toContain(first);
     expect(text).toContain(second);
     expect(text.indexOf(first)).toBeLessThan(text.indexOf(second));
-    expect(text).toBe(`<compressed-chain id="b1" tools="t1">\nSUMMARY\n\n${first}\n\n${second}\n</compressed-chain>`);
+    expect(text).toBe(`<compressed-chain id="b1" tools="t1">\n${CHAIN_FRAME}\nSUMMARY\n\n${first}\n\n${second}\n</compressed-chain>`);
   });
 
   test("a relocated protected result keeps its images after the text block (issue 12, finding 9)", () => {
@@ -566,7 +567,7 @@ describe("applyChainCompressions: protected output relocation", () => {
     expect(synthetic.content[1]).toEqual(shot);
     expect(synthetic.content[1]).not.toBe(input[2]!.content[1]);
     expect(synthetic.content[0].text).toBe(
-      '<compressed-chain id="b1" tools="t1">\nSUMMARY\n\n<protected-output tool="read">\n' +
+      `<compressed-chain id="b1" tools="t1">\n${CHAIN_FRAME}\nSUMMARY\n\n<protected-output tool="read">\n` +
         "[image returned: image/png sha256:63c1dd95]\nRead image file [image/png]\n</protected-output>\n</compressed-chain>",
     );
     expect(input).toEqual(before);

@@ -15,6 +15,7 @@ import { isRecoveryTool } from "../capture/recovery-call.js";
 import { substituteBlockRefs } from "./nested-placeholders.js";
 import { bareToolCallId, occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { isHeaderSafe, parseChainEntry } from "../capture/persisted-entries.js";
+import { CHAIN_FRAME } from "../summary-frame.js";
 import { CUSTOM_TYPE_SUMMARY, type ChainCompressionEntry } from "../types.js";
 
 type BlockLookup = (blockId: string) => string | undefined;
@@ -66,7 +67,7 @@ export function buildSyntheticChainMessage(
   const relocated = protectedOutputs
     .map((p) => `\n\n<protected-output tool="${p.tool}">\n${p.text}\n</protected-output>`)
     .join("");
-  const text = `<compressed-chain id="${entry.blockId}" tools="${tools}">\n${body}${relocated}\n</compressed-chain>`;
+  const text = `<compressed-chain id="${entry.blockId}" tools="${tools}">\n${CHAIN_FRAME}\n${body}${relocated}\n</compressed-chain>`;
   const images = protectedOutputs.flatMap((p) => p.images ?? []);
   return { role: "user", content: [{ type: "text", text }, ...images], timestamp: entry.compressedAt };
 }

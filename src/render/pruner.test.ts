@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { DiagnosticSink } from "./diagnostics.js";
 import { ToolCallIndexer } from "../archive/indexer.js";
 import { pruneMessages, sizeMessages } from "./pruner.js";
+import { CHAIN_FRAME } from "../summary-frame.js";
 import { pruneWithZeroSweepAssertion } from "../../test/orphan-assertions.js";
 import { createSupersedeState, supersededStub, type SupersedeState } from "./supersede.js";
 import { isProtected as isProtectedBy } from "../capture/protected.js";
@@ -630,7 +631,7 @@ describe("pruneMessages: chain range phase", () => {
       bodies: [{ keys: ["tc-mid"], text: "per-batch body text" }],
     });
     const text = pruneMessages(messages, indexer, chainOn()).messages.find(isSynthetic).content[0].text;
-    expect(text).toBe('<compressed-chain id="b1" tools="t1">\n\n</compressed-chain>');
+    expect(text).toBe(`<compressed-chain id="b1" tools="t1">\n${CHAIN_FRAME}\n\n</compressed-chain>`);
   });
 
   test("the body lookup prefers droppedOccurrenceKeys over droppedToolCallIds", () => {

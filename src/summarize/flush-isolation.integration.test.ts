@@ -18,6 +18,7 @@ const { flushPending } = await import("./flush.js");
 const { pruneMessages } = await import("../render/pruner.js");
 const { MAX_SUMMARY_ATTEMPTS, RETRY_BACKOFF_MS } = await import("./retry-ledger.js");
 const { BATCH_BODY_HEADER } = await import("../chains/deterministic-body.js");
+const { SUMMARY_FRAME } = await import("../summary-frame.js");
 const T = await import("../types.js");
 
 const BASE = {
@@ -135,7 +136,7 @@ describe("a batch the summarizer cannot summarize is isolated", () => {
     expect(prompts).toHaveLength(MAX_SUMMARY_ATTEMPTS);
     const summary = h.ofType(T.CUSTOM_TYPE_SUMMARY);
     expect(summary).toHaveLength(1);
-    expect(summary[0]!.content!.startsWith(BATCH_BODY_HEADER)).toBe(true);
+    expect(summary[0]!.content!.startsWith(`${SUMMARY_FRAME}\n\n${BATCH_BODY_HEADER}`)).toBe(true);
     expect(summary[0]!.content).toContain("**Summarized tool refs**: `t1`");
     expect(h.state.indexer.getRecord("t1")?.resultText).toBe("b".repeat(1500));
     const stub = h.render().messages.find((m: any) => m.role === "toolResult");
@@ -179,7 +180,7 @@ describe("a batch the summarizer cannot summarize is isolated", () => {
     const result = await h.flush();
     expect(prompts).toEqual([]);
     expect(result).toMatchObject({ ok: true, reason: "flushed", batchCount: 1, toolCallCount: 5000 });
-    expect(h.ofType(T.CUSTOM_TYPE_SUMMARY)[0]!.content!.startsWith(BATCH_BODY_HEADER)).toBe(true);
+    expect(h.ofType(T.CUSTOM_TYPE_SUMMARY)[0]!.content!.startsWith(`${SUMMARY_FRAME}\n\n${BATCH_BODY_HEADER}`)).toBe(true);
   });
 
   test("a 900 KB write argument reaches the summarizer windowed", async () => {

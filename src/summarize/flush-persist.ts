@@ -12,6 +12,7 @@ import type { FlushState } from "./flush-state.js";
 import type { PreparedBatch, SummarizedSlots } from "./flush-batches.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { formatSummaryToolCallRefs, makeSummaryDetails, substituteInlineRefs } from "../archive/summary-refs.js";
+import { framedSummary } from "../summary-frame.js";
 import type { CapturedBatch, CapturedToolCall, PruneFrontier, PruneFrontierOutcome, SummarizeResult, SummaryToolCallRef } from "../types.js";
 
 export interface FlushTotals {
@@ -109,7 +110,10 @@ interface Persisted {
   refs: string[];
 }
 
-/** Summary line, refs, index line, summary body; nothing when the summary would be longer than the raw output. */
+/**
+ * Summary line (framed as data), refs, index line, summary body (unframed: a chain block frames the bodies it
+ * joins once); nothing when the summary would be longer than the raw output.
+ */
 function persistBody(
   item: PreparedBatch,
   body: (refs: SummaryToolCallRef[]) => string,
@@ -118,13 +122,15 @@ function persistBody(
 ): Persisted {
   const { batch } = item;
   const refs = state.indexer.allocateSummaryRefs(batch);
-  const text = body(refs) + formatSummaryToolCallRefs(refs);
+  const summary = body(refs) + formatSummaryToolCallRefs(refs);
+  const text = framedSummary(summary);
   const shortIds = refs.map((ref) => ref.shortId);
-  if (text.length > item.raw) return { text, oversized: true, refs: shortIds };
+  // The frame is a fixed wrapper of delivery, as pi's own summary prefixes are: which batches are worth a summary stays as before.
+  if (summary.length > item.raw) return { text, oversized: true, refs: shortIds };
   delivery.sendSummary(text, makeSummaryDetails(batch, refs));
   state.indexer.registerSummaryRefs(refs);
   state.indexer.addBatch(batch, delivery.appendEntry, refs);
-  state.indexer.registerSummaryBody(batch.toolCalls.map((tc) => occKey(tc.toolCallId, tc.resultTimestamp)), text);
+  state.indexer.registerSummaryBody(batch.toolCalls.map((tc) => occKey(tc.toolCallId, tc.resultTimestamp)), summary);
   return { text, oversized: false, refs: shortIds };
 }
 
