@@ -264,6 +264,7 @@ function outcomeFacts(toolName, args, resultText, isError) {
 
 // src/capture/persisted-entries.ts
 var BLOCK_ID = /^b\d+$/;
+var SHA256_HEX = /^[0-9a-f]{64}$/;
 var OUTCOME_READ_LIMIT = 300;
 var OUTCOME_TEXT = /^[^\u0000-\u001f\u007f]*$/;
 var HEADER_SAFE = /^[^"<>\r\n]+$/;
@@ -312,6 +313,7 @@ var RECORD_FIELDS = [
   { key: "resultTimestamp", expected: "a finite number", test: isFiniteNumber },
   { key: "spillPath", expected: "a string", test: isString },
   { key: "spillBytes", expected: "a number >= 0", test: isCount },
+  { key: "spillSha256", expected: "64 lowercase hex digits", test: (v) => isString(v) && SHA256_HEX.test(v) },
   { key: "resultPreview", expected: "a string", test: isString },
   { key: "contentHash", expected: "a string", test: isString },
   { key: "outcome", expected: `a single-line string of at most ${OUTCOME_READ_LIMIT} characters`, test: isOutcome },
@@ -1541,6 +1543,7 @@ async function archiveChain(chain, deps, ambiguous) {
     deps.indexer.ensureShortRefs(chainKeys2(chain), deps.backfill.appendEntry);
   } catch (err) {
     console.error("pi-condense: chain archive step failed; the chain stays raw", err);
+    deps.onWriteFailed?.(err);
     return false;
   }
   return true;
@@ -2418,9 +2421,15 @@ async function compress(state, ctx, run) {
     spillThreshold: config.spillThreshold,
     spillPreviewBytes: config.spillPreviewBytes,
     sessionDir: sm.getSessionDir(),
-    sessionId: sm.getSessionId()
+    sessionId: sm.getSessionId(),
+    files: state.files
   };
-  const unarchivable = await archiveChainMembers(eligible, { indexer: state.indexer, messages, backfill: { ...backfill, appendEntry } });
+  const unarchivable = await archiveChainMembers(eligible, {
+    indexer: state.indexer,
+    messages,
+    backfill: { ...backfill, appendEntry },
+    onWriteFailed: (error) => state.writeFaults.report(error, (message) => safeNotify(ctx, message, "warning"))
+  });
   for (const key of unarchivable)
     inGrace.add(key);
   return compressEligible(chains, rollingWindow, {
@@ -5363,10 +5372,10 @@ function namesTouchedSince(owner, generation) {
 }
 
 // src/capture/spill.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 import { constants as constants2 } from "node:fs";
-import { lstat as lstat2, mkdir, open as open2 } from "node:fs/promises";
-import { basename as basename2, join as join2, resolve } from "node:path";
+import { lstat as lstat2, mkdir, open as open2, unlink } from "node:fs/promises";
+import { basename as basename2, dirname as dirname2, join as join2, resolve } from "node:path";
 
 // src/capture/exact-duplicate.ts
 function dedupCandidate(indexer, toolName, resultText) {
@@ -5391,6 +5400,7 @@ function archivedCopyOf(indexer, call) {
 }
 
 // src/capture/sidecar-read.ts
+import { createHash as createHash3 } from "node:crypto";
 import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import { basename, isAbsolute, join } from "node:path";
@@ -5398,7 +5408,15 @@ var MAX_SIDECAR_READ_BYTES = 64 * 1024 * 1024;
 var SIDECAR_NAMES = [/^[A-Za-z0-9_-]+\.txt$/, /^[A-Za-z0-9_-]+\.[0-9a-f]{16}\.txt$/];
 var READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 var refused = (reason) => ({ kind: "refused", reason });
-async function readOwnSidecar(ownBlobDir, spillPath) {
+var changed = (reason) => ({ kind: "changed", reason });
+function sha256Hex(bytes) {
+  return createHash3("sha256").update(bytes).digest("hex");
+}
+function archivedCopyOf2(record) {
+  const { spillBytes, spillSha256 } = record;
+  return typeof spillBytes === "number" && typeof spillSha256 === "string" ? { bytes: spillBytes, sha256: spillSha256 } : undefined;
+}
+async function readOwnSidecar(ownBlobDir, spillPath, copy) {
   if (typeof spillPath !== "string")
     return { kind: "missing", error: new Error("spillPath is not a string") };
   if (ownBlobDir === undefined)
@@ -5412,7 +5430,7 @@ async function readOwnSidecar(ownBlobDir, spillPath) {
     const dir = await lstat(ownBlobDir);
     if (dir.isSymbolicLink() || !dir.isDirectory())
       return refused("this session's blob directory is not a real directory");
-    return await readRegularFile(join(ownBlobDir, name));
+    return await readRegularFile(join(ownBlobDir, name), copy);
   } catch (error) {
     if (isCode(error, "ENOENT"))
       return { kind: "missing", error };
@@ -5421,19 +5439,29 @@ async function readOwnSidecar(ownBlobDir, spillPath) {
     return refused(`the sidecar could not be opened (${codeOf(error)})`);
   }
 }
-async function readRegularFile(path) {
+async function readRegularFile(path, copy) {
   const handle = await open(path, READ_FLAGS);
   try {
     const info = await handle.stat();
     if (!info.isFile())
       return refused("the sidecar is not a regular file");
+    if (copy && info.size !== copy.bytes)
+      return changed(sizeChange(info.size, copy));
     if (info.size > MAX_SIDECAR_READ_BYTES) {
       return refused(`the sidecar is ${info.size} bytes, over the ${MAX_SIDECAR_READ_BYTES / (1024 * 1024)} MiB read limit`);
     }
-    return { kind: "ok", text: await readAtMost(handle, info.size) };
+    const bytes = await readAtMost(handle, info.size);
+    if (copy && bytes.length !== copy.bytes)
+      return changed(sizeChange(bytes.length, copy));
+    if (copy && sha256Hex(bytes) !== copy.sha256)
+      return changed("its content no longer matches the SHA-256 recorded when it was archived");
+    return { kind: "ok", text: bytes.toString("utf8") };
   } finally {
     await handle.close();
   }
+}
+function sizeChange(size, copy) {
+  return `it is ${size} bytes, ${copy.bytes} were archived`;
 }
 async function readAtMost(handle, size) {
   const buffer = Buffer.alloc(size);
@@ -5444,7 +5472,7 @@ async function readAtMost(handle, size) {
       break;
     filled += bytesRead;
   }
-  return buffer.subarray(0, filled).toString("utf8");
+  return buffer.subarray(0, filled);
 }
 function codeOf(error) {
   const code = error?.code;
@@ -5464,7 +5492,7 @@ function sanitizeId(toolCallId) {
     return "_";
   if (safe.length <= MAX_SIDECAR_STEM)
     return safe;
-  const digest = createHash3("sha1").update(toolCallId, "utf8").digest("hex");
+  const digest = createHash4("sha1").update(toolCallId, "utf8").digest("hex");
   return `${safe.slice(0, MAX_SIDECAR_STEM - HASH_SUFFIX_CHARS - 1)}-${digest}`;
 }
 var PI_SESSION_ID = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
@@ -5493,32 +5521,68 @@ function headPreview(text, maxBytes) {
 }
 function applySpill(record, spillPath, previewBytes) {
   const full = record.resultText;
-  record.spillBytes = Buffer.byteLength(full, "utf8");
+  const bytes = Buffer.from(full, "utf8");
+  record.spillBytes = bytes.length;
+  record.spillSha256 = sha256Hex(bytes);
   record.resultPreview = headPreview(full, previewBytes);
   record.spillPath = spillPath;
   record.contentHash = hashToolResult(record.toolName, full);
   record.resultText = "";
 }
-var WRITE_FLAGS = constants2.O_WRONLY | constants2.O_CREAT | constants2.O_TRUNC | (constants2.O_NOFOLLOW ?? 0);
-async function writeSidecar(sessionDir, sessionId, key, text) {
-  return writeSidecarNamed(sessionDir, sessionId, basename2(blobPathFor(sessionDir, sessionId, key)), text);
-}
-async function writeSidecarNamed(sessionDir, sessionId, name, text) {
-  const dir = blobDirFor(sessionDir, sessionId);
-  const path = join2(dir, basename2(name));
-  await mkdir(dir, { recursive: true, mode: 448 });
-  await assertRealDirectory(dir);
-  const handle = await open2(path, WRITE_FLAGS, 384);
-  try {
-    await handle.writeFile(text, "utf8");
-    await handle.chmod(384);
-  } finally {
-    await handle.close();
+var CREATE_FLAGS = constants2.O_WRONLY | constants2.O_CREAT | constants2.O_EXCL | (constants2.O_NOFOLLOW ?? 0);
+var nodeSidecarFiles = {
+  mkdir: async (dir) => {
+    await mkdir(dir, { recursive: true, mode: 448 });
+  },
+  lstat: (path) => lstat2(path),
+  create: async (path, bytes) => {
+    const handle = await open2(path, CREATE_FLAGS, 384);
+    try {
+      try {
+        await handle.writeFile(bytes);
+        await handle.chmod(384);
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      await unlink(path).catch(() => {
+        return;
+      });
+      throw error;
+    }
   }
-  return resolve(path);
+};
+async function writeSidecar(sessionDir, sessionId, key, text, files) {
+  return writeSidecarNamed(sessionDir, sessionId, basename2(blobPathFor(sessionDir, sessionId, key)), text, files);
 }
-async function assertRealDirectory(dir) {
-  const info = await lstat2(dir);
+async function writeSidecarNamed(sessionDir, sessionId, name, text, files = nodeSidecarFiles) {
+  const dir = resolve(blobDirFor(sessionDir, sessionId));
+  await files.mkdir(dir);
+  await assertRealDirectory(dir, files);
+  const bytes = Buffer.from(text, "utf8");
+  const copy = { bytes: bytes.length, sha256: sha256Hex(bytes) };
+  const own = join2(dir, basename2(name));
+  const path = await createOnce(files, own, bytes, copy) ?? await createOnce(files, contentAddressed(own, copy), bytes, copy);
+  if (path === undefined)
+    throw new Error(`spill: both ${own} and its content-addressed name hold other bodies; refusing to replace them`);
+  return path;
+}
+async function createOnce(files, path, bytes, copy) {
+  try {
+    await files.create(path, bytes);
+    return path;
+  } catch (error) {
+    if (error?.code !== "EEXIST")
+      throw error;
+    const there = await readOwnSidecar(dirname2(path), path, copy);
+    return there.kind === "ok" ? path : undefined;
+  }
+}
+function contentAddressed(path, copy) {
+  return `${path.slice(0, -".txt".length)}.${copy.sha256.slice(0, 16)}.txt`;
+}
+async function assertRealDirectory(dir, files) {
+  const info = await files.lstat(dir);
   if (info.isSymbolicLink())
     throw new Error(`spill: blob directory ${dir} is a symbolic link; refusing to write`);
   if (!info.isDirectory())
@@ -5533,21 +5597,28 @@ async function dedupCall(call, key, args) {
   const stored = candidate.record?.spillPath ? await spilledText(candidate.record, args) : undefined;
   if (!isExactCopy(candidate, call.toolName, call.resultText, stored))
     return false;
-  args.indexer.registerDuplicate(key, candidate.key, args.appendEntry, call);
+  try {
+    args.indexer.registerDuplicate(key, candidate.key, args.appendEntry, call);
+  } catch (error) {
+    console.error(`spill: failed to write the dedup alias of ${call.toolCallId}:`, error);
+    args.onWriteFailed?.(error);
+    return false;
+  }
   return true;
 }
 async function spilledText(record, args) {
   if (!args.sessionDir)
     return;
-  const read = await readOwnSidecar(blobDirFor(args.sessionDir, args.sessionId), record.spillPath);
+  const read = await readOwnSidecar(blobDirFor(args.sessionDir, args.sessionId), record.spillPath, archivedCopyOf2(record));
   return read.kind === "ok" ? read.text : undefined;
 }
 async function spillCall(call, key, args) {
   let path = blobPathFor(args.sessionDir, args.sessionId, key);
   try {
-    path = await writeSidecar(args.sessionDir, args.sessionId, key, call.resultText);
+    path = await writeSidecar(args.sessionDir, args.sessionId, key, call.resultText, args.files);
   } catch (error) {
     console.error(`spill: failed to write sidecar for ${call.toolCallId} at ${path}:`, error);
+    args.onWriteFailed?.(error);
     return false;
   }
   applySpill(call, path, args.config.spillPreviewBytes);
@@ -5564,20 +5635,38 @@ async function spillOversizedBatch(args) {
       continue;
     if (await dedupCall(call, key, args)) {
       handled.add(call.toolCallId);
-    } else if (args.sessionDir && await spillCall(call, key, args)) {
-      spilled.push(call);
-      handled.add(call.toolCallId);
+      continue;
     }
+    const before = { ...call };
+    if (args.sessionDir && await spillCall(call, key, args))
+      spilled.push({ call, before });
   }
-  if (spilled.length > 0) {
-    const { turnIndex, timestamp } = args.batch;
-    const batch = { turnIndex, timestamp, assistantText: "", toolCalls: spilled };
-    const refs = args.indexer.allocateSummaryRefs?.(batch);
-    if (refs)
-      args.indexer.registerSummaryRefs(refs);
-    args.indexer.addBatch(batch, args.appendEntry, refs);
-  }
+  if (spilled.length > 0 && indexSpilled(spilled, args))
+    for (const { call } of spilled)
+      handled.add(call.toolCallId);
   return handled;
+}
+function indexSpilled(spilled, args) {
+  const { turnIndex, timestamp } = args.batch;
+  const batch = { turnIndex, timestamp, assistantText: "", toolCalls: spilled.map((s) => s.call) };
+  const refs = args.indexer.allocateSummaryRefs?.(batch);
+  try {
+    args.indexer.addBatch(batch, args.appendEntry, refs);
+  } catch (error) {
+    console.error("spill: failed to write the index entry of spilled outputs; they stay inline:", error);
+    args.onWriteFailed?.(error);
+    for (const { call, before } of spilled)
+      restoreCall(call, before);
+    return false;
+  }
+  if (refs)
+    args.indexer.registerSummaryRefs(refs);
+  return true;
+}
+function restoreCall(call, before) {
+  for (const field of ["spillPath", "spillBytes", "spillSha256", "resultPreview", "contentHash"])
+    delete call[field];
+  Object.assign(call, before);
 }
 
 // src/archive/summary-refs.ts
@@ -5707,6 +5796,8 @@ function recordFromCall(batch, call) {
     record.spillPath = call.spillPath;
   if (call.spillBytes !== undefined)
     record.spillBytes = call.spillBytes;
+  if (call.spillSha256 !== undefined)
+    record.spillSha256 = call.spillSha256;
   if (call.resultPreview !== undefined)
     record.resultPreview = call.resultPreview;
   record.contentHash = call.contentHash ?? hashToolResult(call.toolName, call.resultText);
@@ -5864,10 +5955,10 @@ class ToolCallIndexer {
   }
   addBatch(batch, appendEntry, refs) {
     const records = batch.toolCalls.map((call) => recordFromCall(batch, call));
+    appendEntry(CUSTOM_TYPE_INDEX, refs ? { toolCalls: records, refs } : { toolCalls: records });
     for (const record of records)
       if (this.indexRecord(record))
         this.pendingSeeds.push(record);
-    appendEntry(CUSTOM_TYPE_INDEX, refs ? { toolCalls: records, refs } : { toolCalls: records });
   }
   resolveToolCallId(input) {
     if (this.records.has(input))
@@ -5988,7 +6079,6 @@ class ToolCallIndexer {
     if (newKey === originalKey)
       return;
     const own = ownCallDetails(call, this.records.get(originalKey));
-    this.linkAlias(newKey, originalKey, own);
     const fresh = parseOccKey(newKey);
     const original = parseOccKey(originalKey);
     const data = { newToolCallId: fresh.toolCallId };
@@ -6002,6 +6092,7 @@ class ToolCallIndexer {
     if (own?.isError !== undefined)
       data.isError = own.isError;
     appendEntry(CUSTOM_TYPE_DEDUP_ALIAS, data);
+    this.linkAlias(newKey, originalKey, own);
   }
   linkAlias(newKey, originalKey, own) {
     if (this.changes.change())
@@ -6084,7 +6175,7 @@ class ToolCallIndexer {
       if (!opts.sessionDir || record.resultText.length < opts.spillThreshold)
         continue;
       const key = occKey(record.toolCallId, record.resultTimestamp);
-      const path = await writeSidecar(opts.sessionDir, opts.sessionId, key, record.resultText);
+      const path = await writeSidecar(opts.sessionDir, opts.sessionId, key, record.resultText, opts.files);
       applySpill(record, path, opts.spillPreviewBytes);
     }
     const { refs, nextIndex } = buildShortToolCallRefs(records, this.nextShortNumber);
@@ -6098,7 +6189,7 @@ class ToolCallIndexer {
 }
 
 // src/render/pruner.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 
 // src/render/error-purge.ts
 var PURGE_STRING_MIN_CHARS = 200;
@@ -7133,7 +7224,7 @@ function chainBody(entry, indexer) {
 }
 function reportSweep(sweptIds, diagnostics) {
   const sorted = sweptIds.map((id) => typeof id === "string" ? id : `<${typeof id}>`).sort();
-  const key = createHash4("sha1").update(sorted.join(",")).digest("hex").slice(0, 16);
+  const key = createHash5("sha1").update(sorted.join(",")).digest("hex").slice(0, 16);
   const shown = sorted.slice(0, 5).join(", ");
   const more = sorted.length > 5 ? ` ... +${sorted.length - 5} more` : "";
   diagnostics?.report("orphan-sweep", key, `swept ${sorted.length} orphan toolResult(s): ${shown}${more}`);
@@ -7959,7 +8050,7 @@ function replayNotes(options, recorded, scenarios, costPolicy) {
 // src/report/session-file.ts
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { basename as basename3, dirname as dirname2, extname, join as join3 } from "node:path";
+import { basename as basename3, dirname as dirname3, extname, join as join3 } from "node:path";
 var MAX_READ_BYTES = 256 * 1024 * 1024;
 function bytes(n) {
   return n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MB` : `${Math.round(n / 1024)} KB`;
@@ -7996,7 +8087,7 @@ function readSessionText(path, limit = MAX_READ_BYTES) {
 }
 function reportPathFor(sessionPath) {
   const ext = extname(sessionPath);
-  return join3(dirname2(sessionPath), `${basename3(sessionPath, ext)}.report.html`);
+  return join3(dirname3(sessionPath), `${basename3(sessionPath, ext)}.report.html`);
 }
 async function writeReportFile(path, html) {
   await writeFile(path, html, { encoding: "utf8", mode: 384 });
@@ -8481,8 +8572,8 @@ var settingsCommand = async (deps, ctx) => {
 // src/settings/config.ts
 import { getAgentDir } from "@earendil-works/pi-coding-agent";
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir as mkdir2, readFile, realpath, rename, stat, unlink, writeFile as writeFile2 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname3, join as join5 } from "node:path";
+import { chmod, mkdir as mkdir2, readFile, realpath, rename, stat, unlink as unlink2, writeFile as writeFile2 } from "node:fs/promises";
+import { basename as basename5, dirname as dirname4, join as join5 } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 var SETTINGS_KEY = "contextPrune";
 function settingsPath() {
@@ -8716,15 +8807,15 @@ async function writeSettings(path, config) {
     const body = `${JSON.stringify({ ...base, [SETTINGS_KEY]: block }, null, 2)}
 `;
     const { target, mode } = await resolveTarget(path);
-    await mkdir2(dirname3(target), { recursive: true });
-    tmp = join5(dirname3(target), `${basename5(target)}.${randomBytes(8).toString("hex")}.tmp`);
+    await mkdir2(dirname4(target), { recursive: true });
+    tmp = join5(dirname4(target), `${basename5(target)}.${randomBytes(8).toString("hex")}.tmp`);
     await writeFile2(tmp, body, "utf8");
     if (mode !== undefined)
       await chmod(tmp, mode);
     await rename(tmp, target);
   } catch (err) {
     if (tmp)
-      await unlink(tmp).catch(() => {});
+      await unlink2(tmp).catch(() => {});
     throw new SettingsSaveError(path, errorText2(err), err);
   }
 }
@@ -8844,6 +8935,34 @@ function registerCommands(pi, currentConfig, flushPending, capturePendingBatches
       return;
     }
   });
+}
+
+// src/archive/write-faults.ts
+var FILE_SYSTEM_REFUSALS = new Set(["ENOSPC", "EDQUOT", "EACCES", "EPERM", "EROFS", "EIO"]);
+function codeOf2(error) {
+  const code = error?.code;
+  return typeof code === "string" ? code : undefined;
+}
+function messageOf(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+function isFileSystemRefusal(error) {
+  const code = codeOf2(error);
+  return code !== undefined && FILE_SYSTEM_REFUSALS.has(code);
+}
+
+class WriteFaults {
+  told = new Set;
+  report(error, notify) {
+    const kind = codeOf2(error) ?? "other";
+    if (this.told.has(kind))
+      return;
+    this.told.add(kind);
+    notify(`pruner: could not write to the archive (${messageOf(error)}); outputs it could not archive stay in context in full`);
+  }
+  reset() {
+    this.told.clear();
+  }
 }
 
 // src/capture/frontier.ts
@@ -9272,7 +9391,7 @@ function isIdle(ctx) {
 }
 
 // src/host/cache-breakpoint.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 
 // src/economics/anthropic-payload.ts
 var MARKABLE_TYPES = new Set(["text", "image", "document", "search_result", "tool_use", "tool_result", "tool_addition", "tool_removal"]);
@@ -9394,7 +9513,7 @@ function withMarker(payload, place, cacheControl) {
 // src/host/cache-breakpoint.ts
 var API = "anthropic-messages";
 var MAX_REMEMBERED = 8;
-var sha1 = (text) => createHash5("sha1").update(text).digest("base64");
+var sha1 = (text) => createHash6("sha1").update(text).digest("base64");
 
 class SpareBreakpoint {
   now;
@@ -9496,7 +9615,7 @@ function onBeforeProviderRequest(state, ctx, event) {
 }
 
 // src/host/extension-state.ts
-function createExtensionState(pi) {
+function createExtensionState(pi, files = nodeSidecarFiles) {
   const state = {
     pi,
     config: { value: { ...DEFAULT_CONFIG } },
@@ -9524,6 +9643,8 @@ function createExtensionState(pi) {
       show: (ctx, text) => showStatusText(state, ctx, text)
     },
     report: { show: (ctx, text) => showReport(pi, ctx, text) },
+    files,
+    writeFaults: new WriteFaults,
     metricsSnapshot: (ctx) => computeMetricsSnapshot(state, ctx)
   };
   return state;
@@ -9807,8 +9928,8 @@ function persistArchived(item, state, delivery) {
 }
 function persistUnsummarized(item, state, delivery) {
   const refs = state.indexer.allocateSummaryRefs(item.batch);
-  state.indexer.registerSummaryRefs(refs);
   state.indexer.addBatch(item.batch, delivery.appendEntry, refs);
+  state.indexer.registerSummaryRefs(refs);
   return { item, kind: "unsummarized", summaryChars: 0, refs: refs.map((ref) => ref.shortId) };
 }
 function bodyCalls(batch) {
@@ -10194,7 +10315,11 @@ function handleFlushError(state, ctx, options, err) {
   }
   if (isStaleContextError(err))
     return { ok: false, reason: "stale-context", error: errorMessage(err) };
-  safeNotify(ctx, `pruner: summarization failed: ${errorMessage(err)}`, "error");
+  if (isFileSystemRefusal(err)) {
+    console.error("pi-condense: a flush could not write to the session; its outputs stay in context:", err);
+    state.writeFaults.report(err, (message) => safeNotify(ctx, message, "warning"));
+  } else
+    safeNotify(ctx, `pruner: summarization failed: ${errorMessage(err)}`, "error");
   return { ok: false, reason: "failed", error: errorMessage(err) };
 }
 function failure(err) {
@@ -10646,7 +10771,7 @@ class Parser {
       return 8;
     if (CLASS_ESCAPES[e] || CONTROL_ESCAPES[e] !== undefined || e === "x" || e === "u" || e >= "1" && e <= "9" || /[A-Za-z]/.test(e)) {
       const test = this.escapeTest(e);
-      return CLASS_ESCAPES[e] ? test : codeOf2(test);
+      return CLASS_ESCAPES[e] ? test : codeOf3(test);
     }
     return e.charCodeAt(0);
   }
@@ -10659,7 +10784,7 @@ class Parser {
     return this.src[this.at];
   }
 }
-function codeOf2(test) {
+function codeOf3(test) {
   for (let code = 0;code <= 65535; code++)
     if (test(code))
       return code;
@@ -11069,16 +11194,26 @@ function withPreview(note, preview) {
 Preview (head):
 ${preview}` : note;
 }
+function unavailableReason(read, checked) {
+  if (read.kind === "changed")
+    return `the archived copy was changed or truncated after it was archived (${read.reason})`;
+  if (read.kind === "missing")
+    return checked ? "the archived copy was deleted" : "sidecar file missing";
+  return read.reason;
+}
+function logFailedRead(spillPath, read) {
+  readFailure(spillPath, read.kind === "missing" ? read.error : new Error(`${read.kind}: ${read.reason}`));
+}
 async function spilledBody(record, session) {
-  const read = await readOwnSidecar(session.ownBlobDir, record.spillPath);
+  const copy = archivedCopyOf2(record);
+  const read = await readOwnSidecar(session.ownBlobDir, record.spillPath, copy);
   if (read.kind === "ok")
     return read.text;
-  if (read.kind === "missing") {
-    readFailure(record.spillPath, read.error);
+  logFailedRead(record.spillPath, read);
+  if (read.kind === "missing" && !copy)
     return record.resultPreview || SIDECAR_MISSING;
-  }
-  readFailure(record.spillPath, new Error(`refused: ${read.reason}`));
-  return withPreview(`(spilled output not available — ${read.reason}; nothing was read)`, record.resultPreview);
+  const shown = read.kind === "changed" ? "none of it is shown" : "nothing was read";
+  return withPreview(`(spilled output not available — ${unavailableReason(read, copy !== undefined)}; ${shown})`, record.resultPreview);
 }
 function rawBody(record, session) {
   return record.spillPath ? spilledBody(record, session) : String(record.resultText ?? "");
@@ -11135,11 +11270,12 @@ ${NOT_FOUND_NOTE}`, images: [] }];
 async function searchableText(record, session) {
   if (!record.spillPath)
     return { text: String(record.resultText ?? "") };
-  const read = await readOwnSidecar(session.ownBlobDir, record.spillPath);
+  const copy = archivedCopyOf2(record);
+  const read = await readOwnSidecar(session.ownBlobDir, record.spillPath, copy);
   if (read.kind === "ok")
     return { text: read.text };
-  readFailure(record.spillPath, read.kind === "missing" ? read.error : new Error(`refused: ${read.reason}`));
-  const reason = read.kind === "missing" ? "sidecar file missing" : read.reason;
+  logFailedRead(record.spillPath, read);
+  const reason = unavailableReason(read, copy !== undefined);
   return { text: record.resultPreview ?? "", note: `spilled output not available — ${reason}; only its preview was searched` };
 }
 async function targetOf(record, label, session) {
@@ -11431,7 +11567,7 @@ function isIdle2(ctx) {
 // src/archive/sidecar-inherit.ts
 import { closeSync as closeSync2, openSync as openSync2, readSync as readSync2 } from "node:fs";
 import { access } from "node:fs/promises";
-import { basename as basename6, dirname as dirname4, join as join6 } from "node:path";
+import { basename as basename6, dirname as dirname5, join as join6 } from "node:path";
 var HEADER_BYTES = 64 * 1024;
 async function inheritSidecars(records, parentSessionFile, own) {
   if (!own.sessionDir)
@@ -11439,7 +11575,7 @@ async function inheritSidecars(records, parentSessionFile, own) {
   const parentId = sessionIdOf(parentSessionFile);
   if (parentId === undefined)
     return 0;
-  const parentBlobDir = blobDirFor(dirname4(parentSessionFile), parentId);
+  const parentBlobDir = blobDirFor(dirname5(parentSessionFile), parentId);
   const ownBlobDir = blobDirFor(own.sessionDir, own.sessionId);
   if (parentBlobDir === ownBlobDir)
     return 0;
@@ -11488,6 +11624,7 @@ async function exists(path) {
 async function onSessionStart(state, ctx, event = {}) {
   const { config, warnings } = await loadConfigWithWarnings();
   state.config.value = config;
+  state.writeFaults.reset();
   rebuildFromBranch(state, ctx, true);
   if (event.reason === "fork" && typeof event.previousSessionFile === "string")
     await inheritFromParent(state, ctx, event.previousSessionFile);
@@ -11686,7 +11823,9 @@ async function spillEagerly(state, ctx, batch) {
       },
       sessionDir: sm.getSessionDir(),
       sessionId: sm.getSessionId(),
-      appendEntry: (customType, data) => sm.appendCustomEntry(customType, data)
+      appendEntry: (customType, data) => sm.appendCustomEntry(customType, data),
+      files: state.files,
+      onWriteFailed: (error) => state.writeFaults.report(error, (message) => safeNotify(ctx, message, "warning"))
     });
   } catch {}
 }
@@ -11790,8 +11929,8 @@ async function render(state, ctx, input) {
 }
 
 // index.ts
-function piCondense(pi) {
-  const state = createExtensionState(pi);
+function piCondense(pi, files) {
+  const state = createExtensionState(pi, files);
   pi.on("session_start", guarded("session_start", (event, ctx) => onSessionStart(state, ctx, event)));
   pi.on("session_tree", guarded("session_tree", (_event, ctx) => onSessionTree(state, ctx)));
   pi.on("turn_end", guarded("turn_end", (event, ctx) => onTurnEnd(state, ctx, event)));
