@@ -6,6 +6,7 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import { compactChains } from "./src/summarize/chain-pass.js";
 import { registerCommands } from "./src/commands/commands.js";
 import { createExtensionState, type ExtensionState } from "./src/host/extension-state.js";
+import type { SidecarFiles } from "./src/capture/spill.js";
 import { flushPending } from "./src/summarize/flush.js";
 import { computeMetricsSnapshot } from "./src/host/metrics-snapshot.js";
 import { policyView } from "./src/host/flush-policy.js";
@@ -19,8 +20,9 @@ import { settleRunningFlush } from "./src/host/final-reply-flush.js";
 import { onAgentEnd, onBeforeAgentStart, onContext, onMessageEnd, onSessionBeforeTree, onSessionShutdown, onTurnEnd } from "./src/host/turn-handlers.js";
 import { EMPTY_METRICS_SNAPSHOT, type FlushOptions } from "./src/types.js";
 
-export default function piCondense(pi: ExtensionAPI): void {
-  const state = createExtensionState(pi);
+/** pi passes only `pi`; the integration tests pass a file layer that fails sidecar writes. */
+export default function piCondense(pi: ExtensionAPI, files?: SidecarFiles): void {
+  const state = createExtensionState(pi, files);
 
   pi.on("session_start", guarded("session_start", (event, ctx) => onSessionStart(state, ctx, event)));
   pi.on("session_tree", guarded("session_tree", (_event, ctx) => onSessionTree(state, ctx)));

@@ -768,6 +768,7 @@ function outputDigest(toolName, args, resultText, isError) {
 
 // src/capture/persisted-entries.ts
 var BLOCK_ID = /^b\d+$/;
+var SHA256_HEX = /^[0-9a-f]{64}$/;
 var OUTCOME_READ_LIMIT = 300;
 var OUTCOME_TEXT = /^[^\u0000-\u001f\u007f]*$/;
 var DIGEST_READ_LIMIT = 400;
@@ -819,6 +820,7 @@ var RECORD_FIELDS = [
   { key: "resultTimestamp", expected: "a finite number", test: isFiniteNumber },
   { key: "spillPath", expected: "a string", test: isString },
   { key: "spillBytes", expected: "a number >= 0", test: isCount },
+  { key: "spillSha256", expected: "64 lowercase hex digits", test: (v) => isString(v) && SHA256_HEX.test(v) },
   { key: "resultPreview", expected: "a string", test: isString },
   { key: "contentHash", expected: "a string", test: isString },
   { key: "outcome", expected: `a single-line string of at most ${OUTCOME_READ_LIMIT} characters`, test: isOutcome },
@@ -2093,6 +2095,7 @@ async function archiveChain(chain, deps, ambiguous) {
     deps.indexer.ensureShortRefs(chainKeys2(chain), deps.backfill.appendEntry);
   } catch (err) {
     console.error("pi-condense: chain archive step failed; the chain stays raw", err);
+    deps.onWriteFailed?.(err);
     return false;
   }
   return true;
@@ -2972,9 +2975,15 @@ async function compress(state, ctx, run) {
     spillThreshold: config.spillThreshold,
     spillPreviewBytes: config.spillPreviewBytes,
     sessionDir: sm.getSessionDir(),
-    sessionId: sm.getSessionId()
+    sessionId: sm.getSessionId(),
+    files: state.files
   };
-  const unarchivable = await archiveChainMembers(eligible, { indexer: state.indexer, messages, backfill: { ...backfill, appendEntry } });
+  const unarchivable = await archiveChainMembers(eligible, {
+    indexer: state.indexer,
+    messages,
+    backfill: { ...backfill, appendEntry },
+    onWriteFailed: (error) => state.writeFaults.report(error, (message) => safeNotify(ctx, message, "warning"))
+  });
   for (const key of unarchivable)
     inGrace.add(key);
   return compressEligible(chains, rollingWindow, {
@@ -5984,10 +5993,10 @@ function namesTouchedSince(owner, generation) {
 }
 
 // src/capture/spill.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 import { constants as constants2 } from "node:fs";
-import { lstat as lstat2, mkdir, open as open2 } from "node:fs/promises";
-import { basename as basename2, join as join2, resolve } from "node:path";
+import { lstat as lstat2, mkdir, open as open2, unlink } from "node:fs/promises";
+import { basename as basename2, dirname as dirname2, join as join2, resolve } from "node:path";
 
 // src/capture/exact-duplicate.ts
 function dedupCandidate(indexer, toolName, resultText) {
@@ -6012,6 +6021,7 @@ function archivedCopyOf(indexer, call) {
 }
 
 // src/capture/sidecar-read.ts
+import { createHash as createHash3 } from "node:crypto";
 import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import { basename, isAbsolute, join } from "node:path";
@@ -6019,7 +6029,15 @@ var MAX_SIDECAR_READ_BYTES = 64 * 1024 * 1024;
 var SIDECAR_NAMES = [/^[A-Za-z0-9_-]+\.txt$/, /^[A-Za-z0-9_-]+\.[0-9a-f]{16}\.txt$/];
 var READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 var refused = (reason) => ({ kind: "refused", reason });
-async function readOwnSidecar(ownBlobDir, spillPath) {
+var changed = (reason) => ({ kind: "changed", reason });
+function sha256Hex(bytes) {
+  return createHash3("sha256").update(bytes).digest("hex");
+}
+function archivedCopyOf2(record) {
+  const { spillBytes, spillSha256 } = record;
+  return typeof spillBytes === "number" && typeof spillSha256 === "string" ? { bytes: spillBytes, sha256: spillSha256 } : undefined;
+}
+async function readOwnSidecar(ownBlobDir, spillPath, copy) {
   if (typeof spillPath !== "string")
     return { kind: "missing", error: new Error("spillPath is not a string") };
   if (ownBlobDir === undefined)
@@ -6033,7 +6051,7 @@ async function readOwnSidecar(ownBlobDir, spillPath) {
     const dir = await lstat(ownBlobDir);
     if (dir.isSymbolicLink() || !dir.isDirectory())
       return refused("this session's blob directory is not a real directory");
-    return await readRegularFile(join(ownBlobDir, name));
+    return await readRegularFile(join(ownBlobDir, name), copy);
   } catch (error) {
     if (isCode(error, "ENOENT"))
       return { kind: "missing", error };
@@ -6042,19 +6060,29 @@ async function readOwnSidecar(ownBlobDir, spillPath) {
     return refused(`the sidecar could not be opened (${codeOf(error)})`);
   }
 }
-async function readRegularFile(path) {
+async function readRegularFile(path, copy) {
   const handle = await open(path, READ_FLAGS);
   try {
     const info = await handle.stat();
     if (!info.isFile())
       return refused("the sidecar is not a regular file");
+    if (copy && info.size !== copy.bytes)
+      return changed(sizeChange(info.size, copy));
     if (info.size > MAX_SIDECAR_READ_BYTES) {
       return refused(`the sidecar is ${info.size} bytes, over the ${MAX_SIDECAR_READ_BYTES / (1024 * 1024)} MiB read limit`);
     }
-    return { kind: "ok", text: await readAtMost(handle, info.size) };
+    const bytes = await readAtMost(handle, info.size);
+    if (copy && bytes.length !== copy.bytes)
+      return changed(sizeChange(bytes.length, copy));
+    if (copy && sha256Hex(bytes) !== copy.sha256)
+      return changed("its content no longer matches the SHA-256 recorded when it was archived");
+    return { kind: "ok", text: bytes.toString("utf8") };
   } finally {
     await handle.close();
   }
+}
+function sizeChange(size, copy) {
+  return `it is ${size} bytes, ${copy.bytes} were archived`;
 }
 async function readAtMost(handle, size) {
   const buffer = Buffer.alloc(size);
@@ -6065,7 +6093,7 @@ async function readAtMost(handle, size) {
       break;
     filled += bytesRead;
   }
-  return buffer.subarray(0, filled).toString("utf8");
+  return buffer.subarray(0, filled);
 }
 function codeOf(error) {
   const code = error?.code;
@@ -6085,7 +6113,7 @@ function sanitizeId(toolCallId) {
     return "_";
   if (safe.length <= MAX_SIDECAR_STEM)
     return safe;
-  const digest = createHash3("sha1").update(toolCallId, "utf8").digest("hex");
+  const digest = createHash4("sha1").update(toolCallId, "utf8").digest("hex");
   return `${safe.slice(0, MAX_SIDECAR_STEM - HASH_SUFFIX_CHARS - 1)}-${digest}`;
 }
 var PI_SESSION_ID = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
@@ -6114,32 +6142,68 @@ function headPreview(text, maxBytes) {
 }
 function applySpill(record, spillPath, previewBytes) {
   const full = record.resultText;
-  record.spillBytes = Buffer.byteLength(full, "utf8");
+  const bytes = Buffer.from(full, "utf8");
+  record.spillBytes = bytes.length;
+  record.spillSha256 = sha256Hex(bytes);
   record.resultPreview = headPreview(full, previewBytes);
   record.spillPath = spillPath;
   record.contentHash = hashToolResult(record.toolName, full);
   record.resultText = "";
 }
-var WRITE_FLAGS = constants2.O_WRONLY | constants2.O_CREAT | constants2.O_TRUNC | (constants2.O_NOFOLLOW ?? 0);
-async function writeSidecar(sessionDir, sessionId, key, text) {
-  return writeSidecarNamed(sessionDir, sessionId, basename2(blobPathFor(sessionDir, sessionId, key)), text);
-}
-async function writeSidecarNamed(sessionDir, sessionId, name, text) {
-  const dir = blobDirFor(sessionDir, sessionId);
-  const path = join2(dir, basename2(name));
-  await mkdir(dir, { recursive: true, mode: 448 });
-  await assertRealDirectory(dir);
-  const handle = await open2(path, WRITE_FLAGS, 384);
-  try {
-    await handle.writeFile(text, "utf8");
-    await handle.chmod(384);
-  } finally {
-    await handle.close();
+var CREATE_FLAGS = constants2.O_WRONLY | constants2.O_CREAT | constants2.O_EXCL | (constants2.O_NOFOLLOW ?? 0);
+var nodeSidecarFiles = {
+  mkdir: async (dir) => {
+    await mkdir(dir, { recursive: true, mode: 448 });
+  },
+  lstat: (path) => lstat2(path),
+  create: async (path, bytes) => {
+    const handle = await open2(path, CREATE_FLAGS, 384);
+    try {
+      try {
+        await handle.writeFile(bytes);
+        await handle.chmod(384);
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      await unlink(path).catch(() => {
+        return;
+      });
+      throw error;
+    }
   }
-  return resolve(path);
+};
+async function writeSidecar(sessionDir, sessionId, key, text, files) {
+  return writeSidecarNamed(sessionDir, sessionId, basename2(blobPathFor(sessionDir, sessionId, key)), text, files);
 }
-async function assertRealDirectory(dir) {
-  const info = await lstat2(dir);
+async function writeSidecarNamed(sessionDir, sessionId, name, text, files = nodeSidecarFiles) {
+  const dir = resolve(blobDirFor(sessionDir, sessionId));
+  await files.mkdir(dir);
+  await assertRealDirectory(dir, files);
+  const bytes = Buffer.from(text, "utf8");
+  const copy = { bytes: bytes.length, sha256: sha256Hex(bytes) };
+  const own = join2(dir, basename2(name));
+  const path = await createOnce(files, own, bytes, copy) ?? await createOnce(files, contentAddressed(own, copy), bytes, copy);
+  if (path === undefined)
+    throw new Error(`spill: both ${own} and its content-addressed name hold other bodies; refusing to replace them`);
+  return path;
+}
+async function createOnce(files, path, bytes, copy) {
+  try {
+    await files.create(path, bytes);
+    return path;
+  } catch (error) {
+    if (error?.code !== "EEXIST")
+      throw error;
+    const there = await readOwnSidecar(dirname2(path), path, copy);
+    return there.kind === "ok" ? path : undefined;
+  }
+}
+function contentAddressed(path, copy) {
+  return `${path.slice(0, -".txt".length)}.${copy.sha256.slice(0, 16)}.txt`;
+}
+async function assertRealDirectory(dir, files) {
+  const info = await files.lstat(dir);
   if (info.isSymbolicLink())
     throw new Error(`spill: blob directory ${dir} is a symbolic link; refusing to write`);
   if (!info.isDirectory())
@@ -6154,21 +6218,28 @@ async function dedupCall(call, key, args) {
   const stored = candidate.record?.spillPath ? await spilledText(candidate.record, args) : undefined;
   if (!isExactCopy(candidate, call.toolName, call.resultText, stored))
     return false;
-  args.indexer.registerDuplicate(key, candidate.key, args.appendEntry, call);
+  try {
+    args.indexer.registerDuplicate(key, candidate.key, args.appendEntry, call);
+  } catch (error) {
+    console.error(`spill: failed to write the dedup alias of ${call.toolCallId}:`, error);
+    args.onWriteFailed?.(error);
+    return false;
+  }
   return true;
 }
 async function spilledText(record, args) {
   if (!args.sessionDir)
     return;
-  const read = await readOwnSidecar(blobDirFor(args.sessionDir, args.sessionId), record.spillPath);
+  const read = await readOwnSidecar(blobDirFor(args.sessionDir, args.sessionId), record.spillPath, archivedCopyOf2(record));
   return read.kind === "ok" ? read.text : undefined;
 }
 async function spillCall(call, key, args) {
   let path = blobPathFor(args.sessionDir, args.sessionId, key);
   try {
-    path = await writeSidecar(args.sessionDir, args.sessionId, key, call.resultText);
+    path = await writeSidecar(args.sessionDir, args.sessionId, key, call.resultText, args.files);
   } catch (error) {
     console.error(`spill: failed to write sidecar for ${call.toolCallId} at ${path}:`, error);
+    args.onWriteFailed?.(error);
     return false;
   }
   applySpill(call, path, args.config.spillPreviewBytes);
@@ -6185,20 +6256,38 @@ async function spillOversizedBatch(args) {
       continue;
     if (await dedupCall(call, key, args)) {
       handled.add(call.toolCallId);
-    } else if (args.sessionDir && await spillCall(call, key, args)) {
-      spilled.push(call);
-      handled.add(call.toolCallId);
+      continue;
     }
+    const before = { ...call };
+    if (args.sessionDir && await spillCall(call, key, args))
+      spilled.push({ call, before });
   }
-  if (spilled.length > 0) {
-    const { turnIndex, timestamp } = args.batch;
-    const batch = { turnIndex, timestamp, assistantText: "", toolCalls: spilled };
-    const refs = args.indexer.allocateSummaryRefs?.(batch);
-    if (refs)
-      args.indexer.registerSummaryRefs(refs);
-    args.indexer.addBatch(batch, args.appendEntry, refs);
-  }
+  if (spilled.length > 0 && indexSpilled(spilled, args))
+    for (const { call } of spilled)
+      handled.add(call.toolCallId);
   return handled;
+}
+function indexSpilled(spilled, args) {
+  const { turnIndex, timestamp } = args.batch;
+  const batch = { turnIndex, timestamp, assistantText: "", toolCalls: spilled.map((s) => s.call) };
+  const refs = args.indexer.allocateSummaryRefs?.(batch);
+  try {
+    args.indexer.addBatch(batch, args.appendEntry, refs);
+  } catch (error) {
+    console.error("spill: failed to write the index entry of spilled outputs; they stay inline:", error);
+    args.onWriteFailed?.(error);
+    for (const { call, before } of spilled)
+      restoreCall(call, before);
+    return false;
+  }
+  if (refs)
+    args.indexer.registerSummaryRefs(refs);
+  return true;
+}
+function restoreCall(call, before) {
+  for (const field of ["spillPath", "spillBytes", "spillSha256", "resultPreview", "contentHash"])
+    delete call[field];
+  Object.assign(call, before);
 }
 
 // src/archive/summary-refs.ts
@@ -6337,6 +6426,8 @@ function recordFromCall(batch, call) {
     record.spillPath = call.spillPath;
   if (call.spillBytes !== undefined)
     record.spillBytes = call.spillBytes;
+  if (call.spillSha256 !== undefined)
+    record.spillSha256 = call.spillSha256;
   if (call.resultPreview !== undefined)
     record.resultPreview = call.resultPreview;
   record.contentHash = call.contentHash ?? hashToolResult(call.toolName, call.resultText);
@@ -6497,10 +6588,10 @@ class ToolCallIndexer {
   }
   addBatch(batch, appendEntry, refs) {
     const records = batch.toolCalls.map((call) => recordFromCall(batch, call));
+    appendEntry(CUSTOM_TYPE_INDEX, refs ? { toolCalls: records, refs } : { toolCalls: records });
     for (const record of records)
       if (this.indexRecord(record))
         this.pendingSeeds.push(record);
-    appendEntry(CUSTOM_TYPE_INDEX, refs ? { toolCalls: records, refs } : { toolCalls: records });
   }
   resolveToolCallId(input) {
     if (this.records.has(input))
@@ -6660,7 +6751,6 @@ class ToolCallIndexer {
     if (newKey === originalKey)
       return;
     const own = ownCallDetails(call, this.records.get(originalKey));
-    this.linkAlias(newKey, originalKey, own);
     const fresh = parseOccKey(newKey);
     const original = parseOccKey(originalKey);
     const data = { newToolCallId: fresh.toolCallId };
@@ -6674,6 +6764,7 @@ class ToolCallIndexer {
     if (own?.isError !== undefined)
       data.isError = own.isError;
     appendEntry(CUSTOM_TYPE_DEDUP_ALIAS, data);
+    this.linkAlias(newKey, originalKey, own);
   }
   linkAlias(newKey, originalKey, own) {
     if (!this.records.has(originalKey))
@@ -6758,7 +6849,7 @@ class ToolCallIndexer {
       if (!opts.sessionDir || record.resultText.length < opts.spillThreshold)
         continue;
       const key = occKey(record.toolCallId, record.resultTimestamp);
-      const path = await writeSidecar(opts.sessionDir, opts.sessionId, key, record.resultText);
+      const path = await writeSidecar(opts.sessionDir, opts.sessionId, key, record.resultText, opts.files);
       applySpill(record, path, opts.spillPreviewBytes);
     }
     const { refs, nextIndex } = buildShortToolCallRefs(records, this.nextShortNumber);
@@ -6772,7 +6863,7 @@ class ToolCallIndexer {
 }
 
 // src/render/pruner.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 
 // src/render/error-purge.ts
 var PURGE_STRING_MIN_CHARS = 200;
@@ -7908,7 +7999,7 @@ function chainBody(entry, indexer) {
 }
 function reportSweep(sweptIds, diagnostics) {
   const sorted = sweptIds.map((id) => typeof id === "string" ? id : `<${typeof id}>`).sort();
-  const key = createHash4("sha1").update(sorted.join(",")).digest("hex").slice(0, 16);
+  const key = createHash5("sha1").update(sorted.join(",")).digest("hex").slice(0, 16);
   const shown = sorted.slice(0, 5).join(", ");
   const more = sorted.length > 5 ? ` ... +${sorted.length - 5} more` : "";
   diagnostics?.report("orphan-sweep", key, `swept ${sorted.length} orphan toolResult(s): ${shown}${more}`);
@@ -8734,7 +8825,7 @@ function replayNotes(options, recorded, scenarios, costPolicy) {
 // src/report/session-file.ts
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { basename as basename3, dirname as dirname2, extname, join as join3 } from "node:path";
+import { basename as basename3, dirname as dirname3, extname, join as join3 } from "node:path";
 var MAX_READ_BYTES = 256 * 1024 * 1024;
 function bytes(n) {
   return n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MB` : `${Math.round(n / 1024)} KB`;
@@ -8771,7 +8862,7 @@ function readSessionText(path, limit = MAX_READ_BYTES) {
 }
 function reportPathFor(sessionPath) {
   const ext = extname(sessionPath);
-  return join3(dirname2(sessionPath), `${basename3(sessionPath, ext)}.report.html`);
+  return join3(dirname3(sessionPath), `${basename3(sessionPath, ext)}.report.html`);
 }
 async function writeReportFile(path, html) {
   await writeFile(path, html, { encoding: "utf8", mode: 384 });
@@ -9256,8 +9347,8 @@ var settingsCommand = async (deps, ctx) => {
 // src/settings/config.ts
 import { getAgentDir } from "@earendil-works/pi-coding-agent";
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir as mkdir2, readFile, realpath, rename, stat, unlink, writeFile as writeFile2 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname3, join as join5 } from "node:path";
+import { chmod, mkdir as mkdir2, readFile, realpath, rename, stat, unlink as unlink2, writeFile as writeFile2 } from "node:fs/promises";
+import { basename as basename5, dirname as dirname4, join as join5 } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 var SETTINGS_KEY = "contextPrune";
 function settingsPath() {
@@ -9491,15 +9582,15 @@ async function writeSettings(path, config) {
     const body = `${JSON.stringify({ ...base, [SETTINGS_KEY]: block }, null, 2)}
 `;
     const { target, mode } = await resolveTarget(path);
-    await mkdir2(dirname3(target), { recursive: true });
-    tmp = join5(dirname3(target), `${basename5(target)}.${randomBytes(8).toString("hex")}.tmp`);
+    await mkdir2(dirname4(target), { recursive: true });
+    tmp = join5(dirname4(target), `${basename5(target)}.${randomBytes(8).toString("hex")}.tmp`);
     await writeFile2(tmp, body, "utf8");
     if (mode !== undefined)
       await chmod(tmp, mode);
     await rename(tmp, target);
   } catch (err) {
     if (tmp)
-      await unlink(tmp).catch(() => {});
+      await unlink2(tmp).catch(() => {});
     throw new SettingsSaveError(path, errorText2(err), err);
   }
 }
@@ -9619,6 +9710,34 @@ function registerCommands(pi, currentConfig, flushPending, capturePendingBatches
       return;
     }
   });
+}
+
+// src/archive/write-faults.ts
+var FILE_SYSTEM_REFUSALS = new Set(["ENOSPC", "EDQUOT", "EACCES", "EPERM", "EROFS", "EIO"]);
+function codeOf2(error) {
+  const code = error?.code;
+  return typeof code === "string" ? code : undefined;
+}
+function messageOf(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+function isFileSystemRefusal(error) {
+  const code = codeOf2(error);
+  return code !== undefined && FILE_SYSTEM_REFUSALS.has(code);
+}
+
+class WriteFaults {
+  told = new Set;
+  report(error, notify) {
+    const kind = codeOf2(error) ?? "other";
+    if (this.told.has(kind))
+      return;
+    this.told.add(kind);
+    notify(`pruner: could not write to the archive (${messageOf(error)}); outputs it could not archive stay in context in full`);
+  }
+  reset() {
+    this.told.clear();
+  }
 }
 
 // src/capture/frontier.ts
@@ -10013,7 +10132,7 @@ function isIdle(ctx) {
 }
 
 // src/host/cache-breakpoint.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 
 // src/economics/anthropic-payload.ts
 var MARKABLE_TYPES = new Set(["text", "image", "document", "search_result", "tool_use", "tool_result", "tool_addition", "tool_removal"]);
@@ -10135,7 +10254,7 @@ function withMarker(payload, place, cacheControl) {
 // src/host/cache-breakpoint.ts
 var API = "anthropic-messages";
 var MAX_REMEMBERED = 8;
-var sha1 = (text) => createHash5("sha1").update(text).digest("base64");
+var sha1 = (text) => createHash6("sha1").update(text).digest("base64");
 
 class SpareBreakpoint {
   now;
@@ -10237,7 +10356,7 @@ function onBeforeProviderRequest(state, ctx, event) {
 }
 
 // src/host/extension-state.ts
-function createExtensionState(pi) {
+function createExtensionState(pi, files = nodeSidecarFiles) {
   const state = {
     pi,
     config: { value: { ...DEFAULT_CONFIG } },
@@ -10265,6 +10384,8 @@ function createExtensionState(pi) {
       show: (ctx, text) => showStatusText(state, ctx, text)
     },
     report: { show: (ctx, text) => showReport(pi, ctx, text) },
+    files,
+    writeFaults: new WriteFaults,
     metricsSnapshot: (ctx) => computeMetricsSnapshot(state, ctx)
   };
   return state;
@@ -10549,8 +10670,8 @@ function persistArchived(item, state, delivery) {
 }
 function persistUnsummarized(item, state, delivery) {
   const refs = state.indexer.allocateSummaryRefs(item.batch);
-  state.indexer.registerSummaryRefs(refs);
   state.indexer.addBatch(item.batch, delivery.appendEntry, refs);
+  state.indexer.registerSummaryRefs(refs);
   return { item, kind: "unsummarized", summaryChars: 0, refs: refs.map((ref) => ref.shortId) };
 }
 function bodyCalls(batch) {
@@ -10936,7 +11057,11 @@ function handleFlushError(state, ctx, options, err) {
   }
   if (isStaleContextError(err))
     return { ok: false, reason: "stale-context", error: errorMessage(err) };
-  safeNotify(ctx, `pruner: summarization failed: ${errorMessage(err)}`, "error");
+  if (isFileSystemRefusal(err)) {
+    console.error("pi-condense: a flush could not write to the session; its outputs stay in context:", err);
+    state.writeFaults.report(err, (message) => safeNotify(ctx, message, "warning"));
+  } else
+    safeNotify(ctx, `pruner: summarization failed: ${errorMessage(err)}`, "error");
   return { ok: false, reason: "failed", error: errorMessage(err) };
 }
 function failure(err) {
@@ -11388,7 +11513,7 @@ class Parser {
       return 8;
     if (CLASS_ESCAPES[e] || CONTROL_ESCAPES[e] !== undefined || e === "x" || e === "u" || e >= "1" && e <= "9" || /[A-Za-z]/.test(e)) {
       const test = this.escapeTest(e);
-      return CLASS_ESCAPES[e] ? test : codeOf2(test);
+      return CLASS_ESCAPES[e] ? test : codeOf3(test);
     }
     return e.charCodeAt(0);
   }
@@ -11401,7 +11526,7 @@ class Parser {
     return this.src[this.at];
   }
 }
-function codeOf2(test) {
+function codeOf3(test) {
   for (let code = 0;code <= 65535; code++)
     if (test(code))
       return code;
@@ -11881,16 +12006,26 @@ function withPreview(note, preview) {
 Preview (head):
 ${preview}` : note;
 }
+function unavailableReason(read, checked) {
+  if (read.kind === "changed")
+    return `the archived copy was changed or truncated after it was archived (${read.reason})`;
+  if (read.kind === "missing")
+    return checked ? "the archived copy was deleted" : "sidecar file missing";
+  return read.reason;
+}
+function logFailedRead(spillPath, read) {
+  readFailure(spillPath, read.kind === "missing" ? read.error : new Error(`${read.kind}: ${read.reason}`));
+}
 async function spilledBody(record, session) {
-  const read = await readOwnSidecar(session.ownBlobDir, record.spillPath);
+  const copy = archivedCopyOf2(record);
+  const read = await readOwnSidecar(session.ownBlobDir, record.spillPath, copy);
   if (read.kind === "ok")
     return read.text;
-  if (read.kind === "missing") {
-    readFailure(record.spillPath, read.error);
+  logFailedRead(record.spillPath, read);
+  if (read.kind === "missing" && !copy)
     return record.resultPreview || SIDECAR_MISSING;
-  }
-  readFailure(record.spillPath, new Error(`refused: ${read.reason}`));
-  return withPreview(`(spilled output not available — ${read.reason}; nothing was read)`, record.resultPreview);
+  const shown = read.kind === "changed" ? "none of it is shown" : "nothing was read";
+  return withPreview(`(spilled output not available — ${unavailableReason(read, copy !== undefined)}; ${shown})`, record.resultPreview);
 }
 function rawBody(record, session) {
   return record.spillPath ? spilledBody(record, session) : String(record.resultText ?? "");
@@ -11947,11 +12082,12 @@ ${NOT_FOUND_NOTE}`, images: [] }];
 async function searchableText(record, session) {
   if (!record.spillPath)
     return { text: String(record.resultText ?? "") };
-  const read = await readOwnSidecar(session.ownBlobDir, record.spillPath);
+  const copy = archivedCopyOf2(record);
+  const read = await readOwnSidecar(session.ownBlobDir, record.spillPath, copy);
   if (read.kind === "ok")
     return { text: read.text };
-  readFailure(record.spillPath, read.kind === "missing" ? read.error : new Error(`refused: ${read.reason}`));
-  const reason = read.kind === "missing" ? "sidecar file missing" : read.reason;
+  logFailedRead(record.spillPath, read);
+  const reason = unavailableReason(read, copy !== undefined);
   return { text: record.resultPreview ?? "", note: `spilled output not available — ${reason}; only its preview was searched` };
 }
 async function targetOf(record, label, session) {
@@ -12235,7 +12371,7 @@ function isIdle2(ctx) {
 // src/archive/sidecar-inherit.ts
 import { closeSync as closeSync2, openSync as openSync2, readSync as readSync2 } from "node:fs";
 import { access } from "node:fs/promises";
-import { basename as basename6, dirname as dirname4, join as join6 } from "node:path";
+import { basename as basename6, dirname as dirname5, join as join6 } from "node:path";
 var HEADER_BYTES = 64 * 1024;
 async function inheritSidecars(records, parentSessionFile, own) {
   if (!own.sessionDir)
@@ -12243,7 +12379,7 @@ async function inheritSidecars(records, parentSessionFile, own) {
   const parentId = sessionIdOf(parentSessionFile);
   if (parentId === undefined)
     return 0;
-  const parentBlobDir = blobDirFor(dirname4(parentSessionFile), parentId);
+  const parentBlobDir = blobDirFor(dirname5(parentSessionFile), parentId);
   const ownBlobDir = blobDirFor(own.sessionDir, own.sessionId);
   if (parentBlobDir === ownBlobDir)
     return 0;
@@ -12292,6 +12428,7 @@ async function exists(path) {
 async function onSessionStart(state, ctx, event = {}) {
   const { config, warnings } = await loadConfigWithWarnings();
   state.config.value = config;
+  state.writeFaults.reset();
   rebuildFromBranch(state, ctx, true);
   if (event.reason === "fork" && typeof event.previousSessionFile === "string")
     await inheritFromParent(state, ctx, event.previousSessionFile);
@@ -12443,7 +12580,9 @@ async function spillEagerly(state, ctx, batch) {
       },
       sessionDir: sm.getSessionDir(),
       sessionId: sm.getSessionId(),
-      appendEntry: (customType, data) => sm.appendCustomEntry(customType, data)
+      appendEntry: (customType, data) => sm.appendCustomEntry(customType, data),
+      files: state.files,
+      onWriteFailed: (error) => state.writeFaults.report(error, (message) => safeNotify(ctx, message, "warning"))
     });
   } catch {}
 }
@@ -12547,8 +12686,8 @@ async function render(state, ctx, input) {
 }
 
 // index.ts
-function piCondense(pi) {
-  const state = createExtensionState(pi);
+function piCondense(pi, files) {
+  const state = createExtensionState(pi, files);
   pi.on("session_start", guarded("session_start", (event, ctx) => onSessionStart(state, ctx, event)));
   pi.on("session_tree", guarded("session_tree", (_event, ctx) => onSessionTree(state, ctx)));
   pi.on("turn_end", guarded("turn_end", (event, ctx) => onTurnEnd(state, ctx, event)));

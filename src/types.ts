@@ -236,6 +236,8 @@ export interface CapturedToolCall {
   resultTimestamp?: number;
   spillPath?: string;
   spillBytes?: number;
+  /** SHA-256 (hex) of the sidecar's bytes as written; with `spillBytes`, what a read checks the sidecar against. */
+  spillSha256?: string;
   resultPreview?: string;
   contentHash?: string;
   /** Outcome facts read at capture (`digest/outcome-facts.ts`); the stub shows them verbatim. */
@@ -279,6 +281,8 @@ export interface ToolCallRecord {
   resultTimestamp?: number;
   spillPath?: string;
   spillBytes?: number;
+  /** SHA-256 (hex) of the sidecar's bytes as written; absent on records of versions before it was recorded. */
+  spillSha256?: string;
   resultPreview?: string;
   contentHash?: string;
   /** Outcome facts read at capture (`digest/outcome-facts.ts`); the stub shows them verbatim. */

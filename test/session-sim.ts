@@ -6,7 +6,8 @@
  * A recovery call runs the extension's own `context_tree_query` tool, as pi would.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { makeFakeCtx, makeFakePi, type FakeCtx, type FakeHost, msgEntry } from "./fake-host.js";
+import type { SidecarFiles } from "../src/capture/spill.js";
+import { makeFakeCtx, makeFakePi, type FakeCtx, type FakeCtxOptions, type FakeHost, msgEntry } from "./fake-host.js";
 
 export interface SimCall {
   id: string;
@@ -55,11 +56,22 @@ function usageOf(p: SimPrompt): { usage?: Record<string, number> } {
   return { usage: { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite } };
 }
 
-export async function startSim(opts: { branch?: any[]; sessionDir?: string; sessionId?: string; startTs?: number } = {}): Promise<Sim> {
+export interface SimOptions {
+  branch?: any[];
+  sessionDir?: string;
+  sessionId?: string;
+  startTs?: number;
+  /** The file layer sidecars are written through (test/faulty-files.ts injects faults). */
+  files?: SidecarFiles;
+  /** Called before every session-manager append; throw to refuse the write. */
+  beforeSessionAppend?: FakeCtxOptions["beforeSessionAppend"];
+}
+
+export async function startSim(opts: SimOptions = {}): Promise<Sim> {
   const host = makeFakePi();
   const piCondense = (await import("../index.js")).default;
-  piCondense(host.pi as any);
-  const fake = makeFakeCtx(host, { branch: opts.branch ?? [], sessionDir: opts.sessionDir });
+  piCondense(host.pi as any, opts.files);
+  const fake = makeFakeCtx(host, { branch: opts.branch ?? [], sessionDir: opts.sessionDir, beforeSessionAppend: opts.beforeSessionAppend });
   // In pi, runtime writes land in the same session as the session manager's (the agent is idle for commands).
   const { appendEntry, sendMessage } = host.pi;
   host.pi.appendEntry = (customType: string, data?: unknown) => {

@@ -70,7 +70,19 @@ afterAll(async () => {
   await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
+const refusedAppend = () => {
+  throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+};
+
 describe("occurrence-keyed records", () => {
+  test("a batch whose index entry the session refuses is not indexed: its outputs are never stubbed", () => {
+    const indexer = new ToolCallIndexer();
+    expect(() => indexer.addBatch(batchOf("bash_1", 1150, "OUT"), refusedAppend)).toThrow("ENOSPC");
+    expect(indexer.isSummarized("bash_1@1150")).toBe(false);
+    expect(indexer.getIndex().size).toBe(0);
+    expect(indexer.lookupByContent("bash", "OUT")).toBeUndefined();
+  });
+
   test("each occurrence of a reused id keeps its own text (1)", () => {
     const indexer = twoOccurrences();
     expect(indexer.getRecord("bash_23@1150")?.resultText).toBe("FIRST");
@@ -208,6 +220,14 @@ describe("dedup aliases", () => {
     const { entries, append } = collector();
     indexer.registerDuplicate("bash_8", "bash_7", append);
     expect(entries[0]!.data).toEqual({ newToolCallId: "bash_8", originalToolCallId: "bash_7" });
+  });
+
+  test("an alias whose entry the session refuses is not linked: the duplicate is never stubbed", () => {
+    const indexer = new ToolCallIndexer();
+    indexer.addBatch(batchOf("bash_23", 1150, "SAME"), noop);
+    expect(() => indexer.registerDuplicate("bash_99@4150", "bash_23@1150", refusedAppend)).toThrow("ENOSPC");
+    expect(indexer.isSummarized("bash_99@4150")).toBe(false);
+    expect(indexer.getRecordsForId("bash_99")).toEqual([]);
   });
 
   test("a same-id duplicate is listed as its own occurrence (9)", () => {

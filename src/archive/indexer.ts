@@ -9,7 +9,7 @@ import { withoutLeadingMarkers } from "../capture/image-markers.js";
 import { type AliasCall, recordsFromTranscript, walkBranch } from "./index-branch-walk.js";
 import { trackChanges } from "../render/index-generation.js";
 import { occKey, parseOccKey, resultTimestampOf } from "../capture/occurrence-key.js";
-import { applySpill, writeSidecar } from "../capture/spill.js";
+import { applySpill, type SidecarFiles, writeSidecar } from "../capture/spill.js";
 import { buildShortToolCallRefs, refOccurrenceKeys } from "./summary-refs.js";
 import type { ArchiveCheck, ArchivedOutput, ArchiveMiss } from "../render/stub-replace.js";
 import { unframedSummary } from "../summary-frame.js";
@@ -96,6 +96,7 @@ function recordFromCall(batch: CapturedBatch, call: CapturedBatch["toolCalls"][n
   if (call.resultTimestamp !== undefined) record.resultTimestamp = call.resultTimestamp;
   if (call.spillPath !== undefined) record.spillPath = call.spillPath;
   if (call.spillBytes !== undefined) record.spillBytes = call.spillBytes;
+  if (call.spillSha256 !== undefined) record.spillSha256 = call.spillSha256;
   if (call.resultPreview !== undefined) record.resultPreview = call.resultPreview;
   // Persisted so a reload seeds dedup without hashing every archived output again (a spill already set it).
   record.contentHash = call.contentHash ?? hashToolResult(call.toolName, call.resultText);
@@ -150,6 +151,8 @@ export interface BackfillOptions {
   sessionDir: string;
   sessionId: string;
   appendEntry: AppendEntry;
+  /** Node's file system unless a test injects faults. */
+  files?: SidecarFiles;
 }
 
 export class ToolCallIndexer {
@@ -288,11 +291,14 @@ export class ToolCallIndexer {
     return this.records;
   }
 
-  /** `refs`, when given, are persisted on the entry as well (they must already be registered). */
+  /**
+   * `refs`, when given, are persisted on the entry as well (the caller registers them). The records are
+   * indexed only once the entry is written: an output whose entry failed is never stubbed.
+   */
   addBatch(batch: CapturedBatch, appendEntry: AppendEntry, refs?: SummaryToolCallRef[]): void {
     const records = batch.toolCalls.map((call) => recordFromCall(batch, call));
-    for (const record of records) if (this.indexRecord(record)) this.pendingSeeds.push(record);
     appendEntry(CUSTOM_TYPE_INDEX, refs ? { toolCalls: records, refs } : { toolCalls: records });
+    for (const record of records) if (this.indexRecord(record)) this.pendingSeeds.push(record);
   }
 
   resolveToolCallId(input: string): string | undefined {
@@ -460,11 +466,13 @@ export class ToolCallIndexer {
     return this.hashToCanonical.get(hashToolResult(toolName, resultText));
   }
 
-  /** `call` carries the duplicate's own arguments and error flag; they are persisted only where they differ from the original's. */
+  /**
+   * `call` carries the duplicate's own arguments and error flag; they are persisted only where they differ from
+   * the original's. The alias is linked only once its entry is written.
+   */
   registerDuplicate(newKey: string, originalKey: string, appendEntry: AppendEntry, call?: AliasCall): void {
     if (newKey === originalKey) return;
     const own = ownCallDetails(call, this.records.get(originalKey));
-    this.linkAlias(newKey, originalKey, own);
     const fresh = parseOccKey(newKey);
     const original = parseOccKey(originalKey);
     const data: Record<string, unknown> = { newToolCallId: fresh.toolCallId };
@@ -474,6 +482,7 @@ export class ToolCallIndexer {
     if (own?.args !== undefined) data.args = own.args;
     if (own?.isError !== undefined) data.isError = own.isError;
     appendEntry(CUSTOM_TYPE_DEDUP_ALIAS, data);
+    this.linkAlias(newKey, originalKey, own);
   }
 
   private linkAlias(newKey: string, originalKey: string, own?: AliasCall): void {
@@ -563,7 +572,7 @@ export class ToolCallIndexer {
       // Without a session dir (--no-session) there is nowhere safe to spill: keep the text inline.
       if (!opts.sessionDir || record.resultText.length < opts.spillThreshold) continue;
       const key = occKey(record.toolCallId, record.resultTimestamp);
-      const path = await writeSidecar(opts.sessionDir, opts.sessionId, key, record.resultText);
+      const path = await writeSidecar(opts.sessionDir, opts.sessionId, key, record.resultText, opts.files);
       applySpill(record, path, opts.spillPreviewBytes);
     }
     const { refs, nextIndex } = buildShortToolCallRefs(records, this.nextShortNumber);

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, spyOn, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, mkdtemp, rm, symlink, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { imageDigest } from "../capture/image-markers.js";
@@ -306,6 +307,58 @@ describe("spilled bodies", () => {
       expect(text).toContain("not found");
       expect(String(errors.mock.calls[0]![0])).toContain("spillPath is not a string");
     });
+  });
+});
+
+describe("an archived copy that no longer matches what was archived (issue 27, finding 5)", () => {
+  const ORIGINAL = "ORIGINAL BODY TEXT";
+  /** A spilled record of this version: it kept its sidecar's size and SHA-256. */
+  async function archivedBody(): Promise<{ dir: string; path: string; indexer: ToolCallIndexer }> {
+    const dir = await tempDir();
+    const path = await writeSidecar(dir, "sid", "big@5", ORIGINAL);
+    const spillSha256 = createHash("sha256").update(ORIGINAL).digest("hex");
+    return { dir, path, indexer: withSpilled({ spillPath: path, spillBytes: ORIGINAL.length, spillSha256, resultPreview: "PREVIEW-HEAD" }) };
+  }
+  const answer = async (indexer: ToolCallIndexer, dir: string, params: Record<string, unknown> = {}) =>
+    silenced(async () => textOf(await queryIn(indexer, params.pattern === undefined ? ["big"] : undefined, sessionCtx(dir), params)));
+
+  test("an intact copy comes back whole", async () => {
+    const { dir, indexer } = await archivedBody();
+    expect((await answer(indexer, dir)).endsWith(`\n\n${ORIGINAL}`)).toBe(true);
+  });
+
+  test("a truncated copy answers that it was changed or truncated, with both sizes, and never its text", async () => {
+    const { dir, path, indexer } = await archivedBody();
+    await truncate(path, 4);
+    const text = await answer(indexer, dir);
+    expect(text).toEndWith(
+      "\n\n(spilled output not available — the archived copy was changed or truncated after it was archived (it is 4 bytes, 18 were archived); none of it is shown)\nPreview (head):\nPREVIEW-HEAD",
+    );
+    expect(text).not.toContain("\n\nORIG\n");
+  });
+
+  test("a copy edited to the same size answers that it was changed, and never the edited text", async () => {
+    const { dir, path, indexer } = await archivedBody();
+    await writeFile(path, "FORGED BODY TEXT!!");
+    const text = await answer(indexer, dir);
+    expect(text).toContain("the archived copy was changed or truncated after it was archived (its content no longer matches the SHA-256 recorded when it was archived)");
+    expect(text).not.toContain("FORGED");
+  });
+
+  test("a deleted copy answers that it was deleted; the preview is labelled as a preview", async () => {
+    const { dir, path, indexer } = await archivedBody();
+    await rm(path);
+    expect(await answer(indexer, dir)).toEndWith("\n\n(spilled output not available — the archived copy was deleted; nothing was read)\nPreview (head):\nPREVIEW-HEAD");
+  });
+
+  test("a search never matches the edited text: only the preview is searched, and the answer says why", async () => {
+    const { dir, path, indexer } = await archivedBody();
+    await writeFile(path, "FORGED BODY TEXT!!");
+    const text = await answer(indexer, dir, { pattern: "FORGED" });
+    expect(text).not.toContain("FORGED BODY");
+    const preview = await answer(indexer, dir, { pattern: "PREVIEW" });
+    expect(preview).toContain("the archived copy was changed or truncated after it was archived");
+    expect(preview).toContain("only its preview was searched");
   });
 });
 

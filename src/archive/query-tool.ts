@@ -17,7 +17,7 @@ import { pageOf, parseLineRange, type LineRange, type Page } from "./query-pagin
 import { formatSearch, searchOutputs, type SearchTarget } from "./query-search.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { isRecoveryTool, NOT_FOUND_NOTE as NOT_FOUND } from "../capture/recovery-call.js";
-import { readOwnSidecar } from "../capture/sidecar-read.js";
+import { archivedCopyOf, readOwnSidecar, type SidecarRead } from "../capture/sidecar-read.js";
 import { blobDirFor } from "../capture/spill.js";
 import { QUERY_TOOL_NAME, type ToolCallRecord } from "../types.js";
 const SIDECAR_MISSING = "(spilled output unavailable — sidecar file missing)";
@@ -81,15 +81,28 @@ function withPreview(note: string, preview: string | undefined): string {
   return preview ? `${note}\nPreview (head):\n${preview}` : note;
 }
 
+type FailedRead = Exclude<SidecarRead, { kind: "ok" }>;
+
+/** Why a spilled body is not shown; a record that kept its sidecar's size and hash says plainly that its copy is gone. */
+function unavailableReason(read: FailedRead, checked: boolean): string {
+  if (read.kind === "changed") return `the archived copy was changed or truncated after it was archived (${read.reason})`;
+  if (read.kind === "missing") return checked ? "the archived copy was deleted" : "sidecar file missing";
+  return read.reason;
+}
+
+function logFailedRead(spillPath: unknown, read: FailedRead): void {
+  readFailure(spillPath, read.kind === "missing" ? read.error : new Error(`${read.kind}: ${read.reason}`));
+}
+
 async function spilledBody(record: ToolCallRecord, session: Session): Promise<string> {
-  const read = await readOwnSidecar(session.ownBlobDir, record.spillPath);
+  const copy = archivedCopyOf(record);
+  const read = await readOwnSidecar(session.ownBlobDir, record.spillPath, copy);
   if (read.kind === "ok") return read.text;
-  if (read.kind === "missing") {
-    readFailure(record.spillPath, read.error);
-    return record.resultPreview || SIDECAR_MISSING;
-  }
-  readFailure(record.spillPath, new Error(`refused: ${read.reason}`));
-  return withPreview(`(spilled output not available — ${read.reason}; nothing was read)`, record.resultPreview);
+  logFailedRead(record.spillPath, read);
+  // Records written before sizes and hashes were kept answer a missing sidecar as they always did (Q6).
+  if (read.kind === "missing" && !copy) return record.resultPreview || SIDECAR_MISSING;
+  const shown = read.kind === "changed" ? "none of it is shown" : "nothing was read";
+  return withPreview(`(spilled output not available — ${unavailableReason(read, copy !== undefined)}; ${shown})`, record.resultPreview);
 }
 
 function rawBody(record: ToolCallRecord, session: Session): Promise<string> | string {
@@ -204,10 +217,11 @@ async function answersForId(
 /** The text to search of a record: the whole original, or its preview with the reason it is not whole. */
 async function searchableText(record: ToolCallRecord, session: Session): Promise<{ text: string; note?: string }> {
   if (!record.spillPath) return { text: String(record.resultText ?? "") };
-  const read = await readOwnSidecar(session.ownBlobDir, record.spillPath);
+  const copy = archivedCopyOf(record);
+  const read = await readOwnSidecar(session.ownBlobDir, record.spillPath, copy);
   if (read.kind === "ok") return { text: read.text };
-  readFailure(record.spillPath, read.kind === "missing" ? read.error : new Error(`refused: ${read.reason}`));
-  const reason = read.kind === "missing" ? "sidecar file missing" : read.reason;
+  logFailedRead(record.spillPath, read);
+  const reason = unavailableReason(read, copy !== undefined);
   return { text: record.resultPreview ?? "", note: `spilled output not available — ${reason}; only its preview was searched` };
 }
 

@@ -83,7 +83,7 @@ function baseBranch(): any[] {
     message(result(520, "todo_1", "todowrite", "ok")),
     message(result(530, "edit_1", "edit", "error: no such file", true)),
     message(reply(600)),
-    custom("context-prune-index", { toolCalls: [rec("bash_1", 510, "", { spillPath: "/s/sid-blobs/bash_1_510.txt", spillBytes: 200, resultPreview: "BIG BIG", contentHash: "9a8b" })] }),
+    custom("context-prune-index", { toolCalls: [rec("bash_1", 510, "", { spillPath: "/s/sid-blobs/bash_1_510.txt", spillBytes: 200, spillSha256: "0a".repeat(32), resultPreview: "BIG BIG", contentHash: "9a8b" })] }),
     custom("context-prune-index", {
       toolCalls: [rec("edit_1", 530, "error: no such file", { toolName: "edit", isError: true, turnIndex: -1, timestamp: 530 })],
       backfilled: true,

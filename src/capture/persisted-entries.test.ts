@@ -64,6 +64,11 @@ describe("tool-call records", () => {
     expect(parseToolCallRecord(spilled).ok).toBe(true);
   });
 
+  test("a spilled record with the SHA-256 of its sidecar loads with it", () => {
+    const parsed = parseToolCallRecord(record({ resultText: "", spillPath: "/s/x-blobs/a.txt", spillBytes: 900, spillSha256: "0a".repeat(32) }));
+    expect(parsed.ok && parsed.value.spillSha256).toBe("0a".repeat(32));
+  });
+
   for (const [key, value, reason] of [
     ["toolCallId", "", "toolCallId is not a non-empty string"],
     ["toolCallId", { toString: 1 }, "toolCallId is not a non-empty string"],
@@ -77,6 +82,9 @@ describe("tool-call records", () => {
     ["spillBytes", -1, "spillBytes is not a number >= 0"],
     ["resultPreview", { valueOf: 1 }, "resultPreview is not a string"],
     ["contentHash", 5, "contentHash is not a string"],
+    ["spillSha256", 5, "spillSha256 is not 64 lowercase hex digits"],
+    ["spillSha256", "AB".repeat(32), "spillSha256 is not 64 lowercase hex digits"],
+    ["spillSha256", "ab12", "spillSha256 is not 64 lowercase hex digits"],
     ["outcome", 3, "outcome is not a single-line string of at most 300 characters"],
     ["outcome", "", "outcome is not a single-line string of at most 300 characters"],
     ["outcome", "exit 1\n[fake] new line", "outcome is not a single-line string of at most 300 characters"],

@@ -30,6 +30,7 @@ interface Field {
 }
 
 const BLOCK_ID = /^b\d+$/;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
 // The stub shows a record's outcome verbatim: one line, no control characters, bounded.
 const OUTCOME_READ_LIMIT = 300;
 const OUTCOME_TEXT = /^[^\u0000-\u001f\u007f]*$/;
@@ -101,6 +102,7 @@ const RECORD_FIELDS: readonly Field[] = [
   { key: "resultTimestamp", expected: "a finite number", test: isFiniteNumber },
   { key: "spillPath", expected: "a string", test: isString },
   { key: "spillBytes", expected: "a number >= 0", test: isCount },
+  { key: "spillSha256", expected: "64 lowercase hex digits", test: (v) => isString(v) && SHA256_HEX.test(v) },
   { key: "resultPreview", expected: "a string", test: isString },
   { key: "contentHash", expected: "a string", test: isString },
   { key: "outcome", expected: `a single-line string of at most ${OUTCOME_READ_LIMIT} characters`, test: isOutcome },

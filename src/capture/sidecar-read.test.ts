@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, rm, symlink, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,6 +45,43 @@ describe("what is read", () => {
     const body = "é😀\r\n  trailing  \n";
     const path = await writeSidecar(dir, "sid", "utf", body);
     expect(await readOwnSidecar(own, path)).toEqual({ kind: "ok", text: body });
+  });
+});
+
+/** The size and SHA-256 a record keeps of a sidecar holding `text`. */
+const copyOf = (text: string) => ({ bytes: Buffer.byteLength(text), sha256: createHash("sha256").update(text).digest("hex") });
+
+describe("an archived copy checked against the size and hash its record kept", () => {
+  test("an intact copy is read whole", async () => {
+    const { own, ownFile } = await archive();
+    expect(await readOwnSidecar(own, ownFile, copyOf("OWN BODY"))).toEqual({ kind: "ok", text: "OWN BODY" });
+  });
+
+  test("a truncated copy is reported as changed with both sizes, never returned", async () => {
+    const { own, ownFile } = await archive();
+    await truncate(ownFile, 3);
+    expect(await readOwnSidecar(own, ownFile, copyOf("OWN BODY"))).toEqual({ kind: "changed", reason: "it is 3 bytes, 8 were archived" });
+  });
+
+  test("a copy edited to the same size is reported as changed by its hash, never returned", async () => {
+    const { own, ownFile } = await archive();
+    await writeFile(ownFile, "OWN BOGY");
+    expect(await readOwnSidecar(own, ownFile, copyOf("OWN BODY"))).toEqual({
+      kind: "changed",
+      reason: "its content no longer matches the SHA-256 recorded when it was archived",
+    });
+  });
+
+  test("a deleted copy is reported as missing", async () => {
+    const { own, ownFile } = await archive();
+    await rm(ownFile);
+    expect((await readOwnSidecar(own, ownFile, copyOf("OWN BODY"))).kind).toBe("missing");
+  });
+
+  test("a record of an older version, which kept neither, gets the file as it is", async () => {
+    const { own, ownFile } = await archive();
+    await truncate(ownFile, 3);
+    expect(await readOwnSidecar(own, ownFile)).toEqual({ kind: "ok", text: "OWN" });
   });
 });
 

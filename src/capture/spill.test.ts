@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, spyOn, test } from "bun:test";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -16,7 +17,8 @@ import {
   spillOversizedBatch,
   writeSidecar,
 } from "./spill.js";
-import { CUSTOM_TYPE_INDEX, type CapturedBatch } from "../types.js";
+import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX, type CapturedBatch } from "../types.js";
+import { faultyFiles, type DiskRefusal } from "../../test/faulty-files.js";
 
 const tempDirs: string[] = [];
 const tempDir = async () => {
@@ -156,6 +158,12 @@ describe("applySpill", () => {
     expect(record).toMatchObject({ resultText: "", spillPath: "/p/x.txt", spillBytes: 12, resultPreview: "héllo" });
     expect(record.contentHash).toMatch(/^[0-9a-f]{40}$/);
   });
+
+  test("records the SHA-256 of the sidecar's bytes, which a read checks them against", () => {
+    const record = { toolName: "bash", resultText: "héllo\nworld" } as any;
+    applySpill(record, "/p/x.txt", 7);
+    expect(record.spillSha256).toBe(createHash("sha256").update(Buffer.from("héllo\nworld", "utf8")).digest("hex"));
+  });
 });
 
 describe("writeSidecar", () => {
@@ -167,15 +175,34 @@ describe("writeSidecar", () => {
     expect((await stat(blobDirFor(dir, "sid"))).mode & 0o777).toBe(0o700);
   });
 
-  test("refuses to follow a symlink planted at the sidecar path", async () => {
+  test("never writes through a symlink planted at the sidecar path: the body gets a name of its own", async () => {
     if (process.platform === "win32") return;
     const dir = await tempDir();
     const target = join(dir, "victim.txt");
     await writeFile(target, "original");
     await mkdir(blobDirFor(dir, "sid"), { recursive: true });
     await symlink(target, blobPathFor(dir, "sid", "evil"));
-    await expect(writeSidecar(dir, "sid", "evil", "overwritten")).rejects.toThrow();
+    const path = await writeSidecar(dir, "sid", "evil", "overwritten");
     expect(await readFile(target, "utf8")).toBe("original");
+    expect(path).not.toBe(blobPathFor(dir, "sid", "evil"));
+    expect(await readFile(path, "utf8")).toBe("overwritten");
+  });
+
+  test("a sidecar name already holding the same bytes is reused", async () => {
+    const dir = await tempDir();
+    const first = await writeSidecar(dir, "sid", "k@1", "same body");
+    expect(await writeSidecar(dir, "sid", "k@1", "same body")).toBe(first);
+    expect(await readdir(blobDirFor(dir, "sid"))).toEqual(["k_1.txt"]);
+  });
+
+  test("a sidecar name holding another body is never replaced: the new body goes to its content-addressed name", async () => {
+    const dir = await tempDir();
+    const first = await writeSidecar(dir, "sid", "k@1", "body of process A");
+    const second = await writeSidecar(dir, "sid", "k@1", "body of process B");
+    const sha = createHash("sha256").update("body of process B").digest("hex");
+    expect(await readFile(first, "utf8")).toBe("body of process A");
+    expect(second).toBe(join(blobDirFor(dir, "sid"), `k_1.${sha.slice(0, 16)}.txt`));
+    expect(await readFile(second, "utf8")).toBe("body of process B");
   });
 
   test("a crafted session id writes nothing outside the session dir (issue 12, finding 5)", async () => {
@@ -377,6 +404,100 @@ describe("spillOversizedBatch", () => {
     expect(indexer.isSummarized("tc2")).toBe(true);
     expect(indexer.getRecord("tc2")).toBe(indexer.getRecord("tc1"));
     expect(existsSync(blobPathFor(dir, "sid", "tc2"))).toBe(false);
+  });
+});
+
+describe("archive writes the disk refuses", () => {
+  const CODES: DiskRefusal[] = ["ENOSPC", "EACCES", "EROFS"];
+
+  test.each(CODES)("a sidecar refused with %s rejects with that error and writes nothing", async (code) => {
+    const dir = await tempDir();
+    await expect(writeSidecar(dir, "sid", "k@1", "body", faultyFiles({ create: code }))).rejects.toMatchObject({ code });
+    expect(await readdir(blobDirFor(dir, "sid"))).toEqual([]);
+  });
+
+  test.each(CODES)("a blob directory refused with %s rejects with that error", async (code) => {
+    const dir = await tempDir();
+    await expect(writeSidecar(dir, "sid", "k@1", "body", faultyFiles({ mkdir: code }))).rejects.toMatchObject({ code, syscall: "mkdir" });
+    expect(existsSync(blobDirFor(dir, "sid"))).toBe(false);
+  });
+
+  test("a refused sidecar leaves its call inline, unindexed, and tells onWriteFailed the error", async () => {
+    const dir = await tempDir();
+    const indexer = new ToolCallIndexer();
+    const batch = batchOf([{ id: "tc1", text: "q".repeat(50) }]);
+    const told: unknown[] = [];
+    const errors = spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const handled = await spillOversizedBatch({
+        batch,
+        indexer,
+        config: config(10),
+        sessionDir: dir,
+        sessionId: "sid",
+        appendEntry: noop,
+        files: faultyFiles({ create: "ENOSPC" }),
+        onWriteFailed: (error) => told.push(error),
+      });
+      expect(handled.size).toBe(0);
+      expect(indexer.isSummarized("tc1")).toBe(false);
+      expect(batch.toolCalls[0]!.resultText).toBe("q".repeat(50));
+      expect(told).toEqual([expect.objectContaining({ code: "ENOSPC" })]);
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  test("an index entry the session refuses leaves every spilled call inline, unindexed and without a ref", async () => {
+    const dir = await tempDir();
+    const indexer = new ToolCallIndexer();
+    const batch = batchOf([{ id: "tc1", text: "q".repeat(50), ts: 1 }, { id: "tc2", text: "r".repeat(50), ts: 2 }]);
+    const told: unknown[] = [];
+    const refused = () => {
+      throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+    };
+    const errors = spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const handled = await spillOversizedBatch({
+        batch,
+        indexer,
+        config: config(10),
+        sessionDir: dir,
+        sessionId: "sid",
+        appendEntry: refused,
+        onWriteFailed: (error) => told.push(error),
+      });
+      expect(handled.size).toBe(0);
+      expect(indexer.getIndex().size).toBe(0);
+      expect(indexer.getRecord("t1")).toBeUndefined();
+      expect(batch.toolCalls.map((call) => call.resultText)).toEqual(["q".repeat(50), "r".repeat(50)]);
+      expect(batch.toolCalls.some((call) => "spillPath" in call || "spillSha256" in call)).toBe(false);
+      expect(told).toHaveLength(1);
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  test("a dedup alias the session refuses is not linked: the duplicate is spilled on its own", async () => {
+    const dir = await tempDir();
+    const indexer = new ToolCallIndexer();
+    const body = "same body ".repeat(10);
+    const appended: string[] = [];
+    const appendEntry = (customType: string) => {
+      if (customType === CUSTOM_TYPE_DEDUP_ALIAS) throw Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
+      appended.push(customType);
+    };
+    const errors = spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const args = { indexer, config: config(10), sessionDir: dir, sessionId: "sid", appendEntry };
+      await spillOversizedBatch({ ...args, batch: batchOf([{ id: "tc1", text: body, ts: 1 }]) });
+      await spillOversizedBatch({ ...args, batch: batchOf([{ id: "tc2", text: body, ts: 2 }]) });
+      expect(indexer.getRecord("tc2@2")).not.toBe(indexer.getRecord("tc1@1"));
+      expect(await readFile(indexer.getRecord("tc2@2")!.spillPath!, "utf8")).toBe(body);
+      expect(appended).toEqual([CUSTOM_TYPE_INDEX, CUSTOM_TYPE_INDEX]);
+    } finally {
+      errors.mockRestore();
+    }
   });
 });
 

@@ -1,15 +1,17 @@
 /**
  * Sidecar files for oversized tool results: file naming, the head preview
- * kept in the index record, and the eager spill done at capture time.
+ * kept in the index record, and the eager spill done at capture time. A
+ * sidecar is created, never replaced: the blob directory is shared by every
+ * pi process on the session file and by every branch of it.
  */
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
-import { lstat, mkdir, open } from "node:fs/promises";
-import { basename, join, resolve } from "node:path";
+import { lstat, mkdir, open, unlink } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import { hashToolResult } from "./content-hash.js";
 import { dedupCandidate, type DedupIndex, isExactCopy } from "./exact-duplicate.js";
 import { occKey } from "./occurrence-key.js";
-import { readOwnSidecar } from "./sidecar-read.js";
+import { type ArchivedCopy, archivedCopyOf, readOwnSidecar, sha256Hex } from "./sidecar-read.js";
 import type { CapturedBatch, CapturedToolCall, SummaryToolCallRef } from "../types.js";
 
 /** Longest sanitized file stem; longer ids keep a prefix plus a hash of the full id. */
@@ -55,48 +57,108 @@ export function headPreview(text: string, maxBytes: number): string {
 }
 
 export function applySpill(
-  record: { toolName: string; resultText: string; spillBytes?: number; resultPreview?: string; spillPath?: string; contentHash?: string },
+  record: { toolName: string; resultText: string; spillBytes?: number; spillSha256?: string; resultPreview?: string; spillPath?: string; contentHash?: string },
   spillPath: string,
   previewBytes: number,
 ): void {
   const full = record.resultText;
-  record.spillBytes = Buffer.byteLength(full, "utf8");
+  // The same bytes the sidecar was written with: a read gives the text back only while they match.
+  const bytes = Buffer.from(full, "utf8");
+  record.spillBytes = bytes.length;
+  record.spillSha256 = sha256Hex(bytes);
   record.resultPreview = headPreview(full, previewBytes);
   record.spillPath = spillPath;
   record.contentHash = hashToolResult(record.toolName, full);
   record.resultText = "";
 }
 
-// O_NOFOLLOW keeps a planted symlink in the blob directory from redirecting the write.
-const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
+/** The file operations a sidecar write uses; tests inject a layer that fails them. */
+export interface SidecarFiles {
+  /** `mkdir -p`, owner-only. */
+  mkdir(dir: string): Promise<void>;
+  lstat(path: string): Promise<{ isSymbolicLink(): boolean; isDirectory(): boolean }>;
+  /**
+   * Creates `path` holding exactly `bytes`, owner-only and never through a link; fails with `EEXIST` when
+   * anything is there. A failed write leaves no file behind.
+   */
+  create(path: string, bytes: Uint8Array): Promise<void>;
+}
+
+// O_EXCL: never replace a file, and never follow a symlink planted at the name (O_NOFOLLOW where it exists too).
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+
+export const nodeSidecarFiles: SidecarFiles = {
+  mkdir: async (dir) => {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  },
+  lstat: (path) => lstat(path),
+  create: async (path, bytes) => {
+    const handle = await open(path, CREATE_FLAGS, 0o600);
+    try {
+      try {
+        await handle.writeFile(bytes);
+        await handle.chmod(0o600);
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      // A partial body must never sit under a sidecar name (a full disk fails the write halfway).
+      await unlink(path).catch(() => undefined);
+      throw error;
+    }
+  },
+};
 
 /**
  * Write one sidecar (dir 0o700, file 0o600) and return its absolute path (pi keeps a relative
  * `--session-dir` relative, and recovery refuses relative paths). Errors propagate.
  */
-export async function writeSidecar(sessionDir: string, sessionId: string, key: string, text: string): Promise<string> {
-  return writeSidecarNamed(sessionDir, sessionId, basename(blobPathFor(sessionDir, sessionId, key)), text);
+export async function writeSidecar(sessionDir: string, sessionId: string, key: string, text: string, files?: SidecarFiles): Promise<string> {
+  return writeSidecarNamed(sessionDir, sessionId, basename(blobPathFor(sessionDir, sessionId, key)), text, files);
 }
 
-/** `writeSidecar` under a given file name (a sidecar name, never a path). */
-export async function writeSidecarNamed(sessionDir: string, sessionId: string, name: string, text: string): Promise<string> {
-  const dir = blobDirFor(sessionDir, sessionId);
-  const path = join(dir, basename(name));
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  await assertRealDirectory(dir);
-  const handle = await open(path, WRITE_FLAGS, 0o600);
+/**
+ * `writeSidecar` under a given file name (a sidecar name, never a path). A name already holding these exact
+ * bytes is reused; a name holding another body (another process's output under the same key) is left alone
+ * and the body goes to `<stem>.<16 hex of its SHA-256>.txt`.
+ */
+export async function writeSidecarNamed(
+  sessionDir: string,
+  sessionId: string,
+  name: string,
+  text: string,
+  files: SidecarFiles = nodeSidecarFiles,
+): Promise<string> {
+  const dir = resolve(blobDirFor(sessionDir, sessionId));
+  await files.mkdir(dir);
+  await assertRealDirectory(dir, files);
+  const bytes = Buffer.from(text, "utf8");
+  const copy: ArchivedCopy = { bytes: bytes.length, sha256: sha256Hex(bytes) };
+  const own = join(dir, basename(name));
+  const path = (await createOnce(files, own, bytes, copy)) ?? (await createOnce(files, contentAddressed(own, copy), bytes, copy));
+  if (path === undefined) throw new Error(`spill: both ${own} and its content-addressed name hold other bodies; refusing to replace them`);
+  return path;
+}
+
+/** `path` when it now holds exactly these bytes (written here, or already there); undefined when another body holds it. */
+async function createOnce(files: SidecarFiles, path: string, bytes: Uint8Array, copy: ArchivedCopy): Promise<string | undefined> {
   try {
-    await handle.writeFile(text, "utf8");
-    await handle.chmod(0o600);
-  } finally {
-    await handle.close();
+    await files.create(path, bytes);
+    return path;
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code !== "EEXIST") throw error;
+    const there = await readOwnSidecar(dirname(path), path, copy);
+    return there.kind === "ok" ? path : undefined;
   }
-  return resolve(path);
+}
+
+function contentAddressed(path: string, copy: ArchivedCopy): string {
+  return `${path.slice(0, -".txt".length)}.${copy.sha256.slice(0, 16)}.txt`;
 }
 
 // mkdir accepts an existing symlink to a directory; writing through it would leave the session dir.
-async function assertRealDirectory(dir: string): Promise<void> {
-  const info = await lstat(dir);
+async function assertRealDirectory(dir: string, files: SidecarFiles): Promise<void> {
+  const info = await files.lstat(dir);
   if (info.isSymbolicLink()) throw new Error(`spill: blob directory ${dir} is a symbolic link; refusing to write`);
   if (!info.isDirectory()) throw new Error(`spill: blob directory ${dir} is not a directory; refusing to write`);
 }
@@ -117,6 +179,10 @@ interface SpillArgs {
   sessionDir: string;
   sessionId: string;
   appendEntry: (customType: string, data?: unknown) => void;
+  /** Node's file system unless a test injects faults. */
+  files?: SidecarFiles;
+  /** Told of each archive write that failed (a sidecar, an index or alias entry); the output stays inline. */
+  onWriteFailed?: (error: unknown) => void;
 }
 
 async function dedupCall(call: CapturedToolCall, key: string, args: SpillArgs): Promise<boolean> {
@@ -125,23 +191,30 @@ async function dedupCall(call: CapturedToolCall, key: string, args: SpillArgs): 
   if (!candidate || candidate.key === key) return false;
   const stored = candidate.record?.spillPath ? await spilledText(candidate.record, args) : undefined;
   if (!isExactCopy(candidate, call.toolName, call.resultText, stored)) return false;
-  args.indexer.registerDuplicate(key, candidate.key, args.appendEntry, call);
+  try {
+    args.indexer.registerDuplicate(key, candidate.key, args.appendEntry, call);
+  } catch (error) {
+    console.error(`spill: failed to write the dedup alias of ${call.toolCallId}:`, error);
+    args.onWriteFailed?.(error);
+    return false;
+  }
   return true;
 }
 
-/** The full text of a spilled original, read back from this session's blob directory. */
-async function spilledText(record: { spillPath?: string }, args: SpillArgs): Promise<string | undefined> {
+/** The full text of a spilled original, read back from this session's blob directory, if it is still what was archived. */
+async function spilledText(record: { spillPath?: string; spillBytes?: number; spillSha256?: string }, args: SpillArgs): Promise<string | undefined> {
   if (!args.sessionDir) return undefined;
-  const read = await readOwnSidecar(blobDirFor(args.sessionDir, args.sessionId), record.spillPath);
+  const read = await readOwnSidecar(blobDirFor(args.sessionDir, args.sessionId), record.spillPath, archivedCopyOf(record));
   return read.kind === "ok" ? read.text : undefined;
 }
 
 async function spillCall(call: CapturedToolCall, key: string, args: SpillArgs): Promise<boolean> {
   let path = blobPathFor(args.sessionDir, args.sessionId, key);
   try {
-    path = await writeSidecar(args.sessionDir, args.sessionId, key, call.resultText);
+    path = await writeSidecar(args.sessionDir, args.sessionId, key, call.resultText, args.files);
   } catch (error) {
     console.error(`spill: failed to write sidecar for ${call.toolCallId} at ${path}:`, error);
+    args.onWriteFailed?.(error);
     return false;
   }
   applySpill(call, path, args.config.spillPreviewBytes);
@@ -150,7 +223,7 @@ async function spillCall(call: CapturedToolCall, key: string, args: SpillArgs): 
 
 export async function spillOversizedBatch(args: SpillArgs): Promise<Set<string>> {
   const handled = new Set<string>();
-  const spilled: CapturedToolCall[] = [];
+  const spilled: Array<{ call: CapturedToolCall; before: CapturedToolCall }> = [];
   for (const call of args.batch.toolCalls) {
     if (call.resultText.length < args.config.spillThreshold) continue;
     const key = occKey(call.toolCallId, call.resultTimestamp);
@@ -158,19 +231,38 @@ export async function spillOversizedBatch(args: SpillArgs): Promise<Set<string>>
     if (args.indexer.isSummarized?.(key)) continue;
     if (await dedupCall(call, key, args)) {
       handled.add(call.toolCallId);
-      // Without a session dir (--no-session) a sidecar would land in the working directory.
-    } else if (args.sessionDir && (await spillCall(call, key, args))) {
-      spilled.push(call);
-      handled.add(call.toolCallId);
+      continue;
     }
+    const before = { ...call };
+    // Without a session dir (--no-session) a sidecar would land in the working directory.
+    if (args.sessionDir && (await spillCall(call, key, args))) spilled.push({ call, before });
   }
-  if (spilled.length > 0) {
-    const { turnIndex, timestamp } = args.batch;
-    const batch = { turnIndex, timestamp, assistantText: "", toolCalls: spilled };
-    // A ref of its own: with reused provider ids the bare id would name every occurrence.
-    const refs = args.indexer.allocateSummaryRefs?.(batch);
-    if (refs) args.indexer.registerSummaryRefs(refs);
-    args.indexer.addBatch(batch, args.appendEntry, refs);
-  }
+  if (spilled.length > 0 && indexSpilled(spilled, args)) for (const { call } of spilled) handled.add(call.toolCallId);
   return handled;
+}
+
+/**
+ * The index entry commits a spill: nothing is indexed before it is written, and when it cannot be
+ * written the calls get their text back and stay inline (their sidecars are left unnamed).
+ */
+function indexSpilled(spilled: Array<{ call: CapturedToolCall; before: CapturedToolCall }>, args: SpillArgs): boolean {
+  const { turnIndex, timestamp } = args.batch;
+  const batch = { turnIndex, timestamp, assistantText: "", toolCalls: spilled.map((s) => s.call) };
+  // A ref of its own: with reused provider ids the bare id would name every occurrence.
+  const refs = args.indexer.allocateSummaryRefs?.(batch);
+  try {
+    args.indexer.addBatch(batch, args.appendEntry, refs);
+  } catch (error) {
+    console.error("spill: failed to write the index entry of spilled outputs; they stay inline:", error);
+    args.onWriteFailed?.(error);
+    for (const { call, before } of spilled) restoreCall(call, before);
+    return false;
+  }
+  if (refs) args.indexer.registerSummaryRefs(refs);
+  return true;
+}
+
+function restoreCall(call: CapturedToolCall, before: CapturedToolCall): void {
+  for (const field of ["spillPath", "spillBytes", "spillSha256", "resultPreview", "contentHash"] as const) delete call[field];
+  Object.assign(call, before);
 }

@@ -16,6 +16,8 @@ export interface ChainArchiveDeps {
   /** The exact messages chain detection ran on. */
   messages: any[];
   backfill: BackfillOptions;
+  /** Told of an archive write that failed (the chain stays raw). */
+  onWriteFailed?: (error: unknown) => void;
 }
 
 /** Archives the members of the given chains; returns the occurrence keys of the chains that must stay raw. */
@@ -47,6 +49,7 @@ async function archiveChain(chain: ChainRange, deps: ChainArchiveDeps, ambiguous
     deps.indexer.ensureShortRefs(chainKeys(chain), deps.backfill.appendEntry);
   } catch (err) {
     console.error("pi-condense: chain archive step failed; the chain stays raw", err);
+    deps.onWriteFailed?.(err);
     return false;
   }
   return true;

@@ -6,6 +6,8 @@
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { ToolCallIndexer } from "../archive/indexer.js";
+import { WriteFaults } from "../archive/write-faults.js";
+import { nodeSidecarFiles, type SidecarFiles } from "../capture/spill.js";
 import { PruneFrontierTracker } from "../capture/frontier.js";
 import { BlockRefIssuer } from "../chains/block-refs.js";
 import { DiagnosticSink } from "../render/diagnostics.js";
@@ -50,7 +52,7 @@ export interface PolicyState {
   expiryTimer: ReturnType<typeof setTimeout> | undefined;
 }
 
-export function createExtensionState(pi: ExtensionAPI): ExtensionState {
+export function createExtensionState(pi: ExtensionAPI, files: SidecarFiles = nodeSidecarFiles): ExtensionState {
   const state: ExtensionState = {
     pi,
     config: { value: { ...DEFAULT_CONFIG } },
@@ -78,6 +80,8 @@ export function createExtensionState(pi: ExtensionAPI): ExtensionState {
       show: (ctx, text) => showStatusText(state, ctx, text),
     },
     report: { show: (ctx, text) => showReport(pi, ctx, text) },
+    files,
+    writeFaults: new WriteFaults(),
     metricsSnapshot: (ctx) => computeMetricsSnapshot(state, ctx),
   };
   return state;

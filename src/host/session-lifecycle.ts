@@ -24,6 +24,7 @@ export async function onSessionStart(
 ): Promise<void> {
   const { config, warnings } = await loadConfigWithWarnings();
   state.config.value = config;
+  state.writeFaults.reset();
   rebuildFromBranch(state, ctx, true);
   if (event.reason === "fork" && typeof event.previousSessionFile === "string") await inheritFromParent(state, ctx, event.previousSessionFile);
   if (state.config.value.enabled) scheduleCacheExpiry(state, ctx);

@@ -111,7 +111,7 @@ function sessionTurnIndex(ctx: ExtensionContext, message: any): number | undefin
   return found;
 }
 
-/** Best effort: an oversized result that cannot be spilled simply stays inline. */
+/** Best effort: an oversized result that cannot be spilled simply stays inline (a refused write is told once). */
 async function spillEagerly(state: ExtensionState, ctx: ExtensionContext, batch: CapturedBatch): Promise<void> {
   const config = state.config.value;
   try {
@@ -127,6 +127,8 @@ async function spillEagerly(state: ExtensionState, ctx: ExtensionContext, batch:
       sessionDir: sm.getSessionDir(),
       sessionId: sm.getSessionId(),
       appendEntry: (customType, data) => sm.appendCustomEntry(customType, data),
+      files: state.files,
+      onWriteFailed: (error) => state.writeFaults.report(error, (message) => safeNotify(ctx, message, "warning")),
     });
   } catch {
     // Swallowed on purpose: spilling is an optimization, never a reason to lose a turn.

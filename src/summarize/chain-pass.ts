@@ -53,8 +53,14 @@ async function compress(state: FlushState, ctx: ExtensionContext, run: ChainPass
     spillPreviewBytes: config.spillPreviewBytes,
     sessionDir: sm.getSessionDir(),
     sessionId: sm.getSessionId(),
+    files: state.files,
   };
-  const unarchivable = await archiveChainMembers(eligible, { indexer: state.indexer, messages, backfill: { ...backfill, appendEntry } });
+  const unarchivable = await archiveChainMembers(eligible, {
+    indexer: state.indexer,
+    messages,
+    backfill: { ...backfill, appendEntry },
+    onWriteFailed: (error) => state.writeFaults.report(error, (message) => safeNotify(ctx, message, "warning")),
+  });
   for (const key of unarchivable) inGrace.add(key);
   return compressEligible(
     chains,

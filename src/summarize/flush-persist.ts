@@ -157,8 +157,8 @@ function persistArchived(item: PreparedBatch, state: FlushState, delivery: Deliv
 /** Refs and the index line only: the stubs name the refs and carry the outputs' facts; no message is written. */
 function persistUnsummarized(item: PreparedBatch, state: FlushState, delivery: Delivery): ProcessedBatch {
   const refs = state.indexer.allocateSummaryRefs(item.batch);
-  state.indexer.registerSummaryRefs(refs);
   state.indexer.addBatch(item.batch, delivery.appendEntry, refs);
+  state.indexer.registerSummaryRefs(refs);
   return { item, kind: "unsummarized", summaryChars: 0, refs: refs.map((ref) => ref.shortId) };
 }
 

@@ -6,6 +6,8 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { ToolCallIndexer } from "../archive/indexer.js";
+import type { WriteFaults } from "../archive/write-faults.js";
+import type { SidecarFiles } from "../capture/spill.js";
 import type { PruneFrontierTracker } from "../capture/frontier.js";
 import type { BlockRefIssuer } from "../chains/block-refs.js";
 import type { DiagnosticSink } from "../render/diagnostics.js";
@@ -46,6 +48,10 @@ export interface FlushState {
   supersede: SupersedeState;
   status: StatusPort;
   report: ReportPort;
+  /** Where sidecars are written (node's file system; a test injects faults). */
+  files: SidecarFiles;
+  /** Refused archive writes, told to the user once per kind. */
+  writeFaults: WriteFaults;
   /** A context-metrics snapshot of the branch, or undefined when it cannot be computed. */
   metricsSnapshot(ctx: ExtensionContext): ContextMetricsSnapshot | undefined;
 }

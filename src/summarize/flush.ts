@@ -30,6 +30,7 @@ import { capturePendingBatches } from "../capture/pending-batches.js";
 import { earliestResultTimestamp, lowerFloor } from "../render/supersede.js";
 import { emitExternalCost } from "./stats.js";
 import { declareQueryTool } from "../archive/query-tool-exposure.js";
+import { isFileSystemRefusal } from "../archive/write-faults.js";
 import { isProtected } from "../capture/protected.js";
 import { type BatchSplit, splitBatches, staleOutputsOf, summariesMode } from "./summary-choice.js";
 import {
@@ -270,7 +271,10 @@ function handleFlushError(state: FlushState, ctx: ExtensionContext, options: Flu
     return { ok: false, reason: "aborted", error: errorMessage(err) };
   }
   if (isStaleContextError(err)) return { ok: false, reason: "stale-context", error: errorMessage(err) };
-  safeNotify(ctx, `pruner: summarization failed: ${errorMessage(err)}`, "error");
+  if (isFileSystemRefusal(err)) {
+    console.error("pi-condense: a flush could not write to the session; its outputs stay in context:", err);
+    state.writeFaults.report(err, (message) => safeNotify(ctx, message, "warning"));
+  } else safeNotify(ctx, `pruner: summarization failed: ${errorMessage(err)}`, "error");
   return { ok: false, reason: "failed", error: errorMessage(err) };
 }
 

@@ -78,4 +78,4 @@ export function customEntries(entries: any[], customType: string): any[] {
   return entries.filter((e) => (e.type === "custom" || e.type === "custom_message") && e.customType === customType);
 }
 
-export { notifications, runPiRpc, uiRequests, type RpcOptions, type RpcResult, type RpcStep } from "./rpc.js";
+export { notifications, openPiRpc, runPiRpc, uiRequests, type RpcOptions, type RpcResult, type RpcSession, type RpcStep } from "./rpc.js";

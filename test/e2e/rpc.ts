@@ -26,7 +26,15 @@ export interface RpcOptions extends RunOptions {
 
 const DIALOGS = new Set(["select", "confirm", "input", "editor"]);
 
-export function runPiRpc(sb: Sandbox, steps: RpcStep[], opts: RpcOptions = {}): Promise<RpcResult> {
+/** One pi process in RPC mode, driven a step at a time (two of them can share a session file). */
+export interface RpcSession {
+  /** Sends one command and waits for its response, and for `agent_settled` when a prompt started a run. */
+  step(command: RpcStep): Promise<any>;
+  /** Closes stdin (pi shuts down in order) and waits for the exit. */
+  close(): Promise<RpcResult>;
+}
+
+export function openPiRpc(sb: Sandbox, opts: RpcOptions = {}): RpcSession {
   const started = performance.now();
   const args = [...baseArgs(sb, opts), ...(opts.extraArgs ?? []), "--mode", "rpc"];
   const child = spawn(runtimeBinary(opts.runtime), args, { cwd: sb.projectDir, env: childEnv(sb), stdio: ["pipe", "pipe", "pipe"] });
@@ -34,6 +42,7 @@ export function runPiRpc(sb: Sandbox, steps: RpcStep[], opts: RpcOptions = {}): 
   const responses: any[] = [];
   let stderr = "";
   let buffer = "";
+  let steps = 0;
   let waiter: (() => void) | undefined;
   const wake = () => waiter?.();
 
@@ -72,35 +81,42 @@ export function runPiRpc(sb: Sandbox, steps: RpcStep[], opts: RpcOptions = {}): 
   };
   const settledCount = () => records.filter((r) => r?.type === "agent_settled").length;
 
-  const drive = async () => {
-    for (let i = 0; i < steps.length; i++) {
-      const { pauseBeforeMs, ...command } = steps[i]!;
-      if (pauseBeforeMs) await new Promise((resolve) => setTimeout(resolve, pauseBeforeMs));
-      const step = { id: `step-${i}`, ...command } as RpcStep & { id: string };
+  return {
+    async step(command) {
+      const step = { id: `step-${steps++}`, ...command } as RpcStep & { id: string };
       const settledBefore = settledCount();
       send(step);
       let response: any;
-      await until(() => (response = records.find((r) => r?.type === "response" && r.id === step.id)) !== undefined, `response to ${step.id}`);
-      responses.push(response);
-      const disposition = response?.data?.disposition;
-      if (step.type === "prompt" && response.success && (disposition === "started" || disposition === "queued")) {
-        await until(() => settledCount() > settledBefore, `agent_settled after ${step.id}`);
+      try {
+        await until(() => (response = records.find((r) => r?.type === "response" && r.id === step.id)) !== undefined, `response to ${step.id}`);
+        responses.push(response);
+        const disposition = response?.data?.disposition;
+        if (step.type === "prompt" && response.success && (disposition === "started" || disposition === "queued")) {
+          await until(() => settledCount() > settledBefore, `agent_settled after ${step.id}`);
+        }
+      } catch (err) {
+        child.kill("SIGKILL");
+        clearTimeout(timer);
+        throw err;
       }
-    }
-    child.stdin.end();
-  };
-
-  return drive()
-    .catch((err) => {
-      child.kill("SIGKILL");
-      throw err;
-    })
-    .then(() => exited)
-    .then((code) => {
+      return response;
+    },
+    async close() {
+      child.stdin.end();
+      const code = await exited;
       clearTimeout(timer);
       return { records, responses, code, stderr, ms: Math.round(performance.now() - started) };
-    })
-    .finally(() => clearTimeout(timer));
+    },
+  };
+}
+
+export async function runPiRpc(sb: Sandbox, steps: RpcStep[], opts: RpcOptions = {}): Promise<RpcResult> {
+  const session = openPiRpc(sb, opts);
+  for (const { pauseBeforeMs, ...command } of steps) {
+    if (pauseBeforeMs) await new Promise((resolve) => setTimeout(resolve, pauseBeforeMs));
+    await session.step(command as RpcStep);
+  }
+  return session.close();
 }
 
 export function notifications(records: any[]): Array<{ message: string; notifyType?: string }> {
