@@ -24,16 +24,16 @@ const SIDECAR_MISSING = "(spilled output unavailable — sidecar file missing)";
 const BLOCK_SEPARATOR = "\n\n---\n\n";
 
 const DESCRIPTION =
-  "Return the full original output (images too) of tool calls replaced by summaries, by the short refs a pruner-summary " +
-  'message shows: context_tree_query({ toolCallIds: ["t12", "t3"] }). A raw id used by several calls returns each ' +
-  'occurrence, labelled id@timestamp. lines: "2001-4000", "head:N" or "tail:N" for a part; pattern: text or /regex/i ' +
+  "Return the full original output (images too) of tool calls replaced by stubs or summaries, by the short refs a stub " +
+  'or pruner-summary message shows: context_tree_query({ toolCallIds: ["t12", "t3"] }). A raw id used by several calls ' +
+  'returns each occurrence, labelled id@timestamp. lines: "2001-4000", "head:N" or "tail:N" for a part; pattern: text or /regex/i ' +
   "for matching lines only (no refs: searches all).";
 
 const PARAM_DESCRIPTION =
-  "Required unless pattern is given: short refs like t12 (or raw ids) from a pruner-summary message; a repeated raw id returns every occurrence, as id@timestamp.";
+  "Required unless pattern is given: short refs like t12 (or raw ids) from a stub or pruner-summary message; a repeated raw id returns every occurrence, as id@timestamp.";
 
 const GUIDELINE =
-  "For the full output of a summarized tool call, call context_tree_query with the refs from its pruner-summary message.";
+  "For an archived tool call's full output, call context_tree_query with the ref its stub or summary shows.";
 
 /** What one call of the tool reads from the live session. */
 interface Session {

@@ -16,7 +16,7 @@ describe("the digest budget", () => {
 describe("the digest of a read", () => {
   test("names the file, the line count and the names the file declares", () => {
     const file = lines(200, (i) => (i % 20 === 0 ? `export function step${i}(input: string) {` : `  return input + ${i};`));
-    expect(outputDigest("read", { path: "src/steps.ts" }, file, false)).toBe("steps.ts: 200 lines; step0 step20 step40 step60");
+    expect(outputDigest("read", { path: "src/steps.ts" }, file, false)).toBe("steps.ts: 200 lines; step0 step20 step40 step60 step80 step100 step120 step140");
   });
 
   test("a read pi cut short gives the range it showed", () => {
@@ -35,7 +35,7 @@ describe("the digest of a read", () => {
 
   test("a read of a file that is gone says it was not read, with the error", () => {
     expect(outputDigest("read", { path: "gone.ts" }, "ENOENT: no such file or directory, open '/repo/gone.ts'", true)).toBe(
-      "gone.ts: not read; ENOENT: no such file or dire…",
+      "gone.ts: not read; ENOENT: no such file or directory, open '/repo/gone.ts'",
     );
   });
 });
@@ -43,7 +43,7 @@ describe("the digest of a read", () => {
 describe("the digest of a search", () => {
   test("pi's grep gives the match count and the files matched, most matches first, with their lines", () => {
     const text = ["src/b.ts:3: retry()", "src/a.ts:10: retry()", "src/a.ts:22: retry()", "src/a.ts:40: retry()", "src/a.ts:41: retry()"].join("\n");
-    expect(outputDigest("grep", { pattern: "retry" }, text, false)).toBe("5 matches in 2 files; src/a.ts:10,22,40");
+    expect(outputDigest("grep", { pattern: "retry" }, text, false)).toBe("5 matches in 2 files; src/a.ts:10,22,40 src/b.ts:3");
   });
 
   test("a shell grep reads the same, its context lines not counted", () => {
@@ -103,7 +103,7 @@ describe("the digest of a shell output", () => {
 describe("the digest of edits, writes and other tools", () => {
   test("an edit gives its outcome facts, applied or not", () => {
     expect(outputDigest("edit", { path: "a.ts" }, "Successfully replaced text in a.ts.", false)).toBe("a.ts: applied");
-    expect(outputDigest("edit", { path: "a.ts" }, "Could not find the exact text in a.ts.", true)).toBe("a.ts: not applied; Could not find the exact tex…");
+    expect(outputDigest("edit", { path: "a.ts" }, "Could not find the exact text in a.ts.", true)).toBe("a.ts: not applied; Could not find the exact text in a.ts.");
   });
 
   test("another tool's output gives what it mentions", () => {

@@ -22,7 +22,7 @@ import { searchDigest, searchKind } from "./search-output.js";
 
 /** A digest's share of its output's length, and the least and most it gets (see PRUNING.md, "Digests"). */
 export const DIGEST_SHARE = 0.005;
-export const DIGEST_MIN_CHARS = 48;
+export const DIGEST_MIN_CHARS = 84;
 export const DIGEST_MAX_CHARS = 300;
 /** A sentence (first error, totals) longer than its room is cut, but not below this. */
 const SENTENCE_MIN_CHARS = 24;

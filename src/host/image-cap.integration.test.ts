@@ -119,7 +119,7 @@ describe("with pruning on", () => {
     appendReads(sim, names(60, 110));
     const result = await sim.fire("context", { messages: sim.projection() });
     // 170 images: the 100 oldest are omitted (step 50); the 60 summarized ones are stubs anyway.
-    const stubs = result.messages.filter((m: any) => m.role === "toolResult" && String(m.content?.[0]?.text).includes("context_tree_query"));
+    const stubs = result.messages.filter((m: any) => m.role === "toolResult" && /^\[`t\d+` archived: /.test(String(m.content?.[0]?.text)));
     expect(stubs).toHaveLength(60);
     expect(notesIn(result.messages)).toHaveLength(40);
     expect(imagesIn(result.messages).map((b: any) => b.data)).toEqual(names(100, 70).map((n) => png(n).data));

@@ -267,8 +267,8 @@ async function runCase(spec: CaseSpec, caseDir: string | undefined): Promise<Sim
 
 const QUERY = "context_tree_query";
 const sameContent = (a: any, b: any) => JSON.stringify(a.content) === JSON.stringify(b.content);
-// Every stub form names its ref as ref `tN`, but the digest stub, which opens with it: [`tN`: digest; ...].
-const refsIn = (text: string) => [...text.matchAll(/ref `([^`]+)`|^\[`([^`]+)`: /gm)].map((m) => (m[1] ?? m[2])!);
+// Every stub form names its ref as ref `tN`, but the digest stub, which opens with it: [`tN` archived: digest].
+const refsIn = (text: string) => [...text.matchAll(/ref `([^`]+)`|^\[`([^`]+)` archived: /gm)].map((m) => (m[1] ?? m[2])!);
 /** Every ref a chain block shows: its `tools` attribute, and refs inside relocated outputs (a relocated stub). */
 const chainRefs = (messages: any[]) =>
   messages.flatMap((m) => {
@@ -443,7 +443,9 @@ function breakArchiveStep(rule: string) {
 
 async function propertyFailsWith(...mocks: Array<{ mockRestore(): void }>): Promise<boolean> {
   try {
-    return (await withVirtualClock(() => fc.check(sessionsHold(), { numRuns: MUTATION_RUNS }))).failed;
+    const result = await withVirtualClock(() => fc.check(sessionsHold(), { numRuns: MUTATION_RUNS }));
+    if (process.env.NOTHING_LOST_DEBUG && result.failed) console.log("MUTATION", JSON.stringify(result.counterexample), String(result.errorInstance).slice(0, 300));
+    return result.failed;
   } finally {
     for (const mock of mocks) mock.mockRestore();
   }

@@ -119,13 +119,13 @@ describe("digest stubs of outputs archived without a summary (issue 26)", () => 
 
   test("the stub is the ref, the digest and how to get the output back", () => {
     const { messages, indexer } = archivedWithoutSummary("bash", { command: "python app.py" }, TRACE, true);
-    expect(stubOf(messages, indexer)).toBe("[`t1`: exit 1; KeyError: 'user'; /repo/app.py:9; context_tree_query: verbatim/pattern]");
+    expect(stubOf(messages, indexer)).toBe("[`t1` archived: exit 1; KeyError: 'user'; /repo/app.py:9]");
   });
 
   test("the digest shown is the one stored at capture, word for word", () => {
     const { messages, indexer } = archivedWithoutSummary("bash", { command: "ls" }, "a");
     indexer.getIndex().get("c1@10")!.digest = "stored at capture";
-    expect(stubOf(messages, indexer)).toBe("[`t1`: stored at capture; context_tree_query: verbatim/pattern]");
+    expect(stubOf(messages, indexer)).toBe("[`t1` archived: stored at capture]");
   });
 
   test("a record captured before digests keeps the stub with its outcome facts", () => {

@@ -272,7 +272,7 @@ function textStub(text: string): StubText {
  * of any size, so its fixed words are few.
  */
 export function unsummarizedStubText(ref: string, facts: string | undefined, digest?: string): string {
-  if (digest !== undefined) return `[\`${ref}\`: ${digest}; context_tree_query: verbatim/pattern]`;
+  if (digest !== undefined) return `[\`${ref}\` archived: ${digest}]`;
   const lead = `[Archived without a summary, ref \`${ref}\`.`;
   return facts === undefined ? `${lead} ${SEARCH_HINT}]` : `${lead} Outcome: ${sentence(facts)} ${SEARCH_HINT}]`;
 }

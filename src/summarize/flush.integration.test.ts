@@ -264,7 +264,7 @@ describe("the line a flush ends with (issue 16)", () => {
     await flushPending(state, fake.ctx, { delivery: "session" });
     const reports = host.entries.filter((e) => e.customType === T.CUSTOM_TYPE_REPORT);
     expect(reports).toHaveLength(1);
-    expect(reports[0]).toMatchObject({ via: "pi", data: { text: "pruner: summarized 1 tool output (1.0k \u2192 68 tokens)", level: "info" } });
+    expect(reports[0]).toMatchObject({ via: "pi", data: { text: "pruner: summarized 1 tool output (1.0k \u2192 50 tokens)", level: "info" } });
     expect(fake.notices.filter((n) => n.type === "info")).toEqual([]);
     streamImpl = () => streamReply("[[1:read]] ok");
   });

@@ -44,7 +44,7 @@ describe("summaries: auto", () => {
     await sim.prompt({ turns: [[{ id: "r1", name: "read", args: { path: "src/a.ts" }, text: FILE }]], final: "Read it." });
     await flushNow(sim);
     expect(summarizerCalls).toBe(0);
-    expect(resultText(await sim.render(), "r1")).toBe("[`t1`: a.ts: 60 lines; step0 step1 step2 step3 step4; context_tree_query: verbatim/pattern]");
+    expect(resultText(await sim.render(), "r1")).toBe("[`t1` archived: a.ts: 60 lines; step0 step1 step2 step3 step4 step5 step6 step7 step8 step9 step10]");
     expect((await sim.query(["t1"])).text).toContain(FILE);
   });
 
@@ -107,7 +107,7 @@ describe("summaries: never and always", () => {
     await sim.prompt({ turns: [[{ id: "b1", name: "bash", args: { command: "npm test" }, text: TESTS }]], final: "Tested." });
     await flushNow(sim);
     expect(summarizerCalls).toBe(0);
-    expect(resultText(await sim.render(), "b1")).toBe("[`t1`: 60 lines; context_tree_query: verbatim/pattern]");
+    expect(resultText(await sim.render(), "b1")).toBe("[`t1` archived: 60 lines]");
   });
 
   test("always summarizes a batch of reads, as 2.9.1 did", async () => {

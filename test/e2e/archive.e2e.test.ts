@@ -78,8 +78,10 @@ describe("context_tree_query confined to the own archive (issue 12, finding 4)",
     for (const request of requests) expect(JSON.stringify(request.body)).not.toContain(SECRET);
     const answer = toolMessages(requests[1]!).at(-1)!.text;
     expect(answer).toContain("## toolRef: call_foreign");
-    // The other session's file name is looked up in this session's blob directory only; there it is absent.
-    expect(answer).toContain("\n\n1\n2\n3\n");
+    // The other session's file name is looked up in this session's blob directory only; there it is absent,
+    // so the answer says so and shows the stored preview as a preview.
+    expect(answer).toContain("the archived copy was deleted; nothing was read");
+    expect(answer).toContain("Preview (head):\n1\n2\n3\n");
     expect(answer).not.toContain("1000\n");
   });
 

@@ -12,7 +12,7 @@ import { toolMessages } from "./wire-view.js";
 const FILE = "src/config.ts";
 const NEEDLE = "export const RETRY_LIMIT = 7; // needle-42";
 const LINES = Array.from({ length: 400 }, (_, i) => (i === 299 ? NEEDLE : `export const setting${i + 1} = ${i + 1};`));
-const STUB = `[\`t1\`: config.ts: 400 lines; setting1 setting2 setting3 setting4 setting5; context_tree_query: verbatim/pattern]`;
+const STUB = `[\`t1\` archived: config.ts: 400 lines; setting1 setting2 setting3 setting4 setting5 setting6 setting7]`;
 
 describe("the model searches the archive for a line of an early, pruned read (issue 18)", () => {
   let sb: Sandbox;

@@ -80,7 +80,7 @@ export function compressedChainIds(req: RecordedRequest): string[] {
 // The summarized and the archived-without-a-summary stubs (issue 26), each with the record's outcome facts
 // (issue 18) or without (records that have none), and the digest stub of an output archived without a summary.
 export const STUB_RE =
-  /^\[(?:(?:Summarized in pruner summary|Archived without a summary), ref `(t\d+)`\.(?: Outcome: [^\n]*? Use context_tree_query to retrieve the full output, or pass pattern to search it\.| Use context_tree_query to retrieve full output\.)|`(t\d+)`: [^\n]*; context_tree_query: verbatim\/pattern)\]$/;
+  /^\[(?:(?:Summarized in pruner summary|Archived without a summary), ref `(t\d+)`\.(?: Outcome: [^\n]*? Use context_tree_query to retrieve the full output, or pass pattern to search it\.| Use context_tree_query to retrieve full output\.)|`(t\d+)` archived: [^\n]*)\]$/;
 
 /** The ref a stub names, or undefined when the text is no ref stub. */
 export function stubRefOf(text: string): string | undefined {

@@ -60,7 +60,7 @@ describe("the identifiers an agent learned from an output", () => {
 
   test("a stub keeps an identifier when it holds its text as a token", () => {
     const learned = learnedIdentifiers(trajectory)[0]!;
-    expect(keptBy("[`t1`: exit 1; KeyError /repo/app/models.py:66; context_tree_query: verbatim/pattern]", learned)).toBe(2);
+    expect(keptBy("[`t1` archived: exit 1; KeyError /repo/app/models.py:66]", learned)).toBe(2);
   });
 });
 
