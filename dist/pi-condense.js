@@ -3897,6 +3897,30 @@ function closeModelMatches(wanted, known) {
   scored.sort((a, b) => a.distance - b.distance || a.key.localeCompare(b.key));
   return scored.slice(0, MAX_MATCHES).map((entry) => entry.key);
 }
+function keysForBareId(registry, bareId) {
+  try {
+    const all = typeof registry?.getAll === "function" ? registry.getAll() : [];
+    return all.filter((model) => model.id === bareId).map((model) => `${model.provider}/${model.id}`);
+  } catch (err) {
+    console.error("pi-condense: listing pi's models failed", err);
+    return [];
+  }
+}
+var EXAMPLE_CANDIDATES = ["anthropic/claude-haiku-4-5", "openai/gpt-5-mini", "google/gemini-2.5-flash"];
+function exampleModel(registry) {
+  if (typeof registry?.find !== "function")
+    return EXAMPLE_CANDIDATES[0];
+  try {
+    const known = EXAMPLE_CANDIDATES.find((key) => registry.find(...splitKey(key)));
+    if (known)
+      return known;
+    const first = typeof registry.getAll === "function" ? registry.getAll()[0] : undefined;
+    return first ? `${first.provider}/${first.id}` : EXAMPLE_CANDIDATES[0];
+  } catch (err) {
+    console.error("pi-condense: reading pi's models failed", err);
+    return EXAMPLE_CANDIDATES[0];
+  }
+}
 function checkModel(registry, key) {
   if (typeof registry?.find !== "function")
     return { known: true };
@@ -3968,6 +3992,16 @@ function refuseUnknownModel(ctx, model) {
   warn(ctx, `pi does not know the model ${model}, so the summarizer model was not changed. ${hint}`);
   return true;
 }
+function invalidModelNotice(ctx, args, model, suffix) {
+  const keys = args.length === 1 ? keysForBareId(ctx.modelRegistry, model) : [];
+  const withSuffix = (key) => suffix ? `${key}:${suffix}` : key;
+  if (keys.length === 1)
+    return `Invalid summarizer model: ${model} has no provider. Did you mean /pruner model ${withSuffix(keys[0])}?`;
+  if (keys.length > 1)
+    return `Invalid summarizer model: ${model} has no provider. Did you mean one of: ${keys.map(withSuffix).join(", ")}?`;
+  const example = exampleModel(ctx.modelRegistry);
+  return `Invalid summarizer model: ${args.join(" ")}. Usage: /pruner model <provider>/<model-id>[:<thinking>] ` + `(e.g. ${example} or ${example}:low), or /pruner model default.`;
+}
 var modelCommand = async (deps, ctx, args) => {
   const config = deps.currentConfig.value;
   if (args.length === 0) {
@@ -3984,7 +4018,7 @@ var modelCommand = async (deps, ctx, args) => {
     return;
   }
   if (args.length > 1 || model !== "default" && !MODEL_ID.test(model)) {
-    warn(ctx, `Invalid summarizer model: ${args.join(" ")}. Usage: /pruner model <provider>/<model-id>[:<thinking>] ` + "(e.g. anthropic/claude-haiku-3-5 or openai/gpt-5-mini:low), or /pruner model default.");
+    warn(ctx, invalidModelNotice(ctx, args, model, suffix));
     return;
   }
   if (model !== "default" && refuseUnknownModel(ctx, model))

@@ -159,6 +159,25 @@ describe("model checked against pi's registry", () => {
     expectUnchanged(r);
   });
 
+  test("a bare id pi knows under one provider answers did you mean, and saves nothing", async () => {
+    const r = await runWithModels("model fake-summarizer", KNOWN);
+    expect(r.notes).toEqual([
+      ["Invalid summarizer model: fake-summarizer has no provider. Did you mean /pruner model fake/fake-summarizer?", "warning"],
+    ]);
+    expectUnchanged(r);
+  });
+
+  test("a bare id keeps its thinking suffix in the suggestion", async () => {
+    const r = await runWithModels("model gpt-5-mini:low", KNOWN);
+    expect(r.notes[0]![0]).toEndWith("Did you mean /pruner model openai/gpt-5-mini:low?");
+  });
+
+  test("the usage example is a model pi's catalog has", async () => {
+    const r = await runWithModels("model nope", KNOWN);
+    expect(r.notes[0]![0]).toContain("(e.g. anthropic/claude-haiku-4-5 or anthropic/claude-haiku-4-5:low)");
+    expect(r.notes[0]![0]).not.toContain("claude-haiku-3-5");
+  });
+
   test("default needs no registry entry", async () => {
     const r = await runWithModels("model default:low", KNOWN, { summarizerModel: "fake/fake-model" });
     expect(r.config.summarizerModel).toBe("default");
