@@ -2562,6 +2562,7 @@ var COOLDOWN_MS = 10 * 60 * 1000;
 
 class FallbackController {
   inFallback = false;
+  cause;
   lastProbeAt = 0;
   owedEnterWarning = false;
   now;
@@ -2572,6 +2573,10 @@ class FallbackController {
     this.inFallback = false;
     this.lastProbeAt = 0;
     this.owedEnterWarning = false;
+    this.cause = undefined;
+  }
+  recordPrimaryFailure(message) {
+    this.cause = message;
   }
   static hasDistinctFallback(primary, sessionModel) {
     if (!primary || !sessionModel)
@@ -2624,6 +2629,31 @@ class FallbackController {
     }
     return "none";
   }
+}
+function fallbackInUse(controller, sessionModel) {
+  if (!controller.inFallback)
+    return;
+  const label = sessionModel ? sessionModel.name || `${sessionModel.provider}/${sessionModel.id}` : "the session model";
+  return `session model ${label}, the summarizer model is failing${controller.cause ? ` (${controller.cause})` : ""}`;
+}
+
+// src/summarize/model-credentials.ts
+function lacksCredentials(registry, model) {
+  if (!model || typeof registry?.hasConfiguredAuth !== "function")
+    return false;
+  try {
+    return !registry.hasConfiguredAuth(model);
+  } catch (err) {
+    console.error("pi-condense: checking the model's credentials failed", err);
+    return false;
+  }
+}
+function loginFix(provider) {
+  return `run /login ${provider} in pi, or set ${provider}'s API key environment variable (pi's docs/providers.md names it)`;
+}
+function fallbackCauseNotice(label, provider, cause, missingCredentials) {
+  const fix = missingCredentials ? loginFix(provider) : "it is tried again every 10 minutes; /pruner model <provider>/<id> picks another model, /pruner model default uses the session model";
+  return `pi-condense: summarizer model ${label} failed: ${cause ?? "unknown error"}. To fix: ${fix}.`;
 }
 
 // src/summarize/summarizer.ts
@@ -2759,6 +2789,8 @@ async function runSummarization(message, config, ctx, options) {
   const emit = (transition) => {
     if (transition === "enter") {
       ctx.ui.notify(`pi-condense: summarizer model ${modelLabel(primary)} failing, using session model ${modelLabel(sessionModel)} until it recovers`, "warning");
+      const missing = lacksCredentials(ctx.modelRegistry, primary);
+      ctx.ui.notify(fallbackCauseNotice(modelLabel(primary), primary.provider, controller.cause, missing), "warning");
     } else if (transition === "recover") {
       ctx.ui.notify(`pi-condense: summarizer model ${modelLabel(primary)} recovered`, "info");
     }
@@ -2781,6 +2813,7 @@ async function runSummarization(message, config, ctx, options) {
     notifyFailure(r);
     return null;
   }
+  controller.recordPrimaryFailure?.(r.message);
   const r2 = await attempt(sessionModel);
   if (r2.kind === "ok") {
     emit(controller.onPrimaryFailFallbackOk(decision.wasProbe));
@@ -4005,8 +4038,10 @@ function invalidModelNotice(ctx, args, model, suffix) {
 var modelCommand = async (deps, ctx, args) => {
   const config = deps.currentConfig.value;
   if (args.length === 0) {
+    const inUse = deps.getFallback?.(ctx);
     info(ctx, `Current summarizer model: ${config.summarizerModel}
-` + `Current summarizer thinking: ${thinkingLabel(config.summarizerThinking)} (${config.summarizerThinking})`);
+` + (inUse ? `In use now: ${inUse}
+` : "") + `Current summarizer thinking: ${thinkingLabel(config.summarizerThinking)} (${config.summarizerThinking})`);
     return;
   }
   const raw = args[0];
@@ -4026,7 +4061,16 @@ var modelCommand = async (deps, ctx, args) => {
   const level = suffix;
   applyConfig(deps, ctx, level ? { summarizerModel: model, summarizerThinking: level } : { summarizerModel: model });
   info(ctx, `Summarizer model set to: ${model}${level ? ` with thinking ${level}` : ""}`);
+  if (model !== "default")
+    warnWithoutCredentials(ctx, model);
 };
+function warnWithoutCredentials(ctx, key) {
+  const provider = key.slice(0, key.indexOf("/"));
+  const found = ctx.modelRegistry?.find?.(provider, key.slice(provider.length + 1));
+  if (!lacksCredentials(ctx.modelRegistry, found))
+    return;
+  warn(ctx, `pi has no credentials for ${provider}, so summaries use the session model until it has: ${loginFix(provider)}.`);
+}
 var thinkingCommand = async (deps, ctx, args) => {
   const config = deps.currentConfig.value;
   const arg = args[0];
@@ -4613,6 +4657,10 @@ function contextBlock(metrics, rearmed) {
 function statusReport(deps, ctx) {
   const stats = deps.getStats();
   let text = settingsBlock(deps.currentConfig.value);
+  const inUse = deps.getFallback?.(ctx);
+  if (inUse)
+    text += `
+  in use now:        ${inUse}`;
   text += stats.callCount > 0 ? `
   --- summarizer use ---${usageLines(stats)}` : `
   (no summarizer calls yet)`;
@@ -9709,7 +9757,7 @@ function renderSummaryMessage(message, options, theme) {
   return new Text2(options.expanded ? `${header}
 ${contentText(message.content)}` : header, 0, 0);
 }
-function registerCommands(pi, currentConfig, flushPending, capturePendingBatches, getStats, getLiveReclaim, indexer, compactChains, getDiagnosticCounts, getContextMetrics, _getCachedMetrics, getRearmed, getPolicyView) {
+function registerCommands(pi, currentConfig, flushPending, capturePendingBatches, getStats, getLiveReclaim, indexer, compactChains, getDiagnosticCounts, getContextMetrics, _getCachedMetrics, getRearmed, getPolicyView, getFallback) {
   const deps = {
     pi,
     currentConfig,
@@ -9723,6 +9771,7 @@ function registerCommands(pi, currentConfig, flushPending, capturePendingBatches
     getContextMetrics,
     getRearmed,
     getPolicyView,
+    getFallback,
     persist: persist2
   };
   pi.registerCommand("pruner", {
@@ -12740,7 +12789,7 @@ function piCondense(pi, files) {
   registerWithCommands(pi, state);
 }
 function registerWithCommands(pi, state) {
-  registerCommands(commandsAfterRunningFlush(pi, state), state.config, (ctx, options) => flushPending(state, ctx, options), (ctx, opts) => capturePendingBatches(state, ctx, opts), () => state.stats.getStats(), () => state.stats.getLiveReclaim(), state.indexer, (ctx) => compactChains(state, ctx), () => state.diagnostics.counts(), (ctx) => computeMetricsSnapshot(state, ctx) ?? EMPTY_METRICS_SNAPSHOT, undefined, () => state.rearmedPending, (ctx) => policyView(state, ctx));
+  registerCommands(commandsAfterRunningFlush(pi, state), state.config, (ctx, options) => flushPending(state, ctx, options), (ctx, opts) => capturePendingBatches(state, ctx, opts), () => state.stats.getStats(), () => state.stats.getLiveReclaim(), state.indexer, (ctx) => compactChains(state, ctx), () => state.diagnostics.counts(), (ctx) => computeMetricsSnapshot(state, ctx) ?? EMPTY_METRICS_SNAPSHOT, undefined, () => state.rearmedPending, (ctx) => policyView(state, ctx), (ctx) => fallbackInUse(state.fallback, ctx.model));
 }
 function commandsAfterRunningFlush(pi, state) {
   const view = Object.create(pi);

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { registerCommands } from "./commands.js";
+import { modelCommand } from "./command-config.js";
 import { DEFAULT_CONFIG } from "../types.js";
 import { useTempAgentDirs } from "../../test/temp-agent-dir.js";
 
@@ -176,6 +177,37 @@ describe("model checked against pi's registry", () => {
     const r = await runWithModels("model nope", KNOWN);
     expect(r.notes[0]![0]).toContain("(e.g. anthropic/claude-haiku-4-5 or anthropic/claude-haiku-4-5:low)");
     expect(r.notes[0]![0]).not.toContain("claude-haiku-3-5");
+  });
+
+  test("a model pi has no credentials for is saved with a warning naming the fix", async () => {
+    const lookup = { ...registry(KNOWN), hasConfiguredAuth: () => false };
+    const r = await run("model anthropic/claude-haiku-4-5", {}, {}, undefined, { modelRegistry: lookup });
+    expect(r.notes).toEqual([
+      ["Summarizer model set to: anthropic/claude-haiku-4-5", "info"],
+      [
+        "pi has no credentials for anthropic, so summaries use the session model until it has: run /login anthropic in pi, " +
+          "or set anthropic's API key environment variable (pi's docs/providers.md names it).",
+        "warning",
+      ],
+    ]);
+    expect(r.saved).toEqual({ enabled: true, summarizerModel: "anthropic/claude-haiku-4-5" });
+  });
+
+  test("a model with credentials gets no warning", async () => {
+    const lookup = { ...registry(KNOWN), hasConfiguredAuth: () => true };
+    const r = await run("model anthropic/claude-haiku-4-5", {}, {}, undefined, { modelRegistry: lookup });
+    expect(r.notes).toEqual([["Summarizer model set to: anthropic/claude-haiku-4-5", "info"]]);
+  });
+
+  test("while the session model stands in, /pruner model says which model is in use and why", async () => {
+    const notes: string[] = [];
+    const deps = { currentConfig: { value: { ...DEFAULT_CONFIG, summarizerModel: "anthropic/claude-haiku-4-5" } }, getFallback: () => "session model Fake Model, the summarizer model is failing (401)" } as any;
+    await modelCommand(deps, { ui: { notify: (m: string) => notes.push(m) } } as any, []);
+    expect(notes[0]).toBe(
+      "Current summarizer model: anthropic/claude-haiku-4-5\n" +
+        "In use now: session model Fake Model, the summarizer model is failing (401)\n" +
+        "Current summarizer thinking: Default (default)",
+    );
   });
 
   test("default needs no registry entry", async () => {

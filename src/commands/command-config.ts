@@ -9,6 +9,7 @@ import { applyConfig, info, onOff, refreshStatus, warn } from "./command-context
 import type { SubcommandHandler } from "./command-context.js";
 import { dedupDescription, listOrNone } from "./command-descriptions.js";
 import { checkModel, exampleModel, keysForBareId } from "./model-check.js";
+import { lacksCredentials, loginFix } from "../summarize/model-credentials.js";
 import { BATCHING_MODES, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS } from "../types.js";
 import type { BatchingMode, PresetOption, PruneOn, SummarizerThinking } from "../types.js";
 import { clearBootWidget } from "../ui/boot-widget.js";
@@ -92,9 +93,11 @@ function invalidModelNotice(ctx: ExtensionCommandContext, args: string[], model:
 export const modelCommand: SubcommandHandler = async (deps, ctx, args) => {
   const config = deps.currentConfig.value;
   if (args.length === 0) {
+    const inUse = deps.getFallback?.(ctx);
     info(
       ctx,
       `Current summarizer model: ${config.summarizerModel}\n` +
+        (inUse ? `In use now: ${inUse}\n` : "") +
         `Current summarizer thinking: ${thinkingLabel(config.summarizerThinking)} (${config.summarizerThinking})`,
     );
     return;
@@ -115,7 +118,16 @@ export const modelCommand: SubcommandHandler = async (deps, ctx, args) => {
   const level = suffix as SummarizerThinking | undefined;
   applyConfig(deps, ctx, level ? { summarizerModel: model, summarizerThinking: level } : { summarizerModel: model });
   info(ctx, `Summarizer model set to: ${model}${level ? ` with thinking ${level}` : ""}`);
+  if (model !== "default") warnWithoutCredentials(ctx, model);
 };
+
+/** Saved anyway: the user may log in next, and the session model covers the summaries until then. */
+function warnWithoutCredentials(ctx: ExtensionCommandContext, key: string): void {
+  const provider = key.slice(0, key.indexOf("/"));
+  const found = ctx.modelRegistry?.find?.(provider, key.slice(provider.length + 1));
+  if (!lacksCredentials(ctx.modelRegistry, found)) return;
+  warn(ctx, `pi has no credentials for ${provider}, so summaries use the session model until it has: ${loginFix(provider)}.`);
+}
 
 export const thinkingCommand: SubcommandHandler = async (deps, ctx, args) => {
   const config = deps.currentConfig.value;
