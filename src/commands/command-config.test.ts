@@ -427,11 +427,13 @@ describe("recovery-grace", () => {
 });
 
 describe("dedup", () => {
-  test("no argument or status reports the state with its description", async () => {
+  test("no argument or status names the state once, then what it means", async () => {
     const r = await run("dedup");
     expect(r.notes[0]![0]).toStartWith("Content-hash dedup is ON. Content-hash dedup runs before a flush");
     const off = await run("dedup STATUS", { dedupByContentHash: false });
     expect(off.notes[0]![0]).toStartWith("Content-hash dedup is OFF. ");
+    expect(r.notes[0]![0].match(/\bON\b/g)).toHaveLength(1);
+    expect(off.notes[0]![0]).toBe("Content-hash dedup is OFF. Identical tool outputs go to the summarizer like any other.");
   });
 
   test("on/off/true/false toggle it, case-insensitively", async () => {
