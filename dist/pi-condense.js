@@ -2562,6 +2562,7 @@ var COOLDOWN_MS = 10 * 60 * 1000;
 
 class FallbackController {
   inFallback = false;
+  cause;
   lastProbeAt = 0;
   owedEnterWarning = false;
   now;
@@ -2572,6 +2573,10 @@ class FallbackController {
     this.inFallback = false;
     this.lastProbeAt = 0;
     this.owedEnterWarning = false;
+    this.cause = undefined;
+  }
+  recordPrimaryFailure(message) {
+    this.cause = message;
   }
   static hasDistinctFallback(primary, sessionModel) {
     if (!primary || !sessionModel)
@@ -2624,6 +2629,31 @@ class FallbackController {
     }
     return "none";
   }
+}
+function fallbackInUse(controller, sessionModel) {
+  if (!controller.inFallback)
+    return;
+  const label = sessionModel ? sessionModel.name || `${sessionModel.provider}/${sessionModel.id}` : "the session model";
+  return `session model ${label}, the summarizer model is failing${controller.cause ? ` (${controller.cause})` : ""}`;
+}
+
+// src/summarize/model-credentials.ts
+function lacksCredentials(registry, model) {
+  if (!model || typeof registry?.hasConfiguredAuth !== "function")
+    return false;
+  try {
+    return !registry.hasConfiguredAuth(model);
+  } catch (err) {
+    console.error("pi-condense: checking the model's credentials failed", err);
+    return false;
+  }
+}
+function loginFix(provider) {
+  return `run /login ${provider} in pi, or set ${provider}'s API key environment variable (pi's docs/providers.md names it)`;
+}
+function fallbackCauseNotice(label, provider, cause, missingCredentials) {
+  const fix = missingCredentials ? loginFix(provider) : "it is tried again every 10 minutes; /pruner model <provider>/<id> picks another model, /pruner model default uses the session model";
+  return `pi-condense: summarizer model ${label} failed: ${cause ?? "unknown error"}. To fix: ${fix}.`;
 }
 
 // src/summarize/summarizer.ts
@@ -2759,6 +2789,8 @@ async function runSummarization(message, config, ctx, options) {
   const emit = (transition) => {
     if (transition === "enter") {
       ctx.ui.notify(`pi-condense: summarizer model ${modelLabel(primary)} failing, using session model ${modelLabel(sessionModel)} until it recovers`, "warning");
+      const missing = lacksCredentials(ctx.modelRegistry, primary);
+      ctx.ui.notify(fallbackCauseNotice(modelLabel(primary), primary.provider, controller.cause, missing), "warning");
     } else if (transition === "recover") {
       ctx.ui.notify(`pi-condense: summarizer model ${modelLabel(primary)} recovered`, "info");
     }
@@ -2781,6 +2813,7 @@ async function runSummarization(message, config, ctx, options) {
     notifyFailure(r);
     return null;
   }
+  controller.recordPrimaryFailure?.(r.message);
   const r2 = await attempt(sessionModel);
   if (r2.kind === "ok") {
     emit(controller.onPrimaryFailFallbackOk(decision.wasProbe));
@@ -3824,9 +3857,9 @@ function autoBudgetDescription(config) {
 }
 function dedupDescription(config) {
   if (config.dedupByContentHash) {
-    return "Content-hash dedup runs before a flush: a tool output identical to one already archived (same tool, " + "same text) is kept as a copy of that one, with no summarizer call. Currently ON.";
+    return "Content-hash dedup runs before a flush: a tool output identical to one already archived (same tool, " + "same text) is kept as a copy of that one, with no summarizer call.";
   }
-  return "Content-hash dedup before a flush is currently OFF: identical outputs go to the summarizer like any other.";
+  return "Identical tool outputs go to the summarizer like any other.";
 }
 var DESCRIBERS = {
   enabled: () => "Enable or disable context pruning",
@@ -3896,6 +3929,30 @@ function closeModelMatches(wanted, known) {
   }
   scored.sort((a, b) => a.distance - b.distance || a.key.localeCompare(b.key));
   return scored.slice(0, MAX_MATCHES).map((entry) => entry.key);
+}
+function keysForBareId(registry, bareId) {
+  try {
+    const all = typeof registry?.getAll === "function" ? registry.getAll() : [];
+    return all.filter((model) => model.id === bareId).map((model) => `${model.provider}/${model.id}`);
+  } catch (err) {
+    console.error("pi-condense: listing pi's models failed", err);
+    return [];
+  }
+}
+var EXAMPLE_CANDIDATES = ["anthropic/claude-haiku-4-5", "openai/gpt-5-mini", "google/gemini-2.5-flash"];
+function exampleModel(registry) {
+  if (typeof registry?.find !== "function")
+    return EXAMPLE_CANDIDATES[0];
+  try {
+    const known = EXAMPLE_CANDIDATES.find((key) => registry.find(...splitKey(key)));
+    if (known)
+      return known;
+    const first = typeof registry.getAll === "function" ? registry.getAll()[0] : undefined;
+    return first ? `${first.provider}/${first.id}` : EXAMPLE_CANDIDATES[0];
+  } catch (err) {
+    console.error("pi-condense: reading pi's models failed", err);
+    return EXAMPLE_CANDIDATES[0];
+  }
 }
 function checkModel(registry, key) {
   if (typeof registry?.find !== "function")
@@ -3968,11 +4025,23 @@ function refuseUnknownModel(ctx, model) {
   warn(ctx, `pi does not know the model ${model}, so the summarizer model was not changed. ${hint}`);
   return true;
 }
+function invalidModelNotice(ctx, args, model, suffix) {
+  const keys = args.length === 1 ? keysForBareId(ctx.modelRegistry, model) : [];
+  const withSuffix = (key) => suffix ? `${key}:${suffix}` : key;
+  if (keys.length === 1)
+    return `Invalid summarizer model: ${model} has no provider. Did you mean /pruner model ${withSuffix(keys[0])}?`;
+  if (keys.length > 1)
+    return `Invalid summarizer model: ${model} has no provider. Did you mean one of: ${keys.map(withSuffix).join(", ")}?`;
+  const example = exampleModel(ctx.modelRegistry);
+  return `Invalid summarizer model: ${args.join(" ")}. Usage: /pruner model <provider>/<model-id>[:<thinking>] ` + `(e.g. ${example} or ${example}:low), or /pruner model default.`;
+}
 var modelCommand = async (deps, ctx, args) => {
   const config = deps.currentConfig.value;
   if (args.length === 0) {
+    const inUse = deps.getFallback?.(ctx);
     info(ctx, `Current summarizer model: ${config.summarizerModel}
-` + `Current summarizer thinking: ${thinkingLabel(config.summarizerThinking)} (${config.summarizerThinking})`);
+` + (inUse ? `In use now: ${inUse}
+` : "") + `Current summarizer thinking: ${thinkingLabel(config.summarizerThinking)} (${config.summarizerThinking})`);
     return;
   }
   const raw = args[0];
@@ -3984,7 +4053,7 @@ var modelCommand = async (deps, ctx, args) => {
     return;
   }
   if (args.length > 1 || model !== "default" && !MODEL_ID.test(model)) {
-    warn(ctx, `Invalid summarizer model: ${args.join(" ")}. Usage: /pruner model <provider>/<model-id>[:<thinking>] ` + "(e.g. anthropic/claude-haiku-3-5 or openai/gpt-5-mini:low), or /pruner model default.");
+    warn(ctx, invalidModelNotice(ctx, args, model, suffix));
     return;
   }
   if (model !== "default" && refuseUnknownModel(ctx, model))
@@ -3992,7 +4061,16 @@ var modelCommand = async (deps, ctx, args) => {
   const level = suffix;
   applyConfig(deps, ctx, level ? { summarizerModel: model, summarizerThinking: level } : { summarizerModel: model });
   info(ctx, `Summarizer model set to: ${model}${level ? ` with thinking ${level}` : ""}`);
+  if (model !== "default")
+    warnWithoutCredentials(ctx, model);
 };
+function warnWithoutCredentials(ctx, key) {
+  const provider = key.slice(0, key.indexOf("/"));
+  const found = ctx.modelRegistry?.find?.(provider, key.slice(provider.length + 1));
+  if (!lacksCredentials(ctx.modelRegistry, found))
+    return;
+  warn(ctx, `pi has no credentials for ${provider}, so summaries use the session model until it has: ${loginFix(provider)}.`);
+}
 var thinkingCommand = async (deps, ctx, args) => {
   const config = deps.currentConfig.value;
   const arg = args[0];
@@ -4579,6 +4657,10 @@ function contextBlock(metrics, rearmed) {
 function statusReport(deps, ctx) {
   const stats = deps.getStats();
   let text = settingsBlock(deps.currentConfig.value);
+  const inUse = deps.getFallback?.(ctx);
+  if (inUse)
+    text += `
+  in use now:        ${inUse}`;
   text += stats.callCount > 0 ? `
   --- summarizer use ---${usageLines(stats)}` : `
   (no summarizer calls yet)`;
@@ -9675,7 +9757,7 @@ function renderSummaryMessage(message, options, theme) {
   return new Text2(options.expanded ? `${header}
 ${contentText(message.content)}` : header, 0, 0);
 }
-function registerCommands(pi, currentConfig, flushPending, capturePendingBatches, getStats, getLiveReclaim, indexer, compactChains, getDiagnosticCounts, getContextMetrics, _getCachedMetrics, getRearmed, getPolicyView) {
+function registerCommands(pi, currentConfig, flushPending, capturePendingBatches, getStats, getLiveReclaim, indexer, compactChains, getDiagnosticCounts, getContextMetrics, _getCachedMetrics, getRearmed, getPolicyView, getFallback) {
   const deps = {
     pi,
     currentConfig,
@@ -9689,6 +9771,7 @@ function registerCommands(pi, currentConfig, flushPending, capturePendingBatches
     getContextMetrics,
     getRearmed,
     getPolicyView,
+    getFallback,
     persist: persist2
   };
   pi.registerCommand("pruner", {
@@ -12706,7 +12789,7 @@ function piCondense(pi, files) {
   registerWithCommands(pi, state);
 }
 function registerWithCommands(pi, state) {
-  registerCommands(commandsAfterRunningFlush(pi, state), state.config, (ctx, options) => flushPending(state, ctx, options), (ctx, opts) => capturePendingBatches(state, ctx, opts), () => state.stats.getStats(), () => state.stats.getLiveReclaim(), state.indexer, (ctx) => compactChains(state, ctx), () => state.diagnostics.counts(), (ctx) => computeMetricsSnapshot(state, ctx) ?? EMPTY_METRICS_SNAPSHOT, undefined, () => state.rearmedPending, (ctx) => policyView(state, ctx));
+  registerCommands(commandsAfterRunningFlush(pi, state), state.config, (ctx, options) => flushPending(state, ctx, options), (ctx, opts) => capturePendingBatches(state, ctx, opts), () => state.stats.getStats(), () => state.stats.getLiveReclaim(), state.indexer, (ctx) => compactChains(state, ctx), () => state.diagnostics.counts(), (ctx) => computeMetricsSnapshot(state, ctx) ?? EMPTY_METRICS_SNAPSHOT, undefined, () => state.rearmedPending, (ctx) => policyView(state, ctx), (ctx) => fallbackInUse(state.fallback, ctx.model));
 }
 function commandsAfterRunningFlush(pi, state) {
   const view = Object.create(pi);

@@ -519,6 +519,9 @@ export interface SummarizerFallback {
   onPrimaryFailFallbackOk(wasProbe: boolean): FallbackTransition;
   onFallbackOnlyFail(): void;
   onBothDown(): void;
+  recordPrimaryFailure?(message: string): void;
+  /** The primary's last error, when one was recorded. */
+  readonly cause?: string;
 }
 
 export interface SummarizeBatchOptions {

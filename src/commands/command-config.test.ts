@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { registerCommands } from "./commands.js";
+import { modelCommand } from "./command-config.js";
 import { DEFAULT_CONFIG } from "../types.js";
 import { useTempAgentDirs } from "../../test/temp-agent-dir.js";
 
@@ -157,6 +158,56 @@ describe("model checked against pi's registry", () => {
       ],
     ]);
     expectUnchanged(r);
+  });
+
+  test("a bare id pi knows under one provider answers did you mean, and saves nothing", async () => {
+    const r = await runWithModels("model fake-summarizer", KNOWN);
+    expect(r.notes).toEqual([
+      ["Invalid summarizer model: fake-summarizer has no provider. Did you mean /pruner model fake/fake-summarizer?", "warning"],
+    ]);
+    expectUnchanged(r);
+  });
+
+  test("a bare id keeps its thinking suffix in the suggestion", async () => {
+    const r = await runWithModels("model gpt-5-mini:low", KNOWN);
+    expect(r.notes[0]![0]).toEndWith("Did you mean /pruner model openai/gpt-5-mini:low?");
+  });
+
+  test("the usage example is a model pi's catalog has", async () => {
+    const r = await runWithModels("model nope", KNOWN);
+    expect(r.notes[0]![0]).toContain("(e.g. anthropic/claude-haiku-4-5 or anthropic/claude-haiku-4-5:low)");
+    expect(r.notes[0]![0]).not.toContain("claude-haiku-3-5");
+  });
+
+  test("a model pi has no credentials for is saved with a warning naming the fix", async () => {
+    const lookup = { ...registry(KNOWN), hasConfiguredAuth: () => false };
+    const r = await run("model anthropic/claude-haiku-4-5", {}, {}, undefined, { modelRegistry: lookup });
+    expect(r.notes).toEqual([
+      ["Summarizer model set to: anthropic/claude-haiku-4-5", "info"],
+      [
+        "pi has no credentials for anthropic, so summaries use the session model until it has: run /login anthropic in pi, " +
+          "or set anthropic's API key environment variable (pi's docs/providers.md names it).",
+        "warning",
+      ],
+    ]);
+    expect(r.saved).toEqual({ enabled: true, summarizerModel: "anthropic/claude-haiku-4-5" });
+  });
+
+  test("a model with credentials gets no warning", async () => {
+    const lookup = { ...registry(KNOWN), hasConfiguredAuth: () => true };
+    const r = await run("model anthropic/claude-haiku-4-5", {}, {}, undefined, { modelRegistry: lookup });
+    expect(r.notes).toEqual([["Summarizer model set to: anthropic/claude-haiku-4-5", "info"]]);
+  });
+
+  test("while the session model stands in, /pruner model says which model is in use and why", async () => {
+    const notes: string[] = [];
+    const deps = { currentConfig: { value: { ...DEFAULT_CONFIG, summarizerModel: "anthropic/claude-haiku-4-5" } }, getFallback: () => "session model Fake Model, the summarizer model is failing (401)" } as any;
+    await modelCommand(deps, { ui: { notify: (m: string) => notes.push(m) } } as any, []);
+    expect(notes[0]).toBe(
+      "Current summarizer model: anthropic/claude-haiku-4-5\n" +
+        "In use now: session model Fake Model, the summarizer model is failing (401)\n" +
+        "Current summarizer thinking: Default (default)",
+    );
   });
 
   test("default needs no registry entry", async () => {
@@ -376,11 +427,13 @@ describe("recovery-grace", () => {
 });
 
 describe("dedup", () => {
-  test("no argument or status reports the state with its description", async () => {
+  test("no argument or status names the state once, then what it means", async () => {
     const r = await run("dedup");
     expect(r.notes[0]![0]).toStartWith("Content-hash dedup is ON. Content-hash dedup runs before a flush");
     const off = await run("dedup STATUS", { dedupByContentHash: false });
     expect(off.notes[0]![0]).toStartWith("Content-hash dedup is OFF. ");
+    expect(r.notes[0]![0].match(/\bON\b/g)).toHaveLength(1);
+    expect(off.notes[0]![0]).toBe("Content-hash dedup is OFF. Identical tool outputs go to the summarizer like any other.");
   });
 
   test("on/off/true/false toggle it, case-insensitively", async () => {

@@ -8,7 +8,8 @@ import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { applyConfig, info, onOff, refreshStatus, warn } from "./command-context.js";
 import type { SubcommandHandler } from "./command-context.js";
 import { dedupDescription, listOrNone } from "./command-descriptions.js";
-import { checkModel } from "./model-check.js";
+import { checkModel, exampleModel, keysForBareId } from "./model-check.js";
+import { lacksCredentials, loginFix } from "../summarize/model-credentials.js";
 import { BATCHING_MODES, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS } from "../types.js";
 import type { BatchingMode, PresetOption, PruneOn, SummarizerThinking } from "../types.js";
 import { clearBootWidget } from "../ui/boot-widget.js";
@@ -76,12 +77,27 @@ function refuseUnknownModel(ctx: ExtensionCommandContext, model: string): boolea
   return true;
 }
 
+/** A bare id pi knows under some provider gets "did you mean"; anything else the usage line. */
+function invalidModelNotice(ctx: ExtensionCommandContext, args: string[], model: string, suffix: string | undefined): string {
+  const keys = args.length === 1 ? keysForBareId(ctx.modelRegistry, model) : [];
+  const withSuffix = (key: string) => (suffix ? `${key}:${suffix}` : key);
+  if (keys.length === 1) return `Invalid summarizer model: ${model} has no provider. Did you mean /pruner model ${withSuffix(keys[0]!)}?`;
+  if (keys.length > 1) return `Invalid summarizer model: ${model} has no provider. Did you mean one of: ${keys.map(withSuffix).join(", ")}?`;
+  const example = exampleModel(ctx.modelRegistry);
+  return (
+    `Invalid summarizer model: ${args.join(" ")}. Usage: /pruner model <provider>/<model-id>[:<thinking>] ` +
+    `(e.g. ${example} or ${example}:low), or /pruner model default.`
+  );
+}
+
 export const modelCommand: SubcommandHandler = async (deps, ctx, args) => {
   const config = deps.currentConfig.value;
   if (args.length === 0) {
+    const inUse = deps.getFallback?.(ctx);
     info(
       ctx,
       `Current summarizer model: ${config.summarizerModel}\n` +
+        (inUse ? `In use now: ${inUse}\n` : "") +
         `Current summarizer thinking: ${thinkingLabel(config.summarizerThinking)} (${config.summarizerThinking})`,
     );
     return;
@@ -95,18 +111,23 @@ export const modelCommand: SubcommandHandler = async (deps, ctx, args) => {
     return;
   }
   if (args.length > 1 || (model !== "default" && !MODEL_ID.test(model))) {
-    warn(
-      ctx,
-      `Invalid summarizer model: ${args.join(" ")}. Usage: /pruner model <provider>/<model-id>[:<thinking>] ` +
-        "(e.g. anthropic/claude-haiku-3-5 or openai/gpt-5-mini:low), or /pruner model default.",
-    );
+    warn(ctx, invalidModelNotice(ctx, args, model, suffix));
     return;
   }
   if (model !== "default" && refuseUnknownModel(ctx, model)) return;
   const level = suffix as SummarizerThinking | undefined;
   applyConfig(deps, ctx, level ? { summarizerModel: model, summarizerThinking: level } : { summarizerModel: model });
   info(ctx, `Summarizer model set to: ${model}${level ? ` with thinking ${level}` : ""}`);
+  if (model !== "default") warnWithoutCredentials(ctx, model);
 };
+
+/** Saved anyway: the user may log in next, and the session model covers the summaries until then. */
+function warnWithoutCredentials(ctx: ExtensionCommandContext, key: string): void {
+  const provider = key.slice(0, key.indexOf("/"));
+  const found = ctx.modelRegistry?.find?.(provider, key.slice(provider.length + 1));
+  if (!lacksCredentials(ctx.modelRegistry, found)) return;
+  warn(ctx, `pi has no credentials for ${provider}, so summaries use the session model until it has: ${loginFix(provider)}.`);
+}
 
 export const thinkingCommand: SubcommandHandler = async (deps, ctx, args) => {
   const config = deps.currentConfig.value;

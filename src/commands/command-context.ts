@@ -43,6 +43,8 @@ export interface CommandDeps {
   getContextMetrics?: (ctx: ExtensionCommandContext) => ContextMetricsSnapshot;
   getRearmed?: () => boolean;
   getPolicyView?: (ctx: ExtensionCommandContext) => PolicyView;
+  /** While the summarizer has fallen back: the model in use and why; undefined otherwise. */
+  getFallback?: (ctx: ExtensionCommandContext) => string | undefined;
   /** Fire-and-forget save; failures are reported through `ctx.ui.notify`. */
   persist: (ctx: ExtensionCommandContext, config: ContextPruneConfig) => void;
 }

@@ -104,10 +104,10 @@ export function dedupDescription(config: ContextPruneConfig): string {
   if (config.dedupByContentHash) {
     return (
       "Content-hash dedup runs before a flush: a tool output identical to one already archived (same tool, " +
-      "same text) is kept as a copy of that one, with no summarizer call. Currently ON."
+      "same text) is kept as a copy of that one, with no summarizer call."
     );
   }
-  return "Content-hash dedup before a flush is currently OFF: identical outputs go to the summarizer like any other.";
+  return "Identical tool outputs go to the summarizer like any other.";
 }
 
 type Describer = (config: ContextPruneConfig) => string;

@@ -57,6 +57,8 @@ function contextBlock(metrics: ContextMetricsSnapshot, rearmed: boolean): string
 export function statusReport(deps: CommandDeps, ctx: ExtensionCommandContext): string {
   const stats = deps.getStats();
   let text = settingsBlock(deps.currentConfig.value);
+  const inUse = deps.getFallback?.(ctx);
+  if (inUse) text += `\n  in use now:        ${inUse}`;
   text += stats.callCount > 0 ? `\n  --- summarizer use ---${usageLines(stats)}` : "\n  (no summarizer calls yet)";
   if (deps.getContextMetrics) {
     text += contextBlock(deps.getContextMetrics(ctx), Boolean(deps.getRearmed?.()));

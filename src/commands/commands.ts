@@ -152,6 +152,7 @@ export function registerCommands(
   _getCachedMetrics?: () => ContextMetricsSnapshot | undefined,
   getRearmed?: () => boolean,
   getPolicyView?: (ctx: ExtensionCommandContext) => PolicyView,
+  getFallback?: (ctx: ExtensionCommandContext) => string | undefined,
 ): void {
   const deps: CommandDeps = {
     pi,
@@ -166,6 +167,7 @@ export function registerCommands(
     getContextMetrics,
     getRearmed,
     getPolicyView,
+    getFallback,
     persist,
   };
   pi.registerCommand("pruner", {

@@ -1,5 +1,5 @@
 import { describe, expect, spyOn, test } from "bun:test";
-import { checkModel, closeModelMatches } from "./model-check.js";
+import { checkModel, closeModelMatches, exampleModel, keysForBareId } from "./model-check.js";
 
 const KNOWN = [
   "anthropic/claude-haiku-4-5",
@@ -72,5 +72,35 @@ describe("checkModel", () => {
     } finally {
       spy.mockRestore();
     }
+  });
+});
+
+describe("keysForBareId", () => {
+  test("an id pi knows under one provider gives that one key", () => {
+    expect(keysForBareId(lookup(KNOWN), "gpt-5-mini")).toEqual(["openai/gpt-5-mini"]);
+  });
+
+  test("an id under several providers gives every key", () => {
+    expect(keysForBareId(lookup([...KNOWN, "azure/gpt-5-mini"]), "gpt-5-mini")).toEqual(["openai/gpt-5-mini", "azure/gpt-5-mini"]);
+  });
+
+  test("an unknown id or a missing registry gives none", () => {
+    expect(keysForBareId(lookup(KNOWN), "nope")).toEqual([]);
+    expect(keysForBareId(undefined, "gpt-5-mini")).toEqual([]);
+  });
+});
+
+describe("exampleModel", () => {
+  test("names the cheap Anthropic model when pi's catalog has it", () => {
+    expect(exampleModel(lookup(KNOWN))).toBe("anthropic/claude-haiku-4-5");
+  });
+
+  test("falls back to another candidate, then to any model pi knows", () => {
+    expect(exampleModel(lookup(["openai/gpt-5-mini"]))).toBe("openai/gpt-5-mini");
+    expect(exampleModel(lookup(["fake/fake-model"]))).toBe("fake/fake-model");
+  });
+
+  test("without a registry it names the first candidate", () => {
+    expect(exampleModel(undefined)).toBe("anthropic/claude-haiku-4-5");
   });
 });

@@ -54,6 +54,34 @@ export function closeModelMatches(wanted: string, known: readonly string[]): str
   return scored.slice(0, MAX_MATCHES).map((entry) => entry.key);
 }
 
+/** The `<provider>/<id>` keys whose id is `bareId` exactly: what a `/pruner model <id>` without a provider meant. */
+export function keysForBareId(registry: Partial<ModelLookup> | undefined, bareId: string): string[] {
+  try {
+    const all = typeof registry?.getAll === "function" ? registry.getAll() : [];
+    return all.filter((model) => model.id === bareId).map((model) => `${model.provider}/${model.id}`);
+  } catch (err) {
+    console.error("pi-condense: listing pi's models failed", err);
+    return [];
+  }
+}
+
+/** Cheap models worth naming in the usage line, best first; the example is one pi's catalog has. */
+const EXAMPLE_CANDIDATES = ["anthropic/claude-haiku-4-5", "openai/gpt-5-mini", "google/gemini-2.5-flash"];
+
+/** A `<provider>/<id>` for the usage line that pi knows; the first candidate when the registry cannot say. */
+export function exampleModel(registry: Partial<ModelLookup> | undefined): string {
+  if (typeof registry?.find !== "function") return EXAMPLE_CANDIDATES[0]!;
+  try {
+    const known = EXAMPLE_CANDIDATES.find((key) => registry.find!(...splitKey(key)));
+    if (known) return known;
+    const first = typeof registry.getAll === "function" ? registry.getAll()[0] : undefined;
+    return first ? `${first.provider}/${first.id}` : EXAMPLE_CANDIDATES[0]!;
+  } catch (err) {
+    console.error("pi-condense: reading pi's models failed", err);
+    return EXAMPLE_CANDIDATES[0]!;
+  }
+}
+
 /** A registry that is missing or fails cannot refuse anything: the flush falls back as before. */
 export function checkModel(registry: Partial<ModelLookup> | undefined, key: string): ModelCheck {
   if (typeof registry?.find !== "function") return { known: true };

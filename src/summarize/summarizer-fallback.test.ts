@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { COOLDOWN_MS, FallbackController } from "./summarizer-fallback.js";
+import { COOLDOWN_MS, FallbackController, fallbackInUse } from "./summarizer-fallback.js";
 
 const HAIKU = { id: "claude-haiku", provider: "anthropic", name: "Haiku" };
 const SONNET = { id: "claude-sonnet", provider: "anthropic", name: "Sonnet" };
@@ -183,5 +183,27 @@ describe("FallbackController transitions", () => {
     expect(controller.inFallback).toBe(false);
     expect(controller.onFallbackSuccess()).toBe("none");
     expect(controller.chooseTarget()).toEqual({ target: "primary", wasProbe: false });
+  });
+});
+
+describe("fallbackInUse", () => {
+  const SESSION = { id: "fake-model", provider: "fake", name: "Fake Model" };
+
+  test("says nothing while the summarizer model is in use", () => {
+    expect(fallbackInUse(new FallbackController(), SESSION)).toBeUndefined();
+  });
+
+  test("names the session model and the primary's error while it stands in", () => {
+    const controller = new FallbackController();
+    controller.recordPrimaryFailure("401 invalid x-api-key");
+    controller.onPrimaryFailFallbackOk(false);
+    expect(fallbackInUse(controller, SESSION)).toBe("session model Fake Model, the summarizer model is failing (401 invalid x-api-key)");
+  });
+
+  test("reset forgets the cause", () => {
+    const controller = new FallbackController();
+    controller.recordPrimaryFailure("boom");
+    controller.reset();
+    expect(controller.cause).toBeUndefined();
   });
 });

@@ -19,6 +19,8 @@ export interface ModelLike {
 
 export class FallbackController implements SummarizerFallback {
   inFallback = false;
+  /** The primary's last error, so status can say why the session model is in use. */
+  cause: string | undefined;
   private lastProbeAt = 0;
   private owedEnterWarning = false;
   private readonly now: () => number;
@@ -31,6 +33,11 @@ export class FallbackController implements SummarizerFallback {
     this.inFallback = false;
     this.lastProbeAt = 0;
     this.owedEnterWarning = false;
+    this.cause = undefined;
+  }
+
+  recordPrimaryFailure(message: string): void {
+    this.cause = message;
   }
 
   static hasDistinctFallback(primary: ModelLike | undefined, sessionModel: ModelLike | undefined): boolean {
@@ -91,4 +98,11 @@ export class FallbackController implements SummarizerFallback {
     }
     return "none";
   }
+}
+
+/** What status and `/pruner model` say while the session model stands in; undefined when it does not. */
+export function fallbackInUse(controller: Pick<FallbackController, "inFallback" | "cause">, sessionModel: ModelLike | undefined): string | undefined {
+  if (!controller.inFallback) return undefined;
+  const label = sessionModel ? sessionModel.name || `${sessionModel.provider}/${sessionModel.id}` : "the session model";
+  return `session model ${label}, the summarizer model is failing${controller.cause ? ` (${controller.cause})` : ""}`;
 }

@@ -24,6 +24,10 @@ const USAGE = {
   cost: { input: 0.001, output: 0.002, cacheRead: 0, cacheWrite: 0, total: 0.003 },
 };
 const ENTER_WARNING = "pi-condense: summarizer model Primary failing, using session model Session until it recovers";
+/** The line after the enter warning: the primary's error and what to do about it. */
+const causeLine = (error: string) =>
+  `pi-condense: summarizer model Primary failed: ${error}. To fix: it is tried again every 10 minutes; ` +
+  "/pruner model <provider>/<id> picks another model, /pruner model default uses the session model.";
 
 interface StreamCall {
   model: any;
@@ -395,8 +399,21 @@ describe("summarizeBatch outage fallback", () => {
     const result = await summarizeBatch(batch() as any, distinct(), ctx, { controller });
     expect(result?.summaryText).toBe("- fallback summary");
     expect(controller.inFallback).toBe(true);
-    expect(byLevel("warning").map((n) => n.msg)).toEqual([ENTER_WARNING]);
+    expect(byLevel("warning").map((n) => n.msg)).toEqual([ENTER_WARNING, causeLine("boom")]);
     expect(byLevel("error")).toEqual([]);
+  });
+
+  test("a primary pi has no credentials for names its error and how to log in", async () => {
+    route((model) => (isPrimary(model) ? err("401 invalid x-api-key") : ok("- fallback summary")));
+    const { ctx, byLevel } = makeCtx({ hasConfiguredAuth: (model: any) => !isPrimary(model) });
+    const controller = new FallbackController();
+    await summarizeBatch(batch() as any, distinct(), ctx, { controller });
+    expect(byLevel("warning").map((n) => n.msg)).toEqual([
+      ENTER_WARNING,
+      "pi-condense: summarizer model Primary failed: 401 invalid x-api-key. To fix: run /login provider-a in pi, " +
+        "or set provider-a's API key environment variable (pi's docs/providers.md names it).",
+    ]);
+    expect(controller.cause).toBe("401 invalid x-api-key");
   });
 
   test("in steady fallback only the session model is called, silently (7)", async () => {
@@ -424,7 +441,7 @@ describe("summarizeBatch outage fallback", () => {
     const second = makeCtx();
     const result = await summarizeBatch(batch() as any, distinct(), second.ctx, { controller });
     expect(result?.summaryText).toBe("- rescued");
-    expect(second.notes).toEqual([{ msg: ENTER_WARNING, level: "warning" }]);
+    expect(second.notes).toEqual([{ msg: ENTER_WARNING, level: "warning" }, { msg: causeLine("everything down"), level: "warning" }]);
   });
 
   test("a failure of the steady-state fallback is reported and not retried", async () => {
@@ -614,7 +631,7 @@ describe("summarizeBatch timeouts", () => {
     });
     expect(result?.summaryText).toBe("- rescued");
     expect(controller.inFallback).toBe(true);
-    expect(byLevel("warning").map((n) => n.msg)).toEqual([ENTER_WARNING]);
+    expect(byLevel("warning").map((n) => n.msg)).toEqual([ENTER_WARNING, causeLine("summarizer Primary stalled (no output for 0s)")]);
     expect(byLevel("error")).toEqual([]);
   });
 
@@ -771,7 +788,7 @@ describe("summarizeRange", () => {
     const controller = new FallbackController();
     const result = await summarizeRange("text", distinct(), ctx, { controller });
     expect(result?.summaryText).toBe("- fused by session");
-    expect(notes).toEqual([{ msg: ENTER_WARNING, level: "warning" }]);
+    expect(notes).toEqual([{ msg: ENTER_WARNING, level: "warning" }, { msg: causeLine("boom"), level: "warning" }]);
   });
 
   test("range fusion uses the same idle timeout (41)", async () => {

@@ -8,6 +8,7 @@ import { stream } from "@earendil-works/pi-ai/compat";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { serializeBatchForSummarizer, serializeBatchWithinLimit } from "../capture/batch-capture.js";
 import { FallbackController, type FallbackTransition } from "./summarizer-fallback.js";
+import { fallbackCauseNotice, lacksCredentials } from "./model-credentials.js";
 import type {
   CapturedBatch,
   ContextPruneConfig,
@@ -185,6 +186,8 @@ async function runSummarization(
         `pi-condense: summarizer model ${modelLabel(primary)} failing, using session model ${modelLabel(sessionModel)} until it recovers`,
         "warning",
       );
+      const missing = lacksCredentials(ctx.modelRegistry, primary);
+      ctx.ui.notify(fallbackCauseNotice(modelLabel(primary), primary.provider, controller.cause, missing), "warning");
     } else if (transition === "recover") {
       ctx.ui.notify(`pi-condense: summarizer model ${modelLabel(primary)} recovered`, "info");
     }
@@ -206,6 +209,7 @@ async function runSummarization(
     notifyFailure(r);
     return null;
   }
+  controller.recordPrimaryFailure?.(r.message);
   const r2 = await attempt(sessionModel);
   if (r2.kind === "ok") {
     emit(controller.onPrimaryFailFallbackOk(decision.wasProbe));
