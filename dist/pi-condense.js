@@ -5888,9 +5888,26 @@ function hashToolResult(toolName, resultText) {
 }
 
 // src/archive/index-branch-walk.ts
+function keysOnSeveralResults(branch, keys) {
+  const seen = new Set;
+  const shared = new Set;
+  for (const entry of branch) {
+    const msg = entry?.type === "message" ? entry.message : undefined;
+    if (msg?.role !== "toolResult" || typeof msg.toolCallId !== "string" || typeof msg.timestamp !== "number")
+      continue;
+    const key = occKey(msg.toolCallId, msg.timestamp);
+    if (!keys.has(key))
+      continue;
+    if (seen.has(key))
+      shared.add(key);
+    seen.add(key);
+  }
+  return shared;
+}
 function recordsFromTranscript(branch, keys) {
   const records = [];
   const calls = new Map;
+  const shared = keysOnSeveralResults(branch, keys);
   let turnIndex = -1;
   for (const entry of branch) {
     const msg = entry?.type === "message" ? entry.message : undefined;
@@ -5904,7 +5921,7 @@ function recordsFromTranscript(branch, keys) {
     } else if (msg?.role === "toolResult" && typeof msg.toolCallId === "string" && typeof msg.timestamp === "number") {
       const key = occKey(msg.toolCallId, msg.timestamp);
       const call = calls.get(msg.toolCallId);
-      if (!keys.has(key) || !call)
+      if (!keys.has(key) || !call || shared.has(key))
         continue;
       keys.delete(key);
       const record = {

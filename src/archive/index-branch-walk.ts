@@ -49,9 +49,25 @@ export interface AliasCall {
 }
 
 /** Records for the given occurrence keys, rebuilt from the transcript's tool results and their calls. */
+/** Keys two results of the transcript carry: which of them a summary named cannot be told, so none is rebuilt. */
+function keysOnSeveralResults(branch: unknown[], keys: ReadonlySet<string>): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const entry of branch as any[]) {
+    const msg = entry?.type === "message" ? entry.message : undefined;
+    if (msg?.role !== "toolResult" || typeof msg.toolCallId !== "string" || typeof msg.timestamp !== "number") continue;
+    const key = occKey(msg.toolCallId, msg.timestamp);
+    if (!keys.has(key)) continue;
+    if (seen.has(key)) shared.add(key);
+    seen.add(key);
+  }
+  return shared;
+}
+
 export function recordsFromTranscript(branch: unknown[], keys: Set<string>): ToolCallRecord[] {
   const records: ToolCallRecord[] = [];
   const calls = new Map<unknown, { name: unknown; args: unknown }>();
+  const shared = keysOnSeveralResults(branch, keys);
   let turnIndex = -1;
   for (const entry of branch as any[]) {
     const msg = entry?.type === "message" ? entry.message : undefined;
@@ -64,7 +80,7 @@ export function recordsFromTranscript(branch: unknown[], keys: Set<string>): Too
     } else if (msg?.role === "toolResult" && typeof msg.toolCallId === "string" && typeof msg.timestamp === "number") {
       const key = occKey(msg.toolCallId, msg.timestamp);
       const call = calls.get(msg.toolCallId);
-      if (!keys.has(key) || !call) continue;
+      if (!keys.has(key) || !call || shared.has(key)) continue;
       keys.delete(key);
       const record: ToolCallRecord = {
         toolCallId: msg.toolCallId,
