@@ -3070,13 +3070,23 @@ async function compressAfterFlush(state, ctx, messages, after) {
       signal: after.signal
     });
     const entries = result.compressedEntries;
-    if (entries.length > 0)
+    if (entries.length > 0) {
       recordCompressions(state, entries);
+      refreshQuietly(state, ctx, closing);
+    }
     return entries.map((e) => e.blockId);
   } catch (err) {
     if (!isStaleContextError(err))
       safeNotify(ctx, `pruner: compressing earlier requests failed: ${errorMessage(err)}`, "warning");
     return [];
+  }
+}
+function refreshQuietly(state, ctx, closingMessage) {
+  try {
+    state.status.refresh(ctx, closingMessage);
+  } catch (err) {
+    if (!isStaleContextError(err))
+      console.error("pi-condense: status refresh after a chain compression failed", err);
   }
 }
 function isOnBranch(messages, message) {
@@ -3108,8 +3118,10 @@ async function compactChains(state, ctx) {
   const messages = projectBranchMessages(ctx.sessionManager.getBranch());
   const appendEntry = (customType, data) => state.pi.appendEntry(customType, data);
   const result = await compress(state, ctx, { messages, graceSource: messages, rollingWindow: 0, appendEntry });
-  if (result.compressedEntries.length > 0)
+  if (result.compressedEntries.length > 0) {
     recordCompressions(state, result.compressedEntries);
+    refreshQuietly(state, ctx);
+  }
   return {
     compressedEntries: result.compressedEntries,
     skipped: result.skipped.filter((s) => s.reason === "no-summary").length
@@ -10176,6 +10188,40 @@ function computeMetricsSnapshot(state, ctx) {
   }
 }
 
+// src/host/request-render.ts
+import { buildSessionContext as buildSessionContext2 } from "@earendil-works/pi-coding-agent";
+function renderRequest(state, messages, quiet = false) {
+  const config = state.config.value;
+  const supersede = quiet ? { floor: state.supersede.floor, activated: new Set(state.supersede.activated) } : state.supersede;
+  const miss = quiet ? undefined : (key, detail) => state.diagnostics.reportArchiveMiss(key, detail);
+  return pruneMessages(messages, state.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, quiet ? undefined : state.diagnostics, { state: supersede, isProtected: protectionPredicate(state) }, state.indexer.archiveCheck(miss));
+}
+function nextRequestMessages(branch, closingMessage) {
+  const messages = branchMessages(branch);
+  return closingMessage && !isOnBranch(messages, closingMessage) ? [...messages, closingMessage] : messages;
+}
+function branchMessages(branch) {
+  const leaf = branch[branch.length - 1];
+  if (typeof leaf?.id === "string") {
+    try {
+      return buildSessionContext2(branch, leaf.id).messages;
+    } catch {}
+  }
+  return projectBranchMessages(branch);
+}
+function measureNextRequest(state, ctx, closingMessage) {
+  let result;
+  try {
+    result = renderRequest(state, nextRequestMessages(ctx.sessionManager.getBranch(), closingMessage), true);
+  } catch (err) {
+    console.error("pi-condense: measuring the next request failed", err);
+    return;
+  }
+  const shown = requestSizesOf(result);
+  if (shown)
+    state.stats.setLiveReclaim(shown.beforeChars, shown.afterChars);
+}
+
 // src/host/safe-points.ts
 class SafePoints {
   waiting = [];
@@ -10463,7 +10509,10 @@ function createExtensionState(pi, files = nodeSidecarFiles) {
     rearmedPending: false,
     supersede: createSupersedeState(),
     status: {
-      refresh: (ctx) => refreshStatus2(state, ctx),
+      refresh: (ctx, closingMessage) => {
+        measureNextRequest(state, ctx, closingMessage);
+        refreshStatus2(state, ctx);
+      },
       show: (ctx, text) => showStatusText(state, ctx, text)
     },
     report: { show: (ctx, text) => showReport(pi, ctx, text) },
@@ -11057,7 +11106,7 @@ async function processBatches(state, ctx, options, delivery, prepared, attempt) 
     attempt.outcome = "error";
     return failure(err);
   }
-  ignoreStale(() => state.status.refresh(ctx));
+  ignoreStale(() => state.status.refresh(ctx, options.closingMessage));
   ignoreStale(() => emitExternalCost(state.pi, state.stats));
   const compressedBlocks = chainMessages ? await compressAfterFlush(state, ctx, chainMessages, {
     closingMessage: options.closingMessage,
@@ -11274,7 +11323,7 @@ function weighFlush(state, ctx, moment, opts = {}) {
   const batches = opts.select ? opts.select(all) : all;
   if (batches.length === 0)
     return;
-  const messages = branchMessages(ctx);
+  const messages = branchMessages2(ctx);
   const main = costModelFor(ctx.model);
   const decision = decideFlush({
     moment,
@@ -11347,7 +11396,7 @@ function requestsSinceLastPrompt(messages) {
       requests++;
   return requests;
 }
-function branchMessages(ctx) {
+function branchMessages2(ctx) {
   try {
     return projectBranchMessages(ctx.sessionManager.getBranch());
   } catch {
@@ -12754,13 +12803,12 @@ async function onBeforeAgentStart(state, ctx) {
   declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
 }
 async function render(state, ctx, input) {
-  const config = state.config.value;
   await flushIfCacheCold(state, ctx);
   const written = await settleBeforeRequest(state, ctx);
   declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
   const messages = written.length > 0 ? [...input, ...written] : input;
   state.renderedBranch = messages;
-  const result = pruneMessages(messages, state.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, state.diagnostics, { state: state.supersede, isProtected: protectionPredicate(state) }, state.indexer.archiveCheck((key, detail) => state.diagnostics.reportArchiveMiss(key, detail)));
+  const result = renderRequest(state, messages);
   const shown = requestSizesOf(result);
   if (shown)
     state.stats.setLiveReclaim(shown.beforeChars, shown.afterChars);
