@@ -2446,6 +2446,25 @@ function applySupersede(messages, state, isProtected) {
   return out ?? messages;
 }
 
+// src/figures.ts
+var DEFAULT_CHARS_PER_TOKEN = 4;
+function estimateTokens(chars) {
+  return Math.round(chars / DEFAULT_CHARS_PER_TOKEN);
+}
+function formatCompactCount(n) {
+  if (n >= 1e6)
+    return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1000)
+    return `${(n / 1000).toFixed(1)}k`;
+  return String(n);
+}
+function compactTokens(chars) {
+  return formatCompactCount(estimateTokens(chars));
+}
+function tokensText(chars) {
+  return `${compactTokens(chars)} ${estimateTokens(chars) === 1 ? "token" : "tokens"}`;
+}
+
 // src/summarize/stats.ts
 var zeroStats = () => ({
   totalInputTokens: 0,
@@ -2521,13 +2540,6 @@ class StatsAccumulator {
   persist(pi) {
     pi.appendEntry(CUSTOM_TYPE_STATS, this.toJSON());
   }
-}
-function formatCompactCount(n) {
-  if (n >= 1e6)
-    return `${(n / 1e6).toFixed(1)}M`;
-  if (n >= 1000)
-    return `${(n / 1000).toFixed(1)}k`;
-  return String(n);
 }
 function formatTokens(n) {
   return formatCompactCount(n);
@@ -3205,12 +3217,22 @@ function metricsSuffix(metrics) {
     return "";
   return `${SEP}think ${formatCompactCount(metrics.openCycleThinkingTokens)}` + `${SEP}gap ${formatCompactCount(metrics.frontierGapTokens)}` + `${SEP}chain ${metrics.largestChainSharePct}%`;
 }
-function reclaimText(reclaim) {
-  const beforeTok = Math.round(reclaim.beforeChars / 4);
-  const afterTok = Math.round(reclaim.afterChars / 4);
+function reclaimFigures(reclaim) {
+  const beforeTok = estimateTokens(reclaim.beforeChars);
+  const afterTok = estimateTokens(reclaim.afterChars);
   const ratio = Math.round((1 - afterTok / beforeTok) * 100);
   const reduction = Number.isFinite(ratio) ? Math.max(0, ratio) : 0;
-  return `${SEP}${formatCompactCount(beforeTok)}->${formatCompactCount(afterTok)} (-${reduction}%)`;
+  return { before: formatCompactCount(beforeTok), after: formatCompactCount(afterTok), reduction };
+}
+function contextSentText(reclaim) {
+  if (!reclaim || !(reclaim.beforeChars > 0))
+    return "no pruned request yet";
+  const { before, reduction } = reclaimFigures(reclaim);
+  return `${tokensText(reclaim.afterChars)} (${before} without pruning, -${reduction}%)`;
+}
+function reclaimText(reclaim) {
+  const { before, after, reduction } = reclaimFigures(reclaim);
+  return `${SEP}${before}->${after} (-${reduction}%)`;
 }
 function pruneStatusText(config, reclaim, diagnostics, metrics) {
   if (!config.enabled)
@@ -3447,11 +3469,10 @@ function leafNode(record) {
   const args = Object.entries(record.args ?? {}).map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(", ");
   const text = record.resultText ?? "";
   const charCount = text.length || record.spillBytes || 0;
-  const unit = text.length > 0 ? "chars" : record.spillBytes ? "bytes" : "chars";
   return {
     id: record.toolCallId,
     label: `${record.toolName}(${args})`,
-    meta: `${formatCompactCount(charCount)} ${unit}${record.isError ? " · error" : ""}`,
+    meta: `${tokensText(charCount)}${record.isError ? " · error" : ""}`,
     children: [],
     expanded: false,
     depth: 1,
@@ -3484,13 +3505,13 @@ function summaryRoot(entry, index, indexer, requests, latest) {
   const summaryChars = content?.length ?? 0;
   const original = children.reduce((sum, child) => sum + (child.charCount ?? 0), 0);
   const tools = toolsUsed(records) || "no tool calls found";
-  const sizes = `${formatCompactCount(original)} → ${formatCompactCount(summaryChars)} chars`;
+  const sizes = `${compactTokens(original)} → ${tokensText(summaryChars)}`;
   const time = typeof details.timestamp === "number" && details.timestamp ? ` · ${new Date(details.timestamp).toLocaleString()}` : "";
   const node = {
     id: `summary-${index}`,
     label: request?.label ?? UNKNOWN_PROMPT,
     meta: `${tools} · ${sizes}`,
-    facts: `${tools} · outputs ${formatCompactCount(original)} chars → summary ${formatCompactCount(summaryChars)} chars${time}`,
+    facts: `${tools} · outputs ${tokensText(original)} → summary ${tokensText(summaryChars)}${time}`,
     children,
     expanded: false,
     depth: 0,
@@ -3747,7 +3768,7 @@ function reclaimedTokens(indexer, entries) {
     for (const record of indexer.lookupToolCalls(keys))
       chars += record.resultText.length;
   }
-  return Math.ceil(chars / 4);
+  return estimateTokens(chars);
 }
 var compactCommand = async (deps, ctx) => {
   let compressed;
@@ -4658,9 +4679,10 @@ function usageLines(stats) {
   output:      ${formatTokens(stats.totalOutputTokens)} tokens` + `
   cost:        ${formatCost(stats.totalCost)}`;
 }
-function contextBlock(metrics, rearmed) {
+function contextBlock(metrics, rearmed, reclaim) {
   return `
   --- context now (what the provider receives) ---` + `
+  context sent:                     ${contextSentText(reclaim)}` + `
   thinking since the last reply:    ${formatCompactCount(metrics.openCycleThinkingTokens)} tokens` + `
   largest request:                  ${metrics.largestChainSharePct}% of the context` + `
   tool output not yet summarized:   ${formatCompactCount(metrics.frontierGapTokens)} tokens` + (rearmed ? `
@@ -4677,24 +4699,26 @@ function statusReport(deps, ctx) {
   --- summarizer use ---${usageLines(stats)}` : `
   (no summarizer calls yet)`;
   if (deps.getContextMetrics) {
-    text += contextBlock(deps.getContextMetrics(ctx), Boolean(deps.getRearmed?.()));
+    text += contextBlock(deps.getContextMetrics(ctx), Boolean(deps.getRearmed?.()), deps.getLiveReclaim());
   }
   if (deps.getPolicyView)
     text += policyStatusBlock(deps.getPolicyView(ctx));
   return text;
 }
-function statsReport(stats) {
+function statsReport(stats, reclaim) {
   const chains = stats.chainsCompressed ?? 0;
   if (stats.callCount === 0 && chains === 0)
     return "pruner stats: no summarizer calls yet.";
+  const sent = `
+  context sent: ${contextSentText(reclaim)}`;
   return `pruner stats:${usageLines(stats)}${chains > 0 ? `
-  earlier requests compressed: ${chains}` : ""}`;
+  earlier requests compressed: ${chains}` : ""}${sent}`;
 }
 var statusCommand = async (deps, ctx) => {
   showReport(deps.pi, ctx, statusReport(deps, ctx));
 };
 var statsCommand = async (deps, ctx) => {
-  showReport(deps.pi, ctx, statsReport(deps.getStats()));
+  showReport(deps.pi, ctx, statsReport(deps.getStats(), deps.getLiveReclaim()));
 };
 
 // src/commands/command-replay.ts
@@ -8711,7 +8735,6 @@ function fateOfOutputs(branch, finals) {
 }
 
 // src/report/replay.ts
-var DEFAULT_CHARS_PER_TOKEN = 4;
 var WHAT_IF = "what-if";
 var tick = () => new Promise((resolve) => setImmediate(resolve));
 async function runAll(scenarios, requests, plan, options) {
@@ -10001,9 +10024,6 @@ function showStatusText(state, ctx, text) {
 }
 
 // src/host/context-metrics.ts
-function tokensOf(chars) {
-  return Math.round(chars / 4);
-}
 function assistantToolCalls(msg) {
   return msg?.role === "assistant" ? toolCallBlocks(msg) : [];
 }
@@ -10160,7 +10180,7 @@ function frontierGapTokens(branch, sizes, frontier, isSummarized, isProtected) {
       continue;
     if (isRecoveryTool(msg.toolName) || isProtected(msg.toolName, callArgsFor(callArgs, msg.toolCallId)))
       continue;
-    gap += tokensOf(sizes.of(i));
+    gap += estimateTokens(sizes.of(i));
   }
   return gap;
 }
@@ -10171,7 +10191,7 @@ function computeContextMetrics(branch, frontier, isSummarized, isProtected, size
   const openChars = sizes.sum(openStart, branch.length - 1);
   const numerator = Math.max(largestChainChars(branch, sizes, isProtected), openChars);
   return {
-    openCycleThinkingTokens: tokensOf(openCycleThinkingChars(branch, openStart)),
+    openCycleThinkingTokens: estimateTokens(openCycleThinkingChars(branch, openStart)),
     largestChainSharePct: totalChars === 0 ? 0 : Math.round(100 * numerator / totalChars),
     frontierGapTokens: frontierGapTokens(branch, sizes, frontier, isSummarized, isProtected)
   };
@@ -10630,9 +10650,6 @@ function charsOf2(calls) {
 
 // src/summarize/flush-report.ts
 var SEP2 = " · ";
-function tokens2(chars) {
-  return formatCompactCount(Math.round(chars / 4));
-}
 function callsOf(processed, kind) {
   let n = 0;
   for (const p of processed)
@@ -10653,7 +10670,7 @@ function summarizedPart(processed) {
   }
   if (calls === 0)
     return;
-  return `summarized ${plural(calls, "tool output")} (${tokens2(raw)} → ${tokens2(summary)} tokens)`;
+  return `summarized ${plural(calls, "tool output")} (${compactTokens(raw)} → ${tokensText(summary)})`;
 }
 function unsummarizedParts(processed) {
   let stale = 0;
@@ -10672,7 +10689,7 @@ function unsummarizedParts(processed) {
   if (stale > 0)
     parts.push(`retired ${plural(stale, "stale output")}`);
   if (parts.length > 0)
-    parts[parts.length - 1] += ` (${tokens2(raw)} tokens, no summarizer call)`;
+    parts[parts.length - 1] += ` (${tokensText(raw)}, no summarizer call)`;
   return parts;
 }
 function skippedParts(processed, minBatchChars) {
