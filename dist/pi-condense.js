@@ -2446,6 +2446,25 @@ function applySupersede(messages, state, isProtected) {
   return out ?? messages;
 }
 
+// src/figures.ts
+var DEFAULT_CHARS_PER_TOKEN = 4;
+function estimateTokens(chars) {
+  return Math.round(chars / DEFAULT_CHARS_PER_TOKEN);
+}
+function formatCompactCount(n) {
+  if (n >= 1e6)
+    return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1000)
+    return `${(n / 1000).toFixed(1)}k`;
+  return String(n);
+}
+function compactTokens(chars) {
+  return formatCompactCount(estimateTokens(chars));
+}
+function tokensText(chars) {
+  return `${compactTokens(chars)} ${estimateTokens(chars) === 1 ? "token" : "tokens"}`;
+}
+
 // src/summarize/stats.ts
 var zeroStats = () => ({
   totalInputTokens: 0,
@@ -2521,13 +2540,6 @@ class StatsAccumulator {
   persist(pi) {
     pi.appendEntry(CUSTOM_TYPE_STATS, this.toJSON());
   }
-}
-function formatCompactCount(n) {
-  if (n >= 1e6)
-    return `${(n / 1e6).toFixed(1)}M`;
-  if (n >= 1000)
-    return `${(n / 1000).toFixed(1)}k`;
-  return String(n);
 }
 function formatTokens(n) {
   return formatCompactCount(n);
@@ -3070,13 +3082,23 @@ async function compressAfterFlush(state, ctx, messages, after) {
       signal: after.signal
     });
     const entries = result.compressedEntries;
-    if (entries.length > 0)
+    if (entries.length > 0) {
       recordCompressions(state, entries);
+      refreshQuietly(state, ctx, closing);
+    }
     return entries.map((e) => e.blockId);
   } catch (err) {
     if (!isStaleContextError(err))
       safeNotify(ctx, `pruner: compressing earlier requests failed: ${errorMessage(err)}`, "warning");
     return [];
+  }
+}
+function refreshQuietly(state, ctx, closingMessage) {
+  try {
+    state.status.refresh(ctx, closingMessage);
+  } catch (err) {
+    if (!isStaleContextError(err))
+      console.error("pi-condense: status refresh after a chain compression failed", err);
   }
 }
 function isOnBranch(messages, message) {
@@ -3108,8 +3130,10 @@ async function compactChains(state, ctx) {
   const messages = projectBranchMessages(ctx.sessionManager.getBranch());
   const appendEntry = (customType, data) => state.pi.appendEntry(customType, data);
   const result = await compress(state, ctx, { messages, graceSource: messages, rollingWindow: 0, appendEntry });
-  if (result.compressedEntries.length > 0)
+  if (result.compressedEntries.length > 0) {
     recordCompressions(state, result.compressedEntries);
+    refreshQuietly(state, ctx);
+  }
   return {
     compressedEntries: result.compressedEntries,
     skipped: result.skipped.filter((s) => s.reason === "no-summary").length
@@ -3193,12 +3217,22 @@ function metricsSuffix(metrics) {
     return "";
   return `${SEP}think ${formatCompactCount(metrics.openCycleThinkingTokens)}` + `${SEP}gap ${formatCompactCount(metrics.frontierGapTokens)}` + `${SEP}chain ${metrics.largestChainSharePct}%`;
 }
-function reclaimText(reclaim) {
-  const beforeTok = Math.round(reclaim.beforeChars / 4);
-  const afterTok = Math.round(reclaim.afterChars / 4);
+function reclaimFigures(reclaim) {
+  const beforeTok = estimateTokens(reclaim.beforeChars);
+  const afterTok = estimateTokens(reclaim.afterChars);
   const ratio = Math.round((1 - afterTok / beforeTok) * 100);
   const reduction = Number.isFinite(ratio) ? Math.max(0, ratio) : 0;
-  return `${SEP}${formatCompactCount(beforeTok)}->${formatCompactCount(afterTok)} (-${reduction}%)`;
+  return { before: formatCompactCount(beforeTok), after: formatCompactCount(afterTok), reduction };
+}
+function contextSentText(reclaim) {
+  if (!reclaim || !(reclaim.beforeChars > 0))
+    return "no pruned request yet";
+  const { before, reduction } = reclaimFigures(reclaim);
+  return `${tokensText(reclaim.afterChars)} (${before} without pruning, -${reduction}%)`;
+}
+function reclaimText(reclaim) {
+  const { before, after, reduction } = reclaimFigures(reclaim);
+  return `${SEP}${before}->${after} (-${reduction}%)`;
 }
 function pruneStatusText(config, reclaim, diagnostics, metrics) {
   if (!config.enabled)
@@ -3435,11 +3469,10 @@ function leafNode(record) {
   const args = Object.entries(record.args ?? {}).map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(", ");
   const text = record.resultText ?? "";
   const charCount = text.length || record.spillBytes || 0;
-  const unit = text.length > 0 ? "chars" : record.spillBytes ? "bytes" : "chars";
   return {
     id: record.toolCallId,
     label: `${record.toolName}(${args})`,
-    meta: `${formatCompactCount(charCount)} ${unit}${record.isError ? " · error" : ""}`,
+    meta: `${tokensText(charCount)}${record.isError ? " · error" : ""}`,
     children: [],
     expanded: false,
     depth: 1,
@@ -3472,13 +3505,13 @@ function summaryRoot(entry, index, indexer, requests, latest) {
   const summaryChars = content?.length ?? 0;
   const original = children.reduce((sum, child) => sum + (child.charCount ?? 0), 0);
   const tools = toolsUsed(records) || "no tool calls found";
-  const sizes = `${formatCompactCount(original)} → ${formatCompactCount(summaryChars)} chars`;
+  const sizes = `${compactTokens(original)} → ${tokensText(summaryChars)}`;
   const time = typeof details.timestamp === "number" && details.timestamp ? ` · ${new Date(details.timestamp).toLocaleString()}` : "";
   const node = {
     id: `summary-${index}`,
     label: request?.label ?? UNKNOWN_PROMPT,
     meta: `${tools} · ${sizes}`,
-    facts: `${tools} · outputs ${formatCompactCount(original)} chars → summary ${formatCompactCount(summaryChars)} chars${time}`,
+    facts: `${tools} · outputs ${tokensText(original)} → summary ${tokensText(summaryChars)}${time}`,
     children,
     expanded: false,
     depth: 0,
@@ -3735,7 +3768,7 @@ function reclaimedTokens(indexer, entries) {
     for (const record of indexer.lookupToolCalls(keys))
       chars += record.resultText.length;
   }
-  return Math.ceil(chars / 4);
+  return estimateTokens(chars);
 }
 var compactCommand = async (deps, ctx) => {
   let compressed;
@@ -4646,9 +4679,10 @@ function usageLines(stats) {
   output:      ${formatTokens(stats.totalOutputTokens)} tokens` + `
   cost:        ${formatCost(stats.totalCost)}`;
 }
-function contextBlock(metrics, rearmed) {
+function contextBlock(metrics, rearmed, reclaim) {
   return `
   --- context now (what the provider receives) ---` + `
+  context sent:                     ${contextSentText(reclaim)}` + `
   thinking since the last reply:    ${formatCompactCount(metrics.openCycleThinkingTokens)} tokens` + `
   largest request:                  ${metrics.largestChainSharePct}% of the context` + `
   tool output not yet summarized:   ${formatCompactCount(metrics.frontierGapTokens)} tokens` + (rearmed ? `
@@ -4665,24 +4699,26 @@ function statusReport(deps, ctx) {
   --- summarizer use ---${usageLines(stats)}` : `
   (no summarizer calls yet)`;
   if (deps.getContextMetrics) {
-    text += contextBlock(deps.getContextMetrics(ctx), Boolean(deps.getRearmed?.()));
+    text += contextBlock(deps.getContextMetrics(ctx), Boolean(deps.getRearmed?.()), deps.getLiveReclaim());
   }
   if (deps.getPolicyView)
     text += policyStatusBlock(deps.getPolicyView(ctx));
   return text;
 }
-function statsReport(stats) {
+function statsReport(stats, reclaim) {
   const chains = stats.chainsCompressed ?? 0;
   if (stats.callCount === 0 && chains === 0)
     return "pruner stats: no summarizer calls yet.";
+  const sent = `
+  context sent: ${contextSentText(reclaim)}`;
   return `pruner stats:${usageLines(stats)}${chains > 0 ? `
-  earlier requests compressed: ${chains}` : ""}`;
+  earlier requests compressed: ${chains}` : ""}${sent}`;
 }
 var statusCommand = async (deps, ctx) => {
   showReport(deps.pi, ctx, statusReport(deps, ctx));
 };
 var statsCommand = async (deps, ctx) => {
-  showReport(deps.pi, ctx, statsReport(deps.getStats()));
+  showReport(deps.pi, ctx, statsReport(deps.getStats(), deps.getLiveReclaim()));
 };
 
 // src/commands/command-replay.ts
@@ -8716,7 +8752,6 @@ function fateOfOutputs(branch, finals) {
 }
 
 // src/report/replay.ts
-var DEFAULT_CHARS_PER_TOKEN = 4;
 var WHAT_IF = "what-if";
 var tick = () => new Promise((resolve) => setImmediate(resolve));
 async function runAll(scenarios, requests, plan, options) {
@@ -10006,9 +10041,6 @@ function showStatusText(state, ctx, text) {
 }
 
 // src/host/context-metrics.ts
-function tokensOf(chars) {
-  return Math.round(chars / 4);
-}
 function assistantToolCalls(msg) {
   return msg?.role === "assistant" ? toolCallBlocks(msg) : [];
 }
@@ -10165,7 +10197,7 @@ function frontierGapTokens(branch, sizes, frontier, isSummarized, isProtected) {
       continue;
     if (isRecoveryTool(msg.toolName) || isProtected(msg.toolName, callArgsFor(callArgs, msg.toolCallId)))
       continue;
-    gap += tokensOf(sizes.of(i));
+    gap += estimateTokens(sizes.of(i));
   }
   return gap;
 }
@@ -10176,7 +10208,7 @@ function computeContextMetrics(branch, frontier, isSummarized, isProtected, size
   const openChars = sizes.sum(openStart, branch.length - 1);
   const numerator = Math.max(largestChainChars(branch, sizes, isProtected), openChars);
   return {
-    openCycleThinkingTokens: tokensOf(openCycleThinkingChars(branch, openStart)),
+    openCycleThinkingTokens: estimateTokens(openCycleThinkingChars(branch, openStart)),
     largestChainSharePct: totalChars === 0 ? 0 : Math.round(100 * numerator / totalChars),
     frontierGapTokens: frontierGapTokens(branch, sizes, frontier, isSummarized, isProtected)
   };
@@ -10191,6 +10223,40 @@ function computeMetricsSnapshot(state, ctx) {
       console.error("pi-condense: context metrics computation failed", err);
     return;
   }
+}
+
+// src/host/request-render.ts
+import { buildSessionContext as buildSessionContext2 } from "@earendil-works/pi-coding-agent";
+function renderRequest(state, messages, quiet = false) {
+  const config = state.config.value;
+  const supersede = quiet ? { floor: state.supersede.floor, activated: new Set(state.supersede.activated) } : state.supersede;
+  const miss = quiet ? undefined : (key, detail) => state.diagnostics.reportArchiveMiss(key, detail);
+  return pruneMessages(messages, state.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, quiet ? undefined : state.diagnostics, { state: supersede, isProtected: protectionPredicate(state) }, state.indexer.archiveCheck(miss));
+}
+function nextRequestMessages(branch, closingMessage) {
+  const messages = branchMessages(branch);
+  return closingMessage && !isOnBranch(messages, closingMessage) ? [...messages, closingMessage] : messages;
+}
+function branchMessages(branch) {
+  const leaf = branch[branch.length - 1];
+  if (typeof leaf?.id === "string") {
+    try {
+      return buildSessionContext2(branch, leaf.id).messages;
+    } catch {}
+  }
+  return projectBranchMessages(branch);
+}
+function measureNextRequest(state, ctx, closingMessage) {
+  let result;
+  try {
+    result = renderRequest(state, nextRequestMessages(ctx.sessionManager.getBranch(), closingMessage), true);
+  } catch (err) {
+    console.error("pi-condense: measuring the next request failed", err);
+    return;
+  }
+  const shown = requestSizesOf(result);
+  if (shown)
+    state.stats.setLiveReclaim(shown.beforeChars, shown.afterChars);
 }
 
 // src/host/safe-points.ts
@@ -10480,7 +10546,10 @@ function createExtensionState(pi, files = nodeSidecarFiles) {
     rearmedPending: false,
     supersede: createSupersedeState(),
     status: {
-      refresh: (ctx) => refreshStatus2(state, ctx),
+      refresh: (ctx, closingMessage) => {
+        measureNextRequest(state, ctx, closingMessage);
+        refreshStatus2(state, ctx);
+      },
       show: (ctx, text) => showStatusText(state, ctx, text)
     },
     report: { show: (ctx, text) => showReport(pi, ctx, text) },
@@ -10598,9 +10667,6 @@ function charsOf2(calls) {
 
 // src/summarize/flush-report.ts
 var SEP2 = " · ";
-function tokens2(chars) {
-  return formatCompactCount(Math.round(chars / 4));
-}
 function callsOf(processed, kind) {
   let n = 0;
   for (const p of processed)
@@ -10621,7 +10687,7 @@ function summarizedPart(processed) {
   }
   if (calls === 0)
     return;
-  return `summarized ${plural(calls, "tool output")} (${tokens2(raw)} → ${tokens2(summary)} tokens)`;
+  return `summarized ${plural(calls, "tool output")} (${compactTokens(raw)} → ${tokensText(summary)})`;
 }
 function unsummarizedParts(processed) {
   let stale = 0;
@@ -10640,7 +10706,7 @@ function unsummarizedParts(processed) {
   if (stale > 0)
     parts.push(`retired ${plural(stale, "stale output")}`);
   if (parts.length > 0)
-    parts[parts.length - 1] += ` (${tokens2(raw)} tokens, no summarizer call)`;
+    parts[parts.length - 1] += ` (${tokensText(raw)}, no summarizer call)`;
   return parts;
 }
 function skippedParts(processed, minBatchChars) {
@@ -11074,7 +11140,7 @@ async function processBatches(state, ctx, options, delivery, prepared, attempt) 
     attempt.outcome = "error";
     return failure(err);
   }
-  ignoreStale(() => state.status.refresh(ctx));
+  ignoreStale(() => state.status.refresh(ctx, options.closingMessage));
   ignoreStale(() => emitExternalCost(state.pi, state.stats));
   const compressedBlocks = chainMessages ? await compressAfterFlush(state, ctx, chainMessages, {
     closingMessage: options.closingMessage,
@@ -11291,7 +11357,7 @@ function weighFlush(state, ctx, moment, opts = {}) {
   const batches = opts.select ? opts.select(all) : all;
   if (batches.length === 0)
     return;
-  const messages = branchMessages(ctx);
+  const messages = branchMessages2(ctx);
   const main = costModelFor(ctx.model);
   const decision = decideFlush({
     moment,
@@ -11364,7 +11430,7 @@ function requestsSinceLastPrompt(messages) {
       requests++;
   return requests;
 }
-function branchMessages(ctx) {
+function branchMessages2(ctx) {
   try {
     return projectBranchMessages(ctx.sessionManager.getBranch());
   } catch {
@@ -12771,13 +12837,12 @@ async function onBeforeAgentStart(state, ctx) {
   declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
 }
 async function render(state, ctx, input) {
-  const config = state.config.value;
   await flushIfCacheCold(state, ctx);
   const written = await settleBeforeRequest(state, ctx);
   declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
   const messages = written.length > 0 ? [...input, ...written] : input;
   state.renderedBranch = messages;
-  const result = pruneMessages(messages, state.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, state.diagnostics, { state: state.supersede, isProtected: protectionPredicate(state) }, state.indexer.archiveCheck((key, detail) => state.diagnostics.reportArchiveMiss(key, detail)));
+  const result = renderRequest(state, messages);
   const shown = requestSizesOf(result);
   if (shown)
     state.stats.setLiveReclaim(shown.beforeChars, shown.afterChars);

@@ -164,7 +164,7 @@ describe("/pruner compact", () => {
     expect(notes).toEqual([["pruner: no earlier request to compress", "info"]]);
   });
 
-  test("compressed chains report block ids and a ceil(chars/4) estimate, even while disabled", async () => {
+  test("compressed chains report block ids and the token estimate of their outputs, even while disabled", async () => {
     const lookups: string[][] = [];
     const indexer = {
       lookupToolCalls: (keys: string[]) => {
@@ -180,7 +180,7 @@ describe("/pruner compact", () => {
     const { ctx, notes } = uiRecorder();
     await h.run("compact", ctx);
     expect(lookups).toEqual([["a@1"], ["legacy"]]);
-    expect(notes).toEqual([["pruner: compressed 2 earlier requests (b1, b2), about 4 tokens fewer", "info"]]);
+    expect(notes).toEqual([["pruner: compressed 2 earlier requests (b1, b2), about 3 tokens fewer", "info"]]);
   });
 
   test("a compaction failure is a warning", async () => {

@@ -3,6 +3,7 @@
  * live progress), `compact` (retroactive chain compression) and `tree`
  * (pruned tool-call browser).
  */
+import { estimateTokens } from "../figures.js";
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { errorMessage, info, refreshStatus, safeNotify, warn } from "./command-context.js";
 import type { FlushResultLike, NotifyType, SubcommandHandler } from "./command-context.js";
@@ -71,7 +72,7 @@ function reclaimedTokens(indexer: ToolCallIndexer, entries: ChainCompressionEntr
     const keys = entry.droppedOccurrenceKeys ?? entry.droppedToolCallIds;
     for (const record of indexer.lookupToolCalls(keys)) chars += record.resultText.length;
   }
-  return Math.ceil(chars / 4);
+  return estimateTokens(chars);
 }
 
 export const compactCommand: SubcommandHandler = async (deps, ctx) => {

@@ -7,7 +7,8 @@ import { showReport } from "../ui/report.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { thinkingLabel } from "./command-config.js";
 import { formatCompactCount, formatCost, formatTokens } from "../summarize/stats.js";
-import type { ContextMetricsSnapshot, ContextPruneConfig, SummarizerStats } from "../types.js";
+import type { ContextMetricsSnapshot, ContextPruneConfig, LiveReclaim, SummarizerStats } from "../types.js";
+import { contextSentText } from "../ui/status-line.js";
 
 function seconds(ms: number): string {
   return ms === 0 ? "no limit" : `${Math.round(ms / 1000)} s`;
@@ -44,9 +45,10 @@ function usageLines(stats: SummarizerStats): string {
   );
 }
 
-function contextBlock(metrics: ContextMetricsSnapshot, rearmed: boolean): string {
+function contextBlock(metrics: ContextMetricsSnapshot, rearmed: boolean, reclaim: LiveReclaim | undefined): string {
   return (
     "\n  --- context now (what the provider receives) ---" +
+    `\n  context sent:                     ${contextSentText(reclaim)}` +
     `\n  thinking since the last reply:    ${formatCompactCount(metrics.openCycleThinkingTokens)} tokens` +
     `\n  largest request:                  ${metrics.largestChainSharePct}% of the context` +
     `\n  tool output not yet summarized:   ${formatCompactCount(metrics.frontierGapTokens)} tokens` +
@@ -61,16 +63,17 @@ export function statusReport(deps: CommandDeps, ctx: ExtensionCommandContext): s
   if (inUse) text += `\n  in use now:        ${inUse}`;
   text += stats.callCount > 0 ? `\n  --- summarizer use ---${usageLines(stats)}` : "\n  (no summarizer calls yet)";
   if (deps.getContextMetrics) {
-    text += contextBlock(deps.getContextMetrics(ctx), Boolean(deps.getRearmed?.()));
+    text += contextBlock(deps.getContextMetrics(ctx), Boolean(deps.getRearmed?.()), deps.getLiveReclaim());
   }
   if (deps.getPolicyView) text += policyStatusBlock(deps.getPolicyView(ctx));
   return text;
 }
 
-export function statsReport(stats: SummarizerStats): string {
+export function statsReport(stats: SummarizerStats, reclaim?: LiveReclaim): string {
   const chains = stats.chainsCompressed ?? 0;
   if (stats.callCount === 0 && chains === 0) return "pruner stats: no summarizer calls yet.";
-  return `pruner stats:${usageLines(stats)}${chains > 0 ? `\n  earlier requests compressed: ${chains}` : ""}`;
+  const sent = `\n  context sent: ${contextSentText(reclaim)}`;
+  return `pruner stats:${usageLines(stats)}${chains > 0 ? `\n  earlier requests compressed: ${chains}` : ""}${sent}`;
 }
 
 export const statusCommand: SubcommandHandler = async (deps, ctx) => {
@@ -78,5 +81,5 @@ export const statusCommand: SubcommandHandler = async (deps, ctx) => {
 };
 
 export const statsCommand: SubcommandHandler = async (deps, ctx) => {
-  showReport(deps.pi, ctx, statsReport(deps.getStats()));
+  showReport(deps.pi, ctx, statsReport(deps.getStats(), deps.getLiveReclaim()));
 };

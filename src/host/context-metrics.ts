@@ -8,6 +8,7 @@ import { detectChains } from "../chains/chain-detector.js";
 import { isChainAnchorCustom, isTextOnlyAssistant, toolCallBlocks } from "../capture/message-shape.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { isRecoveryTool } from "../capture/recovery-call.js";
+import { estimateTokens } from "../figures.js";
 import { charsOf, IMAGE_TOKEN_ESTIMATE } from "../render/message-size.js";
 import type { ChainRange, ContextMetricsSnapshot, PruneFrontier } from "../types.js";
 
@@ -15,9 +16,6 @@ type ProtectionPredicate = (toolName: string, args: unknown) => boolean;
 
 export { charsOf, IMAGE_TOKEN_ESTIMATE };
 
-function tokensOf(chars: number): number {
-  return Math.round(chars / 4);
-}
 
 function assistantToolCalls(msg: any): any[] {
   return msg?.role === "assistant" ? toolCallBlocks(msg) : [];
@@ -192,7 +190,7 @@ function frontierGapTokens(
     if (boundary && i < boundary.turnEnd && boundary.excludedIds.has(msg.toolCallId)) continue;
     if (isSummarized(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)))) continue;
     if (isRecoveryTool(msg.toolName) || isProtected(msg.toolName, callArgsFor(callArgs, msg.toolCallId))) continue;
-    gap += tokensOf(sizes.of(i));
+    gap += estimateTokens(sizes.of(i));
   }
   return gap;
 }
@@ -211,7 +209,7 @@ export function computeContextMetrics(
   const openChars = sizes.sum(openStart, branch.length - 1);
   const numerator = Math.max(largestChainChars(branch, sizes, isProtected), openChars);
   return {
-    openCycleThinkingTokens: tokensOf(openCycleThinkingChars(branch, openStart)),
+    openCycleThinkingTokens: estimateTokens(openCycleThinkingChars(branch, openStart)),
     largestChainSharePct: totalChars === 0 ? 0 : Math.round((100 * numerator) / totalChars),
     frontierGapTokens: frontierGapTokens(branch, sizes, frontier, isSummarized, isProtected),
   };

@@ -22,6 +22,7 @@ import { DEFAULT_CONFIG, type FlushDecisionRecord } from "../types.js";
 import { showReport } from "../ui/report.js";
 import { refreshStatus, showStatusText } from "../ui/status-refresh.js";
 import { computeMetricsSnapshot } from "./metrics-snapshot.js";
+import { measureNextRequest } from "./request-render.js";
 import { type BackgroundFlush, SafePoints } from "./safe-points.js";
 import { SpareBreakpoint } from "./cache-breakpoint.js";
 
@@ -76,7 +77,10 @@ export function createExtensionState(pi: ExtensionAPI, files: SidecarFiles = nod
     rearmedPending: false,
     supersede: createSupersedeState(),
     status: {
-      refresh: (ctx) => refreshStatus(state, ctx),
+      refresh: (ctx, closingMessage) => {
+        measureNextRequest(state, ctx, closingMessage);
+        refreshStatus(state, ctx);
+      },
       show: (ctx, text) => showStatusText(state, ctx, text),
     },
     report: { show: (ctx, text) => showReport(pi, ctx, text) },

@@ -14,11 +14,12 @@ import { clearCacheExpiry, flushIfCacheCold, scheduleCacheExpiry } from "./cache
 import { costPolicyActive, inRunCandidates, recordRequest, rewriteForced, weighChainPass, weighFlush } from "./flush-policy.js";
 import { isTextOnlyAssistant } from "../capture/message-shape.js";
 import { trimBatchToPendingRange } from "../capture/pending-batches.js";
-import { isProtected, protectionPredicate } from "../capture/protected.js";
+import { isProtected } from "../capture/protected.js";
 import { isRecoveryTool } from "../capture/recovery-call.js";
 import { plural } from "../plural.js";
 import { capImages, imageLimitFor } from "../render/image-cap.js";
-import { pruneMessages, requestSizesOf } from "../render/pruner.js";
+import { requestSizesOf } from "../render/pruner.js";
+import { renderRequest } from "./request-render.js";
 import { spillOversizedBatch } from "../capture/spill.js";
 import { declareQueryTool } from "../archive/query-tool-exposure.js";
 import { refreshStatus, showStatusText } from "../ui/status-refresh.js";
@@ -242,24 +243,13 @@ export async function onBeforeAgentStart(state: ExtensionState, ctx: ExtensionCo
 
 /** The pruning render; undefined when it changes nothing, so the provider cache keeps hitting. */
 async function render(state: ExtensionState, ctx: ExtensionContext, input: any[]): Promise<{ messages: any[] } | undefined> {
-  const config = state.config.value;
   await flushIfCacheCold(state, ctx);
   const written = await settleBeforeRequest(state, ctx);
   // Outputs archived by a capture or a flush that did not pass through a flush commit (spills, reloads).
   declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
   const messages = written.length > 0 ? [...input, ...written] : input;
   state.renderedBranch = messages;
-  const result = pruneMessages(
-    messages,
-    state.indexer,
-    config.chainCompression,
-    config.purgeErrors,
-    config,
-    config.recoveryGraceTurns,
-    state.diagnostics,
-    { state: state.supersede, isProtected: protectionPredicate(state) },
-    state.indexer.archiveCheck((key, detail) => state.diagnostics.reportArchiveMiss(key, detail)),
-  );
+  const result = renderRequest(state, messages);
   const shown = requestSizesOf(result);
   if (shown) state.stats.setLiveReclaim(shown.beforeChars, shown.afterChars);
   refreshStatus(state, ctx);

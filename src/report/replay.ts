@@ -19,11 +19,11 @@ import { CachePricer, cacheSetup, type CacheStep } from "./cache-sim.js";
 import { buildRequests, type ReplayRequest } from "./requests.js";
 import { actualScenario, hasPrunerEntries, noPruningScenario, type Scenario, type SummarizerUse } from "./scenarios.js";
 import type { SessionProblem } from "./session-parse.js";
+import { DEFAULT_CHARS_PER_TOKEN } from "../figures.js";
 import { calibrateSummaryEstimate, type SummaryEstimate } from "./summary-estimate.js";
 import { whatIfScenario } from "./what-if.js";
 import { fateOfOutputs, type OutputFate } from "./output-fates.js";
 
-export const DEFAULT_CHARS_PER_TOKEN = 4;
 const WHAT_IF = "what-if";
 
 export interface ScenarioSeries {

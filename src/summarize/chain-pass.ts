@@ -141,7 +141,10 @@ export async function compressAfterFlush(
       signal: after.signal,
     });
     const entries = result.compressedEntries;
-    if (entries.length > 0) recordCompressions(state, entries);
+    if (entries.length > 0) {
+      recordCompressions(state, entries);
+      refreshQuietly(state, ctx, closing);
+    }
     return entries.map((e) => e.blockId);
   } catch (err) {
     if (!isStaleContextError(err)) safeNotify(ctx, `pruner: compressing earlier requests failed: ${errorMessage(err)}`, "warning");
@@ -149,7 +152,16 @@ export async function compressAfterFlush(
   }
 }
 
-function isOnBranch(messages: any[], message: any): boolean {
+/** The footer after a compression; the compression is written, so a footer failure must not report it failed. */
+function refreshQuietly(state: FlushState, ctx: ExtensionContext, closingMessage?: unknown): void {
+  try {
+    state.status.refresh(ctx, closingMessage);
+  } catch (err) {
+    if (!isStaleContextError(err)) console.error("pi-condense: status refresh after a chain compression failed", err);
+  }
+}
+
+export function isOnBranch(messages: any[], message: any): boolean {
   if (!message) return false;
   for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i]?.role === message.role && messages[i]?.timestamp === message.timestamp) return true;
@@ -180,7 +192,10 @@ export async function compactChains(
   const messages = projectBranchMessages(ctx.sessionManager.getBranch());
   const appendEntry: AppendEntry = (customType, data) => state.pi.appendEntry(customType, data);
   const result = await compress(state, ctx, { messages, graceSource: messages, rollingWindow: 0, appendEntry });
-  if (result.compressedEntries.length > 0) recordCompressions(state, result.compressedEntries);
+  if (result.compressedEntries.length > 0) {
+    recordCompressions(state, result.compressedEntries);
+    refreshQuietly(state, ctx);
+  }
   return {
     compressedEntries: result.compressedEntries,
     skipped: result.skipped.filter((s) => s.reason === "no-summary").length,

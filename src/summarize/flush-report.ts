@@ -9,14 +9,11 @@ import { safeNotify } from "./delivery.js";
 import type { PreparedBatch } from "./flush-batches.js";
 import type { ProcessedBatch } from "./flush-persist.js";
 import { MAX_SUMMARY_ATTEMPTS } from "./retry-ledger.js";
-import { formatCompactCount } from "./stats.js";
+import { compactTokens, tokensText } from "../figures.js";
 import { plural } from "../plural.js";
 
 const SEP = " \u00b7 ";
 
-function tokens(chars: number): string {
-  return formatCompactCount(Math.round(chars / 4));
-}
 
 function callsOf(processed: ProcessedBatch[], kind: ProcessedBatch["kind"]): number {
   let n = 0;
@@ -35,7 +32,7 @@ function summarizedPart(processed: ProcessedBatch[]): string | undefined {
     summary += p.summaryChars;
   }
   if (calls === 0) return undefined;
-  return `summarized ${plural(calls, "tool output")} (${tokens(raw)} \u2192 ${tokens(summary)} tokens)`;
+  return `summarized ${plural(calls, "tool output")} (${compactTokens(raw)} \u2192 ${tokensText(summary)})`;
 }
 
 /** Outputs archived by choice, without a model call: stale ones, and ones the agent can have again. */
@@ -51,7 +48,7 @@ function unsummarizedParts(processed: ProcessedBatch[]): string[] {
   const parts: string[] = [];
   if (again > 0) parts.push(`archived ${plural(again, "output")} without a summary`);
   if (stale > 0) parts.push(`retired ${plural(stale, "stale output")}`);
-  if (parts.length > 0) parts[parts.length - 1] += ` (${tokens(raw)} tokens, no summarizer call)`;
+  if (parts.length > 0) parts[parts.length - 1] += ` (${tokensText(raw)}, no summarizer call)`;
   return parts;
 }
 

@@ -19,7 +19,8 @@ import type { FallbackController } from "./summarizer-fallback.js";
 
 /** The footer, as a flush updates it. */
 export interface StatusPort {
-  refresh(ctx: ExtensionContext): void;
+  /** `closingMessage`: the reply a final-reply flush runs on, which pi writes to the branch after the flush starts. */
+  refresh(ctx: ExtensionContext, closingMessage?: unknown): void;
   show(ctx: ExtensionContext, text: string): void;
 }
 

@@ -176,7 +176,7 @@ async function processBatches(
     attempt.outcome = "error";
     return failure(err);
   }
-  ignoreStale(() => state.status.refresh(ctx));
+  ignoreStale(() => state.status.refresh(ctx, options.closingMessage));
   ignoreStale(() => emitExternalCost(state.pi, state.stats));
   const compressedBlocks = chainMessages
     ? await compressAfterFlush(state, ctx, chainMessages, {

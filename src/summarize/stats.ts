@@ -4,6 +4,7 @@
  * as this session's delta on the shared `cost:external` channel.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { formatCompactCount } from "../figures.js";
 import { corruptEntryMessage, parseStatsEntry } from "../capture/persisted-entries.js";
 import {
   CUSTOM_TYPE_STATS,
@@ -109,11 +110,7 @@ export class StatsAccumulator {
   }
 }
 
-export function formatCompactCount(n: number): string {
-  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
-  if (n >= 1_000) return `${(n / 1_000).toFixed(1)}k`;
-  return String(n);
-}
+export { formatCompactCount };
 
 export function formatTokens(n: number): string {
   return formatCompactCount(n);

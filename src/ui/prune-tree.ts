@@ -9,7 +9,7 @@ import type { ToolCallIndexer } from "../archive/indexer.js";
 import { isPrunerCustomType } from "../capture/message-shape.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { isPlainObject, parseSummaryEntry } from "../capture/persisted-entries.js";
-import { formatCompactCount as fmt } from "../summarize/stats.js";
+import { compactTokens, tokensText } from "../figures.js";
 import { CUSTOM_TYPE_SUMMARY } from "../types.js";
 
 export interface TreeNode {
@@ -88,12 +88,12 @@ function leafNode(record: ToolCallRecord): TreeNode {
     .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
     .join(", ");
   const text = record.resultText ?? "";
+  // A spilled output kept no text in memory: its size on disk stands in for its length.
   const charCount = text.length || record.spillBytes || 0;
-  const unit = text.length > 0 ? "chars" : record.spillBytes ? "bytes" : "chars";
   return {
     id: record.toolCallId,
     label: `${record.toolName}(${args})`,
-    meta: `${fmt(charCount)} ${unit}${record.isError ? " · error" : ""}`,
+    meta: `${tokensText(charCount)}${record.isError ? " · error" : ""}`,
     children: [],
     expanded: false,
     depth: 1,
@@ -133,13 +133,13 @@ function summaryRoot(entry: any, index: number, indexer: ToolCallIndexer, reques
   const summaryChars = content?.length ?? 0;
   const original = children.reduce((sum, child) => sum + (child.charCount ?? 0), 0);
   const tools = toolsUsed(records) || "no tool calls found";
-  const sizes = `${fmt(original)} → ${fmt(summaryChars)} chars`;
+  const sizes = `${compactTokens(original)} → ${tokensText(summaryChars)}`;
   const time = typeof details.timestamp === "number" && details.timestamp ? ` · ${new Date(details.timestamp).toLocaleString()}` : "";
   const node: TreeNode = {
     id: `summary-${index}`,
     label: request?.label ?? UNKNOWN_PROMPT,
     meta: `${tools} · ${sizes}`,
-    facts: `${tools} · outputs ${fmt(original)} chars → summary ${fmt(summaryChars)} chars${time}`,
+    facts: `${tools} · outputs ${tokensText(original)} → summary ${tokensText(summaryChars)}${time}`,
     children,
     expanded: false,
     depth: 0,

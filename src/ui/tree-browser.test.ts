@@ -62,11 +62,11 @@ describe("buildPruneTree", () => {
     const root = roots[0]!;
     expect(root).toMatchObject({ id: "summary-0", expanded: false, depth: 0, isLeaf: false, charCount: 23, detail: "## Summary\n- did things" });
     expect(root.label).toBe("Read the two source files please");
-    expect(root.meta).toBe("read ×2 · 1.5k → 23 chars");
-    expect(root.facts).toBe("read ×2 · outputs 1.5k chars → summary 23 chars");
+    expect(root.meta).toBe("read ×2 · 376 → 6 tokens");
+    expect(root.facts).toBe("read ×2 · outputs 376 tokens → summary 6 tokens");
     expect(root.children.map((c) => [c.label, c.meta])).toEqual([
-      ['read(path="/src/a.ts")', "1.5k chars"],
-      ['read(path="/src/b.ts")', "4 chars"],
+      ['read(path="/src/a.ts")', "375 tokens"],
+      ['read(path="/src/b.ts")', "1 token"],
     ]);
     expect(root.children.every((c) => c.isLeaf && c.depth === 1 && !c.expanded)).toBe(true);
   });
@@ -98,7 +98,7 @@ describe("buildPruneTree", () => {
     expect(indexer.lookups).toEqual(["a@10", "legacy"]);
     expect(roots.map((r) => r.id)).toEqual(["summary-0", "summary-1"]);
     expect(roots.map((r) => r.label)).toEqual(["look", "look"]);
-    expect(roots.map((r) => r.meta)).toEqual(["1 of 2 · read · 1.5k → 23 chars", "2 of 2 · read · 1.5k → 3 chars"]);
+    expect(roots.map((r) => r.meta)).toEqual(["1 of 2 · read · 375 → 6 tokens", "2 of 2 · read · 375 → 1 token"]);
   });
 
   test("summaries of one prompt are numbered, the same words in another prompt are not", () => {
@@ -149,7 +149,7 @@ describe("buildPruneTree", () => {
     const roots = buildPruneTree(ctxWith([user("q"), summaryEntry([{ shortId: "t1", toolCallId: "gone" }])]), indexerOf({}));
     expect(roots[0]!.isLeaf).toBe(true);
     expect(roots[0]!.children).toEqual([]);
-    expect(roots[0]!.meta).toBe("no tool calls found · 0 → 23 chars");
+    expect(roots[0]!.meta).toBe("no tool calls found · 0 → 6 tokens");
   });
 
   test("other entries are ignored", () => {
@@ -169,10 +169,10 @@ describe("buildPruneTree", () => {
       indexerOf({ s: spilled, e: failed }),
     );
     const [leafS, leafE] = roots[0]!.children;
-    expect([leafS!.label, leafS!.meta]).toEqual(['read(path="/src/s.ts")', "70.0k bytes"]);
+    expect([leafS!.label, leafS!.meta]).toEqual(['read(path="/src/s.ts")', "17.5k tokens"]);
     expect(leafS!.detail).toBe("head of file");
     expect(leafS!.charCount).toBe(70000);
-    expect([leafE!.label, leafE!.meta]).toEqual(['read(cmd="ls", n=2)', "300 chars · error"]);
+    expect([leafE!.label, leafE!.meta]).toEqual(['read(cmd="ls", n=2)', "75 tokens · error"]);
     expect(leafE!.detail).toHaveLength(200);
     expect(leafE!.id).toBe("e");
   });
@@ -184,10 +184,10 @@ describe("buildPruneTree", () => {
     expect(roots[0]!.meta).not.toContain(new Date(ts).toLocaleString());
   });
 
-  test("non-string content counts as zero chars and has no detail", () => {
+  test("non-string content counts as zero tokens and has no detail", () => {
     const entry = { type: "custom_message", customType: "context-prune-summary", content: [{ type: "text", text: "x" }], details: {} };
     const roots = buildPruneTree(ctxWith([entry]), indexerOf({}));
-    expect(roots[0]!.meta).toEndWith("→ 0 chars");
+    expect(roots[0]!.meta).toEndWith("→ 0 tokens");
     expect(roots[0]!.detail).toBeUndefined();
   });
 });
@@ -198,7 +198,7 @@ describe("TreeBrowser", () => {
     expect(lines[0]).toBe(`┌─ Pruned Tool Calls ${"─".repeat(48)}┐`);
     expect(lines[1]).toBe(`│${"Enter/Space expand • Ctrl-O open summary • Esc/q close".padEnd(68)}│`);
     expect(lines[2]).toBe(`│${" ".repeat(68)}│`);
-    expect(lines[3]).toBe(`│→ ▸ Read the two source files please${" ".repeat(7)}read ×2 · 1.5k → 23 chars│`);
+    expect(lines[3]).toBe(`│→ ▸ Read the two source files please${" ".repeat(8)}read ×2 · 376 → 6 tokens│`);
     expect(lines.at(-1)).toBe(`└${"─".repeat(68)}┘`);
     expect(lines).toHaveLength(5);
   });
@@ -214,8 +214,8 @@ describe("TreeBrowser", () => {
     browser.handleInput(ENTER);
     const lines = render(browser, 70);
     expect(lines[3]).toContain("→ ▾ Read the two source files please");
-    expect(lines[4]).toBe(`│      ${'read(path="/src/a.ts")'.padEnd(52)}1.5k chars│`);
-    expect(lines[5]).toBe(`│      ${'read(path="/src/b.ts")'.padEnd(55)}4 chars│`);
+    expect(lines[4]).toBe(`│      ${'read(path="/src/a.ts")'.padEnd(52)}375 tokens│`);
+    expect(lines[5]).toBe(`│      ${'read(path="/src/b.ts")'.padEnd(55)}1 token│`);
     browser.handleInput(" ");
     expect(browser.render(70)).toHaveLength(5);
   });
@@ -250,7 +250,7 @@ describe("TreeBrowser", () => {
   test("a narrow box cuts the prompt before the figures, and a very narrow one cuts both", () => {
     const roots = twoLeafTree();
     const narrow = render(new TreeBrowser(roots, plainTheme, () => {}), 48);
-    expect(narrow[3]).toBe("│→ ▸ Read the two s…  read ×2 · 1.5k → 23 chars│");
+    expect(narrow[3]).toBe("│→ ▸ Read the two so…  read ×2 · 376 → 6 tokens│");
     const tiny = render(new TreeBrowser(roots, plainTheme, () => {}), 30);
     expect(tiny[3]).toBe("│→ ▸ Read the two source fil…│");
     for (const line of [...narrow, ...tiny]) expect([48, 30]).toContain(Bun.stringWidth(line));
@@ -280,7 +280,7 @@ describe("TreeBrowser", () => {
     const open = render(browser, 80);
     expect(open[0]).toBe(`┌─ Pruned Summary ${"─".repeat(61)}┐`);
     expect(open[1]).toBe(`│${"Read the two source files please".padEnd(78)}│`);
-    expect(open[2]).toBe(`│${"read ×2 · outputs 1.5k chars → summary 23 chars".padEnd(78)}│`);
+    expect(open[2]).toBe(`│${"read ×2 · outputs 376 tokens → summary 6 tokens".padEnd(78)}│`);
     expect(open.some((l) => l.includes("did things"))).toBe(true);
     expect(open.at(-2)).toBe(`│${"↑/↓ scroll • Ctrl-O/Esc/q close".padEnd(78)}│`);
     expect(open.at(-1)).toBe(`└${"─".repeat(78)}┘`);
@@ -294,11 +294,11 @@ describe("TreeBrowser", () => {
   });
 
   test("the summary's figures wrap instead of being cut at 80 columns", () => {
-    const long = { ...twoLeafTree()[0]!, facts: "read ×2 · outputs 31.2k chars → summary 1.1k chars · 02/01/2025, 03:04:05 and more words to wrap" };
+    const long = { ...twoLeafTree()[0]!, facts: "read ×2 · outputs 7.8k tokens → summary 275 tokens · 02/01/2025, 03:04:05 and more words to wrap" };
     const browser = new TreeBrowser([long], plainTheme, () => {});
     browser.handleInput(CTRL_O);
     const text = render(browser, 80).join("\n").replace(/[│ \n]+/g, " ");
-    expect(text).toContain("outputs 31.2k chars → summary 1.1k chars · 02/01/2025, 03:04:05 and more words to wrap");
+    expect(text).toContain("outputs 7.8k tokens → summary 275 tokens · 02/01/2025, 03:04:05 and more words to wrap");
   });
 
   test("Ctrl-O on a root without resolved children does nothing (#31)", () => {

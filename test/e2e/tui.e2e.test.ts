@@ -101,7 +101,7 @@ for (const layout of LAYOUTS) {
       expect(text).toContain("Count to three");
       expect(text).toContain("Now the tail of five");
       expect(text).not.toMatch(/Turn \d/);
-      expect(text).toMatch(/1 of 2 · bash · [\d.]+k? → [\d.]+k? chars/);
+      expect(text).toMatch(/1 of 2 · bash · [\d.]+k? → [\d.]+k? tokens?/);
       tui.keys("Down");
       await boxed(TREE, (b) => markedRows(b)[0] === first + 1);
       tui.keys("Enter");
@@ -115,7 +115,7 @@ for (const layout of LAYOUTS) {
       const { box: summary, screen } = await tui.waitForBox(SUMMARY);
       expect(screen.join("\n")).not.toContain(TREE);
       expect([summary.left, summary.right]).toEqual([tree.left, tree.right]);
-      expect(summary.inner.join(" ").replace(/\s+/g, " ")).toMatch(/outputs [\d.]+k? chars → summary [\d.]+k? chars/);
+      expect(summary.inner.join(" ").replace(/\s+/g, " ")).toMatch(/outputs [\d.]+k? tokens? → summary [\d.]+k? tokens?/);
       expect(summary.inner.join("\n")).toContain("Summarized tool refs");
       tui.keys("Escape");
       await boxed(TREE);

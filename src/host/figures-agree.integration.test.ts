@@ -1,0 +1,96 @@
+// One quantity, one estimate: the footer, /pruner status, /pruner stats, the flush line and the tree agree
+// for the same state, right after a flush and right after a chain compression (issue 28 item 3).
+import { afterAll, describe, expect, mock, test } from "bun:test";
+import * as actualCompat from "@earendil-works/pi-ai/compat";
+import { makeAgentDir, streamReply } from "../../test/fake-host.js";
+import { startSim, type Sim } from "../../test/session-sim.js";
+
+mock.module("@earendil-works/pi-ai/compat", () => ({
+  ...actualCompat,
+  stream: (_model: any, context: any) => {
+    const prompt: string = context.messages[0].content[0].text;
+    const labels = [...new Set(prompt.match(/\[\[\d+:[^\]\s]+\]\]/g) ?? [])];
+    return streamReply(labels.map((l) => `- ${l} ran`).join("\n") || "- ran");
+  },
+}));
+
+const { ToolCallIndexer } = await import("../archive/indexer.js");
+const { buildPruneTree } = await import("../ui/prune-tree.js");
+
+const cleanups: Array<() => void> = [];
+afterAll(() => cleanups.forEach((fn) => fn()));
+
+const CHAINS = { enabled: true, rollingWindow: 0, stripFinalAssistantThinking: true, fuseRangeSummary: false };
+
+function settings(chainCompression: Record<string, unknown>): void {
+  const agent = makeAgentDir({ enabled: true, minBatchChars: 1, chainCompression });
+  cleanups.push(agent.cleanup);
+  process.env.PI_CODING_AGENT_DIR = agent.dir;
+}
+
+const output = (tag: string) => `${tag}\n${Array.from({ length: 400 }, (_, i) => `line ${i + 1} of ${tag}`).join("\n")}`;
+const pruner = (sim: Sim, args: string) => sim.host.commands.get("pruner")!.handler(args, sim.ctx);
+const lastNotice = (sim: Sim) => sim.fake.notices[sim.fake.notices.length - 1]!.message;
+
+interface Reclaim {
+  before: string;
+  after: string;
+  reduction: string;
+}
+
+function footerReclaim(sim: Sim): Reclaim {
+  const [, before, after, reduction] = /prune: ON · (\S+)->(\S+) \(-(\d+)%\)/.exec(sim.fake.lastStatus() ?? "")!;
+  return { before: before!, after: after!, reduction: reduction! };
+}
+
+function sentLine(report: string): Reclaim {
+  const [, after, before, reduction] = /context sent: +(\S+) tokens? \((\S+) without pruning, -(\d+)%\)/.exec(report)!;
+  return { before: before!, after: after!, reduction: reduction! };
+}
+
+/** Every surface's figures for the state the session is in now (`/pruner status` also lets a running flush finish). */
+async function surfaces(sim: Sim) {
+  await pruner(sim, "status");
+  const status = lastNotice(sim);
+  const footer = footerReclaim(sim);
+  await pruner(sim, "stats");
+  const stats = lastNotice(sim);
+  const indexer = new ToolCallIndexer();
+  indexer.reconstructFromSession(sim.ctx);
+  const tree = buildPruneTree(sim.ctx as any, indexer);
+  const flushLines = sim.fake.notices.map((n) => n.message).filter((m) => m.startsWith("pruner: summarized"));
+  return { footer, status: sentLine(status), stats: sentLine(stats), tree, flushLines };
+}
+
+const sizesOf = (text: string) => /([\d.]+[kM]?) → ([\d.]+[kM]? tokens?)/.exec(text)!.slice(1).join(" → ");
+
+describe("every surface names the context the provider receives the same way", () => {
+  test("right after a flush: footer, status and stats agree, and the tree repeats the flush line's sizes", async () => {
+    settings({ enabled: false });
+    const sim = await startSim();
+    await sim.prompt({ turns: [[{ id: "a", text: output("A") }, { id: "b", text: output("B") }]], final: "Done." });
+    const seen = await surfaces(sim);
+    expect(seen.status).toEqual(seen.footer);
+    expect(seen.stats).toEqual(seen.footer);
+    expect(seen.flushLines).toHaveLength(1);
+    expect(seen.tree).toHaveLength(1);
+    expect(sizesOf(seen.tree[0]!.meta!)).toBe(sizesOf(seen.flushLines[0]!));
+    expect(seen.tree[0]!.facts).toContain(`outputs ${sizesOf(seen.flushLines[0]!).replace(" → ", " tokens → summary ")}`);
+    await sim.render();
+    expect(footerReclaim(sim)).toEqual(seen.footer);
+  });
+
+  test("right after a chain compression: footer, status and stats agree with the request that follows", async () => {
+    settings(CHAINS);
+    const sim = await startSim();
+    await sim.prompt({ turns: [[{ id: "a", text: output("A") }]], final: "First done." });
+    await sim.prompt({ turns: [[{ id: "b", text: output("B") }]], final: "Second done." });
+    const seen = await surfaces(sim);
+    expect(sim.host.entries.some((e) => e.customType === "context-prune-chain")).toBe(true);
+    expect(seen.flushLines.some((line) => line.includes("compressed"))).toBe(true);
+    expect(seen.status).toEqual(seen.footer);
+    expect(seen.stats).toEqual(seen.footer);
+    await sim.render();
+    expect(footerReclaim(sim)).toEqual(seen.footer);
+  });
+});

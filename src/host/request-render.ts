@@ -1,0 +1,67 @@
+/**
+ * The pruning render of a request, shared by the `context` hook and by the
+ * footer's figure after a flush or a chain compression: both measure what the
+ * provider receives with the same render, so the footer shows the request the
+ * next call will send instead of the one before the write.
+ */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { buildSessionContext } from "@earendil-works/pi-coding-agent";
+import { projectBranchMessages } from "../capture/batch-capture.js";
+import { protectionPredicate } from "../capture/protected.js";
+import { pruneMessages, requestSizesOf, type PruneResult } from "../render/pruner.js";
+import { isOnBranch } from "../summarize/chain-pass.js";
+import type { FlushState } from "../summarize/flush-state.js";
+
+type RenderState = Pick<FlushState, "config" | "indexer" | "diagnostics" | "supersede">;
+
+/**
+ * `quiet`: a measuring pass reports no diagnostics and leaves the supersede state as it is, so the
+ * request that follows reports and activates exactly what it would have without it.
+ */
+export function renderRequest(state: RenderState, messages: any[], quiet = false): PruneResult {
+  const config = state.config.value;
+  const supersede = quiet ? { floor: state.supersede.floor, activated: new Set(state.supersede.activated) } : state.supersede;
+  const miss = quiet ? undefined : (key: string, detail: string) => state.diagnostics.reportArchiveMiss(key, detail);
+  return pruneMessages(
+    messages,
+    state.indexer,
+    config.chainCompression,
+    config.purgeErrors,
+    config,
+    config.recoveryGraceTurns,
+    quiet ? undefined : state.diagnostics,
+    { state: supersede, isProtected: protectionPredicate(state) },
+    state.indexer.archiveCheck(miss),
+  );
+}
+
+/** The messages of the next request as pi builds them from the branch (pi's compactions applied), closing reply included. */
+function nextRequestMessages(branch: any[], closingMessage: unknown): any[] {
+  const messages = branchMessages(branch);
+  return closingMessage && !isOnBranch(messages, closingMessage) ? [...messages, closingMessage] : messages;
+}
+
+function branchMessages(branch: any[]): any[] {
+  const leaf = branch[branch.length - 1];
+  if (typeof leaf?.id === "string") {
+    try {
+      return buildSessionContext(branch, leaf.id).messages;
+    } catch {
+      // An entry pi's projection cannot read: measure the branch as it stands.
+    }
+  }
+  return projectBranchMessages(branch);
+}
+
+/** Records the live reclaim of the request the branch renders to now; a failure leaves the last figure. */
+export function measureNextRequest(state: RenderState & Pick<FlushState, "stats">, ctx: ExtensionContext, closingMessage?: unknown): void {
+  let result: PruneResult;
+  try {
+    result = renderRequest(state, nextRequestMessages(ctx.sessionManager.getBranch(), closingMessage), true);
+  } catch (err) {
+    console.error("pi-condense: measuring the next request failed", err);
+    return;
+  }
+  const shown = requestSizesOf(result);
+  if (shown) state.stats.setLiveReclaim(shown.beforeChars, shown.afterChars);
+}
