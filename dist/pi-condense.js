@@ -3119,6 +3119,46 @@ async function compactChains(state, ctx) {
 // src/commands/commands.ts
 import { Text as Text2 } from "@earendil-works/pi-tui";
 
+// src/ui/report.ts
+import { Text } from "@earendil-works/pi-tui";
+function showReport(pi, ctx, text, level = "info") {
+  try {
+    if (ctx.mode === "tui")
+      pi.appendEntry(CUSTOM_TYPE_REPORT, { text, level });
+    else
+      ctx.ui.notify(text, level);
+  } catch (err) {
+    console.error("pi-condense: showing a report failed", err);
+  }
+}
+function reportData(data) {
+  const value = data;
+  if (typeof value?.text !== "string" || value.text.length === 0)
+    return;
+  return { text: value.text, level: value.level === "warning" ? "warning" : "info" };
+}
+function renderReportEntry(entry, _options, theme) {
+  const report = reportData(entry.data);
+  if (!report)
+    return;
+  const [first, ...rest] = report.text.split(`
+`);
+  const head = theme.fg(report.level === "warning" ? "warning" : "accent", first ?? "");
+  const body = rest.map((line) => theme.fg("muted", line));
+  return new Text([head, ...body].join(`
+`), 1, 0);
+}
+function registerReportRenderer(pi) {
+  pi.registerEntryRenderer(CUSTOM_TYPE_REPORT, (entry, options, theme) => {
+    try {
+      return renderReportEntry(entry, options, theme);
+    } catch (err) {
+      console.error("pi-condense: rendering a report failed", err);
+      return;
+    }
+  });
+}
+
 // src/render/diagnostics.ts
 var ARCHIVE_MISS = "archive-miss";
 function zeroCounts() {
@@ -3234,6 +3274,9 @@ function info(ctx, message) {
 function warn(ctx, message) {
   safeNotify2(ctx, message, "warning");
 }
+function confirm(deps, ctx, message) {
+  showReport(deps.pi, ctx, message);
+}
 function refreshStatus(deps, ctx, config = deps.currentConfig.value) {
   try {
     setPruneStatusWidget(ctx, config, deps.getLiveReclaim(), deps.getDiagnosticCounts?.());
@@ -3329,46 +3372,6 @@ function openProgressWidget(ctx, batches, now = Date.now) {
       ctx.ui.setWidget(PROGRESS_WIDGET_ID, undefined);
     }
   };
-}
-
-// src/ui/report.ts
-import { Text } from "@earendil-works/pi-tui";
-function showReport(pi, ctx, text, level = "info") {
-  try {
-    if (ctx.mode === "tui")
-      pi.appendEntry(CUSTOM_TYPE_REPORT, { text, level });
-    else
-      ctx.ui.notify(text, level);
-  } catch (err) {
-    console.error("pi-condense: showing a report failed", err);
-  }
-}
-function reportData(data) {
-  const value = data;
-  if (typeof value?.text !== "string" || value.text.length === 0)
-    return;
-  return { text: value.text, level: value.level === "warning" ? "warning" : "info" };
-}
-function renderReportEntry(entry, _options, theme) {
-  const report = reportData(entry.data);
-  if (!report)
-    return;
-  const [first, ...rest] = report.text.split(`
-`);
-  const head = theme.fg(report.level === "warning" ? "warning" : "accent", first ?? "");
-  const body = rest.map((line) => theme.fg("muted", line));
-  return new Text([head, ...body].join(`
-`), 1, 0);
-}
-function registerReportRenderer(pi) {
-  pi.registerEntryRenderer(CUSTOM_TYPE_REPORT, (entry, options, theme) => {
-    try {
-      return renderReportEntry(entry, options, theme);
-    } catch (err) {
-      console.error("pi-condense: rendering a report failed", err);
-      return;
-    }
-  });
 }
 
 // src/ui/tree-browser.ts
@@ -4013,7 +4016,7 @@ function setEnabled(enabled) {
   return async (deps, ctx) => {
     const next = applyConfig(deps, ctx, { enabled });
     clearBootWidget(ctx);
-    info(ctx, enabled ? "Context pruning enabled." : "Context pruning disabled.");
+    confirm(deps, ctx, enabled ? "Context pruning enabled." : "Context pruning disabled.");
     refreshStatus(deps, ctx, next);
   };
 }
@@ -4060,7 +4063,7 @@ var modelCommand = async (deps, ctx, args) => {
     return;
   const level = suffix;
   applyConfig(deps, ctx, level ? { summarizerModel: model, summarizerThinking: level } : { summarizerModel: model });
-  info(ctx, `Summarizer model set to: ${model}${level ? ` with thinking ${level}` : ""}`);
+  confirm(deps, ctx, `Summarizer model set to: ${model}${level ? ` with thinking ${level}` : ""}`);
   if (model !== "default")
     warnWithoutCredentials(ctx, model);
 };
@@ -4083,7 +4086,7 @@ var thinkingCommand = async (deps, ctx, args) => {
     return;
   }
   applyConfig(deps, ctx, { summarizerThinking: arg });
-  info(ctx, `Summarizer thinking set to: ${arg}`);
+  confirm(deps, ctx, `Summarizer thinking set to: ${arg}`);
 };
 var PRUNE_ON_EFFECT = {
   "agent-message": "tool outputs are summarized after the agent's final reply",
@@ -4099,7 +4102,7 @@ var pruneOnCommand = async (deps, ctx, args) => {
     return;
   }
   const next = applyConfig(deps, ctx, { pruneOn: mode });
-  info(ctx, `Prune-on set to ${mode}: ${PRUNE_ON_EFFECT[mode]}.`);
+  confirm(deps, ctx, `Prune-on set to ${mode}: ${PRUNE_ON_EFFECT[mode]}.`);
   refreshStatus(deps, ctx, next);
 };
 var batchingCommand = async (deps, ctx, args) => {
@@ -4112,7 +4115,7 @@ var batchingCommand = async (deps, ctx, args) => {
     return;
   }
   applyConfig(deps, ctx, { batchingMode: preset.value });
-  info(ctx, `Batching mode set to: ${preset.label}`);
+  confirm(deps, ctx, `Batching mode set to: ${preset.label}`);
 };
 function parseListEntry(text) {
   if (CLEAR_WORDS.has(text.trim().toLowerCase()))
@@ -4137,7 +4140,7 @@ function protectedListCommand(spec) {
       list = parseListEntry(entered);
     }
     applyConfig(deps, ctx, { [spec.key]: list });
-    info(ctx, `${spec.label}: ${listOrNone(list)}`);
+    confirm(deps, ctx, `${spec.label}: ${listOrNone(list)}`);
   };
 }
 var protectedToolsCommand = protectedListCommand({
@@ -4163,7 +4166,7 @@ var minBatchCharsCommand = async (deps, ctx, args) => {
     return;
   }
   applyConfig(deps, ctx, { minBatchChars: n });
-  info(ctx, n === 0 ? "min-batch-chars set to 0: every tool turn's outputs are summarized, however small." : `min-batch-chars set to ${n}: smaller tool turns are left as they are.`);
+  confirm(deps, ctx, n === 0 ? "min-batch-chars set to 0: every tool turn's outputs are summarized, however small." : `min-batch-chars set to ${n}: smaller tool turns are left as they are.`);
 };
 function messagesWord(n) {
   return n === 1 ? "1 of your messages" : `${n} of your messages`;
@@ -4181,7 +4184,7 @@ var recoveryGraceCommand = async (deps, ctx, args) => {
     return;
   }
   applyConfig(deps, ctx, { recoveryGraceTurns: n });
-  info(ctx, n === 0 ? "recovery-grace set to 0: a recovered output goes back to its short stub right away." : `recovery-grace set to ${n}: a recovered output stays whole for ${messagesWord(n)}.`);
+  confirm(deps, ctx, n === 0 ? "recovery-grace set to 0: a recovered output goes back to its short stub right away." : `recovery-grace set to ${n}: a recovered output stays whole for ${messagesWord(n)}.`);
 };
 var DEDUP_VALUES = { on: true, true: true, off: false, false: false };
 var dedupCommand = async (deps, ctx, args) => {
@@ -4197,7 +4200,7 @@ var dedupCommand = async (deps, ctx, args) => {
   }
   const value = DEDUP_VALUES[arg];
   applyConfig(deps, ctx, { dedupByContentHash: value });
-  info(ctx, `Content-hash dedup turned ${onOff(value)}.`);
+  confirm(deps, ctx, `Content-hash dedup turned ${onOff(value)}.`);
 };
 
 // src/commands/command-help.ts
