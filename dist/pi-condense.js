@@ -3075,7 +3075,7 @@ async function compressAfterFlush(state, ctx, messages, after) {
     return entries.map((e) => e.blockId);
   } catch (err) {
     if (!isStaleContextError(err))
-      safeNotify(ctx, `pruner: compressing earlier requests failed: ${errorMessage(err)}`, "warning");
+      safeNotify(ctx, `pruner: compressing earlier prompts' work failed: ${errorMessage(err)}`, "warning");
     return [];
   }
 }
@@ -3104,16 +3104,34 @@ async function compressClosedChains(state, ctx, signal) {
   }
   return compressAfterFlush(state, ctx, messages, { closingMessage: undefined, appendEntry, heldKeys: new Set, signal });
 }
+function keptPrompts(state, messages, nothingArchivable, compressedNow) {
+  const { chains, eligible } = selectChains(state, messages, messages, 0);
+  const compressed = new Set(state.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
+  const justNow = new Set(compressedNow.map((entry) => entry.startUserTimestamp));
+  const open = new Set(eligible.map((chain) => chain.startUserTimestamp));
+  const kept = { alreadyCompressed: 0, underWay: 0, noToolCalls: 0, readBack: 0, nothingArchivable };
+  for (const chain of chains) {
+    if (justNow.has(chain.startUserTimestamp))
+      continue;
+    if (compressed.has(chain.startUserTimestamp))
+      kept.alreadyCompressed++;
+    else if (chain.finalAssistantTimestamp === null)
+      kept.underWay++;
+    else if (chain.middleToolCallIds.length === 0)
+      kept.noToolCalls++;
+    else if (!open.has(chain.startUserTimestamp))
+      kept.readBack++;
+  }
+  return kept;
+}
 async function compactChains(state, ctx) {
   const messages = projectBranchMessages(ctx.sessionManager.getBranch());
   const appendEntry = (customType, data) => state.pi.appendEntry(customType, data);
   const result = await compress(state, ctx, { messages, graceSource: messages, rollingWindow: 0, appendEntry });
   if (result.compressedEntries.length > 0)
     recordCompressions(state, result.compressedEntries);
-  return {
-    compressedEntries: result.compressedEntries,
-    skipped: result.skipped.filter((s) => s.reason === "no-summary").length
-  };
+  const nothingArchivable = result.skipped.filter((s) => s.reason === "no-summary").length;
+  return { compressedEntries: result.compressedEntries, kept: keptPrompts(state, messages, nothingArchivable, result.compressedEntries) };
 }
 
 // src/commands/commands.ts
@@ -3686,87 +3704,6 @@ async function showTreeBrowser(ctx, roots) {
   await ctx.ui.custom((tui, theme, keybindings, done) => new TreeBrowser(roots, theme, () => done(undefined), keybindings, () => Math.floor(tui.terminal.rows * HEIGHT_SHARE)), { overlay: true, overlayOptions: { width: "80%", minWidth: 80, maxHeight: `${HEIGHT_SHARE * 100}%`, anchor: "center" } });
 }
 
-// src/commands/command-actions.ts
-var NOT_FLUSHED = {
-  empty: "nothing to summarize yet",
-  "already-flushing": "a summary run is already going; try again when it ends",
-  "summarizer-failed": "the summarizer could not summarize anything",
-  "stale-context": "the session changed while summarizing",
-  failed: "summarizing failed",
-  aborted: "summarizing was stopped"
-};
-function flushNotice(result) {
-  if (result.ok)
-    return;
-  const detail = result.error ? ` (${result.error})` : "";
-  return {
-    message: `pruner: ${NOT_FLUSHED[result.reason] ?? result.reason}${detail}`,
-    type: result.reason === "empty" ? "info" : "warning"
-  };
-}
-var nowCommand = async (deps, ctx) => {
-  if (!deps.currentConfig.value.enabled) {
-    warn(ctx, "Context pruning is disabled. Run /pruner on first.");
-    return;
-  }
-  const batches = deps.capturePendingBatches(ctx);
-  if (batches.length === 0) {
-    info(ctx, "pruner: nothing to summarize yet");
-    await deps.flushPending(ctx, { previewedBatches: batches, trigger: "manual" });
-    return;
-  }
-  const widget = openProgressWidget(ctx, batches);
-  let result;
-  try {
-    result = await deps.flushPending(ctx, {
-      previewedBatches: batches,
-      onProgress: (index, _total, _batch, stage) => stage === "start" ? widget.updateRow(index, "running", 0) : widget.updateRow(index, stage),
-      onBatchTextProgress: (index, _total, _batch, received) => widget.updateRow(index, "running", received)
-    });
-  } finally {
-    widget.clearWidget();
-  }
-  refreshStatus(deps, ctx);
-  const notice = flushNotice(result);
-  if (notice)
-    safeNotify2(ctx, notice.message, notice.type);
-};
-function reclaimedTokens(indexer, entries) {
-  let chars = 0;
-  for (const entry of entries) {
-    const keys = entry.droppedOccurrenceKeys ?? entry.droppedToolCallIds;
-    for (const record of indexer.lookupToolCalls(keys))
-      chars += record.resultText.length;
-  }
-  return Math.ceil(chars / 4);
-}
-var compactCommand = async (deps, ctx) => {
-  let compressed;
-  let skipped;
-  try {
-    ({ compressedEntries: compressed, skipped } = await deps.compactChains(ctx));
-  } catch (err) {
-    warn(ctx, `pruner: compact failed: ${errorMessage(err)}`);
-    return;
-  }
-  if (compressed.length === 0) {
-    const note = skipped > 0 ? `: ${plural(skipped, "request")} had no summary to compress yet` : "";
-    info(ctx, `pruner: no earlier request to compress${note}`);
-    return;
-  }
-  const blocks = compressed.map((entry) => entry.blockId).join(", ");
-  const tokens = reclaimedTokens(deps.indexer, compressed);
-  showReport(deps.pi, ctx, `pruner: compressed ${plural(compressed.length, "earlier request")} (${blocks}), about ${formatCompactCount(tokens)} tokens fewer`);
-};
-var treeCommand = async (deps, ctx) => {
-  const roots = buildPruneTree(ctx, deps.indexer);
-  if (roots.length === 0) {
-    info(ctx, "No summarized tool outputs in this session yet.");
-    return;
-  }
-  await showTreeBrowser(ctx, roots);
-};
-
 // src/summarize/budget.ts
 var MAX_BUDGET_WINDOW = 300000;
 function isShare(value) {
@@ -4203,6 +4140,101 @@ var dedupCommand = async (deps, ctx, args) => {
   confirm(deps, ctx, `Content-hash dedup turned ${onOff(value)}.`);
 };
 
+// src/commands/command-actions.ts
+var NOT_FLUSHED = {
+  empty: "nothing to summarize yet",
+  "already-flushing": "a summary run is already going; try again when it ends",
+  "summarizer-failed": "the summarizer could not summarize anything",
+  "stale-context": "the session changed while summarizing",
+  failed: "summarizing failed",
+  aborted: "summarizing was stopped"
+};
+function flushNotice(result) {
+  if (result.ok)
+    return;
+  const detail = result.error ? ` (${result.error})` : "";
+  return {
+    message: `pruner: ${NOT_FLUSHED[result.reason] ?? result.reason}${detail}`,
+    type: result.reason === "empty" ? "info" : "warning"
+  };
+}
+var nowCommand = async (deps, ctx) => {
+  if (!deps.currentConfig.value.enabled) {
+    warn(ctx, "Context pruning is disabled. Run /pruner on first.");
+    return;
+  }
+  const batches = deps.capturePendingBatches(ctx);
+  if (batches.length === 0) {
+    info(ctx, "pruner: nothing to summarize yet");
+    await deps.flushPending(ctx, { previewedBatches: batches, trigger: "manual" });
+    return;
+  }
+  const widget = openProgressWidget(ctx, batches);
+  let result;
+  try {
+    result = await deps.flushPending(ctx, {
+      previewedBatches: batches,
+      onProgress: (index, _total, _batch, stage) => stage === "start" ? widget.updateRow(index, "running", 0) : widget.updateRow(index, stage),
+      onBatchTextProgress: (index, _total, _batch, received) => widget.updateRow(index, "running", received)
+    });
+  } finally {
+    widget.clearWidget();
+  }
+  refreshStatus(deps, ctx);
+  const notice = flushNotice(result);
+  if (notice)
+    safeNotify2(ctx, notice.message, notice.type);
+};
+function reclaimedTokens(indexer, entries) {
+  let chars = 0;
+  for (const entry of entries) {
+    const keys = entry.droppedOccurrenceKeys ?? entry.droppedToolCallIds;
+    for (const record of indexer.lookupToolCalls(keys))
+      chars += record.resultText.length;
+  }
+  return Math.ceil(chars / 4);
+}
+function keptNote(kept, graceTurns) {
+  const parts = [];
+  if (kept.alreadyCompressed > 0)
+    parts.push(`${plural(kept.alreadyCompressed, "prompt")} already compressed`);
+  if (kept.readBack > 0) {
+    parts.push(`${plural(kept.readBack, "prompt")} holding an output read back recently (kept whole for ${messagesWord(graceTurns)} after the read)`);
+  }
+  if (kept.nothingArchivable > 0)
+    parts.push(`${plural(kept.nothingArchivable, "prompt")} whose outputs are protected or could not be archived`);
+  if (kept.noToolCalls > 0)
+    parts.push(`${plural(kept.noToolCalls, "prompt")} without tool output`);
+  if (kept.underWay > 0)
+    parts.push(`${plural(kept.underWay, "prompt")} still under way`);
+  return parts.length > 0 ? `: ${parts.join("; ")}` : "";
+}
+var compactCommand = async (deps, ctx) => {
+  let compressed;
+  let kept;
+  try {
+    ({ compressedEntries: compressed, kept } = await deps.compactChains(ctx));
+  } catch (err) {
+    warn(ctx, `pruner: compact failed: ${errorMessage(err)}`);
+    return;
+  }
+  if (compressed.length === 0) {
+    info(ctx, `pruner: no earlier prompt's work left to compress${keptNote(kept, deps.currentConfig.value.recoveryGraceTurns)}`);
+    return;
+  }
+  const blocks = compressed.map((entry) => entry.blockId).join(", ");
+  const tokens = reclaimedTokens(deps.indexer, compressed);
+  showReport(deps.pi, ctx, `pruner: compressed the work of ${plural(compressed.length, "earlier prompt")} (${blocks}), about ${formatCompactCount(tokens)} tokens fewer`);
+};
+var treeCommand = async (deps, ctx) => {
+  const roots = buildPruneTree(ctx, deps.indexer);
+  if (roots.length === 0) {
+    info(ctx, "No summarized tool outputs in this session yet.");
+    return;
+  }
+  await showTreeBrowser(ctx, roots);
+};
+
 // src/commands/command-help.ts
 function item(value, label) {
   return { value, label };
@@ -4220,7 +4252,7 @@ var SUBCOMMANDS = [
   item("report", "report    — replay a session: tokens, dollars and cache misses with and without pruning"),
   item("tree", "tree      — browse the summarized tool outputs"),
   item("now", "now       — summarize the waiting tool outputs now, with progress"),
-  item("compact", "compact   — compress every finished earlier request now"),
+  item("compact", "compact   — compress the work of every finished earlier prompt now"),
   item("protected-tools", "protected-tools — show or edit the tools whose outputs are never summarized"),
   item("protected-paths", "protected-paths — show or edit the file globs whose reads are never summarized"),
   item("min-batch-chars", "min-batch-chars — show or set the size under which outputs are left as they are"),
@@ -4266,7 +4298,7 @@ var USAGE = [
   ["/pruner min-batch-chars <n>", "Set that size in characters (0 summarizes everything)"],
   ["/pruner recovery-grace", "Show for how many of your messages a recovered output stays whole"],
   ["/pruner recovery-grace <n>", "Set that number (0 turns it off)"],
-  ["/pruner compact", "Compress every finished earlier request now, also the most recent ones"],
+  ["/pruner compact", "Compress the work of every finished earlier prompt now, also the most recent ones"],
   ["/pruner dedup", "Show whether repeated outputs point at their earlier copy"],
   ["/pruner dedup on|off", "Switch that on or off"],
   ["/pruner help", "Show this help"]
@@ -4612,7 +4644,7 @@ function policyStatusBlock(view) {
     return [header, "  policy: classic (summarize at every final reply, as 2.9.1)", archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule)].join(`
 `);
   }
-  const policy = view.active ? "  policy: cost (summarize when it pays)" : "  policy: cost (inactive: pruning is off or on demand)";
+  const policy = view.idleReason ? `  policy: cost (deciding nothing: ${view.idleReason})` : "  policy: cost (summarize when it pays)";
   return [header, policy, archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), pendingLine(view.pending), lastLine(view.last)].join(`
 `);
 }
@@ -4674,18 +4706,32 @@ function statusReport(deps, ctx) {
     text += policyStatusBlock(deps.getPolicyView(ctx));
   return text;
 }
-function statsReport(stats) {
+function savedLine(reclaim) {
+  if (!reclaim || !(reclaim.beforeChars > 0))
+    return `
+  context saved: nothing yet (no request sent since pruning took anything out)`;
+  const before = Math.round(reclaim.beforeChars / 4);
+  const after = Math.round(reclaim.afterChars / 4);
+  const pct = Math.max(0, Math.round((1 - after / before) * 100));
+  return `
+  context saved: ${formatCompactCount(Math.max(0, before - after))} tokens in the last request to the model ` + `(${formatCompactCount(before)} → ${formatCompactCount(after)}, -${pct}%)`;
+}
+function statsReport(stats, reclaim) {
   const chains = stats.chainsCompressed ?? 0;
-  if (stats.callCount === 0 && chains === 0)
-    return "pruner stats: no summarizer calls yet.";
-  return `pruner stats:${usageLines(stats)}${chains > 0 ? `
-  earlier requests compressed: ${chains}` : ""}`;
+  const compressed = chains > 0 ? `
+  earlier prompts compressed: ${chains}` : "";
+  if (stats.callCount === 0 && chains === 0) {
+    return reclaim && reclaim.beforeChars > 0 ? `pruner stats: no summarizer calls yet.${savedLine(reclaim)}` : "pruner stats: no summarizer calls yet.";
+  }
+  const spent = stats.callCount > 0 ? `${usageLines(stats)}
+  (calls, tokens and cost are the summarizer's own)` : "";
+  return `pruner stats:${spent}${savedLine(reclaim)}${compressed}`;
 }
 var statusCommand = async (deps, ctx) => {
   showReport(deps.pi, ctx, statusReport(deps, ctx));
 };
 var statsCommand = async (deps, ctx) => {
-  showReport(deps.pi, ctx, statsReport(deps.getStats()));
+  showReport(deps.pi, ctx, statsReport(deps.getStats(), deps.getLiveReclaim()));
 };
 
 // src/commands/command-replay.ts
@@ -10646,7 +10692,7 @@ function flushReportLine(processed, compressedBlocks, config) {
   const summarized = summarizedPart(processed);
   const unsummarized = unsummarizedParts(processed);
   const skipped = config.quietOversizedSkips ? [] : skippedParts(processed, config.minBatchChars);
-  const compressed = compressedBlocks.length > 0 ? [`compressed ${plural(compressedBlocks.length, "earlier request")} (${compressedBlocks.join(", ")})`] : [];
+  const compressed = compressedBlocks.length > 0 ? [`compressed the work of ${plural(compressedBlocks.length, "earlier prompt")} (${compressedBlocks.join(", ")})`] : [];
   const parts = [...summarized ? [summarized] : [], ...unsummarized, ...skipped, ...compressed];
   if (parts.length === 0)
     return;
@@ -11193,6 +11239,14 @@ function costPolicyActive(state) {
   const config = state.config.value;
   return config.enabled && config.flushPolicy === "cost" && config.pruneOn === "agent-message";
 }
+function costPolicyIdleReason(state) {
+  const config = state.config.value;
+  if (!config.enabled)
+    return "pruning is off";
+  if (config.pruneOn === "on-demand")
+    return "tool outputs are summarized only on /pruner now";
+  return;
+}
 function recordRequest(state, message) {
   if (message?.role !== "assistant")
     return;
@@ -11374,7 +11428,7 @@ function policyView(state, ctx) {
   }
   return {
     policy: config.flushPolicy,
-    active: costPolicyActive(state),
+    idleReason: costPolicyIdleReason(state),
     cache: state.cache.state(Date.now(), cacheTtlMs2(ctx)),
     pending,
     last: state.policy.last,

@@ -238,7 +238,7 @@ export const minBatchCharsCommand: SubcommandHandler = async (deps, ctx, args) =
   confirm(deps, ctx, n === 0 ? "min-batch-chars set to 0: every tool turn's outputs are summarized, however small." : `min-batch-chars set to ${n}: smaller tool turns are left as they are.`);
 };
 
-function messagesWord(n: number): string {
+export function messagesWord(n: number): string {
   return n === 1 ? "1 of your messages" : `${n} of your messages`;
 }
 

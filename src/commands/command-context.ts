@@ -19,13 +19,14 @@ import type {
   SummarizerStats,
 } from "../types.js";
 import type { FlushResult } from "../summarize/flush.js";
+import type { KeptPrompts } from "../summarize/chain-pass.js";
 import type { PolicyView } from "../ui/policy-status.js";
 
 export type FlushResultLike = FlushResult;
 
 export interface CompactResult {
   compressedEntries: ChainCompressionEntry[];
-  skipped: number;
+  kept: KeptPrompts;
 }
 
 export type NotifyType = "info" | "warning" | "error";

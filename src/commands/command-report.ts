@@ -7,7 +7,7 @@ import { showReport } from "../ui/report.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { thinkingLabel } from "./command-config.js";
 import { formatCompactCount, formatCost, formatTokens } from "../summarize/stats.js";
-import type { ContextMetricsSnapshot, ContextPruneConfig, SummarizerStats } from "../types.js";
+import type { ContextMetricsSnapshot, ContextPruneConfig, LiveReclaim, SummarizerStats } from "../types.js";
 
 function seconds(ms: number): string {
   return ms === 0 ? "no limit" : `${Math.round(ms / 1000)} s`;
@@ -67,10 +67,26 @@ export function statusReport(deps: CommandDeps, ctx: ExtensionCommandContext): s
   return text;
 }
 
-export function statsReport(stats: SummarizerStats): string {
+/** What pruning took out of the last request sent to the model, counted as the footer counts it. */
+function savedLine(reclaim: LiveReclaim | undefined): string {
+  if (!reclaim || !(reclaim.beforeChars > 0)) return "\n  context saved: nothing yet (no request sent since pruning took anything out)";
+  const before = Math.round(reclaim.beforeChars / 4);
+  const after = Math.round(reclaim.afterChars / 4);
+  const pct = Math.max(0, Math.round((1 - after / before) * 100));
+  return (
+    `\n  context saved: ${formatCompactCount(Math.max(0, before - after))} tokens in the last request to the model ` +
+    `(${formatCompactCount(before)} \u2192 ${formatCompactCount(after)}, -${pct}%)`
+  );
+}
+
+export function statsReport(stats: SummarizerStats, reclaim?: LiveReclaim): string {
   const chains = stats.chainsCompressed ?? 0;
-  if (stats.callCount === 0 && chains === 0) return "pruner stats: no summarizer calls yet.";
-  return `pruner stats:${usageLines(stats)}${chains > 0 ? `\n  earlier requests compressed: ${chains}` : ""}`;
+  const compressed = chains > 0 ? `\n  earlier prompts compressed: ${chains}` : "";
+  if (stats.callCount === 0 && chains === 0) {
+    return reclaim && reclaim.beforeChars > 0 ? `pruner stats: no summarizer calls yet.${savedLine(reclaim)}` : "pruner stats: no summarizer calls yet.";
+  }
+  const spent = stats.callCount > 0 ? `${usageLines(stats)}\n  (calls, tokens and cost are the summarizer's own)` : "";
+  return `pruner stats:${spent}${savedLine(reclaim)}${compressed}`;
 }
 
 export const statusCommand: SubcommandHandler = async (deps, ctx) => {
@@ -78,5 +94,5 @@ export const statusCommand: SubcommandHandler = async (deps, ctx) => {
 };
 
 export const statsCommand: SubcommandHandler = async (deps, ctx) => {
-  showReport(deps.pi, ctx, statsReport(deps.getStats()));
+  showReport(deps.pi, ctx, statsReport(deps.getStats(), deps.getLiveReclaim()));
 };

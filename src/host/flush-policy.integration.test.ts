@@ -180,6 +180,20 @@ describe("/pruner status", () => {
     expect(text).toMatch(/waiting outputs: about \d+ tokens removable, \$[\d.]+ per request/);
     expect(text).toContain("last decision: waited, because summarizing now would cost");
   });
+
+  test("with pruning on and summaries only on demand it names that as the reason the policy decides nothing", async () => {
+    const sim = await started({ pruneOn: "on-demand" });
+    await sim.host.commands.get("pruner").handler("status", sim.ctx);
+    const text = sim.fake.notices.at(-1)!.message;
+    expect(text).toContain("pruning:           on");
+    expect(text).toContain("policy: cost (deciding nothing: tool outputs are summarized only on /pruner now)");
+  });
+
+  test("with pruning off it says pruning is off", async () => {
+    const sim = await started({ enabled: false });
+    await sim.host.commands.get("pruner").handler("status", sim.ctx);
+    expect(sim.fake.notices.at(-1)!.message).toContain("policy: cost (deciding nothing: pruning is off)");
+  });
 });
 
 describe("the cache rule behind each decision", () => {

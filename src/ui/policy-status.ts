@@ -9,8 +9,8 @@ import type { FlushDecisionRecord, FlushPolicy, SummariesMode } from "../types.j
 
 export interface PolicyView {
   policy: FlushPolicy;
-  /** False when the policy has nothing to decide (pruning off, or on demand). */
-  active: boolean;
+  /** Why the policy has nothing to decide (pruning off, or on demand); undefined while it decides. */
+  idleReason: string | undefined;
   cache: CacheState;
   /** The decision flushing the waiting outputs now would get; undefined when nothing waits. */
   pending: FlushDecisionRecord | undefined;
@@ -90,6 +90,6 @@ export function policyStatusBlock(view: PolicyView): string {
   if (view.policy === "classic") {
     return [header, "  policy: classic (summarize at every final reply, as 2.9.1)", archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule)].join("\n");
   }
-  const policy = view.active ? "  policy: cost (summarize when it pays)" : "  policy: cost (inactive: pruning is off or on demand)";
+  const policy = view.idleReason ? `  policy: cost (deciding nothing: ${view.idleReason})` : "  policy: cost (summarize when it pays)";
   return [header, policy, archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), pendingLine(view.pending), lastLine(view.last)].join("\n");
 }
