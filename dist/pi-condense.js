@@ -4309,7 +4309,7 @@ var SECTIONS = [
     [
       "When a tool turn's outputs add up to fewer characters than this (default 1000), summarizing",
       "would save little: they stay as they are, with no summarizer call, and are not offered again.",
-      "quietOversizedSkips leaves them out of the line each summary run ends with."
+      "Quiet skip notifications in /pruner settings leaves them out of the line a summary run ends with."
     ]
   ],
   [
@@ -4586,7 +4586,7 @@ function dollars(amount) {
 // src/ui/policy-status.ts
 var SUMMARIES_MEANING = {
   auto: "only for outputs that cannot be had again",
-  always: "for every output, as 2.9.1",
+  always: "for every output",
   never: "none; stubs keep each output's facts"
 };
 function archivedLine(summaries, archived) {
@@ -4641,7 +4641,7 @@ function policyStatusBlock(view) {
   --- prompt cache and flush policy ---`;
   const archived = archivedLine(view.summaries, view.archived);
   if (view.policy === "classic") {
-    return [header, "  policy: classic (summarize at every final reply, as 2.9.1)", archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule)].join(`
+    return [header, "  policy: classic (summarize at every final reply of the agent)", archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule)].join(`
 `);
   }
   const policy = view.idleReason ? `  policy: cost (deciding nothing: ${view.idleReason})` : "  policy: cost (summarize when it pays)";
@@ -4685,7 +4685,7 @@ function contextBlock(metrics, rearmed) {
   return `
   --- context now (what the provider receives) ---` + `
   thinking since the last reply:    ${formatCompactCount(metrics.openCycleThinkingTokens)} tokens` + `
-  largest request:                  ${metrics.largestChainSharePct}% of the context` + `
+  largest prompt's work:            ${metrics.largestChainSharePct}% of the context` + `
   tool output not yet summarized:   ${formatCompactCount(metrics.frontierGapTokens)} tokens` + (rearmed ? `
   found after reload:               earlier tool output waiting to be summarized` : "");
 }
@@ -4818,7 +4818,7 @@ function parseReportArgs(parts, current) {
       const flushPolicy = Object.hasOwn(POLICIES, policy) ? POLICIES[policy] : undefined;
       if (flushPolicy) {
         config.flushPolicy = flushPolicy;
-        named.push(flushPolicy === "cost" ? "the cost policy" : "2.9.1 policy");
+        named.push(flushPolicy === "cost" ? "the cost policy" : "the classic policy");
       } else
         errors.push(`--policy ${policy || "(missing)"}: use cost, classic or 2.9.1`);
       continue;
@@ -4927,8 +4927,8 @@ var ROWS = [
   ["summarizer in", (t) => tokens(t.summarizerInput)],
   ["summarizer out", (t) => tokens(t.summarizerOutput)],
   ["summaries", (t) => String(t.summarizerCalls)],
-  ["prefix breaks", (t) => String(t.prefixBreaks)],
-  ["cold starts", (t) => String(t.coldStarts)],
+  ["history rewrites", (t) => String(t.prefixBreaks)],
+  ["empty cache", (t) => String(t.coldStarts)],
   [LOOKBACK_ROW, (t) => String(t.lookbackMisses)],
   ["peak context", (t) => tokens(t.peakContext)],
   ["dollars", (t) => dollars2(t.dollars)]
@@ -4959,10 +4959,11 @@ function cacheLines(report) {
 }
 function estimateLines(report) {
   const s = report.summaryEstimate;
-  const summary = s.samples === 0 ? `summaries estimated at ${percent(s.ratio)} of the raw output (no real summaries in this session to calibrate against)` : `summaries estimated at ${percent(s.ratio)} of the raw output, calibrated on ${s.samples} real ${s.samples === 1 ? "summary" : "summaries"}` + (s.meanAbsError === undefined ? "" : `; leave-one-out error ${percent(s.meanAbsError)}`);
+  const summary = s.samples === 0 ? `summaries estimated at ${percent(s.ratio)} of the raw output (no real summaries in this session to calibrate against)` : `summaries estimated at ${percent(s.ratio)} of the raw output, calibrated on ${s.samples} real ${s.samples === 1 ? "summary" : "summaries"}` + (s.meanAbsError === undefined ? "" : `; off by ${percent(s.meanAbsError)} on average when each is predicted from the others`);
   const t = report.tokens;
   const token = t.samples === 0 ? "tokens estimated as chars/4 (no recorded usage to calibrate against)" : `tokens: ${t.charsPerToken.toFixed(2)} chars per token, calibrated on ${t.samples} recorded requests; ` + `per-request error ${percent(t.errorCalibrated ?? 0)} (chars/4: ${percent(t.errorAtFour ?? 0)})`;
-  return [summary, token];
+  const rows = "history rewrites: requests whose earlier messages changed, so the cache was read only up to the change; empty cache: the first request and any sent after the cache expired";
+  return [summary, token, rows];
 }
 function wrap(text, indent) {
   const words = text.split(" ");
@@ -5057,8 +5058,8 @@ var TOTAL_ROWS = [
   ["summarizer input", (s) => tokens(s.totals.summarizerInput)],
   ["summarizer output", (s) => tokens(s.totals.summarizerOutput)],
   ["summaries", (s) => String(s.totals.summarizerCalls)],
-  ["prefix breaks", (s) => String(s.totals.prefixBreaks)],
-  ["cold starts", (s) => String(s.totals.coldStarts)],
+  ["history rewrites", (s) => String(s.totals.prefixBreaks)],
+  ["requests with an empty cache", (s) => String(s.totals.coldStarts)],
   ["lookback misses", (s) => String(s.totals.lookbackMisses)],
   ["peak context", (s) => tokens(s.totals.peakContext)],
   ["dollars", (s) => dollars2(s.totals.dollars)]
@@ -8278,7 +8279,7 @@ function decideFlush(input) {
   }
   const fallback = fallbackReason(input);
   if (fallback)
-    return verdict(input.moment !== "in-run", "fallback", `${fallback}: deciding as 2.9.1 did`);
+    return verdict(input.moment !== "in-run", "fallback", `${fallback}: summarizing at the agent's final reply, as the classic policy does`);
   const figures = input.figures;
   const expected = input.moment === "in-run" ? expectedRemainingRequests(input.runRequests, input.promptsSoFar, "in-run") : expectedRemainingRequests(input.cache.requests, input.promptsSoFar, "after-reply");
   const cacheRule = input.cacheRule ?? LONGEST_PREFIX;
@@ -8945,8 +8946,12 @@ function replayNotes(options, recorded, scenarios, costPolicy) {
   if (!recorded)
     notes.push("the session has no pi-condense entries: what it sent is the no-pruning run");
   const settings = options.overrides.length > 0 ? `your settings with ${options.overrides.join(", ")}` : "your current settings";
-  notes.push(costPolicy ? `what-if: ${settings}, with the cost policy's flush decisions at the final reply, after an expired cache and past contextPressure (its in-run flushes are not simulated; after a flush that paid, closed chains are compressed only when that pays too)` : `what-if: ${settings}, with 2.9.1's flush timing (the final reply, budget gates)`);
+  notes.push(costPolicy ? `what-if: ${settings}, with the cost policy's flush decisions at the final reply, after an expired cache and past contextPressure (its in-run flushes are not simulated; after a flush that paid, closed chains are compressed only when that pays too)` : `what-if: ${settings}, with the classic policy's timing (at the agent's final reply, and at the budget gates)`);
   const whatIf = scenarios.find((s) => s.name === "whatif");
+  if (options.config.pruneOn === "on-demand") {
+    const same = whatIf && whatIf.totals.summarizerCalls === 0 ? ", so the what-if equals no pruning" : "";
+    notes.push(`what-if: your settings summarize only when you run /pruner now, which a replay cannot do${same}; ` + "add pruneOn=agent-message to see what summarizing after each final reply saves");
+  }
   if (whatIf && whatIf.totals.summarizerCalls === 0 && options.config.pruneOn === "agent-message" && options.config.autoBudgetThreshold === null) {
     notes.push("what-if summarized nothing: no final text reply ended a tool run, or every batch was under minBatchChars; try autoBudgetThreshold=0.1 or frontierGapThresholdTokens=2000");
   }

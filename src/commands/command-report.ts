@@ -48,7 +48,7 @@ function contextBlock(metrics: ContextMetricsSnapshot, rearmed: boolean): string
   return (
     "\n  --- context now (what the provider receives) ---" +
     `\n  thinking since the last reply:    ${formatCompactCount(metrics.openCycleThinkingTokens)} tokens` +
-    `\n  largest request:                  ${metrics.largestChainSharePct}% of the context` +
+    `\n  largest prompt's work:            ${metrics.largestChainSharePct}% of the context` +
     `\n  tool output not yet summarized:   ${formatCompactCount(metrics.frontierGapTokens)} tokens` +
     (rearmed ? "\n  found after reload:               earlier tool output waiting to be summarized" : "")
   );

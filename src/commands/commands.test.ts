@@ -401,7 +401,7 @@ describe("status", () => {
     const text = notes[0]!.message;
     expect(text).toContain("--- context now (what the provider receives) ---");
     expect(text).toContain("thinking since the last reply:    12.0k tokens");
-    expect(text).toContain("largest request:                  62% of the context");
+    expect(text).toContain("largest prompt's work:            62% of the context");
     expect(text).toContain("tool output not yet summarized:   195.0k tokens");
   });
 

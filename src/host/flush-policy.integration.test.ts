@@ -146,7 +146,7 @@ describe("fallbacks", () => {
     await settle();
     expect(summarizerCalls).toBe(2);
     const told = sim.fake.notices.filter((n) => n.message.includes("has no price in the catalog"));
-    expect(told.map((n) => n.message)).toEqual(["pruner: local/llama has no price in the catalog: deciding as 2.9.1 did"]);
+    expect(told.map((n) => n.message)).toEqual(["pruner: local/llama has no price in the catalog: summarizing at the agent's final reply, as the classic policy does"]);
   });
 
   test("a provider that reports no cache use flushes as 2.9.1 did", async () => {
@@ -154,7 +154,7 @@ describe("fallbacks", () => {
     await sim.prompt({ turns: [[read("a", 2_000)]], usage: { input: 20_000, cacheRead: 0, cacheWrite: 0 } });
     await settle();
     expect(summarizerCalls).toBe(1);
-    expect(metrics(sim).at(-1).decision).toMatchObject({ basis: "fallback", reason: "the provider reports no cache use: deciding as 2.9.1 did" });
+    expect(metrics(sim).at(-1).decision).toMatchObject({ basis: "fallback", reason: "the provider reports no cache use: summarizing at the agent's final reply, as the classic policy does" });
   });
 
   test("a clock that went backwards falls back instead of throwing", async () => {
@@ -163,7 +163,7 @@ describe("fallbacks", () => {
     setSystemTime(new Date(Date.now() - 3_600_000));
     await sim.prompt({ turns: [[read("b", 2_000)]], usage: WARM });
     await settle();
-    expect(metrics(sim).at(-1).decision).toMatchObject({ basis: "fallback", reason: "the clock went backwards: deciding as 2.9.1 did" });
+    expect(metrics(sim).at(-1).decision).toMatchObject({ basis: "fallback", reason: "the clock went backwards: summarizing at the agent's final reply, as the classic policy does" });
   });
 });
 
