@@ -3415,8 +3415,8 @@ function frame(title, lines, width, options = {}) {
 
 // src/ui/prune-tree.ts
 var PROMPT_CHARS = 200;
-var NO_PROMPT = "(request without text)";
-var UNKNOWN_PROMPT = "(request not on this branch)";
+var NO_PROMPT = "(prompt without text)";
+var UNKNOWN_PROMPT = "(prompt not on this branch)";
 function oneLine(text) {
   return text.replace(/\s+/g, " ").trim();
 }
@@ -4309,7 +4309,7 @@ var SECTIONS = [
     [
       "When a tool turn's outputs add up to fewer characters than this (default 1000), summarizing",
       "would save little: they stay as they are, with no summarizer call, and are not offered again.",
-      "Quiet skip notifications in /pruner settings leaves them out of the line a summary run ends with."
+      "The Quiet skip notifications setting (/pruner settings) leaves them out of the line a run ends with."
     ]
   ],
   [
@@ -8946,7 +8946,7 @@ function replayNotes(options, recorded, scenarios, costPolicy) {
   if (!recorded)
     notes.push("the session has no pi-condense entries: what it sent is the no-pruning run");
   const settings = options.overrides.length > 0 ? `your settings with ${options.overrides.join(", ")}` : "your current settings";
-  notes.push(costPolicy ? `what-if: ${settings}, with the cost policy's flush decisions at the final reply, after an expired cache and past contextPressure (its in-run flushes are not simulated; after a flush that paid, closed chains are compressed only when that pays too)` : `what-if: ${settings}, with the classic policy's timing (at the agent's final reply, and at the budget gates)`);
+  notes.push(costPolicy ? `what-if: ${settings}, with the cost policy's flush decisions at the final reply, after an expired cache and past contextPressure (its in-run flushes are not simulated; after a flush that paid, earlier prompts' work is compressed only when that pays too)` : `what-if: ${settings}, with the classic policy's timing (at the agent's final reply, and at the budget gates)`);
   const whatIf = scenarios.find((s) => s.name === "whatif");
   if (options.config.pruneOn === "on-demand") {
     const same = whatIf && whatIf.totals.summarizerCalls === 0 ? ", so the what-if equals no pruning" : "";

@@ -89,7 +89,7 @@ const SECTIONS: ReadonlyArray<[string, string[]]> = [
     [
       "When a tool turn's outputs add up to fewer characters than this (default 1000), summarizing",
       "would save little: they stay as they are, with no summarizer call, and are not offered again.",
-      "Quiet skip notifications in /pruner settings leaves them out of the line a summary run ends with.",
+      "The Quiet skip notifications setting (/pruner settings) leaves them out of the line a run ends with.",
     ],
   ],
   [
