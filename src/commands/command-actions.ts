@@ -99,7 +99,7 @@ export const compactCommand: SubcommandHandler = async (deps, ctx) => {
     return;
   }
   if (compressed.length === 0) {
-    info(ctx, `pruner: no earlier prompt's work left to compress${keptNote(kept, deps.currentConfig.value.recoveryGraceTurns)}`);
+    showReport(deps.pi, ctx, `pruner: no earlier prompt's work left to compress${keptNote(kept, deps.currentConfig.value.recoveryGraceTurns)}`);
     return;
   }
   const blocks = compressed.map((entry) => entry.blockId).join(", ");
