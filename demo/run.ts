@@ -27,6 +27,8 @@ export interface DemoFigures {
   dollarsOff: number;
   dollarsOn: number;
   chains: string[];
+  /** The pruning-on run's session file, kept for the user to look at. */
+  sessionFile: string;
 }
 
 /** The simulated cache lives for the whole run: the demo's prompts follow each other within seconds. */
@@ -130,7 +132,7 @@ export async function runDemo(verbose: boolean, log: (line: string) => void = co
     ];
     if (verbose) lines.push("", ...perRequest("pruning OFF", off.metrics), ...perRequest("pruning ON", on.metrics));
     log(lines.join("\n"));
-    return { prompts: script.prompts.length, toolCalls: script.toolCalls, reclaimPct: reclaim * 100, dollarsOff: off.dollars, dollarsOn: on.dollars, chains };
+    return { prompts: script.prompts.length, toolCalls: script.toolCalls, reclaimPct: reclaim * 100, dollarsOff: off.dollars, dollarsOn: on.dollars, chains, sessionFile: sessionFile(on.sb) };
   } finally {
     await disposeSandbox(off.sb);
     await on.sb.fake.close();
