@@ -158,7 +158,7 @@ describe("/pruner compact", () => {
       [
         "pruner: no earlier prompt's work left to compress: 3 prompts already compressed; " +
           "2 prompts holding an output read back recently (kept whole for 3 of your messages after the read); " +
-          "1 prompt whose outputs are protected or could not be archived; 1 prompt without tool output; 1 prompt still under way",
+          "1 prompt whose outputs are protected or could not be archived; 1 prompt with no tool output to compress; 1 prompt still under way",
         "info",
       ],
     ]);

@@ -84,7 +84,7 @@ function keptNote(kept: KeptPrompts, graceTurns: number): string {
     parts.push(`${plural(kept.readBack, "prompt")} holding an output read back recently (kept whole for ${messagesWord(graceTurns)} after the read)`);
   }
   if (kept.nothingArchivable > 0) parts.push(`${plural(kept.nothingArchivable, "prompt")} whose outputs are protected or could not be archived`);
-  if (kept.noToolCalls > 0) parts.push(`${plural(kept.noToolCalls, "prompt")} without tool output`);
+  if (kept.noToolCalls > 0) parts.push(`${plural(kept.noToolCalls, "prompt")} with no tool output to compress`);
   if (kept.underWay > 0) parts.push(`${plural(kept.underWay, "prompt")} still under way`);
   return parts.length > 0 ? `: ${parts.join("; ")}` : "";
 }
