@@ -2,8 +2,11 @@
 // the bundled loopback fake provider, once with pruning off and once on, and prints a report.
 // No network, no API key. Pass --verbose for the per-request table.
 import { rmSync } from "node:fs";
+import { runFigures } from "../bench/session-figures.js";
+import { PromptCacheSim } from "../test/e2e/cache-sim.js";
 import { disposeSandbox, makeSandbox, runPrint, REPO_ROOT, sessionEntries, sessionFile, type Sandbox } from "../test/e2e/harness.js";
 import { measureRequests, type RequestMetrics } from "../test/e2e/metrics.js";
+import { cacheModelIds, MAIN_PRICE_MODEL, pricedModelFields, pricesFor, SUMMARIZER_PRICE_MODEL } from "../test/e2e/priced-models.js";
 import { flushMetrics, problems } from "../test/e2e/scenario-kit.js";
 import { toolMessages } from "../test/e2e/wire-view.js";
 import { buildDemoScript } from "./script.js";
@@ -11,20 +14,45 @@ import { buildDemoScript } from "./script.js";
 interface Pass {
   sb: Sandbox;
   metrics: RequestMetrics;
+  /** Every request billed under Anthropic's cache rule at the catalog prices of the models the fakes stand for. */
+  dollars: number;
   ms: number;
 }
 
+/** The figures the README quotes; test/e2e/demo.e2e.test.ts holds the README to them. */
+export interface DemoFigures {
+  prompts: number;
+  toolCalls: number;
+  reclaimPct: number;
+  dollarsOff: number;
+  dollarsOn: number;
+  chains: string[];
+  /** The pruning-on run's session file, kept for the user to look at. */
+  sessionFile: string;
+}
+
+/** The simulated cache lives for the whole run: the demo's prompts follow each other within seconds. */
+const CACHE_TTL_SECONDS = 300;
+
 async function runPass(enabled: boolean): Promise<Pass> {
   const script = buildDemoScript(REPO_ROOT);
-  const sb = await makeSandbox({ projectDir: REPO_ROOT, contextPrune: { enabled }, script: { main: script.main } });
+  const sb = await makeSandbox({
+    projectDir: REPO_ROOT,
+    contextPrune: { enabled },
+    script: { main: script.main },
+    cache: new PromptCacheSim({ ttlMs: CACHE_TTL_SECONDS * 1000, modelIds: cacheModelIds() }),
+    modelFields: pricedModelFields(CACHE_TTL_SECONDS),
+  });
   const run = await runPrint(sb, script.prompts, [], { timeoutMs: 120000 });
   if (run.code !== 0) throw new Error(`pi exited ${run.code} (pruning ${enabled ? "on" : "off"}):\n${run.stderr}`);
   const issues = problems(sb);
   if (issues.length > 0) throw new Error(`provider-side problems (pruning ${enabled ? "on" : "off"}):\n${issues.join("\n")}`);
-  return { sb, metrics: measureRequests(sb.fake.requests), ms: run.ms };
+  const dollars = runFigures(sb.fake.requests, pricesFor("anthropic-messages")).costUsd;
+  return { sb, metrics: measureRequests(sb.fake.requests), dollars, ms: run.ms };
 }
 
 const n = (x: number) => x.toLocaleString("en-US");
+const usd = (x: number) => `$${x.toFixed(4)}`;
 const row = (label: string, off: string, on: string) => `  ${label.padEnd(30)}${off.padStart(14)}${on.padStart(14)}`;
 
 function countTools(entries: any[]): Map<string, number> {
@@ -64,18 +92,19 @@ function perRequest(label: string, m: RequestMetrics): string[] {
   return [`  ${label}:`, ...m.requests.map((r) => `    #${String(r.seq).padEnd(4)}${r.kind.padEnd(12)}${n(r.inputChars).padStart(10)} chars${r.prefixBreak ? "  prefix break" : ""}`)];
 }
 
-async function main(): Promise<void> {
-  const verbose = process.argv.includes("--verbose");
+/** Runs the tour twice, prints as it goes (`log`), and returns the figures the README quotes. */
+export async function runDemo(verbose: boolean, log: (line: string) => void = console.log): Promise<DemoFigures> {
   const script = buildDemoScript(REPO_ROOT);
-  console.log("pi-condense demo: a scripted code tour of this repository through the real pi CLI");
-  console.log(`  fake provider on 127.0.0.1 (no network, no API key); ${script.prompts.length} prompts, ${script.toolCalls} scripted tool calls; running twice...`);
+  log("pi-condense demo: a scripted code tour of this repository through the real pi CLI");
+  log(`  fake provider on 127.0.0.1 (no network, no API key); ${script.prompts.length} prompts, ${script.toolCalls} scripted tool calls; running twice...`);
   const off = await runPass(false);
   const on = await runPass(true);
   try {
     const entries = sessionEntries(on.sb);
     const tools = [...countTools(entries)].map(([k, v]) => `${k} ${v}`).join(", ");
     const reclaim = 1 - on.metrics.mainInputChars / off.metrics.mainInputChars;
-    const chains = entries.filter((e) => e.customType === "context-prune-chain").map((e) => e.data.blockId);
+    const saved = 1 - on.dollars / off.dollars;
+    const chains: string[] = entries.filter((e) => e.customType === "context-prune-chain").map((e) => e.data.blockId);
     const lines = [
       "",
       `  tool calls executed by pi: ${tools}`,
@@ -86,18 +115,24 @@ async function main(): Promise<void> {
       row("provider input, main (chars)", n(off.metrics.mainInputChars), n(on.metrics.mainInputChars)),
       row("summarizer input (chars)", n(off.metrics.summarizerInputChars), n(on.metrics.summarizerInputChars)),
       row("cache-prefix breaks", n(off.metrics.prefixBreaks), n(on.metrics.prefixBreaks)),
+      row("dollars (both models)", usd(off.dollars), usd(on.dollars)),
       row("wall time (ms)", n(off.ms), n(on.ms)),
       "",
       `  reclaim: ${(reclaim * 100).toFixed(1)}% less main-model input with pruning on`,
+      `  dollars: ${usd(off.dollars)} without pruning, ${usd(on.dollars)} with it (${(Math.abs(saved) * 100).toFixed(1)}% ${saved >= 0 ? "saved" : "more"}), summarizer included`,
+      `    priced as ${MAIN_PRICE_MODEL} (main) and ${SUMMARIZER_PRICE_MODEL} (summarizer) from pi-ai's catalog, Anthropic's prompt-cache rule simulated, tokens = chars / 4`,
       `  flushes: ${flushSummary(entries)}`,
-      `  chains compressed: ${chains.length > 0 ? chains.join(", ") : "none"}`,
+      `  earlier prompts' work compressed: ${chains.length > 0 ? chains.join(", ") : "none"}`,
       "  recovered original via context_tree_query(t1):",
       ...recovered(on),
       `  session file (pruning on): ${sessionFile(on.sb)}`,
-      "  summaries come from the fake summarizer, so the reclaim figure shows the mechanism, not a model's quality.",
+      on.metrics.summarizerRequests === 0
+        ? "  no summarizer call: every output here can be had again (reads, listings), so each was archived without a summary."
+        : "  summaries come from the fake summarizer, so the reclaim figure shows the mechanism, not a model's quality.",
     ];
     if (verbose) lines.push("", ...perRequest("pruning OFF", off.metrics), ...perRequest("pruning ON", on.metrics));
-    console.log(lines.join("\n"));
+    log(lines.join("\n"));
+    return { prompts: script.prompts.length, toolCalls: script.toolCalls, reclaimPct: reclaim * 100, dollarsOff: off.dollars, dollarsOn: on.dollars, chains, sessionFile: sessionFile(on.sb) };
   } finally {
     await disposeSandbox(off.sb);
     await on.sb.fake.close();
@@ -105,4 +140,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (import.meta.main) await runDemo(process.argv.includes("--verbose"));

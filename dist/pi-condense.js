@@ -3089,7 +3089,7 @@ async function compressAfterFlush(state, ctx, messages, after) {
     return entries.map((e) => e.blockId);
   } catch (err) {
     if (!isStaleContextError(err))
-      safeNotify(ctx, `pruner: compressing earlier requests failed: ${errorMessage(err)}`, "warning");
+      safeNotify(ctx, `pruner: compressing earlier prompts' work failed: ${errorMessage(err)}`, "warning");
     return [];
   }
 }
@@ -3126,6 +3126,26 @@ async function compressClosedChains(state, ctx, signal) {
   }
   return compressAfterFlush(state, ctx, messages, { closingMessage: undefined, appendEntry, heldKeys: new Set, signal });
 }
+function keptPrompts(state, messages, nothingArchivable, compressedNow) {
+  const { chains, eligible } = selectChains(state, messages, messages, 0);
+  const compressed = new Set(state.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
+  const justNow = new Set(compressedNow.map((entry) => entry.startUserTimestamp));
+  const open = new Set(eligible.map((chain) => chain.startUserTimestamp));
+  const kept = { alreadyCompressed: 0, underWay: 0, noToolCalls: 0, readBack: 0, nothingArchivable };
+  for (const chain of chains) {
+    if (justNow.has(chain.startUserTimestamp))
+      continue;
+    if (compressed.has(chain.startUserTimestamp))
+      kept.alreadyCompressed++;
+    else if (chain.finalAssistantTimestamp === null)
+      kept.underWay++;
+    else if (chain.middleToolCallIds.length === 0)
+      kept.noToolCalls++;
+    else if (!open.has(chain.startUserTimestamp))
+      kept.readBack++;
+  }
+  return kept;
+}
 async function compactChains(state, ctx) {
   const messages = projectBranchMessages(ctx.sessionManager.getBranch());
   const appendEntry = (customType, data) => state.pi.appendEntry(customType, data);
@@ -3134,14 +3154,52 @@ async function compactChains(state, ctx) {
     recordCompressions(state, result.compressedEntries);
     refreshQuietly(state, ctx);
   }
-  return {
-    compressedEntries: result.compressedEntries,
-    skipped: result.skipped.filter((s) => s.reason === "no-summary").length
-  };
+  const nothingArchivable = result.skipped.filter((s) => s.reason === "no-summary").length;
+  return { compressedEntries: result.compressedEntries, kept: keptPrompts(state, messages, nothingArchivable, result.compressedEntries) };
 }
 
 // src/commands/commands.ts
 import { Text as Text2 } from "@earendil-works/pi-tui";
+
+// src/ui/report.ts
+import { Text } from "@earendil-works/pi-tui";
+function showReport(pi, ctx, text, level = "info") {
+  try {
+    if (ctx.mode === "tui")
+      pi.appendEntry(CUSTOM_TYPE_REPORT, { text, level });
+    else
+      ctx.ui.notify(text, level);
+  } catch (err) {
+    console.error("pi-condense: showing a report failed", err);
+  }
+}
+function reportData(data) {
+  const value = data;
+  if (typeof value?.text !== "string" || value.text.length === 0)
+    return;
+  return { text: value.text, level: value.level === "warning" ? "warning" : "info" };
+}
+function renderReportEntry(entry, _options, theme) {
+  const report = reportData(entry.data);
+  if (!report)
+    return;
+  const [first, ...rest] = report.text.split(`
+`);
+  const head = theme.fg(report.level === "warning" ? "warning" : "accent", first ?? "");
+  const body = rest.map((line) => theme.fg("muted", line));
+  return new Text([head, ...body].join(`
+`), 1, 0);
+}
+function registerReportRenderer(pi) {
+  pi.registerEntryRenderer(CUSTOM_TYPE_REPORT, (entry, options, theme) => {
+    try {
+      return renderReportEntry(entry, options, theme);
+    } catch (err) {
+      console.error("pi-condense: rendering a report failed", err);
+      return;
+    }
+  });
+}
 
 // src/render/diagnostics.ts
 var ARCHIVE_MISS = "archive-miss";
@@ -3268,6 +3326,9 @@ function info(ctx, message) {
 function warn(ctx, message) {
   safeNotify2(ctx, message, "warning");
 }
+function confirm(deps, ctx, message) {
+  showReport(deps.pi, ctx, message);
+}
 function refreshStatus(deps, ctx, config = deps.currentConfig.value) {
   try {
     setPruneStatusWidget(ctx, config, deps.getLiveReclaim(), deps.getDiagnosticCounts?.());
@@ -3365,46 +3426,6 @@ function openProgressWidget(ctx, batches, now = Date.now) {
   };
 }
 
-// src/ui/report.ts
-import { Text } from "@earendil-works/pi-tui";
-function showReport(pi, ctx, text, level = "info") {
-  try {
-    if (ctx.mode === "tui")
-      pi.appendEntry(CUSTOM_TYPE_REPORT, { text, level });
-    else
-      ctx.ui.notify(text, level);
-  } catch (err) {
-    console.error("pi-condense: showing a report failed", err);
-  }
-}
-function reportData(data) {
-  const value = data;
-  if (typeof value?.text !== "string" || value.text.length === 0)
-    return;
-  return { text: value.text, level: value.level === "warning" ? "warning" : "info" };
-}
-function renderReportEntry(entry, _options, theme) {
-  const report = reportData(entry.data);
-  if (!report)
-    return;
-  const [first, ...rest] = report.text.split(`
-`);
-  const head = theme.fg(report.level === "warning" ? "warning" : "accent", first ?? "");
-  const body = rest.map((line) => theme.fg("muted", line));
-  return new Text([head, ...body].join(`
-`), 1, 0);
-}
-function registerReportRenderer(pi) {
-  pi.registerEntryRenderer(CUSTOM_TYPE_REPORT, (entry, options, theme) => {
-    try {
-      return renderReportEntry(entry, options, theme);
-    } catch (err) {
-      console.error("pi-condense: rendering a report failed", err);
-      return;
-    }
-  });
-}
-
 // src/ui/tree-browser.ts
 import { getMarkdownTheme } from "@earendil-works/pi-coding-agent";
 import { getKeybindings, Markdown, matchesKey, truncateToWidth as truncateToWidth3, visibleWidth as visibleWidth2, wrapTextWithAnsi } from "@earendil-works/pi-tui";
@@ -3428,8 +3449,8 @@ function frame(title, lines, width, options = {}) {
 
 // src/ui/prune-tree.ts
 var PROMPT_CHARS = 200;
-var NO_PROMPT = "(request without text)";
-var UNKNOWN_PROMPT = "(request not on this branch)";
+var NO_PROMPT = "(prompt without text)";
+var UNKNOWN_PROMPT = "(prompt not on this branch)";
 function oneLine(text) {
   return text.replace(/\s+/g, " ").trim();
 }
@@ -3716,87 +3737,6 @@ async function showTreeBrowser(ctx, roots) {
   await ctx.ui.custom((tui, theme, keybindings, done) => new TreeBrowser(roots, theme, () => done(undefined), keybindings, () => Math.floor(tui.terminal.rows * HEIGHT_SHARE)), { overlay: true, overlayOptions: { width: "80%", minWidth: 80, maxHeight: `${HEIGHT_SHARE * 100}%`, anchor: "center" } });
 }
 
-// src/commands/command-actions.ts
-var NOT_FLUSHED = {
-  empty: "nothing to summarize yet",
-  "already-flushing": "a summary run is already going; try again when it ends",
-  "summarizer-failed": "the summarizer could not summarize anything",
-  "stale-context": "the session changed while summarizing",
-  failed: "summarizing failed",
-  aborted: "summarizing was stopped"
-};
-function flushNotice(result) {
-  if (result.ok)
-    return;
-  const detail = result.error ? ` (${result.error})` : "";
-  return {
-    message: `pruner: ${NOT_FLUSHED[result.reason] ?? result.reason}${detail}`,
-    type: result.reason === "empty" ? "info" : "warning"
-  };
-}
-var nowCommand = async (deps, ctx) => {
-  if (!deps.currentConfig.value.enabled) {
-    warn(ctx, "Context pruning is disabled. Run /pruner on first.");
-    return;
-  }
-  const batches = deps.capturePendingBatches(ctx);
-  if (batches.length === 0) {
-    info(ctx, "pruner: nothing to summarize yet");
-    await deps.flushPending(ctx, { previewedBatches: batches, trigger: "manual" });
-    return;
-  }
-  const widget = openProgressWidget(ctx, batches);
-  let result;
-  try {
-    result = await deps.flushPending(ctx, {
-      previewedBatches: batches,
-      onProgress: (index, _total, _batch, stage) => stage === "start" ? widget.updateRow(index, "running", 0) : widget.updateRow(index, stage),
-      onBatchTextProgress: (index, _total, _batch, received) => widget.updateRow(index, "running", received)
-    });
-  } finally {
-    widget.clearWidget();
-  }
-  refreshStatus(deps, ctx);
-  const notice = flushNotice(result);
-  if (notice)
-    safeNotify2(ctx, notice.message, notice.type);
-};
-function reclaimedTokens(indexer, entries) {
-  let chars = 0;
-  for (const entry of entries) {
-    const keys = entry.droppedOccurrenceKeys ?? entry.droppedToolCallIds;
-    for (const record of indexer.lookupToolCalls(keys))
-      chars += record.resultText.length;
-  }
-  return estimateTokens(chars);
-}
-var compactCommand = async (deps, ctx) => {
-  let compressed;
-  let skipped;
-  try {
-    ({ compressedEntries: compressed, skipped } = await deps.compactChains(ctx));
-  } catch (err) {
-    warn(ctx, `pruner: compact failed: ${errorMessage(err)}`);
-    return;
-  }
-  if (compressed.length === 0) {
-    const note = skipped > 0 ? `: ${plural(skipped, "request")} had no summary to compress yet` : "";
-    info(ctx, `pruner: no earlier request to compress${note}`);
-    return;
-  }
-  const blocks = compressed.map((entry) => entry.blockId).join(", ");
-  const tokens = reclaimedTokens(deps.indexer, compressed);
-  showReport(deps.pi, ctx, `pruner: compressed ${plural(compressed.length, "earlier request")} (${blocks}), about ${formatCompactCount(tokens)} tokens fewer`);
-};
-var treeCommand = async (deps, ctx) => {
-  const roots = buildPruneTree(ctx, deps.indexer);
-  if (roots.length === 0) {
-    info(ctx, "No summarized tool outputs in this session yet.");
-    return;
-  }
-  await showTreeBrowser(ctx, roots);
-};
-
 // src/summarize/budget.ts
 var MAX_BUDGET_WINDOW = 300000;
 function isShare(value) {
@@ -4046,7 +3986,7 @@ function setEnabled(enabled) {
   return async (deps, ctx) => {
     const next = applyConfig(deps, ctx, { enabled });
     clearBootWidget(ctx);
-    info(ctx, enabled ? "Context pruning enabled." : "Context pruning disabled.");
+    confirm(deps, ctx, enabled ? "Context pruning enabled." : "Context pruning disabled.");
     refreshStatus(deps, ctx, next);
   };
 }
@@ -4093,7 +4033,7 @@ var modelCommand = async (deps, ctx, args) => {
     return;
   const level = suffix;
   applyConfig(deps, ctx, level ? { summarizerModel: model, summarizerThinking: level } : { summarizerModel: model });
-  info(ctx, `Summarizer model set to: ${model}${level ? ` with thinking ${level}` : ""}`);
+  confirm(deps, ctx, `Summarizer model set to: ${model}${level ? ` with thinking ${level}` : ""}`);
   if (model !== "default")
     warnWithoutCredentials(ctx, model);
 };
@@ -4116,7 +4056,7 @@ var thinkingCommand = async (deps, ctx, args) => {
     return;
   }
   applyConfig(deps, ctx, { summarizerThinking: arg });
-  info(ctx, `Summarizer thinking set to: ${arg}`);
+  confirm(deps, ctx, `Summarizer thinking set to: ${arg}`);
 };
 var PRUNE_ON_EFFECT = {
   "agent-message": "tool outputs are summarized after the agent's final reply",
@@ -4132,7 +4072,7 @@ var pruneOnCommand = async (deps, ctx, args) => {
     return;
   }
   const next = applyConfig(deps, ctx, { pruneOn: mode });
-  info(ctx, `Prune-on set to ${mode}: ${PRUNE_ON_EFFECT[mode]}.`);
+  confirm(deps, ctx, `Prune-on set to ${mode}: ${PRUNE_ON_EFFECT[mode]}.`);
   refreshStatus(deps, ctx, next);
 };
 var batchingCommand = async (deps, ctx, args) => {
@@ -4145,7 +4085,7 @@ var batchingCommand = async (deps, ctx, args) => {
     return;
   }
   applyConfig(deps, ctx, { batchingMode: preset.value });
-  info(ctx, `Batching mode set to: ${preset.label}`);
+  confirm(deps, ctx, `Batching mode set to: ${preset.label}`);
 };
 function parseListEntry(text) {
   if (CLEAR_WORDS.has(text.trim().toLowerCase()))
@@ -4170,7 +4110,7 @@ function protectedListCommand(spec) {
       list = parseListEntry(entered);
     }
     applyConfig(deps, ctx, { [spec.key]: list });
-    info(ctx, `${spec.label}: ${listOrNone(list)}`);
+    confirm(deps, ctx, `${spec.label}: ${listOrNone(list)}`);
   };
 }
 var protectedToolsCommand = protectedListCommand({
@@ -4196,7 +4136,7 @@ var minBatchCharsCommand = async (deps, ctx, args) => {
     return;
   }
   applyConfig(deps, ctx, { minBatchChars: n });
-  info(ctx, n === 0 ? "min-batch-chars set to 0: every tool turn's outputs are summarized, however small." : `min-batch-chars set to ${n}: smaller tool turns are left as they are.`);
+  confirm(deps, ctx, n === 0 ? "min-batch-chars set to 0: every tool turn's outputs are summarized, however small." : `min-batch-chars set to ${n}: smaller tool turns are left as they are.`);
 };
 function messagesWord(n) {
   return n === 1 ? "1 of your messages" : `${n} of your messages`;
@@ -4214,7 +4154,7 @@ var recoveryGraceCommand = async (deps, ctx, args) => {
     return;
   }
   applyConfig(deps, ctx, { recoveryGraceTurns: n });
-  info(ctx, n === 0 ? "recovery-grace set to 0: a recovered output goes back to its short stub right away." : `recovery-grace set to ${n}: a recovered output stays whole for ${messagesWord(n)}.`);
+  confirm(deps, ctx, n === 0 ? "recovery-grace set to 0: a recovered output goes back to its short stub right away." : `recovery-grace set to ${n}: a recovered output stays whole for ${messagesWord(n)}.`);
 };
 var DEDUP_VALUES = { on: true, true: true, off: false, false: false };
 var dedupCommand = async (deps, ctx, args) => {
@@ -4230,7 +4170,102 @@ var dedupCommand = async (deps, ctx, args) => {
   }
   const value = DEDUP_VALUES[arg];
   applyConfig(deps, ctx, { dedupByContentHash: value });
-  info(ctx, `Content-hash dedup turned ${onOff(value)}.`);
+  confirm(deps, ctx, `Content-hash dedup turned ${onOff(value)}.`);
+};
+
+// src/commands/command-actions.ts
+var NOT_FLUSHED = {
+  empty: "nothing to summarize yet",
+  "already-flushing": "a summary run is already going; try again when it ends",
+  "summarizer-failed": "the summarizer could not summarize anything",
+  "stale-context": "the session changed while summarizing",
+  failed: "summarizing failed",
+  aborted: "summarizing was stopped"
+};
+function flushNotice(result) {
+  if (result.ok)
+    return;
+  const detail = result.error ? ` (${result.error})` : "";
+  return {
+    message: `pruner: ${NOT_FLUSHED[result.reason] ?? result.reason}${detail}`,
+    type: result.reason === "empty" ? "info" : "warning"
+  };
+}
+var nowCommand = async (deps, ctx) => {
+  if (!deps.currentConfig.value.enabled) {
+    warn(ctx, "Context pruning is disabled. Run /pruner on first.");
+    return;
+  }
+  const batches = deps.capturePendingBatches(ctx);
+  if (batches.length === 0) {
+    info(ctx, "pruner: nothing to summarize yet");
+    await deps.flushPending(ctx, { previewedBatches: batches, trigger: "manual" });
+    return;
+  }
+  const widget = openProgressWidget(ctx, batches);
+  let result;
+  try {
+    result = await deps.flushPending(ctx, {
+      previewedBatches: batches,
+      onProgress: (index, _total, _batch, stage) => stage === "start" ? widget.updateRow(index, "running", 0) : widget.updateRow(index, stage),
+      onBatchTextProgress: (index, _total, _batch, received) => widget.updateRow(index, "running", received)
+    });
+  } finally {
+    widget.clearWidget();
+  }
+  refreshStatus(deps, ctx);
+  const notice = flushNotice(result);
+  if (notice)
+    safeNotify2(ctx, notice.message, notice.type);
+};
+function reclaimedTokens(indexer, entries) {
+  let chars = 0;
+  for (const entry of entries) {
+    const keys = entry.droppedOccurrenceKeys ?? entry.droppedToolCallIds;
+    for (const record of indexer.lookupToolCalls(keys))
+      chars += record.resultText.length;
+  }
+  return estimateTokens(chars);
+}
+function keptNote(kept, graceTurns) {
+  const parts = [];
+  if (kept.alreadyCompressed > 0)
+    parts.push(`${plural(kept.alreadyCompressed, "prompt")} already compressed`);
+  if (kept.readBack > 0) {
+    parts.push(`${plural(kept.readBack, "prompt")} holding an output read back recently (kept whole for ${messagesWord(graceTurns)} after the read)`);
+  }
+  if (kept.nothingArchivable > 0)
+    parts.push(`${plural(kept.nothingArchivable, "prompt")} whose outputs are protected or could not be archived`);
+  if (kept.noToolCalls > 0)
+    parts.push(`${plural(kept.noToolCalls, "prompt")} with no tool output to compress`);
+  if (kept.underWay > 0)
+    parts.push(`${plural(kept.underWay, "prompt")} still under way`);
+  return parts.length > 0 ? `: ${parts.join("; ")}` : "";
+}
+var compactCommand = async (deps, ctx) => {
+  let compressed;
+  let kept;
+  try {
+    ({ compressedEntries: compressed, kept } = await deps.compactChains(ctx));
+  } catch (err) {
+    warn(ctx, `pruner: compact failed: ${errorMessage(err)}`);
+    return;
+  }
+  if (compressed.length === 0) {
+    showReport(deps.pi, ctx, `pruner: no earlier prompt's work left to compress${keptNote(kept, deps.currentConfig.value.recoveryGraceTurns)}`);
+    return;
+  }
+  const blocks = compressed.map((entry) => entry.blockId).join(", ");
+  const tokens = reclaimedTokens(deps.indexer, compressed);
+  showReport(deps.pi, ctx, `pruner: compressed the work of ${plural(compressed.length, "earlier prompt")} (${blocks}), about ${formatCompactCount(tokens)} tokens fewer`);
+};
+var treeCommand = async (deps, ctx) => {
+  const roots = buildPruneTree(ctx, deps.indexer);
+  if (roots.length === 0) {
+    info(ctx, "No summarized tool outputs in this session yet.");
+    return;
+  }
+  await showTreeBrowser(ctx, roots);
 };
 
 // src/commands/command-help.ts
@@ -4250,7 +4285,7 @@ var SUBCOMMANDS = [
   item("report", "report    — replay a session: tokens, dollars and cache misses with and without pruning"),
   item("tree", "tree      — browse the summarized tool outputs"),
   item("now", "now       — summarize the waiting tool outputs now, with progress"),
-  item("compact", "compact   — compress every finished earlier request now"),
+  item("compact", "compact   — compress the work of every finished earlier prompt now"),
   item("protected-tools", "protected-tools — show or edit the tools whose outputs are never summarized"),
   item("protected-paths", "protected-paths — show or edit the file globs whose reads are never summarized"),
   item("min-batch-chars", "min-batch-chars — show or set the size under which outputs are left as they are"),
@@ -4296,7 +4331,7 @@ var USAGE = [
   ["/pruner min-batch-chars <n>", "Set that size in characters (0 summarizes everything)"],
   ["/pruner recovery-grace", "Show for how many of your messages a recovered output stays whole"],
   ["/pruner recovery-grace <n>", "Set that number (0 turns it off)"],
-  ["/pruner compact", "Compress every finished earlier request now, also the most recent ones"],
+  ["/pruner compact", "Compress the work of every finished earlier prompt now, also the most recent ones"],
   ["/pruner dedup", "Show whether repeated outputs point at their earlier copy"],
   ["/pruner dedup on|off", "Switch that on or off"],
   ["/pruner help", "Show this help"]
@@ -4307,7 +4342,7 @@ var SECTIONS = [
     [
       "When a tool turn's outputs add up to fewer characters than this (default 1000), summarizing",
       "would save little: they stay as they are, with no summarizer call, and are not offered again.",
-      "quietOversizedSkips leaves them out of the line each summary run ends with."
+      "The Quiet skip notifications setting (/pruner settings) leaves them out of the line a run ends with."
     ]
   ],
   [
@@ -4584,7 +4619,7 @@ function dollars(amount) {
 // src/ui/policy-status.ts
 var SUMMARIES_MEANING = {
   auto: "only for outputs that cannot be had again",
-  always: "for every output, as 2.9.1",
+  always: "for every output",
   never: "none; stubs keep each output's facts"
 };
 function archivedLine(summaries, archived) {
@@ -4639,10 +4674,10 @@ function policyStatusBlock(view) {
   --- prompt cache and flush policy ---`;
   const archived = archivedLine(view.summaries, view.archived);
   if (view.policy === "classic") {
-    return [header, "  policy: classic (summarize at every final reply, as 2.9.1)", archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule)].join(`
+    return [header, "  policy: classic (summarize at every final reply of the agent)", archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule)].join(`
 `);
   }
-  const policy = view.active ? "  policy: cost (summarize when it pays)" : "  policy: cost (inactive: pruning is off or on demand)";
+  const policy = view.idleReason ? `  policy: cost (deciding nothing: ${view.idleReason})` : "  policy: cost (summarize when it pays)";
   return [header, policy, archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), pendingLine(view.pending), lastLine(view.last)].join(`
 `);
 }
@@ -4684,7 +4719,7 @@ function contextBlock(metrics, rearmed, reclaim) {
   --- context now (what the provider receives) ---` + `
   context sent:                     ${contextSentText(reclaim)}` + `
   thinking since the last reply:    ${formatCompactCount(metrics.openCycleThinkingTokens)} tokens` + `
-  largest request:                  ${metrics.largestChainSharePct}% of the context` + `
+  largest prompt's work:            ${metrics.largestChainSharePct}% of the context` + `
   tool output not yet summarized:   ${formatCompactCount(metrics.frontierGapTokens)} tokens` + (rearmed ? `
   found after reload:               earlier tool output waiting to be summarized` : "");
 }
@@ -4707,12 +4742,15 @@ function statusReport(deps, ctx) {
 }
 function statsReport(stats, reclaim) {
   const chains = stats.chainsCompressed ?? 0;
-  if (stats.callCount === 0 && chains === 0)
-    return "pruner stats: no summarizer calls yet.";
+  const compressed = chains > 0 ? `
+  earlier prompts compressed: ${chains}` : "";
   const sent = `
   context sent: ${contextSentText(reclaim)}`;
-  return `pruner stats:${usageLines(stats)}${chains > 0 ? `
-  earlier requests compressed: ${chains}` : ""}${sent}`;
+  if (stats.callCount === 0 && chains === 0)
+    return reclaim && reclaim.beforeChars > 0 ? `pruner stats: no summarizer calls yet.${sent}` : "pruner stats: no summarizer calls yet.";
+  const spent = stats.callCount > 0 ? `${usageLines(stats)}
+  (calls, tokens and cost are the summarizer's own)` : "";
+  return `pruner stats:${spent}${sent}${compressed}`;
 }
 var statusCommand = async (deps, ctx) => {
   showReport(deps.pi, ctx, statusReport(deps, ctx));
@@ -4805,7 +4843,7 @@ function parseReportArgs(parts, current) {
       const flushPolicy = Object.hasOwn(POLICIES, policy) ? POLICIES[policy] : undefined;
       if (flushPolicy) {
         config.flushPolicy = flushPolicy;
-        named.push(flushPolicy === "cost" ? "the cost policy" : "2.9.1 policy");
+        named.push(flushPolicy === "cost" ? "the cost policy" : "the classic policy");
       } else
         errors.push(`--policy ${policy || "(missing)"}: use cost, classic or 2.9.1`);
       continue;
@@ -4914,8 +4952,8 @@ var ROWS = [
   ["summarizer in", (t) => tokens(t.summarizerInput)],
   ["summarizer out", (t) => tokens(t.summarizerOutput)],
   ["summaries", (t) => String(t.summarizerCalls)],
-  ["prefix breaks", (t) => String(t.prefixBreaks)],
-  ["cold starts", (t) => String(t.coldStarts)],
+  ["history rewrites", (t) => String(t.prefixBreaks)],
+  ["empty cache", (t) => String(t.coldStarts)],
   [LOOKBACK_ROW, (t) => String(t.lookbackMisses)],
   ["peak context", (t) => tokens(t.peakContext)],
   ["dollars", (t) => dollars2(t.dollars)]
@@ -4946,10 +4984,11 @@ function cacheLines(report) {
 }
 function estimateLines(report) {
   const s = report.summaryEstimate;
-  const summary = s.samples === 0 ? `summaries estimated at ${percent(s.ratio)} of the raw output (no real summaries in this session to calibrate against)` : `summaries estimated at ${percent(s.ratio)} of the raw output, calibrated on ${s.samples} real ${s.samples === 1 ? "summary" : "summaries"}` + (s.meanAbsError === undefined ? "" : `; leave-one-out error ${percent(s.meanAbsError)}`);
+  const summary = s.samples === 0 ? `summaries estimated at ${percent(s.ratio)} of the raw output (no real summaries in this session to calibrate against)` : `summaries estimated at ${percent(s.ratio)} of the raw output, calibrated on ${s.samples} real ${s.samples === 1 ? "summary" : "summaries"}` + (s.meanAbsError === undefined ? "" : `; off by ${percent(s.meanAbsError)} on average when each is predicted from the others`);
   const t = report.tokens;
   const token = t.samples === 0 ? "tokens estimated as chars/4 (no recorded usage to calibrate against)" : `tokens: ${t.charsPerToken.toFixed(2)} chars per token, calibrated on ${t.samples} recorded requests; ` + `per-request error ${percent(t.errorCalibrated ?? 0)} (chars/4: ${percent(t.errorAtFour ?? 0)})`;
-  return [summary, token];
+  const rows = "history rewrites: requests whose earlier messages changed, so the cache was read only up to the change; empty cache: the first request and any sent after the cache expired";
+  return [summary, token, rows];
 }
 function wrap(text, indent) {
   const words = text.split(" ");
@@ -5044,8 +5083,8 @@ var TOTAL_ROWS = [
   ["summarizer input", (s) => tokens(s.totals.summarizerInput)],
   ["summarizer output", (s) => tokens(s.totals.summarizerOutput)],
   ["summaries", (s) => String(s.totals.summarizerCalls)],
-  ["prefix breaks", (s) => String(s.totals.prefixBreaks)],
-  ["cold starts", (s) => String(s.totals.coldStarts)],
+  ["history rewrites", (s) => String(s.totals.prefixBreaks)],
+  ["requests with an empty cache", (s) => String(s.totals.coldStarts)],
   ["lookback misses", (s) => String(s.totals.lookbackMisses)],
   ["peak context", (s) => tokens(s.totals.peakContext)],
   ["dollars", (s) => dollars2(s.totals.dollars)]
@@ -8282,7 +8321,7 @@ function decideFlush(input) {
   }
   const fallback = fallbackReason(input);
   if (fallback)
-    return verdict(input.moment !== "in-run", "fallback", `${fallback}: deciding as 2.9.1 did`);
+    return verdict(input.moment !== "in-run", "fallback", `${fallback}: summarizing at the agent's final reply, as the classic policy does`);
   const figures = input.figures;
   const expected = input.moment === "in-run" ? expectedRemainingRequests(input.runRequests, input.promptsSoFar, "in-run") : expectedRemainingRequests(input.cache.requests, input.promptsSoFar, "after-reply");
   const cacheRule = input.cacheRule ?? LONGEST_PREFIX;
@@ -8948,8 +8987,12 @@ function replayNotes(options, recorded, scenarios, costPolicy) {
   if (!recorded)
     notes.push("the session has no pi-condense entries: what it sent is the no-pruning run");
   const settings = options.overrides.length > 0 ? `your settings with ${options.overrides.join(", ")}` : "your current settings";
-  notes.push(costPolicy ? `what-if: ${settings}, with the cost policy's flush decisions at the final reply, after an expired cache and past contextPressure (its in-run flushes are not simulated; after a flush that paid, closed chains are compressed only when that pays too)` : `what-if: ${settings}, with 2.9.1's flush timing (the final reply, budget gates)`);
+  notes.push(costPolicy ? `what-if: ${settings}, with the cost policy's flush decisions at the final reply, after an expired cache and past contextPressure (its in-run flushes are not simulated; after a flush that paid, earlier prompts' work is compressed only when that pays too)` : `what-if: ${settings}, with the classic policy's timing (at the agent's final reply, and at the budget gates)`);
   const whatIf = scenarios.find((s) => s.name === "whatif");
+  if (options.config.pruneOn === "on-demand") {
+    const same = whatIf && whatIf.totals.summarizerCalls === 0 ? ", so the what-if equals no pruning" : "";
+    notes.push(`what-if: your settings summarize only when you run /pruner now, which a replay cannot do${same}; ` + "add pruneOn=agent-message to see what summarizing after each final reply saves");
+  }
   if (whatIf && whatIf.totals.summarizerCalls === 0 && options.config.pruneOn === "agent-message" && options.config.autoBudgetThreshold === null) {
     notes.push("what-if summarized nothing: no final text reply ended a tool run, or every batch was under minBatchChars; try autoBudgetThreshold=0.1 or frontierGapThresholdTokens=2000");
   }
@@ -10726,7 +10769,7 @@ function flushReportLine(processed, compressedBlocks, config) {
   const summarized = summarizedPart(processed);
   const unsummarized = unsummarizedParts(processed);
   const skipped = config.quietOversizedSkips ? [] : skippedParts(processed, config.minBatchChars);
-  const compressed = compressedBlocks.length > 0 ? [`compressed ${plural(compressedBlocks.length, "earlier request")} (${compressedBlocks.join(", ")})`] : [];
+  const compressed = compressedBlocks.length > 0 ? [`compressed the work of ${plural(compressedBlocks.length, "earlier prompt")} (${compressedBlocks.join(", ")})`] : [];
   const parts = [...summarized ? [summarized] : [], ...unsummarized, ...skipped, ...compressed];
   if (parts.length === 0)
     return;
@@ -11273,6 +11316,14 @@ function costPolicyActive(state) {
   const config = state.config.value;
   return config.enabled && config.flushPolicy === "cost" && config.pruneOn === "agent-message";
 }
+function costPolicyIdleReason(state) {
+  const config = state.config.value;
+  if (!config.enabled)
+    return "pruning is off";
+  if (config.pruneOn === "on-demand")
+    return "tool outputs are summarized only on /pruner now";
+  return;
+}
 function recordRequest(state, message) {
   if (message?.role !== "assistant")
     return;
@@ -11454,7 +11505,7 @@ function policyView(state, ctx) {
   }
   return {
     policy: config.flushPolicy,
-    active: costPolicyActive(state),
+    idleReason: costPolicyIdleReason(state),
     cache: state.cache.state(Date.now(), cacheTtlMs2(ctx)),
     pending,
     last: state.policy.last,

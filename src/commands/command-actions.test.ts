@@ -22,7 +22,7 @@ function harness(options: any = {}) {
   const box = { value: { ...DEFAULT_CONFIG, enabled: true, ...options.config } };
   const flushPending = mock(options.flush ?? (async () => ({ ok: false, reason: "empty" })));
   const capture = mock(options.capture ?? (() => []));
-  const compact = mock(options.compact ?? (async () => ({ compressedEntries: [], skipped: 0 })));
+  const compact = mock(options.compact ?? (async () => ({ compressedEntries: [], kept: { alreadyCompressed: 0, underWay: 0, noToolCalls: 0, readBack: 0, nothingArchivable: 0 } })));
   registerCommands(pi, box, flushPending, capture, () => ZERO_STATS as any, () => undefined, options.indexer ?? ({} as any), compact, undefined, undefined, undefined, undefined);
   return { box, flushPending, capture, compact, run: (args: string, ctx: any) => spec.handler(args, ctx) };
 }
@@ -149,19 +149,25 @@ describe("flush result notices", () => {
 });
 
 describe("/pruner compact", () => {
-  test("nothing eligible with no-summary skips reports the skipped count (#29)", async () => {
-    const h = harness({ compact: async () => ({ compressedEntries: [], skipped: 2 }) });
+  test("nothing left to compress names why each remaining prompt stays whole (#29, issue 28)", async () => {
+    const kept = { alreadyCompressed: 3, underWay: 1, noToolCalls: 1, readBack: 2, nothingArchivable: 1 };
+    const h = harness({ config: { recoveryGraceTurns: 3 }, compact: async () => ({ compressedEntries: [], kept }) });
     const { ctx, notes } = uiRecorder();
     await h.run("compact", ctx);
-    expect(notes).toHaveLength(1);
-    expect(notes[0]![1]).toBe("info");
-    expect(notes[0]![0]).toBe("pruner: no earlier request to compress: 2 requests had no summary to compress yet");
+    expect(notes).toEqual([
+      [
+        "pruner: no earlier prompt's work left to compress: 3 prompts already compressed; " +
+          "2 prompts holding an output read back recently (kept whole for 3 of your messages after the read); " +
+          "1 prompt whose outputs are protected or could not be archived; 1 prompt with no tool output to compress; 1 prompt still under way",
+        "info",
+      ],
+    ]);
   });
 
-  test("nothing eligible and nothing skipped reads the bare notice", async () => {
+  test("nothing on the branch to compress reads the bare notice", async () => {
     const { ctx, notes } = uiRecorder();
     await harness().run("compact", ctx);
-    expect(notes).toEqual([["pruner: no earlier request to compress", "info"]]);
+    expect(notes).toEqual([["pruner: no earlier prompt's work left to compress", "info"]]);
   });
 
   test("compressed chains report block ids and the token estimate of their outputs, even while disabled", async () => {
@@ -176,11 +182,11 @@ describe("/pruner compact", () => {
       { blockId: "b1", droppedOccurrenceKeys: ["a@1"], droppedToolCallIds: ["a"] },
       { blockId: "b2", droppedToolCallIds: ["legacy"] },
     ];
-    const h = harness({ config: { enabled: false }, indexer, compact: async () => ({ compressedEntries: entries, skipped: 0 }) });
+    const h = harness({ config: { enabled: false }, indexer, compact: async () => ({ compressedEntries: entries, kept: { alreadyCompressed: 0, underWay: 0, noToolCalls: 0, readBack: 0, nothingArchivable: 0 } }) });
     const { ctx, notes } = uiRecorder();
     await h.run("compact", ctx);
     expect(lookups).toEqual([["a@1"], ["legacy"]]);
-    expect(notes).toEqual([["pruner: compressed 2 earlier requests (b1, b2), about 3 tokens fewer", "info"]]);
+    expect(notes).toEqual([["pruner: compressed the work of 2 earlier prompts (b1, b2), about 3 tokens fewer", "info"]]);
   });
 
   test("a compaction failure is a warning", async () => {

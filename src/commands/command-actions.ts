@@ -14,6 +14,8 @@ import { formatCompactCount } from "../summarize/stats.js";
 import { showReport } from "../ui/report.js";
 import { buildPruneTree, showTreeBrowser } from "../ui/tree-browser.js";
 import type { ChainCompressionEntry } from "../types.js";
+import type { KeptPrompts } from "../summarize/chain-pass.js";
+import { messagesWord } from "./command-config.js";
 
 const NOT_FLUSHED: Record<string, string> = {
   empty: "nothing to summarize yet",
@@ -75,23 +77,35 @@ function reclaimedTokens(indexer: ToolCallIndexer, entries: ChainCompressionEntr
   return estimateTokens(chars);
 }
 
+/** Why the prompts left on the branch stay whole, so "nothing to compress" is never a riddle. */
+function keptNote(kept: KeptPrompts, graceTurns: number): string {
+  const parts: string[] = [];
+  if (kept.alreadyCompressed > 0) parts.push(`${plural(kept.alreadyCompressed, "prompt")} already compressed`);
+  if (kept.readBack > 0) {
+    parts.push(`${plural(kept.readBack, "prompt")} holding an output read back recently (kept whole for ${messagesWord(graceTurns)} after the read)`);
+  }
+  if (kept.nothingArchivable > 0) parts.push(`${plural(kept.nothingArchivable, "prompt")} whose outputs are protected or could not be archived`);
+  if (kept.noToolCalls > 0) parts.push(`${plural(kept.noToolCalls, "prompt")} with no tool output to compress`);
+  if (kept.underWay > 0) parts.push(`${plural(kept.underWay, "prompt")} still under way`);
+  return parts.length > 0 ? `: ${parts.join("; ")}` : "";
+}
+
 export const compactCommand: SubcommandHandler = async (deps, ctx) => {
   let compressed: ChainCompressionEntry[];
-  let skipped: number;
+  let kept: KeptPrompts;
   try {
-    ({ compressedEntries: compressed, skipped } = await deps.compactChains(ctx));
+    ({ compressedEntries: compressed, kept } = await deps.compactChains(ctx));
   } catch (err) {
     warn(ctx, `pruner: compact failed: ${errorMessage(err)}`);
     return;
   }
   if (compressed.length === 0) {
-    const note = skipped > 0 ? `: ${plural(skipped, "request")} had no summary to compress yet` : "";
-    info(ctx, `pruner: no earlier request to compress${note}`);
+    showReport(deps.pi, ctx, `pruner: no earlier prompt's work left to compress${keptNote(kept, deps.currentConfig.value.recoveryGraceTurns)}`);
     return;
   }
   const blocks = compressed.map((entry) => entry.blockId).join(", ");
   const tokens = reclaimedTokens(deps.indexer, compressed);
-  showReport(deps.pi, ctx, `pruner: compressed ${plural(compressed.length, "earlier request")} (${blocks}), about ${formatCompactCount(tokens)} tokens fewer`);
+  showReport(deps.pi, ctx, `pruner: compressed the work of ${plural(compressed.length, "earlier prompt")} (${blocks}), about ${formatCompactCount(tokens)} tokens fewer`);
 };
 
 export const treeCommand: SubcommandHandler = async (deps, ctx: ExtensionCommandContext) => {

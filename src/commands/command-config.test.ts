@@ -26,7 +26,7 @@ async function run(
   const pi = { registerCommand: (_n: string, s: any) => (spec = s), registerMessageRenderer: () => {} } as any;
   const box = { value: { ...DEFAULT_CONFIG, enabled: true, ...config } as any };
   const original = box.value;
-  registerCommands(pi, box, async () => ({ ok: false, reason: "empty" }), () => [], () => ({}) as any, () => undefined, {} as any, async () => ({ compressedEntries: [], skipped: 0 }));
+  registerCommands(pi, box, async () => ({ ok: false, reason: "empty" }), () => [], () => ({}) as any, () => undefined, {} as any, async () => ({ compressedEntries: [], kept: { alreadyCompressed: 0, underWay: 0, noToolCalls: 0, readBack: 0, nothingArchivable: 0 } }));
   const notes: Array<[string, string | undefined]> = [];
   const status: Array<string | undefined> = [];
   const fullUi = { notify: (m: string, t?: string) => notes.push([m, t]), setStatus: (_id: string, t?: string) => status.push(t), ...ui };

@@ -5,7 +5,7 @@
  * nothing.
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import { applyConfig, info, onOff, refreshStatus, warn } from "./command-context.js";
+import { applyConfig, confirm, info, onOff, refreshStatus, warn } from "./command-context.js";
 import type { SubcommandHandler } from "./command-context.js";
 import { dedupDescription, listOrNone } from "./command-descriptions.js";
 import { checkModel, exampleModel, keysForBareId } from "./model-check.js";
@@ -60,7 +60,7 @@ export function setEnabled(enabled: boolean): SubcommandHandler {
   return async (deps, ctx) => {
     const next = applyConfig(deps, ctx, { enabled });
     clearBootWidget(ctx);
-    info(ctx, enabled ? "Context pruning enabled." : "Context pruning disabled.");
+    confirm(deps, ctx, enabled ? "Context pruning enabled." : "Context pruning disabled.");
     refreshStatus(deps, ctx, next);
   };
 }
@@ -117,7 +117,7 @@ export const modelCommand: SubcommandHandler = async (deps, ctx, args) => {
   if (model !== "default" && refuseUnknownModel(ctx, model)) return;
   const level = suffix as SummarizerThinking | undefined;
   applyConfig(deps, ctx, level ? { summarizerModel: model, summarizerThinking: level } : { summarizerModel: model });
-  info(ctx, `Summarizer model set to: ${model}${level ? ` with thinking ${level}` : ""}`);
+  confirm(deps, ctx, `Summarizer model set to: ${model}${level ? ` with thinking ${level}` : ""}`);
   if (model !== "default") warnWithoutCredentials(ctx, model);
 };
 
@@ -141,7 +141,7 @@ export const thinkingCommand: SubcommandHandler = async (deps, ctx, args) => {
     return;
   }
   applyConfig(deps, ctx, { summarizerThinking: arg as SummarizerThinking });
-  info(ctx, `Summarizer thinking set to: ${arg}`);
+  confirm(deps, ctx, `Summarizer thinking set to: ${arg}`);
 };
 
 const PRUNE_ON_EFFECT: Record<PruneOn, string> = {
@@ -159,7 +159,7 @@ export const pruneOnCommand: SubcommandHandler = async (deps, ctx, args) => {
     return;
   }
   const next = applyConfig(deps, ctx, { pruneOn: mode as PruneOn });
-  info(ctx, `Prune-on set to ${mode}: ${PRUNE_ON_EFFECT[mode as PruneOn]}.`);
+  confirm(deps, ctx, `Prune-on set to ${mode}: ${PRUNE_ON_EFFECT[mode as PruneOn]}.`);
   refreshStatus(deps, ctx, next);
 };
 
@@ -172,7 +172,7 @@ export const batchingCommand: SubcommandHandler = async (deps, ctx, args) => {
     return;
   }
   applyConfig(deps, ctx, { batchingMode: preset.value as BatchingMode });
-  info(ctx, `Batching mode set to: ${preset.label}`);
+  confirm(deps, ctx, `Batching mode set to: ${preset.label}`);
 };
 
 function parseListEntry(text: string): string[] {
@@ -206,7 +206,7 @@ function protectedListCommand(spec: ListSpec): SubcommandHandler {
       list = parseListEntry(entered);
     }
     applyConfig(deps, ctx, { [spec.key]: list });
-    info(ctx, `${spec.label}: ${listOrNone(list)}`);
+    confirm(deps, ctx, `${spec.label}: ${listOrNone(list)}`);
   };
 }
 
@@ -235,10 +235,10 @@ export const minBatchCharsCommand: SubcommandHandler = async (deps, ctx, args) =
     return;
   }
   applyConfig(deps, ctx, { minBatchChars: n });
-  info(ctx, n === 0 ? "min-batch-chars set to 0: every tool turn's outputs are summarized, however small." : `min-batch-chars set to ${n}: smaller tool turns are left as they are.`);
+  confirm(deps, ctx, n === 0 ? "min-batch-chars set to 0: every tool turn's outputs are summarized, however small." : `min-batch-chars set to ${n}: smaller tool turns are left as they are.`);
 };
 
-function messagesWord(n: number): string {
+export function messagesWord(n: number): string {
   return n === 1 ? "1 of your messages" : `${n} of your messages`;
 }
 
@@ -255,7 +255,8 @@ export const recoveryGraceCommand: SubcommandHandler = async (deps, ctx, args) =
     return;
   }
   applyConfig(deps, ctx, { recoveryGraceTurns: n });
-  info(
+  confirm(
+    deps,
     ctx,
     n === 0
       ? "recovery-grace set to 0: a recovered output goes back to its short stub right away."
@@ -278,5 +279,5 @@ export const dedupCommand: SubcommandHandler = async (deps, ctx, args) => {
   }
   const value = DEDUP_VALUES[arg]!;
   applyConfig(deps, ctx, { dedupByContentHash: value });
-  info(ctx, `Content-hash dedup turned ${onOff(value)}.`);
+  confirm(deps, ctx, `Content-hash dedup turned ${onOff(value)}.`);
 };

@@ -6,6 +6,7 @@
  */
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { ToolCallIndexer } from "../archive/indexer.js";
+import { showReport } from "../ui/report.js";
 import { setPruneStatusWidget } from "../ui/status-line.js";
 import type {
   CapturedBatch,
@@ -18,13 +19,14 @@ import type {
   SummarizerStats,
 } from "../types.js";
 import type { FlushResult } from "../summarize/flush.js";
+import type { KeptPrompts } from "../summarize/chain-pass.js";
 import type { PolicyView } from "../ui/policy-status.js";
 
 export type FlushResultLike = FlushResult;
 
 export interface CompactResult {
   compressedEntries: ChainCompressionEntry[];
-  skipped: number;
+  kept: KeptPrompts;
 }
 
 export type NotifyType = "info" | "warning" | "error";
@@ -69,6 +71,14 @@ export function info(ctx: ExtensionCommandContext, message: string): void {
 
 export function warn(ctx: ExtensionCommandContext, message: string): void {
   safeNotify(ctx, message, "warning");
+}
+
+/**
+ * A setting the user just changed: in the TUI it stays in the chat like a flush's line, since pi's next
+ * info notice would replace a plain notice.
+ */
+export function confirm(deps: CommandDeps, ctx: ExtensionCommandContext, message: string): void {
+  showReport(deps.pi, ctx, message);
 }
 
 /** Footer refresh; a UI failure must not undo or abort an applied change. */

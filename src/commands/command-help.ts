@@ -25,7 +25,7 @@ export const SUBCOMMANDS: readonly SubcommandItem[] = [
   item("report", "report    — replay a session: tokens, dollars and cache misses with and without pruning"),
   item("tree", "tree      — browse the summarized tool outputs"),
   item("now", "now       — summarize the waiting tool outputs now, with progress"),
-  item("compact", "compact   — compress every finished earlier request now"),
+  item("compact", "compact   — compress the work of every finished earlier prompt now"),
   item("protected-tools", "protected-tools — show or edit the tools whose outputs are never summarized"),
   item("protected-paths", "protected-paths — show or edit the file globs whose reads are never summarized"),
   item("min-batch-chars", "min-batch-chars — show or set the size under which outputs are left as they are"),
@@ -77,7 +77,7 @@ const USAGE: ReadonlyArray<[string, string]> = [
   ["/pruner min-batch-chars <n>", "Set that size in characters (0 summarizes everything)"],
   ["/pruner recovery-grace", "Show for how many of your messages a recovered output stays whole"],
   ["/pruner recovery-grace <n>", "Set that number (0 turns it off)"],
-  ["/pruner compact", "Compress every finished earlier request now, also the most recent ones"],
+  ["/pruner compact", "Compress the work of every finished earlier prompt now, also the most recent ones"],
   ["/pruner dedup", "Show whether repeated outputs point at their earlier copy"],
   ["/pruner dedup on|off", "Switch that on or off"],
   ["/pruner help", "Show this help"],
@@ -89,7 +89,7 @@ const SECTIONS: ReadonlyArray<[string, string[]]> = [
     [
       "When a tool turn's outputs add up to fewer characters than this (default 1000), summarizing",
       "would save little: they stay as they are, with no summarizer call, and are not offered again.",
-      "quietOversizedSkips leaves them out of the line each summary run ends with.",
+      "The Quiet skip notifications setting (/pruner settings) leaves them out of the line a run ends with.",
     ],
   ],
   [

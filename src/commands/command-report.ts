@@ -50,7 +50,7 @@ function contextBlock(metrics: ContextMetricsSnapshot, rearmed: boolean, reclaim
     "\n  --- context now (what the provider receives) ---" +
     `\n  context sent:                     ${contextSentText(reclaim)}` +
     `\n  thinking since the last reply:    ${formatCompactCount(metrics.openCycleThinkingTokens)} tokens` +
-    `\n  largest request:                  ${metrics.largestChainSharePct}% of the context` +
+    `\n  largest prompt's work:            ${metrics.largestChainSharePct}% of the context` +
     `\n  tool output not yet summarized:   ${formatCompactCount(metrics.frontierGapTokens)} tokens` +
     (rearmed ? "\n  found after reload:               earlier tool output waiting to be summarized" : "")
   );
@@ -71,9 +71,11 @@ export function statusReport(deps: CommandDeps, ctx: ExtensionCommandContext): s
 
 export function statsReport(stats: SummarizerStats, reclaim?: LiveReclaim): string {
   const chains = stats.chainsCompressed ?? 0;
-  if (stats.callCount === 0 && chains === 0) return "pruner stats: no summarizer calls yet.";
+  const compressed = chains > 0 ? `\n  earlier prompts compressed: ${chains}` : "";
   const sent = `\n  context sent: ${contextSentText(reclaim)}`;
-  return `pruner stats:${usageLines(stats)}${chains > 0 ? `\n  earlier requests compressed: ${chains}` : ""}${sent}`;
+  if (stats.callCount === 0 && chains === 0) return reclaim && reclaim.beforeChars > 0 ? `pruner stats: no summarizer calls yet.${sent}` : "pruner stats: no summarizer calls yet.";
+  const spent = stats.callCount > 0 ? `${usageLines(stats)}\n  (calls, tokens and cost are the summarizer's own)` : "";
+  return `pruner stats:${spent}${sent}${compressed}`;
 }
 
 export const statusCommand: SubcommandHandler = async (deps, ctx) => {

@@ -27,7 +27,7 @@ async function openSettings(config: Record<string, unknown> = {}, models: any[] 
   let spec: any;
   const pi = { registerCommand: (_n: string, s: any) => (spec = s), registerMessageRenderer: () => {} } as any;
   const box = { value: { ...DEFAULT_CONFIG, enabled: true, ...config } as any };
-  registerCommands(pi, box, async () => ({ ok: false, reason: "empty" }), () => [], () => ({}) as any, () => undefined, {} as any, async () => ({ compressedEntries: [], skipped: 0 }));
+  registerCommands(pi, box, async () => ({ ok: false, reason: "empty" }), () => [], () => ({}) as any, () => undefined, {} as any, async () => ({ compressedEntries: [], kept: { alreadyCompressed: 0, underWay: 0, noToolCalls: 0, readBack: 0, nothingArchivable: 0 } }));
   const status: Array<string | undefined> = [];
   const notes: string[] = [];
   let component: any;

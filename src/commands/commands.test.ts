@@ -36,7 +36,7 @@ function harness(options: any = {}) {
   const box = { value: { ...DEFAULT_CONFIG, enabled: true, ...options.config } };
   const flushPending = mock(options.flush ?? (async () => ({ ok: false, reason: "empty" })));
   const capture = mock(options.capture ?? (() => []));
-  const compact = mock(options.compact ?? (async () => ({ compressedEntries: [], skipped: 0 })));
+  const compact = mock(options.compact ?? (async () => ({ compressedEntries: [], kept: { alreadyCompressed: 0, underWay: 0, noToolCalls: 0, readBack: 0, nothingArchivable: 0 } })));
   registerCommands(
     pi,
     box,
@@ -401,7 +401,7 @@ describe("status", () => {
     const text = notes[0]!.message;
     expect(text).toContain("--- context now (what the provider receives) ---");
     expect(text).toContain("thinking since the last reply:    12.0k tokens");
-    expect(text).toContain("largest request:                  62% of the context");
+    expect(text).toContain("largest prompt's work:            62% of the context");
     expect(text).toContain("tool output not yet summarized:   195.0k tokens");
   });
 
@@ -437,20 +437,36 @@ describe("stats", () => {
     expect(notes[0]!.message).toBe("pruner stats: no summarizer calls yet.");
   });
 
-  test("usage and compressed chains are listed", async () => {
+  test("the summarizer's use is named as its own, next to the context pruning saved and the prompts compressed", async () => {
     const stats = { callCount: 2, totalInputTokens: 1500, totalOutputTokens: 300, totalCost: 0.0004, chainsCompressed: 4 };
     const { ctx, notes } = fakeCtx();
-    await harness({ stats }).run("stats", ctx);
+    await harness({ stats, reclaim: { beforeChars: 41_200, afterChars: 10_800 } }).run("stats", ctx);
     expect(notes[0]!.message).toBe(
-      "pruner stats:\n  calls:       2\n  input:       1.5k tokens\n  output:      300 tokens\n  cost:        <$0.001\n  earlier requests compressed: 4\n  context sent: no pruned request yet",
+      "pruner stats:\n  calls:       2\n  input:       1.5k tokens\n  output:      300 tokens\n  cost:        <$0.001" +
+        "\n  (calls, tokens and cost are the summarizer's own)" +
+        "\n  context sent: 2.7k tokens (10.3k without pruning, -74%)" +
+        "\n  earlier prompts compressed: 4",
     );
   });
 
-  test("compressed chains alone are enough to print the block", async () => {
+  test("before any request was pruned it says nothing was saved yet", async () => {
+    const stats = { ...ZERO_STATS, callCount: 1 };
+    const { ctx, notes } = fakeCtx();
+    await harness({ stats }).run("stats", ctx);
+    expect(notes[0]!.message).toContain("\n  context sent: no pruned request yet");
+  });
+
+  test("compressed prompts alone are enough to print the block", async () => {
     const stats = { ...ZERO_STATS, chainsCompressed: 1 };
     const { ctx, notes } = fakeCtx();
     await harness({ stats }).run("stats", ctx);
-    expect(notes[0]!.message).toContain("\n  earlier requests compressed: 1\n");
+    expect(notes[0]!.message).toEndWith("\n  earlier prompts compressed: 1");
+  });
+
+  test("savings without a summarizer call are still shown", async () => {
+    const { ctx, notes } = fakeCtx();
+    await harness({ reclaim: { beforeChars: 8_000, afterChars: 4_000 } }).run("stats", ctx);
+    expect(notes[0]!.message).toBe("pruner stats: no summarizer calls yet.\n  context sent: 1.0k tokens (2.0k without pruning, -50%)");
   });
 });
 

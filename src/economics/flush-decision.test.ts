@@ -69,19 +69,19 @@ describe("decideFlush", () => {
     const reply = decideFlush(input({ main: UNPRICED }));
     expect(reply.apply).toBe(true);
     expect(reply.record.basis).toBe("fallback");
-    expect(reply.record.reason).toBe("local/llama has no price in the catalog: deciding as 2.9.1 did");
+    expect(reply.record.reason).toBe("local/llama has no price in the catalog: summarizing at the agent's final reply, as the classic policy does");
     expect(decideFlush(input({ main: UNPRICED, moment: "in-run" })).apply).toBe(false);
   });
 
   test("a provider that reports no cache use, or no usage at all, falls back", () => {
     const unknown = decideFlush(input({ cache: { temperature: "unknown", reason: "the provider reports no cache use", requests: 5 } }));
-    expect(unknown.record).toMatchObject({ basis: "fallback", verdict: "apply", reason: "the provider reports no cache use: deciding as 2.9.1 did" });
+    expect(unknown.record).toMatchObject({ basis: "fallback", verdict: "apply", reason: "the provider reports no cache use: summarizing at the agent's final reply, as the classic policy does" });
     const none = decideFlush(input({ cache: { temperature: "cold", requests: 0 } }));
-    expect(none.record.reason).toBe("the provider reports no usage: deciding as 2.9.1 did");
+    expect(none.record.reason).toBe("the provider reports no usage: summarizing at the agent's final reply, as the classic policy does");
   });
 
   test("a rewrite that could not be measured falls back", () => {
-    expect(decideFlush(input({ figures: undefined })).record.reason).toBe("the request could not be measured: deciding as 2.9.1 did");
+    expect(decideFlush(input({ figures: undefined })).record.reason).toBe("the request could not be measured: summarizing at the agent's final reply, as the classic policy does");
   });
 
   test("within a run the horizon is the run's own length so far; after a reply, the session's weighed by another prompt's odds", () => {

@@ -73,7 +73,7 @@ export function decideFlush(input: DecisionInput): FlushDecision {
     return verdict(true, "cold", "the prompt cache has expired, so rewriting costs nothing extra");
   }
   const fallback = fallbackReason(input);
-  if (fallback) return verdict(input.moment !== "in-run", "fallback", `${fallback}: deciding as 2.9.1 did`);
+  if (fallback) return verdict(input.moment !== "in-run", "fallback", `${fallback}: summarizing at the agent's final reply, as the classic policy does`);
   const figures = input.figures as RewriteFigures;
   // Within a run the saving lasts until the reply, when the rest of the run is summarized anyway.
   const expected =

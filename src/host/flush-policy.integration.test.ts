@@ -146,7 +146,7 @@ describe("fallbacks", () => {
     await settle();
     expect(summarizerCalls).toBe(2);
     const told = sim.fake.notices.filter((n) => n.message.includes("has no price in the catalog"));
-    expect(told.map((n) => n.message)).toEqual(["pruner: local/llama has no price in the catalog: deciding as 2.9.1 did"]);
+    expect(told.map((n) => n.message)).toEqual(["pruner: local/llama has no price in the catalog: summarizing at the agent's final reply, as the classic policy does"]);
   });
 
   test("a provider that reports no cache use flushes as 2.9.1 did", async () => {
@@ -154,7 +154,7 @@ describe("fallbacks", () => {
     await sim.prompt({ turns: [[read("a", 2_000)]], usage: { input: 20_000, cacheRead: 0, cacheWrite: 0 } });
     await settle();
     expect(summarizerCalls).toBe(1);
-    expect(metrics(sim).at(-1).decision).toMatchObject({ basis: "fallback", reason: "the provider reports no cache use: deciding as 2.9.1 did" });
+    expect(metrics(sim).at(-1).decision).toMatchObject({ basis: "fallback", reason: "the provider reports no cache use: summarizing at the agent's final reply, as the classic policy does" });
   });
 
   test("a clock that went backwards falls back instead of throwing", async () => {
@@ -163,7 +163,7 @@ describe("fallbacks", () => {
     setSystemTime(new Date(Date.now() - 3_600_000));
     await sim.prompt({ turns: [[read("b", 2_000)]], usage: WARM });
     await settle();
-    expect(metrics(sim).at(-1).decision).toMatchObject({ basis: "fallback", reason: "the clock went backwards: deciding as 2.9.1 did" });
+    expect(metrics(sim).at(-1).decision).toMatchObject({ basis: "fallback", reason: "the clock went backwards: summarizing at the agent's final reply, as the classic policy does" });
   });
 });
 
@@ -179,6 +179,20 @@ describe("/pruner status", () => {
     expect(text).toMatch(/cache: warm, expires in \d+ min \d+ s; last request \d+% from the cache/);
     expect(text).toMatch(/waiting outputs: about \d+ tokens removable, \$[\d.]+ per request/);
     expect(text).toContain("last decision: waited, because summarizing now would cost");
+  });
+
+  test("with pruning on and summaries only on demand it names that as the reason the policy decides nothing", async () => {
+    const sim = await started({ pruneOn: "on-demand" });
+    await sim.host.commands.get("pruner").handler("status", sim.ctx);
+    const text = sim.fake.notices.at(-1)!.message;
+    expect(text).toContain("pruning:           on");
+    expect(text).toContain("policy: cost (deciding nothing: tool outputs are summarized only on /pruner now)");
+  });
+
+  test("with pruning off it says pruning is off", async () => {
+    const sim = await started({ enabled: false });
+    await sim.host.commands.get("pruner").handler("status", sim.ctx);
+    expect(sim.fake.notices.at(-1)!.message).toContain("policy: cost (deciding nothing: pruning is off)");
   });
 });
 

@@ -33,6 +33,14 @@ export function costPolicyActive(state: ExtensionState): boolean {
   return config.enabled && config.flushPolicy === "cost" && config.pruneOn === "agent-message";
 }
 
+/** Why the cost policy decides nothing, in the user's words; undefined while it decides. */
+export function costPolicyIdleReason(state: ExtensionState): string | undefined {
+  const config = state.config.value;
+  if (!config.enabled) return "pruning is off";
+  if (config.pruneOn === "on-demand") return "tool outputs are summarized only on /pruner now";
+  return undefined;
+}
+
 /** A main-model response: its time and usage tell the tracker whether the cache is warm. */
 export function recordRequest(state: ExtensionState, message: any): void {
   if (message?.role !== "assistant") return;
@@ -250,7 +258,7 @@ export function policyView(state: ExtensionState, ctx: ExtensionContext): Policy
   }
   return {
     policy: config.flushPolicy,
-    active: costPolicyActive(state),
+    idleReason: costPolicyIdleReason(state),
     cache: state.cache.state(Date.now(), cacheTtlMs(ctx)),
     pending,
     last: state.policy.last,

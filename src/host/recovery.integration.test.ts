@@ -164,4 +164,15 @@ describe("a recovery inside a compressed chain", () => {
     expect(/^<compressed-chain id="b\d+" tools="([^"]*)"/.exec(block!)?.[1]?.split(",")).toContain("t1");
     expect(summarizerPrompts).toHaveLength(1);
   });
+
+  test("/pruner compact with nothing left names why the prompts stay whole: compressed already, a read back in grace, no tool output", async () => {
+    settings({ chainCompression: { ...NO_CHAINS, enabled: true }, recoveryGraceTurns: 3 });
+    const sim = await recovered();
+    await chat(sim);
+    await sim.host.commands.get("pruner").handler("compact", sim.ctx);
+    expect(sim.fake.notices.at(-1)!.message).toBe(
+      "pruner: no earlier prompt's work left to compress: 1 prompt already compressed; " +
+        "1 prompt holding an output read back recently (kept whole for 3 of your messages after the read); 1 prompt with no tool output to compress",
+    );
+  });
 });

@@ -259,7 +259,7 @@ describe("reload rearm", () => {
     const { host, fake } = await boot({ branch, usage: 1000, settings: { autoBudgetThreshold: null } });
     await host.commands.get("pruner")!.handler("status", fake.ctx);
     const status = fake.notices.at(-1)?.message ?? "";
-    const match = /largest request: +(\d+)% of the context/.exec(status);
+    const match = /largest prompt's work: +(\d+)% of the context/.exec(status);
     expect(match).not.toBeNull();
     // /pruner status shows the request view: what the provider receives of each message.
     const { requestChars: chars } = await import("../render/message-size.js");

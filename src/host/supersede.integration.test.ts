@@ -141,7 +141,7 @@ describe("a chain compression lowers the floor", () => {
     await sim.render();
     appendRead(sim, "b");
     await sim.host.commands.get("pruner").handler("compact", sim.ctx);
-    expect(sim.fake.notices.at(-1)?.message).toContain("compressed 1 earlier request");
+    expect(sim.fake.notices.at(-1)?.message).toContain("compressed the work of 1 earlier prompt");
     expect(textOf(await sim.render(), "a")).toBe(STUB);
   });
 });

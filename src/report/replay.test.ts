@@ -6,6 +6,8 @@ import { costModelFor } from "../economics/cost-model.js";
 import { DEFAULT_CONFIG, type ContextPruneConfig } from "../types.js";
 import { replaySession, type ReplayReport } from "./replay.js";
 import { parseSession } from "./session-parse.js";
+import { reportHtml } from "./html-report.js";
+import { reportText } from "./text-report.js";
 
 const FIXTURES = join(import.meta.dir, "../../test/fixtures");
 const SWE = join(FIXTURES, "swe-agent");
@@ -53,6 +55,17 @@ describe("replaySession on the converted SWE-agent trajectories", () => {
     const report = await replay(join(SWE, SWE_FILES[0]!));
     expect(scenario(report, "whatif").totals.summarizerCalls).toBe(0);
     expect(report.notes.join("\n")).toContain("what-if summarized nothing");
+  });
+
+  test("with summaries only on demand the what-if equals no pruning, and the notes of the text and the HTML say why", async () => {
+    const report = await replay(join(SWE, SWE_FILES[0]!), { pruneOn: "on-demand" });
+    expect(scenario(report, "whatif").totals.summarizerCalls).toBe(0);
+    const note =
+      "what-if: your settings summarize only when you run /pruner now, which a replay cannot do, so the what-if equals no pruning; " +
+      "add pruneOn=agent-message to see what summarizing after each final reply saves";
+    expect(report.notes).toContain(note);
+    expect(reportText(report, "t").replace(/\s+/g, " ")).toContain(note);
+    expect(reportHtml(report, "t")).toContain("what-if: your settings summarize only when you run /pruner now, which a replay cannot do");
   });
 
   test("a budget gate in the what-if summarizes, lowers the peak context and costs summarizer tokens", async () => {

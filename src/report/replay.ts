@@ -332,10 +332,17 @@ function replayNotes(options: ReplayOptions, recorded: boolean, scenarios: Scena
   const settings = options.overrides.length > 0 ? `your settings with ${options.overrides.join(", ")}` : "your current settings";
   notes.push(
     costPolicy
-      ? `what-if: ${settings}, with the cost policy's flush decisions at the final reply, after an expired cache and past contextPressure (its in-run flushes are not simulated; after a flush that paid, closed chains are compressed only when that pays too)`
-      : `what-if: ${settings}, with 2.9.1's flush timing (the final reply, budget gates)`,
+      ? `what-if: ${settings}, with the cost policy's flush decisions at the final reply, after an expired cache and past contextPressure (its in-run flushes are not simulated; after a flush that paid, earlier prompts' work is compressed only when that pays too)`
+      : `what-if: ${settings}, with the classic policy's timing (at the agent's final reply, and at the budget gates)`,
   );
   const whatIf = scenarios.find((s) => s.name === "whatif");
+  if (options.config.pruneOn === "on-demand") {
+    const same = whatIf && whatIf.totals.summarizerCalls === 0 ? ", so the what-if equals no pruning" : "";
+    notes.push(
+      `what-if: your settings summarize only when you run /pruner now, which a replay cannot do${same}; ` +
+        "add pruneOn=agent-message to see what summarizing after each final reply saves",
+    );
+  }
   if (whatIf && whatIf.totals.summarizerCalls === 0 && options.config.pruneOn === "agent-message" && options.config.autoBudgetThreshold === null) {
     notes.push("what-if summarized nothing: no final text reply ended a tool run, or every batch was under minBatchChars; try autoBudgetThreshold=0.1 or frontierGapThresholdTokens=2000");
   }

@@ -25,7 +25,7 @@ describe("parseReportArgs", () => {
   });
 
   test("--policy 2.9.1 and classic name the timing the what-if uses", () => {
-    expect(parseReportArgs(["--policy", "2.9.1"], DEFAULT_CONFIG).overrides).toEqual(["2.9.1 policy"]);
+    expect(parseReportArgs(["--policy", "2.9.1"], DEFAULT_CONFIG).overrides).toEqual(["the classic policy"]);
     expect(parseReportArgs(["--policy", "classic"], DEFAULT_CONFIG).errors).toEqual([]);
   });
 

@@ -49,7 +49,7 @@ export function parseReportArgs(parts: string[], current: ContextPruneConfig): R
       const flushPolicy = Object.hasOwn(POLICIES, policy) ? POLICIES[policy] : undefined;
       if (flushPolicy) {
         config.flushPolicy = flushPolicy;
-        named.push(flushPolicy === "cost" ? "the cost policy" : "2.9.1 policy");
+        named.push(flushPolicy === "cost" ? "the cost policy" : "the classic policy");
       } else errors.push(`--policy ${policy || "(missing)"}: use cost, classic or 2.9.1`);
       continue;
     }

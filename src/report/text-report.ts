@@ -84,8 +84,8 @@ const ROWS: Array<[string, (t: ScenarioTotals) => string]> = [
   ["summarizer in", (t) => tokens(t.summarizerInput)],
   ["summarizer out", (t) => tokens(t.summarizerOutput)],
   ["summaries", (t) => String(t.summarizerCalls)],
-  ["prefix breaks", (t) => String(t.prefixBreaks)],
-  ["cold starts", (t) => String(t.coldStarts)],
+  ["history rewrites", (t) => String(t.prefixBreaks)],
+  ["empty cache", (t) => String(t.coldStarts)],
   [LOOKBACK_ROW, (t) => String(t.lookbackMisses)],
   ["peak context", (t) => tokens(t.peakContext)],
   ["dollars", (t) => dollars(t.dollars)],
@@ -129,14 +129,15 @@ export function estimateLines(report: ReplayReport): string[] {
     s.samples === 0
       ? `summaries estimated at ${percent(s.ratio)} of the raw output (no real summaries in this session to calibrate against)`
       : `summaries estimated at ${percent(s.ratio)} of the raw output, calibrated on ${s.samples} real ${s.samples === 1 ? "summary" : "summaries"}` +
-        (s.meanAbsError === undefined ? "" : `; leave-one-out error ${percent(s.meanAbsError)}`);
+        (s.meanAbsError === undefined ? "" : `; off by ${percent(s.meanAbsError)} on average when each is predicted from the others`);
   const t = report.tokens;
   const token =
     t.samples === 0
       ? "tokens estimated as chars/4 (no recorded usage to calibrate against)"
       : `tokens: ${t.charsPerToken.toFixed(2)} chars per token, calibrated on ${t.samples} recorded requests; ` +
         `per-request error ${percent(t.errorCalibrated ?? 0)} (chars/4: ${percent(t.errorAtFour ?? 0)})`;
-  return [summary, token];
+  const rows = "history rewrites: requests whose earlier messages changed, so the cache was read only up to the change; empty cache: the first request and any sent after the cache expired";
+  return [summary, token, rows];
 }
 
 function wrap(text: string, indent: string): string[] {

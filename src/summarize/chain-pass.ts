@@ -147,7 +147,7 @@ export async function compressAfterFlush(
     }
     return entries.map((e) => e.blockId);
   } catch (err) {
-    if (!isStaleContextError(err)) safeNotify(ctx, `pruner: compressing earlier requests failed: ${errorMessage(err)}`, "warning");
+    if (!isStaleContextError(err)) safeNotify(ctx, `pruner: compressing earlier prompts' work failed: ${errorMessage(err)}`, "warning");
     return [];
   }
 }
@@ -185,10 +185,36 @@ export async function compressClosedChains(state: FlushState, ctx: ExtensionCont
   return compressAfterFlush(state, ctx, messages, { closingMessage: undefined, appendEntry, heldKeys: new Set(), signal });
 }
 
+/** Prompts `/pruner compact` left as they are, by why. */
+export interface KeptPrompts {
+  alreadyCompressed: number;
+  underWay: number;
+  noToolCalls: number;
+  readBack: number;
+  nothingArchivable: number;
+}
+
+/** Why each prompt on the branch that is not compressed after a compaction stayed so. */
+function keptPrompts(state: FlushState, messages: any[], nothingArchivable: number, compressedNow: ChainCompressionEntry[]): KeptPrompts {
+  const { chains, eligible } = selectChains(state, messages, messages, 0);
+  const compressed = new Set(state.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
+  const justNow = new Set(compressedNow.map((entry) => entry.startUserTimestamp));
+  const open = new Set(eligible.map((chain) => chain.startUserTimestamp));
+  const kept: KeptPrompts = { alreadyCompressed: 0, underWay: 0, noToolCalls: 0, readBack: 0, nothingArchivable };
+  for (const chain of chains) {
+    if (justNow.has(chain.startUserTimestamp)) continue;
+    if (compressed.has(chain.startUserTimestamp)) kept.alreadyCompressed++;
+    else if (chain.finalAssistantTimestamp === null) kept.underWay++;
+    else if (chain.middleToolCallIds.length === 0) kept.noToolCalls++;
+    else if (!open.has(chain.startUserTimestamp)) kept.readBack++;
+  }
+  return kept;
+}
+
 export async function compactChains(
   state: FlushState,
   ctx: ExtensionContext,
-): Promise<{ compressedEntries: ChainCompressionEntry[]; skipped: number }> {
+): Promise<{ compressedEntries: ChainCompressionEntry[]; kept: KeptPrompts }> {
   const messages = projectBranchMessages(ctx.sessionManager.getBranch());
   const appendEntry: AppendEntry = (customType, data) => state.pi.appendEntry(customType, data);
   const result = await compress(state, ctx, { messages, graceSource: messages, rollingWindow: 0, appendEntry });
@@ -196,8 +222,6 @@ export async function compactChains(
     recordCompressions(state, result.compressedEntries);
     refreshQuietly(state, ctx);
   }
-  return {
-    compressedEntries: result.compressedEntries,
-    skipped: result.skipped.filter((s) => s.reason === "no-summary").length,
-  };
+  const nothingArchivable = result.skipped.filter((s) => s.reason === "no-summary").length;
+  return { compressedEntries: result.compressedEntries, kept: keptPrompts(state, messages, nothingArchivable, result.compressedEntries) };
 }

@@ -22,8 +22,8 @@ describe("the line a flush ends with", () => {
     );
   });
 
-  test("names the earlier requests compressed by their block ids", () => {
-    expect(flushReportLine([done("summarized", 2, 8_000, 800)], ["b1", "b2"], CONFIG)).toEndWith(" \u00b7 compressed 2 earlier requests (b1, b2)");
+  test("names the earlier prompts whose work was compressed by their block ids", () => {
+    expect(flushReportLine([done("summarized", 2, 8_000, 800)], ["b1", "b2"], CONFIG)).toEndWith(" \u00b7 compressed the work of 2 earlier prompts (b1, b2)");
   });
 
   test("a flush that only left small outputs as they are says that nothing was summarized", () => {

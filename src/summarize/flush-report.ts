@@ -1,7 +1,7 @@
 /**
  * What a flush tells the user: one line when it changed something (what was
  * summarized, the size before and after, what else happened to the outputs,
- * any earlier request compressed), and a warning for outputs the summarizer
+ * the work of any earlier prompt compressed), and a warning for outputs the summarizer
  * could not handle. Skips are folded into the line instead of one notice each.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
@@ -76,7 +76,7 @@ export function flushReportLine(
   const summarized = summarizedPart(processed);
   const unsummarized = unsummarizedParts(processed);
   const skipped = config.quietOversizedSkips ? [] : skippedParts(processed, config.minBatchChars);
-  const compressed = compressedBlocks.length > 0 ? [`compressed ${plural(compressedBlocks.length, "earlier request")} (${compressedBlocks.join(", ")})`] : [];
+  const compressed = compressedBlocks.length > 0 ? [`compressed the work of ${plural(compressedBlocks.length, "earlier prompt")} (${compressedBlocks.join(", ")})`] : [];
   const parts = [...(summarized ? [summarized] : []), ...unsummarized, ...skipped, ...compressed];
   if (parts.length === 0) return undefined;
   const changedNothing =

@@ -9,8 +9,8 @@ import type { FlushDecisionRecord, FlushPolicy, SummariesMode } from "../types.j
 
 export interface PolicyView {
   policy: FlushPolicy;
-  /** False when the policy has nothing to decide (pruning off, or on demand). */
-  active: boolean;
+  /** Why the policy has nothing to decide (pruning off, or on demand); undefined while it decides. */
+  idleReason: string | undefined;
   cache: CacheState;
   /** The decision flushing the waiting outputs now would get; undefined when nothing waits. */
   pending: FlushDecisionRecord | undefined;
@@ -31,7 +31,7 @@ export interface ArchivedCounts {
 
 const SUMMARIES_MEANING: Record<SummariesMode, string> = {
   auto: "only for outputs that cannot be had again",
-  always: "for every output, as 2.9.1",
+  always: "for every output",
   never: "none; stubs keep each output's facts",
 };
 
@@ -88,8 +88,8 @@ export function policyStatusBlock(view: PolicyView): string {
   const header = "\n  --- prompt cache and flush policy ---";
   const archived = archivedLine(view.summaries, view.archived);
   if (view.policy === "classic") {
-    return [header, "  policy: classic (summarize at every final reply, as 2.9.1)", archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule)].join("\n");
+    return [header, "  policy: classic (summarize at every final reply of the agent)", archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule)].join("\n");
   }
-  const policy = view.active ? "  policy: cost (summarize when it pays)" : "  policy: cost (inactive: pruning is off or on demand)";
+  const policy = view.idleReason ? `  policy: cost (deciding nothing: ${view.idleReason})` : "  policy: cost (summarize when it pays)";
   return [header, policy, archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), pendingLine(view.pending), lastLine(view.last)].join("\n");
 }

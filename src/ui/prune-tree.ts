@@ -29,8 +29,8 @@ export interface TreeNode {
 }
 
 const PROMPT_CHARS = 200;
-const NO_PROMPT = "(request without text)";
-const UNKNOWN_PROMPT = "(request not on this branch)";
+const NO_PROMPT = "(prompt without text)";
+const UNKNOWN_PROMPT = "(prompt not on this branch)";
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();

@@ -1,6 +1,7 @@
 /**
  * Reports the user should still see after the next message: the line a
- * flush ends with, and the `/pruner status` and `/pruner stats` blocks.
+ * flush ends with, the `/pruner status` and `/pruner stats` blocks, and the
+ * confirmation of a setting a `/pruner` subcommand changed.
  *
  * pi's TUI shows an info notice as its one status line, which the next info
  * notice replaces: a flush's result was overwritten by the next notice, and

@@ -133,9 +133,9 @@ describe("buildPruneTree", () => {
   test("without the results on the branch the prompt before the summary is used, else a placeholder", () => {
     const indexer = indexerOf({ "a@10": record("a") });
     expect(buildPruneTree(ctxWith([user("earlier"), summaryEntry([REFS[0]!])]), indexer)[0]!.label).toBe("earlier");
-    expect(buildPruneTree(ctxWith([summaryEntry([REFS[0]!])]), indexer)[0]!.label).toBe("(request not on this branch)");
+    expect(buildPruneTree(ctxWith([summaryEntry([REFS[0]!])]), indexer)[0]!.label).toBe("(prompt not on this branch)");
     const images = [user([{ type: "image", data: "x", mimeType: "image/png" }]), summaryEntry([])];
-    expect(buildPruneTree(ctxWith(images), indexer)[0]!.label).toBe("(request without text)");
+    expect(buildPruneTree(ctxWith(images), indexer)[0]!.label).toBe("(prompt without text)");
   });
 
   test("a long prompt becomes one line of at most 200 chars", () => {

@@ -1,0 +1,41 @@
+// The demo's script against the README's quote of its output (issue 28 item 1): the counts are exact, and
+// every file the tour reads exists. test/e2e/demo.e2e.test.ts runs the demo for the measured figures.
+import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { readmeDemoOutput } from "../../demo/readme-quote.js";
+import { buildDemoScript, sourceFiles } from "../../demo/script.js";
+
+const ROOT = join(import.meta.dir, "../..");
+const script = buildDemoScript(ROOT);
+
+describe("the demo's code tour", () => {
+  test("reads only files that exist, among them at least one per folder it tours", () => {
+    expect(script.files.filter((f) => !existsSync(join(ROOT, f)))).toEqual([]);
+    for (const folder of ["render", "capture", "archive", "summarize", "chains", "commands"]) {
+      expect(script.files.some((f) => f.startsWith(`src/${folder}/`))).toBe(true);
+    }
+  });
+
+  test("finds the sources in src/'s folders, not only at its top", () => {
+    const files = sourceFiles(ROOT);
+    expect(files.filter((f) => f.split("/").length > 2).length).toBeGreaterThan(50);
+    expect(files.some((f) => f.endsWith(".test.ts"))).toBe(false);
+  });
+});
+
+describe("the README's quote of the demo", () => {
+  const quoted = readmeDemoOutput(ROOT);
+
+  test("names the script's prompt and tool-call counts", () => {
+    expect(quoted).toContain(`${script.prompts.length} prompts, ${script.toolCalls} scripted tool calls`);
+  });
+
+  test("lists the tool calls per tool as the script makes them", () => {
+    const counts = new Map<string, number>();
+    for (const call of script.main.flatMap((r) => r.toolCalls ?? [])) counts.set(call.name, (counts.get(call.name) ?? 0) + 1);
+    const line = /tool calls executed by pi: (.*)/.exec(quoted)?.[1] ?? "";
+    const quotedCounts = new Map(line.split(", ").map((part) => [part.split(" ")[0]!, Number(part.split(" ")[1])] as const));
+    expect(quotedCounts).toEqual(counts);
+  });
+});
