@@ -3117,7 +3117,7 @@ async function compactChains(state, ctx) {
 }
 
 // src/commands/commands.ts
-import { Text as Text2 } from "@earendil-works/pi-tui";
+import { Text } from "@earendil-works/pi-tui";
 
 // src/render/diagnostics.ts
 var ARCHIVE_MISS = "archive-miss";
@@ -3331,8 +3331,77 @@ function openProgressWidget(ctx, batches, now = Date.now) {
   };
 }
 
+// src/ui/text-layout.ts
+import { visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+var COLUMN_ROW = /^( *)(\S(?:.*?\S)?) {2,}(\S.*)$/;
+var TOKEN_LINE = /^ *\S+$/;
+var MIN_DESCRIPTION_WIDTH = 24;
+var GAP = 2;
+var UNDER_INDENT = 4;
+function columnRow(line) {
+  const match = COLUMN_ROW.exec(line);
+  if (!match)
+    return;
+  return { left: `${match[1]}${match[2]}`, description: match[3] };
+}
+function indentOf(line) {
+  return /^ */.exec(line)[0];
+}
+function hanging(text, width, first, rest) {
+  const room = Math.max(1, width - Math.max(visibleWidth(first), visibleWidth(rest)));
+  return wrapTextWithAnsi(text, room).map((line, i) => `${i === 0 ? first : rest}${line}`);
+}
+function tokenLines(line, width) {
+  const token = line.trim();
+  if (visibleWidth(line) <= width)
+    return [line];
+  if (visibleWidth(token) <= width)
+    return [token];
+  const pieces = [];
+  for (let at = 0;at < token.length; at += width)
+    pieces.push(token.slice(at, at + width));
+  return pieces;
+}
+function proseLines(line, width) {
+  if (visibleWidth(line) <= width)
+    return [line];
+  if (TOKEN_LINE.test(line))
+    return tokenLines(line, width);
+  const indent = indentOf(line);
+  return hanging(line.slice(indent.length), width, indent, indent);
+}
+function columnLines(rows, width) {
+  const column = Math.max(...rows.map((row) => visibleWidth(row.left))) + GAP;
+  const room = width - column;
+  return rows.flatMap((row) => {
+    if (room >= MIN_DESCRIPTION_WIDTH)
+      return hanging(row.description, width, row.left.padEnd(column), " ".repeat(column));
+    const under = " ".repeat(indentOf(row.left).length + UNDER_INDENT);
+    return [...proseLines(row.left, width), ...hanging(row.description, width, under, under)];
+  });
+}
+function layoutText(text, width) {
+  const lines = text.split(`
+`);
+  const out = [];
+  for (let i = 0;i < lines.length; ) {
+    const block = [];
+    for (let row = columnRow(lines[i + block.length] ?? "");row; row = columnRow(lines[i + block.length] ?? "")) {
+      block.push({ line: lines[i + block.length], row });
+    }
+    if (block.length === 0) {
+      out.push(...proseLines(lines[i], width));
+      i += 1;
+      continue;
+    }
+    const fits = block.every(({ line }) => visibleWidth(line) <= width);
+    out.push(...fits ? block.map(({ line }) => line) : columnLines(block.map(({ row }) => row), width));
+    i += block.length;
+  }
+  return out;
+}
+
 // src/ui/report.ts
-import { Text } from "@earendil-works/pi-tui";
 function showReport(pi, ctx, text, level = "info") {
   try {
     if (ctx.mode === "tui")
@@ -3349,16 +3418,40 @@ function reportData(data) {
     return;
   return { text: value.text, level: value.level === "warning" ? "warning" : "info" };
 }
+var MARGIN = 1;
+
+class ReportView {
+  report;
+  theme;
+  constructor(report, theme) {
+    this.report = report;
+    this.theme = theme;
+  }
+  render(width) {
+    try {
+      return this.lines(width);
+    } catch (err) {
+      console.error("pi-condense: rendering a report failed", err);
+      return [];
+    }
+  }
+  lines(width) {
+    const room = Math.max(1, width - 2 * MARGIN);
+    const [first = "", ...rest] = this.report.text.split(`
+`);
+    const gap = " ".repeat(MARGIN);
+    const head = layoutText(first, room).map((line) => this.theme.fg(this.report.level === "warning" ? "warning" : "accent", line));
+    const body = rest.length > 0 ? layoutText(rest.join(`
+`), room).map((line) => this.theme.fg("muted", line)) : [];
+    return [...head, ...body].map((line) => `${gap}${line}`);
+  }
+  invalidate() {}
+}
 function renderReportEntry(entry, _options, theme) {
   const report = reportData(entry.data);
   if (!report)
     return;
-  const [first, ...rest] = report.text.split(`
-`);
-  const head = theme.fg(report.level === "warning" ? "warning" : "accent", first ?? "");
-  const body = rest.map((line) => theme.fg("muted", line));
-  return new Text([head, ...body].join(`
-`), 1, 0);
+  return new ReportView(report, theme);
 }
 function registerReportRenderer(pi) {
   pi.registerEntryRenderer(CUSTOM_TYPE_REPORT, (entry, options, theme) => {
@@ -3373,13 +3466,13 @@ function registerReportRenderer(pi) {
 
 // src/ui/tree-browser.ts
 import { getMarkdownTheme } from "@earendil-works/pi-coding-agent";
-import { getKeybindings, Markdown, matchesKey, truncateToWidth as truncateToWidth3, visibleWidth as visibleWidth2, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+import { getKeybindings, Markdown, matchesKey, truncateToWidth as truncateToWidth3, visibleWidth as visibleWidth3, wrapTextWithAnsi as wrapTextWithAnsi2 } from "@earendil-works/pi-tui";
 
 // src/ui/frame.ts
-import { truncateToWidth as truncateToWidth2, visibleWidth } from "@earendil-works/pi-tui";
+import { truncateToWidth as truncateToWidth2, visibleWidth as visibleWidth2 } from "@earendil-works/pi-tui";
 function edge(left, label, right, inner, paint) {
   const text = label ? truncateToWidth2(`─ ${label} `, inner, "") : "";
-  return paint(`${left}${text}${"─".repeat(Math.max(0, inner - visibleWidth(text)))}${right}`);
+  return paint(`${left}${text}${"─".repeat(Math.max(0, inner - visibleWidth2(text)))}${right}`);
 }
 function frame(title, lines, width, options = {}) {
   const paint = options.paint ?? ((text) => text);
@@ -3638,19 +3731,19 @@ class TreeBrowser {
   renderRow(node, selected, inner) {
     const marker = selected ? this.theme.fg("accent", MARKER) : NO_MARKER;
     const lead = "  ".repeat(node.depth) + (node.isLeaf ? "  " : node.expanded ? "▾ " : "▸ ");
-    const room = Math.max(0, inner - visibleWidth2(MARKER) - visibleWidth2(lead));
+    const room = Math.max(0, inner - visibleWidth3(MARKER) - visibleWidth3(lead));
     const meta = node.meta ?? "";
     const color = node.isLeaf ? "text" : "accent";
     let text;
-    if (meta && room >= visibleWidth2(meta) + META_GAP + MIN_LABEL_WIDTH) {
-      const labelRoom = room - visibleWidth2(meta) - META_GAP;
+    if (meta && room >= visibleWidth3(meta) + META_GAP + MIN_LABEL_WIDTH) {
+      const labelRoom = room - visibleWidth3(meta) - META_GAP;
       const label = truncateToWidth3(node.label, labelRoom, "…");
-      const gap = " ".repeat(room - visibleWidth2(label) - visibleWidth2(meta));
+      const gap = " ".repeat(room - visibleWidth3(label) - visibleWidth3(meta));
       text = this.theme.fg(color, label) + gap + this.theme.fg("muted", meta);
     } else {
       const full = meta ? `${node.label} · ${meta}` : node.label;
       const label = truncateToWidth3(full, room, "…");
-      text = this.theme.fg(color, label) + " ".repeat(Math.max(0, room - visibleWidth2(label)));
+      text = this.theme.fg(color, label) + " ".repeat(Math.max(0, room - visibleWidth3(label)));
     }
     const row = marker + lead + text;
     return selected ? this.theme.bg("selectedBg", row) : row;
@@ -3666,8 +3759,8 @@ class TreeBrowser {
   renderSummary(view, width) {
     const inner = Math.max(1, width - 2);
     const header = [
-      ...wrapTextWithAnsi(view.node.label, inner).map((line) => this.theme.fg("accent", line)),
-      ...wrapTextWithAnsi(view.node.facts ?? "Pruned summary message", inner).map((line) => this.theme.fg("dim", line))
+      ...wrapTextWithAnsi2(view.node.label, inner).map((line) => this.theme.fg("accent", line)),
+      ...wrapTextWithAnsi2(view.node.facts ?? "Pruned summary message", inner).map((line) => this.theme.fg("dim", line))
     ];
     const markdown = this.markdownLines(view.node.detail ?? "", inner);
     const total = markdown.length;
@@ -4271,63 +4364,37 @@ var USAGE = [
 var SECTIONS = [
   [
     "Small outputs (min-batch-chars):",
-    [
-      "When a tool turn's outputs add up to fewer characters than this (default 1000), summarizing",
-      "would save little: they stay as they are, with no summarizer call, and are not offered again.",
-      "quietOversizedSkips leaves them out of the line each summary run ends with."
-    ]
+    "When a tool turn's outputs add up to fewer characters than this (default 1000), summarizing would save " + "little: they stay as they are, with no summarizer call, and are not offered again. quietOversizedSkips " + "leaves them out of the line each summary run ends with."
   ],
   [
     "Protected tools and paths:",
-    [
-      "Outputs of protected tools (e.g. todowrite, todoread) and reads of protected files (skill",
-      "files by default) are never summarized; of a file read several times only the newest read",
-      "stays whole. Names of tools that do not exist are ignored."
-    ]
+    "Outputs of protected tools (e.g. todowrite, todoread) and reads of protected files (skill files by default) " + "are never summarized; of a file read several times only the newest read stays whole. Names of tools that " + "do not exist are ignored."
   ],
   [
     "Repeated outputs (dedup):",
-    [
-      "On by default. An output identical to one summarized earlier is not summarized again: it points",
-      "at the earlier copy's ref, and context_tree_query returns it."
-    ]
+    "On by default. An output identical to one summarized earlier is not summarized again: it points at the " + "earlier copy's ref, and context_tree_query returns it."
   ],
   [
     "What a summary covers (batching):",
-    [
-      "turn (default) makes one summary per tool turn of the agent; agent-message makes one per",
-      "reply, from your message to the agent's answer."
-    ]
+    "turn (default) makes one summary per tool turn of the agent; agent-message makes one per reply, from your " + "message to the agent's answer."
   ],
   [
     "When to summarize (prune-on):",
-    [
-      "agent-message (default) summarizes after the agent's final reply; on-demand only when you",
-      "run /pruner now."
-    ]
+    "agent-message (default) summarizes after the agent's final reply; on-demand only when you run /pruner now."
   ],
   [
     "Why this matters:",
-    [
-      "Every change to earlier context makes the provider re-read it at full price (a cache miss), so",
-      "summaries are made once per finished piece of work, not after every tool turn."
-    ]
+    "Every change to earlier context makes the provider re-read it at full price (a cache miss), so summaries " + "are made once per finished piece of work, not after every tool turn."
   ],
-  [
-    "Related:",
-    ["Anthropic prompt caching docs: https://docs.claude.com/en/docs/build-with-claude/prompt-caching"]
-  ]
+  ["Related:", "Anthropic prompt caching docs: https://docs.claude.com/en/docs/build-with-claude/prompt-caching"]
 ];
 var SETTINGS_LOCATION = "Settings are stored under the contextPrune key of <agent-dir>/settings.json, where <agent-dir> is " + "$PI_CODING_AGENT_DIR when set, otherwise ~/.pi/agent.";
 function helpText() {
   const lines = ["pruner — summarizes tool outputs the agent already used, and keeps every original recoverable.", "", "Usage:"];
   for (const [command, description] of USAGE)
     lines.push(`  ${command.padEnd(41)}${description}`);
-  for (const [heading, body] of SECTIONS) {
-    lines.push("", heading);
-    for (const line of body)
-      lines.push(`  ${line}`);
-  }
+  for (const [heading, body] of SECTIONS)
+    lines.push("", heading, `  ${body}`);
   lines.push("", SETTINGS_LOCATION);
   return lines.join(`
 `);
@@ -4953,7 +5020,7 @@ function reportText(report, title, htmlPath) {
       lines.push(`    ... and ${report.problems.length - 10} more`);
   }
   if (htmlPath)
-    lines.push(...wrap(`HTML report: ${htmlPath}`, "  "));
+    lines.push("  HTML report:", htmlPath);
   return lines.join(`
 `);
 }
@@ -9184,7 +9251,7 @@ var reportCommand = async (deps, ctx, args) => {
 
 // src/commands/command-settings.ts
 import { getSettingsListTheme } from "@earendil-works/pi-coding-agent";
-import { SettingsList, wrapTextWithAnsi as wrapTextWithAnsi2 } from "@earendil-works/pi-tui";
+import { SettingsList, wrapTextWithAnsi as wrapTextWithAnsi3 } from "@earendil-works/pi-tui";
 var BOOL_VALUES = ["true", "false"];
 function presetValues(presets) {
   return presets.map((preset) => preset.value);
@@ -9376,7 +9443,7 @@ function overlayTheme() {
 }
 function settingsLayout(items, rows, columns) {
   const content = Math.min(OVERLAY_WIDTH, columns) - 4;
-  const described = Math.max(0, ...items.map((item) => wrapTextWithAnsi2(item.description ?? "", content - 4).length));
+  const described = Math.max(0, ...items.map((item) => wrapTextWithAnsi3(item.description ?? "", content - 4).length));
   const all = rows - TERMINAL_MARGIN - BOX_ROWS - described;
   const listRows = Math.max(MIN_LIST_ROWS, all >= items.length ? items.length : all - 1);
   const scrollRow = listRows < items.length ? 1 : 0;
@@ -9703,7 +9770,7 @@ var HANDLERS = new Map([
   ["min-batch-chars", minBatchCharsCommand],
   ["recovery-grace", recoveryGraceCommand],
   ["dedup", dedupCommand],
-  ["help", async (_deps, ctx) => info(ctx, helpText())]
+  ["help", async (deps, ctx) => showReport(deps.pi, ctx, helpText())]
 ]);
 function firstToken2(text) {
   return text.trim().split(/\s+/)[0] || undefined;
@@ -9754,7 +9821,7 @@ function contentText(content) {
 function renderSummaryMessage(message, options, theme) {
   const count = normalizeSummaryToolCallRefs(message.details).length;
   const header = theme.fg("accent", `[pruner] summary of ${count} tool output${count === 1 ? "" : "s"}`);
-  return new Text2(options.expanded ? `${header}
+  return new Text(options.expanded ? `${header}
 ${contentText(message.content)}` : header, 0, 0);
 }
 function registerCommands(pi, currentConfig, flushPending, capturePendingBatches, getStats, getLiveReclaim, indexer, compactChains, getDiagnosticCounts, getContextMetrics, _getCachedMetrics, getRearmed, getPolicyView, getFallback) {

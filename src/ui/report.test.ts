@@ -53,6 +53,15 @@ describe("the report renderer", () => {
     expect(text!.render(80).join("\n")).toContain("<muted>  pruning: on");
   });
 
+  test("lays the text out anew for each width, keeping command columns", () => {
+    const text = "pruner help:\n  /pruner on        Turn pruning on\n  /pruner report    " + "Replay the session in tokens and dollars ".repeat(2).trim();
+    const view = renderReportEntry({ data: { text, level: "info" } }, { expanded: false } as any, { fg: (_c: string, t: string) => t } as any)!;
+    expect(view.render(80).every((line) => line.length <= 80)).toBe(true);
+    expect(view.render(80)[1]).toBe("   /pruner on      Turn pruning on");
+    expect(view.render(80)[3]).toMatch(/^ {19}\S/);
+    expect(view.render(120)[2]).toBe(`   /pruner report    ${"Replay the session in tokens and dollars ".repeat(2).trim()}`);
+  });
+
   test("a warning headline uses the warning colour", () => {
     const text = renderReportEntry({ data: { text: "pruner: set aside", level: "warning" } }, { expanded: false } as any, theme);
     expect(text!.render(80).join("\n")).toContain("<warning>pruner: set aside");
@@ -71,7 +80,7 @@ describe("the report renderer", () => {
     const original = console.error;
     console.error = () => {};
     try {
-      expect(render({ data: { text: "x" } }, {}, null)).toBeUndefined();
+      expect(render({ data: { text: "x" } }, {}, null)?.render(80) ?? []).toEqual([]);
     } finally {
       console.error = original;
     }

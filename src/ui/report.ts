@@ -10,8 +10,9 @@
  * the notice as before, print and JSON mode show nothing.
  */
 import type { EntryRenderOptions, ExtensionAPI, ExtensionContext, Theme } from "@earendil-works/pi-coding-agent";
-import { Text } from "@earendil-works/pi-tui";
+import type { Component } from "@earendil-works/pi-tui";
 import { CUSTOM_TYPE_REPORT } from "../types.js";
+import { layoutText } from "./text-layout.js";
 
 export type ReportLevel = "info" | "warning";
 
@@ -36,14 +37,42 @@ function reportData(data: unknown): ReportEntryData | undefined {
   return { text: value.text, level: value.level === "warning" ? "warning" : "info" };
 }
 
+/** Columns kept free at each side of the chat. */
+const MARGIN = 1;
+
+/** The report laid out anew for each width, so its columns and paths survive a narrow or wide terminal. */
+class ReportView implements Component {
+  constructor(
+    private readonly report: ReportEntryData,
+    private readonly theme: Theme,
+  ) {}
+
+  render(width: number): string[] {
+    try {
+      return this.lines(width);
+    } catch (err) {
+      console.error("pi-condense: rendering a report failed", err);
+      return [];
+    }
+  }
+
+  private lines(width: number): string[] {
+    const room = Math.max(1, width - 2 * MARGIN);
+    const [first = "", ...rest] = this.report.text.split("\n");
+    const gap = " ".repeat(MARGIN);
+    const head = layoutText(first, room).map((line) => this.theme.fg(this.report.level === "warning" ? "warning" : "accent", line));
+    const body = rest.length > 0 ? layoutText(rest.join("\n"), room).map((line) => this.theme.fg("muted", line)) : [];
+    return [...head, ...body].map((line) => `${gap}${line}`);
+  }
+
+  invalidate(): void {}
+}
+
 /** Renders a report entry; a malformed one (hand-edited session file) draws nothing. */
-export function renderReportEntry(entry: { data?: unknown }, _options: EntryRenderOptions, theme: Theme): Text | undefined {
+export function renderReportEntry(entry: { data?: unknown }, _options: EntryRenderOptions, theme: Theme): Component | undefined {
   const report = reportData(entry.data);
   if (!report) return undefined;
-  const [first, ...rest] = report.text.split("\n");
-  const head = theme.fg(report.level === "warning" ? "warning" : "accent", first ?? "");
-  const body = rest.map((line) => theme.fg("muted", line));
-  return new Text([head, ...body].join("\n"), 1, 0);
+  return new ReportView(report, theme);
 }
 
 export function registerReportRenderer(pi: Pick<ExtensionAPI, "registerEntryRenderer">): void {
