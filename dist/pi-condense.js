@@ -3466,7 +3466,16 @@ function registerReportRenderer(pi) {
 
 // src/ui/tree-browser.ts
 import { getMarkdownTheme } from "@earendil-works/pi-coding-agent";
-import { getKeybindings, Markdown, matchesKey, truncateToWidth as truncateToWidth3, visibleWidth as visibleWidth3, wrapTextWithAnsi as wrapTextWithAnsi2 } from "@earendil-works/pi-tui";
+import {
+  getKeybindings,
+  Markdown,
+  matchesKey,
+  replaceControlCharacters,
+  stripTerminalSequences,
+  truncateToWidth as truncateToWidth3,
+  visibleWidth as visibleWidth3,
+  wrapTextWithAnsi as wrapTextWithAnsi2
+} from "@earendil-works/pi-tui";
 
 // src/ui/frame.ts
 import { truncateToWidth as truncateToWidth2, visibleWidth as visibleWidth2 } from "@earendil-works/pi-tui";
@@ -3524,22 +3533,39 @@ function branchRequests(branch) {
   });
   return { byResult, at };
 }
-function leafNode(record) {
+function leafNode(record, ref) {
   const args = Object.entries(record.args ?? {}).map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(", ");
   const text = record.resultText ?? "";
   const charCount = text.length || record.spillBytes || 0;
   const unit = text.length > 0 ? "chars" : record.spillBytes ? "bytes" : "chars";
+  const size = `${formatCompactCount(charCount)} ${unit}${record.isError ? " · error" : ""}`;
+  const spilled = !text && record.spillBytes ? " · its first lines: the whole output is in a file beside the session" : "";
   return {
     id: record.toolCallId,
-    label: `${record.toolName}(${args})`,
-    meta: `${formatCompactCount(charCount)} ${unit}${record.isError ? " · error" : ""}`,
+    label: `${ref} ${record.toolName}(${args})`,
+    meta: size,
+    facts: `ref ${ref} · ${size}${spilled}`,
     children: [],
     expanded: false,
     depth: 1,
     isLeaf: true,
-    detail: (text || record.resultPreview || "").slice(0, 200).replace(/\s+/g, " "),
+    detail: text || record.resultPreview || "",
+    ref,
     charCount
   };
+}
+var MODEL_REFS_FOOTER = `
+
+---
+**Summarized tool refs**`;
+function summaryForUser(content, refs) {
+  const cut = content.lastIndexOf(MODEL_REFS_FOOTER);
+  const body = cut >= 0 ? content.slice(0, cut) : content;
+  if (refs.length === 0)
+    return body;
+  const list = refs.map((ref) => `\`${ref}\``).join(", ");
+  return `${body}${MODEL_REFS_FOOTER}: ${list}
+` + "Each ref names one original tool output, kept whole. To read one, go back to the tree, expand this request " + "and press Enter on the output's row. The agent gets outputs back by these refs with context_tree_query.";
 }
 function toolsUsed(records) {
   const counts = new Map;
@@ -3552,15 +3578,17 @@ function summaryRoot(entry, index, indexer, requests, latest) {
   const summary = parseSummaryEntry(entry);
   const refs = summary.ok ? summary.value.refs : [];
   const records = [];
+  const children = [];
   for (const ref of refs) {
     const record = indexer.getRecord(occKey(ref.toolCallId, ref.resultTimestamp));
-    if (record)
-      records.push(record);
+    if (!record)
+      continue;
+    records.push(record);
+    children.push(leafNode(record, ref.shortId));
   }
   const first = refs[0];
   const mapped = first ? requests.get(occKey(first.toolCallId, first.resultTimestamp)) ?? requests.get(first.toolCallId) : undefined;
   const request = mapped ?? latest;
-  const children = records.map(leafNode);
   const content = typeof entry.content === "string" ? entry.content : undefined;
   const summaryChars = content?.length ?? 0;
   const original = children.reduce((sum, child) => sum + (child.charCount ?? 0), 0);
@@ -3576,7 +3604,7 @@ function summaryRoot(entry, index, indexer, requests, latest) {
     expanded: false,
     depth: 0,
     isLeaf: children.length === 0,
-    detail: content || undefined,
+    detail: content ? summaryForUser(content, children.flatMap((child) => child.ref ? [child.ref] : [])) : undefined,
     charCount: summaryChars
   };
   return { node, request };
@@ -3615,6 +3643,7 @@ function buildPruneTree(ctx, indexer) {
 // src/ui/tree-browser.ts
 var TREE_TITLE = "Pruned Tool Calls";
 var OVERLAY_TITLE = "Pruned Summary";
+var OUTPUT_TITLE = "Original Output";
 var HINT = "Enter/Space expand • Ctrl-O open summary • Esc/q close";
 var EMPTY = "(no pruned tool calls in this session)";
 var OVERLAY_FOOTER = "↑/↓ scroll • Ctrl-O/Esc/q close";
@@ -3624,6 +3653,32 @@ var HEIGHT_SHARE = 0.8;
 var MIN_BODY_ROWS = 3;
 var META_GAP = 2;
 var MIN_LABEL_WIDTH = 12;
+var FACT_SEPARATOR = " · ";
+var RULE = /^─+$/;
+var TAB = "    ";
+function wrapFacts(text, width) {
+  const lines = [];
+  let line = "";
+  for (const fact of text.split(FACT_SEPARATOR)) {
+    const joined = line ? `${line}${FACT_SEPARATOR}${fact}` : fact;
+    if (visibleWidth3(joined) <= width) {
+      line = joined;
+      continue;
+    }
+    if (line)
+      lines.push(`${line}${FACT_SEPARATOR.trimEnd()}`);
+    const pieces = wrapTextWithAnsi2(fact, width);
+    lines.push(...pieces.slice(0, -1));
+    line = pieces.at(-1) ?? "";
+  }
+  if (line)
+    lines.push(line);
+  return lines;
+}
+function outputLines2(text, width) {
+  return stripTerminalSequences(text).split(`
+`).flatMap((line) => wrapTextWithAnsi2(replaceControlCharacters(line.replaceAll("\t", TAB)), width));
+}
 function windowStart(focus, count, total) {
   return Math.max(0, Math.min(focus - Math.floor(count / 2), total - count));
 }
@@ -3639,7 +3694,7 @@ class TreeBrowser {
   rows = [];
   selected = 0;
   overlay;
-  markdownCache;
+  bodyCache;
   keys;
   constructor(roots, theme, onDone, keybindings, maxRows = () => Number.POSITIVE_INFINITY) {
     this.roots = roots;
@@ -3651,7 +3706,7 @@ class TreeBrowser {
   }
   invalidate() {
     this.rebuildRows();
-    this.markdownCache = undefined;
+    this.bodyCache = undefined;
   }
   handleInput(data) {
     if (this.overlay) {
@@ -3662,6 +3717,8 @@ class TreeBrowser {
       this.move(-1);
     else if (this.keys.matches(data, "tui.select.down"))
       this.move(1);
+    else if (this.keys.matches(data, "tui.select.confirm") && this.rows[this.selected]?.depth)
+      this.openSelected();
     else if (this.keys.matches(data, "tui.select.confirm") || data === " ")
       this.toggleSelected();
     else if (isCtrlO(data))
@@ -3700,7 +3757,7 @@ class TreeBrowser {
   }
   openSelected() {
     const node = this.rows[this.selected];
-    if (!node || node.isLeaf || !node.detail)
+    if (!node || node.detail === undefined || node.isLeaf && node.depth === 0)
       return;
     this.overlay = { node, offset: 0 };
   }
@@ -3749,27 +3806,33 @@ class TreeBrowser {
     return selected ? this.theme.bg("selectedBg", row) : row;
   }
   markdownLines(detail, width) {
-    const cached = this.markdownCache;
-    if (cached && cached.detail === detail && cached.width === width)
+    const markdown = getMarkdownTheme();
+    const rule = ` ${markdown.hr("─".repeat(Math.max(1, width - 2)))}`;
+    return new Markdown(detail, 1, 0, markdown).render(width).map((line) => RULE.test(stripTerminalSequences(line).trim()) ? rule : line);
+  }
+  bodyLines(node, width) {
+    const cached = this.bodyCache;
+    if (cached && cached.node === node && cached.width === width)
       return cached.lines;
-    const lines = new Markdown(detail, 1, 0, getMarkdownTheme()).render(width);
-    this.markdownCache = { detail, width, lines };
+    const detail = node.detail ?? "";
+    const lines = node.depth === 0 ? this.markdownLines(detail, width) : outputLines2(detail, width - 2).map((line) => ` ${line}`);
+    this.bodyCache = { node, width, lines };
     return lines;
   }
   renderSummary(view, width) {
     const inner = Math.max(1, width - 2);
     const header = [
       ...wrapTextWithAnsi2(view.node.label, inner).map((line) => this.theme.fg("accent", line)),
-      ...wrapTextWithAnsi2(view.node.facts ?? "Pruned summary message", inner).map((line) => this.theme.fg("dim", line))
+      ...wrapFacts(view.node.facts ?? "Pruned summary message", inner).map((line) => this.theme.fg("dim", line))
     ];
-    const markdown = this.markdownLines(view.node.detail ?? "", inner);
+    const markdown = this.bodyLines(view.node, inner);
     const total = markdown.length;
     const height = Math.min(total, this.bodyRows(header.length + 5));
     view.offset = Math.min(view.offset, Math.max(0, total - height));
     const visible = markdown.slice(view.offset, view.offset + height);
     const range = total > height ? ` • ${view.offset + 1}-${view.offset + height} / ${total}` : "";
     const lines = [...header, "", ...visible, "", this.theme.fg("dim", OVERLAY_FOOTER + range)];
-    return frame(OVERLAY_TITLE, lines, width, { paint: this.border });
+    return frame(view.node.depth === 0 ? OVERLAY_TITLE : OUTPUT_TITLE, lines, width, { paint: this.border });
   }
 }
 async function showTreeBrowser(ctx, roots) {
