@@ -4756,6 +4756,7 @@ var BATCHES = {
   turn: "one per tool turn",
   "agent-message": "one per agent reply"
 };
+var REPEATED_OUTPUTS = { on: "pointed at their earlier copy", off: "summarized again" };
 function settingsBlock(config) {
   return [
     "pruner status:",
@@ -4764,7 +4765,7 @@ function settingsBlock(config) {
     `  summarizer waits:  ${seconds2(config.summarizerIdleTimeoutMs)} without output, ${seconds2(config.summarizerMaxTimeoutMs)} in all`,
     `  summarizes:        ${WHEN[config.pruneOn] ?? config.pruneOn}`,
     `  summaries:         ${BATCHES[config.batchingMode] ?? config.batchingMode}`,
-    `  repeated outputs:  ${config.dedupByContentHash ? "pointed at their earlier copy" : "summarized again"}`,
+    `  repeated outputs:  ${config.dedupByContentHash ? REPEATED_OUTPUTS.on : REPEATED_OUTPUTS.off}`,
     `  footer line:       ${config.showPruneStatusLine ? "on" : "off"}`
   ].join(`
 `);
@@ -9314,8 +9315,59 @@ var reportCommand = async (deps, ctx, args) => {
 
 // src/commands/command-settings.ts
 import { getSettingsListTheme } from "@earendil-works/pi-coding-agent";
-import { SettingsList, wrapTextWithAnsi as wrapTextWithAnsi3 } from "@earendil-works/pi-tui";
-var BOOL_VALUES = ["true", "false"];
+import { SettingsList, truncateToWidth as truncateToWidth4, visibleWidth as visibleWidth4, wrapTextWithAnsi as wrapTextWithAnsi4 } from "@earendil-works/pi-tui";
+
+// src/ui/list-view.ts
+import { getKeybindings as getKeybindings2, wrapTextWithAnsi as wrapTextWithAnsi3 } from "@earendil-works/pi-tui";
+
+class ListView {
+  heading;
+  entries;
+  hint;
+  close;
+  constructor(heading, entries, hint, close) {
+    this.heading = heading;
+    this.entries = entries;
+    this.hint = hint;
+    this.close = close;
+  }
+  render(width) {
+    const room = Math.max(1, width - 4);
+    const rows = this.entries.length > 0 ? this.entries : ["(none)"];
+    const listed = rows.flatMap((entry) => wrapTextWithAnsi3(entry, room).map((line, i) => `${i === 0 ? "  • " : "    "}${line}`));
+    return [this.heading, "", ...listed, "", ...wrapTextWithAnsi3(this.hint, width)];
+  }
+  handleInput(data) {
+    const keys = getKeybindings2();
+    if (keys.matches(data, "tui.select.confirm") || keys.matches(data, "tui.select.cancel") || data === "q")
+      this.close();
+  }
+  invalidate() {}
+}
+
+// src/commands/settings-search.ts
+import { fuzzyFilter } from "@earendil-works/pi-tui";
+function filterSettings(items, query, wordsOf) {
+  const byLabel = fuzzyFilter(items, query, (item) => item.label);
+  const tokens = query.toLowerCase().split(/[\s/]+/).filter((token) => token.length > 0);
+  if (tokens.length === 0)
+    return byLabel;
+  const byWords = items.filter((item) => {
+    const words = `${item.label} ${wordsOf(item.id)}`.toLowerCase();
+    return !byLabel.includes(item) && tokens.every((token) => words.includes(token));
+  });
+  return [...byLabel, ...byWords];
+}
+function searchSettingsBy(list, wordsOf) {
+  const internals = list;
+  internals.applyFilter = (query) => {
+    internals.filteredItems = filterSettings(internals.items, query, wordsOf);
+    internals.selectedIndex = 0;
+  };
+}
+
+// src/commands/command-settings.ts
+var BOOL_VALUES = ["on", "off"];
 function presetValues(presets) {
   return presets.map((preset) => preset.value);
 }
@@ -9326,11 +9378,17 @@ function intAtLeast(value, min, fallback) {
   const n = Number.parseInt(value, 10);
   return Number.isNaN(n) || n < min ? fallback : n;
 }
-function boolSpec(id, label, get, set) {
-  return { id, label, values: () => BOOL_VALUES, current: (c) => String(get(c)), apply: (v, c) => set(c, v === "true") };
+function boolSpec(id, label, get, set, words = { on: BOOL_VALUES[0], off: BOOL_VALUES[1] }) {
+  return {
+    id,
+    label,
+    values: () => [words.on, words.off],
+    current: (c) => get(c) ? words.on : words.off,
+    apply: (v, c) => set(c, v === words.on)
+  };
 }
-function topBool(id, label) {
-  return boolSpec(id, label, (c) => c[id], (c, v) => ({ ...c, [id]: v }));
+function topBool(id, label, words) {
+  return boolSpec(id, label, (c) => c[id], (c, v) => ({ ...c, [id]: v }), words);
 }
 var offOr = (show) => (raw) => {
   const n = Number(raw);
@@ -9378,16 +9436,33 @@ function castSpec(id, label, presets) {
   const values = presetValues(presets);
   return { id, label, values: () => values, current: (c) => c[id], apply: (v, c) => ({ ...c, [id]: v }) };
 }
-function readOnlyList(id, label) {
-  return { id, label, values: (c) => [listOrNone(c[id])], current: (c) => listOrNone(c[id]) };
+function wordedSpec(id, label, presets, words) {
+  const shown = (raw) => words[raw] ?? raw;
+  const raws = presetValues(presets);
+  return {
+    id,
+    label,
+    values: () => raws.map(shown),
+    current: (c) => shown(c[id]),
+    apply: (v, c) => ({ ...c, [id]: raws.find((raw) => shown(raw) === v) ?? v })
+  };
+}
+function readOnlyList(id, label, command) {
+  return {
+    id,
+    label,
+    values: (c) => [listOrNone(c[id])],
+    current: (c) => listOrNone(c[id]),
+    list: { entries: (c) => c[id], edit: `Edit with ${command}, or ${command} <list> to set it in one step. Enter or Esc goes back.` }
+  };
 }
 var AUTO_BUDGET = shownCycle(AUTO_BUDGET_PRESETS, percent3);
 var chainsShown = counted2("chain");
 var WINDOW = shownCycle(ROLLING_WINDOW_PRESETS, chainsShown);
 var SPECS = [
-  topBool("enabled", "Enabled"),
-  topBool("showPruneStatusLine", "Prune status line"),
-  castSpec("pruneOn", "Prune trigger", PRUNE_ON_MODES),
+  topBool("enabled", "Pruning"),
+  topBool("showPruneStatusLine", "Footer line"),
+  wordedSpec("pruneOn", "Summarizes", PRUNE_ON_MODES, WHEN),
   {
     id: "summarizerModel",
     label: "Summarizer model",
@@ -9397,7 +9472,7 @@ var SPECS = [
     withModelBrowser: true
   },
   castSpec("summarizerThinking", "Summarizer thinking", SUMMARIZER_THINKING_LEVELS),
-  castSpec("batchingMode", "Batching mode", BATCHING_MODES),
+  wordedSpec("batchingMode", "Batching", BATCHING_MODES, BATCHES),
   castSpec("summaries", "Summaries", SUMMARIES_MODES),
   topBool("quietOversizedSkips", "Quiet skip notifications"),
   intSpec("minBatchChars", "Min batch size", MIN_BATCH_CHARS_PRESETS, chars),
@@ -9406,7 +9481,7 @@ var SPECS = [
   intSpec("summarizerMaxTimeoutMs", "Summarizer max timeout", SUMMARIZER_MAX_TIMEOUT_PRESETS, secondsShown),
   {
     id: "autoBudgetThreshold",
-    label: "Auto-flush at context %",
+    label: "Auto-flush budget",
     values: () => AUTO_BUDGET.values,
     current: (c) => percent3(c.autoBudgetThreshold == null ? "0" : inCycle(AUTO_BUDGET.raws, String(c.autoBudgetThreshold), "0")),
     apply: (v, c) => {
@@ -9414,7 +9489,7 @@ var SPECS = [
       return { ...c, autoBudgetThreshold: x > 0 && x <= 1 ? x : null };
     }
   },
-  topBool("dedupByContentHash", "Dedup by content hash"),
+  topBool("dedupByContentHash", "Repeated outputs", REPEATED_OUTPUTS),
   topBool("cacheBreakpoint", "Spare cache breakpoint"),
   chainSpec("chainCompressionEnabled", "Chain compression", "enabled"),
   {
@@ -9435,9 +9510,36 @@ var SPECS = [
   boolSpec("purgeErrorsEnabled", "Error purge", (c) => c.purgeErrors.enabled, (c, v) => ({ ...c, purgeErrors: { ...c.purgeErrors, enabled: v } })),
   purgeIntSpec("purgeErrorsCooldown", "Error purge cooldown", "cooldownTurns", PURGE_COOLDOWN_PRESETS, 1, counted2("turn")),
   purgeIntSpec("purgeErrorsMinArgChars", "Error purge min argument size", "minArgChars", PURGE_MIN_ARG_PRESETS, 0, chars),
-  readOnlyList("protectedTools", "Protected tools"),
-  readOnlyList("protectedPaths", "Protected paths")
+  readOnlyList("protectedTools", "Protected tools", "/pruner protected-tools"),
+  readOnlyList("protectedPaths", "Protected paths", "/pruner protected-paths")
 ];
+var SEARCH_WORDS = {
+  enabled: "enabled on off",
+  showPruneStatusLine: "footer status line showPruneStatusLine",
+  pruneOn: "prune trigger prune-on pruneOn when",
+  summarizerModel: "summarizerModel",
+  summarizerThinking: "thinking level reasoning summarizerThinking",
+  batchingMode: "batching mode batchingMode",
+  summaries: "summaries auto always never",
+  quietOversizedSkips: "quiet skip notices quietOversizedSkips",
+  minBatchChars: "minimum batch size min-batch-chars minBatchChars small outputs",
+  recoveryGraceTurns: "recovery grace recovery-grace recoveryGraceTurns",
+  summarizerIdleTimeoutMs: "summarizerIdleTimeoutMs",
+  summarizerMaxTimeoutMs: "summarizerMaxTimeoutMs",
+  autoBudgetThreshold: "auto-flush budget autoBudgetThreshold context window",
+  dedupByContentHash: "content-hash dedup dedupByContentHash repeated",
+  cacheBreakpoint: "cache breakpoint cacheBreakpoint anthropic",
+  chainCompressionEnabled: "chain compression chainCompression",
+  chainCompressionRollingWindow: "chain window rollingWindow",
+  chainCompressionStripThinking: "strip final thinking stripFinalAssistantThinking",
+  chainCompressionFuseRange: "fuse range summary fuseRangeSummary",
+  purgeErrorsEnabled: "error purge purgeErrors",
+  purgeErrorsCooldown: "error purge cooldown cooldownTurns",
+  purgeErrorsMinArgChars: "error purge minArgChars",
+  protectedTools: "protected tools protected-tools protectedTools",
+  protectedPaths: "protected paths protected-paths protectedPaths globs"
+};
+var searchWords = (id) => SEARCH_WORDS[id] ?? "";
 function availableModels(ctx) {
   try {
     return ctx.modelRegistry?.getAvailable() ?? [];
@@ -9462,7 +9564,12 @@ function modelBrowserItems(ctx, current) {
   }
   return items;
 }
-function buildSettingItems(ctx, config, modelRows = 15) {
+function valueRoom(labels, listWidth) {
+  const labelColumn = Math.min(36, Math.max(0, ...labels.map((label) => visibleWidth4(label))));
+  return Math.max(1, listWidth - 2 - labelColumn - 2 - 2);
+}
+function buildSettingItems(ctx, config, modelRows = 15, listWidth) {
+  const room = listWidth === undefined ? Number.POSITIVE_INFINITY : valueRoom(SPECS.map((spec) => spec.label), listWidth);
   return SPECS.map((spec) => {
     const item = {
       id: spec.id,
@@ -9471,6 +9578,11 @@ function buildSettingItems(ctx, config, modelRows = 15) {
       currentValue: spec.current(config),
       values: spec.values(config)
     };
+    const list = spec.list;
+    if (list) {
+      item.currentValue = truncateToWidth4(item.currentValue, room, "…");
+      item.submenu = (_current, done) => new ListView(spec.label, list.entries(config), list.edit, () => done());
+    }
     if (spec.withModelBrowser) {
       item.submenu = (current, done) => new SettingsList(modelBrowserItems(ctx, current), modelRows, getSettingsListTheme(), (_id, value) => done(value), () => done(undefined), {
         enableSearch: true
@@ -9506,7 +9618,7 @@ function overlayTheme() {
 }
 function settingsLayout(items, rows, columns) {
   const content = Math.min(OVERLAY_WIDTH, columns) - 4;
-  const described = Math.max(0, ...items.map((item) => wrapTextWithAnsi3(item.description ?? "", content - 4).length));
+  const described = Math.max(0, ...items.map((item) => wrapTextWithAnsi4(item.description ?? "", content - 4).length));
   const all = rows - TERMINAL_MARGIN - BOX_ROWS - described;
   const listRows = Math.max(MIN_LIST_ROWS, all >= items.length ? items.length : all - 1);
   const scrollRow = listRows < items.length ? 1 : 0;
@@ -9540,7 +9652,8 @@ var settingsCommand = async (deps, ctx) => {
     const probe = buildSettingItems(ctx, deps.currentConfig.value);
     const layout = settingsLayout(probe, tui.terminal.rows, tui.terminal.columns);
     top = layout.top;
-    const items = buildSettingItems(ctx, deps.currentConfig.value, layout.listRows);
+    const listWidth = Math.min(OVERLAY_WIDTH, tui.terminal.columns) - 4;
+    const items = buildSettingItems(ctx, deps.currentConfig.value, layout.listRows, listWidth);
     const onChange = (id, value) => {
       try {
         if (applySettingChange(deps, ctx, items, id, value))
@@ -9552,6 +9665,7 @@ var settingsCommand = async (deps, ctx) => {
     const list = new SettingsList(items, layout.listRows, overlayTheme(), onChange, () => done(undefined), {
       enableSearch: true
     });
+    searchSettingsBy(list, searchWords);
     return new SettingsOverlay(list, theme);
   }, { overlay: true, overlayOptions: () => ({ width: OVERLAY_WIDTH, row: top }) });
 };

@@ -67,7 +67,7 @@ describe("settings overlay", () => {
     expect(lines.at(-1)).toBe(`└${"─".repeat(78)}┘`);
     for (const line of lines.slice(1, -1)) expect(line).toMatch(/^│ .{76} │$/u);
     for (const line of lines) expect(Bun.stringWidth(line)).toBe(80);
-    expect(lines.some((l) => l.includes("→ Enabled"))).toBe(true);
+    expect(lines.some((l) => l.includes("→ Pruning"))).toBe(true);
     s.component.handleInput(ESC);
     await s.done;
   });
@@ -116,9 +116,9 @@ describe("settings overlay", () => {
     ]);
     const byId = new Map(items.map((i) => [i.id, i]));
     expect(items.map((i) => i.label)).toEqual([
-      "Enabled", "Prune status line", "Prune trigger", "Summarizer model", "Summarizer thinking", "Batching mode", "Summaries",
+      "Pruning", "Footer line", "Summarizes", "Summarizer model", "Summarizer thinking", "Batching", "Summaries",
       "Quiet skip notifications", "Min batch size", "Recovery grace", "Summarizer idle timeout", "Summarizer max timeout",
-      "Auto-flush at context %", "Dedup by content hash", "Spare cache breakpoint", "Chain compression", "Chain window", "Strip final thinking",
+      "Auto-flush budget", "Repeated outputs", "Spare cache breakpoint", "Chain compression", "Chain window", "Strip final thinking",
       "Fuse range summary", "Error purge", "Error purge cooldown", "Error purge min argument size", "Protected tools",
       "Protected paths",
     ]);
@@ -132,6 +132,10 @@ describe("settings overlay", () => {
     expect(byId.get("purgeErrorsMinArgChars")!.values).toEqual(["100 chars", "500 chars", "1000 chars", "5000 chars"]);
     expect(byId.get("summarizerThinking")!.values).toEqual(["default", "off", "minimal", "low", "medium", "high", "xhigh"]);
     expect(byId.get("summaries")!.values).toEqual(["auto", "always", "never"]);
+    expect(byId.get("showPruneStatusLine")!.values).toEqual(["on", "off"]);
+    expect(byId.get("pruneOn")!.values).toEqual(["after the agent's final reply", "only on /pruner now"]);
+    expect(byId.get("batchingMode")!.values).toEqual(["one per tool turn", "one per agent reply"]);
+    expect(byId.get("dedupByContentHash")!.values).toEqual(["pointed at their earlier copy", "summarized again"]);
     expect(byId.get("enabled")!.description).toBe("Enable or disable context pruning");
     expect(byId.get("protectedPaths")!.currentValue).toBe("**/skills/**/*.md, **/gauntlet-overrides.md");
     expect(byId.get("protectedTools")!.currentValue).toBe("(none)");
@@ -196,7 +200,7 @@ describe("settings overlay", () => {
     for (let i = 0; i < 12; i++) s.component.handleInput(DOWN);
     s.component.handleInput(ENTER);
     expect(s.box.value.autoBudgetThreshold).toBe(0.7);
-    expect(strip(s.component.render(80)).join("\n")).toMatch(/→ Auto-flush at context % +70%/);
+    expect(strip(s.component.render(80)).join("\n")).toMatch(/→ Auto-flush budget +70%/);
   });
 
   test("Enter on the first row toggles enabled, saves and refreshes the footer", async () => {
@@ -205,6 +209,39 @@ describe("settings overlay", () => {
     expect(s.box.value.enabled).toBe(false);
     expect(s.status).toEqual(["│ prune: OFF"]);
     expect(await s.saved()).toEqual({}); // back at its default, so the written block leaves it out
+  });
+
+  test("typing budget finds the auto-flush budget, and a config key finds its row", async () => {
+    const s = await openSettings();
+    const shown = () => strip(s.component.render(80)).flatMap((l) => /^│ [→ ] (\S(?:\S| \S)*) {2,}[^\s│]/.exec(l)?.[1] ?? []);
+    for (const ch of "budget") s.component.handleInput(ch);
+    expect(shown()).toEqual(["Auto-flush budget"]);
+    for (let i = 0; i < 6; i++) s.component.handleInput("\x7f");
+    for (const ch of "status line") s.component.handleInput(ch);
+    expect(shown()).toEqual(["Footer line"]);
+  });
+
+  test("the overlay names and words settings as /pruner status does", async () => {
+    const s = await openSettings({ pruneOn: "agent-message", showPruneStatusLine: true });
+    const text = strip(s.component.render(80)).join("\n");
+    expect(text).toMatch(/Footer line +on/);
+    expect(text).toMatch(/Summarizes +after the agent's final reply/);
+    expect(text).not.toMatch(/\b(true|false)\b/);
+  });
+
+  test("a protected list too long for its row ends in an ellipsis, and Enter shows it whole with how to edit it", async () => {
+    const globs = ["**/skills/**/*.md", "**/gauntlet-overrides.md", "docs/very/long/path/one/**", "another/long/glob/**/*.ts"];
+    const s = await openSettings({ protectedPaths: globs }, [], 60, 80);
+    for (let i = 0; i < 23; i++) s.component.handleInput(DOWN);
+    const row = strip(s.component.render(80)).find((l) => l.includes("→ Protected paths"))!;
+    expect(row).toMatch(/…\s*│$/);
+    s.component.handleInput(ENTER);
+    const open = strip(s.component.render(80)).join("\n");
+    for (const glob of globs) expect(open).toContain(`• ${glob}`);
+    expect(open).toContain("Edit with /pruner protected-paths");
+    s.component.handleInput(ENTER);
+    expect(strip(s.component.render(80)).join("\n")).toContain("→ Protected paths");
+    expect(s.box.value.protectedPaths).toEqual(globs);
   });
 
   test("read-only protected rows change nothing", async () => {
@@ -223,14 +260,14 @@ describe("settings overlay", () => {
     s.list.onChange("chainCompressionRollingWindow", "0");
     expect(s.box.value.chainCompression.rollingWindow).toBe(3);
     s.list.onChange("chainCompressionRollingWindow", "5");
-    s.list.onChange("chainCompressionStripThinking", "false");
-    s.list.onChange("chainCompressionFuseRange", "false");
-    s.list.onChange("chainCompressionEnabled", "false");
+    s.list.onChange("chainCompressionStripThinking", "off");
+    s.list.onChange("chainCompressionFuseRange", "off");
+    s.list.onChange("chainCompressionEnabled", "off");
     expect(s.box.value.chainCompression).toEqual({ enabled: false, rollingWindow: 5, stripFinalAssistantThinking: false, fuseRangeSummary: false });
     expect(chain).toEqual(DEFAULT_CONFIG.chainCompression);
     s.list.onChange("purgeErrorsCooldown", "0");
     s.list.onChange("purgeErrorsMinArgChars", "-3");
-    s.list.onChange("purgeErrorsEnabled", "false");
+    s.list.onChange("purgeErrorsEnabled", "off");
     expect(s.box.value.purgeErrors).toEqual({ enabled: false, cooldownTurns: 2, minArgChars: 500 });
     s.list.onChange("purgeErrorsMinArgChars", "1000");
     expect(s.box.value.purgeErrors.minArgChars).toBe(1000);
@@ -242,13 +279,13 @@ describe("settings overlay", () => {
     s.list.onChange("recoveryGraceTurns", "x");
     s.list.onChange("summarizerIdleTimeoutMs", "-1");
     s.list.onChange("summarizerMaxTimeoutMs", "600000");
-    s.list.onChange("pruneOn", "on-demand");
+    s.list.onChange("pruneOn", "only on /pruner now");
     s.list.onChange("summarizerThinking", "minimal");
-    s.list.onChange("batchingMode", "agent-message");
-    s.list.onChange("quietOversizedSkips", "true");
-    s.list.onChange("dedupByContentHash", "false");
-    s.list.onChange("cacheBreakpoint", "false");
-    s.list.onChange("showPruneStatusLine", "false");
+    s.list.onChange("batchingMode", "one per agent reply");
+    s.list.onChange("quietOversizedSkips", "on");
+    s.list.onChange("dedupByContentHash", "summarized again");
+    s.list.onChange("cacheBreakpoint", "off");
+    s.list.onChange("showPruneStatusLine", "off");
     expect(s.box.value).toMatchObject({
       recoveryGraceTurns: 3,
       summarizerIdleTimeoutMs: 20000,

@@ -5,13 +5,16 @@
  */
 import type { ExtensionCommandContext, Theme } from "@earendil-works/pi-coding-agent";
 import { getSettingsListTheme } from "@earendil-works/pi-coding-agent";
-import { SettingsList, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+import { SettingsList, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 import type { Component, SettingItem, SettingsListTheme } from "@earendil-works/pi-tui";
 import { plural } from "../plural.js";
 import { frame } from "../ui/frame.js";
+import { ListView } from "../ui/list-view.js";
 import { errorMessage, refreshStatus, safeNotify } from "./command-context.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { listOrNone, settingDescription } from "./command-descriptions.js";
+import { BATCHES, REPEATED_OUTPUTS, WHEN } from "./command-report.js";
+import { searchSettingsBy } from "./settings-search.js";
 import {
   AUTO_BUDGET_PRESETS,
   BATCHING_MODES,
@@ -39,9 +42,11 @@ interface SettingSpec {
   /** Absent for read-only rows. */
   apply?: (value: string, config: Config) => Config;
   withModelBrowser?: true;
+  /** A read-only list: Enter shows it whole and says how to edit it. */
+  list?: { entries: (config: Config) => string[]; edit: string };
 }
 
-const BOOL_VALUES = ["true", "false"];
+const BOOL_VALUES = ["on", "off"];
 
 function presetValues(presets: PresetOption[]): string[] {
   return presets.map((preset) => preset.value);
@@ -56,14 +61,27 @@ function intAtLeast(value: string, min: number, fallback: number): number {
   return Number.isNaN(n) || n < min ? fallback : n;
 }
 
-function boolSpec(id: string, label: string, get: (c: Config) => boolean, set: (c: Config, v: boolean) => Config): SettingSpec {
-  return { id, label, values: () => BOOL_VALUES, current: (c) => String(get(c)), apply: (v, c) => set(c, v === "true") };
+/** A switch shown as on and off, the words /pruner status uses, or as `words` for each. */
+function boolSpec(
+  id: string,
+  label: string,
+  get: (c: Config) => boolean,
+  set: (c: Config, v: boolean) => Config,
+  words: { on: string; off: string } = { on: BOOL_VALUES[0]!, off: BOOL_VALUES[1]! },
+): SettingSpec {
+  return {
+    id,
+    label,
+    values: () => [words.on, words.off],
+    current: (c) => (get(c) ? words.on : words.off),
+    apply: (v, c) => set(c, v === words.on),
+  };
 }
 
 type TopBool = "enabled" | "showPruneStatusLine" | "quietOversizedSkips" | "dedupByContentHash" | "cacheBreakpoint";
 
-function topBool(id: TopBool, label: string): SettingSpec {
-  return boolSpec(id, label, (c) => c[id], (c, v) => ({ ...c, [id]: v }));
+function topBool(id: TopBool, label: string, words?: { on: string; off: string }): SettingSpec {
+  return boolSpec(id, label, (c) => c[id], (c, v) => ({ ...c, [id]: v }), words);
 }
 
 /** How a preset's stored value is shown: `20 s`, `60%`, `1000 chars`, `off`. */
@@ -141,8 +159,27 @@ function castSpec<K extends "pruneOn" | "summarizerThinking" | "batchingMode" | 
   return { id, label, values: () => values, current: (c) => c[id], apply: (v, c) => ({ ...c, [id]: v as Config[K] }) };
 }
 
-function readOnlyList(id: "protectedTools" | "protectedPaths", label: string): SettingSpec {
-  return { id, label, values: (c) => [listOrNone(c[id])], current: (c) => listOrNone(c[id]) };
+/** A mode shown in the words /pruner status uses for it, saved as its stored name. */
+function wordedSpec<K extends "pruneOn" | "batchingMode">(id: K, label: string, presets: PresetOption[], words: Record<string, string>): SettingSpec {
+  const shown = (raw: string) => words[raw] ?? raw;
+  const raws = presetValues(presets);
+  return {
+    id,
+    label,
+    values: () => raws.map(shown),
+    current: (c) => shown(c[id]),
+    apply: (v, c) => ({ ...c, [id]: (raws.find((raw) => shown(raw) === v) ?? v) as Config[K] }),
+  };
+}
+
+function readOnlyList(id: "protectedTools" | "protectedPaths", label: string, command: string): SettingSpec {
+  return {
+    id,
+    label,
+    values: (c) => [listOrNone(c[id])],
+    current: (c) => listOrNone(c[id]),
+    list: { entries: (c) => c[id], edit: `Edit with ${command}, or ${command} <list> to set it in one step. Enter or Esc goes back.` },
+  };
 }
 
 const AUTO_BUDGET = shownCycle(AUTO_BUDGET_PRESETS, percent);
@@ -150,9 +187,9 @@ const chainsShown = counted("chain");
 const WINDOW = shownCycle(ROLLING_WINDOW_PRESETS, chainsShown);
 
 const SPECS: SettingSpec[] = [
-  topBool("enabled", "Enabled"),
-  topBool("showPruneStatusLine", "Prune status line"),
-  castSpec("pruneOn", "Prune trigger", PRUNE_ON_MODES),
+  topBool("enabled", "Pruning"),
+  topBool("showPruneStatusLine", "Footer line"),
+  wordedSpec("pruneOn", "Summarizes", PRUNE_ON_MODES, WHEN),
   {
     id: "summarizerModel",
     label: "Summarizer model",
@@ -162,7 +199,7 @@ const SPECS: SettingSpec[] = [
     withModelBrowser: true,
   },
   castSpec("summarizerThinking", "Summarizer thinking", SUMMARIZER_THINKING_LEVELS),
-  castSpec("batchingMode", "Batching mode", BATCHING_MODES),
+  wordedSpec("batchingMode", "Batching", BATCHING_MODES, BATCHES),
   castSpec("summaries", "Summaries", SUMMARIES_MODES),
   topBool("quietOversizedSkips", "Quiet skip notifications"),
   intSpec("minBatchChars", "Min batch size", MIN_BATCH_CHARS_PRESETS, chars),
@@ -171,7 +208,7 @@ const SPECS: SettingSpec[] = [
   intSpec("summarizerMaxTimeoutMs", "Summarizer max timeout", SUMMARIZER_MAX_TIMEOUT_PRESETS, secondsShown),
   {
     id: "autoBudgetThreshold",
-    label: "Auto-flush at context %",
+    label: "Auto-flush budget",
     values: () => AUTO_BUDGET.values,
     current: (c) => percent(c.autoBudgetThreshold == null ? "0" : inCycle(AUTO_BUDGET.raws, String(c.autoBudgetThreshold), "0")),
     apply: (v, c) => {
@@ -179,7 +216,7 @@ const SPECS: SettingSpec[] = [
       return { ...c, autoBudgetThreshold: x > 0 && x <= 1 ? x : null };
     },
   },
-  topBool("dedupByContentHash", "Dedup by content hash"),
+  topBool("dedupByContentHash", "Repeated outputs", REPEATED_OUTPUTS),
   topBool("cacheBreakpoint", "Spare cache breakpoint"),
   chainSpec("chainCompressionEnabled", "Chain compression", "enabled"),
   {
@@ -206,9 +243,39 @@ const SPECS: SettingSpec[] = [
   ),
   purgeIntSpec("purgeErrorsCooldown", "Error purge cooldown", "cooldownTurns", PURGE_COOLDOWN_PRESETS, 1, counted("turn")),
   purgeIntSpec("purgeErrorsMinArgChars", "Error purge min argument size", "minArgChars", PURGE_MIN_ARG_PRESETS, 0, chars),
-  readOnlyList("protectedTools", "Protected tools"),
-  readOnlyList("protectedPaths", "Protected paths"),
+  readOnlyList("protectedTools", "Protected tools", "/pruner protected-tools"),
+  readOnlyList("protectedPaths", "Protected paths", "/pruner protected-paths"),
 ];
+
+/** What the README, /pruner status and settings.json call each setting, for the search. */
+const SEARCH_WORDS: Record<string, string> = {
+  enabled: "enabled on off",
+  showPruneStatusLine: "footer status line showPruneStatusLine",
+  pruneOn: "prune trigger prune-on pruneOn when",
+  summarizerModel: "summarizerModel",
+  summarizerThinking: "thinking level reasoning summarizerThinking",
+  batchingMode: "batching mode batchingMode",
+  summaries: "summaries auto always never",
+  quietOversizedSkips: "quiet skip notices quietOversizedSkips",
+  minBatchChars: "minimum batch size min-batch-chars minBatchChars small outputs",
+  recoveryGraceTurns: "recovery grace recovery-grace recoveryGraceTurns",
+  summarizerIdleTimeoutMs: "summarizerIdleTimeoutMs",
+  summarizerMaxTimeoutMs: "summarizerMaxTimeoutMs",
+  autoBudgetThreshold: "auto-flush budget autoBudgetThreshold context window",
+  dedupByContentHash: "content-hash dedup dedupByContentHash repeated",
+  cacheBreakpoint: "cache breakpoint cacheBreakpoint anthropic",
+  chainCompressionEnabled: "chain compression chainCompression",
+  chainCompressionRollingWindow: "chain window rollingWindow",
+  chainCompressionStripThinking: "strip final thinking stripFinalAssistantThinking",
+  chainCompressionFuseRange: "fuse range summary fuseRangeSummary",
+  purgeErrorsEnabled: "error purge purgeErrors",
+  purgeErrorsCooldown: "error purge cooldown cooldownTurns",
+  purgeErrorsMinArgChars: "error purge minArgChars",
+  protectedTools: "protected tools protected-tools protectedTools",
+  protectedPaths: "protected paths protected-paths protectedPaths globs",
+};
+
+const searchWords = (id: string): string => SEARCH_WORDS[id] ?? "";
 
 function availableModels(ctx: ExtensionCommandContext): Array<{ provider: string; id: string; name?: string }> {
   try {
@@ -236,8 +303,18 @@ export function modelBrowserItems(ctx: ExtensionCommandContext, current: string)
   return items;
 }
 
-/** `modelRows` is the height of the model browser's list. */
-export function buildSettingItems(ctx: ExtensionCommandContext, config: Config, modelRows = 15): SettingItem[] {
+/**
+ * The columns a value gets in a list `listWidth` wide, by pi's SettingsList's own arithmetic:
+ * cursor, label column (at most 36) and separator before it, two columns after.
+ */
+export function valueRoom(labels: string[], listWidth: number): number {
+  const labelColumn = Math.min(36, Math.max(0, ...labels.map((label) => visibleWidth(label))));
+  return Math.max(1, listWidth - 2 - labelColumn - 2 - 2);
+}
+
+/** `modelRows` is the height of the model browser's list; `listWidth`, when given, ends a list too long for its row in `…`. */
+export function buildSettingItems(ctx: ExtensionCommandContext, config: Config, modelRows = 15, listWidth?: number): SettingItem[] {
+  const room = listWidth === undefined ? Number.POSITIVE_INFINITY : valueRoom(SPECS.map((spec) => spec.label), listWidth);
   return SPECS.map((spec) => {
     const item: SettingItem = {
       id: spec.id,
@@ -246,6 +323,11 @@ export function buildSettingItems(ctx: ExtensionCommandContext, config: Config, 
       currentValue: spec.current(config),
       values: spec.values(config),
     };
+    const list = spec.list;
+    if (list) {
+      item.currentValue = truncateToWidth(item.currentValue, room, "…");
+      item.submenu = (_current, done) => new ListView(spec.label, list.entries(config), list.edit, () => done());
+    }
     if (spec.withModelBrowser) {
       item.submenu = (current, done) =>
         new SettingsList(modelBrowserItems(ctx, current), modelRows, getSettingsListTheme(), (_id, value) => done(value), () => done(undefined), {
@@ -337,7 +419,8 @@ export const settingsCommand: SubcommandHandler = async (deps, ctx) => {
       const probe = buildSettingItems(ctx, deps.currentConfig.value);
       const layout = settingsLayout(probe, tui.terminal.rows, tui.terminal.columns);
       top = layout.top;
-      const items = buildSettingItems(ctx, deps.currentConfig.value, layout.listRows);
+      const listWidth = Math.min(OVERLAY_WIDTH, tui.terminal.columns) - 4;
+      const items = buildSettingItems(ctx, deps.currentConfig.value, layout.listRows, listWidth);
       const onChange = (id: string, value: string): void => {
         try {
           if (applySettingChange(deps, ctx, items, id, value)) list.invalidate();
@@ -348,6 +431,7 @@ export const settingsCommand: SubcommandHandler = async (deps, ctx) => {
       const list = new SettingsList(items, layout.listRows, overlayTheme(), onChange, () => done(undefined), {
         enableSearch: true,
       });
+      searchSettingsBy(list, searchWords);
       return new SettingsOverlay(list, theme);
     },
     // pi reads the options after the factory ran: the top row stays put, so the list does not move
