@@ -120,10 +120,12 @@ export class TreeBrowser implements Component {
       this.handleSummaryInput(this.overlay, data);
       return;
     }
+    const confirm = this.keys.matches(data, "tui.select.confirm");
+    const onChild = (this.rows[this.selected]?.depth ?? 0) > 0;
     if (this.keys.matches(data, "tui.select.up")) this.move(-1);
     else if (this.keys.matches(data, "tui.select.down")) this.move(1);
-    else if (this.keys.matches(data, "tui.select.confirm") && this.rows[this.selected]?.depth) this.openSelected();
-    else if (this.keys.matches(data, "tui.select.confirm") || data === " ") this.toggleSelected();
+    else if (confirm && onChild) this.openSelected();
+    else if (confirm || data === " ") this.toggleSelected();
     else if (isCtrlO(data)) this.openSelected();
     else if (this.keys.matches(data, "tui.select.cancel") || data === "q") this.onDone();
   }
