@@ -3331,6 +3331,10 @@ function openProgressWidget(ctx, batches, now = Date.now) {
   };
 }
 
+// src/ui/report.ts
+import { pathToFileURL } from "node:url";
+import { getCapabilities, hyperlink } from "@earendil-works/pi-tui";
+
 // src/ui/text-layout.ts
 import { visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 var COLUMN_ROW = /^( *)(\S(?:.*?\S)?) {2,}(\S.*)$/;
@@ -3419,13 +3423,16 @@ function reportData(data) {
   return { text: value.text, level: value.level === "warning" ? "warning" : "info" };
 }
 var MARGIN = 1;
+var PATH_LINE = /^\/\S+$/;
 
 class ReportView {
   report;
   theme;
-  constructor(report, theme) {
+  links;
+  constructor(report, theme, links) {
     this.report = report;
     this.theme = theme;
+    this.links = links;
   }
   render(width) {
     try {
@@ -3441,17 +3448,37 @@ class ReportView {
 `);
     const gap = " ".repeat(MARGIN);
     const head = layoutText(first, room).map((line) => this.theme.fg(this.report.level === "warning" ? "warning" : "accent", line));
-    const body = rest.length > 0 ? layoutText(rest.join(`
-`), room).map((line) => this.theme.fg("muted", line)) : [];
+    const body = this.bodyLines(rest, room).map((line) => this.theme.fg("muted", line));
     return [...head, ...body].map((line) => `${gap}${line}`);
+  }
+  bodyLines(lines, room) {
+    const out = [];
+    let run = [];
+    const flush = () => {
+      if (run.length > 0)
+        out.push(...layoutText(run.join(`
+`), room));
+      run = [];
+    };
+    for (const line of lines) {
+      if (!PATH_LINE.test(line) || !this.links()) {
+        run.push(line);
+        continue;
+      }
+      flush();
+      const url = pathToFileURL(line).href;
+      out.push(...layoutText(line, room).map((piece) => hyperlink(piece, url)));
+    }
+    flush();
+    return out;
   }
   invalidate() {}
 }
-function renderReportEntry(entry, _options, theme) {
+function renderReportEntry(entry, _options, theme, links = () => getCapabilities().hyperlinks) {
   const report = reportData(entry.data);
   if (!report)
     return;
-  return new ReportView(report, theme);
+  return new ReportView(report, theme, links);
 }
 function registerReportRenderer(pi) {
   pi.registerEntryRenderer(CUSTOM_TYPE_REPORT, (entry, options, theme) => {
