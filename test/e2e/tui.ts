@@ -17,8 +17,8 @@ export interface TuiSession {
   /** Sends tmux key names (`Enter`, `Down`, `C-o`, `Escape`) or literal text with `{ literal: true }`. */
   keys(...keys: string[]): void;
   type(text: string): void;
-  /** The visible screen, one string per row (`-e` keeps the colour escapes); `history` adds the rows scrolled off above it. */
-  capture(opts?: { colors?: boolean; history?: boolean }): string[];
+  /** The visible screen, one string per row (`-e` keeps the colour escapes). */
+  capture(opts?: { colors?: boolean }): string[];
   /** Waits until `pattern` shows on screen; throws with the screen dump after `timeoutMs`. */
   waitFor(pattern: ScreenPattern, timeoutMs?: number): Promise<string[]>;
   /** Waits until `pattern` is gone from the screen. */
@@ -131,8 +131,7 @@ export function startTui(sb: Sandbox, opts: TuiOptions): TuiSession {
   // One invocation: the options must be set before pi starts and looks at them.
   tmux("-f", "/dev/null", "start-server", ";", "set-option", "-g", "extended-keys", "on", ";", "set-option", "-g", "remain-on-exit", "on", ";",
     "new-session", "-d", "-s", "pi", "-x", String(opts.width), "-y", String(opts.height), launcher(sb, opts));
-  const capture = (o: { colors?: boolean; history?: boolean } = {}) =>
-    tmux("capture-pane", "-p", ...(o.colors ? ["-e"] : []), ...(o.history ? ["-S", "-"] : []), "-t", "pi").replace(/\n$/, "").split("\n");
+  const capture = (o: { colors?: boolean } = {}) => tmux("capture-pane", "-p", ...(o.colors ? ["-e"] : []), "-t", "pi").replace(/\n$/, "").split("\n");
   let size = { width: opts.width, height: opts.height };
   const poll = async (pattern: ScreenPattern, wanted: boolean, timeoutMs: number) => {
     const deadline = Date.now() + timeoutMs;
