@@ -3159,10 +3159,83 @@ async function compactChains(state, ctx) {
 }
 
 // src/commands/commands.ts
-import { Text as Text2 } from "@earendil-works/pi-tui";
+import { Text } from "@earendil-works/pi-tui";
 
 // src/ui/report.ts
-import { Text } from "@earendil-works/pi-tui";
+import { pathToFileURL } from "node:url";
+import { getCapabilities, hyperlink } from "@earendil-works/pi-tui";
+
+// src/ui/text-layout.ts
+import { visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+var COLUMN_ROW = /^( *)(\S(?:.*?\S)?) {2,}(\S.*)$/;
+var TOKEN_LINE = /^ *\S+$/;
+var MIN_DESCRIPTION_WIDTH = 24;
+var GAP = 2;
+var UNDER_INDENT = 4;
+function columnRow(line) {
+  const match = COLUMN_ROW.exec(line);
+  if (!match)
+    return;
+  return { left: `${match[1]}${match[2]}`, description: match[3] };
+}
+function indentOf(line) {
+  return /^ */.exec(line)[0];
+}
+function hanging(text, width, first, rest) {
+  const room = Math.max(1, width - Math.max(visibleWidth(first), visibleWidth(rest)));
+  return wrapTextWithAnsi(text, room).map((line, i) => `${i === 0 ? first : rest}${line}`);
+}
+function tokenLines(line, width) {
+  const token = line.trim();
+  if (visibleWidth(line) <= width)
+    return [line];
+  if (visibleWidth(token) <= width)
+    return [token];
+  const pieces = [];
+  for (let at = 0;at < token.length; at += width)
+    pieces.push(token.slice(at, at + width));
+  return pieces;
+}
+function proseLines(line, width) {
+  if (visibleWidth(line) <= width)
+    return [line];
+  if (TOKEN_LINE.test(line))
+    return tokenLines(line, width);
+  const indent = indentOf(line);
+  return hanging(line.slice(indent.length), width, indent, indent);
+}
+function columnLines(rows, width) {
+  const column = Math.max(...rows.map((row) => visibleWidth(row.left))) + GAP;
+  const room = width - column;
+  return rows.flatMap((row) => {
+    if (room >= MIN_DESCRIPTION_WIDTH)
+      return hanging(row.description, width, row.left.padEnd(column), " ".repeat(column));
+    const under = " ".repeat(indentOf(row.left).length + UNDER_INDENT);
+    return [...proseLines(row.left, width), ...hanging(row.description, width, under, under)];
+  });
+}
+function layoutText(text, width) {
+  const lines = text.split(`
+`);
+  const out = [];
+  for (let i = 0;i < lines.length; ) {
+    const block = [];
+    for (let row = columnRow(lines[i + block.length] ?? "");row; row = columnRow(lines[i + block.length] ?? "")) {
+      block.push({ line: lines[i + block.length], row });
+    }
+    if (block.length === 0) {
+      out.push(...proseLines(lines[i], width));
+      i += 1;
+      continue;
+    }
+    const fits = block.every(({ line }) => visibleWidth(line) <= width);
+    out.push(...fits ? block.map(({ line }) => line) : columnLines(block.map(({ row }) => row), width));
+    i += block.length;
+  }
+  return out;
+}
+
+// src/ui/report.ts
 function showReport(pi, ctx, text, level = "info") {
   try {
     if (ctx.mode === "tui")
@@ -3179,16 +3252,63 @@ function reportData(data) {
     return;
   return { text: value.text, level: value.level === "warning" ? "warning" : "info" };
 }
-function renderReportEntry(entry, _options, theme) {
+var MARGIN = 1;
+var PATH_LINE = /^\/\S+$/;
+
+class ReportView {
+  report;
+  theme;
+  links;
+  constructor(report, theme, links) {
+    this.report = report;
+    this.theme = theme;
+    this.links = links;
+  }
+  render(width) {
+    try {
+      return this.lines(width);
+    } catch (err) {
+      console.error("pi-condense: rendering a report failed", err);
+      return [];
+    }
+  }
+  lines(width) {
+    const room = Math.max(1, width - 2 * MARGIN);
+    const [first = "", ...rest] = this.report.text.split(`
+`);
+    const gap = " ".repeat(MARGIN);
+    const head = layoutText(first, room).map((line) => this.theme.fg(this.report.level === "warning" ? "warning" : "accent", line));
+    const body = this.bodyLines(rest, room).map((line) => this.theme.fg("muted", line));
+    return [...head, ...body].map((line) => `${gap}${line}`);
+  }
+  bodyLines(lines, room) {
+    const out = [];
+    let run = [];
+    const flush = () => {
+      if (run.length > 0)
+        out.push(...layoutText(run.join(`
+`), room));
+      run = [];
+    };
+    for (const line of lines) {
+      if (!PATH_LINE.test(line) || !this.links()) {
+        run.push(line);
+        continue;
+      }
+      flush();
+      const url = pathToFileURL(line).href;
+      out.push(...layoutText(line, room).map((piece) => hyperlink(piece, url)));
+    }
+    flush();
+    return out;
+  }
+  invalidate() {}
+}
+function renderReportEntry(entry, _options, theme, links = () => getCapabilities().hyperlinks) {
   const report = reportData(entry.data);
   if (!report)
     return;
-  const [first, ...rest] = report.text.split(`
-`);
-  const head = theme.fg(report.level === "warning" ? "warning" : "accent", first ?? "");
-  const body = rest.map((line) => theme.fg("muted", line));
-  return new Text([head, ...body].join(`
-`), 1, 0);
+  return new ReportView(report, theme, links);
 }
 function registerReportRenderer(pi) {
   pi.registerEntryRenderer(CUSTOM_TYPE_REPORT, (entry, options, theme) => {
@@ -3428,13 +3548,22 @@ function openProgressWidget(ctx, batches, now = Date.now) {
 
 // src/ui/tree-browser.ts
 import { getMarkdownTheme } from "@earendil-works/pi-coding-agent";
-import { getKeybindings, Markdown, matchesKey, truncateToWidth as truncateToWidth3, visibleWidth as visibleWidth2, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+import {
+  getKeybindings,
+  Markdown,
+  matchesKey,
+  replaceControlCharacters,
+  stripTerminalSequences,
+  truncateToWidth as truncateToWidth3,
+  visibleWidth as visibleWidth3,
+  wrapTextWithAnsi as wrapTextWithAnsi2
+} from "@earendil-works/pi-tui";
 
 // src/ui/frame.ts
-import { truncateToWidth as truncateToWidth2, visibleWidth } from "@earendil-works/pi-tui";
+import { truncateToWidth as truncateToWidth2, visibleWidth as visibleWidth2 } from "@earendil-works/pi-tui";
 function edge(left, label, right, inner, paint) {
   const text = label ? truncateToWidth2(`─ ${label} `, inner, "") : "";
-  return paint(`${left}${text}${"─".repeat(Math.max(0, inner - visibleWidth(text)))}${right}`);
+  return paint(`${left}${text}${"─".repeat(Math.max(0, inner - visibleWidth2(text)))}${right}`);
 }
 function frame(title, lines, width, options = {}) {
   const paint = options.paint ?? ((text) => text);
@@ -3486,21 +3615,38 @@ function branchRequests(branch) {
   });
   return { byResult, at };
 }
-function leafNode(record) {
+function leafNode(record, ref) {
   const args = Object.entries(record.args ?? {}).map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(", ");
   const text = record.resultText ?? "";
   const charCount = text.length || record.spillBytes || 0;
+  const size = `${tokensText(charCount)}${record.isError ? " · error" : ""}`;
+  const spilled = !text && record.spillBytes ? " · its first lines: the whole output is in a file beside the session" : "";
   return {
     id: record.toolCallId,
-    label: `${record.toolName}(${args})`,
-    meta: `${tokensText(charCount)}${record.isError ? " · error" : ""}`,
+    label: `${ref} ${record.toolName}(${args})`,
+    meta: size,
+    facts: `ref ${ref} · ${size}${spilled}`,
     children: [],
     expanded: false,
     depth: 1,
     isLeaf: true,
-    detail: (text || record.resultPreview || "").slice(0, 200).replace(/\s+/g, " "),
+    detail: text || record.resultPreview || "",
+    ref,
     charCount
   };
+}
+var MODEL_REFS_FOOTER = `
+
+---
+**Summarized tool refs**`;
+function summaryForUser(content, refs) {
+  const cut = content.lastIndexOf(MODEL_REFS_FOOTER);
+  const body = cut >= 0 ? content.slice(0, cut) : content;
+  if (refs.length === 0)
+    return body;
+  const list = refs.map((ref) => `\`${ref}\``).join(", ");
+  return `${body}${MODEL_REFS_FOOTER}: ${list}
+` + "Each ref names one original tool output, kept whole. To read one, go back to the tree, expand this request " + "and press Enter on the output's row. The agent gets outputs back by these refs with context_tree_query.";
 }
 function toolsUsed(records) {
   const counts = new Map;
@@ -3513,15 +3659,17 @@ function summaryRoot(entry, index, indexer, requests, latest) {
   const summary = parseSummaryEntry(entry);
   const refs = summary.ok ? summary.value.refs : [];
   const records = [];
+  const children = [];
   for (const ref of refs) {
     const record = indexer.getRecord(occKey(ref.toolCallId, ref.resultTimestamp));
-    if (record)
-      records.push(record);
+    if (!record)
+      continue;
+    records.push(record);
+    children.push(leafNode(record, ref.shortId));
   }
   const first = refs[0];
   const mapped = first ? requests.get(occKey(first.toolCallId, first.resultTimestamp)) ?? requests.get(first.toolCallId) : undefined;
   const request = mapped ?? latest;
-  const children = records.map(leafNode);
   const content = typeof entry.content === "string" ? entry.content : undefined;
   const summaryChars = content?.length ?? 0;
   const original = children.reduce((sum, child) => sum + (child.charCount ?? 0), 0);
@@ -3537,7 +3685,7 @@ function summaryRoot(entry, index, indexer, requests, latest) {
     expanded: false,
     depth: 0,
     isLeaf: children.length === 0,
-    detail: content || undefined,
+    detail: content ? summaryForUser(content, children.flatMap((child) => child.ref ? [child.ref] : [])) : undefined,
     charCount: summaryChars
   };
   return { node, request };
@@ -3576,6 +3724,7 @@ function buildPruneTree(ctx, indexer) {
 // src/ui/tree-browser.ts
 var TREE_TITLE = "Pruned Tool Calls";
 var OVERLAY_TITLE = "Pruned Summary";
+var OUTPUT_TITLE = "Original Output";
 var HINT = "Enter/Space expand • Ctrl-O open summary • Esc/q close";
 var EMPTY = "(no pruned tool calls in this session)";
 var OVERLAY_FOOTER = "↑/↓ scroll • Ctrl-O/Esc/q close";
@@ -3585,6 +3734,32 @@ var HEIGHT_SHARE = 0.8;
 var MIN_BODY_ROWS = 3;
 var META_GAP = 2;
 var MIN_LABEL_WIDTH = 12;
+var FACT_SEPARATOR = " · ";
+var RULE = /^─+$/;
+var TAB = "    ";
+function wrapFacts(text, width) {
+  const lines = [];
+  let line = "";
+  for (const fact of text.split(FACT_SEPARATOR)) {
+    const joined = line ? `${line}${FACT_SEPARATOR}${fact}` : fact;
+    if (visibleWidth3(joined) <= width) {
+      line = joined;
+      continue;
+    }
+    if (line)
+      lines.push(`${line}${FACT_SEPARATOR.trimEnd()}`);
+    const pieces = wrapTextWithAnsi2(fact, width);
+    lines.push(...pieces.slice(0, -1));
+    line = pieces.at(-1) ?? "";
+  }
+  if (line)
+    lines.push(line);
+  return lines;
+}
+function outputLines2(text, width) {
+  return stripTerminalSequences(text).split(`
+`).flatMap((line) => wrapTextWithAnsi2(replaceControlCharacters(line.replaceAll("\t", TAB)), width));
+}
 function windowStart(focus, count, total) {
   return Math.max(0, Math.min(focus - Math.floor(count / 2), total - count));
 }
@@ -3600,7 +3775,7 @@ class TreeBrowser {
   rows = [];
   selected = 0;
   overlay;
-  markdownCache;
+  bodyCache;
   keys;
   constructor(roots, theme, onDone, keybindings, maxRows = () => Number.POSITIVE_INFINITY) {
     this.roots = roots;
@@ -3612,18 +3787,22 @@ class TreeBrowser {
   }
   invalidate() {
     this.rebuildRows();
-    this.markdownCache = undefined;
+    this.bodyCache = undefined;
   }
   handleInput(data) {
     if (this.overlay) {
       this.handleSummaryInput(this.overlay, data);
       return;
     }
+    const confirm = this.keys.matches(data, "tui.select.confirm");
+    const onChild = (this.rows[this.selected]?.depth ?? 0) > 0;
     if (this.keys.matches(data, "tui.select.up"))
       this.move(-1);
     else if (this.keys.matches(data, "tui.select.down"))
       this.move(1);
-    else if (this.keys.matches(data, "tui.select.confirm") || data === " ")
+    else if (confirm && onChild)
+      this.openSelected();
+    else if (confirm || data === " ")
       this.toggleSelected();
     else if (isCtrlO(data))
       this.openSelected();
@@ -3661,7 +3840,7 @@ class TreeBrowser {
   }
   openSelected() {
     const node = this.rows[this.selected];
-    if (!node || node.isLeaf || !node.detail)
+    if (!node || node.detail === undefined || node.isLeaf && node.depth === 0)
       return;
     this.overlay = { node, offset: 0 };
   }
@@ -3692,45 +3871,51 @@ class TreeBrowser {
   renderRow(node, selected, inner) {
     const marker = selected ? this.theme.fg("accent", MARKER) : NO_MARKER;
     const lead = "  ".repeat(node.depth) + (node.isLeaf ? "  " : node.expanded ? "▾ " : "▸ ");
-    const room = Math.max(0, inner - visibleWidth2(MARKER) - visibleWidth2(lead));
+    const room = Math.max(0, inner - visibleWidth3(MARKER) - visibleWidth3(lead));
     const meta = node.meta ?? "";
     const color = node.isLeaf ? "text" : "accent";
     let text;
-    if (meta && room >= visibleWidth2(meta) + META_GAP + MIN_LABEL_WIDTH) {
-      const labelRoom = room - visibleWidth2(meta) - META_GAP;
+    if (meta && room >= visibleWidth3(meta) + META_GAP + MIN_LABEL_WIDTH) {
+      const labelRoom = room - visibleWidth3(meta) - META_GAP;
       const label = truncateToWidth3(node.label, labelRoom, "…");
-      const gap = " ".repeat(room - visibleWidth2(label) - visibleWidth2(meta));
+      const gap = " ".repeat(room - visibleWidth3(label) - visibleWidth3(meta));
       text = this.theme.fg(color, label) + gap + this.theme.fg("muted", meta);
     } else {
       const full = meta ? `${node.label} · ${meta}` : node.label;
       const label = truncateToWidth3(full, room, "…");
-      text = this.theme.fg(color, label) + " ".repeat(Math.max(0, room - visibleWidth2(label)));
+      text = this.theme.fg(color, label) + " ".repeat(Math.max(0, room - visibleWidth3(label)));
     }
     const row = marker + lead + text;
     return selected ? this.theme.bg("selectedBg", row) : row;
   }
   markdownLines(detail, width) {
-    const cached = this.markdownCache;
-    if (cached && cached.detail === detail && cached.width === width)
+    const markdown = getMarkdownTheme();
+    const rule = ` ${markdown.hr("─".repeat(Math.max(1, width - 2)))}`;
+    return new Markdown(detail, 1, 0, markdown).render(width).map((line) => RULE.test(stripTerminalSequences(line).trim()) ? rule : line);
+  }
+  bodyLines(node, width) {
+    const cached = this.bodyCache;
+    if (cached && cached.node === node && cached.width === width)
       return cached.lines;
-    const lines = new Markdown(detail, 1, 0, getMarkdownTheme()).render(width);
-    this.markdownCache = { detail, width, lines };
+    const detail = node.detail ?? "";
+    const lines = node.depth === 0 ? this.markdownLines(detail, width) : outputLines2(detail, width - 2).map((line) => ` ${line}`);
+    this.bodyCache = { node, width, lines };
     return lines;
   }
   renderSummary(view, width) {
     const inner = Math.max(1, width - 2);
     const header = [
-      ...wrapTextWithAnsi(view.node.label, inner).map((line) => this.theme.fg("accent", line)),
-      ...wrapTextWithAnsi(view.node.facts ?? "Pruned summary message", inner).map((line) => this.theme.fg("dim", line))
+      ...wrapTextWithAnsi2(view.node.label, inner).map((line) => this.theme.fg("accent", line)),
+      ...wrapFacts(view.node.facts ?? "Pruned summary message", inner).map((line) => this.theme.fg("dim", line))
     ];
-    const markdown = this.markdownLines(view.node.detail ?? "", inner);
+    const markdown = this.bodyLines(view.node, inner);
     const total = markdown.length;
     const height = Math.min(total, this.bodyRows(header.length + 5));
     view.offset = Math.min(view.offset, Math.max(0, total - height));
     const visible = markdown.slice(view.offset, view.offset + height);
     const range = total > height ? ` • ${view.offset + 1}-${view.offset + height} / ${total}` : "";
     const lines = [...header, "", ...visible, "", this.theme.fg("dim", OVERLAY_FOOTER + range)];
-    return frame(OVERLAY_TITLE, lines, width, { paint: this.border });
+    return frame(view.node.depth === 0 ? OVERLAY_TITLE : OUTPUT_TITLE, lines, width, { paint: this.border });
   }
 }
 async function showTreeBrowser(ctx, roots) {
@@ -4339,63 +4524,37 @@ var USAGE = [
 var SECTIONS = [
   [
     "Small outputs (min-batch-chars):",
-    [
-      "When a tool turn's outputs add up to fewer characters than this (default 1000), summarizing",
-      "would save little: they stay as they are, with no summarizer call, and are not offered again.",
-      "The Quiet skip notifications setting (/pruner settings) leaves them out of the line a run ends with."
-    ]
+    "When a tool turn's outputs add up to fewer characters than this (default 1000), summarizing would save " + "little: they stay as they are, with no summarizer call, and are not offered again. The Quiet skip " + "notifications setting (/pruner settings) leaves them out of the line a run ends with."
   ],
   [
     "Protected tools and paths:",
-    [
-      "Outputs of protected tools (e.g. todowrite, todoread) and reads of protected files (skill",
-      "files by default) are never summarized; of a file read several times only the newest read",
-      "stays whole. Names of tools that do not exist are ignored."
-    ]
+    "Outputs of protected tools (e.g. todowrite, todoread) and reads of protected files (skill files by default) " + "are never summarized; of a file read several times only the newest read stays whole. Names of tools that " + "do not exist are ignored."
   ],
   [
     "Repeated outputs (dedup):",
-    [
-      "On by default. An output identical to one summarized earlier is not summarized again: it points",
-      "at the earlier copy's ref, and context_tree_query returns it."
-    ]
+    "On by default. An output identical to one summarized earlier is not summarized again: it points at the " + "earlier copy's ref, and context_tree_query returns it."
   ],
   [
     "What a summary covers (batching):",
-    [
-      "turn (default) makes one summary per tool turn of the agent; agent-message makes one per",
-      "reply, from your message to the agent's answer."
-    ]
+    "turn (default) makes one summary per tool turn of the agent; agent-message makes one per reply, from your " + "message to the agent's answer."
   ],
   [
     "When to summarize (prune-on):",
-    [
-      "agent-message (default) summarizes after the agent's final reply; on-demand only when you",
-      "run /pruner now."
-    ]
+    "agent-message (default) summarizes after the agent's final reply; on-demand only when you run /pruner now."
   ],
   [
     "Why this matters:",
-    [
-      "Every change to earlier context makes the provider re-read it at full price (a cache miss), so",
-      "summaries are made once per finished piece of work, not after every tool turn."
-    ]
+    "Every change to earlier context makes the provider re-read it at full price (a cache miss), so summaries " + "are made once per finished piece of work, not after every tool turn."
   ],
-  [
-    "Related:",
-    ["Anthropic prompt caching docs: https://docs.claude.com/en/docs/build-with-claude/prompt-caching"]
-  ]
+  ["Related:", "Anthropic prompt caching docs: https://docs.claude.com/en/docs/build-with-claude/prompt-caching"]
 ];
 var SETTINGS_LOCATION = "Settings are stored under the contextPrune key of <agent-dir>/settings.json, where <agent-dir> is " + "$PI_CODING_AGENT_DIR when set, otherwise ~/.pi/agent.";
 function helpText() {
   const lines = ["pruner — summarizes tool outputs the agent already used, and keeps every original recoverable.", "", "Usage:"];
   for (const [command, description] of USAGE)
     lines.push(`  ${command.padEnd(41)}${description}`);
-  for (const [heading, body] of SECTIONS) {
-    lines.push("", heading);
-    for (const line of body)
-      lines.push(`  ${line}`);
-  }
+  for (const [heading, body] of SECTIONS)
+    lines.push("", heading, `  ${body}`);
   lines.push("", SETTINGS_LOCATION);
   return lines.join(`
 `);
@@ -4694,6 +4853,7 @@ var BATCHES = {
   turn: "one per tool turn",
   "agent-message": "one per agent reply"
 };
+var REPEATED_OUTPUTS = { on: "pointed at their earlier copy", off: "summarized again" };
 function settingsBlock(config) {
   return [
     "pruner status:",
@@ -4702,7 +4862,7 @@ function settingsBlock(config) {
     `  summarizer waits:  ${seconds2(config.summarizerIdleTimeoutMs)} without output, ${seconds2(config.summarizerMaxTimeoutMs)} in all`,
     `  summarizes:        ${WHEN[config.pruneOn] ?? config.pruneOn}`,
     `  summaries:         ${BATCHES[config.batchingMode] ?? config.batchingMode}`,
-    `  repeated outputs:  ${config.dedupByContentHash ? "pointed at their earlier copy" : "summarized again"}`,
+    `  repeated outputs:  ${config.dedupByContentHash ? REPEATED_OUTPUTS.on : REPEATED_OUTPUTS.off}`,
     `  footer line:       ${config.showPruneStatusLine ? "on" : "off"}`
   ].join(`
 `);
@@ -5028,7 +5188,7 @@ function reportText(report, title, htmlPath) {
       lines.push(`    ... and ${report.problems.length - 10} more`);
   }
   if (htmlPath)
-    lines.push(...wrap(`HTML report: ${htmlPath}`, "  "));
+    lines.push("  HTML report:", htmlPath);
   return lines.join(`
 `);
 }
@@ -9279,7 +9439,58 @@ var reportCommand = async (deps, ctx, args) => {
 
 // src/commands/command-settings.ts
 import { getSettingsListTheme } from "@earendil-works/pi-coding-agent";
-import { SettingsList, wrapTextWithAnsi as wrapTextWithAnsi2 } from "@earendil-works/pi-tui";
+import { SettingsList, truncateToWidth as truncateToWidth4, visibleWidth as visibleWidth4, wrapTextWithAnsi as wrapTextWithAnsi4 } from "@earendil-works/pi-tui";
+
+// src/ui/list-view.ts
+import { getKeybindings as getKeybindings2, wrapTextWithAnsi as wrapTextWithAnsi3 } from "@earendil-works/pi-tui";
+
+class ListView {
+  heading;
+  entries;
+  hint;
+  close;
+  constructor(heading, entries, hint, close) {
+    this.heading = heading;
+    this.entries = entries;
+    this.hint = hint;
+    this.close = close;
+  }
+  render(width) {
+    const room = Math.max(1, width - 4);
+    const rows = this.entries.length > 0 ? this.entries : ["(none)"];
+    const listed = rows.flatMap((entry) => wrapTextWithAnsi3(entry, room).map((line, i) => `${i === 0 ? "  • " : "    "}${line}`));
+    return [this.heading, "", ...listed, "", ...wrapTextWithAnsi3(this.hint, width)];
+  }
+  handleInput(data) {
+    const keys = getKeybindings2();
+    if (keys.matches(data, "tui.select.confirm") || keys.matches(data, "tui.select.cancel") || data === "q")
+      this.close();
+  }
+  invalidate() {}
+}
+
+// src/commands/settings-search.ts
+import { fuzzyFilter } from "@earendil-works/pi-tui";
+function filterSettings(items, query, wordsOf) {
+  const byLabel = fuzzyFilter(items, query, (item) => item.label);
+  const tokens = query.toLowerCase().split(/[\s/]+/).filter((token) => token.length > 0);
+  if (tokens.length === 0)
+    return byLabel;
+  const byWords = items.filter((item) => {
+    const words = `${item.label} ${wordsOf(item.id)}`.toLowerCase();
+    return !byLabel.includes(item) && tokens.every((token) => words.includes(token));
+  });
+  return [...byLabel, ...byWords];
+}
+function searchSettingsBy(list, wordsOf) {
+  const internals = list;
+  internals.applyFilter = (query) => {
+    internals.filteredItems = filterSettings(internals.items, query, wordsOf);
+    internals.selectedIndex = 0;
+  };
+}
+
+// src/commands/command-settings.ts
 var BOOL_VALUES = ["true", "false"];
 function presetValues(presets) {
   return presets.map((preset) => preset.value);
@@ -9343,8 +9554,14 @@ function castSpec(id, label, presets) {
   const values = presetValues(presets);
   return { id, label, values: () => values, current: (c) => c[id], apply: (v, c) => ({ ...c, [id]: v }) };
 }
-function readOnlyList(id, label) {
-  return { id, label, values: (c) => [listOrNone(c[id])], current: (c) => listOrNone(c[id]) };
+function readOnlyList(id, label, command) {
+  return {
+    id,
+    label,
+    values: (c) => [listOrNone(c[id])],
+    current: (c) => listOrNone(c[id]),
+    list: { entries: (c) => c[id], edit: `Edit with ${command}, or ${command} <list> to set it in one step. Enter or Esc goes back.` }
+  };
 }
 var AUTO_BUDGET = shownCycle(AUTO_BUDGET_PRESETS, percent3);
 var chainsShown = counted2("chain");
@@ -9400,9 +9617,36 @@ var SPECS = [
   boolSpec("purgeErrorsEnabled", "Error purge", (c) => c.purgeErrors.enabled, (c, v) => ({ ...c, purgeErrors: { ...c.purgeErrors, enabled: v } })),
   purgeIntSpec("purgeErrorsCooldown", "Error purge cooldown", "cooldownTurns", PURGE_COOLDOWN_PRESETS, 1, counted2("turn")),
   purgeIntSpec("purgeErrorsMinArgChars", "Error purge min argument size", "minArgChars", PURGE_MIN_ARG_PRESETS, 0, chars),
-  readOnlyList("protectedTools", "Protected tools"),
-  readOnlyList("protectedPaths", "Protected paths")
+  readOnlyList("protectedTools", "Protected tools", "/pruner protected-tools"),
+  readOnlyList("protectedPaths", "Protected paths", "/pruner protected-paths")
 ];
+var SEARCH_WORDS = {
+  enabled: "pruning enabled on off",
+  showPruneStatusLine: "footer line status line showPruneStatusLine",
+  pruneOn: "summarizes after the agent's final reply only on /pruner now prune trigger prune-on pruneOn when",
+  summarizerModel: "summarizerModel",
+  summarizerThinking: "thinking level reasoning summarizerThinking",
+  batchingMode: "batching one per tool turn one per agent reply batchingMode",
+  summaries: "summaries auto always never",
+  quietOversizedSkips: "quiet skip notices quietOversizedSkips",
+  minBatchChars: "minimum batch size min-batch-chars minBatchChars small outputs",
+  recoveryGraceTurns: "recovery grace recovery-grace recoveryGraceTurns",
+  summarizerIdleTimeoutMs: "summarizerIdleTimeoutMs",
+  summarizerMaxTimeoutMs: "summarizerMaxTimeoutMs",
+  autoBudgetThreshold: "auto-flush budget autoBudgetThreshold context window",
+  dedupByContentHash: "repeated outputs content-hash dedup dedupByContentHash",
+  cacheBreakpoint: "cache breakpoint cacheBreakpoint anthropic",
+  chainCompressionEnabled: "chain compression chainCompression",
+  chainCompressionRollingWindow: "chain window rollingWindow",
+  chainCompressionStripThinking: "strip final thinking stripFinalAssistantThinking",
+  chainCompressionFuseRange: "fuse range summary fuseRangeSummary",
+  purgeErrorsEnabled: "error purge purgeErrors",
+  purgeErrorsCooldown: "error purge cooldown cooldownTurns",
+  purgeErrorsMinArgChars: "error purge minArgChars",
+  protectedTools: "protected tools protected-tools protectedTools",
+  protectedPaths: "protected paths protected-paths protectedPaths globs"
+};
+var searchWords = (id) => SEARCH_WORDS[id] ?? "";
 function availableModels(ctx) {
   try {
     return ctx.modelRegistry?.getAvailable() ?? [];
@@ -9427,7 +9671,12 @@ function modelBrowserItems(ctx, current) {
   }
   return items;
 }
-function buildSettingItems(ctx, config, modelRows = 15) {
+function valueRoom(labels, listWidth) {
+  const labelColumn = Math.min(36, Math.max(0, ...labels.map((label) => visibleWidth4(label))));
+  return Math.max(1, listWidth - 2 - labelColumn - 2 - 2);
+}
+function buildSettingItems(ctx, config, modelRows = 15, listWidth) {
+  const room = listWidth === undefined ? Number.POSITIVE_INFINITY : valueRoom(SPECS.map((spec) => spec.label), listWidth);
   return SPECS.map((spec) => {
     const item = {
       id: spec.id,
@@ -9436,6 +9685,11 @@ function buildSettingItems(ctx, config, modelRows = 15) {
       currentValue: spec.current(config),
       values: spec.values(config)
     };
+    const list = spec.list;
+    if (list) {
+      item.currentValue = truncateToWidth4(item.currentValue, room, "…");
+      item.submenu = (_current, done) => new ListView(spec.label, list.entries(config), list.edit, () => done());
+    }
     if (spec.withModelBrowser) {
       item.submenu = (current, done) => new SettingsList(modelBrowserItems(ctx, current), modelRows, getSettingsListTheme(), (_id, value) => done(value), () => done(undefined), {
         enableSearch: true
@@ -9471,7 +9725,7 @@ function overlayTheme() {
 }
 function settingsLayout(items, rows, columns) {
   const content = Math.min(OVERLAY_WIDTH, columns) - 4;
-  const described = Math.max(0, ...items.map((item) => wrapTextWithAnsi2(item.description ?? "", content - 4).length));
+  const described = Math.max(0, ...items.map((item) => wrapTextWithAnsi4(item.description ?? "", content - 4).length));
   const all = rows - TERMINAL_MARGIN - BOX_ROWS - described;
   const listRows = Math.max(MIN_LIST_ROWS, all >= items.length ? items.length : all - 1);
   const scrollRow = listRows < items.length ? 1 : 0;
@@ -9505,7 +9759,8 @@ var settingsCommand = async (deps, ctx) => {
     const probe = buildSettingItems(ctx, deps.currentConfig.value);
     const layout = settingsLayout(probe, tui.terminal.rows, tui.terminal.columns);
     top = layout.top;
-    const items = buildSettingItems(ctx, deps.currentConfig.value, layout.listRows);
+    const listWidth = Math.min(OVERLAY_WIDTH, tui.terminal.columns) - 4;
+    const items = buildSettingItems(ctx, deps.currentConfig.value, layout.listRows, listWidth);
     const onChange = (id, value) => {
       try {
         if (applySettingChange(deps, ctx, items, id, value))
@@ -9517,6 +9772,7 @@ var settingsCommand = async (deps, ctx) => {
     const list = new SettingsList(items, layout.listRows, overlayTheme(), onChange, () => done(undefined), {
       enableSearch: true
     });
+    searchSettingsBy(list, searchWords);
     return new SettingsOverlay(list, theme);
   }, { overlay: true, overlayOptions: () => ({ width: OVERLAY_WIDTH, row: top }) });
 };
@@ -9798,7 +10054,7 @@ var HANDLERS = new Map([
   ["min-batch-chars", minBatchCharsCommand],
   ["recovery-grace", recoveryGraceCommand],
   ["dedup", dedupCommand],
-  ["help", async (_deps, ctx) => info(ctx, helpText())]
+  ["help", async (deps, ctx) => showReport(deps.pi, ctx, helpText())]
 ]);
 function firstToken2(text) {
   return text.trim().split(/\s+/)[0] || undefined;
@@ -9849,7 +10105,7 @@ function contentText(content) {
 function renderSummaryMessage(message, options, theme) {
   const count = normalizeSummaryToolCallRefs(message.details).length;
   const header = theme.fg("accent", `[pruner] summary of ${count} tool output${count === 1 ? "" : "s"}`);
-  return new Text2(options.expanded ? `${header}
+  return new Text(options.expanded ? `${header}
 ${contentText(message.content)}` : header, 0, 0);
 }
 function registerCommands(pi, currentConfig, flushPending, capturePendingBatches, getStats, getLiveReclaim, indexer, compactChains, getDiagnosticCounts, getContextMetrics, _getCachedMetrics, getRearmed, getPolicyView, getFallback) {

@@ -83,53 +83,40 @@ const USAGE: ReadonlyArray<[string, string]> = [
   ["/pruner help", "Show this help"],
 ];
 
-const SECTIONS: ReadonlyArray<[string, string[]]> = [
+/** Each body is one paragraph: the TUI wraps it to the terminal width, under its indentation. */
+const SECTIONS: ReadonlyArray<[string, string]> = [
   [
     "Small outputs (min-batch-chars):",
-    [
-      "When a tool turn's outputs add up to fewer characters than this (default 1000), summarizing",
-      "would save little: they stay as they are, with no summarizer call, and are not offered again.",
-      "The Quiet skip notifications setting (/pruner settings) leaves them out of the line a run ends with.",
-    ],
+    "When a tool turn's outputs add up to fewer characters than this (default 1000), summarizing would save " +
+      "little: they stay as they are, with no summarizer call, and are not offered again. The Quiet skip " +
+      "notifications setting (/pruner settings) leaves them out of the line a run ends with.",
   ],
   [
     "Protected tools and paths:",
-    [
-      "Outputs of protected tools (e.g. todowrite, todoread) and reads of protected files (skill",
-      "files by default) are never summarized; of a file read several times only the newest read",
-      "stays whole. Names of tools that do not exist are ignored.",
-    ],
+    "Outputs of protected tools (e.g. todowrite, todoread) and reads of protected files (skill files by default) " +
+      "are never summarized; of a file read several times only the newest read stays whole. Names of tools that " +
+      "do not exist are ignored.",
   ],
   [
     "Repeated outputs (dedup):",
-    [
-      "On by default. An output identical to one summarized earlier is not summarized again: it points",
-      "at the earlier copy's ref, and context_tree_query returns it.",
-    ],
+    "On by default. An output identical to one summarized earlier is not summarized again: it points at the " +
+      "earlier copy's ref, and context_tree_query returns it.",
   ],
   [
     "What a summary covers (batching):",
-    [
-      "turn (default) makes one summary per tool turn of the agent; agent-message makes one per",
-      "reply, from your message to the agent's answer.",
-    ],
+    "turn (default) makes one summary per tool turn of the agent; agent-message makes one per reply, from your " +
+      "message to the agent's answer.",
   ],
   [
     "When to summarize (prune-on):",
-    [
-      "agent-message (default) summarizes after the agent's final reply; on-demand only when you",
-      "run /pruner now.",
-    ],
+    "agent-message (default) summarizes after the agent's final reply; on-demand only when you run /pruner now.",
   ],
   [
     "Why this matters:",
-    ["Every change to earlier context makes the provider re-read it at full price (a cache miss), so",
-     "summaries are made once per finished piece of work, not after every tool turn."],
+    "Every change to earlier context makes the provider re-read it at full price (a cache miss), so summaries " +
+      "are made once per finished piece of work, not after every tool turn.",
   ],
-  [
-    "Related:",
-    ["Anthropic prompt caching docs: https://docs.claude.com/en/docs/build-with-claude/prompt-caching"],
-  ],
+  ["Related:", "Anthropic prompt caching docs: https://docs.claude.com/en/docs/build-with-claude/prompt-caching"],
 ];
 
 const SETTINGS_LOCATION =
@@ -139,10 +126,7 @@ const SETTINGS_LOCATION =
 export function helpText(): string {
   const lines = ["pruner — summarizes tool outputs the agent already used, and keeps every original recoverable.", "", "Usage:"];
   for (const [command, description] of USAGE) lines.push(`  ${command.padEnd(41)}${description}`);
-  for (const [heading, body] of SECTIONS) {
-    lines.push("", heading);
-    for (const line of body) lines.push(`  ${line}`);
-  }
+  for (const [heading, body] of SECTIONS) lines.push("", heading, `  ${body}`);
   lines.push("", SETTINGS_LOCATION);
   return lines.join("\n");
 }

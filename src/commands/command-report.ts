@@ -14,14 +14,16 @@ function seconds(ms: number): string {
   return ms === 0 ? "no limit" : `${Math.round(ms / 1000)} s`;
 }
 
-const WHEN: Record<string, string> = {
+/** The words /pruner status uses for each setting's values (the overlay's search finds them too). */
+export const WHEN: Record<string, string> = {
   "agent-message": "after the agent's final reply",
   "on-demand": "only on /pruner now",
 };
-const BATCHES: Record<string, string> = {
+export const BATCHES: Record<string, string> = {
   turn: "one per tool turn",
   "agent-message": "one per agent reply",
 };
+export const REPEATED_OUTPUTS = { on: "pointed at their earlier copy", off: "summarized again" };
 
 function settingsBlock(config: ContextPruneConfig): string {
   return [
@@ -31,7 +33,7 @@ function settingsBlock(config: ContextPruneConfig): string {
     `  summarizer waits:  ${seconds(config.summarizerIdleTimeoutMs)} without output, ${seconds(config.summarizerMaxTimeoutMs)} in all`,
     `  summarizes:        ${WHEN[config.pruneOn] ?? config.pruneOn}`,
     `  summaries:         ${BATCHES[config.batchingMode] ?? config.batchingMode}`,
-    `  repeated outputs:  ${config.dedupByContentHash ? "pointed at their earlier copy" : "summarized again"}`,
+    `  repeated outputs:  ${config.dedupByContentHash ? REPEATED_OUTPUTS.on : REPEATED_OUTPUTS.off}`,
     `  footer line:       ${config.showPruneStatusLine ? "on" : "off"}`,
   ].join("\n");
 }

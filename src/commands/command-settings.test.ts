@@ -207,6 +207,34 @@ describe("settings overlay", () => {
     expect(await s.saved()).toEqual({}); // back at its default, so the written block leaves it out
   });
 
+  test("typing budget finds the auto-flush budget, and the words /pruner status uses find their rows", async () => {
+    const s = await openSettings();
+    const shown = () => strip(s.component.render(80)).flatMap((l) => /^│ [→ ] (\S(?:\S| \S)*) {2,}[^\s│]/.exec(l)?.[1] ?? []);
+    for (const ch of "budget") s.component.handleInput(ch);
+    expect(shown()).toEqual(["Auto-flush at context %"]);
+    for (let i = 0; i < 6; i++) s.component.handleInput("\x7f");
+    for (const ch of "footer line") s.component.handleInput(ch);
+    expect(shown()).toEqual(["Prune status line"]);
+    for (let i = 0; i < 11; i++) s.component.handleInput("\x7f");
+    for (const ch of "summarizes") s.component.handleInput(ch);
+    expect(shown()).toEqual(["Prune trigger"]);
+  });
+
+  test("a protected list too long for its row ends in an ellipsis, and Enter shows it whole with how to edit it", async () => {
+    const globs = ["**/skills/**/*.md", "**/gauntlet-overrides.md", "docs/very/long/path/one/**", "another/long/glob/**/*.ts"];
+    const s = await openSettings({ protectedPaths: globs }, [], 60, 80);
+    for (let i = 0; i < 23; i++) s.component.handleInput(DOWN);
+    const row = strip(s.component.render(80)).find((l) => l.includes("→ Protected paths"))!;
+    expect(row).toMatch(/…\s*│$/);
+    s.component.handleInput(ENTER);
+    const open = strip(s.component.render(80)).join("\n");
+    for (const glob of globs) expect(open).toContain(`• ${glob}`);
+    expect(open).toContain("Edit with /pruner protected-paths");
+    s.component.handleInput(ENTER);
+    expect(strip(s.component.render(80)).join("\n")).toContain("→ Protected paths");
+    expect(s.box.value.protectedPaths).toEqual(globs);
+  });
+
   test("read-only protected rows change nothing", async () => {
     const s = await openSettings({ protectedTools: ["todowrite"] });
     const before = s.box.value;

@@ -5,13 +5,15 @@
  */
 import type { ExtensionCommandContext, Theme } from "@earendil-works/pi-coding-agent";
 import { getSettingsListTheme } from "@earendil-works/pi-coding-agent";
-import { SettingsList, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+import { SettingsList, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 import type { Component, SettingItem, SettingsListTheme } from "@earendil-works/pi-tui";
 import { plural } from "../plural.js";
 import { frame } from "../ui/frame.js";
+import { ListView } from "../ui/list-view.js";
 import { errorMessage, refreshStatus, safeNotify } from "./command-context.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { listOrNone, settingDescription } from "./command-descriptions.js";
+import { searchSettingsBy } from "./settings-search.js";
 import {
   AUTO_BUDGET_PRESETS,
   BATCHING_MODES,
@@ -39,6 +41,8 @@ interface SettingSpec {
   /** Absent for read-only rows. */
   apply?: (value: string, config: Config) => Config;
   withModelBrowser?: true;
+  /** A read-only list: Enter shows it whole and says how to edit it. */
+  list?: { entries: (config: Config) => string[]; edit: string };
 }
 
 const BOOL_VALUES = ["true", "false"];
@@ -141,8 +145,14 @@ function castSpec<K extends "pruneOn" | "summarizerThinking" | "batchingMode" | 
   return { id, label, values: () => values, current: (c) => c[id], apply: (v, c) => ({ ...c, [id]: v as Config[K] }) };
 }
 
-function readOnlyList(id: "protectedTools" | "protectedPaths", label: string): SettingSpec {
-  return { id, label, values: (c) => [listOrNone(c[id])], current: (c) => listOrNone(c[id]) };
+function readOnlyList(id: "protectedTools" | "protectedPaths", label: string, command: string): SettingSpec {
+  return {
+    id,
+    label,
+    values: (c) => [listOrNone(c[id])],
+    current: (c) => listOrNone(c[id]),
+    list: { entries: (c) => c[id], edit: `Edit with ${command}, or ${command} <list> to set it in one step. Enter or Esc goes back.` },
+  };
 }
 
 const AUTO_BUDGET = shownCycle(AUTO_BUDGET_PRESETS, percent);
@@ -206,9 +216,39 @@ const SPECS: SettingSpec[] = [
   ),
   purgeIntSpec("purgeErrorsCooldown", "Error purge cooldown", "cooldownTurns", PURGE_COOLDOWN_PRESETS, 1, counted("turn")),
   purgeIntSpec("purgeErrorsMinArgChars", "Error purge min argument size", "minArgChars", PURGE_MIN_ARG_PRESETS, 0, chars),
-  readOnlyList("protectedTools", "Protected tools"),
-  readOnlyList("protectedPaths", "Protected paths"),
+  readOnlyList("protectedTools", "Protected tools", "/pruner protected-tools"),
+  readOnlyList("protectedPaths", "Protected paths", "/pruner protected-paths"),
 ];
+
+/** What the README, /pruner status and settings.json call each setting, for the search. */
+const SEARCH_WORDS: Record<string, string> = {
+  enabled: "pruning enabled on off",
+  showPruneStatusLine: "footer line status line showPruneStatusLine",
+  pruneOn: "summarizes after the agent's final reply only on /pruner now prune trigger prune-on pruneOn when",
+  summarizerModel: "summarizerModel",
+  summarizerThinking: "thinking level reasoning summarizerThinking",
+  batchingMode: "batching one per tool turn one per agent reply batchingMode",
+  summaries: "summaries auto always never",
+  quietOversizedSkips: "quiet skip notices quietOversizedSkips",
+  minBatchChars: "minimum batch size min-batch-chars minBatchChars small outputs",
+  recoveryGraceTurns: "recovery grace recovery-grace recoveryGraceTurns",
+  summarizerIdleTimeoutMs: "summarizerIdleTimeoutMs",
+  summarizerMaxTimeoutMs: "summarizerMaxTimeoutMs",
+  autoBudgetThreshold: "auto-flush budget autoBudgetThreshold context window",
+  dedupByContentHash: "repeated outputs content-hash dedup dedupByContentHash",
+  cacheBreakpoint: "cache breakpoint cacheBreakpoint anthropic",
+  chainCompressionEnabled: "chain compression chainCompression",
+  chainCompressionRollingWindow: "chain window rollingWindow",
+  chainCompressionStripThinking: "strip final thinking stripFinalAssistantThinking",
+  chainCompressionFuseRange: "fuse range summary fuseRangeSummary",
+  purgeErrorsEnabled: "error purge purgeErrors",
+  purgeErrorsCooldown: "error purge cooldown cooldownTurns",
+  purgeErrorsMinArgChars: "error purge minArgChars",
+  protectedTools: "protected tools protected-tools protectedTools",
+  protectedPaths: "protected paths protected-paths protectedPaths globs",
+};
+
+const searchWords = (id: string): string => SEARCH_WORDS[id] ?? "";
 
 function availableModels(ctx: ExtensionCommandContext): Array<{ provider: string; id: string; name?: string }> {
   try {
@@ -236,8 +276,18 @@ export function modelBrowserItems(ctx: ExtensionCommandContext, current: string)
   return items;
 }
 
-/** `modelRows` is the height of the model browser's list. */
-export function buildSettingItems(ctx: ExtensionCommandContext, config: Config, modelRows = 15): SettingItem[] {
+/**
+ * The columns a value gets in a list `listWidth` wide, by pi's SettingsList's own arithmetic:
+ * cursor, label column (at most 36) and separator before it, two columns after.
+ */
+export function valueRoom(labels: string[], listWidth: number): number {
+  const labelColumn = Math.min(36, Math.max(0, ...labels.map((label) => visibleWidth(label))));
+  return Math.max(1, listWidth - 2 - labelColumn - 2 - 2);
+}
+
+/** `modelRows` is the height of the model browser's list; `listWidth`, when given, ends a list too long for its row in `…`. */
+export function buildSettingItems(ctx: ExtensionCommandContext, config: Config, modelRows = 15, listWidth?: number): SettingItem[] {
+  const room = listWidth === undefined ? Number.POSITIVE_INFINITY : valueRoom(SPECS.map((spec) => spec.label), listWidth);
   return SPECS.map((spec) => {
     const item: SettingItem = {
       id: spec.id,
@@ -246,6 +296,11 @@ export function buildSettingItems(ctx: ExtensionCommandContext, config: Config, 
       currentValue: spec.current(config),
       values: spec.values(config),
     };
+    const list = spec.list;
+    if (list) {
+      item.currentValue = truncateToWidth(item.currentValue, room, "…");
+      item.submenu = (_current, done) => new ListView(spec.label, list.entries(config), list.edit, () => done());
+    }
     if (spec.withModelBrowser) {
       item.submenu = (current, done) =>
         new SettingsList(modelBrowserItems(ctx, current), modelRows, getSettingsListTheme(), (_id, value) => done(value), () => done(undefined), {
@@ -337,7 +392,8 @@ export const settingsCommand: SubcommandHandler = async (deps, ctx) => {
       const probe = buildSettingItems(ctx, deps.currentConfig.value);
       const layout = settingsLayout(probe, tui.terminal.rows, tui.terminal.columns);
       top = layout.top;
-      const items = buildSettingItems(ctx, deps.currentConfig.value, layout.listRows);
+      const listWidth = Math.min(OVERLAY_WIDTH, tui.terminal.columns) - 4;
+      const items = buildSettingItems(ctx, deps.currentConfig.value, layout.listRows, listWidth);
       const onChange = (id: string, value: string): void => {
         try {
           if (applySettingChange(deps, ctx, items, id, value)) list.invalidate();
@@ -348,6 +404,7 @@ export const settingsCommand: SubcommandHandler = async (deps, ctx) => {
       const list = new SettingsList(items, layout.listRows, overlayTheme(), onChange, () => done(undefined), {
         enableSearch: true,
       });
+      searchSettingsBy(list, searchWords);
       return new SettingsOverlay(list, theme);
     },
     // pi reads the options after the factory ran: the top row stays put, so the list does not move

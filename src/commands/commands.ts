@@ -23,12 +23,13 @@ import {
   setEnabled,
   thinkingCommand,
 } from "./command-config.js";
-import { errorMessage, info, safeNotify } from "./command-context.js";
+import { errorMessage, safeNotify } from "./command-context.js";
 import type { CommandDeps, CompactResult, FlushResultLike, SubcommandHandler } from "./command-context.js";
 import { completeSubcommand, helpText, SUBCOMMANDS } from "./command-help.js";
 import { statsCommand, statusCommand } from "./command-report.js";
 import { reportCommand } from "./command-replay.js";
 import { settingsCommand } from "./command-settings.js";
+import { showReport } from "../ui/report.js";
 import { saveConfig, SettingsSaveError, settingsPath } from "../settings/config.js";
 import type { ToolCallIndexer } from "../archive/indexer.js";
 import { normalizeSummaryToolCallRefs } from "../archive/summary-refs.js";
@@ -66,7 +67,7 @@ const HANDLERS = new Map<string, SubcommandHandler>([
   ["min-batch-chars", minBatchCharsCommand],
   ["recovery-grace", recoveryGraceCommand],
   ["dedup", dedupCommand],
-  ["help", async (_deps, ctx) => info(ctx, helpText())],
+  ["help", async (deps, ctx) => showReport(deps.pi, ctx, helpText())],
 ]);
 
 function firstToken(text: string): string | undefined {

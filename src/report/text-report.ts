@@ -171,6 +171,7 @@ export function reportText(report: ReplayReport, title: string, htmlPath?: strin
     for (const problem of report.problems.slice(0, 10)) lines.push(...wrap(problem.message, "    "));
     if (report.problems.length > 10) lines.push(`    ... and ${report.problems.length - 10} more`);
   }
-  if (htmlPath) lines.push(...wrap(`HTML report: ${htmlPath}`, "  "));
+  // The path on a line of its own, never wrapped at a separator, so it copies in one piece.
+  if (htmlPath) lines.push("  HTML report:", htmlPath);
   return lines.join("\n");
 }

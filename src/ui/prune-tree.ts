@@ -19,8 +19,10 @@ export interface TreeNode {
   expanded: boolean;
   depth: number;
   isLeaf: boolean;
-  /** Summary markdown (roots) or a 200-char whitespace-collapsed preview (leaves). */
+  /** Summary markdown (roots) or the archived output, whole or its preview when spilled (leaves). */
   detail?: string;
+  /** The leaf's short ref (`t3`), the name its output is recovered by. */
+  ref?: string;
   charCount?: number;
   /** Short figures shown right-aligned on the row, so a narrow box cuts the label first. */
   meta?: string;
@@ -83,24 +85,43 @@ function branchRequests(branch: unknown[]): BranchRequests {
   return { byResult, at };
 }
 
-function leafNode(record: ToolCallRecord): TreeNode {
+function leafNode(record: ToolCallRecord, ref: string): TreeNode {
   const args = Object.entries(record.args ?? {})
     .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
     .join(", ");
   const text = record.resultText ?? "";
   // A spilled output kept no text in memory: its size on disk stands in for its length.
   const charCount = text.length || record.spillBytes || 0;
+  const size = `${tokensText(charCount)}${record.isError ? " · error" : ""}`;
+  const spilled = !text && record.spillBytes ? " · its first lines: the whole output is in a file beside the session" : "";
   return {
     id: record.toolCallId,
-    label: `${record.toolName}(${args})`,
-    meta: `${tokensText(charCount)}${record.isError ? " · error" : ""}`,
+    label: `${ref} ${record.toolName}(${args})`,
+    meta: size,
+    facts: `ref ${ref} · ${size}${spilled}`,
     children: [],
     expanded: false,
     depth: 1,
     isLeaf: true,
-    detail: (text || record.resultPreview || "").slice(0, 200).replace(/\s+/g, " "),
+    detail: text || record.resultPreview || "",
+    ref,
     charCount,
   };
+}
+
+/** The footer every summary carries is written for the model; the tree tells the user instead. */
+const MODEL_REFS_FOOTER = "\n\n---\n**Summarized tool refs**";
+
+function summaryForUser(content: string, refs: string[]): string {
+  const cut = content.lastIndexOf(MODEL_REFS_FOOTER);
+  const body = cut >= 0 ? content.slice(0, cut) : content;
+  if (refs.length === 0) return body;
+  const list = refs.map((ref) => `\`${ref}\``).join(", ");
+  return (
+    `${body}${MODEL_REFS_FOOTER}: ${list}\n` +
+    "Each ref names one original tool output, kept whole. To read one, go back to the tree, expand this request " +
+    "and press Enter on the output's row. The agent gets outputs back by these refs with context_tree_query."
+  );
 }
 
 /** `bash ×2, read` in first-use order. */
@@ -121,14 +142,16 @@ function summaryRoot(entry: any, index: number, indexer: ToolCallIndexer, reques
   const summary = parseSummaryEntry(entry);
   const refs = summary.ok ? summary.value.refs : [];
   const records: ToolCallRecord[] = [];
+  const children: TreeNode[] = [];
   for (const ref of refs) {
     const record = indexer.getRecord(occKey(ref.toolCallId, ref.resultTimestamp));
-    if (record) records.push(record);
+    if (!record) continue;
+    records.push(record);
+    children.push(leafNode(record, ref.shortId));
   }
   const first = refs[0];
   const mapped = first ? (requests.get(occKey(first.toolCallId, first.resultTimestamp)) ?? requests.get(first.toolCallId)) : undefined;
   const request = mapped ?? latest;
-  const children = records.map(leafNode);
   const content = typeof entry.content === "string" ? entry.content : undefined;
   const summaryChars = content?.length ?? 0;
   const original = children.reduce((sum, child) => sum + (child.charCount ?? 0), 0);
@@ -144,7 +167,7 @@ function summaryRoot(entry: any, index: number, indexer: ToolCallIndexer, reques
     expanded: false,
     depth: 0,
     isLeaf: children.length === 0,
-    detail: content || undefined,
+    detail: content ? summaryForUser(content, children.flatMap((child) => (child.ref ? [child.ref] : []))) : undefined,
     charCount: summaryChars,
   };
   return { node, request };

@@ -53,6 +53,28 @@ describe("the report renderer", () => {
     expect(text!.render(80).join("\n")).toContain("<muted>  pruning: on");
   });
 
+  test("lays the text out anew for each width, keeping command columns", () => {
+    const text = "pruner help:\n  /pruner on        Turn pruning on\n  /pruner report    " + "Replay the session in tokens and dollars ".repeat(2).trim();
+    const view = renderReportEntry({ data: { text, level: "info" } }, { expanded: false } as any, { fg: (_c: string, t: string) => t } as any)!;
+    expect(view.render(80).every((line) => line.length <= 80)).toBe(true);
+    expect(view.render(80)[1]).toBe("   /pruner on      Turn pruning on");
+    expect(view.render(80)[3]).toMatch(/^ {19}\S/);
+    expect(view.render(120)[2]).toBe(`   /pruner report    ${"Replay the session in tokens and dollars ".repeat(2).trim()}`);
+  });
+
+  test("a path alone on its line stays on its own rows and links every piece to the whole file where links work", () => {
+    const path = `/tmp/${"d".repeat(90)}/s.report.html`;
+    const data = { data: { text: `pruner report:\n  HTML report:\n${path}`, level: "info" } };
+    const plain = { fg: (_c: string, t: string) => t } as any;
+    const linked = renderReportEntry(data, { expanded: false } as any, plain, () => true)!.render(80);
+    expect(linked).toHaveLength(4);
+    for (const row of linked.slice(2)) expect(row).toContain(`\x1b]8;;file://${path}\x1b\\`);
+    expect(linked.slice(2).map((row) => row.replace(/\x1b\]8;;[^\x1b]*\x1b\\/g, "").trim()).join("")).toBe(path);
+    const bare = renderReportEntry(data, { expanded: false } as any, plain, () => false)!.render(80);
+    expect(bare.join("\n")).not.toContain("\x1b");
+    expect(bare.slice(2).map((row) => row.trim()).join("")).toBe(path);
+  });
+
   test("a warning headline uses the warning colour", () => {
     const text = renderReportEntry({ data: { text: "pruner: set aside", level: "warning" } }, { expanded: false } as any, theme);
     expect(text!.render(80).join("\n")).toContain("<warning>pruner: set aside");
@@ -71,7 +93,7 @@ describe("the report renderer", () => {
     const original = console.error;
     console.error = () => {};
     try {
-      expect(render({ data: { text: "x" } }, {}, null)).toBeUndefined();
+      expect(render({ data: { text: "x" } }, {}, null)?.render(80) ?? []).toEqual([]);
     } finally {
       console.error = original;
     }

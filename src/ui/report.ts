@@ -11,8 +11,11 @@
  * the notice as before, print and JSON mode show nothing.
  */
 import type { EntryRenderOptions, ExtensionAPI, ExtensionContext, Theme } from "@earendil-works/pi-coding-agent";
-import { Text } from "@earendil-works/pi-tui";
+import { pathToFileURL } from "node:url";
+import { getCapabilities, hyperlink } from "@earendil-works/pi-tui";
+import type { Component } from "@earendil-works/pi-tui";
 import { CUSTOM_TYPE_REPORT } from "../types.js";
+import { layoutText } from "./text-layout.js";
 
 export type ReportLevel = "info" | "warning";
 
@@ -37,14 +40,71 @@ function reportData(data: unknown): ReportEntryData | undefined {
   return { text: value.text, level: value.level === "warning" ? "warning" : "info" };
 }
 
+/** Columns kept free at each side of the chat. */
+const MARGIN = 1;
+/** An absolute path alone on its line (the HTML report's). */
+const PATH_LINE = /^\/\S+$/;
+
+/** The report laid out anew for each width, so its columns and paths survive a narrow or wide terminal. */
+class ReportView implements Component {
+  constructor(
+    private readonly report: ReportEntryData,
+    private readonly theme: Theme,
+    private readonly links: () => boolean,
+  ) {}
+
+  render(width: number): string[] {
+    try {
+      return this.lines(width);
+    } catch (err) {
+      console.error("pi-condense: rendering a report failed", err);
+      return [];
+    }
+  }
+
+  private lines(width: number): string[] {
+    const room = Math.max(1, width - 2 * MARGIN);
+    const [first = "", ...rest] = this.report.text.split("\n");
+    const gap = " ".repeat(MARGIN);
+    const head = layoutText(first, room).map((line) => this.theme.fg(this.report.level === "warning" ? "warning" : "accent", line));
+    const body = this.bodyLines(rest, room).map((line) => this.theme.fg("muted", line));
+    return [...head, ...body].map((line) => `${gap}${line}`);
+  }
+
+  /** Each piece of a path too wide for its row links to the whole file, so a click opens it from any piece. */
+  private bodyLines(lines: string[], room: number): string[] {
+    const out: string[] = [];
+    let run: string[] = [];
+    const flush = () => {
+      if (run.length > 0) out.push(...layoutText(run.join("\n"), room));
+      run = [];
+    };
+    for (const line of lines) {
+      if (!PATH_LINE.test(line) || !this.links()) {
+        run.push(line);
+        continue;
+      }
+      flush();
+      const url = pathToFileURL(line).href;
+      out.push(...layoutText(line, room).map((piece) => hyperlink(piece, url)));
+    }
+    flush();
+    return out;
+  }
+
+  invalidate(): void {}
+}
+
 /** Renders a report entry; a malformed one (hand-edited session file) draws nothing. */
-export function renderReportEntry(entry: { data?: unknown }, _options: EntryRenderOptions, theme: Theme): Text | undefined {
+export function renderReportEntry(
+  entry: { data?: unknown },
+  _options: EntryRenderOptions,
+  theme: Theme,
+  links: () => boolean = () => getCapabilities().hyperlinks,
+): Component | undefined {
   const report = reportData(entry.data);
   if (!report) return undefined;
-  const [first, ...rest] = report.text.split("\n");
-  const head = theme.fg(report.level === "warning" ? "warning" : "accent", first ?? "");
-  const body = rest.map((line) => theme.fg("muted", line));
-  return new Text([head, ...body].join("\n"), 1, 0);
+  return new ReportView(report, theme, links);
 }
 
 export function registerReportRenderer(pi: Pick<ExtensionAPI, "registerEntryRenderer">): void {

@@ -60,13 +60,14 @@ describe("buildPruneTree", () => {
     const roots = twoLeafTree();
     expect(roots).toHaveLength(1);
     const root = roots[0]!;
-    expect(root).toMatchObject({ id: "summary-0", expanded: false, depth: 0, isLeaf: false, charCount: 23, detail: "## Summary\n- did things" });
+    expect(root).toMatchObject({ id: "summary-0", expanded: false, depth: 0, isLeaf: false, charCount: 23 });
+    expect(root.detail).toStartWith("## Summary\n- did things\n\n---\n**Summarized tool refs**: `t1`, `t2`\n");
     expect(root.label).toBe("Read the two source files please");
     expect(root.meta).toBe("read ×2 · 376 → 6 tokens");
     expect(root.facts).toBe("read ×2 · outputs 376 tokens → summary 6 tokens");
     expect(root.children.map((c) => [c.label, c.meta])).toEqual([
-      ['read(path="/src/a.ts")', "375 tokens"],
-      ['read(path="/src/b.ts")', "1 token"],
+      ['t1 read(path="/src/a.ts")', "375 tokens"],
+      ['t2 read(path="/src/b.ts")', "1 token"],
     ]);
     expect(root.children.every((c) => c.isLeaf && c.depth === 1 && !c.expanded)).toBe(true);
   });
@@ -161,7 +162,7 @@ describe("buildPruneTree", () => {
     expect(buildPruneTree(ctxWith(branch), indexerOf({}))).toEqual([]);
   });
 
-  test("spilled, errored and previewed leaves get their unit, marker and collapsed preview", () => {
+  test("spilled, errored and previewed leaves get their ref, unit, marker and output", () => {
     const spilled = record("s", { resultText: "", spillBytes: 70000, resultPreview: "head\n\n   of   file" });
     const failed = record("e", { isError: true, args: { cmd: "ls", n: 2 }, resultText: `${"word ".repeat(60)}` });
     const roots = buildPruneTree(
@@ -169,11 +170,12 @@ describe("buildPruneTree", () => {
       indexerOf({ s: spilled, e: failed }),
     );
     const [leafS, leafE] = roots[0]!.children;
-    expect([leafS!.label, leafS!.meta]).toEqual(['read(path="/src/s.ts")', "17.5k tokens"]);
-    expect(leafS!.detail).toBe("head of file");
+    expect([leafS!.label, leafS!.meta]).toEqual(['t1 read(path="/src/s.ts")', "17.5k tokens"]);
+    expect(leafS!.detail).toBe("head\n\n   of   file");
+    expect(leafS!.facts).toStartWith("ref t1 · 17.5k tokens · its first lines");
     expect(leafS!.charCount).toBe(70000);
-    expect([leafE!.label, leafE!.meta]).toEqual(['read(cmd="ls", n=2)', "75 tokens · error"]);
-    expect(leafE!.detail).toHaveLength(200);
+    expect([leafE!.label, leafE!.meta]).toEqual(['t2 read(cmd="ls", n=2)', "75 tokens · error"]);
+    expect(leafE!.detail).toHaveLength(300);
     expect(leafE!.id).toBe("e");
   });
 
@@ -214,8 +216,8 @@ describe("TreeBrowser", () => {
     browser.handleInput(ENTER);
     const lines = render(browser, 70);
     expect(lines[3]).toContain("→ ▾ Read the two source files please");
-    expect(lines[4]).toBe(`│      ${'read(path="/src/a.ts")'.padEnd(52)}375 tokens│`);
-    expect(lines[5]).toBe(`│      ${'read(path="/src/b.ts")'.padEnd(55)}1 token│`);
+    expect(lines[4]).toBe(`│      ${'t1 read(path="/src/a.ts")'.padEnd(52)}375 tokens│`);
+    expect(lines[5]).toBe(`│      ${'t2 read(path="/src/b.ts")'.padEnd(55)}1 token│`);
     browser.handleInput(" ");
     expect(browser.render(70)).toHaveLength(5);
   });
@@ -239,12 +241,35 @@ describe("TreeBrowser", () => {
     expect(lines[3]).toStartWith("│<selectedBg>→ ▸ Read");
   });
 
-  test("Enter on a leaf does nothing", () => {
+  test("Enter on a child opens its output under its ref; Esc goes back to the tree", () => {
     const browser = new TreeBrowser(twoLeafTree(), plainTheme, () => {});
     browser.handleInput(ENTER);
+    const tree = render(browser, 70);
+    browser.handleInput(DOWN);
     browser.handleInput(DOWN);
     browser.handleInput(ENTER);
-    expect(browser.render(70)).toHaveLength(7);
+    const open = render(browser, 70);
+    expect(open[0]).toStartWith("┌─ Original Output ─");
+    expect(open[1]).toBe(`│${'t2 read(path="/src/b.ts")'.padEnd(68)}│`);
+    expect(open[2]).toBe(`│${"ref t2 · 1 token".padEnd(68)}│`);
+    expect(open[4]).toBe(`│${" tiny".padEnd(68)}│`);
+    browser.handleInput(ESC);
+    browser.handleInput(UP);
+    expect(render(browser, 70)).toEqual(tree.map((line) => line.replace("→ ▾", "  ▾").replace("│      t1", "│→     t1")));
+  });
+
+  test("Ctrl-O on a child opens its output too, wrapped and without the output's escapes", () => {
+    const indexer = indexerOf({ a: record("a", { resultText: `\x1b[31mred\x1b[0m\tdone\n${"word ".repeat(30)}` }) });
+    const roots = buildPruneTree(ctxWith([user("q"), summaryEntry([{ shortId: "t7", toolCallId: "a" }])]), indexer);
+    const browser = new TreeBrowser(roots, plainTheme, () => {});
+    browser.handleInput(ENTER);
+    browser.handleInput(DOWN);
+    browser.handleInput(CTRL_O);
+    const open = render(browser, 60);
+    expect(open[0]).toStartWith("┌─ Original Output ─");
+    expect(open.join("\n")).toContain(" red    done");
+    expect(open.join("\n")).not.toContain("\x1b");
+    for (const line of open) expect(Bun.stringWidth(line)).toBe(60);
   });
 
   test("a narrow box cuts the prompt before the figures, and a very narrow one cuts both", () => {
@@ -299,6 +324,31 @@ describe("TreeBrowser", () => {
     browser.handleInput(CTRL_O);
     const text = render(browser, 80).join("\n").replace(/[│ \n]+/g, " ");
     expect(text).toContain("outputs 7.8k tokens → summary 275 tokens · 02/01/2025, 03:04:05 and more words to wrap");
+  });
+
+  test("the summary tells the user what its refs are and how to read them, with a rule as wide as the box", () => {
+    const content = "## Summary\n- did things\n\n---\n**Summarized tool refs**: `t1`, `t2`\nUse `context_tree_query` with these refs to retrieve the original full outputs.";
+    const indexer = indexerOf({ "a@10": record("a"), "b@11": record("b") });
+    const roots = buildPruneTree(ctxWith([user("q"), result("a", 10), result("b", 11), summaryEntry(REFS, content)]), indexer);
+    const browser = new TreeBrowser(roots, plainTheme, () => {});
+    browser.handleInput(CTRL_O);
+    for (const width of [80, 96]) {
+      const open = render(browser, width);
+      const text = open.join(" ").replace(/[│\s]+/g, " ");
+      expect(text).toContain("Summarized tool refs: t1, t2");
+      expect(text).toContain("press Enter on the output's row");
+      expect(text).not.toContain("Use context_tree_query with these refs");
+      expect(open.find((line) => line.includes("──") && line.startsWith("│"))).toBe(`│ ${"─".repeat(width - 4)} │`);
+    }
+  });
+
+  test("the summary's facts break between facts, never inside the time at the box's side", () => {
+    const facts = "1 of 2 · read ×2 · outputs 31.2k chars → summary 1.1k chars · 12/3/2026, 3:44:10 PM";
+    const long = { ...twoLeafTree()[0]!, facts };
+    const browser = new TreeBrowser([long], plainTheme, () => {});
+    browser.handleInput(CTRL_O);
+    const rows = render(browser, 80).slice(2, 4).map((line) => line.slice(1, -1).trimEnd());
+    expect(rows).toEqual(["1 of 2 · read ×2 · outputs 31.2k chars → summary 1.1k chars ·", "12/3/2026, 3:44:10 PM"]);
   });
 
   test("Ctrl-O on a root without resolved children does nothing (#31)", () => {

@@ -5,7 +5,16 @@
  */
 import type { ExtensionCommandContext, Theme } from "@earendil-works/pi-coding-agent";
 import { getMarkdownTheme } from "@earendil-works/pi-coding-agent";
-import { getKeybindings, Markdown, matchesKey, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+import {
+  getKeybindings,
+  Markdown,
+  matchesKey,
+  replaceControlCharacters,
+  stripTerminalSequences,
+  truncateToWidth,
+  visibleWidth,
+  wrapTextWithAnsi,
+} from "@earendil-works/pi-tui";
 import { frame } from "./frame.js";
 import type { Component, Keybinding } from "@earendil-works/pi-tui";
 import type { TreeNode } from "./prune-tree.js";
@@ -15,6 +24,7 @@ export type { TreeNode } from "./prune-tree.js";
 
 const TREE_TITLE = "Pruned Tool Calls";
 const OVERLAY_TITLE = "Pruned Summary";
+const OUTPUT_TITLE = "Original Output";
 const HINT = "Enter/Space expand • Ctrl-O open summary • Esc/q close";
 const EMPTY = "(no pruned tool calls in this session)";
 const OVERLAY_FOOTER = "↑/↓ scroll • Ctrl-O/Esc/q close";
@@ -27,6 +37,38 @@ const HEIGHT_SHARE = 0.8;
 const MIN_BODY_ROWS = 3;
 const META_GAP = 2;
 const MIN_LABEL_WIDTH = 12;
+const FACT_SEPARATOR = " · ";
+const RULE = /^─+$/;
+const TAB = "    ";
+
+/**
+ * Facts (`read ×2 · outputs … · 12/3/2026, 3:44:10 PM`) wrapped between facts, so the box's
+ * side never falls inside one; a fact wider than the box wraps by words.
+ */
+export function wrapFacts(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const fact of text.split(FACT_SEPARATOR)) {
+    const joined = line ? `${line}${FACT_SEPARATOR}${fact}` : fact;
+    if (visibleWidth(joined) <= width) {
+      line = joined;
+      continue;
+    }
+    if (line) lines.push(`${line}${FACT_SEPARATOR.trimEnd()}`);
+    const pieces = wrapTextWithAnsi(fact, width);
+    lines.push(...pieces.slice(0, -1));
+    line = pieces.at(-1) ?? "";
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** A tool output as plain rows: no escapes or control characters reach the box. */
+function outputLines(text: string, width: number): string[] {
+  return stripTerminalSequences(text)
+    .split("\n")
+    .flatMap((line) => wrapTextWithAnsi(replaceControlCharacters(line.replaceAll("\t", TAB)), width));
+}
 
 /** The first row of a `count`-row window over `total` rows that keeps row `focus` in view. */
 function windowStart(focus: number, count: number, total: number): number {
@@ -50,7 +92,7 @@ export class TreeBrowser implements Component {
   private rows: TreeNode[] = [];
   private selected = 0;
   private overlay: SummaryView | undefined;
-  private markdownCache: { detail: string; width: number; lines: readonly string[] } | undefined;
+  private bodyCache: { node: TreeNode; width: number; lines: readonly string[] } | undefined;
   private readonly keys: KeyMatcher;
 
   /**
@@ -70,7 +112,7 @@ export class TreeBrowser implements Component {
 
   invalidate(): void {
     this.rebuildRows();
-    this.markdownCache = undefined;
+    this.bodyCache = undefined;
   }
 
   handleInput(data: string): void {
@@ -78,9 +120,12 @@ export class TreeBrowser implements Component {
       this.handleSummaryInput(this.overlay, data);
       return;
     }
+    const confirm = this.keys.matches(data, "tui.select.confirm");
+    const onChild = (this.rows[this.selected]?.depth ?? 0) > 0;
     if (this.keys.matches(data, "tui.select.up")) this.move(-1);
     else if (this.keys.matches(data, "tui.select.down")) this.move(1);
-    else if (this.keys.matches(data, "tui.select.confirm") || data === " ") this.toggleSelected();
+    else if (confirm && onChild) this.openSelected();
+    else if (confirm || data === " ") this.toggleSelected();
     else if (isCtrlO(data)) this.openSelected();
     else if (this.keys.matches(data, "tui.select.cancel") || data === "q") this.onDone();
   }
@@ -115,9 +160,10 @@ export class TreeBrowser implements Component {
     this.rebuildRows();
   }
 
+  /** A summary, or a child's output; a root whose outputs are all gone has nothing to open. */
   private openSelected(): void {
     const node = this.rows[this.selected];
-    if (!node || node.isLeaf || !node.detail) return;
+    if (!node || node.detail === undefined || (node.isLeaf && node.depth === 0)) return;
     this.overlay = { node, offset: 0 };
   }
 
@@ -166,11 +212,22 @@ export class TreeBrowser implements Component {
     return selected ? this.theme.bg("selectedBg", row) : row;
   }
 
-  private markdownLines(detail: string, width: number): readonly string[] {
-    const cached = this.markdownCache;
-    if (cached && cached.detail === detail && cached.width === width) return cached.lines;
-    const lines = new Markdown(detail, 1, 0, getMarkdownTheme()).render(width);
-    this.markdownCache = { detail, width, lines };
+  /** Markdown's rules stop at 80 columns; here they span the box. */
+  private markdownLines(detail: string, width: number): string[] {
+    const markdown = getMarkdownTheme();
+    const rule = ` ${markdown.hr("─".repeat(Math.max(1, width - 2)))}`;
+    return new Markdown(detail, 1, 0, markdown)
+      .render(width)
+      .map((line) => (RULE.test(stripTerminalSequences(line).trim()) ? rule : line));
+  }
+
+  /** A root's summary as markdown, a child's output as plain text. */
+  private bodyLines(node: TreeNode, width: number): readonly string[] {
+    const cached = this.bodyCache;
+    if (cached && cached.node === node && cached.width === width) return cached.lines;
+    const detail = node.detail ?? "";
+    const lines = node.depth === 0 ? this.markdownLines(detail, width) : outputLines(detail, width - 2).map((line) => ` ${line}`);
+    this.bodyCache = { node, width, lines };
     return lines;
   }
 
@@ -178,16 +235,16 @@ export class TreeBrowser implements Component {
     const inner = Math.max(1, width - 2);
     const header = [
       ...wrapTextWithAnsi(view.node.label, inner).map((line) => this.theme.fg("accent", line)),
-      ...wrapTextWithAnsi(view.node.facts ?? "Pruned summary message", inner).map((line) => this.theme.fg("dim", line)),
+      ...wrapFacts(view.node.facts ?? "Pruned summary message", inner).map((line) => this.theme.fg("dim", line)),
     ];
-    const markdown = this.markdownLines(view.node.detail ?? "", inner);
+    const markdown = this.bodyLines(view.node, inner);
     const total = markdown.length;
     const height = Math.min(total, this.bodyRows(header.length + 5));
     view.offset = Math.min(view.offset, Math.max(0, total - height));
     const visible = markdown.slice(view.offset, view.offset + height);
     const range = total > height ? ` • ${view.offset + 1}-${view.offset + height} / ${total}` : "";
     const lines = [...header, "", ...visible, "", this.theme.fg("dim", OVERLAY_FOOTER + range)];
-    return frame(OVERLAY_TITLE, lines, width, { paint: this.border });
+    return frame(view.node.depth === 0 ? OVERLAY_TITLE : OUTPUT_TITLE, lines, width, { paint: this.border });
   }
 }
 

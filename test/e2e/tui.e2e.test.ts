@@ -1,6 +1,6 @@
 // Real pi 1.6.0 + pi-condense in the interactive TUI (no -p), inside tmux, against the fake provider:
 // /pruner on, scripted tool turns, the tree browser and the settings overlay, checked on the
-// captured screen at 80x24 and 160x50 under TERM=tmux-256color and TERM=xterm-256color.
+// captured screen at 80x24 and 120x40 under TERM=tmux-256color and TERM=xterm-256color.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { disposeSandbox, makeSandbox, summarizerRequests, type Sandbox } from "./harness.js";
 import { bash, say } from "./scenario-kit.js";
@@ -23,6 +23,9 @@ const FOOTER_FIGURE = /prune: ON · [\d.]+[kM]?\s*(->|→)\s*[\d.]+[kM]?\s*\(-\d
 const TREE = "Pruned Tool Calls";
 const SUMMARY = "Pruned Summary";
 const SETTINGS = "pruner settings";
+const OUTPUT = "Original Output";
+/** A `/pruner help` usage row as drawn in the chat: the command, a gap, the description's first words. */
+const HELP_ROW = /^ {3}(\/pruner \S+(?: \S+)*) {2,}(\S.*)$/;
 
 interface Layout {
   term: string;
@@ -32,8 +35,8 @@ interface Layout {
 
 // Two pi processes cover the four size and TERM pairs: each starts at one size and is resized to the other.
 const LAYOUTS: Layout[] = [
-  { term: "tmux-256color", first: [80, 24], then: [160, 50] },
-  { term: "xterm-256color", first: [160, 50], then: [80, 24] },
+  { term: "tmux-256color", first: [80, 24], then: [120, 40] },
+  { term: "xterm-256color", first: [120, 40], then: [80, 24] },
 ];
 
 /** Indexes of the rows inside the box that carry the selection arrow. */
@@ -82,6 +85,27 @@ for (const layout of LAYOUTS) {
       expect(chat).toMatch(/prune: ON \u00b7 [\d.]+k?->[\d.]+k? \(-\d+%\)/);
     });
 
+    test("/pruner help keeps its command column and wraps each description under it", async () => {
+      // As tall as the whole help, as wide as the layout: pi keeps no scrollback to read it from.
+      tui.resize(width, 120);
+      await tui.command("/pruner help");
+      const all = await tui.waitFor((screen) => screen.some((row) => row.includes("Usage:")) && screen.some((row) => row.includes("PI_CODING_AGENT_DIR")));
+      tui.resize(width, height);
+      const help = all.slice(all.findLastIndex((row) => row.includes("Usage:")));
+      const rows = help.filter((row) => HELP_ROW.test(row));
+      expect(rows.length).toBe(33);
+      const columns = new Set(help.flatMap((row) => (HELP_ROW.test(row) ? [row.indexOf(HELP_ROW.exec(row)![2]!)] : [])));
+      expect(columns.size).toBe(1);
+      const column = [...columns][0]!;
+      const usage = help.slice(1, help.findIndex((row, i) => i > 0 && row.trim() === ""));
+      for (const row of usage) expect(HELP_ROW.test(row) || (row.slice(0, column).trim() === "" && row[column] !== " ")).toBe(true);
+      // A paragraph wraps between words, every row under its indentation.
+      expect(help.join(" ").replace(/\s+/g, " ")).toContain("final reply; on-demand only when you run /pruner now.");
+      const paragraph = help.slice(help.findIndex((row) => row.includes("When to summarize")) + 1);
+      for (const row of paragraph.slice(0, paragraph.findIndex((r) => r.trim() === ""))) expect(row).toMatch(/^ {3}\S/);
+      for (const row of help) expect(row.length).toBeLessThanOrEqual(width);
+    });
+
     test("/pruner report draws its chart and totals in the chat without wrapping, and names the HTML page", async () => {
       await tui.command("/pruner report");
       const screen = await tui.waitFor("HTML report:", 30000);
@@ -90,6 +114,9 @@ for (const layout of LAYOUTS) {
       expect(text).toMatch(/^ +dollars +(unpriced|\$[\d.]+) +(unpriced|\$[\d.]+) +(unpriced|\$[\d.]+)$/m);
       // A wrapped 78-column line would leave a row that starts with a chart block or a table figure.
       expect(text).not.toMatch(/^[▁▂▃▄▅▆▇█]/m);
+      // The path follows on the next row, from its first character, with no blank row between.
+      const at = screen.findIndex((row) => row.trim() === "HTML report:");
+      expect(screen[at + 1]).toMatch(/^ \/\S+$/);
     });
 
     test("the tree browser marks the selection with an arrow in an aligned box and labels rows by prompt", async () => {
@@ -107,6 +134,22 @@ for (const layout of LAYOUTS) {
       tui.keys("Enter");
       tree = await boxed(TREE, (b) => b.inner.join("\n").includes('bash(command="seq 1 250'));
       expect(markedRows(tree)).toEqual([first + 1]);
+      expect(tree.inner.join("\n")).toMatch(/ t\d+ bash\(command="seq 1 250 \| tail -n 120"\)/);
+    });
+
+    test("Enter on a child row opens that output under its ref; Esc goes back to the tree", async () => {
+      tui.keys("Down");
+      await boxed(TREE, (b) => b.inner[markedRows(b)[0]!]!.includes('bash(command="seq 1 250'));
+      tui.keys("Enter");
+      const output = await boxed(OUTPUT);
+      const text = output.inner.join("\n");
+      expect(text).toMatch(/ref t\d+ · [\d.]+k? tokens?/);
+      expect(text).toMatch(/^ 131 *$/m);
+      tui.keys("Escape");
+      const tree = await boxed(TREE);
+      expect(tree.inner[markedRows(tree)[0]!]).toContain('bash(command="seq 1 250');
+      tui.keys("Up");
+      await boxed(TREE, (b) => b.inner[markedRows(b)[0]!]!.includes("Count to three"));
     });
 
     test("Ctrl-O shows the summary in the same box with its figures whole; Esc goes back, Esc again closes", async () => {
@@ -117,6 +160,12 @@ for (const layout of LAYOUTS) {
       expect([summary.left, summary.right]).toEqual([tree.left, tree.right]);
       expect(summary.inner.join(" ").replace(/\s+/g, " ")).toMatch(/outputs [\d.]+k? tokens? → summary [\d.]+k? tokens?/);
       expect(summary.inner.join("\n")).toContain("Summarized tool refs");
+      expect(summary.inner.join(" ")).not.toContain("Use context_tree_query");
+      // The facts break between facts: the time stays whole and no row starts inside it.
+      expect(summary.inner.some((row) => /\d{1,2}:\d{2}:\d{2}( [AP]M)?/.test(row))).toBe(true);
+      expect(summary.inner.some((row) => /^[AP]M\b/.test(row.trim()))).toBe(false);
+      const rule = summary.inner.find((row) => /^ ─+ *$/.test(row));
+      expect(rule?.trim().length).toBe(summary.right - summary.left - 3);
       tui.keys("Escape");
       await boxed(TREE);
       tui.keys("Escape");
@@ -138,6 +187,11 @@ for (const layout of LAYOUTS) {
       expect(rows).toMatch(/Summarizer idle timeout +20 s/);
       expect(rows).toMatch(/Summarizer max timeout +180 s/);
       expect(rows).not.toContain("Enabled");
+      for (let i = 0; i < "timeout".length; i++) tui.keys("BSpace");
+      tui.type("budget");
+      settings = await boxed(SETTINGS, (b) => b.inner.some((row) => row.includes("> budget")));
+      expect(settings.inner.join("\n")).toMatch(/→ Auto-flush at context % +(off|\d+%)/);
+      expect(settings.inner.join("\n")).not.toContain("No matching settings");
       tui.keys("Escape");
       await tui.waitGone(SETTINGS);
       await tui.waitFor(FOOTER_FIGURE);
@@ -151,7 +205,8 @@ for (const layout of LAYOUTS) {
       expect(markedRows(tree)).toHaveLength(1);
       expect(tree.right - tree.left + 1).toBe(Math.max(80, Math.floor(width2 * 0.8)));
       tui.keys("C-o");
-      await boxed(SUMMARY);
+      const summary = await boxed(SUMMARY);
+      expect(summary.inner.find((row) => /^ ─+ *$/.test(row))?.trim().length).toBe(summary.right - summary.left - 3);
       tui.keys("Escape");
       await boxed(TREE);
       tui.keys("Escape");
@@ -159,7 +214,7 @@ for (const layout of LAYOUTS) {
       await tui.command("/pruner settings");
       const settings = await boxed(SETTINGS);
       expect(settings.bottom - settings.top + 1).toBeLessThanOrEqual(height2);
-      if (height2 >= 50) expect(settings.inner.join("\n")).toContain("Protected paths");
+      if (height2 >= 40) expect(settings.inner.join("\n")).toContain("Protected paths");
       tui.keys("Escape");
       await tui.waitGone(SETTINGS);
     });
