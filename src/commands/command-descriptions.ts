@@ -122,7 +122,7 @@ const DESCRIBERS: Record<string, Describer> = {
   summaries: (c) =>
     ({
       auto: "Auto (the default): the summarizer runs only for outputs that cannot simply be had again (a test run, a build); reads, listings and searches, and outputs made stale by a later edit or re-run, are archived without a model call, their stubs keeping each output's facts.",
-      always: "Always: every batch gets a summary from the summarizer, as 2.9.1 did (what flushPolicy classic implies).",
+      always: "Always: every batch gets a summary from the summarizer (what the classic flush policy implies).",
       never: "Never: no summarizer calls; every archived output keeps a stub with its facts and its ref.",
     })[c.summaries] + (c.flushPolicy === "classic" ? " flushPolicy classic overrides this: always." : ""),
   batchingMode: (c) =>
