@@ -16,9 +16,7 @@
  * recorded as anthropic/claude-sonnet-4-5 with zero usage, as the SWE-agent converter does. The inputs
  * are never written.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { basename, join } from "node:path";
-import { BASH_TOOL, MODEL, PROVIDER, SessionWriter, sessionIdOf, ZERO_USAGE } from "./convert-swe-agent.js";
+import { BASH_TOOL, convertFiles, MODEL, PROVIDER, SessionWriter, sessionIdOf, ZERO_USAGE } from "./convert-swe-agent.js";
 
 interface MiniMessage {
   role?: unknown;
@@ -93,22 +91,4 @@ export function convertMiniSweAgent(json: string, name: string): string {
   return out.text();
 }
 
-function inputsOf(path: string): string[] {
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).filter((file) => file.endsWith(".traj.json")).sort().map((file) => join(path, file));
-}
-
-if (import.meta.main) {
-  const [input, outDir] = process.argv.slice(2);
-  if (!input || !outDir) {
-    console.error("usage: bun scripts/convert-mini-swe-agent.ts <in.traj.json|dir> <out-dir>");
-    process.exit(2);
-  }
-  mkdirSync(outDir, { recursive: true });
-  for (const file of inputsOf(input)) {
-    const name = basename(file, ".traj.json");
-    const target = join(outDir, `${name}.jsonl`);
-    writeFileSync(target, convertMiniSweAgent(readFileSync(file, "utf8"), name));
-    console.log(`${file} -> ${target}`);
-  }
-}
+if (import.meta.main) convertFiles("scripts/convert-mini-swe-agent.ts", ".traj.json", convertMiniSweAgent);

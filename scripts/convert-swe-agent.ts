@@ -109,22 +109,26 @@ export function convertTrajectory(json: string, name: string): string {
   return out.text();
 }
 
-function inputsOf(path: string): string[] {
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).filter((file) => file.endsWith(".traj")).sort().map((file) => join(path, file));
-}
-
-if (import.meta.main) {
+/**
+ * A converter's command line: `<in-file|dir> <out-dir>`; each input ending in `extension` (every such file
+ * of a directory, in name order) is written as `<name>.jsonl` in the output directory.
+ */
+export function convertFiles(script: string, extension: string, convert: (json: string, name: string) => string): void {
   const [input, outDir] = process.argv.slice(2);
   if (!input || !outDir) {
-    console.error("usage: bun scripts/convert-swe-agent.ts <in.traj|dir> <out-dir>");
+    console.error(`usage: bun ${script} <in${extension}|dir> <out-dir>`);
     process.exit(2);
   }
   mkdirSync(outDir, { recursive: true });
-  for (const file of inputsOf(input)) {
-    const name = basename(file, ".traj");
+  const inputs = statSync(input).isDirectory()
+    ? readdirSync(input).filter((file) => file.endsWith(extension)).sort().map((file) => join(input, file))
+    : [input];
+  for (const file of inputs) {
+    const name = basename(file, extension);
     const target = join(outDir, `${name}.jsonl`);
-    writeFileSync(target, convertTrajectory(readFileSync(file, "utf8"), name));
+    writeFileSync(target, convert(readFileSync(file, "utf8"), name));
     console.log(`${file} -> ${target}`);
   }
 }
+
+if (import.meta.main) convertFiles("scripts/convert-swe-agent.ts", ".traj", convertTrajectory);
