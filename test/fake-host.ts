@@ -250,3 +250,10 @@ export const streamReply = (text: string) => ({
     };
   },
 });
+
+/** A summarizer's reply to a batch prompt: one line naming each `[[N:tool]]` output it labels. */
+export function labelledSummary(context: any, verb = "ran") {
+  const prompt: string = context.messages[0].content[0].text;
+  const labels = [...new Set(prompt.match(/\[\[\d+:[^\]\s]+\]\]/g) ?? [])];
+  return streamReply(labels.map((l) => `- ${l} ${verb}`).join("\n") || `- ${verb}`);
+}

@@ -2,16 +2,12 @@
 // for the same state, right after a flush and right after a chain compression (issue 28 item 3).
 import { afterAll, describe, expect, mock, test } from "bun:test";
 import * as actualCompat from "@earendil-works/pi-ai/compat";
-import { makeAgentDir, streamReply } from "../../test/fake-host.js";
+import { makeAgentDir, labelledSummary } from "../../test/fake-host.js";
 import { startSim, type Sim } from "../../test/session-sim.js";
 
 mock.module("@earendil-works/pi-ai/compat", () => ({
   ...actualCompat,
-  stream: (_model: any, context: any) => {
-    const prompt: string = context.messages[0].content[0].text;
-    const labels = [...new Set(prompt.match(/\[\[\d+:[^\]\s]+\]\]/g) ?? [])];
-    return streamReply(labels.map((l) => `- ${l} ran`).join("\n") || "- ran");
-  },
+  stream: (_model: any, context: any) => labelledSummary(context),
 }));
 
 const { ToolCallIndexer } = await import("../archive/indexer.js");
