@@ -2474,11 +2474,18 @@ var zeroStats = () => ({
   chainsCompressed: 0,
   rangesSummarized: 0
 });
+function withOverhead(reclaim, overheadTokens) {
+  const { overheadTokens: _old, ...sizes } = reclaim;
+  return overheadTokens === 0 ? sizes : { ...sizes, overheadTokens };
+}
 
 class StatsAccumulator {
   stats = zeroStats();
   baseline = { totalInputTokens: 0, totalOutputTokens: 0, totalCost: 0 };
   liveReclaim;
+  overheadTokens = 0;
+  calibrated = false;
+  sentChars;
   add(usage) {
     this.stats.totalInputTokens += usage?.input ?? 0;
     this.stats.totalOutputTokens += usage?.output ?? 0;
@@ -2493,7 +2500,27 @@ class StatsAccumulator {
     };
   }
   setLiveReclaim(beforeChars, afterChars) {
-    this.liveReclaim = { beforeChars, afterChars };
+    this.liveReclaim = withOverhead({ beforeChars, afterChars }, this.overheadTokens);
+  }
+  noteSystemPrompt(chars) {
+    if (!this.calibrated)
+      this.setOverhead(estimateTokens(chars));
+  }
+  noteSentRequest(afterChars) {
+    this.sentChars = afterChars;
+  }
+  calibrate(recordedTokens) {
+    if (this.sentChars === undefined || !(recordedTokens > 0))
+      return false;
+    this.calibrated = true;
+    this.setOverhead(recordedTokens - estimateTokens(this.sentChars));
+    this.sentChars = undefined;
+    return true;
+  }
+  setOverhead(tokens) {
+    this.overheadTokens = tokens;
+    if (this.liveReclaim)
+      this.liveReclaim = withOverhead(this.liveReclaim, tokens);
   }
   getLiveReclaim() {
     return this.liveReclaim;
@@ -2511,6 +2538,9 @@ class StatsAccumulator {
     this.stats = zeroStats();
     this.baseline = { totalInputTokens: 0, totalOutputTokens: 0, totalCost: 0 };
     this.liveReclaim = undefined;
+    this.overheadTokens = 0;
+    this.calibrated = false;
+    this.sentChars = undefined;
   }
   toJSON() {
     return this.getStats();
@@ -3396,17 +3426,18 @@ function metricsSuffix(metrics) {
   return `${SEP}think ${formatCompactCount(metrics.openCycleThinkingTokens)}` + `${SEP}gap ${formatCompactCount(metrics.frontierGapTokens)}` + `${SEP}chain ${metrics.largestChainSharePct}%`;
 }
 function reclaimFigures(reclaim) {
-  const beforeTok = estimateTokens(reclaim.beforeChars);
-  const afterTok = estimateTokens(reclaim.afterChars);
+  const overhead = reclaim.overheadTokens ?? 0;
+  const beforeTok = Math.max(0, estimateTokens(reclaim.beforeChars) + overhead);
+  const afterTok = Math.max(0, estimateTokens(reclaim.afterChars) + overhead);
   const ratio = Math.round((1 - afterTok / beforeTok) * 100);
   const reduction = Number.isFinite(ratio) ? Math.max(0, ratio) : 0;
-  return { before: formatCompactCount(beforeTok), after: formatCompactCount(afterTok), reduction };
+  return { before: formatCompactCount(beforeTok), after: formatCompactCount(afterTok), afterTokens: afterTok, reduction };
 }
 function contextSentText(reclaim) {
   if (!reclaim || !(reclaim.beforeChars > 0))
     return "no pruned request yet";
-  const { before, reduction } = reclaimFigures(reclaim);
-  return `${tokensText(reclaim.afterChars)} (${before} without pruning, -${reduction}%)`;
+  const { before, after, afterTokens, reduction } = reclaimFigures(reclaim);
+  return `${after} ${afterTokens === 1 ? "token" : "tokens"} (${before} without pruning, -${reduction}%)`;
 }
 function reclaimText(reclaim) {
   const { before, after, reduction } = reclaimFigures(reclaim);
@@ -4841,30 +4872,382 @@ function policyStatusBlock(view) {
 `);
 }
 
-// src/commands/command-report.ts
-function seconds2(ms) {
-  return ms === 0 ? "no limit" : `${Math.round(ms / 1000)} s`;
+// src/commands/command-settings.ts
+import { getSettingsListTheme } from "@earendil-works/pi-coding-agent";
+import { SettingsList, truncateToWidth as truncateToWidth4, visibleWidth as visibleWidth4, wrapTextWithAnsi as wrapTextWithAnsi4 } from "@earendil-works/pi-tui";
+
+// src/ui/list-view.ts
+import { getKeybindings as getKeybindings2, wrapTextWithAnsi as wrapTextWithAnsi3 } from "@earendil-works/pi-tui";
+
+class ListView {
+  heading;
+  entries;
+  hint;
+  close;
+  constructor(heading, entries, hint, close) {
+    this.heading = heading;
+    this.entries = entries;
+    this.hint = hint;
+    this.close = close;
+  }
+  render(width) {
+    const room = Math.max(1, width - 4);
+    const rows = this.entries.length > 0 ? this.entries : ["(none)"];
+    const listed = rows.flatMap((entry) => wrapTextWithAnsi3(entry, room).map((line, i) => `${i === 0 ? "  • " : "    "}${line}`));
+    return [this.heading, "", ...listed, "", ...wrapTextWithAnsi3(this.hint, width)];
+  }
+  handleInput(data) {
+    const keys = getKeybindings2();
+    if (keys.matches(data, "tui.select.confirm") || keys.matches(data, "tui.select.cancel") || data === "q")
+      this.close();
+  }
+  invalidate() {}
 }
-var WHEN = {
-  "agent-message": "after the agent's final reply",
-  "on-demand": "only on /pruner now"
+
+// src/commands/settings-search.ts
+import { fuzzyFilter } from "@earendil-works/pi-tui";
+function filterSettings(items, query, wordsOf) {
+  const byLabel = fuzzyFilter(items, query, (item) => item.label);
+  const tokens = query.toLowerCase().split(/[\s/]+/).filter((token) => token.length > 0);
+  if (tokens.length === 0)
+    return byLabel;
+  const byWords = items.filter((item) => {
+    const words = `${item.label} ${wordsOf(item.id)}`.toLowerCase();
+    return !byLabel.includes(item) && tokens.every((token) => words.includes(token));
+  });
+  return [...byLabel, ...byWords];
+}
+function searchSettingsBy(list, wordsOf) {
+  const internals = list;
+  internals.applyFilter = (query) => {
+    internals.filteredItems = filterSettings(internals.items, query, wordsOf);
+    internals.selectedIndex = 0;
+  };
+}
+
+// src/commands/command-settings.ts
+var BOOL_VALUES = ["true", "false"];
+function presetValues(presets) {
+  return presets.map((preset) => preset.value);
+}
+function inCycle(values, value, fallback) {
+  return values.includes(value) ? value : fallback;
+}
+function intAtLeast(value, min, fallback) {
+  const n = Number.parseInt(value, 10);
+  return Number.isNaN(n) || n < min ? fallback : n;
+}
+function boolSpec(id, label, get, set) {
+  return { id, label, values: () => BOOL_VALUES, current: (c) => String(get(c)), apply: (v, c) => set(c, v === "true") };
+}
+function topBool(id, label) {
+  return boolSpec(id, label, (c) => c[id], (c, v) => ({ ...c, [id]: v }));
+}
+var offOr = (show) => (raw) => {
+  const n = Number(raw);
+  return n === 0 ? "off" : show(n);
 };
-var BATCHES = {
-  turn: "one per tool turn",
-  "agent-message": "one per agent reply"
+var chars = offOr((n) => `${n} chars`);
+var secondsShown = offOr((n) => `${n / 1000} s`);
+var percent = offOr((n) => `${Math.round(n * 100)}%`);
+var counted2 = (unit) => offOr((n) => plural(n, unit));
+function shownCycle(presets, show) {
+  const raws = presetValues(presets);
+  const values = raws.map(show);
+  const toRaw = (value) => raws.find((raw) => show(raw) === value) ?? value;
+  return { raws, values, toRaw };
+}
+function intSpec(id, label, presets, show) {
+  const cycle = shownCycle(presets, show);
+  const fallback = DEFAULT_CONFIG[id];
+  return {
+    id,
+    label,
+    values: () => cycle.values,
+    current: (c) => show(inCycle(cycle.raws, String(c[id]), String(fallback))),
+    apply: (v, c) => ({ ...c, [id]: intAtLeast(cycle.toRaw(v), 0, fallback) })
+  };
+}
+function chainSpec(id, label, key) {
+  return boolSpec(id, label, (c) => Boolean(c.chainCompression[key]), (c, v) => ({ ...c, chainCompression: { ...c.chainCompression, [key]: v } }));
+}
+function purgeIntSpec(id, label, key, presets, min, show) {
+  const cycle = shownCycle(presets, show);
+  const fallback = DEFAULT_CONFIG.purgeErrors[key];
+  return {
+    id,
+    label,
+    values: () => cycle.values,
+    current: (c) => show(inCycle(cycle.raws, String(c.purgeErrors[key]), String(fallback))),
+    apply: (v, c) => ({
+      ...c,
+      purgeErrors: { ...c.purgeErrors, [key]: intAtLeast(cycle.toRaw(v), min, fallback) }
+    })
+  };
+}
+function castSpec(id, label, presets) {
+  const values = presetValues(presets);
+  return { id, label, values: () => values, current: (c) => c[id], apply: (v, c) => ({ ...c, [id]: v }) };
+}
+function readOnlyList(id, label, command) {
+  return {
+    id,
+    label,
+    values: (c) => [listOrNone(c[id])],
+    current: (c) => listOrNone(c[id]),
+    list: { entries: (c) => c[id], edit: `Edit with ${command}, or ${command} <list> to set it in one step. Enter or Esc goes back.` }
+  };
+}
+var AUTO_BUDGET = shownCycle(AUTO_BUDGET_PRESETS, percent);
+var chainsShown = counted2("chain");
+var WINDOW = shownCycle(ROLLING_WINDOW_PRESETS, chainsShown);
+var SPECS = [
+  topBool("enabled", "Enabled"),
+  topBool("showPruneStatusLine", "Prune status line"),
+  castSpec("pruneOn", "Prune trigger", PRUNE_ON_MODES),
+  {
+    id: "summarizerModel",
+    label: "Summarizer model",
+    values: (c) => [c.summarizerModel],
+    current: (c) => c.summarizerModel,
+    apply: (v, c) => ({ ...c, summarizerModel: v }),
+    withModelBrowser: true
+  },
+  castSpec("summarizerThinking", "Summarizer thinking", SUMMARIZER_THINKING_LEVELS),
+  castSpec("batchingMode", "Batching mode", BATCHING_MODES),
+  castSpec("summaries", "Summaries", SUMMARIES_MODES),
+  topBool("quietOversizedSkips", "Quiet skip notifications"),
+  intSpec("minBatchChars", "Min batch size", MIN_BATCH_CHARS_PRESETS, chars),
+  intSpec("recoveryGraceTurns", "Recovery grace", RECOVERY_GRACE_PRESETS, counted2("prompt")),
+  intSpec("summarizerIdleTimeoutMs", "Summarizer idle timeout", SUMMARIZER_IDLE_TIMEOUT_PRESETS, secondsShown),
+  intSpec("summarizerMaxTimeoutMs", "Summarizer max timeout", SUMMARIZER_MAX_TIMEOUT_PRESETS, secondsShown),
+  {
+    id: "autoBudgetThreshold",
+    label: "Auto-flush at context %",
+    values: () => AUTO_BUDGET.values,
+    current: (c) => percent(c.autoBudgetThreshold == null ? "0" : inCycle(AUTO_BUDGET.raws, String(c.autoBudgetThreshold), "0")),
+    apply: (v, c) => {
+      const x = Number.parseFloat(AUTO_BUDGET.toRaw(v));
+      return { ...c, autoBudgetThreshold: x > 0 && x <= 1 ? x : null };
+    }
+  },
+  topBool("dedupByContentHash", "Dedup by content hash"),
+  topBool("cacheBreakpoint", "Spare cache breakpoint"),
+  chainSpec("chainCompressionEnabled", "Chain compression", "enabled"),
+  {
+    id: "chainCompressionRollingWindow",
+    label: "Chain window",
+    values: () => WINDOW.values,
+    current: (c) => chainsShown(inCycle(WINDOW.raws, String(c.chainCompression.rollingWindow), String(DEFAULT_CONFIG.chainCompression.rollingWindow))),
+    apply: (v, c) => ({
+      ...c,
+      chainCompression: {
+        ...c.chainCompression,
+        rollingWindow: intAtLeast(WINDOW.toRaw(v), 1, DEFAULT_CONFIG.chainCompression.rollingWindow)
+      }
+    })
+  },
+  chainSpec("chainCompressionStripThinking", "Strip final thinking", "stripFinalAssistantThinking"),
+  chainSpec("chainCompressionFuseRange", "Fuse range summary", "fuseRangeSummary"),
+  boolSpec("purgeErrorsEnabled", "Error purge", (c) => c.purgeErrors.enabled, (c, v) => ({ ...c, purgeErrors: { ...c.purgeErrors, enabled: v } })),
+  purgeIntSpec("purgeErrorsCooldown", "Error purge cooldown", "cooldownTurns", PURGE_COOLDOWN_PRESETS, 1, counted2("turn")),
+  purgeIntSpec("purgeErrorsMinArgChars", "Error purge min argument size", "minArgChars", PURGE_MIN_ARG_PRESETS, 0, chars),
+  readOnlyList("protectedTools", "Protected tools", "/pruner protected-tools"),
+  readOnlyList("protectedPaths", "Protected paths", "/pruner protected-paths")
+];
+function settingShown(id, config) {
+  const spec = SPECS.find((candidate) => candidate.id === id);
+  return spec && { label: spec.label, value: spec.current(config) };
+}
+var SEARCH_WORDS = {
+  enabled: "pruning enabled on off",
+  showPruneStatusLine: "footer line status line showPruneStatusLine",
+  pruneOn: "summarizes after the agent's final reply only on /pruner now prune trigger prune-on pruneOn when",
+  summarizerModel: "summarizerModel",
+  summarizerThinking: "thinking level reasoning summarizerThinking",
+  batchingMode: "batching one per tool turn one per agent reply batchingMode",
+  summaries: "summaries auto always never",
+  quietOversizedSkips: "quiet skip notices quietOversizedSkips",
+  minBatchChars: "minimum batch size min-batch-chars minBatchChars small outputs",
+  recoveryGraceTurns: "recovery grace recovery-grace recoveryGraceTurns",
+  summarizerIdleTimeoutMs: "summarizerIdleTimeoutMs",
+  summarizerMaxTimeoutMs: "summarizerMaxTimeoutMs",
+  autoBudgetThreshold: "auto-flush budget autoBudgetThreshold context window",
+  dedupByContentHash: "repeated outputs content-hash dedup dedupByContentHash",
+  cacheBreakpoint: "cache breakpoint cacheBreakpoint anthropic",
+  chainCompressionEnabled: "chain compression chainCompression",
+  chainCompressionRollingWindow: "chain window rollingWindow",
+  chainCompressionStripThinking: "strip final thinking stripFinalAssistantThinking",
+  chainCompressionFuseRange: "fuse range summary fuseRangeSummary",
+  purgeErrorsEnabled: "error purge purgeErrors",
+  purgeErrorsCooldown: "error purge cooldown cooldownTurns",
+  purgeErrorsMinArgChars: "error purge minArgChars",
+  protectedTools: "protected tools protected-tools protectedTools",
+  protectedPaths: "protected paths protected-paths protectedPaths globs"
 };
-var REPEATED_OUTPUTS = { on: "pointed at their earlier copy", off: "summarized again" };
+var searchWords = (id) => SEARCH_WORDS[id] ?? "";
+function availableModels(ctx) {
+  try {
+    return ctx.modelRegistry?.getAvailable() ?? [];
+  } catch (err) {
+    console.error("pi-condense: listing available models failed", err);
+    return [];
+  }
+}
+function modelBrowserItems(ctx, current) {
+  const items = [
+    {
+      id: "default",
+      label: "default (active model)",
+      values: ["default"],
+      currentValue: current === "default" ? "default" : "",
+      description: "Use the currently active model for summarization"
+    }
+  ];
+  for (const model of availableModels(ctx)) {
+    const key = `${model.provider}/${model.id}`;
+    items.push({ id: key, label: key, values: [key], currentValue: key === current ? key : "", description: model.name || key });
+  }
+  return items;
+}
+function valueRoom(labels, listWidth) {
+  const labelColumn = Math.min(36, Math.max(0, ...labels.map((label) => visibleWidth4(label))));
+  return Math.max(1, listWidth - 2 - labelColumn - 2 - 2);
+}
+function buildSettingItems(ctx, config, modelRows = 15, listWidth) {
+  const room = listWidth === undefined ? Number.POSITIVE_INFINITY : valueRoom(SPECS.map((spec) => spec.label), listWidth);
+  return SPECS.map((spec) => {
+    const item = {
+      id: spec.id,
+      label: spec.label,
+      description: settingDescription(spec.id, config),
+      currentValue: spec.current(config),
+      values: spec.values(config)
+    };
+    const list = spec.list;
+    if (list) {
+      item.currentValue = truncateToWidth4(item.currentValue, room, "…");
+      item.submenu = (_current, done) => new ListView(spec.label, list.entries(config), list.edit, () => done());
+    }
+    if (spec.withModelBrowser) {
+      item.submenu = (current, done) => new SettingsList(modelBrowserItems(ctx, current), modelRows, getSettingsListTheme(), (_id, value) => done(value), () => done(undefined), {
+        enableSearch: true
+      });
+    }
+    return item;
+  });
+}
+function applySettingChange(deps, ctx, items, id, value) {
+  const spec = SPECS.find((candidate) => candidate.id === id);
+  if (!spec?.apply)
+    return;
+  const next = spec.apply(value, deps.currentConfig.value);
+  deps.currentConfig.value = next;
+  deps.persist(ctx, next);
+  refreshStatus(deps, ctx, next);
+  for (const item of items) {
+    item.description = settingDescription(item.id, next);
+    if (item.id === id)
+      item.currentValue = spec.current(next);
+  }
+  return next;
+}
+var TITLE = "pruner settings";
+var CLOSE_HINT = "Esc to close · changes are saved";
+var OVERLAY_WIDTH = 80;
+var BOX_ROWS = 7;
+var TERMINAL_MARGIN = 2;
+var MIN_LIST_ROWS = 3;
+function overlayTheme() {
+  const base = getSettingsListTheme();
+  return { ...base, hint: (text) => base.hint(text.replace("Esc to cancel", CLOSE_HINT)) };
+}
+function settingsLayout(items, rows, columns) {
+  const content = Math.min(OVERLAY_WIDTH, columns) - 4;
+  const described = Math.max(0, ...items.map((item) => wrapTextWithAnsi4(item.description ?? "", content - 4).length));
+  const all = rows - TERMINAL_MARGIN - BOX_ROWS - described;
+  const listRows = Math.max(MIN_LIST_ROWS, all >= items.length ? items.length : all - 1);
+  const scrollRow = listRows < items.length ? 1 : 0;
+  const height = Math.min(rows, BOX_ROWS + listRows + scrollRow + described);
+  return { listRows, height, top: Math.max(0, Math.floor((rows - height) / 2)) };
+}
+
+class SettingsOverlay {
+  list;
+  theme;
+  capturesViewportInput = true;
+  constructor(list, theme) {
+    this.list = list;
+    this.theme = theme;
+  }
+  render(width) {
+    const lines = this.list.render(Math.max(1, width - 4));
+    const paint = this.theme ? (text) => this.theme.fg("border", text) : undefined;
+    return frame(this.theme ? this.theme.fg("accent", TITLE) : TITLE, lines, width, { paint, padding: 1 });
+  }
+  handleInput(data) {
+    this.list.handleInput(data);
+  }
+  invalidate() {
+    this.list.invalidate();
+  }
+}
+var settingsCommand = async (deps, ctx) => {
+  let top = 0;
+  await ctx.ui.custom((tui, theme, _keybindings, done) => {
+    const probe = buildSettingItems(ctx, deps.currentConfig.value);
+    const layout = settingsLayout(probe, tui.terminal.rows, tui.terminal.columns);
+    top = layout.top;
+    const listWidth = Math.min(OVERLAY_WIDTH, tui.terminal.columns) - 4;
+    const items = buildSettingItems(ctx, deps.currentConfig.value, layout.listRows, listWidth);
+    const onChange = (id, value) => {
+      try {
+        if (applySettingChange(deps, ctx, items, id, value))
+          list.invalidate();
+      } catch (err) {
+        safeNotify2(ctx, `pruner: settings change failed: ${errorMessage(err)}`, "error");
+      }
+    };
+    const list = new SettingsList(items, layout.listRows, overlayTheme(), onChange, () => done(undefined), {
+      enableSearch: true
+    });
+    searchSettingsBy(list, searchWords);
+    return new SettingsOverlay(list, theme);
+  }, { overlay: true, overlayOptions: () => ({ width: OVERLAY_WIDTH, row: top }) });
+};
+
+// src/commands/command-report.ts
+var MEANING = {
+  pruneOn: { "agent-message": "after the agent's final reply", "on-demand": "only on /pruner now" },
+  batchingMode: { turn: "one summary per tool turn", "agent-message": "one summary per agent reply" },
+  summaries: {
+    auto: "only for outputs that cannot be had again",
+    always: "for every batch",
+    never: "no summarizer calls"
+  },
+  dedupByContentHash: { true: "repeated outputs point at their earlier copy", false: "repeated outputs are handled like any other" },
+  showPruneStatusLine: { true: "the footer line is shown", false: "the footer line is hidden" }
+};
+var STATUS_SETTINGS = [
+  "enabled",
+  "summarizerModel",
+  "summarizerThinking",
+  "summarizerIdleTimeoutMs",
+  "summarizerMaxTimeoutMs",
+  "pruneOn",
+  "batchingMode",
+  "summaries",
+  "dedupByContentHash",
+  "showPruneStatusLine"
+];
+var STATUS_LABEL_WIDTH = 26;
 function settingsBlock(config) {
-  return [
-    "pruner status:",
-    `  pruning:           ${config.enabled ? "on" : "off"}`,
-    `  summarizer model:  ${config.summarizerModel} (thinking: ${thinkingLabel(config.summarizerThinking)})`,
-    `  summarizer waits:  ${seconds2(config.summarizerIdleTimeoutMs)} without output, ${seconds2(config.summarizerMaxTimeoutMs)} in all`,
-    `  summarizes:        ${WHEN[config.pruneOn] ?? config.pruneOn}`,
-    `  summaries:         ${BATCHES[config.batchingMode] ?? config.batchingMode}`,
-    `  repeated outputs:  ${config.dedupByContentHash ? REPEATED_OUTPUTS.on : REPEATED_OUTPUTS.off}`,
-    `  footer line:       ${config.showPruneStatusLine ? "on" : "off"}`
-  ].join(`
+  const rows = STATUS_SETTINGS.map((id) => {
+    const { label, value } = settingShown(id, config);
+    const meaning = MEANING[id]?.[value];
+    return `  ${`${label}:`.padEnd(STATUS_LABEL_WIDTH)}${value}${meaning ? ` (${meaning})` : ""}`;
+  });
+  return ["pruner status:", ...rows].join(`
 `);
 }
 function usageLines(stats) {
@@ -4889,7 +5272,7 @@ function statusReport(deps, ctx) {
   const inUse = deps.getFallback?.(ctx);
   if (inUse)
     text += `
-  in use now:        ${inUse}`;
+  ${"in use now:".padEnd(STATUS_LABEL_WIDTH)}${inUse}`;
   text += stats.callCount > 0 ? `
   --- summarizer use ---${usageLines(stats)}` : `
   (no summarizer calls yet)`;
@@ -5059,7 +5442,7 @@ function dollars2(n) {
     return "<$0.0001";
   return `$${n.toFixed(n >= 100 ? 2 : 4)}`;
 }
-function percent(share) {
+function percent2(share) {
   return `${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%`;
 }
 function bucketMax(values, columns) {
@@ -5144,9 +5527,9 @@ function cacheLines(report) {
 }
 function estimateLines(report) {
   const s = report.summaryEstimate;
-  const summary = s.samples === 0 ? `summaries estimated at ${percent(s.ratio)} of the raw output (no real summaries in this session to calibrate against)` : `summaries estimated at ${percent(s.ratio)} of the raw output, calibrated on ${s.samples} real ${s.samples === 1 ? "summary" : "summaries"}` + (s.meanAbsError === undefined ? "" : `; off by ${percent(s.meanAbsError)} on average when each is predicted from the others`);
+  const summary = s.samples === 0 ? `summaries estimated at ${percent2(s.ratio)} of the raw output (no real summaries in this session to calibrate against)` : `summaries estimated at ${percent2(s.ratio)} of the raw output, calibrated on ${s.samples} real ${s.samples === 1 ? "summary" : "summaries"}` + (s.meanAbsError === undefined ? "" : `; off by ${percent2(s.meanAbsError)} on average when each is predicted from the others`);
   const t = report.tokens;
-  const token = t.samples === 0 ? "tokens estimated as chars/4 (no recorded usage to calibrate against)" : `tokens: ${t.charsPerToken.toFixed(2)} chars per token, calibrated on ${t.samples} recorded requests; ` + `per-request error ${percent(t.errorCalibrated ?? 0)} (chars/4: ${percent(t.errorAtFour ?? 0)})`;
+  const token = t.samples === 0 ? "tokens estimated as chars/4 (no recorded usage to calibrate against)" : `tokens: ${t.charsPerToken.toFixed(2)} chars per token, calibrated on ${t.samples} recorded requests; ` + `per-request error ${percent2(t.errorCalibrated ?? 0)} (chars/4: ${percent2(t.errorAtFour ?? 0)})`;
   const rows = "history rewrites: requests whose earlier messages changed, so the cache was read only up to the change; empty cache: the first request and any sent after the cache expired";
   return [summary, token, rows];
 }
@@ -5165,12 +5548,14 @@ function wrap(text, indent) {
     lines.push(line.trimEnd());
   return lines;
 }
-function reportText(report, title, htmlPath) {
+function reportText(report, title, htmlPath, contextSent) {
   const ttl = Math.round(report.cost.ttlMs / 60000);
   const lines = [
     `pruner report: ${title}`,
     ...wrap(`${report.model}, ${report.requests} requests, cache TTL ${ttl > 0 ? `${ttl} min` : `${report.cost.ttlMs} ms`}${report.cost.priced ? "" : ", no catalog price (no dollars)"}`, "  ")
   ];
+  if (contextSent)
+    lines.push(...wrap(`context sent: ${contextSent}`, "  "));
   for (const line of cacheLines(report))
     lines.push(...wrap(line, "  "));
   if (report.requests === 0)
@@ -5281,7 +5666,7 @@ ${charts}
 <h2>The biggest outputs</h2>${outputsTable(report)}
 <h2>How this was estimated</h2>${list([...estimateLines(report), ...report.notes])}
 <h2>Problems in the file</h2>${list(report.problems.map((p) => p.message))}
-<p>Summary share ${percent(report.summaryEstimate.ratio)}; ${report.tokens.charsPerToken.toFixed(2)} chars per token.</p>
+<p>Summary share ${percent2(report.summaryEstimate.ratio)}; ${report.tokens.charsPerToken.toFixed(2)} chars per token.</p>
 </body></html>
 `;
 }
@@ -8445,7 +8830,7 @@ function estimateSummaryChars(estimate, rawChars) {
 }
 
 // src/economics/flush-decision.ts
-function percent2(share) {
+function percent3(share) {
   return `${Math.round(share * 100)}%`;
 }
 function cacheOf(cache) {
@@ -8474,7 +8859,7 @@ function decideFlush(input) {
   });
   const { contextFraction: fraction, pressure } = input;
   if (fraction !== null && pressure !== null && fraction >= pressure) {
-    return verdict(true, "pressure", `the context is at ${percent2(fraction)} of the window, past the ${percent2(pressure)} pressure line`);
+    return verdict(true, "pressure", `the context is at ${percent3(fraction)} of the window, past the ${percent3(pressure)} pressure line`);
   }
   if (input.moment === "cold" || input.cache.temperature === "cold" && input.cache.requests > 0) {
     return verdict(true, "cold", "the prompt cache has expired, so rewriting costs nothing extra");
@@ -9375,7 +9760,7 @@ async function runReport(options) {
   the HTML report could not be written to ${htmlPath}: ${errorText(err)}`;
   }
   const level = problems.length > 0 || htmlProblem ? "warning" : "info";
-  return { text: reportText(report, title, written) + htmlProblem, level, report, htmlPath: written };
+  return { text: reportText(report, title, written, options.contextSent) + htmlProblem, level, report, htmlPath: written };
 }
 
 // src/commands/command-replay.ts
@@ -9425,6 +9810,7 @@ var reportCommand = async (deps, ctx, args) => {
       overrides: parsed.overrides,
       priceAs: parsed.priceAs,
       yieldEvery: onProgress ? PROGRESS_EVERY : 0,
+      ...parsed.path === undefined ? { contextSent: contextSentText(deps.getLiveReclaim()) } : {},
       onProgress,
       costModelOf: (provider, id) => {
         const model = catalogModel(ctx, provider, id);
@@ -9435,346 +9821,6 @@ var reportCommand = async (deps, ctx, args) => {
   } finally {
     onProgress?.(1, 1);
   }
-};
-
-// src/commands/command-settings.ts
-import { getSettingsListTheme } from "@earendil-works/pi-coding-agent";
-import { SettingsList, truncateToWidth as truncateToWidth4, visibleWidth as visibleWidth4, wrapTextWithAnsi as wrapTextWithAnsi4 } from "@earendil-works/pi-tui";
-
-// src/ui/list-view.ts
-import { getKeybindings as getKeybindings2, wrapTextWithAnsi as wrapTextWithAnsi3 } from "@earendil-works/pi-tui";
-
-class ListView {
-  heading;
-  entries;
-  hint;
-  close;
-  constructor(heading, entries, hint, close) {
-    this.heading = heading;
-    this.entries = entries;
-    this.hint = hint;
-    this.close = close;
-  }
-  render(width) {
-    const room = Math.max(1, width - 4);
-    const rows = this.entries.length > 0 ? this.entries : ["(none)"];
-    const listed = rows.flatMap((entry) => wrapTextWithAnsi3(entry, room).map((line, i) => `${i === 0 ? "  • " : "    "}${line}`));
-    return [this.heading, "", ...listed, "", ...wrapTextWithAnsi3(this.hint, width)];
-  }
-  handleInput(data) {
-    const keys = getKeybindings2();
-    if (keys.matches(data, "tui.select.confirm") || keys.matches(data, "tui.select.cancel") || data === "q")
-      this.close();
-  }
-  invalidate() {}
-}
-
-// src/commands/settings-search.ts
-import { fuzzyFilter } from "@earendil-works/pi-tui";
-function filterSettings(items, query, wordsOf) {
-  const byLabel = fuzzyFilter(items, query, (item) => item.label);
-  const tokens = query.toLowerCase().split(/[\s/]+/).filter((token) => token.length > 0);
-  if (tokens.length === 0)
-    return byLabel;
-  const byWords = items.filter((item) => {
-    const words = `${item.label} ${wordsOf(item.id)}`.toLowerCase();
-    return !byLabel.includes(item) && tokens.every((token) => words.includes(token));
-  });
-  return [...byLabel, ...byWords];
-}
-function searchSettingsBy(list, wordsOf) {
-  const internals = list;
-  internals.applyFilter = (query) => {
-    internals.filteredItems = filterSettings(internals.items, query, wordsOf);
-    internals.selectedIndex = 0;
-  };
-}
-
-// src/commands/command-settings.ts
-var BOOL_VALUES = ["true", "false"];
-function presetValues(presets) {
-  return presets.map((preset) => preset.value);
-}
-function inCycle(values, value, fallback) {
-  return values.includes(value) ? value : fallback;
-}
-function intAtLeast(value, min, fallback) {
-  const n = Number.parseInt(value, 10);
-  return Number.isNaN(n) || n < min ? fallback : n;
-}
-function boolSpec(id, label, get, set) {
-  return { id, label, values: () => BOOL_VALUES, current: (c) => String(get(c)), apply: (v, c) => set(c, v === "true") };
-}
-function topBool(id, label) {
-  return boolSpec(id, label, (c) => c[id], (c, v) => ({ ...c, [id]: v }));
-}
-var offOr = (show) => (raw) => {
-  const n = Number(raw);
-  return n === 0 ? "off" : show(n);
-};
-var chars = offOr((n) => `${n} chars`);
-var secondsShown = offOr((n) => `${n / 1000} s`);
-var percent3 = offOr((n) => `${Math.round(n * 100)}%`);
-var counted2 = (unit) => offOr((n) => plural(n, unit));
-function shownCycle(presets, show) {
-  const raws = presetValues(presets);
-  const values = raws.map(show);
-  const toRaw = (value) => raws.find((raw) => show(raw) === value) ?? value;
-  return { raws, values, toRaw };
-}
-function intSpec(id, label, presets, show) {
-  const cycle = shownCycle(presets, show);
-  const fallback = DEFAULT_CONFIG[id];
-  return {
-    id,
-    label,
-    values: () => cycle.values,
-    current: (c) => show(inCycle(cycle.raws, String(c[id]), String(fallback))),
-    apply: (v, c) => ({ ...c, [id]: intAtLeast(cycle.toRaw(v), 0, fallback) })
-  };
-}
-function chainSpec(id, label, key) {
-  return boolSpec(id, label, (c) => Boolean(c.chainCompression[key]), (c, v) => ({ ...c, chainCompression: { ...c.chainCompression, [key]: v } }));
-}
-function purgeIntSpec(id, label, key, presets, min, show) {
-  const cycle = shownCycle(presets, show);
-  const fallback = DEFAULT_CONFIG.purgeErrors[key];
-  return {
-    id,
-    label,
-    values: () => cycle.values,
-    current: (c) => show(inCycle(cycle.raws, String(c.purgeErrors[key]), String(fallback))),
-    apply: (v, c) => ({
-      ...c,
-      purgeErrors: { ...c.purgeErrors, [key]: intAtLeast(cycle.toRaw(v), min, fallback) }
-    })
-  };
-}
-function castSpec(id, label, presets) {
-  const values = presetValues(presets);
-  return { id, label, values: () => values, current: (c) => c[id], apply: (v, c) => ({ ...c, [id]: v }) };
-}
-function readOnlyList(id, label, command) {
-  return {
-    id,
-    label,
-    values: (c) => [listOrNone(c[id])],
-    current: (c) => listOrNone(c[id]),
-    list: { entries: (c) => c[id], edit: `Edit with ${command}, or ${command} <list> to set it in one step. Enter or Esc goes back.` }
-  };
-}
-var AUTO_BUDGET = shownCycle(AUTO_BUDGET_PRESETS, percent3);
-var chainsShown = counted2("chain");
-var WINDOW = shownCycle(ROLLING_WINDOW_PRESETS, chainsShown);
-var SPECS = [
-  topBool("enabled", "Enabled"),
-  topBool("showPruneStatusLine", "Prune status line"),
-  castSpec("pruneOn", "Prune trigger", PRUNE_ON_MODES),
-  {
-    id: "summarizerModel",
-    label: "Summarizer model",
-    values: (c) => [c.summarizerModel],
-    current: (c) => c.summarizerModel,
-    apply: (v, c) => ({ ...c, summarizerModel: v }),
-    withModelBrowser: true
-  },
-  castSpec("summarizerThinking", "Summarizer thinking", SUMMARIZER_THINKING_LEVELS),
-  castSpec("batchingMode", "Batching mode", BATCHING_MODES),
-  castSpec("summaries", "Summaries", SUMMARIES_MODES),
-  topBool("quietOversizedSkips", "Quiet skip notifications"),
-  intSpec("minBatchChars", "Min batch size", MIN_BATCH_CHARS_PRESETS, chars),
-  intSpec("recoveryGraceTurns", "Recovery grace", RECOVERY_GRACE_PRESETS, counted2("prompt")),
-  intSpec("summarizerIdleTimeoutMs", "Summarizer idle timeout", SUMMARIZER_IDLE_TIMEOUT_PRESETS, secondsShown),
-  intSpec("summarizerMaxTimeoutMs", "Summarizer max timeout", SUMMARIZER_MAX_TIMEOUT_PRESETS, secondsShown),
-  {
-    id: "autoBudgetThreshold",
-    label: "Auto-flush at context %",
-    values: () => AUTO_BUDGET.values,
-    current: (c) => percent3(c.autoBudgetThreshold == null ? "0" : inCycle(AUTO_BUDGET.raws, String(c.autoBudgetThreshold), "0")),
-    apply: (v, c) => {
-      const x = Number.parseFloat(AUTO_BUDGET.toRaw(v));
-      return { ...c, autoBudgetThreshold: x > 0 && x <= 1 ? x : null };
-    }
-  },
-  topBool("dedupByContentHash", "Dedup by content hash"),
-  topBool("cacheBreakpoint", "Spare cache breakpoint"),
-  chainSpec("chainCompressionEnabled", "Chain compression", "enabled"),
-  {
-    id: "chainCompressionRollingWindow",
-    label: "Chain window",
-    values: () => WINDOW.values,
-    current: (c) => chainsShown(inCycle(WINDOW.raws, String(c.chainCompression.rollingWindow), String(DEFAULT_CONFIG.chainCompression.rollingWindow))),
-    apply: (v, c) => ({
-      ...c,
-      chainCompression: {
-        ...c.chainCompression,
-        rollingWindow: intAtLeast(WINDOW.toRaw(v), 1, DEFAULT_CONFIG.chainCompression.rollingWindow)
-      }
-    })
-  },
-  chainSpec("chainCompressionStripThinking", "Strip final thinking", "stripFinalAssistantThinking"),
-  chainSpec("chainCompressionFuseRange", "Fuse range summary", "fuseRangeSummary"),
-  boolSpec("purgeErrorsEnabled", "Error purge", (c) => c.purgeErrors.enabled, (c, v) => ({ ...c, purgeErrors: { ...c.purgeErrors, enabled: v } })),
-  purgeIntSpec("purgeErrorsCooldown", "Error purge cooldown", "cooldownTurns", PURGE_COOLDOWN_PRESETS, 1, counted2("turn")),
-  purgeIntSpec("purgeErrorsMinArgChars", "Error purge min argument size", "minArgChars", PURGE_MIN_ARG_PRESETS, 0, chars),
-  readOnlyList("protectedTools", "Protected tools", "/pruner protected-tools"),
-  readOnlyList("protectedPaths", "Protected paths", "/pruner protected-paths")
-];
-var SEARCH_WORDS = {
-  enabled: "pruning enabled on off",
-  showPruneStatusLine: "footer line status line showPruneStatusLine",
-  pruneOn: "summarizes after the agent's final reply only on /pruner now prune trigger prune-on pruneOn when",
-  summarizerModel: "summarizerModel",
-  summarizerThinking: "thinking level reasoning summarizerThinking",
-  batchingMode: "batching one per tool turn one per agent reply batchingMode",
-  summaries: "summaries auto always never",
-  quietOversizedSkips: "quiet skip notices quietOversizedSkips",
-  minBatchChars: "minimum batch size min-batch-chars minBatchChars small outputs",
-  recoveryGraceTurns: "recovery grace recovery-grace recoveryGraceTurns",
-  summarizerIdleTimeoutMs: "summarizerIdleTimeoutMs",
-  summarizerMaxTimeoutMs: "summarizerMaxTimeoutMs",
-  autoBudgetThreshold: "auto-flush budget autoBudgetThreshold context window",
-  dedupByContentHash: "repeated outputs content-hash dedup dedupByContentHash",
-  cacheBreakpoint: "cache breakpoint cacheBreakpoint anthropic",
-  chainCompressionEnabled: "chain compression chainCompression",
-  chainCompressionRollingWindow: "chain window rollingWindow",
-  chainCompressionStripThinking: "strip final thinking stripFinalAssistantThinking",
-  chainCompressionFuseRange: "fuse range summary fuseRangeSummary",
-  purgeErrorsEnabled: "error purge purgeErrors",
-  purgeErrorsCooldown: "error purge cooldown cooldownTurns",
-  purgeErrorsMinArgChars: "error purge minArgChars",
-  protectedTools: "protected tools protected-tools protectedTools",
-  protectedPaths: "protected paths protected-paths protectedPaths globs"
-};
-var searchWords = (id) => SEARCH_WORDS[id] ?? "";
-function availableModels(ctx) {
-  try {
-    return ctx.modelRegistry?.getAvailable() ?? [];
-  } catch (err) {
-    console.error("pi-condense: listing available models failed", err);
-    return [];
-  }
-}
-function modelBrowserItems(ctx, current) {
-  const items = [
-    {
-      id: "default",
-      label: "default (active model)",
-      values: ["default"],
-      currentValue: current === "default" ? "default" : "",
-      description: "Use the currently active model for summarization"
-    }
-  ];
-  for (const model of availableModels(ctx)) {
-    const key = `${model.provider}/${model.id}`;
-    items.push({ id: key, label: key, values: [key], currentValue: key === current ? key : "", description: model.name || key });
-  }
-  return items;
-}
-function valueRoom(labels, listWidth) {
-  const labelColumn = Math.min(36, Math.max(0, ...labels.map((label) => visibleWidth4(label))));
-  return Math.max(1, listWidth - 2 - labelColumn - 2 - 2);
-}
-function buildSettingItems(ctx, config, modelRows = 15, listWidth) {
-  const room = listWidth === undefined ? Number.POSITIVE_INFINITY : valueRoom(SPECS.map((spec) => spec.label), listWidth);
-  return SPECS.map((spec) => {
-    const item = {
-      id: spec.id,
-      label: spec.label,
-      description: settingDescription(spec.id, config),
-      currentValue: spec.current(config),
-      values: spec.values(config)
-    };
-    const list = spec.list;
-    if (list) {
-      item.currentValue = truncateToWidth4(item.currentValue, room, "…");
-      item.submenu = (_current, done) => new ListView(spec.label, list.entries(config), list.edit, () => done());
-    }
-    if (spec.withModelBrowser) {
-      item.submenu = (current, done) => new SettingsList(modelBrowserItems(ctx, current), modelRows, getSettingsListTheme(), (_id, value) => done(value), () => done(undefined), {
-        enableSearch: true
-      });
-    }
-    return item;
-  });
-}
-function applySettingChange(deps, ctx, items, id, value) {
-  const spec = SPECS.find((candidate) => candidate.id === id);
-  if (!spec?.apply)
-    return;
-  const next = spec.apply(value, deps.currentConfig.value);
-  deps.currentConfig.value = next;
-  deps.persist(ctx, next);
-  refreshStatus(deps, ctx, next);
-  for (const item of items) {
-    item.description = settingDescription(item.id, next);
-    if (item.id === id)
-      item.currentValue = spec.current(next);
-  }
-  return next;
-}
-var TITLE = "pruner settings";
-var CLOSE_HINT = "Esc to close · changes are saved";
-var OVERLAY_WIDTH = 80;
-var BOX_ROWS = 7;
-var TERMINAL_MARGIN = 2;
-var MIN_LIST_ROWS = 3;
-function overlayTheme() {
-  const base = getSettingsListTheme();
-  return { ...base, hint: (text) => base.hint(text.replace("Esc to cancel", CLOSE_HINT)) };
-}
-function settingsLayout(items, rows, columns) {
-  const content = Math.min(OVERLAY_WIDTH, columns) - 4;
-  const described = Math.max(0, ...items.map((item) => wrapTextWithAnsi4(item.description ?? "", content - 4).length));
-  const all = rows - TERMINAL_MARGIN - BOX_ROWS - described;
-  const listRows = Math.max(MIN_LIST_ROWS, all >= items.length ? items.length : all - 1);
-  const scrollRow = listRows < items.length ? 1 : 0;
-  const height = Math.min(rows, BOX_ROWS + listRows + scrollRow + described);
-  return { listRows, height, top: Math.max(0, Math.floor((rows - height) / 2)) };
-}
-
-class SettingsOverlay {
-  list;
-  theme;
-  capturesViewportInput = true;
-  constructor(list, theme) {
-    this.list = list;
-    this.theme = theme;
-  }
-  render(width) {
-    const lines = this.list.render(Math.max(1, width - 4));
-    const paint = this.theme ? (text) => this.theme.fg("border", text) : undefined;
-    return frame(this.theme ? this.theme.fg("accent", TITLE) : TITLE, lines, width, { paint, padding: 1 });
-  }
-  handleInput(data) {
-    this.list.handleInput(data);
-  }
-  invalidate() {
-    this.list.invalidate();
-  }
-}
-var settingsCommand = async (deps, ctx) => {
-  let top = 0;
-  await ctx.ui.custom((tui, theme, _keybindings, done) => {
-    const probe = buildSettingItems(ctx, deps.currentConfig.value);
-    const layout = settingsLayout(probe, tui.terminal.rows, tui.terminal.columns);
-    top = layout.top;
-    const listWidth = Math.min(OVERLAY_WIDTH, tui.terminal.columns) - 4;
-    const items = buildSettingItems(ctx, deps.currentConfig.value, layout.listRows, listWidth);
-    const onChange = (id, value) => {
-      try {
-        if (applySettingChange(deps, ctx, items, id, value))
-          list.invalidate();
-      } catch (err) {
-        safeNotify2(ctx, `pruner: settings change failed: ${errorMessage(err)}`, "error");
-      }
-    };
-    const list = new SettingsList(items, layout.listRows, overlayTheme(), onChange, () => done(undefined), {
-      enableSearch: true
-    });
-    searchSettingsBy(list, searchWords);
-    return new SettingsOverlay(list, theme);
-  }, { overlay: true, overlayOptions: () => ({ width: OVERLAY_WIDTH, row: top }) });
 };
 
 // src/settings/config.ts
@@ -11587,6 +11633,12 @@ function recordRequest(state, message) {
   if (usage)
     state.cache.record(usage);
 }
+function calibrateTokens2(state, message) {
+  if (message?.role !== "assistant")
+    return false;
+  const usage = requestUsageOf(message.usage, 0);
+  return usage !== undefined && state.stats.calibrate(usage.input + usage.cacheRead + usage.cacheWrite);
+}
 function rebuildPolicyState(state, ctx) {
   state.cache.reset();
   state.policy.last = undefined;
@@ -13084,8 +13136,15 @@ function frontierGapHit(state, ctx) {
   const threshold = state.config.value.frontierGapThresholdTokens;
   return typeof threshold === "number" && shouldFrontierGapFlush(state.metricsSnapshot(ctx), threshold);
 }
+function noteSystemPrompt(state, ctx) {
+  try {
+    state.stats.noteSystemPrompt(ctx.getSystemPrompt().length);
+  } catch {}
+}
 async function onMessageEnd(state, ctx, event) {
   recordRequest(state, event.message);
+  if (calibrateTokens2(state, event.message))
+    refreshStatus2(state, ctx);
   const config = state.config.value;
   if (!config.enabled || config.pruneOn !== "agent-message")
     return;
@@ -13151,6 +13210,8 @@ async function render(state, ctx, input) {
   state.renderedBranch = messages;
   const result = renderRequest(state, messages);
   const shown = requestSizesOf(result);
+  noteSystemPrompt(state, ctx);
+  state.stats.noteSentRequest(shown?.afterChars);
   if (shown)
     state.stats.setLiveReclaim(shown.beforeChars, shown.afterChars);
   refreshStatus2(state, ctx);

@@ -463,6 +463,11 @@ export interface ExternalCostUpdate {
 export interface LiveReclaim {
   beforeChars: number;
   afterChars: number;
+  /**
+   * Tokens a request carries beyond its messages at characters ÷ 4: the system prompt and tool declarations,
+   * and the tokenizer's own difference once a response to a rewritten request reported its real size.
+   */
+  overheadTokens?: number;
 }
 
 // ---------------------------------------------------------------------------

@@ -110,6 +110,8 @@ export interface FakeCtxOptions {
   beforeSessionAppend?: (customType: string) => void;
   /** Called on each getBranch(); throw to simulate a read failure. */
   onGetBranch?: (callNumber: number) => void;
+  /** What `ctx.getSystemPrompt()` returns (pi's system prompt for the next request). */
+  systemPrompt?: string;
 }
 
 export interface FakeCtx {
@@ -163,6 +165,7 @@ export function makeFakeCtx(host: FakeHost, opts: FakeCtxOptions = {}): FakeCtx 
   const ctx = {
     sessionManager,
     getContextUsage: () => ({ ...usage }),
+    getSystemPrompt: () => opts.systemPrompt ?? "",
     model: { id: "session-model", provider: "fake", name: "Session Model" },
     modelRegistry: {
       find: () => undefined,

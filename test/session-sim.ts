@@ -65,13 +65,14 @@ export interface SimOptions {
   files?: SidecarFiles;
   /** Called before every session-manager append; throw to refuse the write. */
   beforeSessionAppend?: FakeCtxOptions["beforeSessionAppend"];
+  systemPrompt?: string;
 }
 
 export async function startSim(opts: SimOptions = {}): Promise<Sim> {
   const host = makeFakePi();
   const piCondense = (await import("../index.js")).default;
   piCondense(host.pi as any, opts.files);
-  const fake = makeFakeCtx(host, { branch: opts.branch ?? [], sessionDir: opts.sessionDir, beforeSessionAppend: opts.beforeSessionAppend });
+  const fake = makeFakeCtx(host, { branch: opts.branch ?? [], sessionDir: opts.sessionDir, beforeSessionAppend: opts.beforeSessionAppend, systemPrompt: opts.systemPrompt });
   // In pi, runtime writes land in the same session as the session manager's (the agent is idle for commands).
   const { appendEntry, sendMessage } = host.pi;
   host.pi.appendEntry = (customType: string, data?: unknown) => {

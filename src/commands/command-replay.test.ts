@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_CONFIG } from "../types.js";
 import { REPLAY_WIDGET_ID, reportCommand } from "./command-replay.js";
+import { pruneStatusText } from "../ui/status-line.js";
 
 const FIXTURE = join(import.meta.dir, "../../test/fixtures/swe-agent/web--i_got_id_demo.jsonl");
 const dir = mkdtempSync(join(tmpdir(), "pruner-report-cmd-"));
@@ -20,7 +21,11 @@ function setup(mode: "tui" | "rpc", sessionFile?: string) {
     sessionManager: { getSessionFile: () => sessionFile },
     modelRegistry: { find: () => undefined },
   };
-  const deps: any = { pi: { appendEntry: (customType: string, data: any) => appended.push({ customType, data }) }, currentConfig: { value: DEFAULT_CONFIG } };
+  const deps: any = {
+    pi: { appendEntry: (customType: string, data: any) => appended.push({ customType, data }) },
+    currentConfig: { value: DEFAULT_CONFIG },
+    getLiveReclaim: () => ({ beforeChars: 368_000, afterChars: 56_000, overheadTokens: 6000 }),
+  };
   return { ctx, deps, notes, widgets, appended };
 }
 
@@ -44,6 +49,22 @@ describe("/pruner report", () => {
     expect(widgets[0]![1]).toEqual(["pruner report: replaying 0% (0/42 request renders)"]);
     expect(widgets.every(([key]) => key === REPLAY_WIDGET_ID)).toBe(true);
     expect(widgets.at(-1)![1]).toBeUndefined();
+  });
+
+  test("for this session it names the context sent as the footer does", async () => {
+    copyFileSync(FIXTURE, join(dir, "c.jsonl"));
+    const { ctx, deps, notes } = setup("rpc", join(dir, "c.jsonl"));
+    await reportCommand(deps, ctx, []);
+    const footer = pruneStatusText({ enabled: true } as any, deps.getLiveReclaim());
+    expect(footer).toBe("prune: ON · 98.0k->20.0k (-80%)");
+    expect(notes[0]!.message).toContain("\n  context sent: 20.0k tokens (98.0k without pruning, -80%)\n");
+  });
+
+  test("another session's file gets no live figure", async () => {
+    copyFileSync(FIXTURE, join(dir, "d.jsonl"));
+    const { ctx, deps, notes } = setup("rpc", join(dir, "b.jsonl"));
+    await reportCommand(deps, ctx, ["d.jsonl"]);
+    expect(notes[0]!.message).not.toContain("context sent");
   });
 
   test("a session with no file asks for a path", async () => {

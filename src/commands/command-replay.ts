@@ -12,6 +12,7 @@ import { costModelFor } from "../economics/cost-model.js";
 import { parseReportArgs } from "../report/report-args.js";
 import { runReport } from "../report/run-report.js";
 import { showReport } from "../ui/report.js";
+import { contextSentText } from "../ui/status-line.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { safeNotify } from "./command-context.js";
 
@@ -63,6 +64,7 @@ export const reportCommand: SubcommandHandler = async (deps: CommandDeps, ctx: E
       overrides: parsed.overrides,
       priceAs: parsed.priceAs,
       yieldEvery: onProgress ? PROGRESS_EVERY : 0,
+      ...(parsed.path === undefined ? { contextSent: contextSentText(deps.getLiveReclaim()) } : {}),
       onProgress,
       costModelOf: (provider, id) => {
         const model = catalogModel(ctx, provider, id);

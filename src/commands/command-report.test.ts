@@ -11,7 +11,7 @@ function status(getFallback?: () => string | undefined): string {
 describe("/pruner status and the summarizer fallback", () => {
   test("names the model in use and why while the session model stands in", () => {
     expect(status(() => "session model Fake Model, the summarizer model is failing (401)")).toContain(
-      "\n  in use now:        session model Fake Model, the summarizer model is failing (401)",
+      "\n  in use now:               session model Fake Model, the summarizer model is failing (401)",
     );
   });
 

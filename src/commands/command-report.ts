@@ -5,37 +5,47 @@ import { policyStatusBlock } from "../ui/policy-status.js";
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { showReport } from "../ui/report.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
-import { thinkingLabel } from "./command-config.js";
+import { settingShown } from "./command-settings.js";
 import { formatCompactCount, formatCost, formatTokens } from "../summarize/stats.js";
 import type { ContextMetricsSnapshot, ContextPruneConfig, LiveReclaim, SummarizerStats } from "../types.js";
 import { contextSentText } from "../ui/status-line.js";
 
-function seconds(ms: number): string {
-  return ms === 0 ? "no limit" : `${Math.round(ms / 1000)} s`;
-}
+/** Plain words after a value whose stored form does not say what it does. */
+const MEANING: Record<string, Record<string, string>> = {
+  pruneOn: { "agent-message": "after the agent's final reply", "on-demand": "only on /pruner now" },
+  batchingMode: { turn: "one summary per tool turn", "agent-message": "one summary per agent reply" },
+  summaries: {
+    auto: "only for outputs that cannot be had again",
+    always: "for every batch",
+    never: "no summarizer calls",
+  },
+  dedupByContentHash: { true: "repeated outputs point at their earlier copy", false: "repeated outputs are handled like any other" },
+  showPruneStatusLine: { true: "the footer line is shown", false: "the footer line is hidden" },
+};
 
-/** The words /pruner status uses for each setting's values (the overlay's search finds them too). */
-export const WHEN: Record<string, string> = {
-  "agent-message": "after the agent's final reply",
-  "on-demand": "only on /pruner now",
-};
-export const BATCHES: Record<string, string> = {
-  turn: "one per tool turn",
-  "agent-message": "one per agent reply",
-};
-export const REPEATED_OUTPUTS = { on: "pointed at their earlier copy", off: "summarized again" };
+/** The settings status lists, by the overlay's names and values, so one setting reads the same everywhere. */
+const STATUS_SETTINGS = [
+  "enabled",
+  "summarizerModel",
+  "summarizerThinking",
+  "summarizerIdleTimeoutMs",
+  "summarizerMaxTimeoutMs",
+  "pruneOn",
+  "batchingMode",
+  "summaries",
+  "dedupByContentHash",
+  "showPruneStatusLine",
+];
+
+const STATUS_LABEL_WIDTH = 26;
 
 function settingsBlock(config: ContextPruneConfig): string {
-  return [
-    "pruner status:",
-    `  pruning:           ${config.enabled ? "on" : "off"}`,
-    `  summarizer model:  ${config.summarizerModel} (thinking: ${thinkingLabel(config.summarizerThinking)})`,
-    `  summarizer waits:  ${seconds(config.summarizerIdleTimeoutMs)} without output, ${seconds(config.summarizerMaxTimeoutMs)} in all`,
-    `  summarizes:        ${WHEN[config.pruneOn] ?? config.pruneOn}`,
-    `  summaries:         ${BATCHES[config.batchingMode] ?? config.batchingMode}`,
-    `  repeated outputs:  ${config.dedupByContentHash ? REPEATED_OUTPUTS.on : REPEATED_OUTPUTS.off}`,
-    `  footer line:       ${config.showPruneStatusLine ? "on" : "off"}`,
-  ].join("\n");
+  const rows = STATUS_SETTINGS.map((id) => {
+    const { label, value } = settingShown(id, config)!;
+    const meaning = MEANING[id]?.[value];
+    return `  ${`${label}:`.padEnd(STATUS_LABEL_WIDTH)}${value}${meaning ? ` (${meaning})` : ""}`;
+  });
+  return ["pruner status:", ...rows].join("\n");
 }
 
 function usageLines(stats: SummarizerStats): string {
@@ -62,7 +72,7 @@ export function statusReport(deps: CommandDeps, ctx: ExtensionCommandContext): s
   const stats = deps.getStats();
   let text = settingsBlock(deps.currentConfig.value);
   const inUse = deps.getFallback?.(ctx);
-  if (inUse) text += `\n  in use now:        ${inUse}`;
+  if (inUse) text += `\n  ${"in use now:".padEnd(STATUS_LABEL_WIDTH)}${inUse}`;
   text += stats.callCount > 0 ? `\n  --- summarizer use ---${usageLines(stats)}` : "\n  (no summarizer calls yet)";
   if (deps.getContextMetrics) {
     text += contextBlock(deps.getContextMetrics(ctx), Boolean(deps.getRearmed?.()), deps.getLiveReclaim());

@@ -220,6 +220,12 @@ const SPECS: SettingSpec[] = [
   readOnlyList("protectedPaths", "Protected paths", "/pruner protected-paths"),
 ];
 
+/** A setting as the overlay shows it (its label and its current value), for the surfaces that name it elsewhere. */
+export function settingShown(id: string, config: Config): { label: string; value: string } | undefined {
+  const spec = SPECS.find((candidate) => candidate.id === id);
+  return spec && { label: spec.label, value: spec.current(config) };
+}
+
 /** What the README, /pruner status and settings.json call each setting, for the search. */
 const SEARCH_WORDS: Record<string, string> = {
   enabled: "pruning enabled on off",

@@ -111,6 +111,16 @@ describe("pruneStatusText", () => {
     expect(pruneStatusText({ enabled: true } as any, { beforeChars: 1, afterChars: 1 })).toBe("prune: ON · 0->0 (-0%)");
   });
 
+  test("an overhead counts on both sides of the reclaim, so the reduction is of the whole request", () => {
+    expect(pruneStatusText({ enabled: true } as any, { beforeChars: 368000, afterChars: 56000, overheadTokens: 6000 })).toBe(
+      "prune: ON · 98.0k->20.0k (-80%)",
+    );
+  });
+
+  test("a negative overhead larger than the messages shows zero tokens, never a negative figure", () => {
+    expect(pruneStatusText({ enabled: true } as any, { beforeChars: 400, afterChars: 40, overheadTokens: -50 })).toBe("prune: ON · 50->0 (-100%)");
+  });
+
   test("all-zero diagnostics add nothing (#14)", () => {
     const diag = { "unresolved-range": 0, "range-id-mismatch": 0, "orphan-sweep": 0 } as any;
     expect(pruneStatusText({ enabled: true } as any, undefined, diag)).toBe("prune: ON");
@@ -364,13 +374,16 @@ describe("status", () => {
       {
         message: [
           "pruner status:",
-          "  pruning:           on",
-          "  summarizer model:  default (thinking: Default)",
-          "  summarizer waits:  20 s without output, 180 s in all",
-          "  summarizes:        after the agent's final reply",
-          "  summaries:         one per tool turn",
-          "  repeated outputs:  pointed at their earlier copy",
-          "  footer line:       on",
+          "  Enabled:                  true",
+          "  Summarizer model:         default",
+          "  Summarizer thinking:      default",
+          "  Summarizer idle timeout:  20 s",
+          "  Summarizer max timeout:   180 s",
+          "  Prune trigger:            agent-message (after the agent's final reply)",
+          "  Batching mode:            turn (one summary per tool turn)",
+          "  Summaries:                auto (only for outputs that cannot be had again)",
+          "  Dedup by content hash:    true (repeated outputs point at their earlier copy)",
+          "  Prune status line:        true (the footer line is shown)",
           "  (no summarizer calls yet)",
         ].join("\n"),
         type: "info",
@@ -379,11 +392,11 @@ describe("status", () => {
     ]);
   });
 
-  test("zero timeouts read no limit and an unknown trigger shows its raw value", async () => {
+  test("zero timeouts read off and an unknown trigger shows its raw value", async () => {
     const h = harness({ config: { summarizerIdleTimeoutMs: 0, summarizerMaxTimeoutMs: 0, pruneOn: "every-turn" } });
     const { ctx, notes } = fakeCtx();
     await h.run("status", ctx);
-    expect(notes[0]!.message).toContain("  summarizer waits:  no limit without output, no limit in all\n  summarizes:        every-turn\n");
+    expect(notes[0]!.message).toContain("  Summarizer idle timeout:  off\n  Summarizer max timeout:   off\n  Prune trigger:            every-turn\n");
   });
 
   test("summarizer usage is listed once calls exist", async () => {

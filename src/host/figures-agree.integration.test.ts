@@ -89,4 +89,29 @@ describe("every surface names the context the provider receives the same way", (
     await sim.render();
     expect(footerReclaim(sim)).toEqual(seen.footer);
   });
+
+  test("after a response to a rewritten request, the footer shows the size the provider reported for it", async () => {
+    settings({ enabled: false });
+    const sim = await startSim({ systemPrompt: "You are a coding agent.\n".repeat(400) });
+    await sim.prompt({ turns: [[{ id: "a", text: output("A") }, { id: "b", text: output("B") }]], final: "Done." });
+    await pruner(sim, "status");
+    await sim.prompt({ turns: [], final: "Nothing to add.", usage: { input: 1234, cacheRead: 5000, cacheWrite: 100 } });
+    expect(footerReclaim(sim).after).toBe("6.3k");
+    await pruner(sim, "status");
+    expect(sentLine(lastNotice(sim))).toEqual(footerReclaim(sim));
+  });
+
+  test("before any response, the system prompt counts in both figures", async () => {
+    settings({ enabled: false });
+    const plain = await startSim();
+    await plain.prompt({ turns: [[{ id: "a", text: output("A") }]], final: "Done." });
+    await pruner(plain, "status");
+    const withPrompt = await startSim({ systemPrompt: "x".repeat(40_000) });
+    await withPrompt.prompt({ turns: [[{ id: "a", text: output("A") }]], final: "Done." });
+    await pruner(withPrompt, "status");
+    const [a, b] = [footerReclaim(plain), footerReclaim(withPrompt)];
+    const k = (figure: string) => Number.parseFloat(figure) * (figure.endsWith("k") ? 1000 : 1);
+    expect(k(b.before) - k(a.before)).toBeCloseTo(10_000, -2);
+    expect(k(b.after) - k(a.after)).toBeCloseTo(10_000, -2);
+  });
 });

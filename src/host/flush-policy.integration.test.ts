@@ -185,7 +185,7 @@ describe("/pruner status", () => {
     const sim = await started({ pruneOn: "on-demand" });
     await sim.host.commands.get("pruner").handler("status", sim.ctx);
     const text = sim.fake.notices.at(-1)!.message;
-    expect(text).toContain("pruning:           on");
+    expect(text).toContain("  Enabled:                  true\n");
     expect(text).toContain("policy: cost (deciding nothing: tool outputs are summarized only on /pruner now)");
   });
 

@@ -48,6 +48,13 @@ export function recordRequest(state: ExtensionState, message: any): void {
   if (usage) state.cache.record(usage);
 }
 
+/** A response's real input size anchors the token estimate on the request it answered; true when it did. */
+export function calibrateTokens(state: ExtensionState, message: any): boolean {
+  if (message?.role !== "assistant") return false;
+  const usage = requestUsageOf(message.usage, 0);
+  return usage !== undefined && state.stats.calibrate(usage.input + usage.cacheRead + usage.cacheWrite);
+}
+
 /** The cache as the branch left it (every response's usage in order, pi's warming refreshes) and the last decision. */
 export function rebuildPolicyState(state: ExtensionState, ctx: ExtensionContext): void {
   state.cache.reset();

@@ -11,7 +11,7 @@ import type { ExtensionState } from "./extension-state.js";
 import { settleBeforeRequest, settleOnShutdown, settleRunningFlush, startFinalReplyFlush } from "./final-reply-flush.js";
 import { flushPending, recordDeferredFlush } from "../summarize/flush.js";
 import { clearCacheExpiry, flushIfCacheCold, scheduleCacheExpiry } from "./cache-expiry.js";
-import { costPolicyActive, inRunCandidates, recordRequest, rewriteForced, weighChainPass, weighFlush } from "./flush-policy.js";
+import { calibrateTokens, costPolicyActive, inRunCandidates, recordRequest, rewriteForced, weighChainPass, weighFlush } from "./flush-policy.js";
 import { isTextOnlyAssistant } from "../capture/message-shape.js";
 import { trimBatchToPendingRange } from "../capture/pending-batches.js";
 import { isProtected } from "../capture/protected.js";
@@ -167,8 +167,17 @@ function frontierGapHit(state: ExtensionState, ctx: ExtensionContext): boolean {
   return typeof threshold === "number" && shouldFrontierGapFlush(state.metricsSnapshot(ctx), threshold);
 }
 
+function noteSystemPrompt(state: ExtensionState, ctx: ExtensionContext): void {
+  try {
+    state.stats.noteSystemPrompt(ctx.getSystemPrompt().length);
+  } catch {
+    // A host without a system prompt to read leaves the estimate at the messages alone.
+  }
+}
+
 export async function onMessageEnd(state: ExtensionState, ctx: ExtensionContext, event: { message?: any }): Promise<void> {
   recordRequest(state, event.message);
+  if (calibrateTokens(state, event.message)) refreshStatus(state, ctx);
   const config = state.config.value;
   if (!config.enabled || config.pruneOn !== "agent-message") return;
   if (!isTextOnlyAssistant(event.message)) return;
@@ -251,6 +260,8 @@ async function render(state: ExtensionState, ctx: ExtensionContext, input: any[]
   state.renderedBranch = messages;
   const result = renderRequest(state, messages);
   const shown = requestSizesOf(result);
+  noteSystemPrompt(state, ctx);
+  state.stats.noteSentRequest(shown?.afterChars);
   if (shown) state.stats.setLiveReclaim(shown.beforeChars, shown.afterChars);
   refreshStatus(state, ctx);
   return result.pruned || messages !== input ? { messages: result.messages } : undefined;

@@ -22,6 +22,8 @@ export interface RunReportOptions {
   yieldEvery?: number;
   /** Where the HTML goes; default beside the session. */
   htmlPath?: string;
+  /** For the live session: the footer's figure in words, shown under the header. */
+  contextSent?: string;
 }
 
 export interface RunReportResult {
@@ -74,5 +76,5 @@ export async function runReport(options: RunReportOptions): Promise<RunReportRes
     htmlProblem = `\n  the HTML report could not be written to ${htmlPath}: ${errorText(err)}`;
   }
   const level = problems.length > 0 || htmlProblem ? "warning" : "info";
-  return { text: reportText(report, title, written) + htmlProblem, level, report, htmlPath: written };
+  return { text: reportText(report, title, written, options.contextSent) + htmlProblem, level, report, htmlPath: written };
 }

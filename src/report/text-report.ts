@@ -155,12 +155,14 @@ function wrap(text: string, indent: string): string[] {
   return lines;
 }
 
-export function reportText(report: ReplayReport, title: string, htmlPath?: string): string {
+/** `contextSent`: the live session's footer figure, which names the request the footer names. */
+export function reportText(report: ReplayReport, title: string, htmlPath?: string, contextSent?: string): string {
   const ttl = Math.round(report.cost.ttlMs / 60_000);
   const lines = [
     `pruner report: ${title}`,
     ...wrap(`${report.model}, ${report.requests} requests, cache TTL ${ttl > 0 ? `${ttl} min` : `${report.cost.ttlMs} ms`}${report.cost.priced ? "" : ", no catalog price (no dollars)"}`, "  "),
   ];
+  if (contextSent) lines.push(...wrap(`context sent: ${contextSent}`, "  "));
   for (const line of cacheLines(report)) lines.push(...wrap(line, "  "));
   if (report.requests === 0) lines.push("  no main-model requests on this branch: nothing to replay");
   else lines.push("", ...chartText(report.scenarios), "", ...totalsTable(report.scenarios, report.cache));

@@ -221,6 +221,74 @@ describe("StatsAccumulator", () => {
   });
 });
 
+describe("the token estimate's anchor", () => {
+  test("a reclaim without an overhead keeps the two sizes only", () => {
+    const acc = new StatsAccumulator();
+    acc.setLiveReclaim(1000, 200);
+    expect(acc.getLiveReclaim()).toEqual({ beforeChars: 1000, afterChars: 200 });
+  });
+
+  test("the system prompt seeds the overhead at characters / 4", () => {
+    const acc = new StatsAccumulator();
+    acc.noteSystemPrompt(8000);
+    acc.setLiveReclaim(1000, 200);
+    expect(acc.getLiveReclaim()).toEqual({ beforeChars: 1000, afterChars: 200, overheadTokens: 2000 });
+  });
+
+  test("the provider's count for the request last sent becomes the overhead beyond its messages", () => {
+    const acc = new StatsAccumulator();
+    acc.noteSystemPrompt(8000);
+    acc.noteSentRequest(4000);
+    acc.calibrate(3500);
+    acc.setLiveReclaim(10_000, 4000);
+    expect(acc.getLiveReclaim()!.overheadTokens).toBe(2500);
+  });
+
+  test("a calibration updates the reclaim already shown", () => {
+    const acc = new StatsAccumulator();
+    acc.setLiveReclaim(10_000, 4000);
+    acc.noteSentRequest(4000);
+    acc.calibrate(1600);
+    expect(acc.getLiveReclaim()).toEqual({ beforeChars: 10_000, afterChars: 4000, overheadTokens: 600 });
+  });
+
+  test("once calibrated, the system prompt no longer moves the overhead", () => {
+    const acc = new StatsAccumulator();
+    acc.noteSentRequest(4000);
+    acc.calibrate(1600);
+    acc.noteSystemPrompt(80_000);
+    acc.setLiveReclaim(10_000, 4000);
+    expect(acc.getLiveReclaim()!.overheadTokens).toBe(600);
+  });
+
+  test("a response to a request the render left unchanged calibrates nothing", () => {
+    const acc = new StatsAccumulator();
+    acc.noteSentRequest(undefined);
+    acc.calibrate(1600);
+    acc.setLiveReclaim(10_000, 4000);
+    expect(acc.getLiveReclaim()).toEqual({ beforeChars: 10_000, afterChars: 4000 });
+  });
+
+  test("one request calibrates once, and a zero count never does", () => {
+    const acc = new StatsAccumulator();
+    acc.noteSentRequest(4000);
+    acc.calibrate(0);
+    acc.calibrate(1600);
+    acc.calibrate(9999);
+    acc.setLiveReclaim(10_000, 4000);
+    expect(acc.getLiveReclaim()!.overheadTokens).toBe(600);
+  });
+
+  test("reset forgets the anchor", () => {
+    const acc = new StatsAccumulator();
+    acc.noteSentRequest(4000);
+    acc.calibrate(1600);
+    acc.reset();
+    acc.setLiveReclaim(10_000, 4000);
+    expect(acc.getLiveReclaim()).toEqual({ beforeChars: 10_000, afterChars: 4000 });
+  });
+});
+
 describe("emitExternalCost", () => {
   test("emits one cost:external event with this session's delta (4)", () => {
     const acc = new StatsAccumulator();

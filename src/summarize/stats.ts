@@ -4,7 +4,7 @@
  * as this session's delta on the shared `cost:external` channel.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { formatCompactCount } from "../figures.js";
+import { estimateTokens, formatCompactCount } from "../figures.js";
 import { corruptEntryMessage, parseStatsEntry } from "../capture/persisted-entries.js";
 import {
   CUSTOM_TYPE_STATS,
@@ -33,10 +33,19 @@ const zeroStats = (): SummarizerStats => ({
   rangesSummarized: 0,
 });
 
+/** The overhead rides along only when there is one, so a reclaim without it keeps 2.9.1's shape. */
+function withOverhead(reclaim: LiveReclaim, overheadTokens: number): LiveReclaim {
+  const { overheadTokens: _old, ...sizes } = reclaim;
+  return overheadTokens === 0 ? sizes : { ...sizes, overheadTokens };
+}
+
 export class StatsAccumulator {
   private stats: SummarizerStats = zeroStats();
   private baseline: Baseline = { totalInputTokens: 0, totalOutputTokens: 0, totalCost: 0 };
   private liveReclaim: LiveReclaim | undefined;
+  private overheadTokens = 0;
+  private calibrated = false;
+  private sentChars: number | undefined;
 
   add(usage: Usage): void {
     this.stats.totalInputTokens += usage?.input ?? 0;
@@ -54,7 +63,31 @@ export class StatsAccumulator {
   }
 
   setLiveReclaim(beforeChars: number, afterChars: number): void {
-    this.liveReclaim = { beforeChars, afterChars };
+    this.liveReclaim = withOverhead({ beforeChars, afterChars }, this.overheadTokens);
+  }
+
+  /** Until a response calibrates it, the overhead is the system prompt at characters ÷ 4. */
+  noteSystemPrompt(chars: number): void {
+    if (!this.calibrated) this.setOverhead(estimateTokens(chars));
+  }
+
+  /** The messages of the request about to be sent, as rewritten (undefined when the render changed nothing). */
+  noteSentRequest(afterChars: number | undefined): void {
+    this.sentChars = afterChars;
+  }
+
+  /** The provider's count for the request last sent anchors every later estimate on it; true when it did. */
+  calibrate(recordedTokens: number): boolean {
+    if (this.sentChars === undefined || !(recordedTokens > 0)) return false;
+    this.calibrated = true;
+    this.setOverhead(recordedTokens - estimateTokens(this.sentChars));
+    this.sentChars = undefined;
+    return true;
+  }
+
+  private setOverhead(tokens: number): void {
+    this.overheadTokens = tokens;
+    if (this.liveReclaim) this.liveReclaim = withOverhead(this.liveReclaim, tokens);
   }
 
   getLiveReclaim(): LiveReclaim | undefined {
@@ -77,6 +110,9 @@ export class StatsAccumulator {
     this.stats = zeroStats();
     this.baseline = { totalInputTokens: 0, totalOutputTokens: 0, totalCost: 0 };
     this.liveReclaim = undefined;
+    this.overheadTokens = 0;
+    this.calibrated = false;
+    this.sentChars = undefined;
   }
 
   toJSON(): SummarizerStats {

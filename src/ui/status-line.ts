@@ -4,7 +4,7 @@
  * caller that passes metrics (the 2.9.1 signature); the live footer never
  * does, since it crowded the shared footer with figures nobody could act on.
  */
-import { estimateTokens, formatCompactCount, tokensText } from "../figures.js";
+import { estimateTokens, formatCompactCount } from "../figures.js";
 import { ARCHIVE_MISS } from "../render/diagnostics.js";
 import { STATUS_WIDGET_ID } from "../types.js";
 import type { ContextMetricsSnapshot, ContextPruneConfig, DiagnosticKind, LiveReclaim } from "../types.js";
@@ -42,20 +42,21 @@ function metricsSuffix(metrics?: ContextMetricsSnapshot): string {
 }
 
 /** The reclaim as every surface shows it: tokens sent without and with pruning, and the reduction. */
-export function reclaimFigures(reclaim: LiveReclaim): { before: string; after: string; reduction: number } {
-  const beforeTok = estimateTokens(reclaim.beforeChars);
-  const afterTok = estimateTokens(reclaim.afterChars);
+export function reclaimFigures(reclaim: LiveReclaim): { before: string; after: string; afterTokens: number; reduction: number } {
+  const overhead = reclaim.overheadTokens ?? 0;
+  const beforeTok = Math.max(0, estimateTokens(reclaim.beforeChars) + overhead);
+  const afterTok = Math.max(0, estimateTokens(reclaim.afterChars) + overhead);
   const ratio = Math.round((1 - afterTok / beforeTok) * 100);
   // A sub-token "before" size would divide by zero; report no reduction.
   const reduction = Number.isFinite(ratio) ? Math.max(0, ratio) : 0;
-  return { before: formatCompactCount(beforeTok), after: formatCompactCount(afterTok), reduction };
+  return { before: formatCompactCount(beforeTok), after: formatCompactCount(afterTok), afterTokens: afterTok, reduction };
 }
 
-/** The line `/pruner status` and `/pruner stats` show for the reclaim the footer shows. */
+/** The line `/pruner status`, `/pruner stats` and `/pruner report` show for the reclaim the footer shows. */
 export function contextSentText(reclaim: LiveReclaim | undefined): string {
   if (!reclaim || !(reclaim.beforeChars > 0)) return "no pruned request yet";
-  const { before, reduction } = reclaimFigures(reclaim);
-  return `${tokensText(reclaim.afterChars)} (${before} without pruning, -${reduction}%)`;
+  const { before, after, afterTokens, reduction } = reclaimFigures(reclaim);
+  return `${after} ${afterTokens === 1 ? "token" : "tokens"} (${before} without pruning, -${reduction}%)`;
 }
 
 function reclaimText(reclaim: LiveReclaim): string {

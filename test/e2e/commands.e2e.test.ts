@@ -35,8 +35,8 @@ describe("/pruner in RPC mode (scenario 11)", () => {
 
   test("/pruner status notifies the status block", () => {
     const status = notifications(records).find((n) => n.message.startsWith("pruner status:"));
-    expect(status?.message).toContain("\n  pruning:           on\n");
-    expect(status?.message).toContain("\n  summarizer model:  default (thinking: Default)\n");
+    expect(status?.message).toContain("\n  Enabled:                  true\n");
+    expect(status?.message).toContain("\n  Summarizer model:         default\n  Summarizer thinking:      default\n");
   });
 
   test("/pruner stats notifies the persisted summarizer totals after a flush", () => {
