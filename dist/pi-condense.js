@@ -4249,6 +4249,7 @@ var modelCommand = async (deps, ctx, args) => {
     return;
   const level = suffix;
   applyConfig(deps, ctx, level ? { summarizerModel: model, summarizerThinking: level } : { summarizerModel: model });
+  clearBootWidget(ctx);
   confirm(deps, ctx, `Summarizer model set to: ${model}${level ? ` with thinking ${level}` : ""}`);
   if (model !== "default")
     warnWithoutCredentials(ctx, model);
@@ -5241,10 +5242,15 @@ var STATUS_SETTINGS = [
   "showPruneStatusLine"
 ];
 var STATUS_LABEL_WIDTH = 26;
+function meaningOf(id, value, config) {
+  if (id === "summaries" && config.flushPolicy === "classic" && value !== "always")
+    return "always in effect: flushPolicy classic implies it";
+  return MEANING[id]?.[value];
+}
 function settingsBlock(config) {
   const rows = STATUS_SETTINGS.map((id) => {
     const { label, value } = settingShown(id, config);
-    const meaning = MEANING[id]?.[value];
+    const meaning = meaningOf(id, value, config);
     return `  ${`${label}:`.padEnd(STATUS_LABEL_WIDTH)}${value}${meaning ? ` (${meaning})` : ""}`;
   });
   return ["pruner status:", ...rows].join(`

@@ -58,6 +58,12 @@ describe("model", () => {
     expect(r.saved.summarizerThinking).toBe("low");
   });
 
+  test("a model change clears the start-up line that names the old model", async () => {
+    const widgets: Array<[string, unknown]> = [];
+    await run("model openai/gpt-4.1-mini", {}, { setWidget: (key: string, lines: unknown) => widgets.push([key, lines]) });
+    expect(widgets).toEqual([["pruner-boot", undefined]]);
+  });
+
   test("an unknown thinking suffix warns and saves nothing (#22)", async () => {
     const r = await run("model foo:bar");
     expect(r.notes).toEqual([

@@ -117,6 +117,8 @@ export const modelCommand: SubcommandHandler = async (deps, ctx, args) => {
   if (model !== "default" && refuseUnknownModel(ctx, model)) return;
   const level = suffix as SummarizerThinking | undefined;
   applyConfig(deps, ctx, level ? { summarizerModel: model, summarizerThinking: level } : { summarizerModel: model });
+  // The start-up line names the model it was started with.
+  clearBootWidget(ctx);
   confirm(deps, ctx, `Summarizer model set to: ${model}${level ? ` with thinking ${level}` : ""}`);
   if (model !== "default") warnWithoutCredentials(ctx, model);
 };

@@ -39,10 +39,15 @@ const STATUS_SETTINGS = [
 
 const STATUS_LABEL_WIDTH = 26;
 
+function meaningOf(id: string, value: string, config: ContextPruneConfig): string | undefined {
+  if (id === "summaries" && config.flushPolicy === "classic" && value !== "always") return "always in effect: flushPolicy classic implies it";
+  return MEANING[id]?.[value];
+}
+
 function settingsBlock(config: ContextPruneConfig): string {
   const rows = STATUS_SETTINGS.map((id) => {
     const { label, value } = settingShown(id, config)!;
-    const meaning = MEANING[id]?.[value];
+    const meaning = meaningOf(id, value, config);
     return `  ${`${label}:`.padEnd(STATUS_LABEL_WIDTH)}${value}${meaning ? ` (${meaning})` : ""}`;
   });
   return ["pruner status:", ...rows].join("\n");

@@ -392,6 +392,12 @@ describe("status", () => {
     ]);
   });
 
+  test("under the classic policy the summaries row says always is in effect", async () => {
+    const { ctx, notes } = fakeCtx();
+    await harness({ config: { flushPolicy: "classic", summaries: "auto" } }).run("status", ctx);
+    expect(notes[0]!.message).toContain("  Summaries:                auto (always in effect: flushPolicy classic implies it)\n");
+  });
+
   test("zero timeouts read off and an unknown trigger shows its raw value", async () => {
     const h = harness({ config: { summarizerIdleTimeoutMs: 0, summarizerMaxTimeoutMs: 0, pruneOn: "every-turn" } });
     const { ctx, notes } = fakeCtx();
