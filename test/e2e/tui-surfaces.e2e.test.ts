@@ -4,11 +4,9 @@
 // (issue 28 points 2, 5, 6, 7, 11, 12, 13; points 8, 9, 10 and the settings search are in tui.e2e.test.ts).
 // With PI_CONDENSE_SCREENS=<dir> each asserted screen is also written there, as the evidence a change shows.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { disposeSandbox, makeSandbox, summarizerRequests, type Sandbox } from "./harness.js";
 import { bash, say } from "./scenario-kit.js";
-import { startTui, tmuxUnavailable, type TuiSession } from "./tui.js";
+import { saveScreen, startTui, tmuxUnavailable, type TuiSession } from "./tui.js";
 
 const unavailable = tmuxUnavailable();
 if (unavailable) console.warn(`tui-surfaces.e2e: skipping: ${unavailable}`);
@@ -29,12 +27,7 @@ const SCRIPT = [
 const FOOTER = /prune: ON · ([\d.]+[kM]?)->([\d.]+[kM]?) \(-(\d+)%\)/;
 const SENT = /context sent: +([\d.]+[kM]?) tokens? \(([\d.]+[kM]?) without pruning, -(\d+)%\)/;
 
-function shot(name: string, screen: string[]): void {
-  const dir = process.env.PI_CONDENSE_SCREENS;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${name}.txt`), `${screen.join("\n")}\n`);
-}
+const shot = saveScreen;
 
 const joined = (screen: string[]) => screen.join("\n");
 /** Screen text with the rows joined by spaces, for a sentence the chat wrapped. */

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { disposeSandbox, makeSandbox, summarizerRequests, type Sandbox } from "./harness.js";
 import { bash, say } from "./scenario-kit.js";
-import { startTui, tmuxUnavailable, type Box, type TuiSession } from "./tui.js";
+import { saveScreen, startTui, tmuxUnavailable, type Box, type TuiSession } from "./tui.js";
 
 const unavailable = tmuxUnavailable();
 if (unavailable) console.warn(`tui.e2e: skipping the TUI tests: ${unavailable}`);
@@ -52,6 +52,7 @@ for (const layout of LAYOUTS) {
   describe.skipIf(unavailable !== undefined)(`pi TUI, TERM=${layout.term}, ${width}x${height} then ${width2}x${height2}`, () => {
     let sb: Sandbox;
     let tui: TuiSession;
+    const shotPrefix = `${width}x${height}`;
     const boxed = async (title: string, ready?: (box: Box, screen: string[]) => boolean) => (await tui.waitForBox(title, ready)).box;
 
     beforeAll(async () => {
@@ -104,6 +105,7 @@ for (const layout of LAYOUTS) {
       const paragraph = help.slice(help.findIndex((row) => row.includes("When to summarize")) + 1);
       for (const row of paragraph.slice(0, paragraph.findIndex((r) => r.trim() === ""))) expect(row).toMatch(/^ {3}\S/);
       for (const row of help) expect(row.length).toBeLessThanOrEqual(width);
+      saveScreen(`${shotPrefix}-08-help`, help);
     });
 
     test("/pruner report draws its chart and totals in the chat without wrapping, and names the HTML page", async () => {
@@ -117,6 +119,7 @@ for (const layout of LAYOUTS) {
       // The path follows on the next row, from its first character, with no blank row between.
       const at = screen.findIndex((row) => row.trim() === "HTML report:");
       expect(screen[at + 1]).toMatch(/^ \/\S+$/);
+      saveScreen(`${shotPrefix}-09-report`, screen);
     });
 
     test("the tree browser marks the selection with an arrow in an aligned box and labels rows by prompt", async () => {
@@ -135,6 +138,7 @@ for (const layout of LAYOUTS) {
       tree = await boxed(TREE, (b) => b.inner.join("\n").includes('bash(command="seq 1 250'));
       expect(markedRows(tree)).toEqual([first + 1]);
       expect(tree.inner.join("\n")).toMatch(/ t\d+ bash\(command="seq 1 250 \| tail -n 120"\)/);
+      saveScreen(`${shotPrefix}-10-tree`, tui.capture());
     });
 
     test("Enter on a child row opens that output under its ref; Esc goes back to the tree", async () => {
@@ -145,6 +149,7 @@ for (const layout of LAYOUTS) {
       const text = output.inner.join("\n");
       expect(text).toMatch(/ref t\d+ · [\d.]+k? tokens?/);
       expect(text).toMatch(/^ 131 *$/m);
+      saveScreen(`${shotPrefix}-10-child-output`, tui.capture());
       tui.keys("Escape");
       const tree = await boxed(TREE);
       expect(tree.inner[markedRows(tree)[0]!]).toContain('bash(command="seq 1 250');
@@ -166,6 +171,7 @@ for (const layout of LAYOUTS) {
       expect(summary.inner.some((row) => /^[AP]M\b/.test(row.trim()))).toBe(false);
       const rule = summary.inner.find((row) => /^ ─+ *$/.test(row));
       expect(rule?.trim().length).toBe(summary.right - summary.left - 3);
+      saveScreen(`${shotPrefix}-09-summary-box`, screen);
       tui.keys("Escape");
       await boxed(TREE);
       tui.keys("Escape");
@@ -192,6 +198,7 @@ for (const layout of LAYOUTS) {
       settings = await boxed(SETTINGS, (b) => b.inner.some((row) => row.includes("> budget")));
       expect(settings.inner.join("\n")).toMatch(/→ Auto-flush at context % +(off|\d+%)/);
       expect(settings.inner.join("\n")).not.toContain("No matching settings");
+      saveScreen(`${shotPrefix}-12-settings-budget`, tui.capture());
       tui.keys("Escape");
       await tui.waitGone(SETTINGS);
       await tui.waitFor(FOOTER_FIGURE);

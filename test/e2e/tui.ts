@@ -1,7 +1,7 @@
 // Drives the real interactive pi TUI inside a private tmux server: start pi in a detached session of
 // a fixed size, send keys, capture the screen as text. No bun:test imports: usable from scripts too.
 import { execFileSync, spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseArgs, childEnv, runtimeBinary, type RunOptions, type Sandbox } from "./sandbox.js";
 
@@ -33,6 +33,14 @@ export interface TuiSession {
   /** Types a slash command and submits it with one Enter (fails when that Enter only accepted a completion). */
   command(text: string): Promise<void>;
   close(): void;
+}
+
+/** With PI_CONDENSE_SCREENS=<dir>, writes an asserted screen there as `<name>.txt` (evidence for a change's note). */
+export function saveScreen(name: string, screen: string[]): void {
+  const dir = process.env.PI_CONDENSE_SCREENS;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.txt`), `${screen.join("\n")}\n`);
 }
 
 /** Text on screen, or a test over the screen's rows. */
