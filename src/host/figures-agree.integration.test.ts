@@ -1,6 +1,9 @@
-// One quantity, one estimate: the footer, /pruner status, /pruner stats, the flush line and the tree agree
+// One quantity, one estimate: the footer, /pruner status, /pruner stats, /pruner report, the flush line and the tree agree
 // for the same state, right after a flush and right after a chain compression (issue 28 item 3).
 import { afterAll, describe, expect, mock, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as actualCompat from "@earendil-works/pi-ai/compat";
 import { makeAgentDir, labelledSummary } from "../../test/fake-host.js";
 import { startSim, type Sim } from "../../test/session-sim.js";
@@ -58,6 +61,22 @@ async function surfaces(sim: Sim) {
   return { footer, status: sentLine(status), stats: sentLine(stats), tree, flushLines };
 }
 
+/** The simulated branch as a pi session file, so `/pruner report` can replay it. */
+function sessionFileOf(sim: Sim): string {
+  const dir = mkdtempSync(join(tmpdir(), "figures-agree-"));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const header = { type: "session", version: 3, id: "figures", timestamp: new Date(0).toISOString(), cwd: dir };
+  const entries = sim.fake.branch.map((entry: any, i: number) => ({
+    timestamp: new Date(1000 + i).toISOString(),
+    ...entry,
+    id: `e${i}`,
+    parentId: i === 0 ? null : `e${i - 1}`,
+  }));
+  const file = join(dir, "session.jsonl");
+  writeFileSync(file, [header, ...entries].map((line) => JSON.stringify(line)).join("\n") + "\n");
+  return file;
+}
+
 const sizesOf = (text: string) => /([\d.]+[kM]?) → ([\d.]+[kM]? tokens?)/.exec(text)!.slice(1).join(" → ");
 
 describe("every surface names the context the provider receives the same way", () => {
@@ -99,6 +118,18 @@ describe("every surface names the context the provider receives the same way", (
     expect(footerReclaim(sim).after).toBe("6.3k");
     await pruner(sim, "status");
     expect(sentLine(lastNotice(sim))).toEqual(footerReclaim(sim));
+  });
+
+  test("this session's /pruner report names the context sent as the footer does", async () => {
+    settings({ enabled: false });
+    const sim = await startSim();
+    await sim.prompt({ turns: [[{ id: "a", text: output("A") }, { id: "b", text: output("B") }]], final: "Done." });
+    await pruner(sim, "status");
+    const file = sessionFileOf(sim);
+    (sim.ctx.sessionManager as any).getSessionFile = () => file;
+    await pruner(sim, "report");
+    const report = sim.fake.notices.map((n) => n.message).find((m) => m.startsWith("pruner report:"))!;
+    expect(sentLine(report)).toEqual(footerReclaim(sim));
   });
 
   test("before any response, the system prompt counts in both figures", async () => {
