@@ -2461,8 +2461,11 @@ function formatCompactCount(n) {
 function compactTokens(chars) {
   return formatCompactCount(estimateTokens(chars));
 }
+function tokenCountText(tokens) {
+  return `${formatCompactCount(tokens)} ${tokens === 1 ? "token" : "tokens"}`;
+}
 function tokensText(chars) {
-  return `${compactTokens(chars)} ${estimateTokens(chars) === 1 ? "token" : "tokens"}`;
+  return tokenCountText(estimateTokens(chars));
 }
 
 // src/summarize/stats.ts
@@ -2474,10 +2477,6 @@ var zeroStats = () => ({
   chainsCompressed: 0,
   rangesSummarized: 0
 });
-function withOverhead(reclaim, overheadTokens) {
-  const { overheadTokens: _old, ...sizes } = reclaim;
-  return overheadTokens === 0 ? sizes : { ...sizes, overheadTokens };
-}
 
 class StatsAccumulator {
   stats = zeroStats();
@@ -2500,11 +2499,11 @@ class StatsAccumulator {
     };
   }
   setLiveReclaim(beforeChars, afterChars) {
-    this.liveReclaim = withOverhead({ beforeChars, afterChars }, this.overheadTokens);
+    this.liveReclaim = { beforeChars, afterChars };
   }
   noteSystemPrompt(chars) {
     if (!this.calibrated)
-      this.setOverhead(estimateTokens(chars));
+      this.overheadTokens = estimateTokens(chars);
   }
   noteSentRequest(afterChars) {
     this.sentChars = afterChars;
@@ -2513,17 +2512,14 @@ class StatsAccumulator {
     if (this.sentChars === undefined || !(recordedTokens > 0))
       return false;
     this.calibrated = true;
-    this.setOverhead(recordedTokens - estimateTokens(this.sentChars));
+    this.overheadTokens = recordedTokens - estimateTokens(this.sentChars);
     this.sentChars = undefined;
     return true;
   }
-  setOverhead(tokens) {
-    this.overheadTokens = tokens;
-    if (this.liveReclaim)
-      this.liveReclaim = withOverhead(this.liveReclaim, tokens);
-  }
   getLiveReclaim() {
-    return this.liveReclaim;
+    if (!this.liveReclaim || this.overheadTokens === 0)
+      return this.liveReclaim;
+    return { ...this.liveReclaim, overheadTokens: this.overheadTokens };
   }
   getStats() {
     return { ...this.stats };
@@ -3436,8 +3432,8 @@ function reclaimFigures(reclaim) {
 function contextSentText(reclaim) {
   if (!reclaim || !(reclaim.beforeChars > 0))
     return "no pruned request yet";
-  const { before, after, afterTokens, reduction } = reclaimFigures(reclaim);
-  return `${after} ${afterTokens === 1 ? "token" : "tokens"} (${before} without pruning, -${reduction}%)`;
+  const { before, afterTokens, reduction } = reclaimFigures(reclaim);
+  return `${tokenCountText(afterTokens)} (${before} without pruning, -${reduction}%)`;
 }
 function reclaimText(reclaim) {
   const { before, after, reduction } = reclaimFigures(reclaim);

@@ -21,7 +21,12 @@ export function compactTokens(chars: number): string {
   return formatCompactCount(estimateTokens(chars));
 }
 
-/** The same figure with its unit (`12.0k tokens`, `1 token`). */
+/** A token count with its unit (`12.0k tokens`, `1 token`). */
+export function tokenCountText(tokens: number): string {
+  return `${formatCompactCount(tokens)} ${tokens === 1 ? "token" : "tokens"}`;
+}
+
+/** Characters as that figure with its unit. */
 export function tokensText(chars: number): string {
-  return `${compactTokens(chars)} ${estimateTokens(chars) === 1 ? "token" : "tokens"}`;
+  return tokenCountText(estimateTokens(chars));
 }

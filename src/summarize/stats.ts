@@ -33,12 +33,6 @@ const zeroStats = (): SummarizerStats => ({
   rangesSummarized: 0,
 });
 
-/** The overhead rides along only when there is one, so a reclaim without it keeps 2.9.1's shape. */
-function withOverhead(reclaim: LiveReclaim, overheadTokens: number): LiveReclaim {
-  const { overheadTokens: _old, ...sizes } = reclaim;
-  return overheadTokens === 0 ? sizes : { ...sizes, overheadTokens };
-}
-
 export class StatsAccumulator {
   private stats: SummarizerStats = zeroStats();
   private baseline: Baseline = { totalInputTokens: 0, totalOutputTokens: 0, totalCost: 0 };
@@ -63,12 +57,12 @@ export class StatsAccumulator {
   }
 
   setLiveReclaim(beforeChars: number, afterChars: number): void {
-    this.liveReclaim = withOverhead({ beforeChars, afterChars }, this.overheadTokens);
+    this.liveReclaim = { beforeChars, afterChars };
   }
 
   /** Until a response calibrates it, the overhead is the system prompt at characters ÷ 4. */
   noteSystemPrompt(chars: number): void {
-    if (!this.calibrated) this.setOverhead(estimateTokens(chars));
+    if (!this.calibrated) this.overheadTokens = estimateTokens(chars);
   }
 
   /** The messages of the request about to be sent, as rewritten (undefined when the render changed nothing). */
@@ -80,18 +74,16 @@ export class StatsAccumulator {
   calibrate(recordedTokens: number): boolean {
     if (this.sentChars === undefined || !(recordedTokens > 0)) return false;
     this.calibrated = true;
-    this.setOverhead(recordedTokens - estimateTokens(this.sentChars));
+    this.overheadTokens = recordedTokens - estimateTokens(this.sentChars);
     this.sentChars = undefined;
     return true;
   }
 
-  private setOverhead(tokens: number): void {
-    this.overheadTokens = tokens;
-    if (this.liveReclaim) this.liveReclaim = withOverhead(this.liveReclaim, tokens);
-  }
 
+  /** The overhead rides along only when there is one, so a reclaim without it keeps 2.9.1's shape. */
   getLiveReclaim(): LiveReclaim | undefined {
-    return this.liveReclaim;
+    if (!this.liveReclaim || this.overheadTokens === 0) return this.liveReclaim;
+    return { ...this.liveReclaim, overheadTokens: this.overheadTokens };
   }
 
   getStats(): SummarizerStats {

@@ -4,7 +4,7 @@
  * caller that passes metrics (the 2.9.1 signature); the live footer never
  * does, since it crowded the shared footer with figures nobody could act on.
  */
-import { estimateTokens, formatCompactCount } from "../figures.js";
+import { estimateTokens, formatCompactCount, tokenCountText } from "../figures.js";
 import { ARCHIVE_MISS } from "../render/diagnostics.js";
 import { STATUS_WIDGET_ID } from "../types.js";
 import type { ContextMetricsSnapshot, ContextPruneConfig, DiagnosticKind, LiveReclaim } from "../types.js";
@@ -55,8 +55,8 @@ export function reclaimFigures(reclaim: LiveReclaim): { before: string; after: s
 /** The line `/pruner status`, `/pruner stats` and `/pruner report` show for the reclaim the footer shows. */
 export function contextSentText(reclaim: LiveReclaim | undefined): string {
   if (!reclaim || !(reclaim.beforeChars > 0)) return "no pruned request yet";
-  const { before, after, afterTokens, reduction } = reclaimFigures(reclaim);
-  return `${after} ${afterTokens === 1 ? "token" : "tokens"} (${before} without pruning, -${reduction}%)`;
+  const { before, afterTokens, reduction } = reclaimFigures(reclaim);
+  return `${tokenCountText(afterTokens)} (${before} without pruning, -${reduction}%)`;
 }
 
 function reclaimText(reclaim: LiveReclaim): string {
