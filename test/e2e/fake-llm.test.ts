@@ -163,6 +163,20 @@ describe("fake provider streams and routing", () => {
     expect(data.find((d) => d.type === "message_delta").delta.stop_reason).toBe("tool_use");
   });
 
+  test("a stopped Anthropic reply ends with stop_reason refusal and keeps its tool calls", async () => {
+    fake.setScript({ main: [{ stopped: true, toolCalls: [{ name: "bash", args: { command: "ls" } }] }] });
+    const data = sseData(await (await post(fake, "anthropic", { model: "m", messages: [aUser("hi")], tools: [{ name: "bash" }] })).text());
+    expect(data.find((d) => d.type === "message_delta").delta.stop_reason).toBe("refusal");
+    expect(data.some((d) => d.content_block?.type === "tool_use")).toBe(true);
+  });
+
+  test("a stopped OpenAI reply ends with finish_reason content_filter", async () => {
+    fake.setScript({ main: [{ stopped: true, toolCalls: [{ name: "bash", args: { command: "ls" } }] }] });
+    const chunks = sseData(await (await post(fake, "openai", { model: "m", messages: [oUser("hi")], tools: TOOLS })).text());
+    expect(chunks.some((c) => c.choices[0]?.finish_reason === "content_filter")).toBe(true);
+    expect(chunks.some((c) => c.choices[0]?.finish_reason === "tool_calls")).toBe(false);
+  });
+
   test("a tool-less request carrying the batch marker goes to the summarizer and keeps its labels", async () => {
     fake.setScript({ main: [{ text: "main reply" }] });
     const prompt = `${BATCH_MARKER} ...\n<tool-call-batch>\n[[1:bash]] ...\n[[2:read]] ...\n</tool-call-batch>`;

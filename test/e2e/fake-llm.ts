@@ -131,6 +131,7 @@ function planFor(reply: ScriptedReply, rec: RecordedRequest): StreamPlan {
     thinking: reply.thinking,
     calls: (reply.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `${prefix}_${rec.seq}_${i}`, name: c.name, args: c.args })),
     promptTokens: billedPrompt ?? reply.promptTokens ?? Math.ceil(inputChars(rec) / 4),
+    ...(reply.stopped ? { stopped: true } : {}),
     completionTokens: reply.completionTokens ?? 20,
     ...(cached ? { cacheReadTokens: cached.cacheReadTokens, cacheWriteTokens: cached.cacheWriteTokens } : {}),
   };

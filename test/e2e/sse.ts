@@ -19,6 +19,11 @@ export interface ScriptedReply {
   stallMs?: number;
   /** Wait before answering normally. */
   delayMs?: number;
+  /**
+   * End the reply with a stop reason pi-ai turns into `stopReason: "error"` (Anthropic `refusal`, OpenAI
+   * `content_filter`): pi ends the run there, as after an aborted or failed turn; the reply's tool calls stay unanswered.
+   */
+  stopped?: boolean;
 }
 
 export type FakeApi = "openai-completions" | "anthropic-messages";
@@ -39,6 +44,7 @@ export interface StreamPlan {
   /** Prompt-cache figures (OpenAI: only the read, inside `promptTokens`); absent means the provider reports no cache use. */
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
+  stopped?: boolean;
 }
 
 function splitInTwo(s: string): string[] {
@@ -58,7 +64,7 @@ export function openAiFrames(plan: StreamPlan, responseId: string): string[] {
     frames.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
     for (const part of splitInTwo(JSON.stringify(call.args))) frames.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
   });
-  frames.push(chunk({}, plan.calls.length > 0 ? "tool_calls" : "stop"));
+  frames.push(chunk({}, plan.stopped ? "content_filter" : plan.calls.length > 0 ? "tool_calls" : "stop"));
   const total = plan.promptTokens + plan.completionTokens;
   const usage: Record<string, unknown> = { prompt_tokens: plan.promptTokens, completion_tokens: plan.completionTokens, total_tokens: total };
   if (plan.cacheReadTokens !== undefined) usage.prompt_tokens_details = { cached_tokens: plan.cacheReadTokens };
@@ -98,7 +104,7 @@ export function anthropicFrames(plan: StreamPlan, responseId: string): string[] 
     const parts = splitInTwo(JSON.stringify(call.args)).map((partial_json) => ({ type: "input_json_delta", partial_json }));
     block({ type: "tool_use", id: call.id, name: call.name, input: {} }, parts);
   }
-  const stop = plan.calls.length > 0 ? "tool_use" : "end_turn";
+  const stop = plan.stopped ? "refusal" : plan.calls.length > 0 ? "tool_use" : "end_turn";
   frames.push(ev("message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: plan.completionTokens } }));
   frames.push(ev("message_stop", {}));
   return frames;
