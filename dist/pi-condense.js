@@ -10225,8 +10225,17 @@ class WriteFaults {
 // src/capture/frontier.ts
 class PruneFrontierTracker {
   current = null;
+  attemptedAhead = new Set;
   reset() {
     this.current = null;
+    this.attemptedAhead.clear();
+  }
+  noteAttemptedAhead(keys) {
+    for (const key of keys)
+      this.attemptedAhead.add(key);
+  }
+  wasAttemptedAhead(key) {
+    return this.attemptedAhead.has(key);
   }
   get() {
     return this.current ? { ...this.current } : null;
@@ -11262,6 +11271,19 @@ function trimBatchToPendingRange(batch, isSummarized, frontier) {
   return after.length === 0 ? null : { ...batch, toolCalls: after };
 }
 function capturePendingBatches(state, ctx, opts) {
+  return groupBatchesByMode(pendingTurns(state, ctx, opts), state.config.value.batchingMode);
+}
+function frontierBarrier(state, ctx, attempted) {
+  let barrier;
+  for (const batch of pendingTurns(state, ctx)) {
+    if (barrier !== undefined && batch.turnIndex >= barrier)
+      continue;
+    if (batch.toolCalls.some((call) => !attempted.has(occKey(call.toolCallId, call.resultTimestamp))))
+      barrier = batch.turnIndex;
+  }
+  return barrier;
+}
+function pendingTurns(state, ctx, opts) {
   let captured;
   try {
     const isProtected = protectionPredicate(state);
@@ -11273,14 +11295,14 @@ function capturePendingBatches(state, ctx, opts) {
     captured = state.pending.slice();
   }
   const frontier = state.frontier.get();
-  const isSummarized = (key) => state.indexer.isSummarized(key);
+  const done = (key) => state.indexer.isSummarized(key) || state.frontier.wasAttemptedAhead(key);
   const trimmed = [];
   for (const batch of withoutSharedKeys(captured)) {
-    const kept = trimBatchToPendingRange(batch, isSummarized, frontier);
+    const kept = trimBatchToPendingRange(batch, done, frontier);
     if (kept)
       trimmed.push(kept);
   }
-  return groupBatchesByMode(trimmed, state.config.value.batchingMode);
+  return trimmed;
 }
 function withoutSharedKeys(batches) {
   const seen = new Set;
@@ -11437,6 +11459,7 @@ async function runFlush(state, ctx, options, attempt) {
   attempt.captured = batches.length;
   if (batches.length === 0)
     return { ok: false, reason: "empty" };
+  const barrier = options.previewedBatches ? frontierBarrier(state, ctx, keysOf2(batches)) : undefined;
   if (options.signal?.aborted) {
     attempt.outcome = "error";
     return { ok: false, reason: "aborted" };
@@ -11450,14 +11473,14 @@ async function runFlush(state, ctx, options, attempt) {
     const now = Date.now();
     const split = batchSplitter(state, ctx);
     const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now), split);
-    return await processBatches(state, ctx, options, delivery, prepared, attempt);
+    return await processBatches(state, ctx, options, delivery, prepared, attempt, barrier);
   } catch (err) {
     restoreToQueue(state, working);
     attempt.outcome = "error";
     return handleFlushError(state, ctx, options, err);
   }
 }
-async function processBatches(state, ctx, options, delivery, prepared, attempt) {
+async function processBatches(state, ctx, options, delivery, prepared, attempt, barrier) {
   const config = state.config.value;
   if (prepared.some((p) => p.kind === "summarize"))
     ignoreStale(() => state.status.show(ctx, "prune: summarizing…"));
@@ -11478,7 +11501,8 @@ async function processBatches(state, ctx, options, delivery, prepared, attempt) 
     attempt.outcome = "error";
     return { ok: false, reason: "summarizer-failed" };
   }
-  const settled = processed.slice(0, outcome.settledPrefix);
+  const settled = passable(processed.slice(0, outcome.settledPrefix), barrier);
+  state.frontier.noteAttemptedAhead(unarchivedKeys(processed.slice(settled.length)));
   const chainMessages = config.chainCompression?.enabled && options.chains !== false ? snapshotBranchMessages(ctx) : null;
   try {
     persistFrontierAndStats(state, delivery, settled.length > 0 ? frontierSnapshot(settled) : null);
@@ -11518,6 +11542,22 @@ function keysOf2(batches) {
   for (const batch of batches)
     for (const call of batch.toolCalls)
       keys.add(occKey(call.toolCallId, call.resultTimestamp));
+  return keys;
+}
+function passable(settled, barrier) {
+  if (barrier === undefined)
+    return settled;
+  const at = settled.findIndex((p) => p.item.batch.turnIndex >= barrier);
+  return at < 0 ? settled : settled.slice(0, at);
+}
+function unarchivedKeys(processed) {
+  const keys = [];
+  for (const done of processed) {
+    if (done.kind !== "trivial" && done.kind !== "oversized")
+      continue;
+    for (const call of done.item.batch.toolCalls)
+      keys.push(occKey(call.toolCallId, call.resultTimestamp));
+  }
   return keys;
 }
 function batchSplitter(state, ctx) {

@@ -31,6 +31,11 @@ export interface SimPrompt {
   custom?: { customType: string; content?: string };
   /** Usage the provider reports on every assistant message of this prompt (as pi records it). */
   usage?: { input: number; output?: number; cacheRead: number; cacheWrite: number };
+  /**
+   * End the run with an assistant message that stopped (`error`, or `aborted` for the user's Esc) carrying
+   * these calls, left unanswered, instead of a final text reply: pi ends the run at once (no tool runs).
+   */
+  stopped?: { reason: "error" | "aborted"; calls: SimCall[] };
 }
 
 export interface Sim {
@@ -46,6 +51,8 @@ export interface Sim {
   query(ids: string[], extra?: Record<string, unknown>): Promise<{ text: string; images: any[] }>;
   /** The next timestamp the simulation hands out. */
   now(): number;
+  /** Moves the simulation's clock on, as an idle pause between prompts does. */
+  advance(ms: number): void;
   /** pi's reload: `session_shutdown` for this instance, then a fresh instance on the same branch. */
   reload(): Promise<Sim>;
 }
@@ -54,6 +61,17 @@ function usageOf(p: SimPrompt): { usage?: Record<string, number> } {
   if (!p.usage) return {};
   const { input, output = 10, cacheRead, cacheWrite } = p.usage;
   return { usage: { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite } };
+}
+
+function stoppedMessage(stopped: NonNullable<SimPrompt["stopped"]>, timestamp: number, p: SimPrompt) {
+  return {
+    role: "assistant",
+    content: stopped.calls.map((c) => ({ type: "toolCall", id: c.id, name: c.name ?? "bash", arguments: c.args ?? { command: c.id } })),
+    stopReason: stopped.reason,
+    errorMessage: stopped.reason === "aborted" ? "Request was aborted." : "Provider finish_reason: refusal",
+    timestamp,
+    ...usageOf(p),
+  };
 }
 
 export interface SimOptions {
@@ -108,6 +126,7 @@ export async function startSim(opts: SimOptions = {}): Promise<Sim> {
     ctx: fake.ctx,
     fire,
     now: () => ts,
+    advance: (ms) => void (ts += ms),
     projection,
     async reload() {
       await fire("session_shutdown", { reason: "reload" });
@@ -150,7 +169,7 @@ export async function startSim(opts: SimOptions = {}): Promise<Sim> {
         await fire("turn_end", { message: assistant, toolResults: results, turnIndex });
       }
       await fire("context", { messages: projection() });
-      const final = { role: "assistant", content: [{ type: "text", text: p.final ?? "done" }], stopReason: "stop", timestamp: tick(1000), ...usageOf(p) };
+      const final = p.stopped ? stoppedMessage(p.stopped, tick(1000), p) : { role: "assistant", content: [{ type: "text", text: p.final ?? "done" }], stopReason: "stop", timestamp: tick(1000), ...usageOf(p) };
       await fire("message_end", { message: final });
       fake.branch.push(msgEntry(final));
       await fire("turn_end", { message: final, toolResults: [], turnIndex: p.turns.length });

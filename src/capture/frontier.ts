@@ -1,6 +1,11 @@
 /**
  * The prune frontier: the last batch boundary a flush attempted, persisted as
  * a custom entry so work at or before it is never re-summarized after reload.
+ * A flush that leaves an earlier waiting batch unattempted cannot move it past
+ * that batch; the outputs it did handle without archiving them (too small, or a
+ * summary that came out longer) are remembered here instead, in memory only, so
+ * they are not handled again before the frontier passes them (after a reload
+ * they are, once).
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { corruptEntryMessage, parseFrontierEntry } from "./persisted-entries.js";
@@ -8,9 +13,20 @@ import { CUSTOM_TYPE_FRONTIER, type PruneFrontier } from "../types.js";
 
 export class PruneFrontierTracker {
   private current: PruneFrontier | null = null;
+  private readonly attemptedAhead = new Set<string>();
 
   reset(): void {
     this.current = null;
+    this.attemptedAhead.clear();
+  }
+
+  /** Occurrence keys a flush handled past where the frontier could move. */
+  noteAttemptedAhead(keys: Iterable<string>): void {
+    for (const key of keys) this.attemptedAhead.add(key);
+  }
+
+  wasAttemptedAhead(key: string): boolean {
+    return this.attemptedAhead.has(key);
   }
 
   get(): PruneFrontier | null {

@@ -3,7 +3,8 @@
  * past the persisted frontier and not yet summarized, grouped by batching
  * mode. The in-memory queue is only the fallback when the branch cannot be read.
  * Protected calls and `context_tree_query` recoveries (the archive already
- * holds what they show) never enter a batch.
+ * holds what they show) never enter a batch. `frontierBarrier` is where a flush
+ * that takes only some of them must stop the frontier.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { captureUnindexedBatchesFromSession, groupBatchesByMode } from "./batch-capture.js";
@@ -15,7 +16,7 @@ import { isRecoveryTool } from "./recovery-call.js";
 /** What the rescan reads: the index, the frontier, the live queue (its fallback) and the live config. */
 export interface PendingSource {
   indexer: { isSummarized(occurrenceKey: string): boolean };
-  frontier: { get(): PruneFrontier | null };
+  frontier: { get(): PruneFrontier | null; wasAttemptedAhead(key: string): boolean };
   pending: CapturedBatch[];
   config: { value: ProtectionConfig & { batchingMode: BatchingMode } };
 }
@@ -42,6 +43,25 @@ export function capturePendingBatches(
   ctx: ExtensionContext,
   opts?: { rethrow?: boolean },
 ): CapturedBatch[] {
+  return groupBatchesByMode(pendingTurns(state, ctx, opts), state.config.value.batchingMode);
+}
+
+/**
+ * The earliest turn holding a waiting output outside `attempted`, or undefined when there is none: a flush
+ * of `attempted` alone may move the frontier only to a batch before that turn, or the output would never be
+ * captured again.
+ */
+export function frontierBarrier(state: PendingSource, ctx: ExtensionContext, attempted: ReadonlySet<string>): number | undefined {
+  let barrier: number | undefined;
+  for (const batch of pendingTurns(state, ctx)) {
+    if (barrier !== undefined && batch.turnIndex >= barrier) continue;
+    if (batch.toolCalls.some((call) => !attempted.has(occKey(call.toolCallId, call.resultTimestamp)))) barrier = batch.turnIndex;
+  }
+  return barrier;
+}
+
+/** The waiting outputs, one batch per tool turn, in branch order. */
+function pendingTurns(state: PendingSource, ctx: ExtensionContext, opts?: { rethrow?: boolean }): CapturedBatch[] {
   let captured: CapturedBatch[];
   try {
     const isProtected = protectionPredicate(state);
@@ -52,13 +72,13 @@ export function capturePendingBatches(
     captured = state.pending.slice();
   }
   const frontier = state.frontier.get();
-  const isSummarized = (key: string) => state.indexer.isSummarized(key);
+  const done = (key: string) => state.indexer.isSummarized(key) || state.frontier.wasAttemptedAhead(key);
   const trimmed: CapturedBatch[] = [];
   for (const batch of withoutSharedKeys(captured)) {
-    const kept = trimBatchToPendingRange(batch, isSummarized, frontier);
+    const kept = trimBatchToPendingRange(batch, done, frontier);
     if (kept) trimmed.push(kept);
   }
-  return groupBatchesByMode(trimmed, state.config.value.batchingMode);
+  return trimmed;
 }
 
 /**

@@ -23,10 +23,10 @@ import {
 import type { FlushState } from "./flush-state.js";
 import { classifyBatches, dedupBatches, type PreparedBatch, summarizeSlots } from "./flush-batches.js";
 import { flushReportLine, notifyArchived, notifyUnusable } from "./flush-report.js";
-import { frontierOutcome, frontierSnapshot, persistResults, stubEligibleCalls, totalsOf } from "./flush-persist.js";
+import { frontierOutcome, frontierSnapshot, persistResults, type ProcessedBatch, stubEligibleCalls, totalsOf } from "./flush-persist.js";
 import { projectBranchMessages } from "../capture/batch-capture.js";
 import { occKey } from "../capture/occurrence-key.js";
-import { capturePendingBatches } from "../capture/pending-batches.js";
+import { capturePendingBatches, frontierBarrier } from "../capture/pending-batches.js";
 import { earliestResultTimestamp, lowerFloor } from "../render/supersede.js";
 import { emitExternalCost } from "./stats.js";
 import { declareQueryTool } from "../archive/query-tool-exposure.js";
@@ -118,6 +118,8 @@ async function runFlush(
   const batches = options.previewedBatches ?? capturePendingBatches(state, ctx);
   attempt.captured = batches.length;
   if (batches.length === 0) return { ok: false, reason: "empty" };
+  // A flush of a chosen part (the in-run flush, a command's preview) must not move the frontier past a waiting batch it left.
+  const barrier = options.previewedBatches ? frontierBarrier(state, ctx, keysOf(batches)) : undefined;
   if (options.signal?.aborted) {
     attempt.outcome = "error";
     return { ok: false, reason: "aborted" };
@@ -132,7 +134,7 @@ async function runFlush(
     const now = Date.now();
     const split = batchSplitter(state, ctx);
     const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now), split);
-    return await processBatches(state, ctx, options, delivery, prepared, attempt);
+    return await processBatches(state, ctx, options, delivery, prepared, attempt, barrier);
   } catch (err) {
     restoreToQueue(state, working);
     attempt.outcome = "error";
@@ -147,6 +149,7 @@ async function processBatches(
   delivery: Delivery,
   prepared: PreparedBatch[],
   attempt: Attempt,
+  barrier: number | undefined,
 ): Promise<FlushResult> {
   const config = state.config.value;
   if (prepared.some((p) => p.kind === "summarize")) ignoreStale(() => state.status.show(ctx, "prune: summarizing\u2026"));
@@ -167,7 +170,8 @@ async function processBatches(
     return { ok: false, reason: "summarizer-failed" };
   }
 
-  const settled = processed.slice(0, outcome.settledPrefix);
+  const settled = passable(processed.slice(0, outcome.settledPrefix), barrier);
+  state.frontier.noteAttemptedAhead(unarchivedKeys(processed.slice(settled.length)));
   const chainMessages = config.chainCompression?.enabled && options.chains !== false ? snapshotBranchMessages(ctx) : null;
   try {
     persistFrontierAndStats(state, delivery, settled.length > 0 ? frontierSnapshot(settled) : null);
@@ -213,6 +217,23 @@ async function processBatches(
 function keysOf(batches: CapturedBatch[]): Set<string> {
   const keys = new Set<string>();
   for (const batch of batches) for (const call of batch.toolCalls) keys.add(occKey(call.toolCallId, call.resultTimestamp));
+  return keys;
+}
+
+/** The leading settled batches the frontier may move past: those before the barrier turn. */
+function passable(settled: ProcessedBatch[], barrier: number | undefined): ProcessedBatch[] {
+  if (barrier === undefined) return settled;
+  const at = settled.findIndex((p) => p.item.batch.turnIndex >= barrier);
+  return at < 0 ? settled : settled.slice(0, at);
+}
+
+/** Outputs a flush handled without putting them in the archive (too small, or the summary came out longer). */
+function unarchivedKeys(processed: ProcessedBatch[]): string[] {
+  const keys: string[] = [];
+  for (const done of processed) {
+    if (done.kind !== "trivial" && done.kind !== "oversized") continue;
+    for (const call of done.item.batch.toolCalls) keys.push(occKey(call.toolCallId, call.resultTimestamp));
+  }
   return keys;
 }
 

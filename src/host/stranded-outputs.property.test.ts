@@ -1,0 +1,164 @@
+/**
+ * No output stranded behind the frontier (issue 33, item 0), over generated sessions driven through the
+ * real extension with the cost policy deciding on a warm cache: runs that end in an error or aborted
+ * stop, in-run flushes, deferred final replies, idle pauses past the cache's lifetime, `/pruner now` and
+ * `/pruner compact` between prompts, a summarizer that sometimes fails. After the session, the state a
+ * reload rebuilds from the session file (index and frontier) must hold every output the classic policy
+ * would have archived either archived or still waiting (captured by the next flush): 0 stranded.
+ *
+ * "Would have archived": every output of a tool turn whose outputs add up to at least `minBatchChars`
+ * (smaller ones are left as they are by any policy), other than recoveries.
+ */
+import { afterAll, afterEach, describe, expect, mock, setSystemTime, test } from "bun:test";
+import * as actualCompat from "@earendil-works/pi-ai/compat";
+import fc from "fast-check";
+import { makeAgentDir, streamReply } from "../../test/fake-host.js";
+import { type SimCall, startSim, type Sim } from "../../test/session-sim.js";
+
+let failNext = () => false;
+const failed = () => ({
+  async *[Symbol.asyncIterator]() {},
+  result: async () => ({ role: "assistant", stopReason: "error", errorMessage: "HTTP 529", content: [] }),
+});
+mock.module("@earendil-works/pi-ai/compat", () => ({
+  ...actualCompat,
+  stream: (_model: any, context: any) => {
+    if (failNext()) return failed();
+    const prompt: string = context.messages[0].content[0].text;
+    const labels = [...new Set(prompt.match(/\[\[\d+:[^\]\s]+\]\]/g) ?? [])];
+    return streamReply(labels.map((l) => `- ${l} ran`).join("\n") || "- summary");
+  },
+}));
+
+const { ToolCallIndexer } = await import("../archive/indexer.js");
+const { PruneFrontierTracker } = await import("../capture/frontier.js");
+const { capturePendingBatches } = await import("../capture/pending-batches.js");
+const { occKey } = await import("../capture/occurrence-key.js");
+
+const RUNS = Number(process.env.STRANDED_RUNS ?? 150);
+const cleanups: Array<() => void> = [];
+afterAll(() => cleanups.forEach((fn) => fn()));
+afterEach(() => setSystemTime());
+
+const SONNET = { id: "claude-sonnet-4-5", provider: "anthropic", api: "anthropic-messages", cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, promptCache: { short: 300 }, contextWindow: 200_000 };
+const WARM = { input: 50, cacheRead: 20_000, cacheWrite: 500 };
+const SIZES = [200, 700, 3_000, 8_000, 24_000];
+
+type End = "reply" | "error" | "aborted";
+type Between = "nothing" | "idle" | "now" | "compact";
+interface PromptSpec {
+  turns: number[][];
+  end: End;
+  between: Between;
+}
+interface CaseSpec {
+  prompts: PromptSpec[];
+  minBatchChars: number;
+  batchingMode: "turn" | "agent-message";
+  summaries: "auto" | "always";
+  chains: boolean;
+  failures: boolean;
+}
+
+const promptArb: fc.Arbitrary<PromptSpec> = fc.record({
+  // Long runs of big outputs are what makes the policy summarize within a run.
+  turns: fc.oneof(
+    fc.array(fc.array(fc.integer({ min: 0, max: SIZES.length - 1 }), { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 4 }),
+    fc.array(fc.array(fc.constantFrom(3, 4, 4), { minLength: 1, maxLength: 2 }), { minLength: 8, maxLength: 16 }),
+  ),
+  end: fc.constantFrom<End>("reply", "reply", "error", "aborted"),
+  between: fc.constantFrom<Between>("nothing", "nothing", "nothing", "idle", "now", "compact"),
+});
+const caseArb: fc.Arbitrary<CaseSpec> = fc.record({
+  prompts: fc.array(promptArb, { minLength: 1, maxLength: 7 }),
+  minBatchChars: fc.constantFrom(0, 1_000),
+  batchingMode: fc.constantFrom<CaseSpec["batchingMode"]>("turn", "turn", "agent-message"),
+  summaries: fc.constantFrom<CaseSpec["summaries"]>("auto", "always"),
+  chains: fc.boolean(),
+  failures: fc.boolean(),
+});
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+function configOf(spec: CaseSpec): Record<string, unknown> {
+  return {
+    enabled: true,
+    flushPolicy: "cost",
+    minBatchChars: spec.minBatchChars,
+    batchingMode: spec.batchingMode,
+    summaries: spec.summaries,
+    dedupByContentHash: false,
+    chainCompression: { enabled: spec.chains, rollingWindow: 1, stripFinalAssistantThinking: true, fuseRangeSummary: false },
+  };
+}
+
+/** Drives one generated session; returns the calls of every answered tool turn. */
+async function drive(sim: Sim, spec: CaseSpec): Promise<SimCall[][]> {
+  const answered: SimCall[][] = [];
+  let n = 0;
+  const call = (size: number): SimCall => {
+    n += 1;
+    return { id: `c${n}`, name: "read", args: { path: `/src/f${n}.ts` }, text: `line ${n} `.repeat(Math.ceil(SIZES[size]! / 8)).slice(0, SIZES[size]!) };
+  };
+  for (const p of spec.prompts) {
+    // The clock stands at the run's end: no request is later than now, and the cache stays warm.
+    setSystemTime(new Date(sim.now() + (p.turns.length + 2) * 1_100));
+    const turns = p.turns.map((sizes) => sizes.map(call));
+    answered.push(...turns);
+    const stopped = p.end === "reply" ? undefined : { reason: p.end, calls: [call(0)] };
+    await sim.prompt({ turns, usage: WARM, ...(stopped ? { stopped } : {}) });
+    await settle();
+    if (p.between === "idle") {
+      sim.advance(10 * 60_000);
+      setSystemTime(new Date(sim.now()));
+    }
+    if (p.between === "now") await sim.host.commands.get("pruner").handler("now", sim.ctx);
+    if (p.between === "compact") await sim.host.commands.get("pruner").handler("compact", sim.ctx);
+    await settle();
+  }
+  return answered;
+}
+
+/** Outputs neither archived nor waiting, as a reload would find them on the session file. */
+function stranded(sim: Sim, spec: CaseSpec, answered: SimCall[][]): string[] {
+  const indexer = new ToolCallIndexer();
+  indexer.reconstructFromSession(sim.ctx);
+  const frontier = new PruneFrontierTracker();
+  frontier.reconstructFromSession(sim.ctx);
+  const source = { indexer, frontier, pending: [], config: { value: { protectedTools: [], protectedPaths: [], batchingMode: spec.batchingMode } } };
+  const waiting = new Set<string>();
+  for (const batch of capturePendingBatches(source, sim.ctx)) for (const c of batch.toolCalls) waiting.add(occKey(c.toolCallId, c.resultTimestamp));
+  const resultTs = new Map<string, number>();
+  for (const e of sim.fake.branch as any[]) if (e.type === "message" && e.message.role === "toolResult") resultTs.set(e.message.toolCallId, e.message.timestamp);
+  const lost: string[] = [];
+  for (const turn of answered) {
+    const raw = turn.reduce((sum, c) => sum + (c.text?.length ?? 0), 0);
+    if (raw < spec.minBatchChars) continue;
+    for (const c of turn) {
+      const key = occKey(c.id, resultTs.get(c.id));
+      if (!indexer.isSummarized(key) && !waiting.has(key)) lost.push(c.id);
+    }
+  }
+  return lost;
+}
+
+describe("no output stranded behind the frontier", () => {
+  test(`holds over ${RUNS} generated sessions with stopped runs, in-run and deferred flushes`, async () => {
+    await fc.assert(
+      fc.asyncProperty(caseArb, fc.integer(), async (spec, seed) => {
+        const agent = makeAgentDir(configOf(spec));
+        cleanups.push(agent.cleanup);
+        process.env.PI_CODING_AGENT_DIR = agent.dir;
+        let draws = seed;
+        failNext = () => spec.failures && ((draws = (draws * 1103515245 + 12345) | 0) & 7) === 0;
+        const sim = await startSim({ startTs: Date.now() - 60_000 });
+        (sim.ctx as any).model = SONNET;
+        await sim.fire("session_start", { reason: "startup" });
+        const answered = await drive(sim, spec);
+        await sim.fire("session_shutdown", { reason: "quit" });
+        expect(stranded(sim, spec, answered)).toEqual([]);
+      }),
+      { numRuns: RUNS },
+    );
+  }, 600_000);
+});
