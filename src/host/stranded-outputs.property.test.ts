@@ -6,8 +6,7 @@
  * reload rebuilds from the session file (index and frontier) must hold every output the classic policy
  * would have archived either archived or still waiting (captured by the next flush): 0 stranded.
  *
- * "Would have archived": every output of a tool turn whose outputs add up to at least `minBatchChars`
- * (smaller ones are left as they are by any policy), other than recoveries.
+ * The check is `test/stranded-outputs.ts`, shared with the real-pi e2e.
  */
 import { afterAll, afterEach, describe, expect, mock, setSystemTime, test } from "bun:test";
 import * as actualCompat from "@earendil-works/pi-ai/compat";
@@ -30,12 +29,9 @@ mock.module("@earendil-works/pi-ai/compat", () => ({
   },
 }));
 
-const { ToolCallIndexer } = await import("../archive/indexer.js");
-const { PruneFrontierTracker } = await import("../capture/frontier.js");
-const { capturePendingBatches } = await import("../capture/pending-batches.js");
-const { occKey } = await import("../capture/occurrence-key.js");
+const { strandedOutputs } = await import("../../test/stranded-outputs.js");
 
-const RUNS = Number(process.env.STRANDED_RUNS ?? 150);
+const RUNS = Number(process.env.STRANDED_RUNS ?? 60);
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((fn) => fn()));
 afterEach(() => setSystemTime());
@@ -92,9 +88,7 @@ function configOf(spec: CaseSpec): Record<string, unknown> {
   };
 }
 
-/** Drives one generated session; returns the calls of every answered tool turn. */
-async function drive(sim: Sim, spec: CaseSpec): Promise<SimCall[][]> {
-  const answered: SimCall[][] = [];
+async function drive(sim: Sim, spec: CaseSpec): Promise<void> {
   let n = 0;
   const call = (size: number): SimCall => {
     n += 1;
@@ -104,7 +98,6 @@ async function drive(sim: Sim, spec: CaseSpec): Promise<SimCall[][]> {
     // The clock stands at the run's end: no request is later than now, and the cache stays warm.
     setSystemTime(new Date(sim.now() + (p.turns.length + 2) * 1_100));
     const turns = p.turns.map((sizes) => sizes.map(call));
-    answered.push(...turns);
     const stopped = p.end === "reply" ? undefined : { reason: p.end, calls: [call(0)] };
     await sim.prompt({ turns, usage: WARM, ...(stopped ? { stopped } : {}) });
     await settle();
@@ -116,30 +109,6 @@ async function drive(sim: Sim, spec: CaseSpec): Promise<SimCall[][]> {
     if (p.between === "compact") await sim.host.commands.get("pruner").handler("compact", sim.ctx);
     await settle();
   }
-  return answered;
-}
-
-/** Outputs neither archived nor waiting, as a reload would find them on the session file. */
-function stranded(sim: Sim, spec: CaseSpec, answered: SimCall[][]): string[] {
-  const indexer = new ToolCallIndexer();
-  indexer.reconstructFromSession(sim.ctx);
-  const frontier = new PruneFrontierTracker();
-  frontier.reconstructFromSession(sim.ctx);
-  const source = { indexer, frontier, pending: [], config: { value: { protectedTools: [], protectedPaths: [], batchingMode: spec.batchingMode } } };
-  const waiting = new Set<string>();
-  for (const batch of capturePendingBatches(source, sim.ctx)) for (const c of batch.toolCalls) waiting.add(occKey(c.toolCallId, c.resultTimestamp));
-  const resultTs = new Map<string, number>();
-  for (const e of sim.fake.branch as any[]) if (e.type === "message" && e.message.role === "toolResult") resultTs.set(e.message.toolCallId, e.message.timestamp);
-  const lost: string[] = [];
-  for (const turn of answered) {
-    const raw = turn.reduce((sum, c) => sum + (c.text?.length ?? 0), 0);
-    if (raw < spec.minBatchChars) continue;
-    for (const c of turn) {
-      const key = occKey(c.id, resultTs.get(c.id));
-      if (!indexer.isSummarized(key) && !waiting.has(key)) lost.push(c.id);
-    }
-  }
-  return lost;
 }
 
 describe("no output stranded behind the frontier", () => {
@@ -154,9 +123,9 @@ describe("no output stranded behind the frontier", () => {
         const sim = await startSim({ startTs: Date.now() - 60_000 });
         (sim.ctx as any).model = SONNET;
         await sim.fire("session_start", { reason: "startup" });
-        const answered = await drive(sim, spec);
+        await drive(sim, spec);
         await sim.fire("session_shutdown", { reason: "quit" });
-        expect(stranded(sim, spec, answered)).toEqual([]);
+        expect(strandedOutputs(sim.fake.branch, spec)).toEqual([]);
       }),
       { numRuns: RUNS },
     );

@@ -1,0 +1,63 @@
+/**
+ * Outputs stranded behind the frontier, read off a session branch the way a reload reads it: the index
+ * and the frontier rebuilt from the session's entries, the waiting outputs captured as the next flush
+ * would capture them. An output the classic policy would archive (one of a tool turn whose outputs add up
+ * to at least `minBatchChars`, not a `context_tree_query` recovery) is stranded when it is neither archived
+ * nor waiting.
+ */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { ToolCallIndexer } from "../src/archive/indexer.js";
+import { extractToolResultText } from "../src/capture/batch-capture.js";
+import { PruneFrontierTracker } from "../src/capture/frontier.js";
+import { occKey } from "../src/capture/occurrence-key.js";
+import { capturePendingBatches } from "../src/capture/pending-batches.js";
+import { isRecoveryTool } from "../src/capture/recovery-call.js";
+import type { BatchingMode } from "../src/types.js";
+
+export interface StrandedCheck {
+  minBatchChars: number;
+  batchingMode: BatchingMode;
+}
+
+interface ToolTurn {
+  keys: Array<{ id: string; key: string }>;
+  raw: number;
+}
+
+/** The tool turns of the branch: each assistant's calls answered by the results that follow it. */
+function toolTurns(branch: any[]): ToolTurn[] {
+  const turns: ToolTurn[] = [];
+  let open: { names: Map<string, string>; turn: ToolTurn } | undefined;
+  for (const entry of branch) {
+    const message = entry?.type === "message" ? entry.message : undefined;
+    if (message?.role === "assistant") {
+      const calls = Array.isArray(message.content) ? message.content.filter((b: any) => b?.type === "toolCall") : [];
+      open = { names: new Map(calls.map((c: any) => [c.id, c.name])), turn: { keys: [], raw: 0 } };
+      turns.push(open.turn);
+    } else if (message?.role === "toolResult" && open?.names.has(message.toolCallId)) {
+      if (isRecoveryTool(open.names.get(message.toolCallId))) continue;
+      open.turn.keys.push({ id: message.toolCallId, key: occKey(message.toolCallId, message.timestamp) });
+      open.turn.raw += extractToolResultText(message).length;
+    } else if (message?.role === "user") {
+      open = undefined;
+    }
+  }
+  return turns;
+}
+
+export function strandedOutputs(branch: any[], check: StrandedCheck): string[] {
+  const ctx = { sessionManager: { getBranch: () => branch } } as unknown as ExtensionContext;
+  const indexer = new ToolCallIndexer();
+  indexer.reconstructFromSession(ctx);
+  const frontier = new PruneFrontierTracker();
+  frontier.reconstructFromSession(ctx);
+  const source = { indexer, frontier, pending: [], config: { value: { protectedTools: [], protectedPaths: [], batchingMode: check.batchingMode } } };
+  const waiting = new Set<string>();
+  for (const batch of capturePendingBatches(source, ctx)) for (const c of batch.toolCalls) waiting.add(occKey(c.toolCallId, c.resultTimestamp));
+  const stranded: string[] = [];
+  for (const turn of toolTurns(branch)) {
+    if (turn.raw < check.minBatchChars) continue;
+    for (const { id, key } of turn.keys) if (!indexer.isSummarized(key) && !waiting.has(key)) stranded.push(id);
+  }
+  return stranded;
+}
