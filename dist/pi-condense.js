@@ -4780,14 +4780,15 @@ function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache =
   const summarizerCost = nonNegative(figures.summarizerInputTokens) * summarizer.prices.input + summary * summarizer.prices.output;
   const reread = cold ? 0 : rereadTokens(figures, cache);
   const chance = Math.min(1, nonNegative(moment.nextRequestChance));
-  const rewrite = cold ? 0 : chance * (cacheWrite * (reread + suffix - removed + summary) - cacheRead * (reread + suffix));
+  const rewriteCost = cold ? 0 : cacheWrite * (reread + suffix - removed + summary) - cacheRead * (reread + suffix);
+  const rewrite = chance * rewriteCost;
   const oneTimeCost = rewrite + (moment.summarizerPaidAnyway ? 0 : summarizerCost);
   const savingPerRequest = cacheRead * (removed - summary);
   const firstSaving = cold ? (cacheWrite - cacheRead) * (removed - summary) : 0;
   const netSaving = firstSaving + n * savingPerRequest - oneTimeCost;
   const apply = netSaving > 0;
   const reason = apply ? `summarizing pays: about ${dollars(netSaving)} saved over ${n.toFixed(1)} more requests${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}` : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${n.toFixed(1)} more requests${reread > 0 ? rereadNote(reread, cache) : ""}; waiting until it pays or the cache expires`;
-  return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest, summarizerCost, netSaving, rereadTokens: reread };
+  return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest, summarizerCost, netSaving, rereadTokens: reread, rewriteCost };
 }
 function rereadNote(tokens, cache) {
   if (cache.declaresTool)
@@ -8885,8 +8886,31 @@ function decideFlush(input) {
     netSaving: weighed.netSaving,
     rereadTokens: Math.round(weighed.rereadTokens),
     cacheRule: cacheRule.rule,
-    breakpoint: cacheRule.breakpoint
+    breakpoint: cacheRule.breakpoint,
+    rewriteCost: weighed.rewriteCost
   });
+}
+function withDeferralBound(decision, ledger, kind, wait) {
+  if (decision.apply) {
+    ledger.settle(kind);
+    return decision;
+  }
+  const figures = decision.record.figures;
+  if (decision.record.basis !== "wait" || !figures)
+    return decision;
+  const cost = figures.rewriteCost ?? figures.oneTimeCost;
+  if (ledger.due(kind, cost)) {
+    const done = ledger.settle(kind, true);
+    const record = { ...decision.record, verdict: "apply", basis: "bound", reason: boundReason(done.regret, done.owed), bound: { paid: done.paid, owed: done.owed } };
+    return { apply: true, record };
+  }
+  if (wait.enter)
+    ledger.defer(kind, cost, wait.items);
+  const open = ledger.account(kind);
+  return open ? { ...decision, record: { ...decision.record, bound: { paid: open.paid, owed: open.owed } } } : decision;
+}
+function boundReason(regret, owed) {
+  return `waiting has cost about ${dollars(regret)} in extra reads and a dearer rewrite, as much as summarizing cost when it was put off (${dollars(owed)}): summarizing now, so waiting never costs more than that`;
 }
 
 // src/summarize/rewrite-figures.ts
@@ -8908,16 +8932,20 @@ function measureRewrite(messages, pending, closing, isCopy = () => false) {
   let removed = 0;
   let raw = 0;
   let summarizerInput = 0;
+  const saved = new Map;
   for (let i = 0;i < messages.length; i++) {
     const key = resultKey(messages[i]);
     const call = key === undefined ? undefined : calls.get(key);
-    if (!call)
+    if (!call || key === undefined)
       continue;
     if (first < 0)
       first = i;
     const chars = requestChars(messages[i]);
-    removed += Math.max(0, chars - STUB_CHARS);
-    if (isCopy(call))
+    const stubbed = Math.max(0, chars - STUB_CHARS);
+    removed += stubbed;
+    const copy = isCopy(call);
+    saved.set(key, Math.max(0, stubbed - (copy ? 0 : chars * SUMMARY_SHARE)) / CHARS_PER_TOKEN);
+    if (copy)
       continue;
     raw += chars;
     summarizerInput += Math.min(chars, SUMMARIZER_CHARS_PER_OUTPUT);
@@ -8932,6 +8960,7 @@ function measureRewrite(messages, pending, closing, isCopy = () => false) {
     removedTokens: removed / CHARS_PER_TOKEN,
     summaryTokens: raw * SUMMARY_SHARE / CHARS_PER_TOKEN,
     summarizerInputTokens: summarizerInput / CHARS_PER_TOKEN,
+    savedTokensByKey: saved,
     ...reach(messages, first, closing)
   };
 }
@@ -8970,9 +8999,26 @@ function measureChainRewrite(messages, chains, flushStart, stubbed) {
     removedTokens: removed / CHARS_PER_TOKEN,
     summaryTokens: block / CHARS_PER_TOKEN,
     summarizerInputTokens: removed / CHARS_PER_TOKEN,
+    savedTokensByKey: chainSavings(messages, chains, stubbed),
     ...reach(messages, first),
     ...entryWrittenAt(messages, first)
   };
+}
+function chainItemKey(startUserTimestamp) {
+  return `chain@${startUserTimestamp}`;
+}
+function chainSavings(messages, chains, stubbed) {
+  const saved = new Map;
+  for (const chain of chains) {
+    const start = messages[chain.startIndex]?.timestamp;
+    if (typeof start !== "number")
+      continue;
+    let middle = 0;
+    for (let i = chain.startIndex + 1;i < chain.endIndex; i++)
+      middle += viewChars(messages[i], stubbed);
+    saved.set(chainItemKey(start), Math.max(0, middle * (1 - SUMMARY_SHARE) - STUB_CHARS) / CHARS_PER_TOKEN);
+  }
+  return saved;
 }
 function entryWrittenAt(messages, first) {
   for (let i = first;i < messages.length; i++) {
@@ -10387,6 +10433,80 @@ class CacheTracker {
   }
 }
 
+// src/economics/deferral-ledger.ts
+function money(value) {
+  return Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+class DeferralLedger {
+  accounts = new Map;
+  closed = [];
+  reset() {
+    this.accounts.clear();
+    this.closed.length = 0;
+  }
+  account(kind) {
+    return this.accounts.get(kind);
+  }
+  settled() {
+    return this.closed;
+  }
+  defer(kind, rewriteCost, items) {
+    const open = this.accounts.get(kind);
+    if (!open) {
+      this.accounts.set(kind, { owed: money(rewriteCost), paid: 0, regret: 0, step: 0, requests: 0, items: new Map(clean(items)) });
+      return;
+    }
+    for (const [key, saving] of clean(items))
+      open.items.set(key, saving);
+    raise(open, open.paid + Math.max(0, money(rewriteCost) - open.owed));
+  }
+  charge(waiting) {
+    for (const [kind, account] of [...this.accounts]) {
+      let rent = 0;
+      for (const [key, saving] of [...account.items]) {
+        if (waiting(kind, key))
+          rent += saving;
+        else
+          account.items.delete(key);
+      }
+      if (account.items.size === 0) {
+        this.settle(kind);
+        continue;
+      }
+      account.paid += rent;
+      account.requests += 1;
+      raise(account, account.regret + rent);
+    }
+  }
+  due(kind, rewriteCost) {
+    const open = this.accounts.get(kind);
+    if (!open)
+      return false;
+    raise(open, open.paid + Math.max(0, money(rewriteCost) - open.owed));
+    return open.regret >= open.owed;
+  }
+  settle(kind, bound = false) {
+    const open = this.accounts.get(kind);
+    if (!open)
+      return;
+    this.accounts.delete(kind);
+    const { owed, paid, regret, step, requests } = open;
+    const done = { kind, owed, paid, regret, step, requests, bound };
+    this.closed.push(done);
+    return done;
+  }
+}
+function* clean(items) {
+  for (const [key, saving] of items)
+    yield [key, money(saving)];
+}
+function raise(account, regret) {
+  if (regret > account.regret)
+    account.step = Math.max(account.step, regret - account.regret);
+  account.regret = Math.max(account.regret, regret);
+}
+
 // src/ui/status-refresh.ts
 function refreshStatus2(state, ctx) {
   const counts = { ...state.diagnostics.counts(), [ARCHIVE_MISS]: state.diagnostics.archiveMisses?.() ?? 0 };
@@ -10895,6 +11015,7 @@ function createExtensionState(pi, files = nodeSidecarFiles) {
     safePoints: new SafePoints,
     previousFraction: null,
     cache: new CacheTracker,
+    ledger: new DeferralLedger,
     policy: { last: undefined, told: new Set, coldFlushedFor: undefined, expiryTimer: undefined },
     breakpoint: new SpareBreakpoint,
     renderedBranch: undefined,
@@ -10964,7 +11085,7 @@ function kindOf(batch, deduped, raw, minBatchChars, retryStatus) {
   const calls = batch.toolCalls.length;
   if (deduped.length > 0 && calls === 0)
     return "deduped";
-  if (minBatchChars > 0 && raw < minBatchChars && calls > 0)
+  if (isTrivial(raw, calls, minBatchChars))
     return "trivial";
   const status = retryStatus(batch);
   if (status === "backoff")
@@ -11013,6 +11134,12 @@ async function summarizeInParallel(prepared, state, ctx, options, unusable) {
     slots[position] = results[k] ?? null;
   });
   return slots;
+}
+function isTrivial(raw, calls, minBatchChars) {
+  return minBatchChars > 0 && raw < minBatchChars && calls > 0;
+}
+function isTrivialBatch(batch, minBatchChars) {
+  return isTrivial(charsOf2(batch.toolCalls), batch.toolCalls.length, minBatchChars);
 }
 function charsOf2(calls) {
   let total = 0;
@@ -11683,6 +11810,7 @@ function calibrateTokens2(state, message) {
 }
 function rebuildPolicyState(state, ctx) {
   state.cache.reset();
+  state.ledger.reset();
   state.policy.last = undefined;
   state.policy.coldFlushedFor = undefined;
   state.policy.told.clear();
@@ -11760,21 +11888,44 @@ function weighFlush(state, ctx, moment, opts = {}) {
     return;
   const messages = branchMessages2(ctx);
   const main = costModelFor(ctx.model);
-  const decision = decideFlush({
+  const cache = state.cache.state(Date.now(), main.ttlMs);
+  const stubbed = batches.filter((batch) => !isTrivialBatch(batch, state.config.value.minBatchChars));
+  if (stubbed.length === 0)
+    return { decision: nothingToRewrite(cache), batches, messages };
+  const figures = messages ? measureRewrite(messages, stubbed, opts.closing, withoutSummaryPredicate(state, messages, stubbed)) : undefined;
+  let decision = decideFlush({
     moment,
-    cache: state.cache.state(Date.now(), main.ttlMs),
+    cache,
     main,
     summarizer: summarizerCostModel2(state, ctx),
-    figures: messages ? measureRewrite(messages, batches, opts.closing, withoutSummaryPredicate(state, messages, batches)) : undefined,
+    figures,
     contextFraction: usageFraction(safeContextUsage(ctx)),
     pressure: state.config.value.contextPressure,
     promptsSoFar: messages ? messages.filter((m) => m?.role === "user").length : 0,
     runRequests: messages ? requestsSinceLastPrompt(messages) : 0,
     cacheRule: rewriteCacheRule(state, ctx)
   });
+  if (opts.bound)
+    decision = withDeferralBound(decision, state.ledger, opts.bound.kind, { items: savingsPerRequest(figures, main), enter: opts.bound.enter });
   if (!opts.quiet)
     noteDecision(state, ctx, decision);
   return { decision, batches, messages };
+}
+function nothingToRewrite(cache) {
+  const reason = "the waiting outputs are all under the minimum batch size: they stay as they are and nothing is rewritten";
+  return { apply: true, record: { verdict: "apply", basis: "pays", reason, cache: { temperature: cache.temperature } } };
+}
+function savingsPerRequest(figures, main) {
+  const items = new Map;
+  for (const [key, tokens] of figures?.savedTokensByKey ?? [])
+    items.set(key, tokens * main.prices.cacheRead);
+  return items;
+}
+function chargeDeferrals(state, message) {
+  if (message?.role !== "assistant" || !costPolicyActive(state))
+    return;
+  const compressed = new Set(state.indexer.getChainEntries().map((entry) => chainItemKey(entry.startUserTimestamp)));
+  state.ledger.charge((kind, key) => kind === "chains" ? !compressed.has(key) : !state.indexer.isSummarized(key));
 }
 function withoutSummaryPredicate(state, messages, batches) {
   const config = state.config.value;
@@ -11788,14 +11939,15 @@ function withoutSummaryPredicate(state, messages, batches) {
   const dedup = config.dedupByContentHash;
   return (call) => unsummarized.has(occKey(call.toolCallId, call.resultTimestamp)) || dedup && archivedCopyOf(state.indexer, call) !== undefined;
 }
-function weighChainPass(state, ctx, closing, weighed) {
+function weighChainPass(state, ctx, closing, weighed, flushApplies = true) {
   const { messages } = weighed;
   if (!messages)
     return false;
   const ranges = previewEligibleChains(state, messages, closing).flatMap((chain) => resolveRange(chain, messages) ?? []);
-  const pending = pendingKeys(weighed.batches);
+  const pending = flushApplies ? pendingKeys(weighed.batches) : new Set;
   const stubbed = (key) => pending.has(key) || state.indexer.isSummarized(key);
-  const figures = measureChainRewrite(messages, ranges, firstPendingIndex(messages, weighed.batches), stubbed);
+  const start = flushApplies ? firstPendingIndex(messages, weighed.batches) : messages.length;
+  const figures = measureChainRewrite(messages, ranges, start, stubbed);
   if (!figures)
     return false;
   const fused = state.config.value.chainCompression.fuseRangeSummary;
@@ -11805,8 +11957,20 @@ function weighChainPass(state, ctx, closing, weighed) {
   const main = costModelFor(ctx.model);
   const horizon = weighed.decision.record.figures?.expectedRequests ?? 0;
   const verdict = weighRewrite(chainFigures, main, summarizerCostModel2(state, ctx), horizon, false, { ...rewriteCacheRule(state, ctx), ttlMs: main.ttlMs });
-  weighed.decision.record.chains = { verdict: verdict.apply ? "apply" : "defer", netSaving: verdict.netSaving };
-  return verdict.apply;
+  const pays = verdict.apply && flushApplies;
+  const apply = pays || boundChains(state, verdict.rewriteCost, savingsPerRequest(figures, main));
+  if (pays)
+    state.ledger.settle("chains");
+  weighed.decision.record.chains = { verdict: apply ? "apply" : "defer", netSaving: verdict.netSaving };
+  return apply;
+}
+function boundChains(state, rewriteCost, items) {
+  if (state.ledger.due("chains", rewriteCost)) {
+    state.ledger.settle("chains", true);
+    return true;
+  }
+  state.ledger.defer("chains", rewriteCost, items);
+  return false;
 }
 function summarizerCostModel2(state, ctx) {
   let model;
@@ -13078,7 +13242,12 @@ async function weighInRunFlush(state, ctx, message) {
   if (current === undefined)
     return;
   const forced = rewriteForced(state, ctx);
-  const weighed = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, forced) });
+  let weighed = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, forced) });
+  if (!weighed?.decision.apply && !forced && state.ledger.account("reply")) {
+    const all = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, true), bound: { kind: "reply", enter: false }, quiet: true });
+    if (all?.decision.apply)
+      weighed = all;
+  }
   if (!weighed?.decision.apply)
     return;
   const { basis } = weighed.decision.record;
@@ -13090,7 +13259,7 @@ async function weighInRunFlush(state, ctx, message) {
     trigger,
     previewedBatches: weighed.batches,
     decision: weighed.decision.record,
-    chains: basis !== "pays"
+    chains: basis !== "pays" && basis !== "bound"
   });
   state.pending.push(...waiting.filter((b) => !state.pending.includes(b)));
 }
@@ -13185,6 +13354,7 @@ function noteSystemPrompt(state, ctx) {
 }
 async function onMessageEnd(state, ctx, event) {
   recordRequest(state, event.message);
+  chargeDeferrals(state, event.message);
   if (calibrateTokens2(state, event.message))
     refreshStatus2(state, ctx);
   const config = state.config.value;
@@ -13194,13 +13364,19 @@ async function onMessageEnd(state, ctx, event) {
     return;
   if (!costPolicyActive(state))
     return startFinalReplyFlush(state, ctx, event.message);
-  const weighed = weighFlush(state, ctx, "final-reply", { closing: event.message });
+  const weighed = weighFlush(state, ctx, "final-reply", { closing: event.message, bound: { kind: "reply", enter: true } });
   if (!weighed || weighed.decision.apply) {
-    const chains = weighed?.decision.record.basis !== "pays" || weighChainPass(state, ctx, event.message, weighed);
+    const basis = weighed?.decision.record.basis;
+    const chains = basis !== "pays" && basis !== "bound" || weighChainPass(state, ctx, event.message, weighed);
     return startFinalReplyFlush(state, ctx, event.message, { decision: weighed?.decision.record, chains });
   }
+  const chainsAlone = weighChainPass(state, ctx, event.message, weighed, false);
   const deferred = weighed;
-  state.safePoints.wait(ctx).then(() => recordDeferredFlush(state, ctx, "message-end", deferred.batches.length, deferred.decision.record)).catch(() => {
+  state.safePoints.wait(ctx).then(async () => {
+    recordDeferredFlush(state, ctx, "message-end", deferred.batches.length, deferred.decision.record);
+    if (chainsAlone)
+      await compressClosedChains(state, ctx);
+  }).catch(() => {
     return;
   });
 }

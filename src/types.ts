@@ -408,8 +408,12 @@ export type FlushTrigger =
 /** Why the cost policy applied or deferred a flush, with the figures it weighed (dollars, tokens). */
 export interface FlushDecisionRecord {
   verdict: "apply" | "defer";
-  /** cold: the cache expired; pays: the saving beats the rewrite; wait: it does not yet; pressure: near the window; fallback: decided as 2.9.1 (reason says why). */
-  basis: "cold" | "pays" | "wait" | "pressure" | "fallback";
+  /**
+   * cold: the cache expired; pays: the saving beats the rewrite; wait: it does not yet; bound: waiting has cost
+   * what the rewrite would have (economics/deferral-ledger.ts); pressure: near the window; fallback: decided as
+   * 2.9.1 (reason says why).
+   */
+  basis: "cold" | "pays" | "wait" | "bound" | "pressure" | "fallback";
   reason: string;
   cache: { temperature: "warm" | "cold" | "unknown"; expiresInMs?: number; lastHitRate?: number };
   figures?: {
@@ -426,7 +430,11 @@ export interface FlushDecisionRecord {
     /** The cache rule the rewrite was priced by, and whether the spare breakpoint was on. */
     cacheRule?: "anthropic-breakpoints" | "longest-prefix";
     breakpoint?: boolean;
+    /** What the next request pays for the rewrite itself if it is made now (not weighed by its chance; no summarizer). */
+    rewriteCost?: number;
   };
+  /** While the work waits: what waiting has cost so far (`paid`, dollars of extra reads) against what the rewrite owed when first put off. */
+  bound?: { paid: number; owed: number };
   /** A warm flush that pays: whether compressing the closed chains past the window pays too (dollars net). */
   chains?: { verdict: "apply" | "defer"; netSaving: number };
 }

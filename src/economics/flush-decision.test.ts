@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { CacheState } from "./cache-tracker.js";
 import type { CostModel } from "./cost-model.js";
-import { type DecisionInput, decideFlush } from "./flush-decision.js";
+import { DeferralLedger } from "./deferral-ledger.js";
+import { type DecisionInput, decideFlush, withDeferralBound } from "./flush-decision.js";
 
 /** claude-sonnet-4-5 and claude-haiku-4-5 prices, dollars per token. */
 const SONNET: CostModel = { priced: true, prices: { input: 3e-6, output: 15e-6, cacheRead: 0.3e-6, cacheWrite: 3.75e-6 }, ttlMs: 300_000, notes: [], label: "anthropic/claude-sonnet-4-5" };
@@ -131,5 +132,52 @@ describe("decideFlush after the reply and within a run", () => {
   test("within a run the summarizer's price still counts", () => {
     expect(decideFlush(input({ moment: "in-run", runRequests: 20 })).apply).toBe(true);
     expect(decideFlush(input({ moment: "in-run", summarizer: pricey, runRequests: 20 })).apply).toBe(false);
+  });
+});
+
+describe("withDeferralBound", () => {
+  const waiting = () => decideFlush(input({ figures: { suffixTokens: 60_000, removedTokens: 3_000, summaryTokens: 450, summarizerInputTokens: 3_000 }, cache: warm(3), promptsSoFar: 1 }));
+  const items = new Map([["a", 0.001]]);
+
+  test("a wait opens the account with what the rewrite costs and records it on the decision", () => {
+    const ledger = new DeferralLedger();
+    const d = withDeferralBound(waiting(), ledger, "reply", { items, enter: true });
+    expect(d.apply).toBe(false);
+    const owed = ledger.account("reply")!.owed;
+    expect(owed).toBeCloseTo(waiting().record.figures!.rewriteCost!, 10);
+    expect(d.record.bound).toEqual({ paid: 0, owed });
+  });
+
+  test("once waiting has cost what the rewrite owed, the wait becomes a rewrite on the bound", () => {
+    const ledger = new DeferralLedger();
+    withDeferralBound(waiting(), ledger, "reply", { items, enter: true });
+    const owed = ledger.account("reply")!.owed;
+    for (let i = 0; i * 0.001 < owed; i++) ledger.charge(() => true);
+    const d = withDeferralBound(waiting(), ledger, "reply", { items, enter: true });
+    expect(d.apply).toBe(true);
+    expect(d.record).toMatchObject({ verdict: "apply", basis: "bound" });
+    expect(d.record.reason).toContain("as much as summarizing cost when it was put off");
+    expect(ledger.account("reply")).toBeUndefined();
+    expect(ledger.settled().at(-1)).toMatchObject({ kind: "reply", bound: true });
+  });
+
+  test("without enter a wait is only checked: no account opens", () => {
+    const ledger = new DeferralLedger();
+    expect(withDeferralBound(waiting(), ledger, "reply", { items, enter: false }).apply).toBe(false);
+    expect(ledger.account("reply")).toBeUndefined();
+  });
+
+  test("a rewrite that pays closes the account", () => {
+    const ledger = new DeferralLedger();
+    withDeferralBound(waiting(), ledger, "reply", { items, enter: true });
+    expect(withDeferralBound(decideFlush(input()), ledger, "reply", { items, enter: true }).record.basis).toBe("pays");
+    expect(ledger.account("reply")).toBeUndefined();
+  });
+
+  test("a fallback that waits within a run is no deferral of the classic policy's: it passes through", () => {
+    const ledger = new DeferralLedger();
+    const d = withDeferralBound(decideFlush(input({ moment: "in-run", main: UNPRICED })), ledger, "reply", { items, enter: true });
+    expect(d.record.basis).toBe("fallback");
+    expect(ledger.account("reply")).toBeUndefined();
   });
 });

@@ -6,12 +6,14 @@
  * In order (commands bypass it: `/pruner now` and `compact` always apply): context pressure applies; a cold
  * cache applies (the rewrite is free); without prices, cache figures or a
  * measured rewrite the moment is decided as 2.9.1 did (`fallback`); otherwise
- * the rewrite applies when it pays over the expected remaining requests.
+ * the rewrite applies when it pays over the expected remaining requests, and
+ * a wait is bounded by `withDeferralBound`.
  */
 import type { FlushDecisionRecord } from "../types.js";
 import type { CacheState } from "./cache-tracker.js";
 import type { CostModel } from "./cost-model.js";
-import { continueChance, expectedRemainingRequests, LONGEST_PREFIX, type RewriteCacheRule, type RewriteFigures, weighRewrite } from "./rewrite-economics.js";
+import type { DeferralKind, DeferralLedger } from "./deferral-ledger.js";
+import { continueChance, dollars, expectedRemainingRequests, LONGEST_PREFIX, type RewriteCacheRule, type RewriteFigures, weighRewrite } from "./rewrite-economics.js";
 
 /** final-reply: the agent's text reply; in-run: a tool turn's end; cold: the cache has expired. */
 export type FlushMoment = "final-reply" | "in-run" | "cold";
@@ -96,5 +98,38 @@ export function decideFlush(input: DecisionInput): FlushDecision {
     rereadTokens: Math.round(weighed.rereadTokens),
     cacheRule: cacheRule.rule,
     breakpoint: cacheRule.breakpoint,
+    rewriteCost: weighed.rewriteCost,
   });
+}
+
+/**
+ * The bound on waiting (deferral-ledger.ts) applied to a verdict: an apply closes the kind's account; a
+ * wait rewrites instead once waiting has cost what the rewrite owed, and otherwise, with `enter`, puts the
+ * waiting `items` (key to dollars saved per request) on the account. Other verdicts pass through.
+ */
+export function withDeferralBound(
+  decision: FlushDecision,
+  ledger: DeferralLedger,
+  kind: DeferralKind,
+  wait: { items: ReadonlyMap<string, number>; enter: boolean },
+): FlushDecision {
+  if (decision.apply) {
+    ledger.settle(kind);
+    return decision;
+  }
+  const figures = decision.record.figures;
+  if (decision.record.basis !== "wait" || !figures) return decision;
+  const cost = figures.rewriteCost ?? figures.oneTimeCost;
+  if (ledger.due(kind, cost)) {
+    const done = ledger.settle(kind, true)!;
+    const record: FlushDecisionRecord = { ...decision.record, verdict: "apply", basis: "bound", reason: boundReason(done.regret, done.owed), bound: { paid: done.paid, owed: done.owed } };
+    return { apply: true, record };
+  }
+  if (wait.enter) ledger.defer(kind, cost, wait.items);
+  const open = ledger.account(kind);
+  return open ? { ...decision, record: { ...decision.record, bound: { paid: open.paid, owed: open.owed } } } : decision;
+}
+
+function boundReason(regret: number, owed: number): string {
+  return `waiting has cost about ${dollars(regret)} in extra reads and a dearer rewrite, as much as summarizing cost when it was put off (${dollars(owed)}): summarizing now, so waiting never costs more than that`;
 }

@@ -43,6 +43,8 @@ export interface RewriteFigures {
   suffixBlocks?: number;
   /** Milliseconds since a request last wrote or read a cache entry right before the rewrite point, when known. */
   entryAgeMs?: number;
+  /** Per rewritten item (an output's occurrence key, a chain's start): the tokens it removes, less what replaces it. */
+  savedTokensByKey?: ReadonlyMap<string, number>;
 }
 
 /** The cache rule a rewrite is priced by: the session API's, and whether the spare breakpoint is on. */
@@ -76,6 +78,8 @@ export interface RewriteDecision {
   netSaving: number;
   /** Tokens before the rewrite point written again under the cache rule (0 when the cache finds them). */
   rereadTokens: number;
+  /** What the next request pays for the rewrite itself if it is made (not weighed by its chance; no summarizer). */
+  rewriteCost: number;
 }
 
 export type RequestPhase = "in-run" | "after-reply";
@@ -133,7 +137,8 @@ export function weighRewrite(
   const summarizerCost = nonNegative(figures.summarizerInputTokens) * summarizer.prices.input + summary * summarizer.prices.output;
   const reread = cold ? 0 : rereadTokens(figures, cache);
   const chance = Math.min(1, nonNegative(moment.nextRequestChance));
-  const rewrite = cold ? 0 : chance * (cacheWrite * (reread + suffix - removed + summary) - cacheRead * (reread + suffix));
+  const rewriteCost = cold ? 0 : cacheWrite * (reread + suffix - removed + summary) - cacheRead * (reread + suffix);
+  const rewrite = chance * rewriteCost;
   const oneTimeCost = rewrite + (moment.summarizerPaidAnyway ? 0 : summarizerCost);
   const savingPerRequest = cacheRead * (removed - summary);
   // Cold, the request that follows writes the whole suffix anyway: it already saves at the write price.
@@ -143,7 +148,7 @@ export function weighRewrite(
   const reason = apply
     ? `summarizing pays: about ${dollars(netSaving)} saved over ${n.toFixed(1)} more requests${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}`
     : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${n.toFixed(1)} more requests${reread > 0 ? rereadNote(reread, cache) : ""}; waiting until it pays or the cache expires`;
-  return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest, summarizerCost, netSaving, rereadTokens: reread };
+  return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest, summarizerCost, netSaving, rereadTokens: reread, rewriteCost };
 }
 
 function rereadNote(tokens: number, cache: RewriteCacheRule): string {

@@ -18,6 +18,7 @@ import { RetryLedger } from "../summarize/retry-ledger.js";
 import { StatsAccumulator } from "../summarize/stats.js";
 import { FallbackController } from "../summarize/summarizer-fallback.js";
 import { CacheTracker } from "../economics/cache-tracker.js";
+import { DeferralLedger } from "../economics/deferral-ledger.js";
 import { DEFAULT_CONFIG, type FlushDecisionRecord } from "../types.js";
 import { showReport } from "../ui/report.js";
 import { refreshStatus, showStatusText } from "../ui/status-refresh.js";
@@ -33,6 +34,8 @@ export interface ExtensionState extends FlushState {
   previousFraction: number | null;
   /** What the provider's prompt cache did on this branch (cost policy). */
   cache: CacheTracker;
+  /** What each rewrite the cost policy waits with has cost so far, against what it owed (the bound on waiting). */
+  ledger: DeferralLedger;
   policy: PolicyState;
   /** The previous Anthropic request of each session and model, for the spare cache marker. */
   breakpoint: SpareBreakpoint;
@@ -70,6 +73,7 @@ export function createExtensionState(pi: ExtensionAPI, files: SidecarFiles = nod
     safePoints: new SafePoints(),
     previousFraction: null,
     cache: new CacheTracker(),
+    ledger: new DeferralLedger(),
     policy: { last: undefined, told: new Set(), coldFlushedFor: undefined, expiryTimer: undefined },
     breakpoint: new SpareBreakpoint(),
     renderedBranch: undefined,

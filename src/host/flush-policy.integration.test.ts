@@ -76,6 +76,36 @@ describe("warm cache", () => {
   });
 });
 
+describe("the bound on waiting", () => {
+  const tiny = (id: string): SimCall => ({ id, name: "bash", args: { command: `echo ${id}` }, text: id });
+
+  test("outputs a final reply left waiting are summarized once waiting has cost what summarizing owed", async () => {
+    const sim = await started({ minBatchChars: 1_000 });
+    await sim.prompt({ turns: [[read("a", 2_000)]], usage: WARM });
+    await settle();
+    expect(metrics(sim).at(-1).decision).toMatchObject({ basis: "wait", bound: { paid: 0 } });
+    for (let p = 0; p < 5 && !metrics(sim).some((m) => m.decision?.basis === "bound"); p++) {
+      await sim.prompt({ turns: [[tiny(`t${p}`)]], usage: WARM });
+      await settle();
+    }
+    const bound = metrics(sim).find((m) => m.decision?.basis === "bound");
+    expect(bound).toMatchObject({ outcome: "summarized", decision: { verdict: "apply" } });
+    expect(bound.decision.bound.paid).toBeGreaterThan(0);
+    expect(bound.decision.bound.paid).toBeLessThanOrEqual(bound.decision.bound.owed);
+    expect(resultText(await sim.render(), "a")).not.toStartWith("a a a");
+  });
+
+  test("moving in the session tree starts the accounts afresh: the next wait has paid nothing yet", async () => {
+    const sim = await started({ minBatchChars: 1_000 });
+    await sim.prompt({ turns: [[read("a", 2_000)]], usage: WARM });
+    await settle();
+    await sim.fire("session_tree", {});
+    await sim.prompt({ turns: [[tiny("t1")]], usage: WARM });
+    await settle();
+    expect(metrics(sim).at(-1).decision).toMatchObject({ basis: "wait", bound: { paid: 0 } });
+  });
+});
+
 describe("context pressure", () => {
   test("near the window the final reply flushes whatever the cache says", async () => {
     const sim = await started();
@@ -201,9 +231,11 @@ describe("the cache rule behind each decision", () => {
 
   test("on Anthropic without the spare breakpoint a rewrite more than 20 blocks back re-sends what lies before it", async () => {
     const sim = await started({ cacheBreakpoint: false });
-    await sim.prompt({ turns: longRun(), usage: WARM });
+    // An earlier rewrite declared the recovery tool already; four calls a turn reach past 20 blocks in three turns.
+    sim.host.activeTools.push("context_tree_query");
+    await sim.prompt({ turns: Array.from({ length: 8 }, (_, i) => [0, 1, 2, 3].map((j) => read(`r${i}x${j}`, 800))), usage: WARM });
     await settle();
-    const figures = metrics(sim).at(-1).decision.figures;
+    const figures = metrics(sim).find((m) => m.decision?.figures).decision.figures;
     expect(figures).toMatchObject({ cacheRule: "anthropic-breakpoints", breakpoint: false });
     expect(figures.rereadTokens).toBeGreaterThan(0);
   });
@@ -221,7 +253,7 @@ describe("the cache rule behind each decision", () => {
     const sim = await started();
     await sim.prompt({ turns: longRun(), usage: WARM });
     await settle();
-    const decision = metrics(sim).at(-1).decision;
+    const decision = metrics(sim).find((m) => m.decision?.figures).decision;
     expect(decision.figures.rereadTokens).toBeGreaterThan(0);
   });
 

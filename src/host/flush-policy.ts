@@ -7,9 +7,10 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { projectBranchMessages } from "../capture/batch-capture.js";
 import { capturePendingBatches } from "../capture/pending-batches.js";
-import { requestUsageOf } from "../economics/cache-tracker.js";
-import { costModelFor } from "../economics/cost-model.js";
-import { decideFlush, type FlushDecision, type FlushMoment } from "../economics/flush-decision.js";
+import { type CacheState, requestUsageOf } from "../economics/cache-tracker.js";
+import { type CostModel, costModelFor } from "../economics/cost-model.js";
+import { decideFlush, type FlushDecision, type FlushMoment, withDeferralBound } from "../economics/flush-decision.js";
+import type { DeferralKind } from "../economics/deferral-ledger.js";
 import { usageFraction } from "../summarize/budget.js";
 import { safeNotify } from "../summarize/delivery.js";
 import { resolveModel } from "../summarize/summarizer.js";
@@ -17,13 +18,14 @@ import { archivedCopyOf } from "../capture/exact-duplicate.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { isProtected } from "../capture/protected.js";
 import { splitBatches, staleOutputsOf, summariesMode } from "../summarize/summary-choice.js";
+import { isTrivialBatch } from "../summarize/flush-batches.js";
 import { type CapturedBatch, type CapturedToolCall, CUSTOM_TYPE_FLUSH_METRICS, type FlushDecisionRecord } from "../types.js";
 import type { ExtensionState } from "./extension-state.js";
 import type { ArchivedCounts, PolicyView } from "../ui/policy-status.js";
-import { firstPendingIndex, measureChainRewrite, measureRewrite, pendingKeys } from "../summarize/rewrite-figures.js";
+import { chainItemKey, firstPendingIndex, measureChainRewrite, measureRewrite, pendingKeys } from "../summarize/rewrite-figures.js";
 import { previewEligibleChains } from "../summarize/chain-pass.js";
 import { resolveRange } from "../render/chain-range-prune.js";
-import { type RewriteCacheRule, weighRewrite } from "../economics/rewrite-economics.js";
+import { type RewriteCacheRule, type RewriteFigures, weighRewrite } from "../economics/rewrite-economics.js";
 import { queryToolDeclared } from "../archive/query-tool-exposure.js";
 import { cacheRuleOf } from "../economics/prompt-cache.js";
 
@@ -58,6 +60,8 @@ export function calibrateTokens(state: ExtensionState, message: any): boolean {
 /** The cache as the branch left it (every response's usage in order, pi's warming refreshes) and the last decision. */
 export function rebuildPolicyState(state: ExtensionState, ctx: ExtensionContext): void {
   state.cache.reset();
+  // A rebuild (start, reload, a move in the tree) starts the accounts afresh: a deferral it cuts in two is bounded as two.
+  state.ledger.reset();
   state.policy.last = undefined;
   state.policy.coldFlushedFor = undefined;
   state.policy.told.clear();
@@ -144,6 +148,12 @@ export interface WeighedFlush {
   messages: any[] | undefined;
 }
 
+/** At a moment the policy acts on: the deferral account a wait goes on, and whether it enters the waiting outputs. */
+export interface WaitBound {
+  kind: DeferralKind;
+  enter: boolean;
+}
+
 /**
  * The decision on flushing `batches` (default: every pending batch) at this moment; undefined when there
  * is nothing to flush. A fallback reason is told once per session.
@@ -152,27 +162,53 @@ export function weighFlush(
   state: ExtensionState,
   ctx: ExtensionContext,
   moment: FlushMoment,
-  opts: { closing?: unknown; select?: (batches: CapturedBatch[]) => CapturedBatch[]; quiet?: boolean } = {},
+  opts: { closing?: unknown; select?: (batches: CapturedBatch[]) => CapturedBatch[]; quiet?: boolean; bound?: WaitBound } = {},
 ): WeighedFlush | undefined {
   const all = capturePendingBatches(state, ctx);
   const batches = opts.select ? opts.select(all) : all;
   if (batches.length === 0) return undefined;
   const messages = branchMessages(ctx);
   const main = costModelFor(ctx.model);
-  const decision = decideFlush({
+  // Batches under the minimum size are left as they are: they change nothing in the request.
+  const cache = state.cache.state(Date.now(), main.ttlMs);
+  const stubbed = batches.filter((batch) => !isTrivialBatch(batch, state.config.value.minBatchChars));
+  if (stubbed.length === 0) return { decision: nothingToRewrite(cache), batches, messages };
+  const figures = messages ? measureRewrite(messages, stubbed, opts.closing, withoutSummaryPredicate(state, messages, stubbed)) : undefined;
+  let decision = decideFlush({
     moment,
-    cache: state.cache.state(Date.now(), main.ttlMs),
+    cache,
     main,
     summarizer: summarizerCostModel(state, ctx),
-    figures: messages ? measureRewrite(messages, batches, opts.closing, withoutSummaryPredicate(state, messages, batches)) : undefined,
+    figures,
     contextFraction: usageFraction(safeContextUsage(ctx)),
     pressure: state.config.value.contextPressure,
     promptsSoFar: messages ? messages.filter((m) => m?.role === "user").length : 0,
     runRequests: messages ? requestsSinceLastPrompt(messages) : 0,
     cacheRule: rewriteCacheRule(state, ctx),
   });
+  if (opts.bound) decision = withDeferralBound(decision, state.ledger, opts.bound.kind, { items: savingsPerRequest(figures, main), enter: opts.bound.enter });
   if (!opts.quiet) noteDecision(state, ctx, decision);
   return { decision, batches, messages };
+}
+
+/** Waiting outputs all under the minimum batch size: the flush only records them, and changes nothing in the request. */
+function nothingToRewrite(cache: CacheState): FlushDecision {
+  const reason = "the waiting outputs are all under the minimum batch size: they stay as they are and nothing is rewritten";
+  return { apply: true, record: { verdict: "apply", basis: "pays", reason, cache: { temperature: cache.temperature } } };
+}
+
+/** What each rewritten item saves per request, in dollars at the cache-read price. */
+function savingsPerRequest(figures: RewriteFigures | undefined, main: CostModel): Map<string, number> {
+  const items = new Map<string, number>();
+  for (const [key, tokens] of figures?.savedTokensByKey ?? []) items.set(key, tokens * main.prices.cacheRead);
+  return items;
+}
+
+/** One main request was answered: each open deferral pays what its work still waiting would have saved on it. */
+export function chargeDeferrals(state: ExtensionState, message: any): void {
+  if (message?.role !== "assistant" || !costPolicyActive(state)) return;
+  const compressed = new Set(state.indexer.getChainEntries().map((entry) => chainItemKey(entry.startUserTimestamp)));
+  state.ledger.charge((kind, key) => (kind === "chains" ? !compressed.has(key) : !state.indexer.isSummarized(key)));
 }
 
 /**
@@ -192,17 +228,20 @@ function withoutSummaryPredicate(state: ExtensionState, messages: any[], batches
 }
 
 /**
- * For a warm flush that pays: whether compressing the closed chains past the window now pays as well, over
- * the same horizon. Its rewrite reaches further back than the flush's, so it is weighed apart; the verdict
- * is added to the decision record.
+ * At a final reply: whether compressing the closed chains past the window pays now, over the horizon of the
+ * flush weighed beside it (`flushApplies`: it rewrites from its first pending output, and stubs those
+ * outputs; else the chain rewrite reaches to the end on its own). Its rewrite reaches further back than the
+ * flush's, so it is weighed apart; a wait goes on the chains' deferral account, which compresses them once
+ * waiting has cost what compressing owed. The verdict is added to the decision record.
  */
-export function weighChainPass(state: ExtensionState, ctx: ExtensionContext, closing: unknown, weighed: WeighedFlush): boolean {
+export function weighChainPass(state: ExtensionState, ctx: ExtensionContext, closing: unknown, weighed: WeighedFlush, flushApplies = true): boolean {
   const { messages } = weighed;
   if (!messages) return false;
   const ranges = previewEligibleChains(state, messages, closing).flatMap((chain) => resolveRange(chain, messages) ?? []);
-  const pending = pendingKeys(weighed.batches);
+  const pending = flushApplies ? pendingKeys(weighed.batches) : new Set<string>();
   const stubbed = (key: string) => pending.has(key) || state.indexer.isSummarized(key);
-  const figures = measureChainRewrite(messages, ranges, firstPendingIndex(messages, weighed.batches), stubbed);
+  const start = flushApplies ? firstPendingIndex(messages, weighed.batches) : messages.length;
+  const figures = measureChainRewrite(messages, ranges, start, stubbed);
   if (!figures) return false;
   const fused = state.config.value.chainCompression.fuseRangeSummary;
   const { entryWrittenAt, ...measured } = figures;
@@ -211,8 +250,22 @@ export function weighChainPass(state: ExtensionState, ctx: ExtensionContext, clo
   const main = costModelFor(ctx.model);
   const horizon = weighed.decision.record.figures?.expectedRequests ?? 0;
   const verdict = weighRewrite(chainFigures, main, summarizerCostModel(state, ctx), horizon, false, { ...rewriteCacheRule(state, ctx), ttlMs: main.ttlMs });
-  weighed.decision.record.chains = { verdict: verdict.apply ? "apply" : "defer", netSaving: verdict.netSaving };
-  return verdict.apply;
+  // Alone, a chain rewrite is followed by the flush's own when it comes: while the flush waits, so do the chains, on their account.
+  const pays = verdict.apply && flushApplies;
+  const apply = pays || boundChains(state, verdict.rewriteCost, savingsPerRequest(figures, main));
+  if (pays) state.ledger.settle("chains");
+  weighed.decision.record.chains = { verdict: apply ? "apply" : "defer", netSaving: verdict.netSaving };
+  return apply;
+}
+
+/** A chain compression that does not pay yet: made once waiting for it has cost what it owed, else put on the account. */
+function boundChains(state: ExtensionState, rewriteCost: number, items: Map<string, number>): boolean {
+  if (state.ledger.due("chains", rewriteCost)) {
+    state.ledger.settle("chains", true);
+    return true;
+  }
+  state.ledger.defer("chains", rewriteCost, items);
+  return false;
 }
 
 function summarizerCostModel(state: ExtensionState, ctx: ExtensionContext) {

@@ -11,7 +11,8 @@ import type { ExtensionState } from "./extension-state.js";
 import { settleBeforeRequest, settleOnShutdown, settleRunningFlush, startFinalReplyFlush } from "./final-reply-flush.js";
 import { flushPending, recordDeferredFlush } from "../summarize/flush.js";
 import { clearCacheExpiry, flushIfCacheCold, scheduleCacheExpiry } from "./cache-expiry.js";
-import { calibrateTokens, costPolicyActive, inRunCandidates, recordRequest, rewriteForced, weighChainPass, weighFlush } from "./flush-policy.js";
+import { calibrateTokens, chargeDeferrals, costPolicyActive, inRunCandidates, recordRequest, rewriteForced, weighChainPass, weighFlush } from "./flush-policy.js";
+import { compressClosedChains } from "../summarize/chain-pass.js";
 import { isTextOnlyAssistant } from "../capture/message-shape.js";
 import { trimBatchToPendingRange } from "../capture/pending-batches.js";
 import { isProtected } from "../capture/protected.js";
@@ -44,13 +45,21 @@ export async function onTurnEnd(state: ExtensionState, ctx: ExtensionContext, ev
   if (costPolicyActive(state)) await weighInRunFlush(state, ctx, event.message);
 }
 
-/** Cost policy: within a run, older finished outputs are summarized once that pays (or the context is full). */
+/**
+ * Cost policy: within a run, older finished outputs are summarized once that pays (or the context is full),
+ * or once waiting for them has cost what summarizing owed; so are an earlier prompt's waiting outputs once
+ * waiting for them has.
+ */
 async function weighInRunFlush(state: ExtensionState, ctx: ExtensionContext, message: unknown): Promise<void> {
   if (state.isFlushing || state.finalReplyFlush) return;
   const current = sessionTurnIndex(ctx, message);
   if (current === undefined) return;
   const forced = rewriteForced(state, ctx);
-  const weighed = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, forced) });
+  let weighed = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, forced) });
+  if (!weighed?.decision.apply && !forced && state.ledger.account("reply")) {
+    const all = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, true), bound: { kind: "reply", enter: false }, quiet: true });
+    if (all?.decision.apply) weighed = all;
+  }
   if (!weighed?.decision.apply) return;
   const { basis } = weighed.decision.record;
   const trigger = basis === "pressure" ? "pressure" : basis === "cold" ? "cache-cold" : "in-run";
@@ -62,7 +71,7 @@ async function weighInRunFlush(state: ExtensionState, ctx: ExtensionContext, mes
     trigger,
     previewedBatches: weighed.batches,
     decision: weighed.decision.record,
-    chains: basis !== "pays",
+    chains: basis !== "pays" && basis !== "bound",
   });
   state.pending.push(...waiting.filter((b) => !state.pending.includes(b)));
 }
@@ -177,22 +186,29 @@ function noteSystemPrompt(state: ExtensionState, ctx: ExtensionContext): void {
 
 export async function onMessageEnd(state: ExtensionState, ctx: ExtensionContext, event: { message?: any }): Promise<void> {
   recordRequest(state, event.message);
+  chargeDeferrals(state, event.message);
   if (calibrateTokens(state, event.message)) refreshStatus(state, ctx);
   const config = state.config.value;
   if (!config.enabled || config.pruneOn !== "agent-message") return;
   if (!isTextOnlyAssistant(event.message)) return;
   if (!costPolicyActive(state)) return startFinalReplyFlush(state, ctx, event.message);
-  const weighed = weighFlush(state, ctx, "final-reply", { closing: event.message });
+  const weighed = weighFlush(state, ctx, "final-reply", { closing: event.message, bound: { kind: "reply", enter: true } });
   if (!weighed || weighed.decision.apply) {
     // A rewrite that only pays compresses chains only when that pays too: its rewrite reaches further back.
-    const chains = weighed?.decision.record.basis !== "pays" || weighChainPass(state, ctx, event.message, weighed);
+    const basis = weighed?.decision.record.basis;
+    const chains = (basis !== "pays" && basis !== "bound") || weighChainPass(state, ctx, event.message, weighed!);
     return startFinalReplyFlush(state, ctx, event.message, { decision: weighed?.decision.record, chains });
   }
+  // The classic policy would compress the chains past the window now too: they are weighed on their own.
+  const chainsAlone = weighChainPass(state, ctx, event.message, weighed, false);
   // Written at the next safe point: the reply goes to the session file first.
   const deferred = weighed;
   void state.safePoints
     .wait(ctx)
-    .then(() => recordDeferredFlush(state, ctx, "message-end", deferred.batches.length, deferred.decision.record))
+    .then(async () => {
+      recordDeferredFlush(state, ctx, "message-end", deferred.batches.length, deferred.decision.record);
+      if (chainsAlone) await compressClosedChains(state, ctx);
+    })
     .catch(() => undefined);
 }
 

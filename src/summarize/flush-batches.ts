@@ -101,7 +101,7 @@ function kindOf(
 ): PreparedBatch["kind"] {
   const calls = batch.toolCalls.length;
   if (deduped.length > 0 && calls === 0) return "deduped";
-  if (minBatchChars > 0 && raw < minBatchChars && calls > 0) return "trivial";
+  if (isTrivial(raw, calls, minBatchChars)) return "trivial";
   const status = retryStatus(batch);
   if (status === "backoff") return "deferred";
   if (status === "exhausted" || serializeBatchWithinLimit(batch) === undefined) return "archive";
@@ -175,6 +175,16 @@ async function summarizeInParallel(
     slots[position] = results[k] ?? null;
   });
   return slots;
+}
+
+/** A batch under `minBatchChars` is left as it is: no summary, no stub. */
+function isTrivial(raw: number, calls: number, minBatchChars: number): boolean {
+  return minBatchChars > 0 && raw < minBatchChars && calls > 0;
+}
+
+/** Whether a flush would leave `batch` as it is for being small (before dedup takes copies out of it). */
+export function isTrivialBatch(batch: CapturedBatch, minBatchChars: number): boolean {
+  return isTrivial(charsOf(batch.toolCalls), batch.toolCalls.length, minBatchChars);
 }
 
 function charsOf(calls: CapturedToolCall[]): number {

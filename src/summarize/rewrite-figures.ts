@@ -38,14 +38,18 @@ export function measureRewrite(
   let removed = 0;
   let raw = 0;
   let summarizerInput = 0;
+  const saved = new Map<string, number>();
   for (let i = 0; i < messages.length; i++) {
     const key = resultKey(messages[i]);
     const call = key === undefined ? undefined : calls.get(key);
-    if (!call) continue;
+    if (!call || key === undefined) continue;
     if (first < 0) first = i;
     const chars = requestChars(messages[i]);
-    removed += Math.max(0, chars - STUB_CHARS);
-    if (isCopy(call)) continue;
+    const stubbed = Math.max(0, chars - STUB_CHARS);
+    removed += stubbed;
+    const copy = isCopy(call);
+    saved.set(key, Math.max(0, stubbed - (copy ? 0 : chars * SUMMARY_SHARE)) / CHARS_PER_TOKEN);
+    if (copy) continue;
     raw += chars;
     summarizerInput += Math.min(chars, SUMMARIZER_CHARS_PER_OUTPUT);
   }
@@ -57,6 +61,7 @@ export function measureRewrite(
     removedTokens: removed / CHARS_PER_TOKEN,
     summaryTokens: (raw * SUMMARY_SHARE) / CHARS_PER_TOKEN,
     summarizerInputTokens: summarizerInput / CHARS_PER_TOKEN,
+    savedTokensByKey: saved,
     ...reach(messages, first, closing),
   };
 }
@@ -105,9 +110,28 @@ export function measureChainRewrite(
     removedTokens: removed / CHARS_PER_TOKEN,
     summaryTokens: block / CHARS_PER_TOKEN,
     summarizerInputTokens: removed / CHARS_PER_TOKEN,
+    savedTokensByKey: chainSavings(messages, chains, stubbed),
     ...reach(messages, first),
     ...entryWrittenAt(messages, first),
   };
+}
+
+/** The key a chain is deferred under: its start message's time, as its compression entry records it. */
+export function chainItemKey(startUserTimestamp: number): string {
+  return `chain@${startUserTimestamp}`;
+}
+
+/** Per chain (keyed by `chainItemKey` of its start message): the middle it drops, less the block that replaces it. */
+function chainSavings(messages: readonly any[], chains: ReadonlyArray<{ startIndex: number; endIndex: number }>, stubbed: (key: string) => boolean): Map<string, number> {
+  const saved = new Map<string, number>();
+  for (const chain of chains) {
+    const start = messages[chain.startIndex]?.timestamp;
+    if (typeof start !== "number") continue;
+    let middle = 0;
+    for (let i = chain.startIndex + 1; i < chain.endIndex; i++) middle += viewChars(messages[i], stubbed);
+    saved.set(chainItemKey(start), Math.max(0, middle * (1 - SUMMARY_SHARE) - STUB_CHARS) / CHARS_PER_TOKEN);
+  }
+  return saved;
 }
 
 /**
