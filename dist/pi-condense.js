@@ -8913,7 +8913,7 @@ function boundReason(regret, owed) {
   return `waiting has cost about ${dollars(regret)} in extra reads and a dearer rewrite, as much as summarizing cost when it was put off (${dollars(owed)}): summarizing now, so waiting never costs more than that`;
 }
 
-// src/summarize/rewrite-figures.ts
+// src/policy/rewrite-figures.ts
 var CHARS_PER_TOKEN = 4;
 var STUB_CHARS = 200;
 var SUMMARY_SHARE = 0.15;
@@ -11782,6 +11782,61 @@ function writeFlushMetrics(state, attempt) {
   } catch {}
 }
 
+// src/policy/flush-weighing.ts
+var IN_RUN_RECENT_TURNS = 2;
+function inRunCandidates(batches, currentTurn, forced) {
+  const older = batches.filter((b) => b.turnIndex <= currentTurn - IN_RUN_RECENT_TURNS);
+  if (forced)
+    return older;
+  let run = -1;
+  for (const b of batches)
+    if (b.userTurnGroup !== undefined && b.userTurnGroup > run)
+      run = b.userTurnGroup;
+  return older.filter((b) => b.userTurnGroup === run);
+}
+function weighFlushBatches(input) {
+  const stubbed = input.batches.filter((batch) => !isTrivialBatch(batch, input.minBatchChars));
+  if (stubbed.length === 0)
+    return nothingToRewrite(input.cache);
+  const figures = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary) : undefined;
+  const decision = decideFlush({ ...input, figures });
+  if (!input.bound)
+    return decision;
+  const { ledger, kind, enter } = input.bound;
+  return withDeferralBound(decision, ledger, kind, { items: savingsPerRequest(figures, input.main), enter });
+}
+function nothingToRewrite(cache) {
+  const reason = "the waiting outputs are all under the minimum batch size: they stay as they are and nothing is rewritten";
+  return { apply: true, record: { verdict: "apply", basis: "pays", reason, cache: { temperature: cache.temperature } } };
+}
+function savingsPerRequest(figures, main) {
+  const items = new Map;
+  for (const [key, tokens] of figures?.savedTokensByKey ?? [])
+    items.set(key, tokens * main.prices.cacheRead);
+  return items;
+}
+function weighChains(input) {
+  const figures = measureChainRewrite(input.messages, input.ranges, input.flushStart, input.stubbed);
+  if (!figures)
+    return;
+  const { entryWrittenAt, ...measured } = figures;
+  const age = entryWrittenAt === undefined ? {} : { entryAgeMs: input.now - entryWrittenAt };
+  const chainFigures = { ...measured, ...age, ...input.fused ? {} : { summarizerInputTokens: 0 } };
+  const rule = { ...input.cacheRule, ttlMs: input.main.ttlMs };
+  const verdict = weighRewrite(chainFigures, input.main, input.summarizer, input.expectedRequests, false, rule);
+  const { ledger } = input;
+  if (verdict.apply && input.flushApplies) {
+    ledger.settle("chains");
+    return { apply: true, netSaving: verdict.netSaving };
+  }
+  if (ledger.due("chains", verdict.rewriteCost)) {
+    ledger.settle("chains", true);
+    return { apply: true, netSaving: verdict.netSaving };
+  }
+  ledger.defer("chains", verdict.rewriteCost, savingsPerRequest(figures, input.main));
+  return { apply: false, netSaving: verdict.netSaving };
+}
+
 // src/host/flush-policy.ts
 function costPolicyActive(state) {
   const config = state.config.value;
@@ -11862,17 +11917,6 @@ function rewriteCacheRule(state, ctx) {
 function cacheTtlMs2(ctx) {
   return costModelFor(ctx.model).ttlMs;
 }
-var IN_RUN_RECENT_TURNS = 2;
-function inRunCandidates(batches, currentTurn, forced) {
-  const older = batches.filter((b) => b.turnIndex <= currentTurn - IN_RUN_RECENT_TURNS);
-  if (forced)
-    return older;
-  let run = -1;
-  for (const b of batches)
-    if (b.userTurnGroup !== undefined && b.userTurnGroup > run)
-      run = b.userTurnGroup;
-  return older.filter((b) => b.userTurnGroup === run);
-}
 function rewriteForced(state, ctx) {
   const pressure = state.config.value.contextPressure;
   const fraction = usageFraction(safeContextUsage(ctx));
@@ -11888,38 +11932,26 @@ function weighFlush(state, ctx, moment, opts = {}) {
     return;
   const messages = branchMessages2(ctx);
   const main = costModelFor(ctx.model);
-  const cache = state.cache.state(Date.now(), main.ttlMs);
-  const stubbed = batches.filter((batch) => !isTrivialBatch(batch, state.config.value.minBatchChars));
-  if (stubbed.length === 0)
-    return { decision: nothingToRewrite(cache), batches, messages };
-  const figures = messages ? measureRewrite(messages, stubbed, opts.closing, withoutSummaryPredicate(state, messages, stubbed)) : undefined;
-  let decision = decideFlush({
+  const decision = weighFlushBatches({
     moment,
-    cache,
+    batches,
+    messages,
+    closing: opts.closing,
+    minBatchChars: state.config.value.minBatchChars,
+    withoutSummary: messages ? withoutSummaryPredicate(state, messages, batches) : () => false,
+    cache: state.cache.state(Date.now(), main.ttlMs),
     main,
     summarizer: summarizerCostModel2(state, ctx),
-    figures,
     contextFraction: usageFraction(safeContextUsage(ctx)),
     pressure: state.config.value.contextPressure,
     promptsSoFar: messages ? messages.filter((m) => m?.role === "user").length : 0,
     runRequests: messages ? requestsSinceLastPrompt(messages) : 0,
-    cacheRule: rewriteCacheRule(state, ctx)
+    cacheRule: rewriteCacheRule(state, ctx),
+    ...opts.bound ? { bound: { ledger: state.ledger, ...opts.bound } } : {}
   });
-  if (opts.bound)
-    decision = withDeferralBound(decision, state.ledger, opts.bound.kind, { items: savingsPerRequest(figures, main), enter: opts.bound.enter });
   if (!opts.quiet)
     noteDecision(state, ctx, decision);
   return { decision, batches, messages };
-}
-function nothingToRewrite(cache) {
-  const reason = "the waiting outputs are all under the minimum batch size: they stay as they are and nothing is rewritten";
-  return { apply: true, record: { verdict: "apply", basis: "pays", reason, cache: { temperature: cache.temperature } } };
-}
-function savingsPerRequest(figures, main) {
-  const items = new Map;
-  for (const [key, tokens] of figures?.savedTokensByKey ?? [])
-    items.set(key, tokens * main.prices.cacheRead);
-  return items;
 }
 function chargeDeferrals(state, message) {
   if (message?.role !== "assistant" || !costPolicyActive(state))
@@ -11945,32 +11977,24 @@ function weighChainPass(state, ctx, closing, weighed, flushApplies = true) {
     return false;
   const ranges = previewEligibleChains(state, messages, closing).flatMap((chain) => resolveRange(chain, messages) ?? []);
   const pending = flushApplies ? pendingKeys(weighed.batches) : new Set;
-  const stubbed = (key) => pending.has(key) || state.indexer.isSummarized(key);
-  const start = flushApplies ? firstPendingIndex(messages, weighed.batches) : messages.length;
-  const figures = measureChainRewrite(messages, ranges, start, stubbed);
-  if (!figures)
+  const verdict = weighChains({
+    messages,
+    ranges,
+    flushStart: flushApplies ? firstPendingIndex(messages, weighed.batches) : messages.length,
+    stubbed: (key) => pending.has(key) || state.indexer.isSummarized(key),
+    flushApplies,
+    expectedRequests: weighed.decision.record.figures?.expectedRequests ?? 0,
+    now: Date.now(),
+    fused: state.config.value.chainCompression.fuseRangeSummary,
+    main: costModelFor(ctx.model),
+    summarizer: summarizerCostModel2(state, ctx),
+    cacheRule: rewriteCacheRule(state, ctx),
+    ledger: state.ledger
+  });
+  if (!verdict)
     return false;
-  const fused = state.config.value.chainCompression.fuseRangeSummary;
-  const { entryWrittenAt, ...measured } = figures;
-  const age = entryWrittenAt === undefined ? {} : { entryAgeMs: Date.now() - entryWrittenAt };
-  const chainFigures = { ...measured, ...age, ...fused ? {} : { summarizerInputTokens: 0 } };
-  const main = costModelFor(ctx.model);
-  const horizon = weighed.decision.record.figures?.expectedRequests ?? 0;
-  const verdict = weighRewrite(chainFigures, main, summarizerCostModel2(state, ctx), horizon, false, { ...rewriteCacheRule(state, ctx), ttlMs: main.ttlMs });
-  const pays = verdict.apply && flushApplies;
-  const apply = pays || boundChains(state, verdict.rewriteCost, savingsPerRequest(figures, main));
-  if (pays)
-    state.ledger.settle("chains");
-  weighed.decision.record.chains = { verdict: apply ? "apply" : "defer", netSaving: verdict.netSaving };
-  return apply;
-}
-function boundChains(state, rewriteCost, items) {
-  if (state.ledger.due("chains", rewriteCost)) {
-    state.ledger.settle("chains", true);
-    return true;
-  }
-  state.ledger.defer("chains", rewriteCost, items);
-  return false;
+  weighed.decision.record.chains = { verdict: verdict.apply ? "apply" : "defer", netSaving: verdict.netSaving };
+  return verdict.apply;
 }
 function summarizerCostModel2(state, ctx) {
   let model;

@@ -7,9 +7,9 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { projectBranchMessages } from "../capture/batch-capture.js";
 import { capturePendingBatches } from "../capture/pending-batches.js";
-import { type CacheState, requestUsageOf } from "../economics/cache-tracker.js";
-import { type CostModel, costModelFor } from "../economics/cost-model.js";
-import { decideFlush, type FlushDecision, type FlushMoment, withDeferralBound } from "../economics/flush-decision.js";
+import { requestUsageOf } from "../economics/cache-tracker.js";
+import { costModelFor } from "../economics/cost-model.js";
+import type { FlushDecision, FlushMoment } from "../economics/flush-decision.js";
 import type { DeferralKind } from "../economics/deferral-ledger.js";
 import { usageFraction } from "../summarize/budget.js";
 import { safeNotify } from "../summarize/delivery.js";
@@ -18,14 +18,14 @@ import { archivedCopyOf } from "../capture/exact-duplicate.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { isProtected } from "../capture/protected.js";
 import { splitBatches, staleOutputsOf, summariesMode } from "../summarize/summary-choice.js";
-import { isTrivialBatch } from "../summarize/flush-batches.js";
 import { type CapturedBatch, type CapturedToolCall, CUSTOM_TYPE_FLUSH_METRICS, type FlushDecisionRecord } from "../types.js";
 import type { ExtensionState } from "./extension-state.js";
 import type { ArchivedCounts, PolicyView } from "../ui/policy-status.js";
-import { chainItemKey, firstPendingIndex, measureChainRewrite, measureRewrite, pendingKeys } from "../summarize/rewrite-figures.js";
+import { chainItemKey, firstPendingIndex, pendingKeys } from "../policy/rewrite-figures.js";
+import { weighChains, weighFlushBatches } from "../policy/flush-weighing.js";
 import { previewEligibleChains } from "../summarize/chain-pass.js";
 import { resolveRange } from "../render/chain-range-prune.js";
-import { type RewriteCacheRule, type RewriteFigures, weighRewrite } from "../economics/rewrite-economics.js";
+import type { RewriteCacheRule } from "../economics/rewrite-economics.js";
 import { queryToolDeclared } from "../archive/query-tool-exposure.js";
 import { cacheRuleOf } from "../economics/prompt-cache.js";
 
@@ -115,23 +115,6 @@ export function cacheTtlMs(ctx: ExtensionContext): number {
   return costModelFor(ctx.model).ttlMs;
 }
 
-/** Within a run, the outputs of the latest tool turns stay raw: the model is likely still working with them. */
-const IN_RUN_RECENT_TURNS = 2;
-
-/**
- * The batches a run may flush before its reply: all but the latest tool turns, and of those only the
- * run's own unless the rewrite is forced anyway (pressure, cold cache). Earlier prompts' deferred batches
- * otherwise wait for a reply: rewriting them now would also rewrite this run's raw outputs, which are
- * written again once they are summarized themselves.
- */
-export function inRunCandidates(batches: CapturedBatch[], currentTurn: number, forced: boolean): CapturedBatch[] {
-  const older = batches.filter((b) => b.turnIndex <= currentTurn - IN_RUN_RECENT_TURNS);
-  if (forced) return older;
-  let run = -1;
-  for (const b of batches) if (b.userTurnGroup !== undefined && b.userTurnGroup > run) run = b.userTurnGroup;
-  return older.filter((b) => b.userTurnGroup === run);
-}
-
 /** Past `contextPressure`, or with the cache expired: a rewrite happens whatever it costs. */
 export function rewriteForced(state: ExtensionState, ctx: ExtensionContext): boolean {
   const pressure = state.config.value.contextPressure;
@@ -169,39 +152,25 @@ export function weighFlush(
   if (batches.length === 0) return undefined;
   const messages = branchMessages(ctx);
   const main = costModelFor(ctx.model);
-  // Batches under the minimum size are left as they are: they change nothing in the request.
-  const cache = state.cache.state(Date.now(), main.ttlMs);
-  const stubbed = batches.filter((batch) => !isTrivialBatch(batch, state.config.value.minBatchChars));
-  if (stubbed.length === 0) return { decision: nothingToRewrite(cache), batches, messages };
-  const figures = messages ? measureRewrite(messages, stubbed, opts.closing, withoutSummaryPredicate(state, messages, stubbed)) : undefined;
-  let decision = decideFlush({
+  const decision = weighFlushBatches({
     moment,
-    cache,
+    batches,
+    messages,
+    closing: opts.closing,
+    minBatchChars: state.config.value.minBatchChars,
+    withoutSummary: messages ? withoutSummaryPredicate(state, messages, batches) : () => false,
+    cache: state.cache.state(Date.now(), main.ttlMs),
     main,
     summarizer: summarizerCostModel(state, ctx),
-    figures,
     contextFraction: usageFraction(safeContextUsage(ctx)),
     pressure: state.config.value.contextPressure,
     promptsSoFar: messages ? messages.filter((m) => m?.role === "user").length : 0,
     runRequests: messages ? requestsSinceLastPrompt(messages) : 0,
     cacheRule: rewriteCacheRule(state, ctx),
+    ...(opts.bound ? { bound: { ledger: state.ledger, ...opts.bound } } : {}),
   });
-  if (opts.bound) decision = withDeferralBound(decision, state.ledger, opts.bound.kind, { items: savingsPerRequest(figures, main), enter: opts.bound.enter });
   if (!opts.quiet) noteDecision(state, ctx, decision);
   return { decision, batches, messages };
-}
-
-/** Waiting outputs all under the minimum batch size: the flush only records them, and changes nothing in the request. */
-function nothingToRewrite(cache: CacheState): FlushDecision {
-  const reason = "the waiting outputs are all under the minimum batch size: they stay as they are and nothing is rewritten";
-  return { apply: true, record: { verdict: "apply", basis: "pays", reason, cache: { temperature: cache.temperature } } };
-}
-
-/** What each rewritten item saves per request, in dollars at the cache-read price. */
-function savingsPerRequest(figures: RewriteFigures | undefined, main: CostModel): Map<string, number> {
-  const items = new Map<string, number>();
-  for (const [key, tokens] of figures?.savedTokensByKey ?? []) items.set(key, tokens * main.prices.cacheRead);
-  return items;
 }
 
 /** One main request was answered: each open deferral pays what its work still waiting would have saved on it. */
@@ -228,44 +197,32 @@ function withoutSummaryPredicate(state: ExtensionState, messages: any[], batches
 }
 
 /**
- * At a final reply: whether compressing the closed chains past the window pays now, over the horizon of the
- * flush weighed beside it (`flushApplies`: it rewrites from its first pending output, and stubs those
- * outputs; else the chain rewrite reaches to the end on its own). Its rewrite reaches further back than the
- * flush's, so it is weighed apart; a wait goes on the chains' deferral account, which compresses them once
- * waiting has cost what compressing owed. The verdict is added to the decision record.
+ * At a final reply: whether the closed chains past the window are compressed now (`weighChains`), beside the
+ * flush weighed with them (`flushApplies`: made now, rewriting from its first pending output and stubbing
+ * those outputs; else the chain rewrite reaches to the end on its own). The verdict is added to the record.
  */
 export function weighChainPass(state: ExtensionState, ctx: ExtensionContext, closing: unknown, weighed: WeighedFlush, flushApplies = true): boolean {
   const { messages } = weighed;
   if (!messages) return false;
   const ranges = previewEligibleChains(state, messages, closing).flatMap((chain) => resolveRange(chain, messages) ?? []);
   const pending = flushApplies ? pendingKeys(weighed.batches) : new Set<string>();
-  const stubbed = (key: string) => pending.has(key) || state.indexer.isSummarized(key);
-  const start = flushApplies ? firstPendingIndex(messages, weighed.batches) : messages.length;
-  const figures = measureChainRewrite(messages, ranges, start, stubbed);
-  if (!figures) return false;
-  const fused = state.config.value.chainCompression.fuseRangeSummary;
-  const { entryWrittenAt, ...measured } = figures;
-  const age = entryWrittenAt === undefined ? {} : { entryAgeMs: Date.now() - entryWrittenAt };
-  const chainFigures = { ...measured, ...age, ...(fused ? {} : { summarizerInputTokens: 0 }) };
-  const main = costModelFor(ctx.model);
-  const horizon = weighed.decision.record.figures?.expectedRequests ?? 0;
-  const verdict = weighRewrite(chainFigures, main, summarizerCostModel(state, ctx), horizon, false, { ...rewriteCacheRule(state, ctx), ttlMs: main.ttlMs });
-  // Alone, a chain rewrite is followed by the flush's own when it comes: while the flush waits, so do the chains, on their account.
-  const pays = verdict.apply && flushApplies;
-  const apply = pays || boundChains(state, verdict.rewriteCost, savingsPerRequest(figures, main));
-  if (pays) state.ledger.settle("chains");
-  weighed.decision.record.chains = { verdict: apply ? "apply" : "defer", netSaving: verdict.netSaving };
-  return apply;
-}
-
-/** A chain compression that does not pay yet: made once waiting for it has cost what it owed, else put on the account. */
-function boundChains(state: ExtensionState, rewriteCost: number, items: Map<string, number>): boolean {
-  if (state.ledger.due("chains", rewriteCost)) {
-    state.ledger.settle("chains", true);
-    return true;
-  }
-  state.ledger.defer("chains", rewriteCost, items);
-  return false;
+  const verdict = weighChains({
+    messages,
+    ranges,
+    flushStart: flushApplies ? firstPendingIndex(messages, weighed.batches) : messages.length,
+    stubbed: (key) => pending.has(key) || state.indexer.isSummarized(key),
+    flushApplies,
+    expectedRequests: weighed.decision.record.figures?.expectedRequests ?? 0,
+    now: Date.now(),
+    fused: state.config.value.chainCompression.fuseRangeSummary,
+    main: costModelFor(ctx.model),
+    summarizer: summarizerCostModel(state, ctx),
+    cacheRule: rewriteCacheRule(state, ctx),
+    ledger: state.ledger,
+  });
+  if (!verdict) return false;
+  weighed.decision.record.chains = { verdict: verdict.apply ? "apply" : "defer", netSaving: verdict.netSaving };
+  return verdict.apply;
 }
 
 function summarizerCostModel(state: ExtensionState, ctx: ExtensionContext) {

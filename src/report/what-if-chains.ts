@@ -20,7 +20,7 @@ import { inGraceRecoveryToolCallIds } from "../render/recovery-grace.js";
 import type { ContextPruneConfig } from "../types.js";
 import { resolveRange } from "../render/chain-range-prune.js";
 import { LONGEST_PREFIX, weighRewrite } from "../economics/rewrite-economics.js";
-import { measureChainRewrite } from "../summarize/rewrite-figures.js";
+import { measureChainRewrite } from "../policy/rewrite-figures.js";
 import type { CostModel } from "../economics/cost-model.js";
 import type { RewriteCacheRule } from "../economics/rewrite-economics.js";
 import type { SummarizerUse } from "./scenarios.js";

@@ -24,7 +24,7 @@ import { renderMessages } from "../render/pruner.js";
 import type { CostModel } from "../economics/cost-model.js";
 import { decideFlush } from "../economics/flush-decision.js";
 import type { RewriteCacheRule } from "../economics/rewrite-economics.js";
-import { firstPendingIndex, measureRewrite } from "../summarize/rewrite-figures.js";
+import { firstPendingIndex, measureRewrite } from "../policy/rewrite-figures.js";
 import { MAX_BUDGET_WINDOW } from "../summarize/budget.js";
 import { CUSTOM_TYPE_SUMMARY, type CapturedBatch, type ContextPruneConfig } from "../types.js";
 import type { ReplayRequest } from "./requests.js";

@@ -1,0 +1,123 @@
+/**
+ * The cost policy's weighing of a flush and of a chain pass, from figures the caller gathered: the host from
+ * the session (host/flush-policy.ts), the report's what-if from its replay (report/what-if.ts), so both
+ * decide the same way. Batches under `minBatchChars` are left out of the measure (a flush leaves them as they
+ * are), a wait is bounded by the deferral ledger, and the in-run candidates are chosen here. Pure.
+ */
+import type { CacheState } from "../economics/cache-tracker.js";
+import type { CostModel } from "../economics/cost-model.js";
+import type { DeferralKind, DeferralLedger } from "../economics/deferral-ledger.js";
+import { decideFlush, type FlushDecision, type FlushMoment, withDeferralBound } from "../economics/flush-decision.js";
+import { type RewriteCacheRule, type RewriteFigures, weighRewrite } from "../economics/rewrite-economics.js";
+import type { CapturedBatch, CapturedToolCall } from "../types.js";
+import { isTrivialBatch } from "../summarize/flush-batches.js";
+import { measureChainRewrite, measureRewrite } from "./rewrite-figures.js";
+
+/** Within a run, the outputs of the latest tool turns stay raw: the model is likely still working with them. */
+const IN_RUN_RECENT_TURNS = 2;
+
+/**
+ * The batches a run may flush before its reply: all but the latest tool turns, and of those only the
+ * run's own unless the rewrite is forced anyway (pressure, cold cache, the bound on waiting). Earlier
+ * prompts' deferred batches otherwise wait for a reply: rewriting them now would also rewrite this run's
+ * raw outputs, which are written again once they are summarized themselves.
+ */
+export function inRunCandidates(batches: CapturedBatch[], currentTurn: number, forced: boolean): CapturedBatch[] {
+  const older = batches.filter((b) => b.turnIndex <= currentTurn - IN_RUN_RECENT_TURNS);
+  if (forced) return older;
+  let run = -1;
+  for (const b of batches) if (b.userTurnGroup !== undefined && b.userTurnGroup > run) run = b.userTurnGroup;
+  return older.filter((b) => b.userTurnGroup === run);
+}
+
+/** What the weighing of one flush reads. */
+export interface FlushWeighingInput {
+  moment: FlushMoment;
+  batches: readonly CapturedBatch[];
+  /** The branch as messages; undefined when it could not be read (the moment then falls back). */
+  messages: readonly any[] | undefined;
+  /** The final reply about to be written, not yet on the branch. */
+  closing?: unknown;
+  minBatchChars: number;
+  /** Outputs stubbed with no summary (copies of archived ones, those `summaries` archives without one). */
+  withoutSummary: (call: CapturedToolCall) => boolean;
+  cache: CacheState;
+  main: CostModel;
+  summarizer: CostModel;
+  contextFraction: number | null;
+  pressure: number | null;
+  promptsSoFar: number;
+  runRequests: number;
+  cacheRule: RewriteCacheRule;
+  /** At a moment the policy acts on: the ledger, the account a wait goes on, and whether it enters the outputs. */
+  bound?: { ledger: DeferralLedger; kind: DeferralKind; enter: boolean };
+}
+
+export function weighFlushBatches(input: FlushWeighingInput): FlushDecision {
+  const stubbed = input.batches.filter((batch) => !isTrivialBatch(batch, input.minBatchChars));
+  if (stubbed.length === 0) return nothingToRewrite(input.cache);
+  const figures = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary) : undefined;
+  const decision = decideFlush({ ...input, figures });
+  if (!input.bound) return decision;
+  const { ledger, kind, enter } = input.bound;
+  return withDeferralBound(decision, ledger, kind, { items: savingsPerRequest(figures, input.main), enter });
+}
+
+/** Waiting outputs all under the minimum batch size: the flush only records them, and changes nothing in the request. */
+function nothingToRewrite(cache: CacheState): FlushDecision {
+  const reason = "the waiting outputs are all under the minimum batch size: they stay as they are and nothing is rewritten";
+  return { apply: true, record: { verdict: "apply", basis: "pays", reason, cache: { temperature: cache.temperature } } };
+}
+
+/** What each rewritten item saves per request, in dollars at the cache-read price. */
+function savingsPerRequest(figures: RewriteFigures | undefined, main: CostModel): Map<string, number> {
+  const items = new Map<string, number>();
+  for (const [key, tokens] of figures?.savedTokensByKey ?? []) items.set(key, tokens * main.prices.cacheRead);
+  return items;
+}
+
+/** What the weighing of a chain pass at a final reply reads. */
+export interface ChainWeighingInput {
+  messages: readonly any[];
+  /** The eligible chains' message ranges. */
+  ranges: ReadonlyArray<{ startIndex: number; endIndex: number }>;
+  /** Where the flush weighed beside it rewrites from (the end when it rewrites nothing), and what it stubs. */
+  flushStart: number;
+  stubbed: (key: string) => boolean;
+  /** The flush beside it is made now: a chain rewrite alone is followed by the flush's own when that comes. */
+  flushApplies: boolean;
+  /** The horizon the flush was weighed over. */
+  expectedRequests: number;
+  now: number;
+  fused: boolean;
+  main: CostModel;
+  summarizer: CostModel;
+  cacheRule: RewriteCacheRule;
+  ledger: DeferralLedger;
+}
+
+/**
+ * Whether the chain pass compresses now: it pays beside a flush made now, or waiting for it has cost what it
+ * owed (deferral ledger, `chains`); otherwise it goes on the chains' account. Undefined when there is nothing
+ * to compress. `netSaving` is the chain rewrite's own, for the decision record.
+ */
+export function weighChains(input: ChainWeighingInput): { apply: boolean; netSaving: number } | undefined {
+  const figures = measureChainRewrite(input.messages, input.ranges, input.flushStart, input.stubbed);
+  if (!figures) return undefined;
+  const { entryWrittenAt, ...measured } = figures;
+  const age = entryWrittenAt === undefined ? {} : { entryAgeMs: input.now - entryWrittenAt };
+  const chainFigures = { ...measured, ...age, ...(input.fused ? {} : { summarizerInputTokens: 0 }) };
+  const rule = { ...input.cacheRule, ttlMs: input.main.ttlMs };
+  const verdict = weighRewrite(chainFigures, input.main, input.summarizer, input.expectedRequests, false, rule);
+  const { ledger } = input;
+  if (verdict.apply && input.flushApplies) {
+    ledger.settle("chains");
+    return { apply: true, netSaving: verdict.netSaving };
+  }
+  if (ledger.due("chains", verdict.rewriteCost)) {
+    ledger.settle("chains", true);
+    return { apply: true, netSaving: verdict.netSaving };
+  }
+  ledger.defer("chains", verdict.rewriteCost, savingsPerRequest(figures, input.main));
+  return { apply: false, netSaving: verdict.netSaving };
+}
