@@ -424,7 +424,7 @@ export interface FlushDecisionRecord {
     /** Tokens before the rewrite point the provider's cache rule writes again (0 when it finds them). */
     rereadTokens?: number;
     /** The cache rule the rewrite was priced by, and whether the spare breakpoint was on. */
-    cacheRule?: "anthropic-breakpoints" | "longest-prefix";
+    cacheRule?: "anthropic-breakpoints" | "longest-prefix" | "uncached";
     breakpoint?: boolean;
   };
   /** A warm flush that pays: whether compressing the closed chains past the window pays too (dollars net). */

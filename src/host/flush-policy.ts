@@ -25,7 +25,8 @@ import { previewEligibleChains } from "../summarize/chain-pass.js";
 import { resolveRange } from "../render/chain-range-prune.js";
 import { type RewriteCacheRule, weighRewrite } from "../economics/rewrite-economics.js";
 import { queryToolDeclared } from "../archive/query-tool-exposure.js";
-import { cacheRuleOf } from "../economics/prompt-cache.js";
+import { cacheRouteOf } from "../economics/cache-route.js";
+import { processCacheEnv } from "../settings/cache-env.js";
 
 /** With `pruneOn: "on-demand"` nothing flushes on its own, so the cost policy has nothing to decide. */
 export function costPolicyActive(state: ExtensionState): boolean {
@@ -97,18 +98,27 @@ export function noteCacheWarming(state: ExtensionState, ctx: ExtensionContext): 
   }
 }
 
-/** The rule the session's provider caches by, and whether the spare breakpoint helps it (`cacheBreakpoint`, pruning on). */
+/** The rule the session's model caches by, and whether the spare breakpoint helps it (`cacheBreakpoint`, pruning on). */
 export function rewriteCacheRule(state: ExtensionState, ctx: ExtensionContext): RewriteCacheRule {
   const config = state.config.value;
+  const route = cacheRouteOf(ctx.model, processCacheEnv());
   return {
-    rule: cacheRuleOf(ctx.model?.api),
+    rule: route.rule,
     breakpoint: config.enabled && config.cacheBreakpoint,
     declaresTool: !queryToolDeclared(state.pi),
+    retention: route.retention,
+    ...(route.wire ? { wire: route.wire } : {}),
+    ...(route.problem ? { problem: route.problem } : {}),
   };
 }
 
+/** The session model's prices and cache lifetime under its route's retention. */
+export function mainCostModel(ctx: ExtensionContext) {
+  return costModelFor(ctx.model, cacheRouteOf(ctx.model, processCacheEnv()));
+}
+
 export function cacheTtlMs(ctx: ExtensionContext): number {
-  return costModelFor(ctx.model).ttlMs;
+  return mainCostModel(ctx).ttlMs;
 }
 
 /** Within a run, the outputs of the latest tool turns stay raw: the model is likely still working with them. */
@@ -158,7 +168,7 @@ export function weighFlush(
   const batches = opts.select ? opts.select(all) : all;
   if (batches.length === 0) return undefined;
   const messages = branchMessages(ctx);
-  const main = costModelFor(ctx.model);
+  const main = mainCostModel(ctx);
   const decision = decideFlush({
     moment,
     cache: state.cache.state(Date.now(), main.ttlMs),
@@ -208,7 +218,7 @@ export function weighChainPass(state: ExtensionState, ctx: ExtensionContext, clo
   const { entryWrittenAt, ...measured } = figures;
   const age = entryWrittenAt === undefined ? {} : { entryAgeMs: Date.now() - entryWrittenAt };
   const chainFigures = { ...measured, ...age, ...(fused ? {} : { summarizerInputTokens: 0 }) };
-  const main = costModelFor(ctx.model);
+  const main = mainCostModel(ctx);
   const horizon = weighed.decision.record.figures?.expectedRequests ?? 0;
   const verdict = weighRewrite(chainFigures, main, summarizerCostModel(state, ctx), horizon, false, { ...rewriteCacheRule(state, ctx), ttlMs: main.ttlMs });
   weighed.decision.record.chains = { verdict: verdict.apply ? "apply" : "defer", netSaving: verdict.netSaving };
@@ -269,7 +279,7 @@ export function policyView(state: ExtensionState, ctx: ExtensionContext): Policy
     cache: state.cache.state(Date.now(), cacheTtlMs(ctx)),
     pending,
     last: state.policy.last,
-    cacheRule: rewriteCacheRule(state, ctx),
+    cacheRule: { ...rewriteCacheRule(state, ctx), ttlMs: cacheTtlMs(ctx) },
     summaries: summariesMode(config),
     archived: archivedCounts(state),
   };

@@ -123,8 +123,8 @@ function readBody(req: IncomingMessage): Promise<string> {
 function planFor(reply: ScriptedReply, rec: RecordedRequest): StreamPlan {
   const prefix = rec.api === "anthropic-messages" ? "toolu" : "call";
   const cached = reply.promptTokens === undefined ? rec.cache : undefined;
-  // Anthropic's input_tokens leaves the cached tokens out; OpenAI's prompt_tokens counts them.
-  const billedPrompt = cached && (rec.api === "anthropic-messages" ? cached.inputTokens : cached.inputTokens + cached.cacheReadTokens);
+  // Anthropic's input_tokens leaves the cached tokens out; OpenAI's prompt_tokens counts them (reads, and OpenRouter's writes).
+  const billedPrompt = cached && (rec.api === "anthropic-messages" ? cached.inputTokens : cached.inputTokens + cached.cacheReadTokens + cached.cacheWriteTokens);
   return {
     model: rec.model,
     text: reply.text,
