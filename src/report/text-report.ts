@@ -111,7 +111,7 @@ export function totalsTable(scenarios: ScenarioSeries[], cache?: CacheReport): s
 export function cacheLines(report: ReplayReport): string[] {
   const cache = report.cache;
   const words = `cache rule: ${cacheRuleWords(cache.rule, cache.route.wire)}`;
-  if (cache.route.problem) return [`${words} (${cache.api ?? "API not recorded"}: ${cache.route.problem})`];
+  if (cache.route.problem) return [`${words} (${cache.route.problem})`];
   if (cache.rule !== "anthropic-breakpoints") return [`${words} (${cache.api ?? "API not recorded"})`];
   const rule = `${words}, ${
     cache.spareBreakpoint ? "with pi-condense's spare breakpoint" : "without pi-condense's spare breakpoint (cacheBreakpoint off)"
