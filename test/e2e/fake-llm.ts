@@ -107,8 +107,9 @@ function hasTools(body: any): boolean {
   return Array.isArray(body?.tools) && body.tools.length > 0;
 }
 
+/** The marker limits hold on both wires: an OpenAI-format body with `cache_control` goes to an Anthropic model (OpenRouter). */
 function validate(api: FakeApi, body: any): WireViolation | undefined {
-  return api === "anthropic-messages" ? (validateAnthropicBody(body) ?? validateAnthropicMessages(body?.messages)) : validateOpenAiMessages(body?.messages);
+  return validateAnthropicBody(body) ?? (api === "anthropic-messages" ? validateAnthropicMessages(body?.messages) : validateOpenAiMessages(body?.messages));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
