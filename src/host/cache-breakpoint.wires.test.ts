@@ -3,7 +3,7 @@
 // OpenRouter Anthropic model on chat completions (`cache_control` on a content part). The same rules on
 // each: one marker on an existing eligible block, never a fifth, never after thinking, copy-on-write,
 // everything else as pi-ai built it.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setSystemTime, test } from "bun:test";
 import type { Api, Message, Model } from "@earendil-works/pi-ai";
 import { getModel } from "@earendil-works/pi-ai/compat";
 import { piAiRequest, toolTurns, type TurnShape } from "../../test/pi-ai-request.js";
@@ -113,6 +113,17 @@ for (const wire of WIRES) {
       expect(scan.markedThinking).toBe(false);
       expect(scan.markers).toBeLessThanOrEqual(MAX_BREAKPOINTS);
       expect(marked(wire, out).length).toBeGreaterThanOrEqual(marked(wire, input).length);
+    });
+
+    test("a clock that went backwards finds no live entry: the body goes out as built, nothing thrown", async () => {
+      const state = handler();
+      for (let n = 1; n <= 30; n++) onBeforeProviderRequest(state, ctxOf(wire.model), { payload: await request(wire, toolTurns(wire.model, n)) });
+      setSystemTime(new Date(Date.now() - 3_600_000));
+      try {
+        expect(onBeforeProviderRequest(state, ctxOf(wire.model), { payload: await request(wire, toolTurns(wire.model, 30, { stubs: [4, 5, 6] })) })).toBeUndefined();
+      } finally {
+        setSystemTime();
+      }
     });
 
     test("a body that already carries four markers is sent as it is", async () => {
