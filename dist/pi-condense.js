@@ -4588,27 +4588,124 @@ function helpText() {
 `);
 }
 
-// src/economics/prompt-cache.ts
-var LOOKBACK_BLOCKS = 20;
-var MAX_BREAKPOINTS = 4;
-function cacheRuleOf(api) {
-  return api === "anthropic-messages" ? "anthropic-breakpoints" : "longest-prefix";
+// src/economics/cache-route.ts
+var KNOWN_APIS = new Set([
+  "anthropic-messages",
+  "bedrock-converse-stream",
+  "openai-completions",
+  "openai-responses",
+  "azure-openai-responses",
+  "openai-codex-responses",
+  "mistral-conversations",
+  "google-generative-ai",
+  "google-vertex",
+  "pi-messages"
+]);
+var NO_LONG_RETENTION = [
+  ["together", "api.together."],
+  ["cloudflare-workers-ai", "api.cloudflare.com"],
+  ["cloudflare-ai-gateway", "gateway.ai.cloudflare.com"],
+  ["nvidia", "integrate.api.nvidia.com"],
+  ["ant-ling", "api.ant-ling.com"]
+];
+var text = (value) => typeof value === "string" ? value : "";
+function compatOf(model) {
+  const compat = model.compat;
+  return typeof compat === "object" && compat !== null ? compat : {};
 }
-function cacheRuleOptions(api, modelId, ttlMs) {
-  const id = (modelId ?? "").toLowerCase();
-  if (cacheRuleOf(api) === "anthropic-breakpoints")
-    return { ttlMs, minTokens: anthropicMinimum(id) };
-  const openai = typeof api === "string" && api.startsWith("openai");
-  return { ttlMs, minTokens: 1024, increment: openai ? 128 : 1 };
+function nameCandidates(model) {
+  return [text(model.id), text(model.name)].filter((value) => value.length > 0).flatMap((value) => {
+    const lower = value.toLowerCase();
+    return [lower, lower.replace(/[\s_.:]+/g, "-")];
+  });
 }
-function anthropicMinimum(id) {
-  if (/opus-4-(5|6|7)|opus-4\.(5|6|7)|haiku-4-5|haiku-4\.5/.test(id))
+function bedrockCachePoints(model, env) {
+  const names = nameCandidates(model);
+  if (!names.some((s) => s.includes("claude")))
+    return env.AWS_BEDROCK_FORCE_CACHE === "1" ? "yes" : "no";
+  const cached = names.some((s) => /fable-5|opus-5|sonnet-5|haiku-5|-4-|claude-3-7-sonnet|claude-3-5-haiku/.test(s));
+  return cached ? "yes" : "claude-without";
+}
+function completionsCacheControl(model) {
+  const declared = compatOf(model).cacheControlFormat;
+  if (declared !== undefined && declared !== null)
+    return declared === "anthropic";
+  return model.provider === "openrouter" && text(model.id).startsWith("anthropic/");
+}
+function completionsLongRetention(model) {
+  const declared = compatOf(model).supportsLongCacheRetention;
+  if (typeof declared === "boolean")
+    return declared;
+  const baseUrl = text(model.baseUrl);
+  return !NO_LONG_RETENTION.some(([provider, host]) => model.provider === provider || baseUrl.includes(host));
+}
+function anthropicMinimum(model) {
+  const names = nameCandidates(model).join(" ");
+  if (/opus-4-(5|6|7)|haiku-4-5/.test(names))
     return 4096;
-  if (/sonnet-4-6|sonnet-4\.6|haiku-3/.test(id) || /claude-3-5-haiku|claude-3-haiku/.test(id))
+  if (/sonnet-4-6|haiku-3|claude-3-5-haiku|claude-3-haiku/.test(names))
     return 2048;
   return 1024;
 }
+function breakpoints(api, wire, model, long) {
+  return { api, rule: "anthropic-breakpoints", wire, retention: long ? "long" : "short", minTokens: anthropicMinimum(model), increment: 1 };
+}
+function longestPrefix(api, long, problem) {
+  const openai = api !== undefined && (api.startsWith("openai") || api.startsWith("azure-openai"));
+  return { api, rule: "longest-prefix", retention: long ? "long" : "short", minTokens: 1024, increment: openai ? 128 : 1, ...problem ? { problem } : {} };
+}
+function cacheRouteOf(model, env = {}) {
+  const api = typeof model?.api === "string" ? model.api : undefined;
+  const long = env.PI_CACHE_RETENTION === "long";
+  if (!model || api === undefined)
+    return longestPrefix(undefined, false, "the model names no API, so its cache rule is unknown");
+  if (!KNOWN_APIS.has(api))
+    return longestPrefix(api, false, `the API ${api} is not one pi-condense knows the cache rule of`);
+  if (api === "anthropic-messages")
+    return breakpoints(api, "anthropic", model, long && compatOf(model).supportsLongCacheRetention !== false);
+  if (api === "bedrock-converse-stream") {
+    const points = bedrockCachePoints(model, env);
+    if (points === "yes")
+      return breakpoints(api, "bedrock", model, long);
+    if (points === "claude-without") {
+      const id = text(model.id) || "this model";
+      return { api, rule: "uncached", retention: "short", minTokens: 0, increment: 1, problem: `pi-ai sends no cache points for ${id} on Bedrock, so nothing is cached` };
+    }
+  }
+  if (api === "openai-completions" && completionsCacheControl(model))
+    return breakpoints(api, "openai", model, long && completionsLongRetention(model));
+  return longestPrefix(api, long);
+}
+function cacheRuleOptions(route, ttlMs) {
+  return { ttlMs, minTokens: route.minTokens, ...route.increment > 1 ? { increment: route.increment } : {} };
+}
+var LONG_WRITE_FACTOR = 2;
+var WIRE_WORDS = {
+  anthropic: "(",
+  bedrock: "on Bedrock (cachePoint blocks, ",
+  openai: "through chat completions (cache_control on content parts, "
+};
+function cacheRuleWords(rule, wire) {
+  if (rule === "longest-prefix")
+    return "longest shared prefix";
+  if (rule === "uncached")
+    return "none";
+  return `Anthropic breakpoints ${WIRE_WORDS[wire ?? "anthropic"]}20-block lookback)`;
+}
+function retentionWords(retention, ttlMs) {
+  const minutes = Math.round(ttlMs / 60000);
+  const lifetime = minutes >= 60 && minutes % 60 === 0 ? `${minutes / 60} h` : `${minutes} min`;
+  if (retention === "short")
+    return `short retention: entries live ${lifetime}`;
+  return `long retention: entries live ${lifetime}, a write costs ${LONG_WRITE_FACTOR}x the input price`;
+}
+
+// src/economics/prompt-cache.ts
+var LOOKBACK_BLOCKS = 20;
+var MAX_BREAKPOINTS = 4;
 function createPromptCache(rule, options) {
+  if (rule === "uncached")
+    return new NoCache;
   return rule === "anthropic-breakpoints" ? new BreakpointCache(options) : new PrefixCache(options);
 }
 
@@ -4749,6 +4846,14 @@ class PrefixCache extends EntryCache {
   }
 }
 
+class NoCache {
+  rule = "uncached";
+  bill(request) {
+    const total = cumulativeTokens(request.blocks).at(-1);
+    return { input: total, cacheRead: 0, cacheWrite: 0, readBlocks: 0, prefixBreak: false, expired: false };
+  }
+}
+
 // src/economics/rewrite-economics.ts
 var LONGEST_PREFIX = { rule: "longest-prefix", breakpoint: false };
 function rereadTokens(figures, cache) {
@@ -4836,9 +4941,13 @@ function cacheLine(cache) {
   return `  cache: unknown (${cache.reason ?? "no figures"})${tail}`;
 }
 function cacheRuleLine(cache) {
-  if (cache.rule === "longest-prefix")
-    return "  cache rule: longest shared prefix";
-  return `  cache rule: Anthropic breakpoints (20-block lookback), spare breakpoint ${cache.breakpoint ? "on" : "off"}`;
+  const rule = `  cache rule: ${cacheRuleWords(cache.rule, cache.wire)}`;
+  if (cache.problem)
+    return `${rule} (${cache.problem})`;
+  if (cache.rule !== "anthropic-breakpoints")
+    return rule;
+  const retention = cache.ttlMs === undefined ? "" : `; ${retentionWords(cache.retention ?? "short", cache.ttlMs)}`;
+  return `${rule}, spare breakpoint ${cache.breakpoint ? "on" : "off"}${retention}`;
 }
 function pendingLine(pending) {
   if (!pending)
@@ -5312,23 +5421,24 @@ import { isAbsolute as isAbsolute2, join as join4, resolve as resolve2 } from "n
 // src/economics/cost-model.ts
 import { getPromptCacheTtlMs } from "@earendil-works/pi-ai";
 var DEFAULT_CACHE_TTL_MS = 5 * 60000;
+var LONG_CACHE_TTL_MS = 60 * 60000;
 var PER_MILLION = 1e6;
 function positive(value) {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
 }
-function cacheTtlMs(model, notes) {
+function cacheTtlMs(model, retention, longBreakpoints, notes) {
   let ttl;
   try {
-    ttl = getPromptCacheTtlMs(model, undefined);
+    ttl = getPromptCacheTtlMs(model, { cacheRetention: retention });
   } catch {
     ttl = undefined;
   }
   if (ttl !== undefined && Number.isFinite(ttl) && ttl > 0)
     return ttl;
-  notes.push("the catalog gives no cache lifetime: assuming 5 minutes");
-  return DEFAULT_CACHE_TTL_MS;
+  notes.push(`the catalog gives no cache lifetime: assuming ${longBreakpoints ? "1 hour" : "5 minutes"}`);
+  return longBreakpoints ? LONG_CACHE_TTL_MS : DEFAULT_CACHE_TTL_MS;
 }
-function costModelFor(model) {
+function costModelFor(model, route) {
   const notes = [];
   const label = model ? `${String(model.provider)}/${String(model.id)}` : "no model";
   const cost = model?.cost;
@@ -5345,13 +5455,30 @@ function costModelFor(model) {
   const output = positive(cost?.output);
   if (output === undefined)
     notes.push("no output price: assuming 5x the input price");
+  const missingPrices = ["cacheRead", "cacheWrite", "output"].filter((key) => positive(cost?.[key]) === undefined);
+  const long = route?.retention === "long" && route.rule === "anthropic-breakpoints";
+  if (long && write !== undefined)
+    notes.push(`long cache retention: a write costs ${LONG_WRITE_FACTOR}x the input price`);
   const prices = {
     input: input / PER_MILLION,
     output: (output ?? input * 5) / PER_MILLION,
     cacheRead: (read ?? input * 0.1) / PER_MILLION,
-    cacheWrite: (write ?? input) / PER_MILLION
+    cacheWrite: (long && write !== undefined ? input * LONG_WRITE_FACTOR : write ?? input) / PER_MILLION
   };
-  return { priced: true, prices, ttlMs: cacheTtlMs(model, notes), notes, label };
+  return {
+    priced: true,
+    prices,
+    ttlMs: cacheTtlMs(model, route?.retention ?? "short", long, notes),
+    notes,
+    label,
+    ...missingPrices.length > 0 ? { missingPrices } : {},
+    ...long ? { longRetention: true } : {}
+  };
+}
+
+// src/settings/cache-env.ts
+function processCacheEnv() {
+  return { PI_CACHE_RETENTION: process.env.PI_CACHE_RETENTION, AWS_BEDROCK_FORCE_CACHE: process.env.AWS_BEDROCK_FORCE_CACHE };
 }
 
 // src/report/report-args.ts
@@ -5515,9 +5642,12 @@ function totalsTable(scenarios, cache) {
 }
 function cacheLines(report) {
   const cache = report.cache;
+  const words = `cache rule: ${cacheRuleWords(cache.rule, cache.route.wire)}`;
+  if (cache.route.problem)
+    return [`${words} (${cache.route.problem})`];
   if (cache.rule !== "anthropic-breakpoints")
-    return [`cache rule: longest shared prefix (${cache.api ?? "API not recorded"})`];
-  const rule = `cache rule: Anthropic breakpoints (${LOOKBACK_BLOCKS}-block lookback), ${cache.spareBreakpoint ? "with pi-condense's spare breakpoint" : "without pi-condense's spare breakpoint (cacheBreakpoint off)"}`;
+    return [`${words} (${cache.api ?? "API not recorded"})`];
+  const rule = `${words}, ${cache.spareBreakpoint ? "with pi-condense's spare breakpoint" : "without pi-condense's spare breakpoint (cacheBreakpoint off)"}; ${retentionWords(cache.route.retention, report.cost.ttlMs)}`;
   const whatIf = report.scenarios.find((s) => s.name === "whatif");
   const other = cache.whatIfOther;
   if (!whatIf || !other)
@@ -6296,10 +6426,10 @@ class StableMessages {
   }
 }
 var CHARS_PER_RULE_TOKEN = 4;
-function cacheSetup(api, modelId, ttlMs) {
-  const tokens = cacheRuleOptions(api, modelId, ttlMs);
+function cacheSetup(route, ttlMs) {
+  const tokens = cacheRuleOptions(route, ttlMs);
   return {
-    rule: cacheRuleOf(api),
+    rule: route.rule,
     options: {
       ttlMs,
       minTokens: tokens.minTokens * CHARS_PER_RULE_TOKEN,
@@ -8846,6 +8976,14 @@ function cacheOf(cache) {
 function fallbackReason(input) {
   if (!input.main.priced)
     return `${input.main.label} has no price in the catalog`;
+  if (input.cacheRule?.problem)
+    return input.cacheRule.problem;
+  const missing = input.main.missingPrices ?? [];
+  if (missing.includes("cacheRead"))
+    return `${input.main.label} has no cache-read price in the catalog`;
+  if (input.cacheRule?.rule === "anthropic-breakpoints" && missing.includes("cacheWrite")) {
+    return `${input.main.label} has no cache-write price in the catalog, which its breakpoint cache bills`;
+  }
   if (input.cache.requests === 0)
     return "the provider reports no usage";
   if (input.cache.temperature === "unknown")
@@ -9518,9 +9656,13 @@ function sum2(values) {
 async function replaySession(options) {
   const requests = buildRequests(options.branch);
   const last = requests[requests.length - 1];
-  const { cost, contextWindow, api: catalogApi } = options.priceAs ? options.costModelOf(options.priceAs.provider, options.priceAs.id) : options.costModelOf(last?.provider, last?.model);
-  const api = options.priceAs ? catalogApi ?? last?.api : last?.api;
-  const plan = { setup: cacheSetup(api, options.priceAs?.id ?? last?.model, cost.ttlMs), api, spareBreakpoint: options.config.cacheBreakpoint };
+  const found = options.priceAs ? options.costModelOf(options.priceAs.provider, options.priceAs.id) : options.costModelOf(last?.provider, last?.model);
+  const api = options.priceAs ? found.api ?? last?.api : last?.api;
+  const identity = { api, provider: options.priceAs?.provider ?? last?.provider, id: options.priceAs?.id ?? last?.model };
+  const route = cacheRouteOf({ ...found.model, ...identity }, options.cacheEnv);
+  const cost = found.model ? costModelFor(found.model, route) : found.cost;
+  const { contextWindow } = found;
+  const plan = { setup: cacheSetup(route, cost.ttlMs), api, spareBreakpoint: options.config.cacheBreakpoint };
   const summaryEstimate = calibrateSummaryEstimate(options.branch);
   const recorded = hasPrunerEntries(options.branch);
   const scenarios = [noPruningScenario()];
@@ -9528,7 +9670,8 @@ async function replaySession(options) {
     scenarios.push(actualScenario(options.branch, options.config));
   const config = options.config;
   const costPolicy = config.flushPolicy === "cost" && config.pruneOn === "agent-message" && cost.priced;
-  const policy = costPolicy ? { main: cost, summarizer: summarizerCostModel(options, cost), cacheRule: { rule: plan.setup.rule, breakpoint: plan.spareBreakpoint } } : undefined;
+  const cacheRule = { rule: route.rule, breakpoint: plan.spareBreakpoint, retention: route.retention, ...route.problem ? { problem: route.problem } : {} };
+  const policy = costPolicy ? { main: cost, summarizer: summarizerCostModel(options, cost), cacheRule } : undefined;
   scenarios.push(whatIfScenario(config, summaryEstimate, contextWindow, WHAT_IF, policy));
   const runs = await runAll(scenarios, requests, plan, options);
   const tokens = calibrateTokens(requests, runs[recorded ? 1 : 0]);
@@ -9536,7 +9679,7 @@ async function replaySession(options) {
   const trustRecorded = options.priceAs === undefined;
   const series_ = runs.map((run) => series(run, run.steps, requests, cost, summarizerCost, tokens.charsPerToken, trustRecorded));
   const whatIfRun = runs.find((run) => run.scenario.name === "whatif");
-  const cache = { rule: plan.setup.rule, api, spareBreakpoint: plan.setup.rule === "anthropic-breakpoints" && plan.spareBreakpoint };
+  const cache = { rule: plan.setup.rule, api, route, spareBreakpoint: plan.setup.rule === "anthropic-breakpoints" && plan.spareBreakpoint };
   if (whatIfRun && whatIfRun.alternative.length === whatIfRun.steps.length && plan.setup.rule === "anthropic-breakpoints") {
     const totals = series(whatIfRun, whatIfRun.alternative, requests, cost, summarizerCost, tokens.charsPerToken, trustRecorded).totals;
     cache.whatIfOther = { spareBreakpoint: !plan.spareBreakpoint, totals };
@@ -9791,6 +9934,7 @@ async function runReport(options) {
       overrides: options.overrides,
       priceAs: options.priceAs,
       costModelOf: options.costModelOf,
+      ...options.cacheEnv ? { cacheEnv: options.cacheEnv } : {},
       onProgress: options.onProgress,
       yieldEvery: options.yieldEvery
     });
@@ -9860,9 +10004,10 @@ var reportCommand = async (deps, ctx, args) => {
       yieldEvery: onProgress ? PROGRESS_EVERY : 0,
       ...parsed.path === undefined ? { contextSent: contextSentText(deps.getLiveReclaim()) } : {},
       onProgress,
+      cacheEnv: processCacheEnv(),
       costModelOf: (provider, id) => {
         const model = catalogModel(ctx, provider, id);
-        return { cost: costModelFor(model), contextWindow: model?.contextWindow, api: model?.api };
+        return { cost: costModelFor(model), contextWindow: model?.contextWindow, api: model?.api, ...model ? { model } : {} };
       }
     });
     showReport(deps.pi, ctx, result.text, result.level);
@@ -10776,47 +10921,57 @@ function isIdle(ctx) {
 // src/host/cache-breakpoint.ts
 import { createHash as createHash6 } from "node:crypto";
 
-// src/economics/anthropic-payload.ts
-var MARKABLE_TYPES = new Set(["text", "image", "document", "search_result", "tool_use", "tool_result", "tool_addition", "tool_removal"]);
-var THINKING_TYPES = new Set(["thinking", "redacted_thinking"]);
+// src/economics/payload-scan.ts
 var isObject2 = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
-var hasMarker = (block) => block.cache_control !== undefined && block.cache_control !== null;
 
 class MarkerTally {
   count = 0;
   markedThinking = false;
   values = new Set;
   first;
-  note(block) {
-    if (!hasMarker(block))
-      return false;
+  note(value, onThinking) {
     this.count++;
-    if (THINKING_TYPES.has(block.type))
+    if (onThinking)
       this.markedThinking = true;
     if (this.values.size === 0)
-      this.first = block.cache_control;
-    this.values.add(JSON.stringify(block.cache_control));
-    return true;
+      this.first = value;
+    this.values.add(JSON.stringify(value));
   }
-  noteNested(block) {
-    let any = false;
-    if (Array.isArray(block.content)) {
-      for (const inner of block.content)
-        if (isObject2(inner) && this.note(inner))
-          any = true;
-    }
-    return any;
-  }
-  get cacheControl() {
+  get value() {
     return this.values.size === 1 ? this.first : undefined;
   }
+}
+function replacedAt(list, index, item) {
+  return list.map((current, i) => i === index ? item : current);
+}
+function normalizedToolUseId(id) {
+  return id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
+}
+
+// src/economics/anthropic-payload.ts
+var MARKABLE_TYPES = new Set(["text", "image", "document", "search_result", "tool_use", "tool_result", "tool_addition", "tool_removal"]);
+var THINKING_TYPES = new Set(["thinking", "redacted_thinking"]);
+var hasMarker = (block) => block.cache_control !== undefined && block.cache_control !== null;
+function noteMarker(tally, block) {
+  if (!hasMarker(block))
+    return false;
+  tally.note(block.cache_control, THINKING_TYPES.has(block.type));
+  return true;
+}
+function noteNested(tally, block) {
+  let any = false;
+  if (Array.isArray(block.content)) {
+    for (const inner of block.content)
+      if (isObject2(inner) && noteMarker(tally, inner))
+        any = true;
+  }
+  return any;
 }
 function scanAnthropicPayload(payload, digest) {
   if (!isObject2(payload) || !Array.isArray(payload.messages))
     return;
   const tally = new MarkerTally;
-  if (hasMarker(payload))
-    tally.note(payload);
+  noteMarker(tally, payload);
   const blocks = [];
   const push = (prefix, value, place, marked, eligible) => {
     const { cache_control: _marker, ...rest } = value;
@@ -10828,8 +10983,8 @@ function scanAnthropicPayload(payload, digest) {
   const add = (prefix, block, place, markable) => {
     if (!isObject2(block))
       return false;
-    const own = tally.note(block);
-    const marked = tally.noteNested(block) || own;
+    const own = noteMarker(tally, block);
+    const marked = noteNested(tally, block) || own;
     push(prefix, block, place, marked, !marked && markable(block));
     return true;
   };
@@ -10867,7 +11022,7 @@ function scanAnthropicPayload(payload, digest) {
         return;
     }
   }
-  return { blocks, markers: tally.count, cacheControl: tally.cacheControl, markedThinking: tally.markedThinking };
+  return { blocks, markers: tally.count, cacheControl: tally.value, markedThinking: tally.markedThinking };
 }
 function withMarker(payload, place, cacheControl) {
   const body = payload;
@@ -10875,7 +11030,7 @@ function withMarker(payload, place, cacheControl) {
   const replaced = (list, index) => {
     if (!Array.isArray(list) || index === undefined || !isObject2(list[index]))
       return;
-    return list.map((item, i) => i === index ? mark(item) : item);
+    return replacedAt(list, index, mark(list[index]));
   };
   if (place.section === "tools") {
     const tools = replaced(body.tools, place.index);
@@ -10890,11 +11045,185 @@ function withMarker(payload, place, cacheControl) {
   const content = isObject2(message) ? replaced(message.content, place.index) : undefined;
   if (!content)
     return payload;
-  return { ...body, messages: messages.map((m, i) => i === place.message ? { ...m, content } : m) };
+  return { ...body, messages: replacedAt(messages, place.message, { ...message, content }) };
 }
+var anthropicCodec = {
+  modelOf: (payload) => isObject2(payload) && typeof payload.model === "string" ? payload.model : undefined,
+  scan: scanAnthropicPayload,
+  withMarker,
+  toolUseId: normalizedToolUseId
+};
+
+// src/economics/bedrock-payload.ts
+var TOOL_KINDS = new Set(["toolSpec"]);
+var SYSTEM_KINDS = new Set(["text"]);
+var MESSAGE_KINDS = new Set(["text", "image", "document", "video", "toolUse", "toolResult"]);
+var REASONING = "reasoningContent";
+var isCachePoint = (block) => block.cachePoint !== undefined && block.cachePoint !== null;
+function scanBedrockPayload(payload, digest) {
+  if (!isObject2(payload) || !Array.isArray(payload.messages))
+    return;
+  const tally = new MarkerTally;
+  const blocks = [];
+  let lastIsReasoning = false;
+  const read = (list, prefix, placeOf, kinds) => {
+    if (!Array.isArray(list))
+      return false;
+    for (const [index, block] of list.entries()) {
+      if (!isObject2(block))
+        return false;
+      if (isCachePoint(block)) {
+        tally.note(block.cachePoint, lastIsReasoning);
+        const last = blocks.at(-1);
+        if (last)
+          blocks[blocks.length - 1] = { ...last, marked: true, eligible: false };
+        continue;
+      }
+      const json = JSON.stringify(block);
+      const result = isObject2(block.toolResult) && typeof block.toolResult.toolUseId === "string" ? block.toolResult.toolUseId : undefined;
+      const eligible = Object.keys(block).length === 1 && kinds.has(Object.keys(block)[0]);
+      blocks.push({ key: `${prefix}:${digest(json)}`, tokens: json.length / 4, marked: false, eligible, place: placeOf(index), ...result !== undefined ? { toolUseId: result } : {} });
+      lastIsReasoning = block[REASONING] !== undefined;
+    }
+    return true;
+  };
+  const { toolConfig, system, messages } = payload;
+  if (toolConfig !== undefined && toolConfig !== null) {
+    if (!isObject2(toolConfig))
+      return;
+    if (toolConfig.tools !== undefined && !read(toolConfig.tools, "tool", (index) => ({ section: "tools", index }), TOOL_KINDS))
+      return;
+  }
+  if (system !== undefined && !read(system, "system", (index) => ({ section: "system", index }), SYSTEM_KINDS))
+    return;
+  for (const [message, entry] of messages.entries()) {
+    if (!isObject2(entry) || typeof entry.role !== "string")
+      return;
+    if (!read(entry.content, `${message}:${entry.role}`, (index) => ({ section: "messages", message, index }), MESSAGE_KINDS))
+      return;
+  }
+  return { blocks, markers: tally.count, cacheControl: tally.value, markedThinking: tally.markedThinking };
+}
+function withCachePoint(payload, place, cachePoint) {
+  const body = payload;
+  const inserted = (list, index) => {
+    if (!Array.isArray(list) || index === undefined || !isObject2(list[index]))
+      return;
+    return [...list.slice(0, index + 1), { cachePoint }, ...list.slice(index + 1)];
+  };
+  if (place.section === "tools") {
+    const toolConfig = body.toolConfig;
+    const tools = isObject2(toolConfig) ? inserted(toolConfig.tools, place.index) : undefined;
+    return tools ? { ...body, toolConfig: { ...toolConfig, tools } } : payload;
+  }
+  if (place.section === "system") {
+    const system = inserted(body.system, place.index);
+    return system ? { ...body, system } : payload;
+  }
+  const messages = body.messages;
+  const message = Array.isArray(messages) ? messages[place.message] : undefined;
+  const content = isObject2(message) ? inserted(message.content, place.index) : undefined;
+  if (!content)
+    return payload;
+  return { ...body, messages: replacedAt(messages, place.message, { ...message, content }) };
+}
+var bedrockCodec = {
+  modelOf: (payload) => isObject2(payload) && typeof payload.modelId === "string" ? payload.modelId : undefined,
+  scan: scanBedrockPayload,
+  withMarker: withCachePoint,
+  toolUseId: normalizedToolUseId
+};
+
+// src/economics/openai-payload.ts
+var MARKED_ROLES = new Set(["system", "developer", "user", "assistant", "tool"]);
+var markerOf = (value) => value.cache_control !== undefined && value.cache_control !== null ? value.cache_control : undefined;
+function scanOpenAiPayload(payload, digest) {
+  if (!isObject2(payload) || !Array.isArray(payload.messages))
+    return;
+  const tally = new MarkerTally;
+  const blocks = [];
+  const push = (prefix, value, place, eligible, toolUseId) => {
+    const marker = isObject2(value) ? markerOf(value) : undefined;
+    if (marker !== undefined)
+      tally.note(marker, false);
+    const { cache_control: _marker, ...rest } = isObject2(value) ? value : { value };
+    const json = JSON.stringify(rest);
+    blocks.push({ key: `${prefix}:${digest(json)}`, tokens: json.length / 4, marked: marker !== undefined, eligible: eligible && marker === undefined, place, ...toolUseId !== undefined ? { toolUseId } : {} });
+  };
+  const { tools, messages } = payload;
+  if (tools !== undefined) {
+    if (!Array.isArray(tools))
+      return;
+    for (const [index, tool] of tools.entries()) {
+      if (!isObject2(tool))
+        return;
+      push("tool", tool, { section: "tools", index }, true);
+    }
+  }
+  for (const [message, entry] of messages.entries()) {
+    if (!isObject2(entry) || typeof entry.role !== "string")
+      return;
+    const prefix = `${message}:${entry.role}`;
+    const markable = MARKED_ROLES.has(entry.role);
+    const toolUseId = entry.role === "tool" && typeof entry.tool_call_id === "string" ? entry.tool_call_id : undefined;
+    if (markerOf(entry) !== undefined)
+      tally.note(markerOf(entry), false);
+    const reasoning = Array.isArray(entry.reasoning_details) ? entry.reasoning_details : [];
+    for (const [index, detail] of reasoning.entries())
+      push(`${prefix}:reasoning:${index}`, detail, { section: "messages", message, index: undefined }, false);
+    const { content } = entry;
+    if (typeof content === "string") {
+      if (content.length > 0)
+        push(prefix, { type: "text", text: content }, { section: "messages", message, index: undefined }, markable, toolUseId);
+    } else if (Array.isArray(content)) {
+      for (const [index, part] of content.entries()) {
+        if (!isObject2(part))
+          return;
+        const text = part.type === "text" && typeof part.text === "string" && part.text.length > 0;
+        push(prefix, part, { section: "messages", message, index }, markable && text, toolUseId);
+      }
+    } else if (content !== null && content !== undefined)
+      return;
+    const calls = Array.isArray(entry.tool_calls) ? entry.tool_calls : [];
+    for (const [index, call] of calls.entries())
+      push(`${prefix}:call:${index}`, call, { section: "messages", message, index: undefined }, false);
+  }
+  return { blocks, markers: tally.count, cacheControl: tally.value, markedThinking: false };
+}
+function withCacheControl(payload, place, cacheControl) {
+  const body = payload;
+  if (place.section === "tools") {
+    const tools = body.tools;
+    if (!Array.isArray(tools) || !isObject2(tools[place.index]))
+      return payload;
+    return { ...body, tools: replacedAt(tools, place.index, { ...tools[place.index], cache_control: cacheControl }) };
+  }
+  if (place.section !== "messages")
+    return payload;
+  const messages = body.messages;
+  const message = Array.isArray(messages) ? messages[place.message] : undefined;
+  if (!isObject2(message))
+    return payload;
+  const { content } = message;
+  let marked;
+  if (place.index === undefined && typeof content === "string" && content.length > 0)
+    marked = [{ type: "text", text: content, cache_control: cacheControl }];
+  else if (place.index !== undefined && Array.isArray(content) && isObject2(content[place.index]) && content[place.index].type === "text") {
+    marked = replacedAt(content, place.index, { ...content[place.index], cache_control: cacheControl });
+  }
+  if (!marked)
+    return payload;
+  return { ...body, messages: replacedAt(messages, place.message, { ...message, content: marked }) };
+}
+var openAiCodec = {
+  modelOf: (payload) => isObject2(payload) && typeof payload.model === "string" ? payload.model : undefined,
+  scan: scanOpenAiPayload,
+  withMarker: withCacheControl,
+  toolUseId: (id) => id
+};
 
 // src/host/cache-breakpoint.ts
-var API = "anthropic-messages";
+var CODECS = { anthropic: anthropicCodec, bedrock: bedrockCodec, openai: openAiCodec };
 var MAX_REMEMBERED = 8;
 var sha1 = (text) => createHash6("sha1").update(text).digest("base64");
 
@@ -10908,12 +11237,11 @@ class SpareBreakpoint {
     this.remembered.clear();
   }
   place(payload, facts) {
-    const modelId = typeof payload === "object" && payload !== null ? payload.model : undefined;
-    if (typeof modelId !== "string")
-      return;
+    let modelId;
     let scan;
     try {
-      scan = scanAnthropicPayload(payload, sha1);
+      modelId = facts.codec.modelOf(payload);
+      scan = modelId === undefined ? undefined : facts.codec.scan(payload, sha1);
     } catch {
       return;
     }
@@ -10921,13 +11249,13 @@ class SpareBreakpoint {
       return;
     const name = `${facts.sessionId}\x00${modelId}`;
     const previous = this.remembered.get(name);
-    const memory = previous ?? { keys: [], cache: createPromptCache("anthropic-breakpoints", cacheRuleOptions(API, modelId, facts.ttlMs)) };
+    const memory = previous ?? { keys: [], cache: createPromptCache("anthropic-breakpoints", { ttlMs: facts.ttlMs, minTokens: facts.minTokens }) };
     const at = this.now();
     const blocks = scan.blocks.map((b) => ({ key: b.key, tokens: b.tokens, breakpoint: b.marked }));
     const index = previous && !facts.cacheUnused ? spareIndex(scan, blocks, memory, at, facts) : undefined;
     let result;
     if (index !== undefined) {
-      result = withMarker(payload, scan.blocks[index].place, structuredClone(scan.cacheControl));
+      result = facts.codec.withMarker(payload, scan.blocks[index].place, structuredClone(scan.cacheControl));
       blocks[index] = { ...blocks[index], breakpoint: true };
     }
     memory.cache.bill({ at, blocks });
@@ -10956,20 +11284,17 @@ function spareIndex(scan, blocks, memory, at, facts) {
     pending: () => facts.pending ?? new Set,
     chainStart: () => {
       const id = facts.chainStart?.();
-      return id === undefined ? undefined : anthropicToolUseId(id);
+      return id === undefined ? undefined : facts.codec.toolUseId(id);
     }
   });
   return index !== undefined && scan.blocks[index]?.eligible ? index : undefined;
 }
-function anthropicToolUseId(id) {
-  return id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
-}
-function pendingToolUseIds(batches) {
+function pendingToolUseIds(batches, codec) {
   const ids = new Set;
   for (const batch of batches)
     for (const call of batch.toolCalls)
       if (typeof call.toolCallId === "string")
-        ids.add(anthropicToolUseId(call.toolCallId));
+        ids.add(codec.toolUseId(call.toolCallId));
   return ids;
 }
 function onBeforeProviderRequest(state, ctx, event) {
@@ -10978,7 +11303,8 @@ function onBeforeProviderRequest(state, ctx, event) {
     state.breakpoint.forget();
     return;
   }
-  if (ctx.model?.api !== API)
+  const route = cacheRouteOf(ctx.model, processCacheEnv());
+  if (route.wire === undefined)
     return;
   let sessionId;
   try {
@@ -10988,11 +11314,14 @@ function onBeforeProviderRequest(state, ctx, event) {
   }
   if (typeof sessionId !== "string")
     return;
+  const codec = CODECS[route.wire];
   return state.breakpoint.place(event?.payload, {
     sessionId,
-    ttlMs: costModelFor(ctx.model).ttlMs,
+    codec,
+    minTokens: route.minTokens,
+    ttlMs: costModelFor(ctx.model, route).ttlMs,
     cacheUnused: state.cache.requests > 0 && !state.cache.reportsCacheUse,
-    pending: pendingToolUseIds(state.pending),
+    pending: pendingToolUseIds(state.pending, codec),
     ...state.nextChainStart ? { chainStart: state.nextChainStart } : {}
   });
 }
@@ -11908,14 +12237,21 @@ function noteCacheWarming(state, ctx) {
 }
 function rewriteCacheRule(state, ctx) {
   const config = state.config.value;
+  const route = cacheRouteOf(ctx.model, processCacheEnv());
   return {
-    rule: cacheRuleOf(ctx.model?.api),
+    rule: route.rule,
     breakpoint: config.enabled && config.cacheBreakpoint,
-    declaresTool: !queryToolDeclared(state.pi)
+    declaresTool: !queryToolDeclared(state.pi),
+    retention: route.retention,
+    ...route.wire ? { wire: route.wire } : {},
+    ...route.problem ? { problem: route.problem } : {}
   };
 }
+function mainCostModel(ctx) {
+  return costModelFor(ctx.model, cacheRouteOf(ctx.model, processCacheEnv()));
+}
 function cacheTtlMs2(ctx) {
-  return costModelFor(ctx.model).ttlMs;
+  return mainCostModel(ctx).ttlMs;
 }
 function rewriteForced(state, ctx) {
   const pressure = state.config.value.contextPressure;
@@ -11931,7 +12267,7 @@ function weighFlush(state, ctx, moment, opts = {}) {
   if (batches.length === 0)
     return;
   const messages = branchMessages2(ctx);
-  const main = costModelFor(ctx.model);
+  const main = mainCostModel(ctx);
   const decision = weighFlushBatches({
     moment,
     batches,
@@ -11986,7 +12322,7 @@ function weighChainPass(state, ctx, closing, weighed, flushApplies = true) {
     expectedRequests: weighed.decision.record.figures?.expectedRequests ?? 0,
     now: Date.now(),
     fused: state.config.value.chainCompression.fuseRangeSummary,
-    main: costModelFor(ctx.model),
+    main: mainCostModel(ctx),
     summarizer: summarizerCostModel2(state, ctx),
     cacheRule: rewriteCacheRule(state, ctx),
     ledger: state.ledger
@@ -12047,7 +12383,7 @@ function policyView(state, ctx) {
     cache: state.cache.state(Date.now(), cacheTtlMs2(ctx)),
     pending,
     last: state.policy.last,
-    cacheRule: rewriteCacheRule(state, ctx),
+    cacheRule: { ...rewriteCacheRule(state, ctx), ttlMs: cacheTtlMs2(ctx) },
     summaries: summariesMode(config),
     archived: archivedCounts(state)
   };

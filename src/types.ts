@@ -428,7 +428,7 @@ export interface FlushDecisionRecord {
     /** Tokens before the rewrite point the provider's cache rule writes again (0 when it finds them). */
     rereadTokens?: number;
     /** The cache rule the rewrite was priced by, and whether the spare breakpoint was on. */
-    cacheRule?: "anthropic-breakpoints" | "longest-prefix";
+    cacheRule?: "anthropic-breakpoints" | "longest-prefix" | "uncached";
     breakpoint?: boolean;
     /** What the next request pays for the rewrite itself if it is made now (not weighed by its chance; no summarizer). */
     rewriteCost?: number;

@@ -9,6 +9,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { Api, Model } from "@earendil-works/pi-ai";
 import { costModelFor } from "../economics/cost-model.js";
+import { processCacheEnv } from "../settings/cache-env.js";
 import { parseReportArgs } from "../report/report-args.js";
 import { runReport } from "../report/run-report.js";
 import { showReport } from "../ui/report.js";
@@ -66,9 +67,10 @@ export const reportCommand: SubcommandHandler = async (deps: CommandDeps, ctx: E
       yieldEvery: onProgress ? PROGRESS_EVERY : 0,
       ...(parsed.path === undefined ? { contextSent: contextSentText(deps.getLiveReclaim()) } : {}),
       onProgress,
+      cacheEnv: processCacheEnv(),
       costModelOf: (provider, id) => {
         const model = catalogModel(ctx, provider, id);
-        return { cost: costModelFor(model), contextWindow: model?.contextWindow, api: model?.api };
+        return { cost: costModelFor(model), contextWindow: model?.contextWindow, api: model?.api, ...(model ? { model } : {}) };
       },
     });
     showReport(deps.pi, ctx, result.text, result.level);

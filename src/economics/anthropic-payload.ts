@@ -5,73 +5,25 @@
  * And the one change the spare breakpoint makes to it: a `cache_control`
  * marker on one existing block, copy-on-write. Pure: the digest is injected.
  */
-
-export type BlockPlace =
-  | { section: "tools"; index: number }
-  /** `index` undefined: a string system prompt. */
-  | { section: "system"; index: number | undefined }
-  /** `index` undefined: string content. */
-  | { section: "messages"; message: number; index: number | undefined };
-
-export interface PayloadBlock {
-  /** Equal block at the same place in the conversation, equal key. */
-  key: string;
-  /** Characters of its JSON / 4. */
-  tokens: number;
-  /** It carries a marker, on itself or on a block nested in its content. */
-  marked: boolean;
-  /** A marker may be added to it. */
-  eligible: boolean;
-  place: BlockPlace;
-  /** A `tool_result` block's `tool_use_id`. */
-  toolUseId?: string;
-}
-
-export interface PayloadScan {
-  blocks: PayloadBlock[];
-  /** Every marker in the body: top level, tools, system, message blocks and blocks nested in their content. */
-  markers: number;
-  /** The marker value, when every marker carries the same one (JSON-equal); undefined otherwise or with none. */
-  cacheControl: unknown;
-  /** A thinking or redacted_thinking block carries a marker: a body Anthropic would refuse, left as it is. */
-  markedThinking: boolean;
-}
+import { type BlockPlace, isObject, MarkerTally, normalizedToolUseId, type Obj, type PayloadBlock, type PayloadCodec, type PayloadScan, replacedAt } from "./payload-scan.js";
 
 /** Content block types Anthropic accepts a marker on. Thinking blocks refuse one; unknown types are left alone. */
 const MARKABLE_TYPES = new Set(["text", "image", "document", "search_result", "tool_use", "tool_result", "tool_addition", "tool_removal"]);
 const THINKING_TYPES = new Set(["thinking", "redacted_thinking"]);
 
-type Obj = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Obj => typeof value === "object" && value !== null && !Array.isArray(value);
 const hasMarker = (block: Obj): boolean => block.cache_control !== undefined && block.cache_control !== null;
 
-/** Collects markers while the blocks are read. */
-class MarkerTally {
-  count = 0;
-  markedThinking = false;
-  private values = new Set<string>();
-  private first: unknown;
+function noteMarker(tally: MarkerTally, block: Obj): boolean {
+  if (!hasMarker(block)) return false;
+  tally.note(block.cache_control, THINKING_TYPES.has(block.type as string));
+  return true;
+}
 
-  note(block: Obj): boolean {
-    if (!hasMarker(block)) return false;
-    this.count++;
-    if (THINKING_TYPES.has(block.type as string)) this.markedThinking = true;
-    if (this.values.size === 0) this.first = block.cache_control;
-    this.values.add(JSON.stringify(block.cache_control));
-    return true;
-  }
-
-  /** Markers on blocks nested in a block's `content` (a tool result's text and images). */
-  noteNested(block: Obj): boolean {
-    let any = false;
-    if (Array.isArray(block.content)) for (const inner of block.content) if (isObject(inner) && this.note(inner)) any = true;
-    return any;
-  }
-
-  get cacheControl(): unknown {
-    return this.values.size === 1 ? this.first : undefined;
-  }
+/** Markers on blocks nested in a block's `content` (a tool result's text and images). */
+function noteNested(tally: MarkerTally, block: Obj): boolean {
+  let any = false;
+  if (Array.isArray(block.content)) for (const inner of block.content) if (isObject(inner) && noteMarker(tally, inner)) any = true;
+  return any;
 }
 
 /**
@@ -83,7 +35,7 @@ class MarkerTally {
 export function scanAnthropicPayload(payload: unknown, digest: (text: string) => string): PayloadScan | undefined {
   if (!isObject(payload) || !Array.isArray(payload.messages)) return undefined;
   const tally = new MarkerTally();
-  if (hasMarker(payload)) tally.note(payload);
+  noteMarker(tally, payload);
   const blocks: PayloadBlock[] = [];
   const push = (prefix: string, value: Obj, place: BlockPlace, marked: boolean, eligible: boolean): void => {
     const { cache_control: _marker, ...rest } = value;
@@ -94,8 +46,8 @@ export function scanAnthropicPayload(payload: unknown, digest: (text: string) =>
   const addText = (prefix: string, text: string, place: BlockPlace): void => push(prefix, { type: "text", text }, place, false, false);
   const add = (prefix: string, block: unknown, place: BlockPlace, markable: (b: Obj) => boolean): boolean => {
     if (!isObject(block)) return false;
-    const own = tally.note(block);
-    const marked = tally.noteNested(block) || own;
+    const own = noteMarker(tally, block);
+    const marked = noteNested(tally, block) || own;
     push(prefix, block, place, marked, !marked && markable(block));
     return true;
   };
@@ -128,7 +80,7 @@ export function scanAnthropicPayload(payload: unknown, digest: (text: string) =>
       if (!add(prefix, block, { section: "messages", message, index }, (b) => MARKABLE_TYPES.has(b.type as string))) return undefined;
     }
   }
-  return { blocks, markers: tally.count, cacheControl: tally.cacheControl, markedThinking: tally.markedThinking };
+  return { blocks, markers: tally.count, cacheControl: tally.value, markedThinking: tally.markedThinking };
 }
 
 /**
@@ -141,7 +93,7 @@ export function withMarker<T>(payload: T, place: BlockPlace, cacheControl: unkno
   const mark = (block: unknown): unknown => (isObject(block) ? { ...block, cache_control: cacheControl } : block);
   const replaced = (list: unknown, index: number | undefined): unknown[] | undefined => {
     if (!Array.isArray(list) || index === undefined || !isObject(list[index])) return undefined;
-    return list.map((item, i) => (i === index ? mark(item) : item));
+    return replacedAt(list, index, mark(list[index]));
   };
   if (place.section === "tools") {
     const tools = replaced(body.tools, place.index);
@@ -155,5 +107,12 @@ export function withMarker<T>(payload: T, place: BlockPlace, cacheControl: unkno
   const message = Array.isArray(messages) ? messages[place.message] : undefined;
   const content = isObject(message) ? replaced(message.content, place.index) : undefined;
   if (!content) return payload;
-  return { ...body, messages: messages.map((m, i) => (i === place.message ? { ...(m as Obj), content } : m)) } as T;
+  return { ...body, messages: replacedAt(messages, place.message, { ...(message as Obj), content }) } as T;
 }
+
+export const anthropicCodec: PayloadCodec = {
+  modelOf: (payload) => (isObject(payload) && typeof payload.model === "string" ? payload.model : undefined),
+  scan: scanAnthropicPayload,
+  withMarker,
+  toolUseId: normalizedToolUseId,
+};

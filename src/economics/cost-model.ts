@@ -1,20 +1,32 @@
 /**
  * What a token costs with the model in use, and how long its prompt cache
  * lives: from the model's catalog entry (`model.cost` in dollars per million
- * tokens, `model.promptCache` in seconds). Pure.
+ * tokens, `model.promptCache` in seconds) and the retention of its cache
+ * route (`cache-route.ts`). Pure.
  *
- * Fallbacks, each named in `notes` so a decision can say what it assumed:
+ * Long retention on a breakpoint route (pi's `PI_CACHE_RETENTION=long`: pi-ai
+ * marks for one hour) bills a write at 2x the input price, Anthropic's
+ * 1-hour rate (pi-ai's `calculateCost` bills `cacheWrite1h` the same way),
+ * and lives the catalog's long lifetime, 1 hour when it names none.
+ *
+ * Fallbacks, each named in `notes` so a decision can say what it assumed, and
+ * the catalog's missing prices listed in `missingPrices` so the policy can
+ * refuse to weigh what it would only guess:
  * - no positive input price: the model is unpriced and the policy decides as 2.9.1 did;
  * - no positive cache-read price: 10% of the input price (Anthropic's ratio);
  * - no positive cache-write price: the input price (OpenAI and Gemini bill a cache miss as plain input);
  * - no positive output price: 5x the input price;
- * - no cache lifetime in the catalog: 5 minutes (Anthropic's default retention).
+ * - no cache lifetime in the catalog: 5 minutes (Anthropic's default retention), 1 hour when long.
  */
 import { getPromptCacheTtlMs } from "@earendil-works/pi-ai";
 import type { Api, Model } from "@earendil-works/pi-ai";
+import { type CacheRoute, LONG_WRITE_FACTOR } from "./cache-route.js";
 
 export const DEFAULT_CACHE_TTL_MS = 5 * 60_000;
+export const LONG_CACHE_TTL_MS = 60 * 60_000;
 const PER_MILLION = 1_000_000;
+
+export type CatalogPrice = "cacheRead" | "cacheWrite" | "output";
 
 /** Dollars per token. */
 export interface TokenPrices {
@@ -34,25 +46,34 @@ export interface CostModel {
   notes: string[];
   /** `provider/id` of the model priced, for reports. */
   label: string;
+  /** Prices the catalog does not give (missing, 0 or not a number), whatever was assumed for them. */
+  missingPrices?: CatalogPrice[];
+  /** The cache writes for one hour at the long-retention price. */
+  longRetention?: boolean;
 }
 
 function positive(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
-function cacheTtlMs(model: Model<Api>, notes: string[]): number {
+/** The catalog's lifetime for the retention tier; without one, 1 hour for a long breakpoint cache, else 5 minutes. */
+function cacheTtlMs(model: Model<Api>, retention: CacheRoute["retention"], longBreakpoints: boolean, notes: string[]): number {
   let ttl: number | undefined;
   try {
-    ttl = getPromptCacheTtlMs(model, undefined);
+    ttl = getPromptCacheTtlMs(model, { cacheRetention: retention });
   } catch {
     ttl = undefined;
   }
   if (ttl !== undefined && Number.isFinite(ttl) && ttl > 0) return ttl;
-  notes.push("the catalog gives no cache lifetime: assuming 5 minutes");
-  return DEFAULT_CACHE_TTL_MS;
+  notes.push(`the catalog gives no cache lifetime: assuming ${longBreakpoints ? "1 hour" : "5 minutes"}`);
+  return longBreakpoints ? LONG_CACHE_TTL_MS : DEFAULT_CACHE_TTL_MS;
 }
 
-export function costModelFor(model: Model<Api> | undefined): CostModel {
+/**
+ * The model's prices and cache lifetime under its cache route (`route`: the retention, and whether long
+ * retention reprices the write; without one, short retention).
+ */
+export function costModelFor(model: Model<Api> | undefined, route?: Pick<CacheRoute, "rule" | "retention">): CostModel {
   const notes: string[] = [];
   const label = model ? `${String(model.provider)}/${String(model.id)}` : "no model";
   const cost = (model as { cost?: Record<string, unknown> } | undefined)?.cost;
@@ -66,11 +87,22 @@ export function costModelFor(model: Model<Api> | undefined): CostModel {
   if (write === undefined) notes.push("no cache-write price: a cache miss is billed as input");
   const output = positive(cost?.output);
   if (output === undefined) notes.push("no output price: assuming 5x the input price");
+  const missingPrices = (["cacheRead", "cacheWrite", "output"] as const).filter((key) => positive(cost?.[key]) === undefined);
+  const long = route?.retention === "long" && route.rule === "anthropic-breakpoints";
+  if (long && write !== undefined) notes.push(`long cache retention: a write costs ${LONG_WRITE_FACTOR}x the input price`);
   const prices: TokenPrices = {
     input: input / PER_MILLION,
     output: (output ?? input * 5) / PER_MILLION,
     cacheRead: (read ?? input * 0.1) / PER_MILLION,
-    cacheWrite: (write ?? input) / PER_MILLION,
+    cacheWrite: (long && write !== undefined ? input * LONG_WRITE_FACTOR : (write ?? input)) / PER_MILLION,
   };
-  return { priced: true, prices, ttlMs: cacheTtlMs(model, notes), notes, label };
+  return {
+    priced: true,
+    prices,
+    ttlMs: cacheTtlMs(model, route?.retention ?? "short", long, notes),
+    notes,
+    label,
+    ...(missingPrices.length > 0 ? { missingPrices } : {}),
+    ...(long ? { longRetention: true } : {}),
+  };
 }

@@ -53,8 +53,20 @@ function cacheOf(cache: CacheState): FlushDecisionRecord["cache"] {
   };
 }
 
+/**
+ * Why the moment is decided as the classic policy would, or undefined. The prices a rule needs: every rule
+ * reads at the cache-read price; the breakpoint rule also writes at the cache-write price. The longest
+ * prefix needs none for writes (OpenAI bills a miss as plain input: a catalog cache-write price of 0 is
+ * that rule working, not a gap).
+ */
 function fallbackReason(input: DecisionInput): string | undefined {
   if (!input.main.priced) return `${input.main.label} has no price in the catalog`;
+  if (input.cacheRule?.problem) return input.cacheRule.problem;
+  const missing = input.main.missingPrices ?? [];
+  if (missing.includes("cacheRead")) return `${input.main.label} has no cache-read price in the catalog`;
+  if (input.cacheRule?.rule === "anthropic-breakpoints" && missing.includes("cacheWrite")) {
+    return `${input.main.label} has no cache-write price in the catalog, which its breakpoint cache bills`;
+  }
   if (input.cache.requests === 0) return "the provider reports no usage";
   if (input.cache.temperature === "unknown") return input.cache.reason ?? "the cache state is unknown";
   if (!input.figures) return "the request could not be measured";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { type CacheBlock, cacheRuleOf, cacheRuleOptions, createPromptCache, LOOKBACK_BLOCKS } from "./prompt-cache.js";
+import { type CacheBlock, createPromptCache, LOOKBACK_BLOCKS } from "./prompt-cache.js";
 
 const TTL = 300_000;
 const MIN = 0;
@@ -18,23 +18,6 @@ function request(n: number, opts: { marks?: number[]; edit?: number; tokens?: nu
 
 const anthropic = (minTokens = MIN) => createPromptCache("anthropic-breakpoints", { ttlMs: TTL, minTokens });
 const total = (blocks: CacheBlock[]) => blocks.reduce((n, b) => n + b.tokens, 0);
-
-describe("the rule of each API", () => {
-  test("anthropic-messages follows breakpoints and every other API the longest prefix", () => {
-    expect(cacheRuleOf("anthropic-messages")).toBe("anthropic-breakpoints");
-    expect(cacheRuleOf("openai-responses")).toBe("longest-prefix");
-    expect(cacheRuleOf("google-generative-ai")).toBe("longest-prefix");
-    expect(cacheRuleOf(undefined)).toBe("longest-prefix");
-  });
-
-  test("the minimum cacheable prefix follows the provider's table", () => {
-    expect(cacheRuleOptions("anthropic-messages", "claude-sonnet-4-5", TTL).minTokens).toBe(1024);
-    expect(cacheRuleOptions("anthropic-messages", "claude-haiku-4-5", TTL).minTokens).toBe(4096);
-    expect(cacheRuleOptions("anthropic-messages", "claude-opus-4-5", TTL).minTokens).toBe(4096);
-    expect(cacheRuleOptions("anthropic-messages", "claude-3-5-haiku-latest", TTL).minTokens).toBe(2048);
-    expect(cacheRuleOptions("openai-completions", "gpt-5", TTL)).toEqual({ ttlMs: TTL, minTokens: 1024, increment: 128 });
-  });
-});
 
 describe("Anthropic's breakpoint rule", () => {
   test("a request that extends the previous one reads everything the previous one cached", () => {
@@ -161,5 +144,14 @@ describe("the longest-prefix rule", () => {
     const cache = prefix();
     cache.bill({ at: 0, blocks: request(10) });
     expect(cache.bill({ at: TTL + 1, blocks: request(11) }).cacheRead).toBe(0);
+  });
+});
+
+describe("a route that caches nothing", () => {
+  test("bills every token as input, reads and writes nothing", () => {
+    const cache = createPromptCache("uncached", { ttlMs: TTL, minTokens: MIN });
+    cache.bill({ at: 0, blocks: request(5) });
+    const bill = cache.bill({ at: 1000, blocks: request(6) });
+    expect(bill).toEqual({ input: total(request(6)), cacheRead: 0, cacheWrite: 0, readBlocks: 0, prefixBreak: false, expired: false });
   });
 });

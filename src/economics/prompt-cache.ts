@@ -1,6 +1,7 @@
 /**
  * How a provider's prompt cache bills a sequence of requests, one model per
- * API (PRUNING.md "How each provider's cache works"). A request is a list of
+ * rule (`cache-route.ts` says which rule a model's requests follow; PRUNING.md
+ * "How prefix caching works"). A request is a list of
  * blocks in the order the provider hashes them (tools, then system blocks,
  * then each message content block); each block has a content key, a size in
  * tokens and whether it carries a `cache_control` marker.
@@ -16,12 +17,14 @@
  *   request, if that prefix reaches the minimum, rounded down to the
  *   provider's increment; nothing is billed as a write beyond the uncached
  *   rest.
+ * - `uncached` (a route that sends no cache markers where the provider caches
+ *   only at markers): every token is input.
  *
  * Pure: time comes with each request; a request dated before an entry never
  * reads it (a clock that went backwards is a miss, not an error).
  */
 
-export type CacheRule = "anthropic-breakpoints" | "longest-prefix";
+export type CacheRule = "anthropic-breakpoints" | "longest-prefix" | "uncached";
 
 /** Blocks an Anthropic marker looks back for an earlier entry. */
 export const LOOKBACK_BLOCKS = 20;
@@ -70,30 +73,8 @@ export interface PromptCache {
   bestEntry?(request: CacheRequest): number;
 }
 
-/** The rule the provider behind a pi-ai API follows. */
-export function cacheRuleOf(api: string | undefined): CacheRule {
-  return api === "anthropic-messages" ? "anthropic-breakpoints" : "longest-prefix";
-}
-
-/**
- * The minimum cacheable prefix in tokens, from the providers' documentation: Anthropic by model (Opus 4.5
- * and later and Haiku 4.5: 4,096; Sonnet 4.6 and the Haiku 3 models: 2,048; the rest 1,024); OpenAI and
- * Google: 1,024 (OpenAI reads in steps of 128).
- */
-export function cacheRuleOptions(api: string | undefined, modelId: string | undefined, ttlMs: number): CacheRuleOptions {
-  const id = (modelId ?? "").toLowerCase();
-  if (cacheRuleOf(api) === "anthropic-breakpoints") return { ttlMs, minTokens: anthropicMinimum(id) };
-  const openai = typeof api === "string" && api.startsWith("openai");
-  return { ttlMs, minTokens: 1024, increment: openai ? 128 : 1 };
-}
-
-function anthropicMinimum(id: string): number {
-  if (/opus-4-(5|6|7)|opus-4\.(5|6|7)|haiku-4-5|haiku-4\.5/.test(id)) return 4096;
-  if (/sonnet-4-6|sonnet-4\.6|haiku-3/.test(id) || /claude-3-5-haiku|claude-3-haiku/.test(id)) return 2048;
-  return 1024;
-}
-
 export function createPromptCache(rule: CacheRule, options: CacheRuleOptions): PromptCache {
+  if (rule === "uncached") return new NoCache();
   return rule === "anthropic-breakpoints" ? new BreakpointCache(options) : new PrefixCache(options);
 }
 
@@ -239,5 +220,14 @@ class PrefixCache extends EntryCache {
     const prefixBreak = hadLive && shared < this.lastCached;
     this.lastCached = total >= this.options.minTokens ? total : 0;
     return { input: 0, cacheRead: read, cacheWrite: total - read, readBlocks: read > 0 ? hit : 0, prefixBreak, expired };
+  }
+}
+
+class NoCache implements PromptCache {
+  readonly rule = "uncached" as const;
+
+  bill(request: CacheRequest): CacheBill {
+    const total = cumulativeTokens(request.blocks).at(-1)!;
+    return { input: total, cacheRead: 0, cacheWrite: 0, readBlocks: 0, prefixBreak: false, expired: false };
   }
 }

@@ -26,6 +26,7 @@
  * leads every request, so it writes P again whatever the rule. Pure.
  */
 import type { CostModel } from "./cost-model.js";
+import type { CacheRetention, MarkerWire } from "./cache-route.js";
 import { type CacheRule, LOOKBACK_BLOCKS } from "./prompt-cache.js";
 
 export interface RewriteFigures {
@@ -47,10 +48,16 @@ export interface RewriteFigures {
   savedTokensByKey?: ReadonlyMap<string, number>;
 }
 
-/** The cache rule a rewrite is priced by: the session API's, and whether the spare breakpoint is on. */
+/** The cache rule a rewrite is priced by: the session model's route, and whether the spare breakpoint is on. */
 export interface RewriteCacheRule {
   rule: CacheRule;
   breakpoint: boolean;
+  /** Where the route's markers go (breakpoint rule), for status and reports. */
+  wire?: MarkerWire;
+  /** The retention pi-ai asks the route for. */
+  retention?: CacheRetention;
+  /** Why the route cannot be priced (unknown API, a route that caches nothing): the policy falls back. */
+  problem?: string;
   /** The cache lifetime: an entry older than this is gone, spare breakpoint or not. */
   ttlMs?: number;
   /** The rewrite also declares the recovery tool: the tool list leads every request, so nothing before the rewrite is found. */

@@ -2,6 +2,7 @@
 // one marker, never a fifth, never on a thinking block, and never changes its input.
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
+import { anthropicCodec } from "../economics/anthropic-payload.js";
 import { SpareBreakpoint } from "./cache-breakpoint.js";
 
 const CC = { type: "ephemeral" };
@@ -87,7 +88,7 @@ describe("the spare breakpoint on random bodies", () => {
           t += s.steps[k]!;
           const input = deepFreeze(bodyOf(messages, s.oauth, s.tools));
           const snapshot = structuredClone(input);
-          const out = sb.place(input, { sessionId: "s", ttlMs: 300_000, cacheUnused: false });
+          const out = sb.place(input, { sessionId: "s", codec: anthropicCodec, minTokens: 1024, ttlMs: 300_000, cacheUnused: false });
           expect(input).toEqual(snapshot);
           if (out === undefined) return;
           const before = markedObjects(input);

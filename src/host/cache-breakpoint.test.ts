@@ -1,16 +1,17 @@
 // The spare breakpoint on hand-built Anthropic request bodies: where the marker goes, and every case where
 // the body is sent as pi-ai built it.
 import { describe, expect, test } from "bun:test";
-import { scanAnthropicPayload } from "../economics/anthropic-payload.js";
+import { anthropicCodec, scanAnthropicPayload } from "../economics/anthropic-payload.js";
+import { normalizedToolUseId } from "../economics/payload-scan.js";
 import { CacheTracker } from "../economics/cache-tracker.js";
 import { type CapturedBatch, DEFAULT_CONFIG } from "../types.js";
-import { anthropicToolUseId, onBeforeProviderRequest, type RequestFacts, SpareBreakpoint } from "./cache-breakpoint.js";
+import { onBeforeProviderRequest, type RequestFacts, SpareBreakpoint } from "./cache-breakpoint.js";
 
 const CC = { type: "ephemeral" };
 const HOUR = 3_600_000;
 /** Over the 1,024-token minimum of claude-sonnet-4-5 on its own, so every prefix past it is cacheable. */
 const SYSTEM = "You are a careful coding agent. ".repeat(200);
-const FACTS: RequestFacts = { sessionId: "s1", ttlMs: HOUR, cacheUnused: false };
+const FACTS: RequestFacts = { sessionId: "s1", codec: anthropicCodec, minTokens: 1024, ttlMs: HOUR, cacheUnused: false };
 
 interface Shape {
   /** Turn numbers (1-based) whose tool result is a stub. */
@@ -273,8 +274,8 @@ describe("the handler", () => {
   });
 
   test("pending ids are matched as pi-ai normalizes them for Anthropic", () => {
-    expect(anthropicToolUseId("call:1|fc/x")).toBe("call_1_fc_x");
-    expect(anthropicToolUseId("a".repeat(80))).toHaveLength(64);
+    expect(normalizedToolUseId("call:1|fc/x")).toBe("call_1_fc_x");
+    expect(normalizedToolUseId("a".repeat(80))).toHaveLength(64);
   });
 
   test("leaves every other API's body alone", () => {

@@ -1,21 +1,30 @@
 /**
- * The spare Anthropic breakpoint at the host (doc/configuration.md "The spare
- * cache breakpoint"): pi's `before_provider_request` hands over the request
- * body pi-ai built; with fewer than four markers, one more goes where
- * `spareBreakpointIndex` says it reads more of the cache. Each session and
- * model keeps the previous request's block keys and a model of Anthropic's
- * cache billed with every request let through, markers as sent.
+ * The spare breakpoint at the host (doc/configuration.md "The spare cache
+ * breakpoint"): pi's `before_provider_request` hands over the request body
+ * pi-ai built; on a route billed by Anthropic's breakpoint rule (Anthropic's
+ * API, Claude on Bedrock, an OpenRouter-style chat completion with
+ * `cache_control`), with fewer than four markers, one more goes where
+ * `spareMarkerIndex` says it reads more of the cache, in that wire's form
+ * (`PayloadCodec`). Each session and model keeps the previous request's block
+ * keys and a model of the breakpoint cache billed with every request let
+ * through, markers as sent.
  */
 import { createHash } from "node:crypto";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { type PayloadScan, scanAnthropicPayload, withMarker } from "../economics/anthropic-payload.js";
+import { anthropicCodec } from "../economics/anthropic-payload.js";
+import { bedrockCodec } from "../economics/bedrock-payload.js";
 import type { CacheTracker } from "../economics/cache-tracker.js";
+import type { MarkerWire } from "../economics/cache-route.js";
 import { costModelFor } from "../economics/cost-model.js";
-import { type CacheBlock, MAX_BREAKPOINTS, type PromptCache, cacheRuleOptions, createPromptCache } from "../economics/prompt-cache.js";
+import { openAiCodec } from "../economics/openai-payload.js";
+import type { PayloadCodec, PayloadScan } from "../economics/payload-scan.js";
+import { type CacheBlock, MAX_BREAKPOINTS, type PromptCache, createPromptCache } from "../economics/prompt-cache.js";
 import { spareMarkerIndex } from "../economics/spare-breakpoint.js";
 import type { CapturedBatch, ContextPruneConfig } from "../types.js";
+import { cacheRouteOf } from "../economics/cache-route.js";
+import { processCacheEnv } from "../settings/cache-env.js";
 
-const API = "anthropic-messages";
+const CODECS: Record<MarkerWire, PayloadCodec> = { anthropic: anthropicCodec, bedrock: bedrockCodec, openai: openAiCodec };
 /** Sessions and models remembered at once; the oldest is dropped first. */
 const MAX_REMEMBERED = 8;
 
@@ -33,12 +42,16 @@ export interface BreakpointState {
 
 export interface RequestFacts {
   sessionId: string;
+  /** The request's wire format: how its body is read and marked. */
+  codec: PayloadCodec;
+  /** The model's minimum cacheable prefix in tokens. */
+  minTokens: number;
   ttlMs: number;
   /** Requests were answered, and none reported a cache read or write. */
   cacheUnused: boolean;
-  /** `tool_use_id`s (as pi-ai writes them) of the outputs waiting to be summarized. */
+  /** Tool call ids (as pi-ai writes them on this wire) of the outputs waiting to be summarized. */
   pending?: ReadonlySet<string>;
-  /** The `tool_use_id` of the first output of the chain compressed next; asked only when a marker may go there. */
+  /** The tool call id of the first output of the chain compressed next; asked only when a marker may go there. */
   chainStart?: () => string | undefined;
 }
 
@@ -60,24 +73,24 @@ export class SpareBreakpoint {
 
   /** The body with the spare marker, or undefined to send it as it is. Never throws. */
   place(payload: unknown, facts: RequestFacts): unknown {
-    const modelId = typeof payload === "object" && payload !== null ? (payload as { model?: unknown }).model : undefined;
-    if (typeof modelId !== "string") return undefined;
+    let modelId: string | undefined;
     let scan: PayloadScan | undefined;
     try {
-      scan = scanAnthropicPayload(payload, sha1);
+      modelId = facts.codec.modelOf(payload);
+      scan = modelId === undefined ? undefined : facts.codec.scan(payload, sha1);
     } catch {
       return undefined;
     }
     if (!scan) return undefined;
     const name = `${facts.sessionId}\u0000${modelId}`;
     const previous = this.remembered.get(name);
-    const memory = previous ?? { keys: [], cache: createPromptCache("anthropic-breakpoints", cacheRuleOptions(API, modelId, facts.ttlMs)) };
+    const memory = previous ?? { keys: [], cache: createPromptCache("anthropic-breakpoints", { ttlMs: facts.ttlMs, minTokens: facts.minTokens }) };
     const at = this.now();
     const blocks: CacheBlock[] = scan.blocks.map((b) => ({ key: b.key, tokens: b.tokens, breakpoint: b.marked }));
     const index = previous && !facts.cacheUnused ? spareIndex(scan, blocks, memory, at, facts) : undefined;
     let result: unknown;
     if (index !== undefined) {
-      result = withMarker(payload, scan.blocks[index]!.place, structuredClone(scan.cacheControl));
+      result = facts.codec.withMarker(payload, scan.blocks[index]!.place, structuredClone(scan.cacheControl));
       blocks[index] = { ...blocks[index]!, breakpoint: true };
     }
     memory.cache.bill({ at, blocks });
@@ -107,31 +120,27 @@ function spareIndex(scan: PayloadScan, blocks: CacheBlock[], memory: Remembered,
     pending: () => facts.pending ?? new Set(),
     chainStart: () => {
       const id = facts.chainStart?.();
-      return id === undefined ? undefined : anthropicToolUseId(id);
+      return id === undefined ? undefined : facts.codec.toolUseId(id);
     },
   });
   return index !== undefined && scan.blocks[index]?.eligible ? index : undefined;
 }
 
-/** pi-ai's Anthropic id normalization (anthropic-messages.js `normalizeToolCallId`), so pending ids match `tool_use_id`s. */
-export function anthropicToolUseId(id: string): string {
-  return id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
-}
-
-function pendingToolUseIds(batches: readonly CapturedBatch[]): Set<string> {
+function pendingToolUseIds(batches: readonly CapturedBatch[], codec: PayloadCodec): Set<string> {
   const ids = new Set<string>();
-  for (const batch of batches) for (const call of batch.toolCalls) if (typeof call.toolCallId === "string") ids.add(anthropicToolUseId(call.toolCallId));
+  for (const batch of batches) for (const call of batch.toolCalls) if (typeof call.toolCallId === "string") ids.add(codec.toolUseId(call.toolCallId));
   return ids;
 }
 
-/** `before_provider_request`: only while pruning and the setting are on, only for Anthropic's Messages API. */
+/** `before_provider_request`: only while pruning and the setting are on, only on a breakpoint route. */
 export function onBeforeProviderRequest(state: BreakpointState, ctx: ExtensionContext, event: { payload?: unknown }): unknown {
   const config = state.config.value;
   if (!config.enabled || !config.cacheBreakpoint) {
     state.breakpoint.forget();
     return undefined;
   }
-  if (ctx.model?.api !== API) return undefined;
+  const route = cacheRouteOf(ctx.model, processCacheEnv());
+  if (route.wire === undefined) return undefined;
   let sessionId: unknown;
   try {
     sessionId = ctx.sessionManager.getSessionId();
@@ -139,11 +148,14 @@ export function onBeforeProviderRequest(state: BreakpointState, ctx: ExtensionCo
     return undefined;
   }
   if (typeof sessionId !== "string") return undefined;
+  const codec = CODECS[route.wire];
   return state.breakpoint.place(event?.payload, {
     sessionId,
-    ttlMs: costModelFor(ctx.model).ttlMs,
+    codec,
+    minTokens: route.minTokens,
+    ttlMs: costModelFor(ctx.model, route).ttlMs,
     cacheUnused: state.cache.requests > 0 && !state.cache.reportsCacheUse,
-    pending: pendingToolUseIds(state.pending),
+    pending: pendingToolUseIds(state.pending, codec),
     ...(state.nextChainStart ? { chainStart: state.nextChainStart } : {}),
   });
 }

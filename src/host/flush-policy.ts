@@ -27,7 +27,8 @@ import { previewEligibleChains } from "../summarize/chain-pass.js";
 import { resolveRange } from "../render/chain-range-prune.js";
 import type { RewriteCacheRule } from "../economics/rewrite-economics.js";
 import { queryToolDeclared } from "../archive/query-tool-exposure.js";
-import { cacheRuleOf } from "../economics/prompt-cache.js";
+import { cacheRouteOf } from "../economics/cache-route.js";
+import { processCacheEnv } from "../settings/cache-env.js";
 
 /** With `pruneOn: "on-demand"` nothing flushes on its own, so the cost policy has nothing to decide. */
 export function costPolicyActive(state: ExtensionState): boolean {
@@ -101,18 +102,27 @@ export function noteCacheWarming(state: ExtensionState, ctx: ExtensionContext): 
   }
 }
 
-/** The rule the session's provider caches by, and whether the spare breakpoint helps it (`cacheBreakpoint`, pruning on). */
+/** The rule the session's model caches by, and whether the spare breakpoint helps it (`cacheBreakpoint`, pruning on). */
 export function rewriteCacheRule(state: ExtensionState, ctx: ExtensionContext): RewriteCacheRule {
   const config = state.config.value;
+  const route = cacheRouteOf(ctx.model, processCacheEnv());
   return {
-    rule: cacheRuleOf(ctx.model?.api),
+    rule: route.rule,
     breakpoint: config.enabled && config.cacheBreakpoint,
     declaresTool: !queryToolDeclared(state.pi),
+    retention: route.retention,
+    ...(route.wire ? { wire: route.wire } : {}),
+    ...(route.problem ? { problem: route.problem } : {}),
   };
 }
 
+/** The session model's prices and cache lifetime under its route's retention. */
+export function mainCostModel(ctx: ExtensionContext) {
+  return costModelFor(ctx.model, cacheRouteOf(ctx.model, processCacheEnv()));
+}
+
 export function cacheTtlMs(ctx: ExtensionContext): number {
-  return costModelFor(ctx.model).ttlMs;
+  return mainCostModel(ctx).ttlMs;
 }
 
 /** Past `contextPressure`, or with the cache expired: a rewrite happens whatever it costs. */
@@ -151,7 +161,7 @@ export function weighFlush(
   const batches = opts.select ? opts.select(all) : all;
   if (batches.length === 0) return undefined;
   const messages = branchMessages(ctx);
-  const main = costModelFor(ctx.model);
+  const main = mainCostModel(ctx);
   const decision = weighFlushBatches({
     moment,
     batches,
@@ -215,7 +225,7 @@ export function weighChainPass(state: ExtensionState, ctx: ExtensionContext, clo
     expectedRequests: weighed.decision.record.figures?.expectedRequests ?? 0,
     now: Date.now(),
     fused: state.config.value.chainCompression.fuseRangeSummary,
-    main: costModelFor(ctx.model),
+    main: mainCostModel(ctx),
     summarizer: summarizerCostModel(state, ctx),
     cacheRule: rewriteCacheRule(state, ctx),
     ledger: state.ledger,
@@ -279,7 +289,7 @@ export function policyView(state: ExtensionState, ctx: ExtensionContext): Policy
     cache: state.cache.state(Date.now(), cacheTtlMs(ctx)),
     pending,
     last: state.policy.last,
-    cacheRule: rewriteCacheRule(state, ctx),
+    cacheRule: { ...rewriteCacheRule(state, ctx), ttlMs: cacheTtlMs(ctx) },
     summaries: summariesMode(config),
     archived: archivedCounts(state),
   };

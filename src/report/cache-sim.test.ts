@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { cacheRouteOf } from "../economics/cache-route.js";
 import { cacheSetup, CachePricer, type CacheSetup } from "./cache-sim.js";
 import { messageChars } from "./request-blocks.js";
 
@@ -13,11 +14,11 @@ const pricer = (setup = prefix, spare = false) => new CachePricer(setup, spare, 
 
 describe("the rule and its sizes in chars", () => {
   test("an Anthropic session follows breakpoints, its minimum scaled at 4 chars per token", () => {
-    expect(cacheSetup("anthropic-messages", "claude-sonnet-4-5", 300_000)).toEqual({ rule: "anthropic-breakpoints", options: { ttlMs: 300_000, minTokens: 4096 } });
+    expect(cacheSetup(cacheRouteOf({ api: "anthropic-messages", provider: "anthropic", id: "claude-sonnet-4-5" }), 300_000)).toEqual({ rule: "anthropic-breakpoints", options: { ttlMs: 300_000, minTokens: 4096 } });
   });
 
   test("an OpenAI session follows the longest prefix, minimum and increment scaled at 4 chars per token", () => {
-    expect(cacheSetup("openai-responses", "gpt-5", 300_000)).toEqual({ rule: "longest-prefix", options: { ttlMs: 300_000, minTokens: 4096, increment: 512 } });
+    expect(cacheSetup(cacheRouteOf({ api: "openai-responses", provider: "openai", id: "gpt-5" }), 300_000)).toEqual({ rule: "longest-prefix", options: { ttlMs: 300_000, minTokens: 4096, increment: 512 } });
   });
 });
 

@@ -1,8 +1,10 @@
 /**
  * The provider's prompt cache over a replayed configuration, one request at a
- * time, under the rule of the session's API (economics/prompt-cache.ts):
- * Anthropic's breakpoints with their 20-block lookback, or the longest shared
- * prefix. Each request becomes its content blocks (request-blocks.ts); with
+ * time, under the rule of the session model's route (economics/cache-route.ts,
+ * economics/prompt-cache.ts): Anthropic's breakpoints with their 20-block
+ * lookback (Anthropic's API, Claude on Bedrock, OpenRouter's Anthropic models:
+ * all replayed as the blocks pi-ai sends Anthropic), the longest shared
+ * prefix, or no cache at all. Each request becomes its content blocks (request-blocks.ts); with
  * `spareBreakpoint` (pi-condense's `cacheBreakpoint`) the spare marker goes
  * where `spareBreakpointIndex` puts it. Sizes are chars: the rule's minimum
  * and increment are scaled at 4 chars per token, and the caller turns chars
@@ -18,7 +20,8 @@
  * previous render's at the same position become those earlier objects
  * (`StableMessages`). Pure.
  */
-import { cacheRuleOf, cacheRuleOptions, createPromptCache, LOOKBACK_BLOCKS, type CacheRule, type CacheRuleOptions, type PromptCache } from "../economics/prompt-cache.js";
+import { type CacheRoute, cacheRuleOptions } from "../economics/cache-route.js";
+import { createPromptCache, LOOKBACK_BLOCKS, type CacheRule, type CacheRuleOptions, type PromptCache } from "../economics/prompt-cache.js";
 import { spareMarkerIndex } from "../economics/spare-breakpoint.js";
 import { BlockList } from "./request-blocks.js";
 
@@ -98,11 +101,11 @@ export interface CacheSetup {
   options: CacheRuleOptions;
 }
 
-/** The rule of the API and model, its minimum and increment in chars. */
-export function cacheSetup(api: string | undefined, modelId: string | undefined, ttlMs: number): CacheSetup {
-  const tokens = cacheRuleOptions(api, modelId, ttlMs);
+/** The rule of the model's route, its minimum and increment in chars. */
+export function cacheSetup(route: CacheRoute, ttlMs: number): CacheSetup {
+  const tokens = cacheRuleOptions(route, ttlMs);
   return {
-    rule: cacheRuleOf(api),
+    rule: route.rule,
     options: {
       ttlMs,
       minTokens: tokens.minTokens * CHARS_PER_RULE_TOKEN,

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { cacheRouteOf } from "../economics/cache-route.js";
 import { costModelFor } from "../economics/cost-model.js";
 import { reportHtml } from "./html-report.js";
 import type { ReplayReport, ScenarioSeries } from "./replay.js";
@@ -22,7 +23,7 @@ function report(n: number): ReplayReport {
     requests: n,
     model: "anthropic/claude-sonnet-4-5",
     cost: costModelFor(undefined),
-    cache: { rule: "anthropic-breakpoints", api: "anthropic-messages", spareBreakpoint: true },
+    cache: { rule: "anthropic-breakpoints", api: "anthropic-messages", route: cacheRouteOf({ api: "anthropic-messages", id: "claude-sonnet-4-5" }), spareBreakpoint: true },
     scenarios: [series("none", "no pruning", n), series("whatif", "what-if", n)],
     summaryEstimate: { ratio: 0.1, samples: 0, meanAbsError: undefined, realChars: 0, rawChars: 0 },
     tokens: { samples: 0, charsPerToken: 4, errorAtFour: undefined, errorCalibrated: undefined },

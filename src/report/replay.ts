@@ -1,8 +1,8 @@
 /**
  * Replays a parsed session for each configuration and totals what the main
  * model would have been sent and billed: per request the input, cache-read and
- * cache-write tokens (cache-pricing.ts: the cache rule of the session's API,
- * the session model's TTL and the recorded timestamps), prefix breaks, peak
+ * cache-write tokens (cache-sim.ts: the cache rule of the session model's
+ * route, its TTL under the route's retention and the recorded timestamps), prefix breaks, peak
  * context, and dollars at the model's catalog price; plus the summarizer's
  * tokens. pi-condense's configurations (as recorded, what-if) carry its spare
  * Anthropic breakpoint when `cacheBreakpoint` is on; pi alone never does, and
@@ -11,8 +11,11 @@
  * session has it (the error of both is reported). Pure; `onProgress` and the
  * yields between chunks let a TUI show progress while a long replay runs.
  */
+import type { Api, Model } from "@earendil-works/pi-ai";
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
-import type { CostModel } from "../economics/cost-model.js";
+import { type CacheRoute, cacheRouteOf } from "../economics/cache-route.js";
+import { type CostModel, costModelFor } from "../economics/cost-model.js";
+import type { CacheEnv } from "../settings/cache-env.js";
 import type { ContextPruneConfig } from "../types.js";
 import type { CacheRule } from "../economics/prompt-cache.js";
 import { CachePricer, cacheSetup, type CacheStep } from "./cache-sim.js";
@@ -71,6 +74,8 @@ export interface CacheReport {
   rule: CacheRule;
   /** The API whose rule it is. */
   api: string | undefined;
+  /** The model's route: where its markers go, its retention, and why it cannot be priced when it cannot. */
+  route: CacheRoute;
   /** The as-recorded and what-if configurations carry pi-condense's spare breakpoint (Anthropic only). */
   spareBreakpoint: boolean;
   /** Anthropic: the what-if's totals with the spare breakpoint the other way. */
@@ -103,8 +108,14 @@ export interface ReplayOptions {
   overrides: string[];
   /** Price at this catalog model instead of the session's (`--model`). */
   priceAs?: { provider: string; id: string };
-  /** The catalog entry of a `provider/id`, if the catalog has one (`api`: the catalog's, for `--model`). */
-  costModelOf(provider: string | undefined, model: string | undefined): { cost: CostModel; contextWindow: number | undefined; api?: string };
+  /**
+   * The catalog entry of a `provider/id`, if the catalog has one (`api`: the catalog's, for `--model`;
+   * `model`: the entry itself, whose compat and name decide the cache route and whose prices are then
+   * taken under that route's retention).
+   */
+  costModelOf(provider: string | undefined, model: string | undefined): { cost: CostModel; contextWindow: number | undefined; api?: string; model?: Model<Api> };
+  /** The environment pi-ai reads for caching (`PI_CACHE_RETENTION`, `AWS_BEDROCK_FORCE_CACHE`); default none. */
+  cacheEnv?: CacheEnv;
   onProgress?(done: number, total: number): void;
   /** Requests between two yields to the event loop (0: never yield). */
   yieldEvery?: number;
@@ -264,19 +275,22 @@ function sum(values: number[]): number {
 export async function replaySession(options: ReplayOptions): Promise<ReplayReport> {
   const requests = buildRequests(options.branch);
   const last = requests[requests.length - 1];
-  const { cost, contextWindow, api: catalogApi } = options.priceAs
-    ? options.costModelOf(options.priceAs.provider, options.priceAs.id)
-    : options.costModelOf(last?.provider, last?.model);
+  const found = options.priceAs ? options.costModelOf(options.priceAs.provider, options.priceAs.id) : options.costModelOf(last?.provider, last?.model);
   // The rule follows the model the session is priced at: its own last one, or `--model`'s API when the catalog names it.
-  const api = options.priceAs ? (catalogApi ?? last?.api) : last?.api;
-  const plan: CachePlan = { setup: cacheSetup(api, options.priceAs?.id ?? last?.model, cost.ttlMs), api, spareBreakpoint: options.config.cacheBreakpoint };
+  const api = options.priceAs ? (found.api ?? last?.api) : last?.api;
+  const identity = { api, provider: options.priceAs?.provider ?? last?.provider, id: options.priceAs?.id ?? last?.model };
+  const route = cacheRouteOf({ ...found.model, ...identity }, options.cacheEnv);
+  const cost = found.model ? costModelFor(found.model, route) : found.cost;
+  const { contextWindow } = found;
+  const plan: CachePlan = { setup: cacheSetup(route, cost.ttlMs), api, spareBreakpoint: options.config.cacheBreakpoint };
   const summaryEstimate = calibrateSummaryEstimate(options.branch);
   const recorded = hasPrunerEntries(options.branch);
   const scenarios: Scenario[] = [noPruningScenario()];
   if (recorded) scenarios.push(actualScenario(options.branch, options.config));
   const config = options.config;
   const costPolicy = config.flushPolicy === "cost" && config.pruneOn === "agent-message" && cost.priced;
-  const policy = costPolicy ? { main: cost, summarizer: summarizerCostModel(options, cost), cacheRule: { rule: plan.setup.rule, breakpoint: plan.spareBreakpoint } } : undefined;
+  const cacheRule = { rule: route.rule, breakpoint: plan.spareBreakpoint, retention: route.retention, ...(route.problem ? { problem: route.problem } : {}) };
+  const policy = costPolicy ? { main: cost, summarizer: summarizerCostModel(options, cost), cacheRule } : undefined;
   scenarios.push(whatIfScenario(config, summaryEstimate, contextWindow, WHAT_IF, policy));
   const runs = await runAll(scenarios, requests, plan, options);
   const tokens = calibrateTokens(requests, runs[recorded ? 1 : 0]!);
@@ -284,7 +298,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
   const trustRecorded = options.priceAs === undefined;
   const series_ = runs.map((run) => series(run, run.steps, requests, cost, summarizerCost, tokens.charsPerToken, trustRecorded));
   const whatIfRun = runs.find((run) => run.scenario.name === "whatif");
-  const cache: CacheReport = { rule: plan.setup.rule, api, spareBreakpoint: plan.setup.rule === "anthropic-breakpoints" && plan.spareBreakpoint };
+  const cache: CacheReport = { rule: plan.setup.rule, api, route, spareBreakpoint: plan.setup.rule === "anthropic-breakpoints" && plan.spareBreakpoint };
   if (whatIfRun && whatIfRun.alternative.length === whatIfRun.steps.length && plan.setup.rule === "anthropic-breakpoints") {
     const totals = series(whatIfRun, whatIfRun.alternative, requests, cost, summarizerCost, tokens.charsPerToken, trustRecorded).totals;
     cache.whatIfOther = { spareBreakpoint: !plan.spareBreakpoint, totals };

@@ -18,6 +18,7 @@ export interface RunReportOptions {
   overrides: string[];
   priceAs?: ReplayOptions["priceAs"];
   costModelOf: ReplayOptions["costModelOf"];
+  cacheEnv?: ReplayOptions["cacheEnv"];
   onProgress?: ReplayOptions["onProgress"];
   yieldEvery?: number;
   /** Where the HTML goes; default beside the session. */
@@ -60,6 +61,7 @@ export async function runReport(options: RunReportOptions): Promise<RunReportRes
       overrides: options.overrides,
       priceAs: options.priceAs,
       costModelOf: options.costModelOf,
+      ...(options.cacheEnv ? { cacheEnv: options.cacheEnv } : {}),
       onProgress: options.onProgress,
       yieldEvery: options.yieldEvery,
     });

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { cacheRouteOf } from "../economics/cache-route.js";
 import { costModelFor } from "../economics/cost-model.js";
 import type { ReplayReport, ScenarioSeries } from "./replay.js";
 import { bucketMax, chartText, reportText, REPORT_WIDTH, totalsTable } from "./text-report.js";
@@ -23,7 +24,7 @@ function report(requests: number, extra: Partial<ReplayReport> = {}): ReplayRepo
     requests,
     model: "anthropic/claude-sonnet-4-5",
     cost: costModelFor(undefined),
-    cache: { rule: "anthropic-breakpoints", api: "anthropic-messages", spareBreakpoint: true },
+    cache: { rule: "anthropic-breakpoints", api: "anthropic-messages", route: cacheRouteOf({ api: "anthropic-messages", id: "claude-sonnet-4-5" }), spareBreakpoint: true },
     scenarios: [series("none", "no pruning", ramp), series("actual", "as recorded", ramp.map((v) => v / 2)), series("whatif", "what-if", ramp.map((v) => v / 3))],
     summaryEstimate: { ratio: 0.1, samples: 0, meanAbsError: undefined, realChars: 0, rawChars: 0 },
     tokens: { samples: 0, charsPerToken: 4, errorAtFour: undefined, errorCalibrated: undefined },

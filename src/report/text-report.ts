@@ -6,7 +6,7 @@
  * problems found in the file. Pure.
  */
 import { formatCompactCount } from "../summarize/stats.js";
-import { LOOKBACK_BLOCKS } from "../economics/prompt-cache.js";
+import { cacheRuleWords, retentionWords } from "../economics/cache-route.js";
 import type { CacheReport, ReplayReport, ScenarioSeries, ScenarioTotals } from "./replay.js";
 
 export const REPORT_WIDTH = 78;
@@ -104,15 +104,18 @@ export function totalsTable(scenarios: ScenarioSeries[], cache?: CacheReport): s
 }
 
 /**
- * The cache rule the replay priced by, and for an Anthropic session the what-if with pi-condense's spare
- * breakpoint and without it (in dollars, or cache-write tokens when the model is unpriced).
+ * The cache rule the replay priced by (the model's route, its retention, or why it cannot be priced), and
+ * on a breakpoint route the what-if with pi-condense's spare breakpoint and without it (in dollars, or
+ * cache-write tokens when the model is unpriced).
  */
 export function cacheLines(report: ReplayReport): string[] {
   const cache = report.cache;
-  if (cache.rule !== "anthropic-breakpoints") return [`cache rule: longest shared prefix (${cache.api ?? "API not recorded"})`];
-  const rule = `cache rule: Anthropic breakpoints (${LOOKBACK_BLOCKS}-block lookback), ${
+  const words = `cache rule: ${cacheRuleWords(cache.rule, cache.route.wire)}`;
+  if (cache.route.problem) return [`${words} (${cache.route.problem})`];
+  if (cache.rule !== "anthropic-breakpoints") return [`${words} (${cache.api ?? "API not recorded"})`];
+  const rule = `${words}, ${
     cache.spareBreakpoint ? "with pi-condense's spare breakpoint" : "without pi-condense's spare breakpoint (cacheBreakpoint off)"
-  }`;
+  }; ${retentionWords(cache.route.retention, report.cost.ttlMs)}`;
   const whatIf = report.scenarios.find((s) => s.name === "whatif");
   const other = cache.whatIfOther;
   if (!whatIf || !other) return [rule];

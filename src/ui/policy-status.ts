@@ -3,6 +3,7 @@
  * flushing the waiting outputs now would save, and the last decision, in
  * plain words.
  */
+import { cacheRuleWords, retentionWords } from "../economics/cache-route.js";
 import type { CacheState } from "../economics/cache-tracker.js";
 import { dollars, type RewriteCacheRule } from "../economics/rewrite-economics.js";
 import type { FlushDecisionRecord, FlushPolicy, SummariesMode } from "../types.js";
@@ -62,10 +63,16 @@ function cacheLine(cache: CacheState): string {
   return `  cache: unknown (${cache.reason ?? "no figures"})${tail}`;
 }
 
-/** The rule that prices every rewrite: the provider's, and whether pi-condense's spare breakpoint helps it. */
+/**
+ * The rule that prices every rewrite: the model's route, whether pi-condense's spare breakpoint helps it and
+ * the retention it is billed at, or why the policy cannot price it.
+ */
 export function cacheRuleLine(cache: RewriteCacheRule): string {
-  if (cache.rule === "longest-prefix") return "  cache rule: longest shared prefix";
-  return `  cache rule: Anthropic breakpoints (20-block lookback), spare breakpoint ${cache.breakpoint ? "on" : "off"}`;
+  const rule = `  cache rule: ${cacheRuleWords(cache.rule, cache.wire)}`;
+  if (cache.problem) return `${rule} (${cache.problem})`;
+  if (cache.rule !== "anthropic-breakpoints") return rule;
+  const retention = cache.ttlMs === undefined ? "" : `; ${retentionWords(cache.retention ?? "short", cache.ttlMs)}`;
+  return `${rule}, spare breakpoint ${cache.breakpoint ? "on" : "off"}${retention}`;
 }
 
 function pendingLine(pending: FlushDecisionRecord | undefined): string {

@@ -252,6 +252,62 @@ describe("OpenAI's longest-prefix rule on the chat-completions wire", () => {
   });
 });
 
+describe("an OpenAI chat-completions body carrying cache_control (the OpenRouter shape)", () => {
+  /** pi-ai's three markers: the last tool, the system message, the last message's text. */
+  const marked = (...turns: string[]) => ({
+    model: "m",
+    tools: [{ type: "function", function: { name: "read" }, cache_control: CC }],
+    messages: [
+      { role: "system", content: [text("s".repeat(6000), true)] },
+      ...turns.map((t, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: i === turns.length - 1 ? [text(t, true)] : t })),
+    ],
+  });
+
+  test("is billed by the breakpoint rule: the first request writes up to its last marker and reads nothing", () => {
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
+    const usage = sim.account("s1", marked("u".repeat(800)), "openai-completions");
+    expect(usage.rule).toBe("anthropic-breakpoints");
+    expect(usage.cacheReadTokens).toBe(0);
+    expect(usage.cacheWriteTokens).toBeGreaterThan(1500);
+  });
+
+  test("a request that extends it reads what it wrote and writes only the new part", () => {
+    const sim = new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now });
+    const first = sim.account("s1", marked("u".repeat(800)), "openai-completions");
+    const second = sim.account("s1", marked("u".repeat(800), "a".repeat(400), "v".repeat(400)), "openai-completions");
+    expect(second.cacheReadTokens).toBe(first.cacheWriteTokens);
+    expect(second.cacheWriteTokens).toBeGreaterThan(150);
+    expect(second.inputTokens).toBe(0);
+  });
+
+  test("the fake reports the write as cache_write_tokens inside prompt_tokens, as OpenRouter does", async () => {
+    const fake = await startFakeLlm({ main: [{ text: "one" }] }, { cache: new PromptCacheSim({ ttlMs: 3000, now: new VirtualClock().now }) });
+    try {
+      const body = marked("u".repeat(800));
+      const res = await fetch(`${fake.baseUrl("openai-completions")}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const usage = JSON.parse((await res.text()).split("\n").filter((l) => l.startsWith("data: {")).at(-1)!.slice(6)).usage;
+      const billed = fake.requests[0]!.cache!;
+      expect(usage.prompt_tokens_details).toEqual({ cached_tokens: 0, cache_write_tokens: billed.cacheWriteTokens });
+      expect(usage.prompt_tokens).toBe(billed.inputTokens + billed.cacheWriteTokens);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  test("a fifth marker is refused as the provider would", async () => {
+    const fake = await startFakeLlm({ main: [{ text: "one" }] });
+    try {
+      const body = marked("u");
+      body.messages.push({ role: "assistant", content: [text("a", true)] }, { role: "user", content: [text("v", true)] });
+      const res = await fetch(`${fake.baseUrl("openai-completions")}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      expect(res.status).toBe(400);
+      expect(fake.requests[0]!.rejected).toBe("at most 4 blocks may carry cache_control; this request has 5");
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
 describe("the minimum cacheable prefix of the priced model", () => {
   test("a request under the model's minimum is not cached under the breakpoint rule, while the prefix reading still reads it", () => {
     const clock = new VirtualClock();

@@ -6,9 +6,15 @@
 //   longest run of leading blocks equal to the previous request's, up to the last breakpoint, no minimum.
 // - OpenAI chat completions (`longest-prefix`): every request cached whole, the longest live shared
 //   prefix read from 1,024 tokens up in steps of 128, the rest billed as plain input.
+// - OpenAI chat completions carrying `cache_control` markers (the OpenRouter shape: an Anthropic model behind
+//   an OpenAI-compatible API, pi-ai's `cacheControlFormat: "anthropic"`): the breakpoint rule over the blocks
+//   that Anthropic model hashes (src/economics/openai-payload.ts), streamed as `cached_tokens` and
+//   `cache_write_tokens` inside `prompt_tokens`, as OpenRouter reports them.
 // Pure apart from hashing: the clock is injected, so tests advance a virtual one.
 import { createHash } from "node:crypto";
-import { cacheRuleOf, cacheRuleOptions, createPromptCache, type CacheBlock, type CacheRule, type PromptCache } from "../../src/economics/prompt-cache.js";
+import { type CacheRoute, cacheRouteOf, cacheRuleOptions } from "../../src/economics/cache-route.js";
+import { scanOpenAiPayload } from "../../src/economics/openai-payload.js";
+import { createPromptCache, type CacheBlock, type CacheRule, type PromptCache } from "../../src/economics/prompt-cache.js";
 
 export interface CacheFigures {
   /** Billed at the input price. */
@@ -129,22 +135,33 @@ export class PromptCacheSim {
     return this.options.ttlMs;
   }
 
-  private cacheFor(session: string, api: string, model: string): PromptCache {
-    const key = `${api}\u0000${session}`;
+  private cacheFor(session: string, route: CacheRoute): PromptCache {
+    const key = `${route.api}\u0000${route.rule}\u0000${session}`;
     let cache = this.caches.get(key);
     if (!cache) {
-      const id = this.options.modelIds?.[model] ?? model;
-      cache = createPromptCache(cacheRuleOf(api), cacheRuleOptions(api, id, this.options.ttlMs));
+      cache = createPromptCache(route.rule, cacheRuleOptions(route, this.options.ttlMs));
       this.caches.set(key, cache);
     }
     return cache;
   }
 
+  /**
+   * The route a request is billed by: its wire format, and on the OpenAI wire whether the body carries
+   * `cache_control` markers (the Anthropic model behind an OpenRouter-style API caches only at markers).
+   */
+  private routeOf(body: any, api: string): CacheRoute {
+    const model = String(body?.model ?? "");
+    const id = this.options.modelIds?.[model] ?? model;
+    const marked = api === "openai-completions" && (scanOpenAiPayload(body, digest)?.markers ?? 0) > 0;
+    return cacheRouteOf({ api, id, ...(marked ? { compat: { cacheControlFormat: "anthropic" } } : {}) });
+  }
+
   /** Bill one request of `session` under the rule of its wire format and remember what it cached. */
   account(session: string, body: any, api: string = "anthropic-messages"): CacheUsage {
     const at = this.now();
-    const model = String(body?.model ?? "");
-    const cache = this.cacheFor(session, api, model);
+    const route = this.routeOf(body, api);
+    const cache = this.cacheFor(session, route);
+    if (route.wire === "openai") return this.accountMarkedCompletions(cache, body, at);
     if (cache.rule === "longest-prefix") {
       const blocks = openAiCacheBlocks(body);
       const bill = cache.bill({ at, blocks: blocks.map((b) => ({ key: digest(b), tokens: b.length / 4, breakpoint: false })) });
@@ -159,6 +176,14 @@ export class PromptCacheSim {
     const total = charsOf(blocks) / 4;
     const figures = roundedFigures(bill.cacheRead, bill.cacheRead + bill.cacheWrite, total);
     return { rule: cache.rule, ...figures, prefixBreak: bill.prefixBreak, expired: bill.expired, prefix: this.prefixReading(session, blocks, cacheable, at) };
+  }
+
+  /** A chat-completions request with `cache_control` markers, billed by the breakpoint rule over its Anthropic blocks. */
+  private accountMarkedCompletions(cache: PromptCache, body: any, at: number): CacheUsage {
+    const scan = scanOpenAiPayload(body, digest)!;
+    const bill = cache.bill({ at, blocks: scan.blocks.map((b) => ({ key: b.key, tokens: b.tokens, breakpoint: b.marked })) });
+    const total = scan.blocks.reduce((n, b) => n + b.tokens, 0);
+    return { rule: cache.rule, ...roundedFigures(bill.cacheRead, bill.cacheRead + bill.cacheWrite, total), prefixBreak: bill.prefixBreak, expired: bill.expired };
   }
 
   /** Issue 17's reading of an Anthropic request: the longest run of leading blocks equal to the previous request's. */

@@ -107,8 +107,9 @@ function hasTools(body: any): boolean {
   return Array.isArray(body?.tools) && body.tools.length > 0;
 }
 
+/** The marker limits hold on both wires: an OpenAI-format body with `cache_control` goes to an Anthropic model (OpenRouter). */
 function validate(api: FakeApi, body: any): WireViolation | undefined {
-  return api === "anthropic-messages" ? (validateAnthropicBody(body) ?? validateAnthropicMessages(body?.messages)) : validateOpenAiMessages(body?.messages);
+  return validateAnthropicBody(body) ?? (api === "anthropic-messages" ? validateAnthropicMessages(body?.messages) : validateOpenAiMessages(body?.messages));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -123,8 +124,8 @@ function readBody(req: IncomingMessage): Promise<string> {
 function planFor(reply: ScriptedReply, rec: RecordedRequest): StreamPlan {
   const prefix = rec.api === "anthropic-messages" ? "toolu" : "call";
   const cached = reply.promptTokens === undefined ? rec.cache : undefined;
-  // Anthropic's input_tokens leaves the cached tokens out; OpenAI's prompt_tokens counts them.
-  const billedPrompt = cached && (rec.api === "anthropic-messages" ? cached.inputTokens : cached.inputTokens + cached.cacheReadTokens);
+  // Anthropic's input_tokens leaves the cached tokens out; OpenAI's prompt_tokens counts them (reads, and OpenRouter's writes).
+  const billedPrompt = cached && (rec.api === "anthropic-messages" ? cached.inputTokens : cached.inputTokens + cached.cacheReadTokens + cached.cacheWriteTokens);
   return {
     model: rec.model,
     text: reply.text,

@@ -41,7 +41,7 @@ export interface StreamPlan {
   calls: ResolvedCall[];
   promptTokens: number;
   completionTokens: number;
-  /** Prompt-cache figures (OpenAI: only the read, inside `promptTokens`); absent means the provider reports no cache use. */
+  /** Prompt-cache figures (OpenAI: the read and any write, inside `promptTokens`); absent means the provider reports no cache use. */
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
   stopped?: boolean;
@@ -67,7 +67,11 @@ export function openAiFrames(plan: StreamPlan, responseId: string): string[] {
   frames.push(chunk({}, plan.stopped ? "content_filter" : plan.calls.length > 0 ? "tool_calls" : "stop"));
   const total = plan.promptTokens + plan.completionTokens;
   const usage: Record<string, unknown> = { prompt_tokens: plan.promptTokens, completion_tokens: plan.completionTokens, total_tokens: total };
-  if (plan.cacheReadTokens !== undefined) usage.prompt_tokens_details = { cached_tokens: plan.cacheReadTokens };
+  if (plan.cacheReadTokens !== undefined) {
+    // OpenRouter reports an Anthropic model's cache writes beside the reads; OpenAI writes none.
+    const writes = plan.cacheWriteTokens ? { cache_write_tokens: plan.cacheWriteTokens } : {};
+    usage.prompt_tokens_details = { cached_tokens: plan.cacheReadTokens, ...writes };
+  }
   frames.push(JSON.stringify({ id: responseId, object: "chat.completion.chunk", created, model: plan.model, choices: [], usage }));
   return [...frames.map((f) => `data: ${f}\n\n`), "data: [DONE]\n\n"];
 }
