@@ -16,6 +16,7 @@ import type { CostModel } from "../economics/cost-model.js";
 import type { ContextPruneConfig } from "../types.js";
 import type { CacheRule } from "../economics/prompt-cache.js";
 import { CachePricer, cacheSetup, type CacheStep } from "./cache-sim.js";
+import { FloorTally, floorDollars, type CostFloor } from "../economics/cost-floor.js";
 import { buildRequests, type ReplayRequest } from "./requests.js";
 import { actualScenario, hasPrunerEntries, noPruningScenario, type Scenario, type SummarizerUse } from "./scenarios.js";
 import type { SessionProblem } from "./session-parse.js";
@@ -79,6 +80,19 @@ export interface CacheReport {
   whatIfPrefix?: ScenarioTotals;
 }
 
+/**
+ * The limit (economics/cost-floor.ts) of the no-pruning run, in tokens at the calibrated chars per token:
+ * each block written once, the output, the tools and system read per request.
+ */
+export interface LimitReport {
+  written: number;
+  uncached: number;
+  fixedRead: number;
+  output: number;
+  /** Undefined when the model is unpriced. */
+  dollars: number | undefined;
+}
+
 export interface ReplayReport {
   sessionId: string;
   requests: number;
@@ -87,6 +101,7 @@ export interface ReplayReport {
   cost: CostModel;
   cache: CacheReport;
   scenarios: ScenarioSeries[];
+  limit: LimitReport;
   summaryEstimate: SummaryEstimate;
   tokens: TokenCalibration;
   outputs: OutputFate[];
@@ -130,12 +145,15 @@ interface CachePlan {
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-async function runAll(scenarios: Scenario[], requests: ReplayRequest[], plan: CachePlan, options: ReplayOptions): Promise<RawRun[]> {
+/** The configurations' runs, and the limit of the no-pruning one. */
+async function runAll(scenarios: Scenario[], requests: ReplayRequest[], plan: CachePlan, options: ReplayOptions): Promise<{ runs: RawRun[]; floor: CostFloor }> {
   const runs: RawRun[] = scenarios.map((scenario) => ({ scenario, steps: [], alternative: [], prefix: [], finalMessages: [] }));
   const anthropic = plan.setup.rule === "anthropic-breakpoints";
+  const floor = new FloorTally(plan.setup.rule, plan.setup.options.minTokens);
   // pi alone never has the spare breakpoint; only the what-if is billed both ways.
   const pricers = scenarios.map(
-    (scenario) => new CachePricer(plan.setup, anthropic && scenario.name !== "none" && plan.spareBreakpoint, anthropic && scenario.name === "whatif"),
+    (scenario) =>
+      new CachePricer(plan.setup, anthropic && scenario.name !== "none" && plan.spareBreakpoint, anthropic && scenario.name === "whatif", scenario.name === "none" ? floor : undefined),
   );
   const total = requests.length * scenarios.length;
   let done = 0;
@@ -146,7 +164,14 @@ async function runAll(scenarios: Scenario[], requests: ReplayRequest[], plan: Ca
       const request = requests[r]!;
       const messages = await run.scenario.messagesAt(request);
       const pending = run.scenario.pending?.bind(run.scenario);
-      const priced = pricers[s]!.step({ time: request.time, messages, systemChars: request.systemChars, systemVersion: request.systemVersion, ...(pending ? { pending } : {}) });
+      const priced = pricers[s]!.step({
+        time: request.time,
+        messages,
+        systemChars: request.systemChars,
+        systemVersion: request.systemVersion,
+        outputTokens: request.outputTokens,
+        ...(pending ? { pending } : {}),
+      });
       run.steps.push(priced.step);
       if (priced.alternative) run.alternative.push(priced.alternative);
       if (priced.prefix) run.prefix.push(priced.prefix);
@@ -159,7 +184,7 @@ async function runAll(scenarios: Scenario[], requests: ReplayRequest[], plan: Ca
     }
   }
   options.onProgress?.(total, total);
-  return runs;
+  return { runs, floor: floor.result() };
 }
 
 function meanAbsError(requests: ReplayRequest[], steps: RawStep[], charsPerToken: number): number | undefined {
@@ -278,7 +303,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
   const costPolicy = config.flushPolicy === "cost" && config.pruneOn === "agent-message" && cost.priced;
   const policy = costPolicy ? { main: cost, summarizer: summarizerCostModel(options, cost), cacheRule: { rule: plan.setup.rule, breakpoint: plan.spareBreakpoint } } : undefined;
   scenarios.push(whatIfScenario(config, summaryEstimate, contextWindow, WHAT_IF, policy));
-  const runs = await runAll(scenarios, requests, plan, options);
+  const { runs, floor } = await runAll(scenarios, requests, plan, options);
   const tokens = calibrateTokens(requests, runs[recorded ? 1 : 0]!);
   const summarizerCost = summarizerCostModel(options, cost);
   const trustRecorded = options.priceAs === undefined;
@@ -299,11 +324,22 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
     cost,
     cache,
     scenarios: series_,
+    limit: limitOf(floor, cost, tokens.charsPerToken),
     summaryEstimate,
     tokens,
     outputs: fateOfOutputs(options.branch, runs.map((run) => ({ label: run.scenario.label, messages: run.finalMessages }))),
     problems: options.problems,
     notes: [...priceNotes(options, cost, last), ...replayNotes(options, recorded, series_, policy !== undefined)],
+  };
+}
+
+function limitOf(floor: CostFloor, cost: CostModel, charsPerToken: number): LimitReport {
+  return {
+    written: floor.written / charsPerToken,
+    uncached: floor.uncached / charsPerToken,
+    fixedRead: floor.fixedRead / charsPerToken,
+    output: floor.outputTokens,
+    dollars: cost.priced ? floorDollars(floor, cost.prices, charsPerToken) : undefined,
   };
 }
 
