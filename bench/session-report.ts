@@ -53,7 +53,7 @@ const usd = (x: number | undefined) => (x === undefined ? "-" : x.toFixed(4));
 const wireOf = (w: Wire) => WIRES.find((x) => x.id === w)!;
 
 /** The limit of a shape on a wire: the one of its no-extension run (the session as pi alone sends it). */
-export const limitOf = (r: ShapeResult): number | undefined => (r.figures.none && r.figures.none.limitUsd > 0 ? r.figures.none.limitUsd : undefined);
+const limitOf = (r: ShapeResult): number | undefined => (r.figures.none && r.figures.none.limitUsd > 0 ? r.figures.none.limitUsd : undefined);
 const times = (dollars: number, limit: number | undefined) => (limit === undefined ? "-" : `${(dollars / limit).toFixed(2)}x`);
 
 export function formatShapeTable(result: ShapeResult): string[] {

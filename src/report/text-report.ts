@@ -124,7 +124,7 @@ export function cacheLines(report: ReplayReport): string[] {
 }
 
 /** Times the limit, two decimals under 10. */
-export function timesLimit(dollars: number, limit: number): string {
+function timesLimit(dollars: number, limit: number): string {
   const ratio = dollars / limit;
   return `${ratio.toFixed(ratio < 10 ? 2 : 1)}x`;
 }
