@@ -4,7 +4,8 @@
  * cache-write tokens (cache-pricing.ts: the cache rule of the session's API,
  * the session model's TTL and the recorded timestamps), prefix breaks, peak
  * context, and dollars at the model's catalog price; plus the summarizer's
- * tokens. pi-condense's configurations (as recorded, what-if) carry its spare
+ * tokens, and the limit of the no-pruning run (economics/cost-floor.ts) in
+ * the same tokens and prices. pi-condense's configurations (as recorded, what-if) carry its spare
  * Anthropic breakpoint when `cacheBreakpoint` is on; pi alone never does, and
  * the what-if is billed a second time with the breakpoint the other way. Chars become tokens at 4 chars per
  * token, or at the ratio calibrated against the recorded usage when the
