@@ -1,9 +1,13 @@
 // What one bench run cost, from the loopback provider's request log: the main model's cache figures as
 // the simulation billed them under the rule of the run's wire format, the summarizer's tokens, prefix
-// breaks, and dollars at catalog prices; for Anthropic runs also the dollars under the prefix reading.
+// breaks, and dollars at catalog prices; for Anthropic runs also the dollars under the prefix reading;
+// and the limit of the run's main requests (src/economics/cost-floor.ts).
 import type { ModelCost } from "@earendil-works/pi-ai";
+import { FloorTally, floorDollars } from "../src/economics/cost-floor.js";
+import { cacheRouteOf } from "../src/economics/cache-route.js";
 import type { RecordedRequest } from "../test/e2e/fake-llm.js";
-import type { CacheFigures } from "../test/e2e/cache-sim.js";
+import { floorBlocks, type CacheFigures } from "../test/e2e/cache-sim.js";
+import { cacheModelIds } from "../test/e2e/priced-models.js";
 
 export interface RunFigures {
   mainRequests: number;
@@ -22,6 +26,11 @@ export interface RunFigures {
   costUsd: number;
   /** Anthropic runs: the same requests under the prefix reading (issue 17's model); undefined on other wires. */
   prefixCostUsd?: number;
+  /**
+   * The least these main requests can cost under the run's rule: each block written once, the output, the
+   * tools and system read per request. The tables measure every variant against the no-extension run's.
+   */
+  limitUsd: number;
 }
 
 /** Prices per model id of the fake provider (dollars per million tokens). */
@@ -39,6 +48,20 @@ function priceOf(prices: PriceList, model: string): ModelCost {
 
 const dollars = (c: CacheFigures, price: ModelCost) => c.inputTokens * price.input + c.cacheReadTokens * price.cacheRead + c.cacheWriteTokens * price.cacheWrite + OUTPUT_TOKENS * price.output;
 
+/** The limit of a run's main requests, priced as `dollars` prices their bills (on the OpenAI wire a miss is plain input). */
+function limitOf(requests: RecordedRequest[], prices: PriceList): number {
+  const main = requests.filter((r) => r.status === 200 && r.kind === "main" && r.cache);
+  const first = main[0];
+  if (!first) return 0;
+  const rule = first.cache!.rule;
+  const { minTokens } = cacheRouteOf({ api: first.api, id: cacheModelIds(first.api)[first.model] ?? first.model });
+  const tally = new FloorTally(rule, minTokens);
+  for (const r of main) tally.add({ ...floorBlocks(r.body, rule), outputTokens: OUTPUT_TOKENS });
+  const p = priceOf(prices, first.model);
+  const miss = rule === "longest-prefix" ? p.input : p.cacheWrite;
+  return floorDollars(tally.result(), { input: p.input / PER_MILLION, output: p.output / PER_MILLION, cacheRead: p.cacheRead / PER_MILLION, cacheWrite: miss / PER_MILLION });
+}
+
 export function runFigures(requests: RecordedRequest[], prices: PriceList): RunFigures {
   const f: RunFigures = {
     mainRequests: 0,
@@ -52,6 +75,7 @@ export function runFigures(requests: RecordedRequest[], prices: PriceList): RunF
     prefixBreaks: 0,
     coldRequests: 0,
     costUsd: 0,
+    limitUsd: 0,
   };
   let headline = 0;
   let prefixOnly = 0;
@@ -81,5 +105,6 @@ export function runFigures(requests: RecordedRequest[], prices: PriceList): RunF
   }
   f.costUsd = headline / PER_MILLION;
   if (everyPrefix && f.mainRequests > 0) f.prefixCostUsd = prefixOnly / PER_MILLION;
+  f.limitUsd = limitOf(requests, prices);
   return f;
 }

@@ -1,5 +1,5 @@
-// The session bench's runs, tables and verdict against issues 25's and 26's targets. Pure: figures in, lines and
-// targets out, so the evaluation is tested without running pi.
+// The session bench's runs, tables and verdict against issues 25's, 26's and 33's targets. Pure: figures in, lines
+// and targets out, so the evaluation is tested without running pi.
 import type { ShapeId } from "./session-shape-kit.js";
 import type { RunFigures } from "./session-figures.js";
 import type { Target } from "./targets.js";
@@ -52,21 +52,27 @@ const n = (x: number) => x.toLocaleString("en-US");
 const usd = (x: number | undefined) => (x === undefined ? "-" : x.toFixed(4));
 const wireOf = (w: Wire) => WIRES.find((x) => x.id === w)!;
 
+/** The limit of a shape on a wire: the one of its no-extension run (the session as pi alone sends it). */
+const limitOf = (r: ShapeResult): number | undefined => (r.figures.none && r.figures.none.limitUsd > 0 ? r.figures.none.limitUsd : undefined);
+const times = (dollars: number, limit: number | undefined) => (limit === undefined ? "-" : `${(dollars / limit).toFixed(2)}x`);
+
 export function formatShapeTable(result: ShapeResult): string[] {
   const anthropic = result.wire === "anthropic-messages";
-  const columns = ["requests", "input", "cache read", "cache write", "summarizer", "breaks", "cold", anthropic ? "$ bp rule" : "$ prefix rule", ...(anthropic ? ["$ prefix only"] : [])];
+  const limit = limitOf(result);
+  const columns = ["requests", "input", "cache read", "cache write", "summarizer", "breaks", "cold", anthropic ? "$ bp rule" : "$ prefix rule", ...(anthropic ? ["$ prefix only"] : []), "x limit"];
   const head = `  ${"".padEnd(30)}${columns.map((c) => c.padStart(14)).join("")}`;
   const rows = VARIANTS.filter(({ id }) => result.figures[id]).map(({ id, label }) => {
     const f = result.figures[id]!;
     const cells = [f.mainRequests, f.inputTokens, f.cacheReadTokens, f.cacheWriteTokens, f.summarizerInputTokens + f.summarizerOutputTokens, f.prefixBreaks, f.coldRequests].map(n);
-    const money = [usd(f.costUsd), ...(anthropic ? [usd(f.prefixCostUsd)] : [])];
+    const money = [usd(f.costUsd), ...(anthropic ? [usd(f.prefixCostUsd)] : []), times(f.costUsd, limit)];
     return `  ${label.padEnd(30)}${[...cells, ...money].map((c) => c.padStart(14)).join("")}`;
   });
+  const limitLine = `  limit $${usd(limit)}: each block of no extension's requests written to the cache once, the replies, tools and system read by every request; x limit: ${anthropic ? "$ bp rule" : "$ prefix rule"} over it`;
   const w = wireOf(result.wire);
   const on = result.figures.cost;
   const off = result.figures["cost-nobp"];
   const buys = on && off ? [`  the spare breakpoint saves the cost policy $${usd(off.costUsd - on.costUsd)} (${usd(off.costUsd)} off, ${usd(on.costUsd)} on)`] : [];
-  return [`shape ${result.id}, ${w.label} (headline dollars by the ${w.rule}): ${result.title}`, head, ...rows, ...buys];
+  return [`shape ${result.id}, ${w.label} (headline dollars by the ${w.rule}): ${result.title}`, head, ...rows, limitLine, ...buys];
 }
 
 const cost = (r: ShapeResult, v: VariantId) => r.figures[v]?.costUsd;
@@ -90,7 +96,20 @@ function summariesTargets(results: ShapeResult[]): Target[] {
   return targets;
 }
 
-/** Issue 25's targets for the results that ran, then the recoverability check. */
+/** Issue 33's: no variant costs less than the limit of its shape and wire (a run under it is a bug in the limit). */
+function limitTargets(results: ShapeResult[]): Target[] {
+  const targets: Target[] = [];
+  for (const r of results) {
+    const limit = limitOf(r);
+    if (limit === undefined) continue;
+    const run = VARIANTS.filter(({ id }) => r.figures[id]).map(({ id, label }) => ({ label, dollars: r.figures[id]!.costUsd }));
+    const lowest = run.reduce((a, b) => (b.dollars < a.dollars ? b : a));
+    targets.push({ name: `${where(r)}: every variant at or above the limit $${usd(limit)} (lowest: ${lowest.label}, ${times(lowest.dollars, limit)})`, met: lowest.dollars >= limit });
+  }
+  return targets;
+}
+
+/** Issue 25's targets for the results that ran, then issue 26's and 33's, then the recoverability check. */
 export function sessionTargets(results: ShapeResult[], recovery: RecoveryTally): Target[] {
   const targets: Target[] = [];
   const b = results.find((r) => r.id === "b" && r.wire === "anthropic-messages")?.figures.cost;
@@ -113,7 +132,7 @@ export function sessionTargets(results: ShapeResult[], recovery: RecoveryTally):
     if (mine === undefined || none === undefined) continue;
     targets.push({ name: `${where(r)}: cost policy <= 0.5x no extension (${(mine / none).toFixed(3)}x)`, met: mine <= 0.5 * none });
   }
-  targets.push(...summariesTargets(results));
+  targets.push(...summariesTargets(results), ...limitTargets(results));
   const lost = recovery.failures.length;
   targets.push({ name: `every stubbed original recoverable verbatim (${recovery.checked} checked, ${lost} lost)`, met: lost === 0 });
   return targets;

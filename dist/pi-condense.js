@@ -5658,6 +5658,21 @@ function cacheLines(report) {
   const prefix = cache.whatIfPrefix ? `; under the longest-prefix rule: ${figure(cache.whatIfPrefix)}` : "";
   return [rule, `what-if with the spare breakpoint: ${figure(withIt)}; without it: ${figure(without)}${prefix}`];
 }
+function timesLimit(dollars, limit) {
+  const ratio = dollars / limit;
+  return `${ratio.toFixed(ratio < 10 ? 2 : 1)}x`;
+}
+function limitLines(report) {
+  const limit = report.limit;
+  const parts = `each block written to the cache once (${tokens(limit.written + limit.uncached)} tokens), the replies (${tokens(limit.output)}), tools and system read by every request (${tokens(limit.fixedRead)})`;
+  if (limit.dollars === undefined)
+    return [`limit: ${parts}; no dollars without a catalog price`];
+  const head = `limit: ${dollars2(limit.dollars)}, the least this session can cost: ${parts}`;
+  if (!(limit.dollars > 0))
+    return [head];
+  const ratios = report.scenarios.filter((s) => s.totals.dollars !== undefined).map((s) => `${s.label} ${timesLimit(s.totals.dollars, limit.dollars)}`);
+  return ratios.length === 0 ? [head] : [head, `times the limit: ${ratios.join(", ")}`];
+}
 function estimateLines(report) {
   const s = report.summaryEstimate;
   const summary = s.samples === 0 ? `summaries estimated at ${percent2(s.ratio)} of the raw output (no real summaries in this session to calibrate against)` : `summaries estimated at ${percent2(s.ratio)} of the raw output, calibrated on ${s.samples} real ${s.samples === 1 ? "summary" : "summaries"}` + (s.meanAbsError === undefined ? "" : `; off by ${percent2(s.meanAbsError)} on average when each is predicted from the others`);
@@ -5693,8 +5708,11 @@ function reportText(report, title, htmlPath, contextSent) {
     lines.push(...wrap(line, "  "));
   if (report.requests === 0)
     lines.push("  no main-model requests on this branch: nothing to replay");
-  else
+  else {
     lines.push("", ...chartText(report.scenarios), "", ...totalsTable(report.scenarios, report.cache));
+    for (const line of limitLines(report))
+      lines.push(...wrap(line, "  "));
+  }
   lines.push("");
   for (const line of [...estimateLines(report), ...report.notes])
     lines.push(...wrap(line, "  "));
@@ -5796,6 +5814,7 @@ function reportHtml(report, title) {
 <p id="cache-rule">${cacheLines(report).map(esc).join("<br>")}</p>
 ${charts}
 <h2>Totals</h2>${totalsTable2(report.scenarios, report.cache)}
+${report.requests === 0 ? "" : `<p id="limit">${limitLines(report).map(esc).join("<br>")}</p>`}
 <h2>The biggest outputs</h2>${outputsTable(report)}
 <h2>How this was estimated</h2>${list([...estimateLines(report), ...report.notes])}
 <h2>Problems in the file</h2>${list(report.problems.map((p) => p.message))}
@@ -6475,14 +6494,16 @@ class Bill {
 
 class CachePricer {
   setup;
+  floor;
   stable = new StableMessages;
   list = new BlockList;
   main;
   other;
   prefix;
   previous;
-  constructor(setup, spareBreakpoint, alternative) {
+  constructor(setup, spareBreakpoint, alternative, floor) {
     this.setup = setup;
+    this.floor = floor;
     this.main = new Bill(setup, spareBreakpoint);
     this.other = alternative ? new Bill(setup, !spareBreakpoint) : undefined;
     const anthropic = setup.rule === "anthropic-breakpoints";
@@ -6503,6 +6524,7 @@ class CachePricer {
     const unmarked = last === undefined || last === 0 ? undefined : list.blocks[last];
     if (unmarked)
       list.blocks[last] = { ...unmarked, breakpoint: true };
+    this.floor?.add({ blocks: list.blocks, fixedBlocks: 1, sharedBlocks: shared, outputTokens: request.outputTokens ?? 0 });
     const stepOf = (bill) => {
       const { cached, written, readLess } = bill.step(request.time, list, shared, warm, unmarked !== undefined, request.pending);
       return { chars, cachedChars: cached, writtenChars: written, prefixBreak, cold: !warm, lookbackMiss: warm && !prefixBreak && readLess };
@@ -6514,6 +6536,65 @@ class CachePricer {
       list.blocks[last] = unmarked;
     return { step, ...alternative ? { alternative } : {}, ...prefix ? { prefix } : {} };
   }
+}
+
+// src/economics/cost-floor.ts
+var size = (block) => Number.isFinite(block.tokens) && block.tokens > 0 ? block.tokens : 0;
+function cacheableBlocks(blocks, rule, minTokens) {
+  if (rule === "longest-prefix")
+    return blocks.length;
+  let total = 0;
+  let last = 0;
+  blocks.forEach((block, i) => {
+    total += size(block);
+    if (block.breakpoint && total >= minTokens)
+      last = i + 1;
+  });
+  return last;
+}
+
+class FloorTally {
+  rule;
+  minTokens;
+  seen = new Set;
+  floor = { requests: 0, written: 0, uncached: 0, fixedRead: 0, outputTokens: 0 };
+  constructor(rule, minTokens) {
+    this.rule = rule;
+    this.minTokens = minTokens;
+  }
+  add(request) {
+    const { blocks } = request;
+    const fixed = Math.min(blocks.length, Math.max(0, request.fixedBlocks));
+    const from = Math.max(fixed, Math.min(blocks.length, request.sharedBlocks ?? 0));
+    let cacheable;
+    const take = (i) => {
+      const block = blocks[i];
+      if (this.seen.has(block.key)) {
+        if (i < fixed)
+          this.floor.fixedRead += size(block);
+        return;
+      }
+      this.seen.add(block.key);
+      cacheable ??= cacheableBlocks(blocks, this.rule, this.minTokens);
+      if (i < cacheable)
+        this.floor.written += size(block);
+      else
+        this.floor.uncached += size(block);
+    };
+    for (let i = 0;i < fixed; i++)
+      take(i);
+    for (let i = from;i < blocks.length; i++)
+      take(i);
+    this.floor.requests += 1;
+    this.floor.outputTokens += Number.isFinite(request.outputTokens) && request.outputTokens > 0 ? request.outputTokens : 0;
+  }
+  result() {
+    return { ...this.floor };
+  }
+}
+function floorDollars(floor, prices, unitsPerToken = 1) {
+  const blocks = floor.written * prices.cacheWrite + floor.uncached * prices.input + floor.fixedRead * prices.cacheRead;
+  return blocks / unitsPerToken + floor.outputTokens * prices.output;
 }
 
 // src/report/requests.ts
@@ -9527,7 +9608,8 @@ var tick = () => new Promise((resolve) => setImmediate(resolve));
 async function runAll(scenarios, requests, plan, options) {
   const runs = scenarios.map((scenario) => ({ scenario, steps: [], alternative: [], prefix: [], finalMessages: [] }));
   const anthropic = plan.setup.rule === "anthropic-breakpoints";
-  const pricers = scenarios.map((scenario) => new CachePricer(plan.setup, anthropic && scenario.name !== "none" && plan.spareBreakpoint, anthropic && scenario.name === "whatif"));
+  const floor = new FloorTally(plan.setup.rule, plan.setup.options.minTokens);
+  const pricers = scenarios.map((scenario) => new CachePricer(plan.setup, anthropic && scenario.name !== "none" && plan.spareBreakpoint, anthropic && scenario.name === "whatif", scenario.name === "none" ? floor : undefined));
   const total = requests.length * scenarios.length;
   let done = 0;
   options.onProgress?.(0, total);
@@ -9537,7 +9619,14 @@ async function runAll(scenarios, requests, plan, options) {
       const request = requests[r];
       const messages = await run.scenario.messagesAt(request);
       const pending = run.scenario.pending?.bind(run.scenario);
-      const priced = pricers[s].step({ time: request.time, messages, systemChars: request.systemChars, systemVersion: request.systemVersion, ...pending ? { pending } : {} });
+      const priced = pricers[s].step({
+        time: request.time,
+        messages,
+        systemChars: request.systemChars,
+        systemVersion: request.systemVersion,
+        outputTokens: request.outputTokens,
+        ...pending ? { pending } : {}
+      });
       run.steps.push(priced.step);
       if (priced.alternative)
         run.alternative.push(priced.alternative);
@@ -9553,7 +9642,7 @@ async function runAll(scenarios, requests, plan, options) {
     }
   }
   options.onProgress?.(total, total);
-  return runs;
+  return { runs, floor: floor.result() };
 }
 function meanAbsError(requests, steps, charsPerToken) {
   let sum = 0;
@@ -9673,7 +9762,7 @@ async function replaySession(options) {
   const cacheRule = { rule: route.rule, breakpoint: plan.spareBreakpoint, retention: route.retention, ...route.problem ? { problem: route.problem } : {} };
   const policy = costPolicy ? { main: cost, summarizer: summarizerCostModel(options, cost), cacheRule } : undefined;
   scenarios.push(whatIfScenario(config, summaryEstimate, contextWindow, WHAT_IF, policy));
-  const runs = await runAll(scenarios, requests, plan, options);
+  const { runs, floor } = await runAll(scenarios, requests, plan, options);
   const tokens = calibrateTokens(requests, runs[recorded ? 1 : 0]);
   const summarizerCost = summarizerCostModel(options, cost);
   const trustRecorded = options.priceAs === undefined;
@@ -9694,11 +9783,21 @@ async function replaySession(options) {
     cost,
     cache,
     scenarios: series_,
+    limit: limitOf(floor, cost, tokens.charsPerToken),
     summaryEstimate,
     tokens,
     outputs: fateOfOutputs(options.branch, runs.map((run) => ({ label: run.scenario.label, messages: run.finalMessages }))),
     problems: options.problems,
     notes: [...priceNotes(options, cost, last), ...replayNotes(options, recorded, series_, policy !== undefined)]
+  };
+}
+function limitOf(floor, cost, charsPerToken) {
+  return {
+    written: floor.written / charsPerToken,
+    uncached: floor.uncached / charsPerToken,
+    fixedRead: floor.fixedRead / charsPerToken,
+    output: floor.outputTokens,
+    dollars: cost.priced ? floorDollars(floor, cost.prices, charsPerToken) : undefined
   };
 }
 function priceNotes(options, cost, last) {

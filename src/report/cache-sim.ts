@@ -23,6 +23,7 @@
 import { type CacheRoute, cacheRuleOptions } from "../economics/cache-route.js";
 import { createPromptCache, LOOKBACK_BLOCKS, type CacheRule, type CacheRuleOptions, type PromptCache } from "../economics/prompt-cache.js";
 import { spareMarkerIndex } from "../economics/spare-breakpoint.js";
+import type { FloorTally } from "../economics/cost-floor.js";
 import { BlockList } from "./request-blocks.js";
 
 /** Structural equality of two JSON-like values; identical references short-cut at every level. */
@@ -80,6 +81,8 @@ export interface PricedRequest {
   systemVersion: number;
   /** Tool call ids of the outputs waiting to be summarized (the spare breakpoint anticipates their rewrite); asked only when needed. */
   pending?: () => ReadonlySet<string>;
+  /** The reply's output tokens, for the limit (cost-floor.ts). */
+  outputTokens?: number;
 }
 
 export interface CacheStep {
@@ -162,6 +165,7 @@ class Bill {
 /**
  * Prices one configuration's requests in order. `alternative` bills the same requests once more with the
  * spare breakpoint the other way (the report's with/without line) at the cost of a second cache only.
+ * `floor` is fed each request's blocks as billed, pi-ai's markers in place (the limit of the session).
  */
 export class CachePricer {
   private readonly stable = new StableMessages();
@@ -176,6 +180,7 @@ export class CachePricer {
     private readonly setup: CacheSetup,
     spareBreakpoint: boolean,
     alternative: boolean,
+    private readonly floor?: FloorTally,
   ) {
     this.main = new Bill(setup, spareBreakpoint);
     this.other = alternative ? new Bill(setup, !spareBreakpoint) : undefined;
@@ -199,6 +204,7 @@ export class CachePricer {
     const last = list.lastMarked();
     const unmarked = last === undefined || last === 0 ? undefined : list.blocks[last]!;
     if (unmarked) list.blocks[last!] = { ...unmarked, breakpoint: true };
+    this.floor?.add({ blocks: list.blocks, fixedBlocks: 1, sharedBlocks: shared, outputTokens: request.outputTokens ?? 0 });
     const stepOf = (bill: Bill): CacheStep => {
       const { cached, written, readLess } = bill.step(request.time, list, shared, warm, unmarked !== undefined, request.pending);
       return { chars, cachedChars: cached, writtenChars: written, prefixBreak, cold: !warm, lookbackMiss: warm && !prefixBreak && readLess };

@@ -17,7 +17,7 @@ function series(name: ScenarioSeries["name"], label: string, n: number): Scenari
   };
 }
 
-function report(n: number): ReplayReport {
+function report(n: number, extra: Partial<ReplayReport> = {}): ReplayReport {
   return {
     sessionId: "s",
     requests: n,
@@ -25,12 +25,18 @@ function report(n: number): ReplayReport {
     cost: costModelFor(undefined),
     cache: { rule: "anthropic-breakpoints", api: "anthropic-messages", route: cacheRouteOf({ api: "anthropic-messages", id: "claude-sonnet-4-5" }), spareBreakpoint: true },
     scenarios: [series("none", "no pruning", n), series("whatif", "what-if", n)],
+    limit: { written: 90_000, uncached: 0, fixedRead: 12_000, output: 3_000, dollars: undefined },
     summaryEstimate: { ratio: 0.1, samples: 0, meanAbsError: undefined, realChars: 0, rawChars: 0 },
     tokens: { samples: 0, charsPerToken: 4, errorAtFour: undefined, errorCalibrated: undefined },
     outputs: [{ toolName: "bash", toolCallId: "c1", call: "cat <secret>", chars: 10, fates: [{ label: "no pruning", fate: "kept whole" }, { label: "what-if", fate: "stub, ref t1 (90 chars)" }] }],
     problems: [{ line: 3, message: 'line 3: corrupt JSON, skipped: {"a":<b>' }],
     notes: [],
+    ...extra,
   };
+}
+
+function priced(s: ScenarioSeries, dollars: number): ScenarioSeries {
+  return { ...s, totals: { ...s.totals, dollars } };
 }
 
 describe("reportHtml", () => {
@@ -57,6 +63,26 @@ describe("reportHtml", () => {
     const points = /<polyline[^>]*points="([^"]*)"/.exec(html)![1]!.split(" ");
     expect(points.length).toBeLessThanOrEqual(2 * 760 + 2);
     expect(points.length).toBeGreaterThan(500);
+  });
+
+  test("the limit follows the totals, with each configuration's dollars as a multiple of it", () => {
+    const base = report(10);
+    const html = reportHtml(
+      report(10, {
+        cost: { ...costModelFor(undefined), priced: true },
+        scenarios: [priced(base.scenarios[0]!, 3), priced(base.scenarios[1]!, 1.5)],
+        limit: { ...base.limit, dollars: 0.5 },
+      }),
+      "s.jsonl",
+    );
+    const limit = /<p id="limit">(.*?)<\/p>/.exec(html)?.[1];
+    expect(html.indexOf('<p id="limit">')).toBeGreaterThan(html.indexOf('<table id="totals">'));
+    expect(limit).toContain("limit: $0.5000, the least this session can cost: each block written to the cache once (90.0k tokens)");
+    expect(limit).toContain("times the limit: no pruning 6.00x, what-if 3.00x");
+  });
+
+  test("an unpriced model's limit is given in tokens", () => {
+    expect(reportHtml(report(3), "s.jsonl")).toContain("no dollars without a catalog price");
   });
 
   test("an unpriced model's dollar chart says so", () => {

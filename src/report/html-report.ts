@@ -1,12 +1,12 @@
 /**
  * The report as one self-contained HTML page (no script, no external file):
  * two SVG line charts, context tokens per request and cumulative dollars per
- * request, one line per configuration; the totals table; the biggest outputs
- * and what each configuration made of them; the estimates, notes and
- * problems. Pure.
+ * request, one line per configuration; the totals table and the limit; the
+ * biggest outputs and what each configuration made of them; the estimates,
+ * notes and problems. Pure.
  */
 import type { CacheReport, ReplayReport, ScenarioSeries } from "./replay.js";
-import { cacheLines, dollars, estimateLines, percent, rowsFor, tokens } from "./text-report.js";
+import { cacheLines, dollars, estimateLines, limitLines, percent, rowsFor, tokens } from "./text-report.js";
 
 const COLORS = ["#c0392b", "#2471a3", "#229954", "#7d3c98"];
 const W = 760;
@@ -112,6 +112,7 @@ export function reportHtml(report: ReplayReport, title: string): string {
 <p id="cache-rule">${cacheLines(report).map(esc).join("<br>")}</p>
 ${charts}
 <h2>Totals</h2>${totalsTable(report.scenarios, report.cache)}
+${report.requests === 0 ? "" : `<p id="limit">${limitLines(report).map(esc).join("<br>")}</p>`}
 <h2>The biggest outputs</h2>${outputsTable(report)}
 <h2>How this was estimated</h2>${list([...estimateLines(report), ...report.notes])}
 <h2>Problems in the file</h2>${list(report.problems.map((p) => p.message))}

@@ -4,7 +4,8 @@
  * cache-write tokens (cache-sim.ts: the cache rule of the session model's
  * route, its TTL under the route's retention and the recorded timestamps), prefix breaks, peak
  * context, and dollars at the model's catalog price; plus the summarizer's
- * tokens. pi-condense's configurations (as recorded, what-if) carry its spare
+ * tokens, and the limit of the no-pruning run (economics/cost-floor.ts) in
+ * the same tokens and prices. pi-condense's configurations (as recorded, what-if) carry its spare
  * Anthropic breakpoint when `cacheBreakpoint` is on; pi alone never does, and
  * the what-if is billed a second time with the breakpoint the other way. Chars become tokens at 4 chars per
  * token, or at the ratio calibrated against the recorded usage when the
@@ -19,6 +20,7 @@ import type { CacheEnv } from "../settings/cache-env.js";
 import type { ContextPruneConfig } from "../types.js";
 import type { CacheRule } from "../economics/prompt-cache.js";
 import { CachePricer, cacheSetup, type CacheStep } from "./cache-sim.js";
+import { FloorTally, floorDollars, type CostFloor } from "../economics/cost-floor.js";
 import { buildRequests, type ReplayRequest } from "./requests.js";
 import { actualScenario, hasPrunerEntries, noPruningScenario, type Scenario, type SummarizerUse } from "./scenarios.js";
 import type { SessionProblem } from "./session-parse.js";
@@ -84,6 +86,19 @@ export interface CacheReport {
   whatIfPrefix?: ScenarioTotals;
 }
 
+/**
+ * The limit (economics/cost-floor.ts) of the no-pruning run, in tokens at the calibrated chars per token:
+ * each block written once, the output, the tools and system read per request.
+ */
+export interface LimitReport {
+  written: number;
+  uncached: number;
+  fixedRead: number;
+  output: number;
+  /** Undefined when the model is unpriced. */
+  dollars: number | undefined;
+}
+
 export interface ReplayReport {
   sessionId: string;
   requests: number;
@@ -92,6 +107,7 @@ export interface ReplayReport {
   cost: CostModel;
   cache: CacheReport;
   scenarios: ScenarioSeries[];
+  limit: LimitReport;
   summaryEstimate: SummaryEstimate;
   tokens: TokenCalibration;
   outputs: OutputFate[];
@@ -141,12 +157,15 @@ interface CachePlan {
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-async function runAll(scenarios: Scenario[], requests: ReplayRequest[], plan: CachePlan, options: ReplayOptions): Promise<RawRun[]> {
+/** The configurations' runs, and the limit of the no-pruning one. */
+async function runAll(scenarios: Scenario[], requests: ReplayRequest[], plan: CachePlan, options: ReplayOptions): Promise<{ runs: RawRun[]; floor: CostFloor }> {
   const runs: RawRun[] = scenarios.map((scenario) => ({ scenario, steps: [], alternative: [], prefix: [], finalMessages: [] }));
   const anthropic = plan.setup.rule === "anthropic-breakpoints";
+  const floor = new FloorTally(plan.setup.rule, plan.setup.options.minTokens);
   // pi alone never has the spare breakpoint; only the what-if is billed both ways.
   const pricers = scenarios.map(
-    (scenario) => new CachePricer(plan.setup, anthropic && scenario.name !== "none" && plan.spareBreakpoint, anthropic && scenario.name === "whatif"),
+    (scenario) =>
+      new CachePricer(plan.setup, anthropic && scenario.name !== "none" && plan.spareBreakpoint, anthropic && scenario.name === "whatif", scenario.name === "none" ? floor : undefined),
   );
   const total = requests.length * scenarios.length;
   let done = 0;
@@ -157,7 +176,14 @@ async function runAll(scenarios: Scenario[], requests: ReplayRequest[], plan: Ca
       const request = requests[r]!;
       const messages = await run.scenario.messagesAt(request);
       const pending = run.scenario.pending?.bind(run.scenario);
-      const priced = pricers[s]!.step({ time: request.time, messages, systemChars: request.systemChars, systemVersion: request.systemVersion, ...(pending ? { pending } : {}) });
+      const priced = pricers[s]!.step({
+        time: request.time,
+        messages,
+        systemChars: request.systemChars,
+        systemVersion: request.systemVersion,
+        outputTokens: request.outputTokens,
+        ...(pending ? { pending } : {}),
+      });
       run.steps.push(priced.step);
       if (priced.alternative) run.alternative.push(priced.alternative);
       if (priced.prefix) run.prefix.push(priced.prefix);
@@ -170,7 +196,7 @@ async function runAll(scenarios: Scenario[], requests: ReplayRequest[], plan: Ca
     }
   }
   options.onProgress?.(total, total);
-  return runs;
+  return { runs, floor: floor.result() };
 }
 
 function meanAbsError(requests: ReplayRequest[], steps: RawStep[], charsPerToken: number): number | undefined {
@@ -292,7 +318,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
   const cacheRule = { rule: route.rule, breakpoint: plan.spareBreakpoint, retention: route.retention, ...(route.problem ? { problem: route.problem } : {}) };
   const policy = costPolicy ? { main: cost, summarizer: summarizerCostModel(options, cost), cacheRule } : undefined;
   scenarios.push(whatIfScenario(config, summaryEstimate, contextWindow, WHAT_IF, policy));
-  const runs = await runAll(scenarios, requests, plan, options);
+  const { runs, floor } = await runAll(scenarios, requests, plan, options);
   const tokens = calibrateTokens(requests, runs[recorded ? 1 : 0]!);
   const summarizerCost = summarizerCostModel(options, cost);
   const trustRecorded = options.priceAs === undefined;
@@ -313,11 +339,22 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
     cost,
     cache,
     scenarios: series_,
+    limit: limitOf(floor, cost, tokens.charsPerToken),
     summaryEstimate,
     tokens,
     outputs: fateOfOutputs(options.branch, runs.map((run) => ({ label: run.scenario.label, messages: run.finalMessages }))),
     problems: options.problems,
     notes: [...priceNotes(options, cost, last), ...replayNotes(options, recorded, series_, policy !== undefined)],
+  };
+}
+
+function limitOf(floor: CostFloor, cost: CostModel, charsPerToken: number): LimitReport {
+  return {
+    written: floor.written / charsPerToken,
+    uncached: floor.uncached / charsPerToken,
+    fixedRead: floor.fixedRead / charsPerToken,
+    output: floor.outputTokens,
+    dollars: cost.priced ? floorDollars(floor, cost.prices, charsPerToken) : undefined,
   };
 }
 

@@ -26,6 +26,7 @@ function report(requests: number, extra: Partial<ReplayReport> = {}): ReplayRepo
     cost: costModelFor(undefined),
     cache: { rule: "anthropic-breakpoints", api: "anthropic-messages", route: cacheRouteOf({ api: "anthropic-messages", id: "claude-sonnet-4-5" }), spareBreakpoint: true },
     scenarios: [series("none", "no pruning", ramp), series("actual", "as recorded", ramp.map((v) => v / 2)), series("whatif", "what-if", ramp.map((v) => v / 3))],
+    limit: { written: 1_200_000, uncached: 30_000, fixedRead: 250_000, output: 40_000, dollars: 0.6 },
     summaryEstimate: { ratio: 0.1, samples: 0, meanAbsError: undefined, realChars: 0, rawChars: 0 },
     tokens: { samples: 0, charsPerToken: 4, errorAtFour: undefined, errorCalibrated: undefined },
     outputs: [],
@@ -72,6 +73,21 @@ describe("the text report", () => {
     expect(text).toContain("problems in the file (1):");
     expect(text).toContain("line 4: corrupt JSON");
     expect(text.split("\n").slice(-2)).toEqual(["  HTML report:", "/tmp/s.report.html"]);
+  });
+
+  test("the limit follows the totals table, then each configuration's dollars as a multiple of it", () => {
+    const lines = reportText(report(5), "s.jsonl").split("\n");
+    const dollarsRow = lines.findIndex((line) => line.trimStart().startsWith("dollars"));
+    const limit = lines.slice(dollarsRow + 1).join(" ").replace(/\s+/g, " ");
+    expect(lines[dollarsRow + 1]).toStartWith("  limit: $0.6000, the least this session can cost:");
+    expect(limit).toContain("each block written to the cache once (1.2M tokens), the replies (40.0k), tools and system read by every request (250.0k)");
+    expect(limit).toContain("times the limit: no pruning 2.50x, as recorded 2.50x, what-if 2.50x");
+  });
+
+  test("an unpriced model's limit is in tokens, with no ratios", () => {
+    const text = reportText(report(5, { limit: { written: 1000, uncached: 0, fixedRead: 10, output: 5, dollars: undefined } }), "s.jsonl").replace(/\s+/g, " ");
+    expect(text).toContain("limit: each block written to the cache once (1.0k tokens), the replies (5), tools and system read by every request (10); no dollars without a catalog price");
+    expect(text).not.toContain("times the limit");
   });
 
   test("a branch without requests says there is nothing to replay", () => {

@@ -2,7 +2,7 @@
  * The report as text for the TUI, within 78 columns (an 80-column terminal
  * less the report entry's padding of one on each side): a block chart of the
  * context tokens per request for each configuration on one scale, the totals
- * table, then how summaries and tokens were estimated, the notes and the
+ * table and the limit with each configuration's ratio to it, then how summaries and tokens were estimated, the notes and the
  * problems found in the file. Pure.
  */
 import { formatCompactCount } from "../summarize/stats.js";
@@ -126,6 +126,26 @@ export function cacheLines(report: ReplayReport): string[] {
   return [rule, `what-if with the spare breakpoint: ${figure(withIt)}; without it: ${figure(without)}${prefix}`];
 }
 
+/** Times the limit, two decimals under 10. */
+function timesLimit(dollars: number, limit: number): string {
+  const ratio = dollars / limit;
+  return `${ratio.toFixed(ratio < 10 ? 2 : 1)}x`;
+}
+
+/**
+ * The limit of the session (economics/cost-floor.ts) and each configuration's dollars against it; the
+ * alternative bills of the cache-rule line are left out (they are other bills of the what-if).
+ */
+export function limitLines(report: ReplayReport): string[] {
+  const limit = report.limit;
+  const parts = `each block written to the cache once (${tokens(limit.written + limit.uncached)} tokens), the replies (${tokens(limit.output)}), tools and system read by every request (${tokens(limit.fixedRead)})`;
+  if (limit.dollars === undefined) return [`limit: ${parts}; no dollars without a catalog price`];
+  const head = `limit: ${dollars(limit.dollars)}, the least this session can cost: ${parts}`;
+  if (!(limit.dollars > 0)) return [head];
+  const ratios = report.scenarios.filter((s) => s.totals.dollars !== undefined).map((s) => `${s.label} ${timesLimit(s.totals.dollars!, limit.dollars!)}`);
+  return ratios.length === 0 ? [head] : [head, `times the limit: ${ratios.join(", ")}`];
+}
+
 export function estimateLines(report: ReplayReport): string[] {
   const s = report.summaryEstimate;
   const summary =
@@ -168,7 +188,10 @@ export function reportText(report: ReplayReport, title: string, htmlPath?: strin
   if (contextSent) lines.push(...wrap(`context sent: ${contextSent}`, "  "));
   for (const line of cacheLines(report)) lines.push(...wrap(line, "  "));
   if (report.requests === 0) lines.push("  no main-model requests on this branch: nothing to replay");
-  else lines.push("", ...chartText(report.scenarios), "", ...totalsTable(report.scenarios, report.cache));
+  else {
+    lines.push("", ...chartText(report.scenarios), "", ...totalsTable(report.scenarios, report.cache));
+    for (const line of limitLines(report)) lines.push(...wrap(line, "  "));
+  }
   lines.push("");
   for (const line of [...estimateLines(report), ...report.notes]) lines.push(...wrap(line, "  "));
   if (report.problems.length > 0) {

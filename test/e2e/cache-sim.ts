@@ -13,6 +13,7 @@
 // Pure apart from hashing: the clock is injected, so tests advance a virtual one.
 import { createHash } from "node:crypto";
 import { type CacheRoute, cacheRouteOf, cacheRuleOptions } from "../../src/economics/cache-route.js";
+import type { FloorRequest } from "../../src/economics/cost-floor.js";
 import { scanOpenAiPayload } from "../../src/economics/openai-payload.js";
 import { createPromptCache, type CacheBlock, type CacheRule, type PromptCache } from "../../src/economics/prompt-cache.js";
 
@@ -108,6 +109,24 @@ function commonPrefix(a: string[], b: string[]): number {
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   return i;
+}
+
+/**
+ * A request as the limit reads it (src/economics/cost-floor.ts): the blocks `account` bills under `rule`,
+ * Anthropic's markers in place, and how many of them lead with the tools and the system prompt (on the
+ * OpenAI wire a first message of role system or developer).
+ */
+export function floorBlocks(body: any, rule: CacheRule): Omit<FloorRequest, "outputTokens"> {
+  const block = (b: string, breakpoint: boolean): CacheBlock => ({ key: digest(b), tokens: b.length / 4, breakpoint });
+  if (rule === "longest-prefix") {
+    const role = Array.isArray(body?.messages) ? body.messages[0]?.role : undefined;
+    const tools = Array.isArray(body?.tools) ? body.tools.length : 0;
+    return { blocks: openAiCacheBlocks(body).map((b) => block(b, false)), fixedBlocks: tools + (role === "system" || role === "developer" ? 1 : 0) };
+  }
+  const { blocks, breakpoints } = cacheBlocks(body);
+  const marks = new Set(breakpoints);
+  const fixedBlocks = blocks.filter((b) => b.startsWith("tool:") || b.startsWith("system:")).length;
+  return { blocks: blocks.map((b, i) => block(b, marks.has(i + 1))), fixedBlocks };
 }
 
 /** Whole-token figures from a bill over chars / 4 blocks: differences of rounded totals, so a read equals the earlier read plus write exactly. */

@@ -1,11 +1,13 @@
 // Real pi 1.6.0 + pi-condense: `/pruner report` on a session pi recorded with pruning on (issue 19). The
 // replay sees every main request the fake provider received, its as-recorded run sends less than pi alone,
 // the session file is left as it was, and the HTML page opens in headless Chromium with a drawn chart and
-// the totals table (skipped, saying so, when Chromium is not installed).
+// the totals table (skipped, saying so, when Chromium is not installed); priced, every configuration costs
+// at least the session's limit.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { getBuiltinModel } from "@earendil-works/pi-ai/providers/all";
 import { costModelFor } from "../../src/economics/cost-model.js";
 import { runReport, type RunReportResult } from "../../src/report/run-report.js";
 import { DEFAULT_CONFIG } from "../../src/types.js";
@@ -43,7 +45,24 @@ describe("/pruner report on an e2e-recorded session", () => {
     expect(report?.message).toContain("as recorded");
     const html = file.replace(/\.jsonl$/, ".report.html");
     expect(report?.message.replace(/\s+/g, " ")).toContain(`HTML report: ${html}`);
+    expect(report?.message.replace(/\s+/g, " ")).toContain("limit: ");
     expect(readFileSync(html, "utf8")).toContain('<table id="totals">');
+    expect(readFileSync(html, "utf8")).toContain('<p id="limit">');
+  });
+
+  test("priced at a catalog model, every configuration costs at least the limit, and the text says by how much", async () => {
+    const sonnet = getBuiltinModel("anthropic", "claude-sonnet-4-5");
+    const priced = await runReport({
+      path: file,
+      config: { ...DEFAULT_CONFIG, enabled: true },
+      overrides: [],
+      costModelOf: () => ({ cost: costModelFor(sonnet), contextWindow: sonnet.contextWindow }),
+      htmlPath: join(sb.root, "priced.html"),
+    });
+    const { limit, scenarios } = priced.report!;
+    expect(limit.dollars).toBeGreaterThan(0);
+    for (const s of scenarios) expect(s.totals.dollars!).toBeGreaterThanOrEqual(limit.dollars!);
+    expect(priced.text.replace(/\s+/g, " ")).toMatch(/times the limit: no pruning \d+\.\d\dx, as recorded \d+\.\d\dx, what-if \d+\.\d\dx/);
   });
 
   test("the replay has one request per main request the provider received", () => {
@@ -86,6 +105,7 @@ describe("/pruner report on an e2e-recorded session", () => {
     const dom = spawnSync(CHROMIUM, [...flags, "--dump-dom", page], { timeout: 60_000, encoding: "utf8" });
     expect(dom.status).toBe(0);
     expect(dom.stdout).toContain('<table id="totals">');
+    expect(dom.stdout).toContain('<p id="limit">');
     expect(dom.stdout).toMatch(/<th>dollars<\/th>(<td>unpriced<\/td>){3}/);
   });
 });

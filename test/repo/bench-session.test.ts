@@ -3,12 +3,13 @@ import { runFigures, type RunFigures } from "../../bench/session-figures.js";
 import { formatShapeTable, sessionTargets, variantsFor, type RecoveryTally, type ShapeResult, type VariantId, type Wire } from "../../bench/session-report.js";
 import { buildShape, SHAPE_IDS, type ShapeId } from "../../bench/session-shapes.js";
 import type { RecordedRequest } from "../../test/e2e/fake-llm.js";
+import { cacheBlocks, openAiCacheBlocks } from "../../test/e2e/cache-sim.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 function figures(costUsd: number, prefixCostUsd: number | undefined = costUsd): RunFigures {
-  return { mainRequests: 4, inputTokens: 0, cacheReadTokens: 1000, cacheWriteTokens: 200, outputTokens: 80, summarizerRequests: 1, summarizerInputTokens: 300, summarizerOutputTokens: 20, prefixBreaks: 0, coldRequests: 0, costUsd, prefixCostUsd };
+  return { mainRequests: 4, inputTokens: 0, cacheReadTokens: 1000, cacheWriteTokens: 200, outputTokens: 80, summarizerRequests: 1, summarizerInputTokens: 300, summarizerOutputTokens: 20, prefixBreaks: 0, coldRequests: 0, costUsd, prefixCostUsd, limitUsd: 0.5 };
 }
 
 /** A shape's run on one wire where the cost policy costs `policy` against classic 1.0 and no extension 2.0 (its prefix-only figure: `prefix`). */
@@ -48,9 +49,9 @@ describe("the session bench's runs", () => {
 });
 
 describe("the session bench's targets", () => {
-  test("with every figure inside its bound all twenty-six targets hold", () => {
+  test("with every figure inside its bound all thirty-five targets hold", () => {
     const targets = sessionTargets(allMet(), clean);
-    expect(targets).toHaveLength(26);
+    expect(targets).toHaveLength(35);
     expect(targets.every((t) => t.met)).toBe(true);
   });
 
@@ -86,13 +87,25 @@ describe("the session bench's targets", () => {
     expect(failed(replace(allMet(), shape("a", 0.86)))).toEqual(["a (Anthropic wire): cost policy $0.8600 <= 0.85x classic $1.0000 (0.860x)"]);
   });
 
+  test("a variant under the limit of its shape and wire fails that target: the limit is wrong", () => {
+    const results = allMet();
+    const d = results.find((r) => r.id === "d" && r.wire === "anthropic-messages")!;
+    d.figures.none = { ...d.figures.none!, limitUsd: 0.9 };
+    expect(failed(results)).toEqual(["d (Anthropic wire): every variant at or above the limit $0.9000 (lowest: pi-condense cost policy, 0.89x)"]);
+  });
+
   test("one lost original fails the recoverability target", () => {
     expect(failed(allMet(), { checked: 10, failures: ["a/cost: x: no archive record"] })).toEqual(["every stubbed original recoverable verbatim (10 checked, 1 lost)"]);
   });
 
   test("targets cover only the shapes that ran", () => {
     const only = sessionTargets([shape("c", 0.8)], clean);
-    expect(only.map((t) => t.name)).toEqual(["c (Anthropic wire): cost policy $0.8000 <= pi-condense classic (2.9.1) $1.0000", "c (Anthropic wire): cost policy $0.8000 <= no extension $2.0000", "every stubbed original recoverable verbatim (10 checked, 0 lost)"]);
+    expect(only.map((t) => t.name)).toEqual([
+      "c (Anthropic wire): cost policy $0.8000 <= pi-condense classic (2.9.1) $1.0000",
+      "c (Anthropic wire): cost policy $0.8000 <= no extension $2.0000",
+      "c (Anthropic wire): every variant at or above the limit $0.5000 (lowest: pi-condense cost policy, 1.60x)",
+      "every stubbed original recoverable verbatim (10 checked, 0 lost)",
+    ]);
   });
 });
 
@@ -102,11 +115,11 @@ describe("the session bench's tables", () => {
     expect(lines[0]).toBe("shape b, Anthropic wire (headline dollars by the breakpoint rule): shape b");
     expect(lines[1]).toContain("$ bp rule");
     expect(lines[1]).toContain("$ prefix only");
-    expect(lines).toHaveLength(8);
+    expect(lines).toHaveLength(9);
     expect(lines[5]).toContain("pi-condense cost policy");
-    expect(lines[5]!.trimEnd().endsWith("0.8000        0.7000")).toBe(true);
+    expect(lines[5]!.trimEnd().endsWith("0.8000        0.7000         1.60x")).toBe(true);
     expect(lines[6]).toContain("cost policy, breakpoint off");
-    expect(lines[7]).toBe("  the spare breakpoint saves the cost policy $0.4000 (1.2000 off, 0.8000 on)");
+    expect(lines[8]).toBe("  the spare breakpoint saves the cost policy $0.4000 (1.2000 off, 0.8000 on)");
   });
 
   test("an OpenAI table has the prefix rule's dollars only", () => {
@@ -114,8 +127,17 @@ describe("the session bench's tables", () => {
     expect(lines[0]).toBe("shape a, OpenAI wire (headline dollars by the prefix rule): shape a");
     expect(lines[1]).toContain("$ prefix rule");
     expect(lines[1]).not.toContain("$ prefix only");
-    expect(lines).toHaveLength(5);
-    expect(lines[4]!.trimEnd().endsWith("0.9000")).toBe(true);
+    expect(lines).toHaveLength(6);
+    expect(lines[4]!.trimEnd().endsWith("0.9000         1.80x")).toBe(true);
+    expect(lines[5]).toContain("x limit: $ prefix rule over it");
+  });
+
+  test("every table measures each variant against the limit of the no-extension run, in a column and a line", () => {
+    const lines = formatShapeTable(shape("c", 0.8));
+    expect(lines[1]!.trimEnd().endsWith("x limit")).toBe(true);
+    expect(lines[2]).toContain("no extension");
+    expect(lines[2]!.trimEnd().endsWith("4.00x")).toBe(true);
+    expect(lines.at(-1)).toBe("  limit $0.5000: each block of no extension's requests written to the cache once, the replies, tools and system read by every request; x limit: $ bp rule over it");
   });
 });
 
@@ -211,6 +233,33 @@ describe("the session bench's figures", () => {
   test("a request the cache simulation did not bill is an error, not a free request", () => {
     const { cache: _omit, ...unbilled } = main(1, 0, 0);
     expect(() => runFigures([unbilled], { m: price })).toThrow("request 1 was not billed by the cache simulation");
+  });
+
+  /** Tools, a marked system block, then `turns` user messages, the last one marked, as pi-ai sends them. */
+  const anthropicBody = (turns: number) => ({
+    model: "m",
+    tools: [{ name: "read", description: "d".repeat(4000) }],
+    system: [{ type: "text", text: "s".repeat(8000), cache_control: { type: "ephemeral" } }],
+    messages: Array.from({ length: turns }, (_, i) => ({ role: "user", content: [{ type: "text", text: `${i}`.repeat(2000), ...(i === turns - 1 ? { cache_control: { type: "ephemeral" } } : {}) }] })),
+  });
+  const withBody = (r: RecordedRequest, body: unknown, api: RecordedRequest["api"] = "anthropic-messages"): RecordedRequest => ({ ...r, body, api });
+  const chars = (blocks: string[]) => blocks.reduce((n, b) => n + b.length, 0);
+
+  test("the limit of a run: each block of its main requests written once, tools and system read by every later request, the replies", () => {
+    const first = anthropicBody(1);
+    const second = anthropicBody(2);
+    const f = runFigures([withBody(main(1, 0, 0), first), withBody(main(2, 0, 0), second), summarizer], { m: price, s: cheap });
+    const blocks = cacheBlocks(second).blocks;
+    const fixed = chars(blocks.slice(0, 2)) / 4;
+    expect(f.limitUsd).toBeCloseTo(((chars(blocks) / 4) * 3.75 + fixed * 0.3 + 2 * 20 * 15) / 1e6, 12);
+  });
+
+  test("on the OpenAI wire the limit bills each block's first sending at the input price: the fake bills no write", () => {
+    const body = (turns: number) => ({ model: "m", tools: [{ type: "function", function: { name: "read" } }], messages: [{ role: "system", content: "s".repeat(8000) }, ...Array.from({ length: turns }, (_, i) => ({ role: "user", content: `${i}`.repeat(2000) }))] });
+    const openai = (seq: number, turns: number) => withBody({ ...main(seq, 0, 0), cache: { rule: "longest-prefix", inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, prefixBreak: false, expired: false } }, body(turns), "openai-completions");
+    const f = runFigures([openai(1, 1), openai(2, 2)], { m: price });
+    const blocks = openAiCacheBlocks(body(2));
+    expect(f.limitUsd).toBeCloseTo(((chars(blocks) / 4) * 3 + (chars(blocks.slice(0, 2)) / 4) * 0.3 + 2 * 20 * 15) / 1e6, 12);
   });
 
   test("a rejected request costs nothing, and a model without a price is an error", () => {
