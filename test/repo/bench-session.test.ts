@@ -41,9 +41,16 @@ describe("the session bench's runs", () => {
     expect(variantsFor("anthropic-messages", "f")).toContain("cost-nobp");
   });
 
-  test("the OpenAI wire runs shapes a, b and f without pi compaction", () => {
-    expect(SHAPE_IDS.filter((s) => variantsFor("openai-completions", s).length > 0)).toEqual(["a", "b", "f"]);
+  test("the OpenAI wire runs shapes a, b and f and issue 33's shapes g to j without pi compaction", () => {
+    expect(SHAPE_IDS.filter((s) => variantsFor("openai-completions", s).length > 0)).toEqual(["a", "b", "f", "g", "h", "i", "j"]);
     expect(variantsFor("openai-completions", "f")).toEqual(["none", "classic", "cost"]);
+  });
+
+  test("issue 33's shapes run no extension, classic and the cost policy on both wires", () => {
+    for (const id of ["g", "h", "i", "j"] as ShapeId[]) {
+      expect(variantsFor("anthropic-messages", id)).toEqual(["none", "classic", "cost"]);
+      expect(variantsFor("openai-completions", id)).toEqual(["none", "classic", "cost"]);
+    }
   });
 });
 
@@ -84,6 +91,12 @@ describe("the session bench's targets", () => {
   test("shape e's cost policy must cost at most 0.80x the policy with summaries always, shape a's 0.85x classic", () => {
     expect(failed(replace(allMet(), shape("e", 0.9)))).toEqual(["e (Anthropic wire): cost policy $0.9000 <= 0.80x with summaries always $1.1000 (0.818x)"]);
     expect(failed(replace(allMet(), shape("a", 0.86)))).toEqual(["a (Anthropic wire): cost policy $0.8600 <= 0.85x classic $1.0000 (0.860x)"]);
+  });
+
+  test("shape j's cost policy must cost at most 0.95x classic on each wire, besides at most classic and no extension", () => {
+    const j = [shape("j", 0.96), shape("j", 0.9, "openai-completions")];
+    expect(failed(j)).toEqual(["j (Anthropic wire): cost policy $0.9600 <= 0.95x classic $1.0000 (0.960x)"]);
+    expect(sessionTargets(j, clean)).toHaveLength(7);
   });
 
   test("one lost original fails the recoverability target", () => {
