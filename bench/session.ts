@@ -1,13 +1,15 @@
 /**
- * Session bench (issues 17 and 25): six session shapes through the real pi CLI against the loopback
+ * Session bench (issues 17, 25 and 33): ten session shapes through the real pi CLI against the loopback
  * provider with its prompt-cache simulation. On the Anthropic wire (breakpoint rule, the prefix reading
  * beside it) for no extension, pi's own compaction, pi-condense classic, the cost policy, and for shapes
  * b and f the cost policy with the spare breakpoint off; on the OpenAI wire (longest-prefix rule, cached
- * tokens reported) shapes a, b and f for no extension, classic and the cost policy. Prints one table per
- * shape and wire (main-model tokens, summarizer tokens, prefix breaks, cold requests, dollars at the
- * catalog prices of the models each wire stands for), checks that every pruned output is still
- * recoverable verbatim, and ends with the targets. `--quick` (or BENCH_QUICK=1) runs shortened shapes as
- * a smoke test; `--shapes=b,f` runs only some shapes, `--wires=anthropic` or `--wires=openai` one wire.
+ * tokens reported) shapes a, b and f for no extension, classic and the cost policy; issue 33's shapes g to
+ * j on both wires for no extension, classic and the cost policy. Prints one table per shape and wire
+ * (main-model tokens, summarizer tokens, prefix breaks, cold requests, dollars at the catalog prices of the
+ * models each wire stands for) and what became of each run's outputs, checks that every pruned output is
+ * still recoverable verbatim and that no run strands an output classic archived, and ends with the targets.
+ * `--quick` (or BENCH_QUICK=1) runs shortened shapes as a smoke test; `--shapes=b,f` runs only some shapes,
+ * `--wires=anthropic` or `--wires=openai` one wire.
  * Run: bun bench/session.ts [--quick] [--shapes=a,b] [--wires=openai] [--check]
  */
 import { SessionManager } from "@earendil-works/pi-coding-agent";
