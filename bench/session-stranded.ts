@@ -13,7 +13,7 @@ import { captureUnindexedBatchesFromSession, extractToolResultText } from "../sr
 import { PruneFrontierTracker } from "../src/capture/frontier.js";
 import { occKey, resultTimestampOf } from "../src/capture/occurrence-key.js";
 import { trimBatchToPendingRange } from "../src/capture/pending-batches.js";
-import { CUSTOM_TYPE_FLUSH_METRICS, CUSTOM_TYPE_INDEX } from "../src/types.js";
+import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_FLUSH_METRICS, CUSTOM_TYPE_INDEX } from "../src/types.js";
 import type { RecordedRequest } from "../test/e2e/fake-llm.js";
 import { toolMessages } from "../test/e2e/wire-view.js";
 import type { Target } from "./targets.js";
@@ -67,12 +67,15 @@ function rawCarriers(requests: readonly RecordedRequest[], originals: ReadonlyMa
   return counts;
 }
 
-/** Occurrence keys with a record written by a flush or a spill (not by a chain's backfill). */
+/** Occurrence keys a flush or a spill archived: their records and dedup aliases (a chain's backfill may index an alias again). */
 function flushArchived(branch: readonly any[]): Set<string> {
   const keys = new Set<string>();
   for (const entry of branch) {
-    if (entry?.type !== "custom" || entry.customType !== CUSTOM_TYPE_INDEX || entry.data?.backfilled === true) continue;
-    for (const r of Array.isArray(entry.data?.toolCalls) ? entry.data.toolCalls : []) if (typeof r?.toolCallId === "string") keys.add(occKey(r.toolCallId, resultTimestampOf(r.resultTimestamp)));
+    if (entry?.type !== "custom") continue;
+    const data = entry.data;
+    if (entry.customType === CUSTOM_TYPE_DEDUP_ALIAS && typeof data?.newToolCallId === "string") keys.add(occKey(data.newToolCallId, resultTimestampOf(data.newResultTimestamp)));
+    if (entry.customType !== CUSTOM_TYPE_INDEX || data?.backfilled === true) continue;
+    for (const r of Array.isArray(data?.toolCalls) ? data.toolCalls : []) if (typeof r?.toolCallId === "string") keys.add(occKey(r.toolCallId, resultTimestampOf(r.resultTimestamp)));
   }
   return keys;
 }
@@ -105,7 +108,6 @@ export function outputFates(branch: readonly any[], requests: readonly RecordedR
   const byFlush = flushArchived(branch);
   const outputs = results.map((r): OutputFate => {
     const key = occKey(r.id, r.timestamp);
-    // A dedup alias has no record of its own: a flush wrote it.
     const chained = indexer.getIndex().has(key) && !byFlush.has(key);
     const archived = isSummarized(key) ? (chained ? "chained" : "archived") : undefined;
     const fate: Fate = archived ?? (pending.has(r.id) ? "pending" : "behind");

@@ -48,6 +48,12 @@ describe("what became of each output after the session", () => {
     expect(fatesOf([indexed(ids, ["a"]), indexed(ids, ["b"], true), frontierAt(ids, "d")])).toEqual(["archived", "chained", "behind", "behind"]);
   });
 
+  test("an output a flush made an alias of an earlier copy stays archived by a flush when a chain's backfill indexes it again", () => {
+    const r = record(ids, "b");
+    const alias = custom("context-prune-dedup-alias", { newToolCallId: "b", newResultTimestamp: r.resultTimestamp, originalToolCallId: "a", originalResultTimestamp: record(ids, "a").resultTimestamp });
+    expect(fatesOf([indexed(ids, ["a"]), alias, indexed(ids, ["b"], true), frontierAt(ids, "d")]).slice(0, 2)).toEqual(["archived", "archived"]);
+  });
+
   test("each output counts the main requests that carried it verbatim, not those that carried a stub", () => {
     const requests = [requestCarrying([["a", text("a")]]), requestCarrying([["a", text("a")], ["b", text("b")]]), requestCarrying([["a", "[stub]"]])];
     expect(outputFates(branch(ids), requests).outputs.map((o) => o.rawRequests)).toEqual([2, 1, 0, 0]);
