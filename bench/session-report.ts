@@ -27,8 +27,12 @@ export const NO_BREAKPOINT_SHAPES: ShapeId[] = ["b", "f"];
 /** The shapes where the cost policy also runs with `summaries: "always"`: the policy as it was before issue 26's choice. */
 export const SUMMARIES_SHAPES: ShapeId[] = ["a", "e"];
 
+/** Issue 33's shapes, built to make the cost policy lose: on both wires, no extension, classic and the cost policy only. */
+export const LOSS_SHAPES: ShapeId[] = ["g", "h", "i", "j"];
+
 /** The variants a shape runs on a wire, in table order (empty: the shape does not run on that wire). */
 export function variantsFor(wire: Wire, shape: ShapeId): VariantId[] {
+  if (LOSS_SHAPES.includes(shape)) return ["none", "classic", "cost"];
   if (wire === "openai-completions") return OPENAI_SHAPES.includes(shape) ? ["none", "classic", "cost"] : [];
   const variants: VariantId[] = ["none", "compaction", "classic", "cost"];
   if (NO_BREAKPOINT_SHAPES.includes(shape)) variants.push("cost-nobp");
@@ -109,7 +113,7 @@ function limitTargets(results: ShapeResult[]): Target[] {
   return targets;
 }
 
-/** Issue 25's targets for the results that ran, then issue 26's and 33's, then the recoverability check. */
+/** Issue 25's targets for the results that ran (with issue 33's on shape j), then issue 26's and 33's, then the recoverability check. */
 export function sessionTargets(results: ShapeResult[], recovery: RecoveryTally): Target[] {
   const targets: Target[] = [];
   const b = results.find((r) => r.id === "b" && r.wire === "anthropic-messages")?.figures.cost;
@@ -131,6 +135,12 @@ export function sessionTargets(results: ShapeResult[], recovery: RecoveryTally):
     const none = cost(r, "none");
     if (mine === undefined || none === undefined) continue;
     targets.push({ name: `${where(r)}: cost policy <= 0.5x no extension (${(mine / none).toFixed(3)}x)`, met: mine <= 0.5 * none });
+  }
+  for (const r of results.filter((x) => x.id === "j")) {
+    const mine = cost(r, "cost");
+    const classic = cost(r, "classic");
+    if (mine === undefined || classic === undefined) continue;
+    targets.push({ name: `${where(r)}: cost policy $${usd(mine)} <= 0.95x classic $${usd(classic)} (${(mine / classic).toFixed(3)}x)`, met: mine <= 0.95 * classic });
   }
   targets.push(...summariesTargets(results), ...limitTargets(results));
   const lost = recovery.failures.length;

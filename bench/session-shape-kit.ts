@@ -1,10 +1,10 @@
 // What every session shape is made of: the shape types, the scripted calls (real pi built-ins: `read`,
 // `bash`, `edit`), the repository's source files, and edited copies in the work directory.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { ScriptedReply, ScriptedToolCall } from "../test/e2e/fake-llm.js";
 
-export type ShapeId = "a" | "b" | "c" | "d" | "e" | "f";
+export type ShapeId = "a" | "b" | "c" | "d" | "e" | "f" | "g" | "h" | "i" | "j";
 
 export interface ShapePrompt {
   text: string;
@@ -33,6 +33,8 @@ export const bashCall = (command: string): ScriptedToolCall => ({ name: "bash", 
 export const editCall = (path: string, oldText: string, newText: string): ScriptedToolCall => ({ name: "edit", args: { path, edits: [{ oldText, newText }] } });
 export const turn = (...calls: ScriptedToolCall[]): ScriptedReply => ({ toolCalls: calls });
 export const reply = (text: string): ScriptedReply => ({ text });
+/** A turn that ends the run as an aborted one: pi-ai records an error stop and its tool calls stay unanswered. */
+export const aborted = (...calls: ScriptedToolCall[]): ScriptedReply => ({ stopped: true, toolCalls: calls });
 export const prompt = (text: string, pauseBeforeMs = 0): ShapePrompt => ({ text, pauseBeforeMs });
 
 export function walk(dir: string, keep: (file: string) => boolean): string[] {
@@ -53,6 +55,17 @@ export function dependencyFiles(repoRoot: string): string[] {
   const docs = walk(join(repoRoot, "node_modules/@earendil-works/pi-coding-agent/docs"), (f) => f.endsWith(".md"));
   const types = walk(join(repoRoot, "node_modules/@earendil-works/pi-ai/dist"), (f) => f.endsWith(".d.ts") && !f.includes("models.generated"));
   return [...docs, ...types].map((f) => relative(repoRoot, f));
+}
+
+/** Files under `dirs` (relative to the repository) of `min` to `max` bytes, relative paths, sorted. */
+export function filesSized(repoRoot: string, dirs: string[], min: number, max: number, keep: (file: string) => boolean): string[] {
+  return dirs
+    .flatMap((dir) => walk(join(repoRoot, dir), keep))
+    .filter((f) => {
+      const size = statSync(f).size;
+      return size >= min && size <= max;
+    })
+    .map((f) => relative(repoRoot, f));
 }
 
 export const EDIT_MARK = (n: number) => `// bench-edit ${n} //`;

@@ -1,9 +1,11 @@
-// The six session shapes of the session bench, scripted for the loopback provider. Every tool call is a
+// The session shapes of the session bench, scripted for the loopback provider. Every tool call is a
 // real pi built-in (`read`, `bash`, `edit`) over real files of this repository and node_modules; the fake
 // model only decides which. A shape is one pi session; a prompt may come after an idle pause.
 import type { ScriptedReply, ScriptedToolCall } from "../test/e2e/fake-llm.js";
 import { bashCall, dependencyFiles, editableCopies, editCall, EDIT_MARK, prompt, readCall, reply, sourceFiles, turn, type Shape, type ShapeId, type ShapeOptions, type ShapePrompt } from "./session-shape-kit.js";
 import { realWork } from "./session-work-shape.js";
+import { lossShapes } from "./session-loss-shapes.js";
+import { abortedWork } from "./session-aborted-work-shape.js";
 
 export type { Shape, ShapeId, ShapeOptions, ShapePrompt } from "./session-shape-kit.js";
 export { sourceFiles } from "./session-shape-kit.js";
@@ -95,8 +97,8 @@ function reReads(o: ShapeOptions): Shape {
 }
 
 export function buildShape(id: ShapeId, o: ShapeOptions): Shape {
-  const builders = { a: multiTask, b: longChain, c: short, d: idleGaps, e: reReads, f: realWork };
+  const builders = { a: multiTask, b: longChain, c: short, d: idleGaps, e: reReads, f: realWork, ...lossShapes, j: abortedWork };
   return builders[id](o);
 }
 
-export const SHAPE_IDS: ShapeId[] = ["a", "b", "c", "d", "e", "f"];
+export const SHAPE_IDS: ShapeId[] = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];

@@ -1,15 +1,18 @@
 /**
- * Session bench (issues 17 and 25): six session shapes through the real pi CLI against the loopback
+ * Session bench (issues 17, 25 and 33): ten session shapes through the real pi CLI against the loopback
  * provider with its prompt-cache simulation. On the Anthropic wire (breakpoint rule, the prefix reading
  * beside it) for no extension, pi's own compaction, pi-condense classic, the cost policy, and for shapes
  * b and f the cost policy with the spare breakpoint off; on the OpenAI wire (longest-prefix rule, cached
- * tokens reported) shapes a, b and f for no extension, classic and the cost policy. Prints one table per
- * shape and wire (main-model tokens, summarizer tokens, prefix breaks, cold requests, dollars at the
- * catalog prices of the models each wire stands for), checks that every pruned output is still
- * recoverable verbatim, and ends with the targets. `--quick` (or BENCH_QUICK=1) runs shortened shapes as
- * a smoke test; `--shapes=b,f` runs only some shapes, `--wires=anthropic` or `--wires=openai` one wire.
+ * tokens reported) shapes a, b and f for no extension, classic and the cost policy; issue 33's shapes g to
+ * j on both wires for no extension, classic and the cost policy. Prints one table per shape and wire
+ * (main-model tokens, summarizer tokens, prefix breaks, cold requests, dollars at the catalog prices of the
+ * models each wire stands for) and what became of each run's outputs, checks that every pruned output is
+ * still recoverable verbatim and that no run strands an output classic archived, and ends with the targets.
+ * `--quick` (or BENCH_QUICK=1) runs shortened shapes as a smoke test; `--shapes=b,f` runs only some shapes,
+ * `--wires=anthropic` or `--wires=openai` one wire.
  * Run: bun bench/session.ts [--quick] [--shapes=a,b] [--wires=openai] [--check]
  */
+import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,8 +23,9 @@ import { cacheModelIds, PRICED_AS, pricedModelFields, pricesFor } from "../test/
 import { problems } from "../test/e2e/scenario-kit.js";
 import { runFigures, type RunFigures } from "./session-figures.js";
 import { checkRecoverable, type RecoveryCheck } from "./session-recovery.js";
-import { formatShapeTable, sessionTargets, variantsFor, WIRES, type RecoveryTally, type ShapeResult, type VariantId, type Wire } from "./session-report.js";
+import { formatShapeTable, sessionTargets, VARIANTS, variantsFor, WIRES, type RecoveryTally, type ShapeResult, type VariantId, type Wire } from "./session-report.js";
 import { buildShape, SHAPE_IDS, type Shape, type ShapeId } from "./session-shapes.js";
+import { formatFates, outputFates, strandedTargets, type RunFates } from "./session-stranded.js";
 import { reportTargets } from "./targets.js";
 
 /** The simulated cache lifetime, declared to pi as the fake models' `promptCache.short`. */
@@ -66,7 +70,14 @@ async function playShape(sb: Sandbox, shape: Shape, where: string, extension: bo
   if (issues.length > 0) throw new Error(`${where}: provider-side problems:\n${issues.join("\n")}`);
 }
 
-async function runVariant(wire: Wire, id: ShapeId, variant: VariantId): Promise<{ title: string; figures: RunFigures; recovery?: RecoveryCheck }> {
+interface VariantRun {
+  title: string;
+  figures: RunFigures;
+  recovery?: RecoveryCheck;
+  fates?: RunFates;
+}
+
+async function runVariant(wire: Wire, id: ShapeId, variant: VariantId): Promise<VariantRun> {
   const work = await mkdtemp(join(tmpdir(), "pi-condense-bench-"));
   const shape = buildShape(id, { repoRoot: REPO_ROOT, workDir: join(work, "files"), idleMs: IDLE_MS, quick: QUICK });
   const sb = await makeSandbox({
@@ -81,21 +92,27 @@ async function runVariant(wire: Wire, id: ShapeId, variant: VariantId): Promise<
   try {
     await playShape(sb, shape, `shape ${id}/${variant} (${wire})`, withExtension(variant));
     const figures = runFigures(sb.fake.requests, pricesFor(wire));
-    const recovery = withExtension(variant) ? await checkRecoverable(sessionFile(sb), sb.sessionDir, sb.fake.requests) : undefined;
-    return { title: shape.title, figures, recovery };
+    if (!withExtension(variant)) return { title: shape.title, figures };
+    const recovery = await checkRecoverable(sessionFile(sb), sb.sessionDir, sb.fake.requests);
+    const fates = outputFates(SessionManager.open(sessionFile(sb), sb.sessionDir).getBranch(), sb.fake.requests);
+    return { title: shape.title, figures, recovery, fates };
   } finally {
     await disposeSandbox(sb);
     await rm(work, { recursive: true, force: true });
   }
 }
 
-async function runShape(wire: Wire, id: ShapeId, recovery: RecoveryTally): Promise<ShapeResult> {
+/** What became of each variant's outputs (runs with the extension), per shape and wire. */
+type FatesOf = Partial<Record<VariantId, RunFates>>;
+
+async function runShape(wire: Wire, id: ShapeId, recovery: RecoveryTally, fates: FatesOf): Promise<ShapeResult> {
   const result: ShapeResult = { id, wire, title: "", figures: {} };
   for (const variant of variantsFor(wire, id)) {
     const t0 = performance.now();
     const run = await runVariant(wire, id, variant);
     result.title = run.title;
     result.figures[variant] = run.figures;
+    if (run.fates) fates[variant] = run.fates;
     if (run.recovery) {
       recovery.checked += run.recovery.checked;
       recovery.failures.push(...run.recovery.failures.map((f) => `${id}/${variant} (${wire}): ${f}`));
@@ -114,16 +131,32 @@ async function main(): Promise<void> {
   }
   console.log("  cost = input + cache read + cache write + output + summarizer; $ prefix only: the Anthropic runs under issue 17's longest-shared-prefix reading");
   const results: ShapeResult[] = [];
+  const fates = new Map<ShapeResult, FatesOf>();
   const recovery: RecoveryTally = { checked: 0, failures: [] };
   const wires = WIRES.filter((w) => !ONLY_WIRES || ONLY_WIRES.some((word) => w.id.includes(word)));
   for (const w of wires) {
-    for (const id of SHAPE_IDS.filter((s) => (!ONLY || ONLY.includes(s)) && variantsFor(w.id, s).length > 0)) results.push(await runShape(w.id, id, recovery));
+    for (const id of SHAPE_IDS.filter((s) => (!ONLY || ONLY.includes(s)) && variantsFor(w.id, s).length > 0)) {
+      const of: FatesOf = {};
+      const result = await runShape(w.id, id, recovery, of);
+      results.push(result);
+      fates.set(result, of);
+    }
   }
   console.log("");
-  for (const r of results) console.log([...formatShapeTable(r), ""].join("\n"));
+  for (const r of results) console.log([...formatShapeTable(r), ...formatFates(fatesRuns(r, fates.get(r)), fates.get(r)?.classic), ""].join("\n"));
   for (const f of recovery.failures.slice(0, 20)) console.log(`  LOST ${f}`);
   console.log(`  total run time ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  reportTargets(sessionTargets(results, recovery));
+  const stranded = results.flatMap((r) => strandedTargets(fatesRuns(r, fates.get(r)), fates.get(r)?.classic));
+  reportTargets([...sessionTargets(results, recovery), ...stranded]);
+}
+
+/** The runs of a shape with the extension, labeled for the fates lines and the stranding targets. */
+function fatesRuns(r: ShapeResult, of: FatesOf | undefined): Array<{ where: string; label: string; fates: RunFates }> {
+  const wire = WIRES.find((w) => w.id === r.wire)!.label;
+  return VARIANTS.flatMap(({ id, label }) => {
+    const f = of?.[id];
+    return f ? [{ where: `${r.id} (${wire})`, label, fates: f }] : [];
+  });
 }
 
 await main();

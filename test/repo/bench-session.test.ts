@@ -42,9 +42,16 @@ describe("the session bench's runs", () => {
     expect(variantsFor("anthropic-messages", "f")).toContain("cost-nobp");
   });
 
-  test("the OpenAI wire runs shapes a, b and f without pi compaction", () => {
-    expect(SHAPE_IDS.filter((s) => variantsFor("openai-completions", s).length > 0)).toEqual(["a", "b", "f"]);
+  test("the OpenAI wire runs shapes a, b and f and issue 33's shapes g to j without pi compaction", () => {
+    expect(SHAPE_IDS.filter((s) => variantsFor("openai-completions", s).length > 0)).toEqual(["a", "b", "f", "g", "h", "i", "j"]);
     expect(variantsFor("openai-completions", "f")).toEqual(["none", "classic", "cost"]);
+  });
+
+  test("issue 33's shapes run no extension, classic and the cost policy on both wires", () => {
+    for (const id of ["g", "h", "i", "j"] as ShapeId[]) {
+      expect(variantsFor("anthropic-messages", id)).toEqual(["none", "classic", "cost"]);
+      expect(variantsFor("openai-completions", id)).toEqual(["none", "classic", "cost"]);
+    }
   });
 });
 
@@ -92,6 +99,13 @@ describe("the session bench's targets", () => {
     const d = results.find((r) => r.id === "d" && r.wire === "anthropic-messages")!;
     d.figures.none = { ...d.figures.none!, limitUsd: 0.9 };
     expect(failed(results)).toEqual(["d (Anthropic wire): every variant at or above the limit $0.9000 (lowest: pi-condense cost policy, 0.89x)"]);
+  });
+
+  test("shape j's cost policy must cost at most 0.95x classic on each wire, besides at most classic and no extension", () => {
+    const j = [shape("j", 0.96), shape("j", 0.9, "openai-completions")];
+    expect(failed(j)).toEqual(["j (Anthropic wire): cost policy $0.9600 <= 0.95x classic $1.0000 (0.960x)"]);
+    // Per wire: at most classic, at most no extension, 0.95x classic, the limit; and the recoverability check.
+    expect(sessionTargets(j, clean)).toHaveLength(9);
   });
 
   test("one lost original fails the recoverability target", () => {
