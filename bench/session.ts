@@ -9,11 +9,11 @@
  * models each wire stands for) and what became of each run's outputs, checks that every pruned output is
  * still recoverable verbatim and that no run strands an output classic archived, and ends with the targets.
  * `--quick` (or BENCH_QUICK=1) runs shortened shapes as a smoke test; `--shapes=b,f` runs only some shapes,
- * `--wires=anthropic` or `--wires=openai` one wire.
+ * `--wires=anthropic` or `--wires=openai` one wire; BENCH_KEEP_SESSIONS=<dir> keeps each run's session file there.
  * Run: bun bench/session.ts [--quick] [--shapes=a,b] [--wires=openai] [--check]
  */
 import { SessionManager } from "@earendil-works/pi-coding-agent";
-import { mkdtemp, rm } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PromptCacheSim } from "../test/e2e/cache-sim.js";
@@ -33,6 +33,9 @@ const TTL_SECONDS = 4;
 const IDLE_MS = TTL_SECONDS * 1000 + 1500;
 const RUN_TIMEOUT_MS = 10 * 60_000;
 const QUICK = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1";
+/** A folder to keep each run's session file in (`<shape>-<variant>-<wire>.jsonl`), for a closer look. */
+const KEEP_SESSIONS = process.env.BENCH_KEEP_SESSIONS;
+if (KEEP_SESSIONS) await mkdir(KEEP_SESSIONS, { recursive: true });
 const listArg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3).split(",");
 /** `--shapes=b,d` runs only those shapes (the targets then cover only them). */
 const ONLY = listArg("shapes");
@@ -93,6 +96,7 @@ async function runVariant(wire: Wire, id: ShapeId, variant: VariantId): Promise<
     await playShape(sb, shape, `shape ${id}/${variant} (${wire})`, withExtension(variant));
     const figures = runFigures(sb.fake.requests, pricesFor(wire));
     if (!withExtension(variant)) return { title: shape.title, figures };
+    if (KEEP_SESSIONS) await copyFile(sessionFile(sb), join(KEEP_SESSIONS, `${id}-${variant}-${wire}.jsonl`));
     const recovery = await checkRecoverable(sessionFile(sb), sb.sessionDir, sb.fake.requests);
     const fates = outputFates(SessionManager.open(sessionFile(sb), sb.sessionDir).getBranch(), sb.fake.requests);
     return { title: shape.title, figures, recovery, fates };

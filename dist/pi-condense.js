@@ -12225,7 +12225,7 @@ function inRunCandidates(batches, currentTurn, forced) {
 function weighFlushBatches(input) {
   const stubbed = input.batches.filter((batch) => !isTrivialBatch(batch, input.minBatchChars));
   if (stubbed.length === 0)
-    return nothingToRewrite(input.cache);
+    return nothingToRewrite(input.cache, input.moment);
   const figures = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary) : undefined;
   const decision = decideFlush({ ...input, figures });
   if (!input.bound)
@@ -12233,9 +12233,12 @@ function weighFlushBatches(input) {
   const { ledger, kind, enter } = input.bound;
   return withDeferralBound(decision, ledger, kind, { items: savingsPerRequest(figures, input.main), enter });
 }
-function nothingToRewrite(cache) {
+function nothingToRewrite(cache, moment) {
+  const record = { cache: { temperature: cache.temperature } };
+  if (moment === "in-run")
+    return { apply: false, record: { ...record, verdict: "defer", basis: "wait", reason: "the waiting outputs are all under the minimum batch size: nothing to rewrite" } };
   const reason = "the waiting outputs are all under the minimum batch size: they stay as they are and nothing is rewritten";
-  return { apply: true, record: { verdict: "apply", basis: "pays", reason, cache: { temperature: cache.temperature } } };
+  return { apply: true, record: { ...record, verdict: "apply", basis: "pays", reason } };
 }
 function savingsPerRequest(figures, main) {
   const items = new Map;
@@ -12253,7 +12256,7 @@ function weighChains(input) {
   const rule = { ...input.cacheRule, ttlMs: input.main.ttlMs };
   const verdict = weighRewrite(chainFigures, input.main, input.summarizer, input.expectedRequests, false, rule);
   const { ledger } = input;
-  if (verdict.apply && input.flushApplies) {
+  if (verdict.apply) {
     ledger.settle("chains");
     return { apply: true, netSaving: verdict.netSaving };
   }
@@ -12417,7 +12420,6 @@ function weighChainPass(state, ctx, closing, weighed, flushApplies = true) {
     ranges,
     flushStart: flushApplies ? firstPendingIndex(messages, weighed.batches) : messages.length,
     stubbed: (key) => pending.has(key) || state.indexer.isSummarized(key),
-    flushApplies,
     expectedRequests: weighed.decision.record.figures?.expectedRequests ?? 0,
     now: Date.now(),
     fused: state.config.value.chainCompression.fuseRangeSummary,
@@ -13420,10 +13422,10 @@ async function startFinalReplyFlush(state, ctx, closingMessage, policy = {}) {
     beforePersist: () => state.safePoints.wait(ctx)
   }));
 }
-async function startColdFlush(state, ctx, decision) {
+async function startColdFlush(state, ctx, decision, batches) {
   await startBackgroundFlush(state, async (signal) => {
     const beforePersist = () => state.safePoints.wait(ctx);
-    const result = await flushPending(state, ctx, { delivery: "session", trigger: "cache-cold", decision, signal, beforePersist });
+    const result = await flushPending(state, ctx, { delivery: "session", trigger: "cache-cold", decision, signal, beforePersist, previewedBatches: batches });
     if (!result.ok && result.reason === "empty" && !signal.aborted) {
       await beforePersist();
       await compressClosedChains(state, ctx, signal);
@@ -13540,7 +13542,8 @@ async function flushCold(state, ctx) {
     return;
   state.policy.coldFlushedFor = expiredRequest;
   onCacheCold(state);
-  const weighed = weighFlush(state, ctx, "cold");
+  const unseen = unseenTurn(ctx);
+  const weighed = weighFlush(state, ctx, "cold", { select: (batches) => batches.filter((b) => b.turnIndex !== unseen) });
   const record = weighed?.decision.record ?? {
     verdict: "apply",
     basis: "cold",
@@ -13548,7 +13551,26 @@ async function flushCold(state, ctx) {
     cache: { temperature: "cold" }
   };
   state.policy.last = record;
-  await startColdFlush(state, ctx, record);
+  await startColdFlush(state, ctx, record, weighed?.batches ?? []);
+}
+function unseenTurn(ctx) {
+  let branch;
+  try {
+    branch = ctx.sessionManager.getBranch();
+  } catch {
+    return;
+  }
+  let assistants = 0;
+  let endsWithResults = false;
+  for (const entry of branch) {
+    const role = entry?.type === "message" ? entry.message?.role : undefined;
+    if (role === "assistant") {
+      assistants++;
+      endsWithResults = false;
+    } else if (role === "toolResult")
+      endsWithResults = true;
+  }
+  return endsWithResults ? assistants - 1 : undefined;
 }
 function isIdle2(ctx) {
   try {
@@ -13713,12 +13735,13 @@ async function weighInRunFlush(state, ctx, message) {
   const trigger = basis === "pressure" ? "pressure" : basis === "cold" ? "cache-cold" : "in-run";
   const flushed = new Set(weighed.batches.map((b) => b.turnIndex));
   const waiting = state.pending.filter((b) => !flushed.has(b.turnIndex));
+  const chains = basis === "bound" ? weighChainPass(state, ctx, undefined, weighed) : basis !== "pays";
   await flushPending(state, ctx, {
     delivery: "session",
     trigger,
     previewedBatches: weighed.batches,
     decision: weighed.decision.record,
-    chains: basis !== "pays" && basis !== "bound"
+    chains
   });
   state.pending.push(...waiting.filter((b) => !state.pending.includes(b)));
 }
@@ -13829,15 +13852,17 @@ async function onMessageEnd(state, ctx, event) {
     const chains = basis !== "pays" && basis !== "bound" || weighChainPass(state, ctx, event.message, weighed);
     return startFinalReplyFlush(state, ctx, event.message, { decision: weighed?.decision.record, chains });
   }
-  const chainsAlone = weighChainPass(state, ctx, event.message, weighed, false);
+  if (weighChainPass(state, ctx, event.message, weighed, false)) {
+    return startFinalReplyFlush(state, ctx, event.message, { decision: ridingOnChains(weighed.decision.record), chains: true });
+  }
   const deferred = weighed;
-  state.safePoints.wait(ctx).then(async () => {
-    recordDeferredFlush(state, ctx, "message-end", deferred.batches.length, deferred.decision.record);
-    if (chainsAlone)
-      await compressClosedChains(state, ctx);
-  }).catch(() => {
+  state.safePoints.wait(ctx).then(() => recordDeferredFlush(state, ctx, "message-end", deferred.batches.length, deferred.decision.record)).catch(() => {
     return;
   });
+}
+function ridingOnChains(record) {
+  const reason = "compressing the earlier prompts' work is due, and the waiting outputs go in the same rewrite at no extra cost";
+  return { ...record, verdict: "apply", basis: record.chains?.netSaving !== undefined && record.chains.netSaving > 0 ? "pays" : "bound", reason };
 }
 async function onSessionShutdown(state) {
   clearCacheExpiry(state);

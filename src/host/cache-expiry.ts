@@ -61,7 +61,9 @@ async function flushCold(state: ExtensionState, ctx: ExtensionContext): Promise<
   if (expiredRequest !== undefined && state.policy.coldFlushedFor === expiredRequest) return;
   state.policy.coldFlushedFor = expiredRequest;
   onCacheCold(state);
-  const weighed = weighFlush(state, ctx, "cold");
+  const unseen = unseenTurn(ctx);
+  // Outputs no request has carried yet (a tool that ran past the cache's lifetime) wait: the model needs them first.
+  const weighed = weighFlush(state, ctx, "cold", { select: (batches) => batches.filter((b) => b.turnIndex !== unseen) });
   const record: FlushDecisionRecord = weighed?.decision.record ?? {
     verdict: "apply",
     basis: "cold",
@@ -69,7 +71,27 @@ async function flushCold(state: ExtensionState, ctx: ExtensionContext): Promise<
     cache: { temperature: "cold" },
   };
   state.policy.last = record;
-  await startColdFlush(state, ctx, record);
+  await startColdFlush(state, ctx, record, weighed?.batches ?? []);
+}
+
+/** The session-wide index of the last assistant turn when tool results follow it: no request has carried them yet. */
+function unseenTurn(ctx: ExtensionContext): number | undefined {
+  let branch: any[];
+  try {
+    branch = ctx.sessionManager.getBranch();
+  } catch {
+    return undefined;
+  }
+  let assistants = 0;
+  let endsWithResults = false;
+  for (const entry of branch) {
+    const role = entry?.type === "message" ? entry.message?.role : undefined;
+    if (role === "assistant") {
+      assistants++;
+      endsWithResults = false;
+    } else if (role === "toolResult") endsWithResults = true;
+  }
+  return endsWithResults ? assistants - 1 : undefined;
 }
 
 function isIdle(ctx: ExtensionContext): boolean {

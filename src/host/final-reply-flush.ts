@@ -19,7 +19,7 @@ import { flushPending } from "../summarize/flush.js";
 import { projectBranchMessages } from "../capture/batch-capture.js";
 import type { BackgroundFlush } from "./safe-points.js";
 import { compressClosedChains } from "../summarize/chain-pass.js";
-import { CUSTOM_TYPE_SUMMARY, type FlushDecisionRecord, type FlushOptions } from "../types.js";
+import { type CapturedBatch, CUSTOM_TYPE_SUMMARY, type FlushDecisionRecord, type FlushOptions } from "../types.js";
 
 /** How long a command or leaving the session waits for a running flush (abandoned ones stay pending). */
 export const SETTLE_WAIT_MS = 15_000;
@@ -43,13 +43,13 @@ export async function startFinalReplyFlush(
 }
 
 /**
- * The cost policy's flush once the prompt cache expired (idle, or before the next request): pending
- * batches and closed chains, written at the next safe point like the final-reply flush.
+ * The cost policy's flush once the prompt cache expired (idle, or before the next request): the pending
+ * `batches` it weighed and closed chains, written at the next safe point like the final-reply flush.
  */
-export async function startColdFlush(state: ExtensionState, ctx: ExtensionContext, decision: FlushDecisionRecord): Promise<void> {
+export async function startColdFlush(state: ExtensionState, ctx: ExtensionContext, decision: FlushDecisionRecord, batches: CapturedBatch[]): Promise<void> {
   await startBackgroundFlush(state, async (signal) => {
     const beforePersist = () => state.safePoints.wait(ctx);
-    const result = await flushPending(state, ctx, { delivery: "session", trigger: "cache-cold", decision, signal, beforePersist });
+    const result = await flushPending(state, ctx, { delivery: "session", trigger: "cache-cold", decision, signal, beforePersist, previewedBatches: batches });
     if (!result.ok && result.reason === "empty" && !signal.aborted) {
       await beforePersist();
       await compressClosedChains(state, ctx, signal);

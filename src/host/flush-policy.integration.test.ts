@@ -106,6 +106,34 @@ describe("the bound on waiting", () => {
   });
 });
 
+describe("a tool that runs past the cache's lifetime", () => {
+  test("the cold flush before the next request leaves the outputs no request has carried yet raw", async () => {
+    const sim = await started();
+    await sim.prompt({ turns: [[read("a", 2_000)]], usage: WARM });
+    await settle();
+    expect(metrics(sim).at(-1).outcome).toBe("deferred");
+    let toolTurns = 0;
+    let sent: any[] | undefined;
+    const turnEnd = sim.host.handlers.get("turn_end")!;
+    sim.host.handlers.set("turn_end", async (event, ctx) => {
+      const out = await turnEnd(event, ctx);
+      // The tool of the prompt's first turn took ten minutes: the cache expired before its output was sent.
+      if (event.toolResults?.length && ++toolTurns === 1) setSystemTime(new Date(Date.now() + 10 * 60_000));
+      return out;
+    });
+    const context = sim.host.handlers.get("context")!;
+    sim.host.handlers.set("context", async (event, ctx) => {
+      const out = await context(event, ctx);
+      if (toolTurns === 1 && !sent) sent = (out as { messages?: any[] } | undefined)?.messages ?? event.messages;
+      return out;
+    });
+    await sim.prompt({ turns: [[read("b", 2_000)], [read("c", 2_000)]], usage: WARM });
+    expect(metrics(sim).some((m) => m.trigger === "cache-cold")).toBe(true);
+    expect(resultText(sent!, "a")).not.toStartWith("a a a");
+    expect(resultText(sent!, "b")).toStartWith("b b b");
+  });
+});
+
 describe("context pressure", () => {
   test("near the window the final reply flushes whatever the cache says", async () => {
     const sim = await started();

@@ -207,9 +207,10 @@ function withoutSummaryPredicate(state: ExtensionState, messages: any[], batches
 }
 
 /**
- * At a final reply: whether the closed chains past the window are compressed now (`weighChains`), beside the
- * flush weighed with them (`flushApplies`: made now, rewriting from its first pending output and stubbing
- * those outputs; else the chain rewrite reaches to the end on its own). The verdict is added to the record.
+ * Whether the closed chains past the window are compressed now (`weighChains`), beside the flush weighed with
+ * them (`flushApplies`: made now, rewriting from its first pending output and stubbing those outputs; else
+ * measured as the chain rewrite alone, which the waiting outputs would then join). The verdict is added to
+ * the record.
  */
 export function weighChainPass(state: ExtensionState, ctx: ExtensionContext, closing: unknown, weighed: WeighedFlush, flushApplies = true): boolean {
   const { messages } = weighed;
@@ -221,7 +222,6 @@ export function weighChainPass(state: ExtensionState, ctx: ExtensionContext, clo
     ranges,
     flushStart: flushApplies ? firstPendingIndex(messages, weighed.batches) : messages.length,
     stubbed: (key) => pending.has(key) || state.indexer.isSummarized(key),
-    flushApplies,
     expectedRequests: weighed.decision.record.figures?.expectedRequests ?? 0,
     now: Date.now(),
     fused: state.config.value.chainCompression.fuseRangeSummary,

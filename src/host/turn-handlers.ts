@@ -13,7 +13,6 @@ import { flushPending, recordDeferredFlush } from "../summarize/flush.js";
 import { clearCacheExpiry, flushIfCacheCold, scheduleCacheExpiry } from "./cache-expiry.js";
 import { calibrateTokens, chargeDeferrals, costPolicyActive, recordRequest, rewriteForced, weighChainPass, weighFlush } from "./flush-policy.js";
 import { inRunCandidates } from "../policy/flush-weighing.js";
-import { compressClosedChains } from "../summarize/chain-pass.js";
 import { isTextOnlyAssistant } from "../capture/message-shape.js";
 import { trimBatchToPendingRange } from "../capture/pending-batches.js";
 import { isProtected } from "../capture/protected.js";
@@ -25,7 +24,7 @@ import { renderRequest } from "./request-render.js";
 import { spillOversizedBatch } from "../capture/spill.js";
 import { declareQueryTool } from "../archive/query-tool-exposure.js";
 import { refreshStatus, showStatusText } from "../ui/status-refresh.js";
-import type { CapturedBatch } from "../types.js";
+import type { CapturedBatch, FlushDecisionRecord } from "../types.js";
 
 interface TurnEndLike {
   message?: any;
@@ -67,12 +66,14 @@ async function weighInRunFlush(state: ExtensionState, ctx: ExtensionContext, mes
   const flushed = new Set(weighed.batches.map((b) => b.turnIndex));
   // The flush empties the queue; the latest turns it leaves raw stay queued (the footer counts them).
   const waiting = state.pending.filter((b) => !flushed.has(b.turnIndex));
+  // A flush that merely pays within a run leaves the chains; one the bound makes weighs them too, in the same rewrite.
+  const chains = basis === "bound" ? weighChainPass(state, ctx, undefined, weighed) : basis !== "pays";
   await flushPending(state, ctx, {
     delivery: "session",
     trigger,
     previewedBatches: weighed.batches,
     decision: weighed.decision.record,
-    chains: basis !== "pays" && basis !== "bound",
+    chains,
   });
   state.pending.push(...waiting.filter((b) => !state.pending.includes(b)));
 }
@@ -200,17 +201,22 @@ export async function onMessageEnd(state: ExtensionState, ctx: ExtensionContext,
     const chains = (basis !== "pays" && basis !== "bound") || weighChainPass(state, ctx, event.message, weighed!);
     return startFinalReplyFlush(state, ctx, event.message, { decision: weighed?.decision.record, chains });
   }
-  // The classic policy would compress the chains past the window now too: they are weighed on their own.
-  const chainsAlone = weighChainPass(state, ctx, event.message, weighed, false);
+  // The classic policy would compress the chains past the window now too: they are weighed on their own, and
+  // when they compress, the waiting outputs go in the same rewrite (it starts before them, so they cost nothing more).
+  if (weighChainPass(state, ctx, event.message, weighed, false)) {
+    return startFinalReplyFlush(state, ctx, event.message, { decision: ridingOnChains(weighed.decision.record), chains: true });
+  }
   // Written at the next safe point: the reply goes to the session file first.
   const deferred = weighed;
   void state.safePoints
     .wait(ctx)
-    .then(async () => {
-      recordDeferredFlush(state, ctx, "message-end", deferred.batches.length, deferred.decision.record);
-      if (chainsAlone) await compressClosedChains(state, ctx);
-    })
+    .then(() => recordDeferredFlush(state, ctx, "message-end", deferred.batches.length, deferred.decision.record))
     .catch(() => undefined);
+}
+
+function ridingOnChains(record: FlushDecisionRecord): FlushDecisionRecord {
+  const reason = "compressing the earlier prompts' work is due, and the waiting outputs go in the same rewrite at no extra cost";
+  return { ...record, verdict: "apply", basis: record.chains?.netSaving !== undefined && record.chains.netSaving > 0 ? "pays" : "bound", reason };
 }
 
 export async function onSessionShutdown(state: ExtensionState): Promise<void> {

@@ -56,6 +56,11 @@ describe("weighFlushBatches", () => {
     expect(d.record.reason).toContain("under the minimum batch size");
   });
 
+  test("within a run, waiting outputs all under the minimum batch size wait for the reply: no flush after every tool turn", () => {
+    const small = { ...batch(0, 1), toolCalls: [call("a", 300)] };
+    expect(weighFlushBatches(weighing([small], [user("go"), output("a", 300)], { moment: "in-run" })).apply).toBe(false);
+  });
+
   test("small batches are left out of the measure of the others", () => {
     const big = { ...batch(2, 1), toolCalls: [call("b", 4_000)] };
     const small = { ...batch(0, 1), toolCalls: [call("a", 300)] };
@@ -85,7 +90,6 @@ describe("weighChains", () => {
     ranges: [{ startIndex: 0, endIndex: 2 }],
     flushStart: 3,
     stubbed: () => false,
-    flushApplies: true,
     expectedRequests: 50,
     now: 10,
     fused: false,
@@ -96,21 +100,21 @@ describe("weighChains", () => {
     ...over,
   });
 
-  test("beside a flush made now, a chain pass that pays compresses", () => {
+  test("a chain pass that pays compresses", () => {
     expect(weighChains(input(new DeferralLedger()))?.apply).toBe(true);
   });
 
-  test("while the flush waits, a chain pass that pays waits on the chains' account", () => {
+  test("a chain pass that does not pay waits on the chains' account", () => {
     const ledger = new DeferralLedger();
-    expect(weighChains(input(ledger, { flushApplies: false }))?.apply).toBe(false);
+    expect(weighChains(input(ledger, { expectedRequests: 0.1 }))?.apply).toBe(false);
     expect(ledger.account("chains")?.items.has("chain@0")).toBe(true);
   });
 
   test("once waiting for it has cost what it owed, the chain pass compresses on the bound", () => {
     const ledger = new DeferralLedger();
-    weighChains(input(ledger, { flushApplies: false }));
+    weighChains(input(ledger, { expectedRequests: 0.1 }));
     for (let i = 0; i < 1_000 && !ledger.due("chains", 0); i++) ledger.charge(() => true);
-    expect(weighChains(input(ledger, { flushApplies: false }))?.apply).toBe(true);
+    expect(weighChains(input(ledger, { expectedRequests: 0.1 }))?.apply).toBe(true);
     expect(ledger.settled().at(-1)).toMatchObject({ kind: "chains", bound: true });
   });
 

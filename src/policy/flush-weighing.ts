@@ -55,7 +55,7 @@ export interface FlushWeighingInput {
 
 export function weighFlushBatches(input: FlushWeighingInput): FlushDecision {
   const stubbed = input.batches.filter((batch) => !isTrivialBatch(batch, input.minBatchChars));
-  if (stubbed.length === 0) return nothingToRewrite(input.cache);
+  if (stubbed.length === 0) return nothingToRewrite(input.cache, input.moment);
   const figures = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary) : undefined;
   const decision = decideFlush({ ...input, figures });
   if (!input.bound) return decision;
@@ -63,10 +63,15 @@ export function weighFlushBatches(input: FlushWeighingInput): FlushDecision {
   return withDeferralBound(decision, ledger, kind, { items: savingsPerRequest(figures, input.main), enter });
 }
 
-/** Waiting outputs all under the minimum batch size: the flush only records them, and changes nothing in the request. */
-function nothingToRewrite(cache: CacheState): FlushDecision {
+/**
+ * Waiting outputs all under the minimum batch size: a flush would only record them and change nothing in the
+ * request, so it is made once, at the reply (or a cold cache), not after every tool turn.
+ */
+function nothingToRewrite(cache: CacheState, moment: FlushMoment): FlushDecision {
+  const record = { cache: { temperature: cache.temperature } };
+  if (moment === "in-run") return { apply: false, record: { ...record, verdict: "defer", basis: "wait", reason: "the waiting outputs are all under the minimum batch size: nothing to rewrite" } };
   const reason = "the waiting outputs are all under the minimum batch size: they stay as they are and nothing is rewritten";
-  return { apply: true, record: { verdict: "apply", basis: "pays", reason, cache: { temperature: cache.temperature } } };
+  return { apply: true, record: { ...record, verdict: "apply", basis: "pays", reason } };
 }
 
 /** What each rewritten item saves per request, in dollars at the cache-read price. */
@@ -81,11 +86,9 @@ export interface ChainWeighingInput {
   messages: readonly any[];
   /** The eligible chains' message ranges. */
   ranges: ReadonlyArray<{ startIndex: number; endIndex: number }>;
-  /** Where the flush weighed beside it rewrites from (the end when it rewrites nothing), and what it stubs. */
+  /** Where the flush weighed beside it rewrites from (the end when it waits), and what it stubs. */
   flushStart: number;
   stubbed: (key: string) => boolean;
-  /** The flush beside it is made now: a chain rewrite alone is followed by the flush's own when that comes. */
-  flushApplies: boolean;
   /** The horizon the flush was weighed over. */
   expectedRequests: number;
   now: number;
@@ -97,9 +100,9 @@ export interface ChainWeighingInput {
 }
 
 /**
- * Whether the chain pass compresses now: it pays beside a flush made now, or waiting for it has cost what it
- * owed (deferral ledger, `chains`); otherwise it goes on the chains' account. Undefined when there is nothing
- * to compress. `netSaving` is the chain rewrite's own, for the decision record.
+ * Whether the chain pass compresses now: it pays, or waiting for it has cost what it owed (deferral ledger,
+ * `chains`); otherwise it goes on the chains' account. Undefined when there is nothing to compress.
+ * `netSaving` is the chain rewrite's own, for the decision record.
  */
 export function weighChains(input: ChainWeighingInput): { apply: boolean; netSaving: number } | undefined {
   const figures = measureChainRewrite(input.messages, input.ranges, input.flushStart, input.stubbed);
@@ -110,7 +113,7 @@ export function weighChains(input: ChainWeighingInput): { apply: boolean; netSav
   const rule = { ...input.cacheRule, ttlMs: input.main.ttlMs };
   const verdict = weighRewrite(chainFigures, input.main, input.summarizer, input.expectedRequests, false, rule);
   const { ledger } = input;
-  if (verdict.apply && input.flushApplies) {
+  if (verdict.apply) {
     ledger.settle("chains");
     return { apply: true, netSaving: verdict.netSaving };
   }
