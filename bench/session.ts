@@ -10,6 +10,8 @@
  * still recoverable verbatim and that no run strands an output classic archived, and ends with the targets.
  * `--quick` (or BENCH_QUICK=1) runs shortened shapes as a smoke test; `--shapes=b,f` runs only some shapes,
  * `--wires=anthropic` or `--wires=openai` one wire; BENCH_KEEP_SESSIONS=<dir> keeps each run's session file there.
+ * A full run (no `--shapes`, no `--wires`) ends with the bound on waiting over 10,000 generated sessions
+ * replayed by the report (300 with `--quick`; bench/session-bound.ts).
  * Run: bun bench/session.ts [--quick] [--shapes=a,b] [--wires=openai] [--check]
  */
 import { SessionManager } from "@earendil-works/pi-coding-agent";
@@ -26,6 +28,7 @@ import { checkRecoverable, type RecoveryCheck } from "./session-recovery.js";
 import { formatShapeTable, sessionTargets, VARIANTS, variantsFor, WIRES, type RecoveryTally, type ShapeResult, type VariantId, type Wire } from "./session-report.js";
 import { buildShape, SHAPE_IDS, type Shape, type ShapeId } from "./session-shapes.js";
 import { formatFates, outputFates, strandedTargets, type RunFates } from "./session-stranded.js";
+import { runBoundCheck } from "./session-bound.js";
 import { reportTargets } from "./targets.js";
 
 /** The simulated cache lifetime, declared to pi as the fake models' `promptCache.short`. */
@@ -151,7 +154,9 @@ async function main(): Promise<void> {
   for (const f of recovery.failures.slice(0, 20)) console.log(`  LOST ${f}`);
   console.log(`  total run time ${((performance.now() - started) / 1000).toFixed(0)} s`);
   const stranded = results.flatMap((r) => strandedTargets(fatesRuns(r, fates.get(r)), fates.get(r)?.classic));
-  reportTargets([...sessionTargets(results, recovery), ...stranded]);
+  const bound = ONLY || ONLY_WIRES ? undefined : await runBoundCheck(QUICK ? 300 : 10_000);
+  if (bound) console.log(["", ...bound.lines].join("\n"));
+  reportTargets([...sessionTargets(results, recovery), ...stranded, ...(bound?.targets ?? [])]);
 }
 
 /** The runs of a shape with the extension, labeled for the fates lines and the stranding targets. */

@@ -4858,7 +4858,7 @@ class NoCache {
 var LONGEST_PREFIX = { rule: "longest-prefix", breakpoint: false };
 function rereadTokens(figures, cache) {
   if (cache.declaresTool)
-    return nonNegative(figures.prefixTokens ?? 0);
+    return nonNegative(figures.prefixTokens ?? 0) + nonNegative(figures.systemTokens ?? 0);
   if (cache.rule !== "anthropic-breakpoints" || nonNegative(figures.suffixBlocks ?? 0) <= LOOKBACK_BLOCKS)
     return 0;
   const expired = figures.entryAgeMs !== undefined && cache.ttlMs !== undefined && figures.entryAgeMs > cache.ttlMs;
@@ -4897,7 +4897,7 @@ function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache =
 }
 function rereadNote(tokens, cache) {
   if (cache.declaresTool)
-    return ` (the first rewrite also declares context_tree_query, which changes the tool list, so the ${Math.round(tokens)} tokens before it are written again too)`;
+    return ` (the first rewrite also declares context_tree_query, which changes the tool list, so the ${Math.round(tokens)} tokens before it, system prompt included, are written again too)`;
   return ` (the rewrite lies beyond the cache's 20-block reach, so the ${Math.round(tokens)} tokens before it are written again too)`;
 }
 function dollars(amount) {
@@ -4960,6 +4960,10 @@ function pendingLine(pending) {
   const reread = f.rereadTokens ? `; the rewrite also re-sends ${Math.round(f.rereadTokens)} tokens before it` : "";
   return `  waiting outputs: about ${Math.round(f.removedTokens)} tokens removable, ${per}; over ${f.expectedRequests.toFixed(1)} more requests ${net}${reread}`;
 }
+var WAITING_WORK = { reply: "waiting outputs", chains: "earlier prompts' work left uncompressed" };
+function waitingLines(waiting) {
+  return waiting.map((w) => `  bound on waiting (${WAITING_WORK[w.kind]}): ${dollars(w.regret)} paid of the ${dollars(w.owed)} the rewrite owed; it is made once that is reached`);
+}
 function lastLine(last) {
   if (!last)
     return "  last decision: none yet";
@@ -4975,7 +4979,7 @@ function policyStatusBlock(view) {
 `);
   }
   const policy = view.idleReason ? `  policy: cost (deciding nothing: ${view.idleReason})` : "  policy: cost (summarize when it pays)";
-  return [header, policy, archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), pendingLine(view.pending), lastLine(view.last)].join(`
+  return [header, policy, archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), pendingLine(view.pending), ...waitingLines(view.waiting), lastLine(view.last)].join(`
 `);
 }
 
@@ -5481,7 +5485,7 @@ function processCacheEnv() {
   return { PI_CACHE_RETENTION: process.env.PI_CACHE_RETENTION, AWS_BEDROCK_FORCE_CACHE: process.env.AWS_BEDROCK_FORCE_CACHE };
 }
 
-// src/report/report-args.ts
+// src/commands/report-args.ts
 var POLICIES = { cost: "cost", classic: "classic", "2.9.1": "classic" };
 function parseValue(text) {
   if (text === "null" || text === "true" || text === "false")
@@ -9043,6 +9047,172 @@ function estimateSummaryChars(estimate, rawChars) {
   return Math.max(1, Math.round(Math.min(MAX_RATIO, estimate.ratio) * rawChars));
 }
 
+// src/chains/block-refs.ts
+var BLOCK_ID2 = /^b(\d+)$/;
+
+class BlockRefIssuer {
+  next = 1;
+  issue() {
+    return `b${this.next++}`;
+  }
+  rebuildFrom(existingBlockIds) {
+    let max = 0;
+    for (const id of existingBlockIds) {
+      const match = typeof id === "string" ? BLOCK_ID2.exec(id) : null;
+      if (match)
+        max = Math.max(max, Number(match[1]));
+    }
+    this.next = max + 1;
+  }
+}
+
+// src/report/what-if-chains.ts
+var NO_SPILL = { spillThreshold: Number.POSITIVE_INFINITY, spillPreviewBytes: 0, sessionDir: "", sessionId: "" };
+var ignore = () => {};
+
+class WhatIfChainPass {
+  config;
+  indexer;
+  estimate;
+  use;
+  blockRefs = new BlockRefIssuer;
+  constructor(config, indexer, estimate, use) {
+    this.config = config;
+    this.indexer = indexer;
+    this.estimate = estimate;
+    this.use = use;
+  }
+  eligibleRanges(messages) {
+    const chainConfig = this.config.chainCompression;
+    if (!chainConfig?.enabled)
+      return [];
+    const snapshot = messages;
+    const { eligible } = this.select(snapshot);
+    return eligible.flatMap((chain) => resolveRange(chain, snapshot) ?? []);
+  }
+  async afterFlush(messages, now) {
+    const chainConfig = this.config.chainCompression;
+    if (!chainConfig?.enabled)
+      return;
+    const snapshot = messages;
+    const { chains, inGrace, eligible } = this.select(snapshot);
+    if (eligible.length === 0)
+      return;
+    const window = chainConfig.rollingWindow;
+    const held = await archiveChainMembers(eligible, { indexer: this.indexer, messages: snapshot, backfill: { ...NO_SPILL, appendEntry: ignore } });
+    for (const key of held)
+      inGrace.add(key);
+    await compressEligible(chains, window, {
+      indexer: this.indexer,
+      blockRefs: this.blockRefs,
+      appendEntry: ignore,
+      now: () => now,
+      fuseRange: chainConfig.fuseRangeSummary ? async (text) => this.fuse(text) : undefined,
+      messages: snapshot,
+      diagnostics: { report: ignore },
+      backfill: NO_SPILL
+    }, inGrace);
+  }
+  select(snapshot) {
+    const protection = (name, args) => isProtected(name, args, this.config);
+    const chains = withRecoveredRefs(detectChains(snapshot, protection), snapshot);
+    const inGrace = inGraceRecoveryToolCallIds(snapshot, this.config.recoveryGraceTurns);
+    const already = new Set(this.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
+    return { chains, inGrace, eligible: selectEligible(chains, this.config.chainCompression.rollingWindow, already, inGrace) };
+  }
+  fuse(text) {
+    const chars = estimateSummaryChars(this.estimate, text.length);
+    this.use.calls += 1;
+    this.use.input += text.length;
+    this.use.output += chars;
+    return "r".repeat(chars);
+  }
+}
+
+// src/economics/deferral-ledger.ts
+function money(value) {
+  return Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+class DeferralLedger {
+  accounts = new Map;
+  closed = [];
+  reset() {
+    this.accounts.clear();
+    this.closed.length = 0;
+  }
+  account(kind) {
+    return this.accounts.get(kind);
+  }
+  settled() {
+    return this.closed;
+  }
+  defer(kind, rewriteCost, items) {
+    const open = this.accounts.get(kind);
+    if (!open) {
+      this.accounts.set(kind, { owed: money(rewriteCost), paid: 0, regret: 0, step: 0, weighed: 0, requests: 0, items: new Map(clean(items)) });
+      return;
+    }
+    for (const [key, saving] of clean(items))
+      open.items.set(key, saving);
+    weigh(open, money(rewriteCost));
+  }
+  charge(waiting) {
+    for (const [kind, account] of [...this.accounts]) {
+      let rent = 0;
+      for (const [key, saving] of [...account.items]) {
+        if (waiting(kind, key))
+          rent += saving;
+        else
+          account.items.delete(key);
+      }
+      if (account.items.size === 0) {
+        this.settle(kind);
+        continue;
+      }
+      account.paid += rent;
+      account.requests += 1;
+      account.regret += rent;
+    }
+  }
+  dueOnRent(kind) {
+    const open = this.accounts.get(kind);
+    return open !== undefined && open.paid >= open.owed;
+  }
+  due(kind, rewriteCost) {
+    const open = this.accounts.get(kind);
+    if (!open)
+      return false;
+    weigh(open, money(rewriteCost));
+    return open.regret >= open.owed;
+  }
+  settle(kind, bound = false) {
+    const open = this.accounts.get(kind);
+    if (!open)
+      return;
+    this.accounts.delete(kind);
+    const done = snapshot(kind, open, bound);
+    this.closed.push(done);
+    return done;
+  }
+  all() {
+    return [...this.closed, ...[...this.accounts].map(([kind, open]) => snapshot(kind, open, false))];
+  }
+}
+function snapshot(kind, open, bound) {
+  const { owed, paid, regret, requests } = open;
+  return { kind, owed, paid, regret, requests, bound, step: Math.max(open.step, regret - open.weighed) };
+}
+function* clean(items) {
+  for (const [key, saving] of items)
+    yield [key, money(saving)];
+}
+function weigh(account, rewriteCost) {
+  account.regret = Math.max(account.regret, account.paid + Math.max(0, rewriteCost - account.owed));
+  account.step = Math.max(account.step, account.regret - account.weighed);
+  account.weighed = account.regret;
+}
+
 // src/economics/flush-decision.ts
 function percent3(share) {
   return `${Math.round(share * 100)}%`;
@@ -9081,7 +9251,8 @@ function decideFlush(input) {
   });
   const { contextFraction: fraction, pressure } = input;
   if (fraction !== null && pressure !== null && fraction >= pressure) {
-    return verdict(true, "pressure", `the context is at ${percent3(fraction)} of the window, past the ${percent3(pressure)} pressure line`);
+    const weighed = fallbackReason(input) ? undefined : weigh2(input);
+    return verdict(true, "pressure", `the context is at ${percent3(fraction)} of the window, past the ${percent3(pressure)} pressure line`, weighed?.figures);
   }
   if (input.moment === "cold" || input.cache.temperature === "cold" && input.cache.requests > 0) {
     return verdict(true, "cold", "the prompt cache has expired, so rewriting costs nothing extra");
@@ -9089,36 +9260,46 @@ function decideFlush(input) {
   const fallback = fallbackReason(input);
   if (fallback)
     return verdict(input.moment !== "in-run", "fallback", `${fallback}: summarizing at the agent's final reply, as the classic policy does`);
+  const { apply, reason, figures } = weigh2(input);
+  return verdict(apply, apply ? "pays" : "wait", reason, figures);
+}
+function weigh2(input) {
   const figures = input.figures;
   const expected = input.moment === "in-run" ? expectedRemainingRequests(input.runRequests, input.promptsSoFar, "in-run") : expectedRemainingRequests(input.cache.requests, input.promptsSoFar, "after-reply");
   const cacheRule = input.cacheRule ?? LONGEST_PREFIX;
   const after = input.moment === "final-reply" ? { nextRequestChance: continueChance(input.promptsSoFar), summarizerPaidAnyway: true } : undefined;
   const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false, cacheRule, after);
-  return verdict(weighed.apply, weighed.apply ? "pays" : "wait", weighed.reason, {
-    suffixTokens: Math.round(figures.suffixTokens),
-    removedTokens: Math.round(figures.removedTokens),
-    summaryTokens: Math.round(figures.summaryTokens),
-    expectedRequests: weighed.expectedRequests,
-    oneTimeCost: weighed.oneTimeCost,
-    savingPerRequest: weighed.savingPerRequest,
-    summarizerCost: weighed.summarizerCost,
-    netSaving: weighed.netSaving,
-    rereadTokens: Math.round(weighed.rereadTokens),
-    cacheRule: cacheRule.rule,
-    breakpoint: cacheRule.breakpoint,
-    rewriteCost: weighed.rewriteCost
-  });
+  return {
+    apply: weighed.apply,
+    reason: weighed.reason,
+    figures: {
+      suffixTokens: Math.round(figures.suffixTokens),
+      removedTokens: Math.round(figures.removedTokens),
+      summaryTokens: Math.round(figures.summaryTokens),
+      expectedRequests: weighed.expectedRequests,
+      oneTimeCost: weighed.oneTimeCost,
+      savingPerRequest: weighed.savingPerRequest,
+      summarizerCost: weighed.summarizerCost,
+      netSaving: weighed.netSaving,
+      rereadTokens: Math.round(weighed.rereadTokens),
+      cacheRule: cacheRule.rule,
+      breakpoint: cacheRule.breakpoint,
+      rewriteCost: weighed.rewriteCost
+    }
+  };
 }
 function withDeferralBound(decision, ledger, kind, wait) {
+  const figures = decision.record.figures;
   if (decision.apply) {
+    if (figures)
+      ledger.due(kind, figures.rewriteCost ?? figures.oneTimeCost);
     ledger.settle(kind);
     return decision;
   }
-  const figures = decision.record.figures;
   if (decision.record.basis !== "wait" || !figures)
     return decision;
   const cost = figures.rewriteCost ?? figures.oneTimeCost;
-  if (ledger.due(kind, cost)) {
+  if (wait.rentOnly ? rentPaid(ledger, kind, cost) : ledger.due(kind, cost)) {
     const done = ledger.settle(kind, true);
     const record = { ...decision.record, verdict: "apply", basis: "bound", reason: boundReason(done.regret, done.owed), bound: { paid: done.paid, owed: done.owed } };
     return { apply: true, record };
@@ -9128,14 +9309,132 @@ function withDeferralBound(decision, ledger, kind, wait) {
   const open = ledger.account(kind);
   return open ? { ...decision, record: { ...decision.record, bound: { paid: open.paid, owed: open.owed } } } : decision;
 }
+function rentPaid(ledger, kind, cost) {
+  if (!ledger.dueOnRent(kind))
+    return false;
+  ledger.due(kind, cost);
+  return true;
+}
 function boundReason(regret, owed) {
   return `waiting has cost about ${dollars(regret)} in extra reads and a dearer rewrite, as much as summarizing cost when it was put off (${dollars(owed)}): summarizing now, so waiting never costs more than that`;
+}
+
+// src/summarize/flush-batches.ts
+function dedupBatches(batches, state, persistAlias) {
+  return batches.map((batch) => {
+    if (!state.config.value.dedupByContentHash)
+      return { batch, deduped: [] };
+    const kept = [];
+    const deduped = [];
+    for (const call of batch.toolCalls) {
+      const candidate = archivedCopyOf(state.indexer, call);
+      if (candidate) {
+        state.indexer.registerDuplicate(occKey(call.toolCallId, call.resultTimestamp), candidate.key, persistAlias, call);
+        deduped.push(call);
+      } else {
+        kept.push(call);
+      }
+    }
+    return { batch: { ...batch, toolCalls: kept }, deduped };
+  });
+}
+function classifyBatches(items, minBatchChars, retryStatus, split = (batch) => ({ summarize: batch, withoutSummary: { ...batch, toolCalls: [] } })) {
+  return items.flatMap(({ batch, deduped }) => {
+    const raw = charsOf2(batch.toolCalls);
+    const dedupedChars = charsOf2(deduped);
+    const kind = kindOf(batch, deduped, raw, minBatchChars, retryStatus);
+    if (kind !== "summarize" && kind !== "archive")
+      return [{ batch, deduped, dedupedChars, raw, kind }];
+    const { summarize, withoutSummary } = split(batch);
+    const parts = [];
+    if (summarize.toolCalls.length > 0 || withoutSummary.toolCalls.length === 0) {
+      parts.push({ batch: summarize, deduped, dedupedChars, raw: charsOf2(summarize.toolCalls), kind });
+    }
+    if (withoutSummary.toolCalls.length > 0) {
+      const first = parts.length === 0;
+      parts.push({
+        batch: withoutSummary,
+        deduped: first ? deduped : [],
+        dedupedChars: first ? dedupedChars : 0,
+        raw: charsOf2(withoutSummary.toolCalls),
+        kind: "unsummarized"
+      });
+    }
+    return parts;
+  });
+}
+function kindOf(batch, deduped, raw, minBatchChars, retryStatus) {
+  const calls = batch.toolCalls.length;
+  if (deduped.length > 0 && calls === 0)
+    return "deduped";
+  if (isTrivial(raw, calls, minBatchChars))
+    return "trivial";
+  const status = retryStatus(batch);
+  if (status === "backoff")
+    return "deferred";
+  if (status === "exhausted" || serializeBatchWithinLimit(batch) === undefined)
+    return "archive";
+  return "summarize";
+}
+async function summarizeSlots(prepared, state, ctx, options) {
+  const unusable = new Set;
+  const slots = options.onProgress ? await summarizeSequentially(prepared, state, ctx, options, unusable) : await summarizeInParallel(prepared, state, ctx, options, unusable);
+  return { slots, unusable };
+}
+async function summarizeSequentially(prepared, state, ctx, options, unusable) {
+  const total = prepared.length;
+  const slots = [];
+  for (const [i, item] of prepared.entries()) {
+    if (item.kind !== "summarize") {
+      options.onProgress?.(i, total, item.batch, "skipped");
+      slots.push(item.kind);
+      continue;
+    }
+    options.onProgress?.(i, total, item.batch, "start");
+    const result = await summarizeBatch(item.batch, state.config.value, ctx, {
+      signal: options.signal,
+      controller: state.fallback,
+      onTextProgress: (chars) => options.onBatchTextProgress?.(i, total, item.batch, chars),
+      onUnusable: () => unusable.add(i)
+    });
+    options.onProgress?.(i, total, item.batch, result ? "done" : "skipped");
+    slots.push(result);
+  }
+  return slots;
+}
+async function summarizeInParallel(prepared, state, ctx, options, unusable) {
+  const total = prepared.length;
+  const positions = prepared.flatMap((item, i) => item.kind === "summarize" ? [i] : []);
+  const results = await summarizeBatches(positions.map((i) => prepared[i].batch), state.config.value, ctx, {
+    signal: options.signal,
+    controller: state.fallback,
+    onBatchTextProgress: (index, _total, batch, chars) => options.onBatchTextProgress?.(positions[index], total, batch, chars),
+    onBatchUnusable: (index) => unusable.add(positions[index])
+  });
+  const slots = prepared.map((item) => item.kind === "summarize" ? null : item.kind);
+  positions.forEach((position, k) => {
+    slots[position] = results[k] ?? null;
+  });
+  return slots;
+}
+function isTrivial(raw, calls, minBatchChars) {
+  return minBatchChars > 0 && raw < minBatchChars && calls > 0;
+}
+function isTrivialBatch(batch, minBatchChars) {
+  return isTrivial(charsOf2(batch.toolCalls), batch.toolCalls.length, minBatchChars);
+}
+function charsOf2(calls) {
+  let total = 0;
+  for (const call of calls)
+    total += call.resultText.length;
+  return total;
 }
 
 // src/policy/rewrite-figures.ts
 var CHARS_PER_TOKEN = 4;
 var STUB_CHARS = 200;
 var SUMMARY_SHARE = 0.15;
+var SUMMARY_MESSAGE_CHARS = SUMMARY_FRAME.length + 140;
 var SUMMARIZER_CHARS_PER_OUTPUT = 8000;
 function resultKey(message) {
   if (message?.role !== "toolResult" || typeof message.toolCallId !== "string")
@@ -9149,8 +9448,8 @@ function measureRewrite(messages, pending, closing, isCopy = () => false) {
       calls.set(occKey(call.toolCallId, call.resultTimestamp), call);
   let first = -1;
   let removed = 0;
-  let raw = 0;
   let summarizerInput = 0;
+  let summaryChars = 0;
   const saved = new Map;
   for (let i = 0;i < messages.length; i++) {
     const key = resultKey(messages[i]);
@@ -9163,21 +9462,25 @@ function measureRewrite(messages, pending, closing, isCopy = () => false) {
     const stubbed = Math.max(0, chars - STUB_CHARS);
     removed += stubbed;
     const copy = isCopy(call);
-    saved.set(key, Math.max(0, stubbed - (copy ? 0 : chars * SUMMARY_SHARE)) / CHARS_PER_TOKEN);
+    const summary = copy ? 0 : chars * SUMMARY_SHARE;
+    saved.set(key, Math.max(0, stubbed - summary) / CHARS_PER_TOKEN);
     if (copy)
       continue;
-    raw += chars;
+    summaryChars += summary;
     summarizerInput += Math.min(chars, SUMMARIZER_CHARS_PER_OUTPUT);
   }
   if (first < 0)
     return;
+  for (const batch of pending)
+    if (batch.toolCalls.some((call) => !isCopy(call)))
+      summaryChars += SUMMARY_MESSAGE_CHARS;
   let suffix = closing === undefined ? 0 : requestChars(closing);
   for (let i = first;i < messages.length; i++)
     suffix += requestChars(messages[i]);
   return {
     suffixTokens: suffix / CHARS_PER_TOKEN,
     removedTokens: removed / CHARS_PER_TOKEN,
-    summaryTokens: raw * SUMMARY_SHARE / CHARS_PER_TOKEN,
+    summaryTokens: summaryChars / CHARS_PER_TOKEN,
     summarizerInputTokens: summarizerInput / CHARS_PER_TOKEN,
     savedTokensByKey: saved,
     ...reach(messages, first, closing)
@@ -9263,88 +9566,156 @@ function pendingKeys(batches) {
   return keys;
 }
 
-// src/chains/block-refs.ts
-var BLOCK_ID2 = /^b(\d+)$/;
-
-class BlockRefIssuer {
-  next = 1;
-  issue() {
-    return `b${this.next++}`;
+// src/policy/flush-weighing.ts
+var IN_RUN_RECENT_TURNS = 2;
+function inRunCandidates(batches, currentTurn, forced) {
+  const older = batches.filter((b) => b.turnIndex <= currentTurn - IN_RUN_RECENT_TURNS);
+  if (forced)
+    return older;
+  let run = -1;
+  for (const b of batches)
+    if (b.userTurnGroup !== undefined && b.userTurnGroup > run)
+      run = b.userTurnGroup;
+  return older.filter((b) => b.userTurnGroup === run);
+}
+function weighFlushBatches(input) {
+  const stubbed = input.batches.filter((batch) => !isTrivialBatch(batch, input.minBatchChars));
+  if (stubbed.length === 0)
+    return nothingToRewrite(input.cache, input.moment);
+  const measured = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary) : undefined;
+  const figures = measured && input.systemTokens !== undefined ? { ...measured, systemTokens: input.systemTokens } : measured;
+  const decision = decideFlush({ ...input, figures });
+  if (!input.bound)
+    return decision;
+  const { ledger, kind, enter, rentOnly } = input.bound;
+  return withDeferralBound(decision, ledger, kind, { items: savingsPerRequest(figures, input.main), enter, rentOnly });
+}
+function nothingToRewrite(cache, moment) {
+  const record = { cache: { temperature: cache.temperature } };
+  if (moment === "in-run")
+    return { apply: false, record: { ...record, verdict: "defer", basis: "wait", reason: "the waiting outputs are all under the minimum batch size: nothing to rewrite" } };
+  const reason = "the waiting outputs are all under the minimum batch size: they stay as they are and nothing is rewritten";
+  return { apply: true, record: { ...record, verdict: "apply", basis: "pays", reason } };
+}
+function savingsPerRequest(figures, main) {
+  const items = new Map;
+  for (const [key, tokens] of figures?.savedTokensByKey ?? [])
+    items.set(key, tokens * main.prices.cacheRead);
+  return items;
+}
+function weighChains(input) {
+  const figures = measureChainRewrite(input.messages, input.ranges, input.flushStart, input.stubbed);
+  if (!figures)
+    return;
+  const { entryWrittenAt, ...measured } = figures;
+  const age = entryWrittenAt === undefined ? {} : { entryAgeMs: input.now - entryWrittenAt };
+  const chainFigures = { ...measured, ...age, ...input.fused ? {} : { summarizerInputTokens: 0 } };
+  const rule = { ...input.cacheRule, ttlMs: input.main.ttlMs };
+  const verdict = weighRewrite(chainFigures, input.main, input.summarizer, input.expectedRequests, false, rule);
+  const { ledger } = input;
+  if (verdict.apply) {
+    ledger.due("chains", verdict.rewriteCost);
+    ledger.settle("chains");
+    return { apply: true, netSaving: verdict.netSaving };
   }
-  rebuildFrom(existingBlockIds) {
-    let max = 0;
-    for (const id of existingBlockIds) {
-      const match = typeof id === "string" ? BLOCK_ID2.exec(id) : null;
-      if (match)
-        max = Math.max(max, Number(match[1]));
-    }
-    this.next = max + 1;
+  if (ledger.due("chains", verdict.rewriteCost)) {
+    ledger.settle("chains", true);
+    return { apply: true, netSaving: verdict.netSaving };
   }
+  ledger.defer("chains", verdict.rewriteCost, savingsPerRequest(figures, input.main));
+  return { apply: false, netSaving: verdict.netSaving };
 }
 
-// src/report/what-if-chains.ts
-var NO_SPILL = { spillThreshold: Number.POSITIVE_INFINITY, spillPreviewBytes: 0, sessionDir: "", sessionId: "" };
-var ignore = () => {};
-
-class WhatIfChainPass {
+// src/report/what-if-policy.ts
+class WhatIfCostPolicy {
+  policy;
   config;
   indexer;
-  estimate;
-  use;
-  blockRefs = new BlockRefIssuer;
-  constructor(config, indexer, estimate, use) {
+  chainRanges;
+  ledger = new DeferralLedger;
+  early = [];
+  constructor(policy, config, indexer, chainRanges) {
+    this.policy = policy;
     this.config = config;
     this.indexer = indexer;
-    this.estimate = estimate;
-    this.use = use;
+    this.chainRanges = chainRanges;
   }
-  async afterFlush(messages, now, weigh) {
-    const chainConfig = this.config.chainCompression;
-    if (!chainConfig?.enabled)
-      return;
-    const snapshot = messages;
-    const protection = (name, args) => isProtected(name, args, this.config);
-    const chains = withRecoveredRefs(detectChains(snapshot, protection), snapshot);
-    const inGrace = inGraceRecoveryToolCallIds(snapshot, this.config.recoveryGraceTurns);
-    const window = chainConfig.rollingWindow;
-    const already = new Set(this.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
-    const eligible = selectEligible(chains, window, already, inGrace);
-    if (eligible.length === 0)
-      return;
-    if (weigh && !this.pays(snapshot, eligible, weigh, now))
-      return;
-    const held = await archiveChainMembers(eligible, { indexer: this.indexer, messages: snapshot, backfill: { ...NO_SPILL, appendEntry: ignore } });
-    for (const key of held)
-      inGrace.add(key);
-    await compressEligible(chains, window, {
-      indexer: this.indexer,
-      blockRefs: this.blockRefs,
-      appendEntry: ignore,
-      now: () => now,
-      fuseRange: chainConfig.fuseRangeSummary ? async (text) => this.fuse(text) : undefined,
-      messages: snapshot,
-      diagnostics: { report: ignore },
-      backfill: NO_SPILL
-    }, inGrace);
+  charge() {
+    const compressed = new Set(this.indexer.getChainEntries().map((entry) => chainItemKey(entry.startUserTimestamp)));
+    this.ledger.charge((kind, key) => kind === "chains" ? !compressed.has(key) : !this.indexer.isSummarized(key));
   }
-  pays(messages, eligible, weigh, now) {
-    const ranges = eligible.flatMap((chain) => resolveRange(chain, messages) ?? []);
-    const figures = measureChainRewrite(messages, ranges, weigh.flushStart, (key) => this.indexer.isSummarized(key));
+  atFinalReply(moment) {
+    const decision = this.weigh(moment, "final-reply", moment.pending, true);
+    const basis = decision.record.basis;
+    if (decision.apply)
+      return { flush: true, chains: basis !== "pays" && basis !== "bound" || this.chains(moment, decision, moment.pending, true) };
+    return this.chains(moment, decision, moment.pending, false) ? { flush: true, chains: true } : { flush: false, chains: false };
+  }
+  afterToolTurn(moment, currentTurn) {
+    const own = inRunCandidates(moment.pending, currentTurn, false);
+    if (own.length > 0) {
+      const decision = this.weigh(moment, "in-run", own, false);
+      if (decision.apply) {
+        this.early.push(decision.record.figures?.oneTimeCost ?? 0);
+        return { batches: own, chains: decision.record.basis !== "pays" };
+      }
+    }
+    if (!this.ledger.account("reply"))
+      return;
+    const older = inRunCandidates(moment.pending, currentTurn, true);
+    if (older.length === 0)
+      return;
+    const decision = this.weigh(moment, "in-run", older, false, true);
+    if (!decision.apply)
+      return;
+    this.early.push(decision.record.figures?.summarizerCost ?? 0);
+    const basis = decision.record.basis;
+    return { batches: older, chains: basis === "bound" ? this.chains(moment, decision, older, true) : basis !== "pays" };
+  }
+  forcedRewrite(moment, batches, cold) {
+    const figures = measureRewrite(moment.messages, batches.filter((batch) => !isTrivialBatch(batch, this.config.minBatchChars)));
     if (!figures)
-      return false;
-    const { entryWrittenAt, ...measured } = figures;
-    const age = entryWrittenAt === undefined ? {} : { entryAgeMs: now - entryWrittenAt };
-    const fused = this.config.chainCompression.fuseRangeSummary;
-    const chainFigures = { ...measured, ...age, ...fused ? {} : { summarizerInputTokens: 0 } };
-    const rule = { ...weigh.cacheRule ?? LONGEST_PREFIX, ttlMs: weigh.main.ttlMs };
-    return weighRewrite(chainFigures, weigh.main, weigh.summarizer, weigh.expectedRequests, false, rule).apply;
+      return;
+    const rule = { ...this.policy.cacheRule ?? LONGEST_PREFIX, ttlMs: this.policy.main.ttlMs };
+    this.early.push(weighRewrite(figures, this.policy.main, this.policy.summarizer, 0, cold, rule).oneTimeCost);
   }
-  fuse(text) {
-    const chars = estimateSummaryChars(this.estimate, text.length);
-    this.use.calls += 1;
-    this.use.input += text.length;
-    this.use.output += chars;
-    return "r".repeat(chars);
+  bets() {
+    return { deferrals: this.ledger.all(), earlyRewrites: [...this.early] };
+  }
+  weigh(moment, at, batches, enter, rentCheck = false) {
+    return weighFlushBatches({
+      moment: at,
+      batches,
+      messages: moment.messages,
+      minBatchChars: this.config.minBatchChars,
+      withoutSummary: () => false,
+      cache: { temperature: "warm", expiresInMs: this.policy.main.ttlMs, requests: moment.requests },
+      main: this.policy.main,
+      summarizer: this.policy.summarizer,
+      contextFraction: moment.contextFraction,
+      pressure: this.config.contextPressure,
+      promptsSoFar: moment.prompts,
+      runRequests: moment.runRequests,
+      cacheRule: this.policy.cacheRule ?? { rule: "longest-prefix", breakpoint: false },
+      ...enter || rentCheck ? { bound: { ledger: this.ledger, kind: "reply", enter, rentOnly: rentCheck } } : {}
+    });
+  }
+  chains(moment, decision, batches, flushApplies) {
+    const pending = flushApplies ? pendingKeys(batches) : new Set;
+    const verdict = weighChains({
+      messages: moment.messages,
+      ranges: this.chainRanges(moment.messages),
+      flushStart: flushApplies ? firstPendingIndex(moment.messages, batches) : moment.messages.length,
+      stubbed: (key) => pending.has(key) || this.indexer.isSummarized(key),
+      expectedRequests: decision.record.figures?.expectedRequests ?? 0,
+      now: moment.time,
+      fused: this.config.chainCompression.fuseRangeSummary,
+      main: this.policy.main,
+      summarizer: this.policy.summarizer,
+      cacheRule: this.policy.cacheRule ?? { rule: "longest-prefix", breakpoint: false },
+      ledger: this.ledger
+    });
+    return verdict?.apply === true;
   }
 }
 
@@ -9358,7 +9729,7 @@ class Simulation {
   indexer = new ToolCallIndexer;
   messages = [];
   use = { input: 0, output: 0, unit: "chars", calls: 0 };
-  chars = 0;
+  sentChars = 0;
   pendingChars = 0;
   source;
   consumed = 0;
@@ -9370,18 +9741,30 @@ class Simulation {
   prompts = 0;
   runRequests = 0;
   lastRequestAt;
+  lastAssistant;
+  chains;
+  costPolicy;
   constructor(config, estimate, budgetChars, policy, windowChars) {
     this.config = config;
     this.estimate = estimate;
     this.budgetChars = budgetChars;
     this.policy = policy;
     this.windowChars = windowChars;
+    this.chains = new WhatIfChainPass(config, this.indexer, estimate, this.use);
+    this.costPolicy = policy ? new WhatIfCostPolicy(policy, config, this.indexer, (messages) => this.chains.eligibleRanges(messages)) : undefined;
   }
   beforeRequest(time) {
     const expired = this.policy && this.lastRequestAt !== undefined && time - this.lastRequestAt >= this.policy.main.ttlMs;
     const last = this.messages[this.messages.length - 1];
-    if (expired && last && this.turns.length > 0)
-      this.flush(last);
+    if (expired && last) {
+      const newest = this.turns[this.turns.length - 1];
+      const unseen = newest?.message === this.lastAssistant ? newest : undefined;
+      const seen = this.turns.filter((turn) => turn !== unseen);
+      if (seen.length > 0)
+        this.forced(seen, last, true);
+      else
+        this.flushed.push({ length: this.messages.length, time: typeof last.timestamp === "number" ? last.timestamp : 0, chains: true });
+    }
     this.lastRequestAt = time;
   }
   advance(view) {
@@ -9390,7 +9773,7 @@ class Simulation {
       this.consumed = 0;
       this.messages.length = 0;
       this.turns = [];
-      this.chars = 0;
+      this.sentChars = 0;
       this.pendingChars = 0;
     }
     for (;this.consumed < view.length; this.consumed++)
@@ -9401,14 +9784,39 @@ class Simulation {
     const last = this.messages[this.messages.length - 1];
     if (last?.role !== "toolResult")
       return;
-    const overBudget = this.budgetChars !== undefined && this.chars >= this.budgetChars;
+    const overBudget = this.budgetChars !== undefined && this.sentChars >= this.budgetChars;
     const gap = this.config.frontierGapThresholdTokens;
     const overGap = typeof gap === "number" && gap > 0 && this.pendingChars / 4 >= gap;
-    if (overBudget || overGap || this.policy !== undefined && this.underPressure())
-      this.flush(last);
+    if (overBudget || overGap)
+      return this.flushTurns(this.turns, last, true);
+    if (this.policy !== undefined && this.underPressure()) {
+      const older = new Set(inRunCandidates(this.batchesOf(this.turns), this.turnIndex - 1, true).map((batch) => batch.turnIndex));
+      const turns = this.turns.filter((turn) => older.has(turn.turnIndex));
+      return turns.length > 0 ? this.forced(turns, last, false) : undefined;
+    }
+    const inRun = this.costPolicy?.afterToolTurn(this.moment(last), this.turnIndex - 1);
+    if (!inRun)
+      return;
+    const taken = new Set(inRun.batches.map((batch) => batch.turnIndex));
+    this.flushTurns(this.turns.filter((turn) => taken.has(turn.turnIndex)), last, inRun.chains);
+  }
+  forced(turns, at, cold) {
+    this.costPolicy?.forcedRewrite(this.moment(at), this.batchesOf(turns), cold);
+    this.flushTurns(turns, at, true);
+  }
+  moment(at) {
+    return {
+      messages: this.messages,
+      pending: this.batchesOf(this.turns),
+      requests: this.requests,
+      prompts: this.prompts,
+      runRequests: this.runRequests,
+      contextFraction: this.contextFraction(),
+      time: typeof at?.timestamp === "number" ? at.timestamp : 0
+    };
   }
   contextFraction() {
-    return this.windowChars ? this.chars / this.windowChars : null;
+    return this.windowChars ? this.sentChars / this.windowChars : null;
   }
   underPressure() {
     const fraction = this.contextFraction();
@@ -9416,33 +9824,17 @@ class Simulation {
     return fraction !== null && pressure !== null && fraction >= pressure;
   }
   atFinalReply(reply) {
-    if (!this.policy)
-      return this.flush(reply);
-    const pending = this.batchesOf(this.turns);
-    if (pending.length === 0)
+    if (!this.costPolicy)
+      return this.flushTurns(this.turns, reply, true);
+    if (this.turns.length === 0)
       return;
-    const { ttlMs } = this.policy.main;
-    const decision = decideFlush({
-      moment: "final-reply",
-      cache: { temperature: "warm", expiresInMs: ttlMs, requests: this.requests },
-      main: this.policy.main,
-      summarizer: this.policy.summarizer,
-      figures: measureRewrite(this.messages, pending),
-      contextFraction: this.contextFraction(),
-      pressure: this.config.contextPressure,
-      promptsSoFar: this.prompts,
-      runRequests: this.runRequests,
-      ...this.policy.cacheRule ? { cacheRule: this.policy.cacheRule } : {}
-    });
-    if (!decision.apply)
-      return;
-    const figures = decision.record.basis === "pays" ? decision.record.figures : undefined;
-    const policy = this.policy;
-    this.flush(reply, figures ? { ...policy, expectedRequests: figures.expectedRequests, flushStart: firstPendingIndex(this.messages, pending) } : undefined);
+    const verdict = this.costPolicy.atFinalReply(this.moment(reply));
+    if (verdict.flush)
+      this.flushTurns(this.turns, reply, verdict.chains);
   }
   push(message) {
     this.messages.push(message);
-    this.chars += messageChars(message);
+    this.sentChars += messageChars(message);
   }
   take(message) {
     this.push(message);
@@ -9458,8 +9850,10 @@ class Simulation {
     }
     if (message?.role !== "assistant")
       return;
+    this.lastAssistant = message;
     this.requests += 1;
     this.runRequests += 1;
+    this.costPolicy?.charge();
     if (toolCallBlocks(message).length > 0) {
       this.turns.push({ message, results: [], turnIndex: this.turnIndex, userTurnGroup: this.userTurnGroup });
     }
@@ -9477,12 +9871,6 @@ class Simulation {
         ids.add(call.toolCallId);
     return ids;
   }
-  capture() {
-    const batches = this.batchesOf(this.turns);
-    this.turns = [];
-    this.pendingChars = 0;
-    return batches;
-  }
   batchesOf(turns) {
     const batches = [];
     for (const turn of turns) {
@@ -9494,8 +9882,14 @@ class Simulation {
     }
     return groupBatchesByMode(batches, this.config.batchingMode);
   }
-  flush(reply, weigh) {
-    const batches = this.capture();
+  flushTurns(turns, reply, chains) {
+    const batches = this.batchesOf(turns);
+    const taken = new Set(turns);
+    this.turns = this.turns.filter((turn) => !taken.has(turn));
+    this.pendingChars = 0;
+    for (const turn of this.turns)
+      for (const result of turn.results)
+        this.pendingChars += messageChars(result);
     for (const batch of batches) {
       let raw = 0;
       for (const call of batch.toolCalls)
@@ -9505,7 +9899,7 @@ class Simulation {
       this.summarize(batch, raw, reply);
     }
     if (batches.length > 0)
-      this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0, ...weigh ? { weigh } : {} });
+      this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0, chains });
   }
   summarize(batch, raw, reply) {
     const refs = this.indexer.allocateSummaryRefs(batch);
@@ -9526,6 +9920,12 @@ class Simulation {
     this.use.input += serializeBatchForSummarizer(batch).length;
     this.use.output += body.length + footer.length;
   }
+  noteSent(messages) {
+    let chars = 0;
+    for (const message of messages)
+      chars += messageChars(message);
+    this.sentChars = chars;
+  }
   takeFlushes() {
     const flushes = this.flushed;
     this.flushed = [];
@@ -9541,7 +9941,6 @@ function budgetChars(config, contextWindow) {
 function whatIfScenario(config, estimate, contextWindow, label, policy) {
   const windowChars = contextWindow && contextWindow > 0 ? Math.min(MAX_BUDGET_WINDOW, contextWindow) * 4 : undefined;
   const sim = new Simulation(config, estimate, budgetChars(config, contextWindow), policy, windowChars);
-  const chains = new WhatIfChainPass(config, sim.indexer, estimate, sim.use);
   const stable = new StableMessages;
   return {
     name: "whatif",
@@ -9550,12 +9949,16 @@ function whatIfScenario(config, estimate, contextWindow, label, policy) {
       sim.advance(request.bare);
       sim.beforeRequest(request.time);
       for (const flush of sim.takeFlushes())
-        await chains.afterFlush(sim.messages.slice(0, flush.length), flush.time, flush.weigh);
+        if (flush.chains)
+          await sim.chains.afterFlush(sim.messages.slice(0, flush.length), flush.time);
       const input = sim.messages.slice();
-      return stable.stable(renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck()));
+      const rendered = renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck());
+      sim.noteSent(rendered);
+      return stable.stable(rendered);
     },
     summarizer: () => ({ ...sim.use }),
-    pending: () => sim.pendingIds()
+    pending: () => sim.pendingIds(),
+    ...sim.costPolicy ? { bets: () => sim.costPolicy.bets() } : {}
   };
 }
 
@@ -9788,7 +10191,8 @@ async function replaySession(options) {
     tokens,
     outputs: fateOfOutputs(options.branch, runs.map((run) => ({ label: run.scenario.label, messages: run.finalMessages }))),
     problems: options.problems,
-    notes: [...priceNotes(options, cost, last), ...replayNotes(options, recorded, series_, policy !== undefined)]
+    notes: [...priceNotes(options, cost, last), ...replayNotes(options, recorded, series_, policy !== undefined)],
+    ...whatIfRun?.scenario.bets ? { bets: whatIfRun.scenario.bets() } : {}
   };
 }
 function limitOf(floor, cost, charsPerToken) {
@@ -10677,80 +11081,6 @@ class CacheTracker {
   }
 }
 
-// src/economics/deferral-ledger.ts
-function money(value) {
-  return Number.isFinite(value) && value > 0 ? value : 0;
-}
-
-class DeferralLedger {
-  accounts = new Map;
-  closed = [];
-  reset() {
-    this.accounts.clear();
-    this.closed.length = 0;
-  }
-  account(kind) {
-    return this.accounts.get(kind);
-  }
-  settled() {
-    return this.closed;
-  }
-  defer(kind, rewriteCost, items) {
-    const open = this.accounts.get(kind);
-    if (!open) {
-      this.accounts.set(kind, { owed: money(rewriteCost), paid: 0, regret: 0, step: 0, requests: 0, items: new Map(clean(items)) });
-      return;
-    }
-    for (const [key, saving] of clean(items))
-      open.items.set(key, saving);
-    raise(open, open.paid + Math.max(0, money(rewriteCost) - open.owed));
-  }
-  charge(waiting) {
-    for (const [kind, account] of [...this.accounts]) {
-      let rent = 0;
-      for (const [key, saving] of [...account.items]) {
-        if (waiting(kind, key))
-          rent += saving;
-        else
-          account.items.delete(key);
-      }
-      if (account.items.size === 0) {
-        this.settle(kind);
-        continue;
-      }
-      account.paid += rent;
-      account.requests += 1;
-      raise(account, account.regret + rent);
-    }
-  }
-  due(kind, rewriteCost) {
-    const open = this.accounts.get(kind);
-    if (!open)
-      return false;
-    raise(open, open.paid + Math.max(0, money(rewriteCost) - open.owed));
-    return open.regret >= open.owed;
-  }
-  settle(kind, bound = false) {
-    const open = this.accounts.get(kind);
-    if (!open)
-      return;
-    this.accounts.delete(kind);
-    const { owed, paid, regret, step, requests } = open;
-    const done = { kind, owed, paid, regret, step, requests, bound };
-    this.closed.push(done);
-    return done;
-  }
-}
-function* clean(items) {
-  for (const [key, saving] of items)
-    yield [key, money(saving)];
-}
-function raise(account, regret) {
-  if (regret > account.regret)
-    account.step = Math.max(account.step, regret - account.regret);
-  account.regret = Math.max(account.regret, regret);
-}
-
 // src/ui/status-refresh.ts
 function refreshStatus2(state, ctx) {
   const counts = { ...state.diagnostics.counts(), [ARCHIVE_MISS]: state.diagnostics.archiveMisses?.() ?? 0 };
@@ -11465,117 +11795,6 @@ function createExtensionState(pi, files = nodeSidecarFiles) {
   return state;
 }
 
-// src/summarize/flush-batches.ts
-function dedupBatches(batches, state, persistAlias) {
-  return batches.map((batch) => {
-    if (!state.config.value.dedupByContentHash)
-      return { batch, deduped: [] };
-    const kept = [];
-    const deduped = [];
-    for (const call of batch.toolCalls) {
-      const candidate = archivedCopyOf(state.indexer, call);
-      if (candidate) {
-        state.indexer.registerDuplicate(occKey(call.toolCallId, call.resultTimestamp), candidate.key, persistAlias, call);
-        deduped.push(call);
-      } else {
-        kept.push(call);
-      }
-    }
-    return { batch: { ...batch, toolCalls: kept }, deduped };
-  });
-}
-function classifyBatches(items, minBatchChars, retryStatus, split = (batch) => ({ summarize: batch, withoutSummary: { ...batch, toolCalls: [] } })) {
-  return items.flatMap(({ batch, deduped }) => {
-    const raw = charsOf2(batch.toolCalls);
-    const dedupedChars = charsOf2(deduped);
-    const kind = kindOf(batch, deduped, raw, minBatchChars, retryStatus);
-    if (kind !== "summarize" && kind !== "archive")
-      return [{ batch, deduped, dedupedChars, raw, kind }];
-    const { summarize, withoutSummary } = split(batch);
-    const parts = [];
-    if (summarize.toolCalls.length > 0 || withoutSummary.toolCalls.length === 0) {
-      parts.push({ batch: summarize, deduped, dedupedChars, raw: charsOf2(summarize.toolCalls), kind });
-    }
-    if (withoutSummary.toolCalls.length > 0) {
-      const first = parts.length === 0;
-      parts.push({
-        batch: withoutSummary,
-        deduped: first ? deduped : [],
-        dedupedChars: first ? dedupedChars : 0,
-        raw: charsOf2(withoutSummary.toolCalls),
-        kind: "unsummarized"
-      });
-    }
-    return parts;
-  });
-}
-function kindOf(batch, deduped, raw, minBatchChars, retryStatus) {
-  const calls = batch.toolCalls.length;
-  if (deduped.length > 0 && calls === 0)
-    return "deduped";
-  if (isTrivial(raw, calls, minBatchChars))
-    return "trivial";
-  const status = retryStatus(batch);
-  if (status === "backoff")
-    return "deferred";
-  if (status === "exhausted" || serializeBatchWithinLimit(batch) === undefined)
-    return "archive";
-  return "summarize";
-}
-async function summarizeSlots(prepared, state, ctx, options) {
-  const unusable = new Set;
-  const slots = options.onProgress ? await summarizeSequentially(prepared, state, ctx, options, unusable) : await summarizeInParallel(prepared, state, ctx, options, unusable);
-  return { slots, unusable };
-}
-async function summarizeSequentially(prepared, state, ctx, options, unusable) {
-  const total = prepared.length;
-  const slots = [];
-  for (const [i, item] of prepared.entries()) {
-    if (item.kind !== "summarize") {
-      options.onProgress?.(i, total, item.batch, "skipped");
-      slots.push(item.kind);
-      continue;
-    }
-    options.onProgress?.(i, total, item.batch, "start");
-    const result = await summarizeBatch(item.batch, state.config.value, ctx, {
-      signal: options.signal,
-      controller: state.fallback,
-      onTextProgress: (chars) => options.onBatchTextProgress?.(i, total, item.batch, chars),
-      onUnusable: () => unusable.add(i)
-    });
-    options.onProgress?.(i, total, item.batch, result ? "done" : "skipped");
-    slots.push(result);
-  }
-  return slots;
-}
-async function summarizeInParallel(prepared, state, ctx, options, unusable) {
-  const total = prepared.length;
-  const positions = prepared.flatMap((item, i) => item.kind === "summarize" ? [i] : []);
-  const results = await summarizeBatches(positions.map((i) => prepared[i].batch), state.config.value, ctx, {
-    signal: options.signal,
-    controller: state.fallback,
-    onBatchTextProgress: (index, _total, batch, chars) => options.onBatchTextProgress?.(positions[index], total, batch, chars),
-    onBatchUnusable: (index) => unusable.add(positions[index])
-  });
-  const slots = prepared.map((item) => item.kind === "summarize" ? null : item.kind);
-  positions.forEach((position, k) => {
-    slots[position] = results[k] ?? null;
-  });
-  return slots;
-}
-function isTrivial(raw, calls, minBatchChars) {
-  return minBatchChars > 0 && raw < minBatchChars && calls > 0;
-}
-function isTrivialBatch(batch, minBatchChars) {
-  return isTrivial(charsOf2(batch.toolCalls), batch.toolCalls.length, minBatchChars);
-}
-function charsOf2(calls) {
-  let total = 0;
-  for (const call of calls)
-    total += call.resultText.length;
-  return total;
-}
-
 // src/summarize/flush-report.ts
 var SEP2 = " · ";
 function callsOf(processed, kind) {
@@ -12210,64 +12429,6 @@ function writeFlushMetrics(state, attempt) {
   } catch {}
 }
 
-// src/policy/flush-weighing.ts
-var IN_RUN_RECENT_TURNS = 2;
-function inRunCandidates(batches, currentTurn, forced) {
-  const older = batches.filter((b) => b.turnIndex <= currentTurn - IN_RUN_RECENT_TURNS);
-  if (forced)
-    return older;
-  let run = -1;
-  for (const b of batches)
-    if (b.userTurnGroup !== undefined && b.userTurnGroup > run)
-      run = b.userTurnGroup;
-  return older.filter((b) => b.userTurnGroup === run);
-}
-function weighFlushBatches(input) {
-  const stubbed = input.batches.filter((batch) => !isTrivialBatch(batch, input.minBatchChars));
-  if (stubbed.length === 0)
-    return nothingToRewrite(input.cache, input.moment);
-  const figures = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary) : undefined;
-  const decision = decideFlush({ ...input, figures });
-  if (!input.bound)
-    return decision;
-  const { ledger, kind, enter } = input.bound;
-  return withDeferralBound(decision, ledger, kind, { items: savingsPerRequest(figures, input.main), enter });
-}
-function nothingToRewrite(cache, moment) {
-  const record = { cache: { temperature: cache.temperature } };
-  if (moment === "in-run")
-    return { apply: false, record: { ...record, verdict: "defer", basis: "wait", reason: "the waiting outputs are all under the minimum batch size: nothing to rewrite" } };
-  const reason = "the waiting outputs are all under the minimum batch size: they stay as they are and nothing is rewritten";
-  return { apply: true, record: { ...record, verdict: "apply", basis: "pays", reason } };
-}
-function savingsPerRequest(figures, main) {
-  const items = new Map;
-  for (const [key, tokens] of figures?.savedTokensByKey ?? [])
-    items.set(key, tokens * main.prices.cacheRead);
-  return items;
-}
-function weighChains(input) {
-  const figures = measureChainRewrite(input.messages, input.ranges, input.flushStart, input.stubbed);
-  if (!figures)
-    return;
-  const { entryWrittenAt, ...measured } = figures;
-  const age = entryWrittenAt === undefined ? {} : { entryAgeMs: input.now - entryWrittenAt };
-  const chainFigures = { ...measured, ...age, ...input.fused ? {} : { summarizerInputTokens: 0 } };
-  const rule = { ...input.cacheRule, ttlMs: input.main.ttlMs };
-  const verdict = weighRewrite(chainFigures, input.main, input.summarizer, input.expectedRequests, false, rule);
-  const { ledger } = input;
-  if (verdict.apply) {
-    ledger.settle("chains");
-    return { apply: true, netSaving: verdict.netSaving };
-  }
-  if (ledger.due("chains", verdict.rewriteCost)) {
-    ledger.settle("chains", true);
-    return { apply: true, netSaving: verdict.netSaving };
-  }
-  ledger.defer("chains", verdict.rewriteCost, savingsPerRequest(figures, input.main));
-  return { apply: false, netSaving: verdict.netSaving };
-}
-
 // src/host/flush-policy.ts
 function costPolicyActive(state) {
   const config = state.config.value;
@@ -12375,6 +12536,7 @@ function weighFlush(state, ctx, moment, opts = {}) {
     batches,
     messages,
     closing: opts.closing,
+    ...systemTokens(state, ctx),
     minBatchChars: state.config.value.minBatchChars,
     withoutSummary: messages ? withoutSummaryPredicate(state, messages, batches) : () => false,
     cache: state.cache.state(Date.now(), main.ttlMs),
@@ -12433,6 +12595,19 @@ function weighChainPass(state, ctx, closing, weighed, flushApplies = true) {
   weighed.decision.record.chains = { verdict: verdict.apply ? "apply" : "defer", netSaving: verdict.netSaving };
   return verdict.apply;
 }
+function systemTokens(state, ctx) {
+  try {
+    const active = new Set(state.pi.getActiveTools());
+    let chars = ctx.getSystemPrompt().length;
+    for (const tool of state.pi.getAllTools()) {
+      if (active.has(tool.name))
+        chars += JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }).length;
+    }
+    return { systemTokens: chars / 4 };
+  } catch {
+    return {};
+  }
+}
 function summarizerCostModel2(state, ctx) {
   let model;
   try {
@@ -12486,7 +12661,11 @@ function policyView(state, ctx) {
     last: state.policy.last,
     cacheRule: { ...rewriteCacheRule(state, ctx), ttlMs: cacheTtlMs2(ctx) },
     summaries: summariesMode(config),
-    archived: archivedCounts(state)
+    archived: archivedCounts(state),
+    waiting: ["reply", "chains"].flatMap((kind) => {
+      const open = state.ledger.account(kind);
+      return open ? [{ kind, regret: open.regret, owed: open.owed }] : [];
+    })
   };
 }
 function archivedCounts(state) {
@@ -13725,7 +13904,7 @@ async function weighInRunFlush(state, ctx, message) {
   const forced = rewriteForced(state, ctx);
   let weighed = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, forced) });
   if (!weighed?.decision.apply && !forced && state.ledger.account("reply")) {
-    const all = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, true), bound: { kind: "reply", enter: false }, quiet: true });
+    const all = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, true), bound: { kind: "reply", enter: false, rentOnly: true }, quiet: true });
     if (all?.decision.apply)
       weighed = all;
   }

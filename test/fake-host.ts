@@ -30,6 +30,7 @@ export type FakePi = Pick<
   | "registerEntryRenderer"
   | "events"
   | "getActiveTools"
+  | "getAllTools"
   | "setActiveTools"
 >;
 
@@ -84,6 +85,7 @@ export function makeFakePi(): FakeHost {
       if (tool.defaultActive !== false && !host.activeTools.includes(tool.name)) host.activeTools.push(tool.name);
     }) as ExtensionAPI["registerTool"],
     getActiveTools: () => host.activeTools.slice(),
+    getAllTools: (() => host.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))) as unknown as ExtensionAPI["getAllTools"],
     setActiveTools: (names: string[]) => {
       const known = new Set(["read", "bash", ...host.tools.map((t) => t.name)]);
       host.activeTools = [...new Set(names.filter((name) => known.has(name)))];

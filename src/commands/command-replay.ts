@@ -10,7 +10,7 @@ import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { Api, Model } from "@earendil-works/pi-ai";
 import { costModelFor } from "../economics/cost-model.js";
 import { processCacheEnv } from "../settings/cache-env.js";
-import { parseReportArgs } from "../report/report-args.js";
+import { parseReportArgs } from "./report-args.js";
 import { runReport } from "../report/run-report.js";
 import { showReport } from "../ui/report.js";
 import { contextSentText } from "../ui/status-line.js";

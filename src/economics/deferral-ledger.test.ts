@@ -71,13 +71,30 @@ describe("DeferralLedger", () => {
     expect(ledger.account("reply")!.paid).toBeCloseTo(0.005, 10);
   });
 
-  test("the step is the largest single rise of the regret", () => {
+  test("the step is the largest rise of the regret between two weighings, rent and growth together", () => {
     const ledger = new DeferralLedger();
     ledger.defer("chains", 0.1, items(["c", 0.002]));
     ledger.charge(allWaiting);
     ledger.due("chains", 0.13);
     ledger.charge(allWaiting);
-    expect(ledger.account("chains")!.step).toBeCloseTo(0.03, 10);
+    ledger.due("chains", 0.13);
+    expect(ledger.account("chains")!.step).toBeCloseTo(0.032, 10);
+  });
+
+  test("an account closing counts the rise since its last weighing as a step", () => {
+    const ledger = new DeferralLedger();
+    ledger.defer("reply", 0.1, items(["a", 0.01]));
+    for (let i = 0; i < 5; i++) ledger.charge(allWaiting);
+    expect(ledger.settle("reply")!.step).toBeCloseTo(0.05, 10);
+  });
+
+  test("all() lists the closed accounts and the open ones as they would close now", () => {
+    const ledger = new DeferralLedger();
+    ledger.defer("reply", 0.1, items(["a", 0.01]));
+    ledger.settle("reply");
+    ledger.defer("chains", 0.2, items(["c", 0.01]));
+    ledger.charge(allWaiting);
+    expect(ledger.all().map((d) => [d.kind, d.bound, d.paid])).toEqual([["reply", false, 0], ["chains", false, 0.01]]);
   });
 
   test("kinds keep separate accounts", () => {

@@ -10,7 +10,7 @@
  *
  *   regret = paid + max(0, cost now − owed)        rewrite once regret ≥ owed
  *
- * So a deferral costs at most `owed` plus one step (one request's rent, or one weighing's growth) more than
+ * So a deferral costs at most `owed` plus one step (what the regret rose between two weighings) more than
  * rewriting when it was deferred; one that ends without a rewrite (the session ends, or the cache expires
  * and the rewrite becomes free) cost less than `owed` in reads and saved the rewrite itself. Each account
  * keeps what each deferred item saves per request, and charges only for items still waiting: work a later
@@ -29,8 +29,10 @@ export interface DeferralAccount {
   paid: number;
   /** `paid` plus what waiting has added to the rewrite's cost, as of the last weighing; never falls. */
   regret: number;
-  /** The largest single rise of `regret`: one request's rent, or the growth between two weighings. */
+  /** The largest rise of `regret` between two weighings (the requests' rent and the rewrite's growth in between): how far past `owed` it can get before a weighing sees it. */
   step: number;
+  /** `regret` when last weighed. */
+  weighed: number;
   /** Main requests charged. */
   requests: number;
   /** Each deferred item (an output's occurrence key, a chain's start) and what it saves per request, in dollars. */
@@ -75,11 +77,11 @@ export class DeferralLedger {
   defer(kind: DeferralKind, rewriteCost: number, items: ReadonlyMap<string, number>): void {
     const open = this.accounts.get(kind);
     if (!open) {
-      this.accounts.set(kind, { owed: money(rewriteCost), paid: 0, regret: 0, step: 0, requests: 0, items: new Map(clean(items)) });
+      this.accounts.set(kind, { owed: money(rewriteCost), paid: 0, regret: 0, step: 0, weighed: 0, requests: 0, items: new Map(clean(items)) });
       return;
     }
     for (const [key, saving] of clean(items)) open.items.set(key, saving);
-    raise(open, open.paid + Math.max(0, money(rewriteCost) - open.owed));
+    weigh(open, money(rewriteCost));
   }
 
   /**
@@ -99,15 +101,24 @@ export class DeferralLedger {
       }
       account.paid += rent;
       account.requests += 1;
-      raise(account, account.regret + rent);
+      account.regret += rent;
     }
+  }
+
+  /**
+   * Whether the rent alone has paid what the rewrite owed (a moment within a run, where rewriting the deferred
+   * work would also rewrite the run's raw outputs: its growth is weighed at the reply). Does not weigh.
+   */
+  dueOnRent(kind: DeferralKind): boolean {
+    const open = this.accounts.get(kind);
+    return open !== undefined && open.paid >= open.owed;
   }
 
   /** Whether waiting has cost what the rewrite owed, with the rewrite costing `rewriteCost` now. */
   due(kind: DeferralKind, rewriteCost: number): boolean {
     const open = this.accounts.get(kind);
     if (!open) return false;
-    raise(open, open.paid + Math.max(0, money(rewriteCost) - open.owed));
+    weigh(open, money(rewriteCost));
     return open.regret >= open.owed;
   }
 
@@ -116,20 +127,32 @@ export class DeferralLedger {
     const open = this.accounts.get(kind);
     if (!open) return undefined;
     this.accounts.delete(kind);
-    const { owed, paid, regret, step, requests } = open;
-    const done: SettledDeferral = { kind, owed, paid, regret, step, requests, bound };
+    const done = snapshot(kind, open, bound);
     this.closed.push(done);
     return done;
   }
+
+  /** Every account, closed or still open, as it would settle now: what the bound sums over. */
+  all(): SettledDeferral[] {
+    return [...this.closed, ...[...this.accounts].map(([kind, open]) => snapshot(kind, open, false))];
+  }
+}
+
+/** The account as it closes: its step counts the rise since it was last weighed too. */
+function snapshot(kind: DeferralKind, open: DeferralAccount, bound: boolean): SettledDeferral {
+  const { owed, paid, regret, requests } = open;
+  return { kind, owed, paid, regret, requests, bound, step: Math.max(open.step, regret - open.weighed) };
 }
 
 function* clean(items: ReadonlyMap<string, number>): Iterable<[string, number]> {
   for (const [key, saving] of items) yield [key, money(saving)];
 }
 
-function raise(account: DeferralAccount, regret: number): void {
-  if (regret > account.regret) account.step = Math.max(account.step, regret - account.regret);
-  account.regret = Math.max(account.regret, regret);
+/** A weighing: the regret counts what waiting has made the rewrite dearer (never less than before), and the rise since the last weighing is a step. */
+function weigh(account: DeferralAccount, rewriteCost: number): void {
+  account.regret = Math.max(account.regret, account.paid + Math.max(0, rewriteCost - account.owed));
+  account.step = Math.max(account.step, account.regret - account.weighed);
+  account.weighed = account.regret;
 }
 
 /** The worst case against rewriting at once, summed over deferrals: what each owed plus its largest step. */

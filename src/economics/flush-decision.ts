@@ -81,13 +81,21 @@ export function decideFlush(input: DecisionInput): FlushDecision {
   });
   const { contextFraction: fraction, pressure } = input;
   if (fraction !== null && pressure !== null && fraction >= pressure) {
-    return verdict(true, "pressure", `the context is at ${percent(fraction)} of the window, past the ${percent(pressure)} pressure line`);
+    // Weighed all the same: what the forced rewrite costs is on the record (and on a deferral's account).
+    const weighed = fallbackReason(input) ? undefined : weigh(input);
+    return verdict(true, "pressure", `the context is at ${percent(fraction)} of the window, past the ${percent(pressure)} pressure line`, weighed?.figures);
   }
   if (input.moment === "cold" || (input.cache.temperature === "cold" && input.cache.requests > 0)) {
     return verdict(true, "cold", "the prompt cache has expired, so rewriting costs nothing extra");
   }
   const fallback = fallbackReason(input);
   if (fallback) return verdict(input.moment !== "in-run", "fallback", `${fallback}: summarizing at the agent's final reply, as the classic policy does`);
+  const { apply, reason, figures } = weigh(input);
+  return verdict(apply, apply ? "pays" : "wait", reason, figures);
+}
+
+/** The pay-back test of a measured rewrite at this moment, and the figures the record keeps of it. */
+function weigh(input: DecisionInput): { apply: boolean; reason: string; figures: NonNullable<FlushDecisionRecord["figures"]> } {
   const figures = input.figures as RewriteFigures;
   // Within a run the saving lasts until the reply, when the rest of the run is summarized anyway.
   const expected =
@@ -98,41 +106,48 @@ export function decideFlush(input: DecisionInput): FlushDecision {
   // After the reply only a next request pays the rewrite, and what waits is summarized at the expiry anyway.
   const after = input.moment === "final-reply" ? { nextRequestChance: continueChance(input.promptsSoFar), summarizerPaidAnyway: true } : undefined;
   const weighed = weighRewrite(figures, input.main, input.summarizer, expected, false, cacheRule, after);
-  return verdict(weighed.apply, weighed.apply ? "pays" : "wait", weighed.reason, {
-    suffixTokens: Math.round(figures.suffixTokens),
-    removedTokens: Math.round(figures.removedTokens),
-    summaryTokens: Math.round(figures.summaryTokens),
-    expectedRequests: weighed.expectedRequests,
-    oneTimeCost: weighed.oneTimeCost,
-    savingPerRequest: weighed.savingPerRequest,
-    summarizerCost: weighed.summarizerCost,
-    netSaving: weighed.netSaving,
-    rereadTokens: Math.round(weighed.rereadTokens),
-    cacheRule: cacheRule.rule,
-    breakpoint: cacheRule.breakpoint,
-    rewriteCost: weighed.rewriteCost,
-  });
+  return {
+    apply: weighed.apply,
+    reason: weighed.reason,
+    figures: {
+      suffixTokens: Math.round(figures.suffixTokens),
+      removedTokens: Math.round(figures.removedTokens),
+      summaryTokens: Math.round(figures.summaryTokens),
+      expectedRequests: weighed.expectedRequests,
+      oneTimeCost: weighed.oneTimeCost,
+      savingPerRequest: weighed.savingPerRequest,
+      summarizerCost: weighed.summarizerCost,
+      netSaving: weighed.netSaving,
+      rereadTokens: Math.round(weighed.rereadTokens),
+      cacheRule: cacheRule.rule,
+      breakpoint: cacheRule.breakpoint,
+      rewriteCost: weighed.rewriteCost,
+    },
+  };
 }
 
 /**
  * The bound on waiting (deferral-ledger.ts) applied to a verdict: an apply closes the kind's account; a
- * wait rewrites instead once waiting has cost what the rewrite owed, and otherwise, with `enter`, puts the
- * waiting `items` (key to dollars saved per request) on the account. Other verdicts pass through.
+ * wait rewrites instead once waiting has cost what the rewrite owed (`rentOnly`: once the rent alone has,
+ * within a run), and otherwise, with `enter`, puts the waiting `items` (key to dollars saved per request) on
+ * the account. Other verdicts pass through.
  */
 export function withDeferralBound(
   decision: FlushDecision,
   ledger: DeferralLedger,
   kind: DeferralKind,
-  wait: { items: ReadonlyMap<string, number>; enter: boolean },
+  wait: { items: ReadonlyMap<string, number>; enter: boolean; rentOnly?: boolean },
 ): FlushDecision {
+  const figures = decision.record.figures;
   if (decision.apply) {
+    // The rewrite is made now: what waiting made it dearer is weighed before the account closes.
+    if (figures) ledger.due(kind, figures.rewriteCost ?? figures.oneTimeCost);
     ledger.settle(kind);
     return decision;
   }
-  const figures = decision.record.figures;
   if (decision.record.basis !== "wait" || !figures) return decision;
   const cost = figures.rewriteCost ?? figures.oneTimeCost;
-  if (ledger.due(kind, cost)) {
+  if (wait.rentOnly ? rentPaid(ledger, kind, cost) : ledger.due(kind, cost)) {
     const done = ledger.settle(kind, true)!;
     const record: FlushDecisionRecord = { ...decision.record, verdict: "apply", basis: "bound", reason: boundReason(done.regret, done.owed), bound: { paid: done.paid, owed: done.owed } };
     return { apply: true, record };
@@ -140,6 +155,13 @@ export function withDeferralBound(
   if (wait.enter) ledger.defer(kind, cost, wait.items);
   const open = ledger.account(kind);
   return open ? { ...decision, record: { ...decision.record, bound: { paid: open.paid, owed: open.owed } } } : decision;
+}
+
+/** Within a run: the rent alone has paid what the rewrite owed; the rewrite is then weighed too, so its growth is on the account. */
+function rentPaid(ledger: DeferralLedger, kind: DeferralKind, cost: number): boolean {
+  if (!ledger.dueOnRent(kind)) return false;
+  ledger.due(kind, cost);
+  return true;
 }
 
 function boundReason(regret: number, owed: number): string {

@@ -40,6 +40,8 @@ export interface RewriteFigures {
   summarizerInputTokens: number;
   /** Tokens of the conversation before the first rewritten message (tools and system left out). */
   prefixTokens?: number;
+  /** Tokens of the system prompt (and tools), which lead every request: a change to the tool list writes them again too. */
+  systemTokens?: number;
   /** Content blocks from the first rewritten message to the end of the request. */
   suffixBlocks?: number;
   /** Milliseconds since a request last wrote or read a cache entry right before the rewrite point, when known. */
@@ -68,7 +70,7 @@ export const LONGEST_PREFIX: RewriteCacheRule = { rule: "longest-prefix", breakp
 
 /** Tokens before the rewrite point that the provider writes again because its cache cannot find them. */
 export function rereadTokens(figures: RewriteFigures, cache: RewriteCacheRule): number {
-  if (cache.declaresTool) return nonNegative(figures.prefixTokens ?? 0);
+  if (cache.declaresTool) return nonNegative(figures.prefixTokens ?? 0) + nonNegative(figures.systemTokens ?? 0);
   if (cache.rule !== "anthropic-breakpoints" || nonNegative(figures.suffixBlocks ?? 0) <= LOOKBACK_BLOCKS) return 0;
   const expired = figures.entryAgeMs !== undefined && cache.ttlMs !== undefined && figures.entryAgeMs > cache.ttlMs;
   return !cache.breakpoint || expired ? nonNegative(figures.prefixTokens ?? 0) : 0;
@@ -159,7 +161,7 @@ export function weighRewrite(
 }
 
 function rereadNote(tokens: number, cache: RewriteCacheRule): string {
-  if (cache.declaresTool) return ` (the first rewrite also declares context_tree_query, which changes the tool list, so the ${Math.round(tokens)} tokens before it are written again too)`;
+  if (cache.declaresTool) return ` (the first rewrite also declares context_tree_query, which changes the tool list, so the ${Math.round(tokens)} tokens before it, system prompt included, are written again too)`;
   return ` (the rewrite lies beyond the cache's 20-block reach, so the ${Math.round(tokens)} tokens before it are written again too)`;
 }
 

@@ -95,6 +95,14 @@ describe("the bound on waiting", () => {
     expect(resultText(await sim.render(), "a")).not.toStartWith("a a a");
   });
 
+  test("/pruner status shows what waiting has cost so far against what the rewrite owed", async () => {
+    const sim = await started({ minBatchChars: 1_000 });
+    await sim.prompt({ turns: [[read("a", 2_000)]], usage: WARM });
+    await settle();
+    await sim.host.commands.get("pruner").handler("status", sim.ctx);
+    expect(sim.fake.notices.at(-1)!.message).toMatch(/bound on waiting \(waiting outputs\): \$[\d.]+ paid of the \$[\d.]+ the rewrite owed; it is made once that is reached/);
+  });
+
   test("moving in the session tree starts the accounts afresh: the next wait has paid nothing yet", async () => {
     const sim = await started({ minBatchChars: 1_000 });
     await sim.prompt({ turns: [[read("a", 2_000)]], usage: WARM });

@@ -145,6 +145,7 @@ export interface WeighedFlush {
 export interface WaitBound {
   kind: DeferralKind;
   enter: boolean;
+  rentOnly?: boolean;
 }
 
 /**
@@ -167,6 +168,7 @@ export function weighFlush(
     batches,
     messages,
     closing: opts.closing,
+    ...systemTokens(state, ctx),
     minBatchChars: state.config.value.minBatchChars,
     withoutSummary: messages ? withoutSummaryPredicate(state, messages, batches) : () => false,
     cache: state.cache.state(Date.now(), main.ttlMs),
@@ -235,6 +237,20 @@ export function weighChainPass(state: ExtensionState, ctx: ExtensionContext, clo
   return verdict.apply;
 }
 
+/** What leads every request, in tokens: the system prompt and the active tools' definitions (name, description, parameters). */
+function systemTokens(state: ExtensionState, ctx: ExtensionContext): { systemTokens?: number } {
+  try {
+    const active = new Set(state.pi.getActiveTools());
+    let chars = ctx.getSystemPrompt().length;
+    for (const tool of state.pi.getAllTools()) {
+      if (active.has(tool.name)) chars += JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }).length;
+    }
+    return { systemTokens: chars / 4 };
+  } catch {
+    return {};
+  }
+}
+
 function summarizerCostModel(state: ExtensionState, ctx: ExtensionContext) {
   let model: any;
   try {
@@ -292,6 +308,10 @@ export function policyView(state: ExtensionState, ctx: ExtensionContext): Policy
     cacheRule: { ...rewriteCacheRule(state, ctx), ttlMs: cacheTtlMs(ctx) },
     summaries: summariesMode(config),
     archived: archivedCounts(state),
+    waiting: (["reply", "chains"] as const).flatMap((kind) => {
+      const open = state.ledger.account(kind);
+      return open ? [{ kind, regret: open.regret, owed: open.owed }] : [];
+    }),
   };
 }
 

@@ -48,7 +48,7 @@ export async function onTurnEnd(state: ExtensionState, ctx: ExtensionContext, ev
 /**
  * Cost policy: within a run, older finished outputs are summarized once that pays (or the context is full),
  * or once waiting for them has cost what summarizing owed; so are an earlier prompt's waiting outputs once
- * waiting for them has.
+ * the extra reads alone have paid what summarizing them owed (their dearer rewrite is weighed at the reply).
  */
 async function weighInRunFlush(state: ExtensionState, ctx: ExtensionContext, message: unknown): Promise<void> {
   if (state.isFlushing || state.finalReplyFlush) return;
@@ -57,7 +57,7 @@ async function weighInRunFlush(state: ExtensionState, ctx: ExtensionContext, mes
   const forced = rewriteForced(state, ctx);
   let weighed = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, forced) });
   if (!weighed?.decision.apply && !forced && state.ledger.account("reply")) {
-    const all = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, true), bound: { kind: "reply", enter: false }, quiet: true });
+    const all = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, true), bound: { kind: "reply", enter: false, rentOnly: true }, quiet: true });
     if (all?.decision.apply) weighed = all;
   }
   if (!weighed?.decision.apply) return;

@@ -38,6 +38,8 @@ export interface FlushWeighingInput {
   messages: readonly any[] | undefined;
   /** The final reply about to be written, not yet on the branch. */
   closing?: unknown;
+  /** Tokens of the system prompt, when known: a first rewrite that declares the recovery tool writes it again. */
+  systemTokens?: number;
   minBatchChars: number;
   /** Outputs stubbed with no summary (copies of archived ones, those `summaries` archives without one). */
   withoutSummary: (call: CapturedToolCall) => boolean;
@@ -49,18 +51,22 @@ export interface FlushWeighingInput {
   promptsSoFar: number;
   runRequests: number;
   cacheRule: RewriteCacheRule;
-  /** At a moment the policy acts on: the ledger, the account a wait goes on, and whether it enters the outputs. */
-  bound?: { ledger: DeferralLedger; kind: DeferralKind; enter: boolean };
+  /**
+   * At a moment the policy acts on: the ledger, the account a wait goes on, whether it enters the outputs,
+   * and whether only the rent is weighed (within a run).
+   */
+  bound?: { ledger: DeferralLedger; kind: DeferralKind; enter: boolean; rentOnly?: boolean };
 }
 
 export function weighFlushBatches(input: FlushWeighingInput): FlushDecision {
   const stubbed = input.batches.filter((batch) => !isTrivialBatch(batch, input.minBatchChars));
   if (stubbed.length === 0) return nothingToRewrite(input.cache, input.moment);
-  const figures = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary) : undefined;
+  const measured = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary) : undefined;
+  const figures = measured && input.systemTokens !== undefined ? { ...measured, systemTokens: input.systemTokens } : measured;
   const decision = decideFlush({ ...input, figures });
   if (!input.bound) return decision;
-  const { ledger, kind, enter } = input.bound;
-  return withDeferralBound(decision, ledger, kind, { items: savingsPerRequest(figures, input.main), enter });
+  const { ledger, kind, enter, rentOnly } = input.bound;
+  return withDeferralBound(decision, ledger, kind, { items: savingsPerRequest(figures, input.main), enter, rentOnly });
 }
 
 /**
@@ -114,6 +120,7 @@ export function weighChains(input: ChainWeighingInput): { apply: boolean; netSav
   const verdict = weighRewrite(chainFigures, input.main, input.summarizer, input.expectedRequests, false, rule);
   const { ledger } = input;
   if (verdict.apply) {
+    ledger.due("chains", verdict.rewriteCost);
     ledger.settle("chains");
     return { apply: true, netSaving: verdict.netSaving };
   }

@@ -2,6 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { requestChars } from "../render/message-size.js";
 import type { CapturedBatch } from "../types.js";
 import { firstPendingIndex, measureChainRewrite, measureRewrite, SUMMARY_SHARE } from "./rewrite-figures.js";
+import { SUMMARY_FRAME } from "../summary-frame.js";
+
+/** One summary message's frame and refs footer. */
+const MESSAGE = SUMMARY_FRAME.length + 140;
 
 const user = { role: "user", content: [{ type: "text", text: "go" }], timestamp: 1 };
 const call = (id: string, ts: number) => ({ role: "assistant", content: [{ type: "toolCall", id, name: "read", arguments: { path: id } }], timestamp: ts });
@@ -22,11 +26,11 @@ describe("measureRewrite", () => {
     expect(f.suffixTokens).toBe((requestChars(messages[4]) + requestChars(closing)) / 4);
   });
 
-  test("the removed tokens are the outputs less a stub each; summaries are a share of the outputs", () => {
+  test("the removed tokens are the outputs less a stub each; summaries are a share of the outputs and a message each batch", () => {
     const f = measureRewrite(messages, [batch("a", 11), batch("b", 21)])!;
     const raw = requestChars(messages[2]) + requestChars(messages[4]);
     expect(f.removedTokens).toBe((raw - 400) / 4);
-    expect(f.summaryTokens).toBeCloseTo((raw * SUMMARY_SHARE) / 4);
+    expect(f.summaryTokens).toBeCloseTo((raw * SUMMARY_SHARE + 2 * MESSAGE) / 4);
     expect(f.suffixTokens).toBe(messages.slice(2).reduce((n, m) => n + requestChars(m), 0) / 4);
   });
 
@@ -44,7 +48,7 @@ describe("measureRewrite", () => {
   test("an output stubbed as a copy of an archived one removes its tokens without a summary or a summarizer call", () => {
     const f = measureRewrite(messages, [batch("a", 11), batch("b", 21)], undefined, (call) => call.toolCallId === "b")!;
     expect(f.removedTokens).toBe((requestChars(messages[2]) + requestChars(messages[4]) - 400) / 4);
-    expect(f.summaryTokens).toBeCloseTo((requestChars(messages[2]) * SUMMARY_SHARE) / 4);
+    expect(f.summaryTokens).toBeCloseTo((requestChars(messages[2]) * SUMMARY_SHARE + MESSAGE) / 4);
     expect(f.summarizerInputTokens).toBe(requestChars(messages[2]) / 4);
   });
 

@@ -8,12 +8,15 @@ import type { RewriteFigures } from "../economics/rewrite-economics.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { requestChars } from "../render/message-size.js";
 import type { CapturedBatch, CapturedToolCall } from "../types.js";
+import { SUMMARY_FRAME } from "../summary-frame.js";
 
 const CHARS_PER_TOKEN = 4;
 /** A stub line: the ref, the tool and a few words. */
 const STUB_CHARS = 200;
 /** The share of its output a summary is assumed to keep (PRUNING.md compares it with measured flushes). */
 export const SUMMARY_SHARE = 0.15;
+/** What a summary message adds besides its body: the frame that opens it and the refs footer that closes it. */
+const SUMMARY_MESSAGE_CHARS = SUMMARY_FRAME.length + 140;
 /** The summarizer reads at most head and tail of each output (summarizer-window.ts). */
 const SUMMARIZER_CHARS_PER_OUTPUT = 8_000;
 
@@ -36,8 +39,8 @@ export function measureRewrite(
   for (const batch of pending) for (const call of batch.toolCalls) calls.set(occKey(call.toolCallId, call.resultTimestamp), call);
   let first = -1;
   let removed = 0;
-  let raw = 0;
   let summarizerInput = 0;
+  let summaryChars = 0;
   const saved = new Map<string, number>();
   for (let i = 0; i < messages.length; i++) {
     const key = resultKey(messages[i]);
@@ -48,18 +51,21 @@ export function measureRewrite(
     const stubbed = Math.max(0, chars - STUB_CHARS);
     removed += stubbed;
     const copy = isCopy(call);
-    saved.set(key, Math.max(0, stubbed - (copy ? 0 : chars * SUMMARY_SHARE)) / CHARS_PER_TOKEN);
+    const summary = copy ? 0 : chars * SUMMARY_SHARE;
+    saved.set(key, Math.max(0, stubbed - summary) / CHARS_PER_TOKEN);
     if (copy) continue;
-    raw += chars;
+    summaryChars += summary;
     summarizerInput += Math.min(chars, SUMMARIZER_CHARS_PER_OUTPUT);
   }
   if (first < 0) return undefined;
+  // Each batch with an output to summarize adds one summary message.
+  for (const batch of pending) if (batch.toolCalls.some((call) => !isCopy(call))) summaryChars += SUMMARY_MESSAGE_CHARS;
   let suffix = closing === undefined ? 0 : requestChars(closing);
   for (let i = first; i < messages.length; i++) suffix += requestChars(messages[i]);
   return {
     suffixTokens: suffix / CHARS_PER_TOKEN,
     removedTokens: removed / CHARS_PER_TOKEN,
-    summaryTokens: (raw * SUMMARY_SHARE) / CHARS_PER_TOKEN,
+    summaryTokens: summaryChars / CHARS_PER_TOKEN,
     summarizerInputTokens: summarizerInput / CHARS_PER_TOKEN,
     savedTokensByKey: saved,
     ...reach(messages, first, closing),

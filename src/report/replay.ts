@@ -27,6 +27,7 @@ import type { SessionProblem } from "./session-parse.js";
 import { DEFAULT_CHARS_PER_TOKEN } from "../figures.js";
 import { calibrateSummaryEstimate, type SummaryEstimate } from "./summary-estimate.js";
 import { whatIfScenario } from "./what-if.js";
+import type { PolicyBets } from "./what-if-policy.js";
 import { fateOfOutputs, type OutputFate } from "./output-fates.js";
 
 const WHAT_IF = "what-if";
@@ -113,6 +114,8 @@ export interface ReplayReport {
   outputs: OutputFate[];
   problems: SessionProblem[];
   notes: string[];
+  /** The what-if's bets under the cost policy (deferrals, rewrites made early), in dollars at the catalog prices; absent otherwise. */
+  bets?: PolicyBets;
 }
 
 export interface ReplayOptions {
@@ -345,6 +348,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
     outputs: fateOfOutputs(options.branch, runs.map((run) => ({ label: run.scenario.label, messages: run.finalMessages }))),
     problems: options.problems,
     notes: [...priceNotes(options, cost, last), ...replayNotes(options, recorded, series_, policy !== undefined)],
+    ...(whatIfRun?.scenario.bets ? { bets: whatIfRun.scenario.bets() } : {}),
   };
 }
 

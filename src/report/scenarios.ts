@@ -23,6 +23,8 @@ import {
 import type { ReplayRequest } from "./requests.js";
 import { StableMessages } from "./cache-sim.js";
 
+import type { PolicyBets } from "./what-if-policy.js";
+
 export interface SummarizerUse {
   input: number;
   output: number;
@@ -40,6 +42,8 @@ export interface Scenario {
   summarizer(): SummarizerUse;
   /** Tool call ids of the outputs waiting to be summarized after the last `messagesAt` (what-if only). */
   pending?(): ReadonlySet<string>;
+  /** The cost policy's bets so far (what-if under the cost policy only): what the bound on them sums over. */
+  bets?(): PolicyBets;
 }
 
 export const NO_SUMMARIZER: SummarizerUse = { input: 0, output: 0, unit: "tokens", calls: 0 };

@@ -19,21 +19,8 @@ import { isProtected } from "../capture/protected.js";
 import { inGraceRecoveryToolCallIds } from "../render/recovery-grace.js";
 import type { ContextPruneConfig } from "../types.js";
 import { resolveRange } from "../render/chain-range-prune.js";
-import { LONGEST_PREFIX, weighRewrite } from "../economics/rewrite-economics.js";
-import { measureChainRewrite } from "../policy/rewrite-figures.js";
-import type { CostModel } from "../economics/cost-model.js";
-import type { RewriteCacheRule } from "../economics/rewrite-economics.js";
 import type { SummarizerUse } from "./scenarios.js";
 import { estimateSummaryChars, type SummaryEstimate } from "./summary-estimate.js";
-
-/** A warm flush that paid: the horizon it was weighed over and the index its own rewrite starts at. */
-export interface ChainWeighing {
-  expectedRequests: number;
-  flushStart: number;
-  main: CostModel;
-  summarizer: CostModel;
-  cacheRule?: RewriteCacheRule;
-}
 
 const NO_SPILL = { spillThreshold: Number.POSITIVE_INFINITY, spillPreviewBytes: 0, sessionDir: "", sessionId: "" };
 const ignore = (): void => {};
@@ -48,19 +35,23 @@ export class WhatIfChainPass {
     private readonly use: SummarizerUse,
   ) {}
 
+  /** The closed chains past the window of `messages` not compressed yet, as message ranges: what the chain pass would compress. */
+  eligibleRanges(messages: readonly any[]): Array<{ startIndex: number; endIndex: number }> {
+    const chainConfig = this.config.chainCompression;
+    if (!chainConfig?.enabled) return [];
+    const snapshot = messages as any[];
+    const { eligible } = this.select(snapshot);
+    return eligible.flatMap((chain) => resolveRange(chain, snapshot) ?? []);
+  }
+
   /** `messages`: the what-if's context right after a flush (not changed later); `now`: when the flush ran. */
-  async afterFlush(messages: any[], now: number, weigh?: ChainWeighing): Promise<void> {
+  async afterFlush(messages: any[], now: number): Promise<void> {
     const chainConfig = this.config.chainCompression;
     if (!chainConfig?.enabled) return;
     const snapshot = messages;
-    const protection = (name: string, args: unknown) => isProtected(name, args, this.config);
-    const chains = withRecoveredRefs(detectChains(snapshot, protection), snapshot);
-    const inGrace = inGraceRecoveryToolCallIds(snapshot, this.config.recoveryGraceTurns);
-    const window = chainConfig.rollingWindow;
-    const already = new Set(this.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
-    const eligible = selectEligible(chains, window, already, inGrace);
+    const { chains, inGrace, eligible } = this.select(snapshot);
     if (eligible.length === 0) return;
-    if (weigh && !this.pays(snapshot, eligible, weigh, now)) return;
+    const window = chainConfig.rollingWindow;
     const held = await archiveChainMembers(eligible, { indexer: this.indexer, messages: snapshot, backfill: { ...NO_SPILL, appendEntry: ignore } });
     for (const key of held) inGrace.add(key);
     await compressEligible(
@@ -80,16 +71,12 @@ export class WhatIfChainPass {
     );
   }
 
-  private pays(messages: any[], eligible: Parameters<typeof resolveRange>[0][], weigh: ChainWeighing, now: number): boolean {
-    const ranges = eligible.flatMap((chain) => resolveRange(chain, messages) ?? []);
-    const figures = measureChainRewrite(messages, ranges, weigh.flushStart, (key) => this.indexer.isSummarized(key));
-    if (!figures) return false;
-    const { entryWrittenAt, ...measured } = figures;
-    const age = entryWrittenAt === undefined ? {} : { entryAgeMs: now - entryWrittenAt };
-    const fused = this.config.chainCompression.fuseRangeSummary;
-    const chainFigures = { ...measured, ...age, ...(fused ? {} : { summarizerInputTokens: 0 }) };
-    const rule = { ...(weigh.cacheRule ?? LONGEST_PREFIX), ttlMs: weigh.main.ttlMs };
-    return weighRewrite(chainFigures, weigh.main, weigh.summarizer, weigh.expectedRequests, false, rule).apply;
+  private select(snapshot: any[]) {
+    const protection = (name: string, args: unknown) => isProtected(name, args, this.config);
+    const chains = withRecoveredRefs(detectChains(snapshot, protection), snapshot);
+    const inGrace = inGraceRecoveryToolCallIds(snapshot, this.config.recoveryGraceTurns);
+    const already = new Set(this.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
+    return { chains, inGrace, eligible: selectEligible(chains, this.config.chainCompression.rollingWindow, already, inGrace) };
   }
 
   private fuse(text: string): string {

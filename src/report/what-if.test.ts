@@ -29,7 +29,7 @@ async function lastRequest(entries: SessionEntry[], config: Partial<ContextPrune
   const requests = buildRequests(entries);
   let last: any[] = [];
   for (const request of requests) last = await scenario.messagesAt(request);
-  return { messages: last, summarizer: scenario.summarizer(), bare: requests.at(-1)!.bare.length };
+  return { messages: last, summarizer: scenario.summarizer(), bare: requests.at(-1)!.bare.length, bets: scenario.bets?.() };
 }
 
 const has = (messages: any[], part: string) => JSON.stringify(messages).includes(part);
@@ -80,13 +80,17 @@ describe("the what-if run with the cost policy", () => {
   };
   const NO_CHAINS = { chainCompression: { ...DEFAULT_CONFIG.chainCompression, enabled: false } };
 
-  test("a warm cache defers the flushes that do not pay, which 2.9.1's timing makes anyway", async () => {
-    // Outputs barely longer than their stubs: rewriting the cache for them never pays back.
+  test("a warm cache defers the flushes that do not pay, which 2.9.1's timing makes anyway, until waiting has cost what they owed", async () => {
+    // Outputs barely longer than their stubs: rewriting the cache for them does not pay back soon.
     const classic = await lastRequest(session(3, "bash", 0, 1200), NO_CHAINS);
     const cost = await lastRequest(session(3, "bash", 0, 1200), NO_CHAINS, POLICY);
     expect(classic.summarizer.calls).toBe(2);
-    expect(cost.summarizer.calls).toBe(0);
-    expect(has(cost.messages, "[Summarized in pruner summary")).toBe(false);
+    // The first reply waits; by the next reply waiting has cost what the rewrite owed, and the bound makes it.
+    const deferred = cost.bets!.deferrals.filter((d) => d.kind === "reply");
+    expect(deferred.length).toBeGreaterThan(0);
+    expect(deferred.some((d) => d.bound)).toBe(true);
+    expect(deferred.every((d) => d.regret <= d.owed + d.step)).toBe(true);
+    expect(cost.summarizer.calls).toBeGreaterThan(0);
   });
 
   test("a flush that pays over the session's requests is applied at the reply, as 2.9.1 would", async () => {

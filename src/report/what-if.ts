@@ -21,10 +21,6 @@ import { isTextOnlyAssistant, toolCallBlocks } from "../capture/message-shape.js
 import { isProtected } from "../capture/protected.js";
 import { isRecoveryTool } from "../capture/recovery-call.js";
 import { renderMessages } from "../render/pruner.js";
-import type { CostModel } from "../economics/cost-model.js";
-import { decideFlush } from "../economics/flush-decision.js";
-import type { RewriteCacheRule } from "../economics/rewrite-economics.js";
-import { firstPendingIndex, measureRewrite } from "../policy/rewrite-figures.js";
 import { MAX_BUDGET_WINDOW } from "../summarize/budget.js";
 import { CUSTOM_TYPE_SUMMARY, type CapturedBatch, type ContextPruneConfig } from "../types.js";
 import type { ReplayRequest } from "./requests.js";
@@ -32,13 +28,17 @@ import { StableMessages } from "./cache-sim.js";
 import { messageChars } from "./request-blocks.js";
 import type { Scenario, SummarizerUse } from "./scenarios.js";
 import { estimateSummaryChars, type SummaryEstimate } from "./summary-estimate.js";
-import { type ChainWeighing, WhatIfChainPass } from "./what-if-chains.js";
+import { WhatIfChainPass } from "./what-if-chains.js";
+import { type PolicyMoment, WhatIfCostPolicy, type WhatIfPolicy } from "./what-if-policy.js";
+import { inRunCandidates } from "../policy/flush-weighing.js";
+
+export type { WhatIfPolicy } from "./what-if-policy.js";
 
 interface Flushed {
   length: number;
   time: number;
-  /** A warm flush that paid: its chain pass is weighed over the same horizon, from where its rewrite starts. */
-  weigh?: ChainWeighing;
+  /** Whether the chain pass runs after it (the cost policy weighs that; 2.9.1 always runs it). */
+  chains: boolean;
 }
 
 interface OpenTurn {
@@ -48,20 +48,15 @@ interface OpenTurn {
   userTurnGroup: number;
 }
 
-/** The cost policy's inputs the what-if cannot read from a session: prices and the cache's lifetime. */
-export interface WhatIfPolicy {
-  main: CostModel;
-  summarizer: CostModel;
-  /** The session API's cache rule (default: the longest shared prefix). */
-  cacheRule?: RewriteCacheRule;
-}
-
 class Simulation {
   readonly indexer = new ToolCallIndexer();
   readonly messages: any[] = [];
   readonly use: SummarizerUse = { input: 0, output: 0, unit: "chars", calls: 0 };
-  /** Chars of `messages`, for the budget triggers. */
-  private chars = 0;
+  /**
+   * Chars of the request as last rendered, plus what was added since: the context as the provider sees it,
+   * which the budget triggers and the pressure line read (the host reads pi's context usage).
+   */
+  private sentChars = 0;
   private pendingChars = 0;
   private source: any[] | undefined;
   private consumed = 0;
@@ -75,6 +70,10 @@ class Simulation {
   private prompts = 0;
   private runRequests = 0;
   private lastRequestAt: number | undefined;
+  /** The newest assistant message: tool results after it were carried by no request yet. */
+  private lastAssistant: unknown;
+  readonly chains: WhatIfChainPass;
+  readonly costPolicy: WhatIfCostPolicy | undefined;
 
   constructor(
     private readonly config: ContextPruneConfig,
@@ -82,13 +81,26 @@ class Simulation {
     private readonly budgetChars: number | undefined,
     private readonly policy: WhatIfPolicy | undefined,
     private readonly windowChars: number | undefined,
-  ) {}
+  ) {
+    this.chains = new WhatIfChainPass(config, this.indexer, estimate, this.use);
+    this.costPolicy = policy ? new WhatIfCostPolicy(policy, config, this.indexer, (messages) => this.chains.eligibleRanges(messages)) : undefined;
+  }
 
-  /** Before the request sent at `time`: with the cost policy, an expired cache makes every waiting rewrite free. */
+  /**
+   * Before the request sent at `time`: with the cost policy, an expired cache makes every waiting rewrite
+   * free, but for the outputs this request is the first to carry (a tool that ran past the lifetime).
+   */
   beforeRequest(time: number): void {
     const expired = this.policy && this.lastRequestAt !== undefined && time - this.lastRequestAt >= this.policy.main.ttlMs;
     const last = this.messages[this.messages.length - 1];
-    if (expired && last && this.turns.length > 0) this.flush(last);
+    if (expired && last) {
+      const newest = this.turns[this.turns.length - 1];
+      const unseen = newest?.message === this.lastAssistant ? newest : undefined;
+      const seen = this.turns.filter((turn) => turn !== unseen);
+      if (seen.length > 0) this.forced(seen, last, true);
+      // As the host's cold flush: with no output to summarize, the chain pass runs alone.
+      else this.flushed.push({ length: this.messages.length, time: typeof last.timestamp === "number" ? last.timestamp : 0, chains: true });
+    }
     this.lastRequestAt = time;
   }
 
@@ -99,7 +111,7 @@ class Simulation {
       this.consumed = 0;
       this.messages.length = 0;
       this.turns = [];
-      this.chars = 0;
+      this.sentChars = 0;
       this.pendingChars = 0;
     }
     for (; this.consumed < view.length; this.consumed++) this.take(view.messages[this.consumed]);
@@ -113,14 +125,42 @@ class Simulation {
   private budgetGate(): void {
     const last = this.messages[this.messages.length - 1];
     if (last?.role !== "toolResult") return;
-    const overBudget = this.budgetChars !== undefined && this.chars >= this.budgetChars;
+    const overBudget = this.budgetChars !== undefined && this.sentChars >= this.budgetChars;
     const gap = this.config.frontierGapThresholdTokens;
     const overGap = typeof gap === "number" && gap > 0 && this.pendingChars / 4 >= gap;
-    if (overBudget || overGap || (this.policy !== undefined && this.underPressure())) this.flush(last);
+    if (overBudget || overGap) return this.flushTurns(this.turns, last, true);
+    if (this.policy !== undefined && this.underPressure()) {
+      // As the host does within a run: all but the latest tool turns, whatever prompt they belong to.
+      const older = new Set(inRunCandidates(this.batchesOf(this.turns), this.turnIndex - 1, true).map((batch) => batch.turnIndex));
+      const turns = this.turns.filter((turn) => older.has(turn.turnIndex));
+      return turns.length > 0 ? this.forced(turns, last, false) : undefined;
+    }
+    const inRun = this.costPolicy?.afterToolTurn(this.moment(last), this.turnIndex - 1);
+    if (!inRun) return;
+    const taken = new Set(inRun.batches.map((batch) => batch.turnIndex));
+    this.flushTurns(this.turns.filter((turn) => taken.has(turn.turnIndex)), last, inRun.chains);
+  }
+
+  /** A flush the cost policy makes whatever it costs (an expired cache, the pressure line), kept among its bets. */
+  private forced(turns: OpenTurn[], at: any, cold: boolean): void {
+    this.costPolicy?.forcedRewrite(this.moment(at), this.batchesOf(turns), cold);
+    this.flushTurns(turns, at, true);
+  }
+
+  private moment(at: any): PolicyMoment {
+    return {
+      messages: this.messages,
+      pending: this.batchesOf(this.turns),
+      requests: this.requests,
+      prompts: this.prompts,
+      runRequests: this.runRequests,
+      contextFraction: this.contextFraction(),
+      time: typeof at?.timestamp === "number" ? at.timestamp : 0,
+    };
   }
 
   private contextFraction(): number | null {
-    return this.windowChars ? this.chars / this.windowChars : null;
+    return this.windowChars ? this.sentChars / this.windowChars : null;
   }
 
   private underPressure(): boolean {
@@ -131,31 +171,15 @@ class Simulation {
 
   /** The final reply: 2.9.1 flushes; the cost policy flushes when its decision says so. */
   private atFinalReply(reply: any): void {
-    if (!this.policy) return this.flush(reply);
-    const pending = this.batchesOf(this.turns);
-    if (pending.length === 0) return;
-    const { ttlMs } = this.policy.main;
-    const decision = decideFlush({
-      moment: "final-reply",
-      cache: { temperature: "warm", expiresInMs: ttlMs, requests: this.requests },
-      main: this.policy.main,
-      summarizer: this.policy.summarizer,
-      figures: measureRewrite(this.messages, pending),
-      contextFraction: this.contextFraction(),
-      pressure: this.config.contextPressure,
-      promptsSoFar: this.prompts,
-      runRequests: this.runRequests,
-      ...(this.policy.cacheRule ? { cacheRule: this.policy.cacheRule } : {}),
-    });
-    if (!decision.apply) return;
-    const figures = decision.record.basis === "pays" ? decision.record.figures : undefined;
-    const policy = this.policy;
-    this.flush(reply, figures ? { ...policy, expectedRequests: figures.expectedRequests, flushStart: firstPendingIndex(this.messages, pending) } : undefined);
+    if (!this.costPolicy) return this.flushTurns(this.turns, reply, true);
+    if (this.turns.length === 0) return;
+    const verdict = this.costPolicy.atFinalReply(this.moment(reply));
+    if (verdict.flush) this.flushTurns(this.turns, reply, verdict.chains);
   }
 
   private push(message: any): void {
     this.messages.push(message);
-    this.chars += messageChars(message);
+    this.sentChars += messageChars(message);
   }
 
   private take(message: any): void {
@@ -171,8 +195,10 @@ class Simulation {
       return;
     }
     if (message?.role !== "assistant") return;
+    this.lastAssistant = message;
     this.requests += 1;
     this.runRequests += 1;
+    this.costPolicy?.charge();
     if (toolCallBlocks(message).length > 0) {
       this.turns.push({ message, results: [], turnIndex: this.turnIndex, userTurnGroup: this.userTurnGroup });
     }
@@ -191,13 +217,6 @@ class Simulation {
     return ids;
   }
 
-  private capture(): CapturedBatch[] {
-    const batches = this.batchesOf(this.turns);
-    this.turns = [];
-    this.pendingChars = 0;
-    return batches;
-  }
-
   private batchesOf(turns: OpenTurn[]): CapturedBatch[] {
     const batches: CapturedBatch[] = [];
     for (const turn of turns) {
@@ -211,15 +230,20 @@ class Simulation {
     return groupBatchesByMode(batches, this.config.batchingMode);
   }
 
-  private flush(reply: any, weigh?: ChainWeighing): void {
-    const batches = this.capture();
+  /** Summarizes the outputs of `turns` (taking them off the waiting list); the chain pass follows when `chains`. */
+  private flushTurns(turns: OpenTurn[], reply: any, chains: boolean): void {
+    const batches = this.batchesOf(turns);
+    const taken = new Set(turns);
+    this.turns = this.turns.filter((turn) => !taken.has(turn));
+    this.pendingChars = 0;
+    for (const turn of this.turns) for (const result of turn.results) this.pendingChars += messageChars(result);
     for (const batch of batches) {
       let raw = 0;
       for (const call of batch.toolCalls) raw += call.resultText.length;
       if (this.config.minBatchChars > 0 && raw < this.config.minBatchChars) continue;
       this.summarize(batch, raw, reply);
     }
-    if (batches.length > 0) this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0, ...(weigh ? { weigh } : {}) });
+    if (batches.length > 0) this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0, chains });
   }
 
   private summarize(batch: CapturedBatch, raw: number, reply: any): void {
@@ -240,6 +264,13 @@ class Simulation {
     this.use.calls += 1;
     this.use.input += serializeBatchForSummarizer(batch).length;
     this.use.output += body.length + footer.length;
+  }
+
+  /** The request as rendered: what the provider was sent, the size the next gates start from. */
+  noteSent(messages: readonly any[]): void {
+    let chars = 0;
+    for (const message of messages) chars += messageChars(message);
+    this.sentChars = chars;
   }
 
   /** The flushes since the last call: the context right after each, and the time of the message that triggered it. */
@@ -266,7 +297,6 @@ export function whatIfScenario(
 ): Scenario {
   const windowChars = contextWindow && contextWindow > 0 ? Math.min(MAX_BUDGET_WINDOW, contextWindow) * 4 : undefined;
   const sim = new Simulation(config, estimate, budgetChars(config, contextWindow), policy, windowChars);
-  const chains = new WhatIfChainPass(config, sim.indexer, estimate, sim.use);
   const stable = new StableMessages();
   return {
     name: "whatif",
@@ -274,11 +304,14 @@ export function whatIfScenario(
     async messagesAt(request: ReplayRequest) {
       sim.advance(request.bare);
       sim.beforeRequest(request.time);
-      for (const flush of sim.takeFlushes()) await chains.afterFlush(sim.messages.slice(0, flush.length), flush.time, flush.weigh);
+      for (const flush of sim.takeFlushes()) if (flush.chains) await sim.chains.afterFlush(sim.messages.slice(0, flush.length), flush.time);
       const input = sim.messages.slice();
-      return stable.stable(renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck()));
+      const rendered = renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck());
+      sim.noteSent(rendered);
+      return stable.stable(rendered);
     },
     summarizer: () => ({ ...sim.use }),
     pending: () => sim.pendingIds(),
+    ...(sim.costPolicy ? { bets: () => sim.costPolicy!.bets() } : {}),
   };
 }

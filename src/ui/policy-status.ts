@@ -22,6 +22,15 @@ export interface PolicyView {
   summaries: SummariesMode;
   /** Archived outputs by how they left the context. */
   archived: ArchivedCounts;
+  /** What each rewrite the policy waits with has cost so far against what it owed (the bound on waiting). */
+  waiting: WaitingAccount[];
+}
+
+export interface WaitingAccount {
+  kind: "reply" | "chains";
+  /** Extra reads paid and what waiting made the rewrite dearer, in dollars. */
+  regret: number;
+  owed: number;
 }
 
 export interface ArchivedCounts {
@@ -85,6 +94,13 @@ function pendingLine(pending: FlushDecisionRecord | undefined): string {
   return `  waiting outputs: about ${Math.round(f.removedTokens)} tokens removable, ${per}; over ${f.expectedRequests.toFixed(1)} more requests ${net}${reread}`;
 }
 
+const WAITING_WORK: Record<WaitingAccount["kind"], string> = { reply: "waiting outputs", chains: "earlier prompts' work left uncompressed" };
+
+/** Each open deferral: what waiting has cost so far, and the amount at which the rewrite is made whatever the forecast says. */
+function waitingLines(waiting: WaitingAccount[]): string[] {
+  return waiting.map((w) => `  bound on waiting (${WAITING_WORK[w.kind]}): ${dollars(w.regret)} paid of the ${dollars(w.owed)} the rewrite owed; it is made once that is reached`);
+}
+
 function lastLine(last: FlushDecisionRecord | undefined): string {
   if (!last) return "  last decision: none yet";
   const verb = last.verdict === "apply" ? "summarized" : "waited";
@@ -98,5 +114,5 @@ export function policyStatusBlock(view: PolicyView): string {
     return [header, "  policy: classic (summarize at every final reply of the agent)", archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule)].join("\n");
   }
   const policy = view.idleReason ? `  policy: cost (deciding nothing: ${view.idleReason})` : "  policy: cost (summarize when it pays)";
-  return [header, policy, archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), pendingLine(view.pending), lastLine(view.last)].join("\n");
+  return [header, policy, archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), pendingLine(view.pending), ...waitingLines(view.waiting), lastLine(view.last)].join("\n");
 }
