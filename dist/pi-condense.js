@@ -9510,8 +9510,7 @@ function measureChainRewrite(messages, chains, flushStart, stubbed) {
   const first = Math.min(...chains.map((c) => c.startIndex));
   let removed = 0;
   for (const chain of chains)
-    for (let i = chain.startIndex + 1;i < chain.endIndex; i++)
-      removed += viewChars(messages[i], stubbed);
+    removed += droppedChars(messages, chain, stubbed);
   let extra = 0;
   for (let i = first;i < Math.min(flushStart, messages.length); i++)
     extra += viewChars(messages[i], stubbed);
@@ -9526,6 +9525,21 @@ function measureChainRewrite(messages, chains, flushStart, stubbed) {
     ...entryWrittenAt(messages, first)
   };
 }
+function droppedChars(messages, chain, stubbed) {
+  let chars = 0;
+  const outputs = new Set;
+  for (let i = chain.startIndex + 1;i < chain.endIndex; i++) {
+    chars += viewChars(messages[i], stubbed);
+    if (messages[i]?.role === "toolResult" && typeof messages[i].toolCallId === "string")
+      outputs.add(messages[i].toolCallId);
+  }
+  for (let i = chain.endIndex;i < messages.length; i++) {
+    const refs = messages[i]?.customType === CUSTOM_TYPE_SUMMARY ? messages[i].details?.toolCallRefs : undefined;
+    if (Array.isArray(refs) && refs.some((ref) => typeof ref?.toolCallId === "string" && outputs.has(ref.toolCallId)))
+      chars += requestChars(messages[i]);
+  }
+  return chars;
+}
 function chainItemKey(startUserTimestamp) {
   return `chain@${startUserTimestamp}`;
 }
@@ -9535,9 +9549,7 @@ function chainSavings(messages, chains, stubbed) {
     const start = messages[chain.startIndex]?.timestamp;
     if (typeof start !== "number")
       continue;
-    let middle = 0;
-    for (let i = chain.startIndex + 1;i < chain.endIndex; i++)
-      middle += viewChars(messages[i], stubbed);
+    const middle = droppedChars(messages, chain, stubbed);
     saved.set(chainItemKey(start), Math.max(0, middle * (1 - SUMMARY_SHARE) - STUB_CHARS) / CHARS_PER_TOKEN);
   }
   return saved;

@@ -90,6 +90,14 @@ describe("measureChainRewrite", () => {
   test("no eligible chain, nothing to weigh", () => {
     expect(measureChainRewrite(messages, [], 6, stubbedA)).toBeUndefined();
   });
+
+  test("the per-batch summary of the chain's outputs, after its reply, is dropped with it", () => {
+    const summary = { role: "custom", customType: "context-prune-summary", content: "s".repeat(900), details: { toolCallRefs: [{ shortId: "t1", toolCallId: "a" }] }, timestamp: 12 };
+    const other = { ...summary, details: { toolCallRefs: [{ shortId: "t2", toolCallId: "z" }] } };
+    const withSummaries = [...messages.slice(0, 4), summary, other, ...messages.slice(4)];
+    const f = measureChainRewrite(withSummaries, [{ startIndex: 0, endIndex: 3 }], 8, stubbedA)!;
+    expect(f.removedTokens).toBe((requestChars(messages[1]) + 200 + requestChars(summary)) / 4);
+  });
 });
 
 describe("firstPendingIndex", () => {

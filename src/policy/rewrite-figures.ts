@@ -7,7 +7,7 @@
 import type { RewriteFigures } from "../economics/rewrite-economics.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { requestChars } from "../render/message-size.js";
-import type { CapturedBatch, CapturedToolCall } from "../types.js";
+import { type CapturedBatch, type CapturedToolCall, CUSTOM_TYPE_SUMMARY } from "../types.js";
 import { SUMMARY_FRAME } from "../summary-frame.js";
 
 const CHARS_PER_TOKEN = 4;
@@ -107,7 +107,7 @@ export function measureChainRewrite(
   if (chains.length === 0) return undefined;
   const first = Math.min(...chains.map((c) => c.startIndex));
   let removed = 0;
-  for (const chain of chains) for (let i = chain.startIndex + 1; i < chain.endIndex; i++) removed += viewChars(messages[i], stubbed);
+  for (const chain of chains) removed += droppedChars(messages, chain, stubbed);
   let extra = 0;
   for (let i = first; i < Math.min(flushStart, messages.length); i++) extra += viewChars(messages[i], stubbed);
   const block = removed * SUMMARY_SHARE + STUB_CHARS * chains.length;
@@ -122,6 +122,24 @@ export function measureChainRewrite(
   };
 }
 
+/**
+ * What compressing a chain drops, as the request shows it: the messages between its start and its final reply,
+ * and the per-batch summary messages of its outputs (the render drops those wherever they sit).
+ */
+function droppedChars(messages: readonly any[], chain: { startIndex: number; endIndex: number }, stubbed: (key: string) => boolean): number {
+  let chars = 0;
+  const outputs = new Set<string>();
+  for (let i = chain.startIndex + 1; i < chain.endIndex; i++) {
+    chars += viewChars(messages[i], stubbed);
+    if (messages[i]?.role === "toolResult" && typeof messages[i].toolCallId === "string") outputs.add(messages[i].toolCallId);
+  }
+  for (let i = chain.endIndex; i < messages.length; i++) {
+    const refs = messages[i]?.customType === CUSTOM_TYPE_SUMMARY ? messages[i].details?.toolCallRefs : undefined;
+    if (Array.isArray(refs) && refs.some((ref: { toolCallId?: unknown }) => typeof ref?.toolCallId === "string" && outputs.has(ref.toolCallId))) chars += requestChars(messages[i]);
+  }
+  return chars;
+}
+
 /** The key a chain is deferred under: its start message's time, as its compression entry records it. */
 export function chainItemKey(startUserTimestamp: number): string {
   return `chain@${startUserTimestamp}`;
@@ -133,8 +151,7 @@ function chainSavings(messages: readonly any[], chains: ReadonlyArray<{ startInd
   for (const chain of chains) {
     const start = messages[chain.startIndex]?.timestamp;
     if (typeof start !== "number") continue;
-    let middle = 0;
-    for (let i = chain.startIndex + 1; i < chain.endIndex; i++) middle += viewChars(messages[i], stubbed);
+    const middle = droppedChars(messages, chain, stubbed);
     saved.set(chainItemKey(start), Math.max(0, middle * (1 - SUMMARY_SHARE) - STUB_CHARS) / CHARS_PER_TOKEN);
   }
   return saved;
