@@ -4885,12 +4885,14 @@ function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache =
   const summarizerCost = nonNegative(figures.summarizerInputTokens) * summarizer.prices.input + summary * summarizer.prices.output;
   const reread = cold ? 0 : rereadTokens(figures, cache);
   const chance = Math.min(1, nonNegative(moment.nextRequestChance));
-  const rewriteCost = cold ? 0 : cacheWrite * (reread + suffix - removed + summary) - cacheRead * (reread + suffix);
+  const tool = cache.declaresTool ? nonNegative(cache.declaredToolTokens ?? 0) : 0;
+  const rewriteCost = cold ? 0 : cacheWrite * (reread + suffix - removed + summary + tool) - cacheRead * (reread + suffix);
   const rewrite = chance * rewriteCost;
   const oneTimeCost = rewrite + (moment.summarizerPaidAnyway ? 0 : summarizerCost);
-  const savingPerRequest = cacheRead * (removed - summary);
+  const savingPerRequest = cacheRead * (removed - summary - tool);
   const firstSaving = cold ? (cacheWrite - cacheRead) * (removed - summary) : 0;
-  const netSaving = firstSaving + n * savingPerRequest - oneTimeCost;
+  const after = Math.max(0, n - chance);
+  const netSaving = firstSaving + after * savingPerRequest - oneTimeCost;
   const apply = netSaving > 0;
   const reason = apply ? `summarizing pays: about ${dollars(netSaving)} saved over ${n.toFixed(1)} more requests${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}` : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${n.toFixed(1)} more requests${reread > 0 ? rereadNote(reread, cache) : ""}; waiting until it pays or the cache expires`;
   return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest, summarizerCost, netSaving, rereadTokens: reread, rewriteCost };
@@ -9150,7 +9152,7 @@ class DeferralLedger {
   defer(kind, rewriteCost, items) {
     const open = this.accounts.get(kind);
     if (!open) {
-      this.accounts.set(kind, { owed: money(rewriteCost), paid: 0, regret: 0, step: 0, weighed: 0, requests: 0, items: new Map(clean(items)) });
+      this.accounts.set(kind, { owed: money(rewriteCost), paid: 0, regret: 0, step: 0, weighed: 0, lastRise: 0, requests: 0, items: new Map(clean(items)) });
       return;
     }
     for (const [key, saving] of clean(items))
@@ -9184,7 +9186,7 @@ class DeferralLedger {
     if (!open)
       return false;
     weigh(open, money(rewriteCost));
-    return open.regret >= open.owed;
+    return open.regret + open.lastRise >= open.owed;
   }
   settle(kind, bound = false) {
     const open = this.accounts.get(kind);
@@ -9209,7 +9211,10 @@ function* clean(items) {
 }
 function weigh(account, rewriteCost) {
   account.regret = Math.max(account.regret, account.paid + Math.max(0, rewriteCost - account.owed));
-  account.step = Math.max(account.step, account.regret - account.weighed);
+  const rise = account.regret - account.weighed;
+  if (rise > 0)
+    account.lastRise = rise;
+  account.step = Math.max(account.step, rise);
   account.weighed = account.regret;
 }
 
@@ -12516,7 +12521,7 @@ function rewriteCacheRule(state, ctx) {
   return {
     rule: route.rule,
     breakpoint: config.enabled && config.cacheBreakpoint,
-    declaresTool: !queryToolDeclared(state.pi),
+    ...queryToolDeclared(state.pi) ? {} : { declaresTool: true, declaredToolTokens: queryToolTokens(state) },
     retention: route.retention,
     ...route.wire ? { wire: route.wire } : {},
     ...route.problem ? { problem: route.problem } : {}
@@ -12607,13 +12612,24 @@ function weighChainPass(state, ctx, closing, weighed, flushApplies = true) {
   weighed.decision.record.chains = { verdict: verdict.apply ? "apply" : "defer", netSaving: verdict.netSaving };
   return verdict.apply;
 }
+function queryToolTokens(state) {
+  try {
+    const tool = state.pi.getAllTools().find((t) => t.name === QUERY_TOOL_NAME);
+    return tool ? toolChars(tool) / 4 : 0;
+  } catch {
+    return 0;
+  }
+}
+function toolChars(tool) {
+  return JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }).length;
+}
 function systemTokens(state, ctx) {
   try {
     const active = new Set(state.pi.getActiveTools());
     let chars = ctx.getSystemPrompt().length;
     for (const tool of state.pi.getAllTools()) {
       if (active.has(tool.name))
-        chars += JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }).length;
+        chars += toolChars(tool);
     }
     return { systemTokens: chars / 4 };
   } catch {

@@ -35,21 +35,29 @@ describe("DeferralLedger", () => {
     expect(ledger.settled()).toEqual([expect.objectContaining({ kind: "reply", bound: false, paid: 0 })]);
   });
 
-  test("it is due once the rent paid reaches what the rewrite owed", () => {
+  test("it is due once the regret reaches what the rewrite owed", () => {
     const ledger = new DeferralLedger();
     ledger.defer("reply", 0.03, items(["a", 0.01]));
-    ledger.charge(allWaiting);
+    expect(ledger.due("reply", 0.03)).toBe(false);
+    for (let i = 0; i < 3; i++) ledger.charge(allWaiting);
+    expect(ledger.due("reply", 0.03)).toBe(true);
+  });
+
+  test("it is due a weighing early when the regret's last rise would carry it past what the rewrite owed", () => {
+    const ledger = new DeferralLedger();
+    ledger.defer("reply", 0.03, items(["a", 0.01]));
     ledger.charge(allWaiting);
     expect(ledger.due("reply", 0.03)).toBe(false);
     ledger.charge(allWaiting);
     expect(ledger.due("reply", 0.03)).toBe(true);
+    expect(ledger.account("reply")!.regret).toBeCloseTo(0.02, 10);
   });
 
   test("a rewrite grown dearer while waiting counts toward the regret", () => {
     const ledger = new DeferralLedger();
     ledger.defer("reply", 0.03, items(["a", 0.001]));
     ledger.charge(allWaiting);
-    expect(ledger.due("reply", 0.05)).toBe(false);
+    expect(ledger.due("reply", 0.04)).toBe(false);
     expect(ledger.due("reply", 0.062)).toBe(true);
     expect(ledger.account("reply")!.regret).toBeCloseTo(0.033, 10);
   });

@@ -33,6 +33,8 @@ export interface DeferralAccount {
   step: number;
   /** `regret` when last weighed. */
   weighed: number;
+  /** The rise of `regret` over the last interval between weighings: what the next one will likely add. */
+  lastRise: number;
   /** Main requests charged. */
   requests: number;
   /** Each deferred item (an output's occurrence key, a chain's start) and what it saves per request, in dollars. */
@@ -77,7 +79,7 @@ export class DeferralLedger {
   defer(kind: DeferralKind, rewriteCost: number, items: ReadonlyMap<string, number>): void {
     const open = this.accounts.get(kind);
     if (!open) {
-      this.accounts.set(kind, { owed: money(rewriteCost), paid: 0, regret: 0, step: 0, weighed: 0, requests: 0, items: new Map(clean(items)) });
+      this.accounts.set(kind, { owed: money(rewriteCost), paid: 0, regret: 0, step: 0, weighed: 0, lastRise: 0, requests: 0, items: new Map(clean(items)) });
       return;
     }
     for (const [key, saving] of clean(items)) open.items.set(key, saving);
@@ -114,12 +116,16 @@ export class DeferralLedger {
     return open !== undefined && open.paid >= open.owed;
   }
 
-  /** Whether waiting has cost what the rewrite owed, with the rewrite costing `rewriteCost` now. */
+  /**
+   * Whether waiting has cost what the rewrite owed, with the rewrite costing `rewriteCost` now, or will have by
+   * the next weighing if the regret rises as much as it did since the last one: the rewrite is then made now,
+   * before it grows dearer still.
+   */
   due(kind: DeferralKind, rewriteCost: number): boolean {
     const open = this.accounts.get(kind);
     if (!open) return false;
     weigh(open, money(rewriteCost));
-    return open.regret >= open.owed;
+    return open.regret + open.lastRise >= open.owed;
   }
 
   /** The rewrite was made: the account closes. */
@@ -151,7 +157,10 @@ function* clean(items: ReadonlyMap<string, number>): Iterable<[string, number]> 
 /** A weighing: the regret counts what waiting has made the rewrite dearer (never less than before), and the rise since the last weighing is a step. */
 function weigh(account: DeferralAccount, rewriteCost: number): void {
   account.regret = Math.max(account.regret, account.paid + Math.max(0, rewriteCost - account.owed));
-  account.step = Math.max(account.step, account.regret - account.weighed);
+  const rise = account.regret - account.weighed;
+  // Weighed again with nothing new (two weighings at one moment): the pace stays what the last interval showed.
+  if (rise > 0) account.lastRise = rise;
+  account.step = Math.max(account.step, rise);
   account.weighed = account.regret;
 }
 

@@ -19,12 +19,17 @@ describe("weighRewrite", () => {
     expect(d.savingPerRequest).toBeCloseTo(80);
   });
 
-  test("removing 80% of the suffix pays back after two requests, 30% after twenty-six", () => {
-    // (1.15S - 1.25R) / 0.1R: 1.625 requests for R = 0.8S, 25.8 for R = 0.3S.
-    expect(weighRewrite(figures(1000, 800), UNIT, FREE_SUMMARIZER, 1, false).apply).toBe(false);
-    expect(weighRewrite(figures(1000, 800), UNIT, FREE_SUMMARIZER, 2, false).apply).toBe(true);
-    expect(weighRewrite(figures(1000, 300), UNIT, FREE_SUMMARIZER, 25, false).apply).toBe(false);
-    expect(weighRewrite(figures(1000, 300), UNIT, FREE_SUMMARIZER, 26, false).apply).toBe(true);
+  test("removing 80% of the suffix pays back two requests after the rewrite, 30% twenty-six after it", () => {
+    // (1.15S - 1.25R) / 0.1R requests after the one that carries the rewrite: 1.625 for R = 0.8S, 25.8 for R = 0.3S.
+    expect(weighRewrite(figures(1000, 800), UNIT, FREE_SUMMARIZER, 2, false).apply).toBe(false);
+    expect(weighRewrite(figures(1000, 800), UNIT, FREE_SUMMARIZER, 3, false).apply).toBe(true);
+    expect(weighRewrite(figures(1000, 300), UNIT, FREE_SUMMARIZER, 26, false).apply).toBe(false);
+    expect(weighRewrite(figures(1000, 300), UNIT, FREE_SUMMARIZER, 27, false).apply).toBe(true);
+  });
+
+  test("the request that carries the rewrite saves nothing more than the rewrite's cost counts", () => {
+    const d = weighRewrite(figures(1000, 800), UNIT, FREE_SUMMARIZER, 4, false);
+    expect(d.netSaving).toBeCloseTo(3 * d.savingPerRequest - d.oneTimeCost);
   });
 
   test("on a cold cache the rewrite costs nothing and the next request alone pays for it", () => {
@@ -199,7 +204,8 @@ describe("weighRewrite after the final reply", () => {
   test("the summarizer, paid at the cache's expiry anyway, is reported but not weighed", () => {
     const d = weighRewrite(figures(1000, 800, 80, 800), UNIT, summarizer, 3, false, undefined, after);
     expect(d.summarizerCost).toBeCloseTo(800 * 0.3 + 80 * 1.5);
-    expect(d.netSaving).toBeCloseTo(3 * d.savingPerRequest - d.oneTimeCost);
+    // The next request comes with a chance of 0.5 and carries the rewrite: 2.5 more requests save.
+    expect(d.netSaving).toBeCloseTo(2.5 * d.savingPerRequest - d.oneTimeCost);
     expect(d.apply).toBe(true);
   });
 });

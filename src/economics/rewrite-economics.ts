@@ -64,6 +64,8 @@ export interface RewriteCacheRule {
   ttlMs?: number;
   /** The rewrite also declares the recovery tool: the tool list leads every request, so nothing before the rewrite is found. */
   declaresTool?: boolean;
+  /** The recovery tool's definition, in tokens: written once with the first rewrite, then read by every request. */
+  declaredToolTokens?: number;
 }
 
 export const LONGEST_PREFIX: RewriteCacheRule = { rule: "longest-prefix", breakpoint: false };
@@ -146,13 +148,16 @@ export function weighRewrite(
   const summarizerCost = nonNegative(figures.summarizerInputTokens) * summarizer.prices.input + summary * summarizer.prices.output;
   const reread = cold ? 0 : rereadTokens(figures, cache);
   const chance = Math.min(1, nonNegative(moment.nextRequestChance));
-  const rewriteCost = cold ? 0 : cacheWrite * (reread + suffix - removed + summary) - cacheRead * (reread + suffix);
+  const tool = cache.declaresTool ? nonNegative(cache.declaredToolTokens ?? 0) : 0;
+  const rewriteCost = cold ? 0 : cacheWrite * (reread + suffix - removed + summary + tool) - cacheRead * (reread + suffix);
   const rewrite = chance * rewriteCost;
   const oneTimeCost = rewrite + (moment.summarizerPaidAnyway ? 0 : summarizerCost);
-  const savingPerRequest = cacheRead * (removed - summary);
+  const savingPerRequest = cacheRead * (removed - summary - tool);
   // Cold, the request that follows writes the whole suffix anyway: it already saves at the write price.
   const firstSaving = cold ? (cacheWrite - cacheRead) * (removed - summary) : 0;
-  const netSaving = firstSaving + n * savingPerRequest - oneTimeCost;
+  // The next request carries the rewrite, whose cost already counts what it reads less: the saving runs after it.
+  const after = Math.max(0, n - chance);
+  const netSaving = firstSaving + after * savingPerRequest - oneTimeCost;
   const apply = netSaving > 0;
   const reason = apply
     ? `summarizing pays: about ${dollars(netSaving)} saved over ${n.toFixed(1)} more requests${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}`

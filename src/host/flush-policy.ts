@@ -18,7 +18,7 @@ import { archivedCopyOf } from "../capture/exact-duplicate.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { isProtected } from "../capture/protected.js";
 import { splitBatches, staleOutputsOf, summariesMode } from "../summarize/summary-choice.js";
-import { type CapturedBatch, type CapturedToolCall, CUSTOM_TYPE_FLUSH_METRICS, type FlushDecisionRecord } from "../types.js";
+import { type CapturedBatch, type CapturedToolCall, CUSTOM_TYPE_FLUSH_METRICS, type FlushDecisionRecord, QUERY_TOOL_NAME } from "../types.js";
 import type { ExtensionState } from "./extension-state.js";
 import type { ArchivedCounts, PolicyView } from "../ui/policy-status.js";
 import { chainItemKey, firstPendingIndex, pendingKeys } from "../policy/rewrite-figures.js";
@@ -109,7 +109,7 @@ export function rewriteCacheRule(state: ExtensionState, ctx: ExtensionContext): 
   return {
     rule: route.rule,
     breakpoint: config.enabled && config.cacheBreakpoint,
-    declaresTool: !queryToolDeclared(state.pi),
+    ...(queryToolDeclared(state.pi) ? {} : { declaresTool: true, declaredToolTokens: queryToolTokens(state) }),
     retention: route.retention,
     ...(route.wire ? { wire: route.wire } : {}),
     ...(route.problem ? { problem: route.problem } : {}),
@@ -237,13 +237,27 @@ export function weighChainPass(state: ExtensionState, ctx: ExtensionContext, clo
   return verdict.apply;
 }
 
+/** The recovery tool's definition as the provider receives it, in tokens (0 when the host does not list it). */
+function queryToolTokens(state: ExtensionState): number {
+  try {
+    const tool = state.pi.getAllTools().find((t) => t.name === QUERY_TOOL_NAME);
+    return tool ? toolChars(tool) / 4 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function toolChars(tool: { name: string; description?: string; parameters?: unknown }): number {
+  return JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }).length;
+}
+
 /** What leads every request, in tokens: the system prompt and the active tools' definitions (name, description, parameters). */
 function systemTokens(state: ExtensionState, ctx: ExtensionContext): { systemTokens?: number } {
   try {
     const active = new Set(state.pi.getActiveTools());
     let chars = ctx.getSystemPrompt().length;
     for (const tool of state.pi.getAllTools()) {
-      if (active.has(tool.name)) chars += JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }).length;
+      if (active.has(tool.name)) chars += toolChars(tool);
     }
     return { systemTokens: chars / 4 };
   } catch {

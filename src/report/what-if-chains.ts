@@ -4,10 +4,8 @@
  * spilled, since no session directory is given) and compressed by the real
  * chain compressor into the in-memory index, their range bodies fused from the
  * per-batch summaries at the estimated summary length when
- * `fuseRangeSummary` is on. After a warm flush the cost policy applied because
- * it paid, the chains are compressed only when that pays too, weighed as the
- * host's `weighChainPass` does (same horizon, the session's cache rule, an
- * entry before the chain that aged past the cache lifetime counted as gone).
+ * `fuseRangeSummary` is on. Whether a flush runs it is the policy's call
+ * (what-if-policy.ts weighs `eligibleRanges` as the host weighs the chains).
  * Pure apart from that index.
  */
 import type { ToolCallIndexer } from "../archive/indexer.js";

@@ -6,13 +6,15 @@
  * "agent-message" every final text reply flushes what is pending (2.9.1's
  * timing), and the summary, its length estimated (summary-estimate.ts), is
  * appended after that reply; the turn_end gates (`autoBudgetThreshold`,
- * `frontierGapThresholdTokens`) flush after a tool turn; each request is then rendered by the real render
- * pipeline over an in-memory index, after the chain pass a flush runs
- * (what-if-chains.ts). With `flushPolicy: "cost"` the final reply's flush is
- * weighed by the cost policy's own decision (`decideFlush`) at the session
- * model's prices, a request that comes after the cache's lifetime first
- * flushes what waits, and `contextPressure` flushes after a tool turn; the
- * policy's in-run flushes are not simulated; its chain weighing is (what-if-chains.ts). Pure.
+ * `frontierGapThresholdTokens`, read from the request as last sent) flush after
+ * a tool turn; each request is then rendered by the real render pipeline over
+ * an in-memory index, after the chain pass a flush runs (what-if-chains.ts).
+ * With `flushPolicy: "cost"` the decisions are the cost policy's, made as the
+ * host makes them (what-if-policy.ts) at the session model's prices: at each
+ * final reply and after each tool turn, with the bound on waiting; a request
+ * that comes after the cache's lifetime first flushes what waits (but for the
+ * outputs it is the first to carry), and past `contextPressure` a tool turn
+ * flushes all but the latest two. Pure.
  */
 import { ToolCallIndexer } from "../archive/indexer.js";
 import { formatSummaryToolCallRefs, makeSummaryDetails, refOccurrenceKeys } from "../archive/summary-refs.js";
