@@ -5,7 +5,8 @@
 // it) or behind the frontier without an archive record, which no flush looks at again. An output that
 // classic archived by a flush and a variant left behind its frontier is stranded: it stays raw in every
 // later request. One that classic archived only in a chain and a variant left raw waits for a chain pass,
-// and is counted apart. Outputs are matched across variants by their order in the session, since every
+// and is counted apart; so is one under `minBatchChars` on its own (a flush leaves it as it is when a copy of
+// an archived output taken out of its batch leaves the batch under the minimum). Outputs are matched across variants by their order in the session, since every
 // variant plays the same script. Pure: branch entries and the provider's request log in, figures, lines
 // and targets out.
 import { ToolCallIndexer } from "../src/archive/indexer.js";
@@ -126,15 +127,25 @@ export interface Stranded {
   unchained: number;
   /** Outputs whose tool differs between the runs (the scripts diverged; the check is then not meaningful). */
   mismatched: number;
+  /**
+   * Outputs classic archived that this run left behind its frontier while under `minBatchChars` on their own:
+   * a flush leaves such an output as it is once a copy of an archived one is taken out of its batch, which
+   * then falls under the minimum. Not stranded: a flush handled it.
+   */
+  small: number;
 }
 
-export function strandedAgainst(classic: RunFates, run: RunFates): Stranded {
-  const s: Stranded = { count: 0, chars: 0, extraRawTokens: 0, unchained: 0, mismatched: Math.abs(classic.outputs.length - run.outputs.length) };
+/** The default `minBatchChars`: the size an output needs to be summarized in any batch. */
+const MIN_BATCH_CHARS = 1000;
+
+export function strandedAgainst(classic: RunFates, run: RunFates, minBatchChars = MIN_BATCH_CHARS): Stranded {
+  const s: Stranded = { count: 0, chars: 0, extraRawTokens: 0, unchained: 0, mismatched: Math.abs(classic.outputs.length - run.outputs.length), small: 0 };
   classic.outputs.forEach((ref, i) => {
     const mine = run.outputs[i];
     if (!mine) return;
     if (mine.toolName !== ref.toolName) s.mismatched++;
     else if (ref.fate === "chained" && mine.fate === "behind") s.unchained++;
+    else if (ref.fate === "archived" && mine.fate === "behind" && mine.chars < minBatchChars) s.small++;
     else if (ref.fate === "archived" && mine.fate === "behind") {
       s.count++;
       s.chars += mine.chars;
@@ -157,7 +168,7 @@ export function formatFates(runs: ReadonlyArray<{ label: string; fates: RunFates
   const lines = [`  outputs after the session (stranded: archived by a flush of classic, left behind the frontier here):`];
   for (const { label, fates } of runs) {
     const s = classic && fates !== classic ? strandedAgainst(classic, fates) : undefined;
-    const stranded = s ? `; stranded ${s.count} (${n(s.chars)} chars, ${n(s.extraRawTokens)} tokens sent raw beyond classic), ${s.unchained} left out of classic's chains${s.mismatched ? `; ${s.mismatched} outputs do not match classic's` : ""}` : "";
+    const stranded = s ? `; stranded ${s.count} (${n(s.chars)} chars, ${n(s.extraRawTokens)} tokens sent raw beyond classic), ${s.unchained} left out of classic's chains${s.small ? `, ${s.small} under minBatchChars left as they are` : ""}${s.mismatched ? `; ${s.mismatched} outputs do not match classic's` : ""}` : "";
     lines.push(`    ${label.padEnd(30)}${fates.outputs.length} outputs: ${tally(fates)}${stranded}; final replies deferred ${fates.deferred}, in-run flushes ${fates.inRun}`);
   }
   return lines;

@@ -66,14 +66,19 @@ describe("what became of each output after the session", () => {
 });
 
 const fates = (...list: Array<[RunFates["outputs"][number]["fate"], number?]>): RunFates => ({
-  outputs: list.map(([fate, rawRequests = 1]) => ({ toolName: "read", chars: 400, fate, rawRequests })),
+  outputs: list.map(([fate, rawRequests = 1]) => ({ toolName: "read", chars: 4000, fate, rawRequests })),
   deferred: 0,
   inRun: 0,
 });
 
 describe("stranded outputs against classic", () => {
   test("an output classic archived and the run left behind its frontier is stranded, with the raw sends beyond classic's", () => {
-    expect(strandedAgainst(fates(["archived", 3], ["archived", 3]), fates(["behind", 10], ["archived", 3]))).toEqual({ count: 1, chars: 400, extraRawTokens: 700, unchained: 0, mismatched: 0 });
+    expect(strandedAgainst(fates(["archived", 3], ["archived", 3]), fates(["behind", 10], ["archived", 3]))).toEqual({ count: 1, chars: 4000, extraRawTokens: 7000, unchained: 0, mismatched: 0, small: 0 });
+  });
+
+  test("an output under minBatchChars left behind the frontier is counted as left small, not stranded", () => {
+    const small: RunFates = { ...fates(["behind"]), outputs: [{ toolName: "read", chars: 696, fate: "behind", rawRequests: 9 }] };
+    expect(strandedAgainst(fates(["archived"]), small)).toMatchObject({ count: 0, small: 1 });
   });
 
   test("a pending output is not stranded: a later flush still takes it", () => {
@@ -96,7 +101,7 @@ describe("stranded outputs against classic", () => {
       { where: "i (Anthropic wire)", label: "pi-condense classic (2.9.1)", fates: classic },
       { where: "i (Anthropic wire)", label: "pi-condense cost policy", fates: fates(["behind"], ["pending"]) },
     ];
-    expect(strandedTargets(runs, classic)).toEqual([{ name: "i (Anthropic wire): pi-condense cost policy strands no output classic archived (1 stranded, 400 chars)", met: false }]);
+    expect(strandedTargets(runs, classic)).toEqual([{ name: "i (Anthropic wire): pi-condense cost policy strands no output classic archived (1 stranded, 4,000 chars)", met: false }]);
     expect(strandedTargets([{ ...runs[1]!, fates: fates(["archived"], ["pending"]) }], classic).map((t) => t.met)).toEqual([true]);
     expect(strandedTargets(runs, undefined)).toEqual([]);
   });
@@ -106,6 +111,6 @@ describe("stranded outputs against classic", () => {
     const lines = formatFates([{ label: "classic", fates: classic }, { label: "cost", fates: { ...fates(["behind", 4], ["pending"]), deferred: 3, inRun: 2 } }], classic);
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain("2 outputs: 1 archived, 1 only in a chain, 0 pending, 0 behind the frontier unarchived; final replies deferred 0");
-    expect(lines[2]).toContain("stranded 1 (400 chars, 300 tokens sent raw beyond classic), 0 left out of classic's chains; final replies deferred 3, in-run flushes 2");
+    expect(lines[2]).toContain("stranded 1 (4,000 chars, 3,000 tokens sent raw beyond classic), 0 left out of classic's chains; final replies deferred 3, in-run flushes 2");
   });
 });
