@@ -109,8 +109,13 @@ for (const layout of LAYOUTS) {
     });
 
     test("/pruner report draws its chart and totals in the chat without wrapping, and names the HTML page", async () => {
+      // As tall as the whole report (chart, totals, limit, notes), as wide as the layout.
+      tui.resize(width, 120);
       await tui.command("/pruner report");
-      const screen = await tui.waitFor("HTML report:", 30000);
+      const tall = await tui.waitFor((rows) => rows.some((row) => row.trim() === "HTML report:") && rows.some((row) => /^ +peak context /.test(row)), 30000);
+      tui.resize(width, height);
+      const start = tall.findLastIndex((row) => row.includes("pruner report:"));
+      const screen = start < 0 ? tall : tall.slice(start);
       const text = screen.join("\n");
       expect(text).toMatch(/^ +peak context +[\d.]+k? +[\d.]+k? +[\d.]+k?$/m);
       expect(text).toMatch(/^ +dollars +(unpriced|\$[\d.]+) +(unpriced|\$[\d.]+) +(unpriced|\$[\d.]+)$/m);
