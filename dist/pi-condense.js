@@ -2689,9 +2689,9 @@ function lacksCredentials(registry, model) {
 function loginFix(provider) {
   return `run /login ${provider} in pi, or set ${provider}'s API key environment variable (pi's docs/providers.md names it)`;
 }
-function fallbackCauseNotice(label, provider, cause, missingCredentials) {
+function fallbackCauseLine(cause, provider, missingCredentials) {
   const fix = missingCredentials ? loginFix(provider) : "it is tried again every 10 minutes; /pruner model <provider>/<id> picks another model, /pruner model default uses the session model";
-  return `pi-condense: summarizer model ${label} failed: ${cause ?? "unknown error"}. To fix: ${fix}.`;
+  return `Cause: ${cause ?? "unknown error"}. To fix: ${fix}.`;
 }
 
 // src/summarize/summarizer.ts
@@ -2826,9 +2826,9 @@ async function runSummarization(message, config, ctx, options) {
   }
   const emit = (transition) => {
     if (transition === "enter") {
-      ctx.ui.notify(`pi-condense: summarizer model ${modelLabel(primary)} failing, using session model ${modelLabel(sessionModel)} until it recovers`, "warning");
       const missing = lacksCredentials(ctx.modelRegistry, primary);
-      ctx.ui.notify(fallbackCauseNotice(modelLabel(primary), primary.provider, controller.cause, missing), "warning");
+      ctx.ui.notify(`pi-condense: summarizer model ${modelLabel(primary)} failing, using session model ${modelLabel(sessionModel)} until it recovers
+` + fallbackCauseLine(controller.cause, primary.provider, missing), "warning");
     } else if (transition === "recover") {
       ctx.ui.notify(`pi-condense: summarizer model ${modelLabel(primary)} recovered`, "info");
     }

@@ -23,10 +23,13 @@ export function loginFix(provider: string): string {
   return `run /login ${provider} in pi, or set ${provider}'s API key environment variable (pi's docs/providers.md names it)`;
 }
 
-/** The line after the fallback notice: what failed, and what the user can do about it. */
-export function fallbackCauseNotice(label: string, provider: string, cause: string | undefined, missingCredentials: boolean): string {
+/**
+ * The line under the fallback notice's first line (in the same notice, so one fallback is one warning):
+ * what failed, and what the user can do about it.
+ */
+export function fallbackCauseLine(cause: string | undefined, provider: string, missingCredentials: boolean): string {
   const fix = missingCredentials
     ? loginFix(provider)
     : "it is tried again every 10 minutes; /pruner model <provider>/<id> picks another model, /pruner model default uses the session model";
-  return `pi-condense: summarizer model ${label} failed: ${cause ?? "unknown error"}. To fix: ${fix}.`;
+  return `Cause: ${cause ?? "unknown error"}. To fix: ${fix}.`;
 }

@@ -24,10 +24,9 @@ const USAGE = {
   cost: { input: 0.001, output: 0.002, cacheRead: 0, cacheWrite: 0, total: 0.003 },
 };
 const ENTER_WARNING = "pi-condense: summarizer model Primary failing, using session model Session until it recovers";
-/** The line after the enter warning: the primary's error and what to do about it. */
-const causeLine = (error: string) =>
-  `pi-condense: summarizer model Primary failed: ${error}. To fix: it is tried again every 10 minutes; ` +
-  "/pruner model <provider>/<id> picks another model, /pruner model default uses the session model.";
+/** The one fallback notice: the contracted enter line, then the primary's error and what to do about it. */
+const enterNotice = (error: string, fix = "it is tried again every 10 minutes; /pruner model <provider>/<id> picks another model, /pruner model default uses the session model") =>
+  `${ENTER_WARNING}\nCause: ${error}. To fix: ${fix}.`;
 
 interface StreamCall {
   model: any;
@@ -392,14 +391,14 @@ describe("summarizeBatch model resolution", () => {
 });
 
 describe("summarizeBatch outage fallback", () => {
-  test("a failing primary is rescued by the session model with one enter warning (6)", async () => {
+  test("a failing primary is rescued by the session model with exactly one warning naming cause and fix (6)", async () => {
     route((model) => (isPrimary(model) ? err("boom") : ok("- fallback summary")));
     const { ctx, byLevel } = makeCtx();
     const controller = new FallbackController();
     const result = await summarizeBatch(batch() as any, distinct(), ctx, { controller });
     expect(result?.summaryText).toBe("- fallback summary");
     expect(controller.inFallback).toBe(true);
-    expect(byLevel("warning").map((n) => n.msg)).toEqual([ENTER_WARNING, causeLine("boom")]);
+    expect(byLevel("warning").map((n) => n.msg)).toEqual([enterNotice("boom")]);
     expect(byLevel("error")).toEqual([]);
   });
 
@@ -409,9 +408,7 @@ describe("summarizeBatch outage fallback", () => {
     const controller = new FallbackController();
     await summarizeBatch(batch() as any, distinct(), ctx, { controller });
     expect(byLevel("warning").map((n) => n.msg)).toEqual([
-      ENTER_WARNING,
-      "pi-condense: summarizer model Primary failed: 401 invalid x-api-key. To fix: run /login provider-a in pi, " +
-        "or set provider-a's API key environment variable (pi's docs/providers.md names it).",
+      enterNotice("401 invalid x-api-key", "run /login provider-a in pi, or set provider-a's API key environment variable (pi's docs/providers.md names it)"),
     ]);
     expect(controller.cause).toBe("401 invalid x-api-key");
   });
@@ -428,7 +425,7 @@ describe("summarizeBatch outage fallback", () => {
     expect(notes).toEqual([]);
   });
 
-  test("both models down enters silently, and the next rescued call owes the warning (8)", async () => {
+  test("both models down enters silently, and the next rescued call owes exactly one warning (8)", async () => {
     route(() => err("everything down"));
     const controller = new FallbackController();
     const first = makeCtx();
@@ -441,7 +438,7 @@ describe("summarizeBatch outage fallback", () => {
     const second = makeCtx();
     const result = await summarizeBatch(batch() as any, distinct(), second.ctx, { controller });
     expect(result?.summaryText).toBe("- rescued");
-    expect(second.notes).toEqual([{ msg: ENTER_WARNING, level: "warning" }, { msg: causeLine("everything down"), level: "warning" }]);
+    expect(second.notes).toEqual([{ msg: enterNotice("everything down"), level: "warning" }]);
   });
 
   test("a failure of the steady-state fallback is reported and not retried", async () => {
@@ -622,7 +619,7 @@ describe("summarizeBatch timeouts", () => {
     );
   });
 
-  test("a primary that times out is rescued by the session model (12)", async () => {
+  test("a primary that times out is rescued by the session model with exactly one warning (12, option B)", async () => {
     route((model, call) => (isPrimary(model) ? hanging(call.options.signal) : ok("- rescued")));
     const { ctx, byLevel } = makeCtx();
     const controller = new FallbackController();
@@ -631,7 +628,7 @@ describe("summarizeBatch timeouts", () => {
     });
     expect(result?.summaryText).toBe("- rescued");
     expect(controller.inFallback).toBe(true);
-    expect(byLevel("warning").map((n) => n.msg)).toEqual([ENTER_WARNING, causeLine("summarizer Primary stalled (no output for 0s)")]);
+    expect(byLevel("warning").map((n) => n.msg)).toEqual([enterNotice("summarizer Primary stalled (no output for 0s)")]);
     expect(byLevel("error")).toEqual([]);
   });
 
@@ -788,7 +785,7 @@ describe("summarizeRange", () => {
     const controller = new FallbackController();
     const result = await summarizeRange("text", distinct(), ctx, { controller });
     expect(result?.summaryText).toBe("- fused by session");
-    expect(notes).toEqual([{ msg: ENTER_WARNING, level: "warning" }, { msg: causeLine("boom"), level: "warning" }]);
+    expect(notes).toEqual([{ msg: enterNotice("boom"), level: "warning" }]);
   });
 
   test("range fusion uses the same idle timeout (41)", async () => {

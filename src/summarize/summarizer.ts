@@ -8,7 +8,7 @@ import { stream } from "@earendil-works/pi-ai/compat";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { serializeBatchForSummarizer, serializeBatchWithinLimit } from "../capture/batch-capture.js";
 import { FallbackController, type FallbackTransition } from "./summarizer-fallback.js";
-import { fallbackCauseNotice, lacksCredentials } from "./model-credentials.js";
+import { fallbackCauseLine, lacksCredentials } from "./model-credentials.js";
 import type {
   CapturedBatch,
   ContextPruneConfig,
@@ -182,12 +182,12 @@ async function runSummarization(
 
   const emit = (transition: FallbackTransition) => {
     if (transition === "enter") {
+      const missing = lacksCredentials(ctx.modelRegistry, primary);
       ctx.ui.notify(
-        `pi-condense: summarizer model ${modelLabel(primary)} failing, using session model ${modelLabel(sessionModel)} until it recovers`,
+        `pi-condense: summarizer model ${modelLabel(primary)} failing, using session model ${modelLabel(sessionModel)} until it recovers\n` +
+          fallbackCauseLine(controller.cause, primary.provider, missing),
         "warning",
       );
-      const missing = lacksCredentials(ctx.modelRegistry, primary);
-      ctx.ui.notify(fallbackCauseNotice(modelLabel(primary), primary.provider, controller.cause, missing), "warning");
     } else if (transition === "recover") {
       ctx.ui.notify(`pi-condense: summarizer model ${modelLabel(primary)} recovered`, "info");
     }
