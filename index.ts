@@ -60,6 +60,7 @@ function registerWithCommands(pi: ExtensionAPI, state: ExtensionState): void {
     () => state.rearmedPending,
     (ctx: ExtensionContext) => policyView(state, ctx),
     (ctx: ExtensionContext) => fallbackInUse(state.fallback, ctx.model),
+    () => state.stats.getCacheTokens(),
   );
 }
 

@@ -1077,6 +1077,15 @@ var STATS_KEYS = [
   "rangesSummarized"
 ];
 var STATS_FIELDS = STATS_KEYS.map((key) => ({ key, expected: "a number >= 0", test: orNull(isCount) }));
+var CACHE_FIELDS = ["cacheReadTokens", "cacheWriteTokens"].map((key) => ({ key, expected: "a number >= 0", test: orNull(isCount) }));
+function parseSummarizerCacheEntry(data) {
+  if (!isPlainObject(data))
+    return bad("data is not an object");
+  const problem = fieldProblem(data, CACHE_FIELDS);
+  if (problem !== undefined)
+    return bad(problem);
+  return ok({ cacheReadTokens: numberOr(data.cacheReadTokens, 0), cacheWriteTokens: numberOr(data.cacheWriteTokens, 0) });
+}
 function parseStatsEntry(data) {
   if (!isPlainObject(data))
     return bad("data is not an object");
@@ -1357,6 +1366,7 @@ var CUSTOM_TYPE_DEDUP_ALIAS = "context-prune-dedup-alias";
 var CUSTOM_TYPE_CHAIN = "context-prune-chain";
 var CUSTOM_TYPE_DIAGNOSTIC = "context-prune-diagnostic";
 var CUSTOM_TYPE_FLUSH_METRICS = "context-prune-flush-metrics";
+var CUSTOM_TYPE_SUMMARIZER_CACHE = "context-prune-summarizer-cache";
 var CUSTOM_TYPE_REPORT = "context-prune-report";
 var QUERY_TOOL_NAME = "context_tree_query";
 var EXTERNAL_COST_CHANNEL = "cost:external";
@@ -2469,6 +2479,7 @@ function tokensText(chars) {
 }
 
 // src/summarize/stats.ts
+var zeroCache = () => ({ cacheReadTokens: 0, cacheWriteTokens: 0 });
 var zeroStats = () => ({
   totalInputTokens: 0,
   totalOutputTokens: 0,
@@ -2480,6 +2491,7 @@ var zeroStats = () => ({
 
 class StatsAccumulator {
   stats = zeroStats();
+  cache = zeroCache();
   baseline = { totalInputTokens: 0, totalOutputTokens: 0, totalCost: 0 };
   liveReclaim;
   overheadTokens = 0;
@@ -2490,6 +2502,18 @@ class StatsAccumulator {
     this.stats.totalOutputTokens += usage?.output ?? 0;
     this.stats.totalCost += usage?.cost?.total ?? 0;
     this.stats.callCount += 1;
+    this.cache.cacheReadTokens += usage?.cacheRead ?? 0;
+    this.cache.cacheWriteTokens += usage?.cacheWrite ?? 0;
+  }
+  getCacheTokens() {
+    return { ...this.cache };
+  }
+  billedInputTokens() {
+    return this.stats.totalInputTokens + this.cache.cacheReadTokens + this.cache.cacheWriteTokens;
+  }
+  persistCacheTokens(append) {
+    if (this.cache.cacheReadTokens > 0 || this.cache.cacheWriteTokens > 0)
+      append(CUSTOM_TYPE_SUMMARIZER_CACHE, this.getCacheTokens());
   }
   getSessionDelta() {
     return {
@@ -2532,6 +2556,7 @@ class StatsAccumulator {
   }
   reset() {
     this.stats = zeroStats();
+    this.cache = zeroCache();
     this.baseline = { totalInputTokens: 0, totalOutputTokens: 0, totalCost: 0 };
     this.liveReclaim = undefined;
     this.overheadTokens = 0;
@@ -2549,7 +2574,11 @@ class StatsAccumulator {
   reconstructFromSession(ctx) {
     this.reset();
     for (const entry of ctx.sessionManager.getBranch()) {
-      if (entry?.type !== "custom" || entry.customType !== CUSTOM_TYPE_STATS || !entry.data)
+      if (entry?.type !== "custom" || !entry.data)
+        continue;
+      if (entry.customType === CUSTOM_TYPE_SUMMARIZER_CACHE)
+        this.restoreCache(entry.data);
+      if (entry.customType !== CUSTOM_TYPE_STATS)
         continue;
       const parsed = parseStatsEntry(entry.data);
       if (parsed.ok)
@@ -2562,6 +2591,13 @@ class StatsAccumulator {
       totalOutputTokens: this.stats.totalOutputTokens,
       totalCost: this.stats.totalCost
     };
+  }
+  restoreCache(data) {
+    const parsed = parseSummarizerCacheEntry(data);
+    if (parsed.ok)
+      this.cache = parsed.value;
+    else
+      console.error(corruptEntryMessage(CUSTOM_TYPE_SUMMARIZER_CACHE, parsed.reason));
   }
   persist(pi) {
     pi.appendEntry(CUSTOM_TYPE_STATS, this.toJSON());
@@ -3094,6 +3130,7 @@ function recordCompressions(state, entries) {
   lowerFloor(state.supersede, earliestChainStart(entries));
   state.stats.addChainsCompressed(entries.length);
   state.stats.persist(state.pi);
+  state.stats.persistCacheTokens((customType, data) => state.pi.appendEntry(customType, data));
   emitExternalCost(state.pi, state.stats);
 }
 async function compressAfterFlush(state, ctx, messages, after) {
@@ -5368,10 +5405,18 @@ function settingsBlock(config) {
   return ["pruner status:", ...rows].join(`
 `);
 }
-function usageLines(stats) {
+var NO_CACHE = { cacheReadTokens: 0, cacheWriteTokens: 0 };
+function inputText(stats, cache) {
+  const cached = cache.cacheReadTokens + cache.cacheWriteTokens;
+  const total = `${formatTokens(stats.totalInputTokens + cached)} tokens`;
+  if (cached === 0)
+    return total;
+  return `${total} (${formatTokens(cache.cacheWriteTokens)} written to its cache, ${formatTokens(cache.cacheReadTokens)} read from it)`;
+}
+function usageLines(stats, cache = NO_CACHE) {
   return `
   calls:       ${stats.callCount}` + `
-  input:       ${formatTokens(stats.totalInputTokens)} tokens` + `
+  input:       ${inputText(stats, cache)}` + `
   output:      ${formatTokens(stats.totalOutputTokens)} tokens` + `
   cost:        ${formatCost(stats.totalCost)}`;
 }
@@ -5392,7 +5437,7 @@ function statusReport(deps, ctx) {
     text += `
   ${"in use now:".padEnd(STATUS_LABEL_WIDTH)}${inUse}`;
   text += stats.callCount > 0 ? `
-  --- summarizer use ---${usageLines(stats)}` : `
+  --- summarizer use ---${usageLines(stats, deps.getSummarizerCache?.())}` : `
   (no summarizer calls yet)`;
   if (deps.getContextMetrics) {
     text += contextBlock(deps.getContextMetrics(ctx), Boolean(deps.getRearmed?.()), deps.getLiveReclaim());
@@ -5401,7 +5446,7 @@ function statusReport(deps, ctx) {
     text += policyStatusBlock(deps.getPolicyView(ctx));
   return text;
 }
-function statsReport(stats, reclaim) {
+function statsReport(stats, reclaim, cache) {
   const chains = stats.chainsCompressed ?? 0;
   const compressed = chains > 0 ? `
   earlier prompts compressed: ${chains}` : "";
@@ -5409,7 +5454,7 @@ function statsReport(stats, reclaim) {
   context sent: ${contextSentText(reclaim)}`;
   if (stats.callCount === 0 && chains === 0)
     return reclaim && reclaim.beforeChars > 0 ? `pruner stats: no summarizer calls yet.${sent}` : "pruner stats: no summarizer calls yet.";
-  const spent = stats.callCount > 0 ? `${usageLines(stats)}
+  const spent = stats.callCount > 0 ? `${usageLines(stats, cache)}
   (calls, tokens and cost are the summarizer's own)` : "";
   return `pruner stats:${spent}${sent}${compressed}`;
 }
@@ -5417,7 +5462,7 @@ var statusCommand = async (deps, ctx) => {
   showReport(deps.pi, ctx, statusReport(deps, ctx));
 };
 var statsCommand = async (deps, ctx) => {
-  showReport(deps.pi, ctx, statsReport(deps.getStats(), deps.getLiveReclaim()));
+  showReport(deps.pi, ctx, statsReport(deps.getStats(), deps.getLiveReclaim(), deps.getSummarizerCache?.()));
 };
 
 // src/commands/command-replay.ts
@@ -8961,16 +9006,26 @@ function hasPrunerEntries(branch) {
 }
 function recordedSummarizer(branch) {
   let use = NO_SUMMARIZER;
+  let cached = 0;
   for (const entry of branch) {
-    if (entry.type !== "custom" || customTypeOf(entry) !== CUSTOM_TYPE_STATS)
+    if (entry.type !== "custom")
       continue;
-    const parsed = parseStatsEntry(entry.data);
+    const data = entry.data;
+    if (customTypeOf(entry) === CUSTOM_TYPE_SUMMARIZER_CACHE) {
+      const parsed = parseSummarizerCacheEntry(data);
+      if (parsed.ok)
+        cached = parsed.value.cacheReadTokens + parsed.value.cacheWriteTokens;
+      continue;
+    }
+    if (customTypeOf(entry) !== CUSTOM_TYPE_STATS)
+      continue;
+    const parsed = parseStatsEntry(data);
     if (!parsed.ok)
       continue;
     const stats = parsed.value;
     use = { input: stats.totalInputTokens, output: stats.totalOutputTokens, unit: "tokens", recordedCost: stats.totalCost, calls: stats.callCount };
   }
-  return use;
+  return use.calls > 0 ? { ...use, input: use.input + cached } : use;
 }
 function actualScenario(branch, config) {
   const indexer = new ToolCallIndexer;
@@ -10867,7 +10922,7 @@ function renderSummaryMessage(message, options, theme) {
   return new Text(options.expanded ? `${header}
 ${contentText(message.content)}` : header, 0, 0);
 }
-function registerCommands(pi, currentConfig, flushPending, capturePendingBatches, getStats, getLiveReclaim, indexer, compactChains, getDiagnosticCounts, getContextMetrics, _getCachedMetrics, getRearmed, getPolicyView, getFallback) {
+function registerCommands(pi, currentConfig, flushPending, capturePendingBatches, getStats, getLiveReclaim, indexer, compactChains, getDiagnosticCounts, getContextMetrics, _getCachedMetrics, getRearmed, getPolicyView, getFallback, getSummarizerCache) {
   const deps = {
     pi,
     currentConfig,
@@ -10882,6 +10937,7 @@ function registerCommands(pi, currentConfig, flushPending, capturePendingBatches
     getRearmed,
     getPolicyView,
     getFallback,
+    getSummarizerCache,
     persist: persist2
   };
   pi.registerCommand("pruner", {
@@ -12373,6 +12429,7 @@ function persistFrontierAndStats(state, delivery, snapshot) {
     }
     try {
       delivery.appendEntry(CUSTOM_TYPE_STATS, state.stats.getStats());
+      state.stats.persistCacheTokens(delivery.appendEntry);
     } catch {}
     return;
   }
@@ -12390,6 +12447,7 @@ function persistFrontierAndStats(state, delivery, snapshot) {
     }
   }
   state.stats.persist(state.pi);
+  state.stats.persistCacheTokens((customType, data) => state.pi.appendEntry(customType, data));
 }
 function restoreToQueue(state, batches) {
   state.pending.unshift(...batches.filter((b) => b.toolCalls.length > 0));
@@ -14148,7 +14206,7 @@ function piCondense(pi, files) {
   registerWithCommands(pi, state);
 }
 function registerWithCommands(pi, state) {
-  registerCommands(commandsAfterRunningFlush(pi, state), state.config, (ctx, options) => flushPending(state, ctx, options), (ctx, opts) => capturePendingBatches(state, ctx, opts), () => state.stats.getStats(), () => state.stats.getLiveReclaim(), state.indexer, (ctx) => compactChains(state, ctx), () => state.diagnostics.counts(), (ctx) => computeMetricsSnapshot(state, ctx) ?? EMPTY_METRICS_SNAPSHOT, undefined, () => state.rearmedPending, (ctx) => policyView(state, ctx), (ctx) => fallbackInUse(state.fallback, ctx.model));
+  registerCommands(commandsAfterRunningFlush(pi, state), state.config, (ctx, options) => flushPending(state, ctx, options), (ctx, opts) => capturePendingBatches(state, ctx, opts), () => state.stats.getStats(), () => state.stats.getLiveReclaim(), state.indexer, (ctx) => compactChains(state, ctx), () => state.diagnostics.counts(), (ctx) => computeMetricsSnapshot(state, ctx) ?? EMPTY_METRICS_SNAPSHOT, undefined, () => state.rearmedPending, (ctx) => policyView(state, ctx), (ctx) => fallbackInUse(state.fallback, ctx.model), () => state.stats.getCacheTokens());
 }
 function commandsAfterRunningFlush(pi, state) {
   const view = Object.create(pi);

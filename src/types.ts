@@ -15,6 +15,8 @@ export const CUSTOM_TYPE_DEDUP_ALIAS = "context-prune-dedup-alias";
 export const CUSTOM_TYPE_CHAIN = "context-prune-chain";
 export const CUSTOM_TYPE_DIAGNOSTIC = "context-prune-diagnostic";
 export const CUSTOM_TYPE_FLUSH_METRICS = "context-prune-flush-metrics";
+/** The summarizer's cache tokens, kept beside the stats snapshot (whose counters stay 2.9.1's). */
+export const CUSTOM_TYPE_SUMMARIZER_CACHE = "context-prune-summarizer-cache";
 /** A report shown in the TUI chat (flush line, `/pruner status`, `/pruner stats`); never sent to the model. */
 export const CUSTOM_TYPE_REPORT = "context-prune-report";
 
@@ -459,6 +461,12 @@ export interface SummarizerStats {
   callCount: number;
   chainsCompressed: number;
   rangesSummarized: number;
+}
+
+/** Cache tokens of the summarizer's calls: with `totalInputTokens`, the input the provider billed. */
+export interface SummarizerCacheTokens {
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
 }
 
 export interface ExternalCostUpdate {

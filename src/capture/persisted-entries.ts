@@ -13,6 +13,7 @@ import type {
   DedupAliasEntryData,
   PruneFrontier,
   PruneFrontierOutcome,
+  SummarizerCacheTokens,
   SummarizerStats,
   SummaryToolCallRef,
   ToolCallRecord,
@@ -399,6 +400,16 @@ const STATS_KEYS = [
 ] as const;
 
 const STATS_FIELDS: readonly Field[] = STATS_KEYS.map((key) => ({ key, expected: "a number >= 0", test: orNull(isCount) }));
+
+const CACHE_FIELDS: readonly Field[] = ["cacheReadTokens", "cacheWriteTokens"].map((key) => ({ key, expected: "a number >= 0", test: orNull(isCount) }));
+
+/** A snapshot of the summarizer's cache tokens; a missing counter is 0. */
+export function parseSummarizerCacheEntry(data: unknown): Parsed<SummarizerCacheTokens> {
+  if (!isPlainObject(data)) return bad("data is not an object");
+  const problem = fieldProblem(data, CACHE_FIELDS);
+  if (problem !== undefined) return bad(problem);
+  return ok({ cacheReadTokens: numberOr(data.cacheReadTokens, 0), cacheWriteTokens: numberOr(data.cacheWriteTokens, 0) });
+}
 
 /** A full snapshot; missing counters (legacy entries) are 0. */
 export function parseStatsEntry(data: unknown): Parsed<SummarizerStats> {

@@ -16,6 +16,7 @@ import type {
   DiagnosticKind,
   FlushOptions,
   LiveReclaim,
+  SummarizerCacheTokens,
   SummarizerStats,
 } from "../types.js";
 import type { FlushResult } from "../summarize/flush.js";
@@ -47,6 +48,8 @@ export interface CommandDeps {
   getPolicyView?: (ctx: ExtensionCommandContext) => PolicyView;
   /** While the summarizer has fallen back: the model in use and why; undefined otherwise. */
   getFallback?: (ctx: ExtensionCommandContext) => string | undefined;
+  /** The summarizer's cache tokens, which its stats' input counter leaves out. */
+  getSummarizerCache?: () => SummarizerCacheTokens;
   /** Fire-and-forget save; failures are reported through `ctx.ui.notify`. */
   persist: (ctx: ExtensionCommandContext, config: ContextPruneConfig) => void;
 }

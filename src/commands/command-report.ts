@@ -7,7 +7,7 @@ import { showReport } from "../ui/report.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { settingShown } from "./command-settings.js";
 import { formatCompactCount, formatCost, formatTokens } from "../summarize/stats.js";
-import type { ContextMetricsSnapshot, ContextPruneConfig, LiveReclaim, SummarizerStats } from "../types.js";
+import type { ContextMetricsSnapshot, ContextPruneConfig, LiveReclaim, SummarizerCacheTokens, SummarizerStats } from "../types.js";
 import { contextSentText } from "../ui/status-line.js";
 
 /** Plain words after a value whose stored form does not say what it does. */
@@ -53,10 +53,20 @@ function settingsBlock(config: ContextPruneConfig): string {
   return ["pruner status:", ...rows].join("\n");
 }
 
-function usageLines(stats: SummarizerStats): string {
+const NO_CACHE: SummarizerCacheTokens = { cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+/** Input as the provider billed it: fresh input, cache reads and cache writes, the cache part named. */
+function inputText(stats: SummarizerStats, cache: SummarizerCacheTokens): string {
+  const cached = cache.cacheReadTokens + cache.cacheWriteTokens;
+  const total = `${formatTokens(stats.totalInputTokens + cached)} tokens`;
+  if (cached === 0) return total;
+  return `${total} (${formatTokens(cache.cacheWriteTokens)} written to its cache, ${formatTokens(cache.cacheReadTokens)} read from it)`;
+}
+
+function usageLines(stats: SummarizerStats, cache: SummarizerCacheTokens = NO_CACHE): string {
   return (
     `\n  calls:       ${stats.callCount}` +
-    `\n  input:       ${formatTokens(stats.totalInputTokens)} tokens` +
+    `\n  input:       ${inputText(stats, cache)}` +
     `\n  output:      ${formatTokens(stats.totalOutputTokens)} tokens` +
     `\n  cost:        ${formatCost(stats.totalCost)}`
   );
@@ -78,7 +88,7 @@ export function statusReport(deps: CommandDeps, ctx: ExtensionCommandContext): s
   let text = settingsBlock(deps.currentConfig.value);
   const inUse = deps.getFallback?.(ctx);
   if (inUse) text += `\n  ${"in use now:".padEnd(STATUS_LABEL_WIDTH)}${inUse}`;
-  text += stats.callCount > 0 ? `\n  --- summarizer use ---${usageLines(stats)}` : "\n  (no summarizer calls yet)";
+  text += stats.callCount > 0 ? `\n  --- summarizer use ---${usageLines(stats, deps.getSummarizerCache?.())}` : "\n  (no summarizer calls yet)";
   if (deps.getContextMetrics) {
     text += contextBlock(deps.getContextMetrics(ctx), Boolean(deps.getRearmed?.()), deps.getLiveReclaim());
   }
@@ -86,12 +96,12 @@ export function statusReport(deps: CommandDeps, ctx: ExtensionCommandContext): s
   return text;
 }
 
-export function statsReport(stats: SummarizerStats, reclaim?: LiveReclaim): string {
+export function statsReport(stats: SummarizerStats, reclaim?: LiveReclaim, cache?: SummarizerCacheTokens): string {
   const chains = stats.chainsCompressed ?? 0;
   const compressed = chains > 0 ? `\n  earlier prompts compressed: ${chains}` : "";
   const sent = `\n  context sent: ${contextSentText(reclaim)}`;
   if (stats.callCount === 0 && chains === 0) return reclaim && reclaim.beforeChars > 0 ? `pruner stats: no summarizer calls yet.${sent}` : "pruner stats: no summarizer calls yet.";
-  const spent = stats.callCount > 0 ? `${usageLines(stats)}\n  (calls, tokens and cost are the summarizer's own)` : "";
+  const spent = stats.callCount > 0 ? `${usageLines(stats, cache)}\n  (calls, tokens and cost are the summarizer's own)` : "";
   return `pruner stats:${spent}${sent}${compressed}`;
 }
 
@@ -100,5 +110,5 @@ export const statusCommand: SubcommandHandler = async (deps, ctx) => {
 };
 
 export const statsCommand: SubcommandHandler = async (deps, ctx) => {
-  showReport(deps.pi, ctx, statsReport(deps.getStats(), deps.getLiveReclaim()));
+  showReport(deps.pi, ctx, statsReport(deps.getStats(), deps.getLiveReclaim(), deps.getSummarizerCache?.()));
 };

@@ -50,6 +50,9 @@ function harness(options: any = {}) {
     options.metrics,
     options.cachedMetrics,
     options.rearmed,
+    options.policyView,
+    options.fallback,
+    options.summarizerCache,
   );
   const spec = commands.get("pruner");
   return { spec, commands, renderers, box, flushPending, capture, compact, run: (args: string, ctx: any) => spec.handler(args, ctx) };
@@ -466,6 +469,20 @@ describe("stats", () => {
         "\n  context sent: 2.7k tokens (10.3k without pruning, -74%)" +
         "\n  earlier prompts compressed: 4",
     );
+  });
+
+  test("the summarizer's input counts what it wrote to and read from its cache (issue 36, point 3)", async () => {
+    const stats = { ...ZERO_STATS, callCount: 1, totalInputTokens: 0, totalOutputTokens: 120, totalCost: 0.016 };
+    const { ctx, notes } = fakeCtx();
+    await harness({ stats, summarizerCache: () => ({ cacheReadTokens: 0, cacheWriteTokens: 4262 }) }).run("stats", ctx);
+    expect(notes[0]!.message).toContain("\n  input:       4.3k tokens (4.3k written to its cache, 0 read from it)\n");
+  });
+
+  test("status shows the summarizer's input with its cache tokens too", async () => {
+    const stats = { ...ZERO_STATS, callCount: 2, totalInputTokens: 500 };
+    const { ctx, notes } = fakeCtx();
+    await harness({ stats, summarizerCache: () => ({ cacheReadTokens: 1000, cacheWriteTokens: 2000 }) }).run("status", ctx);
+    expect(notes[0]!.message).toContain("\n  input:       3.5k tokens (2.0k written to its cache, 1.0k read from it)\n");
   });
 
   test("before any request was pruned it says nothing was saved yet", async () => {

@@ -41,6 +41,7 @@ import type {
   DiagnosticKind,
   FlushOptions,
   LiveReclaim,
+  SummarizerCacheTokens,
   SummarizerStats,
 } from "../types.js";
 
@@ -154,6 +155,7 @@ export function registerCommands(
   getRearmed?: () => boolean,
   getPolicyView?: (ctx: ExtensionCommandContext) => PolicyView,
   getFallback?: (ctx: ExtensionCommandContext) => string | undefined,
+  getSummarizerCache?: () => SummarizerCacheTokens,
 ): void {
   const deps: CommandDeps = {
     pi,
@@ -169,6 +171,7 @@ export function registerCommands(
     getRearmed,
     getPolicyView,
     getFallback,
+    getSummarizerCache,
     persist,
   };
   pi.registerCommand("pruner", {

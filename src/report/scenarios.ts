@@ -11,12 +11,13 @@
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { ToolCallIndexer } from "../archive/indexer.js";
 import { renderMessages } from "../render/pruner.js";
-import { parseStatsEntry } from "../capture/persisted-entries.js";
+import { parseStatsEntry, parseSummarizerCacheEntry } from "../capture/persisted-entries.js";
 import {
   CUSTOM_TYPE_CHAIN,
   CUSTOM_TYPE_DEDUP_ALIAS,
   CUSTOM_TYPE_INDEX,
   CUSTOM_TYPE_STATS,
+  CUSTOM_TYPE_SUMMARIZER_CACHE,
   CUSTOM_TYPE_SUMMARY,
   type ContextPruneConfig,
 } from "../types.js";
@@ -66,16 +67,25 @@ export function hasPrunerEntries(branch: SessionEntry[]): boolean {
   return branch.some((entry) => INDEX_TYPES.has(customTypeOf(entry) as string));
 }
 
+/** The last snapshots of the summarizer's stats and cache tokens: its input counts cache reads and writes too. */
 function recordedSummarizer(branch: SessionEntry[]): SummarizerUse {
   let use: SummarizerUse = NO_SUMMARIZER;
+  let cached = 0;
   for (const entry of branch) {
-    if (entry.type !== "custom" || customTypeOf(entry) !== CUSTOM_TYPE_STATS) continue;
-    const parsed = parseStatsEntry((entry as { data?: unknown }).data);
+    if (entry.type !== "custom") continue;
+    const data = (entry as { data?: unknown }).data;
+    if (customTypeOf(entry) === CUSTOM_TYPE_SUMMARIZER_CACHE) {
+      const parsed = parseSummarizerCacheEntry(data);
+      if (parsed.ok) cached = parsed.value.cacheReadTokens + parsed.value.cacheWriteTokens;
+      continue;
+    }
+    if (customTypeOf(entry) !== CUSTOM_TYPE_STATS) continue;
+    const parsed = parseStatsEntry(data);
     if (!parsed.ok) continue;
     const stats = parsed.value;
     use = { input: stats.totalInputTokens, output: stats.totalOutputTokens, unit: "tokens", recordedCost: stats.totalCost, calls: stats.callCount };
   }
-  return use;
+  return use.calls > 0 ? { ...use, input: use.input + cached } : use;
 }
 
 export function actualScenario(branch: SessionEntry[], config: ContextPruneConfig): Scenario {

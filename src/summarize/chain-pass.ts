@@ -119,6 +119,7 @@ function recordCompressions(state: FlushState, entries: ChainCompressionEntry[])
   lowerFloor(state.supersede, earliestChainStart(entries));
   state.stats.addChainsCompressed(entries.length);
   state.stats.persist(state.pi);
+  state.stats.persistCacheTokens((customType, data) => state.pi.appendEntry(customType, data));
   emitExternalCost(state.pi, state.stats);
 }
 

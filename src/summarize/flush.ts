@@ -263,6 +263,7 @@ function persistFrontierAndStats(state: FlushState, delivery: Delivery, snapshot
     }
     try {
       delivery.appendEntry(CUSTOM_TYPE_STATS, state.stats.getStats());
+      state.stats.persistCacheTokens(delivery.appendEntry);
     } catch {
       // The stats snapshot is rewritten by the next flush; losing one is harmless.
     }
@@ -280,6 +281,7 @@ function persistFrontierAndStats(state: FlushState, delivery: Delivery, snapshot
     }
   }
   state.stats.persist(state.pi);
+  state.stats.persistCacheTokens((customType, data) => state.pi.appendEntry(customType, data));
 }
 
 function restoreToQueue(state: FlushState, batches: CapturedBatch[]): void {

@@ -38,6 +38,29 @@ function fakePi() {
 }
 
 describe("StatsAccumulator", () => {
+  test("cache reads and writes are kept beside the input counter, and the billed input sums all three (issue 36, point 3)", () => {
+    const acc = new StatsAccumulator();
+    acc.add(usage(0, 50, 0.016));
+    acc.add(usage(10, 5, 0.001));
+    expect(acc.getStats().totalInputTokens).toBe(10);
+    expect(acc.getCacheTokens()).toEqual({ cacheReadTokens: 14, cacheWriteTokens: 18 });
+    expect(acc.billedInputTokens()).toBe(42);
+  });
+
+  test("the cache tokens are written as their own entry only once a call used a cache, and a reload restores them", () => {
+    const acc = new StatsAccumulator();
+    const written: Array<[string, unknown]> = [];
+    acc.persistCacheTokens((type, data) => written.push([type, data]));
+    expect(written).toEqual([]);
+    acc.add(usage(1, 1, 0));
+    acc.persistCacheTokens((type, data) => written.push([type, data]));
+    expect(written).toEqual([["context-prune-summarizer-cache", { cacheReadTokens: 7, cacheWriteTokens: 9 }]]);
+    const entry = { type: "custom", customType: "context-prune-summarizer-cache", data: written[0]![1], id: "c", parentId: null, timestamp: "" };
+    const restored = new StatsAccumulator();
+    restored.reconstructFromSession(ctxWithBranch([statsEntry({ totalInputTokens: 1, callCount: 1 }), entry]));
+    expect(restored.billedInputTokens()).toBe(17);
+  });
+
   test("add accumulates tokens and cost into the session delta (1)", () => {
     const acc = new StatsAccumulator();
     acc.add(usage(100, 50, 0.01));

@@ -5,14 +5,16 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { estimateTokens, formatCompactCount } from "../figures.js";
-import { corruptEntryMessage, parseStatsEntry } from "../capture/persisted-entries.js";
+import { corruptEntryMessage, parseStatsEntry, parseSummarizerCacheEntry } from "../capture/persisted-entries.js";
 import {
   CUSTOM_TYPE_STATS,
+  CUSTOM_TYPE_SUMMARIZER_CACHE,
   EXTERNAL_COST_CHANNEL,
   EXTERNAL_COST_SOURCE,
   type ExternalCostUpdate,
   type LiveReclaim,
   type SummarizeResult,
+  type SummarizerCacheTokens,
   type SummarizerStats,
 } from "../types.js";
 
@@ -23,6 +25,8 @@ interface Baseline {
   totalOutputTokens: number;
   totalCost: number;
 }
+
+const zeroCache = (): SummarizerCacheTokens => ({ cacheReadTokens: 0, cacheWriteTokens: 0 });
 
 const zeroStats = (): SummarizerStats => ({
   totalInputTokens: 0,
@@ -35,6 +39,8 @@ const zeroStats = (): SummarizerStats => ({
 
 export class StatsAccumulator {
   private stats: SummarizerStats = zeroStats();
+  /** Apart from `stats`, whose input counter stays 2.9.1's (fresh input only). */
+  private cache: SummarizerCacheTokens = zeroCache();
   private baseline: Baseline = { totalInputTokens: 0, totalOutputTokens: 0, totalCost: 0 };
   private liveReclaim: LiveReclaim | undefined;
   private overheadTokens = 0;
@@ -46,6 +52,22 @@ export class StatsAccumulator {
     this.stats.totalOutputTokens += usage?.output ?? 0;
     this.stats.totalCost += usage?.cost?.total ?? 0;
     this.stats.callCount += 1;
+    this.cache.cacheReadTokens += usage?.cacheRead ?? 0;
+    this.cache.cacheWriteTokens += usage?.cacheWrite ?? 0;
+  }
+
+  getCacheTokens(): SummarizerCacheTokens {
+    return { ...this.cache };
+  }
+
+  /** The summarizer's input as the provider billed it: fresh input, cache reads and cache writes. */
+  billedInputTokens(): number {
+    return this.stats.totalInputTokens + this.cache.cacheReadTokens + this.cache.cacheWriteTokens;
+  }
+
+  /** Writes the cache-token snapshot beside a stats snapshot; nothing while no call used a cache. */
+  persistCacheTokens(append: (customType: string, data: unknown) => void): void {
+    if (this.cache.cacheReadTokens > 0 || this.cache.cacheWriteTokens > 0) append(CUSTOM_TYPE_SUMMARIZER_CACHE, this.getCacheTokens());
   }
 
   getSessionDelta(): { totalCost: number; inputTokens: number; outputTokens: number } {
@@ -100,6 +122,7 @@ export class StatsAccumulator {
 
   reset(): void {
     this.stats = zeroStats();
+    this.cache = zeroCache();
     this.baseline = { totalInputTokens: 0, totalOutputTokens: 0, totalCost: 0 };
     this.liveReclaim = undefined;
     this.overheadTokens = 0;
@@ -121,7 +144,9 @@ export class StatsAccumulator {
   reconstructFromSession(ctx: ExtensionContext): void {
     this.reset();
     for (const entry of ctx.sessionManager.getBranch() as any[]) {
-      if (entry?.type !== "custom" || entry.customType !== CUSTOM_TYPE_STATS || !entry.data) continue;
+      if (entry?.type !== "custom" || !entry.data) continue;
+      if (entry.customType === CUSTOM_TYPE_SUMMARIZER_CACHE) this.restoreCache(entry.data);
+      if (entry.customType !== CUSTOM_TYPE_STATS) continue;
       const parsed = parseStatsEntry(entry.data);
       if (parsed.ok) this.stats = parsed.value;
       else console.error(corruptEntryMessage(CUSTOM_TYPE_STATS, parsed.reason));
@@ -131,6 +156,12 @@ export class StatsAccumulator {
       totalOutputTokens: this.stats.totalOutputTokens,
       totalCost: this.stats.totalCost,
     };
+  }
+
+  private restoreCache(data: unknown): void {
+    const parsed = parseSummarizerCacheEntry(data);
+    if (parsed.ok) this.cache = parsed.value;
+    else console.error(corruptEntryMessage(CUSTOM_TYPE_SUMMARIZER_CACHE, parsed.reason));
   }
 
   persist(pi: ExtensionAPI): void {
