@@ -3133,9 +3133,11 @@ function recordCompressions(state, entries) {
   state.stats.persistCacheTokens((customType, data) => state.pi.appendEntry(customType, data));
   emitExternalCost(state.pi, state.stats);
 }
+var NOTHING_COMPRESSED = { blocks: [], archived: 0 };
 async function compressAfterFlush(state, ctx, messages, after) {
   try {
     const closing = isOnBranch(messages, after.closingMessage) ? undefined : after.closingMessage;
+    const indexed = state.indexer.getIndex().size;
     const result = await compress(state, ctx, {
       messages: withClosingMessage(messages, closing),
       graceSource: messages,
@@ -3149,11 +3151,11 @@ async function compressAfterFlush(state, ctx, messages, after) {
       recordCompressions(state, entries);
       refreshQuietly(state, ctx, closing);
     }
-    return entries.map((e) => e.blockId);
+    return { blocks: entries.map((e) => e.blockId), archived: state.indexer.getIndex().size - indexed };
   } catch (err) {
     if (!isStaleContextError(err))
       safeNotify(ctx, `pruner: compressing earlier prompts' work failed: ${errorMessage(err)}`, "warning");
-    return [];
+    return NOTHING_COMPRESSED;
   }
 }
 function refreshQuietly(state, ctx, closingMessage) {
@@ -3175,7 +3177,7 @@ function isOnBranch(messages, message) {
 }
 async function compressClosedChains(state, ctx, signal) {
   if (!state.config.value.chainCompression?.enabled)
-    return [];
+    return NOTHING_COMPRESSED;
   let messages;
   let appendEntry;
   try {
@@ -3185,7 +3187,7 @@ async function compressClosedChains(state, ctx, signal) {
   } catch (err) {
     if (!isStaleContextError(err))
       console.error("pi-condense: reading the branch for chain compression failed", err);
-    return [];
+    return NOTHING_COMPRESSED;
   }
   return compressAfterFlush(state, ctx, messages, { closingMessage: undefined, appendEntry, heldKeys: new Set, signal });
 }
@@ -3212,13 +3214,33 @@ function keptPrompts(state, messages, nothingArchivable, compressedNow) {
 async function compactChains(state, ctx) {
   const messages = projectBranchMessages(ctx.sessionManager.getBranch());
   const appendEntry = (customType, data) => state.pi.appendEntry(customType, data);
+  const indexed = state.indexer.getIndex().size;
+  const before = state.status.measure(ctx);
   const result = await compress(state, ctx, { messages, graceSource: messages, rollingWindow: 0, appendEntry });
+  let after = before;
   if (result.compressedEntries.length > 0) {
     recordCompressions(state, result.compressedEntries);
-    refreshQuietly(state, ctx);
+    after = measureQuietly(state, ctx);
   }
   const nothingArchivable = result.skipped.filter((s) => s.reason === "no-summary").length;
-  return { compressedEntries: result.compressedEntries, kept: keptPrompts(state, messages, nothingArchivable, result.compressedEntries) };
+  const tokensFewer = before !== undefined && after !== undefined ? estimateTokens(before) - estimateTokens(after) : undefined;
+  return {
+    compressedEntries: result.compressedEntries,
+    kept: keptPrompts(state, messages, nothingArchivable, result.compressedEntries),
+    archived: state.indexer.getIndex().size - indexed,
+    ...tokensFewer !== undefined ? { tokensFewer } : {}
+  };
+}
+function measureQuietly(state, ctx) {
+  try {
+    const size = state.status.measure(ctx);
+    state.status.refresh(ctx);
+    return size;
+  } catch (err) {
+    if (!isStaleContextError(err))
+      console.error("pi-condense: status refresh after a chain compression failed", err);
+    return;
+  }
 }
 
 // src/commands/commands.ts
@@ -3608,6 +3630,152 @@ function openProgressWidget(ctx, batches, now = Date.now) {
       ctx.ui.setWidget(PROGRESS_WIDGET_ID, undefined);
     }
   };
+}
+
+// src/summarize/retry-ledger.ts
+var MAX_SUMMARY_ATTEMPTS = 3;
+var RETRY_BACKOFF_MS = 30000;
+
+class RetryLedger {
+  failures = new Map;
+  status(batch, now) {
+    let count = 0;
+    let retryAt = 0;
+    for (const key of keysOf(batch)) {
+      const known = this.failures.get(key);
+      if (!known)
+        continue;
+      count = Math.max(count, known.count);
+      retryAt = Math.max(retryAt, known.retryAt);
+    }
+    if (count >= MAX_SUMMARY_ATTEMPTS)
+      return "exhausted";
+    return count > 0 && now < retryAt ? "backoff" : "ready";
+  }
+  recordFailure(batch, now) {
+    let count = 0;
+    for (const key of keysOf(batch))
+      count = Math.max(count, this.failures.get(key)?.count ?? 0);
+    count += 1;
+    const retryAt = now + RETRY_BACKOFF_MS * 2 ** (count - 1);
+    for (const key of keysOf(batch)) {
+      const known = this.failures.get(key);
+      this.failures.set(key, { count, retryAt, unusableReported: known?.unusableReported ?? false });
+    }
+    return count >= MAX_SUMMARY_ATTEMPTS ? "exhausted" : "backoff";
+  }
+  firstUnusableReport(batch) {
+    let reported = false;
+    for (const key of keysOf(batch))
+      reported ||= this.failures.get(key)?.unusableReported === true;
+    for (const key of keysOf(batch)) {
+      const known = this.failures.get(key) ?? { count: 0, retryAt: 0, unusableReported: false };
+      this.failures.set(key, { ...known, unusableReported: true });
+    }
+    return !reported;
+  }
+  forget(batch) {
+    for (const key of keysOf(batch))
+      this.failures.delete(key);
+  }
+  clear() {
+    this.failures.clear();
+  }
+}
+function* keysOf(batch) {
+  for (const call of batch.toolCalls)
+    yield occKey(call.toolCallId, call.resultTimestamp);
+}
+
+// src/summarize/flush-report.ts
+var SEP2 = " · ";
+function callsOf(processed, kind) {
+  let n = 0;
+  for (const p of processed)
+    if (p.kind === kind)
+      n += p.item.batch.toolCalls.length;
+  return n;
+}
+function summarizedPart(processed) {
+  let calls = 0;
+  let raw = 0;
+  let summary = 0;
+  for (const p of processed) {
+    if (p.kind !== "summarized" && p.kind !== "archived")
+      continue;
+    calls += p.item.batch.toolCalls.length;
+    raw += p.item.raw;
+    summary += p.summaryChars;
+  }
+  if (calls === 0)
+    return;
+  return `summarized ${plural(calls, "tool output")} (${compactTokens(raw)} → ${tokensText(summary)})`;
+}
+function unsummarizedParts(processed) {
+  let stale = 0;
+  let again = 0;
+  let raw = 0;
+  for (const p of processed) {
+    if (p.kind !== "unsummarized")
+      continue;
+    raw += p.item.raw;
+    for (const call of p.item.batch.toolCalls)
+      call.supersededBy ? stale++ : again++;
+  }
+  const parts = [];
+  if (again > 0)
+    parts.push(`archived ${plural(again, "output")} without a summary`);
+  if (stale > 0)
+    parts.push(`retired ${plural(stale, "stale output")}`);
+  if (parts.length > 0)
+    parts[parts.length - 1] += ` (${tokensText(raw)}, no summarizer call)`;
+  return parts;
+}
+function skippedParts(processed, minBatchChars) {
+  const parts = [];
+  const repeated = processed.reduce((n, p) => n + p.item.deduped.length, 0);
+  if (repeated > 0)
+    parts.push(`${plural(repeated, "repeated output")} pointed at ${repeated === 1 ? "its earlier copy" : "their earlier copies"}`);
+  const small = callsOf(processed, "trivial");
+  if (small > 0)
+    parts.push(`${plural(small, "small output")} (under ${minBatchChars} chars) left as ${small === 1 ? "it is" : "they are"}`);
+  const longer = callsOf(processed, "oversized");
+  if (longer > 0)
+    parts.push(`${plural(longer, "output")} kept whole: the summary came out longer`);
+  return parts;
+}
+function compressedPromptsText(blocks, archived) {
+  const into = blocks.length === 1 ? `into one summary block (${blocks[0]})` : `into one summary block each (${blocks.join(", ")})`;
+  const outputs = archived > 0 ? `, archiving ${plural(archived, "output")} in ${blocks.length === 1 ? "it" : "them"} without a summary` : "";
+  return `compressed the work of ${plural(blocks.length, "earlier prompt")} ${into}${outputs}`;
+}
+function flushReportLine(processed, chains, config) {
+  const summarized = summarizedPart(processed);
+  const unsummarized = unsummarizedParts(processed);
+  const skipped = config.quietOversizedSkips ? [] : skippedParts(processed, config.minBatchChars);
+  const compressed = chains.blocks.length > 0 ? [compressedPromptsText(chains.blocks, chains.archived)] : [];
+  const parts = [...summarized ? [summarized] : [], ...unsummarized, ...skipped, ...compressed];
+  if (parts.length === 0)
+    return;
+  const changedNothing = summarized === undefined && unsummarized.length === 0 && compressed.length === 0 && !processed.some((p) => p.item.deduped.length > 0);
+  return `pruner: ${changedNothing ? "nothing summarized: " : ""}${parts.join(SEP2)}`;
+}
+function archivedNotice(p) {
+  const refs = p.refs ?? [];
+  const span = refs.length > 1 ? `${refs[0]}-${refs[refs.length - 1]}` : refs[0] ?? "";
+  return `pruner: the summarizer could not summarize ${plural(p.item.batch.toolCalls.length, "tool output")} ` + `(${MAX_SUMMARY_ATTEMPTS} tries, or too big for one summarizer call); they were set aside with a plain listing ` + `instead and can still be read back as ${span}`;
+}
+function notifyArchived(ctx, processed) {
+  for (const p of processed)
+    if (p.kind === "archived")
+      safeNotify(ctx, archivedNotice(p), "warning");
+}
+function unusableNotice(item) {
+  return `pruner: the summarizer sent back an empty or cut-off summary for ${plural(item.batch.toolCalls.length, "tool output")}; ` + "it will try again, then set them aside with a plain listing";
+}
+function notifyUnusable(ctx, items) {
+  for (const item of items)
+    safeNotify(ctx, unusableNotice(item), "warning");
 }
 
 // src/ui/tree-browser.ts
@@ -4111,7 +4279,7 @@ var DESCRIBERS = {
   purgeErrorsCooldown: (c) => `How many turns after a failed tool call its long arguments are shrunk. Current value ${c.purgeErrors.cooldownTurns}.`,
   purgeErrorsMinArgChars: (c) => `Only argument strings of at least this many chars are shrunk. Current value ${c.purgeErrors.minArgChars}.`,
   protectedTools: (c) => `Outputs of these tools are never summarized. Current: ${listOrNone(c.protectedTools)}. ` + "Edit with /pruner protected-tools, or /pruner protected-tools <names, comma-separated>. Typical: todowrite, todoread.",
-  protectedPaths: (c) => "Tool calls whose args.path matches one of these globs are never summarized. " + `Current: ${listOrNone(c.protectedPaths)}. Edit with /pruner protected-paths (or give the globs, comma-separated; ` + '"none" turns path protection off). Default protects skill files and per-repo gauntlet overrides: ' + "**/skills/**/*.md, **/gauntlet-overrides.md."
+  protectedPaths: (c) => "Tool calls whose args.path matches one of these globs are never summarized. " + `Current: ${listOrNone(c.protectedPaths)}. Edit with /pruner protected-paths (or give the globs, comma-separated; ` + '"none" turns path protection off, "default" restores it). Default protects skill files and per-repo gauntlet overrides: ' + "**/skills/**/*.md, **/gauntlet-overrides.md."
 };
 function settingDescription(id, config) {
   return DESCRIBERS[id]?.(config) ?? "";
@@ -4221,7 +4389,7 @@ function firstToken(text) {
 }
 function parseNonNegativeInt(arg) {
   const n = Number.parseInt(arg, 10);
-  if (Number.isNaN(n) || n < 0)
+  if (!Number.isSafeInteger(n) || n < 0)
     return;
   return n === 0 ? 0 : n;
 }
@@ -4337,19 +4505,41 @@ var batchingCommand = async (deps, ctx, args) => {
   applyConfig(deps, ctx, { batchingMode: preset.value });
   confirm(deps, ctx, `Batching mode set to: ${preset.label}`);
 };
-function parseListEntry(text) {
-  if (CLEAR_WORDS.has(text.trim().toLowerCase()))
+function parseListEntry(text, key) {
+  const word = text.trim().toLowerCase();
+  if (CLEAR_WORDS.has(word))
     return [];
+  if (word === "default")
+    return [...DEFAULT_CONFIG[key]];
   return text.split(/[\s,]+/).filter((part) => part.length > 0);
+}
+var LITERAL_GLOB_CHARS = /[[\]{}]/;
+function checkGlobs(list) {
+  const literal = list.filter((glob) => LITERAL_GLOB_CHARS.test(glob));
+  if (literal.length === 0)
+    return;
+  return `${literal.join(", ")}: only *, ** and ? are wildcards in these globs, so [ ] { } match those characters ` + "themselves. Saved as given; /pruner protected-paths <globs> changes it.";
+}
+function checkToolNames(list, deps) {
+  let known;
+  try {
+    known = deps.pi.getAllTools().map((tool) => tool.name);
+  } catch {
+    return;
+  }
+  const unknown = list.filter((name) => !known.includes(name));
+  if (unknown.length === 0 || known.length === 0)
+    return;
+  return `pi has no tool named ${unknown.join(", ")} (its tools: ${known.join(", ")}). Saved anyway, in case an ` + "extension adds it later; /pruner protected-tools <names> changes it.";
 }
 function protectedListCommand(spec) {
   return async (deps, ctx, args) => {
     let list;
     if (args.length > 0) {
-      list = parseListEntry(args.join(" "));
+      list = parseListEntry(args.join(" "), spec.key);
     } else {
       const current = deps.currentConfig.value[spec.key];
-      const title = `${spec.label} (current: ${listOrNone(current)}) — enter ${spec.what} separated by commas; ` + '"none" clears the list, an empty entry keeps it';
+      const title = `${spec.label} (current: ${listOrNone(current)}) — enter ${spec.what} separated by commas; ` + '"none" clears the list, "default" restores the default one, an empty entry keeps it';
       const entered = await ctx.ui.input(title, current.join(", "));
       if (entered === undefined)
         return;
@@ -4357,21 +4547,26 @@ function protectedListCommand(spec) {
         info(ctx, `${spec.label} unchanged: ${listOrNone(current)}`);
         return;
       }
-      list = parseListEntry(entered);
+      list = parseListEntry(entered, spec.key);
     }
     applyConfig(deps, ctx, { [spec.key]: list });
     confirm(deps, ctx, `${spec.label}: ${listOrNone(list)}`);
+    const problem = spec.check(list, deps);
+    if (problem)
+      warn(ctx, problem);
   };
 }
 var protectedToolsCommand = protectedListCommand({
   key: "protectedTools",
   label: "Protected tools",
-  what: "tool names"
+  what: "tool names",
+  check: checkToolNames
 });
 var protectedPathsCommand = protectedListCommand({
   key: "protectedPaths",
   label: "Protected paths",
-  what: "globs"
+  what: "globs",
+  check: checkGlobs
 });
 var minBatchCharsCommand = async (deps, ctx, args) => {
   const arg = args[0];
@@ -4468,15 +4663,6 @@ var nowCommand = async (deps, ctx) => {
   if (notice)
     safeNotify2(ctx, notice.message, notice.type);
 };
-function reclaimedTokens(indexer, entries) {
-  let chars = 0;
-  for (const entry of entries) {
-    const keys = entry.droppedOccurrenceKeys ?? entry.droppedToolCallIds;
-    for (const record of indexer.lookupToolCalls(keys))
-      chars += record.resultText.length;
-  }
-  return estimateTokens(chars);
-}
 function keptNote(kept, graceTurns) {
   const parts = [];
   if (kept.alreadyCompressed > 0)
@@ -4492,22 +4678,28 @@ function keptNote(kept, graceTurns) {
     parts.push(`${plural(kept.underWay, "prompt")} still under way`);
   return parts.length > 0 ? `: ${parts.join("; ")}` : "";
 }
+function savingText(tokensFewer) {
+  if (tokensFewer === undefined)
+    return "";
+  if (tokensFewer <= 0)
+    return "; the next request is no smaller (its outputs were stubs already)";
+  return `; the next request is about ${tokenCountText(tokensFewer)} smaller`;
+}
 var compactCommand = async (deps, ctx) => {
-  let compressed;
-  let kept;
+  let result;
   try {
-    ({ compressedEntries: compressed, kept } = await deps.compactChains(ctx));
+    result = await deps.compactChains(ctx);
   } catch (err) {
     warn(ctx, `pruner: compact failed: ${errorMessage(err)}`);
     return;
   }
+  const compressed = result.compressedEntries;
   if (compressed.length === 0) {
-    showReport(deps.pi, ctx, `pruner: no earlier prompt's work left to compress${keptNote(kept, deps.currentConfig.value.recoveryGraceTurns)}`);
+    showReport(deps.pi, ctx, `pruner: no earlier prompt's work left to compress${keptNote(result.kept, deps.currentConfig.value.recoveryGraceTurns)}`);
     return;
   }
-  const blocks = compressed.map((entry) => entry.blockId).join(", ");
-  const tokens = reclaimedTokens(deps.indexer, compressed);
-  showReport(deps.pi, ctx, `pruner: compressed the work of ${plural(compressed.length, "earlier prompt")} (${blocks}), about ${formatCompactCount(tokens)} tokens fewer`);
+  const line = compressedPromptsText(compressed.map((entry) => entry.blockId), result.archived ?? 0);
+  showReport(deps.pi, ctx, `pruner: ${line}${savingText(result.tokensFewer)}`);
 };
 var treeCommand = async (deps, ctx) => {
   const roots = buildPruneTree(ctx, deps.indexer);
@@ -4574,9 +4766,9 @@ var USAGE = [
   ["/pruner tree", "Browse the summarized tool outputs; Ctrl-O opens the selected summary"],
   ["/pruner now", "Summarize the waiting tool outputs right away, with live progress"],
   ["/pruner protected-tools", "Edit the tools whose outputs are never summarized"],
-  ["/pruner protected-tools <names>", "Set that list directly (comma or space separated; none clears it)"],
+  ["/pruner protected-tools <names>", "Set that list directly (comma or space separated; none clears it, default restores it)"],
   ["/pruner protected-paths", "Edit the file globs whose reads are never summarized"],
-  ["/pruner protected-paths <globs>", "Set those globs directly (comma or space separated; none clears them)"],
+  ["/pruner protected-paths <globs>", "Set those globs directly (comma or space separated; none clears them, default restores them)"],
   ["/pruner min-batch-chars", "Show the size under which a turn's outputs are left as they are"],
   ["/pruner min-batch-chars <n>", "Set that size in characters (0 summarizes everything)"],
   ["/pruner recovery-grace", "Show for how many of your messages a recovered output stays whole"],
@@ -8913,6 +9105,13 @@ var requestSizes = new WeakMap;
 function requestSizesOf(result) {
   return requestSizes.get(result);
 }
+function sizeMessages(messages) {
+  let elements = 0;
+  for (const msg of messages)
+    elements += elementChars(msg);
+  return jsonArrayLength(elements, messages.length);
+}
+
 class InputFacts {
   orphans = new OrphanCheck;
   errored = false;
@@ -10873,9 +11072,21 @@ var HANDLERS = new Map([
 function firstToken2(text) {
   return text.trim().split(/\s+/)[0] || undefined;
 }
+var MAX_ARGS = new Map([
+  ...["settings", "on", "off", "status", "stats", "tree", "now", "compact", "help"].map((name) => [name, 0]),
+  ...["thinking", "prune-on", "batching", "min-batch-chars", "recovery-grace", "dedup"].map((name) => [name, 1])
+]);
+function extraWordsNotice(subcommand, args) {
+  const max = MAX_ARGS.get(subcommand);
+  if (max === undefined || args.length <= max)
+    return;
+  const takes = max === 0 ? "takes no arguments" : "takes one argument";
+  const extra = args.slice(max).join(" ");
+  return `pruner: /pruner ${subcommand} ${takes}, so nothing was done ("${extra}" is more than it reads). Run /pruner help for usage.`;
+}
 async function runPruner(deps, args, ctx) {
   const parts = (args ?? "").trim().split(/\s+/);
-  let subcommand = parts[0] || undefined;
+  let subcommand = parts[0]?.toLowerCase() || undefined;
   let subArgs = parts.slice(1);
   if (!subcommand) {
     const choice = await ctx.ui.select("pruner — choose a subcommand", SUBCOMMANDS.map((entry) => entry.label));
@@ -10888,7 +11099,12 @@ async function runPruner(deps, args, ctx) {
   }
   const handler = HANDLERS.get(subcommand);
   if (!handler) {
-    safeNotify2(ctx, `Unknown subcommand: "${subcommand}". Run /pruner help for usage.`);
+    safeNotify2(ctx, `Unknown subcommand: "${parts[0] || subcommand}". Run /pruner help for usage.`);
+    return;
+  }
+  const extra = extraWordsNotice(subcommand, subArgs);
+  if (extra) {
+    safeNotify2(ctx, extra, "warning");
     return;
   }
   await handler(deps, ctx, subArgs);
@@ -11031,61 +11247,6 @@ class PruneFrontierTracker {
     if (this.current)
       pi.appendEntry(CUSTOM_TYPE_FRONTIER, this.current);
   }
-}
-
-// src/summarize/retry-ledger.ts
-var MAX_SUMMARY_ATTEMPTS = 3;
-var RETRY_BACKOFF_MS = 30000;
-
-class RetryLedger {
-  failures = new Map;
-  status(batch, now) {
-    let count = 0;
-    let retryAt = 0;
-    for (const key of keysOf(batch)) {
-      const known = this.failures.get(key);
-      if (!known)
-        continue;
-      count = Math.max(count, known.count);
-      retryAt = Math.max(retryAt, known.retryAt);
-    }
-    if (count >= MAX_SUMMARY_ATTEMPTS)
-      return "exhausted";
-    return count > 0 && now < retryAt ? "backoff" : "ready";
-  }
-  recordFailure(batch, now) {
-    let count = 0;
-    for (const key of keysOf(batch))
-      count = Math.max(count, this.failures.get(key)?.count ?? 0);
-    count += 1;
-    const retryAt = now + RETRY_BACKOFF_MS * 2 ** (count - 1);
-    for (const key of keysOf(batch)) {
-      const known = this.failures.get(key);
-      this.failures.set(key, { count, retryAt, unusableReported: known?.unusableReported ?? false });
-    }
-    return count >= MAX_SUMMARY_ATTEMPTS ? "exhausted" : "backoff";
-  }
-  firstUnusableReport(batch) {
-    let reported = false;
-    for (const key of keysOf(batch))
-      reported ||= this.failures.get(key)?.unusableReported === true;
-    for (const key of keysOf(batch)) {
-      const known = this.failures.get(key) ?? { count: 0, retryAt: 0, unusableReported: false };
-      this.failures.set(key, { ...known, unusableReported: true });
-    }
-    return !reported;
-  }
-  forget(batch) {
-    for (const key of keysOf(batch))
-      this.failures.delete(key);
-  }
-  clear() {
-    this.failures.clear();
-  }
-}
-function* keysOf(batch) {
-  for (const call of batch.toolCalls)
-    yield occKey(call.toolCallId, call.resultTimestamp);
 }
 
 // src/economics/cache-tracker.ts
@@ -11380,6 +11541,7 @@ function measureNextRequest(state, ctx, closingMessage) {
   const shown = requestSizesOf(result);
   if (shown)
     state.stats.setLiveReclaim(shown.beforeChars, shown.afterChars);
+  return shown ? shown.afterChars : sizeMessages(result.messages);
 }
 
 // src/host/safe-points.ts
@@ -11858,7 +12020,8 @@ function createExtensionState(pi, files = nodeSidecarFiles) {
         measureNextRequest(state, ctx, closingMessage);
         refreshStatus2(state, ctx);
       },
-      show: (ctx, text) => showStatusText(state, ctx, text)
+      show: (ctx, text) => showStatusText(state, ctx, text),
+      measure: (ctx) => measureNextRequest(state, ctx)
     },
     report: { show: (ctx, text) => showReport(pi, ctx, text) },
     files,
@@ -11866,92 +12029,6 @@ function createExtensionState(pi, files = nodeSidecarFiles) {
     metricsSnapshot: (ctx) => computeMetricsSnapshot(state, ctx)
   };
   return state;
-}
-
-// src/summarize/flush-report.ts
-var SEP2 = " · ";
-function callsOf(processed, kind) {
-  let n = 0;
-  for (const p of processed)
-    if (p.kind === kind)
-      n += p.item.batch.toolCalls.length;
-  return n;
-}
-function summarizedPart(processed) {
-  let calls = 0;
-  let raw = 0;
-  let summary = 0;
-  for (const p of processed) {
-    if (p.kind !== "summarized" && p.kind !== "archived")
-      continue;
-    calls += p.item.batch.toolCalls.length;
-    raw += p.item.raw;
-    summary += p.summaryChars;
-  }
-  if (calls === 0)
-    return;
-  return `summarized ${plural(calls, "tool output")} (${compactTokens(raw)} → ${tokensText(summary)})`;
-}
-function unsummarizedParts(processed) {
-  let stale = 0;
-  let again = 0;
-  let raw = 0;
-  for (const p of processed) {
-    if (p.kind !== "unsummarized")
-      continue;
-    raw += p.item.raw;
-    for (const call of p.item.batch.toolCalls)
-      call.supersededBy ? stale++ : again++;
-  }
-  const parts = [];
-  if (again > 0)
-    parts.push(`archived ${plural(again, "output")} without a summary`);
-  if (stale > 0)
-    parts.push(`retired ${plural(stale, "stale output")}`);
-  if (parts.length > 0)
-    parts[parts.length - 1] += ` (${tokensText(raw)}, no summarizer call)`;
-  return parts;
-}
-function skippedParts(processed, minBatchChars) {
-  const parts = [];
-  const repeated = processed.reduce((n, p) => n + p.item.deduped.length, 0);
-  if (repeated > 0)
-    parts.push(`${plural(repeated, "repeated output")} pointed at ${repeated === 1 ? "its earlier copy" : "their earlier copies"}`);
-  const small = callsOf(processed, "trivial");
-  if (small > 0)
-    parts.push(`${plural(small, "small output")} (under ${minBatchChars} chars) left as ${small === 1 ? "it is" : "they are"}`);
-  const longer = callsOf(processed, "oversized");
-  if (longer > 0)
-    parts.push(`${plural(longer, "output")} kept whole: the summary came out longer`);
-  return parts;
-}
-function flushReportLine(processed, compressedBlocks, config) {
-  const summarized = summarizedPart(processed);
-  const unsummarized = unsummarizedParts(processed);
-  const skipped = config.quietOversizedSkips ? [] : skippedParts(processed, config.minBatchChars);
-  const compressed = compressedBlocks.length > 0 ? [`compressed the work of ${plural(compressedBlocks.length, "earlier prompt")} (${compressedBlocks.join(", ")})`] : [];
-  const parts = [...summarized ? [summarized] : [], ...unsummarized, ...skipped, ...compressed];
-  if (parts.length === 0)
-    return;
-  const changedNothing = summarized === undefined && unsummarized.length === 0 && compressed.length === 0 && !processed.some((p) => p.item.deduped.length > 0);
-  return `pruner: ${changedNothing ? "nothing summarized: " : ""}${parts.join(SEP2)}`;
-}
-function archivedNotice(p) {
-  const refs = p.refs ?? [];
-  const span = refs.length > 1 ? `${refs[0]}-${refs[refs.length - 1]}` : refs[0] ?? "";
-  return `pruner: the summarizer could not summarize ${plural(p.item.batch.toolCalls.length, "tool output")} ` + `(${MAX_SUMMARY_ATTEMPTS} tries, or too big for one summarizer call); they were set aside with a plain listing ` + `instead and can still be read back as ${span}`;
-}
-function notifyArchived(ctx, processed) {
-  for (const p of processed)
-    if (p.kind === "archived")
-      safeNotify(ctx, archivedNotice(p), "warning");
-}
-function unusableNotice(item) {
-  return `pruner: the summarizer sent back an empty or cut-off summary for ${plural(item.batch.toolCalls.length, "tool output")}; ` + "it will try again, then set them aside with a plain listing";
-}
-function notifyUnusable(ctx, items) {
-  for (const item of items)
-    safeNotify(ctx, unusableNotice(item), "warning");
 }
 
 // src/summarize/flush-persist.ts
@@ -12360,14 +12437,14 @@ async function processBatches(state, ctx, options, delivery, prepared, attempt, 
   }
   ignoreStale(() => state.status.refresh(ctx, options.closingMessage));
   ignoreStale(() => emitExternalCost(state.pi, state.stats));
-  const compressedBlocks = chainMessages ? await compressAfterFlush(state, ctx, chainMessages, {
+  const chains = chainMessages ? await compressAfterFlush(state, ctx, chainMessages, {
     closingMessage: options.closingMessage,
     appendEntry: delivery.appendEntry,
     heldKeys: keysOf2(outcome.unresolved.map((p) => p.batch)),
     signal: options.signal
-  }) : [];
+  }) : { blocks: [], archived: 0 };
   const totals = totalsOf(processed);
-  const line = flushReportLine(processed, compressedBlocks, config);
+  const line = flushReportLine(processed, chains, config);
   if (line)
     ignoreStale(() => state.report.show(ctx, line));
   notifyArchived(ctx, processed);
@@ -12756,13 +12833,13 @@ function policyView(state, ctx) {
 }
 function archivedCounts(state) {
   const counts = { summarized: 0, withoutSummary: 0, stale: 0 };
-  for (const record of state.indexer.getIndex().values()) {
+  for (const [key, record] of state.indexer.getIndex()) {
     if (record.supersededBy !== undefined)
       counts.stale++;
-    else if (record.unsummarized === true)
-      counts.withoutSummary++;
-    else
+    else if (state.indexer.hasPerBatchSummaryCoveringAny([key]))
       counts.summarized++;
+    else
+      counts.withoutSummary++;
   }
   return counts;
 }

@@ -42,6 +42,8 @@ function uiRecorder(extra: Record<string, unknown> = {}) {
   return { ctx: { ui } as any, events, notes };
 }
 
+const NOTHING_KEPT = { alreadyCompressed: 0, underWay: 0, noToolCalls: 0, readBack: 0, nothingArchivable: 0 };
+
 describe("/pruner now", () => {
   test("an empty capture still runs one manual flush after the nothing-pending notice (#1)", async () => {
     const h = harness();
@@ -170,23 +172,21 @@ describe("/pruner compact", () => {
     expect(notes).toEqual([["pruner: no earlier prompt's work left to compress", "info"]]);
   });
 
-  test("compressed chains report block ids and the token estimate of their outputs, even while disabled", async () => {
-    const lookups: string[][] = [];
-    const indexer = {
-      lookupToolCalls: (keys: string[]) => {
-        lookups.push(keys);
-        return keys.map((k) => ({ resultText: k === "a@1" ? "x".repeat(10) : "y".repeat(3) }));
-      },
-    };
-    const entries = [
-      { blockId: "b1", droppedOccurrenceKeys: ["a@1"], droppedToolCallIds: ["a"] },
-      { blockId: "b2", droppedToolCallIds: ["legacy"] },
-    ];
-    const h = harness({ config: { enabled: false }, indexer, compact: async () => ({ compressedEntries: entries, kept: { alreadyCompressed: 0, underWay: 0, noToolCalls: 0, readBack: 0, nothingArchivable: 0 } }) });
+  test("compressed prompts report their summary blocks and the footer's own change of the next request, even while disabled (issue 36, point 1)", async () => {
+    const entries = [{ blockId: "b1", droppedToolCallIds: ["a"] }, { blockId: "b2", droppedToolCallIds: ["b"] }];
+    const compact = async () => ({ compressedEntries: entries, kept: NOTHING_KEPT, archived: 0, tokensFewer: 3400 });
     const { ctx, notes } = uiRecorder();
-    await h.run("compact", ctx);
-    expect(lookups).toEqual([["a@1"], ["legacy"]]);
-    expect(notes).toEqual([["pruner: compressed the work of 2 earlier prompts (b1, b2), about 3 tokens fewer", "info"]]);
+    await harness({ config: { enabled: false }, compact }).run("compact", ctx);
+    expect(notes).toEqual([["pruner: compressed the work of 2 earlier prompts into one summary block each (b1, b2); the next request is about 3.4k tokens smaller", "info"]]);
+  });
+
+  test("outputs archived by the compaction are counted, and a compaction of stubs only says the request is no smaller (issue 36, point 5)", async () => {
+    const compact = async () => ({ compressedEntries: [{ blockId: "b4", droppedToolCallIds: ["a"] }], kept: NOTHING_KEPT, archived: 2, tokensFewer: 0 });
+    const { ctx, notes } = uiRecorder();
+    await harness({ compact }).run("compact", ctx);
+    expect(notes).toEqual([
+      ["pruner: compressed the work of 1 earlier prompt into one summary block (b4), archiving 2 outputs in it without a summary; the next request is no smaller (its outputs were stubs already)", "info"],
+    ]);
   });
 
   test("a compaction failure is a warning", async () => {

@@ -3,17 +3,15 @@
  * live progress), `compact` (retroactive chain compression) and `tree`
  * (pruned tool-call browser).
  */
-import { estimateTokens } from "../figures.js";
+import { tokenCountText } from "../figures.js";
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { errorMessage, info, refreshStatus, safeNotify, warn } from "./command-context.js";
-import type { FlushResultLike, NotifyType, SubcommandHandler } from "./command-context.js";
+import type { CompactResult, FlushResultLike, NotifyType, SubcommandHandler } from "./command-context.js";
 import { openProgressWidget } from "../ui/command-progress.js";
-import type { ToolCallIndexer } from "../archive/indexer.js";
 import { plural } from "../plural.js";
-import { formatCompactCount } from "../summarize/stats.js";
+import { compressedPromptsText } from "../summarize/flush-report.js";
 import { showReport } from "../ui/report.js";
 import { buildPruneTree, showTreeBrowser } from "../ui/tree-browser.js";
-import type { ChainCompressionEntry } from "../types.js";
 import type { KeptPrompts } from "../summarize/chain-pass.js";
 import { messagesWord } from "./command-config.js";
 
@@ -68,14 +66,6 @@ export const nowCommand: SubcommandHandler = async (deps, ctx) => {
   if (notice) safeNotify(ctx, notice.message, notice.type);
 };
 
-function reclaimedTokens(indexer: ToolCallIndexer, entries: ChainCompressionEntry[]): number {
-  let chars = 0;
-  for (const entry of entries) {
-    const keys = entry.droppedOccurrenceKeys ?? entry.droppedToolCallIds;
-    for (const record of indexer.lookupToolCalls(keys)) chars += record.resultText.length;
-  }
-  return estimateTokens(chars);
-}
 
 /** Why the prompts left on the branch stay whole, so "nothing to compress" is never a riddle. */
 function keptNote(kept: KeptPrompts, graceTurns: number): string {
@@ -90,22 +80,28 @@ function keptNote(kept: KeptPrompts, graceTurns: number): string {
   return parts.length > 0 ? `: ${parts.join("; ")}` : "";
 }
 
+/** The next request's change, as the footer's figure moved: the compressed blocks' raw outputs were mostly stubs already. */
+function savingText(tokensFewer: number | undefined): string {
+  if (tokensFewer === undefined) return "";
+  if (tokensFewer <= 0) return "; the next request is no smaller (its outputs were stubs already)";
+  return `; the next request is about ${tokenCountText(tokensFewer)} smaller`;
+}
+
 export const compactCommand: SubcommandHandler = async (deps, ctx) => {
-  let compressed: ChainCompressionEntry[];
-  let kept: KeptPrompts;
+  let result: CompactResult;
   try {
-    ({ compressedEntries: compressed, kept } = await deps.compactChains(ctx));
+    result = await deps.compactChains(ctx);
   } catch (err) {
     warn(ctx, `pruner: compact failed: ${errorMessage(err)}`);
     return;
   }
+  const compressed = result.compressedEntries;
   if (compressed.length === 0) {
-    showReport(deps.pi, ctx, `pruner: no earlier prompt's work left to compress${keptNote(kept, deps.currentConfig.value.recoveryGraceTurns)}`);
+    showReport(deps.pi, ctx, `pruner: no earlier prompt's work left to compress${keptNote(result.kept, deps.currentConfig.value.recoveryGraceTurns)}`);
     return;
   }
-  const blocks = compressed.map((entry) => entry.blockId).join(", ");
-  const tokens = reclaimedTokens(deps.indexer, compressed);
-  showReport(deps.pi, ctx, `pruner: compressed the work of ${plural(compressed.length, "earlier prompt")} (${blocks}), about ${formatCompactCount(tokens)} tokens fewer`);
+  const line = compressedPromptsText(compressed.map((entry) => entry.blockId), result.archived ?? 0);
+  showReport(deps.pi, ctx, `pruner: ${line}${savingText(result.tokensFewer)}`);
 };
 
 export const treeCommand: SubcommandHandler = async (deps, ctx: ExtensionCommandContext) => {

@@ -19,11 +19,12 @@ async function run(
   ui: Record<string, unknown> = {},
   settingsText?: string,
   ctxFields: Record<string, unknown> = {},
+  piFields: Record<string, unknown> = {},
 ) {
   const dir = await agentDirs.fresh();
   if (settingsText !== undefined) await writeFile(join(dir, "settings.json"), settingsText);
   let spec: any;
-  const pi = { registerCommand: (_n: string, s: any) => (spec = s), registerMessageRenderer: () => {} } as any;
+  const pi = { registerCommand: (_n: string, s: any) => (spec = s), registerMessageRenderer: () => {}, ...piFields } as any;
   const box = { value: { ...DEFAULT_CONFIG, enabled: true, ...config } as any };
   const original = box.value;
   registerCommands(pi, box, async () => ({ ok: false, reason: "empty" }), () => [], () => ({}) as any, () => undefined, {} as any, async () => ({ compressedEntries: [], kept: { alreadyCompressed: 0, underWay: 0, noToolCalls: 0, readBack: 0, nothingArchivable: 0 } }));
@@ -380,7 +381,50 @@ describe("protected-tools and protected-paths", () => {
   });
 });
 
+describe("protected lists: defaults and checks (issue 36, point 15)", () => {
+  test("default restores the default globs after none cleared them, instead of storing a glob named default", async () => {
+    const r = await run("protected-paths default", { protectedPaths: [] });
+    expect(r.config.protectedPaths).toEqual(DEFAULT_CONFIG.protectedPaths);
+    expect(r.notes).toEqual([["Protected paths: **/skills/**/*.md, **/gauntlet-overrides.md", "info"]]);
+  });
+
+  test("default works interactively and for tools too", async () => {
+    const r = await run("protected-tools", { protectedTools: ["bash"] }, { input: async () => "Default" });
+    expect(r.config.protectedTools).toEqual(DEFAULT_CONFIG.protectedTools);
+  });
+
+  test("a glob with a bracket is saved with a warning that brackets match themselves", async () => {
+    const r = await run("protected-paths [unclosed docs/*.md");
+    expect(r.config.protectedPaths).toEqual(["[unclosed", "docs/*.md"]);
+    expect(r.notes[1]).toEqual([
+      "[unclosed: only *, ** and ? are wildcards in these globs, so [ ] { } match those characters themselves. Saved as given; /pruner protected-paths <globs> changes it.",
+      "warning",
+    ]);
+  });
+
+  test("a tool name pi does not have is saved with a warning naming the tools it has", async () => {
+    const tools = { getAllTools: () => [{ name: "bash" }, { name: "read" }] };
+    const r = await run("protected-tools read nosuchtool", {}, {}, undefined, {}, tools);
+    expect(r.config.protectedTools).toEqual(["read", "nosuchtool"]);
+    expect(r.notes[1]).toEqual([
+      "pi has no tool named nosuchtool (its tools: bash, read). Saved anyway, in case an extension adds it later; /pruner protected-tools <names> changes it.",
+      "warning",
+    ]);
+  });
+
+  test("tool names pi has get no warning", async () => {
+    const r = await run("protected-tools read", {}, {}, undefined, {}, { getAllTools: () => [{ name: "read" }] });
+    expect(r.notes).toEqual([["Protected tools: read", "info"]]);
+  });
+});
+
 describe("min-batch-chars", () => {
+  test("a number too big to hold exactly is refused, not saved rounded (issue 36, point 15)", async () => {
+    const r = await run("min-batch-chars 99999999999999999999");
+    expectUnchanged(r);
+    expect(r.notes).toEqual([['Invalid min-batch-chars: "99999999999999999999". Expected a whole number of characters, 0 or more (0 summarizes everything).', "warning"]]);
+  });
+
   test("without an argument it prints the threshold", async () => {
     expect((await run("min-batch-chars")).notes).toEqual([["Tool turns whose outputs add up to fewer than 1000 characters are left as they are.", "info"]]);
     expect((await run("min-batch-chars", { minBatchChars: 0 })).notes).toEqual([["Every tool turn's outputs are summarized, however small (min-batch-chars 0).", "info"]]);

@@ -6,11 +6,11 @@
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { applyConfig, confirm, info, onOff, refreshStatus, warn } from "./command-context.js";
-import type { SubcommandHandler } from "./command-context.js";
+import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { dedupDescription, listOrNone } from "./command-descriptions.js";
 import { checkModel, exampleModel, keysForBareId } from "./model-check.js";
 import { lacksCredentials, loginFix } from "../summarize/model-credentials.js";
-import { BATCHING_MODES, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS } from "../types.js";
+import { BATCHING_MODES, DEFAULT_CONFIG, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS } from "../types.js";
 import type { BatchingMode, PresetOption, PruneOn, SummarizerThinking } from "../types.js";
 import { clearBootWidget } from "../ui/boot-widget.js";
 
@@ -31,10 +31,10 @@ function firstToken(text: string): string {
   return text.trim().split(/\s+/)[0] ?? "";
 }
 
-/** `parseInt` semantics ("12abc" -> 12); undefined for NaN or negatives. */
+/** `parseInt` semantics ("12abc" -> 12); undefined for NaN, negatives and numbers too big to hold exactly. */
 function parseNonNegativeInt(arg: string): number | undefined {
   const n = Number.parseInt(arg, 10);
-  if (Number.isNaN(n) || n < 0) return undefined;
+  if (!Number.isSafeInteger(n) || n < 0) return undefined;
   return n === 0 ? 0 : n;
 }
 
@@ -177,8 +177,10 @@ export const batchingCommand: SubcommandHandler = async (deps, ctx, args) => {
   confirm(deps, ctx, `Batching mode set to: ${preset.label}`);
 };
 
-function parseListEntry(text: string): string[] {
-  if (CLEAR_WORDS.has(text.trim().toLowerCase())) return [];
+function parseListEntry(text: string, key: ListSpec["key"]): string[] {
+  const word = text.trim().toLowerCase();
+  if (CLEAR_WORDS.has(word)) return [];
+  if (word === "default") return [...DEFAULT_CONFIG[key]];
   return text.split(/[\s,]+/).filter((part) => part.length > 0);
 }
 
@@ -186,29 +188,60 @@ interface ListSpec {
   key: "protectedTools" | "protectedPaths";
   label: string;
   what: string;
+  /** What is wrong with the entries, in a warning; undefined when nothing is. */
+  check: (list: string[], deps: CommandDeps) => string | undefined;
+}
+
+/** Only `*`, `**` and `?` are wildcards in these globs; brackets and braces match themselves. */
+const LITERAL_GLOB_CHARS = /[[\]{}]/;
+
+function checkGlobs(list: string[]): string | undefined {
+  const literal = list.filter((glob) => LITERAL_GLOB_CHARS.test(glob));
+  if (literal.length === 0) return undefined;
+  return (
+    `${literal.join(", ")}: only *, ** and ? are wildcards in these globs, so [ ] { } match those characters ` +
+    "themselves. Saved as given; /pruner protected-paths <globs> changes it."
+  );
+}
+
+function checkToolNames(list: string[], deps: CommandDeps): string | undefined {
+  let known: string[];
+  try {
+    known = deps.pi.getAllTools().map((tool) => tool.name);
+  } catch {
+    return undefined;
+  }
+  const unknown = list.filter((name) => !known.includes(name));
+  if (unknown.length === 0 || known.length === 0) return undefined;
+  return (
+    `pi has no tool named ${unknown.join(", ")} (its tools: ${known.join(", ")}). Saved anyway, in case an ` +
+    "extension adds it later; /pruner protected-tools <names> changes it."
+  );
 }
 
 function protectedListCommand(spec: ListSpec): SubcommandHandler {
   return async (deps, ctx, args) => {
     let list: string[];
     if (args.length > 0) {
-      list = parseListEntry(args.join(" "));
+      list = parseListEntry(args.join(" "), spec.key);
     } else {
       const current = deps.currentConfig.value[spec.key];
       // pi 1.6.0 ignores input()'s second argument, so the title carries the current value.
       const title =
         `${spec.label} (current: ${listOrNone(current)}) — enter ${spec.what} separated by commas; ` +
-        '"none" clears the list, an empty entry keeps it';
+        '"none" clears the list, "default" restores the default one, an empty entry keeps it';
       const entered = await ctx.ui.input(title, current.join(", "));
       if (entered === undefined) return;
       if (entered.trim() === "") {
         info(ctx, `${spec.label} unchanged: ${listOrNone(current)}`);
         return;
       }
-      list = parseListEntry(entered);
+      list = parseListEntry(entered, spec.key);
     }
     applyConfig(deps, ctx, { [spec.key]: list });
     confirm(deps, ctx, `${spec.label}: ${listOrNone(list)}`);
+    const problem = spec.check(list, deps);
+    if (problem) warn(ctx, problem);
   };
 }
 
@@ -216,12 +249,14 @@ export const protectedToolsCommand = protectedListCommand({
   key: "protectedTools",
   label: "Protected tools",
   what: "tool names",
+  check: checkToolNames,
 });
 
 export const protectedPathsCommand = protectedListCommand({
   key: "protectedPaths",
   label: "Protected paths",
   what: "globs",
+  check: checkGlobs,
 });
 
 export const minBatchCharsCommand: SubcommandHandler = async (deps, ctx, args) => {

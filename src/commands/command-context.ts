@@ -28,6 +28,10 @@ export type FlushResultLike = FlushResult;
 export interface CompactResult {
   compressedEntries: ChainCompressionEntry[];
   kept: KeptPrompts;
+  /** Outputs archived with the compressed prompts, with no summary of their own (0 when absent). */
+  archived?: number;
+  /** The footer's request figure before the compaction less the one after; absent when not measured. */
+  tokensFewer?: number;
 }
 
 export type NotifyType = "info" | "warning" | "error";

@@ -169,7 +169,7 @@ const DESCRIBERS: Record<string, Describer> = {
   protectedPaths: (c) =>
     "Tool calls whose args.path matches one of these globs are never summarized. " +
     `Current: ${listOrNone(c.protectedPaths)}. Edit with /pruner protected-paths (or give the globs, comma-separated; ` +
-    '"none" turns path protection off). Default protects skill files and per-repo gauntlet overrides: ' +
+    '"none" turns path protection off, "default" restores it). Default protects skill files and per-repo gauntlet overrides: ' +
     "**/skills/**/*.md, **/gauntlet-overrides.md.",
 };
 

@@ -257,6 +257,32 @@ describe("dispatch", () => {
     expect(notes).toEqual([{ message: 'Unknown subcommand: "frob". Run /pruner help for usage.', type: undefined, argCount: 1 }]);
   });
 
+  test("a subcommand in capitals, as the footer writes ON, is the same subcommand (issue 36, point 15)", async () => {
+    const h = harness({ config: { enabled: false } });
+    const { ctx } = fakeCtx({ setStatus: () => {} });
+    await h.run("ON", ctx);
+    expect(h.box.value.enabled).toBe(true);
+  });
+
+  test("extra words are refused and nothing runs: /pruner off now neither turns pruning off nor flushes (issue 36, point 15)", async () => {
+    const h = harness();
+    const { ctx, notes } = fakeCtx();
+    await h.run("off now", ctx);
+    expect(h.box.value.enabled).toBe(true);
+    expect(h.flushPending).not.toHaveBeenCalled();
+    expect(notes).toEqual([
+      { message: 'pruner: /pruner off takes no arguments, so nothing was done ("now" is more than it reads). Run /pruner help for usage.', type: "warning", argCount: 2 },
+    ]);
+  });
+
+  test("a one-argument subcommand refuses a second word", async () => {
+    const h = harness();
+    const { ctx, notes } = fakeCtx();
+    await h.run("thinking low high", ctx);
+    expect(h.box.value.summarizerThinking).toBe(DEFAULT_CONFIG.summarizerThinking);
+    expect(notes[0]!.message).toBe('pruner: /pruner thinking takes one argument, so nothing was done ("high" is more than it reads). Run /pruner help for usage.');
+  });
+
   test("a bare /pruner opens the picker and runs the chosen subcommand (#26)", async () => {
     const h = harness();
     const seen: any[] = [];

@@ -75,9 +75,25 @@ function firstToken(text: string): string | undefined {
   return text.trim().split(/\s+/)[0] || undefined;
 }
 
+/** Arguments each subcommand reads; the others (model, the protected lists, report) check their own. */
+const MAX_ARGS = new Map<string, number>([
+  ...["settings", "on", "off", "status", "stats", "tree", "now", "compact", "help"].map((name) => [name, 0] as const),
+  ...["thinking", "prune-on", "batching", "min-batch-chars", "recovery-grace", "dedup"].map((name) => [name, 1] as const),
+]);
+
+/** Words a subcommand would not read: refused whole, so `/pruner off now` neither turns pruning off nor runs now. */
+function extraWordsNotice(subcommand: string, args: string[]): string | undefined {
+  const max = MAX_ARGS.get(subcommand);
+  if (max === undefined || args.length <= max) return undefined;
+  const takes = max === 0 ? "takes no arguments" : "takes one argument";
+  const extra = args.slice(max).join(" ");
+  return `pruner: /pruner ${subcommand} ${takes}, so nothing was done ("${extra}" is more than it reads). Run /pruner help for usage.`;
+}
+
 async function runPruner(deps: CommandDeps, args: string, ctx: ExtensionCommandContext): Promise<void> {
   const parts = (args ?? "").trim().split(/\s+/);
-  let subcommand = parts[0] || undefined;
+  // The footer says ON and OFF in capitals; the subcommand is the same word.
+  let subcommand = parts[0]?.toLowerCase() || undefined;
   let subArgs = parts.slice(1);
   if (!subcommand) {
     const choice = await ctx.ui.select(
@@ -91,7 +107,12 @@ async function runPruner(deps: CommandDeps, args: string, ctx: ExtensionCommandC
   }
   const handler = HANDLERS.get(subcommand);
   if (!handler) {
-    safeNotify(ctx, `Unknown subcommand: "${subcommand}". Run /pruner help for usage.`);
+    safeNotify(ctx, `Unknown subcommand: "${parts[0] || subcommand}". Run /pruner help for usage.`);
+    return;
+  }
+  const extra = extraWordsNotice(subcommand, subArgs);
+  if (extra) {
+    safeNotify(ctx, extra, "warning");
     return;
   }
   await handler(deps, ctx, subArgs);

@@ -86,6 +86,7 @@ export function createExtensionState(pi: ExtensionAPI, files: SidecarFiles = nod
         refreshStatus(state, ctx);
       },
       show: (ctx, text) => showStatusText(state, ctx, text),
+      measure: (ctx) => measureNextRequest(state, ctx),
     },
     report: { show: (ctx, text) => showReport(pi, ctx, text) },
     files,

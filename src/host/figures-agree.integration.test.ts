@@ -146,3 +146,47 @@ describe("every surface names the context the provider receives the same way", (
     expect(k(b.after) - k(a.after)).toBeCloseTo(10_000, -2);
   });
 });
+
+const tokensOf = (figure: string) => Number.parseFloat(figure) * (figure.endsWith("k") ? 1000 : figure.endsWith("M") ? 1_000_000 : 1);
+const WIDE_WINDOW = { enabled: true, rollingWindow: 10, stripFinalAssistantThinking: true, fuseRangeSummary: false };
+
+describe("/pruner compact and the counts agree with the footer and the flush lines (issue 36)", () => {
+  test("point 1: the tokens compact says it saved are the footer's own change of the next request", async () => {
+    settings(WIDE_WINDOW);
+    const sim = await startSim();
+    for (const tag of ["A", "B", "C"]) await sim.prompt({ turns: [[{ id: tag, text: output(tag) }]], final: `${tag} done.` });
+    await pruner(sim, "status");
+    const before = footerReclaim(sim);
+    await pruner(sim, "compact");
+    const line = lastNotice(sim);
+    const claimed = /the next request is about (\S+) tokens? smaller/.exec(line);
+    expect(claimed).not.toBeNull();
+    const after = footerReclaim(sim);
+    expect(after.before).toBe(before.before);
+    // The footer shows tenths of thousands: the claim matches its change within that rounding.
+    expect(Math.abs(tokensOf(claimed![1]!) - (tokensOf(before.after) - tokensOf(after.after)))).toBeLessThanOrEqual(100);
+    await sim.render();
+    expect(footerReclaim(sim)).toEqual(after);
+  });
+
+  test("point 5: status counts as summarized what the flush lines summarized, and the small outputs compact archived apart", async () => {
+    const agent = makeAgentDir({ enabled: true, minBatchChars: 1000, chainCompression: WIDE_WINDOW });
+    cleanups.push(agent.cleanup);
+    process.env.PI_CODING_AGENT_DIR = agent.dir;
+    const sim = await startSim();
+    for (const tag of ["A", "B"]) {
+      await sim.prompt({ turns: [[{ id: tag, text: output(tag) }], [{ id: `${tag}-small`, text: "ok" }]], final: `${tag} done.` });
+    }
+    await pruner(sim, "compact");
+    const compacted = /archiving (\d+) outputs? in (?:it|them) without a summary/.exec(lastNotice(sim));
+    expect(compacted).not.toBeNull();
+    const summarized = sim.fake.notices
+      .map((n) => /^pruner: summarized (\d+) tool outputs?/.exec(n.message)?.[1])
+      .reduce((sum, n) => sum + Number(n ?? 0), 0);
+    await pruner(sim, "status");
+    const counts = /outputs so far: (\d+) summarized, (\d+) archived without a summary/.exec(lastNotice(sim).replace(/\s+/g, " "));
+    expect(counts).not.toBeNull();
+    expect(Number(counts![1])).toBe(summarized);
+    expect(Number(counts![2])).toBe(Number(compacted![1]));
+  });
+});

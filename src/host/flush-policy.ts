@@ -329,12 +329,16 @@ export function policyView(state: ExtensionState, ctx: ExtensionContext): Policy
   };
 }
 
+/**
+ * Archived outputs as the flush lines and `/pruner compact` count them: summarized when a summary message
+ * covers the output, else archived without a summary (those a chain compression or a spill archived too).
+ */
 function archivedCounts(state: ExtensionState): ArchivedCounts {
   const counts: ArchivedCounts = { summarized: 0, withoutSummary: 0, stale: 0 };
-  for (const record of state.indexer.getIndex().values()) {
+  for (const [key, record] of state.indexer.getIndex()) {
     if (record.supersededBy !== undefined) counts.stale++;
-    else if (record.unsummarized === true) counts.withoutSummary++;
-    else counts.summarized++;
+    else if (state.indexer.hasPerBatchSummaryCoveringAny([key])) counts.summarized++;
+    else counts.withoutSummary++;
   }
   return counts;
 }

@@ -8,7 +8,7 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { buildSessionContext } from "@earendil-works/pi-coding-agent";
 import { projectBranchMessages } from "../capture/batch-capture.js";
 import { protectionPredicate } from "../capture/protected.js";
-import { pruneMessages, requestSizesOf, type PruneResult } from "../render/pruner.js";
+import { pruneMessages, requestSizesOf, sizeMessages, type PruneResult } from "../render/pruner.js";
 import { isOnBranch } from "../summarize/chain-pass.js";
 import type { FlushState } from "../summarize/flush-state.js";
 
@@ -53,15 +53,20 @@ function branchMessages(branch: any[]): any[] {
   return projectBranchMessages(branch);
 }
 
-/** Records the live reclaim of the request the branch renders to now; a failure leaves the last figure. */
-export function measureNextRequest(state: RenderState & Pick<FlushState, "stats">, ctx: ExtensionContext, closingMessage?: unknown): void {
+/**
+ * Records the live reclaim of the request the branch renders to now and returns the characters of its
+ * pruned messages; a failure leaves the last figure and returns undefined.
+ */
+export function measureNextRequest(state: RenderState & Pick<FlushState, "stats">, ctx: ExtensionContext, closingMessage?: unknown): number | undefined {
   let result: PruneResult;
   try {
     result = renderRequest(state, nextRequestMessages(ctx.sessionManager.getBranch(), closingMessage), true);
   } catch (err) {
     console.error("pi-condense: measuring the next request failed", err);
-    return;
+    return undefined;
   }
   const shown = requestSizesOf(result);
   if (shown) state.stats.setLiveReclaim(shown.beforeChars, shown.afterChars);
+  // A render that changed nothing sends the messages as they are.
+  return shown ? shown.afterChars : sizeMessages(result.messages);
 }

@@ -13,6 +13,7 @@ import { projectBranchMessages } from "../capture/batch-capture.js";
 import { inGraceRecoveryToolCallIds } from "../render/recovery-grace.js";
 import { earliestChainStart, lowerFloor } from "../render/supersede.js";
 import { emitExternalCost } from "./stats.js";
+import { estimateTokens } from "../figures.js";
 import { summarizeRange } from "./summarizer.js";
 import type { ChainCompressionEntry, ChainRange } from "../types.js";
 
@@ -123,16 +124,25 @@ function recordCompressions(state: FlushState, entries: ChainCompressionEntry[])
   emitExternalCost(state.pi, state.stats);
 }
 
-/** The block ids of the chains it compressed. Non-fatal: a failure is a warning and never changes the flush outcome. */
+/** What a chain pass did: the block ids of the chains it compressed, and the outputs it archived with them (no summary of their own). */
+export interface ChainPassOutcome {
+  blocks: string[];
+  archived: number;
+}
+
+const NOTHING_COMPRESSED: ChainPassOutcome = { blocks: [], archived: 0 };
+
+/** Non-fatal: a failure is a warning and never changes the flush outcome. */
 export async function compressAfterFlush(
   state: FlushState,
   ctx: ExtensionContext,
   messages: any[],
   after: { closingMessage: any; appendEntry: AppendEntry; heldKeys: ReadonlySet<string>; signal?: AbortSignal },
-): Promise<string[]> {
+): Promise<ChainPassOutcome> {
   try {
     // A flush that wrote after the reply reached the session finds it there, not necessarily last.
     const closing = isOnBranch(messages, after.closingMessage) ? undefined : after.closingMessage;
+    const indexed = state.indexer.getIndex().size;
     const result = await compress(state, ctx, {
       messages: withClosingMessage(messages, closing),
       graceSource: messages,
@@ -146,10 +156,10 @@ export async function compressAfterFlush(
       recordCompressions(state, entries);
       refreshQuietly(state, ctx, closing);
     }
-    return entries.map((e) => e.blockId);
+    return { blocks: entries.map((e) => e.blockId), archived: state.indexer.getIndex().size - indexed };
   } catch (err) {
     if (!isStaleContextError(err)) safeNotify(ctx, `pruner: compressing earlier prompts' work failed: ${errorMessage(err)}`, "warning");
-    return [];
+    return NOTHING_COMPRESSED;
   }
 }
 
@@ -171,8 +181,8 @@ export function isOnBranch(messages: any[], message: any): boolean {
 }
 
 /** The chain pass alone (rolling window from config), for a cold cache with no batch to flush. */
-export async function compressClosedChains(state: FlushState, ctx: ExtensionContext, signal?: AbortSignal): Promise<string[]> {
-  if (!state.config.value.chainCompression?.enabled) return [];
+export async function compressClosedChains(state: FlushState, ctx: ExtensionContext, signal?: AbortSignal): Promise<ChainPassOutcome> {
+  if (!state.config.value.chainCompression?.enabled) return NOTHING_COMPRESSED;
   let messages: any[];
   let appendEntry: AppendEntry;
   try {
@@ -181,7 +191,7 @@ export async function compressClosedChains(state: FlushState, ctx: ExtensionCont
     appendEntry = (customType, data) => session.appendCustomEntry(customType, data);
   } catch (err) {
     if (!isStaleContextError(err)) console.error("pi-condense: reading the branch for chain compression failed", err);
-    return [];
+    return NOTHING_COMPRESSED;
   }
   return compressAfterFlush(state, ctx, messages, { closingMessage: undefined, appendEntry, heldKeys: new Set(), signal });
 }
@@ -212,17 +222,48 @@ function keptPrompts(state: FlushState, messages: any[], nothingArchivable: numb
   return kept;
 }
 
-export async function compactChains(
-  state: FlushState,
-  ctx: ExtensionContext,
-): Promise<{ compressedEntries: ChainCompressionEntry[]; kept: KeptPrompts }> {
+/** What `/pruner compact` did and left. */
+export interface Compaction {
+  compressedEntries: ChainCompressionEntry[];
+  kept: KeptPrompts;
+  /** Outputs archived with the compressed prompts, with no summary of their own. */
+  archived: number;
+  /**
+   * How much smaller the next request is, in tokens: the footer's figure before the compaction less the one
+   * after, so the two always agree. Undefined when either could not be measured.
+   */
+  tokensFewer?: number;
+}
+
+export async function compactChains(state: FlushState, ctx: ExtensionContext): Promise<Compaction> {
   const messages = projectBranchMessages(ctx.sessionManager.getBranch());
   const appendEntry: AppendEntry = (customType, data) => state.pi.appendEntry(customType, data);
+  const indexed = state.indexer.getIndex().size;
+  const before = state.status.measure(ctx);
   const result = await compress(state, ctx, { messages, graceSource: messages, rollingWindow: 0, appendEntry });
+  let after = before;
   if (result.compressedEntries.length > 0) {
     recordCompressions(state, result.compressedEntries);
-    refreshQuietly(state, ctx);
+    after = measureQuietly(state, ctx);
   }
   const nothingArchivable = result.skipped.filter((s) => s.reason === "no-summary").length;
-  return { compressedEntries: result.compressedEntries, kept: keptPrompts(state, messages, nothingArchivable, result.compressedEntries) };
+  const tokensFewer = before !== undefined && after !== undefined ? estimateTokens(before) - estimateTokens(after) : undefined;
+  return {
+    compressedEntries: result.compressedEntries,
+    kept: keptPrompts(state, messages, nothingArchivable, result.compressedEntries),
+    archived: state.indexer.getIndex().size - indexed,
+    ...(tokensFewer !== undefined ? { tokensFewer } : {}),
+  };
+}
+
+/** The footer after a compaction, and the size of the request it shows (undefined when it could not be measured). */
+function measureQuietly(state: FlushState, ctx: ExtensionContext): number | undefined {
+  try {
+    const size = state.status.measure(ctx);
+    state.status.refresh(ctx);
+    return size;
+  } catch (err) {
+    if (!isStaleContextError(err)) console.error("pi-condense: status refresh after a chain compression failed", err);
+    return undefined;
+  }
 }

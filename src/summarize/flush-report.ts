@@ -65,18 +65,29 @@ function skippedParts(processed: ProcessedBatch[], minBatchChars: number): strin
 }
 
 /**
+ * The work of earlier prompts a chain pass compressed, each into one summary block (its id the model reads
+ * in the block), and the outputs in them archived on the way with no summary of their own, so the counts of
+ * every line add up to the ones `/pruner status` shows.
+ */
+export function compressedPromptsText(blocks: string[], archived: number): string {
+  const into = blocks.length === 1 ? `into one summary block (${blocks[0]})` : `into one summary block each (${blocks.join(", ")})`;
+  const outputs = archived > 0 ? `, archiving ${plural(archived, "output")} in ${blocks.length === 1 ? "it" : "them"} without a summary` : "";
+  return `compressed the work of ${plural(blocks.length, "earlier prompt")} ${into}${outputs}`;
+}
+
+/**
  * The one line a flush ends with, or undefined when it has nothing to say (nothing changed, or only skips
  * while `quietOversizedSkips` is on).
  */
 export function flushReportLine(
   processed: ProcessedBatch[],
-  compressedBlocks: string[],
+  chains: { blocks: string[]; archived: number },
   config: { quietOversizedSkips: boolean; minBatchChars: number },
 ): string | undefined {
   const summarized = summarizedPart(processed);
   const unsummarized = unsummarizedParts(processed);
   const skipped = config.quietOversizedSkips ? [] : skippedParts(processed, config.minBatchChars);
-  const compressed = compressedBlocks.length > 0 ? [`compressed the work of ${plural(compressedBlocks.length, "earlier prompt")} (${compressedBlocks.join(", ")})`] : [];
+  const compressed = chains.blocks.length > 0 ? [compressedPromptsText(chains.blocks, chains.archived)] : [];
   const parts = [...(summarized ? [summarized] : []), ...unsummarized, ...skipped, ...compressed];
   if (parts.length === 0) return undefined;
   const changedNothing =

@@ -21,6 +21,11 @@ import type { FallbackController } from "./summarizer-fallback.js";
 export interface StatusPort {
   /** `closingMessage`: the reply a final-reply flush runs on, which pi writes to the branch after the flush starts. */
   refresh(ctx: ExtensionContext, closingMessage?: unknown): void;
+  /**
+   * Measures the request the branch renders to now, as the footer shows it; returns the characters of its
+   * pruned messages, or undefined when the render failed (the footer keeps its last figure).
+   */
+  measure(ctx: ExtensionContext): number | undefined;
   show(ctx: ExtensionContext, text: string): void;
 }
 

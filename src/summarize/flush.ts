@@ -182,16 +182,16 @@ async function processBatches(
   }
   ignoreStale(() => state.status.refresh(ctx, options.closingMessage));
   ignoreStale(() => emitExternalCost(state.pi, state.stats));
-  const compressedBlocks = chainMessages
+  const chains = chainMessages
     ? await compressAfterFlush(state, ctx, chainMessages, {
         closingMessage: options.closingMessage,
         appendEntry: delivery.appendEntry,
         heldKeys: keysOf(outcome.unresolved.map((p) => p.batch)),
         signal: options.signal,
       })
-    : [];
+    : { blocks: [], archived: 0 };
   const totals = totalsOf(processed);
-  const line = flushReportLine(processed, compressedBlocks, config);
+  const line = flushReportLine(processed, chains, config);
   if (line) ignoreStale(() => state.report.show(ctx, line));
   notifyArchived(ctx, processed);
 
