@@ -3498,20 +3498,24 @@ function reclaimText(reclaim) {
   const { before, after, reduction } = reclaimFigures(reclaim);
   return `${SEP}${before}->${after} (-${reduction}%)`;
 }
-function pruneStatusText(config, reclaim, diagnostics, metrics) {
+function pruneStatusText(config, reclaim, diagnostics, metrics, pending = 0) {
   if (!config.enabled)
     return "prune: OFF";
   const suffix = diagSuffix(diagnostics) + metricsSuffix(metrics);
-  if (!reclaim || !(reclaim.beforeChars > 0))
+  const hasReclaim = reclaim !== undefined && reclaim.beforeChars > 0;
+  if (pending > 0 && !hasReclaim)
+    return `prune: ${pending} pending${suffix}`;
+  const waiting = pending > 0 ? `${SEP}${pending} pending` : "";
+  if (!hasReclaim)
     return `prune: ON${suffix}`;
-  return `prune: ON${reclaimText(reclaim)}${suffix}`;
+  return `prune: ON${reclaimText(reclaim)}${waiting}${suffix}`;
 }
-function setPruneStatusWidget(ctx, config, value, diagnostics, metrics) {
+function setPruneStatusWidget(ctx, config, value, diagnostics, metrics, pending) {
   if (!config.showPruneStatusLine) {
     ctx.ui.setStatus(STATUS_WIDGET_ID, undefined);
     return;
   }
-  const text = typeof value === "string" ? value : pruneStatusText(config, value, diagnostics, metrics);
+  const text = typeof value === "string" ? value : pruneStatusText(config, value, diagnostics, metrics, pending);
   ctx.ui.setStatus(STATUS_WIDGET_ID, STATUS_PREFIX + text);
 }
 
@@ -5180,20 +5184,23 @@ function cacheRuleLine(cache) {
   const retention = cache.ttlMs === undefined ? "" : `; ${retentionWords(cache.retention ?? "short", cache.ttlMs)}`;
   return `${rule}, spare breakpoint ${cache.breakpoint ? "on" : "off"}${retention}`;
 }
+function money(amount) {
+  return dollars(Math.abs(amount) < 0.00005 ? 0 : amount);
+}
 function pendingLine(pending) {
   if (!pending)
     return "  waiting outputs: none";
   const f = pending.figures;
   if (!f)
     return `  waiting outputs: ${pending.verdict === "apply" ? "would be summarized now" : "wait"} (${pending.reason})`;
-  const per = `${dollars(f.savingPerRequest)} per request`;
-  const net = f.netSaving >= 0 ? `net ${dollars(f.netSaving)} saved` : `net ${dollars(-f.netSaving)} lost`;
+  const per = f.savingPerRequest < -0.00005 ? `${money(-f.savingPerRequest)} more per request` : `${money(f.savingPerRequest)} per request`;
+  const net = f.netSaving >= 0 ? `net ${money(f.netSaving)} saved` : `net ${money(-f.netSaving)} lost`;
   const reread = f.rereadTokens ? `; the rewrite also re-sends ${Math.round(f.rereadTokens)} tokens before it` : "";
   return `  waiting outputs: about ${Math.round(f.removedTokens)} tokens removable, ${per}; over ${f.expectedRequests.toFixed(1)} more requests ${net}${reread}`;
 }
 var WAITING_WORK = { reply: "waiting outputs", chains: "earlier prompts' work left uncompressed" };
 function waitingLines(waiting) {
-  return waiting.map((w) => `  bound on waiting (${WAITING_WORK[w.kind]}): ${dollars(w.regret)} paid of the ${dollars(w.owed)} the rewrite owed; it is made once that is reached`);
+  return waiting.map((w) => `  bound on waiting (${WAITING_WORK[w.kind]}): ${money(w.regret)} paid of the ${money(w.owed)} the rewrite owed; it is made once that is reached`);
 }
 function lastLine(last) {
   if (!last)
@@ -9386,7 +9393,7 @@ class WhatIfChainPass {
 }
 
 // src/economics/deferral-ledger.ts
-function money(value) {
+function money2(value) {
   return Number.isFinite(value) && value > 0 ? value : 0;
 }
 
@@ -9406,12 +9413,12 @@ class DeferralLedger {
   defer(kind, rewriteCost, items) {
     const open = this.accounts.get(kind);
     if (!open) {
-      this.accounts.set(kind, { owed: money(rewriteCost), paid: 0, regret: 0, step: 0, weighed: 0, lastRise: 0, requests: 0, items: new Map(clean(items)) });
+      this.accounts.set(kind, { owed: money2(rewriteCost), paid: 0, regret: 0, step: 0, weighed: 0, lastRise: 0, requests: 0, items: new Map(clean(items)) });
       return;
     }
     for (const [key, saving] of clean(items))
       open.items.set(key, saving);
-    weigh(open, money(rewriteCost));
+    weigh(open, money2(rewriteCost));
   }
   charge(waiting) {
     for (const [kind, account] of [...this.accounts]) {
@@ -9439,7 +9446,7 @@ class DeferralLedger {
     const open = this.accounts.get(kind);
     if (!open)
       return false;
-    weigh(open, money(rewriteCost));
+    weigh(open, money2(rewriteCost));
     return open.regret + open.lastRise >= open.owed;
   }
   settle(kind, bound = false) {
@@ -9461,7 +9468,7 @@ function snapshot(kind, open, bound) {
 }
 function* clean(items) {
   for (const [key, saving] of items)
-    yield [key, money(saving)];
+    yield [key, money2(saving)];
 }
 function weigh(account, rewriteCost) {
   account.regret = Math.max(account.regret, account.paid + Math.max(0, rewriteCost - account.owed));
@@ -11322,6 +11329,12 @@ function refreshStatus2(state, ctx) {
 }
 function showStatusText(state, ctx, text) {
   setPruneStatusWidget(ctx, state.config.value, text);
+}
+function showPending(state, ctx) {
+  const config = state.config.value;
+  const waiting = state.pending.filter((batch) => !isTrivialBatch(batch, config.minBatchChars)).length;
+  const counts = { ...state.diagnostics.counts(), [ARCHIVE_MISS]: state.diagnostics.archiveMisses?.() ?? 0 };
+  setPruneStatusWidget(ctx, config, state.stats.getLiveReclaim(), counts, undefined, waiting);
 }
 
 // src/host/context-metrics.ts
@@ -14023,7 +14036,17 @@ function rebuildFromBranch(state, ctx, resetFallback) {
     probeRearm(state, ctx);
   rebuildPolicyState(state, ctx);
   declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
-  refreshStatus2(state, ctx);
+  showResumedFigure(state, ctx);
+}
+function showResumedFigure(state, ctx) {
+  if (!state.config.value.enabled || state.indexer.getIndex().size === 0) {
+    refreshStatus2(state, ctx);
+    return;
+  }
+  try {
+    state.stats.noteSystemPrompt(ctx.getSystemPrompt().length);
+  } catch {}
+  state.status.refresh(ctx);
 }
 function upgradeLegacyRefs(state) {
   try {
@@ -14101,8 +14124,7 @@ async function captureTurn(state, ctx, event) {
   if (!kept)
     return false;
   state.pending.push(kept);
-  if (config.showPruneStatusLine)
-    showStatusText(state, ctx, `prune: ${state.pending.length} pending`);
+  showPending(state, ctx);
   return true;
 }
 function sessionTurnIndex(ctx, message) {
@@ -14218,9 +14240,8 @@ function onAgentEnd(state, ctx) {
   if (!state.config.value.enabled)
     return;
   scheduleCacheExpiry(state, ctx);
-  const n = state.pending.length;
-  if (n > 0)
-    showStatusText(state, ctx, `prune: ${n} pending`);
+  if (state.pending.length > 0)
+    showPending(state, ctx);
   else if (state.rearmedPending)
     showStatusText(state, ctx, "prune: recovered pending (reload)");
 }

@@ -83,6 +83,12 @@ describe("pruneStatusText", () => {
     expect(text).toBe("prune: OFF");
   });
 
+  test("outputs waiting follow the reclaim figure; without one the footer reads prune: <n> pending (issue 36, point 6)", () => {
+    expect(pruneStatusText({ enabled: true } as any, { beforeChars: 4000, afterChars: 1000 }, undefined, undefined, 2)).toBe("prune: ON · 1.0k->250 (-75%) · 2 pending");
+    expect(pruneStatusText({ enabled: true } as any, undefined, undefined, undefined, 1)).toBe("prune: 1 pending");
+    expect(pruneStatusText({ enabled: false } as any, undefined, undefined, undefined, 1)).toBe("prune: OFF");
+  });
+
   test("enabled with no reclaim or an explicit undefined reclaim reads prune: ON (#6)", () => {
     expect(pruneStatusText({ enabled: true } as any)).toBe("prune: ON");
     expect(pruneStatusText({ enabled: true } as any, undefined)).toBe("prune: ON");

@@ -176,7 +176,7 @@ describe("a long run", () => {
     // Turns 0 .. flushedAt - 2 at most: the outputs of the two latest tool turns were left raw.
     expect(inRun.processedBatches).toBeLessThanOrEqual(flushedAt - 1);
     // The next tool turn queues its batch behind the two left raw: the footer counts three.
-    const next = sim.fake.statuses.slice(statusesAtFlush).map((st) => /prune: (\d+) pending/.exec(st.text ?? "")?.[1]).find(Boolean);
+    const next = sim.fake.statuses.slice(statusesAtFlush).map((st) => /(\d+) pending/.exec(st.text ?? "")?.[1]).find(Boolean);
     expect(next).toBe("3");
   });
 });

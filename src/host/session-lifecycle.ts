@@ -63,7 +63,24 @@ function rebuildFromBranch(state: ExtensionState, ctx: ExtensionContext, resetFa
   if (state.config.value.enabled) probeRearm(state, ctx);
   rebuildPolicyState(state, ctx);
   declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
-  refreshStatus(state, ctx);
+  showResumedFigure(state, ctx);
+}
+
+/**
+ * A session with archived outputs shows the figure of the request it will send next at once, not only
+ * `prune: ON` until a request is rendered; a new session has nothing to measure and starts no render.
+ */
+function showResumedFigure(state: ExtensionState, ctx: ExtensionContext): void {
+  if (!state.config.value.enabled || state.indexer.getIndex().size === 0) {
+    refreshStatus(state, ctx);
+    return;
+  }
+  try {
+    state.stats.noteSystemPrompt(ctx.getSystemPrompt().length);
+  } catch {
+    // A host without a system prompt to read: the figure counts the messages alone until a request.
+  }
+  state.status.refresh(ctx);
 }
 
 function upgradeLegacyRefs(state: ExtensionState): void {

@@ -23,7 +23,7 @@ import { requestSizesOf } from "../render/pruner.js";
 import { renderRequest } from "./request-render.js";
 import { spillOversizedBatch } from "../capture/spill.js";
 import { declareQueryTool } from "../archive/query-tool-exposure.js";
-import { refreshStatus, showStatusText } from "../ui/status-refresh.js";
+import { refreshStatus, showPending, showStatusText } from "../ui/status-refresh.js";
 import type { CapturedBatch, FlushDecisionRecord } from "../types.js";
 
 interface TurnEndLike {
@@ -94,7 +94,7 @@ async function captureTurn(state: ExtensionState, ctx: ExtensionContext, event: 
   if (!kept) return false;
   state.pending.push(kept);
   // The footer says it; a notice after every tool turn was noise.
-  if (config.showPruneStatusLine) showStatusText(state, ctx, `prune: ${state.pending.length} pending`);
+  showPending(state, ctx);
   return true;
 }
 
@@ -233,8 +233,7 @@ export function onAgentEnd(state: ExtensionState, ctx: ExtensionContext): void {
   state.safePoints.reached();
   if (!state.config.value.enabled) return;
   scheduleCacheExpiry(state, ctx);
-  const n = state.pending.length;
-  if (n > 0) showStatusText(state, ctx, `prune: ${n} pending`);
+  if (state.pending.length > 0) showPending(state, ctx);
   else if (state.rearmedPending) showStatusText(state, ctx, "prune: recovered pending (reload)");
 }
 

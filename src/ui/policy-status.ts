@@ -84,12 +84,17 @@ export function cacheRuleLine(cache: RewriteCacheRule): string {
   return `${rule}, spare breakpoint ${cache.breakpoint ? "on" : "off"}${retention}`;
 }
 
+/** Dollars as shown, with an amount that rounds to nothing shown as `$0.0000`, never `$-0.0000`. */
+function money(amount: number): string {
+  return dollars(Math.abs(amount) < 0.00005 ? 0 : amount);
+}
+
 function pendingLine(pending: FlushDecisionRecord | undefined): string {
   if (!pending) return "  waiting outputs: none";
   const f = pending.figures;
   if (!f) return `  waiting outputs: ${pending.verdict === "apply" ? "would be summarized now" : "wait"} (${pending.reason})`;
-  const per = `${dollars(f.savingPerRequest)} per request`;
-  const net = f.netSaving >= 0 ? `net ${dollars(f.netSaving)} saved` : `net ${dollars(-f.netSaving)} lost`;
+  const per = f.savingPerRequest < -0.00005 ? `${money(-f.savingPerRequest)} more per request` : `${money(f.savingPerRequest)} per request`;
+  const net = f.netSaving >= 0 ? `net ${money(f.netSaving)} saved` : `net ${money(-f.netSaving)} lost`;
   const reread = f.rereadTokens ? `; the rewrite also re-sends ${Math.round(f.rereadTokens)} tokens before it` : "";
   return `  waiting outputs: about ${Math.round(f.removedTokens)} tokens removable, ${per}; over ${f.expectedRequests.toFixed(1)} more requests ${net}${reread}`;
 }
@@ -98,7 +103,7 @@ const WAITING_WORK: Record<WaitingAccount["kind"], string> = { reply: "waiting o
 
 /** Each open deferral: what waiting has cost so far, and the amount at which the rewrite is made whatever the forecast says. */
 function waitingLines(waiting: WaitingAccount[]): string[] {
-  return waiting.map((w) => `  bound on waiting (${WAITING_WORK[w.kind]}): ${dollars(w.regret)} paid of the ${dollars(w.owed)} the rewrite owed; it is made once that is reached`);
+  return waiting.map((w) => `  bound on waiting (${WAITING_WORK[w.kind]}): ${money(w.regret)} paid of the ${money(w.owed)} the rewrite owed; it is made once that is reached`);
 }
 
 function lastLine(last: FlushDecisionRecord | undefined): string {

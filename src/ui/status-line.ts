@@ -64,16 +64,24 @@ function reclaimText(reclaim: LiveReclaim): string {
   return `${SEP}${before}->${after} (-${reduction}%)`;
 }
 
+/**
+ * `pending`: tool turns waiting that a flush would summarize. Without a reclaim figure the footer reads
+ * `prune: <n> pending`; with one the figure stays and the count follows it.
+ */
 export function pruneStatusText(
   config: Pick<ContextPruneConfig, "enabled">,
   reclaim?: LiveReclaim,
   diagnostics?: Partial<Record<Counted, number>>,
   metrics?: ContextMetricsSnapshot,
+  pending = 0,
 ): string {
   if (!config.enabled) return "prune: OFF";
   const suffix = diagSuffix(diagnostics) + metricsSuffix(metrics);
-  if (!reclaim || !(reclaim.beforeChars > 0)) return `prune: ON${suffix}`;
-  return `prune: ON${reclaimText(reclaim)}${suffix}`;
+  const hasReclaim = reclaim !== undefined && reclaim.beforeChars > 0;
+  if (pending > 0 && !hasReclaim) return `prune: ${pending} pending${suffix}`;
+  const waiting = pending > 0 ? `${SEP}${pending} pending` : "";
+  if (!hasReclaim) return `prune: ON${suffix}`;
+  return `prune: ON${reclaimText(reclaim)}${waiting}${suffix}`;
 }
 
 export function setPruneStatusWidget(
@@ -82,11 +90,12 @@ export function setPruneStatusWidget(
   value?: LiveReclaim | string,
   diagnostics?: Record<DiagnosticKind, number>,
   metrics?: ContextMetricsSnapshot,
+  pending?: number,
 ): void {
   if (!config.showPruneStatusLine) {
     ctx.ui.setStatus(STATUS_WIDGET_ID, undefined);
     return;
   }
-  const text = typeof value === "string" ? value : pruneStatusText(config, value, diagnostics, metrics);
+  const text = typeof value === "string" ? value : pruneStatusText(config, value, diagnostics, metrics, pending);
   ctx.ui.setStatus(STATUS_WIDGET_ID, STATUS_PREFIX + text);
 }

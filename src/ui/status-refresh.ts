@@ -1,6 +1,7 @@
 /** Recomposes the footer from the current state (reclaim and diagnostics; metrics are not in the footer). */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { ContextPruneConfig, DiagnosticKind, LiveReclaim } from "../types.js";
+import type { CapturedBatch, ContextPruneConfig, DiagnosticKind, LiveReclaim } from "../types.js";
+import { isTrivialBatch } from "../summarize/flush-batches.js";
 import { ARCHIVE_MISS } from "../render/diagnostics.js";
 import { setPruneStatusWidget } from "./status-line.js";
 
@@ -18,4 +19,15 @@ export function refreshStatus(state: StatusSource, ctx: ExtensionContext): void 
 
 export function showStatusText(state: Pick<StatusSource, "config">, ctx: ExtensionContext, text: string): void {
   setPruneStatusWidget(ctx, state.config.value, text);
+}
+
+/**
+ * The footer while tool turns wait: only those a flush would summarize are counted (one under
+ * `minBatchChars` is left as it is), and the reclaim figure stays in view beside the count.
+ */
+export function showPending(state: StatusSource & { pending: readonly CapturedBatch[] }, ctx: ExtensionContext): void {
+  const config = state.config.value;
+  const waiting = state.pending.filter((batch) => !isTrivialBatch(batch, config.minBatchChars)).length;
+  const counts = { ...state.diagnostics.counts(), [ARCHIVE_MISS]: state.diagnostics.archiveMisses?.() ?? 0 };
+  setPruneStatusWidget(ctx, config, state.stats.getLiveReclaim(), counts, undefined, waiting);
 }
