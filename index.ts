@@ -5,7 +5,7 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { compactChains } from "./src/summarize/chain-pass.js";
 import { registerCommands } from "./src/commands/commands.js";
-import { fallbackInUse } from "./src/summarize/summarizer-fallback.js";
+import { summarizerInUse } from "./src/summarize/summarizer-fallback.js";
 import { createExtensionState, type ExtensionState } from "./src/host/extension-state.js";
 import type { SidecarFiles } from "./src/capture/spill.js";
 import { flushPending } from "./src/summarize/flush.js";
@@ -59,7 +59,7 @@ function registerWithCommands(pi: ExtensionAPI, state: ExtensionState): void {
     undefined,
     () => state.rearmedPending,
     (ctx: ExtensionContext) => policyView(state, ctx),
-    (ctx: ExtensionContext) => fallbackInUse(state.fallback, ctx.model),
+    (ctx: ExtensionContext) => summarizerInUse(state.fallback, ctx, state.config.value.summarizerModel),
     () => state.stats.getCacheTokens(),
   );
 }

@@ -2631,6 +2631,25 @@ function emitExternalCost(pi, accumulator) {
 // src/summarize/summarizer.ts
 import { stream } from "@earendil-works/pi-ai/compat";
 
+// src/summarize/model-credentials.ts
+function lacksCredentials(registry, model) {
+  if (!model || typeof registry?.hasConfiguredAuth !== "function")
+    return false;
+  try {
+    return !registry.hasConfiguredAuth(model);
+  } catch (err) {
+    console.error("pi-condense: checking the model's credentials failed", err);
+    return false;
+  }
+}
+function loginFix(provider) {
+  return `run /login ${provider} in pi, or set ${provider}'s API key environment variable (pi's docs/providers.md names it)`;
+}
+function fallbackCauseLine(cause, provider, missingCredentials) {
+  const fix = missingCredentials ? loginFix(provider) : "it is tried again every 10 minutes; /pruner model <provider>/<id> picks another model, /pruner model default uses the session model";
+  return `Cause: ${cause ?? "unknown error"}. To fix: ${fix}.`;
+}
+
 // src/summarize/summarizer-fallback.ts
 var COOLDOWN_MS = 10 * 60 * 1000;
 
@@ -2704,30 +2723,31 @@ class FallbackController {
     return "none";
   }
 }
+function sessionModelLabel(sessionModel) {
+  return sessionModel ? sessionModel.name || `${sessionModel.provider}/${sessionModel.id}` : "the session model";
+}
 function fallbackInUse(controller, sessionModel) {
   if (!controller.inFallback)
     return;
-  const label = sessionModel ? sessionModel.name || `${sessionModel.provider}/${sessionModel.id}` : "the session model";
-  return `session model ${label}, the summarizer model is failing${controller.cause ? ` (${controller.cause})` : ""}`;
+  return `session model ${sessionModelLabel(sessionModel)}, the summarizer model is failing${controller.cause ? ` (${controller.cause})` : ""}`;
 }
-
-// src/summarize/model-credentials.ts
-function lacksCredentials(registry, model) {
-  if (!model || typeof registry?.hasConfiguredAuth !== "function")
-    return false;
+function summarizerInUse(controller, ctx, summarizerModel) {
+  const fallback = fallbackInUse(controller, ctx.model);
+  if (fallback || summarizerModel === "default")
+    return fallback;
+  const slash = summarizerModel.indexOf("/");
+  if (slash <= 0)
+    return;
+  const provider = summarizerModel.slice(0, slash);
+  let found;
   try {
-    return !registry.hasConfiguredAuth(model);
-  } catch (err) {
-    console.error("pi-condense: checking the model's credentials failed", err);
-    return false;
+    found = ctx.modelRegistry?.find?.(provider, summarizerModel.slice(slash + 1));
+  } catch {
+    return;
   }
-}
-function loginFix(provider) {
-  return `run /login ${provider} in pi, or set ${provider}'s API key environment variable (pi's docs/providers.md names it)`;
-}
-function fallbackCauseLine(cause, provider, missingCredentials) {
-  const fix = missingCredentials ? loginFix(provider) : "it is tried again every 10 minutes; /pruner model <provider>/<id> picks another model, /pruner model default uses the session model";
-  return `Cause: ${cause ?? "unknown error"}. To fix: ${fix}.`;
+  if (!found || !lacksCredentials(ctx.modelRegistry, found))
+    return;
+  return `session model ${sessionModelLabel(ctx.model)}, pi has no credentials for ${provider} (${loginFix(provider)})`;
 }
 
 // src/summarize/summarizer.ts
@@ -14304,7 +14324,7 @@ function piCondense(pi, files) {
   registerWithCommands(pi, state);
 }
 function registerWithCommands(pi, state) {
-  registerCommands(commandsAfterRunningFlush(pi, state), state.config, (ctx, options) => flushPending(state, ctx, options), (ctx, opts) => capturePendingBatches(state, ctx, opts), () => state.stats.getStats(), () => state.stats.getLiveReclaim(), state.indexer, (ctx) => compactChains(state, ctx), () => state.diagnostics.counts(), (ctx) => computeMetricsSnapshot(state, ctx) ?? EMPTY_METRICS_SNAPSHOT, undefined, () => state.rearmedPending, (ctx) => policyView(state, ctx), (ctx) => fallbackInUse(state.fallback, ctx.model), () => state.stats.getCacheTokens());
+  registerCommands(commandsAfterRunningFlush(pi, state), state.config, (ctx, options) => flushPending(state, ctx, options), (ctx, opts) => capturePendingBatches(state, ctx, opts), () => state.stats.getStats(), () => state.stats.getLiveReclaim(), state.indexer, (ctx) => compactChains(state, ctx), () => state.diagnostics.counts(), (ctx) => computeMetricsSnapshot(state, ctx) ?? EMPTY_METRICS_SNAPSHOT, undefined, () => state.rearmedPending, (ctx) => policyView(state, ctx), (ctx) => summarizerInUse(state.fallback, ctx, state.config.value.summarizerModel), () => state.stats.getCacheTokens());
 }
 function commandsAfterRunningFlush(pi, state) {
   const view = Object.create(pi);

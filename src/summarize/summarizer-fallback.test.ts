@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { COOLDOWN_MS, FallbackController, fallbackInUse } from "./summarizer-fallback.js";
+import { COOLDOWN_MS, FallbackController, fallbackInUse, summarizerInUse } from "./summarizer-fallback.js";
 
 const HAIKU = { id: "claude-haiku", provider: "anthropic", name: "Haiku" };
 const SONNET = { id: "claude-sonnet", provider: "anthropic", name: "Sonnet" };
@@ -205,5 +205,34 @@ describe("fallbackInUse", () => {
     controller.recordPrimaryFailure("boom");
     controller.reset();
     expect(controller.cause).toBeUndefined();
+  });
+});
+
+describe("summarizerInUse (issue 36, point 7)", () => {
+  const session = { id: "fake-model", provider: "fake", name: "Fake Model" };
+  const haiku = { id: "claude-haiku-4-5", provider: "anthropic" };
+  const registry = (authed: boolean) => ({ find: (p: string, id: string) => (p === "anthropic" && id === haiku.id ? haiku : undefined), hasConfiguredAuth: () => authed });
+
+  test("a configured model pi has no credentials for names the session model and the fix before any call fails", () => {
+    const text = summarizerInUse(new FallbackController(), { model: session, modelRegistry: registry(false) }, "anthropic/claude-haiku-4-5");
+    expect(text).toBe(
+      "session model Fake Model, pi has no credentials for anthropic (run /login anthropic in pi, or set anthropic's API key environment variable (pi's docs/providers.md names it))",
+    );
+  });
+
+  test("a configured model with credentials, the default model and an unknown model are in use as configured", () => {
+    const controller = new FallbackController();
+    expect(summarizerInUse(controller, { model: session, modelRegistry: registry(true) }, "anthropic/claude-haiku-4-5")).toBeUndefined();
+    expect(summarizerInUse(controller, { model: session, modelRegistry: registry(false) }, "default")).toBeUndefined();
+    expect(summarizerInUse(controller, { model: session, modelRegistry: registry(false) }, "anthropic/nope")).toBeUndefined();
+  });
+
+  test("a fallback in force is named first", () => {
+    const controller = new FallbackController();
+    controller.onPrimaryFailFallbackOk(false);
+    controller.recordPrimaryFailure("boom");
+    expect(summarizerInUse(controller, { model: session, modelRegistry: registry(false) }, "anthropic/claude-haiku-4-5")).toBe(
+      "session model Fake Model, the summarizer model is failing (boom)",
+    );
   });
 });

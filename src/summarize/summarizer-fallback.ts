@@ -6,6 +6,7 @@
  */
 
 import type { FallbackTransition, SummarizerFallback, TargetDecision } from "../types.js";
+import { lacksCredentials, loginFix } from "./model-credentials.js";
 
 export type { CallTarget, FallbackTransition, TargetDecision } from "../types.js";
 
@@ -100,9 +101,39 @@ export class FallbackController implements SummarizerFallback {
   }
 }
 
+function sessionModelLabel(sessionModel: ModelLike | undefined): string {
+  return sessionModel ? sessionModel.name || `${sessionModel.provider}/${sessionModel.id}` : "the session model";
+}
+
 /** What status and `/pruner model` say while the session model stands in; undefined when it does not. */
 export function fallbackInUse(controller: Pick<FallbackController, "inFallback" | "cause">, sessionModel: ModelLike | undefined): string | undefined {
   if (!controller.inFallback) return undefined;
-  const label = sessionModel ? sessionModel.name || `${sessionModel.provider}/${sessionModel.id}` : "the session model";
-  return `session model ${label}, the summarizer model is failing${controller.cause ? ` (${controller.cause})` : ""}`;
+  return `session model ${sessionModelLabel(sessionModel)}, the summarizer model is failing${controller.cause ? ` (${controller.cause})` : ""}`;
+}
+
+/** The part of the extension context the in-use line reads. */
+export interface InUseContext {
+  model: ModelLike | undefined;
+  modelRegistry?: { find?(provider: string, id: string): unknown; hasConfiguredAuth?(model: never): boolean };
+}
+
+/**
+ * The model summaries go to when it is not the configured one: the session model while the fallback stands
+ * in, or already before any call when pi has no credentials for the configured model (its first call fails
+ * and the session model rescues it). Undefined when the configured model is in use.
+ */
+export function summarizerInUse(controller: Pick<FallbackController, "inFallback" | "cause">, ctx: InUseContext, summarizerModel: string): string | undefined {
+  const fallback = fallbackInUse(controller, ctx.model);
+  if (fallback || summarizerModel === "default") return fallback;
+  const slash = summarizerModel.indexOf("/");
+  if (slash <= 0) return undefined;
+  const provider = summarizerModel.slice(0, slash);
+  let found: unknown;
+  try {
+    found = ctx.modelRegistry?.find?.(provider, summarizerModel.slice(slash + 1));
+  } catch {
+    return undefined;
+  }
+  if (!found || !lacksCredentials(ctx.modelRegistry, found)) return undefined;
+  return `session model ${sessionModelLabel(ctx.model)}, pi has no credentials for ${provider} (${loginFix(provider)})`;
 }
