@@ -11,6 +11,7 @@ import type { SidecarFiles } from "./src/capture/spill.js";
 import { flushPending } from "./src/summarize/flush.js";
 import { computeMetricsSnapshot } from "./src/host/metrics-snapshot.js";
 import { policyView } from "./src/host/flush-policy.js";
+import { toggleCostText } from "./src/host/toggle-cost.js";
 import { capturePendingBatches } from "./src/capture/pending-batches.js";
 import { registerQueryTool } from "./src/archive/query-tool.js";
 import { registerReportRenderer } from "./src/ui/report.js";
@@ -60,7 +61,14 @@ function registerWithCommands(pi: ExtensionAPI, state: ExtensionState): void {
     () => state.rearmedPending,
     (ctx: ExtensionContext) => policyView(state, ctx),
     (ctx: ExtensionContext) => summarizerInUse(state.fallback, ctx, state.config.value.summarizerModel),
-    () => state.stats.getCacheTokens(),
+    {
+      getSummarizerCache: () => state.stats.getCacheTokens(),
+      measureContext: (ctx: ExtensionContext) => {
+        state.status.measure(ctx);
+        return state.stats.getLiveReclaim();
+      },
+      describeToggle: (ctx: ExtensionContext, enabling: boolean) => toggleCostText(state, ctx, enabling),
+    },
   );
 }
 

@@ -1078,6 +1078,11 @@ var STATS_KEYS = [
 ];
 var STATS_FIELDS = STATS_KEYS.map((key) => ({ key, expected: "a number >= 0", test: orNull(isCount) }));
 var CACHE_FIELDS = ["cacheReadTokens", "cacheWriteTokens"].map((key) => ({ key, expected: "a number >= 0", test: orNull(isCount) }));
+function parseToggleEntry(data) {
+  if (!isPlainObject(data) || typeof data.enabled !== "boolean")
+    return bad("enabled is not a boolean");
+  return ok({ enabled: data.enabled });
+}
 function parseSummarizerCacheEntry(data) {
   if (!isPlainObject(data))
     return bad("data is not an object");
@@ -1367,6 +1372,7 @@ var CUSTOM_TYPE_CHAIN = "context-prune-chain";
 var CUSTOM_TYPE_DIAGNOSTIC = "context-prune-diagnostic";
 var CUSTOM_TYPE_FLUSH_METRICS = "context-prune-flush-metrics";
 var CUSTOM_TYPE_SUMMARIZER_CACHE = "context-prune-summarizer-cache";
+var CUSTOM_TYPE_TOGGLE = "context-prune-toggle";
 var CUSTOM_TYPE_REPORT = "context-prune-report";
 var QUERY_TOOL_NAME = "context_tree_query";
 var EXTERNAL_COST_CHANNEL = "cost:external";
@@ -3508,10 +3514,12 @@ function reclaimFigures(reclaim) {
   const reduction = Number.isFinite(ratio) ? Math.max(0, ratio) : 0;
   return { before: formatCompactCount(beforeTok), after: formatCompactCount(afterTok), afterTokens: afterTok, reduction };
 }
-function contextSentText(reclaim) {
+function contextSentText(reclaim, pruning = true) {
   if (!reclaim || !(reclaim.beforeChars > 0))
-    return "no pruned request yet";
-  const { before, afterTokens, reduction } = reclaimFigures(reclaim);
+    return pruning ? "no pruned request yet" : "pruning is off";
+  const { before, after, afterTokens, reduction } = reclaimFigures(reclaim);
+  if (!pruning)
+    return `${before} tokens (pruning is off; ${after} with it)`;
   return `${tokenCountText(afterTokens)} (${before} without pruning, -${reduction}%)`;
 }
 function reclaimText(reclaim) {
@@ -3564,6 +3572,15 @@ function refreshStatus(deps, ctx, config = deps.currentConfig.value) {
     setPruneStatusWidget(ctx, config, deps.getLiveReclaim(), deps.getDiagnosticCounts?.());
   } catch (err) {
     console.error("pi-condense: status refresh failed", err);
+  }
+}
+function recordToggle(deps, before, after) {
+  if (before.enabled === after.enabled)
+    return;
+  try {
+    deps.pi.appendEntry(CUSTOM_TYPE_TOGGLE, { enabled: after.enabled });
+  } catch (err) {
+    console.error("pi-condense: recording that pruning was turned on or off failed", err);
   }
 }
 function applyConfig(deps, ctx, patch) {
@@ -4425,9 +4442,16 @@ async function pickPreset(ctx, title, presets, current) {
 }
 function setEnabled(enabled) {
   return async (deps, ctx) => {
+    const before = deps.currentConfig.value;
+    const cost = before.enabled !== enabled ? deps.describeToggle?.(ctx, enabled) : undefined;
     const next = applyConfig(deps, ctx, { enabled });
+    recordToggle(deps, before, next);
     clearBootWidget(ctx);
     confirm(deps, ctx, enabled ? "Context pruning enabled." : "Context pruning disabled.");
+    if (cost)
+      showReport(deps.pi, ctx, `pruner: ${cost} ${enabled ? "/pruner off" : "/pruner on"} goes back.`, enabled ? "info" : "warning");
+    if (enabled)
+      deps.measureContext?.(ctx);
     refreshStatus(deps, ctx, next);
   };
 }
@@ -5510,9 +5534,11 @@ function applySettingChange(deps, ctx, items, id, value) {
   const spec = SPECS.find((candidate) => candidate.id === id);
   if (!spec?.apply)
     return;
-  const next = spec.apply(value, deps.currentConfig.value);
+  const before = deps.currentConfig.value;
+  const next = spec.apply(value, before);
   deps.currentConfig.value = next;
   deps.persist(ctx, next);
+  recordToggle(deps, before, next);
   refreshStatus(deps, ctx, next);
   for (const item of items) {
     item.description = settingDescription(item.id, next);
@@ -5639,10 +5665,15 @@ function usageLines(stats, cache = NO_CACHE) {
   output:      ${formatTokens(stats.totalOutputTokens)} tokens` + `
   cost:        ${formatCost(stats.totalCost)}`;
 }
-function contextBlock(metrics, rearmed, reclaim) {
+function currentReclaim(deps, ctx) {
+  if (deps.currentConfig.value.enabled)
+    return deps.getLiveReclaim();
+  return deps.measureContext?.(ctx) ?? deps.getLiveReclaim();
+}
+function contextBlock(metrics, rearmed, reclaim, pruning) {
   return `
   --- context now (what the provider receives) ---` + `
-  context sent:                     ${contextSentText(reclaim)}` + `
+  context sent:                     ${contextSentText(reclaim, pruning)}` + `
   thinking since the last reply:    ${formatCompactCount(metrics.openCycleThinkingTokens)} tokens` + `
   largest prompt's work:            ${metrics.largestChainSharePct}% of the context` + `
   tool output not yet summarized:   ${formatCompactCount(metrics.frontierGapTokens)} tokens` + (rearmed ? `
@@ -5659,18 +5690,18 @@ function statusReport(deps, ctx) {
   --- summarizer use ---${usageLines(stats, deps.getSummarizerCache?.())}` : `
   (no summarizer calls yet)`;
   if (deps.getContextMetrics) {
-    text += contextBlock(deps.getContextMetrics(ctx), Boolean(deps.getRearmed?.()), deps.getLiveReclaim());
+    text += contextBlock(deps.getContextMetrics(ctx), Boolean(deps.getRearmed?.()), currentReclaim(deps, ctx), deps.currentConfig.value.enabled);
   }
   if (deps.getPolicyView)
     text += policyStatusBlock(deps.getPolicyView(ctx));
   return text;
 }
-function statsReport(stats, reclaim, cache) {
+function statsReport(stats, reclaim, cache, pruning = true) {
   const chains = stats.chainsCompressed ?? 0;
   const compressed = chains > 0 ? `
   earlier prompts compressed: ${chains}` : "";
   const sent = `
-  context sent: ${contextSentText(reclaim)}`;
+  context sent: ${contextSentText(reclaim, pruning)}`;
   if (stats.callCount === 0 && chains === 0)
     return reclaim && reclaim.beforeChars > 0 ? `pruner stats: no summarizer calls yet.${sent}` : "pruner stats: no summarizer calls yet.";
   const spent = stats.callCount > 0 ? `${usageLines(stats, cache)}
@@ -5681,7 +5712,7 @@ var statusCommand = async (deps, ctx) => {
   showReport(deps.pi, ctx, statusReport(deps, ctx));
 };
 var statsCommand = async (deps, ctx) => {
-  showReport(deps.pi, ctx, statsReport(deps.getStats(), deps.getLiveReclaim(), deps.getSummarizerCache?.()));
+  showReport(deps.pi, ctx, statsReport(deps.getStats(), currentReclaim(deps, ctx), deps.getSummarizerCache?.(), deps.currentConfig.value.enabled));
 };
 
 // src/commands/command-replay.ts
@@ -9132,13 +9163,6 @@ var requestSizes = new WeakMap;
 function requestSizesOf(result) {
   return requestSizes.get(result);
 }
-function sizeMessages(messages) {
-  let elements = 0;
-  for (const msg of messages)
-    elements += elementChars(msg);
-  return jsonArrayLength(elements, messages.length);
-}
-
 class InputFacts {
   orphans = new OrphanCheck;
   errored = false;
@@ -9253,10 +9277,33 @@ function recordedSummarizer(branch) {
   }
   return use.calls > 0 ? { ...use, input: use.input + cached } : use;
 }
+function togglesOf(branch) {
+  const toggles = [];
+  branch.forEach((entry, index) => {
+    if (entry.type !== "custom" || customTypeOf(entry) !== CUSTOM_TYPE_TOGGLE)
+      return;
+    const parsed = parseToggleEntry(entry.data);
+    if (parsed.ok)
+      toggles.push({ index, enabled: parsed.value.enabled });
+  });
+  return toggles;
+}
+function prunedAt(branch) {
+  const toggles = togglesOf(branch);
+  const initial = toggles.length === 0 ? true : !toggles[0].enabled;
+  return (entryIndex) => {
+    let on = initial;
+    for (const toggle of toggles)
+      if (toggle.index < entryIndex)
+        on = toggle.enabled;
+    return on;
+  };
+}
 function actualScenario(branch, config) {
   const indexer = new ToolCallIndexer;
   let scanned = 0;
   const stable = new StableMessages;
+  const pruned = prunedAt(branch);
   return {
     name: "actual",
     label: "as recorded",
@@ -9269,6 +9316,8 @@ function actualScenario(branch, config) {
       if (changed)
         indexer.extendFromEntries(branch.slice(from, request.entryIndex), branch);
       const messages = prefixOf(request.all);
+      if (!pruned(request.entryIndex))
+        return stable.stable(messages);
       return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, indexer.archiveCheck()));
     },
     summarizer: () => recordedSummarizer(branch)
@@ -10803,7 +10852,7 @@ var reportCommand = async (deps, ctx, args) => {
       overrides: parsed.overrides,
       priceAs: parsed.priceAs,
       yieldEvery: onProgress ? PROGRESS_EVERY : 0,
-      ...parsed.path === undefined ? { contextSent: contextSentText(deps.getLiveReclaim()) } : {},
+      ...parsed.path === undefined ? { contextSent: contextSentText(currentReclaim(deps, ctx), deps.currentConfig.value.enabled) } : {},
       onProgress,
       cacheEnv: processCacheEnv(),
       costModelOf: (provider, id) => {
@@ -11165,7 +11214,7 @@ function renderSummaryMessage(message, options, theme) {
   return new Text(options.expanded ? `${header}
 ${contentText(message.content)}` : header, 0, 0);
 }
-function registerCommands(pi, currentConfig, flushPending, capturePendingBatches, getStats, getLiveReclaim, indexer, compactChains, getDiagnosticCounts, getContextMetrics, _getCachedMetrics, getRearmed, getPolicyView, getFallback, getSummarizerCache) {
+function registerCommands(pi, currentConfig, flushPending, capturePendingBatches, getStats, getLiveReclaim, indexer, compactChains, getDiagnosticCounts, getContextMetrics, _getCachedMetrics, getRearmed, getPolicyView, getFallback, extras = {}) {
   const deps = {
     pi,
     currentConfig,
@@ -11180,7 +11229,7 @@ function registerCommands(pi, currentConfig, flushPending, capturePendingBatches
     getRearmed,
     getPolicyView,
     getFallback,
-    getSummarizerCache,
+    ...extras,
     persist: persist2
   };
   pi.registerCommand("pruner", {
@@ -11574,7 +11623,29 @@ function measureNextRequest(state, ctx, closingMessage) {
   const shown = requestSizesOf(result);
   if (shown)
     state.stats.setLiveReclaim(shown.beforeChars, shown.afterChars);
-  return shown ? shown.afterChars : sizeMessages(result.messages);
+  return shown ? shown.afterChars : requestSize(result.messages);
+}
+function requestSize(messages) {
+  let chars = 0;
+  for (const message of messages)
+    chars += requestChars(message);
+  return jsonArrayLength(chars, messages.length);
+}
+function measureBothWays(state, ctx) {
+  try {
+    const messages = nextRequestMessages(ctx.sessionManager.getBranch(), undefined);
+    const result = renderRequest(state, messages, true);
+    const sizes = requestSizesOf(result);
+    if (!result.pruned || !sizes)
+      return;
+    let first = 0;
+    while (first < messages.length && result.messages[first] === messages[first])
+      first++;
+    return { rawChars: sizes.beforeChars, prunedChars: sizes.afterChars, sharedChars: requestSize(messages.slice(0, first)) };
+  } catch (err) {
+    console.error("pi-condense: measuring the next request both ways failed", err);
+    return;
+  }
 }
 
 // src/host/safe-points.ts
@@ -12875,6 +12946,42 @@ function archivedCounts(state) {
       counts.withoutSummary++;
   }
   return counts;
+}
+
+// src/host/toggle-cost.ts
+function rates(rule, prices) {
+  if (rule === "uncached")
+    return { read: prices.input, rewrite: prices.input };
+  return { read: prices.cacheRead, rewrite: rule === "anthropic-breakpoints" ? prices.cacheWrite : prices.input };
+}
+var REWRITE_WORDS = {
+  "anthropic-breakpoints": (tokens) => `; the ${tokens} tokens from the first pruned output on are written to the provider's cache again`,
+  "longest-prefix": (tokens) => `; the ${tokens} tokens from the first pruned output on are billed as fresh input again`,
+  uncached: () => ""
+};
+function moreOrLess(amount) {
+  return amount >= 0 ? `${dollars(amount)} more` : `${dollars(-amount)} less`;
+}
+function toggleCostText(state, ctx, enabling) {
+  const sizes = measureBothWays(state, ctx);
+  if (!sizes)
+    return;
+  const overhead = state.stats.getLiveReclaim()?.overheadTokens ?? 0;
+  const raw = estimateTokens(sizes.rawChars) + overhead;
+  const pruned = estimateTokens(sizes.prunedChars) + overhead;
+  const shared = estimateTokens(sizes.sharedChars) + overhead;
+  const [from, to] = enabling ? [raw, pruned] : [pruned, raw];
+  const rewritten = Math.max(0, to - shared);
+  const how = enabling ? "pruned" : "unpruned";
+  const route = cacheRouteOf(ctx.model, processCacheEnv());
+  const head = `The next request sends the history ${how}: about ${formatCompactCount(to)} tokens instead of ${formatCompactCount(from)}` + `${REWRITE_WORDS[route.rule](formatCompactCount(rewritten))}.`;
+  const cost = costModelFor(ctx.model, route);
+  if (!cost.priced)
+    return `${head} (${cost.label || "this model"} has no catalog price, so no dollars.)`;
+  const { read, rewrite } = rates(route.rule, cost.prices);
+  const next = shared * read + rewritten * rewrite - from * read;
+  const later = (to - from) * read;
+  return `${head} At ${cost.label}'s prices that request costs about ${moreOrLess(next)} than ${enabling ? "staying unpruned" : "with pruning on"}, and each later one about ${moreOrLess(later)}.`;
 }
 
 // src/archive/query-tool.ts
@@ -14324,7 +14431,14 @@ function piCondense(pi, files) {
   registerWithCommands(pi, state);
 }
 function registerWithCommands(pi, state) {
-  registerCommands(commandsAfterRunningFlush(pi, state), state.config, (ctx, options) => flushPending(state, ctx, options), (ctx, opts) => capturePendingBatches(state, ctx, opts), () => state.stats.getStats(), () => state.stats.getLiveReclaim(), state.indexer, (ctx) => compactChains(state, ctx), () => state.diagnostics.counts(), (ctx) => computeMetricsSnapshot(state, ctx) ?? EMPTY_METRICS_SNAPSHOT, undefined, () => state.rearmedPending, (ctx) => policyView(state, ctx), (ctx) => summarizerInUse(state.fallback, ctx, state.config.value.summarizerModel), () => state.stats.getCacheTokens());
+  registerCommands(commandsAfterRunningFlush(pi, state), state.config, (ctx, options) => flushPending(state, ctx, options), (ctx, opts) => capturePendingBatches(state, ctx, opts), () => state.stats.getStats(), () => state.stats.getLiveReclaim(), state.indexer, (ctx) => compactChains(state, ctx), () => state.diagnostics.counts(), (ctx) => computeMetricsSnapshot(state, ctx) ?? EMPTY_METRICS_SNAPSHOT, undefined, () => state.rearmedPending, (ctx) => policyView(state, ctx), (ctx) => summarizerInUse(state.fallback, ctx, state.config.value.summarizerModel), {
+    getSummarizerCache: () => state.stats.getCacheTokens(),
+    measureContext: (ctx) => {
+      state.status.measure(ctx);
+      return state.stats.getLiveReclaim();
+    },
+    describeToggle: (ctx, enabling) => toggleCostText(state, ctx, enabling)
+  });
 }
 function commandsAfterRunningFlush(pi, state) {
   const view = Object.create(pi);

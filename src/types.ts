@@ -17,6 +17,8 @@ export const CUSTOM_TYPE_DIAGNOSTIC = "context-prune-diagnostic";
 export const CUSTOM_TYPE_FLUSH_METRICS = "context-prune-flush-metrics";
 /** The summarizer's cache tokens, kept beside the stats snapshot (whose counters stay 2.9.1's). */
 export const CUSTOM_TYPE_SUMMARIZER_CACHE = "context-prune-summarizer-cache";
+/** Pruning turned on or off mid-session (`{ enabled }`), so a replay sends what the session sent. */
+export const CUSTOM_TYPE_TOGGLE = "context-prune-toggle";
 /** A report shown in the TUI chat (flush line, `/pruner status`, `/pruner stats`); never sent to the model. */
 export const CUSTOM_TYPE_REPORT = "context-prune-report";
 

@@ -403,6 +403,12 @@ const STATS_FIELDS: readonly Field[] = STATS_KEYS.map((key) => ({ key, expected:
 
 const CACHE_FIELDS: readonly Field[] = ["cacheReadTokens", "cacheWriteTokens"].map((key) => ({ key, expected: "a number >= 0", test: orNull(isCount) }));
 
+/** Pruning turned on or off: `{ enabled: boolean }`. */
+export function parseToggleEntry(data: unknown): Parsed<{ enabled: boolean }> {
+  if (!isPlainObject(data) || typeof data.enabled !== "boolean") return bad("enabled is not a boolean");
+  return ok({ enabled: data.enabled });
+}
+
 /** A snapshot of the summarizer's cache tokens; a missing counter is 0. */
 export function parseSummarizerCacheEntry(data: unknown): Parsed<SummarizerCacheTokens> {
   if (!isPlainObject(data)) return bad("data is not an object");

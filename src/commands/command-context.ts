@@ -20,6 +20,7 @@ import type {
   SummarizerStats,
 } from "../types.js";
 import type { FlushResult } from "../summarize/flush.js";
+import { CUSTOM_TYPE_TOGGLE } from "../types.js";
 import type { KeptPrompts } from "../summarize/chain-pass.js";
 import type { PolicyView } from "../ui/policy-status.js";
 
@@ -35,6 +36,9 @@ export interface CompactResult {
 }
 
 export type NotifyType = "info" | "warning" | "error";
+
+/** The hooks `registerCommands` takes by name, after its positional 2.9.1 ones. */
+export type CommandExtras = Pick<CommandDeps, "getSummarizerCache" | "measureContext" | "describeToggle">;
 
 /** Everything `registerCommands` was handed, plus the persistence hook. */
 export interface CommandDeps {
@@ -54,6 +58,10 @@ export interface CommandDeps {
   getFallback?: (ctx: ExtensionCommandContext) => string | undefined;
   /** The summarizer's cache tokens, which its stats' input counter leaves out. */
   getSummarizerCache?: () => SummarizerCacheTokens;
+  /** Measures the request the branch renders to now (the footer's figure), and returns it. */
+  measureContext?: (ctx: ExtensionCommandContext) => LiveReclaim | undefined;
+  /** What turning pruning on (`true`) or off costs the requests that follow; undefined when nothing changes. */
+  describeToggle?: (ctx: ExtensionCommandContext, enabling: boolean) => string | undefined;
   /** Fire-and-forget save; failures are reported through `ctx.ui.notify`. */
   persist: (ctx: ExtensionCommandContext, config: ContextPruneConfig) => void;
 }
@@ -94,6 +102,16 @@ export function refreshStatus(deps: CommandDeps, ctx: ExtensionCommandContext, c
     setPruneStatusWidget(ctx, config, deps.getLiveReclaim(), deps.getDiagnosticCounts?.());
   } catch (err) {
     console.error("pi-condense: status refresh failed", err);
+  }
+}
+
+/** A change of `enabled` is written on the branch, so a replay knows which requests went out unpruned. */
+export function recordToggle(deps: CommandDeps, before: ContextPruneConfig, after: ContextPruneConfig): void {
+  if (before.enabled === after.enabled) return;
+  try {
+    deps.pi.appendEntry(CUSTOM_TYPE_TOGGLE, { enabled: after.enabled });
+  } catch (err) {
+    console.error("pi-condense: recording that pruning was turned on or off failed", err);
   }
 }
 

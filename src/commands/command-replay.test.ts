@@ -23,7 +23,7 @@ function setup(mode: "tui" | "rpc", sessionFile?: string) {
   };
   const deps: any = {
     pi: { appendEntry: (customType: string, data: any) => appended.push({ customType, data }) },
-    currentConfig: { value: DEFAULT_CONFIG },
+    currentConfig: { value: { ...DEFAULT_CONFIG, enabled: true } },
     getLiveReclaim: () => ({ beforeChars: 368_000, afterChars: 56_000, overheadTokens: 6000 }),
   };
   return { ctx, deps, notes, widgets, appended };

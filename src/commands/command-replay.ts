@@ -14,6 +14,7 @@ import { parseReportArgs } from "./report-args.js";
 import { runReport } from "../report/run-report.js";
 import { showReport } from "../ui/report.js";
 import { contextSentText } from "../ui/status-line.js";
+import { currentReclaim } from "./command-report.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { safeNotify } from "./command-context.js";
 
@@ -65,7 +66,7 @@ export const reportCommand: SubcommandHandler = async (deps: CommandDeps, ctx: E
       overrides: parsed.overrides,
       priceAs: parsed.priceAs,
       yieldEvery: onProgress ? PROGRESS_EVERY : 0,
-      ...(parsed.path === undefined ? { contextSent: contextSentText(deps.getLiveReclaim()) } : {}),
+      ...(parsed.path === undefined ? { contextSent: contextSentText(currentReclaim(deps, ctx), deps.currentConfig.value.enabled) } : {}),
       onProgress,
       cacheEnv: processCacheEnv(),
       costModelOf: (provider, id) => {

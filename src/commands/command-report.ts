@@ -72,10 +72,16 @@ function usageLines(stats: SummarizerStats, cache: SummarizerCacheTokens = NO_CA
   );
 }
 
-function contextBlock(metrics: ContextMetricsSnapshot, rearmed: boolean, reclaim: LiveReclaim | undefined): string {
+/** The footer's figure, or while pruning is off (no request renders) one measured now. */
+export function currentReclaim(deps: CommandDeps, ctx: ExtensionCommandContext): LiveReclaim | undefined {
+  if (deps.currentConfig.value.enabled) return deps.getLiveReclaim();
+  return deps.measureContext?.(ctx) ?? deps.getLiveReclaim();
+}
+
+function contextBlock(metrics: ContextMetricsSnapshot, rearmed: boolean, reclaim: LiveReclaim | undefined, pruning: boolean): string {
   return (
     "\n  --- context now (what the provider receives) ---" +
-    `\n  context sent:                     ${contextSentText(reclaim)}` +
+    `\n  context sent:                     ${contextSentText(reclaim, pruning)}` +
     `\n  thinking since the last reply:    ${formatCompactCount(metrics.openCycleThinkingTokens)} tokens` +
     `\n  largest prompt's work:            ${metrics.largestChainSharePct}% of the context` +
     `\n  tool output not yet summarized:   ${formatCompactCount(metrics.frontierGapTokens)} tokens` +
@@ -90,16 +96,16 @@ export function statusReport(deps: CommandDeps, ctx: ExtensionCommandContext): s
   if (inUse) text += `\n  ${"in use now:".padEnd(STATUS_LABEL_WIDTH)}${inUse}`;
   text += stats.callCount > 0 ? `\n  --- summarizer use ---${usageLines(stats, deps.getSummarizerCache?.())}` : "\n  (no summarizer calls yet)";
   if (deps.getContextMetrics) {
-    text += contextBlock(deps.getContextMetrics(ctx), Boolean(deps.getRearmed?.()), deps.getLiveReclaim());
+    text += contextBlock(deps.getContextMetrics(ctx), Boolean(deps.getRearmed?.()), currentReclaim(deps, ctx), deps.currentConfig.value.enabled);
   }
   if (deps.getPolicyView) text += policyStatusBlock(deps.getPolicyView(ctx));
   return text;
 }
 
-export function statsReport(stats: SummarizerStats, reclaim?: LiveReclaim, cache?: SummarizerCacheTokens): string {
+export function statsReport(stats: SummarizerStats, reclaim?: LiveReclaim, cache?: SummarizerCacheTokens, pruning = true): string {
   const chains = stats.chainsCompressed ?? 0;
   const compressed = chains > 0 ? `\n  earlier prompts compressed: ${chains}` : "";
-  const sent = `\n  context sent: ${contextSentText(reclaim)}`;
+  const sent = `\n  context sent: ${contextSentText(reclaim, pruning)}`;
   if (stats.callCount === 0 && chains === 0) return reclaim && reclaim.beforeChars > 0 ? `pruner stats: no summarizer calls yet.${sent}` : "pruner stats: no summarizer calls yet.";
   const spent = stats.callCount > 0 ? `${usageLines(stats, cache)}\n  (calls, tokens and cost are the summarizer's own)` : "";
   return `pruner stats:${spent}${sent}${compressed}`;
@@ -110,5 +116,5 @@ export const statusCommand: SubcommandHandler = async (deps, ctx) => {
 };
 
 export const statsCommand: SubcommandHandler = async (deps, ctx) => {
-  showReport(deps.pi, ctx, statsReport(deps.getStats(), deps.getLiveReclaim(), deps.getSummarizerCache?.()));
+  showReport(deps.pi, ctx, statsReport(deps.getStats(), currentReclaim(deps, ctx), deps.getSummarizerCache?.(), deps.currentConfig.value.enabled));
 };

@@ -10,7 +10,7 @@ import type { Component, SettingItem, SettingsListTheme } from "@earendil-works/
 import { plural } from "../plural.js";
 import { frame } from "../ui/frame.js";
 import { ListView } from "../ui/list-view.js";
-import { errorMessage, refreshStatus, safeNotify } from "./command-context.js";
+import { errorMessage, recordToggle, refreshStatus, safeNotify } from "./command-context.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { listOrNone, settingDescription } from "./command-descriptions.js";
 import { searchSettingsBy } from "./settings-search.js";
@@ -327,9 +327,11 @@ export function applySettingChange(
 ): Config | undefined {
   const spec = SPECS.find((candidate) => candidate.id === id);
   if (!spec?.apply) return undefined;
-  const next = spec.apply(value, deps.currentConfig.value);
+  const before = deps.currentConfig.value;
+  const next = spec.apply(value, before);
   deps.currentConfig.value = next;
   deps.persist(ctx, next);
+  recordToggle(deps, before, next);
   refreshStatus(deps, ctx, next);
   for (const item of items) {
     item.description = settingDescription(item.id, next);

@@ -52,7 +52,7 @@ function harness(options: any = {}) {
     options.rearmed,
     options.policyView,
     options.fallback,
-    options.summarizerCache,
+    { getSummarizerCache: options.summarizerCache, measureContext: options.measureContext, describeToggle: options.describeToggle },
   );
   const spec = commands.get("pruner");
   return { spec, commands, renderers, box, flushPending, capture, compact, run: (args: string, ctx: any) => spec.handler(args, ctx) };

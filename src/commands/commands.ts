@@ -24,7 +24,7 @@ import {
   thinkingCommand,
 } from "./command-config.js";
 import { errorMessage, safeNotify } from "./command-context.js";
-import type { CommandDeps, CompactResult, FlushResultLike, SubcommandHandler } from "./command-context.js";
+import type { CommandDeps, CommandExtras, CompactResult, FlushResultLike, SubcommandHandler } from "./command-context.js";
 import { completeSubcommand, helpText, SUBCOMMANDS } from "./command-help.js";
 import { statsCommand, statusCommand } from "./command-report.js";
 import { reportCommand } from "./command-replay.js";
@@ -41,7 +41,6 @@ import type {
   DiagnosticKind,
   FlushOptions,
   LiveReclaim,
-  SummarizerCacheTokens,
   SummarizerStats,
 } from "../types.js";
 
@@ -176,7 +175,7 @@ export function registerCommands(
   getRearmed?: () => boolean,
   getPolicyView?: (ctx: ExtensionCommandContext) => PolicyView,
   getFallback?: (ctx: ExtensionCommandContext) => string | undefined,
-  getSummarizerCache?: () => SummarizerCacheTokens,
+  extras: CommandExtras = {},
 ): void {
   const deps: CommandDeps = {
     pi,
@@ -192,7 +191,7 @@ export function registerCommands(
     getRearmed,
     getPolicyView,
     getFallback,
-    getSummarizerCache,
+    ...extras,
     persist,
   };
   pi.registerCommand("pruner", {

@@ -8,7 +8,9 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { buildSessionContext } from "@earendil-works/pi-coding-agent";
 import { projectBranchMessages } from "../capture/batch-capture.js";
 import { protectionPredicate } from "../capture/protected.js";
-import { pruneMessages, requestSizesOf, sizeMessages, type PruneResult } from "../render/pruner.js";
+import { pruneMessages, requestSizesOf, type PruneResult } from "../render/pruner.js";
+import { jsonArrayLength } from "../render/json-size.js";
+import { requestChars } from "../render/message-size.js";
 import { isOnBranch } from "../summarize/chain-pass.js";
 import type { FlushState } from "../summarize/flush-state.js";
 
@@ -68,5 +70,36 @@ export function measureNextRequest(state: RenderState & Pick<FlushState, "stats"
   const shown = requestSizesOf(result);
   if (shown) state.stats.setLiveReclaim(shown.beforeChars, shown.afterChars);
   // A render that changed nothing sends the messages as they are.
-  return shown ? shown.afterChars : sizeMessages(result.messages);
+  return shown ? shown.afterChars : requestSize(result.messages);
+}
+
+/** The messages' size as the provider receives them (the footer's view). */
+function requestSize(messages: readonly unknown[]): number {
+  let chars = 0;
+  for (const message of messages) chars += requestChars(message);
+  return jsonArrayLength(chars, messages.length);
+}
+
+/** The next request sent pruned and unpruned, in the footer's view of characters, and the part both begin with. */
+export interface RequestBothWays {
+  rawChars: number;
+  prunedChars: number;
+  /** The leading messages the pruned request leaves as they are: what a provider's cache holds for both. */
+  sharedChars: number;
+}
+
+/** Undefined when the render fails or changes nothing (then turning pruning on or off changes nothing either). */
+export function measureBothWays(state: RenderState, ctx: ExtensionContext): RequestBothWays | undefined {
+  try {
+    const messages = nextRequestMessages(ctx.sessionManager.getBranch(), undefined);
+    const result = renderRequest(state, messages, true);
+    const sizes = requestSizesOf(result);
+    if (!result.pruned || !sizes) return undefined;
+    let first = 0;
+    while (first < messages.length && result.messages[first] === messages[first]) first++;
+    return { rawChars: sizes.beforeChars, prunedChars: sizes.afterChars, sharedChars: requestSize(messages.slice(0, first)) };
+  } catch (err) {
+    console.error("pi-condense: measuring the next request both ways failed", err);
+    return undefined;
+  }
 }

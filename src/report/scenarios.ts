@@ -11,7 +11,7 @@
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { ToolCallIndexer } from "../archive/indexer.js";
 import { renderMessages } from "../render/pruner.js";
-import { parseStatsEntry, parseSummarizerCacheEntry } from "../capture/persisted-entries.js";
+import { parseStatsEntry, parseSummarizerCacheEntry, parseToggleEntry } from "../capture/persisted-entries.js";
 import {
   CUSTOM_TYPE_CHAIN,
   CUSTOM_TYPE_DEDUP_ALIAS,
@@ -19,6 +19,7 @@ import {
   CUSTOM_TYPE_STATS,
   CUSTOM_TYPE_SUMMARIZER_CACHE,
   CUSTOM_TYPE_SUMMARY,
+  CUSTOM_TYPE_TOGGLE,
   type ContextPruneConfig,
 } from "../types.js";
 import type { ReplayRequest } from "./requests.js";
@@ -88,10 +89,36 @@ function recordedSummarizer(branch: SessionEntry[]): SummarizerUse {
   return use.calls > 0 ? { ...use, input: use.input + cached } : use;
 }
 
+/** Where pruning was turned on or off on the branch, in order. */
+function togglesOf(branch: SessionEntry[]): Array<{ index: number; enabled: boolean }> {
+  const toggles: Array<{ index: number; enabled: boolean }> = [];
+  branch.forEach((entry, index) => {
+    if (entry.type !== "custom" || customTypeOf(entry) !== CUSTOM_TYPE_TOGGLE) return;
+    const parsed = parseToggleEntry((entry as { data?: unknown }).data);
+    if (parsed.ok) toggles.push({ index, enabled: parsed.value.enabled });
+  });
+  return toggles;
+}
+
+/**
+ * Whether pruning was on at each branch position: from the toggles `/pruner on|off` recorded, and before
+ * the first one the opposite of what it turned to (a session without toggles was pruned throughout).
+ */
+function prunedAt(branch: SessionEntry[]): (entryIndex: number) => boolean {
+  const toggles = togglesOf(branch);
+  const initial = toggles.length === 0 ? true : !toggles[0]!.enabled;
+  return (entryIndex) => {
+    let on = initial;
+    for (const toggle of toggles) if (toggle.index < entryIndex) on = toggle.enabled;
+    return on;
+  };
+}
+
 export function actualScenario(branch: SessionEntry[], config: ContextPruneConfig): Scenario {
   const indexer = new ToolCallIndexer();
   let scanned = 0;
   const stable = new StableMessages();
+  const pruned = prunedAt(branch);
   return {
     name: "actual",
     label: "as recorded",
@@ -102,6 +129,8 @@ export function actualScenario(branch: SessionEntry[], config: ContextPruneConfi
       for (; scanned < request.entryIndex; scanned++) if (INDEX_TYPES.has(customTypeOf(branch[scanned]!) as string)) changed = true;
       if (changed) indexer.extendFromEntries(branch.slice(from, request.entryIndex), branch);
       const messages = prefixOf(request.all);
+      // While pruning was off the session sent its branch as it stood, its summary messages included.
+      if (!pruned(request.entryIndex)) return stable.stable(messages);
       return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, indexer.archiveCheck()));
     },
     summarizer: () => recordedSummarizer(branch),

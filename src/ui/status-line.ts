@@ -52,10 +52,14 @@ export function reclaimFigures(reclaim: LiveReclaim): { before: string; after: s
   return { before: formatCompactCount(beforeTok), after: formatCompactCount(afterTok), afterTokens: afterTok, reduction };
 }
 
-/** The line `/pruner status`, `/pruner stats` and `/pruner report` show for the reclaim the footer shows. */
-export function contextSentText(reclaim: LiveReclaim | undefined): string {
-  if (!reclaim || !(reclaim.beforeChars > 0)) return "no pruned request yet";
-  const { before, afterTokens, reduction } = reclaimFigures(reclaim);
+/**
+ * The line `/pruner status`, `/pruner stats` and `/pruner report` show for the reclaim the footer shows.
+ * While pruning is off the request goes out unpruned: its size is the first figure.
+ */
+export function contextSentText(reclaim: LiveReclaim | undefined, pruning = true): string {
+  if (!reclaim || !(reclaim.beforeChars > 0)) return pruning ? "no pruned request yet" : "pruning is off";
+  const { before, after, afterTokens, reduction } = reclaimFigures(reclaim);
+  if (!pruning) return `${before} tokens (pruning is off; ${after} with it)`;
   return `${tokenCountText(afterTokens)} (${before} without pruning, -${reduction}%)`;
 }
 
