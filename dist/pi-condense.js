@@ -3848,6 +3848,12 @@ function frame(title, lines, width, options = {}) {
   const body = lines.map((line) => `${side}${gap}${truncateToWidth2(line, room, "…", true)}${gap}${side}`);
   return [edge("┌", title, "┐", inner, paint), ...body, edge("└", options.status ?? "", "┘", inner, paint)];
 }
+function centered(lines, boxWidth, width) {
+  const spare = Math.max(0, width - boxWidth);
+  const left = " ".repeat(Math.floor(spare / 2));
+  const right = " ".repeat(spare - left.length);
+  return lines.map((line) => `${left}${line}${right}`);
+}
 
 // src/ui/prune-tree.ts
 var PROMPT_CHARS = 200;
@@ -3977,17 +3983,80 @@ function numberSharedRequests(roots) {
     });
   }
 }
+var NO_SUMMARY_NOTE = "Archived without a summary: the agent sees a short stub for each output below (what it holds, read when it " + "was archived) and gets the whole output back by its ref with context_tree_query. To read one here, go back " + "to the tree, expand this request and press Enter on the output's row.";
+function noSummaryDetail(records) {
+  const lines = records.map(({ record, ref }) => {
+    const facts = record.supersededBy ? "stale: a later call superseded it" : record.digest ?? record.outcome ?? "";
+    return `- \`${ref}\` ${record.toolName}${facts ? `: ${oneLine(facts)}` : ""}`;
+  });
+  return `${NO_SUMMARY_NOTE}
+
+${lines.join(`
+`)}`;
+}
+function unsummarizedRoot(data, index, indexer, covered, requests, latest) {
+  const parsed = parseIndexEntry(data);
+  if (!parsed.ok)
+    return;
+  const found = [];
+  for (const entryRecord of parsed.value.toolCalls) {
+    const key = occKey(entryRecord.toolCallId, entryRecord.resultTimestamp);
+    const ref = indexer.getShortRefForToolCallId(key);
+    const record = indexer.getRecord(key);
+    if (covered.has(key) || !ref || !record)
+      continue;
+    found.push({ record, ref });
+  }
+  const first = found[0];
+  if (!first)
+    return;
+  const children = found.map(({ record, ref }) => leafNode(record, ref));
+  const key = occKey(first.record.toolCallId, first.record.resultTimestamp);
+  const request = requests.get(key) ?? requests.get(first.record.toolCallId) ?? latest;
+  const tools = toolsUsed(found.map((f) => f.record));
+  const original = children.reduce((sum, child) => sum + (child.charCount ?? 0), 0);
+  const node = {
+    id: `archived-${index}`,
+    label: request?.label ?? UNKNOWN_PROMPT,
+    meta: `${tools} · ${tokensText(original)} · no summary`,
+    facts: `${tools} · outputs ${tokensText(original)} · archived without a summary`,
+    children,
+    expanded: false,
+    depth: 0,
+    isLeaf: false,
+    detail: noSummaryDetail(found),
+    charCount: original
+  };
+  return { node, request };
+}
+function summarizedKeys(branch) {
+  const covered = new Set;
+  for (const entry of branch) {
+    if (!isPlainObject(entry) || entry.type !== "custom_message" || entry.customType !== CUSTOM_TYPE_SUMMARY)
+      continue;
+    const parsed = parseSummaryEntry(entry);
+    if (parsed.ok)
+      for (const ref of parsed.value.refs)
+        covered.add(occKey(ref.toolCallId, ref.resultTimestamp));
+  }
+  return covered;
+}
 function buildPruneTree(ctx, indexer) {
   const branch = ctx.sessionManager.getBranch();
   const requests = branchRequests(branch);
+  const covered = summarizedKeys(branch);
   const roots = [];
   branch.forEach((entry, index) => {
-    if (entry?.type !== "custom_message" || entry.customType !== CUSTOM_TYPE_SUMMARY)
-      return;
     try {
-      roots.push(summaryRoot(entry, roots.length, indexer, requests.byResult, requests.at[index]));
+      if (entry?.type === "custom_message" && entry.customType === CUSTOM_TYPE_SUMMARY) {
+        roots.push(summaryRoot(entry, roots.length, indexer, requests.byResult, requests.at[index]));
+      } else if (entry?.type === "custom" && entry.customType === CUSTOM_TYPE_INDEX) {
+        const root = unsummarizedRoot(entry.data, roots.length, indexer, covered, requests.byResult, requests.at[index]);
+        if (root)
+          roots.push(root);
+      }
     } catch (err) {
-      console.error("pi-condense: skipping unreadable summary entry in /pruner tree", err);
+      console.error("pi-condense: skipping an unreadable entry in /pruner tree", err);
     }
   });
   numberSharedRequests(roots);
@@ -4000,7 +4069,7 @@ var OVERLAY_TITLE = "Pruned Summary";
 var OUTPUT_TITLE = "Original Output";
 var HINT = "Enter/Space expand • Ctrl-O open summary • Esc/q close";
 var EMPTY = "(no pruned tool calls in this session)";
-var OVERLAY_FOOTER = "↑/↓ scroll • Ctrl-O/Esc/q close";
+var OVERLAY_FOOTER = "↑/↓ PgUp/PgDn/Space Home/End scroll • Ctrl-O/Esc/q close";
 var MARKER = "→ ";
 var NO_MARKER = "  ";
 var HEIGHT_SHARE = 0.8;
@@ -4045,16 +4114,18 @@ class TreeBrowser {
   theme;
   onDone;
   maxRows;
+  boxWidth;
   rows = [];
   selected = 0;
   overlay;
   bodyCache;
   keys;
-  constructor(roots, theme, onDone, keybindings, maxRows = () => Number.POSITIVE_INFINITY) {
+  constructor(roots, theme, onDone, keybindings, maxRows = () => Number.POSITIVE_INFINITY, boxWidth = (width) => width) {
     this.roots = roots;
     this.theme = theme;
     this.onDone = onDone;
     this.maxRows = maxRows;
+    this.boxWidth = boxWidth;
     this.keys = keybindings ?? getKeybindings();
     this.rebuildRows();
   }
@@ -4083,7 +4154,8 @@ class TreeBrowser {
       this.onDone();
   }
   render(width) {
-    return this.overlay ? this.renderSummary(this.overlay, width) : this.renderTree(width);
+    const box = Math.max(1, Math.min(width, this.boxWidth(width)));
+    return centered(this.overlay ? this.renderSummary(this.overlay, box) : this.renderTree(box), box, width);
   }
   rebuildRows() {
     const rows = [];
@@ -4115,13 +4187,22 @@ class TreeBrowser {
     const node = this.rows[this.selected];
     if (!node || node.detail === undefined || node.isLeaf && node.depth === 0)
       return;
-    this.overlay = { node, offset: 0 };
+    this.overlay = { node, offset: 0, page: 1 };
   }
   handleSummaryInput(view, data) {
+    const page = Math.max(1, view.page - 1);
     if (this.keys.matches(data, "tui.select.up"))
       view.offset = Math.max(0, view.offset - 1);
     else if (this.keys.matches(data, "tui.select.down"))
       view.offset += 1;
+    else if (this.keys.matches(data, "tui.select.pageUp"))
+      view.offset = Math.max(0, view.offset - page);
+    else if (this.keys.matches(data, "tui.select.pageDown") || data === " ")
+      view.offset += page;
+    else if (matchesKey(data, "home"))
+      view.offset = 0;
+    else if (matchesKey(data, "end"))
+      view.offset = Number.MAX_SAFE_INTEGER;
     else if (this.keys.matches(data, "tui.select.cancel") || data === "q" || isCtrlO(data))
       this.overlay = undefined;
   }
@@ -4184,6 +4265,7 @@ class TreeBrowser {
     const markdown = this.bodyLines(view.node, inner);
     const total = markdown.length;
     const height = Math.min(total, this.bodyRows(header.length + 5));
+    view.page = height;
     view.offset = Math.min(view.offset, Math.max(0, total - height));
     const visible = markdown.slice(view.offset, view.offset + height);
     const range = total > height ? ` • ${view.offset + 1}-${view.offset + height} / ${total}` : "";
@@ -4191,8 +4273,10 @@ class TreeBrowser {
     return frame(view.node.depth === 0 ? OVERLAY_TITLE : OUTPUT_TITLE, lines, width, { paint: this.border });
   }
 }
+var WIDTH_SHARE = 0.8;
+var MIN_BOX_WIDTH = 80;
 async function showTreeBrowser(ctx, roots) {
-  await ctx.ui.custom((tui, theme, keybindings, done) => new TreeBrowser(roots, theme, () => done(undefined), keybindings, () => Math.floor(tui.terminal.rows * HEIGHT_SHARE)), { overlay: true, overlayOptions: { width: "80%", minWidth: 80, maxHeight: `${HEIGHT_SHARE * 100}%`, anchor: "center" } });
+  await ctx.ui.custom((tui, theme, keybindings, done) => new TreeBrowser(roots, theme, () => done(undefined), keybindings, () => Math.floor(tui.terminal.rows * HEIGHT_SHARE), (width) => Math.max(MIN_BOX_WIDTH, Math.floor(width * WIDTH_SHARE))), { overlay: true, overlayOptions: { width: "100%", maxHeight: `${HEIGHT_SHARE * 100}%`, anchor: "center" } });
 }
 
 // src/summarize/budget.ts
@@ -5566,19 +5650,38 @@ function settingsLayout(items, rows, columns) {
   const height = Math.min(rows, BOX_ROWS + listRows + scrollRow + described);
   return { listRows, height, top: Math.max(0, Math.floor((rows - height) / 2)) };
 }
+function setVisibleRows(list, rows) {
+  const fields = list;
+  if (typeof fields.maxVisible === "number")
+    fields.maxVisible = rows;
+}
 
 class SettingsOverlay {
   list;
+  items;
+  terminalRows;
   theme;
   capturesViewportInput = true;
-  constructor(list, theme) {
+  listRows;
+  constructor(list, items, terminalRows, theme) {
     this.list = list;
+    this.items = items;
+    this.terminalRows = terminalRows;
     this.theme = theme;
   }
   render(width) {
-    const lines = this.list.render(Math.max(1, width - 4));
+    const boxWidth = Math.min(OVERLAY_WIDTH, width);
+    this.fit(boxWidth);
+    const lines = this.list.render(Math.max(1, boxWidth - 4));
     const paint = this.theme ? (text) => this.theme.fg("border", text) : undefined;
-    return frame(this.theme ? this.theme.fg("accent", TITLE) : TITLE, lines, width, { paint, padding: 1 });
+    return centered(frame(this.theme ? this.theme.fg("accent", TITLE) : TITLE, lines, boxWidth, { paint, padding: 1 }), boxWidth, width);
+  }
+  fit(boxWidth) {
+    const { listRows } = settingsLayout(this.items, this.terminalRows(), boxWidth);
+    if (listRows === this.listRows)
+      return;
+    this.listRows = listRows;
+    setVisibleRows(this.list, listRows);
   }
   handleInput(data) {
     this.list.handleInput(data);
@@ -5607,8 +5710,8 @@ var settingsCommand = async (deps, ctx) => {
       enableSearch: true
     });
     searchSettingsBy(list, searchWords);
-    return new SettingsOverlay(list, theme);
-  }, { overlay: true, overlayOptions: () => ({ width: OVERLAY_WIDTH, row: top }) });
+    return new SettingsOverlay(list, items, () => tui.terminal.rows, theme);
+  }, { overlay: true, overlayOptions: () => ({ width: "100%", row: top }) });
 };
 
 // src/commands/command-report.ts

@@ -228,7 +228,7 @@ describe("/pruner tree", () => {
     const { ctx } = uiRecorder({ custom });
     ctx.sessionManager = { getBranch: () => branch };
     await harness({ indexer }).run("tree", ctx);
-    expect(options).toEqual({ overlay: true, overlayOptions: { width: "80%", minWidth: 80, maxHeight: "80%", anchor: "center" } });
+    expect(options).toEqual({ overlay: true, overlayOptions: { width: "100%", maxHeight: "80%", anchor: "center" } });
     expect(closed).toBe(true);
   });
 });

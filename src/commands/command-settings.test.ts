@@ -32,6 +32,7 @@ async function openSettings(config: Record<string, unknown> = {}, models: any[] 
   const notes: string[] = [];
   let component: any;
   let options: any;
+  const tui = { terminal: { rows, columns } };
   let finish: (value: unknown) => void = () => {};
   const closed = new Promise((resolve) => (finish = resolve));
   const getAvailable = typeof models === "function" ? models : () => models;
@@ -41,7 +42,7 @@ async function openSettings(config: Record<string, unknown> = {}, models: any[] 
       setStatus: (_id: string, t?: string) => status.push(t),
       custom: (factory: any, opts: any) => {
         options = opts;
-        component = factory({ terminal: { rows, columns } }, plainTheme, {}, (value: unknown) => finish(value));
+        component = factory(tui, plainTheme, {}, (value: unknown) => finish(value));
         return closed;
       },
     },
@@ -54,14 +55,14 @@ async function openSettings(config: Record<string, unknown> = {}, models: any[] 
     const file = join(dir, "settings.json");
     return existsSync(file) ? JSON.parse(await readFile(file, "utf8")).contextPrune : undefined;
   };
-  return { box, component, list, options, status, notes, done, saved, ctx, closed };
+  return { box, component, list, options, status, notes, done, saved, ctx, closed, tui };
 }
 
 describe("settings overlay", () => {
   test("opens an 80-column overlay in a full box titled pruner settings", async () => {
     const s = await openSettings();
     expect(s.options.overlay).toBe(true);
-    expect(s.options.overlayOptions()).toEqual({ width: 80, row: 1 });
+    expect(s.options.overlayOptions()).toEqual({ width: "100%", row: 1 });
     const lines = strip(s.component.render(80));
     expect(lines[0]).toStartWith("┌─ pruner settings ─");
     expect(lines.at(-1)).toBe(`└${"─".repeat(78)}┘`);
@@ -70,6 +71,31 @@ describe("settings overlay", () => {
     expect(lines.some((l) => l.includes("→ Enabled"))).toBe(true);
     s.component.handleInput(ESC);
     await s.done;
+  });
+
+  test("opened at 120x40 and shrunk to 80x24, the box fits again and keeps the selection in view (issue 36, point 8)", async () => {
+    const s = await openSettings({}, [], 40, 120);
+    const tall = strip(s.component.render(120));
+    s.tui.terminal.rows = 24;
+    s.tui.terminal.columns = 80;
+    for (let i = 0; i < 20; i++) s.component.handleInput(DOWN);
+    const lines = strip(s.component.render(80));
+    expect(lines.length).toBeLessThan(tall.length);
+    expect(lines.length).toBeLessThanOrEqual(24 - 2);
+    expect(lines.at(-1)).toBe(`└${"─".repeat(78)}┘`);
+    expect(lines.some((l) => l.includes("Esc to close"))).toBe(true);
+    expect(lines.filter((l) => l.includes("→ "))).toHaveLength(1);
+  });
+
+  test("at 120 columns the rows beside the 80-column box are blank, so no chat shows through (issue 36, point 10)", async () => {
+    const s = await openSettings({}, [], 40, 120);
+    const lines = strip(s.component.render(120));
+    for (const line of lines) {
+      expect(Bun.stringWidth(line)).toBe(120);
+      expect(line.slice(0, 20)).toBe(" ".repeat(20));
+      expect(line.slice(100)).toBe(" ".repeat(20));
+    }
+    expect(lines[0]!.slice(20, 100)).toStartWith("┌─ pruner settings ─");
   });
 
   test("from its fixed top row the box never reaches past a 24-row terminal while the selection moves", async () => {

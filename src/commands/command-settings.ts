@@ -8,7 +8,7 @@ import { getSettingsListTheme } from "@earendil-works/pi-coding-agent";
 import { SettingsList, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 import type { Component, SettingItem, SettingsListTheme } from "@earendil-works/pi-tui";
 import { plural } from "../plural.js";
-import { frame } from "../ui/frame.js";
+import { centered, frame } from "../ui/frame.js";
 import { ListView } from "../ui/list-view.js";
 import { errorMessage, recordToggle, refreshStatus, safeNotify } from "./command-context.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
@@ -369,19 +369,43 @@ export function settingsLayout(items: SettingItem[], rows: number, columns: numb
   return { listRows, height, top: Math.max(0, Math.floor((rows - height) / 2)) };
 }
 
-/** The settings list in a full box, so no chat text shows through or beside its rows. */
-class SettingsOverlay implements Component {
+/**
+ * pi-tui 1.6.0's SettingsList reads its page size at every render but offers no setter: after a resize the
+ * list gets the rows the terminal has now through the field itself, when it is there as expected.
+ */
+function setVisibleRows(list: SettingsList, rows: number): void {
+  const fields = list as unknown as { maxVisible?: unknown };
+  if (typeof fields.maxVisible === "number") fields.maxVisible = rows;
+}
+
+/**
+ * The settings list in a full box, centered in rows as wide as the terminal, so no chat text shows through,
+ * beside or past its edges; it fits the terminal again at every render, so a resize never cuts it off.
+ */
+export class SettingsOverlay implements Component {
   readonly capturesViewportInput = true;
+  private listRows: number | undefined;
 
   constructor(
     readonly list: SettingsList,
+    private readonly items: SettingItem[],
+    private readonly terminalRows: () => number,
     private readonly theme?: Theme,
   ) {}
 
   render(width: number): string[] {
-    const lines = this.list.render(Math.max(1, width - 4));
+    const boxWidth = Math.min(OVERLAY_WIDTH, width);
+    this.fit(boxWidth);
+    const lines = this.list.render(Math.max(1, boxWidth - 4));
     const paint = this.theme ? (text: string) => this.theme!.fg("border", text) : undefined;
-    return frame(this.theme ? this.theme.fg("accent", TITLE) : TITLE, lines, width, { paint, padding: 1 });
+    return centered(frame(this.theme ? this.theme.fg("accent", TITLE) : TITLE, lines, boxWidth, { paint, padding: 1 }), boxWidth, width);
+  }
+
+  private fit(boxWidth: number): void {
+    const { listRows } = settingsLayout(this.items, this.terminalRows(), boxWidth);
+    if (listRows === this.listRows) return;
+    this.listRows = listRows;
+    setVisibleRows(this.list, listRows);
   }
 
   handleInput(data: string): void {
@@ -413,10 +437,11 @@ export const settingsCommand: SubcommandHandler = async (deps, ctx) => {
         enableSearch: true,
       });
       searchSettingsBy(list, searchWords);
-      return new SettingsOverlay(list, theme);
+      return new SettingsOverlay(list, items, () => tui.terminal.rows, theme);
     },
-    // pi reads the options after the factory ran: the top row stays put, so the list does not move
-    // when a longer description or a search changes the box's height.
-    { overlay: true, overlayOptions: () => ({ width: OVERLAY_WIDTH, row: top }) },
+    // pi reads the options once, after the factory ran: the top row stays put, so the list does not move
+    // when a longer description or a search changes the box's height (pi keeps a box that no longer fits
+    // above the bottom edge). The overlay spans the terminal; the box is centered in it.
+    { overlay: true, overlayOptions: () => ({ width: "100%", row: top }) },
   );
 };

@@ -29,3 +29,14 @@ export function frame(title: string, lines: readonly string[], width: number, op
   const body = lines.map((line) => `${side}${gap}${truncateToWidth(line, room, "…", true)}${gap}${side}`);
   return [edge("┌", title, "┐", inner, paint), ...body, edge("└", options.status ?? "", "┘", inner, paint)];
 }
+
+/**
+ * A box's rows set in the middle of a row `width` columns wide, blank on both sides: an overlay drawn this
+ * way covers the chat beside the box, so no chat text shows through or past its edges.
+ */
+export function centered(lines: readonly string[], boxWidth: number, width: number): string[] {
+  const spare = Math.max(0, width - boxWidth);
+  const left = " ".repeat(Math.floor(spare / 2));
+  const right = " ".repeat(spare - left.length);
+  return lines.map((line) => `${left}${line}${right}`);
+}

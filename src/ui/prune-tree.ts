@@ -1,16 +1,16 @@
 /**
- * The data of `/pruner tree`: one root per summary entry on the branch, labelled by the
- * request that started it (the user's prompt, or another extension's message), with the
- * tool calls it summarized as leaves.
+ * The data of `/pruner tree`: one root per summary entry on the branch, and one per index entry
+ * whose outputs were archived without a summary, each labelled by the request that started it
+ * (the user's prompt, or another extension's message), with its tool calls as leaves.
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { ToolCallRecord } from "../types.js";
 import type { ToolCallIndexer } from "../archive/indexer.js";
 import { isPrunerCustomType } from "../capture/message-shape.js";
 import { occKey } from "../capture/occurrence-key.js";
-import { isPlainObject, parseSummaryEntry } from "../capture/persisted-entries.js";
+import { isPlainObject, parseIndexEntry, parseSummaryEntry } from "../capture/persisted-entries.js";
 import { compactTokens, tokensText } from "../figures.js";
-import { CUSTOM_TYPE_SUMMARY } from "../types.js";
+import { CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../types.js";
 
 export interface TreeNode {
   id: string;
@@ -186,16 +186,80 @@ function numberSharedRequests(roots: Root[]): void {
   }
 }
 
+const NO_SUMMARY_NOTE =
+  "Archived without a summary: the agent sees a short stub for each output below (what it holds, read when it " +
+  "was archived) and gets the whole output back by its ref with context_tree_query. To read one here, go back " +
+  "to the tree, expand this request and press Enter on the output's row.";
+
+/** The stub facts of each output, for the Ctrl-O view of a root without a summary. */
+function noSummaryDetail(records: Array<{ record: ToolCallRecord; ref: string }>): string {
+  const lines = records.map(({ record, ref }) => {
+    const facts = record.supersededBy ? "stale: a later call superseded it" : (record.digest ?? record.outcome ?? "");
+    return `- \`${ref}\` ${record.toolName}${facts ? `: ${oneLine(facts)}` : ""}`;
+  });
+  return `${NO_SUMMARY_NOTE}\n\n${lines.join("\n")}`;
+}
+
+/** An index entry's outputs that no summary covers (archived without one, stale, or with a compressed prompt). */
+function unsummarizedRoot(data: unknown, index: number, indexer: ToolCallIndexer, covered: ReadonlySet<string>, requests: Map<string, Request>, latest: Request | undefined): Root | undefined {
+  const parsed = parseIndexEntry(data);
+  if (!parsed.ok) return undefined;
+  const found: Array<{ record: ToolCallRecord; ref: string }> = [];
+  for (const entryRecord of parsed.value.toolCalls) {
+    const key = occKey(entryRecord.toolCallId, entryRecord.resultTimestamp);
+    const ref = indexer.getShortRefForToolCallId(key);
+    const record = indexer.getRecord(key);
+    if (covered.has(key) || !ref || !record) continue;
+    found.push({ record, ref });
+  }
+  const first = found[0];
+  if (!first) return undefined;
+  const children = found.map(({ record, ref }) => leafNode(record, ref));
+  const key = occKey(first.record.toolCallId, first.record.resultTimestamp);
+  const request = requests.get(key) ?? requests.get(first.record.toolCallId) ?? latest;
+  const tools = toolsUsed(found.map((f) => f.record));
+  const original = children.reduce((sum, child) => sum + (child.charCount ?? 0), 0);
+  const node: TreeNode = {
+    id: `archived-${index}`,
+    label: request?.label ?? UNKNOWN_PROMPT,
+    meta: `${tools} · ${tokensText(original)} · no summary`,
+    facts: `${tools} · outputs ${tokensText(original)} · archived without a summary`,
+    children,
+    expanded: false,
+    depth: 0,
+    isLeaf: false,
+    detail: noSummaryDetail(found),
+    charCount: original,
+  };
+  return { node, request };
+}
+
+/** Occurrence keys every summary entry on the branch covers. */
+function summarizedKeys(branch: unknown[]): Set<string> {
+  const covered = new Set<string>();
+  for (const entry of branch) {
+    if (!isPlainObject(entry) || entry.type !== "custom_message" || entry.customType !== CUSTOM_TYPE_SUMMARY) continue;
+    const parsed = parseSummaryEntry(entry as { content?: unknown; details?: unknown });
+    if (parsed.ok) for (const ref of parsed.value.refs) covered.add(occKey(ref.toolCallId, ref.resultTimestamp));
+  }
+  return covered;
+}
+
 export function buildPruneTree(ctx: ExtensionCommandContext, indexer: ToolCallIndexer): TreeNode[] {
   const branch = ctx.sessionManager.getBranch() as unknown[];
   const requests = branchRequests(branch);
+  const covered = summarizedKeys(branch);
   const roots: Root[] = [];
   branch.forEach((entry: any, index) => {
-    if (entry?.type !== "custom_message" || entry.customType !== CUSTOM_TYPE_SUMMARY) return;
     try {
-      roots.push(summaryRoot(entry, roots.length, indexer, requests.byResult, requests.at[index]));
+      if (entry?.type === "custom_message" && entry.customType === CUSTOM_TYPE_SUMMARY) {
+        roots.push(summaryRoot(entry, roots.length, indexer, requests.byResult, requests.at[index]));
+      } else if (entry?.type === "custom" && entry.customType === CUSTOM_TYPE_INDEX) {
+        const root = unsummarizedRoot(entry.data, roots.length, indexer, covered, requests.byResult, requests.at[index]);
+        if (root) roots.push(root);
+      }
     } catch (err) {
-      console.error("pi-condense: skipping unreadable summary entry in /pruner tree", err);
+      console.error("pi-condense: skipping an unreadable entry in /pruner tree", err);
     }
   });
   numberSharedRequests(roots);

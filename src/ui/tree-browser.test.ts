@@ -307,7 +307,7 @@ describe("TreeBrowser", () => {
     expect(open[1]).toBe(`│${"Read the two source files please".padEnd(78)}│`);
     expect(open[2]).toBe(`│${"read ×2 · outputs 376 tokens → summary 6 tokens".padEnd(78)}│`);
     expect(open.some((l) => l.includes("did things"))).toBe(true);
-    expect(open.at(-2)).toBe(`│${"↑/↓ scroll • Ctrl-O/Esc/q close".padEnd(78)}│`);
+    expect(open.at(-2)).toBe(`│${"↑/↓ PgUp/PgDn/Space Home/End scroll • Ctrl-O/Esc/q close".padEnd(78)}│`);
     expect(open.at(-1)).toBe(`└${"─".repeat(78)}┘`);
     expect(open.some((l) => l.includes("▸"))).toBe(false);
     for (const line of open) expect(Bun.stringWidth(line)).toBe(80);
@@ -399,5 +399,84 @@ describe("TreeBrowser", () => {
     const defaults = new TreeBrowser(twoLeafTree(), plainTheme, () => done++);
     defaults.handleInput(ESC);
     expect(done).toBe(2);
+  });
+});
+
+describe("outputs archived without a summary (issue 36, point 9)", () => {
+  const indexEntry = (records: any[]) => ({ type: "custom", customType: "context-prune-index", data: { toolCalls: records } });
+
+  function indexerWithRefs(records: Record<string, any>, refs: Record<string, string>) {
+    return { getRecord: (key: string) => records[key], getShortRefForToolCallId: (key: string) => refs[key] } as any;
+  }
+
+  test("get a root labelled by their prompt, with each output as a row under its ref", () => {
+    const a = record("a", { resultTimestamp: 10, unsummarized: true, digest: "12 lines, names: main" });
+    const b = record("b", { resultTimestamp: 11, unsummarized: true });
+    const indexer = indexerWithRefs({ "a@10": a, "b@11": b }, { "a@10": "t4", "b@11": "t5" });
+    const branch = [user("List the sources"), result("a", 10), result("b", 11), indexEntry([a, b])];
+    const roots = buildPruneTree(ctxWith(branch), indexer);
+    expect(roots).toHaveLength(1);
+    expect(roots[0]!.label).toBe("List the sources");
+    expect(roots[0]!.meta).toBe("read ×2 · 750 tokens · no summary");
+    expect(roots[0]!.children.map((c) => c.label)).toEqual(['t4 read(path="/src/a.ts")', 't5 read(path="/src/b.ts")']);
+    expect(roots[0]!.detail).toContain("- `t4` read: 12 lines, names: main");
+  });
+
+  test("outputs a summary covers are not listed twice", () => {
+    const a = record("a", { resultTimestamp: 10 });
+    const indexer = indexerWithRefs({ "a@10": a }, { "a@10": "t1" });
+    const branch = [user("Read it"), result("a", 10), indexEntry([a]), summaryEntry([{ shortId: "t1", toolCallId: "a", resultTimestamp: 10 }])];
+    const roots = buildPruneTree(ctxWith(branch), indexer);
+    expect(roots.map((r) => r.id)).toEqual(["summary-0"]);
+  });
+});
+
+describe("an opened output scrolls as pi's viewers do (issue 36, point 9)", () => {
+  const PAGE_UP = "\x1b[5~";
+  const PAGE_DOWN = "\x1b[6~";
+  const HOME = "\x1b[H";
+  const END = "\x1b[F";
+
+  function openedLong(): TreeBrowser {
+    const long = Array.from({ length: 100 }, (_, i) => `row ${i + 1}`).join("\n");
+    const indexer = indexerOf({ "a@10": record("a", { resultText: long }) });
+    const branch = [user("Read the long file"), result("a", 10), summaryEntry([{ shortId: "t1", toolCallId: "a", resultTimestamp: 10 }])];
+    const browser = new TreeBrowser(buildPruneTree(ctxWith(branch), indexer), plainTheme, () => {}, undefined, () => 20);
+    browser.handleInput(ENTER);
+    browser.handleInput(DOWN);
+    browser.handleInput(ENTER);
+    return browser;
+  }
+
+  const firstRow = (browser: TreeBrowser) => render(browser, 60).find((l) => /│ row \d+/.test(l))!.match(/row (\d+)/)![1];
+
+  test("PageDown and Space move a page, PageUp back, End and Home to either end", () => {
+    const browser = openedLong();
+    expect(firstRow(browser)).toBe("1");
+    browser.handleInput(PAGE_DOWN);
+    const page = Number(firstRow(browser)) - 1;
+    expect(page).toBeGreaterThan(5);
+    browser.handleInput(" ");
+    expect(Number(firstRow(browser))).toBe(2 * page + 1);
+    browser.handleInput(PAGE_UP);
+    expect(Number(firstRow(browser))).toBe(page + 1);
+    browser.handleInput(END);
+    expect(render(browser, 60).some((l) => l.includes("row 100"))).toBe(true);
+    browser.handleInput(HOME);
+    expect(firstRow(browser)).toBe("1");
+  });
+});
+
+describe("the box in a wide terminal (issue 36, point 10)", () => {
+  test("is centered in rows as wide as the terminal, blank on both sides, in the tree and in an opened summary", () => {
+    const browser = new TreeBrowser(twoLeafTree(), plainTheme, () => {}, undefined, () => 30, (width) => Math.max(80, Math.floor(width * 0.8)));
+    for (const lines of [render(browser, 120), (browser.handleInput(CTRL_O), render(browser, 120))]) {
+      for (const line of lines) {
+        expect(Bun.stringWidth(line)).toBe(120);
+        expect(line.slice(0, 12)).toBe(" ".repeat(12));
+        expect(line.slice(108)).toBe(" ".repeat(12));
+      }
+      expect(lines[0]!.slice(12, 14)).toBe("┌─");
+    }
   });
 });

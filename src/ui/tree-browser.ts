@@ -15,7 +15,7 @@ import {
   visibleWidth,
   wrapTextWithAnsi,
 } from "@earendil-works/pi-tui";
-import { frame } from "./frame.js";
+import { centered, frame } from "./frame.js";
 import type { Component, Keybinding } from "@earendil-works/pi-tui";
 import type { TreeNode } from "./prune-tree.js";
 
@@ -27,7 +27,7 @@ const OVERLAY_TITLE = "Pruned Summary";
 const OUTPUT_TITLE = "Original Output";
 const HINT = "Enter/Space expand • Ctrl-O open summary • Esc/q close";
 const EMPTY = "(no pruned tool calls in this session)";
-const OVERLAY_FOOTER = "↑/↓ scroll • Ctrl-O/Esc/q close";
+const OVERLAY_FOOTER = "↑/↓ PgUp/PgDn/Space Home/End scroll • Ctrl-O/Esc/q close";
 /** pi's own lists mark the selected row with this arrow, so it shows without colours too. */
 const MARKER = "→ ";
 const NO_MARKER = "  ";
@@ -86,6 +86,8 @@ interface KeyMatcher {
 interface SummaryView {
   node: TreeNode;
   offset: number;
+  /** Rows of text the last render showed: a page for PageUp, PageDown and Space. */
+  page: number;
 }
 
 export class TreeBrowser implements Component {
@@ -105,6 +107,7 @@ export class TreeBrowser implements Component {
     private readonly onDone: () => void,
     keybindings?: KeyMatcher,
     private readonly maxRows: () => number = () => Number.POSITIVE_INFINITY,
+    private readonly boxWidth: (width: number) => number = (width) => width,
   ) {
     this.keys = keybindings ?? getKeybindings();
     this.rebuildRows();
@@ -130,8 +133,10 @@ export class TreeBrowser implements Component {
     else if (this.keys.matches(data, "tui.select.cancel") || data === "q") this.onDone();
   }
 
+  /** The box, `boxWidth(width)` wide, centered in rows `width` wide. */
   render(width: number): string[] {
-    return this.overlay ? this.renderSummary(this.overlay, width) : this.renderTree(width);
+    const box = Math.max(1, Math.min(width, this.boxWidth(width)));
+    return centered(this.overlay ? this.renderSummary(this.overlay, box) : this.renderTree(box), box, width);
   }
 
   private rebuildRows(): void {
@@ -164,12 +169,18 @@ export class TreeBrowser implements Component {
   private openSelected(): void {
     const node = this.rows[this.selected];
     if (!node || node.detail === undefined || (node.isLeaf && node.depth === 0)) return;
-    this.overlay = { node, offset: 0 };
+    this.overlay = { node, offset: 0, page: 1 };
   }
 
+  /** Scrolls as pi's own viewers do: a line, a page (Space too), either end; the render clamps the offset. */
   private handleSummaryInput(view: SummaryView, data: string): void {
+    const page = Math.max(1, view.page - 1);
     if (this.keys.matches(data, "tui.select.up")) view.offset = Math.max(0, view.offset - 1);
     else if (this.keys.matches(data, "tui.select.down")) view.offset += 1;
+    else if (this.keys.matches(data, "tui.select.pageUp")) view.offset = Math.max(0, view.offset - page);
+    else if (this.keys.matches(data, "tui.select.pageDown") || data === " ") view.offset += page;
+    else if (matchesKey(data, "home")) view.offset = 0;
+    else if (matchesKey(data, "end")) view.offset = Number.MAX_SAFE_INTEGER;
     else if (this.keys.matches(data, "tui.select.cancel") || data === "q" || isCtrlO(data)) this.overlay = undefined;
   }
 
@@ -240,6 +251,7 @@ export class TreeBrowser implements Component {
     const markdown = this.bodyLines(view.node, inner);
     const total = markdown.length;
     const height = Math.min(total, this.bodyRows(header.length + 5));
+    view.page = height;
     view.offset = Math.min(view.offset, Math.max(0, total - height));
     const visible = markdown.slice(view.offset, view.offset + height);
     const range = total > height ? ` • ${view.offset + 1}-${view.offset + height} / ${total}` : "";
@@ -248,11 +260,25 @@ export class TreeBrowser implements Component {
   }
 }
 
-/** Opens the browser as a centered overlay sized to the terminal (the full width of an 80-column terminal). */
+/** The box's share of the terminal width, never narrower than 80 columns (the full width of an 80-column terminal). */
+const WIDTH_SHARE = 0.8;
+const MIN_BOX_WIDTH = 80;
+
+/**
+ * Opens the browser as an overlay as wide as the terminal, its box centered in it and sized to the terminal
+ * at every render, so chat text never shows beside it and a resize refits it.
+ */
 export async function showTreeBrowser(ctx: ExtensionCommandContext, roots: TreeNode[]): Promise<void> {
   await ctx.ui.custom<undefined>(
     (tui, theme, keybindings, done) =>
-      new TreeBrowser(roots, theme, () => done(undefined), keybindings, () => Math.floor(tui.terminal.rows * HEIGHT_SHARE)),
-    { overlay: true, overlayOptions: { width: "80%", minWidth: 80, maxHeight: `${HEIGHT_SHARE * 100}%`, anchor: "center" } },
+      new TreeBrowser(
+        roots,
+        theme,
+        () => done(undefined),
+        keybindings,
+        () => Math.floor(tui.terminal.rows * HEIGHT_SHARE),
+        (width) => Math.max(MIN_BOX_WIDTH, Math.floor(width * WIDTH_SHARE)),
+      ),
+    { overlay: true, overlayOptions: { width: "100%", maxHeight: `${HEIGHT_SHARE * 100}%`, anchor: "center" } },
   );
 }
