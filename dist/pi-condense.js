@@ -3273,6 +3273,8 @@ function measureQuietly(state, ctx) {
 import { Text } from "@earendil-works/pi-tui";
 
 // src/ui/report.ts
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { getCapabilities, hyperlink } from "@earendil-works/pi-tui";
 
@@ -3364,7 +3366,10 @@ function reportData(data) {
   return { text: value.text, level: value.level === "warning" ? "warning" : "info" };
 }
 var MARGIN = 1;
-var PATH_LINE = /^\/\S+$/;
+var PATH_LINE = /^(?:\/|~\/)\S+$/;
+function fileUrl(path) {
+  return pathToFileURL(path.startsWith("~/") ? join(homedir(), path.slice(2)) : path).href;
+}
 
 class ReportView {
   report;
@@ -3407,7 +3412,7 @@ class ReportView {
         continue;
       }
       flush();
-      const url = pathToFileURL(line).href;
+      const url = fileUrl(line);
       out.push(...layoutText(line, room).map((piece) => hyperlink(piece, url)));
     }
     flush();
@@ -4843,29 +4848,30 @@ var treeCommand = async (deps, ctx) => {
 };
 
 // src/commands/command-help.ts
-function item(value, label) {
-  return { value, label };
+var NAME_WIDTH = 16;
+function item(value, description) {
+  return { value, label: `${value.padEnd(NAME_WIDTH)} — ${description}` };
 }
 var SUBCOMMANDS = [
-  item("settings", "settings  — open the settings overlay"),
-  item("on", "on        — turn pruning on"),
-  item("off", "off       — turn pruning off"),
-  item("status", "status    — show the settings, the summarizer's use and the context now"),
-  item("model", "model     — show or set the summarizer model"),
-  item("thinking", "thinking  — show or set the summarizer's thinking level"),
-  item("prune-on", "prune-on  — choose when tool outputs are summarized"),
-  item("batching", "batching  — choose whether a summary covers one tool turn or a whole reply"),
-  item("stats", "stats     — show the summarizer's token use and cost"),
-  item("report", "report    — replay a session: tokens, dollars and cache misses with and without pruning"),
-  item("tree", "tree      — browse the summarized tool outputs"),
-  item("now", "now       — summarize the waiting tool outputs now, with progress"),
-  item("compact", "compact   — compress the work of every finished earlier prompt now"),
-  item("protected-tools", "protected-tools — show or edit the tools whose outputs are never summarized"),
-  item("protected-paths", "protected-paths — show or edit the file globs whose reads are never summarized"),
-  item("min-batch-chars", "min-batch-chars — show or set the size under which outputs are left as they are"),
-  item("recovery-grace", "recovery-grace — show or set for how many of your messages a recovered output stays whole"),
-  item("dedup", "dedup     — show or switch pointing repeated outputs at their earlier copy"),
-  item("help", "help      — show this help")
+  item("settings", "open the settings overlay"),
+  item("on", "turn pruning on"),
+  item("off", "turn pruning off"),
+  item("status", "the settings, the summarizer's use, the context now"),
+  item("model", "show or set the summarizer model"),
+  item("thinking", "show or set the summarizer's thinking level"),
+  item("prune-on", "choose when tool outputs are summarized"),
+  item("batching", "one summary per tool turn, or per reply"),
+  item("stats", "the summarizer's token use and cost"),
+  item("report", "replay a session: tokens and dollars, pruned or not"),
+  item("tree", "browse the archived tool outputs"),
+  item("now", "summarize the waiting tool outputs now"),
+  item("compact", "compress every finished earlier prompt's work now"),
+  item("protected-tools", "tools whose outputs are never summarized"),
+  item("protected-paths", "file globs whose reads are never summarized"),
+  item("min-batch-chars", "size under which outputs are left as they are"),
+  item("recovery-grace", "how long a recovered output stays whole"),
+  item("dedup", "point repeated outputs at their earlier copy"),
+  item("help", "show this help")
 ];
 function completeSubcommand(prefix) {
   if (SUBCOMMANDS.some((entry) => entry.value === prefix))
@@ -5819,8 +5825,8 @@ var statsCommand = async (deps, ctx) => {
 };
 
 // src/commands/command-replay.ts
-import { homedir } from "node:os";
-import { isAbsolute as isAbsolute2, join as join4, resolve as resolve2 } from "node:path";
+import { homedir as homedir3 } from "node:os";
+import { isAbsolute as isAbsolute2, join as join5, resolve as resolve2 } from "node:path";
 
 // src/economics/cost-model.ts
 import { getPromptCacheTtlMs } from "@earendil-works/pi-ai";
@@ -5957,6 +5963,7 @@ function parseReportArgs(parts, current) {
 }
 
 // src/report/run-report.ts
+import { homedir as homedir2 } from "node:os";
 import { basename as basename4 } from "node:path";
 
 // src/report/text-report.ts
@@ -7333,7 +7340,7 @@ function namesTouchedSince(owner, generation) {
 import { createHash as createHash4 } from "node:crypto";
 import { constants as constants2 } from "node:fs";
 import { lstat as lstat2, mkdir, open as open2, unlink } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, join as join2, resolve } from "node:path";
+import { basename as basename2, dirname as dirname2, join as join3, resolve } from "node:path";
 
 // src/capture/exact-duplicate.ts
 function dedupCandidate(indexer, toolName, resultText) {
@@ -7361,7 +7368,7 @@ function archivedCopyOf(indexer, call) {
 import { createHash as createHash3 } from "node:crypto";
 import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
-import { basename, isAbsolute, join } from "node:path";
+import { basename, isAbsolute, join as join2 } from "node:path";
 var MAX_SIDECAR_READ_BYTES = 64 * 1024 * 1024;
 var SIDECAR_NAMES = [/^[A-Za-z0-9_-]+\.txt$/, /^[A-Za-z0-9_-]+\.[0-9a-f]{16}\.txt$/];
 var READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -7388,7 +7395,7 @@ async function readOwnSidecar(ownBlobDir, spillPath, copy) {
     const dir = await lstat(ownBlobDir);
     if (dir.isSymbolicLink() || !dir.isDirectory())
       return refused("this session's blob directory is not a real directory");
-    return await readRegularFile(join(ownBlobDir, name), copy);
+    return await readRegularFile(join2(ownBlobDir, name), copy);
   } catch (error) {
     if (isCode(error, "ENOENT"))
       return { kind: "missing", error };
@@ -7460,10 +7467,10 @@ function blobDirName(sessionId) {
   return `${stem}-blobs`;
 }
 function blobDirFor(sessionDir, sessionId) {
-  return join2(sessionDir, blobDirName(sessionId));
+  return join3(sessionDir, blobDirName(sessionId));
 }
 function blobPathFor(sessionDir, sessionId, toolCallId) {
-  return join2(blobDirFor(sessionDir, sessionId), `${sanitizeId(toolCallId)}.txt`);
+  return join3(blobDirFor(sessionDir, sessionId), `${sanitizeId(toolCallId)}.txt`);
 }
 function headPreview(text, maxBytes) {
   if (Buffer.byteLength(text, "utf8") <= maxBytes)
@@ -7519,7 +7526,7 @@ async function writeSidecarNamed(sessionDir, sessionId, name, text, files = node
   await assertRealDirectory(dir, files);
   const bytes = Buffer.from(text, "utf8");
   const copy = { bytes: bytes.length, sha256: sha256Hex(bytes) };
-  const own = join2(dir, basename2(name));
+  const own = join3(dir, basename2(name));
   const path = await createOnce(files, own, bytes, copy) ?? await createOnce(files, contentAddressed(own, copy), bytes, copy);
   if (path === undefined)
     throw new Error(`spill: both ${own} and its content-addressed name hold other bodies; refusing to replace them`);
@@ -10691,7 +10698,7 @@ function replayNotes(options, recorded, scenarios, costPolicy) {
 // src/report/session-file.ts
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { basename as basename3, dirname as dirname3, extname, join as join3 } from "node:path";
+import { basename as basename3, dirname as dirname3, extname, join as join4, sep } from "node:path";
 var MAX_READ_BYTES = 256 * 1024 * 1024;
 function bytes(n) {
   return n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MB` : `${Math.round(n / 1024)} KB`;
@@ -10726,9 +10733,17 @@ function readSessionText(path, limit = MAX_READ_BYTES) {
     closeSync(fd);
   }
 }
+var PI_SESSION_NAME = /_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-([0-9a-f]{12})$/i;
 function reportPathFor(sessionPath) {
-  const ext = extname(sessionPath);
-  return join3(dirname3(sessionPath), `${basename3(sessionPath, ext)}.report.html`);
+  const name = basename3(sessionPath, extname(sessionPath));
+  const id = PI_SESSION_NAME.exec(name)?.[1];
+  return join4(dirname3(sessionPath), id ? `report-${id.toLowerCase()}.html` : `${name}.report.html`);
+}
+function shownPath(path, home) {
+  if (!home || home === sep)
+    return path;
+  const prefix = home.endsWith(sep) ? home : `${home}${sep}`;
+  return path.startsWith(prefix) ? `~/${path.slice(prefix.length)}` : path;
 }
 async function writeReportFile(path, html) {
   await writeFile(path, html, { encoding: "utf8", mode: 384 });
@@ -10905,7 +10920,8 @@ async function runReport(options) {
   the HTML report could not be written to ${htmlPath}: ${errorText(err)}`;
   }
   const level = problems.length > 0 || htmlProblem ? "warning" : "info";
-  return { text: reportText(report, title, written, options.contextSent) + htmlProblem, level, report, htmlPath: written };
+  const shown = written === undefined ? undefined : shownPath(written, options.home ?? homedir2());
+  return { text: reportText(report, title, shown, options.contextSent) + htmlProblem, level, report, htmlPath: written };
 }
 
 // src/commands/command-replay.ts
@@ -10915,7 +10931,7 @@ function sessionPathOf(arg, ctx) {
   if (arg === undefined)
     return ctx.sessionManager.getSessionFile();
   if (arg === "~" || arg.startsWith("~/"))
-    return join4(homedir(), arg.slice(1));
+    return join5(homedir3(), arg.slice(1));
   return isAbsolute2(arg) ? arg : resolve2(ctx.cwd, arg);
 }
 function catalogModel(ctx, provider, id) {
@@ -10973,11 +10989,11 @@ var reportCommand = async (deps, ctx, args) => {
 import { getAgentDir } from "@earendil-works/pi-coding-agent";
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir as mkdir2, readFile, realpath, rename, stat, unlink as unlink2, writeFile as writeFile2 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname4, join as join5 } from "node:path";
+import { basename as basename5, dirname as dirname4, join as join6 } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 var SETTINGS_KEY = "contextPrune";
 function settingsPath() {
-  return join5(getAgentDir(), "settings.json");
+  return join6(getAgentDir(), "settings.json");
 }
 var warnedPaths = new Set;
 var saveQueue = Promise.resolve();
@@ -11208,7 +11224,7 @@ async function writeSettings(path, config) {
 `;
     const { target, mode } = await resolveTarget(path);
     await mkdir2(dirname4(target), { recursive: true });
-    tmp = join5(dirname4(target), `${basename5(target)}.${randomBytes(8).toString("hex")}.tmp`);
+    tmp = join6(dirname4(target), `${basename5(target)}.${randomBytes(8).toString("hex")}.tmp`);
     await writeFile2(tmp, body, "utf8");
     if (mode !== undefined)
       await chmod(tmp, mode);
@@ -14168,7 +14184,7 @@ function isIdle2(ctx) {
 // src/archive/sidecar-inherit.ts
 import { closeSync as closeSync2, openSync as openSync2, readSync as readSync2 } from "node:fs";
 import { access } from "node:fs/promises";
-import { basename as basename6, dirname as dirname5, join as join6 } from "node:path";
+import { basename as basename6, dirname as dirname5, join as join7 } from "node:path";
 var HEADER_BYTES = 64 * 1024;
 async function inheritSidecars(records, parentSessionFile, own) {
   if (!own.sessionDir)
@@ -14185,9 +14201,9 @@ async function inheritSidecars(records, parentSessionFile, own) {
     if (typeof record.spillPath !== "string")
       continue;
     const name = basename6(record.spillPath);
-    if (await exists(join6(ownBlobDir, name)))
+    if (await exists(join7(ownBlobDir, name)))
       continue;
-    const read = await readOwnSidecar(parentBlobDir, join6(parentBlobDir, name));
+    const read = await readOwnSidecar(parentBlobDir, join7(parentBlobDir, name));
     if (read.kind !== "ok")
       continue;
     await writeSidecarNamed(own.sessionDir, own.sessionId, name, read.text);

@@ -8,30 +8,34 @@ export interface SubcommandItem {
   label: string;
 }
 
-function item(value: string, label: string): SubcommandItem {
-  return { value, label };
+/** Names padded to the longest, so every dash sits in one column of the bare `/pruner` picker. */
+const NAME_WIDTH = 16;
+
+/** Each label fits one row of the picker in an 80-column terminal (its own indent and arrow included). */
+function item(value: string, description: string): SubcommandItem {
+  return { value, label: `${value.padEnd(NAME_WIDTH)} — ${description}` };
 }
 
 export const SUBCOMMANDS: readonly SubcommandItem[] = [
-  item("settings", "settings  — open the settings overlay"),
-  item("on", "on        — turn pruning on"),
-  item("off", "off       — turn pruning off"),
-  item("status", "status    — show the settings, the summarizer's use and the context now"),
-  item("model", "model     — show or set the summarizer model"),
-  item("thinking", "thinking  — show or set the summarizer's thinking level"),
-  item("prune-on", "prune-on  — choose when tool outputs are summarized"),
-  item("batching", "batching  — choose whether a summary covers one tool turn or a whole reply"),
-  item("stats", "stats     — show the summarizer's token use and cost"),
-  item("report", "report    — replay a session: tokens, dollars and cache misses with and without pruning"),
-  item("tree", "tree      — browse the summarized tool outputs"),
-  item("now", "now       — summarize the waiting tool outputs now, with progress"),
-  item("compact", "compact   — compress the work of every finished earlier prompt now"),
-  item("protected-tools", "protected-tools — show or edit the tools whose outputs are never summarized"),
-  item("protected-paths", "protected-paths — show or edit the file globs whose reads are never summarized"),
-  item("min-batch-chars", "min-batch-chars — show or set the size under which outputs are left as they are"),
-  item("recovery-grace", "recovery-grace — show or set for how many of your messages a recovered output stays whole"),
-  item("dedup", "dedup     — show or switch pointing repeated outputs at their earlier copy"),
-  item("help", "help      — show this help"),
+  item("settings", "open the settings overlay"),
+  item("on", "turn pruning on"),
+  item("off", "turn pruning off"),
+  item("status", "the settings, the summarizer's use, the context now"),
+  item("model", "show or set the summarizer model"),
+  item("thinking", "show or set the summarizer's thinking level"),
+  item("prune-on", "choose when tool outputs are summarized"),
+  item("batching", "one summary per tool turn, or per reply"),
+  item("stats", "the summarizer's token use and cost"),
+  item("report", "replay a session: tokens and dollars, pruned or not"),
+  item("tree", "browse the archived tool outputs"),
+  item("now", "summarize the waiting tool outputs now"),
+  item("compact", "compress every finished earlier prompt's work now"),
+  item("protected-tools", "tools whose outputs are never summarized"),
+  item("protected-paths", "file globs whose reads are never summarized"),
+  item("min-batch-chars", "size under which outputs are left as they are"),
+  item("recovery-grace", "how long a recovered output stays whole"),
+  item("dedup", "point repeated outputs at their earlier copy"),
+  item("help", "show this help"),
 ];
 
 /**

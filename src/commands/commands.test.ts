@@ -228,13 +228,16 @@ describe("registration", () => {
 
   test("completion labels are the exact catalogue lines", () => {
     const items = harness().spec.getArgumentCompletions("");
-    expect(items[0]).toEqual({ value: "settings", label: "settings  — open the settings overlay" });
-    expect(items.find((i: any) => i.value === "protected-tools").label).toBe(
-      "protected-tools — show or edit the tools whose outputs are never summarized",
-    );
-    expect(items.find((i: any) => i.value === "recovery-grace").label).toBe(
-      "recovery-grace — show or set for how many of your messages a recovered output stays whole",
-    );
+    expect(items[0]).toEqual({ value: "settings", label: "settings         — open the settings overlay" });
+    expect(items.find((i: any) => i.value === "protected-tools").label).toBe("protected-tools  — tools whose outputs are never summarized");
+    expect(items.find((i: any) => i.value === "recovery-grace").label).toBe("recovery-grace   — how long a recovered output stays whole");
+  });
+
+  test("the picker's dashes share one column and every label fits an 80-column row (issue 36, point 11)", () => {
+    const labels = harness().spec.getArgumentCompletions("").map((i: any) => i.label as string);
+    expect(new Set(labels.map((label) => label.indexOf("—"))).size).toBe(1);
+    // pi's selector draws each option after a two-column arrow, inside a one-column margin on each side.
+    for (const label of labels) expect(label.length).toBeLessThanOrEqual(74);
   });
 
   test("a prefix filters completions and an unmatched prefix yields an empty list", () => {

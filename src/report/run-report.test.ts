@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { costModelFor } from "../economics/cost-model.js";
 import { DEFAULT_CONFIG } from "../types.js";
 import { runReport, type RunReportResult } from "./run-report.js";
-import { readSessionText } from "./session-file.js";
+import { readSessionText, reportPathFor, shownPath } from "./session-file.js";
 
 const FIXTURE = join(import.meta.dir, "../../test/fixtures/swe-agent/web--i_got_id_demo.jsonl");
 const dir = mkdtempSync(join(tmpdir(), "pruner-report-"));
@@ -113,5 +113,35 @@ describe("readSessionText on a huge file", () => {
     const read = readSessionText(FIXTURE);
     expect(read.problems).toEqual([]);
     expect(read.text).toBe(readFileSync(FIXTURE, "utf8"));
+  });
+});
+
+describe("where the HTML report goes and how its path is printed (issue 36, point 12)", () => {
+  test("a session pi named gets a short report name beside it, printed under the home directory as ~/", async () => {
+    const home = mkdtempSync(join(tmpdir(), "pruner-home-"));
+    const sessions = join(home, ".pi", "agent", "sessions", "--home-alice-src-my-project--");
+    mkdirSync(sessions, { recursive: true });
+    const path = join(sessions, "2026-12-06T16-56-15-594Z_01a24c48-e5ea-705b-b769-dff8770a3ff9.jsonl");
+    copyFileSync(FIXTURE, path);
+    try {
+      const result = await runReport({ path, config: { ...DEFAULT_CONFIG, enabled: true }, overrides: [], costModelOf: () => ({ cost: costModelFor(undefined), contextWindow: undefined }), home });
+      expect(result.htmlPath).toBe(join(sessions, "report-dff8770a3ff9.html"));
+      const shown = result.text.split("\n").at(-1)!;
+      expect(shown).toBe("~/.pi/agent/sessions/--home-alice-src-my-project--/report-dff8770a3ff9.html");
+      // The report's chat entry indents it by one column: it fits an 80-column row whole.
+      expect(shown.length).toBeLessThanOrEqual(78);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  test("a file of another name keeps <name>.report.html", () => {
+    expect(reportPathFor("/tmp/notes/my-run.jsonl")).toBe("/tmp/notes/my-run.report.html");
+  });
+
+  test("a path outside the home directory is printed as it is", () => {
+    expect(shownPath("/tmp/x/report-1.html", "/home/alice")).toBe("/tmp/x/report-1.html");
+    expect(shownPath("/home/alicex/report-1.html", "/home/alice")).toBe("/home/alicex/report-1.html");
+    expect(shownPath("/home/alice/s/report-1.html", "/home/alice")).toBe("~/s/report-1.html");
   });
 });

@@ -4,11 +4,12 @@
  * read, is not a session or breaks the replay becomes a message; the session
  * file is only ever opened for reading.
  */
+import { homedir } from "node:os";
 import { basename } from "node:path";
 import type { ContextPruneConfig } from "../types.js";
 import { reportHtml } from "./html-report.js";
 import { replaySession, type ReplayOptions, type ReplayReport } from "./replay.js";
-import { readSessionText, reportPathFor, writeReportFile } from "./session-file.js";
+import { readSessionText, reportPathFor, shownPath, writeReportFile } from "./session-file.js";
 import { parseSession } from "./session-parse.js";
 import { reportText } from "./text-report.js";
 
@@ -25,6 +26,8 @@ export interface RunReportOptions {
   htmlPath?: string;
   /** For the live session: the footer's figure in words, shown under the header. */
   contextSent?: string;
+  /** The home directory the printed path abbreviates as `~`; default the user's. */
+  home?: string;
 }
 
 export interface RunReportResult {
@@ -78,5 +81,6 @@ export async function runReport(options: RunReportOptions): Promise<RunReportRes
     htmlProblem = `\n  the HTML report could not be written to ${htmlPath}: ${errorText(err)}`;
   }
   const level = problems.length > 0 || htmlProblem ? "warning" : "info";
-  return { text: reportText(report, title, written, options.contextSent) + htmlProblem, level, report, htmlPath: written };
+  const shown = written === undefined ? undefined : shownPath(written, options.home ?? homedir());
+  return { text: reportText(report, title, shown, options.contextSent) + htmlProblem, level, report, htmlPath: written };
 }

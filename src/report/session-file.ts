@@ -6,7 +6,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { basename, dirname, extname, join } from "node:path";
+import { basename, dirname, extname, join, sep } from "node:path";
 import type { SessionProblem } from "./session-parse.js";
 
 export const MAX_READ_BYTES = 256 * 1024 * 1024;
@@ -48,10 +48,24 @@ export function readSessionText(path: string, limit = MAX_READ_BYTES): SessionTe
   }
 }
 
-/** `<session>.report.html` beside the session file. */
+/** pi names a session file `<time>_<uuid>.jsonl`; the uuid's last group is random. */
+const PI_SESSION_NAME = /_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-([0-9a-f]{12})$/i;
+
+/**
+ * The HTML report beside the session file: `report-<the session id's last 12 hex digits>.html` for a file
+ * pi named, short enough that its path fits one terminal row; `<name>.report.html` for any other name.
+ */
 export function reportPathFor(sessionPath: string): string {
-  const ext = extname(sessionPath);
-  return join(dirname(sessionPath), `${basename(sessionPath, ext)}.report.html`);
+  const name = basename(sessionPath, extname(sessionPath));
+  const id = PI_SESSION_NAME.exec(name)?.[1];
+  return join(dirname(sessionPath), id ? `report-${id.toLowerCase()}.html` : `${name}.report.html`);
+}
+
+/** A path as the report prints it: under the home directory as `~/…`, which every shell reads back. */
+export function shownPath(path: string, home: string): string {
+  if (!home || home === sep) return path;
+  const prefix = home.endsWith(sep) ? home : `${home}${sep}`;
+  return path.startsWith(prefix) ? `~/${path.slice(prefix.length)}` : path;
 }
 
 export async function writeReportFile(path: string, html: string): Promise<void> {

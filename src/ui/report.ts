@@ -11,6 +11,8 @@
  * the notice as before, print and JSON mode show nothing.
  */
 import type { EntryRenderOptions, ExtensionAPI, ExtensionContext, Theme } from "@earendil-works/pi-coding-agent";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { getCapabilities, hyperlink } from "@earendil-works/pi-tui";
 import type { Component } from "@earendil-works/pi-tui";
@@ -42,8 +44,12 @@ function reportData(data: unknown): ReportEntryData | undefined {
 
 /** Columns kept free at each side of the chat. */
 const MARGIN = 1;
-/** An absolute path alone on its line (the HTML report's). */
-const PATH_LINE = /^\/\S+$/;
+/** An absolute path, or one under the home directory (`~/…`), alone on its line (the HTML report's). */
+const PATH_LINE = /^(?:\/|~\/)\S+$/;
+
+function fileUrl(path: string): string {
+  return pathToFileURL(path.startsWith("~/") ? join(homedir(), path.slice(2)) : path).href;
+}
 
 /** The report laid out anew for each width, so its columns and paths survive a narrow or wide terminal. */
 class ReportView implements Component {
@@ -85,7 +91,7 @@ class ReportView implements Component {
         continue;
       }
       flush();
-      const url = pathToFileURL(line).href;
+      const url = fileUrl(line);
       out.push(...layoutText(line, room).map((piece) => hyperlink(piece, url)));
     }
     flush();

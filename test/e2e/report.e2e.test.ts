@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { getBuiltinModel } from "@earendil-works/pi-ai/providers/all";
 import { costModelFor } from "../../src/economics/cost-model.js";
 import { runReport, type RunReportResult } from "../../src/report/run-report.js";
+import { reportPathFor, shownPath } from "../../src/report/session-file.js";
 import { DEFAULT_CONFIG } from "../../src/types.js";
 import { disposeSandbox, mainRequests, makeSandbox, notifications, runPiRpc, sessionEntries, sessionFile, type Sandbox } from "./harness.js";
 import { bash, problems, say, seqOutput } from "./scenario-kit.js";
@@ -43,8 +44,8 @@ describe("/pruner report on an e2e-recorded session", () => {
     const report = notifications(records).find((n) => n.message.startsWith("pruner report: "));
     expect(report?.message).toContain("context tokens per request");
     expect(report?.message).toContain("as recorded");
-    const html = file.replace(/\.jsonl$/, ".report.html");
-    expect(report?.message.replace(/\s+/g, " ")).toContain(`HTML report: ${html}`);
+    const html = reportPathFor(file);
+    expect(report?.message.replace(/\s+/g, " ")).toContain(`HTML report: ${shownPath(html, sb.root)}`);
     expect(report?.message.replace(/\s+/g, " ")).toContain("limit: ");
     expect(readFileSync(html, "utf8")).toContain('<table id="totals">');
     expect(readFileSync(html, "utf8")).toContain('<p id="limit">');
