@@ -235,7 +235,7 @@ describe("registration", () => {
 
   test("the picker's dashes share one column and every label fits an 80-column row (issue 36, point 11)", () => {
     const labels = harness().spec.getArgumentCompletions("").map((i: any) => i.label as string);
-    expect(new Set(labels.map((label) => label.indexOf("—"))).size).toBe(1);
+    expect(new Set(labels.map((label: string) => label.indexOf("—"))).size).toBe(1);
     // pi's selector draws each option after a two-column arrow, inside a one-column margin on each side.
     for (const label of labels) expect(label.length).toBeLessThanOrEqual(74);
   });
