@@ -9,6 +9,7 @@ import { measureRequests, type RequestMetrics } from "../test/e2e/metrics.js";
 import { cacheModelIds, MAIN_PRICE_MODEL, pricedModelFields, pricesFor, SUMMARIZER_PRICE_MODEL } from "../test/e2e/priced-models.js";
 import { flushMetrics, problems } from "../test/e2e/scenario-kit.js";
 import { toolMessages } from "../test/e2e/wire-view.js";
+import { flushWords } from "./flush-words.js";
 import { buildDemoScript } from "./script.js";
 
 interface Pass {
@@ -64,13 +65,6 @@ function countTools(entries: any[]): Map<string, number> {
   return counts;
 }
 
-function flushSummary(entries: any[]): string {
-  const tally = new Map<string, number>();
-  for (const m of flushMetrics(entries)) tally.set(`${m.trigger}/${m.outcome}`, (tally.get(`${m.trigger}/${m.outcome}`) ?? 0) + 1);
-  const parts = [...tally].map(([k, v]) => `${k} x${v}`);
-  return `${flushMetrics(entries).length} (${parts.join(", ")})`;
-}
-
 function recovered(on: Pass): string[] {
   const entries = sessionEntries(on.sb);
   const original = entries.find((e) => e.type === "message" && e.message.role === "toolResult")?.message;
@@ -121,7 +115,7 @@ export async function runDemo(verbose: boolean, log: (line: string) => void = co
       `  reclaim: ${(reclaim * 100).toFixed(1)}% less main-model input with pruning on`,
       `  dollars: ${usd(off.dollars)} without pruning, ${usd(on.dollars)} with it (${(Math.abs(saved) * 100).toFixed(1)}% ${saved >= 0 ? "saved" : "more"}), summarizer included`,
       `    priced as ${MAIN_PRICE_MODEL} (main) and ${SUMMARIZER_PRICE_MODEL} (summarizer) from pi-ai's catalog, Anthropic's prompt-cache rule simulated, tokens = chars / 4`,
-      `  flushes: ${flushSummary(entries)}`,
+      `  flushes: ${flushWords(flushMetrics(entries))}`,
       `  earlier prompts' work compressed: ${chains.length > 0 ? chains.join(", ") : "none"}`,
       "  recovered original via context_tree_query(t1):",
       ...recovered(on),

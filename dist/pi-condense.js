@@ -4348,10 +4348,11 @@ function minBatchCharsDescription(config) {
   }
   return `${base} Current value ${config.minBatchChars}; choose off to turn it off.`;
 }
+var GRACE_OFF = "stays whole only until your next prompt, then goes back to its stub";
 function recoveryGraceDescription(config) {
   const n = config.recoveryGraceTurns;
   if (n === 0) {
-    return "Grace is off: an output recovered with context_tree_query goes back to its short stub right away. " + "A positive number keeps it whole for that many prompts.";
+    return `Off: an output recovered with context_tree_query ${GRACE_OFF}. ` + "A positive number keeps it whole for that many of your later prompts.";
   }
   return `An output recovered with context_tree_query stays whole for ${plural(n, "prompt")}, then goes back to its ` + "stub, so the agent does not recover it again and again. Choose off to turn it off.";
 }
@@ -4401,13 +4402,13 @@ var DESCRIBERS = {
   autoBudgetThreshold: autoBudgetDescription,
   dedupByContentHash: dedupDescription,
   cacheBreakpoint: (c) => "Anthropic models only: pi marks three places for the prompt cache and Anthropic allows four. The fourth " + "goes on the last block before the first one a summary rewrote, so the request reads the cache up to " + `there instead of writing the whole conversation again. Currently ${onOff(c.cacheBreakpoint)}.`,
-  chainCompressionEnabled: (c) => "A chain is one prompt's tool work up to the agent's final reply. Chains older than the " + `${c.chainCompression.rollingWindow} most recent get compressed: their middle steps and tool outputs are ` + `replaced by one summary block. Currently ${onOff(c.chainCompression.enabled)}.`,
-  chainCompressionRollingWindow: (c) => `The ${c.chainCompression.rollingWindow} most recent finished chains stay as they are; older ones get compressed.`,
-  chainCompressionStripThinking: (c) => "When a chain is compressed, thinking is removed from the agent's final reply that is kept. " + `Currently ${onOff(c.chainCompression.stripFinalAssistantThinking)}.`,
-  chainCompressionFuseRange: (c) => "Merges the summaries of a compressed chain into one, at the cost of one more summarizer call per chain " + `with several summaries; when off they are joined as they are. Currently ${onOff(c.chainCompression.fuseRangeSummary)}.`,
+  chainCompressionEnabled: (c) => "The work of each of your prompts (its tool calls and outputs up to the agent's final reply) is " + `compressed into one summary block once ${plural(c.chainCompression.rollingWindow, "later prompt")} ` + `${c.chainCompression.rollingWindow === 1 ? "has" : "have"} finished; the outputs stay recoverable by their refs. Currently ${onOff(c.chainCompression.enabled)}.`,
+  chainCompressionRollingWindow: (c) => `The work of your ${plural(c.chainCompression.rollingWindow, "most recent finished prompt")} stays as it is; ` + "an earlier prompt's work is compressed into one summary block.",
+  chainCompressionStripThinking: (c) => "When an earlier prompt's work is compressed, the agent's thinking in its final reply is dropped too; the " + `reply's text stays. Currently ${onOff(c.chainCompression.stripFinalAssistantThinking)}.`,
+  chainCompressionFuseRange: (c) => "When an earlier prompt's work is compressed, its summaries are merged into one summary (one more summarizer " + `call for a prompt with several); when off they are kept one after another. Currently ${onOff(c.chainCompression.fuseRangeSummary)}.`,
   purgeErrorsEnabled: (c) => "After a cooldown, long strings (over 200 chars) in the arguments of failed tool calls, such as a write that " + "never succeeded, become size markers; the call keeps its shape so it still replays. " + `Currently ${onOff(c.purgeErrors.enabled)}.`,
   purgeErrorsCooldown: (c) => `How many turns after a failed tool call its long arguments are shrunk. Current value ${c.purgeErrors.cooldownTurns}.`,
-  purgeErrorsMinArgChars: (c) => `Only argument strings of at least this many chars are shrunk. Current value ${c.purgeErrors.minArgChars}.`,
+  purgeErrorsMinArgChars: (c) => "Only failed calls whose arguments add up to at least this many characters (as JSON) are shrunk; inside " + `them each string over 200 characters becomes a size marker. Current value ${c.purgeErrors.minArgChars}.`,
   protectedTools: (c) => `Outputs of these tools are never summarized. Current: ${listOrNone(c.protectedTools)}. ` + "Edit with /pruner protected-tools, or /pruner protected-tools <names, comma-separated>. Typical: todowrite, todoread.",
   protectedPaths: (c) => "Tool calls whose args.path matches one of these globs are never summarized. " + `Current: ${listOrNone(c.protectedPaths)}. Edit with /pruner protected-paths (or give the globs, comma-separated; ` + '"none" turns path protection off, "default" restores it). Default protects skill files and per-repo gauntlet overrides: ' + "**/skills/**/*.md, **/gauntlet-overrides.md."
 };
@@ -4576,7 +4577,8 @@ var modelCommand = async (deps, ctx, args) => {
   const model = colon >= 0 ? raw.slice(0, colon) : raw;
   const suffix = colon >= 0 ? raw.slice(colon + 1) : undefined;
   if (suffix !== undefined && (!findPreset(SUMMARIZER_THINKING_LEVELS, suffix) || model === "")) {
-    warn(ctx, `Invalid model thinking suffix: ${suffix}. Use one of: ${THINKING_LIST}.`);
+    const shown = suffix === "" ? `nothing after the ":" in ${raw}` : suffix;
+    warn(ctx, `Invalid model thinking suffix: ${shown}. Use one of: ${THINKING_LIST}.`);
     return;
   }
   if (args.length > 1 || model !== "default" && !MODEL_ID.test(model)) {
@@ -4720,14 +4722,14 @@ var minBatchCharsCommand = async (deps, ctx, args) => {
   applyConfig(deps, ctx, { minBatchChars: n });
   confirm(deps, ctx, n === 0 ? "min-batch-chars set to 0: every tool turn's outputs are summarized, however small." : `min-batch-chars set to ${n}: smaller tool turns are left as they are.`);
 };
-function messagesWord(n) {
-  return n === 1 ? "1 of your messages" : `${n} of your messages`;
+function nextPromptsWord(n) {
+  return n === 1 ? "your next prompt" : `your next ${n} prompts`;
 }
 var recoveryGraceCommand = async (deps, ctx, args) => {
   const arg = args[0];
   if (arg === undefined) {
     const n = deps.currentConfig.value.recoveryGraceTurns;
-    info(ctx, n === 0 ? "A recovered output goes back to its short stub right away (recovery-grace 0)." : `A recovered output stays whole for ${messagesWord(n)}.`);
+    info(ctx, n === 0 ? `A recovered output ${GRACE_OFF} (recovery-grace 0).` : `A recovered output stays whole for ${nextPromptsWord(n)}.`);
     return;
   }
   const n = parseNonNegativeInt(arg);
@@ -4736,7 +4738,7 @@ var recoveryGraceCommand = async (deps, ctx, args) => {
     return;
   }
   applyConfig(deps, ctx, { recoveryGraceTurns: n });
-  confirm(deps, ctx, n === 0 ? "recovery-grace set to 0: a recovered output goes back to its short stub right away." : `recovery-grace set to ${n}: a recovered output stays whole for ${messagesWord(n)}.`);
+  confirm(deps, ctx, n === 0 ? `recovery-grace set to 0: a recovered output ${GRACE_OFF}.` : `recovery-grace set to ${n}: a recovered output stays whole for ${nextPromptsWord(n)}.`);
 };
 var DEDUP_VALUES = { on: true, true: true, off: false, false: false };
 var dedupCommand = async (deps, ctx, args) => {
@@ -4805,7 +4807,7 @@ function keptNote(kept, graceTurns) {
   if (kept.alreadyCompressed > 0)
     parts.push(`${plural(kept.alreadyCompressed, "prompt")} already compressed`);
   if (kept.readBack > 0) {
-    parts.push(`${plural(kept.readBack, "prompt")} holding an output read back recently (kept whole for ${messagesWord(graceTurns)} after the read)`);
+    parts.push(`${plural(kept.readBack, "prompt")} holding an output read back recently (kept whole for ${nextPromptsWord(graceTurns)} after the read)`);
   }
   if (kept.nothingArchivable > 0)
     parts.push(`${plural(kept.nothingArchivable, "prompt")} whose outputs are protected or could not be archived`);
@@ -4909,8 +4911,8 @@ var USAGE = [
   ["/pruner protected-paths <globs>", "Set those globs directly (comma or space separated; none clears them, default restores them)"],
   ["/pruner min-batch-chars", "Show the size under which a turn's outputs are left as they are"],
   ["/pruner min-batch-chars <n>", "Set that size in characters (0 summarizes everything)"],
-  ["/pruner recovery-grace", "Show for how many of your messages a recovered output stays whole"],
-  ["/pruner recovery-grace <n>", "Set that number (0 turns it off)"],
+  ["/pruner recovery-grace", "Show for how many of your prompts a recovered output stays whole"],
+  ["/pruner recovery-grace <n>", "Set that number (0: a recovered output stays whole only until your next prompt)"],
   ["/pruner compact", "Compress the work of every finished earlier prompt now, also the most recent ones"],
   ["/pruner dedup", "Show whether repeated outputs point at their earlier copy"],
   ["/pruner dedup on|off", "Switch that on or off"],
@@ -5482,8 +5484,8 @@ function readOnlyList(id, label, command) {
   };
 }
 var AUTO_BUDGET = shownCycle(AUTO_BUDGET_PRESETS, percent);
-var chainsShown = counted2("chain");
-var WINDOW = shownCycle(ROLLING_WINDOW_PRESETS, chainsShown);
+var promptsShown = counted2("prompt");
+var WINDOW = shownCycle(ROLLING_WINDOW_PRESETS, promptsShown);
 var SPECS = [
   topBool("enabled", "Enabled"),
   topBool("showPruneStatusLine", "Prune status line"),
@@ -5519,9 +5521,9 @@ var SPECS = [
   chainSpec("chainCompressionEnabled", "Chain compression", "enabled"),
   {
     id: "chainCompressionRollingWindow",
-    label: "Chain window",
+    label: "Recent prompts kept whole",
     values: () => WINDOW.values,
-    current: (c) => chainsShown(inCycle(WINDOW.raws, String(c.chainCompression.rollingWindow), String(DEFAULT_CONFIG.chainCompression.rollingWindow))),
+    current: (c) => promptsShown(inCycle(WINDOW.raws, String(c.chainCompression.rollingWindow), String(DEFAULT_CONFIG.chainCompression.rollingWindow))),
     apply: (v, c) => ({
       ...c,
       chainCompression: {
@@ -5559,9 +5561,9 @@ var SEARCH_WORDS = {
   dedupByContentHash: "repeated outputs content-hash dedup dedupByContentHash",
   cacheBreakpoint: "cache breakpoint cacheBreakpoint anthropic",
   chainCompressionEnabled: "chain compression chainCompression",
-  chainCompressionRollingWindow: "chain window rollingWindow",
-  chainCompressionStripThinking: "strip final thinking stripFinalAssistantThinking",
-  chainCompressionFuseRange: "fuse range summary fuseRangeSummary",
+  chainCompressionRollingWindow: "chain window recent prompts kept whole rollingWindow",
+  chainCompressionStripThinking: "strip final thinking drop thinking compressed prompt stripFinalAssistantThinking",
+  chainCompressionFuseRange: "fuse range summary one summary compressed prompt fuseRangeSummary",
   purgeErrorsEnabled: "error purge purgeErrors",
   purgeErrorsCooldown: "error purge cooldown cooldownTurns",
   purgeErrorsMinArgChars: "error purge minArgChars",
@@ -5972,7 +5974,7 @@ var LABEL_WIDTH = 14;
 var CHART_ROWS = 3;
 var BLOCKS = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
 var PEAK_WIDTH = 7;
-var LOOKBACK_ROW = "lookback misses";
+var LOOKBACK_ROW = "out of lookback";
 function tokens(n) {
   return formatCompactCount(Math.round(n));
 }
@@ -6086,11 +6088,12 @@ function limitLines(report) {
 }
 function estimateLines(report) {
   const s = report.summaryEstimate;
-  const summary = s.samples === 0 ? `summaries estimated at ${percent2(s.ratio)} of the raw output (no real summaries in this session to calibrate against)` : `summaries estimated at ${percent2(s.ratio)} of the raw output, calibrated on ${s.samples} real ${s.samples === 1 ? "summary" : "summaries"}` + (s.meanAbsError === undefined ? "" : `; off by ${percent2(s.meanAbsError)} on average when each is predicted from the others`);
+  const summary = s.samples === 0 ? `summaries estimated at ${percent2(s.ratio)} of the raw output (no real summaries in this session to calibrate against)` : `summaries estimated at ${percent2(s.ratio)} of the raw output, calibrated on ${s.samples} real ${s.samples === 1 ? "summary" : "summaries"}` + (s.meanAbsError === undefined ? "" : `; one summary's size differs from that by ${percent2(s.meanAbsError)} on average`);
   const t = report.tokens;
   const token = t.samples === 0 ? "tokens estimated as chars/4 (no recorded usage to calibrate against)" : `tokens: ${t.charsPerToken.toFixed(2)} chars per token, calibrated on ${t.samples} recorded requests; ` + `per-request error ${percent2(t.errorCalibrated ?? 0)} (chars/4: ${percent2(t.errorAtFour ?? 0)})`;
   const rows = "history rewrites: requests whose earlier messages changed, so the cache was read only up to the change; empty cache: the first request and any sent after the cache expired";
-  return [summary, token, rows];
+  const lookback = report.cache.rule === "anthropic-breakpoints" ? "; out of lookback: requests whose cached part lay more than 20 blocks before their first new block, which Anthropic's cache does not look back for" : "";
+  return [summary, token, rows + lookback];
 }
 function wrap(text, indent) {
   const words = text.split(" ");
@@ -6107,11 +6110,16 @@ function wrap(text, indent) {
     lines.push(line.trimEnd());
   return lines;
 }
+function ttlText(ttlMs) {
+  const minutes = Math.round(ttlMs / 60000);
+  if (minutes <= 0)
+    return `${ttlMs} ms`;
+  return minutes % 60 === 0 ? `${minutes / 60} h` : `${minutes} min`;
+}
 function reportText(report, title, htmlPath, contextSent) {
-  const ttl = Math.round(report.cost.ttlMs / 60000);
   const lines = [
     `pruner report: ${title}`,
-    ...wrap(`${report.model}, ${report.requests} requests, cache TTL ${ttl > 0 ? `${ttl} min` : `${report.cost.ttlMs} ms`}${report.cost.priced ? "" : ", no catalog price (no dollars)"}`, "  ")
+    ...wrap(`${report.model}, ${report.requests} requests, cache TTL ${ttlText(report.cost.ttlMs)}${report.cost.priced ? "" : ", no catalog price (no dollars)"}`, "  ")
   ];
   if (contextSent)
     lines.push(...wrap(`context sent: ${contextSent}`, "  "));
@@ -6192,7 +6200,7 @@ var TOTAL_ROWS = [
   ["summaries", (s) => String(s.totals.summarizerCalls)],
   ["history rewrites", (s) => String(s.totals.prefixBreaks)],
   ["requests with an empty cache", (s) => String(s.totals.coldStarts)],
-  ["lookback misses", (s) => String(s.totals.lookbackMisses)],
+  ["out of lookback", (s) => String(s.totals.lookbackMisses)],
   ["peak context", (s) => tokens(s.totals.peakContext)],
   ["dollars", (s) => dollars2(s.totals.dollars)]
 ];
@@ -6221,7 +6229,7 @@ function reportHtml(report, title) {
   const charts = report.requests === 0 ? "<p>No main-model requests on this branch: nothing to chart.</p>" : lineChart("context-chart", "Context tokens per request", report.scenarios, (s) => s.context, tokens) + lineChart("cost-chart", report.cost.priced ? "Cumulative dollars per request (main model; the summarizer is in the totals)" : "Cumulative dollars (model unpriced)", report.scenarios, (s) => s.cumulativeCost, (n) => dollars2(n));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>pruner report: ${esc(title)}</title><style>${STYLE}</style></head>
-<body><h1>pruner report</h1><p>${esc(title)}<br>${esc(report.model)}, ${report.requests} requests, cache TTL ${Math.round(report.cost.ttlMs / 1000)} s</p>
+<body><h1>pruner report</h1><p>${esc(title)}<br>${esc(report.model)}, ${report.requests} requests, cache TTL ${ttlText(report.cost.ttlMs)}</p>
 <p id="cache-rule">${cacheLines(report).map(esc).join("<br>")}</p>
 ${charts}
 <h2>Totals</h2>${totalsTable2(report.scenarios, report.cache)}
@@ -10683,7 +10691,7 @@ function replayNotes(options, recorded, scenarios, costPolicy) {
   if (!recorded)
     notes.push("the session has no pi-condense entries: what it sent is the no-pruning run");
   const settings = options.overrides.length > 0 ? `your settings with ${options.overrides.join(", ")}` : "your current settings";
-  notes.push(costPolicy ? `what-if: ${settings}, with the cost policy's flush decisions at the final reply, after an expired cache and past contextPressure (its in-run flushes are not simulated; after a flush that paid, earlier prompts' work is compressed only when that pays too)` : `what-if: ${settings}, with the classic policy's timing (at the agent's final reply, and at the budget gates)`);
+  notes.push(costPolicy ? `what-if: ${settings}, with the cost policy's flush decisions at the final reply, after an expired cache and once the context passes contextPressure, the share of the window where it summarizes whatever the cost (its in-run flushes are not simulated; after a flush that paid, earlier prompts' work is compressed only when that pays too)` : `what-if: ${settings}, with the classic policy's timing (at the agent's final reply, and at the budget gates)`);
   const whatIf = scenarios.find((s) => s.name === "whatif");
   if (options.config.pruneOn === "on-demand") {
     const same = whatIf && whatIf.totals.summarizerCalls === 0 ? ", so the what-if equals no pruning" : "";

@@ -159,7 +159,7 @@ describe("/pruner compact", () => {
     expect(notes).toEqual([
       [
         "pruner: no earlier prompt's work left to compress: 3 prompts already compressed; " +
-          "2 prompts holding an output read back recently (kept whole for 3 of your messages after the read); " +
+          "2 prompts holding an output read back recently (kept whole for your next 3 prompts after the read); " +
           "1 prompt whose outputs are protected or could not be archived; 1 prompt with no tool output to compress; 1 prompt still under way",
         "info",
       ],

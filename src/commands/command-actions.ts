@@ -13,7 +13,7 @@ import { compressedPromptsText } from "../summarize/flush-report.js";
 import { showReport } from "../ui/report.js";
 import { buildPruneTree, showTreeBrowser } from "../ui/tree-browser.js";
 import type { KeptPrompts } from "../summarize/chain-pass.js";
-import { messagesWord } from "./command-config.js";
+import { nextPromptsWord } from "./command-config.js";
 
 const NOT_FLUSHED: Record<string, string> = {
   empty: "nothing to summarize yet",
@@ -72,7 +72,7 @@ function keptNote(kept: KeptPrompts, graceTurns: number): string {
   const parts: string[] = [];
   if (kept.alreadyCompressed > 0) parts.push(`${plural(kept.alreadyCompressed, "prompt")} already compressed`);
   if (kept.readBack > 0) {
-    parts.push(`${plural(kept.readBack, "prompt")} holding an output read back recently (kept whole for ${messagesWord(graceTurns)} after the read)`);
+    parts.push(`${plural(kept.readBack, "prompt")} holding an output read back recently (kept whole for ${nextPromptsWord(graceTurns)} after the read)`);
   }
   if (kept.nothingArchivable > 0) parts.push(`${plural(kept.nothingArchivable, "prompt")} whose outputs are protected or could not be archived`);
   if (kept.noToolCalls > 0) parts.push(`${plural(kept.noToolCalls, "prompt")} with no tool output to compress`);

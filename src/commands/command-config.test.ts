@@ -73,6 +73,14 @@ describe("model", () => {
     expectUnchanged(r);
   });
 
+  test("a colon with nothing after it is named in words, not as an empty suffix (issue 36, point 14)", async () => {
+    const r = await run("model fake/fake-model:");
+    expect(r.notes).toEqual([
+      ['Invalid model thinking suffix: nothing after the ":" in fake/fake-model:. Use one of: default, off, minimal, low, medium, high, xhigh.', "warning"],
+    ]);
+    expectUnchanged(r);
+  });
+
   test("an empty model part before a valid suffix is rejected", async () => {
     const r = await run("model :low");
     expect(r.notes[0]![0]).toStartWith("Invalid model thinking suffix: low.");
@@ -457,8 +465,8 @@ describe("min-batch-chars", () => {
 
 describe("recovery-grace", () => {
   test("without an argument it prints the window", async () => {
-    expect((await run("recovery-grace")).notes).toEqual([["A recovered output stays whole for 3 of your messages.", "info"]]);
-    expect((await run("recovery-grace", { recoveryGraceTurns: 0 })).notes).toEqual([["A recovered output goes back to its short stub right away (recovery-grace 0).", "info"]]);
+    expect((await run("recovery-grace")).notes).toEqual([["A recovered output stays whole for your next 3 prompts.", "info"]]);
+    expect((await run("recovery-grace", { recoveryGraceTurns: 0 })).notes).toEqual([["A recovered output stays whole only until your next prompt, then goes back to its stub (recovery-grace 0).", "info"]]);
   });
 
   test("a negative value warns and changes nothing", async () => {
@@ -469,9 +477,9 @@ describe("recovery-grace", () => {
 
   test("zero and positive values are saved with their own notices", async () => {
     const zero = await run("recovery-grace 0");
-    expect(zero.notes).toEqual([["recovery-grace set to 0: a recovered output goes back to its short stub right away.", "info"]]);
+    expect(zero.notes).toEqual([["recovery-grace set to 0: a recovered output stays whole only until your next prompt, then goes back to its stub.", "info"]]);
     const five = await run("recovery-grace 5");
-    expect(five.notes).toEqual([["recovery-grace set to 5: a recovered output stays whole for 5 of your messages.", "info"]]);
+    expect(five.notes).toEqual([["recovery-grace set to 5: a recovered output stays whole for your next 5 prompts.", "info"]]);
     expect(five.saved.recoveryGraceTurns).toBe(5);
   });
 });

@@ -7,7 +7,7 @@
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { applyConfig, confirm, info, onOff, recordToggle, refreshStatus, warn } from "./command-context.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
-import { dedupDescription, listOrNone } from "./command-descriptions.js";
+import { dedupDescription, GRACE_OFF, listOrNone } from "./command-descriptions.js";
 import { checkModel, exampleModel, keysForBareId } from "./model-check.js";
 import { lacksCredentials, loginFix } from "../summarize/model-credentials.js";
 import { BATCHING_MODES, DEFAULT_CONFIG, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS } from "../types.js";
@@ -114,7 +114,9 @@ export const modelCommand: SubcommandHandler = async (deps, ctx, args) => {
   const model = colon >= 0 ? raw.slice(0, colon) : raw;
   const suffix = colon >= 0 ? raw.slice(colon + 1) : undefined;
   if (suffix !== undefined && (!findPreset(SUMMARIZER_THINKING_LEVELS, suffix) || model === "")) {
-    warn(ctx, `Invalid model thinking suffix: ${suffix}. Use one of: ${THINKING_LIST}.`);
+    // An empty suffix (`provider/id:`) is named in words: `Invalid model thinking suffix: .` read as a typo.
+    const shown = suffix === "" ? `nothing after the ":" in ${raw}` : suffix;
+    warn(ctx, `Invalid model thinking suffix: ${shown}. Use one of: ${THINKING_LIST}.`);
     return;
   }
   if (args.length > 1 || (model !== "default" && !MODEL_ID.test(model))) {
@@ -282,15 +284,16 @@ export const minBatchCharsCommand: SubcommandHandler = async (deps, ctx, args) =
   confirm(deps, ctx, n === 0 ? "min-batch-chars set to 0: every tool turn's outputs are summarized, however small." : `min-batch-chars set to ${n}: smaller tool turns are left as they are.`);
 };
 
-export function messagesWord(n: number): string {
-  return n === 1 ? "1 of your messages" : `${n} of your messages`;
+/** `n` of recovery grace in words: "your next 3 prompts". */
+export function nextPromptsWord(n: number): string {
+  return n === 1 ? "your next prompt" : `your next ${n} prompts`;
 }
 
 export const recoveryGraceCommand: SubcommandHandler = async (deps, ctx, args) => {
   const arg = args[0];
   if (arg === undefined) {
     const n = deps.currentConfig.value.recoveryGraceTurns;
-    info(ctx, n === 0 ? "A recovered output goes back to its short stub right away (recovery-grace 0)." : `A recovered output stays whole for ${messagesWord(n)}.`);
+    info(ctx, n === 0 ? `A recovered output ${GRACE_OFF} (recovery-grace 0).` : `A recovered output stays whole for ${nextPromptsWord(n)}.`);
     return;
   }
   const n = parseNonNegativeInt(arg);
@@ -303,8 +306,8 @@ export const recoveryGraceCommand: SubcommandHandler = async (deps, ctx, args) =
     deps,
     ctx,
     n === 0
-      ? "recovery-grace set to 0: a recovered output goes back to its short stub right away."
-      : `recovery-grace set to ${n}: a recovered output stays whole for ${messagesWord(n)}.`,
+      ? `recovery-grace set to 0: a recovered output ${GRACE_OFF}.`
+      : `recovery-grace set to ${n}: a recovered output stays whole for ${nextPromptsWord(n)}.`,
   );
 };
 

@@ -54,12 +54,15 @@ function minBatchCharsDescription(config: ContextPruneConfig): string {
   return `${base} Current value ${config.minBatchChars}; choose off to turn it off.`;
 }
 
+/** What recovery-grace 0 does, in the same words in the overlay, the help and the confirmation. */
+export const GRACE_OFF = "stays whole only until your next prompt, then goes back to its stub";
+
 function recoveryGraceDescription(config: ContextPruneConfig): string {
   const n = config.recoveryGraceTurns;
   if (n === 0) {
     return (
-      "Grace is off: an output recovered with context_tree_query goes back to its short stub right away. " +
-      "A positive number keeps it whole for that many prompts."
+      `Off: an output recovered with context_tree_query ${GRACE_OFF}. ` +
+      "A positive number keeps it whole for that many of your later prompts."
     );
   }
   return (
@@ -144,17 +147,18 @@ const DESCRIBERS: Record<string, Describer> = {
     "goes on the last block before the first one a summary rewrote, so the request reads the cache up to " +
     `there instead of writing the whole conversation again. Currently ${onOff(c.cacheBreakpoint)}.`,
   chainCompressionEnabled: (c) =>
-    "A chain is one prompt's tool work up to the agent's final reply. Chains older than the " +
-    `${c.chainCompression.rollingWindow} most recent get compressed: their middle steps and tool outputs are ` +
-    `replaced by one summary block. Currently ${onOff(c.chainCompression.enabled)}.`,
+    "The work of each of your prompts (its tool calls and outputs up to the agent's final reply) is " +
+    `compressed into one summary block once ${plural(c.chainCompression.rollingWindow, "later prompt")} ` +
+    `${c.chainCompression.rollingWindow === 1 ? "has" : "have"} finished; the outputs stay recoverable by their refs. Currently ${onOff(c.chainCompression.enabled)}.`,
   chainCompressionRollingWindow: (c) =>
-    `The ${c.chainCompression.rollingWindow} most recent finished chains stay as they are; older ones get compressed.`,
+    `The work of your ${plural(c.chainCompression.rollingWindow, "most recent finished prompt")} stays as it is; ` +
+    "an earlier prompt's work is compressed into one summary block.",
   chainCompressionStripThinking: (c) =>
-    "When a chain is compressed, thinking is removed from the agent's final reply that is kept. " +
-    `Currently ${onOff(c.chainCompression.stripFinalAssistantThinking)}.`,
+    "When an earlier prompt's work is compressed, the agent's thinking in its final reply is dropped too; the " +
+    `reply's text stays. Currently ${onOff(c.chainCompression.stripFinalAssistantThinking)}.`,
   chainCompressionFuseRange: (c) =>
-    "Merges the summaries of a compressed chain into one, at the cost of one more summarizer call per chain " +
-    `with several summaries; when off they are joined as they are. Currently ${onOff(c.chainCompression.fuseRangeSummary)}.`,
+    "When an earlier prompt's work is compressed, its summaries are merged into one summary (one more summarizer " +
+    `call for a prompt with several); when off they are kept one after another. Currently ${onOff(c.chainCompression.fuseRangeSummary)}.`,
   purgeErrorsEnabled: (c) =>
     "After a cooldown, long strings (over 200 chars) in the arguments of failed tool calls, such as a write that " +
     "never succeeded, become size markers; the call keeps its shape so it still replays. " +
@@ -162,7 +166,8 @@ const DESCRIBERS: Record<string, Describer> = {
   purgeErrorsCooldown: (c) =>
     `How many turns after a failed tool call its long arguments are shrunk. Current value ${c.purgeErrors.cooldownTurns}.`,
   purgeErrorsMinArgChars: (c) =>
-    `Only argument strings of at least this many chars are shrunk. Current value ${c.purgeErrors.minArgChars}.`,
+    "Only failed calls whose arguments add up to at least this many characters (as JSON) are shrunk; inside " +
+    `them each string over 200 characters becomes a size marker. Current value ${c.purgeErrors.minArgChars}.`,
   protectedTools: (c) =>
     `Outputs of these tools are never summarized. Current: ${listOrNone(c.protectedTools)}. ` +
     "Edit with /pruner protected-tools, or /pruner protected-tools <names, comma-separated>. Typical: todowrite, todoread.",

@@ -1,3 +1,4 @@
+import { helpText } from "./command-help.js";
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -144,7 +145,7 @@ describe("settings overlay", () => {
     expect(items.map((i) => i.label)).toEqual([
       "Enabled", "Prune status line", "Prune trigger", "Summarizer model", "Summarizer thinking", "Batching mode", "Summaries",
       "Quiet skip notifications", "Min batch size", "Recovery grace", "Summarizer idle timeout", "Summarizer max timeout",
-      "Auto-flush at context %", "Dedup by content hash", "Spare cache breakpoint", "Chain compression", "Chain window", "Strip final thinking",
+      "Auto-flush at context %", "Dedup by content hash", "Spare cache breakpoint", "Chain compression", "Recent prompts kept whole", "Strip final thinking",
       "Fuse range summary", "Error purge", "Error purge cooldown", "Error purge min argument size", "Protected tools",
       "Protected paths",
     ]);
@@ -153,7 +154,7 @@ describe("settings overlay", () => {
     expect(byId.get("recoveryGraceTurns")!.values).toEqual(["off", "1 prompt", "3 prompts", "5 prompts", "8 prompts"]);
     expect(byId.get("summarizerIdleTimeoutMs")!.values).toEqual(["off", "10 s", "20 s", "45 s", "90 s"]);
     expect(byId.get("summarizerMaxTimeoutMs")!.values).toEqual(["off", "120 s", "180 s", "300 s", "600 s"]);
-    expect(byId.get("chainCompressionRollingWindow")!.values).toEqual(["1 chain", "2 chains", "3 chains", "5 chains", "10 chains"]);
+    expect(byId.get("chainCompressionRollingWindow")!.values).toEqual(["1 prompt", "2 prompts", "3 prompts", "5 prompts", "10 prompts"]);
     expect(byId.get("purgeErrorsCooldown")!.values).toEqual(["1 turn", "2 turns", "3 turns", "5 turns", "10 turns"]);
     expect(byId.get("purgeErrorsMinArgChars")!.values).toEqual(["100 chars", "500 chars", "1000 chars", "5000 chars"]);
     expect(byId.get("summarizerThinking")!.values).toEqual(["default", "off", "minimal", "low", "medium", "high", "xhigh"]);
@@ -182,7 +183,7 @@ describe("settings overlay", () => {
       summarizerIdleTimeoutMs: "20 s",
       summarizerMaxTimeoutMs: "180 s",
       autoBudgetThreshold: "off",
-      chainCompressionRollingWindow: "3 chains",
+      chainCompressionRollingWindow: "3 prompts",
       purgeErrorsCooldown: "2 turns",
       purgeErrorsMinArgChars: "500 chars",
     });
@@ -208,7 +209,7 @@ describe("settings overlay", () => {
     s.list.onChange("summarizerMaxTimeoutMs", "off");
     s.list.onChange("minBatchChars", "2000 chars");
     s.list.onChange("recoveryGraceTurns", "8 prompts");
-    s.list.onChange("chainCompressionRollingWindow", "10 chains");
+    s.list.onChange("chainCompressionRollingWindow", "10 prompts");
     s.list.onChange("purgeErrorsCooldown", "5 turns");
     s.list.onChange("purgeErrorsMinArgChars", "5000 chars");
     expect(s.box.value).toMatchObject({ autoBudgetThreshold: 0.8, summarizerIdleTimeoutMs: 45000, summarizerMaxTimeoutMs: 0, minBatchChars: 2000, recoveryGraceTurns: 8 });
@@ -402,14 +403,35 @@ describe("setting descriptions", () => {
   });
 
   test("state-dependent descriptions show ON/OFF and current values", () => {
-    expect(settingDescription("chainCompressionEnabled", cfg({}))).toContain("older than the 3 most recent");
+    expect(settingDescription("chainCompressionEnabled", cfg({}))).toContain("once 3 later prompts have finished");
     expect(settingDescription("chainCompressionEnabled", cfg({}))).toContain("Currently ON");
     expect(settingDescription("quietOversizedSkips", cfg({}))).toContain("Currently OFF");
     expect(settingDescription("showPruneStatusLine", cfg({ showPruneStatusLine: false }))).toContain("OFF");
-    expect(settingDescription("recoveryGraceTurns", cfg({ recoveryGraceTurns: 0 }))).toContain("right away");
+    expect(settingDescription("recoveryGraceTurns", cfg({ recoveryGraceTurns: 0 }))).toContain("stays whole only until your next prompt");
     expect(settingDescription("summarizerThinking", cfg({ summarizerThinking: "high" }))).toContain("high thinking");
     expect(settingDescription("protectedTools", cfg({ protectedTools: ["a", "b"] }))).toContain("Current: a, b.");
     expect(settingDescription("recoveryGraceTurns", cfg({ recoveryGraceTurns: 1 }))).toContain("stays whole for 1 prompt,");
+  });
+
+  test("recovery-grace 0 reads the same in the overlay, the help and the confirmation (issue 36, point 14)", async () => {
+    const words = "stays whole only until your next prompt";
+    expect(settingDescription("recoveryGraceTurns", cfg({ recoveryGraceTurns: 0 }))).toContain(words);
+    expect(helpText().replace(/\s+/g, " ")).toContain(`0: a recovered output ${words}`);
+  });
+
+  test("the error purge minimum is described as the code applies it: the failed call's whole arguments (issue 36, point 14)", () => {
+    const text = settingDescription("purgeErrorsMinArgChars", cfg({}));
+    expect(text).toContain("whose arguments add up to at least this many characters");
+    expect(text).toContain("each string over 200 characters");
+  });
+
+  test("the compression rows speak of prompts, not chains or ranges (issue 36, point 13)", () => {
+    const items = buildSettingItems({} as any, { ...DEFAULT_CONFIG });
+    const row = items.find((item) => item.id === "chainCompressionRollingWindow")!;
+    expect([row.label, row.currentValue]).toEqual(["Recent prompts kept whole", "3 prompts"]);
+    for (const id of ["chainCompressionEnabled", "chainCompressionRollingWindow", "chainCompressionStripThinking", "chainCompressionFuseRange"]) {
+      expect(settingDescription(id, cfg({}))).not.toMatch(/\bchains?\b|\brange\b/);
+    }
   });
 
   test("no description uses internal words", () => {

@@ -156,8 +156,8 @@ function readOnlyList(id: "protectedTools" | "protectedPaths", label: string, co
 }
 
 const AUTO_BUDGET = shownCycle(AUTO_BUDGET_PRESETS, percent);
-const chainsShown = counted("chain");
-const WINDOW = shownCycle(ROLLING_WINDOW_PRESETS, chainsShown);
+const promptsShown = counted("prompt");
+const WINDOW = shownCycle(ROLLING_WINDOW_PRESETS, promptsShown);
 
 const SPECS: SettingSpec[] = [
   topBool("enabled", "Enabled"),
@@ -194,10 +194,10 @@ const SPECS: SettingSpec[] = [
   chainSpec("chainCompressionEnabled", "Chain compression", "enabled"),
   {
     id: "chainCompressionRollingWindow",
-    label: "Chain window",
+    label: "Recent prompts kept whole",
     values: () => WINDOW.values,
     current: (c) =>
-      chainsShown(inCycle(WINDOW.raws, String(c.chainCompression.rollingWindow), String(DEFAULT_CONFIG.chainCompression.rollingWindow))),
+      promptsShown(inCycle(WINDOW.raws, String(c.chainCompression.rollingWindow), String(DEFAULT_CONFIG.chainCompression.rollingWindow))),
     apply: (v, c) => ({
       ...c,
       chainCompression: {
@@ -244,9 +244,9 @@ const SEARCH_WORDS: Record<string, string> = {
   dedupByContentHash: "repeated outputs content-hash dedup dedupByContentHash",
   cacheBreakpoint: "cache breakpoint cacheBreakpoint anthropic",
   chainCompressionEnabled: "chain compression chainCompression",
-  chainCompressionRollingWindow: "chain window rollingWindow",
-  chainCompressionStripThinking: "strip final thinking stripFinalAssistantThinking",
-  chainCompressionFuseRange: "fuse range summary fuseRangeSummary",
+  chainCompressionRollingWindow: "chain window recent prompts kept whole rollingWindow",
+  chainCompressionStripThinking: "strip final thinking drop thinking compressed prompt stripFinalAssistantThinking",
+  chainCompressionFuseRange: "fuse range summary one summary compressed prompt fuseRangeSummary",
   purgeErrorsEnabled: "error purge purgeErrors",
   purgeErrorsCooldown: "error purge cooldown cooldownTurns",
   purgeErrorsMinArgChars: "error purge minArgChars",

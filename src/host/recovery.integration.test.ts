@@ -172,7 +172,7 @@ describe("a recovery inside a compressed chain", () => {
     await sim.host.commands.get("pruner").handler("compact", sim.ctx);
     expect(sim.fake.notices.at(-1)!.message).toBe(
       "pruner: no earlier prompt's work left to compress: 1 prompt already compressed; " +
-        "1 prompt holding an output read back recently (kept whole for 3 of your messages after the read); 1 prompt with no tool output to compress",
+        "1 prompt holding an output read back recently (kept whole for your next 3 prompts after the read); 1 prompt with no tool output to compress",
     );
   });
 });

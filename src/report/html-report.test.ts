@@ -89,3 +89,17 @@ describe("reportHtml", () => {
     expect(reportHtml(report(3), "s.jsonl")).toContain("Cumulative dollars (model unpriced)");
   });
 });
+
+describe("the HTML page's words (issue 36, point 14)", () => {
+  test("names the cache lifetime in minutes, as the chat does", () => {
+    const html = reportHtml(report(3), "s.jsonl");
+    expect(html).toContain("cache TTL 5 min");
+    expect(html).not.toContain("300 s");
+  });
+
+  test("a summary estimate calibrated on real summaries says how far one may differ, in plain words (point 13)", () => {
+    const html = reportHtml(report(3, { summaryEstimate: { ratio: 0.3, samples: 4, meanAbsError: 1.92, realChars: 10, rawChars: 30 } }), "s.jsonl");
+    expect(html).toContain("one summary's size differs from that by 192% on average");
+    expect(html).not.toContain("predicted from the others");
+  });
+});

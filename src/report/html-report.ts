@@ -6,7 +6,7 @@
  * notes and problems. Pure.
  */
 import type { CacheReport, ReplayReport, ScenarioSeries } from "./replay.js";
-import { cacheLines, dollars, estimateLines, limitLines, percent, rowsFor, tokens } from "./text-report.js";
+import { cacheLines, dollars, estimateLines, limitLines, percent, rowsFor, tokens, ttlText } from "./text-report.js";
 
 const COLORS = ["#c0392b", "#2471a3", "#229954", "#7d3c98"];
 const W = 760;
@@ -69,7 +69,7 @@ const TOTAL_ROWS: Array<[string, (s: ScenarioSeries) => string]> = [
   ["summaries", (s) => String(s.totals.summarizerCalls)],
   ["history rewrites", (s) => String(s.totals.prefixBreaks)],
   ["requests with an empty cache", (s) => String(s.totals.coldStarts)],
-  ["lookback misses", (s) => String(s.totals.lookbackMisses)],
+  ["out of lookback", (s) => String(s.totals.lookbackMisses)],
   ["peak context", (s) => tokens(s.totals.peakContext)],
   ["dollars", (s) => dollars(s.totals.dollars)],
 ];
@@ -108,7 +108,7 @@ export function reportHtml(report: ReplayReport, title: string): string {
         lineChart("cost-chart", report.cost.priced ? "Cumulative dollars per request (main model; the summarizer is in the totals)" : "Cumulative dollars (model unpriced)", report.scenarios, (s) => s.cumulativeCost, (n) => dollars(n));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>pruner report: ${esc(title)}</title><style>${STYLE}</style></head>
-<body><h1>pruner report</h1><p>${esc(title)}<br>${esc(report.model)}, ${report.requests} requests, cache TTL ${Math.round(report.cost.ttlMs / 1000)} s</p>
+<body><h1>pruner report</h1><p>${esc(title)}<br>${esc(report.model)}, ${report.requests} requests, cache TTL ${ttlText(report.cost.ttlMs)}</p>
 <p id="cache-rule">${cacheLines(report).map(esc).join("<br>")}</p>
 ${charts}
 <h2>Totals</h2>${totalsTable(report.scenarios, report.cache)}

@@ -135,12 +135,12 @@ describe("the replay under the cache rule of the session's API", () => {
     const text = reportText(anthropic, "s.jsonl");
     // The TUI wraps the rule at 78 columns.
     expect(text).toContain("cache rule: Anthropic breakpoints (20-block lookback), with pi-condense's");
-    expect(text).toContain("lookback misses");
+    expect(text).toContain("out of lookback");
     expect(reportHtml(anthropic, "s.jsonl")).toContain("without it: $");
     // This session rewrites deep: the longest-prefix rule reads more than Anthropic's, so it is the cheaper bill.
     expect(anthropic.cache.whatIfPrefix!.dollars!).toBeLessThanOrEqual(anthropic.scenarios.at(-1)!.totals.dollars! + 1e-9);
     const openai = await replay(session("openai-responses"));
     expect(cacheLines(openai)).toEqual(["cache rule: longest shared prefix (openai-responses)"]);
-    expect(reportText(openai, "s.jsonl")).not.toContain("lookback misses");
+    expect(reportText(openai, "s.jsonl")).not.toContain("out of lookback");
   });
 });

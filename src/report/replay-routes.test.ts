@@ -74,7 +74,7 @@ describe("the report on every route", () => {
     expect(report.cost.ttlMs).toBe(3_600_000);
     expect(report.cost.prices.cacheWrite).toBeCloseTo(2 * report.cost.prices.input);
     expect(cacheLines(report)[0]).toEndWith("; long retention: entries live 1 h, a write costs 2x the input price");
-    expect(reportText(report, "s.jsonl")).toContain("cache TTL 60 min");
+    expect(reportText(report, "s.jsonl")).toContain("cache TTL 1 h");
     const short = await replay(sonnet);
     expect(short.scenarios[0]!.totals.dollars!).toBeLessThan(report.scenarios[0]!.totals.dollars!);
   });

@@ -387,7 +387,7 @@ function replayNotes(options: ReplayOptions, recorded: boolean, scenarios: Scena
   const settings = options.overrides.length > 0 ? `your settings with ${options.overrides.join(", ")}` : "your current settings";
   notes.push(
     costPolicy
-      ? `what-if: ${settings}, with the cost policy's flush decisions at the final reply, after an expired cache and past contextPressure (its in-run flushes are not simulated; after a flush that paid, earlier prompts' work is compressed only when that pays too)`
+      ? `what-if: ${settings}, with the cost policy's flush decisions at the final reply, after an expired cache and once the context passes contextPressure, the share of the window where it summarizes whatever the cost (its in-run flushes are not simulated; after a flush that paid, earlier prompts' work is compressed only when that pays too)`
       : `what-if: ${settings}, with the classic policy's timing (at the agent's final reply, and at the budget gates)`,
   );
   const whatIf = scenarios.find((s) => s.name === "whatif");

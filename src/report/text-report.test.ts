@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { cacheRouteOf } from "../economics/cache-route.js";
 import { costModelFor } from "../economics/cost-model.js";
 import type { ReplayReport, ScenarioSeries } from "./replay.js";
-import { bucketMax, chartText, reportText, REPORT_WIDTH, totalsTable } from "./text-report.js";
+import { bucketMax, chartText, reportText, REPORT_WIDTH, totalsTable, ttlText } from "./text-report.js";
 
 function series(name: ScenarioSeries["name"], label: string, context: number[]): ScenarioSeries {
   const peak = Math.max(...context);
@@ -92,5 +92,13 @@ describe("the text report", () => {
 
   test("a branch without requests says there is nothing to replay", () => {
     expect(reportText(report(0, { scenarios: [] }), "s.jsonl")).toContain("no main-model requests on this branch");
+  });
+});
+
+describe("the report's words (issue 36, points 13 and 14)", () => {
+  test("the cache lifetime reads the same in the chat and the HTML page", () => {
+    expect(ttlText(300_000)).toBe("5 min");
+    expect(ttlText(3_600_000)).toBe("1 h");
+    expect(ttlText(1500)).toBe("1500 ms");
   });
 });

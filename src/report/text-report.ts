@@ -14,7 +14,7 @@ const LABEL_WIDTH = 14;
 const CHART_ROWS = 3;
 const BLOCKS = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
 const PEAK_WIDTH = 7;
-const LOOKBACK_ROW = "lookback misses";
+const LOOKBACK_ROW = "out of lookback";
 
 export function tokens(n: number): string {
   return formatCompactCount(Math.round(n));
@@ -91,7 +91,7 @@ const ROWS: Array<[string, (t: ScenarioTotals) => string]> = [
   ["dollars", (t) => dollars(t.dollars)],
 ];
 
-/** Rows of the totals table under a cache rule: lookback misses exist only under Anthropic's. */
+/** Rows of the totals table under a cache rule: requests out of lookback exist only under Anthropic's. */
 export function rowsFor<Row extends [string, unknown]>(rows: Row[], cache: CacheReport | undefined): Row[] {
   return cache?.rule === "anthropic-breakpoints" ? rows : rows.filter(([name]) => name !== LOOKBACK_ROW);
 }
@@ -152,7 +152,7 @@ export function estimateLines(report: ReplayReport): string[] {
     s.samples === 0
       ? `summaries estimated at ${percent(s.ratio)} of the raw output (no real summaries in this session to calibrate against)`
       : `summaries estimated at ${percent(s.ratio)} of the raw output, calibrated on ${s.samples} real ${s.samples === 1 ? "summary" : "summaries"}` +
-        (s.meanAbsError === undefined ? "" : `; off by ${percent(s.meanAbsError)} on average when each is predicted from the others`);
+        (s.meanAbsError === undefined ? "" : `; one summary's size differs from that by ${percent(s.meanAbsError)} on average`);
   const t = report.tokens;
   const token =
     t.samples === 0
@@ -160,7 +160,11 @@ export function estimateLines(report: ReplayReport): string[] {
       : `tokens: ${t.charsPerToken.toFixed(2)} chars per token, calibrated on ${t.samples} recorded requests; ` +
         `per-request error ${percent(t.errorCalibrated ?? 0)} (chars/4: ${percent(t.errorAtFour ?? 0)})`;
   const rows = "history rewrites: requests whose earlier messages changed, so the cache was read only up to the change; empty cache: the first request and any sent after the cache expired";
-  return [summary, token, rows];
+  const lookback =
+    report.cache.rule === "anthropic-breakpoints"
+      ? "; out of lookback: requests whose cached part lay more than 20 blocks before their first new block, which Anthropic's cache does not look back for"
+      : "";
+  return [summary, token, rows + lookback];
 }
 
 function wrap(text: string, indent: string): string[] {
@@ -179,11 +183,17 @@ function wrap(text: string, indent: string): string[] {
 }
 
 /** `contextSent`: the live session's footer figure, which names the request the footer names. */
+/** The cache lifetime as the chat and the HTML page both show it: `5 min`, or `1 h`, or milliseconds under a minute. */
+export function ttlText(ttlMs: number): string {
+  const minutes = Math.round(ttlMs / 60_000);
+  if (minutes <= 0) return `${ttlMs} ms`;
+  return minutes % 60 === 0 ? `${minutes / 60} h` : `${minutes} min`;
+}
+
 export function reportText(report: ReplayReport, title: string, htmlPath?: string, contextSent?: string): string {
-  const ttl = Math.round(report.cost.ttlMs / 60_000);
   const lines = [
     `pruner report: ${title}`,
-    ...wrap(`${report.model}, ${report.requests} requests, cache TTL ${ttl > 0 ? `${ttl} min` : `${report.cost.ttlMs} ms`}${report.cost.priced ? "" : ", no catalog price (no dollars)"}`, "  "),
+    ...wrap(`${report.model}, ${report.requests} requests, cache TTL ${ttlText(report.cost.ttlMs)}${report.cost.priced ? "" : ", no catalog price (no dollars)"}`, "  "),
   ];
   if (contextSent) lines.push(...wrap(`context sent: ${contextSent}`, "  "));
   for (const line of cacheLines(report)) lines.push(...wrap(line, "  "));

@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { readmeDemoOutput } from "../../demo/readme-quote.js";
+import { flushWords } from "../../demo/flush-words.js";
 import { buildDemoScript, sourceFiles } from "../../demo/script.js";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -37,5 +38,21 @@ describe("the README's quote of the demo", () => {
     const line = /tool calls executed by pi: (.*)/.exec(quoted)?.[1] ?? "";
     const quotedCounts = new Map(line.split(", ").map((part) => [part.split(" ")[0]!, Number(part.split(" ")[1])] as const));
     expect(quotedCounts).toEqual(counts);
+  });
+});
+
+describe("the demo's flush line (issue 36, point 13)", () => {
+  test("says when each flush ran and what it did in plain words, never 'summarized' for outputs archived with no summarizer call", () => {
+    const line = flushWords([
+      { trigger: "message-end", outcome: "deferred" },
+      ...Array.from({ length: 6 }, () => ({ trigger: "message-end", outcome: "summarized" })),
+      { trigger: "message-end", outcome: "empty" },
+    ]);
+    expect(line).toBe("8 at the agent's final reply (1 waited (it did not pay yet), 6 archived outputs, 1 found nothing waiting)");
+    expect(line).not.toMatch(/summarized|message-end|\//);
+  });
+
+  test("the README's quote uses those words", () => {
+    expect(readmeDemoOutput(ROOT)).toMatch(/flushes: \d+ at the agent's final reply \(/);
   });
 });
