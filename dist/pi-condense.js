@@ -4518,9 +4518,10 @@ function thinkingLabel(level) {
 function firstToken(text) {
   return text.trim().split(/\s+/)[0] ?? "";
 }
+var MAX_COUNT_ARG = 1e9;
 function parseNonNegativeInt(arg) {
   const n = Number.parseInt(arg, 10);
-  if (!Number.isSafeInteger(n) || n < 0)
+  if (!Number.isSafeInteger(n) || n < 0 || n > MAX_COUNT_ARG)
     return;
   return n === 0 ? 0 : n;
 }
@@ -4716,7 +4717,7 @@ var minBatchCharsCommand = async (deps, ctx, args) => {
   }
   const n = parseNonNegativeInt(arg);
   if (n === undefined) {
-    warn(ctx, `Invalid min-batch-chars: "${arg}". Expected a whole number of characters, 0 or more (0 summarizes everything).`);
+    warn(ctx, `Invalid min-batch-chars: "${arg}". Expected a whole number of characters from 0 to ${MAX_COUNT_ARG} (0 summarizes everything).`);
     return;
   }
   applyConfig(deps, ctx, { minBatchChars: n });
@@ -4734,7 +4735,7 @@ var recoveryGraceCommand = async (deps, ctx, args) => {
   }
   const n = parseNonNegativeInt(arg);
   if (n === undefined) {
-    warn(ctx, `Invalid recovery-grace: "${arg}". Expected a whole number, 0 or more (0 turns it off).`);
+    warn(ctx, `Invalid recovery-grace: "${arg}". Expected a whole number from 0 to ${MAX_COUNT_ARG} (0 turns it off).`);
     return;
   }
   applyConfig(deps, ctx, { recoveryGraceTurns: n });

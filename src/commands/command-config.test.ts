@@ -430,7 +430,14 @@ describe("min-batch-chars", () => {
   test("a number too big to hold exactly is refused, not saved rounded (issue 36, point 15)", async () => {
     const r = await run("min-batch-chars 99999999999999999999");
     expectUnchanged(r);
-    expect(r.notes).toEqual([['Invalid min-batch-chars: "99999999999999999999". Expected a whole number of characters, 0 or more (0 summarizes everything).', "warning"]]);
+    expect(r.notes).toEqual([['Invalid min-batch-chars: "99999999999999999999". Expected a whole number of characters from 0 to 1000000000 (0 summarizes everything).', "warning"]]);
+  });
+
+  test("the largest number it takes is saved, one more is refused with the range", async () => {
+    expect((await run("min-batch-chars 1000000000")).config.minBatchChars).toBe(1_000_000_000);
+    const r = await run("min-batch-chars 1000000001");
+    expectUnchanged(r);
+    expect(r.notes[0]![0]).toContain("from 0 to 1000000000");
   });
 
   test("without an argument it prints the threshold", async () => {
@@ -440,7 +447,7 @@ describe("min-batch-chars", () => {
 
   test("a negative value warns and leaves the config unchanged (#24)", async () => {
     const r = await run("min-batch-chars -5");
-    expect(r.notes).toEqual([['Invalid min-batch-chars: "-5". Expected a whole number of characters, 0 or more (0 summarizes everything).', "warning"]]);
+    expect(r.notes).toEqual([['Invalid min-batch-chars: "-5". Expected a whole number of characters from 0 to 1000000000 (0 summarizes everything).', "warning"]]);
     expectUnchanged(r);
   });
 
@@ -471,7 +478,7 @@ describe("recovery-grace", () => {
 
   test("a negative value warns and changes nothing", async () => {
     const r = await run("recovery-grace -1");
-    expect(r.notes).toEqual([['Invalid recovery-grace: "-1". Expected a whole number, 0 or more (0 turns it off).', "warning"]]);
+    expect(r.notes).toEqual([['Invalid recovery-grace: "-1". Expected a whole number from 0 to 1000000000 (0 turns it off).', "warning"]]);
     expectUnchanged(r);
   });
 

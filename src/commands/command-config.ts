@@ -32,10 +32,13 @@ function firstToken(text: string): string {
   return text.trim().split(/\s+/)[0] ?? "";
 }
 
-/** `parseInt` semantics ("12abc" -> 12); undefined for NaN, negatives and numbers too big to hold exactly. */
+/** Largest count a command takes: far past any context window, and a number the notices can print as typed. */
+export const MAX_COUNT_ARG = 1_000_000_000;
+
+/** `parseInt` semantics ("12abc" -> 12); undefined for NaN, negatives and numbers above MAX_COUNT_ARG. */
 function parseNonNegativeInt(arg: string): number | undefined {
   const n = Number.parseInt(arg, 10);
-  if (!Number.isSafeInteger(n) || n < 0) return undefined;
+  if (!Number.isSafeInteger(n) || n < 0 || n > MAX_COUNT_ARG) return undefined;
   return n === 0 ? 0 : n;
 }
 
@@ -277,7 +280,7 @@ export const minBatchCharsCommand: SubcommandHandler = async (deps, ctx, args) =
   }
   const n = parseNonNegativeInt(arg);
   if (n === undefined) {
-    warn(ctx, `Invalid min-batch-chars: "${arg}". Expected a whole number of characters, 0 or more (0 summarizes everything).`);
+    warn(ctx, `Invalid min-batch-chars: "${arg}". Expected a whole number of characters from 0 to ${MAX_COUNT_ARG} (0 summarizes everything).`);
     return;
   }
   applyConfig(deps, ctx, { minBatchChars: n });
@@ -298,7 +301,7 @@ export const recoveryGraceCommand: SubcommandHandler = async (deps, ctx, args) =
   }
   const n = parseNonNegativeInt(arg);
   if (n === undefined) {
-    warn(ctx, `Invalid recovery-grace: "${arg}". Expected a whole number, 0 or more (0 turns it off).`);
+    warn(ctx, `Invalid recovery-grace: "${arg}". Expected a whole number from 0 to ${MAX_COUNT_ARG} (0 turns it off).`);
     return;
   }
   applyConfig(deps, ctx, { recoveryGraceTurns: n });

@@ -273,6 +273,13 @@ describe("dispatch", () => {
     expect(h.box.value.enabled).toBe(true);
   });
 
+  test("OFF in capitals turns pruning off", async () => {
+    const h = harness();
+    const { ctx } = fakeCtx({ setStatus: () => {} });
+    await h.run("OFF", ctx);
+    expect(h.box.value.enabled).toBe(false);
+  });
+
   test("extra words are refused and nothing runs: /pruner off now neither turns pruning off nor flushes (issue 36, point 15)", async () => {
     const h = harness();
     const { ctx, notes } = fakeCtx();
