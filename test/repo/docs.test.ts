@@ -12,6 +12,7 @@ const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const read = (file: string): string => readFileSync(join(REPO, file), "utf8");
 
 const README = read("README.md");
+const HOW_IT_WORKS = read("doc/how-it-works.md");
 const AGENTS = read("AGENTS.md");
 const CONFIGURATION = read("doc/configuration.md");
 const CHANGELOG = read("CHANGELOG.md");
@@ -57,10 +58,10 @@ describe("doc/configuration.md", () => {
 });
 
 describe("README.md and AGENTS.md", () => {
-  test("name every custom entry type the code writes", () => {
+  test("name every custom entry type the code writes (the README's table lives in doc/how-it-works.md)", () => {
     const all = customTypes();
     expect(all.length).toBe(11);
-    expect(missing(README, all)).toEqual([]);
+    expect(missing(HOW_IT_WORKS, all)).toEqual([]);
     expect(missing(AGENTS, all)).toEqual([]);
   });
 
@@ -73,6 +74,74 @@ describe("README.md and AGENTS.md", () => {
     for (const doc of [README, AGENTS]) for (const m of doc.matchAll(/npm run ([a-z][\w:-]*)/g)) mentioned.add(m[1]!);
     expect(mentioned.size).toBeGreaterThan(0);
     expect([...mentioned].filter((name) => !(name in PACKAGE.scripts))).toEqual([]);
+  });
+});
+
+describe("README.md as a first read (issue 36, point 18)", () => {
+  const lines = README.split("\n");
+  const headingLine = (prefix: string) => lines.findIndex((line) => line.startsWith(prefix)) + 1;
+
+  test("is at most 25,000 characters", () => {
+    expect(README.length).toBeLessThanOrEqual(25_000);
+  });
+
+  test("has install, the quick start and the demo within its first 60 lines", () => {
+    for (const heading of ["## Install", "## Quick start", "## See it work offline"]) {
+      expect(headingLine(heading)).toBeGreaterThan(0);
+      expect(headingLine(heading)).toBeLessThanOrEqual(60);
+    }
+  });
+
+  test("shows how to start pi with the bun npm install brings, before the quick start (point 17)", () => {
+    const start = README.indexOf("node_modules/.bin/bun node_modules/.bin/pi");
+    expect(start).toBeGreaterThan(0);
+    expect(start).toBeLessThan(README.indexOf("## Quick start"));
+    expect(README).toContain("22.19");
+  });
+});
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
+function anchors(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  const text = markdown.replace(/^```[\s\S]*?^```/gm, "");
+  for (const match of text.matchAll(/^#{1,6} +(.+?) *$/gm)) {
+    const base = match[1]!.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, "").replace(/ /g, "-");
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    out.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return out;
+}
+
+/** Relative links `[text](target)` outside code, as [file the link is in, target]. */
+function relativeLinks(file: string): Array<[string, string]> {
+  const text = read(file).replace(/^```[\s\S]*?^```/gm, "").replace(/`[^`\n]*`/g, "");
+  return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((m) => m[1]!)
+    .filter((target) => !/^[a-z]+:/i.test(target))
+    .map((target) => [file, target]);
+}
+
+describe("links between the docs", () => {
+  const docs = ["README.md", ...readdirSync(join(REPO, "doc")).filter((f) => f.endsWith(".md")).map((f) => `doc/${f}`)];
+
+  test("every relative link in README.md and doc/*.md names a file that exists and, for a heading, one it has", () => {
+    const broken: string[] = [];
+    const links = docs.flatMap(relativeLinks);
+    expect(links.length).toBeGreaterThan(20);
+    for (const [file, target] of links) {
+      const [path, hash] = target.split("#") as [string, string | undefined];
+      const resolved = path === "" ? file : join(dirname(file), path).split("\\").join("/");
+      if (!existsSync(join(REPO, resolved))) broken.push(`${file}: ${target}`);
+      else if (hash !== undefined && resolved.endsWith(".md") && !anchors(read(resolved)).has(hash)) broken.push(`${file}: ${target}`);
+    }
+    expect(broken).toEqual([]);
+  });
+
+  test("the anchor reader finds the headings as GitHub names them", () => {
+    const found = anchors("# A\n## See it work offline: `npm run demo`\n## A\n```\n# not a heading\n```\n");
+    expect([...found]).toEqual(["a", "see-it-work-offline-npm-run-demo", "a-1"]);
   });
 });
 

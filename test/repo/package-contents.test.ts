@@ -24,8 +24,10 @@ describe("the npm package", () => {
     expect(files.filter((f) => f.endsWith(".ts"))).toEqual([]);
   });
 
-  test("ships the user docs the README links: PRUNING.md, CHANGELOG.md and doc/configuration.md", () => {
-    for (const doc of ["README.md", "PRUNING.md", "CHANGELOG.md", "doc/configuration.md", "LICENSE"]) expect(files).toContain(doc);
+  test("ships the user docs the README links: PRUNING.md, CHANGELOG.md and doc/*.md", () => {
+    for (const doc of ["README.md", "PRUNING.md", "CHANGELOG.md", "doc/configuration.md", "doc/usage.md", "doc/how-it-works.md", "doc/development.md", "LICENSE"]) {
+      expect(files).toContain(doc);
+    }
   });
 
   test("ships no test file and no test helper", () => {
