@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { disposeSandbox, makeSandbox, summarizerRequests, type Sandbox } from "./harness.js";
 import { bash, say } from "./scenario-kit.js";
-import { saveScreen, startTui, tmuxUnavailable, type TuiSession } from "./tui.js";
+import { chatEntry, flat, lastAboveEditor, saveScreen, startTui, tmuxUnavailable, type TuiSession } from "./tui.js";
 
 const unavailable = tmuxUnavailable();
 if (unavailable) console.warn(`tui-surfaces.e2e: skipping: ${unavailable}`);
@@ -30,25 +30,7 @@ const SENT = /context sent: +([\d.]+[kM]?) tokens? \(([\d.]+[kM]?) without pruni
 const shot = saveScreen;
 
 const joined = (screen: string[]) => screen.join("\n");
-/** Screen text with the rows joined by spaces, for a sentence the chat wrapped. */
-const flat = (screen: string[]) => screen.join(" ").replace(/\s+/g, " ");
-/** True when the entry starting at the last row containing `start` is followed only by blank rows up to the editor's rule. */
-function lastAboveEditor(screen: string[], start: string): boolean {
-  const from = screen.findLastIndex((row) => row.includes(start));
-  const rule = screen.findIndex((row, i) => i > from && /^─{20,}/.test(row));
-  if (from < 0 || rule < 0) return false;
-  const rest = screen.slice(from, rule);
-  const blank = rest.findIndex((row) => row.trim() === "");
-  return blank > 0 && rest.slice(blank).every((row) => row.trim() === "");
-}
-
-/** The chat entry that starts at the last row containing `start`, through the blank row that ends it. */
-function entry(screen: string[], start: string): string[] {
-  const from = screen.findLastIndex((row) => row.includes(start));
-  const rest = screen.slice(from);
-  const end = rest.findIndex((row) => row.trim() === "");
-  return end < 0 ? rest : rest.slice(0, end);
-}
+const entry = chatEntry;
 
 describe.skipIf(unavailable !== undefined)("what a user reads in the pi TUI at 80x24", () => {
   let sb: Sandbox;

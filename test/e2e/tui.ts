@@ -10,6 +10,8 @@ export interface TuiOptions extends RunOptions {
   height: number;
   /** The TERM pi sees inside tmux. */
   term: string;
+  /** Extra arguments for pi (`-c` to continue the sandbox's last session). */
+  args?: string[];
 }
 
 export interface TuiSession {
@@ -47,6 +49,7 @@ export function saveScreen(name: string, screen: string[]): void {
 export type ScreenPattern = RegExp | string | ((screen: string[]) => boolean);
 
 let socketCounter = 0;
+let launcherCounter = 0;
 
 /** Why tmux cannot be used here, or undefined when it can. */
 export function tmuxUnavailable(): string | undefined {
@@ -69,8 +72,8 @@ function launcher(sb: Sandbox, opts: TuiOptions): string {
   const exports = Object.entries(env)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `export ${k}=${quote(String(v))}`);
-  const command = [runtimeBinary(opts.runtime), ...baseArgs(sb, opts)].map(quote).join(" ");
-  const file = join(sb.root, `tui-${opts.width}x${opts.height}.sh`);
+  const command = [runtimeBinary(opts.runtime), ...baseArgs(sb, opts), ...(opts.args ?? [])].map(quote).join(" ");
+  const file = join(sb.root, `tui-${opts.width}x${opts.height}-${++launcherCounter}.sh`);
   // stderr goes to a file: anything pi writes there would otherwise smear the captured screen.
   writeFileSync(file, ["#!/bin/sh", `cd ${quote(sb.projectDir)}`, ...exports, `exec ${command} 2>>${quote(join(sb.root, "tui-stderr.log"))}`, ""].join("\n"), { mode: 0o700 });
   return file;
@@ -119,6 +122,27 @@ export function findBox(screen: string[], title: string): Box | string {
   if (grid[bottom]![right] !== "┘") return `the bottom edge of "${title}" ends in "${grid[bottom]![right] ?? ""}" at column ${right}, not ┘`;
   const inner = grid.slice(top + 1, bottom).map((row) => row.slice(left + 1, right).join(""));
   return { top, bottom, left, right, inner };
+}
+
+/** Screen text with the rows joined by spaces, for a sentence the chat wrapped. */
+export const flat = (screen: string[]): string => screen.join(" ").replace(/\s+/g, " ");
+
+/** True when the entry starting at the last row containing `start` is followed only by blank rows up to the editor's rule. */
+export function lastAboveEditor(screen: string[], start: string): boolean {
+  const from = screen.findLastIndex((row) => row.includes(start));
+  const rule = screen.findIndex((row, i) => i > from && /^─{20,}/.test(row));
+  if (from < 0 || rule < 0) return false;
+  const rest = screen.slice(from, rule);
+  const blank = rest.findIndex((row) => row.trim() === "");
+  return blank > 0 && rest.slice(blank).every((row) => row.trim() === "");
+}
+
+/** The chat entry that starts at the last row containing `start`, through the blank row that ends it. */
+export function chatEntry(screen: string[], start: string): string[] {
+  const from = screen.findLastIndex((row) => row.includes(start));
+  const rest = screen.slice(from);
+  const end = rest.findIndex((row) => row.trim() === "");
+  return end < 0 ? rest : rest.slice(0, end);
 }
 
 const RULE = /^─+$/;
