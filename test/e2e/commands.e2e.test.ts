@@ -46,7 +46,9 @@ describe("/pruner in RPC mode (scenario 11)", () => {
 
   test("a bare /pruner opens the subcommand picker and the picked label runs that subcommand", () => {
     expect(selects.map((s) => s.title)).toEqual(["pruner — choose a subcommand"]);
-    expect(selects[0].options[0]).toBe("settings  — open the settings overlay");
+    // Names padded to one width, so the dashes line up (issue 36, point 11).
+    expect(selects[0].options[0]).toMatch(/^settings +— open the settings overlay$/);
+    expect(new Set(selects[0].options.map((option: string) => option.indexOf("—"))).size).toBe(1);
     expect(notifications(records).filter((n) => n.message.startsWith("pruner stats:"))).toHaveLength(2);
   });
 });

@@ -135,7 +135,11 @@ for (const c of distinctCases) {
         const rpc = await runPiRpc(sb, [prompt("count"), prompt("again")]);
         expect(rpc.code).toBe(0);
         expect(summarizerRequests(sb).map((r) => r.model)).toEqual([SUMMARIZER_MODEL, "fake-model"]);
-        expect(notifications(rpc.records)).toContainEqual({ message: FALLBACK_NOTICE, notifyType: "warning" });
+        // One warning, its cause and fix on the second line (issue 36, point 16).
+        const warnings = notifications(rpc.records).filter((n) => n.notifyType === "warning");
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]!.message).toStartWith(`${FALLBACK_NOTICE}\nCause: `);
+        expect(warnings[0]!.message).toContain("To fix: ");
         expect(stubRefs(mainRequests(sb).at(-1)!)).toEqual(["t1"]);
         expect(problems(sb)).toEqual([]);
       } finally {
