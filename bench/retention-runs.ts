@@ -63,16 +63,27 @@ export function runOfSession(jsonl: string, name: string): Run {
   return run;
 }
 
-/** The runs of every trajectory or session file in `dir`, by file name. */
-export function runsIn(dir: string): Run[] {
-  const runs: Run[] = [];
+/** A trajectory or session file of a folder as pi session JSONL, or why it could not be read. */
+export type SessionText = { name: string; jsonl: string } | { name: string; error: string };
+
+/** Every trajectory or session file in `dir`, by file name, as pi session JSONL (through the converters). */
+export function sessionTextsIn(dir: string): SessionText[] {
+  const out: SessionText[] = [];
   for (const file of readdirSync(dir).sort()) {
     const suffix = SUFFIXES.find((s) => file.endsWith(s));
     if (suffix === undefined) continue;
     const name = basename(file, suffix);
-    const text = readFileSync(join(dir, file), "utf8");
-    const jsonl = suffix === ".traj.json" ? convertMiniSweAgent(text, name) : suffix === ".traj" ? convertTrajectory(text, name) : text;
-    runs.push(runOfSession(jsonl, name));
+    try {
+      const text = readFileSync(join(dir, file), "utf8");
+      out.push({ name, jsonl: suffix === ".traj.json" ? convertMiniSweAgent(text, name) : suffix === ".traj" ? convertTrajectory(text, name) : text });
+    } catch (err) {
+      out.push({ name, error: `${file}: ${err instanceof Error ? err.message : String(err)}` });
+    }
   }
-  return runs;
+  return out;
+}
+
+/** The runs of every trajectory or session file in `dir`, by file name. */
+export function runsIn(dir: string): Run[] {
+  return sessionTextsIn(dir).flatMap((s) => ("jsonl" in s ? [runOfSession(s.jsonl, s.name)] : []));
 }

@@ -8,6 +8,7 @@ import { cacheRouteOf } from "../src/economics/cache-route.js";
 import type { RecordedRequest } from "../test/e2e/fake-llm.js";
 import { floorBlocks, type CacheFigures } from "../test/e2e/cache-sim.js";
 import { cacheModelIds } from "../test/e2e/priced-models.js";
+import type { RunForgetting } from "./session-forgetting.js";
 
 export interface RunFigures {
   mainRequests: number;
@@ -31,6 +32,8 @@ export interface RunFigures {
    * tools and system read per request. The tables measure every variant against the no-extension run's.
    */
   limitUsd: number;
+  /** What the run's agent could no longer see, as the miss model counts it on the session file (session-forgetting.ts). */
+  forgetting?: RunForgetting;
 }
 
 /** Prices per model id of the fake provider (dollars per million tokens). */

@@ -24,6 +24,7 @@ import { disposeSandbox, makeSandbox, REPO_ROOT, runPiRpc, runPrint, sessionFile
 import { cacheModelIds, PRICED_AS, pricedModelFields, pricesFor } from "../test/e2e/priced-models.js";
 import { problems } from "../test/e2e/scenario-kit.js";
 import { runFigures, type RunFigures } from "./session-figures.js";
+import { forgettingOf } from "./session-forgetting.js";
 import { checkRecoverable, type RecoveryCheck } from "./session-recovery.js";
 import { formatShapeTable, sessionTargets, VARIANTS, variantsFor, WIRES, type RecoveryTally, type ShapeResult, type VariantId, type Wire } from "./session-report.js";
 import { buildShape, SHAPE_IDS, type Shape, type ShapeId } from "./session-shapes.js";
@@ -98,6 +99,7 @@ async function runVariant(wire: Wire, id: ShapeId, variant: VariantId): Promise<
   try {
     await playShape(sb, shape, `shape ${id}/${variant} (${wire})`, withExtension(variant));
     const figures = runFigures(sb.fake.requests, pricesFor(wire));
+    figures.forgetting = await forgettingOf(sessionFile(sb), withExtension(variant) ? contextPrune(variant) : null, pricesFor(wire));
     if (!withExtension(variant)) return { title: shape.title, figures };
     if (KEEP_SESSIONS) await copyFile(sessionFile(sb), join(KEEP_SESSIONS, `${id}-${variant}-${wire}.jsonl`));
     const recovery = await checkRecoverable(sessionFile(sb), sb.sessionDir, sb.fake.requests);

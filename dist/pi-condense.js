@@ -6087,6 +6087,20 @@ function limitLines(report) {
   const ratios = report.scenarios.filter((s) => s.totals.dollars !== undefined).map((s) => `${s.label} ${timesLimit(s.totals.dollars, limit.dollars)}`);
   return ratios.length === 0 ? [head] : [head, `times the limit: ${ratios.join(", ")}`];
 }
+function recoveryLines(report) {
+  const pruned = report.scenarios.filter((s) => s.name !== "none");
+  if (pruned.length === 0 || report.requests === 0)
+    return [];
+  const figure = (s) => {
+    const t = s.totals;
+    const rate = t.requests === 0 ? 0 : 100 * t.recoveries / t.requests;
+    const price = t.recoveryDollars === undefined ? "" : `, about ${dollars2(t.recoveryDollars)}`;
+    return `${s.label} ${t.recoveries} (${rate.toFixed(1)} per 100 requests${price})`;
+  };
+  return [
+    `estimated recoveries, an estimate: ${pruned.map(figure).join(", ")}; a recovery is a reply that used a name, path or edited line only an output no longer sent had shown, so a real agent would have had to fetch it again`
+  ];
+}
 function estimateLines(report) {
   const s = report.summaryEstimate;
   const summary = s.samples === 0 ? `summaries estimated at ${percent2(s.ratio)} of the raw output (no real summaries in this session to calibrate against)` : `summaries estimated at ${percent2(s.ratio)} of the raw output, calibrated on ${s.samples} real ${s.samples === 1 ? "summary" : "summaries"}` + (s.meanAbsError === undefined ? "" : `; one summary's size differs from that by ${percent2(s.meanAbsError)} on average`);
@@ -6130,7 +6144,7 @@ function reportText(report, title, htmlPath, contextSent) {
     lines.push("  no main-model requests on this branch: nothing to replay");
   else {
     lines.push("", ...chartText(report.scenarios), "", ...totalsTable(report.scenarios, report.cache));
-    for (const line of limitLines(report))
+    for (const line of [...limitLines(report), ...recoveryLines(report)])
       lines.push(...wrap(line, "  "));
   }
   lines.push("");
@@ -6235,6 +6249,7 @@ function reportHtml(report, title) {
 ${charts}
 <h2>Totals</h2>${totalsTable2(report.scenarios, report.cache)}
 ${report.requests === 0 ? "" : `<p id="limit">${limitLines(report).map(esc).join("<br>")}</p>`}
+${recoveryLines(report).length === 0 ? "" : `<p id="recoveries">${recoveryLines(report).map(esc).join("<br>")}</p>`}
 <h2>The biggest outputs</h2>${outputsTable(report)}
 <h2>How this was estimated</h2>${list([...estimateLines(report), ...report.notes])}
 <h2>Problems in the file</h2>${list(report.problems.map((p) => p.message))}
@@ -7052,11 +7067,13 @@ class Views {
   bare = [];
   systemChars = 0;
   systemVersion = 0;
+  systemText = "";
   push(messages) {
     for (const message of messages) {
       if (message?.role === "system") {
         this.systemChars += systemSize(message);
         this.systemVersion += 1;
+        this.systemText += JSON.stringify(message.content ?? "") + JSON.stringify(message.sections ?? "");
         continue;
       }
       this.all.push(message);
@@ -7074,6 +7091,7 @@ class Views {
     this.all = [];
     this.bare = [];
     this.systemChars = 0;
+    this.systemText = "";
     this.systemVersion += 1;
     this.push(context.messages);
   }
@@ -7114,6 +7132,8 @@ function buildRequests(input) {
         all: { messages: views.all, length: views.all.length },
         bare: { messages: views.bare, length: views.bare.length },
         systemChars: views.systemChars,
+        systemText: views.systemText,
+        reply: message,
         systemVersion: views.systemVersion,
         outputTokens: usage && usage.output > 0 ? usage.output : Math.ceil(replyChars(message) / 4),
         usage,
@@ -10092,6 +10112,98 @@ function weighChains(input) {
   return { apply: false, netSaving: verdict.netSaving };
 }
 
+// src/summarize/summary-choice.ts
+function summariesMode(config) {
+  return config.flushPolicy === "classic" ? "always" : config.summaries;
+}
+var READ_ONLY_TOOLS = new Set(["read", "read_file", "ls", "find", "grep", "glob"]);
+var READ_ONLY_PROGRAMS = new Set(["cat", "head", "tail", "ls", "grep", "rg", "wc", "nl", "tree", "stat", "file", "sort", "uniq", "cut"]);
+var SHELL_TOOLS2 = new Set(["bash", "sh", "shell"]);
+var NOT_A_PLAIN_READ = /[;&`$<>]|\|\|/;
+function canBeHadAgain(call) {
+  if (READ_ONLY_TOOLS.has(call.toolName))
+    return true;
+  if (!SHELL_TOOLS2.has(call.toolName))
+    return false;
+  const command = call.args?.command;
+  if (typeof command !== "string" || command.trim() === "" || NOT_A_PLAIN_READ.test(command))
+    return false;
+  return command.split("|").every(isReadOnlyStage);
+}
+function isReadOnlyStage(stage) {
+  const words = stage.trim().split(/\s+/);
+  const program = words[0] ?? "";
+  if (program === "sed")
+    return words.includes("-n") && !words.some((w) => w.startsWith("-i") || w === "--in-place");
+  if (program === "find")
+    return !words.some((w) => w === "-exec" || w === "-execdir" || w === "-delete" || w === "-ok");
+  return READ_ONLY_PROGRAMS.has(program);
+}
+function splitBatches(batches, mode, stale) {
+  return batches.map((batch) => {
+    if (mode === "always")
+      return { summarize: batch, withoutSummary: { ...batch, toolCalls: [] } };
+    const keep = [];
+    const without = [];
+    for (const call of batch.toolCalls) {
+      const by = stale.get(occKey(call.toolCallId, call.resultTimestamp));
+      if (by !== undefined)
+        without.push({ ...call, unsummarized: true, supersededBy: persistedSupersession(by) });
+      else
+        keep.push(call);
+    }
+    const allAgain = mode === "never" || keep.every(canBeHadAgain);
+    if (allAgain)
+      without.push(...keep.map((call) => ({ ...call, unsummarized: true })));
+    return { summarize: { ...batch, toolCalls: allAgain ? [] : keep }, withoutSummary: { ...batch, toolCalls: without } };
+  });
+}
+function staleOutputsOf(messages, mode, isProtected) {
+  if (mode === "always")
+    return new Map;
+  try {
+    return findStaleOutputs(messages, { isProtected });
+  } catch (err) {
+    console.error("pi-condense: stale-output detection failed; outputs are summarized as usual", err);
+    return new Map;
+  }
+}
+function persistedSupersession(s) {
+  const by = { rule: s.rule, toolName: oneLine2(s.byToolName, 100) ?? "tool" };
+  const path = s.path !== undefined && s.path.length <= 300 && !/[\u0000-\u001f\u007f]/.test(s.path) ? s.path : undefined;
+  const command = oneLine2(s.command, 200);
+  if (path !== undefined)
+    by.path = path;
+  if (command !== undefined)
+    by.command = command;
+  return by;
+}
+function oneLine2(text, max) {
+  if (text === undefined)
+    return;
+  const clean = text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+  if (clean === "")
+    return;
+  return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
+}
+
+// src/policy/summary-split.ts
+function summarySplit(messages, batches, config) {
+  const mode = summariesMode(config);
+  if (mode === "always" || batches.length === 0)
+    return (batch) => ({ summarize: batch, withoutSummary: { ...batch, toolCalls: [] } });
+  const stale = staleOutputsOf(messages, mode, (toolName, args) => isProtected(toolName, args, config));
+  return (batch) => splitBatches([batch], mode, stale)[0];
+}
+function withoutSummaryOf(messages, batches, config) {
+  const split = summarySplit(messages, batches, config);
+  const without = new Set;
+  for (const batch of batches)
+    for (const call of split(batch).withoutSummary.toolCalls)
+      without.add(occKey(call.toolCallId, call.resultTimestamp));
+  return (call) => without.has(occKey(call.toolCallId, call.resultTimestamp));
+}
+
 // src/report/what-if-policy.ts
 class WhatIfCostPolicy {
   policy;
@@ -10154,7 +10266,7 @@ class WhatIfCostPolicy {
       batches,
       messages: moment.messages,
       minBatchChars: this.config.minBatchChars,
-      withoutSummary: () => false,
+      withoutSummary: withoutSummaryOf(moment.messages, batches, this.config),
       cache: { temperature: "warm", expiresInMs: this.policy.main.ttlMs, requests: moment.requests },
       main: this.policy.main,
       summarizer: this.policy.summarizer,
@@ -10186,6 +10298,13 @@ class WhatIfCostPolicy {
 }
 
 // src/report/what-if.ts
+function charsOf3(batch) {
+  let chars = 0;
+  for (const call of batch.toolCalls)
+    chars += call.resultText.length;
+  return chars;
+}
+
 class Simulation {
   config;
   estimate;
@@ -10356,13 +10475,15 @@ class Simulation {
     for (const turn of this.turns)
       for (const result of turn.results)
         this.pendingChars += messageChars(result);
+    const split = summarySplit(this.messages, batches, this.config);
     for (const batch of batches) {
-      let raw = 0;
-      for (const call of batch.toolCalls)
-        raw += call.resultText.length;
-      if (this.config.minBatchChars > 0 && raw < this.config.minBatchChars)
+      if (this.config.minBatchChars > 0 && charsOf3(batch) < this.config.minBatchChars)
         continue;
-      this.summarize(batch, raw, reply);
+      const { summarize, withoutSummary } = split(batch);
+      if (summarize.toolCalls.length > 0 || withoutSummary.toolCalls.length === 0)
+        this.summarize(summarize, charsOf3(summarize), reply);
+      if (withoutSummary.toolCalls.length > 0)
+        this.indexer.addBatch(withoutSummary, () => {});
     }
     if (batches.length > 0)
       this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0, chains });
@@ -10428,6 +10549,261 @@ function whatIfScenario(config, estimate, contextWindow, label, policy) {
   };
 }
 
+// src/forgetting/identifiers.ts
+var PATH_RUN = /[\w.@+~\/:-]+/g;
+var MAX_PATH_RUN = 1024;
+var PATH = /(?:\/|\.{1,2}\/)?[\w.@+~-]+(?:\/[\w.@+~-]+)+/g;
+var FILE_LINE2 = /([\w.@+~/-]*\.[A-Za-z]\w*):(\d+)/g;
+var SYMBOL = /\b([A-Za-z_]\w+)\(/g;
+var EXCEPTION2 = /\b([A-Z]\w*(?:Error|Exception))\b/g;
+var LINE = /\b[Ll]ine (\d+)\b/g;
+function pathTails(path) {
+  const parts = path.replace(/^(\.{0,2}\/)+/, "").split("/").filter((part) => part !== "" && part !== "." && part !== "..");
+  const tails = [];
+  if (!path.startsWith("./") && !path.startsWith("../"))
+    tails.push(path);
+  for (let i = 0;i < parts.length; i++) {
+    const tail = parts.slice(i).join("/");
+    if (tail !== path && (i < parts.length - 1 || tail.includes(".")))
+      tails.push(tail);
+  }
+  return tails.filter((tail) => /[A-Za-z]/.test(tail));
+}
+function cleanPath(raw) {
+  return raw.replace(/[.-]+$/, "");
+}
+function identifierCandidates(text) {
+  const found = new Map;
+  const add = (kind, texts) => {
+    if (texts.length > 0 && !found.has(`${kind}\x00${texts[0]}`))
+      found.set(`${kind}\x00${texts[0]}`, { kind, texts });
+  };
+  for (const [token] of text.matchAll(PATH_RUN)) {
+    if (token.length > MAX_PATH_RUN)
+      continue;
+    for (const m of token.matchAll(PATH))
+      add("path", pathTails(cleanPath(m[0])));
+    for (const m of token.matchAll(FILE_LINE2)) {
+      add("path", pathTails(cleanPath(m[1])));
+      add("line", [m[2]]);
+    }
+  }
+  for (const m of text.matchAll(SYMBOL))
+    add("symbol", [m[1]]);
+  for (const m of text.matchAll(EXCEPTION2))
+    add("exception", [m[1]]);
+  for (const m of text.matchAll(LINE))
+    add("line", [m[1]]);
+  return [...found.values()];
+}
+
+// src/forgetting/miss-model.ts
+var MIN_EDIT_LINE = 8;
+function messageText(message) {
+  const content = message?.content;
+  if (message?.role === "toolResult")
+    return extractToolResultText(message);
+  if (typeof content === "string")
+    return content;
+  if (!Array.isArray(content))
+    return "";
+  const parts = [];
+  for (const block of content) {
+    if (block?.type === "text" && typeof block.text === "string")
+      parts.push(block.text);
+    else if (block?.type === "thinking" && typeof block.thinking === "string")
+      parts.push(block.thinking);
+    else if (block?.type === "toolCall")
+      parts.push(`${String(block.name)} ${argumentText(block.arguments)}`);
+  }
+  return parts.join(`
+`);
+}
+function argumentText(args) {
+  const parts = [];
+  const visit = (value, depth) => {
+    if (typeof value === "string")
+      parts.push(value);
+    else if (typeof value === "number" && Number.isFinite(value))
+      parts.push(String(value));
+    else if (depth < 8 && value !== null && typeof value === "object")
+      for (const item of Object.values(value))
+        visit(item, depth + 1);
+  };
+  visit(args, 0);
+  return parts.join(`
+`);
+}
+function editOldTexts(block) {
+  if (block?.type !== "toolCall" || block.name !== "edit")
+    return [];
+  const args = block.arguments ?? {};
+  const edits = Array.isArray(args.edits) ? args.edits : [args];
+  return edits.flatMap((edit) => typeof edit?.oldText === "string" ? [edit.oldText] : []);
+}
+function editLines(reply) {
+  const blocks = Array.isArray(reply?.content) ? reply.content : [];
+  const lines = blocks.flatMap(editOldTexts).flatMap((text) => text.split(`
+`).map((line) => line.trim()));
+  return [...new Set(lines.filter((line) => line.length >= MIN_EDIT_LINE))];
+}
+
+class VisibleTokens {
+  sent = new Set;
+  counts = new Map;
+  tokensOf = new WeakMap;
+  system = { text: "", tokens: new Set };
+  show(messages, systemText) {
+    const next = new Set(messages);
+    for (const message of this.sent)
+      if (!next.has(message))
+        this.count(message, -1);
+    for (const message of next)
+      if (!this.sent.has(message))
+        this.count(message, 1);
+    this.sent = next;
+    if (systemText !== this.system.text)
+      this.system = { text: systemText, tokens: new Set(tokensOf(systemText)) };
+  }
+  has(kind, text) {
+    const key = kind === "path" ? `p\x00${text}` : `w\x00${text}`;
+    return (this.counts.get(key) ?? 0) > 0 || this.system.tokens.has(key);
+  }
+  includesLine(line) {
+    if (this.system.text.includes(line))
+      return true;
+    for (const message of this.sent)
+      if (messageText(message).includes(line))
+        return true;
+    return false;
+  }
+  count(message, by) {
+    if (typeof message !== "object" || message === null)
+      return;
+    let tokens = this.tokensOf.get(message);
+    if (!tokens) {
+      tokens = tokensOf(messageText(message));
+      this.tokensOf.set(message, tokens);
+    }
+    for (const key of tokens)
+      this.counts.set(key, (this.counts.get(key) ?? 0) + by);
+  }
+}
+function dottedNames(run) {
+  return run.split(/\.{2,}/).map((part) => part.replace(/^\.+|\.+$/g, "")).filter((part) => part.includes("."));
+}
+function tokensOf(text) {
+  const keys = new Set;
+  for (const word of text.match(/[A-Za-z0-9_]+/g) ?? [])
+    keys.add(`w\x00${word}`);
+  for (const run of text.match(/[\w.@+~-]+/g) ?? [])
+    for (const name of dottedNames(run))
+      keys.add(`p\x00${name}`);
+  for (const { kind, texts } of identifierCandidates(text))
+    if (kind === "path")
+      for (const t of texts)
+        keys.add(`p\x00${t}`);
+  return [...keys];
+}
+
+class MissCounter {
+  visible = new VisibleTokens;
+  source;
+  consumed = 0;
+  outputs = [];
+  shownBy = new Map;
+  named = new Set;
+  observe(context, sent, systemText, reply) {
+    this.learn(context);
+    this.visible.show(sent, systemText);
+    const missing = new Map;
+    for (const { kind, texts } of identifierCandidates(messageText(reply))) {
+      const holders = this.holdersOf(kind, texts);
+      if (!holders || texts.some((text) => this.visible.has(kind, text)))
+        continue;
+      missing.set(texts[0], holders);
+    }
+    for (const line of editLines(reply)) {
+      const holders = this.outputs.filter((output) => output.text.includes(line)).map((output) => output.id);
+      if (holders.length === 0 || this.visible.includesLine(line))
+        continue;
+      missing.set(line, holders);
+    }
+    if (missing.size === 0)
+      return;
+    return { items: [...missing.keys()], holderChars: this.coverChars([...missing.values()]) };
+  }
+  holdersOf(kind, texts) {
+    let known = false;
+    const holders = new Set;
+    for (const text of texts) {
+      const key = `${kind}\x00${text}`;
+      for (const id of this.shownBy.get(key) ?? [])
+        holders.add(id);
+      if (this.shownBy.has(key) || this.named.has(key))
+        known = true;
+    }
+    return known ? [...holders] : undefined;
+  }
+  learn(context) {
+    if (context.messages !== this.source) {
+      this.source = context.messages;
+      this.consumed = 0;
+    }
+    for (;this.consumed < context.length; this.consumed++) {
+      const message = context.messages[this.consumed];
+      if (message?.role === "toolResult")
+        this.learnOutput(messageText(message));
+      else if (message?.role === "assistant") {
+        for (const block of Array.isArray(message.content) ? message.content : []) {
+          if (block?.type !== "toolCall")
+            continue;
+          for (const { kind, texts } of identifierCandidates(argumentText(block.arguments)))
+            for (const text of texts)
+              this.named.add(`${kind}\x00${text}`);
+        }
+      }
+    }
+  }
+  learnOutput(text) {
+    const id = this.outputs.length;
+    this.outputs.push({ id, text });
+    for (const { kind, texts } of identifierCandidates(text)) {
+      for (const t of texts) {
+        const key = `${kind}\x00${t}`;
+        const list = this.shownBy.get(key);
+        if (list)
+          list.push(id);
+        else
+          this.shownBy.set(key, [id]);
+      }
+    }
+  }
+  coverChars(holderSets) {
+    let open = holderSets.filter((set) => set.length > 0);
+    let chars = 0;
+    while (open.length > 0) {
+      const counts = new Map;
+      for (const set of open)
+        for (const id of set)
+          counts.set(id, (counts.get(id) ?? 0) + 1);
+      let best = -1;
+      let bestScore = -1;
+      for (const [id, n] of counts) {
+        const score = n / Math.max(1, this.outputs[id].text.length);
+        if (score > bestScore)
+          [best, bestScore] = [id, score];
+      }
+      chars += this.outputs[best].text.length;
+      open = open.filter((set) => !set.includes(best));
+    }
+    return chars;
+  }
+}
+function recoveryCost(contextTokens, holderTokens, prices) {
+  return contextTokens * prices.cacheRead + holderTokens * prices.cacheWrite + 100 * prices.output;
+}
+
 // src/report/output-fates.ts
 var BIGGEST_OUTPUTS = 5;
 function callView(branch, toolCallId) {
@@ -10475,7 +10851,8 @@ function fateOfOutputs(branch, finals) {
 var WHAT_IF = "what-if";
 var tick = () => new Promise((resolve) => setImmediate(resolve));
 async function runAll(scenarios, requests, plan, options) {
-  const runs = scenarios.map((scenario) => ({ scenario, steps: [], alternative: [], prefix: [], finalMessages: [] }));
+  const runs = scenarios.map((scenario) => ({ scenario, steps: [], alternative: [], prefix: [], finalMessages: [], misses: [] }));
+  const counters = scenarios.map(() => new MissCounter);
   const anthropic = plan.setup.rule === "anthropic-breakpoints";
   const floor = new FloorTally(plan.setup.rule, plan.setup.options.minTokens);
   const pricers = scenarios.map((scenario) => new CachePricer(plan.setup, anthropic && scenario.name !== "none" && plan.spareBreakpoint, anthropic && scenario.name === "whatif", scenario.name === "none" ? floor : undefined));
@@ -10497,6 +10874,7 @@ async function runAll(scenarios, requests, plan, options) {
         ...pending ? { pending } : {}
       });
       run.steps.push(priced.step);
+      run.misses.push(counters[s].observe(request.bare, messages, request.systemText, request.reply));
       if (priced.alternative)
         run.alternative.push(priced.alternative);
       if (priced.prefix)
@@ -10583,6 +10961,16 @@ function series(run, steps, requests, cost, summarizerCost, charsPerToken, trust
       lookbackMisses += 1;
     peak = Math.max(peak, context);
   });
+  let recoveries = 0;
+  let misses = 0;
+  let recoveryDollars = 0;
+  run.misses.forEach((missed, i) => {
+    if (!missed)
+      return;
+    recoveries += 1;
+    misses += missed.items.length;
+    recoveryDollars += recoveryCost(steps[i].chars / charsPerToken, missed.holderChars / charsPerToken, p);
+  });
   const use = run.scenario.summarizer();
   const summarizer = summarizerTokens(use, charsPerToken);
   const priced = summarizer.input * sp.input + summarizer.output * sp.output;
@@ -10601,7 +10989,10 @@ function series(run, steps, requests, cost, summarizerCost, charsPerToken, trust
     coldStarts,
     lookbackMisses,
     peakContext: peak,
-    dollars: cost.priced ? dollars + summarizerDollars : undefined
+    dollars: cost.priced ? dollars + summarizerDollars : undefined,
+    recoveries,
+    misses,
+    recoveryDollars: cost.priced ? recoveryDollars : undefined
   };
   return out;
 }
@@ -12503,81 +12894,6 @@ function declareQueryTool(pi, recoverable) {
     return false;
   }
   return queryToolDeclared(pi);
-}
-
-// src/summarize/summary-choice.ts
-function summariesMode(config) {
-  return config.flushPolicy === "classic" ? "always" : config.summaries;
-}
-var READ_ONLY_TOOLS = new Set(["read", "read_file", "ls", "find", "grep", "glob"]);
-var READ_ONLY_PROGRAMS = new Set(["cat", "head", "tail", "ls", "grep", "rg", "wc", "nl", "tree", "stat", "file", "sort", "uniq", "cut"]);
-var SHELL_TOOLS2 = new Set(["bash", "sh", "shell"]);
-var NOT_A_PLAIN_READ = /[;&`$<>]|\|\|/;
-function canBeHadAgain(call) {
-  if (READ_ONLY_TOOLS.has(call.toolName))
-    return true;
-  if (!SHELL_TOOLS2.has(call.toolName))
-    return false;
-  const command = call.args?.command;
-  if (typeof command !== "string" || command.trim() === "" || NOT_A_PLAIN_READ.test(command))
-    return false;
-  return command.split("|").every(isReadOnlyStage);
-}
-function isReadOnlyStage(stage) {
-  const words = stage.trim().split(/\s+/);
-  const program = words[0] ?? "";
-  if (program === "sed")
-    return words.includes("-n") && !words.some((w) => w.startsWith("-i") || w === "--in-place");
-  if (program === "find")
-    return !words.some((w) => w === "-exec" || w === "-execdir" || w === "-delete" || w === "-ok");
-  return READ_ONLY_PROGRAMS.has(program);
-}
-function splitBatches(batches, mode, stale) {
-  return batches.map((batch) => {
-    if (mode === "always")
-      return { summarize: batch, withoutSummary: { ...batch, toolCalls: [] } };
-    const keep = [];
-    const without = [];
-    for (const call of batch.toolCalls) {
-      const by = stale.get(occKey(call.toolCallId, call.resultTimestamp));
-      if (by !== undefined)
-        without.push({ ...call, unsummarized: true, supersededBy: persistedSupersession(by) });
-      else
-        keep.push(call);
-    }
-    const allAgain = mode === "never" || keep.every(canBeHadAgain);
-    if (allAgain)
-      without.push(...keep.map((call) => ({ ...call, unsummarized: true })));
-    return { summarize: { ...batch, toolCalls: allAgain ? [] : keep }, withoutSummary: { ...batch, toolCalls: without } };
-  });
-}
-function staleOutputsOf(messages, mode, isProtected) {
-  if (mode === "always")
-    return new Map;
-  try {
-    return findStaleOutputs(messages, { isProtected });
-  } catch (err) {
-    console.error("pi-condense: stale-output detection failed; outputs are summarized as usual", err);
-    return new Map;
-  }
-}
-function persistedSupersession(s) {
-  const by = { rule: s.rule, toolName: oneLine2(s.byToolName, 100) ?? "tool" };
-  const path = s.path !== undefined && s.path.length <= 300 && !/[\u0000-\u001f\u007f]/.test(s.path) ? s.path : undefined;
-  const command = oneLine2(s.command, 200);
-  if (path !== undefined)
-    by.path = path;
-  if (command !== undefined)
-    by.command = command;
-  return by;
-}
-function oneLine2(text, max) {
-  if (text === undefined)
-    return;
-  const clean = text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
-  if (clean === "")
-    return;
-  return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
 }
 
 // src/summarize/flush.ts

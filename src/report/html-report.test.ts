@@ -13,7 +13,7 @@ function series(name: ScenarioSeries["name"], label: string, n: number): Scenari
     cacheRead: context,
     cacheWrite: context.map(() => 0),
     cumulativeCost: context.map((v) => v / 1000),
-    totals: { requests: n, input: 1, cacheRead: 1, cacheWrite: 0, output: 0, summarizerInput: 0, summarizerOutput: 0, summarizerCalls: 0, uncached: 0, prefixBreaks: 0, coldStarts: 1, lookbackMisses: 0, peakContext: n * 10, dollars: undefined },
+    totals: { requests: n, input: 1, cacheRead: 1, cacheWrite: 0, output: 0, summarizerInput: 0, summarizerOutput: 0, summarizerCalls: 0, uncached: 0, prefixBreaks: 0, coldStarts: 1, lookbackMisses: 0, peakContext: n * 10, dollars: undefined, recoveries: 0, misses: 0, recoveryDollars: undefined },
   };
 }
 
@@ -79,6 +79,15 @@ describe("reportHtml", () => {
     expect(html.indexOf('<p id="limit">')).toBeGreaterThan(html.indexOf('<table id="totals">'));
     expect(limit).toContain("limit: $0.5000, the least this session can cost: each block written to the cache once (90.0k tokens)");
     expect(limit).toContain("times the limit: no pruning 6.00x, what-if 3.00x");
+  });
+
+  test("the what-if's estimated recoveries follow the limit", () => {
+    const base = report(10);
+    const whatIf = { ...base.scenarios[1]!, totals: { ...base.scenarios[1]!.totals, recoveries: 2 } };
+    const html = reportHtml(report(10, { scenarios: [base.scenarios[0]!, whatIf] }), "s.jsonl");
+    const line = /<p id="recoveries">(.*?)<\/p>/.exec(html)?.[1];
+    expect(html.indexOf('<p id="recoveries">')).toBeGreaterThan(html.indexOf('<p id="limit">'));
+    expect(line).toStartWith("estimated recoveries, an estimate: what-if 2 (20.0 per 100 requests)");
   });
 
   test("an unpriced model's limit is given in tokens", () => {

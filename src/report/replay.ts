@@ -28,6 +28,7 @@ import { DEFAULT_CHARS_PER_TOKEN } from "../figures.js";
 import { calibrateSummaryEstimate, type SummaryEstimate } from "./summary-estimate.js";
 import { whatIfScenario } from "./what-if.js";
 import type { PolicyBets } from "./what-if-policy.js";
+import { MissCounter, recoveryCost, type RequestMisses } from "../forgetting/miss-model.js";
 import { fateOfOutputs, type OutputFate } from "./output-fates.js";
 
 const WHAT_IF = "what-if";
@@ -62,6 +63,10 @@ export interface ScenarioTotals {
   peakContext: number;
   /** Main model plus summarizer, or undefined when the model is unpriced. */
   dollars: number | undefined;
+  /** Replies that used an item the request no longer showed (miss-model.ts), the items, and what recovering them costs (undefined unpriced). */
+  recoveries: number;
+  misses: number;
+  recoveryDollars: number | undefined;
 }
 
 export interface TokenCalibration {
@@ -149,6 +154,8 @@ interface RawRun {
   alternative: RawStep[];
   prefix: RawStep[];
   finalMessages: any[];
+  /** Per request, what its reply could no longer see. */
+  misses: Array<RequestMisses | undefined>;
 }
 
 /** The cache each configuration is billed under. */
@@ -162,7 +169,8 @@ const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 
 /** The configurations' runs, and the limit of the no-pruning one. */
 async function runAll(scenarios: Scenario[], requests: ReplayRequest[], plan: CachePlan, options: ReplayOptions): Promise<{ runs: RawRun[]; floor: CostFloor }> {
-  const runs: RawRun[] = scenarios.map((scenario) => ({ scenario, steps: [], alternative: [], prefix: [], finalMessages: [] }));
+  const runs: RawRun[] = scenarios.map((scenario) => ({ scenario, steps: [], alternative: [], prefix: [], finalMessages: [], misses: [] }));
+  const counters = scenarios.map(() => new MissCounter());
   const anthropic = plan.setup.rule === "anthropic-breakpoints";
   const floor = new FloorTally(plan.setup.rule, plan.setup.options.minTokens);
   // pi alone never has the spare breakpoint; only the what-if is billed both ways.
@@ -188,6 +196,7 @@ async function runAll(scenarios: Scenario[], requests: ReplayRequest[], plan: Ca
         ...(pending ? { pending } : {}),
       });
       run.steps.push(priced.step);
+      run.misses.push(counters[s]!.observe(request.bare, messages, request.systemText, request.reply));
       if (priced.alternative) run.alternative.push(priced.alternative);
       if (priced.prefix) run.prefix.push(priced.prefix);
       if (r === requests.length - 1) run.finalMessages = messages;
@@ -272,6 +281,15 @@ function series(run: RawRun, steps: RawStep[], requests: ReplayRequest[], cost: 
     if (step.lookbackMiss) lookbackMisses += 1;
     peak = Math.max(peak, context);
   });
+  let recoveries = 0;
+  let misses = 0;
+  let recoveryDollars = 0;
+  run.misses.forEach((missed, i) => {
+    if (!missed) return;
+    recoveries += 1;
+    misses += missed.items.length;
+    recoveryDollars += recoveryCost(steps[i]!.chars / charsPerToken, missed.holderChars / charsPerToken, p);
+  });
   const use = run.scenario.summarizer();
   const summarizer = summarizerTokens(use, charsPerToken);
   const priced = summarizer.input * sp.input + summarizer.output * sp.output;
@@ -291,6 +309,9 @@ function series(run: RawRun, steps: RawStep[], requests: ReplayRequest[], cost: 
     lookbackMisses,
     peakContext: peak,
     dollars: cost.priced ? dollars + summarizerDollars : undefined,
+    recoveries,
+    misses,
+    recoveryDollars: cost.priced ? recoveryDollars : undefined,
   };
   return out;
 }

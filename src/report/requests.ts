@@ -27,6 +27,10 @@ export interface ReplayRequest {
   bare: { messages: any[]; length: number };
   /** Size of the system prompt and tool declarations in force, in chars. */
   systemChars: number;
+  /** The text of the system messages in force (what the model is told beside the messages). */
+  systemText: string;
+  /** The assistant message that answered the request: what the agent then did. */
+  reply: unknown;
   /** Changes whenever the system prompt or the tools change: a new value breaks the cached prefix. */
   systemVersion: number;
   /** Output tokens of the reply (recorded, or chars/4 of the reply). */
@@ -75,12 +79,14 @@ class Views {
   bare: any[] = [];
   systemChars = 0;
   systemVersion = 0;
+  systemText = "";
 
   push(messages: any[]): void {
     for (const message of messages) {
       if (message?.role === "system") {
         this.systemChars += systemSize(message);
         this.systemVersion += 1;
+        this.systemText += JSON.stringify(message.content ?? "") + JSON.stringify(message.sections ?? "");
         continue;
       }
       this.all.push(message);
@@ -100,6 +106,7 @@ class Views {
     this.all = [];
     this.bare = [];
     this.systemChars = 0;
+    this.systemText = "";
     this.systemVersion += 1;
     this.push(context.messages as any[]);
   }
@@ -148,6 +155,8 @@ export function buildRequests(input: SessionEntry[]): ReplayRequest[] {
         all: { messages: views.all, length: views.all.length },
         bare: { messages: views.bare, length: views.bare.length },
         systemChars: views.systemChars,
+        systemText: views.systemText,
+        reply: message,
         systemVersion: views.systemVersion,
         outputTokens: usage && usage.output > 0 ? usage.output : Math.ceil(replyChars(message) / 4),
         usage,

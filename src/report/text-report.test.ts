@@ -13,7 +13,7 @@ function series(name: ScenarioSeries["name"], label: string, context: number[]):
     cacheRead: context.map(() => 0),
     cacheWrite: context,
     cumulativeCost: context.map((_, i) => i),
-    totals: { requests: context.length, input: 1, cacheRead: 0, cacheWrite: 1, output: 0, summarizerInput: 0, summarizerOutput: 0, summarizerCalls: 0, uncached: 0, prefixBreaks: 0, coldStarts: 1, lookbackMisses: 0, peakContext: peak, dollars: 1.5 },
+    totals: { requests: context.length, input: 1, cacheRead: 0, cacheWrite: 1, output: 0, summarizerInput: 0, summarizerOutput: 0, summarizerCalls: 0, uncached: 0, prefixBreaks: 0, coldStarts: 1, lookbackMisses: 0, peakContext: peak, dollars: 1.5, recoveries: 0, misses: 0, recoveryDollars: 0 },
   };
 }
 
@@ -82,6 +82,22 @@ describe("the text report", () => {
     expect(lines[dollarsRow + 1]).toStartWith("  limit: $0.6000, the least this session can cost:");
     expect(limit).toContain("each block written to the cache once (1.2M tokens), the replies (40.0k), tools and system read by every request (250.0k)");
     expect(limit).toContain("times the limit: no pruning 2.50x, as recorded 2.50x, what-if 2.50x");
+  });
+
+  test("after the limit, each pruned configuration's recoveries are given, named an estimate", () => {
+    const base = report(40);
+    const whatIf = { ...base.scenarios[2]!, totals: { ...base.scenarios[2]!.totals, recoveries: 3, misses: 5, recoveryDollars: 0.0123 } };
+    const text = reportText({ ...base, scenarios: [base.scenarios[0]!, base.scenarios[1]!, whatIf] }, "s.jsonl").replace(/\s+/g, " ");
+    expect(text).toContain("estimated recoveries, an estimate: as recorded 0 (0.0 per 100 requests, about $0.0000), what-if 3 (7.5 per 100 requests, about $0.0123);");
+    expect(text.indexOf("estimated recoveries")).toBeGreaterThan(text.indexOf("times the limit"));
+    expect(text).not.toContain("no pruning 0 (");
+  });
+
+  test("an unpriced model's recoveries are counted without dollars", () => {
+    const base = report(10);
+    const whatIf = { ...base.scenarios[2]!, totals: { ...base.scenarios[2]!.totals, recoveries: 1, recoveryDollars: undefined } };
+    const text = reportText({ ...base, scenarios: [base.scenarios[0]!, whatIf] }, "s.jsonl").replace(/\s+/g, " ");
+    expect(text).toContain("estimated recoveries, an estimate: what-if 1 (10.0 per 100 requests);");
   });
 
   test("an unpriced model's limit is in tokens, with no ratios", () => {

@@ -146,6 +146,24 @@ export function limitLines(report: ReplayReport): string[] {
   return ratios.length === 0 ? [head] : [head, `times the limit: ${ratios.join(", ")}`];
 }
 
+/**
+ * What each pruned configuration hid that the recorded replies then used (report/miss-model.ts): an
+ * estimate, since a real agent facing a stub may have acted otherwise than the recorded one did.
+ */
+export function recoveryLines(report: ReplayReport): string[] {
+  const pruned = report.scenarios.filter((s) => s.name !== "none");
+  if (pruned.length === 0 || report.requests === 0) return [];
+  const figure = (s: ReplayReport["scenarios"][number]) => {
+    const t = s.totals;
+    const rate = t.requests === 0 ? 0 : (100 * t.recoveries) / t.requests;
+    const price = t.recoveryDollars === undefined ? "" : `, about ${dollars(t.recoveryDollars)}`;
+    return `${s.label} ${t.recoveries} (${rate.toFixed(1)} per 100 requests${price})`;
+  };
+  return [
+    `estimated recoveries, an estimate: ${pruned.map(figure).join(", ")}; a recovery is a reply that used a name, path or edited line only an output no longer sent had shown, so a real agent would have had to fetch it again`,
+  ];
+}
+
 export function estimateLines(report: ReplayReport): string[] {
   const s = report.summaryEstimate;
   const summary =
@@ -200,7 +218,7 @@ export function reportText(report: ReplayReport, title: string, htmlPath?: strin
   if (report.requests === 0) lines.push("  no main-model requests on this branch: nothing to replay");
   else {
     lines.push("", ...chartText(report.scenarios), "", ...totalsTable(report.scenarios, report.cache));
-    for (const line of limitLines(report)) lines.push(...wrap(line, "  "));
+    for (const line of [...limitLines(report), ...recoveryLines(report)]) lines.push(...wrap(line, "  "));
   }
   lines.push("");
   for (const line of [...estimateLines(report), ...report.notes]) lines.push(...wrap(line, "  "));

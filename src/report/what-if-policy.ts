@@ -17,6 +17,7 @@ import { isTrivialBatch } from "../summarize/flush-batches.js";
 import type { CostModel } from "../economics/cost-model.js";
 import { LONGEST_PREFIX, type RewriteCacheRule, weighRewrite } from "../economics/rewrite-economics.js";
 import type { CapturedBatch, ContextPruneConfig } from "../types.js";
+import { withoutSummaryOf } from "../policy/summary-split.js";
 
 /** The cost policy's inputs the what-if cannot read from a session: prices and the cache's lifetime. */
 export interface WhatIfPolicy {
@@ -120,7 +121,7 @@ export class WhatIfCostPolicy {
       batches,
       messages: moment.messages,
       minBatchChars: this.config.minBatchChars,
-      withoutSummary: () => false,
+      withoutSummary: withoutSummaryOf(moment.messages, batches, this.config),
       cache: { temperature: "warm", expiresInMs: this.policy.main.ttlMs, requests: moment.requests },
       main: this.policy.main,
       summarizer: this.policy.summarizer,

@@ -33,8 +33,15 @@ import { estimateSummaryChars, type SummaryEstimate } from "./summary-estimate.j
 import { WhatIfChainPass } from "./what-if-chains.js";
 import { type PolicyMoment, WhatIfCostPolicy, type WhatIfPolicy } from "./what-if-policy.js";
 import { inRunCandidates } from "../policy/flush-weighing.js";
+import { summarySplit } from "../policy/summary-split.js";
 
 export type { WhatIfPolicy } from "./what-if-policy.js";
+
+function charsOf(batch: CapturedBatch): number {
+  let chars = 0;
+  for (const call of batch.toolCalls) chars += call.resultText.length;
+  return chars;
+}
 
 interface Flushed {
   length: number;
@@ -239,11 +246,13 @@ class Simulation {
     this.turns = this.turns.filter((turn) => !taken.has(turn));
     this.pendingChars = 0;
     for (const turn of this.turns) for (const result of turn.results) this.pendingChars += messageChars(result);
+    const split = summarySplit(this.messages, batches, this.config);
     for (const batch of batches) {
-      let raw = 0;
-      for (const call of batch.toolCalls) raw += call.resultText.length;
-      if (this.config.minBatchChars > 0 && raw < this.config.minBatchChars) continue;
-      this.summarize(batch, raw, reply);
+      if (this.config.minBatchChars > 0 && charsOf(batch) < this.config.minBatchChars) continue;
+      // As the host's flush: what `summaries` archives without a summary is stubbed with its digest, at no summarizer cost.
+      const { summarize, withoutSummary } = split(batch);
+      if (summarize.toolCalls.length > 0 || withoutSummary.toolCalls.length === 0) this.summarize(summarize, charsOf(summarize), reply);
+      if (withoutSummary.toolCalls.length > 0) this.indexer.addBatch(withoutSummary, () => {});
     }
     if (batches.length > 0) this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0, chains });
   }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { containsToken, identifierCandidates, keptBy, learnedIdentifiers, type Trajectory } from "../../bench/retention-identifiers.js";
+import { keptBy, learnedIdentifiers, type Trajectory } from "../../bench/retention-identifiers.js";
+import { containsToken, identifierCandidates } from "../../src/forgetting/identifiers.js";
 import { runOfSession } from "../../bench/retention-runs.js";
 
 const texts = (text: string) => identifierCandidates(text).map((c) => `${c.kind}:${c.texts[0]}`);

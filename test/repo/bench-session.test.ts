@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 function figures(costUsd: number, prefixCostUsd: number | undefined = costUsd): RunFigures {
-  return { mainRequests: 4, inputTokens: 0, cacheReadTokens: 1000, cacheWriteTokens: 200, outputTokens: 80, summarizerRequests: 1, summarizerInputTokens: 300, summarizerOutputTokens: 20, prefixBreaks: 0, coldRequests: 0, costUsd, prefixCostUsd, limitUsd: 0.5 };
+  return { mainRequests: 4, inputTokens: 0, cacheReadTokens: 1000, cacheWriteTokens: 200, outputTokens: 80, summarizerRequests: 1, summarizerInputTokens: 300, summarizerOutputTokens: 20, prefixBreaks: 0, coldRequests: 0, costUsd, prefixCostUsd, limitUsd: 0.5, forgetting: { requests: 4, recoveries: 0, recoveryUsd: 0 } };
 }
 
 /** A shape's run on one wire where the cost policy costs `policy` against classic 1.0 and no extension 2.0 (its prefix-only figure: `prefix`). */
@@ -56,9 +56,9 @@ describe("the session bench's runs", () => {
 });
 
 describe("the session bench's targets", () => {
-  test("with every figure inside its bound all thirty-five targets hold", () => {
+  test("with every figure inside its bound all thirty-seven targets hold", () => {
     const targets = sessionTargets(allMet(), clean);
-    expect(targets).toHaveLength(35);
+    expect(targets).toHaveLength(37);
     expect(targets.every((t) => t.met)).toBe(true);
   });
 
@@ -89,9 +89,25 @@ describe("the session bench's targets", () => {
     expect(failed(results)).toEqual(["e (Anthropic wire): summarizer tokens with summaries auto 104 <= 30% of always 320 (32.5%)"]);
   });
 
-  test("shape e's cost policy must cost at most 0.80x the policy with summaries always, shape a's 0.85x classic", () => {
-    expect(failed(replace(allMet(), shape("e", 0.9)))).toEqual(["e (Anthropic wire): cost policy $0.9000 <= 0.80x with summaries always $1.1000 (0.818x)"]);
+  test("shape a's cost policy must cost at most 0.85x classic", () => {
     expect(failed(replace(allMet(), shape("a", 0.86)))).toEqual(["a (Anthropic wire): cost policy $0.8600 <= 0.85x classic $1.0000 (0.860x)"]);
+  });
+
+  test("shape e's cost policy with its recoveries priced must cost at most classic and no extension with theirs", () => {
+    const results = allMet();
+    const e = results.find((r) => r.id === "e" && r.wire === "anthropic-messages")!;
+    e.figures.cost = { ...e.figures.cost!, forgetting: { requests: 4, recoveries: 0, recoveryUsd: 0.5 } };
+    expect(failed(results)).toEqual([
+      "e (Anthropic wire): cost policy $1.3000 with recoveries <= pi-condense classic (2.9.1) $1.0000",
+      "e (Anthropic wire): cost policy 0.0 recoveries per 100 requests <= half of before issue 34 (0.0), $1.3000 with them <= before ($0.8805)",
+    ]);
+  });
+
+  test("shape e's cost policy must recover at most half as often as before issue 34, at no more dollars", () => {
+    const results = allMet();
+    const e = results.find((r) => r.id === "e" && r.wire === "anthropic-messages")!;
+    e.figures.cost = { ...e.figures.cost!, forgetting: { requests: 4, recoveries: 1, recoveryUsd: 0 } };
+    expect(failed(results)).toEqual(["e (Anthropic wire): cost policy 25.0 recoveries per 100 requests <= half of before issue 34 (0.0), $0.8000 with them <= before ($0.8805)"]);
   });
 
   test("a variant under the limit of its shape and wire fails that target: the limit is wrong", () => {
@@ -124,16 +140,26 @@ describe("the session bench's targets", () => {
 });
 
 describe("the session bench's tables", () => {
+  test("each row gives recoveries per 100 requests and the dollars with them, a line says what they are", () => {
+    const result = shape("c", 0.8);
+    result.figures.cost = { ...result.figures.cost!, forgetting: { requests: 4, recoveries: 1, recoveryUsd: 0.05 } };
+    const lines = formatShapeTable(result);
+    expect(lines[1]).toContain("recov/100");
+    expect(lines[1]).toContain("$ w/ recov");
+    expect(lines.find((l) => l.includes("pi-condense cost policy"))!.trimEnd().endsWith("25.0        0.8500")).toBe(true);
+    expect(lines.some((l) => l.startsWith("  recov/100: replies per 100 requests that used what the request no longer showed"))).toBe(true);
+  });
+
   test("an Anthropic table labels both dollar columns, has a row per variant run and says what the breakpoint saves", () => {
     const lines = formatShapeTable(shape("b", 0.8, "anthropic-messages", 0.7));
     expect(lines[0]).toBe("shape b, Anthropic wire (headline dollars by the breakpoint rule): shape b");
     expect(lines[1]).toContain("$ bp rule");
     expect(lines[1]).toContain("$ prefix only");
-    expect(lines).toHaveLength(9);
+    expect(lines).toHaveLength(10);
     expect(lines[5]).toContain("pi-condense cost policy");
-    expect(lines[5]!.trimEnd().endsWith("0.8000        0.7000         1.60x")).toBe(true);
+    expect(lines[5]!.trimEnd().endsWith("0.8000        0.7000         1.60x           0.0        0.8000")).toBe(true);
     expect(lines[6]).toContain("cost policy, breakpoint off");
-    expect(lines[8]).toBe("  the spare breakpoint saves the cost policy $0.4000 (1.2000 off, 0.8000 on)");
+    expect(lines[9]).toBe("  the spare breakpoint saves the cost policy $0.4000 (1.2000 off, 0.8000 on)");
   });
 
   test("an OpenAI table has the prefix rule's dollars only", () => {
@@ -141,17 +167,17 @@ describe("the session bench's tables", () => {
     expect(lines[0]).toBe("shape a, OpenAI wire (headline dollars by the prefix rule): shape a");
     expect(lines[1]).toContain("$ prefix rule");
     expect(lines[1]).not.toContain("$ prefix only");
-    expect(lines).toHaveLength(6);
-    expect(lines[4]!.trimEnd().endsWith("0.9000         1.80x")).toBe(true);
+    expect(lines).toHaveLength(7);
+    expect(lines[4]!.trimEnd().endsWith("0.9000         1.80x           0.0        0.9000")).toBe(true);
     expect(lines[5]).toContain("x limit: $ prefix rule over it");
   });
 
   test("every table measures each variant against the limit of the no-extension run, in a column and a line", () => {
     const lines = formatShapeTable(shape("c", 0.8));
-    expect(lines[1]!.trimEnd().endsWith("x limit")).toBe(true);
+    expect(lines[1]).toContain("x limit");
     expect(lines[2]).toContain("no extension");
-    expect(lines[2]!.trimEnd().endsWith("4.00x")).toBe(true);
-    expect(lines.at(-1)).toBe("  limit $0.5000: each block of no extension's requests written to the cache once, the replies, tools and system read by every request; x limit: $ bp rule over it");
+    expect(lines[2]!.trimEnd().endsWith("4.00x           0.0        2.0000")).toBe(true);
+    expect(lines.at(-2)).toBe("  limit $0.5000: each block of no extension's requests written to the cache once, the replies, tools and system read by every request; x limit: $ bp rule over it");
   });
 });
 
