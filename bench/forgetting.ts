@@ -35,7 +35,7 @@ async function main(): Promise<void> {
         console.log(`  skipped ${basename(dir)}/${result}`);
         continue;
       }
-      if (result.problems.length > 0) console.log(`  ${basename(dir)}/${text.name}: ${result.problems.length} unreadable line(s) skipped, the rest replayed (first: ${result.problems[0]!.slice(0, 120)})`);
+      if (result.problems.length > 0) console.log(`  ${basename(dir)}/${text.name}: ${result.problems.length} problem(s) reading the file, the rest replayed (first: ${result.problems[0]!.slice(0, 120)})`);
       read += 1;
       for (const p of POLICIES) addFigures(figures[p], result.figures[p]);
     }

@@ -87,7 +87,7 @@ describe("bench:forgetting on bad input", () => {
     const stdout = out.stdout.toString();
     expect(out.exitCode).toBe(0);
     expect(stdout).toMatch(/skipped forgetting-\w+\/cut\.traj\.json: /);
-    expect(stdout).toMatch(/forgetting-\w+\/half: 1 unreadable line\(s\) skipped/);
+    expect(stdout).toMatch(/forgetting-\w+\/half: 1 problem\(s\) reading the file/);
     expect(stdout).toContain(": 2 trajectories");
     expect(stdout.trimEnd().split("\n").at(-1)).toMatch(/^targets met: \d+\/\d+$/);
   });
