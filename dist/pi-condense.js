@@ -9429,6 +9429,16 @@ function editFields(args) {
     args.edits.forEach((edit, i) => pair(edit.oldText, edit.newText, i));
   return fields;
 }
+var MARKER_CHARS = 150;
+function stubbableChars(toolName, args) {
+  let chars = 0;
+  for (const field of bulkyFields(toolName, args))
+    chars += Math.max(0, field.text.length - MARKER_CHARS);
+  return chars;
+}
+function holdsStubbableArguments(calls) {
+  return calls.some((call) => stubbableChars(call.toolName, call.args) > 0);
+}
 function fieldText(args, field) {
   if (!isPlainObject4(args))
     return;
@@ -9498,6 +9508,18 @@ function stubFinishedArguments(messages, input, stubRefs, indexer) {
     out[i] = { ...msg, content };
   }
   return out ?? messages;
+}
+function callsDoneWith(messages) {
+  const standing = standingOf(messages);
+  const done = new Set;
+  messages.forEach((msg, i) => {
+    if (msg?.role !== "assistant" || !Array.isArray(msg.content))
+      return;
+    for (const block of msg.content)
+      if (block?.type === "toolCall" && typeof block.id === "string" && doneWith(block, i, standing))
+        done.add(block.id);
+  });
+  return done;
 }
 function resultPositions(messages) {
   const positions = new Map;
@@ -9819,6 +9841,125 @@ function estimateSummaryChars(estimate, rawChars) {
   return Math.max(1, Math.round(Math.min(MAX_RATIO, estimate.ratio) * rawChars));
 }
 
+// src/summarize/flush-batches.ts
+function dedupBatches(batches, state, persistAlias) {
+  return batches.map((batch) => {
+    if (!state.config.value.dedupByContentHash)
+      return { batch, deduped: [] };
+    const kept = [];
+    const deduped = [];
+    for (const call of batch.toolCalls) {
+      const candidate = archivedCopyOf(state.indexer, call);
+      if (candidate) {
+        state.indexer.registerDuplicate(occKey(call.toolCallId, call.resultTimestamp), candidate.key, persistAlias, call);
+        deduped.push(call);
+      } else {
+        kept.push(call);
+      }
+    }
+    return { batch: { ...batch, toolCalls: kept }, deduped };
+  });
+}
+function classifyBatches(items, minBatchChars, retryStatus, split = (batch) => ({ summarize: batch, withoutSummary: { ...batch, toolCalls: [] } }), stubArguments = false) {
+  return items.flatMap(({ batch, deduped }) => {
+    const raw = charsOf2(batch.toolCalls);
+    const dedupedChars = charsOf2(deduped);
+    const kind = kindOf(batch, deduped, raw, minBatchChars, retryStatus);
+    if (kind === "trivial" && stubArguments && holdsStubbableArguments(batch.toolCalls)) {
+      return [{ batch: withoutSummaryOf(batch), deduped, dedupedChars, raw, kind: "unsummarized" }];
+    }
+    if (kind !== "summarize" && kind !== "archive")
+      return [{ batch, deduped, dedupedChars, raw, kind }];
+    const { summarize, withoutSummary } = split(batch);
+    const parts = [];
+    if (summarize.toolCalls.length > 0 || withoutSummary.toolCalls.length === 0) {
+      parts.push({ batch: summarize, deduped, dedupedChars, raw: charsOf2(summarize.toolCalls), kind });
+    }
+    if (withoutSummary.toolCalls.length > 0) {
+      const first = parts.length === 0;
+      parts.push({
+        batch: withoutSummary,
+        deduped: first ? deduped : [],
+        dedupedChars: first ? dedupedChars : 0,
+        raw: charsOf2(withoutSummary.toolCalls),
+        kind: "unsummarized"
+      });
+    }
+    return parts;
+  });
+}
+function kindOf(batch, deduped, raw, minBatchChars, retryStatus) {
+  const calls = batch.toolCalls.length;
+  if (deduped.length > 0 && calls === 0)
+    return "deduped";
+  if (isTrivial(raw, calls, minBatchChars))
+    return "trivial";
+  const status = retryStatus(batch);
+  if (status === "backoff")
+    return "deferred";
+  if (status === "exhausted" || serializeBatchWithinLimit(batch) === undefined)
+    return "archive";
+  return "summarize";
+}
+async function summarizeSlots(prepared, state, ctx, options) {
+  const unusable = new Set;
+  const slots = options.onProgress ? await summarizeSequentially(prepared, state, ctx, options, unusable) : await summarizeInParallel(prepared, state, ctx, options, unusable);
+  return { slots, unusable };
+}
+async function summarizeSequentially(prepared, state, ctx, options, unusable) {
+  const total = prepared.length;
+  const slots = [];
+  for (const [i, item] of prepared.entries()) {
+    if (item.kind !== "summarize") {
+      options.onProgress?.(i, total, item.batch, "skipped");
+      slots.push(item.kind);
+      continue;
+    }
+    options.onProgress?.(i, total, item.batch, "start");
+    const result = await summarizeBatch(item.batch, state.config.value, ctx, {
+      signal: options.signal,
+      controller: state.fallback,
+      onTextProgress: (chars) => options.onBatchTextProgress?.(i, total, item.batch, chars),
+      onUnusable: () => unusable.add(i)
+    });
+    options.onProgress?.(i, total, item.batch, result ? "done" : "skipped");
+    slots.push(result);
+  }
+  return slots;
+}
+async function summarizeInParallel(prepared, state, ctx, options, unusable) {
+  const total = prepared.length;
+  const positions = prepared.flatMap((item, i) => item.kind === "summarize" ? [i] : []);
+  const results = await summarizeBatches(positions.map((i) => prepared[i].batch), state.config.value, ctx, {
+    signal: options.signal,
+    controller: state.fallback,
+    onBatchTextProgress: (index, _total, batch, chars) => options.onBatchTextProgress?.(positions[index], total, batch, chars),
+    onBatchUnusable: (index) => unusable.add(positions[index])
+  });
+  const slots = prepared.map((item) => item.kind === "summarize" ? null : item.kind);
+  positions.forEach((position, k) => {
+    slots[position] = results[k] ?? null;
+  });
+  return slots;
+}
+function isTrivial(raw, calls, minBatchChars) {
+  return minBatchChars > 0 && raw < minBatchChars && calls > 0;
+}
+function isTrivialBatch(batch, minBatchChars, stubArguments = false) {
+  if (!isTrivial(charsOf2(batch.toolCalls), batch.toolCalls.length, minBatchChars))
+    return false;
+  return !(stubArguments && holdsStubbableArguments(batch.toolCalls));
+}
+function withoutSummaryOf(batch) {
+  return { ...batch, toolCalls: batch.toolCalls.map((call) => ({ ...call, unsummarized: true })) };
+}
+function charsOf2(calls) {
+  let total = 0;
+  for (const call of calls)
+    total += call.resultText.length;
+  return total;
+}
+
 // src/chains/block-refs.ts
 var BLOCK_ID2 = /^b(\d+)$/;
 
@@ -10094,117 +10235,6 @@ function boundReason(regret, owed) {
   return `waiting has cost about ${dollars(regret)} in extra reads and a dearer rewrite, as much as summarizing cost when it was put off (${dollars(owed)}): summarizing now, so waiting never costs more than that`;
 }
 
-// src/summarize/flush-batches.ts
-function dedupBatches(batches, state, persistAlias) {
-  return batches.map((batch) => {
-    if (!state.config.value.dedupByContentHash)
-      return { batch, deduped: [] };
-    const kept = [];
-    const deduped = [];
-    for (const call of batch.toolCalls) {
-      const candidate = archivedCopyOf(state.indexer, call);
-      if (candidate) {
-        state.indexer.registerDuplicate(occKey(call.toolCallId, call.resultTimestamp), candidate.key, persistAlias, call);
-        deduped.push(call);
-      } else {
-        kept.push(call);
-      }
-    }
-    return { batch: { ...batch, toolCalls: kept }, deduped };
-  });
-}
-function classifyBatches(items, minBatchChars, retryStatus, split = (batch) => ({ summarize: batch, withoutSummary: { ...batch, toolCalls: [] } })) {
-  return items.flatMap(({ batch, deduped }) => {
-    const raw = charsOf2(batch.toolCalls);
-    const dedupedChars = charsOf2(deduped);
-    const kind = kindOf(batch, deduped, raw, minBatchChars, retryStatus);
-    if (kind !== "summarize" && kind !== "archive")
-      return [{ batch, deduped, dedupedChars, raw, kind }];
-    const { summarize, withoutSummary } = split(batch);
-    const parts = [];
-    if (summarize.toolCalls.length > 0 || withoutSummary.toolCalls.length === 0) {
-      parts.push({ batch: summarize, deduped, dedupedChars, raw: charsOf2(summarize.toolCalls), kind });
-    }
-    if (withoutSummary.toolCalls.length > 0) {
-      const first = parts.length === 0;
-      parts.push({
-        batch: withoutSummary,
-        deduped: first ? deduped : [],
-        dedupedChars: first ? dedupedChars : 0,
-        raw: charsOf2(withoutSummary.toolCalls),
-        kind: "unsummarized"
-      });
-    }
-    return parts;
-  });
-}
-function kindOf(batch, deduped, raw, minBatchChars, retryStatus) {
-  const calls = batch.toolCalls.length;
-  if (deduped.length > 0 && calls === 0)
-    return "deduped";
-  if (isTrivial(raw, calls, minBatchChars))
-    return "trivial";
-  const status = retryStatus(batch);
-  if (status === "backoff")
-    return "deferred";
-  if (status === "exhausted" || serializeBatchWithinLimit(batch) === undefined)
-    return "archive";
-  return "summarize";
-}
-async function summarizeSlots(prepared, state, ctx, options) {
-  const unusable = new Set;
-  const slots = options.onProgress ? await summarizeSequentially(prepared, state, ctx, options, unusable) : await summarizeInParallel(prepared, state, ctx, options, unusable);
-  return { slots, unusable };
-}
-async function summarizeSequentially(prepared, state, ctx, options, unusable) {
-  const total = prepared.length;
-  const slots = [];
-  for (const [i, item] of prepared.entries()) {
-    if (item.kind !== "summarize") {
-      options.onProgress?.(i, total, item.batch, "skipped");
-      slots.push(item.kind);
-      continue;
-    }
-    options.onProgress?.(i, total, item.batch, "start");
-    const result = await summarizeBatch(item.batch, state.config.value, ctx, {
-      signal: options.signal,
-      controller: state.fallback,
-      onTextProgress: (chars) => options.onBatchTextProgress?.(i, total, item.batch, chars),
-      onUnusable: () => unusable.add(i)
-    });
-    options.onProgress?.(i, total, item.batch, result ? "done" : "skipped");
-    slots.push(result);
-  }
-  return slots;
-}
-async function summarizeInParallel(prepared, state, ctx, options, unusable) {
-  const total = prepared.length;
-  const positions = prepared.flatMap((item, i) => item.kind === "summarize" ? [i] : []);
-  const results = await summarizeBatches(positions.map((i) => prepared[i].batch), state.config.value, ctx, {
-    signal: options.signal,
-    controller: state.fallback,
-    onBatchTextProgress: (index, _total, batch, chars) => options.onBatchTextProgress?.(positions[index], total, batch, chars),
-    onBatchUnusable: (index) => unusable.add(positions[index])
-  });
-  const slots = prepared.map((item) => item.kind === "summarize" ? null : item.kind);
-  positions.forEach((position, k) => {
-    slots[position] = results[k] ?? null;
-  });
-  return slots;
-}
-function isTrivial(raw, calls, minBatchChars) {
-  return minBatchChars > 0 && raw < minBatchChars && calls > 0;
-}
-function isTrivialBatch(batch, minBatchChars) {
-  return isTrivial(charsOf2(batch.toolCalls), batch.toolCalls.length, minBatchChars);
-}
-function charsOf2(calls) {
-  let total = 0;
-  for (const call of calls)
-    total += call.resultText.length;
-  return total;
-}
-
 // src/policy/rewrite-figures.ts
 var CHARS_PER_TOKEN = 4;
 var STUB_CHARS = 200;
@@ -10216,7 +10246,7 @@ function resultKey(message) {
     return;
   return occKey(message.toolCallId, typeof message.timestamp === "number" ? message.timestamp : undefined);
 }
-function measureRewrite(messages, pending, closing, isCopy = () => false) {
+function measureRewrite(messages, pending, closing, isCopy = () => false, argumentsDone = () => false) {
   const calls = new Map;
   for (const batch of pending)
     for (const call of batch.toolCalls)
@@ -10234,7 +10264,10 @@ function measureRewrite(messages, pending, closing, isCopy = () => false) {
     if (first < 0)
       first = i;
     const chars = requestChars(messages[i]);
-    const stubbed = Math.max(0, chars - STUB_CHARS);
+    const args = argumentsDone(call) ? stubbableChars(call.toolName, call.args) : 0;
+    if (args > 0)
+      first = Math.min(first, callIndex(messages, i));
+    const stubbed = Math.max(0, chars - STUB_CHARS) + args;
     removed += stubbed;
     const copy = isCopy(call);
     const summary = copy ? 0 : chars * SUMMARY_SHARE;
@@ -10260,6 +10293,12 @@ function measureRewrite(messages, pending, closing, isCopy = () => false) {
     savedTokensByKey: saved,
     ...reach(messages, first, closing)
   };
+}
+function callIndex(messages, resultIndex) {
+  for (let i = resultIndex - 1;i >= 0; i--)
+    if (messages[i]?.role === "assistant")
+      return i;
+  return resultIndex;
 }
 function contentBlocks(message) {
   if (message?.role === "toolResult")
@@ -10366,16 +10405,24 @@ function inRunCandidates(batches, currentTurn, forced) {
   return older.filter((b) => b.userTurnGroup === run);
 }
 function weighFlushBatches(input) {
-  const stubbed = input.batches.filter((batch) => !isTrivialBatch(batch, input.minBatchChars));
+  const stubbed = input.batches.filter((batch) => !isTrivialBatch(batch, input.minBatchChars, input.stubArguments));
   if (stubbed.length === 0)
     return nothingToRewrite(input.cache, input.moment);
-  const measured = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary) : undefined;
+  const measured = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary, argumentsDoneOf(input)) : undefined;
   const figures = measured && input.systemTokens !== undefined ? { ...measured, systemTokens: input.systemTokens } : measured;
   const decision = decideFlush({ ...input, figures });
   if (!input.bound)
     return decision;
   const { ledger, kind, enter, rentOnly } = input.bound;
   return withDeferralBound(decision, ledger, kind, { items: savingsPerRequest(figures, input.main), enter, rentOnly });
+}
+function argumentsDoneOf(input) {
+  if (input.stubArguments !== true)
+    return () => false;
+  if (input.moment !== "in-run" || input.messages === undefined)
+    return () => true;
+  const done = callsDoneWith(input.messages);
+  return (call) => done.has(call.toolCallId);
 }
 function nothingToRewrite(cache, moment) {
   const record = { cache: { temperature: cache.temperature } };
@@ -10496,7 +10543,7 @@ function summarySplit(messages, batches, config) {
   const stale = staleOutputsOf(messages, mode, (toolName, args) => isProtected(toolName, args, config));
   return (batch) => splitBatches([batch], mode, stale)[0];
 }
-function withoutSummaryOf(messages, batches, config) {
+function withoutSummaryOf2(messages, batches, config) {
   const split = summarySplit(messages, batches, config);
   const without = new Set;
   for (const batch of batches)
@@ -10552,7 +10599,7 @@ class WhatIfCostPolicy {
     return { batches: older, chains: basis === "bound" ? this.chains(moment, decision, older, true) : basis !== "pays" };
   }
   forcedRewrite(moment, batches, cold) {
-    const figures = measureRewrite(moment.messages, batches.filter((batch) => !isTrivialBatch(batch, this.config.minBatchChars)));
+    const figures = measureRewrite(moment.messages, batches.filter((batch) => !isTrivialBatch(batch, this.config.minBatchChars, this.config.stubArguments)));
     if (!figures)
       return;
     const rule = { ...this.policy.cacheRule ?? LONGEST_PREFIX, ttlMs: this.policy.main.ttlMs };
@@ -10567,7 +10614,8 @@ class WhatIfCostPolicy {
       batches,
       messages: moment.messages,
       minBatchChars: this.config.minBatchChars,
-      withoutSummary: withoutSummaryOf(moment.messages, batches, this.config),
+      stubArguments: this.config.stubArguments,
+      withoutSummary: withoutSummaryOf2(moment.messages, batches, this.config),
       cache: { temperature: "warm", expiresInMs: this.policy.main.ttlMs, requests: moment.requests },
       main: this.policy.main,
       summarizer: this.policy.summarizer,
@@ -10778,16 +10826,25 @@ class Simulation {
         this.pendingChars += messageChars(result);
     const split = summarySplit(this.messages, batches, this.config);
     for (const batch of batches) {
-      if (this.config.minBatchChars > 0 && charsOf3(batch) < this.config.minBatchChars)
+      if (this.config.minBatchChars > 0 && charsOf3(batch) < this.config.minBatchChars) {
+        if (isTrivialBatch(batch, this.config.minBatchChars, this.config.stubArguments))
+          continue;
+        this.archiveWithoutSummary(withoutSummaryOf(batch));
         continue;
+      }
       const { summarize, withoutSummary } = split(batch);
       if (summarize.toolCalls.length > 0 || withoutSummary.toolCalls.length === 0)
         this.summarize(summarize, charsOf3(summarize), reply);
       if (withoutSummary.toolCalls.length > 0)
-        this.indexer.addBatch(withoutSummary, () => {});
+        this.archiveWithoutSummary(withoutSummary);
     }
     if (batches.length > 0)
       this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0, chains });
+  }
+  archiveWithoutSummary(batch) {
+    const refs = this.indexer.allocateSummaryRefs(batch);
+    this.indexer.addBatch(batch, () => {}, refs);
+    this.indexer.registerSummaryRefs(refs);
   }
   summarize(batch, raw, reply) {
     const refs = this.indexer.allocateSummaryRefs(batch);
@@ -12222,7 +12279,7 @@ function showStatusText(state, ctx, text) {
 }
 function showPending(state, ctx) {
   const config = state.config.value;
-  const waiting = state.pending.filter((batch) => !isTrivialBatch(batch, config.minBatchChars)).length;
+  const waiting = state.pending.filter((batch) => !isTrivialBatch(batch, config.minBatchChars, config.stubArguments)).length;
   const counts = { ...state.diagnostics.counts(), [ARCHIVE_MISS]: state.diagnostics.archiveMisses?.() ?? 0 };
   setPruneStatusWidget(ctx, config, state.stats.getLiveReclaim(), counts, undefined, waiting);
 }
@@ -13246,7 +13303,7 @@ async function runFlush(state, ctx, options, attempt) {
     working = deduped.map((d) => d.batch);
     const now = Date.now();
     const split = batchSplitter(state, ctx);
-    const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now), split);
+    const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now), split, state.config.value.stubArguments);
     return await processBatches(state, ctx, options, delivery, prepared, attempt, barrier);
   } catch (err) {
     restoreToQueue(state, working);
@@ -13540,6 +13597,7 @@ function weighFlush(state, ctx, moment, opts = {}) {
     closing: opts.closing,
     ...systemTokens(state, ctx),
     minBatchChars: state.config.value.minBatchChars,
+    stubArguments: state.config.value.stubArguments,
     withoutSummary: messages ? withoutSummaryPredicate(state, messages, batches) : () => false,
     cache: state.cache.state(Date.now(), main.ttlMs),
     main,

@@ -81,6 +81,21 @@ function editFields(args: Record<string, unknown>): BulkyField[] {
   return fields;
 }
 
+/** About what a marker takes in the request, digest included. */
+const MARKER_CHARS = 150;
+
+/** The characters the markers would take off a call's arguments: 0 when none is stubbable. */
+export function stubbableChars(toolName: unknown, args: unknown): number {
+  let chars = 0;
+  for (const field of bulkyFields(toolName, args)) chars += Math.max(0, field.text.length - MARKER_CHARS);
+  return chars;
+}
+
+/** Whether any of the calls has argument strings a marker would stand for. */
+export function holdsStubbableArguments(calls: ReadonlyArray<{ toolName: string; args: unknown }>): boolean {
+  return calls.some((call) => stubbableChars(call.toolName, call.args) > 0);
+}
+
 /** The same field's text in another arguments object (the archived record's), or undefined. */
 export function fieldText(args: unknown, field: BulkyField): string | undefined {
   if (!isPlainObject(args)) return undefined;

@@ -3,6 +3,7 @@ import { ToolCallIndexer } from "../archive/indexer.js";
 import { captureBatch } from "../capture/batch-capture.js";
 import { markerCandidates } from "./marker.js";
 import { pruneMessages } from "../render/pruner.js";
+import { callsDoneWith } from "./stub.js";
 
 const noop = () => {};
 const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `  const ${word}${i} = compute(${i}); // some padding`).join("\n") + "\n";
@@ -195,5 +196,22 @@ describe("argument stubs on bad input", () => {
     const args = argsAt(render(messages, indexer), 1);
     expect(args.path).toBe(path);
     expect(markerCandidates(args.edits[0].oldText)).toHaveLength(1);
+  });
+});
+
+describe("callsDoneWith (the cost policy's view)", () => {
+  test("names the calls the render would stub arguments of, were their outputs archived", () => {
+    const messages = [
+      user(),
+      call("e1", "edit", editArgs()),
+      result("e1", "edit"),
+      call("r1", "read", { path: "src/a.ts" }),
+      result("r1", "read"),
+      call("r2", "read", { path: "c.ts" }),
+      result("r2", "read"),
+      call("e2", "edit", editArgs("b.ts")),
+      result("e2", "edit"),
+    ];
+    expect([...callsDoneWith(messages)]).toEqual(["e1"]);
   });
 });

@@ -71,6 +71,17 @@ export function stubFinishedArguments(messages: any[], input: any[], stubRefs: A
   return out ?? messages;
 }
 
+/** The ids of the calls on `messages` that are done with now (the rule above), for the cost policy's weighing. */
+export function callsDoneWith(messages: readonly any[]): Set<string> {
+  const standing = standingOf(messages as any[]);
+  const done = new Set<string>();
+  messages.forEach((msg, i) => {
+    if (msg?.role !== "assistant" || !Array.isArray(msg.content)) return;
+    for (const block of msg.content) if (block?.type === "toolCall" && typeof block.id === "string" && doneWith(block, i, standing)) done.add(block.id);
+  });
+  return done;
+}
+
 /** Each call's result position: a result answers the call with its id in the assistant message before it. */
 function resultPositions(messages: any[]): Map<object, number> {
   const positions = new Map<object, number>();
