@@ -17,6 +17,7 @@ import { registerQueryTool } from "./src/archive/query-tool.js";
 import { registerReportRenderer } from "./src/ui/report.js";
 import { onSessionStart, onSessionTree } from "./src/host/session-lifecycle.js";
 import { onCacheCold } from "./src/host/cold-cache.js";
+import { onToolCall } from "./src/host/copy-guard-hook.js";
 import { onBeforeProviderRequest } from "./src/host/cache-breakpoint.js";
 import { settleRunningFlush } from "./src/host/final-reply-flush.js";
 import { onAgentEnd, onBeforeAgentStart, onContext, onMessageEnd, onSessionBeforeTree, onSessionShutdown, onTurnEnd } from "./src/host/turn-handlers.js";
@@ -32,6 +33,7 @@ export default function piCondense(pi: ExtensionAPI, files?: SidecarFiles): void
   pi.on("message_end", guarded("message_end", (event, ctx) => onMessageEnd(state, ctx, event)));
   pi.on("agent_end", guarded("agent_end", (_event, ctx) => onAgentEnd(state, ctx)));
   pi.on("before_agent_start", guarded("before_agent_start", (_event, ctx) => onBeforeAgentStart(state, ctx)));
+  pi.on("tool_call", guarded("tool_call", (event) => onToolCall(state, event)));
   pi.on("context", guarded("context", (event, ctx) => onContext(state, ctx, event)));
   pi.on("before_provider_request", guarded("before_provider_request", (event, ctx) => onBeforeProviderRequest(state, ctx, event)));
   pi.on("session_shutdown", guarded("session_shutdown", () => onSessionShutdown(state)));

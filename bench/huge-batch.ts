@@ -137,7 +137,7 @@ function chainEntry(f: Fixture, batch: CapturedBatch, indexer: ToolCallIndexer):
 }
 
 function render(messages: any[], indexer: ToolCallIndexer) {
-  return pruneMessages(messages, indexer, CONFIG.chainCompression, CONFIG.purgeErrors, CONFIG, CONFIG.recoveryGraceTurns);
+  return pruneMessages(messages, indexer, CONFIG.chainCompression, CONFIG.purgeErrors, CONFIG, CONFIG.recoveryGraceTurns, undefined, undefined, undefined, CONFIG.stubArguments);
 }
 
 function median(values: number[]): number {

@@ -149,7 +149,7 @@ function flushNextBatch(indexer: ToolCallIndexer, session: Session, flushed: { c
 function timeRenders(session: Session, event: IndexEvent = "none"): { ms: number; best: number; pruned: boolean; serializations: number } {
   const indexer = indexerFor(session.branch);
   const render = (messages: any[]) =>
-    pruneMessages(messages, indexer, DEFAULT_CONFIG.chainCompression, DEFAULT_CONFIG.purgeErrors, DEFAULT_CONFIG, DEFAULT_CONFIG.recoveryGraceTurns);
+    pruneMessages(messages, indexer, DEFAULT_CONFIG.chainCompression, DEFAULT_CONFIG.purgeErrors, DEFAULT_CONFIG, DEFAULT_CONFIG.recoveryGraceTurns, undefined, undefined, undefined, DEFAULT_CONFIG.stubArguments);
   for (let i = 0; i < WARMUP; i++) render(structuredClone(session.messages));
   const samples: number[] = [];
   let pruned = false;

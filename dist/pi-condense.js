@@ -1405,7 +1405,8 @@ var DEFAULT_CONFIG = {
   flushPolicy: "cost",
   contextPressure: 0.6,
   cacheBreakpoint: true,
-  summaries: "auto"
+  summaries: "auto",
+  stubArguments: true
 };
 var FLUSH_POLICIES = ["cost", "classic"];
 var SUMMARIES_MODES = [
@@ -9297,6 +9298,326 @@ function sum(values) {
   return total;
 }
 
+// src/arguments/marker.ts
+var MARKER_OPEN = "⟦pi-condense:";
+var MARKER_CLOSE = "⟧";
+var MARKER_SHAPE = /⟦pi-condense: ([A-Za-z_$][\w$.[\]]{0,80}) archived \((\d{1,9}) lines?\) as (t\d{1,12})[^⟦⟧\n]{0,400}⟧/g;
+var NAME_SHAPE = /^[A-Za-z_$][\w$.:-]{0,39}$/;
+var DIGEST_NAMES = 4;
+var DIGEST_SCAN_LINES = 400;
+function lineCount3(text) {
+  if (text === "")
+    return 0;
+  let lines = 1;
+  let at = text.indexOf(`
+`);
+  while (at !== -1) {
+    lines++;
+    at = text.indexOf(`
+`, at + 1);
+  }
+  return text.endsWith(`
+`) ? lines - 1 : lines;
+}
+function argumentMarker(field, text, ref, digest) {
+  const lines = lineCount3(text);
+  const tail = digest === undefined || digest === "" ? "" : `, ${digest}`;
+  return `${MARKER_OPEN} ${field} archived (${lines} ${lines === 1 ? "line" : "lines"}) as ${ref}${tail}; context_tree_query ${ref} gives it back${MARKER_CLOSE}`;
+}
+function editDigest(oldText, newText) {
+  const names = touchedNames([oldText, newText]);
+  const counts = `-${lineCount3(oldText)} +${lineCount3(newText)} lines`;
+  return names.length === 0 ? counts : `${counts}, touches ${names.join(" ")}`;
+}
+function writeDigest(content) {
+  const names = touchedNames([content]);
+  return names.length === 0 ? "" : `declares ${names.join(" ")}`;
+}
+function touchedNames(texts) {
+  const seen = new Set;
+  for (const text of texts) {
+    const lines = headLines(text, DIGEST_SCAN_LINES);
+    for (const name of declaredNames(lines, DIGEST_NAMES)) {
+      if (NAME_SHAPE.test(name))
+        seen.add(name);
+      if (seen.size === DIGEST_NAMES)
+        return [...seen];
+    }
+  }
+  return [...seen];
+}
+function headLines(text, max) {
+  const lines = [];
+  let start = 0;
+  while (lines.length < max && start <= text.length) {
+    const end = text.indexOf(`
+`, start);
+    if (end === -1) {
+      lines.push(text.slice(start));
+      break;
+    }
+    lines.push(text.slice(start, end));
+    start = end + 1;
+  }
+  return lines;
+}
+function markerCandidates(text) {
+  if (!text.includes(MARKER_OPEN))
+    return [];
+  const found = [];
+  for (const match of text.matchAll(MARKER_SHAPE)) {
+    found.push({ text: match[0], field: match[1], lines: Number(match[2]), ref: match[3] });
+  }
+  return found;
+}
+
+// src/arguments/fields.ts
+var EDIT_WRITE_MIN_CHARS = 200;
+var OTHER_TOOL_MIN_CHARS = 2000;
+var MARKER_KEY = /^[A-Za-z_$][\w$]{0,60}$/;
+function isPlainObject4(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+function isEditPair(value) {
+  return isPlainObject4(value) && typeof value.oldText === "string" && typeof value.newText === "string";
+}
+function callShape(toolName, args) {
+  if (typeof args.path !== "string")
+    return "other";
+  if (toolName === "write" && typeof args.content === "string")
+    return "write";
+  if (toolName !== "edit")
+    return "other";
+  const list = args.edits;
+  const listOk = list === undefined || Array.isArray(list) && list.every(isEditPair);
+  const legacy = args.oldText !== undefined || args.newText !== undefined;
+  const legacyOk = !legacy || isEditPair({ oldText: args.oldText, newText: args.newText });
+  return listOk && legacyOk && (list !== undefined || legacy) ? "edit" : "other";
+}
+function bulkyFields(toolName, args) {
+  if (!isPlainObject4(args))
+    return [];
+  const shape = callShape(toolName, args);
+  if (shape === "write") {
+    const content = args.content;
+    return content.length >= EDIT_WRITE_MIN_CHARS ? [{ label: "content", key: "content", text: content, digest: writeDigest(content) }] : [];
+  }
+  if (shape === "edit")
+    return editFields(args);
+  const fields = [];
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value === "string" && value.length >= OTHER_TOOL_MIN_CHARS && key !== "path" && MARKER_KEY.test(key))
+      fields.push({ label: key, key, text: value });
+  }
+  return fields;
+}
+function editFields(args) {
+  const fields = [];
+  const pair = (oldText, newText, index) => {
+    const at = (key) => index === undefined ? { label: key, key } : { label: `edits[${index}].${key}`, key, index };
+    if (oldText.length >= EDIT_WRITE_MIN_CHARS)
+      fields.push({ ...at("oldText"), text: oldText });
+    if (newText.length >= EDIT_WRITE_MIN_CHARS)
+      fields.push({ ...at("newText"), text: newText, digest: editDigest(oldText, newText) });
+  };
+  if (typeof args.oldText === "string" && typeof args.newText === "string")
+    pair(args.oldText, args.newText);
+  if (Array.isArray(args.edits))
+    args.edits.forEach((edit, i) => pair(edit.oldText, edit.newText, i));
+  return fields;
+}
+var MARKER_CHARS = 150;
+function stubbableChars(toolName, args) {
+  let chars = 0;
+  for (const field of bulkyFields(toolName, args))
+    chars += Math.max(0, field.text.length - MARKER_CHARS);
+  return chars;
+}
+function holdsStubbableArguments(calls) {
+  return calls.some((call) => stubbableChars(call.toolName, call.args) > 0);
+}
+function fieldText(args, field) {
+  if (!isPlainObject4(args))
+    return;
+  if (field.index === undefined) {
+    const value = args[field.key];
+    return typeof value === "string" ? value : undefined;
+  }
+  const list = args.edits;
+  const entry = Array.isArray(list) ? list[field.index] : undefined;
+  const value = isPlainObject4(entry) ? entry[field.key] : undefined;
+  return typeof value === "string" ? value : undefined;
+}
+function withMarkers(args, replaced) {
+  const out = { ...args };
+  let edits;
+  for (const { field, marker } of replaced) {
+    if (field.index === undefined) {
+      out[field.key] = marker;
+      continue;
+    }
+    edits ??= [...args.edits];
+    edits[field.index] = { ...edits[field.index], [field.key]: marker };
+  }
+  if (edits !== undefined)
+    out.edits = edits;
+  return out;
+}
+
+// src/arguments/stub.ts
+var RAW_TOOL_TURNS = 2;
+var PATH_TOOLS = new Set(["read", "edit", "write"]);
+var SHORT_REF = /^t\d+$/;
+var markers = new WeakMap;
+function stubFinishedArguments(messages, input, stubRefs, indexer) {
+  if (stubRefs === null)
+    return messages;
+  const results = resultPositions(messages);
+  let standing;
+  let out = null;
+  for (let i = 0;i < messages.length; i++) {
+    const msg = messages[i];
+    if (msg?.role !== "assistant" || !Array.isArray(msg.content) || opensNoCalls3(msg))
+      continue;
+    let content = null;
+    for (let b = 0;b < msg.content.length; b++) {
+      const block = msg.content[b];
+      if (block?.type !== "toolCall" || typeof block.id !== "string")
+        continue;
+      const at = results.get(block);
+      if (at === undefined)
+        continue;
+      const refs = stubRefs[at];
+      if (refs?.length !== 1 || !SHORT_REF.test(refs[0]) || input[at]?.isError === true)
+        continue;
+      standing ??= standingOf(messages);
+      if (!doneWith(block, i, standing))
+        continue;
+      const args = stubbedArgs(block, refs[0], indexer);
+      if (args === undefined)
+        continue;
+      const copy = content ??= msg.content.slice();
+      copy[b] = { ...block, arguments: args };
+    }
+    if (content === null)
+      continue;
+    out ??= messages.slice();
+    out[i] = { ...msg, content };
+  }
+  return out ?? messages;
+}
+function callsDoneWith(messages) {
+  const standing = standingOf(messages);
+  const done = new Set;
+  messages.forEach((msg, i) => {
+    if (msg?.role !== "assistant" || !Array.isArray(msg.content))
+      return;
+    for (const block of msg.content)
+      if (block?.type === "toolCall" && typeof block.id === "string" && doneWith(block, i, standing))
+        done.add(block.id);
+  });
+  return done;
+}
+function resultPositions(messages) {
+  const positions = new Map;
+  const open = new Map;
+  for (let i = 0;i < messages.length; i++) {
+    const msg = messages[i];
+    if (msg?.role === "assistant" && Array.isArray(msg.content)) {
+      open.clear();
+      for (const block of msg.content)
+        if (block?.type === "toolCall" && typeof block.id === "string")
+          open.set(block.id, block);
+      continue;
+    }
+    if (msg?.role !== "toolResult") {
+      open.clear();
+      continue;
+    }
+    const block = open.get(msg.toolCallId);
+    if (block === undefined)
+      continue;
+    open.delete(msg.toolCallId);
+    positions.set(block, i);
+  }
+  return positions;
+}
+function standingOf(messages) {
+  const ended = new Array(messages.length).fill(false);
+  const laterToolTurns = new Array(messages.length).fill(0);
+  const lastTouch = new Map;
+  let userAfter = false;
+  let turns = 0;
+  for (let i = messages.length - 1;i >= 0; i--) {
+    const msg = messages[i];
+    if (msg?.role === "user")
+      userAfter = true;
+    if (msg?.role !== "assistant" || !Array.isArray(msg.content))
+      continue;
+    ended[i] = userAfter;
+    laterToolTurns[i] = turns;
+    let calls = false;
+    for (const block of msg.content) {
+      if (block?.type !== "toolCall")
+        continue;
+      calls = true;
+      const path = touchedPath(block);
+      if (path !== undefined && !lastTouch.has(path))
+        lastTouch.set(path, i);
+    }
+    if (calls && !userAfter)
+      turns++;
+  }
+  return { ended, laterToolTurns, lastTouch };
+}
+function touchedPath(block) {
+  if (!PATH_TOOLS.has(block.name))
+    return;
+  const path = block.arguments?.path;
+  return typeof path === "string" ? normalizeFilePath(path) : undefined;
+}
+function doneWith(block, position, standing) {
+  if (standing.ended[position])
+    return true;
+  if (standing.laterToolTurns[position] < RAW_TOOL_TURNS)
+    return false;
+  const args = block.arguments;
+  if (typeof args !== "object" || args === null || callShape(block.name, args) === "other")
+    return false;
+  return (standing.lastTouch.get(normalizeFilePath(args.path)) ?? -1) > position;
+}
+function stubbedArgs(block, ref, indexer) {
+  const fields = bulkyFields(block.name, block.arguments);
+  if (fields.length === 0)
+    return;
+  const record = indexer.getRecord(ref);
+  if (record === undefined || record.toolName !== block.name)
+    return;
+  const replaced = [];
+  for (const field of fields) {
+    if (fieldText(record.args, field) !== field.text)
+      continue;
+    replaced.push({ field, marker: markerFor(record, field, ref) });
+  }
+  return replaced.length === 0 ? undefined : withMarkers(block.arguments, replaced);
+}
+function markerFor(record, field, ref) {
+  let byField = markers.get(record);
+  if (byField === undefined)
+    markers.set(record, byField = new Map);
+  const key = `${ref}\x00${field.label}`;
+  let marker = byField.get(key);
+  if (marker === undefined)
+    byField.set(key, marker = argumentMarker(field.label, field.text, ref, field.digest));
+  return marker;
+}
+function opensNoCalls3(assistant) {
+  return assistant.stopReason === "error" || assistant.stopReason === "aborted";
+}
+
 // src/render/pruner.ts
 var requestSizes = new WeakMap;
 function requestSizesOf(result) {
@@ -9312,13 +9633,15 @@ class InputFacts {
   };
 }
 var NOTHING_SWEPT = { messages: [], sweptIds: [] };
-function runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive) {
+function runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive, stubArguments) {
   const grace = lazyInGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
   const facts = new InputFacts;
   const stubbed = replaceSummarizedResults(messages, indexer, protection, grace, facts.observe, archive);
   let current = stubbed.messages;
   if (supersede)
     current = applySupersede(current, supersede.state, supersede.isProtected);
+  if (stubArguments)
+    current = stubFinishedArguments(current, messages, stubbed.stubRefs, indexer);
   if (errorPurge?.enabled && facts.errored)
     current = purgeErroredArgs(current, errorPurge);
   const positional = current;
@@ -9339,8 +9662,8 @@ function runPhases(messages, indexer, chainCompression, errorPurge, protection, 
   }
   return { messages: current, stubbed, positional, created };
 }
-function pruneMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0, diagnostics, supersede, archive) {
-  const pass = runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive);
+function pruneMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0, diagnostics, supersede, archive, stubArguments = false) {
+  const pass = runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive, stubArguments);
   const current = pass.messages;
   if (current === messages)
     return { messages, pruned: false, beforeChars: 0, afterChars: 0 };
@@ -9349,8 +9672,8 @@ function pruneMessages(messages, indexer, chainCompression, errorPurge, protecti
   requestSizes.set(result, { beforeChars: sizes.requestBeforeChars, afterChars: sizes.requestAfterChars });
   return result;
 }
-function renderMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0, archive) {
-  return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined, archive).messages;
+function renderMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0, archive, stubArguments = false) {
+  return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined, archive, stubArguments).messages;
 }
 function compressChains(input, idx, chainCompression, diagnostics, guard) {
   const bodyFor = (entry) => chainBody(entry, idx);
@@ -9457,7 +9780,7 @@ function actualScenario(branch, config) {
       const messages = prefixOf(request.all);
       if (!pruned(request.entryIndex))
         return stable.stable(messages);
-      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, indexer.archiveCheck()));
+      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, indexer.archiveCheck(), config.stubArguments));
     },
     summarizer: () => recordedSummarizer(branch)
   };
@@ -9516,6 +9839,125 @@ function calibrateSummaryEstimate(branch) {
 }
 function estimateSummaryChars(estimate, rawChars) {
   return Math.max(1, Math.round(Math.min(MAX_RATIO, estimate.ratio) * rawChars));
+}
+
+// src/summarize/flush-batches.ts
+function dedupBatches(batches, state, persistAlias) {
+  return batches.map((batch) => {
+    if (!state.config.value.dedupByContentHash)
+      return { batch, deduped: [] };
+    const kept = [];
+    const deduped = [];
+    for (const call of batch.toolCalls) {
+      const candidate = archivedCopyOf(state.indexer, call);
+      if (candidate) {
+        state.indexer.registerDuplicate(occKey(call.toolCallId, call.resultTimestamp), candidate.key, persistAlias, call);
+        deduped.push(call);
+      } else {
+        kept.push(call);
+      }
+    }
+    return { batch: { ...batch, toolCalls: kept }, deduped };
+  });
+}
+function classifyBatches(items, minBatchChars, retryStatus, split = (batch) => ({ summarize: batch, withoutSummary: { ...batch, toolCalls: [] } }), stubArguments = false) {
+  return items.flatMap(({ batch, deduped }) => {
+    const raw = charsOf2(batch.toolCalls);
+    const dedupedChars = charsOf2(deduped);
+    const kind = kindOf(batch, deduped, raw, minBatchChars, retryStatus);
+    if (kind === "trivial" && stubArguments && holdsStubbableArguments(batch.toolCalls)) {
+      return [{ batch: withoutSummaryOf(batch), deduped, dedupedChars, raw, kind: "unsummarized" }];
+    }
+    if (kind !== "summarize" && kind !== "archive")
+      return [{ batch, deduped, dedupedChars, raw, kind }];
+    const { summarize, withoutSummary } = split(batch);
+    const parts = [];
+    if (summarize.toolCalls.length > 0 || withoutSummary.toolCalls.length === 0) {
+      parts.push({ batch: summarize, deduped, dedupedChars, raw: charsOf2(summarize.toolCalls), kind });
+    }
+    if (withoutSummary.toolCalls.length > 0) {
+      const first = parts.length === 0;
+      parts.push({
+        batch: withoutSummary,
+        deduped: first ? deduped : [],
+        dedupedChars: first ? dedupedChars : 0,
+        raw: charsOf2(withoutSummary.toolCalls),
+        kind: "unsummarized"
+      });
+    }
+    return parts;
+  });
+}
+function kindOf(batch, deduped, raw, minBatchChars, retryStatus) {
+  const calls = batch.toolCalls.length;
+  if (deduped.length > 0 && calls === 0)
+    return "deduped";
+  if (isTrivial(raw, calls, minBatchChars))
+    return "trivial";
+  const status = retryStatus(batch);
+  if (status === "backoff")
+    return "deferred";
+  if (status === "exhausted" || serializeBatchWithinLimit(batch) === undefined)
+    return "archive";
+  return "summarize";
+}
+async function summarizeSlots(prepared, state, ctx, options) {
+  const unusable = new Set;
+  const slots = options.onProgress ? await summarizeSequentially(prepared, state, ctx, options, unusable) : await summarizeInParallel(prepared, state, ctx, options, unusable);
+  return { slots, unusable };
+}
+async function summarizeSequentially(prepared, state, ctx, options, unusable) {
+  const total = prepared.length;
+  const slots = [];
+  for (const [i, item] of prepared.entries()) {
+    if (item.kind !== "summarize") {
+      options.onProgress?.(i, total, item.batch, "skipped");
+      slots.push(item.kind);
+      continue;
+    }
+    options.onProgress?.(i, total, item.batch, "start");
+    const result = await summarizeBatch(item.batch, state.config.value, ctx, {
+      signal: options.signal,
+      controller: state.fallback,
+      onTextProgress: (chars) => options.onBatchTextProgress?.(i, total, item.batch, chars),
+      onUnusable: () => unusable.add(i)
+    });
+    options.onProgress?.(i, total, item.batch, result ? "done" : "skipped");
+    slots.push(result);
+  }
+  return slots;
+}
+async function summarizeInParallel(prepared, state, ctx, options, unusable) {
+  const total = prepared.length;
+  const positions = prepared.flatMap((item, i) => item.kind === "summarize" ? [i] : []);
+  const results = await summarizeBatches(positions.map((i) => prepared[i].batch), state.config.value, ctx, {
+    signal: options.signal,
+    controller: state.fallback,
+    onBatchTextProgress: (index, _total, batch, chars) => options.onBatchTextProgress?.(positions[index], total, batch, chars),
+    onBatchUnusable: (index) => unusable.add(positions[index])
+  });
+  const slots = prepared.map((item) => item.kind === "summarize" ? null : item.kind);
+  positions.forEach((position, k) => {
+    slots[position] = results[k] ?? null;
+  });
+  return slots;
+}
+function isTrivial(raw, calls, minBatchChars) {
+  return minBatchChars > 0 && raw < minBatchChars && calls > 0;
+}
+function isTrivialBatch(batch, minBatchChars, stubArguments = false) {
+  if (!isTrivial(charsOf2(batch.toolCalls), batch.toolCalls.length, minBatchChars))
+    return false;
+  return !(stubArguments && holdsStubbableArguments(batch.toolCalls));
+}
+function withoutSummaryOf(batch) {
+  return { ...batch, toolCalls: batch.toolCalls.map((call) => ({ ...call, unsummarized: true })) };
+}
+function charsOf2(calls) {
+  let total = 0;
+  for (const call of calls)
+    total += call.resultText.length;
+  return total;
 }
 
 // src/chains/block-refs.ts
@@ -9793,117 +10235,6 @@ function boundReason(regret, owed) {
   return `waiting has cost about ${dollars(regret)} in extra reads and a dearer rewrite, as much as summarizing cost when it was put off (${dollars(owed)}): summarizing now, so waiting never costs more than that`;
 }
 
-// src/summarize/flush-batches.ts
-function dedupBatches(batches, state, persistAlias) {
-  return batches.map((batch) => {
-    if (!state.config.value.dedupByContentHash)
-      return { batch, deduped: [] };
-    const kept = [];
-    const deduped = [];
-    for (const call of batch.toolCalls) {
-      const candidate = archivedCopyOf(state.indexer, call);
-      if (candidate) {
-        state.indexer.registerDuplicate(occKey(call.toolCallId, call.resultTimestamp), candidate.key, persistAlias, call);
-        deduped.push(call);
-      } else {
-        kept.push(call);
-      }
-    }
-    return { batch: { ...batch, toolCalls: kept }, deduped };
-  });
-}
-function classifyBatches(items, minBatchChars, retryStatus, split = (batch) => ({ summarize: batch, withoutSummary: { ...batch, toolCalls: [] } })) {
-  return items.flatMap(({ batch, deduped }) => {
-    const raw = charsOf2(batch.toolCalls);
-    const dedupedChars = charsOf2(deduped);
-    const kind = kindOf(batch, deduped, raw, minBatchChars, retryStatus);
-    if (kind !== "summarize" && kind !== "archive")
-      return [{ batch, deduped, dedupedChars, raw, kind }];
-    const { summarize, withoutSummary } = split(batch);
-    const parts = [];
-    if (summarize.toolCalls.length > 0 || withoutSummary.toolCalls.length === 0) {
-      parts.push({ batch: summarize, deduped, dedupedChars, raw: charsOf2(summarize.toolCalls), kind });
-    }
-    if (withoutSummary.toolCalls.length > 0) {
-      const first = parts.length === 0;
-      parts.push({
-        batch: withoutSummary,
-        deduped: first ? deduped : [],
-        dedupedChars: first ? dedupedChars : 0,
-        raw: charsOf2(withoutSummary.toolCalls),
-        kind: "unsummarized"
-      });
-    }
-    return parts;
-  });
-}
-function kindOf(batch, deduped, raw, minBatchChars, retryStatus) {
-  const calls = batch.toolCalls.length;
-  if (deduped.length > 0 && calls === 0)
-    return "deduped";
-  if (isTrivial(raw, calls, minBatchChars))
-    return "trivial";
-  const status = retryStatus(batch);
-  if (status === "backoff")
-    return "deferred";
-  if (status === "exhausted" || serializeBatchWithinLimit(batch) === undefined)
-    return "archive";
-  return "summarize";
-}
-async function summarizeSlots(prepared, state, ctx, options) {
-  const unusable = new Set;
-  const slots = options.onProgress ? await summarizeSequentially(prepared, state, ctx, options, unusable) : await summarizeInParallel(prepared, state, ctx, options, unusable);
-  return { slots, unusable };
-}
-async function summarizeSequentially(prepared, state, ctx, options, unusable) {
-  const total = prepared.length;
-  const slots = [];
-  for (const [i, item] of prepared.entries()) {
-    if (item.kind !== "summarize") {
-      options.onProgress?.(i, total, item.batch, "skipped");
-      slots.push(item.kind);
-      continue;
-    }
-    options.onProgress?.(i, total, item.batch, "start");
-    const result = await summarizeBatch(item.batch, state.config.value, ctx, {
-      signal: options.signal,
-      controller: state.fallback,
-      onTextProgress: (chars) => options.onBatchTextProgress?.(i, total, item.batch, chars),
-      onUnusable: () => unusable.add(i)
-    });
-    options.onProgress?.(i, total, item.batch, result ? "done" : "skipped");
-    slots.push(result);
-  }
-  return slots;
-}
-async function summarizeInParallel(prepared, state, ctx, options, unusable) {
-  const total = prepared.length;
-  const positions = prepared.flatMap((item, i) => item.kind === "summarize" ? [i] : []);
-  const results = await summarizeBatches(positions.map((i) => prepared[i].batch), state.config.value, ctx, {
-    signal: options.signal,
-    controller: state.fallback,
-    onBatchTextProgress: (index, _total, batch, chars) => options.onBatchTextProgress?.(positions[index], total, batch, chars),
-    onBatchUnusable: (index) => unusable.add(positions[index])
-  });
-  const slots = prepared.map((item) => item.kind === "summarize" ? null : item.kind);
-  positions.forEach((position, k) => {
-    slots[position] = results[k] ?? null;
-  });
-  return slots;
-}
-function isTrivial(raw, calls, minBatchChars) {
-  return minBatchChars > 0 && raw < minBatchChars && calls > 0;
-}
-function isTrivialBatch(batch, minBatchChars) {
-  return isTrivial(charsOf2(batch.toolCalls), batch.toolCalls.length, minBatchChars);
-}
-function charsOf2(calls) {
-  let total = 0;
-  for (const call of calls)
-    total += call.resultText.length;
-  return total;
-}
-
 // src/policy/rewrite-figures.ts
 var CHARS_PER_TOKEN = 4;
 var STUB_CHARS = 200;
@@ -9915,7 +10246,7 @@ function resultKey(message) {
     return;
   return occKey(message.toolCallId, typeof message.timestamp === "number" ? message.timestamp : undefined);
 }
-function measureRewrite(messages, pending, closing, isCopy = () => false) {
+function measureRewrite(messages, pending, closing, isCopy = () => false, argumentsDone = () => false) {
   const calls = new Map;
   for (const batch of pending)
     for (const call of batch.toolCalls)
@@ -9933,7 +10264,10 @@ function measureRewrite(messages, pending, closing, isCopy = () => false) {
     if (first < 0)
       first = i;
     const chars = requestChars(messages[i]);
-    const stubbed = Math.max(0, chars - STUB_CHARS);
+    const args = argumentsDone(call) ? stubbableChars(call.toolName, call.args) : 0;
+    if (args > 0)
+      first = Math.min(first, callIndex(messages, i));
+    const stubbed = Math.max(0, chars - STUB_CHARS) + args;
     removed += stubbed;
     const copy = isCopy(call);
     const summary = copy ? 0 : chars * SUMMARY_SHARE;
@@ -9959,6 +10293,12 @@ function measureRewrite(messages, pending, closing, isCopy = () => false) {
     savedTokensByKey: saved,
     ...reach(messages, first, closing)
   };
+}
+function callIndex(messages, resultIndex) {
+  for (let i = resultIndex - 1;i >= 0; i--)
+    if (messages[i]?.role === "assistant")
+      return i;
+  return resultIndex;
 }
 function contentBlocks(message) {
   if (message?.role === "toolResult")
@@ -10065,16 +10405,24 @@ function inRunCandidates(batches, currentTurn, forced) {
   return older.filter((b) => b.userTurnGroup === run);
 }
 function weighFlushBatches(input) {
-  const stubbed = input.batches.filter((batch) => !isTrivialBatch(batch, input.minBatchChars));
+  const stubbed = input.batches.filter((batch) => !isTrivialBatch(batch, input.minBatchChars, input.stubArguments));
   if (stubbed.length === 0)
     return nothingToRewrite(input.cache, input.moment);
-  const measured = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary) : undefined;
+  const measured = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary, argumentsDoneOf(input)) : undefined;
   const figures = measured && input.systemTokens !== undefined ? { ...measured, systemTokens: input.systemTokens } : measured;
   const decision = decideFlush({ ...input, figures });
   if (!input.bound)
     return decision;
   const { ledger, kind, enter, rentOnly } = input.bound;
   return withDeferralBound(decision, ledger, kind, { items: savingsPerRequest(figures, input.main), enter, rentOnly });
+}
+function argumentsDoneOf(input) {
+  if (input.stubArguments !== true)
+    return () => false;
+  if (input.moment !== "in-run" || input.messages === undefined)
+    return () => true;
+  const done = callsDoneWith(input.messages);
+  return (call) => done.has(call.toolCallId);
 }
 function nothingToRewrite(cache, moment) {
   const record = { cache: { temperature: cache.temperature } };
@@ -10195,7 +10543,7 @@ function summarySplit(messages, batches, config) {
   const stale = staleOutputsOf(messages, mode, (toolName, args) => isProtected(toolName, args, config));
   return (batch) => splitBatches([batch], mode, stale)[0];
 }
-function withoutSummaryOf(messages, batches, config) {
+function withoutSummaryOf2(messages, batches, config) {
   const split = summarySplit(messages, batches, config);
   const without = new Set;
   for (const batch of batches)
@@ -10251,7 +10599,7 @@ class WhatIfCostPolicy {
     return { batches: older, chains: basis === "bound" ? this.chains(moment, decision, older, true) : basis !== "pays" };
   }
   forcedRewrite(moment, batches, cold) {
-    const figures = measureRewrite(moment.messages, batches.filter((batch) => !isTrivialBatch(batch, this.config.minBatchChars)));
+    const figures = measureRewrite(moment.messages, batches.filter((batch) => !isTrivialBatch(batch, this.config.minBatchChars, this.config.stubArguments)));
     if (!figures)
       return;
     const rule = { ...this.policy.cacheRule ?? LONGEST_PREFIX, ttlMs: this.policy.main.ttlMs };
@@ -10266,7 +10614,8 @@ class WhatIfCostPolicy {
       batches,
       messages: moment.messages,
       minBatchChars: this.config.minBatchChars,
-      withoutSummary: withoutSummaryOf(moment.messages, batches, this.config),
+      stubArguments: this.config.stubArguments,
+      withoutSummary: withoutSummaryOf2(moment.messages, batches, this.config),
       cache: { temperature: "warm", expiresInMs: this.policy.main.ttlMs, requests: moment.requests },
       main: this.policy.main,
       summarizer: this.policy.summarizer,
@@ -10477,16 +10826,25 @@ class Simulation {
         this.pendingChars += messageChars(result);
     const split = summarySplit(this.messages, batches, this.config);
     for (const batch of batches) {
-      if (this.config.minBatchChars > 0 && charsOf3(batch) < this.config.minBatchChars)
+      if (this.config.minBatchChars > 0 && charsOf3(batch) < this.config.minBatchChars) {
+        if (isTrivialBatch(batch, this.config.minBatchChars, this.config.stubArguments))
+          continue;
+        this.archiveWithoutSummary(withoutSummaryOf(batch));
         continue;
+      }
       const { summarize, withoutSummary } = split(batch);
       if (summarize.toolCalls.length > 0 || withoutSummary.toolCalls.length === 0)
         this.summarize(summarize, charsOf3(summarize), reply);
       if (withoutSummary.toolCalls.length > 0)
-        this.indexer.addBatch(withoutSummary, () => {});
+        this.archiveWithoutSummary(withoutSummary);
     }
     if (batches.length > 0)
       this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0, chains });
+  }
+  archiveWithoutSummary(batch) {
+    const refs = this.indexer.allocateSummaryRefs(batch);
+    this.indexer.addBatch(batch, () => {}, refs);
+    this.indexer.registerSummaryRefs(refs);
   }
   summarize(batch, raw, reply) {
     const refs = this.indexer.allocateSummaryRefs(batch);
@@ -10539,7 +10897,7 @@ function whatIfScenario(config, estimate, contextWindow, label, policy) {
         if (flush.chains)
           await sim.chains.afterFlush(sim.messages.slice(0, flush.length), flush.time);
       const input = sim.messages.slice();
-      const rendered = renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck());
+      const rendered = renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck(), config.stubArguments);
       sim.noteSent(rendered);
       return stable.stable(rendered);
     },
@@ -11397,7 +11755,7 @@ function settingsPath() {
 }
 var warnedPaths = new Set;
 var saveQueue = Promise.resolve();
-function isPlainObject4(value) {
+function isPlainObject5(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function errorText2(err) {
@@ -11421,7 +11779,7 @@ async function readSettings(path) {
   } catch (err) {
     return { state: "unusable", reason: `is not valid JSON (${errorText2(err)})` };
   }
-  if (!isPlainObject4(parsed))
+  if (!isPlainObject5(parsed))
     return { state: "unusable", reason: "does not contain a JSON object" };
   return { state: "ok", data: parsed };
 }
@@ -11499,7 +11857,7 @@ class Normalizer {
     return kept;
   }
   nestedBlock(key, value, fallback, feature) {
-    if (!isPlainObject4(value))
+    if (!isPlainObject5(value))
       return this.fallback(key, "an object", value, fallback);
     const defaults = fallback;
     let repaired;
@@ -11554,6 +11912,7 @@ function normalize2(existing, n) {
     flushPolicy: n.oneOf("flushPolicy", merged.flushPolicy, FLUSH_POLICIES, d.flushPolicy),
     contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure),
     cacheBreakpoint: n.bool("cacheBreakpoint", merged.cacheBreakpoint, d.cacheBreakpoint),
+    stubArguments: n.bool("stubArguments", merged.stubArguments, d.stubArguments),
     summaries: n.oneOf("summaries", merged.summaries, SUMMARIES_VALUES, d.summaries)
   };
 }
@@ -11568,7 +11927,7 @@ async function loadConfigWithWarnings() {
     }
     const block = file.state === "ok" ? file.data[SETTINGS_KEY] : undefined;
     const n = new Normalizer;
-    if (isPlainObject4(block))
+    if (isPlainObject5(block))
       return { config: normalize2(block, n), warnings: n.warnings };
     if (block !== undefined) {
       n.warnings.push(`pruner: settings.json ${SETTINGS_KEY} should be an object, found ${describeValue(block)}; using the default settings`);
@@ -11599,7 +11958,7 @@ class SettingsSaveError extends Error {
   }
 }
 function blockToWrite(stored, config) {
-  const block = isPlainObject4(stored) ? { ...stored } : {};
+  const block = isPlainObject5(stored) ? { ...stored } : {};
   const defaults = DEFAULT_CONFIG;
   for (const [key, value] of Object.entries(config)) {
     if (value === undefined)
@@ -11920,7 +12279,7 @@ function showStatusText(state, ctx, text) {
 }
 function showPending(state, ctx) {
   const config = state.config.value;
-  const waiting = state.pending.filter((batch) => !isTrivialBatch(batch, config.minBatchChars)).length;
+  const waiting = state.pending.filter((batch) => !isTrivialBatch(batch, config.minBatchChars, config.stubArguments)).length;
   const counts = { ...state.diagnostics.counts(), [ARCHIVE_MISS]: state.diagnostics.archiveMisses?.() ?? 0 };
   setPruneStatusWidget(ctx, config, state.stats.getLiveReclaim(), counts, undefined, waiting);
 }
@@ -12116,7 +12475,7 @@ function renderRequest(state, messages, quiet = false) {
   const config = state.config.value;
   const supersede = quiet ? { floor: state.supersede.floor, activated: new Set(state.supersede.activated) } : state.supersede;
   const miss = quiet ? undefined : (key, detail) => state.diagnostics.reportArchiveMiss(key, detail);
-  return pruneMessages(messages, state.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, quiet ? undefined : state.diagnostics, { state: supersede, isProtected: protectionPredicate(state) }, state.indexer.archiveCheck(miss));
+  return pruneMessages(messages, state.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, quiet ? undefined : state.diagnostics, { state: supersede, isProtected: protectionPredicate(state) }, state.indexer.archiveCheck(miss), config.stubArguments);
 }
 function nextRequestMessages(branch, closingMessage) {
   const messages = branchMessages(branch);
@@ -12944,7 +13303,7 @@ async function runFlush(state, ctx, options, attempt) {
     working = deduped.map((d) => d.batch);
     const now = Date.now();
     const split = batchSplitter(state, ctx);
-    const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now), split);
+    const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now), split, state.config.value.stubArguments);
     return await processBatches(state, ctx, options, delivery, prepared, attempt, barrier);
   } catch (err) {
     restoreToQueue(state, working);
@@ -13238,6 +13597,7 @@ function weighFlush(state, ctx, moment, opts = {}) {
     closing: opts.closing,
     ...systemTokens(state, ctx),
     minBatchChars: state.config.value.minBatchChars,
+    stubArguments: state.config.value.stubArguments,
     withoutSummary: messages ? withoutSummaryPredicate(state, messages, batches) : () => false,
     cache: state.cache.state(Date.now(), main.ttlMs),
     main,
@@ -14634,6 +14994,49 @@ function probeRearm(state, ctx) {
   }
 }
 
+// src/arguments/copy-guard.ts
+var GUARDED_TOOLS = new Set(["write", "edit"]);
+var MAX_DEPTH2 = 4;
+function copiedMarker(toolName, args, indexer) {
+  if (typeof toolName !== "string" || !GUARDED_TOOLS.has(toolName))
+    return;
+  for (const text of stringsOf(args, 0)) {
+    for (const candidate of markerCandidates(text))
+      if (isLiveMarker(candidate, indexer))
+        return candidate;
+  }
+  return;
+}
+function isLiveMarker(candidate, indexer) {
+  const record = indexer.getRecord(candidate.ref);
+  if (record === undefined)
+    return false;
+  const field = bulkyFields(record.toolName, record.args).find((f) => f.label === candidate.field);
+  return field !== undefined && argumentMarker(field.label, field.text, candidate.ref, field.digest) === candidate.text;
+}
+function copyGuardReason(toolName, marker) {
+  return `pi-condense blocked this ${toolName}: its arguments hold the marker that stands for the archived ${marker.field} of ` + `${marker.ref}, not the text itself. Call context_tree_query({ toolCallIds: ["${marker.ref}"] }) for the original ` + "(its Args line holds it verbatim) and send the real text.";
+}
+function* stringsOf(value, depth) {
+  if (typeof value === "string") {
+    yield value;
+    return;
+  }
+  if (depth >= MAX_DEPTH2 || typeof value !== "object" || value === null)
+    return;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  for (const item of items)
+    yield* stringsOf(item, depth + 1);
+}
+
+// src/host/copy-guard-hook.ts
+function onToolCall(state, event) {
+  const marker = copiedMarker(event.toolName, event.input, state.indexer);
+  if (marker === undefined)
+    return;
+  return { block: true, reason: copyGuardReason(String(event.toolName), marker) };
+}
+
 // src/host/turn-handlers.ts
 async function onTurnEnd(state, ctx, event) {
   if (!state.config.value.enabled)
@@ -14863,6 +15266,7 @@ function piCondense(pi, files) {
   pi.on("message_end", guarded("message_end", (event, ctx) => onMessageEnd(state, ctx, event)));
   pi.on("agent_end", guarded("agent_end", (_event, ctx) => onAgentEnd(state, ctx)));
   pi.on("before_agent_start", guarded("before_agent_start", (_event, ctx) => onBeforeAgentStart(state, ctx)));
+  pi.on("tool_call", guarded("tool_call", (event) => onToolCall(state, event)));
   pi.on("context", guarded("context", (event, ctx) => onContext(state, ctx, event)));
   pi.on("before_provider_request", guarded("before_provider_request", (event, ctx) => onBeforeProviderRequest(state, ctx, event)));
   pi.on("session_shutdown", guarded("session_shutdown", () => onSessionShutdown(state)));

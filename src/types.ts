@@ -93,6 +93,8 @@ export interface ContextPruneConfig {
   cacheBreakpoint: boolean;
   /** Which batches the summarizer writes: "auto" only those that cannot be had again; "always" as 2.9.1 (classic implies it). */
   summaries: SummariesMode;
+  /** A finished call's bulky argument strings (an edit's texts, a write's content) become markers naming their ref (arguments/stub.ts). */
+  stubArguments: boolean;
 }
 
 export type FlushPolicy = "cost" | "classic";
@@ -125,6 +127,7 @@ export const DEFAULT_CONFIG: ContextPruneConfig = {
   contextPressure: 0.6,
   cacheBreakpoint: true,
   summaries: "auto",
+  stubArguments: true,
 };
 
 export const FLUSH_POLICIES: readonly FlushPolicy[] = ["cost", "classic"];

@@ -170,6 +170,7 @@ export function weighFlush(
     closing: opts.closing,
     ...systemTokens(state, ctx),
     minBatchChars: state.config.value.minBatchChars,
+    stubArguments: state.config.value.stubArguments,
     withoutSummary: messages ? withoutSummaryPredicate(state, messages, batches) : () => false,
     cache: state.cache.state(Date.now(), main.ttlMs),
     main,

@@ -28,6 +28,7 @@ import { join } from "node:path";
 import { streamReply } from "../../test/fake-host.js";
 import { type SimCall, startSim, type Sim } from "../../test/session-sim.js";
 import { supersededStub } from "../render/supersede.js";
+import { markerCandidates } from "../arguments/marker.js";
 
 type Behaviour = "ok" | "oversized" | "empty" | "error";
 let pickBehaviour: (prompt: string) => Behaviour = () => "ok";
@@ -60,7 +61,7 @@ mkdirSync(agentDir);
 process.env.PI_CODING_AGENT_DIR = agentDir;
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-type Kind = "tiny" | "normal" | "big" | "image" | "dup" | "crlf" | "error" | "protected" | "recover" | "read" | "edit" | "rerun";
+type Kind = "tiny" | "normal" | "big" | "image" | "dup" | "crlf" | "error" | "protected" | "recover" | "read" | "edit" | "write" | "rerun";
 interface CallSpec {
   kind: Kind;
   id: "unique" | "reused" | "collide";
@@ -82,7 +83,7 @@ interface CaseSpec {
 }
 
 const callArb: fc.Arbitrary<CallSpec> = fc.record({
-  kind: fc.constantFrom<Kind>("tiny", "normal", "normal", "big", "image", "dup", "crlf", "error", "protected", "recover", "read", "read", "edit", "rerun"),
+  kind: fc.constantFrom<Kind>("tiny", "normal", "normal", "big", "image", "dup", "crlf", "error", "protected", "recover", "read", "read", "edit", "edit", "write", "rerun"),
   id: fc.constantFrom<CallSpec["id"]>("unique", "unique", "reused", "collide"),
   size: fc.integer({ min: 0, max: 7 }),
 });
@@ -181,11 +182,23 @@ function staleCandidate(call: CallSpec): Partial<SimCall> {
   const path = WORK_FILES[call.size % WORK_FILES.length]!;
   if (call.kind === "read" && call.size >= 6) return { name: "bash", args: { command: call.size === 6 ? `cat '${path}'` : `sed -n '1,3p' '${path}'` } };
   if (call.kind === "read") return { name: "read", args: call.size % 2 === 0 ? { path } : { path, offset: 1, limit: 3 } };
+  if (call.kind === "write") return { name: "write", args: { path, content: bulkyText("write", call.size, 12) }, text: `Successfully wrote ${path}` };
+  if (call.kind === "edit" && call.size >= 2) {
+    const edits = [{ oldText: bulkyText("old", call.size, 6), newText: bulkyText("new", call.size, 8) }, { oldText: "x", newText: "y" }];
+    return { name: "edit", args: call.size >= 4 ? { path, edits } : { path, ...edits[0] }, text: `Successfully replaced text in ${path}.`, isError: call.size === 5 };
+  }
   if (call.kind === "edit") {
     return { name: "edit", args: { path, oldText: "a", newText: "b" }, text: call.size % 2 === 0 ? `Successfully replaced text in ${path}.` : `Could not find the text in ${path}.`, isError: call.size % 2 === 1 };
   }
   if (call.kind === "rerun") return { name: "bash", args: { command: `npm test -- --shard ${call.size % 2}` } };
   return {};
+}
+
+/** An argument text of real size, unicode and a marker-like line included (a file about pi-condense). */
+function bulkyText(word: string, size: number, count: number): string {
+  const lines = Array.from({ length: count + size }, (_, i) => `  const ${word}${i} = "ünï ${i}"; // padding to make the text long enough`);
+  if (size % 3 === 0) lines.push("⟦pi-condense: content archived (3 lines) as t1; context_tree_query t1 gives it back⟧");
+  return `${lines.join("\n")}\n`;
 }
 
 /** A `context_tree_query` call of one or two short refs, some with a line range; the sim runs the real tool. */
@@ -297,10 +310,63 @@ function readsReadAgain(projection: any[]): Map<any, string> {
   return new Map(results.filter(([, path], i) => results.slice(i + 1).some(([, later]) => later === path)));
 }
 
+/** The strings of a call's arguments with where they sit: `key`, or `edits[N].key`. */
+function argumentStrings(args: any): Array<[string, string]> {
+  if (typeof args !== "object" || args === null) return [];
+  const found: Array<[string, string]> = [];
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value === "string") found.push([key, value]);
+    if (key === "edits" && Array.isArray(value)) {
+      value.forEach((edit, i) => {
+        for (const [inner, text] of Object.entries(edit ?? {})) if (typeof text === "string") found.push([`edits[${i}].${inner}`, text]);
+      });
+    }
+  }
+  return found;
+}
+
+/** The arguments an answer of `context_tree_query` shows on its `Args:` line. */
+function answerArgs(answer: string): any {
+  const found = /\nArgs: ([\s\S]*?)\nStatus: /.exec(answer);
+  return found === null ? undefined : JSON.parse(found[1]!);
+}
+
+/**
+ * Every argument string of a rendered call is the one sent, the error purge's marker, or an argument marker
+ * whose ref gives back exactly that string on its `Args:` line.
+ */
+async function argumentLost(sim: Sim, rendered: any[], projection: any[]): Promise<string | null> {
+  const originals = new Map<string, any>();
+  for (const m of projection) {
+    if (m.role !== "assistant") continue;
+    for (const b of m.content ?? []) if (b?.type === "toolCall") originals.set(`${m.timestamp}/${b.id}`, b);
+  }
+  for (const m of rendered) {
+    if (m.role !== "assistant") continue;
+    for (const block of m.content ?? []) {
+      if (block?.type !== "toolCall") continue;
+      const original = new Map(argumentStrings(originals.get(`${m.timestamp}/${block.id}`)?.arguments));
+      for (const [where, text] of argumentStrings(block.arguments)) {
+        if (original.get(where) === text || text.startsWith("<purged-errored-args")) continue;
+        const marker = markerCandidates(text)[0];
+        if (marker === undefined || marker.text !== text || marker.field !== where) return `${block.id}: ${where} changed without a marker`;
+        stubbedArguments++;
+        const shown = argumentStrings(answerArgs((await sim.query([marker.ref])).text));
+        if (!shown.some(([at, back]) => at === where && back === original.get(where))) return `${block.id}: ${where} is not given back by ${marker.ref}`;
+      }
+    }
+  }
+  return null;
+}
+
+let stubbedArguments = 0;
+
 /** The first broken promise, or null when every output is visible or recoverable. */
 async function brokenPromise(sim: Sim): Promise<string | null> {
   const rendered = await sim.render();
   expectNoOrphanToolResults(rendered);
+  const lostArgument = await argumentLost(sim, rendered, sim.projection());
+  if (lostArgument !== null) return lostArgument;
   const blockRefs = chainRefs(rendered);
   const relocated = rendered.filter((m) => m.role === "user" && String(m.content?.[0]?.text ?? "").includes("<protected-output"));
   const projection = sim.projection();
@@ -425,6 +491,8 @@ describe("nothing is lost", () => {
         ...(process.env.NOTHING_LOST_SEED ? { seed: Number(process.env.NOTHING_LOST_SEED), path: process.env.NOTHING_LOST_PATH, endOnFailure: true } : {}),
       }),
     );
+    // The sessions stub arguments too, so the check above covered them.
+    expect(stubbedArguments).toBeGreaterThan(0);
   }, 600_000);
 });
 
@@ -465,6 +533,31 @@ describe("the property sees each stale rule's archive step", () => {
       expect(await propertyFailsWith(breakArchiveStep(rule), trusting)).toBe(true);
     }, 600_000);
   }
+});
+
+// Stubbed arguments: the render checks each string against the record its ref names, so a record archived
+// without its arguments keeps them raw; an archive whose answers lose them fails the property.
+describe("the property sees the arguments' archive step", () => {
+  // Only the long strings a marker may stand for: the path and short values stay, as the other checks read them.
+  const blank = (value: unknown): unknown =>
+    typeof value === "string" ? (value.length >= 200 ? "" : value) : Array.isArray(value) ? value.map(blank) : value !== null && typeof value === "object" ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, blank(v)])) : value;
+  const blankArgs = (record: any) => ({ ...record, args: blank(record.args) });
+
+  test("calls archived without their arguments keep them raw: nothing is lost", async () => {
+    const addBatch = ToolCallIndexer.prototype.addBatch;
+    const broken = spyOn(ToolCallIndexer.prototype, "addBatch").mockImplementation(function (this: InstanceType<typeof ToolCallIndexer>, batch, ...rest) {
+      return addBatch.call(this, { ...batch, toolCalls: batch.toolCalls.map(blankArgs) }, ...rest);
+    });
+    expect(await propertyFailsWith(broken)).toBe(false);
+  }, 600_000);
+
+  test("an archive whose answers lose the arguments fails it", async () => {
+    const getRecordsForId = ToolCallIndexer.prototype.getRecordsForId;
+    const broken = spyOn(ToolCallIndexer.prototype, "getRecordsForId").mockImplementation(function (this: InstanceType<typeof ToolCallIndexer>, input) {
+      return getRecordsForId.call(this, input).map(blankArgs);
+    });
+    expect(await propertyFailsWith(broken)).toBe(true);
+  }, 600_000);
 });
 
 const RELOAD_RUNS = Math.max(1, Math.floor(RUNS / 10));

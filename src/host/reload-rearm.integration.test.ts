@@ -91,6 +91,7 @@ describe("extension load", () => {
       "session_start",
       "session_tree",
       "thinking_level_select",
+      "tool_call",
       "turn_end",
     ]);
     expect(host.tools.map((t) => t.name)).toEqual(["context_tree_query"]);

@@ -34,6 +34,7 @@ export function renderRequest(state: RenderState, messages: any[], quiet = false
     quiet ? undefined : state.diagnostics,
     { state: supersede, isProtected: protectionPredicate(state) },
     state.indexer.archiveCheck(miss),
+    config.stubArguments,
   );
 }
 

@@ -12,6 +12,7 @@ import { type RewriteCacheRule, type RewriteFigures, weighRewrite } from "../eco
 import type { CapturedBatch, CapturedToolCall } from "../types.js";
 import { isTrivialBatch } from "../summarize/flush-batches.js";
 import { measureChainRewrite, measureRewrite } from "./rewrite-figures.js";
+import { callsDoneWith } from "../arguments/stub.js";
 
 /** Within a run, the outputs of the latest tool turns stay raw: the model is likely still working with them. */
 const IN_RUN_RECENT_TURNS = 2;
@@ -41,6 +42,8 @@ export interface FlushWeighingInput {
   /** Tokens of the system prompt, when known: a first rewrite that declares the recovery tool writes it again. */
   systemTokens?: number;
   minBatchChars: number;
+  /** Argument stubs on: calls with bulky arguments are archived however small their outputs, and weighed with them. */
+  stubArguments?: boolean;
   /** Outputs stubbed with no summary (copies of archived ones, those `summaries` archives without one). */
   withoutSummary: (call: CapturedToolCall) => boolean;
   cache: CacheState;
@@ -59,14 +62,25 @@ export interface FlushWeighingInput {
 }
 
 export function weighFlushBatches(input: FlushWeighingInput): FlushDecision {
-  const stubbed = input.batches.filter((batch) => !isTrivialBatch(batch, input.minBatchChars));
+  const stubbed = input.batches.filter((batch) => !isTrivialBatch(batch, input.minBatchChars, input.stubArguments));
   if (stubbed.length === 0) return nothingToRewrite(input.cache, input.moment);
-  const measured = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary) : undefined;
+  const measured = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary, argumentsDoneOf(input)) : undefined;
   const figures = measured && input.systemTokens !== undefined ? { ...measured, systemTokens: input.systemTokens } : measured;
   const decision = decideFlush({ ...input, figures });
   if (!input.bound) return decision;
   const { ledger, kind, enter, rentOnly } = input.bound;
   return withDeferralBound(decision, ledger, kind, { items: savingsPerRequest(figures, input.main), enter, rentOnly });
+}
+
+/**
+ * Which calls' arguments the rewrite stubs too: after a reply or on a cold cache every call (the next request
+ * is a new prompt's), within a run those the render counts done with already.
+ */
+function argumentsDoneOf(input: FlushWeighingInput): (call: CapturedToolCall) => boolean {
+  if (input.stubArguments !== true) return () => false;
+  if (input.moment !== "in-run" || input.messages === undefined) return () => true;
+  const done = callsDoneWith(input.messages);
+  return (call) => done.has(call.toolCallId);
 }
 
 /**

@@ -107,3 +107,27 @@ describe("firstPendingIndex", () => {
     expect(firstPendingIndex(messages, [batch("z", 99)])).toBe(3);
   });
 });
+
+describe("measureRewrite with argument stubs", () => {
+  const content = "y".repeat(5_000);
+  const writeCall = { role: "assistant", content: [{ type: "toolCall", id: "w", name: "write", arguments: { path: "a.ts", content } }], timestamp: 10 };
+  const written = { role: "toolResult", toolCallId: "w", toolName: "write", content: [{ type: "text", text: "ok" }], isError: false, timestamp: 11 };
+  const pending: CapturedBatch = {
+    turnIndex: 0,
+    timestamp: 11,
+    assistantText: "",
+    toolCalls: [{ toolCallId: "w", toolName: "write", args: { path: "a.ts", content }, resultText: "ok", isError: false, resultTimestamp: 11 }],
+  };
+
+  test("a call whose arguments are done with adds what its markers take off, and the rewrite starts at the call", () => {
+    const without = measureRewrite([user, writeCall, written], [pending])!;
+    const withArgs = measureRewrite([user, writeCall, written], [pending], undefined, () => false, () => true)!;
+    expect(withArgs.removedTokens - without.removedTokens).toBe((5_000 - 150) / 4);
+    expect(withArgs.prefixTokens).toBe(requestChars(user) / 4);
+    expect(without.prefixTokens).toBe((requestChars(user) + requestChars(writeCall)) / 4);
+  });
+
+  test("a call not done with adds nothing", () => {
+    expect(measureRewrite([user, writeCall, written], [pending], undefined, () => false, () => false)).toEqual(measureRewrite([user, writeCall, written], [pending]));
+  });
+});

@@ -9,6 +9,7 @@ import { occKey } from "../capture/occurrence-key.js";
 import { requestChars } from "../render/message-size.js";
 import { type CapturedBatch, type CapturedToolCall, CUSTOM_TYPE_SUMMARY } from "../types.js";
 import { SUMMARY_FRAME } from "../summary-frame.js";
+import { stubbableChars } from "../arguments/fields.js";
 
 const CHARS_PER_TOKEN = 4;
 /** A stub line: the ref, the tool and a few words. */
@@ -27,13 +28,16 @@ function resultKey(message: any): string | undefined {
 
 /**
  * Undefined when none of the pending outputs is on the branch (nothing to measure). An output `isCopy`
- * accepts is stubbed as a copy of an archived one: no summary, no summarizer call.
+ * accepts is stubbed as a copy of an archived one: no summary, no summarizer call. The calls `argumentsDone`
+ * accepts have their bulky arguments become markers too (argument stubs), in the same rewrite, which then
+ * starts at their call.
  */
 export function measureRewrite(
   messages: readonly any[],
   pending: readonly CapturedBatch[],
   closing?: unknown,
   isCopy: (call: CapturedToolCall) => boolean = () => false,
+  argumentsDone: (call: CapturedToolCall) => boolean = () => false,
 ): RewriteFigures | undefined {
   const calls = new Map<string, CapturedToolCall>();
   for (const batch of pending) for (const call of batch.toolCalls) calls.set(occKey(call.toolCallId, call.resultTimestamp), call);
@@ -48,7 +52,9 @@ export function measureRewrite(
     if (!call || key === undefined) continue;
     if (first < 0) first = i;
     const chars = requestChars(messages[i]);
-    const stubbed = Math.max(0, chars - STUB_CHARS);
+    const args = argumentsDone(call) ? stubbableChars(call.toolName, call.args) : 0;
+    if (args > 0) first = Math.min(first, callIndex(messages, i));
+    const stubbed = Math.max(0, chars - STUB_CHARS) + args;
     removed += stubbed;
     const copy = isCopy(call);
     const summary = copy ? 0 : chars * SUMMARY_SHARE;
@@ -70,6 +76,12 @@ export function measureRewrite(
     savedTokensByKey: saved,
     ...reach(messages, first, closing),
   };
+}
+
+/** The assistant message whose call the result at `resultIndex` answers: the nearest one before it. */
+function callIndex(messages: readonly any[], resultIndex: number): number {
+  for (let i = resultIndex - 1; i >= 0; i--) if (messages[i]?.role === "assistant") return i;
+  return resultIndex;
 }
 
 /** Content blocks of a message as the provider counts them (a tool result or string content is one). */

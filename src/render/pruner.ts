@@ -4,6 +4,9 @@
  *  1b. supersede      an earlier read of a protected path read again later
  *                     becomes a re-read stub, once the cache allows it
  *                     (supersede.ts); only when the caller passes its state
+ *  1c. args-stub      a finished edit's or write's bulky argument strings, whose
+ *                     output phase 1 stubbed, become markers naming the ref
+ *                     (src/arguments/stub.ts); only with `stubArguments`
  *   2. error-purge    long strings in old failed tool calls' arguments become
  *                     size markers; the argument shape is kept
  *   3. chain-range    persisted chain decisions collapse closed chains
@@ -32,6 +35,7 @@ import { elementChars } from "./message-size.js";
 import { jsonArrayLength } from "./json-size.js";
 import { type ArchiveCheck, replaceSummarizedResults, type StubbedMessages, type StubIndexer } from "./stub-replace.js";
 import { applySupersede, type SupersedeState } from "./supersede.js";
+import { stubFinishedArguments } from "../arguments/stub.js";
 import type { ChainCompressionConfig, ChainCompressionEntry, ErrorPurgeConfig, LiveReclaim } from "../types.js";
 
 type Reporter = Pick<DiagnosticSink, "report">;
@@ -109,15 +113,17 @@ function runPhases(
   diagnostics: DiagnosticSink | undefined,
   supersede: SupersedeOptions | undefined,
   archive: ArchiveCheck | undefined,
+  stubArguments: boolean,
 ): RenderPass {
   const grace = lazyInGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
   const facts = new InputFacts();
   const stubbed = replaceSummarizedResults(messages, indexer, protection, grace, facts.observe, archive);
   let current = stubbed.messages;
   if (supersede) current = applySupersede(current, supersede.state, supersede.isProtected);
+  if (stubArguments) current = stubFinishedArguments(current, messages, stubbed.stubRefs, indexer);
   // Stubs and superseded reads are never errored, so an input without an errored result gives the purge nothing.
   if (errorPurge?.enabled && facts.errored) current = purgeErroredArgs(current, errorPurge);
-  // Stub-replace, supersede and error-purge keep positions; the size accounting relies on it.
+  // Stub-replace, supersede, args-stub and error-purge keep positions; the size accounting relies on it.
   const positional = current;
 
   let created: ReadonlySet<unknown> = NOTHING_CREATED;
@@ -150,8 +156,9 @@ export function pruneMessages(
   diagnostics?: DiagnosticSink,
   supersede?: SupersedeOptions,
   archive?: ArchiveCheck,
+  stubArguments = false,
 ): PruneResult {
-  const pass = runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive);
+  const pass = runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive, stubArguments);
   const current = pass.messages;
   // Every phase returns its input when it changes nothing, so this is the OR of the phases.
   if (current === messages) return { messages, pruned: false, beforeChars: 0, afterChars: 0 };
@@ -173,8 +180,9 @@ export function renderMessages(
   protection?: ProtectionConfig,
   recoveryGraceTurns = 0,
   archive?: ArchiveCheck,
+  stubArguments = false,
 ): any[] {
-  return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined, archive).messages;
+  return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined, archive, stubArguments).messages;
 }
 
 function compressChains(

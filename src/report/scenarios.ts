@@ -131,7 +131,7 @@ export function actualScenario(branch: SessionEntry[], config: ContextPruneConfi
       const messages = prefixOf(request.all);
       // While pruning was off the session sent its branch as it stood, its summary messages included.
       if (!pruned(request.entryIndex)) return stable.stable(messages);
-      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, indexer.archiveCheck()));
+      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, indexer.archiveCheck(), config.stubArguments));
     },
     summarizer: () => recordedSummarizer(branch),
   };

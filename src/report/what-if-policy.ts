@@ -105,7 +105,7 @@ export class WhatIfCostPolicy {
    * cost is a bet too.
    */
   forcedRewrite(moment: PolicyMoment, batches: CapturedBatch[], cold: boolean): void {
-    const figures = measureRewrite(moment.messages, batches.filter((batch) => !isTrivialBatch(batch, this.config.minBatchChars)));
+    const figures = measureRewrite(moment.messages, batches.filter((batch) => !isTrivialBatch(batch, this.config.minBatchChars, this.config.stubArguments)));
     if (!figures) return;
     const rule = { ...(this.policy.cacheRule ?? LONGEST_PREFIX), ttlMs: this.policy.main.ttlMs };
     this.early.push(weighRewrite(figures, this.policy.main, this.policy.summarizer, 0, cold, rule).oneTimeCost);
@@ -121,6 +121,7 @@ export class WhatIfCostPolicy {
       batches,
       messages: moment.messages,
       minBatchChars: this.config.minBatchChars,
+      stubArguments: this.config.stubArguments,
       withoutSummary: withoutSummaryOf(moment.messages, batches, this.config),
       cache: { temperature: "warm", expiresInMs: this.policy.main.ttlMs, requests: moment.requests },
       main: this.policy.main,

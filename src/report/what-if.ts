@@ -24,6 +24,7 @@ import { isProtected } from "../capture/protected.js";
 import { isRecoveryTool } from "../capture/recovery-call.js";
 import { renderMessages } from "../render/pruner.js";
 import { MAX_BUDGET_WINDOW } from "../summarize/budget.js";
+import { isTrivialBatch, withoutSummaryOf } from "../summarize/flush-batches.js";
 import { CUSTOM_TYPE_SUMMARY, type CapturedBatch, type ContextPruneConfig } from "../types.js";
 import type { ReplayRequest } from "./requests.js";
 import { StableMessages } from "./cache-sim.js";
@@ -248,13 +249,24 @@ class Simulation {
     for (const turn of this.turns) for (const result of turn.results) this.pendingChars += messageChars(result);
     const split = summarySplit(this.messages, batches, this.config);
     for (const batch of batches) {
-      if (this.config.minBatchChars > 0 && charsOf(batch) < this.config.minBatchChars) continue;
+      if (this.config.minBatchChars > 0 && charsOf(batch) < this.config.minBatchChars) {
+        if (isTrivialBatch(batch, this.config.minBatchChars, this.config.stubArguments)) continue;
+        this.archiveWithoutSummary(withoutSummaryOf(batch));
+        continue;
+      }
       // As the host's flush: what `summaries` archives without a summary is stubbed with its digest, at no summarizer cost.
       const { summarize, withoutSummary } = split(batch);
       if (summarize.toolCalls.length > 0 || withoutSummary.toolCalls.length === 0) this.summarize(summarize, charsOf(summarize), reply);
-      if (withoutSummary.toolCalls.length > 0) this.indexer.addBatch(withoutSummary, () => {});
+      if (withoutSummary.toolCalls.length > 0) this.archiveWithoutSummary(withoutSummary);
     }
     if (batches.length > 0) this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0, chains });
+  }
+
+  /** As the host's flush persists it: refs and the index line, no summary message. */
+  private archiveWithoutSummary(batch: CapturedBatch): void {
+    const refs = this.indexer.allocateSummaryRefs(batch);
+    this.indexer.addBatch(batch, () => {}, refs);
+    this.indexer.registerSummaryRefs(refs);
   }
 
   private summarize(batch: CapturedBatch, raw: number, reply: any): void {
@@ -317,7 +329,7 @@ export function whatIfScenario(
       sim.beforeRequest(request.time);
       for (const flush of sim.takeFlushes()) if (flush.chains) await sim.chains.afterFlush(sim.messages.slice(0, flush.length), flush.time);
       const input = sim.messages.slice();
-      const rendered = renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck());
+      const rendered = renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck(), config.stubArguments);
       sim.noteSent(rendered);
       return stable.stable(rendered);
     },

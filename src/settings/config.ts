@@ -218,6 +218,7 @@ function normalize(existing: Partial<ContextPruneConfig>, n: Normalizer): Contex
     flushPolicy: n.oneOf("flushPolicy", merged.flushPolicy, FLUSH_POLICIES, d.flushPolicy),
     contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure),
     cacheBreakpoint: n.bool("cacheBreakpoint", merged.cacheBreakpoint, d.cacheBreakpoint),
+    stubArguments: n.bool("stubArguments", merged.stubArguments, d.stubArguments),
     summaries: n.oneOf("summaries", merged.summaries, SUMMARIES_VALUES, d.summaries),
   };
 }

@@ -13,6 +13,7 @@ import { occKey } from "../capture/occurrence-key.js";
 import type { RetryStatus } from "./retry-ledger.js";
 import type { BatchSplit } from "./summary-choice.js";
 import { summarizeBatch, summarizeBatches } from "./summarizer.js";
+import { holdsStubbableArguments } from "../arguments/fields.js";
 import type { CapturedBatch, CapturedToolCall, FlushOptions, SummarizeResult } from "../types.js";
 
 export interface PreparedBatch {
@@ -66,11 +67,16 @@ export function classifyBatches(
   minBatchChars: number,
   retryStatus: (batch: CapturedBatch) => RetryStatus,
   split: (batch: CapturedBatch) => BatchSplit = (batch) => ({ summarize: batch, withoutSummary: { ...batch, toolCalls: [] } }),
+  stubArguments = false,
 ): PreparedBatch[] {
   return items.flatMap(({ batch, deduped }) => {
     const raw = charsOf(batch.toolCalls);
     const dedupedChars = charsOf(deduped);
     const kind = kindOf(batch, deduped, raw, minBatchChars, retryStatus);
+    // Small outputs whose calls carry bulky arguments: archived with no summary, so the arguments can be stubbed.
+    if (kind === "trivial" && stubArguments && holdsStubbableArguments(batch.toolCalls)) {
+      return [{ batch: withoutSummaryOf(batch), deduped, dedupedChars, raw, kind: "unsummarized" }];
+    }
     if (kind !== "summarize" && kind !== "archive") return [{ batch, deduped, dedupedChars, raw, kind }];
     const { summarize, withoutSummary } = split(batch);
     // The summarized part goes first: if it fails, the frontier stops before the whole batch.
@@ -182,9 +188,18 @@ function isTrivial(raw: number, calls: number, minBatchChars: number): boolean {
   return minBatchChars > 0 && raw < minBatchChars && calls > 0;
 }
 
-/** Whether a flush would leave `batch` as it is for being small (before dedup takes copies out of it). */
-export function isTrivialBatch(batch: CapturedBatch, minBatchChars: number): boolean {
-  return isTrivial(charsOf(batch.toolCalls), batch.toolCalls.length, minBatchChars);
+/**
+ * Whether a flush would leave `batch` as it is for being small (before dedup takes copies out of it); with
+ * `stubArguments`, a batch whose calls carry bulky arguments is archived however small its outputs.
+ */
+export function isTrivialBatch(batch: CapturedBatch, minBatchChars: number, stubArguments = false): boolean {
+  if (!isTrivial(charsOf(batch.toolCalls), batch.toolCalls.length, minBatchChars)) return false;
+  return !(stubArguments && holdsStubbableArguments(batch.toolCalls));
+}
+
+/** The batch with every call marked for a record archived without a summary. */
+export function withoutSummaryOf(batch: CapturedBatch): CapturedBatch {
+  return { ...batch, toolCalls: batch.toolCalls.map((call) => ({ ...call, unsummarized: true as const })) };
 }
 
 function charsOf(calls: CapturedToolCall[]): number {

@@ -133,7 +133,7 @@ async function runFlush(
     working = deduped.map((d) => d.batch);
     const now = Date.now();
     const split = batchSplitter(state, ctx);
-    const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now), split);
+    const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now), split, state.config.value.stubArguments);
     return await processBatches(state, ctx, options, delivery, prepared, attempt, barrier);
   } catch (err) {
     restoreToQueue(state, working);

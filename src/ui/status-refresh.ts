@@ -27,7 +27,7 @@ export function showStatusText(state: Pick<StatusSource, "config">, ctx: Extensi
  */
 export function showPending(state: StatusSource & { pending: readonly CapturedBatch[] }, ctx: ExtensionContext): void {
   const config = state.config.value;
-  const waiting = state.pending.filter((batch) => !isTrivialBatch(batch, config.minBatchChars)).length;
+  const waiting = state.pending.filter((batch) => !isTrivialBatch(batch, config.minBatchChars, config.stubArguments)).length;
   const counts = { ...state.diagnostics.counts(), [ARCHIVE_MISS]: state.diagnostics.archiveMisses?.() ?? 0 };
   setPruneStatusWidget(ctx, config, state.stats.getLiveReclaim(), counts, undefined, waiting);
 }

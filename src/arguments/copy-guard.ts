@@ -1,0 +1,47 @@
+/**
+ * The copy guard: a model may imitate what it sees, so a `write` or `edit` whose arguments hold a live
+ * argument marker (the exact text the render makes for an archived argument of this session) is blocked
+ * before it runs, with the way to the original. Marker-shaped text that is not a live marker (another
+ * session's, a made-up ref, a changed size) passes: a file about pi-condense may quote one. Pure.
+ */
+import { argumentMarker, markerCandidates, type MarkerCandidate } from "./marker.js";
+import { bulkyFields } from "./fields.js";
+import type { ArgsIndexer } from "./stub.js";
+
+const GUARDED_TOOLS = new Set(["write", "edit"]);
+const MAX_DEPTH = 4;
+
+/** The first live marker in a guarded call's arguments, or undefined. */
+export function copiedMarker(toolName: unknown, args: unknown, indexer: ArgsIndexer): MarkerCandidate | undefined {
+  if (typeof toolName !== "string" || !GUARDED_TOOLS.has(toolName)) return undefined;
+  for (const text of stringsOf(args, 0)) {
+    for (const candidate of markerCandidates(text)) if (isLiveMarker(candidate, indexer)) return candidate;
+  }
+  return undefined;
+}
+
+/** Whether the render would make exactly this text for the archived argument its ref and name point at. */
+export function isLiveMarker(candidate: MarkerCandidate, indexer: ArgsIndexer): boolean {
+  const record = indexer.getRecord(candidate.ref);
+  if (record === undefined) return false;
+  const field = bulkyFields(record.toolName, record.args).find((f) => f.label === candidate.field);
+  return field !== undefined && argumentMarker(field.label, field.text, candidate.ref, field.digest) === candidate.text;
+}
+
+export function copyGuardReason(toolName: string, marker: MarkerCandidate): string {
+  return (
+    `pi-condense blocked this ${toolName}: its arguments hold the marker that stands for the archived ${marker.field} of ` +
+    `${marker.ref}, not the text itself. Call context_tree_query({ toolCallIds: ["${marker.ref}"] }) for the original ` +
+    "(its Args line holds it verbatim) and send the real text."
+  );
+}
+
+function* stringsOf(value: unknown, depth: number): Generator<string> {
+  if (typeof value === "string") {
+    yield value;
+    return;
+  }
+  if (depth >= MAX_DEPTH || typeof value !== "object" || value === null) return;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  for (const item of items) yield* stringsOf(item, depth + 1);
+}

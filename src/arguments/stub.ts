@@ -1,0 +1,172 @@
+/**
+ * Phase 1c of the render pipeline: the bulky argument strings of a finished call (an edit's old and new
+ * text, a write's content, a large string of another tool; fields.ts) become markers naming the ref
+ * that gives them back (marker.ts).
+ *
+ * A call's arguments are stubbed only when all of these hold:
+ * - its output is stubbed by phase 1 in this render, under one ref, and did not fail (error purge owns
+ *   failed calls), so the arguments change only where the outputs are archived;
+ * - it is done with: a user prompt came after it, or (an edit or write) a later read, edit or write names
+ *   the same path and the call is not within the running prompt's last `RAW_TOOL_TURNS` tool turns;
+ * - the record the ref names holds that very string (compared whole): the marker never names a ref that
+ *   gives back something else. A field that fails the check stays raw.
+ *
+ * Pure: a function of the messages, phase 1's refs and the index. Untouched messages are carried by
+ * reference and a render that stubs nothing returns its input.
+ */
+import { normalizeFilePath } from "../capture/stale-outputs.js";
+import { argumentMarker } from "./marker.js";
+import { bulkyFields, callShape, fieldText, withMarkers, type BulkyField } from "./fields.js";
+import type { ToolCallRecord } from "../types.js";
+
+/** The latest tool turns of the running prompt keep their arguments, as the cost policy keeps their outputs. */
+export const RAW_TOOL_TURNS = 2;
+
+const PATH_TOOLS = new Set(["read", "edit", "write"]);
+const SHORT_REF = /^t\d+$/;
+
+/** What phase 1c reads of the index. */
+export interface ArgsIndexer {
+  getRecord(keyOrAlias: string): ToolCallRecord | undefined;
+}
+
+/** Where each assistant message stands: the prompt ended after it, or how many tool turns follow it. */
+interface Standing {
+  ended: boolean[];
+  laterToolTurns: number[];
+  /** The last assistant position whose calls name each normalized path. */
+  lastTouch: Map<string, number>;
+}
+
+const markers = new WeakMap<ToolCallRecord, Map<string, string>>();
+
+/** `messages` is the render so far and `input` pi's own array; phases 1 and 1b keep positions, so both index alike. */
+export function stubFinishedArguments(messages: any[], input: any[], stubRefs: Array<readonly string[] | undefined> | null, indexer: ArgsIndexer): any[] {
+  if (stubRefs === null) return messages;
+  const results = resultPositions(messages);
+  let standing: Standing | undefined;
+  let out: any[] | null = null;
+  for (let i = 0; i < messages.length; i++) {
+    const msg = messages[i];
+    if (msg?.role !== "assistant" || !Array.isArray(msg.content) || opensNoCalls(msg)) continue;
+    let content: any[] | null = null;
+    for (let b = 0; b < msg.content.length; b++) {
+      const block = msg.content[b];
+      if (block?.type !== "toolCall" || typeof block.id !== "string") continue;
+      const at = results.get(block);
+      if (at === undefined) continue;
+      const refs = stubRefs[at];
+      if (refs?.length !== 1 || !SHORT_REF.test(refs[0]!) || input[at]?.isError === true) continue;
+      standing ??= standingOf(messages);
+      if (!doneWith(block, i, standing)) continue;
+      const args = stubbedArgs(block, refs[0]!, indexer);
+      if (args === undefined) continue;
+      const copy: any[] = (content ??= msg.content.slice());
+      copy[b] = { ...block, arguments: args };
+    }
+    if (content === null) continue;
+    out ??= messages.slice();
+    out[i] = { ...msg, content };
+  }
+  return out ?? messages;
+}
+
+/** The ids of the calls on `messages` that are done with now (the rule above), for the cost policy's weighing. */
+export function callsDoneWith(messages: readonly any[]): Set<string> {
+  const standing = standingOf(messages as any[]);
+  const done = new Set<string>();
+  messages.forEach((msg, i) => {
+    if (msg?.role !== "assistant" || !Array.isArray(msg.content)) return;
+    for (const block of msg.content) if (block?.type === "toolCall" && typeof block.id === "string" && doneWith(block, i, standing)) done.add(block.id);
+  });
+  return done;
+}
+
+/** Each call's result position: a result answers the call with its id in the assistant message before it. */
+function resultPositions(messages: any[]): Map<object, number> {
+  const positions = new Map<object, number>();
+  const open = new Map<string, object>();
+  for (let i = 0; i < messages.length; i++) {
+    const msg = messages[i];
+    if (msg?.role === "assistant" && Array.isArray(msg.content)) {
+      open.clear();
+      for (const block of msg.content) if (block?.type === "toolCall" && typeof block.id === "string") open.set(block.id, block);
+      continue;
+    }
+    if (msg?.role !== "toolResult") {
+      open.clear();
+      continue;
+    }
+    const block = open.get(msg.toolCallId);
+    if (block === undefined) continue;
+    open.delete(msg.toolCallId);
+    positions.set(block, i);
+  }
+  return positions;
+}
+
+function standingOf(messages: any[]): Standing {
+  const ended = new Array<boolean>(messages.length).fill(false);
+  const laterToolTurns = new Array<number>(messages.length).fill(0);
+  const lastTouch = new Map<string, number>();
+  let userAfter = false;
+  let turns = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const msg = messages[i];
+    if (msg?.role === "user") userAfter = true;
+    if (msg?.role !== "assistant" || !Array.isArray(msg.content)) continue;
+    ended[i] = userAfter;
+    laterToolTurns[i] = turns;
+    let calls = false;
+    for (const block of msg.content) {
+      if (block?.type !== "toolCall") continue;
+      calls = true;
+      const path = touchedPath(block);
+      if (path !== undefined && !lastTouch.has(path)) lastTouch.set(path, i);
+    }
+    if (calls && !userAfter) turns++;
+  }
+  return { ended, laterToolTurns, lastTouch };
+}
+
+function touchedPath(block: any): string | undefined {
+  if (!PATH_TOOLS.has(block.name)) return undefined;
+  const path = block.arguments?.path;
+  return typeof path === "string" ? normalizeFilePath(path) : undefined;
+}
+
+function doneWith(block: any, position: number, standing: Standing): boolean {
+  if (standing.ended[position]) return true;
+  if (standing.laterToolTurns[position]! < RAW_TOOL_TURNS) return false;
+  const args = block.arguments;
+  if (typeof args !== "object" || args === null || callShape(block.name, args) === "other") return false;
+  return (standing.lastTouch.get(normalizeFilePath(args.path)) ?? -1) > position;
+}
+
+/** The stubbed arguments, or undefined when no field can be stubbed safely. */
+function stubbedArgs(block: any, ref: string, indexer: ArgsIndexer): Record<string, unknown> | undefined {
+  const fields = bulkyFields(block.name, block.arguments);
+  if (fields.length === 0) return undefined;
+  const record = indexer.getRecord(ref);
+  if (record === undefined || record.toolName !== block.name) return undefined;
+  const replaced: Array<{ field: BulkyField; marker: string }> = [];
+  for (const field of fields) {
+    if (fieldText(record.args, field) !== field.text) continue;
+    replaced.push({ field, marker: markerFor(record, field, ref) });
+  }
+  return replaced.length === 0 ? undefined : withMarkers(block.arguments, replaced);
+}
+
+function markerFor(record: ToolCallRecord, field: BulkyField, ref: string): string {
+  let byField = markers.get(record);
+  if (byField === undefined) markers.set(record, (byField = new Map()));
+  const key = `${ref}\u0000${field.label}`;
+  let marker = byField.get(key);
+  if (marker === undefined) byField.set(key, (marker = argumentMarker(field.label, field.text, ref, field.digest)));
+  return marker;
+}
+
+/** pi-ai leaves a turn that stopped with `error` or `aborted` out of the request. */
+function opensNoCalls(assistant: any): boolean {
+  return assistant.stopReason === "error" || assistant.stopReason === "aborted";
+}
