@@ -20,7 +20,7 @@ import { onCacheCold } from "./src/host/cold-cache.js";
 import { onBeforeProviderRequest } from "./src/host/cache-breakpoint.js";
 import { settleRunningFlush } from "./src/host/final-reply-flush.js";
 import { onAgentEnd, onBeforeAgentStart, onContext, onMessageEnd, onSessionBeforeTree, onSessionShutdown, onTurnEnd } from "./src/host/turn-handlers.js";
-import { EMPTY_METRICS_SNAPSHOT, type FlushOptions } from "./src/types.js";
+import { EMPTY_METRICS_SNAPSHOT, type FlushOptions } from "./src/summarize/flush-types.js";
 
 /** pi passes only `pi`; the integration tests pass a file layer that fails sidecar writes. */
 export default function piCondense(pi: ExtensionAPI, files?: SidecarFiles): void {

@@ -1408,88 +1408,21 @@ var DEFAULT_CONFIG = {
   summaries: "auto"
 };
 var FLUSH_POLICIES = ["cost", "classic"];
-var SUMMARIES_MODES = [
-  { value: "auto", label: "Auto" },
-  { value: "always", label: "Always" },
-  { value: "never", label: "Never" }
-];
-var SUMMARIZER_THINKING_LEVELS = [
-  { value: "default", label: "Default" },
-  { value: "off", label: "Off" },
-  { value: "minimal", label: "Minimal" },
-  { value: "low", label: "Low" },
-  { value: "medium", label: "Medium" },
-  { value: "high", label: "High" },
-  { value: "xhigh", label: "XHigh" }
-];
-var PRUNE_ON_MODES = [
-  { value: "agent-message", label: "On agent message" },
-  { value: "on-demand", label: "On demand" }
-];
-var BATCHING_MODES = [
-  { value: "turn", label: "Per turn" },
-  { value: "agent-message", label: "Per agent message" }
-];
-var MIN_BATCH_CHARS_PRESETS = [
-  { value: "0", label: "0 (disabled)" },
-  { value: "500", label: "500" },
-  { value: "1000", label: "1000 (default)" },
-  { value: "2000", label: "2000" },
-  { value: "5000", label: "5000" }
-];
-var RECOVERY_GRACE_PRESETS = [
-  { value: "0", label: "0 (disabled)" },
-  { value: "1", label: "1" },
-  { value: "3", label: "3 (default)" },
-  { value: "5", label: "5" },
-  { value: "8", label: "8" }
-];
-var SUMMARIZER_IDLE_TIMEOUT_PRESETS = [
-  { value: "0", label: "0 (disabled)" },
-  { value: "10000", label: "10s" },
-  { value: "20000", label: "20s (default)" },
-  { value: "45000", label: "45s" },
-  { value: "90000", label: "90s" }
-];
-var SUMMARIZER_MAX_TIMEOUT_PRESETS = [
-  { value: "0", label: "0 (disabled)" },
-  { value: "120000", label: "120s" },
-  { value: "180000", label: "180s (default)" },
-  { value: "300000", label: "300s" },
-  { value: "600000", label: "600s" }
-];
-var AUTO_BUDGET_PRESETS = [
-  { value: "0", label: "Off (default)" },
-  { value: "0.6", label: "60%" },
-  { value: "0.7", label: "70%" },
-  { value: "0.8", label: "80%" },
-  { value: "0.9", label: "90%" }
-];
-var ROLLING_WINDOW_PRESETS = [
-  { value: "1", label: "1" },
-  { value: "2", label: "2" },
-  { value: "3", label: "3 (default)" },
-  { value: "5", label: "5" },
-  { value: "10", label: "10" }
-];
-var PURGE_COOLDOWN_PRESETS = [
-  { value: "1", label: "1" },
-  { value: "2", label: "2 (default)" },
-  { value: "3", label: "3" },
-  { value: "5", label: "5" },
-  { value: "10", label: "10" }
-];
-var PURGE_MIN_ARG_PRESETS = [
-  { value: "100", label: "100" },
-  { value: "500", label: "500 (default)" },
-  { value: "1000", label: "1000" },
-  { value: "5000", label: "5000" }
-];
-var EMPTY_METRICS_SNAPSHOT = {
-  openCycleThinkingTokens: 0,
-  largestChainSharePct: 0,
-  frontierGapTokens: 0
-};
+var SUMMARIES_MODES = options(["auto", "Auto"], ["always", "Always"], ["never", "Never"]);
+function options(...pairs) {
+  return pairs.map(([value, label]) => ({ value, label }));
+}
+var SUMMARIZER_THINKING_LEVELS = options(["default", "Default"], ["off", "Off"], ["minimal", "Minimal"], ["low", "Low"], ["medium", "Medium"], ["high", "High"], ["xhigh", "XHigh"]);
+var PRUNE_ON_MODES = options(["agent-message", "On agent message"], ["on-demand", "On demand"]);
+var BATCHING_MODES = options(["turn", "Per turn"], ["agent-message", "Per agent message"]);
+var MIN_BATCH_CHARS_PRESETS = options(["0", "0 (disabled)"], ["500", "500"], ["1000", "1000 (default)"], ["2000", "2000"], ["5000", "5000"]);
+var RECOVERY_GRACE_PRESETS = options(["0", "0 (disabled)"], ["1", "1"], ["3", "3 (default)"], ["5", "5"], ["8", "8"]);
+var SUMMARIZER_IDLE_TIMEOUT_PRESETS = options(["0", "0 (disabled)"], ["10000", "10s"], ["20000", "20s (default)"], ["45000", "45s"], ["90000", "90s"]);
+var SUMMARIZER_MAX_TIMEOUT_PRESETS = options(["0", "0 (disabled)"], ["120000", "120s"], ["180000", "180s (default)"], ["300000", "300s"], ["600000", "600s"]);
+var AUTO_BUDGET_PRESETS = options(["0", "Off (default)"], ["0.6", "60%"], ["0.7", "70%"], ["0.8", "80%"], ["0.9", "90%"]);
+var ROLLING_WINDOW_PRESETS = options(["1", "1"], ["2", "2"], ["3", "3 (default)"], ["5", "5"], ["10", "10"]);
+var PURGE_COOLDOWN_PRESETS = options(["1", "1"], ["2", "2 (default)"], ["3", "3"], ["5", "5"], ["10", "10"]);
+var PURGE_MIN_ARG_PRESETS = options(["100", "100"], ["500", "500 (default)"], ["1000", "1000"], ["5000", "5000"]);
 
 // src/capture/recovery-call.ts
 var NOT_FOUND_NOTE = "(not found in index — may not have been summarized yet)";
@@ -12895,6 +12828,13 @@ function declareQueryTool(pi, recoverable) {
   }
   return queryToolDeclared(pi);
 }
+
+// src/summarize/flush-types.ts
+var EMPTY_METRICS_SNAPSHOT = {
+  openCycleThinkingTokens: 0,
+  largestChainSharePct: 0,
+  frontierGapTokens: 0
+};
 
 // src/summarize/flush.ts
 async function flushPending(state, ctx, options = {}) {

@@ -17,16 +17,8 @@ import {
   parseSummaryEntry,
   recordArgs,
 } from "../capture/persisted-entries.js";
-import {
-  CUSTOM_TYPE_CHAIN,
-  CUSTOM_TYPE_DEDUP_ALIAS,
-  CUSTOM_TYPE_INDEX,
-  CUSTOM_TYPE_SUMMARY,
-  QUERY_TOOL_NAME,
-  type ChainCompressionEntry,
-  type SummaryToolCallRef,
-  type ToolCallRecord,
-} from "../types.js";
+import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY, QUERY_TOOL_NAME } from "../types.js";
+import type { ChainCompressionEntry, SummaryToolCallRef, ToolCallRecord } from "../capture/records.js";
 
 export interface BranchVisitor {
   indexRecords(records: ToolCallRecord[], backfilled: boolean, refs: SummaryToolCallRef[]): void;

@@ -9,7 +9,8 @@ import { occKey, resultTimestampOf } from "./occurrence-key.js";
 import { outcomeFacts } from "../digest/outcome-facts.js";
 import { outputDigest } from "../digest/output-digest.js";
 import { recordArgs } from "./persisted-entries.js";
-import type { BatchingMode, CapturedBatch, CapturedToolCall } from "../types.js";
+import type { BatchingMode } from "../types.js";
+import type { CapturedBatch, CapturedToolCall } from "./records.js";
 
 export { imageDigest, imageMarkerDigests } from "./image-markers.js";
 /** Results per turn up to which a linear scan beats a map lookup (the crossover measured on bun: 16-24). */

@@ -9,7 +9,8 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { corruptEntryMessage, parseFrontierEntry } from "./persisted-entries.js";
-import { CUSTOM_TYPE_FRONTIER, type PruneFrontier } from "../types.js";
+import { CUSTOM_TYPE_FRONTIER } from "../types.js";
+import type { PruneFrontier } from "./records.js";
 
 export class PruneFrontierTracker {
   private current: PruneFrontier | null = null;

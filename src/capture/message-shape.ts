@@ -1,4 +1,5 @@
 /** Shape predicates over pi-ai messages shared by capture, chain detection, metrics and the turn hooks. */
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 
 export function toolCallBlocks(message: any): any[] {
   const content = message?.content;
@@ -7,7 +8,7 @@ export function toolCallBlocks(message: any): any[] {
 }
 
 /** An assistant reply without toolCall blocks: the end of a chain, the agent's final text answer. */
-export function isTextOnlyAssistant(message: any): boolean {
+export function isTextOnlyAssistant(message: any): message is AssistantMessage {
   if (message?.role !== "assistant") return false;
   return !(Array.isArray(message.content) && message.content.some((block: any) => block?.type === "toolCall"));
 }

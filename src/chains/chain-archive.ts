@@ -9,7 +9,7 @@ import { extractChainRecords } from "./chain-compressor.js";
 import { resolveRange } from "../render/chain-range-prune.js";
 import type { BackfillOptions, ToolCallIndexer } from "../archive/indexer.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
-import type { ChainRange } from "../types.js";
+import type { ChainRange } from "./chain-detector.js";
 
 export interface ChainArchiveDeps {
   indexer: Pick<ToolCallIndexer, "getIndex" | "backfillChainRecords" | "ensureShortRefs">;

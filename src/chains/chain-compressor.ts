@@ -18,13 +18,9 @@ import { bareToolCallId, occKey, parseOccKey, resultTimestampOf } from "../captu
 import { outcomeFacts } from "../digest/outcome-facts.js";
 import { recordArgs } from "../capture/persisted-entries.js";
 import { callArgsOf, isRecoveryTool, recoveredRefs, rederivableRecovery, type RecoveryCall } from "../capture/recovery-call.js";
-import {
-  CUSTOM_TYPE_CHAIN,
-  type ChainCompressionEntry,
-  type ChainRange,
-  type SummaryToolCallRef,
-  type ToolCallRecord,
-} from "../types.js";
+import { CUSTOM_TYPE_CHAIN } from "../types.js";
+import type { ChainCompressionEntry, SummaryToolCallRef, ToolCallRecord } from "../capture/records.js";
+import type { ChainRange } from "./chain-detector.js";
 
 export interface ChainCompressorIndexerDeps {
   getChainEntries(): ChainCompressionEntry[];

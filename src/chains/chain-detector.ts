@@ -7,7 +7,6 @@
  */
 import { isChainAnchorCustom, isTextOnlyAssistant } from "../capture/message-shape.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
-import type { ChainRange } from "../types.js";
 
 export { isChainAnchorCustom };
 
@@ -103,4 +102,16 @@ export function withClosingMessage(branchMessages: any[], closing: any): any[] {
   const last = branchMessages[branchMessages.length - 1];
   if (last && last.role === closing.role && last.timestamp === closing.timestamp) return branchMessages;
   return [...branchMessages, closing];
+}
+
+/** Detection-time shape of one chain; never persisted. */
+export interface ChainRange {
+  startUserTimestamp: number;
+  middleToolCallIds: string[];
+  middleOccurrenceKeys?: string[];
+  protectedToolCallIds?: string[];
+  /** null = interrupted chain. */
+  finalAssistantTimestamp: number | null;
+  /** Refs the chain's `context_tree_query` recoveries showed (added by the chain pass, `withRecoveredRefs`): the block names them. */
+  recoveredRefs?: string[];
 }

@@ -11,7 +11,7 @@ import type { ExtensionState } from "./extension-state.js";
 import { onCacheCold } from "./cold-cache.js";
 import { startColdFlush } from "./final-reply-flush.js";
 import { cacheTtlMs, costPolicyActive, noteCacheWarming, weighFlush } from "./flush-policy.js";
-import type { FlushDecisionRecord } from "../types.js";
+import type { FlushDecisionRecord } from "../economics/flush-decision.js";
 
 /** Past the provider's own expiry, so the flush never races a cache entry still alive. */
 const EXPIRY_MARGIN_MS = 1_000;

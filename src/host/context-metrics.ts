@@ -10,12 +10,13 @@ import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { isRecoveryTool } from "../capture/recovery-call.js";
 import { estimateTokens } from "../figures.js";
 import { charsOf, IMAGE_TOKEN_ESTIMATE } from "../render/message-size.js";
-import type { ChainRange, ContextMetricsSnapshot, PruneFrontier } from "../types.js";
+import type { ChainRange } from "../chains/chain-detector.js";
+import type { ContextMetricsSnapshot } from "../summarize/flush-types.js";
+import type { PruneFrontier } from "../capture/records.js";
 
 type ProtectionPredicate = (toolName: string, args: unknown) => boolean;
 
 export { charsOf, IMAGE_TOKEN_ESTIMATE };
-
 
 function assistantToolCalls(msg: any): any[] {
   return msg?.role === "assistant" ? toolCallBlocks(msg) : [];

@@ -19,7 +19,10 @@ import { flushPending } from "../summarize/flush.js";
 import { projectBranchMessages } from "../capture/batch-capture.js";
 import type { BackgroundFlush } from "./safe-points.js";
 import { compressClosedChains } from "../summarize/chain-pass.js";
-import { type CapturedBatch, CUSTOM_TYPE_SUMMARY, type FlushDecisionRecord, type FlushOptions } from "../types.js";
+import type { CapturedBatch } from "../capture/records.js";
+import { CUSTOM_TYPE_SUMMARY } from "../types.js";
+import type { FlushDecisionRecord } from "../economics/flush-decision.js";
+import type { FlushOptions } from "../summarize/flush-types.js";
 
 /** How long a command or leaving the session waits for a running flush (abandoned ones stay pending). */
 export const SETTLE_WAIT_MS = 15_000;

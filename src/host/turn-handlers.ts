@@ -24,7 +24,8 @@ import { renderRequest } from "./request-render.js";
 import { spillOversizedBatch } from "../capture/spill.js";
 import { declareQueryTool } from "../archive/query-tool-exposure.js";
 import { refreshStatus, showPending, showStatusText } from "../ui/status-refresh.js";
-import type { CapturedBatch, FlushDecisionRecord } from "../types.js";
+import type { CapturedBatch } from "../capture/records.js";
+import type { FlushDecisionRecord } from "../economics/flush-decision.js";
 
 interface TurnEndLike {
   message?: any;

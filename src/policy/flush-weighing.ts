@@ -9,7 +9,7 @@ import type { CostModel } from "../economics/cost-model.js";
 import type { DeferralKind, DeferralLedger } from "../economics/deferral-ledger.js";
 import { decideFlush, type FlushDecision, type FlushMoment, withDeferralBound } from "../economics/flush-decision.js";
 import { type RewriteCacheRule, type RewriteFigures, weighRewrite } from "../economics/rewrite-economics.js";
-import type { CapturedBatch, CapturedToolCall } from "../types.js";
+import type { CapturedBatch, CapturedToolCall } from "../capture/records.js";
 import { isTrivialBatch } from "../summarize/flush-batches.js";
 import { measureChainRewrite, measureRewrite } from "./rewrite-figures.js";
 

@@ -7,7 +7,8 @@
 import type { RewriteFigures } from "../economics/rewrite-economics.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { requestChars } from "../render/message-size.js";
-import { type CapturedBatch, type CapturedToolCall, CUSTOM_TYPE_SUMMARY } from "../types.js";
+import type { CapturedBatch, CapturedToolCall } from "../capture/records.js";
+import { CUSTOM_TYPE_SUMMARY } from "../types.js";
 import { SUMMARY_FRAME } from "../summary-frame.js";
 
 const CHARS_PER_TOKEN = 4;

@@ -8,7 +8,8 @@ import { occKey } from "../capture/occurrence-key.js";
 import { isProtected } from "../capture/protected.js";
 import { type BatchSplit, splitBatches, staleOutputsOf, summariesMode } from "../summarize/summary-choice.js";
 import type { Message } from "@earendil-works/pi-ai";
-import type { CapturedBatch, CapturedToolCall, ContextPruneConfig } from "../types.js";
+import type { CapturedBatch, CapturedToolCall } from "../capture/records.js";
+import type { ContextPruneConfig } from "../types.js";
 
 /** The split of each batch at a moment whose context is `messages`. */
 export function summarySplit(messages: readonly Message[], batches: readonly CapturedBatch[], config: ContextPruneConfig): (batch: CapturedBatch) => BatchSplit {

@@ -16,7 +16,8 @@ import { substituteBlockRefs } from "./nested-placeholders.js";
 import { bareToolCallId, occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { isHeaderSafe, parseChainEntry } from "../capture/persisted-entries.js";
 import { CHAIN_FRAME } from "../summary-frame.js";
-import { CUSTOM_TYPE_SUMMARY, type ChainCompressionEntry } from "../types.js";
+import { CUSTOM_TYPE_SUMMARY } from "../types.js";
+import type { ChainCompressionEntry } from "../capture/records.js";
 
 type BlockLookup = (blockId: string) => string | undefined;
 type Reporter = Pick<DiagnosticSink, "report">;

@@ -7,7 +7,7 @@
  * the ref its stub would name) are counted apart from the 2.9.1 kinds, whose
  * `counts()` shape is a contract.
  */
-import { CUSTOM_TYPE_DIAGNOSTIC, type DiagnosticKind } from "../types.js";
+import { CUSTOM_TYPE_DIAGNOSTIC } from "../types.js";
 
 type Counts = Record<DiagnosticKind, number>;
 
@@ -62,4 +62,11 @@ export class DiagnosticSink {
     this.seen.add(key);
     return true;
   }
+}
+
+export type DiagnosticKind = "unresolved-range" | "range-id-mismatch" | "orphan-sweep" | "backfill-empty";
+
+export interface DiagnosticEntryData {
+  kind: DiagnosticKind;
+  detail: string;
 }

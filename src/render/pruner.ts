@@ -32,7 +32,9 @@ import { elementChars } from "./message-size.js";
 import { jsonArrayLength } from "./json-size.js";
 import { type ArchiveCheck, replaceSummarizedResults, type StubbedMessages, type StubIndexer } from "./stub-replace.js";
 import { applySupersede, type SupersedeState } from "./supersede.js";
-import type { ChainCompressionConfig, ChainCompressionEntry, ErrorPurgeConfig, LiveReclaim } from "../types.js";
+import type { ChainCompressionConfig, ErrorPurgeConfig } from "../types.js";
+import type { ChainCompressionEntry } from "../capture/records.js";
+import type { LiveReclaim } from "./render-size.js";
 
 type Reporter = Pick<DiagnosticSink, "report">;
 

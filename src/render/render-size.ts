@@ -96,3 +96,13 @@ function sum(values: Float64Array): number {
   for (let i = 0; i < values.length; i++) total += values[i]!;
   return total;
 }
+
+export interface LiveReclaim {
+  beforeChars: number;
+  afterChars: number;
+  /**
+   * Tokens a request carries beyond its messages at characters ÷ 4: the system prompt and tool declarations,
+   * and the tokenizer's own difference once a response to a rewritten request reported its real size.
+   */
+  overheadTokens?: number;
+}

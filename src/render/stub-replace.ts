@@ -20,7 +20,7 @@ import { callArgsOf, isRecoveryTool, recoveredRefs, rederivableRecovery } from "
 import { recoveryStubText } from "./recovery-grace.js";
 import { DecisionMemo, type StubText } from "./stub-decisions.js";
 import { supersededStubText } from "../capture/stale-outputs.js";
-import type { SupersededBy, ToolCallRecord } from "../types.js";
+import type { SupersededBy, ToolCallRecord } from "../capture/records.js";
 
 /** The index lookups phase 1 makes (the archive's `ToolCallIndexer` provides them). */
 export interface StubIndexer {
@@ -192,7 +192,6 @@ function stubsRemain(out: any[], messages: any[]): boolean {
   return false;
 }
 
-
 /** The stub a result gets, or null when it stays raw (the recovery grace window is checked separately). */
 function stubTextFor(msg: any, key: string, indexer: StubIndexer, protection: ProtectionConfig | undefined, archive?: ArchiveCheck): StubText | null {
   const found = archivedStub(msg, key, indexer, protection, archive);
@@ -352,7 +351,6 @@ function longerThan(content: unknown, length: number): boolean {
   }
   return chars > length;
 }
-
 
 function stubMessage(msg: any, text: string): any {
   return {

@@ -16,7 +16,8 @@ import { chainItemKey, firstPendingIndex, measureRewrite, pendingKeys } from "..
 import { isTrivialBatch } from "../summarize/flush-batches.js";
 import type { CostModel } from "../economics/cost-model.js";
 import { LONGEST_PREFIX, type RewriteCacheRule, weighRewrite } from "../economics/rewrite-economics.js";
-import type { CapturedBatch, ContextPruneConfig } from "../types.js";
+import type { CapturedBatch } from "../capture/records.js";
+import type { ContextPruneConfig } from "../types.js";
 import { withoutSummaryOf } from "../policy/summary-split.js";
 
 /** The cost policy's inputs the what-if cannot read from a session: prices and the cache's lifetime. */

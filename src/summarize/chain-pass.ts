@@ -15,7 +15,8 @@ import { earliestChainStart, lowerFloor } from "../render/supersede.js";
 import { emitExternalCost } from "./stats.js";
 import { estimateTokens } from "../figures.js";
 import { summarizeRange } from "./summarizer.js";
-import type { ChainCompressionEntry, ChainRange } from "../types.js";
+import type { ChainCompressionEntry } from "../capture/records.js";
+import type { ChainRange } from "../chains/chain-detector.js";
 
 export function makeFuseRange(
   state: FlushState,

@@ -5,18 +5,11 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { estimateTokens, formatCompactCount } from "../figures.js";
+import type { LiveReclaim } from "../render/render-size.js";
 import { corruptEntryMessage, parseStatsEntry, parseSummarizerCacheEntry } from "../capture/persisted-entries.js";
-import {
-  CUSTOM_TYPE_STATS,
-  CUSTOM_TYPE_SUMMARIZER_CACHE,
-  EXTERNAL_COST_CHANNEL,
-  EXTERNAL_COST_SOURCE,
-  type ExternalCostUpdate,
-  type LiveReclaim,
-  type SummarizeResult,
-  type SummarizerCacheTokens,
-  type SummarizerStats,
-} from "../types.js";
+import { CUSTOM_TYPE_STATS, CUSTOM_TYPE_SUMMARIZER_CACHE, EXTERNAL_COST_CHANNEL, EXTERNAL_COST_SOURCE } from "../types.js";
+import type { SummarizeResult } from "./summarizer.js";
+import type { SummarizerCacheTokens, SummarizerStats } from "../capture/records.js";
 
 type Usage = SummarizeResult["usage"];
 
@@ -100,7 +93,6 @@ export class StatsAccumulator {
     this.sentChars = undefined;
     return true;
   }
-
 
   /** The overhead rides along only when there is one, so a reclaim without it keeps 2.9.1's shape. */
   getLiveReclaim(): LiveReclaim | undefined {
@@ -196,3 +188,11 @@ export function emitExternalCost(pi: ExtensionAPI, accumulator: StatsAccumulator
   };
   pi.events.emit(EXTERNAL_COST_CHANNEL, payload);
 }
+
+export interface ExternalCostUpdate {
+  source: string;
+  totalCost: number;
+  inputTokens?: number;
+  outputTokens?: number;
+}
+

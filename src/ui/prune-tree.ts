@@ -4,7 +4,7 @@
  * (the user's prompt, or another extension's message), with its tool calls as leaves.
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import type { ToolCallRecord } from "../types.js";
+import type { ToolCallRecord } from "../capture/records.js";
 import type { ToolCallIndexer } from "../archive/indexer.js";
 import { isPrunerCustomType } from "../capture/message-shape.js";
 import { occKey } from "../capture/occurrence-key.js";
