@@ -74,23 +74,45 @@ function copyImage(block) {
 }
 
 // src/capture/message-shape.ts
+function roleOf(message) {
+  return message !== null && typeof message === "object" ? message.role : undefined;
+}
+function isAssistant(message) {
+  return roleOf(message) === "assistant";
+}
+function isToolResult(message) {
+  return roleOf(message) === "toolResult";
+}
+function isUser(message) {
+  return roleOf(message) === "user";
+}
+function isCustom(message) {
+  return roleOf(message) === "custom";
+}
+function isToolCall(block) {
+  return block !== null && typeof block === "object" && block.type === "toolCall";
+}
+function isTextBlock(block) {
+  return block !== null && typeof block === "object" && block.type === "text";
+}
+function contentBlocks(message) {
+  const content = message !== null && typeof message === "object" ? message.content : undefined;
+  return Array.isArray(content) ? content : [];
+}
 function toolCallBlocks(message) {
-  const content = message?.content;
-  if (!Array.isArray(content))
-    return [];
-  return content.filter((block) => block?.type === "toolCall");
+  return contentBlocks(message).filter(isToolCall);
 }
 function isTextOnlyAssistant(message) {
-  if (message?.role !== "assistant")
+  if (!isAssistant(message))
     return false;
-  return !(Array.isArray(message.content) && message.content.some((block) => block?.type === "toolCall"));
+  return !contentBlocks(message).some(isToolCall);
 }
 function isPrunerCustomType(customType) {
   const type = typeof customType === "string" ? customType : "";
   return type.startsWith("context-prune-") || type.startsWith("pi-condense");
 }
 function isChainAnchorCustom(msg) {
-  return msg?.role === "custom" && !isPrunerCustomType(msg.customType);
+  return isCustom(msg) && !isPrunerCustomType(msg.customType);
 }
 
 // src/capture/occurrence-key.ts
@@ -1453,16 +1475,18 @@ function recoveryCallOf(args) {
   return call;
 }
 function callArgsOf(block) {
-  return block?.input ?? block?.args ?? block?.arguments;
+  const call = block;
+  return call?.input ?? call?.args ?? call?.arguments;
 }
 function rederivableRecovery(result, args) {
-  if (!isRecoveryTool(result?.toolName) || result.isError === true)
+  const message = result;
+  if (!isRecoveryTool(message?.toolName) || message.isError === true)
     return null;
   const call = recoveryCallOf(args);
-  if (call === null || !Array.isArray(result.content))
+  if (call === null || !Array.isArray(message.content))
     return null;
-  for (const block of result.content) {
-    if (block?.type === "text" && typeof block.text === "string" && block.text.includes(NOT_FOUND_NOTE))
+  for (const block of message.content) {
+    if (isTextBlock(block) && typeof block.text === "string" && block.text.includes(NOT_FOUND_NOTE))
       return null;
   }
   return call;
@@ -2263,9 +2287,9 @@ function inGraceRecoveryToolCallIds(messages, graceTurns) {
   const recoveries = [];
   let users = 0;
   for (const msg of messages) {
-    if (msg?.role === "user")
+    if (isUser(msg))
       users += 1;
-    else if (msg?.role === "toolResult" && msg.toolName === QUERY_TOOL_NAME && typeof msg.toolCallId === "string") {
+    else if (isToolResult(msg) && msg.toolName === QUERY_TOOL_NAME && typeof msg.toolCallId === "string") {
       recoveries.push({ msg, usersBefore: users });
     }
   }
@@ -2335,17 +2359,16 @@ function findSuperseded(messages, isProtected) {
   const lastReadOf = new Map;
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
-    const role = msg?.role;
-    if (role === "assistant" && Array.isArray(msg.content)) {
+    if (isAssistant(msg) && Array.isArray(msg.content)) {
       open.clear();
       if (opensNoCalls(msg))
         continue;
       for (const block of msg.content)
-        if (block?.type === "toolCall")
+        if (isToolCall(block))
           open.set(block.id, block);
       continue;
     }
-    if (role !== "toolResult") {
+    if (!isToolResult(msg)) {
       open.clear();
       continue;
     }
@@ -2367,7 +2390,7 @@ function opensNoCalls(assistant) {
   return assistant.stopReason === "error" || assistant.stopReason === "aborted";
 }
 function protectedPath(block, isProtected) {
-  const args = block.input ?? block.args ?? block.arguments ?? {};
+  const args = callArgsOf(block) ?? {};
   const path = typeof args === "object" && args !== null ? args.path : undefined;
   if (typeof path !== "string" || !isProtected(block.name, args))
     return;
@@ -6440,7 +6463,8 @@ function imageCount(msg) {
       images++;
   return images;
 }
-function withoutImageData(msg) {
+function withoutImageData(value) {
+  const msg = value;
   const content = msg.content;
   return { ...msg, content: content.map((block) => isImage(block) ? IMAGE_STANDIN : block) };
 }
@@ -8181,7 +8205,7 @@ function purgeErroredArgs(messages, config) {
   let out = null;
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
-    if (msg?.role !== "assistant" || !Array.isArray(msg.content))
+    if (!isAssistant(msg) || !Array.isArray(msg.content))
       continue;
     const content = purgeBlocks(msg.content, errorTurns, currentTurn, config);
     if (content === msg.content)
@@ -8195,9 +8219,9 @@ function erroredCallTurns(messages) {
   const errorTurns = new Map;
   let turn = 0;
   for (const msg of messages) {
-    if (msg?.role === "assistant")
+    if (isAssistant(msg))
       turn++;
-    else if (msg?.role === "toolResult" && msg.isError === true)
+    else if (isToolResult(msg) && msg.isError === true)
       errorTurns.set(msg.toolCallId, turn);
   }
   return { errorTurns, currentTurn: turn };
@@ -8206,7 +8230,7 @@ function purgeBlocks(content, errorTurns, currentTurn, config) {
   let out = null;
   for (let j = 0;j < content.length; j++) {
     const block = content[j];
-    if (block?.type !== "toolCall" || !("arguments" in block))
+    if (!isToolCall(block) || !("arguments" in block))
       continue;
     const errorTurn = errorTurns.get(block.id);
     if (errorTurn === undefined || !(currentTurn - errorTurn >= config.cooldownTurns))
@@ -8332,10 +8356,9 @@ class OrphanCheck {
   }
 }
 function admits(open, msg) {
-  const role = msg?.role;
-  if (role === "assistant")
+  if (isAssistant(msg))
     open.openFrom(msg);
-  else if (role === "toolResult")
+  else if (isToolResult(msg))
     return open.consume(msg.toolCallId);
   else
     open.clear();
@@ -8349,11 +8372,10 @@ class OpenCalls {
   many = null;
   openFrom(assistant) {
     this.clear();
-    const content = assistant.content;
-    if (!Array.isArray(content) || opensNoCalls2(assistant))
+    if (opensNoCalls2(assistant))
       return;
-    for (const block of content) {
-      if (block?.type !== "toolCall")
+    for (const block of contentBlocks(assistant)) {
+      if (!isToolCall(block))
         continue;
       if (this.many !== null)
         this.many.add(block.id);
@@ -9893,7 +9915,7 @@ function measureRewrite(messages, pending, closing, isCopy = () => false) {
     ...reach(messages, first, closing)
   };
 }
-function contentBlocks(message) {
+function contentBlocks2(message) {
   if (message?.role === "toolResult")
     return 1;
   return Array.isArray(message?.content) ? Math.max(1, message.content.length) : 1;
@@ -9902,9 +9924,9 @@ function reach(messages, first, closing) {
   let prefix = 0;
   for (let i = 0;i < first; i++)
     prefix += requestChars(messages[i]);
-  let blocks = closing === undefined ? 0 : contentBlocks(closing);
+  let blocks = closing === undefined ? 0 : contentBlocks2(closing);
   for (let i = first;i < messages.length; i++)
-    blocks += contentBlocks(messages[i]);
+    blocks += contentBlocks2(messages[i]);
   return { prefixTokens: prefix / CHARS_PER_TOKEN, suffixBlocks: blocks };
 }
 function viewChars(message, stubbed) {
