@@ -73,6 +73,68 @@ function copyImage(block) {
   return { type: "image", data: block.data, mimeType: block.mimeType };
 }
 
+// src/types.ts
+var CUSTOM_TYPE_SUMMARY = "context-prune-summary";
+var CUSTOM_TYPE_INDEX = "context-prune-index";
+var CUSTOM_TYPE_STATS = "context-prune-stats";
+var CUSTOM_TYPE_FRONTIER = "context-prune-frontier";
+var CUSTOM_TYPE_DEDUP_ALIAS = "context-prune-dedup-alias";
+var CUSTOM_TYPE_CHAIN = "context-prune-chain";
+var CUSTOM_TYPE_DIAGNOSTIC = "context-prune-diagnostic";
+var CUSTOM_TYPE_FLUSH_METRICS = "context-prune-flush-metrics";
+var CUSTOM_TYPE_SUMMARIZER_CACHE = "context-prune-summarizer-cache";
+var CUSTOM_TYPE_TOGGLE = "context-prune-toggle";
+var CUSTOM_TYPE_REPORT = "context-prune-report";
+var QUERY_TOOL_NAME = "context_tree_query";
+var EXTERNAL_COST_CHANNEL = "cost:external";
+var EXTERNAL_COST_SOURCE = "pi-condense";
+var STATUS_WIDGET_ID = "context-prune";
+var PROGRESS_WIDGET_ID = "context-prune-progress";
+var DEFAULT_CONFIG = {
+  enabled: false,
+  showPruneStatusLine: true,
+  summarizerModel: "default",
+  summarizerThinking: "default",
+  pruneOn: "agent-message",
+  batchingMode: "turn",
+  quietOversizedSkips: false,
+  minBatchChars: 1000,
+  recoveryGraceTurns: 3,
+  summarizerIdleTimeoutMs: 20000,
+  summarizerMaxTimeoutMs: 180000,
+  protectedTools: [],
+  protectedPaths: ["**/skills/**/*.md", "**/gauntlet-overrides.md"],
+  chainCompression: { enabled: true, rollingWindow: 3, stripFinalAssistantThinking: true, fuseRangeSummary: true },
+  purgeErrors: { enabled: true, cooldownTurns: 2, minArgChars: 500 },
+  dedupByContentHash: true,
+  autoBudgetThreshold: null,
+  spillThreshold: 65536,
+  spillPreviewBytes: 2048,
+  budgetTurnDelta: null,
+  frontierGapThresholdTokens: null,
+  maxImagesPerRequest: null,
+  flushPolicy: "cost",
+  contextPressure: 0.6,
+  cacheBreakpoint: true,
+  summaries: "auto"
+};
+var FLUSH_POLICIES = ["cost", "classic"];
+var SUMMARIES_MODES = options(["auto", "Auto"], ["always", "Always"], ["never", "Never"]);
+function options(...pairs) {
+  return pairs.map(([value, label]) => ({ value, label }));
+}
+var SUMMARIZER_THINKING_LEVELS = options(["default", "Default"], ["off", "Off"], ["minimal", "Minimal"], ["low", "Low"], ["medium", "Medium"], ["high", "High"], ["xhigh", "XHigh"]);
+var PRUNE_ON_MODES = options(["agent-message", "On agent message"], ["on-demand", "On demand"]);
+var BATCHING_MODES = options(["turn", "Per turn"], ["agent-message", "Per agent message"]);
+var MIN_BATCH_CHARS_PRESETS = options(["0", "0 (disabled)"], ["500", "500"], ["1000", "1000 (default)"], ["2000", "2000"], ["5000", "5000"]);
+var RECOVERY_GRACE_PRESETS = options(["0", "0 (disabled)"], ["1", "1"], ["3", "3 (default)"], ["5", "5"], ["8", "8"]);
+var SUMMARIZER_IDLE_TIMEOUT_PRESETS = options(["0", "0 (disabled)"], ["10000", "10s"], ["20000", "20s (default)"], ["45000", "45s"], ["90000", "90s"]);
+var SUMMARIZER_MAX_TIMEOUT_PRESETS = options(["0", "0 (disabled)"], ["120000", "120s"], ["180000", "180s (default)"], ["300000", "300s"], ["600000", "600s"]);
+var AUTO_BUDGET_PRESETS = options(["0", "Off (default)"], ["0.6", "60%"], ["0.7", "70%"], ["0.8", "80%"], ["0.9", "90%"]);
+var ROLLING_WINDOW_PRESETS = options(["1", "1"], ["2", "2"], ["3", "3 (default)"], ["5", "5"], ["10", "10"]);
+var PURGE_COOLDOWN_PRESETS = options(["1", "1"], ["2", "2 (default)"], ["3", "3"], ["5", "5"], ["10", "10"]);
+var PURGE_MIN_ARG_PRESETS = options(["100", "100"], ["500", "500 (default)"], ["1000", "1000"], ["5000", "5000"]);
+
 // src/capture/message-shape.ts
 function roleOf(message) {
   return message !== null && typeof message === "object" ? message.role : undefined;
@@ -98,6 +160,9 @@ function isTextBlock(block) {
 function contentBlocks(message) {
   const content = message !== null && typeof message === "object" ? message.content : undefined;
   return Array.isArray(content) ? content : [];
+}
+function isRecoveryCallBlock(block) {
+  return isToolCall(block) && block.name === QUERY_TOOL_NAME;
 }
 function toolCallBlocks(message) {
   return contentBlocks(message).filter(isToolCall);
@@ -1384,68 +1449,6 @@ function entryTime(value) {
   return typeof value === "string" || typeof value === "number" ? new Date(value).getTime() : Number.NaN;
 }
 
-// src/types.ts
-var CUSTOM_TYPE_SUMMARY = "context-prune-summary";
-var CUSTOM_TYPE_INDEX = "context-prune-index";
-var CUSTOM_TYPE_STATS = "context-prune-stats";
-var CUSTOM_TYPE_FRONTIER = "context-prune-frontier";
-var CUSTOM_TYPE_DEDUP_ALIAS = "context-prune-dedup-alias";
-var CUSTOM_TYPE_CHAIN = "context-prune-chain";
-var CUSTOM_TYPE_DIAGNOSTIC = "context-prune-diagnostic";
-var CUSTOM_TYPE_FLUSH_METRICS = "context-prune-flush-metrics";
-var CUSTOM_TYPE_SUMMARIZER_CACHE = "context-prune-summarizer-cache";
-var CUSTOM_TYPE_TOGGLE = "context-prune-toggle";
-var CUSTOM_TYPE_REPORT = "context-prune-report";
-var QUERY_TOOL_NAME = "context_tree_query";
-var EXTERNAL_COST_CHANNEL = "cost:external";
-var EXTERNAL_COST_SOURCE = "pi-condense";
-var STATUS_WIDGET_ID = "context-prune";
-var PROGRESS_WIDGET_ID = "context-prune-progress";
-var DEFAULT_CONFIG = {
-  enabled: false,
-  showPruneStatusLine: true,
-  summarizerModel: "default",
-  summarizerThinking: "default",
-  pruneOn: "agent-message",
-  batchingMode: "turn",
-  quietOversizedSkips: false,
-  minBatchChars: 1000,
-  recoveryGraceTurns: 3,
-  summarizerIdleTimeoutMs: 20000,
-  summarizerMaxTimeoutMs: 180000,
-  protectedTools: [],
-  protectedPaths: ["**/skills/**/*.md", "**/gauntlet-overrides.md"],
-  chainCompression: { enabled: true, rollingWindow: 3, stripFinalAssistantThinking: true, fuseRangeSummary: true },
-  purgeErrors: { enabled: true, cooldownTurns: 2, minArgChars: 500 },
-  dedupByContentHash: true,
-  autoBudgetThreshold: null,
-  spillThreshold: 65536,
-  spillPreviewBytes: 2048,
-  budgetTurnDelta: null,
-  frontierGapThresholdTokens: null,
-  maxImagesPerRequest: null,
-  flushPolicy: "cost",
-  contextPressure: 0.6,
-  cacheBreakpoint: true,
-  summaries: "auto"
-};
-var FLUSH_POLICIES = ["cost", "classic"];
-var SUMMARIES_MODES = options(["auto", "Auto"], ["always", "Always"], ["never", "Never"]);
-function options(...pairs) {
-  return pairs.map(([value, label]) => ({ value, label }));
-}
-var SUMMARIZER_THINKING_LEVELS = options(["default", "Default"], ["off", "Off"], ["minimal", "Minimal"], ["low", "Low"], ["medium", "Medium"], ["high", "High"], ["xhigh", "XHigh"]);
-var PRUNE_ON_MODES = options(["agent-message", "On agent message"], ["on-demand", "On demand"]);
-var BATCHING_MODES = options(["turn", "Per turn"], ["agent-message", "Per agent message"]);
-var MIN_BATCH_CHARS_PRESETS = options(["0", "0 (disabled)"], ["500", "500"], ["1000", "1000 (default)"], ["2000", "2000"], ["5000", "5000"]);
-var RECOVERY_GRACE_PRESETS = options(["0", "0 (disabled)"], ["1", "1"], ["3", "3 (default)"], ["5", "5"], ["8", "8"]);
-var SUMMARIZER_IDLE_TIMEOUT_PRESETS = options(["0", "0 (disabled)"], ["10000", "10s"], ["20000", "20s (default)"], ["45000", "45s"], ["90000", "90s"]);
-var SUMMARIZER_MAX_TIMEOUT_PRESETS = options(["0", "0 (disabled)"], ["120000", "120s"], ["180000", "180s (default)"], ["300000", "300s"], ["600000", "600s"]);
-var AUTO_BUDGET_PRESETS = options(["0", "Off (default)"], ["0.6", "60%"], ["0.7", "70%"], ["0.8", "80%"], ["0.9", "90%"]);
-var ROLLING_WINDOW_PRESETS = options(["1", "1"], ["2", "2"], ["3", "3 (default)"], ["5", "5"], ["10", "10"]);
-var PURGE_COOLDOWN_PRESETS = options(["1", "1"], ["2", "2 (default)"], ["3", "3"], ["5", "5"], ["10", "10"]);
-var PURGE_MIN_ARG_PRESETS = options(["100", "100"], ["500", "500 (default)"], ["1000", "1000"], ["5000", "5000"]);
-
 // src/capture/recovery-call.ts
 var NOT_FOUND_NOTE = "(not found in index — may not have been summarized yet)";
 var PLAIN_REF = /^[^\s"'<>,`\\]{1,200}$/;
@@ -1528,13 +1531,14 @@ function unframedSummary(text) {
 var SYNTHETIC_PREFIX = "<compressed-chain ";
 var SYNTHETIC_ID = /^<compressed-chain id="([^"]*)"/;
 function isPerBatchSummaryMessage(msg) {
-  return msg?.role === "custom" && msg.customType === CUSTOM_TYPE_SUMMARY;
+  return isCustom(msg) && msg.customType === CUSTOM_TYPE_SUMMARY;
 }
 function perBatchSummaryOverlapsDropped(msg, droppedOccKeys, droppedBareIds) {
   const refs = msg?.details?.toolCallRefs;
   if (!Array.isArray(refs))
     return false;
-  return refs.some((ref) => {
+  return refs.some((value) => {
+    const ref = value;
     if (typeof ref?.toolCallId !== "string")
       return false;
     const ts = resultTimestampOf(ref.resultTimestamp);
@@ -1625,7 +1629,7 @@ function indexBoundaries(messages, entries) {
   }
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
-    const role = msg?.role;
+    const role = roleOf(msg);
     const map = role === "assistant" ? assistants : role === "user" || isChainAnchorCustom(msg) ? anchors : null;
     const seen = map?.get(msg.timestamp);
     if (seen === undefined)
@@ -1688,7 +1692,7 @@ function collectDrops(messages, accepted, diagnostics, guard) {
     for (let i = range.startIndex + 1;i < range.endIndex; i++) {
       drops.zone[i] |= INTERIOR;
       const msg = messages[i];
-      if (msg?.role === "toolResult") {
+      if (isToolResult(msg)) {
         const id = msg.toolCallId;
         if (typeof id !== "string")
           continue;
@@ -1704,7 +1708,7 @@ function collectDrops(messages, accepted, diagnostics, guard) {
           if (named === undefined || !named.every((ref) => headerRefs.has(ref)))
             relocated.push(relocatedOutput(msg));
         }
-      } else if (msg?.role === "assistant" && Array.isArray(msg.content)) {
+      } else if (isAssistant(msg) && Array.isArray(msg.content)) {
         for (const block of msg.content) {
           if (block?.type !== "toolCall" || typeof block.id !== "string")
             continue;
@@ -1739,7 +1743,7 @@ function reportIdMismatch(entry, actual, diagnostics) {
 function presentSyntheticIds(messages) {
   const ids = new Set;
   for (const msg of messages) {
-    if (msg?.role !== "user" || !Array.isArray(msg.content))
+    if (!isUser(msg) || !Array.isArray(msg.content))
       continue;
     const text = msg.content[0]?.text;
     if (typeof text !== "string" || !text.startsWith(SYNTHETIC_PREFIX))
@@ -1758,7 +1762,7 @@ function emit(messages, accepted, drops, synthetics, stripFinalThinking) {
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
     const summary = isPerBatchSummaryMessage(msg);
-    const droppable = msg?.role === "assistant" || msg?.role === "toolResult" || summary;
+    const droppable = isAssistant(msg) || isToolResult(msg) || summary;
     if ((drops.zone[i] & INTERIOR) !== 0 && droppable)
       continue;
     if (summary && perBatchSummaryOverlapsDropped(msg, drops.droppedOccKeys, drops.droppedBareIds))
@@ -8879,9 +8883,8 @@ function replaceSummarizedResults(messages, indexer, protection, grace, observe,
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
     observe?.(msg);
-    const role = msg?.role;
-    if (role !== "toolResult") {
-      recoveries.pass(i, role);
+    if (!isToolResult(msg)) {
+      recoveries.pass(i, roleOf(msg));
       continue;
     }
     if (typeof msg.toolCallId !== "string")
@@ -9080,7 +9083,7 @@ class RecoveryStubs {
     if (inGrace(msg, grace))
       return null;
     if (this.totalUsers < 0)
-      this.totalUsers = this.messages.reduce((n, m) => m?.role === "user" ? n + 1 : n, 0);
+      this.totalUsers = this.messages.reduce((n, m) => isUser(m) ? n + 1 : n, 0);
     if (this.totalUsers <= this.users)
       return null;
     const block = this.callBlock(msg.toolCallId);
@@ -9105,12 +9108,9 @@ class RecoveryStubs {
     if (this.callsOpener !== this.opener) {
       this.callsOpener = this.opener;
       this.calls = new Map;
-      const content = this.messages[this.opener].content;
-      if (Array.isArray(content)) {
-        for (const block of content) {
-          if (block?.type === "toolCall" && isRecoveryTool(block.name) && !this.calls.has(block.id))
-            this.calls.set(block.id, block);
-        }
+      for (const block of contentBlocks(this.messages[this.opener])) {
+        if (isRecoveryCallBlock(block) && !this.calls.has(block.id))
+          this.calls.set(block.id, block);
       }
     }
     return this.calls?.get(id);
@@ -9262,7 +9262,7 @@ class InputFacts {
   errored = false;
   observe = (msg) => {
     this.orphans.observe(msg);
-    if (msg?.role === "toolResult" && msg.isError === true)
+    if (isToolResult(msg) && msg.isError === true)
       this.errored = true;
   };
 }

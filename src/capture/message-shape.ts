@@ -6,6 +6,7 @@
  */
 import type { AssistantMessage, ImageContent, TextContent, ToolCall, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
 import type { ContextEvent } from "@earendil-works/pi-coding-agent";
+import { QUERY_TOOL_NAME } from "../types.js";
 
 /** A message as pi hands it to an extension: pi-ai's messages and pi's own kinds (custom, summaries, bash). */
 export type AgentMessage = ContextEvent["messages"][number];
@@ -49,6 +50,11 @@ export function isTextBlock(block: unknown): block is TextContent {
 export function contentBlocks(message: unknown): readonly unknown[] {
   const content = message !== null && typeof message === "object" ? (message as { content?: unknown }).content : undefined;
   return Array.isArray(content) ? content : [];
+}
+
+/** A toolCall block of the recovery tool (`context_tree_query`). */
+export function isRecoveryCallBlock(block: unknown): block is ToolCall {
+  return isToolCall(block) && block.name === QUERY_TOOL_NAME;
 }
 
 export function toolCallBlocks(message: unknown): ToolCall[] {

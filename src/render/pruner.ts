@@ -20,6 +20,7 @@
  * without serializing anything, so the provider's prompt cache keeps hitting.
  * A pruning render reports exact before/after sizes (render-size.ts).
  */
+import { isToolResult } from "../capture/message-shape.js";
 import { createHash } from "node:crypto";
 import { compressChainRanges, type DropGuard, NOTHING_CREATED, type ChainRangeResult } from "./chain-range-prune.js";
 import type { DiagnosticSink } from "./diagnostics.js";
@@ -53,6 +54,7 @@ export interface SupersedeOptions {
 }
 
 export interface PruneResult {
+  /** Loose as 2.9.1's callers read it: the input's own messages and the ones the phases made. */
   messages: any[];
   pruned: boolean;
   beforeChars: number;
@@ -74,17 +76,17 @@ export function requestSizesOf(result: PruneResult): LiveReclaim | undefined {
  * Length of the JSON text of the array, everything serialized counted (thinking and arguments included),
  * except that each image costs a flat 6,400 chars instead of its base64 length.
  */
-export function sizeMessages(messages: any[]): number {
+export function sizeMessages(messages: readonly unknown[]): number {
   let elements = 0;
   for (const msg of messages) elements += elementChars(msg);
   return jsonArrayLength(elements, messages.length);
 }
 
 interface RenderPass {
-  messages: any[];
+  messages: unknown[];
   stubbed: StubbedMessages;
   /** The output of the index-preserving phases, before chain compression and the sweep. */
-  positional: any[];
+  positional: unknown[];
   created: ReadonlySet<unknown>;
 }
 
@@ -93,16 +95,16 @@ class InputFacts {
   readonly orphans = new OrphanCheck();
   errored = false;
 
-  readonly observe = (msg: any): void => {
+  readonly observe = (msg: unknown): void => {
     this.orphans.observe(msg);
-    if (msg?.role === "toolResult" && msg.isError === true) this.errored = true;
+    if (isToolResult(msg) && msg.isError === true) this.errored = true;
   };
 }
 
-const NOTHING_SWEPT: { messages: any[]; sweptIds: string[] } = { messages: [], sweptIds: [] };
+const NOTHING_SWEPT: { messages: unknown[]; sweptIds: string[] } = { messages: [], sweptIds: [] };
 
 function runPhases(
-  messages: any[],
+  messages: unknown[],
   indexer: RenderIndexer,
   chainCompression: ChainCompressionConfig | undefined,
   errorPurge: ErrorPurgeConfig | undefined,
@@ -115,7 +117,7 @@ function runPhases(
   const grace = lazyInGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
   const facts = new InputFacts();
   const stubbed = replaceSummarizedResults(messages, indexer, protection, grace, facts.observe, archive);
-  let current = stubbed.messages;
+  let current: unknown[] = stubbed.messages;
   if (supersede) current = applySupersede(current, supersede.state, supersede.isProtected);
   // Stubs and superseded reads are never errored, so an input without an errored result gives the purge nothing.
   if (errorPurge?.enabled && facts.errored) current = purgeErroredArgs(current, errorPurge);
@@ -143,7 +145,7 @@ function runPhases(
 }
 
 export function pruneMessages(
-  messages: any[],
+  messages: unknown[],
   indexer: RenderIndexer,
   chainCompression?: ChainCompressionConfig,
   errorPurge?: ErrorPurgeConfig,
@@ -168,19 +170,19 @@ export function pruneMessages(
  * offline replay (src/report/) that renders thousands of requests and measures only what changed.
  */
 export function renderMessages(
-  messages: any[],
+  messages: unknown[],
   indexer: RenderIndexer,
   chainCompression?: ChainCompressionConfig,
   errorPurge?: ErrorPurgeConfig,
   protection?: ProtectionConfig,
   recoveryGraceTurns = 0,
   archive?: ArchiveCheck,
-): any[] {
+): unknown[] {
   return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined, archive).messages;
 }
 
 function compressChains(
-  input: any[],
+  input: unknown[],
   idx: RenderIndexer,
   chainCompression: ChainCompressionConfig,
   diagnostics: DiagnosticSink | undefined,
