@@ -1,77 +1,5 @@
 // src/capture/image-markers.ts
 import { createHash } from "node:crypto";
-var MARKER_DIGEST = /\[image returned: [^\]\n]* sha256:([0-9a-f]{8})\]/g;
-var MARKER_BREAKING = /[\]\r\n]/g;
-function imageDigest(data) {
-  return createHash("sha256").update(data, "utf8").digest("hex").slice(0, 8);
-}
-function isImageBlock(block) {
-  const b = block;
-  return b?.type === "image" && typeof b.data === "string";
-}
-function imageMarker(block) {
-  const mimeType = typeof block.mimeType === "string" ? block.mimeType.replace(MARKER_BREAKING, "_") : "unknown";
-  return `[image returned: ${mimeType} sha256:${imageDigest(block.data)}]`;
-}
-function imageMarkerLines(content) {
-  if (!Array.isArray(content))
-    return [];
-  const markers = [];
-  for (const block of content)
-    if (isImageBlock(block))
-      markers.push(imageMarker(block));
-  return markers;
-}
-var MARKER_LINE = /^\[image returned: [^\]\n]* sha256:[0-9a-f]{8}\]$/;
-function withoutLeadingMarkers(text) {
-  const lines = text.split(`
-`);
-  let first = 0;
-  while (first < lines.length && MARKER_LINE.test(lines[first]))
-    first++;
-  return first === 0 ? text : lines.slice(first).join(`
-`);
-}
-function imageMarkerDigests(text) {
-  if (typeof text !== "string")
-    return [];
-  return Array.from(text.matchAll(MARKER_DIGEST), (match) => match[1]);
-}
-function imageBlocksOf(content) {
-  if (!Array.isArray(content))
-    return [];
-  return content.filter(isImageBlock).map(copyImage);
-}
-function toolResultImagesByDigest(branch) {
-  const images = new Map;
-  if (!Array.isArray(branch))
-    return images;
-  for (const entry of branch) {
-    const message = entry?.type === "message" ? entry.message : undefined;
-    if (message?.role !== "toolResult" || !Array.isArray(message.content))
-      continue;
-    for (const block of message.content) {
-      if (!isImageBlock(block))
-        continue;
-      const digest = imageDigest(block.data);
-      if (!images.has(digest))
-        images.set(digest, block);
-    }
-  }
-  return images;
-}
-function imagesForMarkers(text, images) {
-  const found = [];
-  for (const digest of imageMarkerDigests(text)) {
-    const block = images.get(digest);
-    if (block)
-      found.push(copyImage(block));
-  }
-  return found;
-}
-function copyImage(block) {
-  return { type: "image", data: block.data, mimeType: block.mimeType };
-}
 
 // src/types.ts
 var CUSTOM_TYPE_SUMMARY = "context-prune-summary";
@@ -172,12 +100,142 @@ function isTextOnlyAssistant(message) {
     return false;
   return !contentBlocks(message).some(isToolCall);
 }
+function looseEntry(value) {
+  return value !== null && typeof value === "object" ? value : undefined;
+}
+function entryMessage(value) {
+  const entry = looseEntry(value);
+  return entry?.type === "message" && entry.message ? entry.message : undefined;
+}
 function isPrunerCustomType(customType) {
   const type = typeof customType === "string" ? customType : "";
   return type.startsWith("context-prune-") || type.startsWith("pi-condense");
 }
 function isChainAnchorCustom(msg) {
   return isCustom(msg) && !isPrunerCustomType(msg.customType);
+}
+
+// src/capture/image-markers.ts
+var MARKER_DIGEST = /\[image returned: [^\]\n]* sha256:([0-9a-f]{8})\]/g;
+var MARKER_BREAKING = /[\]\r\n]/g;
+function imageDigest(data) {
+  return createHash("sha256").update(data, "utf8").digest("hex").slice(0, 8);
+}
+function isImageBlock(block) {
+  const b = block;
+  return b?.type === "image" && typeof b.data === "string";
+}
+function imageMarker(block) {
+  const mimeType = typeof block.mimeType === "string" ? block.mimeType.replace(MARKER_BREAKING, "_") : "unknown";
+  return `[image returned: ${mimeType} sha256:${imageDigest(block.data)}]`;
+}
+function imageMarkerLines(content) {
+  if (!Array.isArray(content))
+    return [];
+  const markers = [];
+  for (const block of content)
+    if (isImageBlock(block))
+      markers.push(imageMarker(block));
+  return markers;
+}
+var MARKER_LINE = /^\[image returned: [^\]\n]* sha256:[0-9a-f]{8}\]$/;
+function withoutLeadingMarkers(text) {
+  const lines = text.split(`
+`);
+  let first = 0;
+  while (first < lines.length && MARKER_LINE.test(lines[first]))
+    first++;
+  return first === 0 ? text : lines.slice(first).join(`
+`);
+}
+function imageMarkerDigests(text) {
+  if (typeof text !== "string")
+    return [];
+  return Array.from(text.matchAll(MARKER_DIGEST), (match) => match[1]);
+}
+function imageBlocksOf(content) {
+  if (!Array.isArray(content))
+    return [];
+  return content.filter(isImageBlock).map(copyImage);
+}
+function toolResultImagesByDigest(branch) {
+  const images = new Map;
+  if (!Array.isArray(branch))
+    return images;
+  for (const entry of branch) {
+    const message = entryMessage(entry);
+    if (!isToolResult(message) || !Array.isArray(message.content))
+      continue;
+    for (const block of message.content) {
+      if (!isImageBlock(block))
+        continue;
+      const digest = imageDigest(block.data);
+      if (!images.has(digest))
+        images.set(digest, block);
+    }
+  }
+  return images;
+}
+function imagesForMarkers(text, images) {
+  const found = [];
+  for (const digest of imageMarkerDigests(text)) {
+    const block = images.get(digest);
+    if (block)
+      found.push(copyImage(block));
+  }
+  return found;
+}
+function copyImage(block) {
+  return { type: "image", data: block.data, mimeType: block.mimeType };
+}
+
+// src/capture/recovery-call.ts
+var NOT_FOUND_NOTE = "(not found in index — may not have been summarized yet)";
+var PLAIN_REF = /^[^\s"'<>,`\\]{1,200}$/;
+var LINES_LIMIT = 100;
+var PATTERN_LIMIT = 200;
+function isRecoveryTool(toolName) {
+  return toolName === QUERY_TOOL_NAME;
+}
+function recoveryCallOf(args) {
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    return null;
+  const { toolCallIds: raw, lines, pattern } = args;
+  const ids = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw.slice() : [];
+  if (ids.length === 0 || !ids.every((id) => typeof id === "string" && PLAIN_REF.test(id)))
+    return null;
+  const call = { toolCallIds: ids };
+  if (lines !== undefined) {
+    if (typeof lines !== "string" || lines.length > LINES_LIMIT)
+      return null;
+    call.lines = lines;
+  }
+  if (pattern !== undefined) {
+    if (typeof pattern !== "string" || pattern.length > PATTERN_LIMIT)
+      return null;
+    call.pattern = pattern;
+  }
+  return call;
+}
+function callArgsOf(block) {
+  const call = block;
+  return call?.input ?? call?.args ?? call?.arguments;
+}
+function rederivableRecovery(result, args) {
+  const message = result;
+  if (!isRecoveryTool(message?.toolName) || message.isError === true)
+    return null;
+  const call = recoveryCallOf(args);
+  if (call === null || !Array.isArray(message.content))
+    return null;
+  for (const block of message.content) {
+    if (isTextBlock(block) && typeof block.text === "string" && block.text.includes(NOT_FOUND_NOTE))
+      return null;
+  }
+  return call;
+}
+function recoveredRefs(call) {
+  return [...new Set(call.toolCallIds)];
 }
 
 // src/capture/occurrence-key.ts
@@ -1203,8 +1261,9 @@ function textBlocks(content) {
   return texts;
 }
 function extractToolResultText(msg) {
-  const markers = imageMarkerLines(msg?.content);
-  const texts = textBlocks(msg?.content);
+  const content = msg?.content;
+  const markers = imageMarkerLines(content);
+  const texts = textBlocks(content);
   return (markers.length === 0 ? texts : [...markers, ...texts]).join(`
 `);
 }
@@ -1218,7 +1277,8 @@ class FirstResults {
       first.add(result);
     return first;
   }
-  add(result) {
+  add(value) {
+    const result = value;
     const id = result?.toolCallId;
     if (this.byId !== null) {
       if (id === id && !this.byId.has(id))
@@ -1261,7 +1321,7 @@ class FirstResults {
   }
 }
 function captureCall(block, results) {
-  const args = recordArgs(block.input ?? block.args ?? block.arguments);
+  const args = recordArgs(callArgsOf(block));
   const toolName = typeof block.name === "string" ? block.name : "";
   const match = results.get(block.id);
   if (!match) {
@@ -1295,9 +1355,9 @@ function captureBatch(message, toolResults, turnIndex, timestamp) {
     toolCalls: toolCallBlocks(message).filter((block) => typeof block.id === "string").map((block) => captureCall(block, results))
   };
 }
-function batchTimestamp(entry, message) {
-  if (entry.timestamp)
-    return new Date(entry.timestamp).getTime();
+function batchTimestamp(entryTimestamp, message) {
+  if (entryTimestamp)
+    return new Date(entryTimestamp).getTime();
   return message.timestamp ?? Date.now();
 }
 function batchFromTurn(turn, indexer, exclude) {
@@ -1321,7 +1381,7 @@ function batchFromTurn(turn, indexer, exclude) {
   }
   if (ready === undefined || readyResults === undefined)
     return;
-  const batch = captureBatch(turn.message, readyResults, turn.turnIndex, batchTimestamp(turn.entry, turn.message));
+  const batch = captureBatch(turn.message, readyResults, turn.turnIndex, batchTimestamp(turn.entryTimestamp, turn.message));
   batch.toolCalls = batch.toolCalls.filter((call) => ready.has(call.toolCallId));
   batch.userTurnGroup = turn.userTurnGroup;
   return batch;
@@ -1330,7 +1390,7 @@ function captureUnindexedBatchesFromSession(branch, indexer, exclude = () => fal
   const batches = [];
   let turnIndex = 0;
   let userTurnGroup = 0;
-  const open = { entry: undefined, message: undefined, turnIndex: 0, userTurnGroup: 0, results: new FirstResults };
+  const open = { entryTimestamp: undefined, message: undefined, turnIndex: 0, userTurnGroup: 0, results: new FirstResults };
   const closeOpen = () => {
     const batch = open.message === undefined ? undefined : batchFromTurn(open, indexer, exclude);
     if (batch)
@@ -1338,22 +1398,23 @@ function captureUnindexedBatchesFromSession(branch, indexer, exclude = () => fal
     open.message = undefined;
     open.results.clear();
   };
-  for (const entry of branch) {
+  for (const value of branch) {
+    const entry = looseEntry(value);
     if (entry?.type === "custom_message" && !isPrunerCustomType(entry.customType))
       userTurnGroup += 1;
-    if (entry?.type !== "message" || !entry.message)
+    const message = entryMessage(entry);
+    if (message === undefined)
       continue;
-    const message = entry.message;
-    if (message.role === "assistant") {
+    if (isAssistant(message)) {
       closeOpen();
-      open.entry = entry;
+      open.entryTimestamp = entry.timestamp;
       open.message = message;
       open.turnIndex = turnIndex;
       open.userTurnGroup = userTurnGroup;
       turnIndex += 1;
-    } else if (message.role === "user") {
+    } else if (isUser(message)) {
       userTurnGroup += 1;
-    } else if (message.role === "toolResult" && open.message !== undefined) {
+    } else if (isToolResult(message) && open.message !== undefined) {
       open.results.add(message);
     }
   }
@@ -1429,9 +1490,11 @@ function groupBatchesByMode(batches, mode) {
 }
 function projectBranchMessages(branch) {
   const out = [];
-  for (const entry of branch) {
-    if (entry?.type === "message" && entry.message) {
-      out.push(entry.message);
+  for (const value of branch) {
+    const entry = looseEntry(value);
+    const message = entryMessage(entry);
+    if (message !== undefined) {
+      out.push(message);
     } else if (entry?.type === "custom_message") {
       out.push({
         role: "custom",
@@ -1447,55 +1510,6 @@ function projectBranchMessages(branch) {
 }
 function entryTime(value) {
   return typeof value === "string" || typeof value === "number" ? new Date(value).getTime() : Number.NaN;
-}
-
-// src/capture/recovery-call.ts
-var NOT_FOUND_NOTE = "(not found in index — may not have been summarized yet)";
-var PLAIN_REF = /^[^\s"'<>,`\\]{1,200}$/;
-var LINES_LIMIT = 100;
-var PATTERN_LIMIT = 200;
-function isRecoveryTool(toolName) {
-  return toolName === QUERY_TOOL_NAME;
-}
-function recoveryCallOf(args) {
-  if (typeof args !== "object" || args === null || Array.isArray(args))
-    return null;
-  const { toolCallIds: raw, lines, pattern } = args;
-  const ids = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw.slice() : [];
-  if (ids.length === 0 || !ids.every((id) => typeof id === "string" && PLAIN_REF.test(id)))
-    return null;
-  const call = { toolCallIds: ids };
-  if (lines !== undefined) {
-    if (typeof lines !== "string" || lines.length > LINES_LIMIT)
-      return null;
-    call.lines = lines;
-  }
-  if (pattern !== undefined) {
-    if (typeof pattern !== "string" || pattern.length > PATTERN_LIMIT)
-      return null;
-    call.pattern = pattern;
-  }
-  return call;
-}
-function callArgsOf(block) {
-  const call = block;
-  return call?.input ?? call?.args ?? call?.arguments;
-}
-function rederivableRecovery(result, args) {
-  const message = result;
-  if (!isRecoveryTool(message?.toolName) || message.isError === true)
-    return null;
-  const call = recoveryCallOf(args);
-  if (call === null || !Array.isArray(message.content))
-    return null;
-  for (const block of message.content) {
-    if (isTextBlock(block) && typeof block.text === "string" && block.text.includes(NOT_FOUND_NOTE))
-      return null;
-  }
-  return call;
-}
-function recoveredRefs(call) {
-  return [...new Set(call.toolCallIds)];
 }
 
 // src/render/nested-placeholders.ts
@@ -8646,16 +8660,16 @@ function toolObservations(messages) {
   const observations = [];
   const open = new Map;
   for (const msg of messages) {
-    if (msg?.role === "assistant") {
+    if (isAssistant(msg)) {
       open.clear();
       if (msg.stopReason === "error" || msg.stopReason === "aborted" || !Array.isArray(msg.content))
         continue;
       for (const block of msg.content)
-        if (block?.type === "toolCall" && typeof block.id === "string")
+        if (isToolCall(block) && typeof block.id === "string")
           open.set(block.id, { name: String(block.name), args: argsOf(block) });
       continue;
     }
-    if (msg?.role !== "toolResult") {
+    if (!isToolResult(msg)) {
       open.clear();
       continue;
     }
@@ -8669,7 +8683,8 @@ function toolObservations(messages) {
   return observations;
 }
 function argsOf(block) {
-  const args = block.arguments ?? block.input ?? block.args;
+  const loose = block;
+  const args = loose.arguments ?? loose.input ?? loose.args;
   return typeof args === "object" && args !== null && !Array.isArray(args) ? args : {};
 }
 function textOf3(content) {
@@ -11780,7 +11795,8 @@ class PruneFrontierTracker {
   }
   reconstructFromSession(ctx) {
     this.reset();
-    for (const entry of ctx.sessionManager.getBranch()) {
+    for (const value of ctx.sessionManager.getBranch()) {
+      const entry = looseEntry(value);
       if (entry?.type !== "custom" || entry.customType !== CUSTOM_TYPE_FRONTIER || !entry.data)
         continue;
       const parsed = parseFrontierEntry(entry.data);

@@ -11,6 +11,9 @@ import { QUERY_TOOL_NAME } from "../types.js";
 /** A message as pi hands it to an extension: pi-ai's messages and pi's own kinds (custom, summaries, bash). */
 export type AgentMessage = ContextEvent["messages"][number];
 
+/** A message whose fields are still to be checked (one projected from session entries): read it through the guards. */
+export type LooseMessage = Record<string, unknown>;
+
 /** A custom message (this package's summaries, another extension's notes). */
 export type CustomMessage = Extract<AgentMessage, { role: "custom" }>;
 
@@ -65,6 +68,33 @@ export function toolCallBlocks(message: unknown): ToolCall[] {
 export function isTextOnlyAssistant(message: unknown): message is AssistantMessage {
   if (!isAssistant(message)) return false;
   return !contentBlocks(message).some(isToolCall);
+}
+
+/**
+ * A session entry as `getBranch()` returns it or a session file holds it: pi writes these, but an old file,
+ * another extension or a hand edit may not have, so every field is checked where it is read.
+ */
+export interface LooseEntry {
+  type?: unknown;
+  id?: unknown;
+  message?: unknown;
+  customType?: unknown;
+  content?: unknown;
+  display?: unknown;
+  details?: unknown;
+  data?: unknown;
+  timestamp?: unknown;
+}
+
+/** The entry's fields to check, or undefined for a value that is no object. */
+export function looseEntry(value: unknown): LooseEntry | undefined {
+  return value !== null && typeof value === "object" ? (value as LooseEntry) : undefined;
+}
+
+/** The message a `message` entry holds (any truthy value, read through the guards above), else undefined. */
+export function entryMessage(value: unknown): unknown {
+  const entry = looseEntry(value);
+  return entry?.type === "message" && entry.message ? entry.message : undefined;
 }
 
 /** Custom types this package writes, now and later (`context-prune-*`), or that carry its name (`pi-condense*`). */
