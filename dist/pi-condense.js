@@ -1875,14 +1875,14 @@ function forEachChainResult(messages, chain, visit) {
   const calls = new Map;
   for (let i = range.startIndex + 1;i < range.endIndex; i++) {
     const msg = messages[i];
-    if (msg?.role === "assistant" && Array.isArray(msg.content)) {
+    if (isAssistant(msg) && Array.isArray(msg.content)) {
       for (const block of msg.content) {
-        if (block?.type !== "toolCall")
+        if (!isToolCall(block))
           continue;
         const toolName = typeof block.name === "string" ? block.name : "";
         calls.set(block.id, { toolName, args: recordArgs(callArgsOf(block)) });
       }
-    } else if (msg?.role === "toolResult") {
+    } else if (isToolResult(msg)) {
       const call = calls.get(msg.toolCallId);
       if (call && typeof msg.toolCallId === "string" && !protectedIds.has(msg.toolCallId))
         visit(msg, call);
@@ -1938,7 +1938,7 @@ function buildDeterministicBody(records, refs, recoveries = []) {
 function withRecoveredRefs(chains, messages) {
   const recoveryKeys = new Set;
   for (const msg of messages) {
-    if (msg?.role === "toolResult" && isRecoveryTool(msg.toolName) && typeof msg.toolCallId === "string") {
+    if (isToolResult(msg) && isRecoveryTool(msg.toolName) && typeof msg.toolCallId === "string") {
       recoveryKeys.add(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)));
     }
   }
@@ -2073,7 +2073,7 @@ async function archiveChain(chain, deps, ambiguous) {
   const protectedIds = new Set(chain.protectedToolCallIds ?? []);
   for (let i = range.startIndex + 1;i < range.endIndex; i++) {
     const msg = deps.messages[i];
-    if (msg?.role !== "toolResult" || protectedIds.has(msg.toolCallId))
+    if (!isToolResult(msg) || protectedIds.has(msg.toolCallId))
       continue;
     const key = occKey(String(msg.toolCallId), resultTimestampOf(msg.timestamp));
     if (ambiguous.has(key) || !index.has(key) && typeof msg.timestamp !== "number")
@@ -2095,7 +2095,7 @@ function ambiguousKeys(messages) {
   const seen = new Set;
   const twice = new Set;
   for (const msg of messages) {
-    if (msg?.role !== "toolResult" || typeof msg.toolCallId !== "string")
+    if (!isToolResult(msg) || typeof msg.toolCallId !== "string")
       continue;
     const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
     if (seen.has(key))
@@ -2113,7 +2113,7 @@ function chainKeys2(chain) {
 // src/chains/chain-detector.ts
 var SYNTHETIC_PREFIX2 = "<compressed-chain";
 function isSyntheticChainMessage(msg) {
-  const content = msg?.content;
+  const content = msg.content;
   if (typeof content === "string")
     return content.trimStart().startsWith(SYNTHETIC_PREFIX2);
   if (!Array.isArray(content) || content.length === 0)
@@ -2123,7 +2123,7 @@ function isSyntheticChainMessage(msg) {
 }
 function collectToolCalls(msg, chain, isProtected) {
   for (const block of msg.content) {
-    if (block?.type !== "toolCall" || typeof block.id !== "string" || !block.id || !block.name)
+    if (!isToolCall(block) || typeof block.id !== "string" || !block.id || !block.name)
       continue;
     chain.middles.add(block.id);
     if (isProtected(block.name, block.input ?? block.arguments))
@@ -2158,8 +2158,7 @@ function detectChains(messages, isProtected = () => false) {
   const ranges = [];
   let current = null;
   for (const msg of messages) {
-    const role = msg?.role;
-    if (role === "user") {
+    if (isUser(msg)) {
       if (isSyntheticChainMessage(msg))
         continue;
       if (current)
@@ -2168,19 +2167,20 @@ function detectChains(messages, isProtected = () => false) {
       continue;
     }
     if (!current && isChainAnchorCustom(msg)) {
-      current = isTimestamp(msg.timestamp) ? openChain(msg.timestamp) : null;
+      const timestamp = msg.timestamp;
+      current = isTimestamp(timestamp) ? openChain(timestamp) : null;
       continue;
     }
     if (!current)
       continue;
-    if (role === "assistant") {
+    if (isAssistant(msg)) {
       if (isTextOnlyAssistant(msg)) {
         ranges.push(emit2(current, isTimestamp(msg.timestamp) ? msg.timestamp : null));
         current = null;
       } else {
         collectToolCalls(msg, current, isProtected);
       }
-    } else if (role === "toolResult") {
+    } else if (isToolResult(msg)) {
       collectToolResult(msg, current, isProtected);
     }
   }
@@ -2190,7 +2190,8 @@ function withClosingMessage(branchMessages, closing) {
   if (!closing)
     return branchMessages;
   const last = branchMessages[branchMessages.length - 1];
-  if (last && last.role === closing.role && last.timestamp === closing.timestamp)
+  const next = closing;
+  if (last && last.role === next.role && last.timestamp === next.timestamp)
     return branchMessages;
   return [...branchMessages, closing];
 }
@@ -4025,7 +4026,8 @@ function buildPruneTree(ctx, indexer) {
   const requests = branchRequests(branch);
   const covered = summarizedKeys(branch);
   const roots = [];
-  branch.forEach((entry, index) => {
+  branch.forEach((value, index) => {
+    const entry = looseEntry(value);
     try {
       if (entry?.type === "custom_message" && entry.customType === CUSTOM_TYPE_SUMMARY) {
         roots.push(summaryRoot(entry, roots.length, indexer, requests.byResult, requests.at[index]));
@@ -7141,8 +7143,8 @@ function keysOnSeveralResults(branch, keys) {
   const seen = new Set;
   const shared = new Set;
   for (const entry of branch) {
-    const msg = entry?.type === "message" ? entry.message : undefined;
-    if (msg?.role !== "toolResult" || typeof msg.toolCallId !== "string" || typeof msg.timestamp !== "number")
+    const msg = entryMessage(entry);
+    if (!isToolResult(msg) || typeof msg.toolCallId !== "string" || typeof msg.timestamp !== "number")
       continue;
     const key = occKey(msg.toolCallId, msg.timestamp);
     if (!keys.has(key))
@@ -7159,15 +7161,17 @@ function recordsFromTranscript(branch, keys) {
   const shared = keysOnSeveralResults(branch, keys);
   let turnIndex = -1;
   for (const entry of branch) {
-    const msg = entry?.type === "message" ? entry.message : undefined;
-    if (msg?.role === "assistant") {
+    const msg = entryMessage(entry);
+    if (isAssistant(msg)) {
       turnIndex++;
       calls.clear();
-      for (const block of Array.isArray(msg.content) ? msg.content : []) {
-        if (block?.type === "toolCall")
-          calls.set(block.id, { name: block.name, args: block.arguments ?? block.input ?? block.args });
+      for (const block of contentBlocks(msg)) {
+        if (!isToolCall(block))
+          continue;
+        const loose = block;
+        calls.set(block.id, { name: block.name, args: loose.arguments ?? loose.input ?? loose.args });
       }
-    } else if (msg?.role === "toolResult" && typeof msg.toolCallId === "string" && typeof msg.timestamp === "number") {
+    } else if (isToolResult(msg) && typeof msg.toolCallId === "string" && typeof msg.timestamp === "number") {
       const key = occKey(msg.toolCallId, msg.timestamp);
       const call = calls.get(msg.toolCallId);
       if (!keys.has(key) || !call || shared.has(key))
