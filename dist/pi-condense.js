@@ -1,6 +1,3 @@
-// src/capture/image-markers.ts
-import { createHash } from "node:crypto";
-
 // src/types.ts
 var CUSTOM_TYPE_SUMMARY = "context-prune-summary";
 var CUSTOM_TYPE_INDEX = "context-prune-index";
@@ -64,6 +61,9 @@ var PURGE_COOLDOWN_PRESETS = options(["1", "1"], ["2", "2 (default)"], ["3", "3"
 var PURGE_MIN_ARG_PRESETS = options(["100", "100"], ["500", "500 (default)"], ["1000", "1000"], ["5000", "5000"]);
 
 // src/capture/message-shape.ts
+function loose(value) {
+  return value !== null && typeof value === "object" ? value : undefined;
+}
 function roleOf(message) {
   return message !== null && typeof message === "object" ? message.role : undefined;
 }
@@ -116,6 +116,7 @@ function isChainAnchorCustom(msg) {
 }
 
 // src/capture/image-markers.ts
+import { createHash } from "node:crypto";
 var MARKER_DIGEST = /\[image returned: [^\]\n]* sha256:([0-9a-f]{8})\]/g;
 var MARKER_BREAKING = /[\]\r\n]/g;
 function imageDigest(data) {
@@ -2554,7 +2555,8 @@ class StatsAccumulator {
   }
   reconstructFromSession(ctx) {
     this.reset();
-    for (const entry of ctx.sessionManager.getBranch()) {
+    for (const value of ctx.sessionManager.getBranch()) {
+      const entry = looseEntry(value);
       if (entry?.type !== "custom" || !entry.data)
         continue;
       if (entry.customType === CUSTOM_TYPE_SUMMARIZER_CACHE)
@@ -3167,11 +3169,13 @@ function refreshQuietly(state, ctx, closingMessage) {
       console.error("pi-condense: status refresh after a chain compression failed", err);
   }
 }
-function isOnBranch(messages, message) {
-  if (!message)
+function isOnBranch(messages, value) {
+  if (!value)
     return false;
+  const message = loose(value) ?? {};
   for (let i = messages.length - 1;i >= 0; i--) {
-    if (messages[i]?.role === message.role && messages[i]?.timestamp === message.timestamp)
+    const other = loose(messages[i]);
+    if (other?.role === message.role && other?.timestamp === message.timestamp)
       return true;
   }
   return false;
@@ -6683,7 +6687,8 @@ function partChars(part) {
 function nonEmpty(text) {
   return typeof text === "string" && text.trim().length > 0;
 }
-function sentPart(role, part) {
+function sentPart(role, value) {
+  const part = loose(value);
   const type = part?.type;
   if (role === "assistant") {
     if (type === "text")
@@ -6694,13 +6699,14 @@ function sentPart(role, part) {
   }
   return { sent: type !== "text" || nonEmpty(part.text), thinking: false };
 }
-function measure(message) {
-  const total = messageChars(message);
-  const role = typeof message?.role === "string" ? message.role : "";
+function measure(value) {
+  const total = messageChars(value);
+  const message = loose(value) ?? {};
+  const role = typeof message.role === "string" ? message.role : "";
   const userSide = USER_ROLES.has(role) || role === "toolResult";
   if (role === "bashExecution" && message.excludeFromContext === true)
     return { blocks: [], userSide };
-  const id = identity(message);
+  const id = identity(value);
   const one = (sent) => sent ? { blocks: [{ block: { key: `${id}.0`, tokens: total, breakpoint: false }, eligible: true }], userSide } : { blocks: [], userSide };
   if (role === "toolResult" && typeof message.toolCallId === "string")
     return { ...one(true), toolCallId: message.toolCallId };
@@ -7016,27 +7022,27 @@ function finite(value) {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
 }
 function usageOf(message) {
-  const usage = message?.usage;
-  if (!usage || typeof usage !== "object")
+  const usage = loose(loose(message)?.usage);
+  if (!usage)
     return;
   const recorded = { input: finite(usage.input), output: finite(usage.output), cacheRead: finite(usage.cacheRead), cacheWrite: finite(usage.cacheWrite) };
   return recorded.input + recorded.cacheRead + recorded.cacheWrite > 0 ? recorded : undefined;
 }
 function timeOf(entry, message, fallback) {
-  if (typeof message?.timestamp === "number" && Number.isFinite(message.timestamp))
+  if (typeof message.timestamp === "number" && Number.isFinite(message.timestamp))
     return message.timestamp;
   const parsed = Date.parse(String(entry.timestamp));
   return Number.isFinite(parsed) ? parsed : fallback;
 }
 function systemSize(message) {
-  const { timestamp: _ignored, ...rest } = message ?? {};
+  const { timestamp: _ignored, ...rest } = message;
   return JSON.stringify(rest).length;
 }
 function isPrunerSummary(message) {
-  return message?.role === "custom" && message.customType === CUSTOM_TYPE_SUMMARY;
+  return isCustom(message) && message.customType === CUSTOM_TYPE_SUMMARY;
 }
 function replyChars(message) {
-  return JSON.stringify(message?.content ?? "").length;
+  return JSON.stringify(message.content ?? "").length;
 }
 
 class Views {
@@ -7046,16 +7052,17 @@ class Views {
   systemVersion = 0;
   systemText = "";
   push(messages) {
-    for (const message of messages) {
+    for (const value of messages) {
+      const message = loose(value);
       if (message?.role === "system") {
         this.systemChars += systemSize(message);
         this.systemVersion += 1;
         this.systemText += JSON.stringify(message.content ?? "") + JSON.stringify(message.sections ?? "");
         continue;
       }
-      this.all.push(message);
-      if (!isPrunerSummary(message))
-        this.bare.push(message);
+      this.all.push(value);
+      if (!isPrunerSummary(value))
+        this.bare.push(value);
     }
   }
   rebuild(path, leaf) {
@@ -7099,8 +7106,8 @@ function buildRequests(input) {
       views.rebuild(branch.slice(0, i + 1), entry);
       continue;
     }
-    const message = entry.type === "message" ? entry.message : undefined;
-    if (message?.role === "assistant") {
+    const message = entryMessage(entry);
+    if (isAssistant(message)) {
       const usage = usageOf(message);
       lastTime = timeOf(entry, message, lastTime);
       requests.push({
@@ -9443,8 +9450,8 @@ var MAX_RATIO = 1;
 function resultSizes(branch) {
   const sizes = new Map;
   for (const entry of branch) {
-    const message = entry.type === "message" ? entry.message : undefined;
-    if (message?.role !== "toolResult" || typeof message.toolCallId !== "string")
+    const message = entryMessage(entry);
+    if (!isToolResult(message) || typeof message.toolCallId !== "string")
       continue;
     sizes.set(occKey(message.toolCallId, resultTimestampOf(message.timestamp)), extractToolResultText(message).length);
   }
@@ -9885,7 +9892,7 @@ var SUMMARY_SHARE = 0.15;
 var SUMMARY_MESSAGE_CHARS = SUMMARY_FRAME.length + 140;
 var SUMMARIZER_CHARS_PER_OUTPUT = 8000;
 function resultKey(message) {
-  if (message?.role !== "toolResult" || typeof message.toolCallId !== "string")
+  if (!isToolResult(message) || typeof message.toolCallId !== "string")
     return;
   return occKey(message.toolCallId, typeof message.timestamp === "number" ? message.timestamp : undefined);
 }
@@ -9935,9 +9942,10 @@ function measureRewrite(messages, pending, closing, isCopy = () => false) {
   };
 }
 function contentBlocks2(message) {
-  if (message?.role === "toolResult")
+  if (isToolResult(message))
     return 1;
-  return Array.isArray(message?.content) ? Math.max(1, message.content.length) : 1;
+  const content = loose(message)?.content;
+  return Array.isArray(content) ? Math.max(1, content.length) : 1;
 }
 function reach(messages, first, closing) {
   let prefix = 0;
@@ -9978,11 +9986,13 @@ function droppedChars(messages, chain, stubbed) {
   const outputs = new Set;
   for (let i = chain.startIndex + 1;i < chain.endIndex; i++) {
     chars += viewChars(messages[i], stubbed);
-    if (messages[i]?.role === "toolResult" && typeof messages[i].toolCallId === "string")
-      outputs.add(messages[i].toolCallId);
+    const message = messages[i];
+    if (isToolResult(message) && typeof message.toolCallId === "string")
+      outputs.add(message.toolCallId);
   }
   for (let i = chain.endIndex;i < messages.length; i++) {
-    const refs = messages[i]?.customType === CUSTOM_TYPE_SUMMARY ? messages[i].details?.toolCallRefs : undefined;
+    const message = loose(messages[i]);
+    const refs = message?.customType === CUSTOM_TYPE_SUMMARY ? loose(message.details)?.toolCallRefs : undefined;
     if (Array.isArray(refs) && refs.some((ref) => typeof ref?.toolCallId === "string" && outputs.has(ref.toolCallId)))
       chars += requestChars(messages[i]);
   }
@@ -9994,7 +10004,7 @@ function chainItemKey(startUserTimestamp) {
 function chainSavings(messages, chains, stubbed) {
   const saved = new Map;
   for (const chain of chains) {
-    const start = messages[chain.startIndex]?.timestamp;
+    const start = loose(messages[chain.startIndex])?.timestamp;
     if (typeof start !== "number")
       continue;
     const middle = droppedChars(messages, chain, stubbed);
@@ -10005,7 +10015,7 @@ function chainSavings(messages, chains, stubbed) {
 function entryWrittenAt(messages, first) {
   for (let i = first;i < messages.length; i++) {
     const m = messages[i];
-    if (m?.role === "assistant")
+    if (isAssistant(m))
       return typeof m.timestamp === "number" && Number.isFinite(m.timestamp) ? { entryWrittenAt: m.timestamp } : {};
   }
   return {};
@@ -10278,6 +10288,10 @@ function charsOf3(batch) {
     chars += call.resultText.length;
   return chars;
 }
+function timeOf2(message) {
+  const timestamp = loose(message)?.timestamp;
+  return typeof timestamp === "number" ? timestamp : 0;
+}
 
 class Simulation {
   config;
@@ -10322,7 +10336,7 @@ class Simulation {
       if (seen.length > 0)
         this.forced(seen, last, true);
       else
-        this.flushed.push({ length: this.messages.length, time: typeof last.timestamp === "number" ? last.timestamp : 0, chains: true });
+        this.flushed.push({ length: this.messages.length, time: timeOf2(last), chains: true });
     }
     this.lastRequestAt = time;
   }
@@ -10341,7 +10355,7 @@ class Simulation {
   }
   budgetGate() {
     const last = this.messages[this.messages.length - 1];
-    if (last?.role !== "toolResult")
+    if (!isToolResult(last))
       return;
     const overBudget = this.budgetChars !== undefined && this.sentChars >= this.budgetChars;
     const gap = this.config.frontierGapThresholdTokens;
@@ -10371,7 +10385,7 @@ class Simulation {
       prompts: this.prompts,
       runRequests: this.runRequests,
       contextFraction: this.contextFraction(),
-      time: typeof at?.timestamp === "number" ? at.timestamp : 0
+      time: timeOf2(at)
     };
   }
   contextFraction() {
@@ -10397,17 +10411,17 @@ class Simulation {
   }
   take(message) {
     this.push(message);
-    if (message?.role === "user" || message?.role === "custom" && message.customType !== CUSTOM_TYPE_SUMMARY) {
+    if (isUser(message) || isCustom(message) && message.customType !== CUSTOM_TYPE_SUMMARY) {
       this.userTurnGroup += 1;
       this.prompts += 1;
       this.runRequests = 0;
     }
-    if (message?.role === "toolResult") {
+    if (isToolResult(message)) {
       this.turns[this.turns.length - 1]?.results.push(message);
       this.pendingChars += messageChars(message);
       return;
     }
-    if (message?.role !== "assistant")
+    if (!isAssistant(message))
       return;
     this.lastAssistant = message;
     this.requests += 1;
@@ -10435,7 +10449,7 @@ class Simulation {
     for (const turn of turns) {
       const timestamp = typeof turn.message.timestamp === "number" ? turn.message.timestamp : 0;
       const batch = captureBatch(turn.message, turn.results, turn.turnIndex, timestamp);
-      const kept = batch.toolCalls.filter((call) => turn.results.some((result) => result?.toolCallId === call.toolCallId) && !this.excluded(call.toolName, call.args));
+      const kept = batch.toolCalls.filter((call) => turn.results.some((result) => loose(result)?.toolCallId === call.toolCallId) && !this.excluded(call.toolName, call.args));
       if (kept.length > 0)
         batches.push({ ...batch, toolCalls: kept, userTurnGroup: turn.userTurnGroup });
     }
@@ -10460,7 +10474,7 @@ class Simulation {
         this.indexer.addBatch(withoutSummary, () => {});
     }
     if (batches.length > 0)
-      this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0, chains });
+      this.flushed.push({ length: this.messages.length, time: timeOf2(reply), chains });
   }
   summarize(batch, raw, reply) {
     const refs = this.indexer.allocateSummaryRefs(batch);
@@ -10475,7 +10489,7 @@ class Simulation {
       content: body + footer,
       display: false,
       details: makeSummaryDetails(batch, refs),
-      timestamp: typeof reply.timestamp === "number" ? reply.timestamp : 0
+      timestamp: timeOf2(reply)
     });
     this.use.calls += 1;
     this.use.input += serializeBatchForSummarizer(batch).length;
@@ -10574,8 +10588,8 @@ function identifierCandidates(text) {
 // src/forgetting/miss-model.ts
 var MIN_EDIT_LINE = 8;
 function messageText(message) {
-  const content = message?.content;
-  if (message?.role === "toolResult")
+  const content = loose(message)?.content;
+  if (isToolResult(message))
     return extractToolResultText(message);
   if (typeof content === "string")
     return content;
@@ -10609,14 +10623,17 @@ function argumentText(args) {
 `);
 }
 function editOldTexts(block) {
-  if (block?.type !== "toolCall" || block.name !== "edit")
+  if (!isToolCall(block) || block.name !== "edit")
     return [];
   const args = block.arguments ?? {};
   const edits = Array.isArray(args.edits) ? args.edits : [args];
-  return edits.flatMap((edit) => typeof edit?.oldText === "string" ? [edit.oldText] : []);
+  return edits.flatMap((edit) => {
+    const oldText = loose(edit)?.oldText;
+    return typeof oldText === "string" ? [oldText] : [];
+  });
 }
 function editLines(reply) {
-  const blocks = Array.isArray(reply?.content) ? reply.content : [];
+  const blocks = contentBlocks(reply);
   const lines = blocks.flatMap(editOldTexts).flatMap((text) => text.split(`
 `).map((line) => line.trim()));
   return [...new Set(lines.filter((line) => line.length >= MIN_EDIT_LINE))];
@@ -10726,11 +10743,11 @@ class MissCounter {
     }
     for (;this.consumed < context.length; this.consumed++) {
       const message = context.messages[this.consumed];
-      if (message?.role === "toolResult")
+      if (isToolResult(message))
         this.learnOutput(messageText(message));
-      else if (message?.role === "assistant") {
-        for (const block of Array.isArray(message.content) ? message.content : []) {
-          if (block?.type !== "toolCall")
+      else if (isAssistant(message)) {
+        for (const block of contentBlocks(message)) {
+          if (!isToolCall(block))
             continue;
           for (const { kind, texts } of identifierCandidates(argumentText(block.arguments)))
             for (const text of texts)
@@ -10782,10 +10799,10 @@ function recoveryCost(contextTokens, holderTokens, prices) {
 var BIGGEST_OUTPUTS = 5;
 function callView(branch, toolCallId) {
   for (const entry of branch) {
-    const message = entry.type === "message" ? entry.message : undefined;
-    if (message?.role !== "assistant" || !Array.isArray(message.content))
+    const message = entryMessage(entry);
+    if (!isAssistant(message) || !Array.isArray(message.content))
       continue;
-    const block = message.content.find((b) => b?.type === "toolCall" && b.id === toolCallId);
+    const block = message.content.find((b) => isToolCall(b) && b.id === toolCallId);
     if (!block)
       continue;
     const args = block.arguments ?? {};
@@ -10795,7 +10812,7 @@ function callView(branch, toolCallId) {
   return "";
 }
 function fateIn(messages, original, originalText) {
-  const result = messages.find((m) => m?.role === "toolResult" && m.toolCallId === original.toolCallId && m.timestamp === original.timestamp);
+  const result = messages.find((m) => isToolResult(m) && m.toolCallId === original.toolCallId && m.timestamp === original.timestamp);
   if (!result)
     return "not in the request (compressed or compacted away)";
   const text = extractToolResultText(result);
@@ -10807,8 +10824,8 @@ function fateIn(messages, original, originalText) {
 function fateOfOutputs(branch, finals) {
   const results = [];
   for (const entry of branch) {
-    const message = entry.type === "message" ? entry.message : undefined;
-    if (message?.role === "toolResult" && typeof message.toolCallId === "string")
+    const message = entryMessage(entry);
+    if (isToolResult(message) && typeof message.toolCallId === "string")
       results.push({ message, text: extractToolResultText(message) });
   }
   results.sort((a, b) => b.text.length - a.text.length);

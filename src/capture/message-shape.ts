@@ -14,6 +14,11 @@ export type AgentMessage = ContextEvent["messages"][number];
 /** A message whose fields are still to be checked (one projected from session entries): read it through the guards. */
 export type LooseMessage = Record<string, unknown>;
 
+/** The value's fields to check, or undefined for a value that is no object. */
+export function loose(value: unknown): LooseMessage | undefined {
+  return value !== null && typeof value === "object" ? (value as LooseMessage) : undefined;
+}
+
 /** A custom message (this package's summaries, another extension's notes). */
 export type CustomMessage = Extract<AgentMessage, { role: "custom" }>;
 

@@ -74,7 +74,7 @@ interface DetectorState {
   runsOf: Map<string, string[]>;
 }
 
-export function findStaleOutputs(messages: readonly Message[], opts: StaleOptions = {}): Map<string, Supersession> {
+export function findStaleOutputs(messages: readonly unknown[], opts: StaleOptions = {}): Map<string, Supersession> {
   const state: DetectorState = { stale: new Map(), readsOf: new Map(), runsOf: new Map() };
   for (const obs of uniqueObservations(toolObservations(messages))) observe(state, obs, opts);
   return state.stale;
@@ -152,10 +152,10 @@ function readSpanOf(obs: ToolObservation, command: string | undefined, cwd: stri
 }
 
 /** Every answered tool call, paired as the provider pairs them; orphans are left out. */
-export function toolObservations(messages: readonly Message[]): ToolObservation[] {
+export function toolObservations(messages: readonly unknown[]): ToolObservation[] {
   const observations: ToolObservation[] = [];
   const open = new Map<string, { name: string; args: Record<string, unknown> }>();
-  for (const msg of messages as readonly unknown[]) {
+  for (const msg of messages) {
     if (isAssistant(msg)) {
       open.clear();
       if (msg.stopReason === "error" || msg.stopReason === "aborted" || !Array.isArray(msg.content)) continue;

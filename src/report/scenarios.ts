@@ -31,7 +31,7 @@ export interface SummarizerUse {
 export interface Scenario {
   name: "none" | "actual" | "whatif";
   label: string;
-  messagesAt(request: ReplayRequest): any[] | Promise<any[]>;
+  messagesAt(request: ReplayRequest): unknown[] | Promise<unknown[]>;
   summarizer(): SummarizerUse;
   /** Tool call ids of the outputs waiting to be summarized after the last `messagesAt` (what-if only). */
   pending?(): ReadonlySet<string>;
@@ -41,7 +41,7 @@ export interface Scenario {
 
 export const NO_SUMMARIZER: SummarizerUse = { input: 0, output: 0, unit: "tokens", calls: 0 };
 
-function prefixOf(view: { messages: any[]; length: number }): any[] {
+function prefixOf(view: { messages: unknown[]; length: number }): unknown[] {
   return view.length === view.messages.length ? view.messages.slice() : view.messages.slice(0, view.length);
 }
 

@@ -30,7 +30,7 @@ export interface WhatIfPolicy {
 
 /** The moment a decision is made at: the context as it stands and the policy's counters. */
 export interface PolicyMoment {
-  messages: readonly any[];
+  messages: readonly unknown[];
   pending: CapturedBatch[];
   requests: number;
   prompts: number;
@@ -41,7 +41,7 @@ export interface PolicyMoment {
 }
 
 /** The closed chains past the window at a moment, as message ranges (what-if-chains.ts). */
-export type ChainRanges = (messages: readonly any[]) => Array<{ startIndex: number; endIndex: number }>;
+export type ChainRanges = (messages: readonly unknown[]) => Array<{ startIndex: number; endIndex: number }>;
 
 /** The bets the policy made: the bound on what they can cost against the classic policy sums over them. */
 export interface PolicyBets {

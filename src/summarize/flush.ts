@@ -236,7 +236,7 @@ function batchSplitter(state: FlushState, ctx: ExtensionContext): (batch: Captur
   return (batch) => splitBatches([batch], mode, stale)[0]!;
 }
 
-function snapshotBranchMessages(ctx: ExtensionContext): any[] | null {
+function snapshotBranchMessages(ctx: ExtensionContext): unknown[] | null {
   try {
     return projectBranchMessages(ctx.sessionManager.getBranch());
   } catch {

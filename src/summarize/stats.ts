@@ -3,6 +3,7 @@
  * persisted as full snapshots in `context-prune-stats` entries, and published
  * as this session's delta on the shared `cost:external` channel.
  */
+import { looseEntry } from "../capture/message-shape.js";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { estimateTokens, formatCompactCount } from "../figures.js";
 import type { LiveReclaim } from "../render/render-size.js";
@@ -135,7 +136,8 @@ export class StatsAccumulator {
   /** The last valid snapshot wins: a corrupt later entry is reported and does not erase an earlier one. */
   reconstructFromSession(ctx: ExtensionContext): void {
     this.reset();
-    for (const entry of ctx.sessionManager.getBranch() as any[]) {
+    for (const value of ctx.sessionManager.getBranch() as readonly unknown[]) {
+      const entry = looseEntry(value);
       if (entry?.type !== "custom" || !entry.data) continue;
       if (entry.customType === CUSTOM_TYPE_SUMMARIZER_CACHE) this.restoreCache(entry.data);
       if (entry.customType !== CUSTOM_TYPE_STATS) continue;

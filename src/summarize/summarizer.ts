@@ -4,6 +4,7 @@
  * session model. Never writes session entries; callers decide what to do with
  * a result or `null`.
  */
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { stream } from "@earendil-works/pi-ai/compat";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { serializeBatchForSummarizer, serializeBatchWithinLimit } from "../capture/batch-capture.js";
@@ -383,7 +384,7 @@ async function runOnce(
   }
 }
 
-function classify(response: any, timers: AttemptTimers): AttemptOutcome {
+function classify(response: AssistantMessage, timers: AttemptTimers): AttemptOutcome {
   if (response.stopReason === "aborted") throw new Error("summarize: stream stopped with reason aborted");
   if (response.stopReason === "error") {
     if (timers.timedOut) return { kind: "transient", message: timers.message(), timedOut: true };

@@ -69,7 +69,7 @@ export function splitBatches(batches: CapturedBatch[], mode: SummariesMode, stal
 }
 
 /** The stale outputs of a branch, for `splitBatches`; none when the mode summarizes everything. */
-export function staleOutputsOf(messages: readonly Message[], mode: SummariesMode, isProtected: (toolName: string, args: unknown) => boolean): Map<string, Supersession> {
+export function staleOutputsOf(messages: readonly unknown[], mode: SummariesMode, isProtected: (toolName: string, args: unknown) => boolean): Map<string, Supersession> {
   if (mode === "always") return new Map();
   try {
     return findStaleOutputs(messages, { isProtected });
