@@ -11919,7 +11919,7 @@ function showPending(state, ctx) {
 
 // src/host/context-metrics.ts
 function assistantToolCalls(msg) {
-  return msg?.role === "assistant" ? toolCallBlocks(msg) : [];
+  return isAssistant(msg) ? toolCallBlocks(msg) : [];
 }
 
 class BranchSizes {
@@ -11947,7 +11947,7 @@ function openCycleThinkingChars(branch, openStart) {
   let chars = 0;
   for (let i = openStart;i < branch.length; i++) {
     const msg = branch[i];
-    if (msg?.role !== "assistant" || !Array.isArray(msg.content))
+    if (!isAssistant(msg) || !Array.isArray(msg.content))
       continue;
     for (const block of msg.content) {
       if (block?.type === "thinking")
@@ -11968,20 +11968,22 @@ class ChainLocator {
     let next = -1;
     for (let i = branch.length - 1;i >= 0; i--) {
       this.nextUser[i] = next;
-      if (branch[i]?.role === "user")
+      if (isUser(branch[i]))
         next = i;
     }
     for (let i = 0;i < branch.length; i++) {
-      const msg = branch[i];
-      const anchor = msg?.role === "user" || isChainAnchorCustom(msg);
-      if (anchor && !this.anchorAt.has(msg.timestamp))
-        this.anchorAt.set(msg.timestamp, i);
-      if (msg?.role === "assistant") {
-        const seen = this.assistantsAt.get(msg.timestamp);
+      const value = branch[i];
+      if (isUser(value) || isChainAnchorCustom(value)) {
+        const time = loose(value).timestamp;
+        if (!this.anchorAt.has(time))
+          this.anchorAt.set(time, i);
+      }
+      if (isAssistant(value)) {
+        const seen = this.assistantsAt.get(value.timestamp);
         if (seen === undefined)
-          this.assistantsAt.set(msg.timestamp, i);
+          this.assistantsAt.set(value.timestamp, i);
         else if (typeof seen === "number")
-          this.assistantsAt.set(msg.timestamp, [seen, i]);
+          this.assistantsAt.set(value.timestamp, [seen, i]);
         else
           seen.push(i);
       }
@@ -12036,7 +12038,7 @@ function locateFrontier(branch, frontier) {
     return null;
   let turn = 0;
   for (let i = 0;i < branch.length; i++) {
-    if (branch[i]?.role !== "assistant")
+    if (!isAssistant(branch[i]))
       continue;
     if (turn++ !== frontier.lastAttemptedTurnIndex)
       continue;
@@ -12044,15 +12046,17 @@ function locateFrontier(branch, frontier) {
     const k = ids.indexOf(frontier.lastAttemptedToolCallId);
     if (k < 0)
       return null;
-    const next = branch.findIndex((m, j) => j > i && m?.role === "assistant");
+    const next = branch.findIndex((m, j) => j > i && isAssistant(m));
     return { index: i, turnEnd: next < 0 ? branch.length : next, excludedIds: new Set(ids.slice(0, k + 1)) };
   }
   return null;
 }
 function noteCallArgs(msg, callArgs) {
   const calls = assistantToolCalls(msg);
-  for (let j = calls.length - 1;j >= 0; j--)
-    callArgs.set(calls[j].id, calls[j].input ?? calls[j].arguments);
+  for (let j = calls.length - 1;j >= 0; j--) {
+    const call = calls[j];
+    callArgs.set(call.id, call.input ?? call.arguments);
+  }
 }
 function callArgsFor(callArgs, toolCallId) {
   return toolCallId === toolCallId ? callArgs.get(toolCallId) : undefined;
@@ -12064,9 +12068,9 @@ function frontierGapTokens(branch, sizes, frontier, isSummarized, isProtected) {
   let gap = 0;
   for (let i = 0;i < branch.length; i++) {
     const msg = branch[i];
-    if (msg?.role === "assistant")
+    if (isAssistant(msg))
       noteCallArgs(msg, callArgs);
-    if (i < start || msg?.role !== "toolResult" || typeof msg.toolCallId !== "string")
+    if (i < start || !isToolResult(msg) || typeof msg.toolCallId !== "string")
       continue;
     if (boundary && i < boundary.turnEnd && boundary.excludedIds.has(msg.toolCallId))
       continue;
@@ -12115,7 +12119,7 @@ function nextRequestMessages(branch, closingMessage) {
   return closingMessage && !isOnBranch(messages, closingMessage) ? [...messages, closingMessage] : messages;
 }
 function branchMessages(branch) {
-  const leaf = branch[branch.length - 1];
+  const leaf = looseEntry(branch[branch.length - 1]);
   if (typeof leaf?.id === "string") {
     try {
       return buildSessionContext2(branch, leaf.id).messages;
@@ -13142,14 +13146,14 @@ function costPolicyIdleReason(state) {
   return;
 }
 function recordRequest(state, message) {
-  if (message?.role !== "assistant")
+  if (!isAssistant(message))
     return;
   const usage = requestUsageOf(message.usage, typeof message.timestamp === "number" ? message.timestamp : Date.now());
   if (usage)
     state.cache.record(usage);
 }
 function calibrateTokens2(state, message) {
-  if (message?.role !== "assistant")
+  if (!isAssistant(message))
     return false;
   const usage = requestUsageOf(message.usage, 0);
   return usage !== undefined && state.stats.calibrate(usage.input + usage.cacheRead + usage.cacheWrite);
@@ -13166,7 +13170,8 @@ function rebuildPolicyState(state, ctx) {
   } catch {
     return;
   }
-  for (const entry of branch) {
+  for (const value of branch) {
+    const entry = looseEntry(value);
     if (entry?.type === "message")
       recordRequest(state, entry.message);
     else if (entry?.type === "usage" && entry.kind === "cache_warm")
@@ -13176,11 +13181,15 @@ function rebuildPolicyState(state, ctx) {
   }
 }
 function decisionOf(data) {
-  const d = data?.decision;
-  if (!d || d.verdict !== "apply" && d.verdict !== "defer" || typeof d.basis !== "string" || typeof d.reason !== "string")
+  const d = loose(loose(data)?.decision);
+  const verdict = d?.verdict;
+  const basis = d?.basis;
+  const reason = d?.reason;
+  if (!d || verdict !== "apply" && verdict !== "defer" || typeof basis !== "string" || typeof reason !== "string")
     return;
-  const temperature = ["warm", "cold", "unknown"].includes(d.cache?.temperature) ? d.cache.temperature : "unknown";
-  return { verdict: d.verdict, basis: d.basis, reason: d.reason.slice(0, 500), cache: { temperature } };
+  const cached = loose(d.cache)?.temperature;
+  const temperature = cached === "warm" || cached === "cold" ? cached : "unknown";
+  return { verdict, basis, reason: reason.slice(0, 500), cache: { temperature } };
 }
 function noteCacheWarming(state, ctx) {
   let branch;
@@ -13190,8 +13199,8 @@ function noteCacheWarming(state, ctx) {
     return;
   }
   for (let i = branch.length - 1;i >= 0; i--) {
-    const entry = branch[i];
-    if (entry?.type === "message" && entry.message?.role === "assistant")
+    const entry = looseEntry(branch[i]);
+    if (entry?.type === "message" && isAssistant(entry.message))
       return;
     if (entry?.type === "usage" && entry.kind === "cache_warm")
       return state.cache.touch(Date.parse(String(entry.timestamp)));
@@ -13243,7 +13252,7 @@ function weighFlush(state, ctx, moment, opts = {}) {
     summarizer: summarizerCostModel2(state, ctx),
     contextFraction: usageFraction(safeContextUsage(ctx)),
     pressure: state.config.value.contextPressure,
-    promptsSoFar: messages ? messages.filter((m) => m?.role === "user").length : 0,
+    promptsSoFar: messages ? messages.filter(isUser).length : 0,
     runRequests: messages ? requestsSinceLastPrompt(messages) : 0,
     cacheRule: rewriteCacheRule(state, ctx),
     ...opts.bound ? { bound: { ledger: state.ledger, ...opts.bound } } : {}
@@ -13253,7 +13262,7 @@ function weighFlush(state, ctx, moment, opts = {}) {
   return { decision, batches, messages };
 }
 function chargeDeferrals(state, message) {
-  if (message?.role !== "assistant" || !costPolicyActive(state))
+  if (!isAssistant(message) || !costPolicyActive(state))
     return;
   const compressed = new Set(state.indexer.getChainEntries().map((entry) => chainItemKey(entry.startUserTimestamp)));
   state.ledger.charge((kind, key) => kind === "chains" ? !compressed.has(key) : !state.indexer.isSummarized(key));
@@ -13336,8 +13345,8 @@ function noteDecision(state, ctx, decision) {
 }
 function requestsSinceLastPrompt(messages) {
   let requests = 0;
-  for (let i = messages.length - 1;i >= 0 && messages[i]?.role !== "user"; i--)
-    if (messages[i]?.role === "assistant")
+  for (let i = messages.length - 1;i >= 0 && !isUser(messages[i]); i--)
+    if (isAssistant(messages[i]))
       requests++;
   return requests;
 }
@@ -14396,7 +14405,7 @@ function branchLength(ctx) {
 }
 function appendedSummaries(ctx, from) {
   try {
-    return projectBranchMessages(ctx.sessionManager.getBranch().slice(from)).filter((m) => m.customType === CUSTOM_TYPE_SUMMARY);
+    return projectBranchMessages(ctx.sessionManager.getBranch().slice(from)).filter((m) => isCustom(m) && m.customType === CUSTOM_TYPE_SUMMARY);
   } catch {
     return [];
   }
@@ -14487,8 +14496,9 @@ function unseenTurn(ctx) {
   }
   let assistants = 0;
   let endsWithResults = false;
-  for (const entry of branch) {
-    const role = entry?.type === "message" ? entry.message?.role : undefined;
+  for (const value of branch) {
+    const entry = looseEntry(value);
+    const role = entry?.type === "message" ? roleOf(entry.message) : undefined;
     if (role === "assistant") {
       assistants++;
       endsWithResults = false;
@@ -14706,13 +14716,14 @@ function sessionTurnIndex(ctx, message) {
   } catch {
     return;
   }
+  const time = loose(message)?.timestamp;
   let assistants = 0;
   let found;
   for (const entry of branch) {
-    const m = entry?.type === "message" ? entry.message : undefined;
-    if (m?.role !== "assistant")
+    const m = entryMessage(entry);
+    if (!isAssistant(m))
       continue;
-    if (m === message || m.timestamp === message.timestamp && m.timestamp !== undefined)
+    if (m === message || m.timestamp === time && m.timestamp !== undefined)
       found = assistants;
     assistants++;
   }
@@ -14722,6 +14733,7 @@ async function spillEagerly(state, ctx, batch) {
   const config = state.config.value;
   try {
     const sm = ctx.sessionManager;
+    const session = sessionAppenderOf(ctx);
     await spillOversizedBatch({
       batch,
       indexer: state.indexer,
@@ -14732,7 +14744,7 @@ async function spillEagerly(state, ctx, batch) {
       },
       sessionDir: sm.getSessionDir(),
       sessionId: sm.getSessionId(),
-      appendEntry: (customType, data) => sm.appendCustomEntry(customType, data),
+      appendEntry: (customType, data) => session.appendCustomEntry(customType, data),
       files: state.files,
       onWriteFailed: (error) => state.writeFaults.report(error, (message) => safeNotify(ctx, message, "warning"))
     });

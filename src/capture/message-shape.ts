@@ -88,6 +88,8 @@ export interface LooseEntry {
   display?: unknown;
   details?: unknown;
   data?: unknown;
+  /** A `usage` entry's kind (`cache_warm`). */
+  kind?: unknown;
   timestamp?: unknown;
 }
 

@@ -41,7 +41,7 @@ export interface ExtensionState extends FlushState {
   /** The previous Anthropic request of each session and model, for the spare cache marker. */
   breakpoint: SpareBreakpoint;
   /** The branch the last render was given, before pruning. */
-  renderedBranch: any[] | undefined;
+  renderedBranch: readonly unknown[] | undefined;
   /** The first tool call of the chain the chain pass compresses next on that branch. */
   nextChainStart: () => string | undefined;
 }

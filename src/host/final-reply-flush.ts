@@ -13,6 +13,7 @@
  * `turn_end`: pi refreshes the finished transcript there, and print mode prints
  * the transcript's last message, which must stay the reply.
  */
+import { isCustom } from "../capture/message-shape.js";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { ExtensionState } from "./extension-state.js";
 import { flushPending } from "../summarize/flush.js";
@@ -80,7 +81,7 @@ function nextEventLoopTurn(): { promise: Promise<void>; cancel(): void } {
  * Before a provider request: a final-reply flush still running writes now, and the summary messages it
  * appended are returned so the request carries them as the session now does.
  */
-export async function settleBeforeRequest(state: ExtensionState, ctx: ExtensionContext, waitMs = SETTLE_WAIT_MS): Promise<any[]> {
+export async function settleBeforeRequest(state: ExtensionState, ctx: ExtensionContext, waitMs = SETTLE_WAIT_MS): Promise<unknown[]> {
   const flush = state.finalReplyFlush;
   if (!flush) return [];
   const before = branchLength(ctx);
@@ -107,9 +108,9 @@ function branchLength(ctx: ExtensionContext): number | undefined {
   }
 }
 
-function appendedSummaries(ctx: ExtensionContext, from: number): any[] {
+function appendedSummaries(ctx: ExtensionContext, from: number): unknown[] {
   try {
-    return projectBranchMessages(ctx.sessionManager.getBranch().slice(from)).filter((m) => m.customType === CUSTOM_TYPE_SUMMARY);
+    return projectBranchMessages(ctx.sessionManager.getBranch().slice(from)).filter((m) => isCustom(m) && m.customType === CUSTOM_TYPE_SUMMARY);
   } catch {
     return [];
   }

@@ -10,7 +10,7 @@ const SRC = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "src");
  * The most explicit `any` src/ may hold (test files aside). Lower it when you remove some; never raise it:
  * untrusted data is read once by a checked reader at its edge and typed from there on (AGENTS.md, "Types").
  */
-const ANY_CEILING = 49;
+const ANY_CEILING = 9;
 
 /** Every non-test TypeScript file under a folder. */
 function sourceFiles(dir: string): string[] {
