@@ -9,6 +9,18 @@ import { isAssistant, isChainAnchorCustom, isTextOnlyAssistant, isToolCall, isTo
 import type { AssistantMessage, ToolResultMessage } from "@earendil-works/pi-ai";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 
+/** Detection-time shape of one chain; never persisted. */
+export interface ChainRange {
+  startUserTimestamp: number;
+  middleToolCallIds: string[];
+  middleOccurrenceKeys?: string[];
+  protectedToolCallIds?: string[];
+  /** null = interrupted chain. */
+  finalAssistantTimestamp: number | null;
+  /** Refs the chain's `context_tree_query` recoveries showed (added by the chain pass, `withRecoveredRefs`): the block names them. */
+  recoveredRefs?: string[];
+}
+
 export { isChainAnchorCustom };
 
 const SYNTHETIC_PREFIX = "<compressed-chain";
@@ -104,16 +116,4 @@ export function withClosingMessage(branchMessages: unknown[], closing: unknown):
   const next = closing as { role?: unknown; timestamp?: unknown };
   if (last && last.role === next.role && last.timestamp === next.timestamp) return branchMessages;
   return [...branchMessages, closing];
-}
-
-/** Detection-time shape of one chain; never persisted. */
-export interface ChainRange {
-  startUserTimestamp: number;
-  middleToolCallIds: string[];
-  middleOccurrenceKeys?: string[];
-  protectedToolCallIds?: string[];
-  /** null = interrupted chain. */
-  finalAssistantTimestamp: number | null;
-  /** Refs the chain's `context_tree_query` recoveries showed (added by the chain pass, `withRecoveredRefs`): the block names them. */
-  recoveredRefs?: string[];
 }

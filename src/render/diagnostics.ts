@@ -9,6 +9,13 @@
  */
 import { CUSTOM_TYPE_DIAGNOSTIC } from "../types.js";
 
+export type DiagnosticKind = "unresolved-range" | "range-id-mismatch" | "orphan-sweep" | "backfill-empty";
+
+export interface DiagnosticEntryData {
+  kind: DiagnosticKind;
+  detail: string;
+}
+
 type Counts = Record<DiagnosticKind, number>;
 
 export const ARCHIVE_MISS = "archive-miss";
@@ -62,11 +69,4 @@ export class DiagnosticSink {
     this.seen.add(key);
     return true;
   }
-}
-
-export type DiagnosticKind = "unresolved-range" | "range-id-mismatch" | "orphan-sweep" | "backfill-empty";
-
-export interface DiagnosticEntryData {
-  kind: DiagnosticKind;
-  detail: string;
 }

@@ -14,6 +14,16 @@ import { elementSizes, elementSizesOfEach } from "./message-size.js";
 import { jsonArrayLength, type SplitLengths } from "./json-size.js";
 import { stubRequestSize, type StubbedMessages } from "./stub-replace.js";
 
+export interface LiveReclaim {
+  beforeChars: number;
+  afterChars: number;
+  /**
+   * Tokens a request carries beyond its messages at characters ÷ 4: the system prompt and tool declarations,
+   * and the tokenizer's own difference once a response to a rewritten request reported its real size.
+   */
+  overheadTokens?: number;
+}
+
 export interface RenderSizes {
   beforeChars: number;
   afterChars: number;
@@ -95,14 +105,4 @@ function sum(values: Float64Array): number {
   let total = 0;
   for (let i = 0; i < values.length; i++) total += values[i]!;
   return total;
-}
-
-export interface LiveReclaim {
-  beforeChars: number;
-  afterChars: number;
-  /**
-   * Tokens a request carries beyond its messages at characters ÷ 4: the system prompt and tool declarations,
-   * and the tokenizer's own difference once a response to a rewritten request reported its real size.
-   */
-  overheadTokens?: number;
 }

@@ -12,6 +12,13 @@ import { CUSTOM_TYPE_STATS, CUSTOM_TYPE_SUMMARIZER_CACHE, EXTERNAL_COST_CHANNEL,
 import type { SummarizeResult } from "./summarizer.js";
 import type { SummarizerCacheTokens, SummarizerStats } from "../capture/records.js";
 
+export interface ExternalCostUpdate {
+  source: string;
+  totalCost: number;
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
 type Usage = SummarizeResult["usage"];
 
 interface Baseline {
@@ -190,11 +197,3 @@ export function emitExternalCost(pi: ExtensionAPI, accumulator: StatsAccumulator
   };
   pi.events.emit(EXTERNAL_COST_CHANNEL, payload);
 }
-
-export interface ExternalCostUpdate {
-  source: string;
-  totalCost: number;
-  inputTokens?: number;
-  outputTokens?: number;
-}
-

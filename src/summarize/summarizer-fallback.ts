@@ -7,6 +7,28 @@
 
 import { lacksCredentials, loginFix } from "./model-credentials.js";
 
+export type FallbackTransition = "enter" | "recover" | "none";
+
+export type CallTarget = "primary" | "fallback";
+
+export interface TargetDecision {
+  target: CallTarget;
+  wasProbe: boolean;
+}
+
+/** The outage-fallback state a summarizer call consults (implemented by `FallbackController`). */
+export interface SummarizerFallback {
+  chooseTarget(): TargetDecision;
+  onPrimarySuccess(wasProbe: boolean): FallbackTransition;
+  onFallbackSuccess(): FallbackTransition;
+  onPrimaryFailFallbackOk(wasProbe: boolean): FallbackTransition;
+  onFallbackOnlyFail(): void;
+  onBothDown(): void;
+  recordPrimaryFailure?(message: string): void;
+  /** The primary's last error, when one was recorded. */
+  readonly cause?: string;
+}
+
 export const COOLDOWN_MS = 10 * 60 * 1000;
 
 export interface ModelLike {
@@ -133,26 +155,4 @@ export function summarizerInUse(controller: Pick<FallbackController, "inFallback
   }
   if (!found || !lacksCredentials(ctx.modelRegistry, found)) return undefined;
   return `session model ${sessionModelLabel(ctx.model)}, pi has no credentials for ${provider} (${loginFix(provider)})`;
-}
-
-export type FallbackTransition = "enter" | "recover" | "none";
-
-export type CallTarget = "primary" | "fallback";
-
-export interface TargetDecision {
-  target: CallTarget;
-  wasProbe: boolean;
-}
-
-/** The outage-fallback state a summarizer call consults (implemented by `FallbackController`). */
-export interface SummarizerFallback {
-  chooseTarget(): TargetDecision;
-  onPrimarySuccess(wasProbe: boolean): FallbackTransition;
-  onFallbackSuccess(): FallbackTransition;
-  onPrimaryFailFallbackOk(wasProbe: boolean): FallbackTransition;
-  onFallbackOnlyFail(): void;
-  onBothDown(): void;
-  recordPrimaryFailure?(message: string): void;
-  /** The primary's last error, when one was recorded. */
-  readonly cause?: string;
 }

@@ -14,6 +14,33 @@ import { fallbackCauseLine, lacksCredentials } from "./model-credentials.js";
 import type { CapturedBatch } from "../capture/records.js";
 import type { ContextPruneConfig } from "../types.js";
 
+export interface SummarizeBatchOptions {
+  onTextProgress?: (receivedChars: number) => void;
+  /** Called when the model answered but the reply was empty or cut off (no notice is shown for it). */
+  onUnusable?: () => void;
+  signal?: AbortSignal;
+  controller?: SummarizerFallback;
+}
+
+export interface SummarizeBatchesOptions {
+  onBatchTextProgress?: BatchTextProgressCallback;
+  onBatchUnusable?: (index: number) => void;
+  signal?: AbortSignal;
+  controller?: SummarizerFallback;
+}
+
+export interface SummarizeResult {
+  summaryText: string;
+  usage: {
+    input: number;
+    output: number;
+    cacheRead: number;
+    cacheWrite: number;
+    totalTokens: number;
+    cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+  };
+}
+
 const BATCH_PROMPT = `You are summarizing a batch of tool calls made by an AI coding agent. Condense them into notes the agent can rely on in later turns.
 
 For every tool call worth keeping, write one to three bullets that state:
@@ -393,31 +420,4 @@ function classify(response: AssistantMessage, timers: AttemptTimers): AttemptOut
   const llmText = textOf(response.content);
   if (!isUsableSummary(llmText, response.stopReason)) return { kind: "unusable" };
   return { kind: "ok", result: { summaryText: llmText, usage: response.usage ?? ZERO_USAGE } };
-}
-
-export interface SummarizeBatchOptions {
-  onTextProgress?: (receivedChars: number) => void;
-  /** Called when the model answered but the reply was empty or cut off (no notice is shown for it). */
-  onUnusable?: () => void;
-  signal?: AbortSignal;
-  controller?: SummarizerFallback;
-}
-
-export interface SummarizeBatchesOptions {
-  onBatchTextProgress?: BatchTextProgressCallback;
-  onBatchUnusable?: (index: number) => void;
-  signal?: AbortSignal;
-  controller?: SummarizerFallback;
-}
-
-export interface SummarizeResult {
-  summaryText: string;
-  usage: {
-    input: number;
-    output: number;
-    cacheRead: number;
-    cacheWrite: number;
-    totalTokens: number;
-    cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
-  };
 }
