@@ -21,7 +21,7 @@ import { onToolCall } from "./src/host/copy-guard-hook.js";
 import { onBeforeProviderRequest } from "./src/host/cache-breakpoint.js";
 import { settleRunningFlush } from "./src/host/final-reply-flush.js";
 import { onAgentEnd, onBeforeAgentStart, onContext, onMessageEnd, onSessionBeforeTree, onSessionShutdown, onTurnEnd } from "./src/host/turn-handlers.js";
-import { EMPTY_METRICS_SNAPSHOT, type FlushOptions } from "./src/types.js";
+import { EMPTY_METRICS_SNAPSHOT, type FlushOptions } from "./src/summarize/flush-types.js";
 
 /** pi passes only `pi`; the integration tests pass a file layer that fails sidecar writes. */
 export default function piCondense(pi: ExtensionAPI, files?: SidecarFiles): void {

@@ -12,7 +12,7 @@
  */
 import { projectBranchMessages } from "../src/capture/batch-capture.js";
 import { computeContextMetrics } from "../src/host/context-metrics.js";
-import type { PruneFrontier } from "../src/types.js";
+import type { PruneFrontier } from "../src/capture/records.js";
 import { reportTargets } from "./targets.js";
 
 const SIZES = [2_000, 8_000, 32_000];

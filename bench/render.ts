@@ -19,7 +19,8 @@
  */
 import { ToolCallIndexer } from "../src/archive/indexer.js";
 import { pruneMessages } from "../src/render/pruner.js";
-import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY, DEFAULT_CONFIG, type ToolCallRecord } from "../src/types.js";
+import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY, DEFAULT_CONFIG } from "../src/types.js";
+import type { ToolCallRecord } from "../src/capture/records.js";
 import { reportTargets } from "./targets.js";
 
 const SIZES = (process.env.BENCH_SIZES ?? "2000,8000,32000").split(",").map(Number);

@@ -6,7 +6,7 @@ import { ToolCallIndexer } from "../src/archive/indexer.js";
 import { extractToolResultText } from "../src/capture/batch-capture.js";
 import { readOwnSidecar } from "../src/capture/sidecar-read.js";
 import { blobDirFor } from "../src/capture/spill.js";
-import type { ToolCallRecord } from "../src/types.js";
+import type { ToolCallRecord } from "../src/capture/records.js";
 import type { RecordedRequest } from "../test/e2e/fake-llm.js";
 import { stubRefOf, toolMessages } from "../test/e2e/wire-view.js";
 

@@ -1,3 +1,121 @@
+// src/types.ts
+var CUSTOM_TYPE_SUMMARY = "context-prune-summary";
+var CUSTOM_TYPE_INDEX = "context-prune-index";
+var CUSTOM_TYPE_STATS = "context-prune-stats";
+var CUSTOM_TYPE_FRONTIER = "context-prune-frontier";
+var CUSTOM_TYPE_DEDUP_ALIAS = "context-prune-dedup-alias";
+var CUSTOM_TYPE_CHAIN = "context-prune-chain";
+var CUSTOM_TYPE_DIAGNOSTIC = "context-prune-diagnostic";
+var CUSTOM_TYPE_FLUSH_METRICS = "context-prune-flush-metrics";
+var CUSTOM_TYPE_SUMMARIZER_CACHE = "context-prune-summarizer-cache";
+var CUSTOM_TYPE_TOGGLE = "context-prune-toggle";
+var CUSTOM_TYPE_REPORT = "context-prune-report";
+var QUERY_TOOL_NAME = "context_tree_query";
+var EXTERNAL_COST_CHANNEL = "cost:external";
+var EXTERNAL_COST_SOURCE = "pi-condense";
+var STATUS_WIDGET_ID = "context-prune";
+var PROGRESS_WIDGET_ID = "context-prune-progress";
+var DEFAULT_CONFIG = {
+  enabled: false,
+  showPruneStatusLine: true,
+  summarizerModel: "default",
+  summarizerThinking: "default",
+  pruneOn: "agent-message",
+  batchingMode: "turn",
+  quietOversizedSkips: false,
+  minBatchChars: 1000,
+  recoveryGraceTurns: 3,
+  summarizerIdleTimeoutMs: 20000,
+  summarizerMaxTimeoutMs: 180000,
+  protectedTools: [],
+  protectedPaths: ["**/skills/**/*.md", "**/gauntlet-overrides.md"],
+  chainCompression: { enabled: true, rollingWindow: 3, stripFinalAssistantThinking: true, fuseRangeSummary: true },
+  purgeErrors: { enabled: true, cooldownTurns: 2, minArgChars: 500 },
+  dedupByContentHash: true,
+  autoBudgetThreshold: null,
+  spillThreshold: 65536,
+  spillPreviewBytes: 2048,
+  budgetTurnDelta: null,
+  frontierGapThresholdTokens: null,
+  maxImagesPerRequest: null,
+  flushPolicy: "cost",
+  contextPressure: 0.6,
+  cacheBreakpoint: true,
+  summaries: "auto",
+  stubArguments: true
+};
+var FLUSH_POLICIES = ["cost", "classic"];
+var SUMMARIES_MODES = options(["auto", "Auto"], ["always", "Always"], ["never", "Never"]);
+function options(...pairs) {
+  return pairs.map(([value, label]) => ({ value, label }));
+}
+var SUMMARIZER_THINKING_LEVELS = options(["default", "Default"], ["off", "Off"], ["minimal", "Minimal"], ["low", "Low"], ["medium", "Medium"], ["high", "High"], ["xhigh", "XHigh"]);
+var PRUNE_ON_MODES = options(["agent-message", "On agent message"], ["on-demand", "On demand"]);
+var BATCHING_MODES = options(["turn", "Per turn"], ["agent-message", "Per agent message"]);
+var MIN_BATCH_CHARS_PRESETS = options(["0", "0 (disabled)"], ["500", "500"], ["1000", "1000 (default)"], ["2000", "2000"], ["5000", "5000"]);
+var RECOVERY_GRACE_PRESETS = options(["0", "0 (disabled)"], ["1", "1"], ["3", "3 (default)"], ["5", "5"], ["8", "8"]);
+var SUMMARIZER_IDLE_TIMEOUT_PRESETS = options(["0", "0 (disabled)"], ["10000", "10s"], ["20000", "20s (default)"], ["45000", "45s"], ["90000", "90s"]);
+var SUMMARIZER_MAX_TIMEOUT_PRESETS = options(["0", "0 (disabled)"], ["120000", "120s"], ["180000", "180s (default)"], ["300000", "300s"], ["600000", "600s"]);
+var AUTO_BUDGET_PRESETS = options(["0", "Off (default)"], ["0.6", "60%"], ["0.7", "70%"], ["0.8", "80%"], ["0.9", "90%"]);
+var ROLLING_WINDOW_PRESETS = options(["1", "1"], ["2", "2"], ["3", "3 (default)"], ["5", "5"], ["10", "10"]);
+var PURGE_COOLDOWN_PRESETS = options(["1", "1"], ["2", "2 (default)"], ["3", "3"], ["5", "5"], ["10", "10"]);
+var PURGE_MIN_ARG_PRESETS = options(["100", "100"], ["500", "500 (default)"], ["1000", "1000"], ["5000", "5000"]);
+
+// src/capture/message-shape.ts
+function loose(value) {
+  return value !== null && typeof value === "object" ? value : undefined;
+}
+function roleOf(message) {
+  return message !== null && typeof message === "object" ? message.role : undefined;
+}
+function isAssistant(message) {
+  return roleOf(message) === "assistant";
+}
+function isToolResult(message) {
+  return roleOf(message) === "toolResult";
+}
+function isUser(message) {
+  return roleOf(message) === "user";
+}
+function isCustom(message) {
+  return roleOf(message) === "custom";
+}
+function isToolCall(block) {
+  return block !== null && typeof block === "object" && block.type === "toolCall";
+}
+function isTextBlock(block) {
+  return block !== null && typeof block === "object" && block.type === "text";
+}
+function contentBlocks(message) {
+  const content = message !== null && typeof message === "object" ? message.content : undefined;
+  return Array.isArray(content) ? content : [];
+}
+function isRecoveryCallBlock(block) {
+  return isToolCall(block) && block.name === QUERY_TOOL_NAME;
+}
+function toolCallBlocks(message) {
+  return contentBlocks(message).filter(isToolCall);
+}
+function isTextOnlyAssistant(message) {
+  if (!isAssistant(message))
+    return false;
+  return !contentBlocks(message).some(isToolCall);
+}
+function looseEntry(value) {
+  return value !== null && typeof value === "object" ? value : undefined;
+}
+function entryMessage(value) {
+  const entry = looseEntry(value);
+  return entry?.type === "message" && entry.message ? entry.message : undefined;
+}
+function isPrunerCustomType(customType) {
+  const type = typeof customType === "string" ? customType : "";
+  return type.startsWith("context-prune-") || type.startsWith("pi-condense");
+}
+function isChainAnchorCustom(msg) {
+  return isCustom(msg) && !isPrunerCustomType(msg.customType);
+}
+
 // src/capture/image-markers.ts
 import { createHash } from "node:crypto";
 var MARKER_DIGEST = /\[image returned: [^\]\n]* sha256:([0-9a-f]{8})\]/g;
@@ -47,8 +165,8 @@ function toolResultImagesByDigest(branch) {
   if (!Array.isArray(branch))
     return images;
   for (const entry of branch) {
-    const message = entry?.type === "message" ? entry.message : undefined;
-    if (message?.role !== "toolResult" || !Array.isArray(message.content))
+    const message = entryMessage(entry);
+    if (!isToolResult(message) || !Array.isArray(message.content))
       continue;
     for (const block of message.content) {
       if (!isImageBlock(block))
@@ -73,24 +191,53 @@ function copyImage(block) {
   return { type: "image", data: block.data, mimeType: block.mimeType };
 }
 
-// src/capture/message-shape.ts
-function toolCallBlocks(message) {
-  const content = message?.content;
-  if (!Array.isArray(content))
-    return [];
-  return content.filter((block) => block?.type === "toolCall");
+// src/capture/recovery-call.ts
+var NOT_FOUND_NOTE = "(not found in index — may not have been summarized yet)";
+var PLAIN_REF = /^[^\s"'<>,`\\]{1,200}$/;
+var LINES_LIMIT = 100;
+var PATTERN_LIMIT = 200;
+function isRecoveryTool(toolName) {
+  return toolName === QUERY_TOOL_NAME;
 }
-function isTextOnlyAssistant(message) {
-  if (message?.role !== "assistant")
-    return false;
-  return !(Array.isArray(message.content) && message.content.some((block) => block?.type === "toolCall"));
+function recoveryCallOf(args) {
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    return null;
+  const { toolCallIds: raw, lines, pattern } = args;
+  const ids = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw.slice() : [];
+  if (ids.length === 0 || !ids.every((id) => typeof id === "string" && PLAIN_REF.test(id)))
+    return null;
+  const call = { toolCallIds: ids };
+  if (lines !== undefined) {
+    if (typeof lines !== "string" || lines.length > LINES_LIMIT)
+      return null;
+    call.lines = lines;
+  }
+  if (pattern !== undefined) {
+    if (typeof pattern !== "string" || pattern.length > PATTERN_LIMIT)
+      return null;
+    call.pattern = pattern;
+  }
+  return call;
 }
-function isPrunerCustomType(customType) {
-  const type = typeof customType === "string" ? customType : "";
-  return type.startsWith("context-prune-") || type.startsWith("pi-condense");
+function callArgsOf(block) {
+  const call = block;
+  return call?.input ?? call?.args ?? call?.arguments;
 }
-function isChainAnchorCustom(msg) {
-  return msg?.role === "custom" && !isPrunerCustomType(msg.customType);
+function rederivableRecovery(result, args) {
+  const message = result;
+  if (!isRecoveryTool(message?.toolName) || message.isError === true)
+    return null;
+  const call = recoveryCallOf(args);
+  if (call === null || !Array.isArray(message.content))
+    return null;
+  for (const block of message.content) {
+    if (isTextBlock(block) && typeof block.text === "string" && block.text.includes(NOT_FOUND_NOTE))
+      return null;
+  }
+  return call;
+}
+function recoveredRefs(call) {
+  return [...new Set(call.toolCallIds)];
 }
 
 // src/capture/occurrence-key.ts
@@ -1116,8 +1263,9 @@ function textBlocks(content) {
   return texts;
 }
 function extractToolResultText(msg) {
-  const markers = imageMarkerLines(msg?.content);
-  const texts = textBlocks(msg?.content);
+  const content = msg?.content;
+  const markers = imageMarkerLines(content);
+  const texts = textBlocks(content);
   return (markers.length === 0 ? texts : [...markers, ...texts]).join(`
 `);
 }
@@ -1131,7 +1279,8 @@ class FirstResults {
       first.add(result);
     return first;
   }
-  add(result) {
+  add(value) {
+    const result = value;
     const id = result?.toolCallId;
     if (this.byId !== null) {
       if (id === id && !this.byId.has(id))
@@ -1174,7 +1323,7 @@ class FirstResults {
   }
 }
 function captureCall(block, results) {
-  const args = recordArgs(block.input ?? block.args ?? block.arguments);
+  const args = recordArgs(callArgsOf(block));
   const toolName = typeof block.name === "string" ? block.name : "";
   const match = results.get(block.id);
   if (!match) {
@@ -1208,9 +1357,9 @@ function captureBatch(message, toolResults, turnIndex, timestamp) {
     toolCalls: toolCallBlocks(message).filter((block) => typeof block.id === "string").map((block) => captureCall(block, results))
   };
 }
-function batchTimestamp(entry, message) {
-  if (entry.timestamp)
-    return new Date(entry.timestamp).getTime();
+function batchTimestamp(entryTimestamp, message) {
+  if (entryTimestamp)
+    return new Date(entryTimestamp).getTime();
   return message.timestamp ?? Date.now();
 }
 function batchFromTurn(turn, indexer, exclude) {
@@ -1234,7 +1383,7 @@ function batchFromTurn(turn, indexer, exclude) {
   }
   if (ready === undefined || readyResults === undefined)
     return;
-  const batch = captureBatch(turn.message, readyResults, turn.turnIndex, batchTimestamp(turn.entry, turn.message));
+  const batch = captureBatch(turn.message, readyResults, turn.turnIndex, batchTimestamp(turn.entryTimestamp, turn.message));
   batch.toolCalls = batch.toolCalls.filter((call) => ready.has(call.toolCallId));
   batch.userTurnGroup = turn.userTurnGroup;
   return batch;
@@ -1243,7 +1392,7 @@ function captureUnindexedBatchesFromSession(branch, indexer, exclude = () => fal
   const batches = [];
   let turnIndex = 0;
   let userTurnGroup = 0;
-  const open = { entry: undefined, message: undefined, turnIndex: 0, userTurnGroup: 0, results: new FirstResults };
+  const open = { entryTimestamp: undefined, message: undefined, turnIndex: 0, userTurnGroup: 0, results: new FirstResults };
   const closeOpen = () => {
     const batch = open.message === undefined ? undefined : batchFromTurn(open, indexer, exclude);
     if (batch)
@@ -1251,22 +1400,23 @@ function captureUnindexedBatchesFromSession(branch, indexer, exclude = () => fal
     open.message = undefined;
     open.results.clear();
   };
-  for (const entry of branch) {
+  for (const value of branch) {
+    const entry = looseEntry(value);
     if (entry?.type === "custom_message" && !isPrunerCustomType(entry.customType))
       userTurnGroup += 1;
-    if (entry?.type !== "message" || !entry.message)
+    const message = entryMessage(entry);
+    if (message === undefined)
       continue;
-    const message = entry.message;
-    if (message.role === "assistant") {
+    if (isAssistant(message)) {
       closeOpen();
-      open.entry = entry;
+      open.entryTimestamp = entry.timestamp;
       open.message = message;
       open.turnIndex = turnIndex;
       open.userTurnGroup = userTurnGroup;
       turnIndex += 1;
-    } else if (message.role === "user") {
+    } else if (isUser(message)) {
       userTurnGroup += 1;
-    } else if (message.role === "toolResult" && open.message !== undefined) {
+    } else if (isToolResult(message) && open.message !== undefined) {
       open.results.add(message);
     }
   }
@@ -1342,9 +1492,11 @@ function groupBatchesByMode(batches, mode) {
 }
 function projectBranchMessages(branch) {
   const out = [];
-  for (const entry of branch) {
-    if (entry?.type === "message" && entry.message) {
-      out.push(entry.message);
+  for (const value of branch) {
+    const entry = looseEntry(value);
+    const message = entryMessage(entry);
+    if (message !== undefined) {
+      out.push(message);
     } else if (entry?.type === "custom_message") {
       out.push({
         role: "custom",
@@ -1360,183 +1512,6 @@ function projectBranchMessages(branch) {
 }
 function entryTime(value) {
   return typeof value === "string" || typeof value === "number" ? new Date(value).getTime() : Number.NaN;
-}
-
-// src/types.ts
-var CUSTOM_TYPE_SUMMARY = "context-prune-summary";
-var CUSTOM_TYPE_INDEX = "context-prune-index";
-var CUSTOM_TYPE_STATS = "context-prune-stats";
-var CUSTOM_TYPE_FRONTIER = "context-prune-frontier";
-var CUSTOM_TYPE_DEDUP_ALIAS = "context-prune-dedup-alias";
-var CUSTOM_TYPE_CHAIN = "context-prune-chain";
-var CUSTOM_TYPE_DIAGNOSTIC = "context-prune-diagnostic";
-var CUSTOM_TYPE_FLUSH_METRICS = "context-prune-flush-metrics";
-var CUSTOM_TYPE_SUMMARIZER_CACHE = "context-prune-summarizer-cache";
-var CUSTOM_TYPE_TOGGLE = "context-prune-toggle";
-var CUSTOM_TYPE_REPORT = "context-prune-report";
-var QUERY_TOOL_NAME = "context_tree_query";
-var EXTERNAL_COST_CHANNEL = "cost:external";
-var EXTERNAL_COST_SOURCE = "pi-condense";
-var STATUS_WIDGET_ID = "context-prune";
-var PROGRESS_WIDGET_ID = "context-prune-progress";
-var DEFAULT_CONFIG = {
-  enabled: false,
-  showPruneStatusLine: true,
-  summarizerModel: "default",
-  summarizerThinking: "default",
-  pruneOn: "agent-message",
-  batchingMode: "turn",
-  quietOversizedSkips: false,
-  minBatchChars: 1000,
-  recoveryGraceTurns: 3,
-  summarizerIdleTimeoutMs: 20000,
-  summarizerMaxTimeoutMs: 180000,
-  protectedTools: [],
-  protectedPaths: ["**/skills/**/*.md", "**/gauntlet-overrides.md"],
-  chainCompression: { enabled: true, rollingWindow: 3, stripFinalAssistantThinking: true, fuseRangeSummary: true },
-  purgeErrors: { enabled: true, cooldownTurns: 2, minArgChars: 500 },
-  dedupByContentHash: true,
-  autoBudgetThreshold: null,
-  spillThreshold: 65536,
-  spillPreviewBytes: 2048,
-  budgetTurnDelta: null,
-  frontierGapThresholdTokens: null,
-  maxImagesPerRequest: null,
-  flushPolicy: "cost",
-  contextPressure: 0.6,
-  cacheBreakpoint: true,
-  summaries: "auto",
-  stubArguments: true
-};
-var FLUSH_POLICIES = ["cost", "classic"];
-var SUMMARIES_MODES = [
-  { value: "auto", label: "Auto" },
-  { value: "always", label: "Always" },
-  { value: "never", label: "Never" }
-];
-var SUMMARIZER_THINKING_LEVELS = [
-  { value: "default", label: "Default" },
-  { value: "off", label: "Off" },
-  { value: "minimal", label: "Minimal" },
-  { value: "low", label: "Low" },
-  { value: "medium", label: "Medium" },
-  { value: "high", label: "High" },
-  { value: "xhigh", label: "XHigh" }
-];
-var PRUNE_ON_MODES = [
-  { value: "agent-message", label: "On agent message" },
-  { value: "on-demand", label: "On demand" }
-];
-var BATCHING_MODES = [
-  { value: "turn", label: "Per turn" },
-  { value: "agent-message", label: "Per agent message" }
-];
-var MIN_BATCH_CHARS_PRESETS = [
-  { value: "0", label: "0 (disabled)" },
-  { value: "500", label: "500" },
-  { value: "1000", label: "1000 (default)" },
-  { value: "2000", label: "2000" },
-  { value: "5000", label: "5000" }
-];
-var RECOVERY_GRACE_PRESETS = [
-  { value: "0", label: "0 (disabled)" },
-  { value: "1", label: "1" },
-  { value: "3", label: "3 (default)" },
-  { value: "5", label: "5" },
-  { value: "8", label: "8" }
-];
-var SUMMARIZER_IDLE_TIMEOUT_PRESETS = [
-  { value: "0", label: "0 (disabled)" },
-  { value: "10000", label: "10s" },
-  { value: "20000", label: "20s (default)" },
-  { value: "45000", label: "45s" },
-  { value: "90000", label: "90s" }
-];
-var SUMMARIZER_MAX_TIMEOUT_PRESETS = [
-  { value: "0", label: "0 (disabled)" },
-  { value: "120000", label: "120s" },
-  { value: "180000", label: "180s (default)" },
-  { value: "300000", label: "300s" },
-  { value: "600000", label: "600s" }
-];
-var AUTO_BUDGET_PRESETS = [
-  { value: "0", label: "Off (default)" },
-  { value: "0.6", label: "60%" },
-  { value: "0.7", label: "70%" },
-  { value: "0.8", label: "80%" },
-  { value: "0.9", label: "90%" }
-];
-var ROLLING_WINDOW_PRESETS = [
-  { value: "1", label: "1" },
-  { value: "2", label: "2" },
-  { value: "3", label: "3 (default)" },
-  { value: "5", label: "5" },
-  { value: "10", label: "10" }
-];
-var PURGE_COOLDOWN_PRESETS = [
-  { value: "1", label: "1" },
-  { value: "2", label: "2 (default)" },
-  { value: "3", label: "3" },
-  { value: "5", label: "5" },
-  { value: "10", label: "10" }
-];
-var PURGE_MIN_ARG_PRESETS = [
-  { value: "100", label: "100" },
-  { value: "500", label: "500 (default)" },
-  { value: "1000", label: "1000" },
-  { value: "5000", label: "5000" }
-];
-var EMPTY_METRICS_SNAPSHOT = {
-  openCycleThinkingTokens: 0,
-  largestChainSharePct: 0,
-  frontierGapTokens: 0
-};
-
-// src/capture/recovery-call.ts
-var NOT_FOUND_NOTE = "(not found in index — may not have been summarized yet)";
-var PLAIN_REF = /^[^\s"'<>,`\\]{1,200}$/;
-var LINES_LIMIT = 100;
-var PATTERN_LIMIT = 200;
-function isRecoveryTool(toolName) {
-  return toolName === QUERY_TOOL_NAME;
-}
-function recoveryCallOf(args) {
-  if (typeof args !== "object" || args === null || Array.isArray(args))
-    return null;
-  const { toolCallIds: raw, lines, pattern } = args;
-  const ids = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw.slice() : [];
-  if (ids.length === 0 || !ids.every((id) => typeof id === "string" && PLAIN_REF.test(id)))
-    return null;
-  const call = { toolCallIds: ids };
-  if (lines !== undefined) {
-    if (typeof lines !== "string" || lines.length > LINES_LIMIT)
-      return null;
-    call.lines = lines;
-  }
-  if (pattern !== undefined) {
-    if (typeof pattern !== "string" || pattern.length > PATTERN_LIMIT)
-      return null;
-    call.pattern = pattern;
-  }
-  return call;
-}
-function callArgsOf(block) {
-  return block?.input ?? block?.args ?? block?.arguments;
-}
-function rederivableRecovery(result, args) {
-  if (!isRecoveryTool(result?.toolName) || result.isError === true)
-    return null;
-  const call = recoveryCallOf(args);
-  if (call === null || !Array.isArray(result.content))
-    return null;
-  for (const block of result.content) {
-    if (block?.type === "text" && typeof block.text === "string" && block.text.includes(NOT_FOUND_NOTE))
-      return null;
-  }
-  return call;
-}
-function recoveredRefs(call) {
-  return [...new Set(call.toolCallIds)];
 }
 
 // src/render/nested-placeholders.ts
@@ -1572,13 +1547,14 @@ function unframedSummary(text) {
 var SYNTHETIC_PREFIX = "<compressed-chain ";
 var SYNTHETIC_ID = /^<compressed-chain id="([^"]*)"/;
 function isPerBatchSummaryMessage(msg) {
-  return msg?.role === "custom" && msg.customType === CUSTOM_TYPE_SUMMARY;
+  return isCustom(msg) && msg.customType === CUSTOM_TYPE_SUMMARY;
 }
 function perBatchSummaryOverlapsDropped(msg, droppedOccKeys, droppedBareIds) {
   const refs = msg?.details?.toolCallRefs;
   if (!Array.isArray(refs))
     return false;
-  return refs.some((ref) => {
+  return refs.some((value) => {
+    const ref = value;
     if (typeof ref?.toolCallId !== "string")
       return false;
     const ts = resultTimestampOf(ref.resultTimestamp);
@@ -1669,7 +1645,7 @@ function indexBoundaries(messages, entries) {
   }
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
-    const role = msg?.role;
+    const role = roleOf(msg);
     const map = role === "assistant" ? assistants : role === "user" || isChainAnchorCustom(msg) ? anchors : null;
     const seen = map?.get(msg.timestamp);
     if (seen === undefined)
@@ -1732,7 +1708,7 @@ function collectDrops(messages, accepted, diagnostics, guard) {
     for (let i = range.startIndex + 1;i < range.endIndex; i++) {
       drops.zone[i] |= INTERIOR;
       const msg = messages[i];
-      if (msg?.role === "toolResult") {
+      if (isToolResult(msg)) {
         const id = msg.toolCallId;
         if (typeof id !== "string")
           continue;
@@ -1748,7 +1724,7 @@ function collectDrops(messages, accepted, diagnostics, guard) {
           if (named === undefined || !named.every((ref) => headerRefs.has(ref)))
             relocated.push(relocatedOutput(msg));
         }
-      } else if (msg?.role === "assistant" && Array.isArray(msg.content)) {
+      } else if (isAssistant(msg) && Array.isArray(msg.content)) {
         for (const block of msg.content) {
           if (block?.type !== "toolCall" || typeof block.id !== "string")
             continue;
@@ -1783,7 +1759,7 @@ function reportIdMismatch(entry, actual, diagnostics) {
 function presentSyntheticIds(messages) {
   const ids = new Set;
   for (const msg of messages) {
-    if (msg?.role !== "user" || !Array.isArray(msg.content))
+    if (!isUser(msg) || !Array.isArray(msg.content))
       continue;
     const text = msg.content[0]?.text;
     if (typeof text !== "string" || !text.startsWith(SYNTHETIC_PREFIX))
@@ -1802,7 +1778,7 @@ function emit(messages, accepted, drops, synthetics, stripFinalThinking) {
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
     const summary = isPerBatchSummaryMessage(msg);
-    const droppable = msg?.role === "assistant" || msg?.role === "toolResult" || summary;
+    const droppable = isAssistant(msg) || isToolResult(msg) || summary;
     if ((drops.zone[i] & INTERIOR) !== 0 && droppable)
       continue;
     if (summary && perBatchSummaryOverlapsDropped(msg, drops.droppedOccKeys, drops.droppedBareIds))
@@ -1901,14 +1877,14 @@ function forEachChainResult(messages, chain, visit) {
   const calls = new Map;
   for (let i = range.startIndex + 1;i < range.endIndex; i++) {
     const msg = messages[i];
-    if (msg?.role === "assistant" && Array.isArray(msg.content)) {
+    if (isAssistant(msg) && Array.isArray(msg.content)) {
       for (const block of msg.content) {
-        if (block?.type !== "toolCall")
+        if (!isToolCall(block))
           continue;
         const toolName = typeof block.name === "string" ? block.name : "";
         calls.set(block.id, { toolName, args: recordArgs(callArgsOf(block)) });
       }
-    } else if (msg?.role === "toolResult") {
+    } else if (isToolResult(msg)) {
       const call = calls.get(msg.toolCallId);
       if (call && typeof msg.toolCallId === "string" && !protectedIds.has(msg.toolCallId))
         visit(msg, call);
@@ -1964,7 +1940,7 @@ function buildDeterministicBody(records, refs, recoveries = []) {
 function withRecoveredRefs(chains, messages) {
   const recoveryKeys = new Set;
   for (const msg of messages) {
-    if (msg?.role === "toolResult" && isRecoveryTool(msg.toolName) && typeof msg.toolCallId === "string") {
+    if (isToolResult(msg) && isRecoveryTool(msg.toolName) && typeof msg.toolCallId === "string") {
       recoveryKeys.add(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)));
     }
   }
@@ -2099,7 +2075,7 @@ async function archiveChain(chain, deps, ambiguous) {
   const protectedIds = new Set(chain.protectedToolCallIds ?? []);
   for (let i = range.startIndex + 1;i < range.endIndex; i++) {
     const msg = deps.messages[i];
-    if (msg?.role !== "toolResult" || protectedIds.has(msg.toolCallId))
+    if (!isToolResult(msg) || protectedIds.has(msg.toolCallId))
       continue;
     const key = occKey(String(msg.toolCallId), resultTimestampOf(msg.timestamp));
     if (ambiguous.has(key) || !index.has(key) && typeof msg.timestamp !== "number")
@@ -2121,7 +2097,7 @@ function ambiguousKeys(messages) {
   const seen = new Set;
   const twice = new Set;
   for (const msg of messages) {
-    if (msg?.role !== "toolResult" || typeof msg.toolCallId !== "string")
+    if (!isToolResult(msg) || typeof msg.toolCallId !== "string")
       continue;
     const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
     if (seen.has(key))
@@ -2139,7 +2115,7 @@ function chainKeys2(chain) {
 // src/chains/chain-detector.ts
 var SYNTHETIC_PREFIX2 = "<compressed-chain";
 function isSyntheticChainMessage(msg) {
-  const content = msg?.content;
+  const content = msg.content;
   if (typeof content === "string")
     return content.trimStart().startsWith(SYNTHETIC_PREFIX2);
   if (!Array.isArray(content) || content.length === 0)
@@ -2149,7 +2125,7 @@ function isSyntheticChainMessage(msg) {
 }
 function collectToolCalls(msg, chain, isProtected) {
   for (const block of msg.content) {
-    if (block?.type !== "toolCall" || typeof block.id !== "string" || !block.id || !block.name)
+    if (!isToolCall(block) || typeof block.id !== "string" || !block.id || !block.name)
       continue;
     chain.middles.add(block.id);
     if (isProtected(block.name, block.input ?? block.arguments))
@@ -2184,8 +2160,7 @@ function detectChains(messages, isProtected = () => false) {
   const ranges = [];
   let current = null;
   for (const msg of messages) {
-    const role = msg?.role;
-    if (role === "user") {
+    if (isUser(msg)) {
       if (isSyntheticChainMessage(msg))
         continue;
       if (current)
@@ -2194,19 +2169,20 @@ function detectChains(messages, isProtected = () => false) {
       continue;
     }
     if (!current && isChainAnchorCustom(msg)) {
-      current = isTimestamp(msg.timestamp) ? openChain(msg.timestamp) : null;
+      const timestamp = msg.timestamp;
+      current = isTimestamp(timestamp) ? openChain(timestamp) : null;
       continue;
     }
     if (!current)
       continue;
-    if (role === "assistant") {
+    if (isAssistant(msg)) {
       if (isTextOnlyAssistant(msg)) {
         ranges.push(emit2(current, isTimestamp(msg.timestamp) ? msg.timestamp : null));
         current = null;
       } else {
         collectToolCalls(msg, current, isProtected);
       }
-    } else if (role === "toolResult") {
+    } else if (isToolResult(msg)) {
       collectToolResult(msg, current, isProtected);
     }
   }
@@ -2216,7 +2192,8 @@ function withClosingMessage(branchMessages, closing) {
   if (!closing)
     return branchMessages;
   const last = branchMessages[branchMessages.length - 1];
-  if (last && last.role === closing.role && last.timestamp === closing.timestamp)
+  const next = closing;
+  if (last && last.role === next.role && last.timestamp === next.timestamp)
     return branchMessages;
   return [...branchMessages, closing];
 }
@@ -2331,9 +2308,9 @@ function inGraceRecoveryToolCallIds(messages, graceTurns) {
   const recoveries = [];
   let users = 0;
   for (const msg of messages) {
-    if (msg?.role === "user")
+    if (isUser(msg))
       users += 1;
-    else if (msg?.role === "toolResult" && msg.toolName === QUERY_TOOL_NAME && typeof msg.toolCallId === "string") {
+    else if (isToolResult(msg) && msg.toolName === QUERY_TOOL_NAME && typeof msg.toolCallId === "string") {
       recoveries.push({ msg, usersBefore: users });
     }
   }
@@ -2403,17 +2380,16 @@ function findSuperseded(messages, isProtected) {
   const lastReadOf = new Map;
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
-    const role = msg?.role;
-    if (role === "assistant" && Array.isArray(msg.content)) {
+    if (isAssistant(msg) && Array.isArray(msg.content)) {
       open.clear();
       if (opensNoCalls(msg))
         continue;
       for (const block of msg.content)
-        if (block?.type === "toolCall")
+        if (isToolCall(block))
           open.set(block.id, block);
       continue;
     }
-    if (role !== "toolResult") {
+    if (!isToolResult(msg)) {
       open.clear();
       continue;
     }
@@ -2435,7 +2411,7 @@ function opensNoCalls(assistant) {
   return assistant.stopReason === "error" || assistant.stopReason === "aborted";
 }
 function protectedPath(block, isProtected) {
-  const args = block.input ?? block.args ?? block.arguments ?? {};
+  const args = callArgsOf(block) ?? {};
   const path = typeof args === "object" && args !== null ? args.path : undefined;
   if (typeof path !== "string" || !isProtected(block.name, args))
     return;
@@ -2580,7 +2556,8 @@ class StatsAccumulator {
   }
   reconstructFromSession(ctx) {
     this.reset();
-    for (const entry of ctx.sessionManager.getBranch()) {
+    for (const value of ctx.sessionManager.getBranch()) {
+      const entry = looseEntry(value);
       if (entry?.type !== "custom" || !entry.data)
         continue;
       if (entry.customType === CUSTOM_TYPE_SUMMARIZER_CACHE)
@@ -3193,11 +3170,13 @@ function refreshQuietly(state, ctx, closingMessage) {
       console.error("pi-condense: status refresh after a chain compression failed", err);
   }
 }
-function isOnBranch(messages, message) {
-  if (!message)
+function isOnBranch(messages, value) {
+  if (!value)
     return false;
+  const message = loose(value) ?? {};
   for (let i = messages.length - 1;i >= 0; i--) {
-    if (messages[i]?.role === message.role && messages[i]?.timestamp === message.timestamp)
+    const other = loose(messages[i]);
+    if (other?.role === message.role && other?.timestamp === message.timestamp)
       return true;
   }
   return false;
@@ -4052,7 +4031,8 @@ function buildPruneTree(ctx, indexer) {
   const requests = branchRequests(branch);
   const covered = summarizedKeys(branch);
   const roots = [];
-  branch.forEach((entry, index) => {
+  branch.forEach((value, index) => {
+    const entry = looseEntry(value);
     try {
       if (entry?.type === "custom_message" && entry.customType === CUSTOM_TYPE_SUMMARY) {
         roots.push(summaryRoot(entry, roots.length, indexer, requests.byResult, requests.at[index]));
@@ -6508,7 +6488,8 @@ function imageCount(msg) {
       images++;
   return images;
 }
-function withoutImageData(msg) {
+function withoutImageData(value) {
+  const msg = value;
   const content = msg.content;
   return { ...msg, content: content.map((block) => isImage(block) ? IMAGE_STANDIN : block) };
 }
@@ -6707,7 +6688,8 @@ function partChars(part) {
 function nonEmpty(text) {
   return typeof text === "string" && text.trim().length > 0;
 }
-function sentPart(role, part) {
+function sentPart(role, value) {
+  const part = loose(value);
   const type = part?.type;
   if (role === "assistant") {
     if (type === "text")
@@ -6718,13 +6700,14 @@ function sentPart(role, part) {
   }
   return { sent: type !== "text" || nonEmpty(part.text), thinking: false };
 }
-function measure(message) {
-  const total = messageChars(message);
-  const role = typeof message?.role === "string" ? message.role : "";
+function measure(value) {
+  const total = messageChars(value);
+  const message = loose(value) ?? {};
+  const role = typeof message.role === "string" ? message.role : "";
   const userSide = USER_ROLES.has(role) || role === "toolResult";
   if (role === "bashExecution" && message.excludeFromContext === true)
     return { blocks: [], userSide };
-  const id = identity(message);
+  const id = identity(value);
   const one = (sent) => sent ? { blocks: [{ block: { key: `${id}.0`, tokens: total, breakpoint: false }, eligible: true }], userSide } : { blocks: [], userSide };
   if (role === "toolResult" && typeof message.toolCallId === "string")
     return { ...one(true), toolCallId: message.toolCallId };
@@ -7040,27 +7023,27 @@ function finite(value) {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
 }
 function usageOf(message) {
-  const usage = message?.usage;
-  if (!usage || typeof usage !== "object")
+  const usage = loose(loose(message)?.usage);
+  if (!usage)
     return;
   const recorded = { input: finite(usage.input), output: finite(usage.output), cacheRead: finite(usage.cacheRead), cacheWrite: finite(usage.cacheWrite) };
   return recorded.input + recorded.cacheRead + recorded.cacheWrite > 0 ? recorded : undefined;
 }
 function timeOf(entry, message, fallback) {
-  if (typeof message?.timestamp === "number" && Number.isFinite(message.timestamp))
+  if (typeof message.timestamp === "number" && Number.isFinite(message.timestamp))
     return message.timestamp;
   const parsed = Date.parse(String(entry.timestamp));
   return Number.isFinite(parsed) ? parsed : fallback;
 }
 function systemSize(message) {
-  const { timestamp: _ignored, ...rest } = message ?? {};
+  const { timestamp: _ignored, ...rest } = message;
   return JSON.stringify(rest).length;
 }
 function isPrunerSummary(message) {
-  return message?.role === "custom" && message.customType === CUSTOM_TYPE_SUMMARY;
+  return isCustom(message) && message.customType === CUSTOM_TYPE_SUMMARY;
 }
 function replyChars(message) {
-  return JSON.stringify(message?.content ?? "").length;
+  return JSON.stringify(message.content ?? "").length;
 }
 
 class Views {
@@ -7070,16 +7053,17 @@ class Views {
   systemVersion = 0;
   systemText = "";
   push(messages) {
-    for (const message of messages) {
+    for (const value of messages) {
+      const message = loose(value);
       if (message?.role === "system") {
         this.systemChars += systemSize(message);
         this.systemVersion += 1;
         this.systemText += JSON.stringify(message.content ?? "") + JSON.stringify(message.sections ?? "");
         continue;
       }
-      this.all.push(message);
-      if (!isPrunerSummary(message))
-        this.bare.push(message);
+      this.all.push(value);
+      if (!isPrunerSummary(value))
+        this.bare.push(value);
     }
   }
   rebuild(path, leaf) {
@@ -7123,8 +7107,8 @@ function buildRequests(input) {
       views.rebuild(branch.slice(0, i + 1), entry);
       continue;
     }
-    const message = entry.type === "message" ? entry.message : undefined;
-    if (message?.role === "assistant") {
+    const message = entryMessage(entry);
+    if (isAssistant(message)) {
       const usage = usageOf(message);
       lastTime = timeOf(entry, message, lastTime);
       requests.push({
@@ -7167,8 +7151,8 @@ function keysOnSeveralResults(branch, keys) {
   const seen = new Set;
   const shared = new Set;
   for (const entry of branch) {
-    const msg = entry?.type === "message" ? entry.message : undefined;
-    if (msg?.role !== "toolResult" || typeof msg.toolCallId !== "string" || typeof msg.timestamp !== "number")
+    const msg = entryMessage(entry);
+    if (!isToolResult(msg) || typeof msg.toolCallId !== "string" || typeof msg.timestamp !== "number")
       continue;
     const key = occKey(msg.toolCallId, msg.timestamp);
     if (!keys.has(key))
@@ -7185,15 +7169,17 @@ function recordsFromTranscript(branch, keys) {
   const shared = keysOnSeveralResults(branch, keys);
   let turnIndex = -1;
   for (const entry of branch) {
-    const msg = entry?.type === "message" ? entry.message : undefined;
-    if (msg?.role === "assistant") {
+    const msg = entryMessage(entry);
+    if (isAssistant(msg)) {
       turnIndex++;
       calls.clear();
-      for (const block of Array.isArray(msg.content) ? msg.content : []) {
-        if (block?.type === "toolCall")
-          calls.set(block.id, { name: block.name, args: block.arguments ?? block.input ?? block.args });
+      for (const block of contentBlocks(msg)) {
+        if (!isToolCall(block))
+          continue;
+        const loose = block;
+        calls.set(block.id, { name: block.name, args: loose.arguments ?? loose.input ?? loose.args });
       }
-    } else if (msg?.role === "toolResult" && typeof msg.toolCallId === "string" && typeof msg.timestamp === "number") {
+    } else if (isToolResult(msg) && typeof msg.toolCallId === "string" && typeof msg.timestamp === "number") {
       const key = occKey(msg.toolCallId, msg.timestamp);
       const call = calls.get(msg.toolCallId);
       if (!keys.has(key) || !call || shared.has(key))
@@ -8249,7 +8235,7 @@ function purgeErroredArgs(messages, config) {
   let out = null;
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
-    if (msg?.role !== "assistant" || !Array.isArray(msg.content))
+    if (!isAssistant(msg) || !Array.isArray(msg.content))
       continue;
     const content = purgeBlocks(msg.content, errorTurns, currentTurn, config);
     if (content === msg.content)
@@ -8263,9 +8249,9 @@ function erroredCallTurns(messages) {
   const errorTurns = new Map;
   let turn = 0;
   for (const msg of messages) {
-    if (msg?.role === "assistant")
+    if (isAssistant(msg))
       turn++;
-    else if (msg?.role === "toolResult" && msg.isError === true)
+    else if (isToolResult(msg) && msg.isError === true)
       errorTurns.set(msg.toolCallId, turn);
   }
   return { errorTurns, currentTurn: turn };
@@ -8274,7 +8260,7 @@ function purgeBlocks(content, errorTurns, currentTurn, config) {
   let out = null;
   for (let j = 0;j < content.length; j++) {
     const block = content[j];
-    if (block?.type !== "toolCall" || !("arguments" in block))
+    if (!isToolCall(block) || !("arguments" in block))
       continue;
     const errorTurn = errorTurns.get(block.id);
     if (errorTurn === undefined || !(currentTurn - errorTurn >= config.cooldownTurns))
@@ -8400,10 +8386,9 @@ class OrphanCheck {
   }
 }
 function admits(open, msg) {
-  const role = msg?.role;
-  if (role === "assistant")
+  if (isAssistant(msg))
     open.openFrom(msg);
-  else if (role === "toolResult")
+  else if (isToolResult(msg))
     return open.consume(msg.toolCallId);
   else
     open.clear();
@@ -8417,11 +8402,10 @@ class OpenCalls {
   many = null;
   openFrom(assistant) {
     this.clear();
-    const content = assistant.content;
-    if (!Array.isArray(content) || opensNoCalls2(assistant))
+    if (opensNoCalls2(assistant))
       return;
-    for (const block of content) {
-      if (block?.type !== "toolCall")
+    for (const block of contentBlocks(assistant)) {
+      if (!isToolCall(block))
         continue;
       if (this.many !== null)
         this.many.add(block.id);
@@ -8688,16 +8672,16 @@ function toolObservations(messages) {
   const observations = [];
   const open = new Map;
   for (const msg of messages) {
-    if (msg?.role === "assistant") {
+    if (isAssistant(msg)) {
       open.clear();
       if (msg.stopReason === "error" || msg.stopReason === "aborted" || !Array.isArray(msg.content))
         continue;
       for (const block of msg.content)
-        if (block?.type === "toolCall" && typeof block.id === "string")
+        if (isToolCall(block) && typeof block.id === "string")
           open.set(block.id, { name: String(block.name), args: argsOf(block) });
       continue;
     }
-    if (msg?.role !== "toolResult") {
+    if (!isToolResult(msg)) {
       open.clear();
       continue;
     }
@@ -8711,7 +8695,8 @@ function toolObservations(messages) {
   return observations;
 }
 function argsOf(block) {
-  const args = block.arguments ?? block.input ?? block.args;
+  const loose = block;
+  const args = loose.arguments ?? loose.input ?? loose.args;
   return typeof args === "object" && args !== null && !Array.isArray(args) ? args : {};
 }
 function textOf3(content) {
@@ -8925,9 +8910,8 @@ function replaceSummarizedResults(messages, indexer, protection, grace, observe,
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
     observe?.(msg);
-    const role = msg?.role;
-    if (role !== "toolResult") {
-      recoveries.pass(i, role);
+    if (!isToolResult(msg)) {
+      recoveries.pass(i, roleOf(msg));
       continue;
     }
     if (typeof msg.toolCallId !== "string")
@@ -9126,7 +9110,7 @@ class RecoveryStubs {
     if (inGrace(msg, grace))
       return null;
     if (this.totalUsers < 0)
-      this.totalUsers = this.messages.reduce((n, m) => m?.role === "user" ? n + 1 : n, 0);
+      this.totalUsers = this.messages.reduce((n, m) => isUser(m) ? n + 1 : n, 0);
     if (this.totalUsers <= this.users)
       return null;
     const block = this.callBlock(msg.toolCallId);
@@ -9151,12 +9135,9 @@ class RecoveryStubs {
     if (this.callsOpener !== this.opener) {
       this.callsOpener = this.opener;
       this.calls = new Map;
-      const content = this.messages[this.opener].content;
-      if (Array.isArray(content)) {
-        for (const block of content) {
-          if (block?.type === "toolCall" && isRecoveryTool(block.name) && !this.calls.has(block.id))
-            this.calls.set(block.id, block);
-        }
+      for (const block of contentBlocks(this.messages[this.opener])) {
+        if (isRecoveryCallBlock(block) && !this.calls.has(block.id))
+          this.calls.set(block.id, block);
       }
     }
     return this.calls?.get(id);
@@ -9480,18 +9461,18 @@ function stubFinishedArguments(messages, input, stubRefs, indexer) {
   let out = null;
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
-    if (msg?.role !== "assistant" || !Array.isArray(msg.content) || opensNoCalls3(msg))
+    if (!isAssistant(msg) || !Array.isArray(msg.content) || opensNoCalls3(msg))
       continue;
     let content = null;
     for (let b = 0;b < msg.content.length; b++) {
       const block = msg.content[b];
-      if (block?.type !== "toolCall" || typeof block.id !== "string")
+      if (!isToolCall(block) || typeof block.id !== "string")
         continue;
       const at = results.get(block);
       if (at === undefined)
         continue;
       const refs = stubRefs[at];
-      if (refs?.length !== 1 || !SHORT_REF.test(refs[0]) || input[at]?.isError === true)
+      if (refs?.length !== 1 || !SHORT_REF.test(refs[0]) || loose(input[at])?.isError === true)
         continue;
       standing ??= standingOf(messages);
       if (!doneWith(block, i, standing))
@@ -9513,10 +9494,10 @@ function callsDoneWith(messages) {
   const standing = standingOf(messages);
   const done = new Set;
   messages.forEach((msg, i) => {
-    if (msg?.role !== "assistant" || !Array.isArray(msg.content))
+    if (!isAssistant(msg))
       return;
-    for (const block of msg.content)
-      if (block?.type === "toolCall" && typeof block.id === "string" && doneWith(block, i, standing))
+    for (const block of contentBlocks(msg))
+      if (isToolCall(block) && typeof block.id === "string" && doneWith(block, i, standing))
         done.add(block.id);
   });
   return done;
@@ -9526,14 +9507,14 @@ function resultPositions(messages) {
   const open = new Map;
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
-    if (msg?.role === "assistant" && Array.isArray(msg.content)) {
+    if (isAssistant(msg) && Array.isArray(msg.content)) {
       open.clear();
       for (const block of msg.content)
-        if (block?.type === "toolCall" && typeof block.id === "string")
+        if (isToolCall(block) && typeof block.id === "string")
           open.set(block.id, block);
       continue;
     }
-    if (msg?.role !== "toolResult") {
+    if (!isToolResult(msg)) {
       open.clear();
       continue;
     }
@@ -9553,15 +9534,15 @@ function standingOf(messages) {
   let turns = 0;
   for (let i = messages.length - 1;i >= 0; i--) {
     const msg = messages[i];
-    if (msg?.role === "user")
+    if (isUser(msg))
       userAfter = true;
-    if (msg?.role !== "assistant" || !Array.isArray(msg.content))
+    if (!isAssistant(msg) || !Array.isArray(msg.content))
       continue;
     ended[i] = userAfter;
     laterToolTurns[i] = turns;
     let calls = false;
     for (const block of msg.content) {
-      if (block?.type !== "toolCall")
+      if (!isToolCall(block))
         continue;
       calls = true;
       const path = touchedPath(block);
@@ -9585,7 +9566,7 @@ function doneWith(block, position, standing) {
   if (standing.laterToolTurns[position] < RAW_TOOL_TURNS)
     return false;
   const args = block.arguments;
-  if (typeof args !== "object" || args === null || callShape(block.name, args) === "other")
+  if (typeof args !== "object" || args === null || callShape(block.name, args) === "other" || typeof args.path !== "string")
     return false;
   return (standing.lastTouch.get(normalizeFilePath(args.path)) ?? -1) > position;
 }
@@ -9628,7 +9609,7 @@ class InputFacts {
   errored = false;
   observe = (msg) => {
     this.orphans.observe(msg);
-    if (msg?.role === "toolResult" && msg.isError === true)
+    if (isToolResult(msg) && msg.isError === true)
       this.errored = true;
   };
 }
@@ -9792,8 +9773,8 @@ var MAX_RATIO = 1;
 function resultSizes(branch) {
   const sizes = new Map;
   for (const entry of branch) {
-    const message = entry.type === "message" ? entry.message : undefined;
-    if (message?.role !== "toolResult" || typeof message.toolCallId !== "string")
+    const message = entryMessage(entry);
+    if (!isToolResult(message) || typeof message.toolCallId !== "string")
       continue;
     sizes.set(occKey(message.toolCallId, resultTimestampOf(message.timestamp)), extractToolResultText(message).length);
   }
@@ -10242,7 +10223,7 @@ var SUMMARY_SHARE = 0.15;
 var SUMMARY_MESSAGE_CHARS = SUMMARY_FRAME.length + 140;
 var SUMMARIZER_CHARS_PER_OUTPUT = 8000;
 function resultKey(message) {
-  if (message?.role !== "toolResult" || typeof message.toolCallId !== "string")
+  if (!isToolResult(message) || typeof message.toolCallId !== "string")
     return;
   return occKey(message.toolCallId, typeof message.timestamp === "number" ? message.timestamp : undefined);
 }
@@ -10296,22 +10277,23 @@ function measureRewrite(messages, pending, closing, isCopy = () => false, argume
 }
 function callIndex(messages, resultIndex) {
   for (let i = resultIndex - 1;i >= 0; i--)
-    if (messages[i]?.role === "assistant")
+    if (isAssistant(messages[i]))
       return i;
   return resultIndex;
 }
-function contentBlocks(message) {
-  if (message?.role === "toolResult")
+function contentBlocks2(message) {
+  if (isToolResult(message))
     return 1;
-  return Array.isArray(message?.content) ? Math.max(1, message.content.length) : 1;
+  const content = loose(message)?.content;
+  return Array.isArray(content) ? Math.max(1, content.length) : 1;
 }
 function reach(messages, first, closing) {
   let prefix = 0;
   for (let i = 0;i < first; i++)
     prefix += requestChars(messages[i]);
-  let blocks = closing === undefined ? 0 : contentBlocks(closing);
+  let blocks = closing === undefined ? 0 : contentBlocks2(closing);
   for (let i = first;i < messages.length; i++)
-    blocks += contentBlocks(messages[i]);
+    blocks += contentBlocks2(messages[i]);
   return { prefixTokens: prefix / CHARS_PER_TOKEN, suffixBlocks: blocks };
 }
 function viewChars(message, stubbed) {
@@ -10344,11 +10326,13 @@ function droppedChars(messages, chain, stubbed) {
   const outputs = new Set;
   for (let i = chain.startIndex + 1;i < chain.endIndex; i++) {
     chars += viewChars(messages[i], stubbed);
-    if (messages[i]?.role === "toolResult" && typeof messages[i].toolCallId === "string")
-      outputs.add(messages[i].toolCallId);
+    const message = messages[i];
+    if (isToolResult(message) && typeof message.toolCallId === "string")
+      outputs.add(message.toolCallId);
   }
   for (let i = chain.endIndex;i < messages.length; i++) {
-    const refs = messages[i]?.customType === CUSTOM_TYPE_SUMMARY ? messages[i].details?.toolCallRefs : undefined;
+    const message = loose(messages[i]);
+    const refs = message?.customType === CUSTOM_TYPE_SUMMARY ? loose(message.details)?.toolCallRefs : undefined;
     if (Array.isArray(refs) && refs.some((ref) => typeof ref?.toolCallId === "string" && outputs.has(ref.toolCallId)))
       chars += requestChars(messages[i]);
   }
@@ -10360,7 +10344,7 @@ function chainItemKey(startUserTimestamp) {
 function chainSavings(messages, chains, stubbed) {
   const saved = new Map;
   for (const chain of chains) {
-    const start = messages[chain.startIndex]?.timestamp;
+    const start = loose(messages[chain.startIndex])?.timestamp;
     if (typeof start !== "number")
       continue;
     const middle = droppedChars(messages, chain, stubbed);
@@ -10371,7 +10355,7 @@ function chainSavings(messages, chains, stubbed) {
 function entryWrittenAt(messages, first) {
   for (let i = first;i < messages.length; i++) {
     const m = messages[i];
-    if (m?.role === "assistant")
+    if (isAssistant(m))
       return typeof m.timestamp === "number" && Number.isFinite(m.timestamp) ? { entryWrittenAt: m.timestamp } : {};
   }
   return {};
@@ -10653,6 +10637,10 @@ function charsOf3(batch) {
     chars += call.resultText.length;
   return chars;
 }
+function timeOf2(message) {
+  const timestamp = loose(message)?.timestamp;
+  return typeof timestamp === "number" ? timestamp : 0;
+}
 
 class Simulation {
   config;
@@ -10697,7 +10685,7 @@ class Simulation {
       if (seen.length > 0)
         this.forced(seen, last, true);
       else
-        this.flushed.push({ length: this.messages.length, time: typeof last.timestamp === "number" ? last.timestamp : 0, chains: true });
+        this.flushed.push({ length: this.messages.length, time: timeOf2(last), chains: true });
     }
     this.lastRequestAt = time;
   }
@@ -10716,7 +10704,7 @@ class Simulation {
   }
   budgetGate() {
     const last = this.messages[this.messages.length - 1];
-    if (last?.role !== "toolResult")
+    if (!isToolResult(last))
       return;
     const overBudget = this.budgetChars !== undefined && this.sentChars >= this.budgetChars;
     const gap = this.config.frontierGapThresholdTokens;
@@ -10746,7 +10734,7 @@ class Simulation {
       prompts: this.prompts,
       runRequests: this.runRequests,
       contextFraction: this.contextFraction(),
-      time: typeof at?.timestamp === "number" ? at.timestamp : 0
+      time: timeOf2(at)
     };
   }
   contextFraction() {
@@ -10772,17 +10760,17 @@ class Simulation {
   }
   take(message) {
     this.push(message);
-    if (message?.role === "user" || message?.role === "custom" && message.customType !== CUSTOM_TYPE_SUMMARY) {
+    if (isUser(message) || isCustom(message) && message.customType !== CUSTOM_TYPE_SUMMARY) {
       this.userTurnGroup += 1;
       this.prompts += 1;
       this.runRequests = 0;
     }
-    if (message?.role === "toolResult") {
+    if (isToolResult(message)) {
       this.turns[this.turns.length - 1]?.results.push(message);
       this.pendingChars += messageChars(message);
       return;
     }
-    if (message?.role !== "assistant")
+    if (!isAssistant(message))
       return;
     this.lastAssistant = message;
     this.requests += 1;
@@ -10810,7 +10798,7 @@ class Simulation {
     for (const turn of turns) {
       const timestamp = typeof turn.message.timestamp === "number" ? turn.message.timestamp : 0;
       const batch = captureBatch(turn.message, turn.results, turn.turnIndex, timestamp);
-      const kept = batch.toolCalls.filter((call) => turn.results.some((result) => result?.toolCallId === call.toolCallId) && !this.excluded(call.toolName, call.args));
+      const kept = batch.toolCalls.filter((call) => turn.results.some((result) => loose(result)?.toolCallId === call.toolCallId) && !this.excluded(call.toolName, call.args));
       if (kept.length > 0)
         batches.push({ ...batch, toolCalls: kept, userTurnGroup: turn.userTurnGroup });
     }
@@ -10839,7 +10827,7 @@ class Simulation {
         this.archiveWithoutSummary(withoutSummary);
     }
     if (batches.length > 0)
-      this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0, chains });
+      this.flushed.push({ length: this.messages.length, time: timeOf2(reply), chains });
   }
   archiveWithoutSummary(batch) {
     const refs = this.indexer.allocateSummaryRefs(batch);
@@ -10859,7 +10847,7 @@ class Simulation {
       content: body + footer,
       display: false,
       details: makeSummaryDetails(batch, refs),
-      timestamp: typeof reply.timestamp === "number" ? reply.timestamp : 0
+      timestamp: timeOf2(reply)
     });
     this.use.calls += 1;
     this.use.input += serializeBatchForSummarizer(batch).length;
@@ -10958,8 +10946,8 @@ function identifierCandidates(text) {
 // src/forgetting/miss-model.ts
 var MIN_EDIT_LINE = 8;
 function messageText(message) {
-  const content = message?.content;
-  if (message?.role === "toolResult")
+  const content = loose(message)?.content;
+  if (isToolResult(message))
     return extractToolResultText(message);
   if (typeof content === "string")
     return content;
@@ -10993,14 +10981,17 @@ function argumentText(args) {
 `);
 }
 function editOldTexts(block) {
-  if (block?.type !== "toolCall" || block.name !== "edit")
+  if (!isToolCall(block) || block.name !== "edit")
     return [];
   const args = block.arguments ?? {};
   const edits = Array.isArray(args.edits) ? args.edits : [args];
-  return edits.flatMap((edit) => typeof edit?.oldText === "string" ? [edit.oldText] : []);
+  return edits.flatMap((edit) => {
+    const oldText = loose(edit)?.oldText;
+    return typeof oldText === "string" ? [oldText] : [];
+  });
 }
 function editLines(reply) {
-  const blocks = Array.isArray(reply?.content) ? reply.content : [];
+  const blocks = contentBlocks(reply);
   const lines = blocks.flatMap(editOldTexts).flatMap((text) => text.split(`
 `).map((line) => line.trim()));
   return [...new Set(lines.filter((line) => line.length >= MIN_EDIT_LINE))];
@@ -11110,11 +11101,11 @@ class MissCounter {
     }
     for (;this.consumed < context.length; this.consumed++) {
       const message = context.messages[this.consumed];
-      if (message?.role === "toolResult")
+      if (isToolResult(message))
         this.learnOutput(messageText(message));
-      else if (message?.role === "assistant") {
-        for (const block of Array.isArray(message.content) ? message.content : []) {
-          if (block?.type !== "toolCall")
+      else if (isAssistant(message)) {
+        for (const block of contentBlocks(message)) {
+          if (!isToolCall(block))
             continue;
           for (const { kind, texts } of identifierCandidates(argumentText(block.arguments)))
             for (const text of texts)
@@ -11166,10 +11157,10 @@ function recoveryCost(contextTokens, holderTokens, prices) {
 var BIGGEST_OUTPUTS = 5;
 function callView(branch, toolCallId) {
   for (const entry of branch) {
-    const message = entry.type === "message" ? entry.message : undefined;
-    if (message?.role !== "assistant" || !Array.isArray(message.content))
+    const message = entryMessage(entry);
+    if (!isAssistant(message) || !Array.isArray(message.content))
       continue;
-    const block = message.content.find((b) => b?.type === "toolCall" && b.id === toolCallId);
+    const block = message.content.find((b) => isToolCall(b) && b.id === toolCallId);
     if (!block)
       continue;
     const args = block.arguments ?? {};
@@ -11179,7 +11170,7 @@ function callView(branch, toolCallId) {
   return "";
 }
 function fateIn(messages, original, originalText) {
-  const result = messages.find((m) => m?.role === "toolResult" && m.toolCallId === original.toolCallId && m.timestamp === original.timestamp);
+  const result = messages.find((m) => isToolResult(m) && m.toolCallId === original.toolCallId && m.timestamp === original.timestamp);
   if (!result)
     return "not in the request (compressed or compacted away)";
   const text = extractToolResultText(result);
@@ -11191,8 +11182,8 @@ function fateIn(messages, original, originalText) {
 function fateOfOutputs(branch, finals) {
   const results = [];
   for (const entry of branch) {
-    const message = entry.type === "message" ? entry.message : undefined;
-    if (message?.role === "toolResult" && typeof message.toolCallId === "string")
+    const message = entryMessage(entry);
+    if (isToolResult(message) && typeof message.toolCallId === "string")
       results.push({ message, text: extractToolResultText(message) });
   }
   results.sort((a, b) => b.text.length - a.text.length);
@@ -12184,7 +12175,8 @@ class PruneFrontierTracker {
   }
   reconstructFromSession(ctx) {
     this.reset();
-    for (const entry of ctx.sessionManager.getBranch()) {
+    for (const value of ctx.sessionManager.getBranch()) {
+      const entry = looseEntry(value);
       if (entry?.type !== "custom" || entry.customType !== CUSTOM_TYPE_FRONTIER || !entry.data)
         continue;
       const parsed = parseFrontierEntry(entry.data);
@@ -12286,7 +12278,7 @@ function showPending(state, ctx) {
 
 // src/host/context-metrics.ts
 function assistantToolCalls(msg) {
-  return msg?.role === "assistant" ? toolCallBlocks(msg) : [];
+  return isAssistant(msg) ? toolCallBlocks(msg) : [];
 }
 
 class BranchSizes {
@@ -12314,7 +12306,7 @@ function openCycleThinkingChars(branch, openStart) {
   let chars = 0;
   for (let i = openStart;i < branch.length; i++) {
     const msg = branch[i];
-    if (msg?.role !== "assistant" || !Array.isArray(msg.content))
+    if (!isAssistant(msg) || !Array.isArray(msg.content))
       continue;
     for (const block of msg.content) {
       if (block?.type === "thinking")
@@ -12335,20 +12327,22 @@ class ChainLocator {
     let next = -1;
     for (let i = branch.length - 1;i >= 0; i--) {
       this.nextUser[i] = next;
-      if (branch[i]?.role === "user")
+      if (isUser(branch[i]))
         next = i;
     }
     for (let i = 0;i < branch.length; i++) {
-      const msg = branch[i];
-      const anchor = msg?.role === "user" || isChainAnchorCustom(msg);
-      if (anchor && !this.anchorAt.has(msg.timestamp))
-        this.anchorAt.set(msg.timestamp, i);
-      if (msg?.role === "assistant") {
-        const seen = this.assistantsAt.get(msg.timestamp);
+      const value = branch[i];
+      if (isUser(value) || isChainAnchorCustom(value)) {
+        const time = loose(value).timestamp;
+        if (!this.anchorAt.has(time))
+          this.anchorAt.set(time, i);
+      }
+      if (isAssistant(value)) {
+        const seen = this.assistantsAt.get(value.timestamp);
         if (seen === undefined)
-          this.assistantsAt.set(msg.timestamp, i);
+          this.assistantsAt.set(value.timestamp, i);
         else if (typeof seen === "number")
-          this.assistantsAt.set(msg.timestamp, [seen, i]);
+          this.assistantsAt.set(value.timestamp, [seen, i]);
         else
           seen.push(i);
       }
@@ -12403,7 +12397,7 @@ function locateFrontier(branch, frontier) {
     return null;
   let turn = 0;
   for (let i = 0;i < branch.length; i++) {
-    if (branch[i]?.role !== "assistant")
+    if (!isAssistant(branch[i]))
       continue;
     if (turn++ !== frontier.lastAttemptedTurnIndex)
       continue;
@@ -12411,15 +12405,17 @@ function locateFrontier(branch, frontier) {
     const k = ids.indexOf(frontier.lastAttemptedToolCallId);
     if (k < 0)
       return null;
-    const next = branch.findIndex((m, j) => j > i && m?.role === "assistant");
+    const next = branch.findIndex((m, j) => j > i && isAssistant(m));
     return { index: i, turnEnd: next < 0 ? branch.length : next, excludedIds: new Set(ids.slice(0, k + 1)) };
   }
   return null;
 }
 function noteCallArgs(msg, callArgs) {
   const calls = assistantToolCalls(msg);
-  for (let j = calls.length - 1;j >= 0; j--)
-    callArgs.set(calls[j].id, calls[j].input ?? calls[j].arguments);
+  for (let j = calls.length - 1;j >= 0; j--) {
+    const call = calls[j];
+    callArgs.set(call.id, call.input ?? call.arguments);
+  }
 }
 function callArgsFor(callArgs, toolCallId) {
   return toolCallId === toolCallId ? callArgs.get(toolCallId) : undefined;
@@ -12431,9 +12427,9 @@ function frontierGapTokens(branch, sizes, frontier, isSummarized, isProtected) {
   let gap = 0;
   for (let i = 0;i < branch.length; i++) {
     const msg = branch[i];
-    if (msg?.role === "assistant")
+    if (isAssistant(msg))
       noteCallArgs(msg, callArgs);
-    if (i < start || msg?.role !== "toolResult" || typeof msg.toolCallId !== "string")
+    if (i < start || !isToolResult(msg) || typeof msg.toolCallId !== "string")
       continue;
     if (boundary && i < boundary.turnEnd && boundary.excludedIds.has(msg.toolCallId))
       continue;
@@ -12482,7 +12478,7 @@ function nextRequestMessages(branch, closingMessage) {
   return closingMessage && !isOnBranch(messages, closingMessage) ? [...messages, closingMessage] : messages;
 }
 function branchMessages(branch) {
-  const leaf = branch[branch.length - 1];
+  const leaf = looseEntry(branch[branch.length - 1]);
   if (typeof leaf?.id === "string") {
     try {
       return buildSessionContext2(branch, leaf.id).messages;
@@ -13255,6 +13251,13 @@ function declareQueryTool(pi, recoverable) {
   return queryToolDeclared(pi);
 }
 
+// src/summarize/flush-types.ts
+var EMPTY_METRICS_SNAPSHOT = {
+  openCycleThinkingTokens: 0,
+  largestChainSharePct: 0,
+  frontierGapTokens: 0
+};
+
 // src/summarize/flush.ts
 async function flushPending(state, ctx, options = {}) {
   if (state.isFlushing)
@@ -13502,14 +13505,14 @@ function costPolicyIdleReason(state) {
   return;
 }
 function recordRequest(state, message) {
-  if (message?.role !== "assistant")
+  if (!isAssistant(message))
     return;
   const usage = requestUsageOf(message.usage, typeof message.timestamp === "number" ? message.timestamp : Date.now());
   if (usage)
     state.cache.record(usage);
 }
 function calibrateTokens2(state, message) {
-  if (message?.role !== "assistant")
+  if (!isAssistant(message))
     return false;
   const usage = requestUsageOf(message.usage, 0);
   return usage !== undefined && state.stats.calibrate(usage.input + usage.cacheRead + usage.cacheWrite);
@@ -13526,7 +13529,8 @@ function rebuildPolicyState(state, ctx) {
   } catch {
     return;
   }
-  for (const entry of branch) {
+  for (const value of branch) {
+    const entry = looseEntry(value);
     if (entry?.type === "message")
       recordRequest(state, entry.message);
     else if (entry?.type === "usage" && entry.kind === "cache_warm")
@@ -13536,11 +13540,15 @@ function rebuildPolicyState(state, ctx) {
   }
 }
 function decisionOf(data) {
-  const d = data?.decision;
-  if (!d || d.verdict !== "apply" && d.verdict !== "defer" || typeof d.basis !== "string" || typeof d.reason !== "string")
+  const d = loose(loose(data)?.decision);
+  const verdict = d?.verdict;
+  const basis = d?.basis;
+  const reason = d?.reason;
+  if (!d || verdict !== "apply" && verdict !== "defer" || typeof basis !== "string" || typeof reason !== "string")
     return;
-  const temperature = ["warm", "cold", "unknown"].includes(d.cache?.temperature) ? d.cache.temperature : "unknown";
-  return { verdict: d.verdict, basis: d.basis, reason: d.reason.slice(0, 500), cache: { temperature } };
+  const cached = loose(d.cache)?.temperature;
+  const temperature = cached === "warm" || cached === "cold" ? cached : "unknown";
+  return { verdict, basis, reason: reason.slice(0, 500), cache: { temperature } };
 }
 function noteCacheWarming(state, ctx) {
   let branch;
@@ -13550,8 +13558,8 @@ function noteCacheWarming(state, ctx) {
     return;
   }
   for (let i = branch.length - 1;i >= 0; i--) {
-    const entry = branch[i];
-    if (entry?.type === "message" && entry.message?.role === "assistant")
+    const entry = looseEntry(branch[i]);
+    if (entry?.type === "message" && isAssistant(entry.message))
       return;
     if (entry?.type === "usage" && entry.kind === "cache_warm")
       return state.cache.touch(Date.parse(String(entry.timestamp)));
@@ -13604,7 +13612,7 @@ function weighFlush(state, ctx, moment, opts = {}) {
     summarizer: summarizerCostModel2(state, ctx),
     contextFraction: usageFraction(safeContextUsage(ctx)),
     pressure: state.config.value.contextPressure,
-    promptsSoFar: messages ? messages.filter((m) => m?.role === "user").length : 0,
+    promptsSoFar: messages ? messages.filter(isUser).length : 0,
     runRequests: messages ? requestsSinceLastPrompt(messages) : 0,
     cacheRule: rewriteCacheRule(state, ctx),
     ...opts.bound ? { bound: { ledger: state.ledger, ...opts.bound } } : {}
@@ -13614,7 +13622,7 @@ function weighFlush(state, ctx, moment, opts = {}) {
   return { decision, batches, messages };
 }
 function chargeDeferrals(state, message) {
-  if (message?.role !== "assistant" || !costPolicyActive(state))
+  if (!isAssistant(message) || !costPolicyActive(state))
     return;
   const compressed = new Set(state.indexer.getChainEntries().map((entry) => chainItemKey(entry.startUserTimestamp)));
   state.ledger.charge((kind, key) => kind === "chains" ? !compressed.has(key) : !state.indexer.isSummarized(key));
@@ -13697,8 +13705,8 @@ function noteDecision(state, ctx, decision) {
 }
 function requestsSinceLastPrompt(messages) {
   let requests = 0;
-  for (let i = messages.length - 1;i >= 0 && messages[i]?.role !== "user"; i--)
-    if (messages[i]?.role === "assistant")
+  for (let i = messages.length - 1;i >= 0 && !isUser(messages[i]); i--)
+    if (isAssistant(messages[i]))
       requests++;
   return requests;
 }
@@ -14757,7 +14765,7 @@ function branchLength(ctx) {
 }
 function appendedSummaries(ctx, from) {
   try {
-    return projectBranchMessages(ctx.sessionManager.getBranch().slice(from)).filter((m) => m.customType === CUSTOM_TYPE_SUMMARY);
+    return projectBranchMessages(ctx.sessionManager.getBranch().slice(from)).filter((m) => isCustom(m) && m.customType === CUSTOM_TYPE_SUMMARY);
   } catch {
     return [];
   }
@@ -14848,8 +14856,9 @@ function unseenTurn(ctx) {
   }
   let assistants = 0;
   let endsWithResults = false;
-  for (const entry of branch) {
-    const role = entry?.type === "message" ? entry.message?.role : undefined;
+  for (const value of branch) {
+    const entry = looseEntry(value);
+    const role = entry?.type === "message" ? roleOf(entry.message) : undefined;
     if (role === "assistant") {
       assistants++;
       endsWithResults = false;
@@ -15110,13 +15119,14 @@ function sessionTurnIndex(ctx, message) {
   } catch {
     return;
   }
+  const time = loose(message)?.timestamp;
   let assistants = 0;
   let found;
   for (const entry of branch) {
-    const m = entry?.type === "message" ? entry.message : undefined;
-    if (m?.role !== "assistant")
+    const m = entryMessage(entry);
+    if (!isAssistant(m))
       continue;
-    if (m === message || m.timestamp === message.timestamp && m.timestamp !== undefined)
+    if (m === message || m.timestamp === time && m.timestamp !== undefined)
       found = assistants;
     assistants++;
   }
@@ -15126,6 +15136,7 @@ async function spillEagerly(state, ctx, batch) {
   const config = state.config.value;
   try {
     const sm = ctx.sessionManager;
+    const session = sessionAppenderOf(ctx);
     await spillOversizedBatch({
       batch,
       indexer: state.indexer,
@@ -15136,7 +15147,7 @@ async function spillEagerly(state, ctx, batch) {
       },
       sessionDir: sm.getSessionDir(),
       sessionId: sm.getSessionId(),
-      appendEntry: (customType, data) => sm.appendCustomEntry(customType, data),
+      appendEntry: (customType, data) => session.appendCustomEntry(customType, data),
       files: state.files,
       onWriteFailed: (error) => state.writeFaults.report(error, (message) => safeNotify(ctx, message, "warning"))
     });

@@ -1,11 +1,10 @@
 /**
- * Shared declarations: persisted entry shapes, config, constants and presets.
- * Pure data: no runtime imports.
+ * The contract every layer shares: custom entry types and well-known names, the settings' shape, its defaults
+ * and the overlay's presets (2.9.1 exported them all from here). Each folder declares its own records beside
+ * the code that owns them (AGENTS.md, "Where types live"). No imports.
  */
 
-// ---------------------------------------------------------------------------
 // Custom entry types and well-known names
-// ---------------------------------------------------------------------------
 
 export const CUSTOM_TYPE_SUMMARY = "context-prune-summary";
 export const CUSTOM_TYPE_INDEX = "context-prune-index";
@@ -28,20 +27,7 @@ export const EXTERNAL_COST_SOURCE = "pi-condense";
 export const STATUS_WIDGET_ID = "context-prune";
 export const PROGRESS_WIDGET_ID = "context-prune-progress";
 
-// ---------------------------------------------------------------------------
-// Diagnostics
-// ---------------------------------------------------------------------------
-
-export type DiagnosticKind = "unresolved-range" | "range-id-mismatch" | "orphan-sweep" | "backfill-empty";
-
-export interface DiagnosticEntryData {
-  kind: DiagnosticKind;
-  detail: string;
-}
-
-// ---------------------------------------------------------------------------
 // Config
-// ---------------------------------------------------------------------------
 
 export type PruneOn = "on-demand" | "agent-message";
 export type BatchingMode = "turn" | "agent-message";
@@ -131,448 +117,37 @@ export const DEFAULT_CONFIG: ContextPruneConfig = {
 };
 
 export const FLUSH_POLICIES: readonly FlushPolicy[] = ["cost", "classic"];
-export const SUMMARIES_MODES: PresetOption<SummariesMode>[] = [
-  { value: "auto", label: "Auto" },
-  { value: "always", label: "Always" },
-  { value: "never", label: "Never" },
-];
+export const SUMMARIES_MODES: PresetOption<SummariesMode>[] = options(["auto", "Auto"], ["always", "Always"], ["never", "Never"]);
 
-// ---------------------------------------------------------------------------
 // UI presets (values are strings: the settings list cycles strings)
-// ---------------------------------------------------------------------------
 
 export interface PresetOption<V extends string = string> {
   value: V;
   label: string;
 }
 
-export const SUMMARIZER_THINKING_LEVELS: PresetOption<SummarizerThinking>[] = [
-  { value: "default", label: "Default" },
-  { value: "off", label: "Off" },
-  { value: "minimal", label: "Minimal" },
-  { value: "low", label: "Low" },
-  { value: "medium", label: "Medium" },
-  { value: "high", label: "High" },
-  { value: "xhigh", label: "XHigh" },
-];
-
-export const PRUNE_ON_MODES: PresetOption<PruneOn>[] = [
-  { value: "agent-message", label: "On agent message" },
-  { value: "on-demand", label: "On demand" },
-];
-
-export const BATCHING_MODES: PresetOption<BatchingMode>[] = [
-  { value: "turn", label: "Per turn" },
-  { value: "agent-message", label: "Per agent message" },
-];
-
-export const MIN_BATCH_CHARS_PRESETS: PresetOption[] = [
-  { value: "0", label: "0 (disabled)" },
-  { value: "500", label: "500" },
-  { value: "1000", label: "1000 (default)" },
-  { value: "2000", label: "2000" },
-  { value: "5000", label: "5000" },
-];
-
-export const RECOVERY_GRACE_PRESETS: PresetOption[] = [
-  { value: "0", label: "0 (disabled)" },
-  { value: "1", label: "1" },
-  { value: "3", label: "3 (default)" },
-  { value: "5", label: "5" },
-  { value: "8", label: "8" },
-];
-
-export const SUMMARIZER_IDLE_TIMEOUT_PRESETS: PresetOption[] = [
-  { value: "0", label: "0 (disabled)" },
-  { value: "10000", label: "10s" },
-  { value: "20000", label: "20s (default)" },
-  { value: "45000", label: "45s" },
-  { value: "90000", label: "90s" },
-];
-
-export const SUMMARIZER_MAX_TIMEOUT_PRESETS: PresetOption[] = [
-  { value: "0", label: "0 (disabled)" },
-  { value: "120000", label: "120s" },
-  { value: "180000", label: "180s (default)" },
-  { value: "300000", label: "300s" },
-  { value: "600000", label: "600s" },
-];
-
-export const AUTO_BUDGET_PRESETS: PresetOption[] = [
-  { value: "0", label: "Off (default)" },
-  { value: "0.6", label: "60%" },
-  { value: "0.7", label: "70%" },
-  { value: "0.8", label: "80%" },
-  { value: "0.9", label: "90%" },
-];
-
-export const ROLLING_WINDOW_PRESETS: PresetOption[] = [
-  { value: "1", label: "1" },
-  { value: "2", label: "2" },
-  { value: "3", label: "3 (default)" },
-  { value: "5", label: "5" },
-  { value: "10", label: "10" },
-];
-
-export const PURGE_COOLDOWN_PRESETS: PresetOption[] = [
-  { value: "1", label: "1" },
-  { value: "2", label: "2 (default)" },
-  { value: "3", label: "3" },
-  { value: "5", label: "5" },
-  { value: "10", label: "10" },
-];
-
-export const PURGE_MIN_ARG_PRESETS: PresetOption[] = [
-  { value: "100", label: "100" },
-  { value: "500", label: "500 (default)" },
-  { value: "1000", label: "1000" },
-  { value: "5000", label: "5000" },
-];
-
-// ---------------------------------------------------------------------------
-// Capture and index
-// ---------------------------------------------------------------------------
-
-export interface CapturedToolCall {
-  toolCallId: string;
-  toolName: string;
-  args: Record<string, unknown>;
-  resultText: string;
-  isError: boolean;
-  /** The ToolResultMessage's own timestamp; absent means legacy (bare-id keyed). */
-  resultTimestamp?: number;
-  spillPath?: string;
-  spillBytes?: number;
-  /** SHA-256 (hex) of the sidecar's bytes as written; with `spillBytes`, what a read checks the sidecar against. */
-  spillSha256?: string;
-  resultPreview?: string;
-  contentHash?: string;
-  /** Outcome facts read at capture (`digest/outcome-facts.ts`); the stub shows them verbatim. */
-  outcome?: string;
-  /** The output's digest read at capture (`digest/output-digest.ts`); an unsummarized stub shows it verbatim. */
-  digest?: string;
-  /** Archived without a summary (`summaries`, a stale output): the stub says so and shows the output's facts. */
-  unsummarized?: true;
-  /** Why this output went stale, when it did (`capture/stale-outputs.ts`); the stub names it. */
-  supersededBy?: SupersededBy;
+function options<V extends string>(...pairs: [V, string][]): PresetOption<V>[] {
+  return pairs.map(([value, label]) => ({ value, label }));
 }
 
-/** What made an output stale, as persisted on its record. */
-export interface SupersededBy {
-  rule: "edited" | "reread" | "rerun";
-  toolName: string;
-  path?: string;
-  command?: string;
-}
+export const SUMMARIZER_THINKING_LEVELS: PresetOption<SummarizerThinking>[] = options(["default", "Default"], ["off", "Off"], ["minimal", "Minimal"], ["low", "Low"], ["medium", "Medium"], ["high", "High"], ["xhigh", "XHigh"]);
 
-export interface CapturedBatch {
-  turnIndex: number;
-  /** Batch-level timestamp; never an identity discriminant. */
-  timestamp: number;
-  assistantText: string;
-  toolCalls: CapturedToolCall[];
-  /** Set only by the session-rescan path. */
-  userTurnGroup?: number;
-}
+export const PRUNE_ON_MODES: PresetOption<PruneOn>[] = options(["agent-message", "On agent message"], ["on-demand", "On demand"]);
 
-export interface ToolCallRecord {
-  toolCallId: string;
-  toolName: string;
-  args: Record<string, unknown>;
-  /** "" for spilled records. */
-  resultText: string;
-  isError: boolean;
-  /** -1 for backfilled records. */
-  turnIndex: number;
-  timestamp: number;
-  resultTimestamp?: number;
-  spillPath?: string;
-  spillBytes?: number;
-  /** SHA-256 (hex) of the sidecar's bytes as written; absent on records of versions before it was recorded. */
-  spillSha256?: string;
-  resultPreview?: string;
-  contentHash?: string;
-  /** Outcome facts read at capture (`digest/outcome-facts.ts`); the stub shows them verbatim. */
-  outcome?: string;
-  /** The output's digest read at capture (`digest/output-digest.ts`); an unsummarized stub shows it verbatim. */
-  digest?: string;
-  /** Archived without a summary; the stub says so (absent on summarized records and those of older versions). */
-  unsummarized?: true;
-  /** Set when the output was retired as stale; the stub names what superseded it. */
-  supersededBy?: SupersededBy;
-}
+export const BATCHING_MODES: PresetOption<BatchingMode>[] = options(["turn", "Per turn"], ["agent-message", "Per agent message"]);
 
-export interface SummaryToolCallRef {
-  shortId: string;
-  toolCallId: string;
-  resultTimestamp?: number;
-}
+export const MIN_BATCH_CHARS_PRESETS: PresetOption[] = options(["0", "0 (disabled)"], ["500", "500"], ["1000", "1000 (default)"], ["2000", "2000"], ["5000", "5000"]);
 
-export interface IndexEntryData {
-  toolCalls: ToolCallRecord[];
-  backfilled?: true;
-  refs?: SummaryToolCallRef[];
-}
+export const RECOVERY_GRACE_PRESETS: PresetOption[] = options(["0", "0 (disabled)"], ["1", "1"], ["3", "3 (default)"], ["5", "5"], ["8", "8"]);
 
-export interface DedupAliasEntryData {
-  newToolCallId: string;
-  originalToolCallId: string;
-  newResultTimestamp?: number;
-  originalResultTimestamp?: number;
-  /** Tolerated on read, never written. */
-  hash?: string;
-  /** The duplicate's own arguments, when they differ from the original's. */
-  args?: Record<string, unknown>;
-  /** The duplicate's own error flag, when it differs from the original's. */
-  isError?: boolean;
-}
+export const SUMMARIZER_IDLE_TIMEOUT_PRESETS: PresetOption[] = options(["0", "0 (disabled)"], ["10000", "10s"], ["20000", "20s (default)"], ["45000", "45s"], ["90000", "90s"]);
 
-export interface SummaryMessageDetails {
-  toolCallRefs: SummaryToolCallRef[];
-  toolNames: string[];
-  turnIndex: number;
-  timestamp: number;
-}
+export const SUMMARIZER_MAX_TIMEOUT_PRESETS: PresetOption[] = options(["0", "0 (disabled)"], ["120000", "120s"], ["180000", "180s (default)"], ["300000", "300s"], ["600000", "600s"]);
 
-// ---------------------------------------------------------------------------
-// Chains
-// ---------------------------------------------------------------------------
+export const AUTO_BUDGET_PRESETS: PresetOption[] = options(["0", "Off (default)"], ["0.6", "60%"], ["0.7", "70%"], ["0.8", "80%"], ["0.9", "90%"]);
 
-/** Detection-time shape of one chain; never persisted. */
-export interface ChainRange {
-  startUserTimestamp: number;
-  middleToolCallIds: string[];
-  middleOccurrenceKeys?: string[];
-  protectedToolCallIds?: string[];
-  /** null = interrupted chain. */
-  finalAssistantTimestamp: number | null;
-  /** Refs the chain's `context_tree_query` recoveries showed (added by the chain pass, `withRecoveredRefs`): the block names them. */
-  recoveredRefs?: string[];
-}
+export const ROLLING_WINDOW_PRESETS: PresetOption[] = options(["1", "1"], ["2", "2"], ["3", "3 (default)"], ["5", "5"], ["10", "10"]);
 
-/** Persisted as the data of a `context-prune-chain` custom entry. */
-export interface ChainCompressionEntry {
-  blockId: string;
-  startUserTimestamp: number;
-  droppedToolCallIds: string[];
-  droppedOccurrenceKeys?: string[];
-  protectedToolCallIds?: string[];
-  finalAssistantTimestamp: number | null;
-  toolRefs: string[];
-  compressedAt: number;
-  rangeSummaryText?: string;
-  bodySource?: "deterministic";
-}
+export const PURGE_COOLDOWN_PRESETS: PresetOption[] = options(["1", "1"], ["2", "2 (default)"], ["3", "3"], ["5", "5"], ["10", "10"]);
 
-// ---------------------------------------------------------------------------
-// Frontier, metrics, stats
-// ---------------------------------------------------------------------------
-
-export type PruneFrontierOutcome = "summarized" | "skipped-oversized" | "skipped-trivial" | "skipped-deduped";
-
-export interface PruneFrontier {
-  lastAttemptedToolCallId: string;
-  lastAttemptedToolName: string;
-  lastAttemptedTurnIndex: number;
-  lastAttemptedTimestamp: number;
-  attemptedBatchCount: number;
-  attemptedToolCallCount: number;
-  rawCharCount: number;
-  summaryCharCount: number;
-  outcome: PruneFrontierOutcome;
-}
-
-/** The snapshot recorded when none could be computed. */
-export const EMPTY_METRICS_SNAPSHOT: ContextMetricsSnapshot = {
-  openCycleThinkingTokens: 0,
-  largestChainSharePct: 0,
-  frontierGapTokens: 0,
-};
-
-export interface ContextMetricsSnapshot {
-  /** Estimated tokens of thinking blocks in the trailing open segment. */
-  openCycleThinkingTokens: number;
-  /** Integer 0..100. */
-  largestChainSharePct: number;
-  /** Estimated tokens of eligible unsummarized tool results after the frontier. */
-  frontierGapTokens: number;
-}
-
-export type FlushTrigger =
-  | "budget"
-  | "delta"
-  | "frontier-gap"
-  | "message-end"
-  | "manual"
-  | "rearmed"
-  /** Cost policy: within a run, once summarizing pays. */
-  | "in-run"
-  /** Cost policy: the context passed `contextPressure`. */
-  | "pressure"
-  /** Cost policy: the prompt cache expired, so the rewrite is free. */
-  | "cache-cold";
-
-/** Why the cost policy applied or deferred a flush, with the figures it weighed (dollars, tokens). */
-export interface FlushDecisionRecord {
-  verdict: "apply" | "defer";
-  /**
-   * cold: the cache expired; pays: the saving beats the rewrite; wait: it does not yet; bound: waiting has cost
-   * what the rewrite would have (economics/deferral-ledger.ts); pressure: near the window; fallback: decided as
-   * 2.9.1 (reason says why).
-   */
-  basis: "cold" | "pays" | "wait" | "bound" | "pressure" | "fallback";
-  reason: string;
-  cache: { temperature: "warm" | "cold" | "unknown"; expiresInMs?: number; lastHitRate?: number };
-  figures?: {
-    suffixTokens: number;
-    removedTokens: number;
-    summaryTokens: number;
-    expectedRequests: number;
-    oneTimeCost: number;
-    savingPerRequest: number;
-    summarizerCost: number;
-    netSaving: number;
-    /** Tokens before the rewrite point the provider's cache rule writes again (0 when it finds them). */
-    rereadTokens?: number;
-    /** The cache rule the rewrite was priced by, and whether the spare breakpoint was on. */
-    cacheRule?: "anthropic-breakpoints" | "longest-prefix" | "uncached";
-    breakpoint?: boolean;
-    /** What the next request pays for the rewrite itself if it is made now (not weighed by its chance; no summarizer). */
-    rewriteCost?: number;
-  };
-  /** While the work waits: what waiting has cost so far (`paid`, dollars of extra reads) against what the rewrite owed when first put off. */
-  bound?: { paid: number; owed: number };
-  /** A warm flush that pays: whether compressing the closed chains past the window pays too (dollars net). */
-  chains?: { verdict: "apply" | "defer"; netSaving: number };
-}
-
-export interface FlushMetricsEntry {
-  ts: number;
-  trigger: FlushTrigger;
-  capturedBatches: number;
-  processedBatches: number;
-  /** Tool calls this flush made stub-eligible (indexed calls plus dedup aliases). */
-  stubCount: number;
-  outcome: PruneFrontierOutcome | "empty" | "error" | "deferred";
-  metrics: ContextMetricsSnapshot;
-  /** Cost policy only: the decision behind this attempt (a deferral is an entry of its own). */
-  decision?: FlushDecisionRecord;
-}
-
-export interface SummarizerStats {
-  totalInputTokens: number;
-  totalOutputTokens: number;
-  totalCost: number;
-  callCount: number;
-  chainsCompressed: number;
-  rangesSummarized: number;
-}
-
-/** Cache tokens of the summarizer's calls: with `totalInputTokens`, the input the provider billed. */
-export interface SummarizerCacheTokens {
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-}
-
-export interface ExternalCostUpdate {
-  source: string;
-  totalCost: number;
-  inputTokens?: number;
-  outputTokens?: number;
-}
-
-export interface LiveReclaim {
-  beforeChars: number;
-  afterChars: number;
-  /**
-   * Tokens a request carries beyond its messages at characters ÷ 4: the system prompt and tool declarations,
-   * and the tokenizer's own difference once a response to a rewritten request reported its real size.
-   */
-  overheadTokens?: number;
-}
-
-// ---------------------------------------------------------------------------
-// Flush and summarizer options
-// ---------------------------------------------------------------------------
-
-export type ProgressCallback = (
-  index: number,
-  total: number,
-  batch: CapturedBatch,
-  stage: "start" | "done" | "skipped",
-) => void;
-
-export type BatchTextProgressCallback = (
-  index: number,
-  total: number,
-  batch: CapturedBatch,
-  receivedChars: number,
-) => void;
-
-export interface FlushOptions {
-  /** Default "runtime". */
-  delivery?: "runtime" | "session";
-  onProgress?: ProgressCallback;
-  onBatchTextProgress?: BatchTextProgressCallback;
-  /** Skip internal capture and use these batches. */
-  previewedBatches?: CapturedBatch[];
-  signal?: AbortSignal;
-  /** Default "manual". */
-  trigger?: FlushTrigger;
-  /** The final assistant message of a message_end flush, not yet on the branch. */
-  closingMessage?: any;
-  /** Awaited after the summarizer calls and before anything is written (the final-reply flush waits for a safe moment). */
-  beforePersist?: () => Promise<void>;
-  /** Default true: compress closed chains after the flush. The cost policy saves that rewrite for a cold cache. */
-  chains?: boolean;
-  /** Recorded on the flush-metrics entry. */
-  decision?: FlushDecisionRecord;
-}
-
-export type FallbackTransition = "enter" | "recover" | "none";
-export type CallTarget = "primary" | "fallback";
-
-export interface TargetDecision {
-  target: CallTarget;
-  wasProbe: boolean;
-}
-
-/** The outage-fallback state a summarizer call consults (implemented by `FallbackController`). */
-export interface SummarizerFallback {
-  chooseTarget(): TargetDecision;
-  onPrimarySuccess(wasProbe: boolean): FallbackTransition;
-  onFallbackSuccess(): FallbackTransition;
-  onPrimaryFailFallbackOk(wasProbe: boolean): FallbackTransition;
-  onFallbackOnlyFail(): void;
-  onBothDown(): void;
-  recordPrimaryFailure?(message: string): void;
-  /** The primary's last error, when one was recorded. */
-  readonly cause?: string;
-}
-
-export interface SummarizeBatchOptions {
-  onTextProgress?: (receivedChars: number) => void;
-  /** Called when the model answered but the reply was empty or cut off (no notice is shown for it). */
-  onUnusable?: () => void;
-  signal?: AbortSignal;
-  controller?: SummarizerFallback;
-}
-
-export interface SummarizeBatchesOptions {
-  onBatchTextProgress?: BatchTextProgressCallback;
-  onBatchUnusable?: (index: number) => void;
-  signal?: AbortSignal;
-  controller?: SummarizerFallback;
-}
-
-export interface SummarizeResult {
-  summaryText: string;
-  usage: {
-    input: number;
-    output: number;
-    cacheRead: number;
-    cacheWrite: number;
-    totalTokens: number;
-    cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
-  };
-}
+export const PURGE_MIN_ARG_PRESETS: PresetOption[] = options(["100", "100"], ["500", "500 (default)"], ["1000", "1000"], ["5000", "5000"]);

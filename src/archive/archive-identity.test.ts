@@ -6,7 +6,8 @@ import { dedupBatches } from "../summarize/flush-batches.js";
 import { ToolCallIndexer } from "./indexer.js";
 import { pruneMessages } from "../render/pruner.js";
 import { spillOversizedBatch } from "../capture/spill.js";
-import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX, type CapturedBatch, type CapturedToolCall } from "../types.js";
+import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX } from "../types.js";
+import type { CapturedBatch, CapturedToolCall } from "../capture/records.js";
 
 const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));

@@ -5,6 +5,7 @@
  */
 import { extractToolResultText } from "../capture/batch-capture.js";
 import { occKey } from "../capture/occurrence-key.js";
+import { contentBlocks, entryMessage, isAssistant, isToolCall, isToolResult } from "../capture/message-shape.js";
 import { outcomeFacts } from "../digest/outcome-facts.js";
 import { outputDigest } from "../digest/output-digest.js";
 import {
@@ -17,16 +18,8 @@ import {
   parseSummaryEntry,
   recordArgs,
 } from "../capture/persisted-entries.js";
-import {
-  CUSTOM_TYPE_CHAIN,
-  CUSTOM_TYPE_DEDUP_ALIAS,
-  CUSTOM_TYPE_INDEX,
-  CUSTOM_TYPE_SUMMARY,
-  QUERY_TOOL_NAME,
-  type ChainCompressionEntry,
-  type SummaryToolCallRef,
-  type ToolCallRecord,
-} from "../types.js";
+import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY, QUERY_TOOL_NAME } from "../types.js";
+import type { ChainCompressionEntry, SummaryToolCallRef, ToolCallRecord } from "../capture/records.js";
 
 export interface BranchVisitor {
   indexRecords(records: ToolCallRecord[], backfilled: boolean, refs: SummaryToolCallRef[]): void;
@@ -53,9 +46,9 @@ export interface AliasCall {
 function keysOnSeveralResults(branch: unknown[], keys: ReadonlySet<string>): Set<string> {
   const seen = new Set<string>();
   const shared = new Set<string>();
-  for (const entry of branch as any[]) {
-    const msg = entry?.type === "message" ? entry.message : undefined;
-    if (msg?.role !== "toolResult" || typeof msg.toolCallId !== "string" || typeof msg.timestamp !== "number") continue;
+  for (const entry of branch) {
+    const msg = entryMessage(entry);
+    if (!isToolResult(msg) || typeof msg.toolCallId !== "string" || typeof msg.timestamp !== "number") continue;
     const key = occKey(msg.toolCallId, msg.timestamp);
     if (!keys.has(key)) continue;
     if (seen.has(key)) shared.add(key);
@@ -69,15 +62,17 @@ export function recordsFromTranscript(branch: unknown[], keys: Set<string>): Too
   const calls = new Map<unknown, { name: unknown; args: unknown }>();
   const shared = keysOnSeveralResults(branch, keys);
   let turnIndex = -1;
-  for (const entry of branch as any[]) {
-    const msg = entry?.type === "message" ? entry.message : undefined;
-    if (msg?.role === "assistant") {
+  for (const entry of branch) {
+    const msg = entryMessage(entry);
+    if (isAssistant(msg)) {
       turnIndex++;
       calls.clear();
-      for (const block of Array.isArray(msg.content) ? msg.content : []) {
-        if (block?.type === "toolCall") calls.set(block.id, { name: block.name, args: block.arguments ?? block.input ?? block.args });
+      for (const block of contentBlocks(msg)) {
+        if (!isToolCall(block)) continue;
+        const loose = block as { arguments?: unknown; input?: unknown; args?: unknown };
+        calls.set(block.id, { name: block.name, args: loose.arguments ?? loose.input ?? loose.args });
       }
-    } else if (msg?.role === "toolResult" && typeof msg.toolCallId === "string" && typeof msg.timestamp === "number") {
+    } else if (isToolResult(msg) && typeof msg.toolCallId === "string" && typeof msg.timestamp === "number") {
       const key = occKey(msg.toolCallId, msg.timestamp);
       const call = calls.get(msg.toolCallId);
       if (!keys.has(key) || !call || shared.has(key)) continue;
@@ -111,7 +106,7 @@ function readIndexEntry(data: unknown, visitor: BranchVisitor): void {
   visitor.indexRecords(toolCalls, backfilled, refs);
 }
 
-function readSummaryEntry(entry: any, visitor: BranchVisitor): void {
+function readSummaryEntry(entry: { content?: unknown; details?: unknown }, visitor: BranchVisitor): void {
   const parsed = parseSummaryEntry(entry);
   if (!parsed.ok) return console.error(corruptEntryMessage(CUSTOM_TYPE_SUMMARY, parsed.reason));
   visitor.summary(parsed.value.refs, parsed.value.text);

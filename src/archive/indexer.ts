@@ -13,14 +13,8 @@ import { applySpill, type SidecarFiles, writeSidecar } from "../capture/spill.js
 import { buildShortToolCallRefs, refOccurrenceKeys } from "./summary-refs.js";
 import type { ArchiveCheck, ArchivedOutput, ArchiveMiss } from "../render/stub-replace.js";
 import { unframedSummary } from "../summary-frame.js";
-import {
-  CUSTOM_TYPE_DEDUP_ALIAS,
-  CUSTOM_TYPE_INDEX,
-  type CapturedBatch,
-  type ChainCompressionEntry,
-  type SummaryToolCallRef,
-  type ToolCallRecord,
-} from "../types.js";
+import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX } from "../types.js";
+import type { CapturedBatch, ChainCompressionEntry, SummaryToolCallRef, ToolCallRecord } from "../capture/records.js";
 
 type AppendEntry = (customType: string, data?: unknown) => void;
 

@@ -7,7 +7,8 @@ import { compilePattern } from "./line-pattern.js";
 import { registerQueryTool } from "./query-tool.js";
 import { formatSearch, SEARCH_CHAR_CAP, searchOutputs, type SearchTarget } from "./query-search.js";
 import { writeSidecar } from "../capture/spill.js";
-import { CUSTOM_TYPE_INDEX, type ToolCallRecord } from "../types.js";
+import { CUSTOM_TYPE_INDEX } from "../types.js";
+import type { ToolCallRecord } from "../capture/records.js";
 
 const noop = () => {};
 const rows = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i + 1)).join("\n");

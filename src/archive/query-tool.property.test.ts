@@ -5,7 +5,7 @@ import { ToolCallIndexer } from "./indexer.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { pruneMessages } from "../render/pruner.js";
 import { registerQueryTool } from "./query-tool.js";
-import type { CapturedBatch } from "../types.js";
+import type { CapturedBatch } from "../capture/records.js";
 
 // Texts whose dedup normalization is the identity, so an alias's recovered body
 // (its original's) is byte-identical to the alias's own output.

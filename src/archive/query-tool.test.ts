@@ -8,7 +8,8 @@ import { imageDigest } from "../capture/image-markers.js";
 import { ToolCallIndexer } from "./indexer.js";
 import { registerQueryTool } from "./query-tool.js";
 import { writeSidecar } from "../capture/spill.js";
-import { CUSTOM_TYPE_INDEX, QUERY_TOOL_NAME, type CapturedBatch, type ToolCallRecord } from "../types.js";
+import { CUSTOM_TYPE_INDEX, QUERY_TOOL_NAME } from "../types.js";
+import type { CapturedBatch, ToolCallRecord } from "../capture/records.js";
 
 const noop = () => {};
 const batchOf = (id: string, resultTimestamp: number | undefined, text: string, extra: Partial<CapturedBatch> = {}): CapturedBatch => ({
@@ -231,7 +232,6 @@ describe("execute", () => {
     expect([...indexer.getIndex().keys()]).toEqual(["a@1"]);
   });
 });
-
 
 /** A live session whose blob directory is `<dir>/sid-blobs`; `branch` feeds image recovery. */
 const sessionCtx = (dir: string, branch: any[] = [], id = "sid") => ({

@@ -19,7 +19,8 @@ import { occKey } from "../capture/occurrence-key.js";
 import { isRecoveryTool, NOT_FOUND_NOTE as NOT_FOUND } from "../capture/recovery-call.js";
 import { archivedCopyOf, readOwnSidecar, type SidecarRead } from "../capture/sidecar-read.js";
 import { blobDirFor } from "../capture/spill.js";
-import { QUERY_TOOL_NAME, type ToolCallRecord } from "../types.js";
+import { QUERY_TOOL_NAME } from "../types.js";
+import type { ToolCallRecord } from "../capture/records.js";
 const SIDECAR_MISSING = "(spilled output unavailable — sidecar file missing)";
 const BLOCK_SEPARATOR = "\n\n---\n\n";
 
@@ -44,7 +45,7 @@ interface Session {
 }
 
 function sessionOf(ctx: unknown): Session {
-  const manager = (ctx as { sessionManager?: any } | undefined)?.sessionManager;
+  const manager = (ctx as { sessionManager?: SessionFiles } | undefined)?.sessionManager;
   let images: ReadonlyMap<string, ImageBlock> | undefined;
   return {
     ownBlobDir: ownBlobDirOf(manager),
@@ -62,12 +63,19 @@ function sessionOf(ctx: unknown): Session {
   };
 }
 
-function ownBlobDirOf(manager: any): string | undefined {
+/** What the tool reads of `ctx.sessionManager`, each answer checked: a test or an old host may lack any of it. */
+interface SessionFiles {
+  getSessionDir(): unknown;
+  getSessionId(): unknown;
+  getBranch(): unknown;
+}
+
+function ownBlobDirOf(manager: SessionFiles | undefined): string | undefined {
   try {
     const dir: unknown = manager?.getSessionDir();
     if (typeof dir !== "string" || dir === "") return undefined;
     // Whatever the header holds, this is the directory the spill wrote to (blobDirFor names it from any value).
-    return resolve(blobDirFor(dir, manager.getSessionId()));
+    return resolve(blobDirFor(dir, manager!.getSessionId() as string));
   } catch {
     return undefined;
   }

@@ -12,7 +12,7 @@ import { access } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { readOwnSidecar } from "../capture/sidecar-read.js";
 import { blobDirFor, writeSidecarNamed } from "../capture/spill.js";
-import type { ToolCallRecord } from "../types.js";
+import type { ToolCallRecord } from "../capture/records.js";
 
 const HEADER_BYTES = 64 * 1024;
 

@@ -6,7 +6,7 @@ import {
   normalizeSummaryToolCallRefs,
   substituteInlineRefs,
 } from "./summary-refs.js";
-import type { CapturedBatch } from "../types.js";
+import type { CapturedBatch } from "../capture/records.js";
 
 const refs = [
   { shortId: "t1", toolCallId: "a" },

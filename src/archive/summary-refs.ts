@@ -4,9 +4,9 @@
  * `[[N:toolname]]` labels into inline refs.
  */
 import { occKey } from "../capture/occurrence-key.js";
-import type { CapturedBatch, SummaryToolCallRef } from "../types.js";
+import type { CapturedBatch, SummaryToolCallRef } from "../capture/records.js";
 
-export type { SummaryToolCallRef } from "../types.js";
+export type { SummaryToolCallRef } from "../capture/records.js";
 
 export interface SummaryMessageDetailsLike {
   toolCallRefs?: SummaryToolCallRef[];

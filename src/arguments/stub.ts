@@ -17,7 +17,9 @@
 import { normalizeFilePath } from "../capture/stale-outputs.js";
 import { argumentMarker } from "./marker.js";
 import { bulkyFields, callShape, fieldText, withMarkers, type BulkyField } from "./fields.js";
-import type { ToolCallRecord } from "../types.js";
+import type { AssistantMessage, ToolCall } from "@earendil-works/pi-ai";
+import { contentBlocks, isAssistant, isToolCall, isToolResult, isUser, loose } from "../capture/message-shape.js";
+import type { ToolCallRecord } from "../capture/records.js";
 
 /** The latest tool turns of the running prompt keep their arguments, as the cost policy keeps their outputs. */
 export const RAW_TOOL_TURNS = 2;
@@ -41,28 +43,29 @@ interface Standing {
 const markers = new WeakMap<ToolCallRecord, Map<string, string>>();
 
 /** `messages` is the render so far and `input` pi's own array; phases 1 and 1b keep positions, so both index alike. */
-export function stubFinishedArguments(messages: any[], input: any[], stubRefs: Array<readonly string[] | undefined> | null, indexer: ArgsIndexer): any[] {
+export function stubFinishedArguments(messages: unknown[], input: readonly unknown[], stubRefs: Array<readonly string[] | undefined> | null, indexer: ArgsIndexer): unknown[] {
   if (stubRefs === null) return messages;
   const results = resultPositions(messages);
   let standing: Standing | undefined;
-  let out: any[] | null = null;
+  let out: unknown[] | null = null;
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
-    if (msg?.role !== "assistant" || !Array.isArray(msg.content) || opensNoCalls(msg)) continue;
-    let content: any[] | null = null;
+    if (!isAssistant(msg) || !Array.isArray(msg.content) || opensNoCalls(msg)) continue;
+    let content: AssistantMessage["content"] | null = null;
     for (let b = 0; b < msg.content.length; b++) {
       const block = msg.content[b];
-      if (block?.type !== "toolCall" || typeof block.id !== "string") continue;
+      if (!isToolCall(block) || typeof block.id !== "string") continue;
       const at = results.get(block);
       if (at === undefined) continue;
       const refs = stubRefs[at];
-      if (refs?.length !== 1 || !SHORT_REF.test(refs[0]!) || input[at]?.isError === true) continue;
+      if (refs?.length !== 1 || !SHORT_REF.test(refs[0]!) || loose(input[at])?.isError === true) continue;
       standing ??= standingOf(messages);
       if (!doneWith(block, i, standing)) continue;
       const args = stubbedArgs(block, refs[0]!, indexer);
       if (args === undefined) continue;
-      const copy: any[] = (content ??= msg.content.slice());
-      copy[b] = { ...block, arguments: args };
+      const copy = (content ??= msg.content.slice());
+      // The same keys and value types as the model's own arguments, strings replaced by strings.
+      copy[b] = { ...block, arguments: args as ToolCall["arguments"] };
     }
     if (content === null) continue;
     out ??= messages.slice();
@@ -72,28 +75,28 @@ export function stubFinishedArguments(messages: any[], input: any[], stubRefs: A
 }
 
 /** The ids of the calls on `messages` that are done with now (the rule above), for the cost policy's weighing. */
-export function callsDoneWith(messages: readonly any[]): Set<string> {
-  const standing = standingOf(messages as any[]);
+export function callsDoneWith(messages: readonly unknown[]): Set<string> {
+  const standing = standingOf(messages);
   const done = new Set<string>();
   messages.forEach((msg, i) => {
-    if (msg?.role !== "assistant" || !Array.isArray(msg.content)) return;
-    for (const block of msg.content) if (block?.type === "toolCall" && typeof block.id === "string" && doneWith(block, i, standing)) done.add(block.id);
+    if (!isAssistant(msg)) return;
+    for (const block of contentBlocks(msg)) if (isToolCall(block) && typeof block.id === "string" && doneWith(block, i, standing)) done.add(block.id);
   });
   return done;
 }
 
 /** Each call's result position: a result answers the call with its id in the assistant message before it. */
-function resultPositions(messages: any[]): Map<object, number> {
+function resultPositions(messages: readonly unknown[]): Map<object, number> {
   const positions = new Map<object, number>();
   const open = new Map<string, object>();
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
-    if (msg?.role === "assistant" && Array.isArray(msg.content)) {
+    if (isAssistant(msg) && Array.isArray(msg.content)) {
       open.clear();
-      for (const block of msg.content) if (block?.type === "toolCall" && typeof block.id === "string") open.set(block.id, block);
+      for (const block of msg.content) if (isToolCall(block) && typeof block.id === "string") open.set(block.id, block);
       continue;
     }
-    if (msg?.role !== "toolResult") {
+    if (!isToolResult(msg)) {
       open.clear();
       continue;
     }
@@ -105,7 +108,7 @@ function resultPositions(messages: any[]): Map<object, number> {
   return positions;
 }
 
-function standingOf(messages: any[]): Standing {
+function standingOf(messages: readonly unknown[]): Standing {
   const ended = new Array<boolean>(messages.length).fill(false);
   const laterToolTurns = new Array<number>(messages.length).fill(0);
   const lastTouch = new Map<string, number>();
@@ -113,13 +116,13 @@ function standingOf(messages: any[]): Standing {
   let turns = 0;
   for (let i = messages.length - 1; i >= 0; i--) {
     const msg = messages[i];
-    if (msg?.role === "user") userAfter = true;
-    if (msg?.role !== "assistant" || !Array.isArray(msg.content)) continue;
+    if (isUser(msg)) userAfter = true;
+    if (!isAssistant(msg) || !Array.isArray(msg.content)) continue;
     ended[i] = userAfter;
     laterToolTurns[i] = turns;
     let calls = false;
     for (const block of msg.content) {
-      if (block?.type !== "toolCall") continue;
+      if (!isToolCall(block)) continue;
       calls = true;
       const path = touchedPath(block);
       if (path !== undefined && !lastTouch.has(path)) lastTouch.set(path, i);
@@ -129,22 +132,22 @@ function standingOf(messages: any[]): Standing {
   return { ended, laterToolTurns, lastTouch };
 }
 
-function touchedPath(block: any): string | undefined {
+function touchedPath(block: ToolCall): string | undefined {
   if (!PATH_TOOLS.has(block.name)) return undefined;
   const path = block.arguments?.path;
   return typeof path === "string" ? normalizeFilePath(path) : undefined;
 }
 
-function doneWith(block: any, position: number, standing: Standing): boolean {
+function doneWith(block: ToolCall, position: number, standing: Standing): boolean {
   if (standing.ended[position]) return true;
   if (standing.laterToolTurns[position]! < RAW_TOOL_TURNS) return false;
   const args = block.arguments;
-  if (typeof args !== "object" || args === null || callShape(block.name, args) === "other") return false;
+  if (typeof args !== "object" || args === null || callShape(block.name, args) === "other" || typeof args.path !== "string") return false;
   return (standing.lastTouch.get(normalizeFilePath(args.path)) ?? -1) > position;
 }
 
 /** The stubbed arguments, or undefined when no field can be stubbed safely. */
-function stubbedArgs(block: any, ref: string, indexer: ArgsIndexer): Record<string, unknown> | undefined {
+function stubbedArgs(block: ToolCall, ref: string, indexer: ArgsIndexer): Record<string, unknown> | undefined {
   const fields = bulkyFields(block.name, block.arguments);
   if (fields.length === 0) return undefined;
   const record = indexer.getRecord(ref);
@@ -167,6 +170,6 @@ function markerFor(record: ToolCallRecord, field: BulkyField, ref: string): stri
 }
 
 /** pi-ai leaves a turn that stopped with `error` or `aborted` out of the request. */
-function opensNoCalls(assistant: any): boolean {
+function opensNoCalls(assistant: AssistantMessage): boolean {
   return assistant.stopReason === "error" || assistant.stopReason === "aborted";
 }

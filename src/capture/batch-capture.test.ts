@@ -11,7 +11,7 @@ import {
 } from "./batch-capture.js";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { ToolCallIndexer } from "../archive/indexer.js";
-import type { CapturedBatch, CapturedToolCall } from "../types.js";
+import type { CapturedBatch, CapturedToolCall } from "./records.js";
 
 const assistantWithTools = (ts: number, calls: [string, string][], text?: string) => ({
   role: "assistant",

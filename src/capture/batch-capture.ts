@@ -4,16 +4,22 @@
  * summarizer serialization and per-user-span grouping of batches.
  */
 import { imageMarkerLines } from "./image-markers.js";
-import { isPrunerCustomType, toolCallBlocks } from "./message-shape.js";
+import { entryMessage, isAssistant, isPrunerCustomType, isToolResult, isUser, looseEntry, toolCallBlocks, type LooseMessage } from "./message-shape.js";
+import { callArgsOf } from "./recovery-call.js";
+import type { AssistantMessage, ToolCall } from "@earendil-works/pi-ai";
 import { occKey, resultTimestampOf } from "./occurrence-key.js";
 import { outcomeFacts } from "../digest/outcome-facts.js";
 import { outputDigest } from "../digest/output-digest.js";
 import { recordArgs } from "./persisted-entries.js";
-import type { BatchingMode, CapturedBatch, CapturedToolCall } from "../types.js";
+import type { BatchingMode } from "../types.js";
+import type { CapturedBatch, CapturedToolCall } from "./records.js";
 
 export { imageDigest, imageMarkerDigests } from "./image-markers.js";
 /** Results per turn up to which a linear scan beats a map lookup (the crossover measured on bun: 16-24). */
 const SCAN_LIMIT = 16;
+
+/** A tool result as capture pairs it with its call: whatever the transcript held, each field checked on use. */
+type ResultLike = { toolCallId?: unknown; isError?: unknown; timestamp?: unknown; content?: unknown } | null | undefined;
 
 function textBlocks(content: unknown): string[] {
   if (!Array.isArray(content)) return [];
@@ -25,9 +31,10 @@ function textBlocks(content: unknown): string[] {
 }
 
 /** One `[image returned: …]` marker line per image block, then the text blocks, joined with newlines. */
-export function extractToolResultText(msg: any): string {
-  const markers = imageMarkerLines(msg?.content);
-  const texts = textBlocks(msg?.content);
+export function extractToolResultText(msg: unknown): string {
+  const content = (msg as ResultLike)?.content;
+  const markers = imageMarkerLines(content);
+  const texts = textBlocks(content);
   return (markers.length === 0 ? texts : [...markers, ...texts]).join("\n");
 }
 
@@ -38,17 +45,18 @@ export function extractToolResultText(msg: any): string {
  * batch stays linear.
  */
 class FirstResults {
-  private list: any[] = [];
-  private byId: Map<unknown, any> | null = null;
+  private list: ResultLike[] = [];
+  private byId: Map<unknown, ResultLike> | null = null;
 
-  static of(results: any[]): FirstResults {
+  static of(results: readonly unknown[]): FirstResults {
     const first = new FirstResults();
     for (const result of results) first.add(result);
     return first;
   }
 
   /** Keeps `result` unless an earlier one carries its id. */
-  add(result: any): void {
+  add(value: unknown): void {
+    const result = value as ResultLike;
     const id = result?.toolCallId;
     if (this.byId !== null) {
       if (id === id && !this.byId.has(id)) this.byId.set(id, result);
@@ -57,7 +65,7 @@ class FirstResults {
     if (this.scan(id) >= 0) return;
     this.list.push(result);
     if (this.list.length > SCAN_LIMIT) {
-      const byId = new Map<unknown, any>();
+      const byId = new Map<unknown, ResultLike>();
       // The list holds no repeated id (NaN aside, which never matches and is left out).
       for (const kept of this.list) {
         const keptId = kept?.toolCallId;
@@ -68,7 +76,7 @@ class FirstResults {
     }
   }
 
-  get(id: unknown): any {
+  get(id: unknown): ResultLike {
     if (this.byId !== null) return id === id ? this.byId.get(id) : undefined;
     const at = this.scan(id);
     return at < 0 ? undefined : this.list[at];
@@ -91,8 +99,8 @@ class FirstResults {
 }
 
 // Captured values become persisted records, so they take the types the rebuild accepts (persisted-entries.ts).
-function captureCall(block: any, results: FirstResults): CapturedToolCall {
-  const args = recordArgs(block.input ?? block.args ?? block.arguments);
+function captureCall(block: ToolCall, results: FirstResults): CapturedToolCall {
+  const args = recordArgs(callArgsOf(block));
   const toolName = typeof block.name === "string" ? block.name : "";
   const match = results.get(block.id);
   if (!match) {
@@ -114,12 +122,12 @@ function captureCall(block: any, results: FirstResults): CapturedToolCall {
   return call;
 }
 
-export function captureBatch(message: any, toolResults: any[], turnIndex: number, timestamp: number): CapturedBatch {
+export function captureBatch(message: unknown, toolResults: readonly unknown[], turnIndex: number, timestamp: number): CapturedBatch {
   const results = FirstResults.of(toolResults ?? []);
   return {
     turnIndex,
     timestamp,
-    assistantText: textBlocks(message?.content).join("\n").trim(),
+    assistantText: textBlocks((message as ResultLike)?.content).join("\n").trim(),
     // A call without a string id can neither be paired with its result nor keyed in the index.
     toolCalls: toolCallBlocks(message)
       .filter((block) => typeof block.id === "string")
@@ -128,15 +136,15 @@ export function captureBatch(message: any, toolResults: any[], turnIndex: number
 }
 
 interface OpenTurn {
-  entry: any;
-  message: any;
+  entryTimestamp: unknown;
+  message: AssistantMessage | undefined;
   turnIndex: number;
   userTurnGroup: number;
   results: FirstResults;
 }
 
-function batchTimestamp(entry: any, message: any): number {
-  if (entry.timestamp) return new Date(entry.timestamp).getTime();
+function batchTimestamp(entryTimestamp: unknown, message: AssistantMessage): number {
+  if (entryTimestamp) return new Date(entryTimestamp as string).getTime();
   return message.timestamp ?? Date.now();
 }
 
@@ -147,27 +155,27 @@ function batchFromTurn(
 ): CapturedBatch | undefined {
   // Most turns on a reloaded branch are already indexed: allocate only for one that is not.
   let ready: Set<string> | undefined;
-  let readyResults: any[] | undefined;
-  const content = turn.message.content;
+  let readyResults: ResultLike[] | undefined;
+  const content = turn.message!.content;
   if (!Array.isArray(content) || turn.results.isEmpty) return undefined;
   for (const block of content) {
     if (block?.type !== "toolCall" || typeof block.id !== "string" || !block.id) continue;
     const result = turn.results.get(block.id);
     if (!result) continue;
     if (indexer.isSummarized(occKey(block.id, resultTimestampOf(result.timestamp)))) continue;
-    if (exclude(block.name, block.input ?? block.arguments)) continue;
+    if (exclude(block.name, (block as { input?: unknown }).input ?? block.arguments)) continue;
     (ready ??= new Set()).add(block.id);
     (readyResults ??= []).push(result);
   }
   if (ready === undefined || readyResults === undefined) return undefined;
-  const batch = captureBatch(turn.message, readyResults, turn.turnIndex, batchTimestamp(turn.entry, turn.message));
+  const batch = captureBatch(turn.message, readyResults, turn.turnIndex, batchTimestamp(turn.entryTimestamp, turn.message!));
   batch.toolCalls = batch.toolCalls.filter((call) => ready.has(call.toolCallId));
   batch.userTurnGroup = turn.userTurnGroup;
   return batch;
 }
 
 export function captureUnindexedBatchesFromSession(
-  branch: any[],
+  branch: readonly unknown[],
   indexer: { isSummarized(id: string): boolean },
   exclude: (toolName: string, args: unknown) => boolean = () => false,
 ): CapturedBatch[] {
@@ -175,28 +183,29 @@ export function captureUnindexedBatchesFromSession(
   let turnIndex = 0;
   let userTurnGroup = 0;
   // One open turn at a time; its results are reused, since a batch copies what it keeps.
-  const open: OpenTurn = { entry: undefined, message: undefined, turnIndex: 0, userTurnGroup: 0, results: new FirstResults() };
+  const open: OpenTurn = { entryTimestamp: undefined, message: undefined, turnIndex: 0, userTurnGroup: 0, results: new FirstResults() };
   const closeOpen = () => {
     const batch = open.message === undefined ? undefined : batchFromTurn(open, indexer, exclude);
     if (batch) batches.push(batch);
     open.message = undefined;
     open.results.clear();
   };
-  for (const entry of branch) {
+  for (const value of branch) {
+    const entry = looseEntry(value);
     // Another extension's custom message opens a chain like a user message: batches never merge across it.
     if (entry?.type === "custom_message" && !isPrunerCustomType(entry.customType)) userTurnGroup += 1;
-    if (entry?.type !== "message" || !entry.message) continue;
-    const message = entry.message;
-    if (message.role === "assistant") {
+    const message = entryMessage(entry);
+    if (message === undefined) continue;
+    if (isAssistant(message)) {
       closeOpen();
-      open.entry = entry;
+      open.entryTimestamp = entry!.timestamp;
       open.message = message;
       open.turnIndex = turnIndex;
       open.userTurnGroup = userTurnGroup;
       turnIndex += 1;
-    } else if (message.role === "user") {
+    } else if (isUser(message)) {
       userTurnGroup += 1;
-    } else if (message.role === "toolResult" && open.message !== undefined) {
+    } else if (isToolResult(message) && open.message !== undefined) {
       open.results.add(message);
     }
   }
@@ -283,13 +292,16 @@ export function groupBatchesByMode(batches: CapturedBatch[], mode: BatchingMode)
  * Message entries as messages, custom_message entries as the `custom` role the
  * model sees (timestamps in ms, as pi's own projection makes them, so anchors
  * match at render time); other entries dropped. What chain detection, the
- * chain pass and the context metrics read.
+ * chain pass and the context metrics read. Loose as 2.9.1's callers read it: its readers check each message.
  */
-export function projectBranchMessages(branch: any[]): any[] {
-  const out: any[] = [];
-  for (const entry of branch) {
-    if (entry?.type === "message" && entry.message) {
-      out.push(entry.message);
+export function projectBranchMessages(branch: readonly unknown[]): any[] {
+  const out: LooseMessage[] = [];
+  for (const value of branch) {
+    const entry = looseEntry(value);
+    const message = entryMessage(entry);
+    // Taken as pi wrote it: every reader of the projection checks each message through message-shape.ts.
+    if (message !== undefined) {
+      out.push(message as LooseMessage);
     } else if (entry?.type === "custom_message") {
       out.push({
         role: "custom",

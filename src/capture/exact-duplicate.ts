@@ -3,7 +3,7 @@
  * and trailing blanks, but recovering an alias returns the original's text,
  * so the alias must be that text byte for byte.
  */
-import type { CapturedToolCall, ToolCallRecord } from "../types.js";
+import type { CapturedToolCall, ToolCallRecord } from "./records.js";
 import { occKey } from "./occurrence-key.js";
 
 /** What dedup needs of the index (the archive's `ToolCallIndexer`). */

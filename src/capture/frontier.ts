@@ -9,7 +9,9 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { corruptEntryMessage, parseFrontierEntry } from "./persisted-entries.js";
-import { CUSTOM_TYPE_FRONTIER, type PruneFrontier } from "../types.js";
+import { CUSTOM_TYPE_FRONTIER } from "../types.js";
+import type { PruneFrontier } from "./records.js";
+import { looseEntry } from "./message-shape.js";
 
 export class PruneFrontierTracker {
   private current: PruneFrontier | null = null;
@@ -42,7 +44,8 @@ export class PruneFrontierTracker {
   /** The last valid entry wins: a corrupt later entry is reported and does not erase an earlier one. */
   reconstructFromSession(ctx: ExtensionContext): void {
     this.reset();
-    for (const entry of ctx.sessionManager.getBranch() as any[]) {
+    for (const value of ctx.sessionManager.getBranch() as readonly unknown[]) {
+      const entry = looseEntry(value);
       if (entry?.type !== "custom" || entry.customType !== CUSTOM_TYPE_FRONTIER || !entry.data) continue;
       const parsed = parseFrontierEntry(entry.data);
       if (parsed.ok) this.current = parsed.value;

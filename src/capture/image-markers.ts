@@ -5,6 +5,7 @@
  * digest. Pure: no I/O.
  */
 import { createHash } from "node:crypto";
+import { entryMessage, isToolResult } from "./message-shape.js";
 
 export interface ImageBlock {
   type: "image";
@@ -67,8 +68,8 @@ export function toolResultImagesByDigest(branch: unknown): Map<string, ImageBloc
   const images = new Map<string, ImageBlock>();
   if (!Array.isArray(branch)) return images;
   for (const entry of branch) {
-    const message = (entry as { type?: unknown; message?: any } | null)?.type === "message" ? (entry as any).message : undefined;
-    if (message?.role !== "toolResult" || !Array.isArray(message.content)) continue;
+    const message = entryMessage(entry);
+    if (!isToolResult(message) || !Array.isArray(message.content)) continue;
     for (const block of message.content) {
       if (!isImageBlock(block)) continue;
       const digest = imageDigest(block.data);

@@ -8,7 +8,8 @@
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { captureUnindexedBatchesFromSession, groupBatchesByMode } from "./batch-capture.js";
-import type { BatchingMode, CapturedBatch, PruneFrontier } from "../types.js";
+import type { BatchingMode } from "../types.js";
+import type { CapturedBatch, PruneFrontier } from "./records.js";
 import { occKey } from "./occurrence-key.js";
 import { type ProtectionConfig, protectionPredicate } from "./protected.js";
 import { isRecoveryTool } from "./recovery-call.js";

@@ -8,16 +8,7 @@
  * fields are kept. Valid objects are returned as they are, not copied.
  * Pure: callers report the reasons (`corruptEntryMessage`).
  */
-import type {
-  ChainCompressionEntry,
-  DedupAliasEntryData,
-  PruneFrontier,
-  PruneFrontierOutcome,
-  SummarizerCacheTokens,
-  SummarizerStats,
-  SummaryToolCallRef,
-  ToolCallRecord,
-} from "../types.js";
+import type { ChainCompressionEntry, DedupAliasEntryData, PruneFrontier, PruneFrontierOutcome, SummarizerCacheTokens, SummarizerStats, SummaryToolCallRef, ToolCallRecord } from "./records.js";
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
 

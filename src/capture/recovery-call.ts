@@ -5,6 +5,8 @@
  * block) names the refs it recovered, so the same call brings it back.
  */
 import { QUERY_TOOL_NAME } from "../types.js";
+import { isTextBlock } from "./message-shape.js";
+import type { ToolResultMessage } from "@earendil-works/pi-ai";
 
 /** The line the query tool answers for an id the archive does not hold. */
 export const NOT_FOUND_NOTE = "(not found in index \u2014 may not have been summarized yet)";
@@ -49,8 +51,9 @@ export function recoveryCallOf(args: unknown): RecoveryCall | null {
 }
 
 /** The arguments of a toolCall block, wherever the provider put them. */
-export function callArgsOf(block: any): unknown {
-  return block?.input ?? block?.args ?? block?.arguments;
+export function callArgsOf(block: unknown): unknown {
+  const call = block as { input?: unknown; args?: unknown; arguments?: unknown } | null | undefined;
+  return call?.input ?? call?.args ?? call?.arguments;
 }
 
 /**
@@ -58,12 +61,13 @@ export function callArgsOf(block: any): unknown {
  * result is no error and found every id, and the call's arguments are plain. Null for anything else,
  * which is then treated like any other tool output.
  */
-export function rederivableRecovery(result: any, args: unknown): RecoveryCall | null {
-  if (!isRecoveryTool(result?.toolName) || result.isError === true) return null;
+export function rederivableRecovery(result: unknown, args: unknown): RecoveryCall | null {
+  const message = result as Partial<ToolResultMessage> | null | undefined;
+  if (!isRecoveryTool(message?.toolName) || message!.isError === true) return null;
   const call = recoveryCallOf(args);
-  if (call === null || !Array.isArray(result.content)) return null;
-  for (const block of result.content) {
-    if (block?.type === "text" && typeof block.text === "string" && block.text.includes(NOT_FOUND_NOTE)) return null;
+  if (call === null || !Array.isArray(message!.content)) return null;
+  for (const block of message!.content) {
+    if (isTextBlock(block) && typeof block.text === "string" && block.text.includes(NOT_FOUND_NOTE)) return null;
   }
   return call;
 }

@@ -17,7 +17,8 @@ import {
   spillOversizedBatch,
   writeSidecar,
 } from "./spill.js";
-import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX, type CapturedBatch } from "../types.js";
+import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX } from "../types.js";
+import type { CapturedBatch } from "./records.js";
 import { faultyFiles, type DiskRefusal } from "../../test/faulty-files.js";
 
 const tempDirs: string[] = [];

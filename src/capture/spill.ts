@@ -12,7 +12,7 @@ import { hashToolResult } from "./content-hash.js";
 import { dedupCandidate, type DedupIndex, isExactCopy } from "./exact-duplicate.js";
 import { occKey } from "./occurrence-key.js";
 import { type ArchivedCopy, archivedCopyOf, readOwnSidecar, sha256Hex } from "./sidecar-read.js";
-import type { CapturedBatch, CapturedToolCall, SummaryToolCallRef } from "../types.js";
+import type { CapturedBatch, CapturedToolCall, SummaryToolCallRef } from "./records.js";
 
 /** Longest sanitized file stem; longer ids keep a prefix plus a hash of the full id. */
 export const MAX_SIDECAR_STEM = 128;

@@ -27,7 +27,8 @@
  * assistant message, until any other message); an orphan result and an
  * occurrence key seen twice take no part.
  */
-import type { Message } from "@earendil-works/pi-ai";
+import type { Message, ToolCall } from "@earendil-works/pi-ai";
+import { isAssistant, isToolCall, isToolResult } from "./message-shape.js";
 import { occKey, resultTimestampOf } from "./occurrence-key.js";
 import { isRecoveryTool } from "./recovery-call.js";
 import { normalizePath } from "./protected.js";
@@ -73,7 +74,7 @@ interface DetectorState {
   runsOf: Map<string, string[]>;
 }
 
-export function findStaleOutputs(messages: readonly Message[], opts: StaleOptions = {}): Map<string, Supersession> {
+export function findStaleOutputs(messages: readonly unknown[], opts: StaleOptions = {}): Map<string, Supersession> {
   const state: DetectorState = { stale: new Map(), readsOf: new Map(), runsOf: new Map() };
   for (const obs of uniqueObservations(toolObservations(messages))) observe(state, obs, opts);
   return state.stale;
@@ -151,17 +152,17 @@ function readSpanOf(obs: ToolObservation, command: string | undefined, cwd: stri
 }
 
 /** Every answered tool call, paired as the provider pairs them; orphans are left out. */
-export function toolObservations(messages: readonly Message[]): ToolObservation[] {
+export function toolObservations(messages: readonly unknown[]): ToolObservation[] {
   const observations: ToolObservation[] = [];
   const open = new Map<string, { name: string; args: Record<string, unknown> }>();
-  for (const msg of messages as readonly any[]) {
-    if (msg?.role === "assistant") {
+  for (const msg of messages) {
+    if (isAssistant(msg)) {
       open.clear();
       if (msg.stopReason === "error" || msg.stopReason === "aborted" || !Array.isArray(msg.content)) continue;
-      for (const block of msg.content) if (block?.type === "toolCall" && typeof block.id === "string") open.set(block.id, { name: String(block.name), args: argsOf(block) });
+      for (const block of msg.content) if (isToolCall(block) && typeof block.id === "string") open.set(block.id, { name: String(block.name), args: argsOf(block) });
       continue;
     }
-    if (msg?.role !== "toolResult") {
+    if (!isToolResult(msg)) {
       open.clear();
       continue;
     }
@@ -174,9 +175,10 @@ export function toolObservations(messages: readonly Message[]): ToolObservation[
   return observations;
 }
 
-function argsOf(block: any): Record<string, unknown> {
-  const args = block.arguments ?? block.input ?? block.args;
-  return typeof args === "object" && args !== null && !Array.isArray(args) ? args : {};
+function argsOf(block: ToolCall): Record<string, unknown> {
+  const loose = block as { arguments?: unknown; input?: unknown; args?: unknown };
+  const args = loose.arguments ?? loose.input ?? loose.args;
+  return typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
 }
 
 function textOf(content: unknown): string {

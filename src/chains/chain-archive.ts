@@ -9,12 +9,13 @@ import { extractChainRecords } from "./chain-compressor.js";
 import { resolveRange } from "../render/chain-range-prune.js";
 import type { BackfillOptions, ToolCallIndexer } from "../archive/indexer.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
-import type { ChainRange } from "../types.js";
+import { isToolResult } from "../capture/message-shape.js";
+import type { ChainRange } from "./chain-detector.js";
 
 export interface ChainArchiveDeps {
   indexer: Pick<ToolCallIndexer, "getIndex" | "backfillChainRecords" | "ensureShortRefs">;
   /** The exact messages chain detection ran on. */
-  messages: any[];
+  messages: readonly unknown[];
   backfill: BackfillOptions;
   /** Told of an archive write that failed (the chain stays raw). */
   onWriteFailed?: (error: unknown) => void;
@@ -38,7 +39,7 @@ async function archiveChain(chain: ChainRange, deps: ChainArchiveDeps, ambiguous
   const protectedIds = new Set(chain.protectedToolCallIds ?? []);
   for (let i = range.startIndex + 1; i < range.endIndex; i++) {
     const msg = deps.messages[i];
-    if (msg?.role !== "toolResult" || protectedIds.has(msg.toolCallId)) continue;
+    if (!isToolResult(msg) || protectedIds.has(msg.toolCallId)) continue;
     const key = occKey(String(msg.toolCallId), resultTimestampOf(msg.timestamp));
     // Two results under one key cannot both be recovered; a result without a timestamp cannot be keyed.
     if (ambiguous.has(key) || (!index.has(key) && typeof msg.timestamp !== "number")) return false;
@@ -56,11 +57,11 @@ async function archiveChain(chain: ChainRange, deps: ChainArchiveDeps, ambiguous
 }
 
 /** Occurrence keys carried by more than one tool result. */
-function ambiguousKeys(messages: any[]): Set<string> {
+function ambiguousKeys(messages: readonly unknown[]): Set<string> {
   const seen = new Set<string>();
   const twice = new Set<string>();
   for (const msg of messages) {
-    if (msg?.role !== "toolResult" || typeof msg.toolCallId !== "string") continue;
+    if (!isToolResult(msg) || typeof msg.toolCallId !== "string") continue;
     const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
     if (seen.has(key)) twice.add(key);
     else seen.add(key);

@@ -18,13 +18,11 @@ import { bareToolCallId, occKey, parseOccKey, resultTimestampOf } from "../captu
 import { outcomeFacts } from "../digest/outcome-facts.js";
 import { recordArgs } from "../capture/persisted-entries.js";
 import { callArgsOf, isRecoveryTool, recoveredRefs, rederivableRecovery, type RecoveryCall } from "../capture/recovery-call.js";
-import {
-  CUSTOM_TYPE_CHAIN,
-  type ChainCompressionEntry,
-  type ChainRange,
-  type SummaryToolCallRef,
-  type ToolCallRecord,
-} from "../types.js";
+import { CUSTOM_TYPE_CHAIN } from "../types.js";
+import type { ChainCompressionEntry, SummaryToolCallRef, ToolCallRecord } from "../capture/records.js";
+import type { ChainRange } from "./chain-detector.js";
+import { isAssistant, isToolCall, isToolResult } from "../capture/message-shape.js";
+import type { ToolResultMessage } from "@earendil-works/pi-ai";
 
 export interface ChainCompressorIndexerDeps {
   getChainEntries(): ChainCompressionEntry[];
@@ -43,7 +41,7 @@ export interface CompressEligibleDeps {
   now: () => number;
   fuseRange?: (perBatchSummaryText: string) => Promise<string | null>;
   /** Must be the exact array detection ran on. */
-  messages: any[];
+  messages: readonly unknown[];
   diagnostics: Pick<DiagnosticSink, "report">;
   backfill: Omit<BackfillOptions, "appendEntry">;
 }
@@ -87,27 +85,27 @@ type ChainSpan = Pick<ChainRange, "startUserTimestamp" | "finalAssistantTimestam
 type SpanCall = { toolName: string; args: Record<string, unknown> };
 
 /** Each unprotected toolResult in the chain's span with the call registered for its id earlier in the span. */
-function forEachChainResult(messages: any[], chain: ChainSpan, visit: (msg: any, call: SpanCall) => void): void {
+function forEachChainResult(messages: readonly unknown[], chain: ChainSpan, visit: (msg: ToolResultMessage, call: SpanCall) => void): void {
   const range = resolveRange(chain, messages);
   if (!range) return;
   const protectedIds = new Set(chain.protectedToolCallIds ?? []);
   const calls = new Map<string, SpanCall>();
   for (let i = range.startIndex + 1; i < range.endIndex; i++) {
     const msg = messages[i];
-    if (msg?.role === "assistant" && Array.isArray(msg.content)) {
+    if (isAssistant(msg) && Array.isArray(msg.content)) {
       for (const block of msg.content) {
-        if (block?.type !== "toolCall") continue;
+        if (!isToolCall(block)) continue;
         const toolName = typeof block.name === "string" ? block.name : "";
         calls.set(block.id, { toolName, args: recordArgs(callArgsOf(block)) });
       }
-    } else if (msg?.role === "toolResult") {
+    } else if (isToolResult(msg)) {
       const call = calls.get(msg.toolCallId);
       if (call && typeof msg.toolCallId === "string" && !protectedIds.has(msg.toolCallId)) visit(msg, call);
     }
   }
 }
 
-function finiteTimestamp(msg: any): number | undefined {
+function finiteTimestamp(msg: ToolResultMessage): number | undefined {
   const ts = msg.timestamp;
   return typeof ts === "number" && Number.isFinite(ts) ? ts : undefined;
 }
@@ -119,7 +117,7 @@ export interface ChainRecovery {
   body: BodyCall;
 }
 
-export function chainRecoveries(messages: any[], chain: ChainSpan): ChainRecovery[] {
+export function chainRecoveries(messages: readonly unknown[], chain: ChainSpan): ChainRecovery[] {
   const found: ChainRecovery[] = [];
   forEachChainResult(messages, chain, (msg, call) => {
     const ts = finiteTimestamp(msg);
@@ -135,7 +133,7 @@ export function chainRecoveries(messages: any[], chain: ChainSpan): ChainRecover
   return found;
 }
 
-export function extractChainRecords(messages: any[], chain: ChainSpan, isIndexed: (occurrenceKey: string) => boolean): ToolCallRecord[] {
+export function extractChainRecords(messages: readonly unknown[], chain: ChainSpan, isIndexed: (occurrenceKey: string) => boolean): ToolCallRecord[] {
   const records: ToolCallRecord[] = [];
   forEachChainResult(messages, chain, (msg, call) => {
     // Only what the index can read back is archived: a string id and a finite timestamp.
@@ -163,11 +161,11 @@ export function buildDeterministicBody(records: ToolCallRecord[], refs: string[]
 }
 
 /** The chains with the refs their rederivable recoveries showed; a chain without one is passed on as is. */
-export function withRecoveredRefs(chains: ChainRange[], messages: any[]): ChainRange[] {
+export function withRecoveredRefs(chains: ChainRange[], messages: readonly unknown[]): ChainRange[] {
   // Resolving a chain's range walks the whole branch: only chains holding a recovery are looked at.
   const recoveryKeys = new Set<string>();
   for (const msg of messages) {
-    if (msg?.role === "toolResult" && isRecoveryTool(msg.toolName) && typeof msg.toolCallId === "string") {
+    if (isToolResult(msg) && isRecoveryTool(msg.toolName) && typeof msg.toolCallId === "string") {
       recoveryKeys.add(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)));
     }
   }

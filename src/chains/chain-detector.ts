@@ -5,9 +5,21 @@
  * Messages carry no ids, so chain boundaries are timestamps and middles are
  * tool-call ids plus result occurrence keys.
  */
-import { isChainAnchorCustom, isTextOnlyAssistant } from "../capture/message-shape.js";
+import { isAssistant, isChainAnchorCustom, isTextOnlyAssistant, isToolCall, isToolResult, isUser } from "../capture/message-shape.js";
+import type { AssistantMessage, ToolResultMessage } from "@earendil-works/pi-ai";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
-import type { ChainRange } from "../types.js";
+
+/** Detection-time shape of one chain; never persisted. */
+export interface ChainRange {
+  startUserTimestamp: number;
+  middleToolCallIds: string[];
+  middleOccurrenceKeys?: string[];
+  protectedToolCallIds?: string[];
+  /** null = interrupted chain. */
+  finalAssistantTimestamp: number | null;
+  /** Refs the chain's `context_tree_query` recoveries showed (added by the chain pass, `withRecoveredRefs`): the block names them. */
+  recoveredRefs?: string[];
+}
 
 export { isChainAnchorCustom };
 
@@ -20,23 +32,23 @@ interface OpenChain {
   protectedIds: Set<string>;
 }
 
-function isSyntheticChainMessage(msg: any): boolean {
-  const content = msg?.content;
+function isSyntheticChainMessage(msg: { content?: unknown }): boolean {
+  const content = msg.content;
   if (typeof content === "string") return content.trimStart().startsWith(SYNTHETIC_PREFIX);
   if (!Array.isArray(content) || content.length === 0) return false;
-  const first = content[0];
+  const first = content[0] as { type?: unknown; text?: unknown } | null | undefined;
   return first?.type === "text" && typeof first.text === "string" && first.text.trimStart().startsWith(SYNTHETIC_PREFIX);
 }
 
-function collectToolCalls(msg: any, chain: OpenChain, isProtected: (toolName: string, args: unknown) => boolean): void {
+function collectToolCalls(msg: AssistantMessage, chain: OpenChain, isProtected: (toolName: string, args: unknown) => boolean): void {
   for (const block of msg.content) {
-    if (block?.type !== "toolCall" || typeof block.id !== "string" || !block.id || !block.name) continue;
+    if (!isToolCall(block) || typeof block.id !== "string" || !block.id || !block.name) continue;
     chain.middles.add(block.id);
-    if (isProtected(block.name, block.input ?? block.arguments)) chain.protectedIds.add(block.id);
+    if (isProtected(block.name, (block as { input?: unknown }).input ?? block.arguments)) chain.protectedIds.add(block.id);
   }
 }
 
-function collectToolResult(msg: any, chain: OpenChain, isProtected: (toolName: string, args: unknown) => boolean): void {
+function collectToolResult(msg: ToolResultMessage, chain: OpenChain, isProtected: (toolName: string, args: unknown) => boolean): void {
   const id = msg.toolCallId;
   if (typeof id !== "string" || !id) return;
   chain.middles.add(id);
@@ -64,14 +76,13 @@ function openChain(start: number): OpenChain {
 }
 
 export function detectChains(
-  messages: any[],
+  messages: readonly unknown[],
   isProtected: (toolName: string, args: unknown) => boolean = () => false,
 ): ChainRange[] {
   const ranges: ChainRange[] = [];
   let current: OpenChain | null = null;
   for (const msg of messages) {
-    const role = msg?.role;
-    if (role === "user") {
+    if (isUser(msg)) {
       if (isSyntheticChainMessage(msg)) continue;
       if (current) ranges.push(emit(current, null));
       // A chain is addressed by its boundary timestamps; without a usable one it cannot be compressed.
@@ -80,27 +91,29 @@ export function detectChains(
     }
     // Idle only: interrupting an open chain would emit it without a final reply, never compressible.
     if (!current && isChainAnchorCustom(msg)) {
-      current = isTimestamp(msg.timestamp) ? openChain(msg.timestamp) : null;
+      const timestamp = (msg as { timestamp?: unknown }).timestamp;
+      current = isTimestamp(timestamp) ? openChain(timestamp) : null;
       continue;
     }
     if (!current) continue;
-    if (role === "assistant") {
+    if (isAssistant(msg)) {
       if (isTextOnlyAssistant(msg)) {
         ranges.push(emit(current, isTimestamp(msg.timestamp) ? msg.timestamp : null));
         current = null;
       } else {
         collectToolCalls(msg, current, isProtected);
       }
-    } else if (role === "toolResult") {
+    } else if (isToolResult(msg)) {
       collectToolResult(msg, current, isProtected);
     }
   }
   return ranges;
 }
 
-export function withClosingMessage(branchMessages: any[], closing: any): any[] {
+export function withClosingMessage(branchMessages: unknown[], closing: unknown): unknown[] {
   if (!closing) return branchMessages;
-  const last = branchMessages[branchMessages.length - 1];
-  if (last && last.role === closing.role && last.timestamp === closing.timestamp) return branchMessages;
+  const last = branchMessages[branchMessages.length - 1] as { role?: unknown; timestamp?: unknown } | undefined;
+  const next = closing as { role?: unknown; timestamp?: unknown };
+  if (last && last.role === next.role && last.timestamp === next.timestamp) return branchMessages;
   return [...branchMessages, closing];
 }

@@ -7,7 +7,10 @@ import { showReport } from "../ui/report.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { settingShown } from "./command-settings.js";
 import { formatCompactCount, formatCost, formatTokens } from "../summarize/stats.js";
-import type { ContextMetricsSnapshot, ContextPruneConfig, LiveReclaim, SummarizerCacheTokens, SummarizerStats } from "../types.js";
+import type { ContextMetricsSnapshot } from "../summarize/flush-types.js";
+import type { ContextPruneConfig } from "../types.js";
+import type { LiveReclaim } from "../render/render-size.js";
+import type { SummarizerCacheTokens, SummarizerStats } from "../capture/records.js";
 import { contextSentText } from "../ui/status-line.js";
 
 /** Plain words after a value whose stored form does not say what it does. */

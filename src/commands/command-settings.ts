@@ -14,21 +14,7 @@ import { errorMessage, recordToggle, refreshStatus, safeNotify } from "./command
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { listOrNone, settingDescription } from "./command-descriptions.js";
 import { searchSettingsBy } from "./settings-search.js";
-import {
-  AUTO_BUDGET_PRESETS,
-  BATCHING_MODES,
-  SUMMARIES_MODES,
-  DEFAULT_CONFIG,
-  MIN_BATCH_CHARS_PRESETS,
-  PRUNE_ON_MODES,
-  PURGE_COOLDOWN_PRESETS,
-  PURGE_MIN_ARG_PRESETS,
-  RECOVERY_GRACE_PRESETS,
-  ROLLING_WINDOW_PRESETS,
-  SUMMARIZER_IDLE_TIMEOUT_PRESETS,
-  SUMMARIZER_MAX_TIMEOUT_PRESETS,
-  SUMMARIZER_THINKING_LEVELS,
-} from "../types.js";
+import { AUTO_BUDGET_PRESETS, BATCHING_MODES, SUMMARIES_MODES, DEFAULT_CONFIG, MIN_BATCH_CHARS_PRESETS, PRUNE_ON_MODES, PURGE_COOLDOWN_PRESETS, PURGE_MIN_ARG_PRESETS, RECOVERY_GRACE_PRESETS, ROLLING_WINDOW_PRESETS, SUMMARIZER_IDLE_TIMEOUT_PRESETS, SUMMARIZER_MAX_TIMEOUT_PRESETS, SUMMARIZER_THINKING_LEVELS } from "../types.js";
 import type { ChainCompressionConfig, ContextPruneConfig, ErrorPurgeConfig, PresetOption } from "../types.js";
 
 type Config = ContextPruneConfig;

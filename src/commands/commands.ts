@@ -34,15 +34,11 @@ import { saveConfig, SettingsSaveError, settingsPath } from "../settings/config.
 import type { ToolCallIndexer } from "../archive/indexer.js";
 import { normalizeSummaryToolCallRefs } from "../archive/summary-refs.js";
 import { CUSTOM_TYPE_SUMMARY } from "../types.js";
-import type {
-  CapturedBatch,
-  ContextMetricsSnapshot,
-  ContextPruneConfig,
-  DiagnosticKind,
-  FlushOptions,
-  LiveReclaim,
-  SummarizerStats,
-} from "../types.js";
+import type { CapturedBatch, SummarizerStats } from "../capture/records.js";
+import type { ContextMetricsSnapshot, FlushOptions } from "../summarize/flush-types.js";
+import type { ContextPruneConfig } from "../types.js";
+import type { DiagnosticKind } from "../render/diagnostics.js";
+import type { LiveReclaim } from "../render/render-size.js";
 
 import type { PolicyView } from "../ui/policy-status.js";
 export { pruneStatusText, setPruneStatusWidget } from "../ui/status-line.js";

@@ -9,11 +9,45 @@
  * the rewrite applies when it pays over the expected remaining requests, and
  * a wait is bounded by `withDeferralBound`.
  */
-import type { FlushDecisionRecord } from "../types.js";
+
 import type { CacheState } from "./cache-tracker.js";
 import type { CostModel } from "./cost-model.js";
 import type { DeferralKind, DeferralLedger } from "./deferral-ledger.js";
 import { continueChance, dollars, expectedRemainingRequests, LONGEST_PREFIX, type RewriteCacheRule, type RewriteFigures, weighRewrite } from "./rewrite-economics.js";
+
+/** Why the cost policy applied or deferred a flush, with the figures it weighed (dollars, tokens). */
+export interface FlushDecisionRecord {
+  verdict: "apply" | "defer";
+  /**
+   * cold: the cache expired; pays: the saving beats the rewrite; wait: it does not yet; bound: waiting has cost
+   * what the rewrite would have (economics/deferral-ledger.ts); pressure: near the window; fallback: decided as
+   * 2.9.1 (reason says why).
+   */
+  basis: "cold" | "pays" | "wait" | "bound" | "pressure" | "fallback";
+  reason: string;
+  cache: { temperature: "warm" | "cold" | "unknown"; expiresInMs?: number; lastHitRate?: number };
+  figures?: {
+    suffixTokens: number;
+    removedTokens: number;
+    summaryTokens: number;
+    expectedRequests: number;
+    oneTimeCost: number;
+    savingPerRequest: number;
+    summarizerCost: number;
+    netSaving: number;
+    /** Tokens before the rewrite point the provider's cache rule writes again (0 when it finds them). */
+    rereadTokens?: number;
+    /** The cache rule the rewrite was priced by, and whether the spare breakpoint was on. */
+    cacheRule?: "anthropic-breakpoints" | "longest-prefix" | "uncached";
+    breakpoint?: boolean;
+    /** What the next request pays for the rewrite itself if it is made now (not weighed by its chance; no summarizer). */
+    rewriteCost?: number;
+  };
+  /** While the work waits: what waiting has cost so far (`paid`, dollars of extra reads) against what the rewrite owed when first put off. */
+  bound?: { paid: number; owed: number };
+  /** A warm flush that pays: whether compressing the closed chains past the window pays too (dollars net). */
+  chains?: { verdict: "apply" | "defer"; netSaving: number };
+}
 
 /** final-reply: the agent's text reply; in-run: a tool turn's end; cold: the cache has expired. */
 export type FlushMoment = "final-reply" | "in-run" | "cold";

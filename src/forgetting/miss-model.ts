@@ -13,6 +13,7 @@
  */
 import { extractToolResultText } from "../capture/batch-capture.js";
 import { identifierCandidates, type IdentifierKind } from "./identifiers.js";
+import { contentBlocks, isAssistant, isToolCall, isToolResult, loose } from "../capture/message-shape.js";
 
 /** An edit's old-text line shorter than this (`}`, `else:`) is everywhere: it is not counted. */
 const MIN_EDIT_LINE = 8;
@@ -31,9 +32,9 @@ interface Output {
 }
 
 /** The text of a message as the model receives it: text and thinking, tool calls with their arguments, results, custom content. */
-export function messageText(message: any): string {
-  const content = message?.content;
-  if (message?.role === "toolResult") return extractToolResultText(message);
+export function messageText(message: unknown): string {
+  const content = loose(message)?.content;
+  if (isToolResult(message)) return extractToolResultText(message);
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   const parts: string[] = [];
@@ -61,15 +62,18 @@ export function argumentText(args: unknown): string {
 }
 
 /** The old texts of an `edit` call: pi's `edits` list, or the `oldText` of earlier versions. */
-function editOldTexts(block: any): string[] {
-  if (block?.type !== "toolCall" || block.name !== "edit") return [];
-  const args = block.arguments ?? {};
+function editOldTexts(block: unknown): string[] {
+  if (!isToolCall(block) || block.name !== "edit") return [];
+  const args: { edits?: unknown } = block.arguments ?? {};
   const edits: unknown[] = Array.isArray(args.edits) ? args.edits : [args];
-  return edits.flatMap((edit: any) => (typeof edit?.oldText === "string" ? [edit.oldText] : []));
+  return edits.flatMap((edit) => {
+    const oldText = loose(edit)?.oldText;
+    return typeof oldText === "string" ? [oldText] : [];
+  });
 }
 
-function editLines(reply: any): string[] {
-  const blocks: any[] = Array.isArray(reply?.content) ? reply.content : [];
+function editLines(reply: unknown): string[] {
+  const blocks = contentBlocks(reply);
   const lines = blocks.flatMap(editOldTexts).flatMap((text) => text.split("\n").map((line) => line.trim()));
   return [...new Set(lines.filter((line) => line.length >= MIN_EDIT_LINE))];
 }
@@ -86,7 +90,7 @@ class VisibleTokens {
   private readonly tokensOf = new WeakMap<object, string[]>();
   private system: { text: string; tokens: Set<string> } = { text: "", tokens: new Set() };
 
-  show(messages: readonly any[], systemText: string): void {
+  show(messages: readonly unknown[], systemText: string): void {
     const next = new Set<unknown>(messages);
     for (const message of this.sent) if (!next.has(message)) this.count(message, -1);
     for (const message of next) if (!this.sent.has(message)) this.count(message, 1);
@@ -145,7 +149,7 @@ export class MissCounter {
    * The request's misses, given the context it reads (`context`: the raw messages, of which the first `length`),
    * the messages the configuration sent, the system text, and the reply. Undefined when the reply missed nothing.
    */
-  observe(context: { messages: readonly any[]; length: number }, sent: readonly any[], systemText: string, reply: unknown): RequestMisses | undefined {
+  observe(context: { messages: readonly unknown[]; length: number }, sent: readonly unknown[], systemText: string, reply: unknown): RequestMisses | undefined {
     this.learn(context);
     this.visible.show(sent, systemText);
     const missing = new Map<string, number[]>();
@@ -175,7 +179,7 @@ export class MissCounter {
     return known ? [...holders] : undefined;
   }
 
-  private learn(context: { messages: readonly any[]; length: number }): void {
+  private learn(context: { messages: readonly unknown[]; length: number }): void {
     if (context.messages !== this.source) {
       // A compaction rebuilt the context: what the agent saw before still counts as seen.
       this.source = context.messages;
@@ -183,10 +187,10 @@ export class MissCounter {
     }
     for (; this.consumed < context.length; this.consumed++) {
       const message = context.messages[this.consumed];
-      if (message?.role === "toolResult") this.learnOutput(messageText(message));
-      else if (message?.role === "assistant") {
-        for (const block of Array.isArray(message.content) ? message.content : []) {
-          if (block?.type !== "toolCall") continue;
+      if (isToolResult(message)) this.learnOutput(messageText(message));
+      else if (isAssistant(message)) {
+        for (const block of contentBlocks(message)) {
+          if (!isToolCall(block)) continue;
           for (const { kind, texts } of identifierCandidates(argumentText(block.arguments))) for (const text of texts) this.named.add(`${kind}\u0000${text}`);
         }
       }

@@ -4,7 +4,8 @@ import { describe, expect, test } from "bun:test";
 import { anthropicCodec, scanAnthropicPayload } from "../economics/anthropic-payload.js";
 import { normalizedToolUseId } from "../economics/payload-scan.js";
 import { CacheTracker } from "../economics/cache-tracker.js";
-import { type CapturedBatch, DEFAULT_CONFIG } from "../types.js";
+import type { CapturedBatch } from "../capture/records.js";
+import { DEFAULT_CONFIG } from "../types.js";
 import { onBeforeProviderRequest, type RequestFacts, SpareBreakpoint } from "./cache-breakpoint.js";
 
 const CC = { type: "ephemeral" };

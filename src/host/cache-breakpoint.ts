@@ -20,7 +20,8 @@ import { openAiCodec } from "../economics/openai-payload.js";
 import type { PayloadCodec, PayloadScan } from "../economics/payload-scan.js";
 import { type CacheBlock, MAX_BREAKPOINTS, type PromptCache, createPromptCache } from "../economics/prompt-cache.js";
 import { spareMarkerIndex } from "../economics/spare-breakpoint.js";
-import type { CapturedBatch, ContextPruneConfig } from "../types.js";
+import type { CapturedBatch } from "../capture/records.js";
+import type { ContextPruneConfig } from "../types.js";
 import { cacheRouteOf } from "../economics/cache-route.js";
 import { processCacheEnv } from "../settings/cache-env.js";
 

@@ -6,12 +6,13 @@
  * cold with work still pending (after a restart, say) starts the same flush
  * and waits for it like for a final-reply flush.
  */
+import { looseEntry, roleOf } from "../capture/message-shape.js";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { ExtensionState } from "./extension-state.js";
 import { onCacheCold } from "./cold-cache.js";
 import { startColdFlush } from "./final-reply-flush.js";
 import { cacheTtlMs, costPolicyActive, noteCacheWarming, weighFlush } from "./flush-policy.js";
-import type { FlushDecisionRecord } from "../types.js";
+import type { FlushDecisionRecord } from "../economics/flush-decision.js";
 
 /** Past the provider's own expiry, so the flush never races a cache entry still alive. */
 const EXPIRY_MARGIN_MS = 1_000;
@@ -76,7 +77,7 @@ async function flushCold(state: ExtensionState, ctx: ExtensionContext): Promise<
 
 /** The session-wide index of the last assistant turn when tool results follow it: no request has carried them yet. */
 function unseenTurn(ctx: ExtensionContext): number | undefined {
-  let branch: any[];
+  let branch: readonly unknown[];
   try {
     branch = ctx.sessionManager.getBranch();
   } catch {
@@ -84,8 +85,9 @@ function unseenTurn(ctx: ExtensionContext): number | undefined {
   }
   let assistants = 0;
   let endsWithResults = false;
-  for (const entry of branch) {
-    const role = entry?.type === "message" ? entry.message?.role : undefined;
+  for (const value of branch) {
+    const entry = looseEntry(value);
+    const role = entry?.type === "message" ? roleOf(entry.message) : undefined;
     if (role === "assistant") {
       assistants++;
       endsWithResults = false;

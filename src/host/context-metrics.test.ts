@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { charsOf, computeContextMetrics } from "./context-metrics.js";
-import type { PruneFrontier } from "../types.js";
+import type { PruneFrontier } from "../capture/records.js";
 
 const T = (x: unknown) => Math.round(JSON.stringify(x).length / 4);
 const chars = (msgs: unknown[]) => msgs.reduce<number>((n, m) => n + JSON.stringify(m).length, 0);

@@ -4,21 +4,24 @@
  * capturable tool output past the prune frontier. All values are chars/4
  * estimates over the persisted branch (no tokenizer); an image counts 1,600 tokens.
  */
+import { isAssistant, isToolResult, isUser, loose } from "../capture/message-shape.js";
+import type { ToolCall } from "@earendil-works/pi-ai";
 import { detectChains } from "../chains/chain-detector.js";
 import { isChainAnchorCustom, isTextOnlyAssistant, toolCallBlocks } from "../capture/message-shape.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { isRecoveryTool } from "../capture/recovery-call.js";
 import { estimateTokens } from "../figures.js";
 import { charsOf, IMAGE_TOKEN_ESTIMATE } from "../render/message-size.js";
-import type { ChainRange, ContextMetricsSnapshot, PruneFrontier } from "../types.js";
+import type { ChainRange } from "../chains/chain-detector.js";
+import type { ContextMetricsSnapshot } from "../summarize/flush-types.js";
+import type { PruneFrontier } from "../capture/records.js";
 
 type ProtectionPredicate = (toolName: string, args: unknown) => boolean;
 
 export { charsOf, IMAGE_TOKEN_ESTIMATE };
 
-
-function assistantToolCalls(msg: any): any[] {
-  return msg?.role === "assistant" ? toolCallBlocks(msg) : [];
+function assistantToolCalls(msg: unknown): ToolCall[] {
+  return isAssistant(msg) ? toolCallBlocks(msg) : [];
 }
 
 /** Each message's JSON length, serialized once: the metrics below sum overlapping spans of the branch. */
@@ -26,7 +29,7 @@ class BranchSizes {
   /** `prefix[i]` = chars of messages 0..i-1. */
   private readonly prefix: Float64Array;
 
-  constructor(branch: any[], sizeOf: (msg: unknown) => number) {
+  constructor(branch: readonly unknown[], sizeOf: (msg: unknown) => number) {
     this.prefix = new Float64Array(branch.length + 1);
     for (let i = 0; i < branch.length; i++) this.prefix[i + 1] = this.prefix[i]! + sizeOf(branch[i]);
   }
@@ -41,18 +44,18 @@ class BranchSizes {
   }
 }
 
-function openSegmentStart(branch: any[]): number {
+function openSegmentStart(branch: readonly unknown[]): number {
   for (let i = branch.length - 1; i >= 0; i--) {
     if (isTextOnlyAssistant(branch[i])) return i + 1;
   }
   return 0;
 }
 
-function openCycleThinkingChars(branch: any[], openStart: number): number {
+function openCycleThinkingChars(branch: readonly unknown[], openStart: number): number {
   let chars = 0;
   for (let i = openStart; i < branch.length; i++) {
     const msg = branch[i];
-    if (msg?.role !== "assistant" || !Array.isArray(msg.content)) continue;
+    if (!isAssistant(msg) || !Array.isArray(msg.content)) continue;
     for (const block of msg.content) {
       if (block?.type === "thinking") chars += charsOf(block);
     }
@@ -73,21 +76,23 @@ class ChainLocator {
   /** `nextUser[i]` = index of the first user message after i, or -1: only a user message interrupts a chain. */
   private readonly nextUser: Int32Array;
 
-  constructor(private readonly branch: any[]) {
+  constructor(private readonly branch: readonly unknown[]) {
     this.nextUser = new Int32Array(branch.length);
     let next = -1;
     for (let i = branch.length - 1; i >= 0; i--) {
       this.nextUser[i] = next;
-      if (branch[i]?.role === "user") next = i;
+      if (isUser(branch[i])) next = i;
     }
     for (let i = 0; i < branch.length; i++) {
-      const msg = branch[i];
-      const anchor = msg?.role === "user" || isChainAnchorCustom(msg);
-      if (anchor && !this.anchorAt.has(msg.timestamp)) this.anchorAt.set(msg.timestamp, i);
-      if (msg?.role === "assistant") {
-        const seen = this.assistantsAt.get(msg.timestamp);
-        if (seen === undefined) this.assistantsAt.set(msg.timestamp, i);
-        else if (typeof seen === "number") this.assistantsAt.set(msg.timestamp, [seen, i]);
+      const value = branch[i];
+      if (isUser(value) || isChainAnchorCustom(value)) {
+        const time = loose(value)!.timestamp;
+        if (!this.anchorAt.has(time)) this.anchorAt.set(time, i);
+      }
+      if (isAssistant(value)) {
+        const seen = this.assistantsAt.get(value.timestamp);
+        if (seen === undefined) this.assistantsAt.set(value.timestamp, i);
+        else if (typeof seen === "number") this.assistantsAt.set(value.timestamp, [seen, i]);
         else seen.push(i);
       }
     }
@@ -124,7 +129,7 @@ function firstAtOrAfter(recorded: number | number[] | undefined, min: number): n
   return lo < ascending.length ? ascending[lo]! : -1;
 }
 
-function largestChainChars(branch: any[], sizes: BranchSizes, isProtected: ProtectionPredicate): number {
+function largestChainChars(branch: readonly unknown[], sizes: BranchSizes, isProtected: ProtectionPredicate): number {
   const locator = new ChainLocator(branch);
   let largest = 0;
   for (const chain of detectChains(branch, isProtected)) {
@@ -140,16 +145,16 @@ interface FrontierBoundary {
   excludedIds: Set<string>;
 }
 
-function locateFrontier(branch: any[], frontier: PruneFrontier | null): FrontierBoundary | null {
+function locateFrontier(branch: readonly unknown[], frontier: PruneFrontier | null): FrontierBoundary | null {
   if (!frontier) return null;
   let turn = 0;
   for (let i = 0; i < branch.length; i++) {
-    if (branch[i]?.role !== "assistant") continue;
+    if (!isAssistant(branch[i])) continue;
     if (turn++ !== frontier.lastAttemptedTurnIndex) continue;
     const ids = assistantToolCalls(branch[i]).map((block) => block.id);
     const k = ids.indexOf(frontier.lastAttemptedToolCallId);
     if (k < 0) return null;
-    const next = branch.findIndex((m, j) => j > i && m?.role === "assistant");
+    const next = branch.findIndex((m, j) => j > i && isAssistant(m));
     return { index: i, turnEnd: next < 0 ? branch.length : next, excludedIds: new Set(ids.slice(0, k + 1)) };
   }
   return null;
@@ -161,10 +166,13 @@ function locateFrontier(branch: any[], frontier: PruneFrontier | null): Frontier
  * block within that assistant) without walking back: one batch can hold
  * thousands of results.
  */
-function noteCallArgs(msg: any, callArgs: Map<unknown, unknown>): void {
+function noteCallArgs(msg: unknown, callArgs: Map<unknown, unknown>): void {
   const calls = assistantToolCalls(msg);
   // Backwards, so the first block with an id is the one that stays.
-  for (let j = calls.length - 1; j >= 0; j--) callArgs.set(calls[j].id, calls[j].input ?? calls[j].arguments);
+  for (let j = calls.length - 1; j >= 0; j--) {
+    const call = calls[j]!;
+    callArgs.set(call.id, (call as { input?: unknown }).input ?? call.arguments);
+  }
 }
 
 function callArgsFor(callArgs: Map<unknown, unknown>, toolCallId: unknown): unknown {
@@ -173,7 +181,7 @@ function callArgsFor(callArgs: Map<unknown, unknown>, toolCallId: unknown): unkn
 }
 
 function frontierGapTokens(
-  branch: any[],
+  branch: readonly unknown[],
   sizes: BranchSizes,
   frontier: PruneFrontier | null,
   isSummarized: (occurrenceKey: string) => boolean,
@@ -185,8 +193,8 @@ function frontierGapTokens(
   let gap = 0;
   for (let i = 0; i < branch.length; i++) {
     const msg = branch[i];
-    if (msg?.role === "assistant") noteCallArgs(msg, callArgs);
-    if (i < start || msg?.role !== "toolResult" || typeof msg.toolCallId !== "string") continue;
+    if (isAssistant(msg)) noteCallArgs(msg, callArgs);
+    if (i < start || !isToolResult(msg) || typeof msg.toolCallId !== "string") continue;
     if (boundary && i < boundary.turnEnd && boundary.excludedIds.has(msg.toolCallId)) continue;
     if (isSummarized(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)))) continue;
     if (isRecoveryTool(msg.toolName) || isProtected(msg.toolName, callArgsFor(callArgs, msg.toolCallId))) continue;
@@ -196,7 +204,7 @@ function frontierGapTokens(
 }
 
 export function computeContextMetrics(
-  branch: any[],
+  branch: readonly unknown[],
   frontier: PruneFrontier | null,
   isSummarized: (occurrenceKey: string) => boolean,
   isProtected: ProtectionPredicate,

@@ -19,7 +19,8 @@ import { StatsAccumulator } from "../summarize/stats.js";
 import { FallbackController } from "../summarize/summarizer-fallback.js";
 import { CacheTracker } from "../economics/cache-tracker.js";
 import { DeferralLedger } from "../economics/deferral-ledger.js";
-import { DEFAULT_CONFIG, type FlushDecisionRecord } from "../types.js";
+import { DEFAULT_CONFIG } from "../types.js";
+import type { FlushDecisionRecord } from "../economics/flush-decision.js";
 import { showReport } from "../ui/report.js";
 import { refreshStatus, showStatusText } from "../ui/status-refresh.js";
 import { computeMetricsSnapshot } from "./metrics-snapshot.js";
@@ -40,7 +41,7 @@ export interface ExtensionState extends FlushState {
   /** The previous Anthropic request of each session and model, for the spare cache marker. */
   breakpoint: SpareBreakpoint;
   /** The branch the last render was given, before pruning. */
-  renderedBranch: any[] | undefined;
+  renderedBranch: readonly unknown[] | undefined;
   /** The first tool call of the chain the chain pass compresses next on that branch. */
   nextChainStart: () => string | undefined;
 }

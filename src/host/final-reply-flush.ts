@@ -13,13 +13,17 @@
  * `turn_end`: pi refreshes the finished transcript there, and print mode prints
  * the transcript's last message, which must stay the reply.
  */
+import { isCustom } from "../capture/message-shape.js";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { ExtensionState } from "./extension-state.js";
 import { flushPending } from "../summarize/flush.js";
 import { projectBranchMessages } from "../capture/batch-capture.js";
 import type { BackgroundFlush } from "./safe-points.js";
 import { compressClosedChains } from "../summarize/chain-pass.js";
-import { type CapturedBatch, CUSTOM_TYPE_SUMMARY, type FlushDecisionRecord, type FlushOptions } from "../types.js";
+import type { CapturedBatch } from "../capture/records.js";
+import { CUSTOM_TYPE_SUMMARY } from "../types.js";
+import type { FlushDecisionRecord } from "../economics/flush-decision.js";
+import type { FlushOptions } from "../summarize/flush-types.js";
 
 /** How long a command or leaving the session waits for a running flush (abandoned ones stay pending). */
 export const SETTLE_WAIT_MS = 15_000;
@@ -77,7 +81,7 @@ function nextEventLoopTurn(): { promise: Promise<void>; cancel(): void } {
  * Before a provider request: a final-reply flush still running writes now, and the summary messages it
  * appended are returned so the request carries them as the session now does.
  */
-export async function settleBeforeRequest(state: ExtensionState, ctx: ExtensionContext, waitMs = SETTLE_WAIT_MS): Promise<any[]> {
+export async function settleBeforeRequest(state: ExtensionState, ctx: ExtensionContext, waitMs = SETTLE_WAIT_MS): Promise<unknown[]> {
   const flush = state.finalReplyFlush;
   if (!flush) return [];
   const before = branchLength(ctx);
@@ -104,9 +108,9 @@ function branchLength(ctx: ExtensionContext): number | undefined {
   }
 }
 
-function appendedSummaries(ctx: ExtensionContext, from: number): any[] {
+function appendedSummaries(ctx: ExtensionContext, from: number): unknown[] {
   try {
-    return projectBranchMessages(ctx.sessionManager.getBranch().slice(from)).filter((m) => m.customType === CUSTOM_TYPE_SUMMARY);
+    return projectBranchMessages(ctx.sessionManager.getBranch().slice(from)).filter((m) => isCustom(m) && m.customType === CUSTOM_TYPE_SUMMARY);
   } catch {
     return [];
   }

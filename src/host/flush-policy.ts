@@ -4,6 +4,7 @@
  * and the inputs of each flush decision gathered from the session. The
  * decision itself is `decideFlush` (economics/flush-decision.ts).
  */
+import { isAssistant, isUser, loose, looseEntry } from "../capture/message-shape.js";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { projectBranchMessages } from "../capture/batch-capture.js";
 import { capturePendingBatches } from "../capture/pending-batches.js";
@@ -18,7 +19,9 @@ import { archivedCopyOf } from "../capture/exact-duplicate.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { isProtected } from "../capture/protected.js";
 import { splitBatches, staleOutputsOf, summariesMode } from "../summarize/summary-choice.js";
-import { type CapturedBatch, type CapturedToolCall, CUSTOM_TYPE_FLUSH_METRICS, type FlushDecisionRecord, QUERY_TOOL_NAME } from "../types.js";
+import type { CapturedBatch, CapturedToolCall } from "../capture/records.js";
+import { CUSTOM_TYPE_FLUSH_METRICS, QUERY_TOOL_NAME } from "../types.js";
+import type { FlushDecisionRecord } from "../economics/flush-decision.js";
 import type { ExtensionState } from "./extension-state.js";
 import type { ArchivedCounts, PolicyView } from "../ui/policy-status.js";
 import { chainItemKey, firstPendingIndex, pendingKeys } from "../policy/rewrite-figures.js";
@@ -45,15 +48,15 @@ export function costPolicyIdleReason(state: ExtensionState): string | undefined 
 }
 
 /** A main-model response: its time and usage tell the tracker whether the cache is warm. */
-export function recordRequest(state: ExtensionState, message: any): void {
-  if (message?.role !== "assistant") return;
+export function recordRequest(state: ExtensionState, message: unknown): void {
+  if (!isAssistant(message)) return;
   const usage = requestUsageOf(message.usage, typeof message.timestamp === "number" ? message.timestamp : Date.now());
   if (usage) state.cache.record(usage);
 }
 
 /** A response's real input size anchors the token estimate on the request it answered; true when it did. */
-export function calibrateTokens(state: ExtensionState, message: any): boolean {
-  if (message?.role !== "assistant") return false;
+export function calibrateTokens(state: ExtensionState, message: unknown): boolean {
+  if (!isAssistant(message)) return false;
   const usage = requestUsageOf(message.usage, 0);
   return usage !== undefined && state.stats.calibrate(usage.input + usage.cacheRead + usage.cacheWrite);
 }
@@ -66,13 +69,14 @@ export function rebuildPolicyState(state: ExtensionState, ctx: ExtensionContext)
   state.policy.last = undefined;
   state.policy.coldFlushedFor = undefined;
   state.policy.told.clear();
-  let branch: any[];
+  let branch: readonly unknown[];
   try {
     branch = ctx.sessionManager.getBranch();
   } catch {
     return;
   }
-  for (const entry of branch) {
+  for (const value of branch) {
+    const entry = looseEntry(value);
     if (entry?.type === "message") recordRequest(state, entry.message);
     else if (entry?.type === "usage" && entry.kind === "cache_warm") state.cache.touch(Date.parse(String(entry.timestamp)));
     else if (entry?.type === "custom" && entry.customType === CUSTOM_TYPE_FLUSH_METRICS) state.policy.last = decisionOf(entry.data) ?? state.policy.last;
@@ -80,24 +84,29 @@ export function rebuildPolicyState(state: ExtensionState, ctx: ExtensionContext)
 }
 
 /** A persisted decision read back for `/pruner status`; anything malformed is ignored. */
-function decisionOf(data: any): FlushDecisionRecord | undefined {
-  const d = data?.decision;
-  if (!d || (d.verdict !== "apply" && d.verdict !== "defer") || typeof d.basis !== "string" || typeof d.reason !== "string") return undefined;
-  const temperature = ["warm", "cold", "unknown"].includes(d.cache?.temperature) ? d.cache.temperature : "unknown";
-  return { verdict: d.verdict, basis: d.basis, reason: d.reason.slice(0, 500), cache: { temperature } };
+function decisionOf(data: unknown): FlushDecisionRecord | undefined {
+  const d = loose(loose(data)?.decision);
+  const verdict = d?.verdict;
+  const basis = d?.basis;
+  const reason = d?.reason;
+  if (!d || (verdict !== "apply" && verdict !== "defer") || typeof basis !== "string" || typeof reason !== "string") return undefined;
+  const cached = loose(d.cache)?.temperature;
+  const temperature = cached === "warm" || cached === "cold" ? cached : "unknown";
+  // The basis is shown as read; /pruner status names it, nothing branches on it.
+  return { verdict, basis: basis as FlushDecisionRecord["basis"], reason: reason.slice(0, 500), cache: { temperature } };
 }
 
 /** pi's cache warming refreshes the cache while idle and records each refresh as a `cache_warm` usage entry. */
 export function noteCacheWarming(state: ExtensionState, ctx: ExtensionContext): void {
-  let branch: any[];
+  let branch: readonly unknown[];
   try {
     branch = ctx.sessionManager.getBranch();
   } catch {
     return;
   }
   for (let i = branch.length - 1; i >= 0; i--) {
-    const entry = branch[i];
-    if (entry?.type === "message" && entry.message?.role === "assistant") return;
+    const entry = looseEntry(branch[i]);
+    if (entry?.type === "message" && isAssistant(entry.message)) return;
     if (entry?.type === "usage" && entry.kind === "cache_warm") return state.cache.touch(Date.parse(String(entry.timestamp)));
   }
 }
@@ -138,7 +147,7 @@ export interface WeighedFlush {
   decision: FlushDecision;
   batches: CapturedBatch[];
   /** The branch as messages, as the decision measured it (undefined when it could not be read). */
-  messages: any[] | undefined;
+  messages: unknown[] | undefined;
 }
 
 /** At a moment the policy acts on: the deferral account a wait goes on, and whether it enters the waiting outputs. */
@@ -177,7 +186,7 @@ export function weighFlush(
     summarizer: summarizerCostModel(state, ctx),
     contextFraction: usageFraction(safeContextUsage(ctx)),
     pressure: state.config.value.contextPressure,
-    promptsSoFar: messages ? messages.filter((m) => m?.role === "user").length : 0,
+    promptsSoFar: messages ? messages.filter(isUser).length : 0,
     runRequests: messages ? requestsSinceLastPrompt(messages) : 0,
     cacheRule: rewriteCacheRule(state, ctx),
     ...(opts.bound ? { bound: { ledger: state.ledger, ...opts.bound } } : {}),
@@ -187,8 +196,8 @@ export function weighFlush(
 }
 
 /** One main request was answered: each open deferral pays what its work still waiting would have saved on it. */
-export function chargeDeferrals(state: ExtensionState, message: any): void {
-  if (message?.role !== "assistant" || !costPolicyActive(state)) return;
+export function chargeDeferrals(state: ExtensionState, message: unknown): void {
+  if (!isAssistant(message) || !costPolicyActive(state)) return;
   const compressed = new Set(state.indexer.getChainEntries().map((entry) => chainItemKey(entry.startUserTimestamp)));
   state.ledger.charge((kind, key) => (kind === "chains" ? !compressed.has(key) : !state.indexer.isSummarized(key)));
 }
@@ -197,7 +206,7 @@ export function chargeDeferrals(state: ExtensionState, message: any): void {
  * The outputs a flush of `batches` would stub with no summarizer call: copies of archived ones
  * (flush-batches.ts `dedupBatches`) and those `summaries` archives without a summary (summary-choice.ts).
  */
-function withoutSummaryPredicate(state: ExtensionState, messages: any[], batches: CapturedBatch[]): (call: CapturedToolCall) => boolean {
+function withoutSummaryPredicate(state: ExtensionState, messages: readonly unknown[], batches: CapturedBatch[]): (call: CapturedToolCall) => boolean {
   const config = state.config.value;
   const mode = summariesMode(config);
   const stale = staleOutputsOf(messages, mode, (toolName, args) => isProtected(toolName, args, config));
@@ -283,13 +292,13 @@ function noteDecision(state: ExtensionState, ctx: ExtensionContext, decision: Fl
   safeNotify(ctx, `pruner: ${decision.record.reason}`, "info");
 }
 
-function requestsSinceLastPrompt(messages: readonly any[]): number {
+function requestsSinceLastPrompt(messages: readonly unknown[]): number {
   let requests = 0;
-  for (let i = messages.length - 1; i >= 0 && messages[i]?.role !== "user"; i--) if (messages[i]?.role === "assistant") requests++;
+  for (let i = messages.length - 1; i >= 0 && !isUser(messages[i]); i--) if (isAssistant(messages[i])) requests++;
   return requests;
 }
 
-function branchMessages(ctx: ExtensionContext): any[] | undefined {
+function branchMessages(ctx: ExtensionContext): unknown[] | undefined {
   try {
     return projectBranchMessages(ctx.sessionManager.getBranch());
   } catch {

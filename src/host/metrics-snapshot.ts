@@ -8,7 +8,8 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { projectBranchMessages } from "../capture/batch-capture.js";
 import { type ProtectionConfig, protectionPredicate } from "../capture/protected.js";
-import type { ContextMetricsSnapshot, PruneFrontier } from "../types.js";
+import type { ContextMetricsSnapshot } from "../summarize/flush-types.js";
+import type { PruneFrontier } from "../capture/records.js";
 import { requestChars } from "../render/message-size.js";
 import { isStaleContextError } from "../summarize/delivery.js";
 import { computeContextMetrics } from "./context-metrics.js";

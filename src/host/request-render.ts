@@ -4,6 +4,8 @@
  * provider receives with the same render, so the footer shows the request the
  * next call will send instead of the one before the write.
  */
+import { looseEntry } from "../capture/message-shape.js";
+import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { buildSessionContext } from "@earendil-works/pi-coding-agent";
 import { projectBranchMessages } from "../capture/batch-capture.js";
@@ -20,7 +22,7 @@ type RenderState = Pick<FlushState, "config" | "indexer" | "diagnostics" | "supe
  * `quiet`: a measuring pass reports no diagnostics and leaves the supersede state as it is, so the
  * request that follows reports and activates exactly what it would have without it.
  */
-export function renderRequest(state: RenderState, messages: any[], quiet = false): PruneResult {
+export function renderRequest(state: RenderState, messages: unknown[], quiet = false): PruneResult {
   const config = state.config.value;
   const supersede = quiet ? { floor: state.supersede.floor, activated: new Set(state.supersede.activated) } : state.supersede;
   const miss = quiet ? undefined : (key: string, detail: string) => state.diagnostics.reportArchiveMiss(key, detail);
@@ -39,13 +41,13 @@ export function renderRequest(state: RenderState, messages: any[], quiet = false
 }
 
 /** The messages of the next request as pi builds them from the branch (pi's compactions applied), closing reply included. */
-function nextRequestMessages(branch: any[], closingMessage: unknown): any[] {
+function nextRequestMessages(branch: SessionEntry[], closingMessage: unknown): unknown[] {
   const messages = branchMessages(branch);
   return closingMessage && !isOnBranch(messages, closingMessage) ? [...messages, closingMessage] : messages;
 }
 
-function branchMessages(branch: any[]): any[] {
-  const leaf = branch[branch.length - 1];
+function branchMessages(branch: SessionEntry[]): unknown[] {
+  const leaf = looseEntry(branch[branch.length - 1]);
   if (typeof leaf?.id === "string") {
     try {
       return buildSessionContext(branch, leaf.id).messages;

@@ -3,10 +3,11 @@
  * budget gate, the final-reply flush, the status nudge, the image cap and
  * the render.
  */
+import { entryMessage, isAssistant, loose } from "../capture/message-shape.js";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { captureBatch } from "../capture/batch-capture.js";
 import { shouldBudgetFlush, shouldDeltaFlush, shouldFrontierGapFlush, usageFraction } from "../summarize/budget.js";
-import { safeNotify } from "../summarize/delivery.js";
+import { safeNotify, sessionAppenderOf } from "../summarize/delivery.js";
 import type { ExtensionState } from "./extension-state.js";
 import { settleBeforeRequest, settleOnShutdown, settleRunningFlush, startFinalReplyFlush } from "./final-reply-flush.js";
 import { flushPending, recordDeferredFlush } from "../summarize/flush.js";
@@ -24,11 +25,13 @@ import { renderRequest } from "./request-render.js";
 import { spillOversizedBatch } from "../capture/spill.js";
 import { declareQueryTool } from "../archive/query-tool-exposure.js";
 import { refreshStatus, showPending, showStatusText } from "../ui/status-refresh.js";
-import type { CapturedBatch, FlushDecisionRecord } from "../types.js";
+import type { CapturedBatch } from "../capture/records.js";
+import type { FlushDecisionRecord } from "../economics/flush-decision.js";
 
+/** pi's `turn_end` event as read here: each field is checked before use. */
 interface TurnEndLike {
-  message?: any;
-  toolResults?: any[];
+  message?: unknown;
+  toolResults?: unknown[];
   turnIndex?: number;
 }
 
@@ -104,20 +107,21 @@ async function captureTurn(state: ExtensionState, ctx: ExtensionContext, event: 
  * batch takes its session-wide position from the branch (the assistant is
  * already persisted at turn_end); undefined when it cannot be located.
  */
-function sessionTurnIndex(ctx: ExtensionContext, message: any): number | undefined {
+function sessionTurnIndex(ctx: ExtensionContext, message: unknown): number | undefined {
   if (!message) return undefined;
-  let branch: any[];
+  let branch: readonly unknown[];
   try {
     branch = ctx.sessionManager.getBranch();
   } catch {
     return undefined;
   }
+  const time = loose(message)?.timestamp;
   let assistants = 0;
   let found: number | undefined;
   for (const entry of branch) {
-    const m = entry?.type === "message" ? entry.message : undefined;
-    if (m?.role !== "assistant") continue;
-    if (m === message || (m.timestamp === message.timestamp && m.timestamp !== undefined)) found = assistants;
+    const m = entryMessage(entry);
+    if (!isAssistant(m)) continue;
+    if (m === message || (m.timestamp === time && m.timestamp !== undefined)) found = assistants;
     assistants++;
   }
   return found;
@@ -127,7 +131,8 @@ function sessionTurnIndex(ctx: ExtensionContext, message: any): number | undefin
 async function spillEagerly(state: ExtensionState, ctx: ExtensionContext, batch: CapturedBatch): Promise<void> {
   const config = state.config.value;
   try {
-    const sm = ctx.sessionManager as any;
+    const sm = ctx.sessionManager;
+    const session = sessionAppenderOf(ctx);
     await spillOversizedBatch({
       batch,
       indexer: state.indexer,
@@ -138,7 +143,7 @@ async function spillEagerly(state: ExtensionState, ctx: ExtensionContext, batch:
       },
       sessionDir: sm.getSessionDir(),
       sessionId: sm.getSessionId(),
-      appendEntry: (customType, data) => sm.appendCustomEntry(customType, data),
+      appendEntry: (customType, data) => session.appendCustomEntry(customType, data),
       files: state.files,
       onWriteFailed: (error) => state.writeFaults.report(error, (message) => safeNotify(ctx, message, "warning")),
     });
@@ -186,7 +191,7 @@ function noteSystemPrompt(state: ExtensionState, ctx: ExtensionContext): void {
   }
 }
 
-export async function onMessageEnd(state: ExtensionState, ctx: ExtensionContext, event: { message?: any }): Promise<void> {
+export async function onMessageEnd(state: ExtensionState, ctx: ExtensionContext, event: { message?: unknown }): Promise<void> {
   recordRequest(state, event.message);
   chargeDeferrals(state, event.message);
   if (calibrateTokens(state, event.message)) refreshStatus(state, ctx);
@@ -242,11 +247,11 @@ export function onAgentEnd(state: ExtensionState, ctx: ExtensionContext): void {
  * request acceptable to the provider, which is not an economy the user can
  * turn off. A failing render still sends the capped request.
  */
-export async function onContext(
+export async function onContext<M>(
   state: ExtensionState,
   ctx: ExtensionContext,
-  event: { messages: any[] },
-): Promise<{ messages: any[] } | undefined> {
+  event: { messages: M[] },
+): Promise<{ messages: M[] } | undefined> {
   const config = state.config.value;
   const limit = imageLimitFor(config.maxImagesPerRequest, ctx.model?.api);
   const capped = limit === null ? undefined : capImages(event.messages, limit);
@@ -273,7 +278,8 @@ export async function onBeforeAgentStart(state: ExtensionState, ctx: ExtensionCo
 }
 
 /** The pruning render; undefined when it changes nothing, so the provider cache keeps hitting. */
-async function render(state: ExtensionState, ctx: ExtensionContext, input: any[]): Promise<{ messages: any[] } | undefined> {
+/** `M`: pi's messages; the summaries a settling flush appended are pi's custom messages too. */
+async function render<M>(state: ExtensionState, ctx: ExtensionContext, input: M[]): Promise<{ messages: M[] } | undefined> {
   await flushIfCacheCold(state, ctx);
   const written = await settleBeforeRequest(state, ctx);
   // Outputs archived by a capture or a flush that did not pass through a flush commit (spills, reloads).

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { CapturedBatch } from "../types.js";
+import type { CapturedBatch } from "../capture/records.js";
 import { DeferralLedger } from "../economics/deferral-ledger.js";
 import { type ChainWeighingInput, type FlushWeighingInput, inRunCandidates, weighChains, weighFlushBatches } from "./flush-weighing.js";
 

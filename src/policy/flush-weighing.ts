@@ -9,7 +9,7 @@ import type { CostModel } from "../economics/cost-model.js";
 import type { DeferralKind, DeferralLedger } from "../economics/deferral-ledger.js";
 import { decideFlush, type FlushDecision, type FlushMoment, withDeferralBound } from "../economics/flush-decision.js";
 import { type RewriteCacheRule, type RewriteFigures, weighRewrite } from "../economics/rewrite-economics.js";
-import type { CapturedBatch, CapturedToolCall } from "../types.js";
+import type { CapturedBatch, CapturedToolCall } from "../capture/records.js";
 import { isTrivialBatch } from "../summarize/flush-batches.js";
 import { measureChainRewrite, measureRewrite } from "./rewrite-figures.js";
 import { callsDoneWith } from "../arguments/stub.js";
@@ -36,7 +36,7 @@ export interface FlushWeighingInput {
   moment: FlushMoment;
   batches: readonly CapturedBatch[];
   /** The branch as messages; undefined when it could not be read (the moment then falls back). */
-  messages: readonly any[] | undefined;
+  messages: readonly unknown[] | undefined;
   /** The final reply about to be written, not yet on the branch. */
   closing?: unknown;
   /** Tokens of the system prompt, when known: a first rewrite that declares the recovery tool writes it again. */
@@ -103,7 +103,7 @@ function savingsPerRequest(figures: RewriteFigures | undefined, main: CostModel)
 
 /** What the weighing of a chain pass at a final reply reads. */
 export interface ChainWeighingInput {
-  messages: readonly any[];
+  messages: readonly unknown[];
   /** The eligible chains' message ranges. */
   ranges: ReadonlyArray<{ startIndex: number; endIndex: number }>;
   /** Where the flush weighed beside it rewrites from (the end when it waits), and what it stubs. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { requestChars } from "../render/message-size.js";
-import type { CapturedBatch } from "../types.js";
+import type { CapturedBatch } from "../capture/records.js";
 import { firstPendingIndex, measureChainRewrite, measureRewrite, SUMMARY_SHARE } from "./rewrite-figures.js";
 import { SUMMARY_FRAME } from "../summary-frame.js";
 

@@ -7,9 +7,11 @@
 import type { RewriteFigures } from "../economics/rewrite-economics.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { requestChars } from "../render/message-size.js";
-import { type CapturedBatch, type CapturedToolCall, CUSTOM_TYPE_SUMMARY } from "../types.js";
+import type { CapturedBatch, CapturedToolCall } from "../capture/records.js";
+import { CUSTOM_TYPE_SUMMARY } from "../types.js";
 import { SUMMARY_FRAME } from "../summary-frame.js";
 import { stubbableChars } from "../arguments/fields.js";
+import { isAssistant, isToolResult, loose } from "../capture/message-shape.js";
 
 const CHARS_PER_TOKEN = 4;
 /** A stub line: the ref, the tool and a few words. */
@@ -21,8 +23,8 @@ const SUMMARY_MESSAGE_CHARS = SUMMARY_FRAME.length + 140;
 /** The summarizer reads at most head and tail of each output (summarizer-window.ts). */
 const SUMMARIZER_CHARS_PER_OUTPUT = 8_000;
 
-function resultKey(message: any): string | undefined {
-  if (message?.role !== "toolResult" || typeof message.toolCallId !== "string") return undefined;
+function resultKey(message: unknown): string | undefined {
+  if (!isToolResult(message) || typeof message.toolCallId !== "string") return undefined;
   return occKey(message.toolCallId, typeof message.timestamp === "number" ? message.timestamp : undefined);
 }
 
@@ -33,7 +35,7 @@ function resultKey(message: any): string | undefined {
  * starts at their call.
  */
 export function measureRewrite(
-  messages: readonly any[],
+  messages: readonly unknown[],
   pending: readonly CapturedBatch[],
   closing?: unknown,
   isCopy: (call: CapturedToolCall) => boolean = () => false,
@@ -79,19 +81,20 @@ export function measureRewrite(
 }
 
 /** The assistant message whose call the result at `resultIndex` answers: the nearest one before it. */
-function callIndex(messages: readonly any[], resultIndex: number): number {
-  for (let i = resultIndex - 1; i >= 0; i--) if (messages[i]?.role === "assistant") return i;
+function callIndex(messages: readonly unknown[], resultIndex: number): number {
+  for (let i = resultIndex - 1; i >= 0; i--) if (isAssistant(messages[i])) return i;
   return resultIndex;
 }
 
 /** Content blocks of a message as the provider counts them (a tool result or string content is one). */
-export function contentBlocks(message: any): number {
-  if (message?.role === "toolResult") return 1;
-  return Array.isArray(message?.content) ? Math.max(1, message.content.length) : 1;
+export function contentBlocks(message: unknown): number {
+  if (isToolResult(message)) return 1;
+  const content = loose(message)?.content;
+  return Array.isArray(content) ? Math.max(1, content.length) : 1;
 }
 
 /** How far back a rewrite starting at message `first` lies: the conversation before it, the blocks after it. */
-function reach(messages: readonly any[], first: number, closing?: unknown): { prefixTokens: number; suffixBlocks: number } {
+function reach(messages: readonly unknown[], first: number, closing?: unknown): { prefixTokens: number; suffixBlocks: number } {
   let prefix = 0;
   for (let i = 0; i < first; i++) prefix += requestChars(messages[i]);
   let blocks = closing === undefined ? 0 : contentBlocks(closing);
@@ -100,7 +103,7 @@ function reach(messages: readonly any[], first: number, closing?: unknown): { pr
 }
 
 /** A message as the request will show it once the flush is written: indexed and pending outputs as stubs. */
-function viewChars(message: any, stubbed: (key: string) => boolean): number {
+function viewChars(message: unknown, stubbed: (key: string) => boolean): number {
   const key = resultKey(message);
   return key !== undefined && stubbed(key) ? STUB_CHARS : requestChars(message);
 }
@@ -111,7 +114,7 @@ function viewChars(message: any, stubbed: (key: string) => boolean): number {
  * the chain middles the blocks remove, and the blocks (and the range summaries) that replace them.
  */
 export function measureChainRewrite(
-  messages: readonly any[],
+  messages: readonly unknown[],
   chains: ReadonlyArray<{ startIndex: number; endIndex: number }>,
   flushStart: number,
   stubbed: (key: string) => boolean,
@@ -138,15 +141,17 @@ export function measureChainRewrite(
  * What compressing a chain drops, as the request shows it: the messages between its start and its final reply,
  * and the per-batch summary messages of its outputs (the render drops those wherever they sit).
  */
-function droppedChars(messages: readonly any[], chain: { startIndex: number; endIndex: number }, stubbed: (key: string) => boolean): number {
+function droppedChars(messages: readonly unknown[], chain: { startIndex: number; endIndex: number }, stubbed: (key: string) => boolean): number {
   let chars = 0;
   const outputs = new Set<string>();
   for (let i = chain.startIndex + 1; i < chain.endIndex; i++) {
     chars += viewChars(messages[i], stubbed);
-    if (messages[i]?.role === "toolResult" && typeof messages[i].toolCallId === "string") outputs.add(messages[i].toolCallId);
+    const message = messages[i];
+    if (isToolResult(message) && typeof message.toolCallId === "string") outputs.add(message.toolCallId);
   }
   for (let i = chain.endIndex; i < messages.length; i++) {
-    const refs = messages[i]?.customType === CUSTOM_TYPE_SUMMARY ? messages[i].details?.toolCallRefs : undefined;
+    const message = loose(messages[i]);
+    const refs = message?.customType === CUSTOM_TYPE_SUMMARY ? loose(message.details)?.toolCallRefs : undefined;
     if (Array.isArray(refs) && refs.some((ref: { toolCallId?: unknown }) => typeof ref?.toolCallId === "string" && outputs.has(ref.toolCallId))) chars += requestChars(messages[i]);
   }
   return chars;
@@ -158,10 +163,10 @@ export function chainItemKey(startUserTimestamp: number): string {
 }
 
 /** Per chain (keyed by `chainItemKey` of its start message): the middle it drops, less the block that replaces it. */
-function chainSavings(messages: readonly any[], chains: ReadonlyArray<{ startIndex: number; endIndex: number }>, stubbed: (key: string) => boolean): Map<string, number> {
+function chainSavings(messages: readonly unknown[], chains: ReadonlyArray<{ startIndex: number; endIndex: number }>, stubbed: (key: string) => boolean): Map<string, number> {
   const saved = new Map<string, number>();
   for (const chain of chains) {
-    const start = messages[chain.startIndex]?.timestamp;
+    const start = loose(messages[chain.startIndex])?.timestamp;
     if (typeof start !== "number") continue;
     const middle = droppedChars(messages, chain, stubbed);
     saved.set(chainItemKey(start), Math.max(0, middle * (1 - SUMMARY_SHARE) - STUB_CHARS) / CHARS_PER_TOKEN);
@@ -173,16 +178,16 @@ function chainSavings(messages: readonly any[], chains: ReadonlyArray<{ startInd
  * When the entry right before a chain rewrite was last written: by the request answered by the first reply
  * after the chain's start (its conversation marker sat on the start message). Nothing later touches it.
  */
-function entryWrittenAt(messages: readonly any[], first: number): { entryWrittenAt?: number } {
+function entryWrittenAt(messages: readonly unknown[], first: number): { entryWrittenAt?: number } {
   for (let i = first; i < messages.length; i++) {
     const m = messages[i];
-    if (m?.role === "assistant") return typeof m.timestamp === "number" && Number.isFinite(m.timestamp) ? { entryWrittenAt: m.timestamp } : {};
+    if (isAssistant(m)) return typeof m.timestamp === "number" && Number.isFinite(m.timestamp) ? { entryWrittenAt: m.timestamp } : {};
   }
   return {};
 }
 
 /** The index of the first of `pending`'s outputs on the branch; the branch's length when none is on it. */
-export function firstPendingIndex(messages: readonly any[], pending: readonly CapturedBatch[]): number {
+export function firstPendingIndex(messages: readonly unknown[], pending: readonly CapturedBatch[]): number {
   const keys = pendingKeys(pending);
   const found = messages.findIndex((m) => {
     const key = resultKey(m);

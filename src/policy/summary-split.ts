@@ -8,10 +8,11 @@ import { occKey } from "../capture/occurrence-key.js";
 import { isProtected } from "../capture/protected.js";
 import { type BatchSplit, splitBatches, staleOutputsOf, summariesMode } from "../summarize/summary-choice.js";
 import type { Message } from "@earendil-works/pi-ai";
-import type { CapturedBatch, CapturedToolCall, ContextPruneConfig } from "../types.js";
+import type { CapturedBatch, CapturedToolCall } from "../capture/records.js";
+import type { ContextPruneConfig } from "../types.js";
 
 /** The split of each batch at a moment whose context is `messages`. */
-export function summarySplit(messages: readonly Message[], batches: readonly CapturedBatch[], config: ContextPruneConfig): (batch: CapturedBatch) => BatchSplit {
+export function summarySplit(messages: readonly unknown[], batches: readonly CapturedBatch[], config: ContextPruneConfig): (batch: CapturedBatch) => BatchSplit {
   const mode = summariesMode(config);
   if (mode === "always" || batches.length === 0) return (batch) => ({ summarize: batch, withoutSummary: { ...batch, toolCalls: [] } });
   const stale = staleOutputsOf(messages, mode, (toolName, args) => isProtected(toolName, args, config));
@@ -19,7 +20,7 @@ export function summarySplit(messages: readonly Message[], batches: readonly Cap
 }
 
 /** Whether a flush of `batches` would stub the call without a summary (for the weighing's summarizer estimate). */
-export function withoutSummaryOf(messages: readonly Message[], batches: readonly CapturedBatch[], config: ContextPruneConfig): (call: CapturedToolCall) => boolean {
+export function withoutSummaryOf(messages: readonly unknown[], batches: readonly CapturedBatch[], config: ContextPruneConfig): (call: CapturedToolCall) => boolean {
   const split = summarySplit(messages, batches, config);
   const without = new Set<string>();
   for (const batch of batches) for (const call of split(batch).withoutSummary.toolCalls) without.add(occKey(call.toolCallId, call.resultTimestamp));

@@ -10,7 +10,8 @@ import {
 } from "./chain-range-prune.js";
 import { expectNoOrphanToolResults, expectZeroOrphanSweep } from "../../test/orphan-assertions.js";
 import { CHAIN_FRAME } from "../summary-frame.js";
-import { CUSTOM_TYPE_SUMMARY, type ChainCompressionEntry } from "../types.js";
+import { CUSTOM_TYPE_SUMMARY } from "../types.js";
+import type { ChainCompressionEntry } from "../capture/records.js";
 
 // --- factories -------------------------------------------------------------
 

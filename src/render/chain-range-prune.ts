@@ -6,17 +6,18 @@
  * dropped, because provider ids are reused. An entry that does not resolve to
  * exactly one range is left alone and reported (fail closed).
  */
-import type { AssistantMessage, UserMessage } from "@earendil-works/pi-ai";
+import type { AssistantMessage, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
 import { extractToolResultText } from "../capture/batch-capture.js";
 import type { DiagnosticSink } from "./diagnostics.js";
 import { imageBlocksOf, type ImageBlock } from "../capture/image-markers.js";
-import { isChainAnchorCustom } from "../capture/message-shape.js";
+import { isAssistant, isChainAnchorCustom, isCustom, isToolResult, isUser, roleOf, type CustomMessage } from "../capture/message-shape.js";
 import { isRecoveryTool } from "../capture/recovery-call.js";
 import { substituteBlockRefs } from "./nested-placeholders.js";
 import { bareToolCallId, occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { isHeaderSafe, parseChainEntry } from "../capture/persisted-entries.js";
 import { CHAIN_FRAME } from "../summary-frame.js";
-import { CUSTOM_TYPE_SUMMARY, type ChainCompressionEntry } from "../types.js";
+import { CUSTOM_TYPE_SUMMARY } from "../types.js";
+import type { ChainCompressionEntry, SummaryToolCallRef } from "../capture/records.js";
 
 type BlockLookup = (blockId: string) => string | undefined;
 type Reporter = Pick<DiagnosticSink, "report">;
@@ -28,18 +29,19 @@ type Boundary = { count: number; first: number };
 const SYNTHETIC_PREFIX = "<compressed-chain ";
 const SYNTHETIC_ID = /^<compressed-chain id="([^"]*)"/;
 
-export function isPerBatchSummaryMessage(msg: any): boolean {
-  return msg?.role === "custom" && msg.customType === CUSTOM_TYPE_SUMMARY;
+export function isPerBatchSummaryMessage(msg: unknown): msg is CustomMessage {
+  return isCustom(msg) && msg.customType === CUSTOM_TYPE_SUMMARY;
 }
 
 export function perBatchSummaryOverlapsDropped(
-  msg: any,
+  msg: unknown,
   droppedOccKeys: Set<string>,
   droppedBareIds: Set<string>,
 ): boolean {
-  const refs = msg?.details?.toolCallRefs;
+  const refs = (msg as { details?: { toolCallRefs?: unknown } } | null | undefined)?.details?.toolCallRefs;
   if (!Array.isArray(refs)) return false;
-  return refs.some((ref: any) => {
+  return refs.some((value: unknown) => {
+    const ref = value as Partial<SummaryToolCallRef> | null | undefined;
     if (typeof ref?.toolCallId !== "string") return false;
     const ts = resultTimestampOf(ref.resultTimestamp);
     if (ts !== undefined) return droppedOccKeys.has(occKey(ref.toolCallId, ts));
@@ -48,7 +50,7 @@ export function perBatchSummaryOverlapsDropped(
 }
 
 export function withoutThinkingBlocks(msg: AssistantMessage): AssistantMessage {
-  const content = Array.isArray(msg.content) ? msg.content.filter((block: any) => block?.type !== "thinking") : msg.content;
+  const content = Array.isArray(msg.content) ? msg.content.filter((block) => block?.type !== "thinking") : msg.content;
   return { ...msg, content };
 }
 
@@ -74,17 +76,18 @@ export function buildSyntheticChainMessage(
 
 export function resolveRange(
   entry: Pick<ChainCompressionEntry, "startUserTimestamp" | "finalAssistantTimestamp">,
-  messages: any[],
+  messages: readonly unknown[],
 ): IndexRange | null {
   return resolveWith(indexBoundaries(messages, [entry]), entry);
 }
 
 /** Phase 3 on its own: `compressChainRanges` without the list of created messages. */
-export function applyChainCompressions(...args: Parameters<typeof compressChainRanges>): any[] {
+export function applyChainCompressions(...args: Parameters<typeof compressChainRanges>): ChainRangeResult["messages"] {
   return compressChainRanges(...args).messages;
 }
 
 export interface ChainRangeResult {
+  /** Loose as 2.9.1's callers read it: the input's own messages, and the synthetic and stripped ones made here. */
   messages: any[];
   /** The messages this phase made (synthetic chain messages, thinking-stripped finals); all others are carried over. */
   created: ReadonlySet<unknown>;
@@ -95,7 +98,7 @@ export const NOTHING_CREATED: ReadonlySet<unknown> = new Set();
 
 /** Applies the chain entries and names the messages it created, for the render's size accounting. */
 export function compressChainRanges(
-  messages: any[],
+  messages: unknown[],
   chainEntries: ChainCompressionEntry[],
   summaryTextForChain: (entry: ChainCompressionEntry) => string,
   stripFinalThinking: boolean,
@@ -169,7 +172,7 @@ type Boundaries = { anchors: Map<unknown, Boundary>; assistants: Map<unknown, Bo
  * timestamps, so each entry resolves in O(1); a user and a custom sharing a start are two matches.
  */
 function indexBoundaries(
-  messages: any[],
+  messages: readonly unknown[],
   entries: ReadonlyArray<Pick<ChainCompressionEntry, "startUserTimestamp" | "finalAssistantTimestamp">>,
 ): Boundaries {
   const anchors = new Map<unknown, Boundary>();
@@ -180,9 +183,9 @@ function indexBoundaries(
   }
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
-    const role = msg?.role;
+    const role = roleOf(msg);
     const map = role === "assistant" ? assistants : role === "user" || isChainAnchorCustom(msg) ? anchors : null;
-    const seen = map?.get(msg.timestamp);
+    const seen = map?.get((msg as { timestamp?: unknown }).timestamp);
     if (seen === undefined) continue;
     if (seen.count++ === 0) seen.first = i;
   }
@@ -258,7 +261,7 @@ interface Drops {
  * A stub naming a ref the block's header does not is kept inside the block the same way.
  */
 function collectDrops(
-  messages: any[],
+  messages: readonly unknown[],
   accepted: Array<{ entry: ChainCompressionEntry; range: IndexRange }>,
   diagnostics?: Reporter,
   guard?: DropGuard,
@@ -279,7 +282,7 @@ function collectDrops(
     for (let i = range.startIndex + 1; i < range.endIndex; i++) {
       drops.zone[i]! |= INTERIOR;
       const msg = messages[i];
-      if (msg?.role === "toolResult") {
+      if (isToolResult(msg)) {
         const id = msg.toolCallId;
         if (typeof id !== "string") continue;
         actual.add(id);
@@ -291,7 +294,7 @@ function collectDrops(
           if (named === undefined && !isRecoveryTool(msg.toolName)) guard.miss(occKey(id, resultTimestampOf(msg.timestamp)), `kept in chain ${entry.blockId}: not in the archive`);
           if (named === undefined || !named.every((ref) => headerRefs.has(ref))) relocated.push(relocatedOutput(msg));
         }
-      } else if (msg?.role === "assistant" && Array.isArray(msg.content)) {
+      } else if (isAssistant(msg) && Array.isArray(msg.content)) {
         for (const block of msg.content) {
           if (block?.type !== "toolCall" || typeof block.id !== "string") continue;
           actual.add(block.id);
@@ -305,7 +308,7 @@ function collectDrops(
   return drops;
 }
 
-function relocatedOutput(msg: any): ProtectedOutput {
+function relocatedOutput(msg: ToolResultMessage): ProtectedOutput {
   const images = imageBlocksOf(msg.content);
   const output: ProtectedOutput = { tool: toolNameOf(msg), text: extractToolResultText(msg) };
   if (images.length > 0) output.images = images;
@@ -313,7 +316,7 @@ function relocatedOutput(msg: any): ProtectedOutput {
 }
 
 /** The tool name for a relocation tag; one that could break the tag is not written. */
-function toolNameOf(msg: any): string {
+function toolNameOf(msg: ToolResultMessage): string {
   return isHeaderSafe(msg.toolName) ? msg.toolName : "";
 }
 
@@ -330,11 +333,11 @@ function reportIdMismatch(entry: ChainCompressionEntry, actual: Set<string>, dia
   );
 }
 
-function presentSyntheticIds(messages: any[]): Set<string> {
+function presentSyntheticIds(messages: readonly unknown[]): Set<string> {
   const ids = new Set<string>();
   for (const msg of messages) {
-    if (msg?.role !== "user" || !Array.isArray(msg.content)) continue;
-    const text = msg.content[0]?.text;
+    if (!isUser(msg) || !Array.isArray(msg.content)) continue;
+    const text = (msg.content[0] as { text?: unknown } | undefined)?.text;
     if (typeof text !== "string" || !text.startsWith(SYNTHETIC_PREFIX)) continue;
     const match = SYNTHETIC_ID.exec(text);
     if (match) ids.add(match[1]);
@@ -343,7 +346,7 @@ function presentSyntheticIds(messages: any[]): Set<string> {
 }
 
 function emit(
-  messages: any[],
+  messages: readonly unknown[],
   accepted: Array<{ entry: ChainCompressionEntry; range: IndexRange }>,
   drops: Drops,
   synthetics: Map<number, UserMessage | null>,
@@ -352,19 +355,20 @@ function emit(
   const finals = new Set(accepted.map((a) => a.range.endIndex));
   const created = new Set<unknown>();
   // Filled by index and trimmed at the end: growing a 30k-element array by push costs several times more.
-  const out: any[] = new Array(messages.length + synthetics.size);
+  const out: unknown[] = new Array(messages.length + synthetics.size);
   let n = 0;
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
     const summary = isPerBatchSummaryMessage(msg);
-    const droppable = msg?.role === "assistant" || msg?.role === "toolResult" || summary;
+    const droppable = isAssistant(msg) || isToolResult(msg) || summary;
     if ((drops.zone[i]! & INTERIOR) !== 0 && droppable) continue;
     if (summary && perBatchSummaryOverlapsDropped(msg, drops.droppedOccKeys, drops.droppedBareIds)) continue;
     if ((drops.zone[i]! & BOUNDARY) === 0) {
       out[n++] = msg;
       continue;
     }
-    const kept = stripFinalThinking && finals.has(i) ? withoutThinkingBlocks(msg) : msg;
+    // A range's final position holds the assistant it resolved to.
+    const kept = stripFinalThinking && finals.has(i) ? withoutThinkingBlocks(msg as AssistantMessage) : msg;
     if (kept !== msg) created.add(kept);
     out[n++] = kept;
     const synthetic = synthetics.get(i);

@@ -7,7 +7,14 @@
  * the ref its stub would name) are counted apart from the 2.9.1 kinds, whose
  * `counts()` shape is a contract.
  */
-import { CUSTOM_TYPE_DIAGNOSTIC, type DiagnosticKind } from "../types.js";
+import { CUSTOM_TYPE_DIAGNOSTIC } from "../types.js";
+
+export type DiagnosticKind = "unresolved-range" | "range-id-mismatch" | "orphan-sweep" | "backfill-empty";
+
+export interface DiagnosticEntryData {
+  kind: DiagnosticKind;
+  detail: string;
+}
 
 type Counts = Record<DiagnosticKind, number>;
 

@@ -10,20 +10,21 @@
  * The caller gates on `config.enabled`.
  */
 import type { ErrorPurgeConfig } from "../types.js";
+import { isAssistant, isToolCall, isToolResult } from "../capture/message-shape.js";
 
 /** Strings strictly longer than this (UTF-16 units) become a size marker. */
 const PURGE_STRING_MIN_CHARS = 200;
 /** Deeper values are left as they are: model-written arguments are shallow, and recursion must stay bounded. */
 const MAX_SHRINK_DEPTH = 64;
 
-export function purgeErroredArgs(messages: any[], config: ErrorPurgeConfig): any[] {
+export function purgeErroredArgs<M>(messages: M[], config: ErrorPurgeConfig): M[] {
   const { errorTurns, currentTurn } = erroredCallTurns(messages);
   if (errorTurns.size === 0) return messages;
 
-  let out: any[] | null = null;
+  let out: M[] | null = null;
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
-    if (msg?.role !== "assistant" || !Array.isArray(msg.content)) continue;
+    if (!isAssistant(msg) || !Array.isArray(msg.content)) continue;
     const content = purgeBlocks(msg.content, errorTurns, currentTurn, config);
     if (content === msg.content) continue;
     out ??= messages.slice();
@@ -33,26 +34,26 @@ export function purgeErroredArgs(messages: any[], config: ErrorPurgeConfig): any
 }
 
 /** Maps each errored tool-call id to the assistant-turn count at its (latest) errored result. */
-function erroredCallTurns(messages: any[]): { errorTurns: Map<string, number>; currentTurn: number } {
+function erroredCallTurns(messages: readonly unknown[]): { errorTurns: Map<string, number>; currentTurn: number } {
   const errorTurns = new Map<string, number>();
   let turn = 0;
   for (const msg of messages) {
-    if (msg?.role === "assistant") turn++;
-    else if (msg?.role === "toolResult" && msg.isError === true) errorTurns.set(msg.toolCallId, turn);
+    if (isAssistant(msg)) turn++;
+    else if (isToolResult(msg) && msg.isError === true) errorTurns.set(msg.toolCallId, turn);
   }
   return { errorTurns, currentTurn: turn };
 }
 
-function purgeBlocks(
-  content: any[],
+function purgeBlocks<B>(
+  content: B[],
   errorTurns: Map<string, number>,
   currentTurn: number,
   config: ErrorPurgeConfig,
-): any[] {
-  let out: any[] | null = null;
+): B[] {
+  let out: B[] | null = null;
   for (let j = 0; j < content.length; j++) {
     const block = content[j];
-    if (block?.type !== "toolCall" || !("arguments" in block)) continue;
+    if (!isToolCall(block) || !("arguments" in block)) continue;
     const errorTurn = errorTurns.get(block.id);
     // Written positively so a missing config field (shallow-merged settings) purges nothing.
     if (errorTurn === undefined || !(currentTurn - errorTurn >= config.cooldownTurns)) continue;

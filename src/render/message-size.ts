@@ -33,8 +33,9 @@ function imageCount(msg: unknown): number {
 }
 
 /** The message with each top-level content image reduced to `{ type: "image" }` (call only when it has one). */
-function withoutImageData(msg: any): unknown {
-  const content: unknown[] = msg.content;
+function withoutImageData(value: unknown): unknown {
+  const msg = value as { content: unknown[] };
+  const content = msg.content;
   return { ...msg, content: content.map((block) => (isImage(block) ? IMAGE_STANDIN : block)) };
 }
 

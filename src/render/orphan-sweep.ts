@@ -15,11 +15,13 @@
  *   message would duplicate a tool_use id and brick the session. Unknown roles
  *   are barriers too: a deliberate over-sweep instead of a role allowlist.
  */
+import { contentBlocks, isAssistant, isToolCall, isToolResult } from "../capture/message-shape.js";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 
-export function sweepOrphanToolResults(messages: any[]): { messages: any[]; sweptIds: string[] } {
+export function sweepOrphanToolResults<M>(messages: M[]): { messages: M[]; sweptIds: string[] } {
   const open = new OpenCalls();
   // From the first swept result on, survivors are compacted into a copy by index.
-  let kept: any[] | null = null;
+  let kept: M[] | null = null;
   let n = 0;
   const sweptIds: string[] = [];
 
@@ -30,7 +32,7 @@ export function sweepOrphanToolResults(messages: any[]): { messages: any[]; swep
         kept = messages.slice();
         n = i;
       }
-      sweptIds.push(msg.toolCallId);
+      sweptIds.push((msg as { toolCallId: string }).toolCallId);
       continue;
     }
     if (kept !== null) kept[n++] = msg;
@@ -49,16 +51,15 @@ export class OrphanCheck {
   private readonly open = new OpenCalls();
   found = false;
 
-  observe(msg: any): void {
+  observe(msg: unknown): void {
     if (!admits(this.open, msg)) this.found = true;
   }
 }
 
 /** Advances the open-id set past `msg`; false when `msg` is a result the sweep drops. */
-function admits(open: OpenCalls, msg: any): boolean {
-  const role = msg?.role;
-  if (role === "assistant") open.openFrom(msg);
-  else if (role === "toolResult") return open.consume(msg.toolCallId);
+function admits(open: OpenCalls, msg: unknown): boolean {
+  if (isAssistant(msg)) open.openFrom(msg);
+  else if (isToolResult(msg)) return open.consume(msg.toolCallId);
   else open.clear();
   return true;
 }
@@ -77,12 +78,11 @@ class OpenCalls {
   private readonly few: unknown[] = [];
   private many: Set<unknown> | null = null;
 
-  openFrom(assistant: any): void {
+  openFrom(assistant: AssistantMessage): void {
     this.clear();
-    const content = assistant.content;
-    if (!Array.isArray(content) || opensNoCalls(assistant)) return;
-    for (const block of content) {
-      if (block?.type !== "toolCall") continue;
+    if (opensNoCalls(assistant)) return;
+    for (const block of contentBlocks(assistant)) {
+      if (!isToolCall(block)) continue;
       if (this.many !== null) this.many.add(block.id);
       else if (!this.few.includes(block.id)) {
         this.few.push(block.id);
@@ -110,7 +110,7 @@ class OpenCalls {
 }
 
 /** pi-ai skips these turns when it builds the request. */
-function opensNoCalls(assistant: any): boolean {
+function opensNoCalls(assistant: AssistantMessage): boolean {
   return assistant.stopReason === "error" || assistant.stopReason === "aborted";
 }
 

@@ -6,7 +6,7 @@ import { sweepOrphanToolResults } from "./orphan-sweep.js";
 import { pruneMessages } from "./pruner.js";
 import { inGraceRecoveryToolCallIds } from "./recovery-grace.js";
 import { replaceSummarizedResults } from "./stub-replace.js";
-import type { ChainCompressionEntry, ToolCallRecord } from "../types.js";
+import type { ChainCompressionEntry, ToolCallRecord } from "../capture/records.js";
 
 // ---------------------------------------------------------------------------
 // Random sessions: user turns, assistants with 0..n calls over a small reused

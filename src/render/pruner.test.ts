@@ -7,14 +7,8 @@ import { CHAIN_FRAME } from "../summary-frame.js";
 import { pruneWithZeroSweepAssertion } from "../../test/orphan-assertions.js";
 import { createSupersedeState, supersededStub, type SupersedeState } from "./supersede.js";
 import { isProtected as isProtectedBy } from "../capture/protected.js";
-import {
-  CUSTOM_TYPE_DIAGNOSTIC,
-  CUSTOM_TYPE_INDEX,
-  CUSTOM_TYPE_SUMMARY,
-  type ChainCompressionConfig,
-  type ChainCompressionEntry,
-  type ErrorPurgeConfig,
-} from "../types.js";
+import { CUSTOM_TYPE_DIAGNOSTIC, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY, type ChainCompressionConfig, type ErrorPurgeConfig } from "../types.js";
+import type { ChainCompressionEntry } from "../capture/records.js";
 
 // --- factories -------------------------------------------------------------
 

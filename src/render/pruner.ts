@@ -23,6 +23,7 @@
  * without serializing anything, so the provider's prompt cache keeps hitting.
  * A pruning render reports exact before/after sizes (render-size.ts).
  */
+import { isToolResult } from "../capture/message-shape.js";
 import { createHash } from "node:crypto";
 import { compressChainRanges, type DropGuard, NOTHING_CREATED, type ChainRangeResult } from "./chain-range-prune.js";
 import type { DiagnosticSink } from "./diagnostics.js";
@@ -36,7 +37,9 @@ import { jsonArrayLength } from "./json-size.js";
 import { type ArchiveCheck, replaceSummarizedResults, type StubbedMessages, type StubIndexer } from "./stub-replace.js";
 import { applySupersede, type SupersedeState } from "./supersede.js";
 import { stubFinishedArguments } from "../arguments/stub.js";
-import type { ChainCompressionConfig, ChainCompressionEntry, ErrorPurgeConfig, LiveReclaim } from "../types.js";
+import type { ChainCompressionConfig, ErrorPurgeConfig } from "../types.js";
+import type { ChainCompressionEntry } from "../capture/records.js";
+import type { LiveReclaim } from "./render-size.js";
 
 type Reporter = Pick<DiagnosticSink, "report">;
 
@@ -55,6 +58,7 @@ export interface SupersedeOptions {
 }
 
 export interface PruneResult {
+  /** Loose as 2.9.1's callers read it: the input's own messages and the ones the phases made. */
   messages: any[];
   pruned: boolean;
   beforeChars: number;
@@ -76,17 +80,17 @@ export function requestSizesOf(result: PruneResult): LiveReclaim | undefined {
  * Length of the JSON text of the array, everything serialized counted (thinking and arguments included),
  * except that each image costs a flat 6,400 chars instead of its base64 length.
  */
-export function sizeMessages(messages: any[]): number {
+export function sizeMessages(messages: readonly unknown[]): number {
   let elements = 0;
   for (const msg of messages) elements += elementChars(msg);
   return jsonArrayLength(elements, messages.length);
 }
 
 interface RenderPass {
-  messages: any[];
+  messages: unknown[];
   stubbed: StubbedMessages;
   /** The output of the index-preserving phases, before chain compression and the sweep. */
-  positional: any[];
+  positional: unknown[];
   created: ReadonlySet<unknown>;
 }
 
@@ -95,16 +99,16 @@ class InputFacts {
   readonly orphans = new OrphanCheck();
   errored = false;
 
-  readonly observe = (msg: any): void => {
+  readonly observe = (msg: unknown): void => {
     this.orphans.observe(msg);
-    if (msg?.role === "toolResult" && msg.isError === true) this.errored = true;
+    if (isToolResult(msg) && msg.isError === true) this.errored = true;
   };
 }
 
-const NOTHING_SWEPT: { messages: any[]; sweptIds: string[] } = { messages: [], sweptIds: [] };
+const NOTHING_SWEPT: { messages: unknown[]; sweptIds: string[] } = { messages: [], sweptIds: [] };
 
 function runPhases(
-  messages: any[],
+  messages: unknown[],
   indexer: RenderIndexer,
   chainCompression: ChainCompressionConfig | undefined,
   errorPurge: ErrorPurgeConfig | undefined,
@@ -118,7 +122,7 @@ function runPhases(
   const grace = lazyInGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
   const facts = new InputFacts();
   const stubbed = replaceSummarizedResults(messages, indexer, protection, grace, facts.observe, archive);
-  let current = stubbed.messages;
+  let current: unknown[] = stubbed.messages;
   if (supersede) current = applySupersede(current, supersede.state, supersede.isProtected);
   if (stubArguments) current = stubFinishedArguments(current, messages, stubbed.stubRefs, indexer);
   // Stubs and superseded reads are never errored, so an input without an errored result gives the purge nothing.
@@ -147,7 +151,7 @@ function runPhases(
 }
 
 export function pruneMessages(
-  messages: any[],
+  messages: unknown[],
   indexer: RenderIndexer,
   chainCompression?: ChainCompressionConfig,
   errorPurge?: ErrorPurgeConfig,
@@ -173,7 +177,7 @@ export function pruneMessages(
  * offline replay (src/report/) that renders thousands of requests and measures only what changed.
  */
 export function renderMessages(
-  messages: any[],
+  messages: unknown[],
   indexer: RenderIndexer,
   chainCompression?: ChainCompressionConfig,
   errorPurge?: ErrorPurgeConfig,
@@ -181,12 +185,12 @@ export function renderMessages(
   recoveryGraceTurns = 0,
   archive?: ArchiveCheck,
   stubArguments = false,
-): any[] {
+): unknown[] {
   return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined, archive, stubArguments).messages;
 }
 
 function compressChains(
-  input: any[],
+  input: unknown[],
   idx: RenderIndexer,
   chainCompression: ChainCompressionConfig,
   diagnostics: DiagnosticSink | undefined,

@@ -7,16 +7,18 @@
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { recoveredRefs, type RecoveryCall } from "../capture/recovery-call.js";
 import { QUERY_TOOL_NAME } from "../types.js";
+import { isToolResult, isUser } from "../capture/message-shape.js";
+import type { ToolResultMessage } from "@earendil-works/pi-ai";
 
-export function inGraceRecoveryToolCallIds(messages: any[], graceTurns: number): Set<string> {
+export function inGraceRecoveryToolCallIds(messages: readonly unknown[], graceTurns: number): Set<string> {
   const inGrace = new Set<string>();
   if (!(graceTurns > 0)) return inGrace;
   // One pass: note each recovery output with the number of user messages before it.
-  const recoveries: Array<{ msg: any; usersBefore: number }> = [];
+  const recoveries: Array<{ msg: ToolResultMessage; usersBefore: number }> = [];
   let users = 0;
   for (const msg of messages) {
-    if (msg?.role === "user") users += 1;
-    else if (msg?.role === "toolResult" && msg.toolName === QUERY_TOOL_NAME && typeof msg.toolCallId === "string") {
+    if (isUser(msg)) users += 1;
+    else if (isToolResult(msg) && msg.toolName === QUERY_TOOL_NAME && typeof msg.toolCallId === "string") {
       recoveries.push({ msg, usersBefore: users });
     }
   }
@@ -30,7 +32,7 @@ export function inGraceRecoveryToolCallIds(messages: any[], graceTurns: number):
  * `inGraceRecoveryToolCallIds`, computed on first use: only a stub candidate asks, so a render that
  * stubs nothing never makes the pass.
  */
-export function lazyInGraceRecoveryToolCallIds(messages: any[], graceTurns: number): ReadonlySet<string> {
+export function lazyInGraceRecoveryToolCallIds(messages: readonly unknown[], graceTurns: number): ReadonlySet<string> {
   let computed: Set<string> | undefined;
   const set = () => (computed ??= inGraceRecoveryToolCallIds(messages, graceTurns));
   return {

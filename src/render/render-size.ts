@@ -14,6 +14,16 @@ import { elementSizes, elementSizesOfEach } from "./message-size.js";
 import { jsonArrayLength, type SplitLengths } from "./json-size.js";
 import { stubRequestSize, type StubbedMessages } from "./stub-replace.js";
 
+export interface LiveReclaim {
+  beforeChars: number;
+  afterChars: number;
+  /**
+   * Tokens a request carries beyond its messages at characters ÷ 4: the system prompt and tool declarations,
+   * and the tokenizer's own difference once a response to a rewritten request reported its real size.
+   */
+  overheadTokens?: number;
+}
+
 export interface RenderSizes {
   beforeChars: number;
   afterChars: number;
@@ -23,10 +33,10 @@ export interface RenderSizes {
 }
 
 export function measureRender(
-  input: any[],
+  input: readonly unknown[],
   stubbed: StubbedMessages,
-  positional: any[],
-  output: any[],
+  positional: readonly unknown[],
+  output: readonly unknown[],
   created: ReadonlySet<unknown>,
 ): RenderSizes {
   const inputSizes = elementSizesOfEach(input);
@@ -40,7 +50,7 @@ export function measureRender(
   };
 }
 
-function positionalSizes(input: any[], inputSizes: SplitLengths, stubbed: StubbedMessages, positional: any[]): SplitLengths {
+function positionalSizes(input: readonly unknown[], inputSizes: SplitLengths, stubbed: StubbedMessages, positional: readonly unknown[]): SplitLengths {
   const { messages: stubs, stubSizes } = stubbed;
   const full = new Float64Array(positional.length);
   const counted = new Float64Array(positional.length);
@@ -51,7 +61,7 @@ function positionalSizes(input: any[], inputSizes: SplitLengths, stubbed: Stubbe
       counted[i] = inputSizes.counted[i]!;
     } else if (stubSizes !== null && msg === stubs[i] && stubSizes[i]! >= 0) {
       full[i] = stubSizes[i]!;
-      counted[i] = stubRequestSize(stubSizes[i]!, msg);
+      counted[i] = stubRequestSize(stubSizes[i]!, msg as { timestamp?: unknown });
     } else {
       const size = elementSizes(msg);
       full[i] = size.full;
@@ -61,7 +71,7 @@ function positionalSizes(input: any[], inputSizes: SplitLengths, stubbed: Stubbe
   return { full, counted };
 }
 
-function carriedSizes(base: any[], baseSizes: SplitLengths, output: any[], created: ReadonlySet<unknown>): { full: number; counted: number } {
+function carriedSizes(base: readonly unknown[], baseSizes: SplitLengths, output: readonly unknown[], created: ReadonlySet<unknown>): { full: number; counted: number } {
   let full = 0;
   let counted = 0;
   const measure = (msg: unknown) => {

@@ -5,6 +5,7 @@
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import type { ProtectionConfig } from "../capture/protected.js";
 import { generationOf, namesTouchedSince } from "./index-generation.js";
+import type { ToolResultMessage } from "@earendil-works/pi-ai";
 
 /** A stub's text and its JSON-quoted length. */
 export interface StubText {
@@ -61,7 +62,7 @@ export class DecisionMemo {
   }
 
   /** The remembered decision for this occurrence at this position, or undefined when there is none. */
-  recall(i: number, msg: any): StubText | null | undefined {
+  recall(i: number, msg: ToolResultMessage): StubText | null | undefined {
     const previous = this.previous;
     if (!this.reusable || previous === null || !previous.holds(i, msg)) return undefined;
     const touched = this.touched;
@@ -70,13 +71,13 @@ export class DecisionMemo {
   }
 
   /** The occurrence key of the result at this position (the one remembered when it is the same occurrence). */
-  keyOf(i: number, msg: any): string {
+  keyOf(i: number, msg: ToolResultMessage): string {
     const previous = this.previous;
     if (previous !== null && previous.holds(i, msg)) return previous.keys[i]!;
     return occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
   }
 
-  remember(i: number, msg: any, key: string, text: StubText | null): void {
+  remember(i: number, msg: ToolResultMessage, key: string, text: StubText | null): void {
     this.ids[i] = msg.toolCallId;
     this.timestamps[i] = msg.timestamp;
     this.keys[i] = key;
@@ -98,7 +99,7 @@ export class DecisionMemo {
     if (!Number.isNaN(this.generation)) DecisionMemo.last = this;
   }
 
-  private holds(i: number, msg: any): boolean {
+  private holds(i: number, msg: ToolResultMessage): boolean {
     return i < this.ids.length && this.ids[i] === msg.toolCallId && Object.is(this.timestamps[i], msg.timestamp);
   }
 }

@@ -20,7 +20,9 @@ import { callArgsOf, isRecoveryTool, recoveredRefs, rederivableRecovery } from "
 import { recoveryStubText } from "./recovery-grace.js";
 import { DecisionMemo, type StubText } from "./stub-decisions.js";
 import { supersededStubText } from "../capture/stale-outputs.js";
-import type { SupersededBy, ToolCallRecord } from "../types.js";
+import type { SupersededBy, ToolCallRecord } from "../capture/records.js";
+import { contentBlocks, isRecoveryCallBlock, isToolResult, isUser, roleOf } from "../capture/message-shape.js";
+import type { ToolCall, ToolResultMessage } from "@earendil-works/pi-ai";
 
 /** The index lookups phase 1 makes (the archive's `ToolCallIndexer` provides them). */
 export interface StubIndexer {
@@ -54,6 +56,7 @@ export interface ArchivedOutput {
 }
 
 export interface StubbedMessages {
+  /** The input with stubs in place (each element the input's own or a stub built here), loose as 2.9.1's callers read it. */
   messages: any[];
   /** Per position: the stub's JSON length where a stub was placed, NaN elsewhere; null when nothing was stubbed. */
   stubSizes: Float64Array | null;
@@ -61,17 +64,17 @@ export interface StubbedMessages {
   stubRefs: Array<readonly string[] | undefined> | null;
 }
 
-export function replaceSummarizedResults(
-  messages: any[],
+export function replaceSummarizedResults<M>(
+  messages: M[],
   indexer: StubIndexer,
   protection: ProtectionConfig | undefined,
   grace: ReadonlySet<string>,
-  observe?: (msg: any) => void,
+  observe?: (msg: M) => void,
   archive?: ArchiveCheck,
 ): StubbedMessages {
   const decisions = DecisionMemo.open(indexer, protection, messages.length);
   const recoveries = new RecoveryStubs(messages, protection, archive);
-  let out: any[] | null = null;
+  let out: (M | ToolResultMessage)[] | null = null;
   let stubSizes: Float64Array | null = null;
   let stubRefs: Array<readonly string[] | undefined> = [];
   // Two results under one occurrence key cannot both be the archived original: neither is stubbed.
@@ -79,9 +82,8 @@ export function replaceSummarizedResults(
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
     observe?.(msg);
-    const role = msg?.role;
-    if (role !== "toolResult") {
-      recoveries.pass(i, role);
+    if (!isToolResult(msg)) {
+      recoveries.pass(i, roleOf(msg));
       continue;
     }
     if (typeof msg.toolCallId !== "string") continue;
@@ -130,14 +132,15 @@ class SharedKeys {
   private readonly takenBack = new Set<number>();
   private byKey: Map<string, number> | null = null;
 
-  constructor(private readonly messages: any[]) {}
+  /** Only positions holding a tool result are ever claimed. */
+  constructor(private readonly messages: readonly unknown[]) {}
 
   /**
    * Claims position `i` for a stub. Undefined: go ahead. A number: the result shares its key with an
    * earlier one and must stay raw; a non-negative number is that earlier stub's position, to take back.
    */
   claim(i: number): number | undefined {
-    const msg = this.messages[i];
+    const msg = this.messages[i] as ToolResultMessage;
     const ts = msg.timestamp;
     if (this.byKey === null && typeof ts === "number" && ts >= this.lastTs) return this.claimInOrder(i, msg.toolCallId, ts);
     return this.claimByKey(i);
@@ -176,30 +179,29 @@ class SharedKeys {
   }
 
   private keyAt(i: number): string {
-    const msg = this.messages[i];
+    const msg = this.messages[i] as ToolResultMessage;
     return occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
   }
 }
 
 /** Only recovery results are ever in their grace window, so only they make the window's pass run. */
-function inGrace(msg: any, grace: ReadonlySet<string>): boolean {
+function inGrace(msg: ToolResultMessage, grace: ReadonlySet<string>): boolean {
   return grace.size > 0 && grace.has(occKey(msg.toolCallId, resultTimestampOf(msg.timestamp)));
 }
 
 /** False when every stub was taken back (all of them were ambiguous): the render must then return its input. */
-function stubsRemain(out: any[], messages: any[]): boolean {
+function stubsRemain(out: readonly unknown[], messages: readonly unknown[]): boolean {
   for (let i = 0; i < out.length; i++) if (out[i] !== messages[i]) return true;
   return false;
 }
 
-
 /** The stub a result gets, or null when it stays raw (the recovery grace window is checked separately). */
-function stubTextFor(msg: any, key: string, indexer: StubIndexer, protection: ProtectionConfig | undefined, archive?: ArchiveCheck): StubText | null {
+function stubTextFor(msg: ToolResultMessage, key: string, indexer: StubIndexer, protection: ProtectionConfig | undefined, archive?: ArchiveCheck): StubText | null {
   const found = archivedStub(msg, key, indexer, protection, archive);
   return found === null ? null : { ...found.text, refs: [found.ref] };
 }
 
-function archivedStub(msg: any, key: string, indexer: StubIndexer, protection: ProtectionConfig | undefined, archive?: ArchiveCheck): { text: StubText; ref: string } | null {
+function archivedStub(msg: ToolResultMessage, key: string, indexer: StubIndexer, protection: ProtectionConfig | undefined, archive?: ArchiveCheck): { text: StubText; ref: string } | null {
   const id: string = msg.toolCallId;
   // Fail closed: the bare id is only trusted when it names a legacy-only record.
   const lookupKey = indexer.isSummarized(key) ? key : indexer.hasLegacyBareRecord(id) ? id : null;
@@ -246,7 +248,7 @@ function isOwnRecord(record: ToolCallRecord | undefined, lookupKey: string): rec
  * notes: the archive compares it with its record's text besides the image markers. Undefined when no
  * image was swapped.
  */
-function cappedText(msg: any): string | undefined {
+function cappedText(msg: ToolResultMessage): string | undefined {
   const texts: string[] = [];
   let swapped = false;
   for (const block of Array.isArray(msg.content) ? msg.content : []) {
@@ -290,10 +292,10 @@ class RecoveryStubs {
   /** The assistant whose calls a result may answer: the last one, unless a barrier came since (as the orphan sweep rules). */
   private opener = -1;
   private callsOpener = -1;
-  private calls: Map<unknown, any> | null = null;
+  private calls: Map<unknown, ToolCall> | null = null;
 
   constructor(
-    private readonly messages: any[],
+    private readonly messages: readonly unknown[],
     private readonly protection: ProtectionConfig | undefined,
     private readonly archive: ArchiveCheck | undefined,
   ) {}
@@ -307,9 +309,9 @@ class RecoveryStubs {
     this.opener = -1;
   }
 
-  stubFor(msg: any, grace: ReadonlySet<string>): StubText | null {
+  stubFor(msg: ToolResultMessage, grace: ReadonlySet<string>): StubText | null {
     if (inGrace(msg, grace)) return null;
-    if (this.totalUsers < 0) this.totalUsers = this.messages.reduce((n: number, m: any) => (m?.role === "user" ? n + 1 : n), 0);
+    if (this.totalUsers < 0) this.totalUsers = this.messages.reduce((n: number, m) => (isUser(m) ? n + 1 : n), 0);
     if (this.totalUsers <= this.users) return null;
     const block = this.callBlock(msg.toolCallId);
     if (block === undefined) return null;
@@ -326,16 +328,13 @@ class RecoveryStubs {
     return longerThan(msg.content, text.length) ? { text, quoted: quotedLength(text), refs: recoveredRefs(call) } : null;
   }
 
-  private callBlock(id: string): any {
+  private callBlock(id: string): ToolCall | undefined {
     if (this.opener < 0) return undefined;
     if (this.callsOpener !== this.opener) {
       this.callsOpener = this.opener;
       this.calls = new Map();
-      const content = this.messages[this.opener].content;
-      if (Array.isArray(content)) {
-        for (const block of content) {
-          if (block?.type === "toolCall" && isRecoveryTool(block.name) && !this.calls.has(block.id)) this.calls.set(block.id, block);
-        }
+      for (const block of contentBlocks(this.messages[this.opener])) {
+        if (isRecoveryCallBlock(block) && !this.calls.has(block.id)) this.calls.set(block.id, block);
       }
     }
     return this.calls?.get(id);
@@ -353,8 +352,7 @@ function longerThan(content: unknown, length: number): boolean {
   return chars > length;
 }
 
-
-function stubMessage(msg: any, text: string): any {
+function stubMessage(msg: ToolResultMessage, text: string): ToolResultMessage {
   return {
     role: "toolResult",
     toolCallId: msg.toolCallId,
@@ -366,10 +364,10 @@ function stubMessage(msg: any, text: string): any {
 }
 
 // The JSON of a stub with an empty id and text and without its two optional members.
-const STUB_FRAME = JSON.stringify(stubMessage({ toolCallId: "" }, "")).length - 4;
+const STUB_FRAME = JSON.stringify(stubMessage({ toolCallId: "" } as ToolResultMessage, "")).length - 4;
 
 /** `JSON.stringify(stubMessage(msg, text.text)).length`, from the parts that vary. */
-function stubSize(msg: any, text: StubText): number {
+function stubSize(msg: ToolResultMessage, text: StubText): number {
   return STUB_FRAME + quotedLength(msg.toolCallId) + text.quoted + memberLength(TOOL_NAME_MEMBER, msg.toolName) + memberLength(TIMESTAMP_MEMBER, msg.timestamp);
 }
 

@@ -12,6 +12,9 @@
  */
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { normalizePath } from "../capture/protected.js";
+import { isAssistant, isToolCall, isToolResult } from "../capture/message-shape.js";
+import { callArgsOf } from "../capture/recovery-call.js";
+import type { AssistantMessage, ToolCall, ToolResultMessage } from "@earendil-works/pi-ai";
 
 export interface SupersededCandidate {
   toolCallId: string;
@@ -68,20 +71,19 @@ export function supersededStub(path: string): string {
  * orphan sweep's barrier rule), so a newest read that never got a result, or
  * whose result the provider never sees, cannot supersede the one before it.
  */
-export function findSuperseded(messages: any[], isProtected: IsProtected): SupersededCandidate[] {
-  const open = new Map<unknown, any>();
+export function findSuperseded(messages: readonly unknown[], isProtected: IsProtected): SupersededCandidate[] {
+  const open = new Map<unknown, ToolCall>();
   const reads: SupersededCandidate[] = [];
   const lastReadOf = new Map<string, number>();
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
-    const role = msg?.role;
-    if (role === "assistant" && Array.isArray(msg.content)) {
+    if (isAssistant(msg) && Array.isArray(msg.content)) {
       open.clear();
       if (opensNoCalls(msg)) continue;
-      for (const block of msg.content) if (block?.type === "toolCall") open.set(block.id, block);
+      for (const block of msg.content) if (isToolCall(block)) open.set(block.id, block);
       continue;
     }
-    if (role !== "toolResult") {
+    if (!isToolResult(msg)) {
       open.clear();
       continue;
     }
@@ -98,12 +100,12 @@ export function findSuperseded(messages: any[], isProtected: IsProtected): Super
 }
 
 /** pi-ai leaves a turn that stopped with `error` or `aborted` out of the request, its results with it. */
-function opensNoCalls(assistant: any): boolean {
+function opensNoCalls(assistant: AssistantMessage): boolean {
   return assistant.stopReason === "error" || assistant.stopReason === "aborted";
 }
 
-function protectedPath(block: any, isProtected: IsProtected): string | undefined {
-  const args = block.input ?? block.args ?? block.arguments ?? {};
+function protectedPath(block: ToolCall, isProtected: IsProtected): string | undefined {
+  const args = callArgsOf(block) ?? {};
   const path = typeof args === "object" && args !== null ? (args as { path?: unknown }).path : undefined;
   if (typeof path !== "string" || !isProtected(block.name, args)) return undefined;
   return normalizePath(path);
@@ -124,11 +126,11 @@ export function applySupersede(messages: any[], state: SupersedeState, isProtect
     }
     state.floor = undefined;
   }
-  let out: any[] | null = null;
+  let out: unknown[] | null = null;
   for (const c of candidates) {
     if (!state.activated.has(occKey(c.toolCallId, c.timestamp))) continue;
     out ??= messages.slice();
-    out[c.resultIndex] = { ...messages[c.resultIndex], content: [{ type: "text", text: supersededStub(c.path) }], isError: false };
+    out[c.resultIndex] = { ...(messages[c.resultIndex] as ToolResultMessage), content: [{ type: "text", text: supersededStub(c.path) }], isError: false };
   }
   return out ?? messages;
 }

@@ -55,9 +55,9 @@ export function sameValue(a: unknown, b: unknown): boolean {
  * request, so the cache comparison and the size memo work by reference.
  */
 export class StableMessages {
-  private previous: any[] = [];
+  private previous: unknown[] = [];
 
-  stable(messages: any[]): any[] {
+  stable(messages: unknown[]): unknown[] {
     const previous = this.previous;
     let out = messages;
     const limit = Math.min(previous.length, messages.length);
@@ -76,7 +76,7 @@ export const CHARS_PER_RULE_TOKEN = 4;
 
 export interface PricedRequest {
   time: number;
-  messages: any[];
+  messages: unknown[];
   systemChars: number;
   systemVersion: number;
   /** Tool call ids of the outputs waiting to be summarized (the spare breakpoint anticipates their rewrite); asked only when needed. */

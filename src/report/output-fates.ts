@@ -3,6 +3,8 @@
  * request made of them: kept whole, replaced by a stub (naming its ref), or
  * gone from the request (a compressed chain or a compaction). Pure.
  */
+import { entryMessage, isAssistant, isToolCall, isToolResult } from "../capture/message-shape.js";
+import type { ToolCall, ToolResultMessage } from "@earendil-works/pi-ai";
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { extractToolResultText } from "../capture/batch-capture.js";
 
@@ -20,25 +22,25 @@ export interface OutputFate {
 
 interface Final {
   label: string;
-  messages: any[];
+  messages: unknown[];
 }
 
 function callView(branch: SessionEntry[], toolCallId: string): string {
   for (const entry of branch) {
-    const message = entry.type === "message" ? (entry as { message?: any }).message : undefined;
-    if (message?.role !== "assistant" || !Array.isArray(message.content)) continue;
-    const block = message.content.find((b: any) => b?.type === "toolCall" && b.id === toolCallId);
+    const message = entryMessage(entry);
+    if (!isAssistant(message) || !Array.isArray(message.content)) continue;
+    const block = message.content.find((b): b is ToolCall => isToolCall(b) && b.id === toolCallId);
     if (!block) continue;
-    const args = block.arguments ?? {};
+    const args: Record<string, unknown> = block.arguments ?? {};
     const shown = typeof args.command === "string" ? args.command : typeof args.path === "string" ? args.path : JSON.stringify(args);
     return String(shown).replace(/\s+/g, " ").slice(0, 80);
   }
   return "";
 }
 
-function fateIn(messages: any[], original: any, originalText: string): string {
+function fateIn(messages: unknown[], original: ToolResultMessage, originalText: string): string {
   // Matched by occurrence (id and time): a provider may reuse an id across requests.
-  const result = messages.find((m) => m?.role === "toolResult" && m.toolCallId === original.toolCallId && m.timestamp === original.timestamp);
+  const result = messages.find((m) => isToolResult(m) && m.toolCallId === original.toolCallId && m.timestamp === original.timestamp);
   if (!result) return "not in the request (compressed or compacted away)";
   const text = extractToolResultText(result);
   if (text === originalText) return "kept whole";
@@ -47,10 +49,10 @@ function fateIn(messages: any[], original: any, originalText: string): string {
 }
 
 export function fateOfOutputs(branch: SessionEntry[], finals: Final[]): OutputFate[] {
-  const results: Array<{ message: any; text: string }> = [];
+  const results: Array<{ message: ToolResultMessage; text: string }> = [];
   for (const entry of branch) {
-    const message = entry.type === "message" ? (entry as { message?: any }).message : undefined;
-    if (message?.role === "toolResult" && typeof message.toolCallId === "string") results.push({ message, text: extractToolResultText(message) });
+    const message = entryMessage(entry);
+    if (isToolResult(message) && typeof message.toolCallId === "string") results.push({ message, text: extractToolResultText(message) });
   }
   results.sort((a, b) => b.text.length - a.text.length);
   return results.slice(0, BIGGEST_OUTPUTS).map(({ message, text }) => ({

@@ -153,7 +153,7 @@ interface RawRun {
   /** The same requests billed with the spare breakpoint the other way (the what-if of an Anthropic session). */
   alternative: RawStep[];
   prefix: RawStep[];
-  finalMessages: any[];
+  finalMessages: unknown[];
   /** Per request, what its reply could no longer see. */
   misses: Array<RequestMisses | undefined>;
 }

@@ -18,13 +18,14 @@
  * message's identity (the replay keeps equal messages as one object) and the
  * part's position. Pure; each message's blocks are measured once.
  */
+import { loose, type LooseMessage } from "../capture/message-shape.js";
 import type { CacheBlock } from "../economics/prompt-cache.js";
 import { elementChars } from "../render/message-size.js";
 
 const sizes = new WeakMap<object, number>();
 
 /** Chars of one message as the render measures it (an image at a flat 6,400), plus its separating comma. */
-export function messageChars(message: any): number {
+export function messageChars(message: unknown): number {
   if (typeof message !== "object" || message === null) return 4;
   let known = sizes.get(message);
   if (known === undefined) {
@@ -79,22 +80,25 @@ function nonEmpty(text: unknown): boolean {
 }
 
 /** Whether pi-ai sends this part of a message of the given role, and whether it is thinking. */
-function sentPart(role: string, part: any): { sent: boolean; thinking: boolean } {
+function sentPart(role: string, value: unknown): { sent: boolean; thinking: boolean } {
+  const part = loose(value);
   const type = part?.type;
   if (role === "assistant") {
-    if (type === "text") return { sent: nonEmpty(part.text), thinking: false };
-    if (type === "thinking") return { sent: part.redacted === true || nonEmpty(part.thinking) || nonEmpty(part.thinkingSignature), thinking: true };
+    if (type === "text") return { sent: nonEmpty(part!.text), thinking: false };
+    if (type === "thinking") return { sent: part!.redacted === true || nonEmpty(part!.thinking) || nonEmpty(part!.thinkingSignature), thinking: true };
     return { sent: type === "toolCall", thinking: false };
   }
-  return { sent: type !== "text" || nonEmpty(part.text), thinking: false };
+  return { sent: type !== "text" || nonEmpty(part!.text), thinking: false };
 }
 
-function measure(message: any): MessageShape {
-  const total = messageChars(message);
-  const role = typeof message?.role === "string" ? message.role : "";
+function measure(value: unknown): MessageShape {
+  const total = messageChars(value);
+  // Every field is checked below; a value that is no object has no role and is measured as one unsent block.
+  const message = (loose(value) ?? {}) as LooseMessage;
+  const role = typeof message.role === "string" ? message.role : "";
   const userSide = USER_ROLES.has(role) || role === "toolResult";
   if (role === "bashExecution" && message.excludeFromContext === true) return { blocks: [], userSide };
-  const id = identity(message);
+  const id = identity(value as object);
   const one = (sent: boolean): MessageShape =>
     sent ? { blocks: [{ block: { key: `${id}.0`, tokens: total, breakpoint: false }, eligible: true }], userSide } : { blocks: [], userSide };
   if (role === "toolResult" && typeof message.toolCallId === "string") return { ...one(true), toolCallId: message.toolCallId };

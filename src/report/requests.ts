@@ -6,6 +6,8 @@
  * session holds, and the same without pi-condense's summary messages (what pi
  * alone would have sent). Pure.
  */
+import { entryMessage, isAssistant, isCustom, loose, type LooseMessage } from "../capture/message-shape.js";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { buildSessionContext, sessionEntryToContextMessages } from "@earendil-works/pi-coding-agent";
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { CUSTOM_TYPE_SUMMARY } from "../types.js";
@@ -23,8 +25,8 @@ export interface ReplayRequest {
   /** When the request was sent: the assistant message's time (ms). */
   time: number;
   /** The messages array the request reads, and how many of its leading messages it sends. */
-  all: { messages: any[]; length: number };
-  bare: { messages: any[]; length: number };
+  all: { messages: unknown[]; length: number };
+  bare: { messages: unknown[]; length: number };
   /** Size of the system prompt and tool declarations in force, in chars. */
   systemChars: number;
   /** The text of the system messages in force (what the model is told beside the messages). */
@@ -48,49 +50,50 @@ function finite(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
 }
 
-function usageOf(message: any): RecordedUsage | undefined {
-  const usage = message?.usage;
-  if (!usage || typeof usage !== "object") return undefined;
+function usageOf(message: unknown): RecordedUsage | undefined {
+  const usage = loose(loose(message)?.usage);
+  if (!usage) return undefined;
   const recorded = { input: finite(usage.input), output: finite(usage.output), cacheRead: finite(usage.cacheRead), cacheWrite: finite(usage.cacheWrite) };
   return recorded.input + recorded.cacheRead + recorded.cacheWrite > 0 ? recorded : undefined;
 }
 
-function timeOf(entry: SessionEntry, message: any, fallback: number): number {
-  if (typeof message?.timestamp === "number" && Number.isFinite(message.timestamp)) return message.timestamp;
+function timeOf(entry: SessionEntry, message: AssistantMessage, fallback: number): number {
+  if (typeof message.timestamp === "number" && Number.isFinite(message.timestamp)) return message.timestamp;
   const parsed = Date.parse(String(entry.timestamp));
   return Number.isFinite(parsed) ? parsed : fallback;
 }
 
-function systemSize(message: any): number {
-  const { timestamp: _ignored, ...rest } = message ?? {};
+function systemSize(message: LooseMessage): number {
+  const { timestamp: _ignored, ...rest } = message;
   return JSON.stringify(rest).length;
 }
 
-function isPrunerSummary(message: any): boolean {
-  return message?.role === "custom" && message.customType === CUSTOM_TYPE_SUMMARY;
+function isPrunerSummary(message: unknown): boolean {
+  return isCustom(message) && message.customType === CUSTOM_TYPE_SUMMARY;
 }
 
-function replyChars(message: any): number {
-  return JSON.stringify(message?.content ?? "").length;
+function replyChars(message: AssistantMessage): number {
+  return JSON.stringify(message.content ?? "").length;
 }
 
 class Views {
-  all: any[] = [];
-  bare: any[] = [];
+  all: unknown[] = [];
+  bare: unknown[] = [];
   systemChars = 0;
   systemVersion = 0;
   systemText = "";
 
-  push(messages: any[]): void {
-    for (const message of messages) {
+  push(messages: unknown[]): void {
+    for (const value of messages) {
+      const message = loose(value);
       if (message?.role === "system") {
         this.systemChars += systemSize(message);
         this.systemVersion += 1;
         this.systemText += JSON.stringify(message.content ?? "") + JSON.stringify(message.sections ?? "");
         continue;
       }
-      this.all.push(message);
-      if (!isPrunerSummary(message)) this.bare.push(message);
+      this.all.push(value);
+      if (!isPrunerSummary(value)) this.bare.push(value);
     }
   }
 
@@ -108,15 +111,15 @@ class Views {
     this.systemChars = 0;
     this.systemText = "";
     this.systemVersion += 1;
-    this.push(context.messages as any[]);
+    this.push(context.messages as unknown[]);
   }
 }
 
 /** A hand-edited entry pi's conversion cannot read (a message entry without a message) adds nothing. */
-function contextMessagesOf(entry: SessionEntry): any[] {
+function contextMessagesOf(entry: SessionEntry): unknown[] {
   if (entry.type === "message" && typeof (entry as { message?: unknown }).message !== "object") return [];
   try {
-    return sessionEntryToContextMessages(entry) as any[];
+    return sessionEntryToContextMessages(entry) as unknown[];
   } catch {
     return [];
   }
@@ -145,8 +148,8 @@ export function buildRequests(input: SessionEntry[]): ReplayRequest[] {
       views.rebuild(branch.slice(0, i + 1), entry);
       continue;
     }
-    const message = entry.type === "message" ? (entry as { message?: any }).message : undefined;
-    if (message?.role === "assistant") {
+    const message = entryMessage(entry);
+    if (isAssistant(message)) {
       const usage = usageOf(message);
       lastTime = timeOf(entry, message, lastTime);
       requests.push({

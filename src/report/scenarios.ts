@@ -12,16 +12,7 @@ import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { ToolCallIndexer } from "../archive/indexer.js";
 import { renderMessages } from "../render/pruner.js";
 import { parseStatsEntry, parseSummarizerCacheEntry, parseToggleEntry } from "../capture/persisted-entries.js";
-import {
-  CUSTOM_TYPE_CHAIN,
-  CUSTOM_TYPE_DEDUP_ALIAS,
-  CUSTOM_TYPE_INDEX,
-  CUSTOM_TYPE_STATS,
-  CUSTOM_TYPE_SUMMARIZER_CACHE,
-  CUSTOM_TYPE_SUMMARY,
-  CUSTOM_TYPE_TOGGLE,
-  type ContextPruneConfig,
-} from "../types.js";
+import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_STATS, CUSTOM_TYPE_SUMMARIZER_CACHE, CUSTOM_TYPE_SUMMARY, CUSTOM_TYPE_TOGGLE, type ContextPruneConfig } from "../types.js";
 import type { ReplayRequest } from "./requests.js";
 import { StableMessages } from "./cache-sim.js";
 
@@ -40,7 +31,7 @@ export interface SummarizerUse {
 export interface Scenario {
   name: "none" | "actual" | "whatif";
   label: string;
-  messagesAt(request: ReplayRequest): any[] | Promise<any[]>;
+  messagesAt(request: ReplayRequest): unknown[] | Promise<unknown[]>;
   summarizer(): SummarizerUse;
   /** Tool call ids of the outputs waiting to be summarized after the last `messagesAt` (what-if only). */
   pending?(): ReadonlySet<string>;
@@ -50,7 +41,7 @@ export interface Scenario {
 
 export const NO_SUMMARIZER: SummarizerUse = { input: 0, output: 0, unit: "tokens", calls: 0 };
 
-function prefixOf(view: { messages: any[]; length: number }): any[] {
+function prefixOf(view: { messages: unknown[]; length: number }): unknown[] {
   return view.length === view.messages.length ? view.messages.slice() : view.messages.slice(0, view.length);
 }
 

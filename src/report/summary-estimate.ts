@@ -5,6 +5,7 @@
  * outputs their refs name), capped at 1, and its error is measured
  * leave-one-out: each summary predicted from the ratio of all the others. Pure.
  */
+import { entryMessage, isToolResult } from "../capture/message-shape.js";
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { extractToolResultText } from "../capture/batch-capture.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
@@ -37,8 +38,8 @@ interface Sample {
 function resultSizes(branch: SessionEntry[]): Map<string, number> {
   const sizes = new Map<string, number>();
   for (const entry of branch) {
-    const message = entry.type === "message" ? (entry as { message?: any }).message : undefined;
-    if (message?.role !== "toolResult" || typeof message.toolCallId !== "string") continue;
+    const message = entryMessage(entry);
+    if (!isToolResult(message) || typeof message.toolCallId !== "string") continue;
     sizes.set(occKey(message.toolCallId, resultTimestampOf(message.timestamp)), extractToolResultText(message).length);
   }
   return sizes;

@@ -34,16 +34,16 @@ export class WhatIfChainPass {
   ) {}
 
   /** The closed chains past the window of `messages` not compressed yet, as message ranges: what the chain pass would compress. */
-  eligibleRanges(messages: readonly any[]): Array<{ startIndex: number; endIndex: number }> {
+  eligibleRanges(messages: readonly unknown[]): Array<{ startIndex: number; endIndex: number }> {
     const chainConfig = this.config.chainCompression;
     if (!chainConfig?.enabled) return [];
-    const snapshot = messages as any[];
+    const snapshot = messages as unknown[];
     const { eligible } = this.select(snapshot);
     return eligible.flatMap((chain) => resolveRange(chain, snapshot) ?? []);
   }
 
   /** `messages`: the what-if's context right after a flush (not changed later); `now`: when the flush ran. */
-  async afterFlush(messages: any[], now: number): Promise<void> {
+  async afterFlush(messages: unknown[], now: number): Promise<void> {
     const chainConfig = this.config.chainCompression;
     if (!chainConfig?.enabled) return;
     const snapshot = messages;
@@ -69,7 +69,7 @@ export class WhatIfChainPass {
     );
   }
 
-  private select(snapshot: any[]) {
+  private select(snapshot: unknown[]) {
     const protection = (name: string, args: unknown) => isProtected(name, args, this.config);
     const chains = withRecoveredRefs(detectChains(snapshot, protection), snapshot);
     const inGrace = inGraceRecoveryToolCallIds(snapshot, this.config.recoveryGraceTurns);

@@ -16,7 +16,8 @@ import { chainItemKey, firstPendingIndex, measureRewrite, pendingKeys } from "..
 import { isTrivialBatch } from "../summarize/flush-batches.js";
 import type { CostModel } from "../economics/cost-model.js";
 import { LONGEST_PREFIX, type RewriteCacheRule, weighRewrite } from "../economics/rewrite-economics.js";
-import type { CapturedBatch, ContextPruneConfig } from "../types.js";
+import type { CapturedBatch } from "../capture/records.js";
+import type { ContextPruneConfig } from "../types.js";
 import { withoutSummaryOf } from "../policy/summary-split.js";
 
 /** The cost policy's inputs the what-if cannot read from a session: prices and the cache's lifetime. */
@@ -29,7 +30,7 @@ export interface WhatIfPolicy {
 
 /** The moment a decision is made at: the context as it stands and the policy's counters. */
 export interface PolicyMoment {
-  messages: readonly any[];
+  messages: readonly unknown[];
   pending: CapturedBatch[];
   requests: number;
   prompts: number;
@@ -40,7 +41,7 @@ export interface PolicyMoment {
 }
 
 /** The closed chains past the window at a moment, as message ranges (what-if-chains.ts). */
-export type ChainRanges = (messages: readonly any[]) => Array<{ startIndex: number; endIndex: number }>;
+export type ChainRanges = (messages: readonly unknown[]) => Array<{ startIndex: number; endIndex: number }>;
 
 /** The bets the policy made: the bound on what they can cost against the classic policy sums over them. */
 export interface PolicyBets {

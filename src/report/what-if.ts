@@ -16,6 +16,8 @@
  * outputs it is the first to carry), and past `contextPressure` a tool turn
  * flushes all but the latest two. Pure.
  */
+import { isAssistant, isCustom, isToolResult, isUser, loose } from "../capture/message-shape.js";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { ToolCallIndexer } from "../archive/indexer.js";
 import { formatSummaryToolCallRefs, makeSummaryDetails, refOccurrenceKeys } from "../archive/summary-refs.js";
 import { captureBatch, groupBatchesByMode, serializeBatchForSummarizer } from "../capture/batch-capture.js";
@@ -25,7 +27,8 @@ import { isRecoveryTool } from "../capture/recovery-call.js";
 import { renderMessages } from "../render/pruner.js";
 import { MAX_BUDGET_WINDOW } from "../summarize/budget.js";
 import { isTrivialBatch, withoutSummaryOf } from "../summarize/flush-batches.js";
-import { CUSTOM_TYPE_SUMMARY, type CapturedBatch, type ContextPruneConfig } from "../types.js";
+import { CUSTOM_TYPE_SUMMARY, type ContextPruneConfig } from "../types.js";
+import type { CapturedBatch } from "../capture/records.js";
 import type { ReplayRequest } from "./requests.js";
 import { StableMessages } from "./cache-sim.js";
 import { messageChars } from "./request-blocks.js";
@@ -52,15 +55,21 @@ interface Flushed {
 }
 
 interface OpenTurn {
-  message: any;
-  results: any[];
+  message: AssistantMessage;
+  results: unknown[];
   turnIndex: number;
   userTurnGroup: number;
 }
 
+/** A message's own time, or 0 when it has none. */
+function timeOf(message: unknown): number {
+  const timestamp = loose(message)?.timestamp;
+  return typeof timestamp === "number" ? timestamp : 0;
+}
+
 class Simulation {
   readonly indexer = new ToolCallIndexer();
-  readonly messages: any[] = [];
+  readonly messages: unknown[] = [];
   readonly use: SummarizerUse = { input: 0, output: 0, unit: "chars", calls: 0 };
   /**
    * Chars of the request as last rendered, plus what was added since: the context as the provider sees it,
@@ -68,7 +77,7 @@ class Simulation {
    */
   private sentChars = 0;
   private pendingChars = 0;
-  private source: any[] | undefined;
+  private source: unknown[] | undefined;
   private consumed = 0;
   private turns: OpenTurn[] = [];
   /** Flushes that processed a batch: the chain pass runs after each, before the next request. */
@@ -109,12 +118,12 @@ class Simulation {
       const seen = this.turns.filter((turn) => turn !== unseen);
       if (seen.length > 0) this.forced(seen, last, true);
       // As the host's cold flush: with no output to summarize, the chain pass runs alone.
-      else this.flushed.push({ length: this.messages.length, time: typeof last.timestamp === "number" ? last.timestamp : 0, chains: true });
+      else this.flushed.push({ length: this.messages.length, time: timeOf(last), chains: true });
     }
     this.lastRequestAt = time;
   }
 
-  advance(view: { messages: any[]; length: number }): void {
+  advance(view: { messages: unknown[]; length: number }): void {
     if (view.messages !== this.source) {
       // A compaction or context edit rebuilt the context: what was summarized before is gone with it.
       this.source = view.messages;
@@ -134,7 +143,7 @@ class Simulation {
    */
   private budgetGate(): void {
     const last = this.messages[this.messages.length - 1];
-    if (last?.role !== "toolResult") return;
+    if (!isToolResult(last)) return;
     const overBudget = this.budgetChars !== undefined && this.sentChars >= this.budgetChars;
     const gap = this.config.frontierGapThresholdTokens;
     const overGap = typeof gap === "number" && gap > 0 && this.pendingChars / 4 >= gap;
@@ -152,12 +161,12 @@ class Simulation {
   }
 
   /** A flush the cost policy makes whatever it costs (an expired cache, the pressure line), kept among its bets. */
-  private forced(turns: OpenTurn[], at: any, cold: boolean): void {
+  private forced(turns: OpenTurn[], at: unknown, cold: boolean): void {
     this.costPolicy?.forcedRewrite(this.moment(at), this.batchesOf(turns), cold);
     this.flushTurns(turns, at, true);
   }
 
-  private moment(at: any): PolicyMoment {
+  private moment(at: unknown): PolicyMoment {
     return {
       messages: this.messages,
       pending: this.batchesOf(this.turns),
@@ -165,7 +174,7 @@ class Simulation {
       prompts: this.prompts,
       runRequests: this.runRequests,
       contextFraction: this.contextFraction(),
-      time: typeof at?.timestamp === "number" ? at.timestamp : 0,
+      time: timeOf(at),
     };
   }
 
@@ -180,31 +189,31 @@ class Simulation {
   }
 
   /** The final reply: 2.9.1 flushes; the cost policy flushes when its decision says so. */
-  private atFinalReply(reply: any): void {
+  private atFinalReply(reply: unknown): void {
     if (!this.costPolicy) return this.flushTurns(this.turns, reply, true);
     if (this.turns.length === 0) return;
     const verdict = this.costPolicy.atFinalReply(this.moment(reply));
     if (verdict.flush) this.flushTurns(this.turns, reply, verdict.chains);
   }
 
-  private push(message: any): void {
+  private push(message: unknown): void {
     this.messages.push(message);
     this.sentChars += messageChars(message);
   }
 
-  private take(message: any): void {
+  private take(message: unknown): void {
     this.push(message);
-    if (message?.role === "user" || (message?.role === "custom" && message.customType !== CUSTOM_TYPE_SUMMARY)) {
+    if (isUser(message) || (isCustom(message) && message.customType !== CUSTOM_TYPE_SUMMARY)) {
       this.userTurnGroup += 1;
       this.prompts += 1;
       this.runRequests = 0;
     }
-    if (message?.role === "toolResult") {
+    if (isToolResult(message)) {
       this.turns[this.turns.length - 1]?.results.push(message);
       this.pendingChars += messageChars(message);
       return;
     }
-    if (message?.role !== "assistant") return;
+    if (!isAssistant(message)) return;
     this.lastAssistant = message;
     this.requests += 1;
     this.runRequests += 1;
@@ -233,7 +242,7 @@ class Simulation {
       const timestamp = typeof turn.message.timestamp === "number" ? turn.message.timestamp : 0;
       const batch = captureBatch(turn.message, turn.results, turn.turnIndex, timestamp);
       const kept = batch.toolCalls.filter(
-        (call) => turn.results.some((result) => result?.toolCallId === call.toolCallId) && !this.excluded(call.toolName, call.args),
+        (call) => turn.results.some((result) => loose(result)?.toolCallId === call.toolCallId) && !this.excluded(call.toolName, call.args),
       );
       if (kept.length > 0) batches.push({ ...batch, toolCalls: kept, userTurnGroup: turn.userTurnGroup });
     }
@@ -241,7 +250,7 @@ class Simulation {
   }
 
   /** Summarizes the outputs of `turns` (taking them off the waiting list); the chain pass follows when `chains`. */
-  private flushTurns(turns: OpenTurn[], reply: any, chains: boolean): void {
+  private flushTurns(turns: OpenTurn[], reply: unknown, chains: boolean): void {
     const batches = this.batchesOf(turns);
     const taken = new Set(turns);
     this.turns = this.turns.filter((turn) => !taken.has(turn));
@@ -259,7 +268,7 @@ class Simulation {
       if (summarize.toolCalls.length > 0 || withoutSummary.toolCalls.length === 0) this.summarize(summarize, charsOf(summarize), reply);
       if (withoutSummary.toolCalls.length > 0) this.archiveWithoutSummary(withoutSummary);
     }
-    if (batches.length > 0) this.flushed.push({ length: this.messages.length, time: typeof reply.timestamp === "number" ? reply.timestamp : 0, chains });
+    if (batches.length > 0) this.flushed.push({ length: this.messages.length, time: timeOf(reply), chains });
   }
 
   /** As the host's flush persists it: refs and the index line, no summary message. */
@@ -269,7 +278,7 @@ class Simulation {
     this.indexer.registerSummaryRefs(refs);
   }
 
-  private summarize(batch: CapturedBatch, raw: number, reply: any): void {
+  private summarize(batch: CapturedBatch, raw: number, reply: unknown): void {
     const refs = this.indexer.allocateSummaryRefs(batch);
     this.indexer.registerSummaryRefs(refs);
     this.indexer.addBatch(batch, () => {}, refs);
@@ -282,7 +291,7 @@ class Simulation {
       content: body + footer,
       display: false,
       details: makeSummaryDetails(batch, refs),
-      timestamp: typeof reply.timestamp === "number" ? reply.timestamp : 0,
+      timestamp: timeOf(reply),
     });
     this.use.calls += 1;
     this.use.input += serializeBatchForSummarizer(batch).length;
@@ -290,7 +299,7 @@ class Simulation {
   }
 
   /** The request as rendered: what the provider was sent, the size the next gates start from. */
-  noteSent(messages: readonly any[]): void {
+  noteSent(messages: readonly unknown[]): void {
     let chars = 0;
     for (const message of messages) chars += messageChars(message);
     this.sentChars = chars;

@@ -11,14 +11,7 @@ import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } fro
 import { basename, dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { plural } from "../plural.js";
-import {
-  DEFAULT_CONFIG,
-  FLUSH_POLICIES,
-  SUMMARIES_MODES,
-  PRUNE_ON_MODES,
-  SUMMARIZER_THINKING_LEVELS,
-  type ContextPruneConfig,
-} from "../types.js";
+import { DEFAULT_CONFIG, FLUSH_POLICIES, SUMMARIES_MODES, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS, type ContextPruneConfig } from "../types.js";
 
 export const SETTINGS_KEY = "contextPrune";
 

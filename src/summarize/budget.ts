@@ -5,7 +5,7 @@
  * frontier-gap gate, an absolute token count of unsummarized tail.
  */
 import type { ContextUsage } from "@earendil-works/pi-coding-agent";
-import type { ContextMetricsSnapshot } from "../types.js";
+import type { ContextMetricsSnapshot } from "./flush-types.js";
 
 export const MAX_BUDGET_WINDOW = 300_000;
 

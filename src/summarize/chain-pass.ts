@@ -2,6 +2,7 @@
  * Chain compression runs: after a successful flush (rolling window from
  * config) and from `/pruner compact` (window 0: every eligible closed chain).
  */
+import { loose, type LooseMessage } from "../capture/message-shape.js";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { archiveChainMembers } from "../chains/chain-archive.js";
 import { compressEligible, selectEligible, withRecoveredRefs } from "../chains/chain-compressor.js";
@@ -15,7 +16,8 @@ import { earliestChainStart, lowerFloor } from "../render/supersede.js";
 import { emitExternalCost } from "./stats.js";
 import { estimateTokens } from "../figures.js";
 import { summarizeRange } from "./summarizer.js";
-import type { ChainCompressionEntry, ChainRange } from "../types.js";
+import type { ChainCompressionEntry } from "../capture/records.js";
+import type { ChainRange } from "../chains/chain-detector.js";
 
 export function makeFuseRange(
   state: FlushState,
@@ -34,9 +36,9 @@ export function makeFuseRange(
 
 interface ChainPassRun {
   /** What chain detection runs on (for a flush, the branch plus its closing message). */
-  messages: any[];
+  messages: unknown[];
   /** Where recovery grace is measured. */
-  graceSource: any[];
+  graceSource: readonly unknown[];
   rollingWindow: number;
   appendEntry: AppendEntry;
   /** Occurrence keys of batches a flush left for later: chains holding them wait. */
@@ -84,7 +86,7 @@ async function compress(state: FlushState, ctx: ExtensionContext, run: ChainPass
  * The chains the chain pass after a flush would compress now (the rolling window from config), with the
  * closing message threaded on: a preview that writes nothing, for the cost policy's weighing.
  */
-export function previewEligibleChains(state: FlushState, messages: any[], closingMessage?: unknown): ChainRange[] {
+export function previewEligibleChains(state: FlushState, messages: unknown[], closingMessage?: unknown): ChainRange[] {
   const config = state.config.value;
   if (!config.chainCompression?.enabled) return [];
   const closing = isOnBranch(messages, closingMessage) ? undefined : closingMessage;
@@ -96,7 +98,7 @@ export function previewEligibleChains(state: FlushState, messages: any[], closin
  * once the chain under way closes too (one fewer in the window). Undefined when compression is off or no
  * such chain exists. A preview that writes nothing, for the spare breakpoint's placement.
  */
-export function nextChainToCompress(state: FlushState, messages: any[]): string | undefined {
+export function nextChainToCompress(state: FlushState, messages: readonly unknown[]): string | undefined {
   const config = state.config.value;
   if (!config.chainCompression?.enabled) return undefined;
   const window = Math.max(0, config.chainCompression.rollingWindow - 1);
@@ -107,7 +109,7 @@ export function nextChainToCompress(state: FlushState, messages: any[]): string 
  * The chains of `messages`, the keys deferred like in-grace recoveries (a batch a flush left for later holds
  * its chain back too: after the window cut), and the closed chains past the window not yet compressed.
  */
-function selectChains(state: FlushState, messages: any[], graceSource: any[], rollingWindow: number, heldKeys?: ReadonlySet<string>) {
+function selectChains(state: FlushState, messages: readonly unknown[], graceSource: readonly unknown[], rollingWindow: number, heldKeys?: ReadonlySet<string>) {
   const chains = withRecoveredRefs(detectChains(messages, protectionPredicate(state)), messages);
   const inGrace = inGraceRecoveryToolCallIds(graceSource, state.config.value.recoveryGraceTurns);
   for (const key of heldKeys ?? []) inGrace.add(key);
@@ -136,8 +138,8 @@ const NOTHING_COMPRESSED: ChainPassOutcome = { blocks: [], archived: 0 };
 export async function compressAfterFlush(
   state: FlushState,
   ctx: ExtensionContext,
-  messages: any[],
-  after: { closingMessage: any; appendEntry: AppendEntry; heldKeys: ReadonlySet<string>; signal?: AbortSignal },
+  messages: unknown[],
+  after: { closingMessage: unknown; appendEntry: AppendEntry; heldKeys: ReadonlySet<string>; signal?: AbortSignal },
 ): Promise<ChainPassOutcome> {
   try {
     // A flush that wrote after the reply reached the session finds it there, not necessarily last.
@@ -172,10 +174,12 @@ function refreshQuietly(state: FlushState, ctx: ExtensionContext, closingMessage
   }
 }
 
-export function isOnBranch(messages: any[], message: any): boolean {
-  if (!message) return false;
+export function isOnBranch(messages: readonly unknown[], value: unknown): boolean {
+  if (!value) return false;
+  const message: LooseMessage = loose(value) ?? {};
   for (let i = messages.length - 1; i >= 0; i--) {
-    if (messages[i]?.role === message.role && messages[i]?.timestamp === message.timestamp) return true;
+    const other = loose(messages[i]);
+    if (other?.role === message.role && other?.timestamp === message.timestamp) return true;
   }
   return false;
 }
@@ -183,7 +187,7 @@ export function isOnBranch(messages: any[], message: any): boolean {
 /** The chain pass alone (rolling window from config), for a cold cache with no batch to flush. */
 export async function compressClosedChains(state: FlushState, ctx: ExtensionContext, signal?: AbortSignal): Promise<ChainPassOutcome> {
   if (!state.config.value.chainCompression?.enabled) return NOTHING_COMPRESSED;
-  let messages: any[];
+  let messages: unknown[];
   let appendEntry: AppendEntry;
   try {
     messages = projectBranchMessages(ctx.sessionManager.getBranch());
@@ -206,7 +210,7 @@ export interface KeptPrompts {
 }
 
 /** Why each prompt on the branch that is not compressed after a compaction stayed so. */
-function keptPrompts(state: FlushState, messages: any[], nothingArchivable: number, compressedNow: ChainCompressionEntry[]): KeptPrompts {
+function keptPrompts(state: FlushState, messages: readonly unknown[], nothingArchivable: number, compressedNow: ChainCompressionEntry[]): KeptPrompts {
   const { chains, eligible } = selectChains(state, messages, messages, 0);
   const compressed = new Set(state.indexer.getChainEntries().map((entry) => entry.startUserTimestamp));
   const justNow = new Set(compressedNow.map((entry) => entry.startUserTimestamp));

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { CapturedBatch } from "../types.js";
+import type { CapturedBatch } from "../capture/records.js";
 import { classifyBatches, isTrivialBatch } from "./flush-batches.js";
 
 const batchOf = (toolName: string, args: Record<string, unknown>, resultText = "ok"): CapturedBatch => ({

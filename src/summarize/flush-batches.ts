@@ -14,7 +14,9 @@ import type { RetryStatus } from "./retry-ledger.js";
 import type { BatchSplit } from "./summary-choice.js";
 import { summarizeBatch, summarizeBatches } from "./summarizer.js";
 import { holdsStubbableArguments } from "../arguments/fields.js";
-import type { CapturedBatch, CapturedToolCall, FlushOptions, SummarizeResult } from "../types.js";
+import type { CapturedBatch, CapturedToolCall } from "../capture/records.js";
+import type { FlushOptions } from "./flush-types.js";
+import type { SummarizeResult } from "./summarizer.js";
 
 export interface PreparedBatch {
   /** Shallow clone holding only the calls that still need summarizing. */

@@ -13,7 +13,8 @@ import type { PreparedBatch, SummarizedSlots } from "./flush-batches.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { formatSummaryToolCallRefs, makeSummaryDetails, substituteInlineRefs } from "../archive/summary-refs.js";
 import { framedSummary } from "../summary-frame.js";
-import type { CapturedBatch, CapturedToolCall, PruneFrontier, PruneFrontierOutcome, SummarizeResult, SummaryToolCallRef } from "../types.js";
+import type { CapturedBatch, CapturedToolCall, PruneFrontier, PruneFrontierOutcome, SummaryToolCallRef } from "../capture/records.js";
+import type { SummarizeResult } from "./summarizer.js";
 
 export interface FlushTotals {
   toolCallCount: number;

@@ -33,20 +33,10 @@ import { declareQueryTool } from "../archive/query-tool-exposure.js";
 import { isFileSystemRefusal } from "../archive/write-faults.js";
 import { isProtected } from "../capture/protected.js";
 import { type BatchSplit, splitBatches, staleOutputsOf, summariesMode } from "./summary-choice.js";
-import {
-  type CapturedBatch,
-  type ContextMetricsSnapshot,
-  CUSTOM_TYPE_FLUSH_METRICS,
-  CUSTOM_TYPE_FRONTIER,
-  CUSTOM_TYPE_STATS,
-  EMPTY_METRICS_SNAPSHOT,
-  type FlushDecisionRecord,
-  type FlushMetricsEntry,
-  type FlushOptions,
-  type FlushTrigger,
-  type PruneFrontier,
-  type PruneFrontierOutcome,
-} from "../types.js";
+import type { CapturedBatch, PruneFrontier, PruneFrontierOutcome } from "../capture/records.js";
+import { type ContextMetricsSnapshot, EMPTY_METRICS_SNAPSHOT, type FlushMetricsEntry, type FlushOptions, type FlushTrigger } from "./flush-types.js";
+import { CUSTOM_TYPE_FLUSH_METRICS, CUSTOM_TYPE_FRONTIER, CUSTOM_TYPE_STATS } from "../types.js";
+import type { FlushDecisionRecord } from "../economics/flush-decision.js";
 
 export type FlushResult =
   | {
@@ -246,7 +236,7 @@ function batchSplitter(state: FlushState, ctx: ExtensionContext): (batch: Captur
   return (batch) => splitBatches([batch], mode, stale)[0]!;
 }
 
-function snapshotBranchMessages(ctx: ExtensionContext): any[] | null {
+function snapshotBranchMessages(ctx: ExtensionContext): unknown[] | null {
   try {
     return projectBranchMessages(ctx.sessionManager.getBranch());
   } catch {

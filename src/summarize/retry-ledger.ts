@@ -9,7 +9,7 @@
  * memory only: a reload grants every batch a fresh set of attempts.
  */
 import { occKey } from "../capture/occurrence-key.js";
-import type { CapturedBatch } from "../types.js";
+import type { CapturedBatch } from "../capture/records.js";
 
 export const MAX_SUMMARY_ATTEMPTS = 3;
 export const RETRY_BACKOFF_MS = 30_000;

@@ -3,20 +3,21 @@
  * persisted as full snapshots in `context-prune-stats` entries, and published
  * as this session's delta on the shared `cost:external` channel.
  */
+import { looseEntry } from "../capture/message-shape.js";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { estimateTokens, formatCompactCount } from "../figures.js";
+import type { LiveReclaim } from "../render/render-size.js";
 import { corruptEntryMessage, parseStatsEntry, parseSummarizerCacheEntry } from "../capture/persisted-entries.js";
-import {
-  CUSTOM_TYPE_STATS,
-  CUSTOM_TYPE_SUMMARIZER_CACHE,
-  EXTERNAL_COST_CHANNEL,
-  EXTERNAL_COST_SOURCE,
-  type ExternalCostUpdate,
-  type LiveReclaim,
-  type SummarizeResult,
-  type SummarizerCacheTokens,
-  type SummarizerStats,
-} from "../types.js";
+import { CUSTOM_TYPE_STATS, CUSTOM_TYPE_SUMMARIZER_CACHE, EXTERNAL_COST_CHANNEL, EXTERNAL_COST_SOURCE } from "../types.js";
+import type { SummarizeResult } from "./summarizer.js";
+import type { SummarizerCacheTokens, SummarizerStats } from "../capture/records.js";
+
+export interface ExternalCostUpdate {
+  source: string;
+  totalCost: number;
+  inputTokens?: number;
+  outputTokens?: number;
+}
 
 type Usage = SummarizeResult["usage"];
 
@@ -101,7 +102,6 @@ export class StatsAccumulator {
     return true;
   }
 
-
   /** The overhead rides along only when there is one, so a reclaim without it keeps 2.9.1's shape. */
   getLiveReclaim(): LiveReclaim | undefined {
     if (!this.liveReclaim || this.overheadTokens === 0) return this.liveReclaim;
@@ -143,7 +143,8 @@ export class StatsAccumulator {
   /** The last valid snapshot wins: a corrupt later entry is reported and does not erase an earlier one. */
   reconstructFromSession(ctx: ExtensionContext): void {
     this.reset();
-    for (const entry of ctx.sessionManager.getBranch() as any[]) {
+    for (const value of ctx.sessionManager.getBranch() as readonly unknown[]) {
+      const entry = looseEntry(value);
       if (entry?.type !== "custom" || !entry.data) continue;
       if (entry.customType === CUSTOM_TYPE_SUMMARIZER_CACHE) this.restoreCache(entry.data);
       if (entry.customType !== CUSTOM_TYPE_STATS) continue;

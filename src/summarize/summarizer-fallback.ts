@@ -5,10 +5,29 @@
  * returned as tags and the summarizer turns them into notices.
  */
 
-import type { FallbackTransition, SummarizerFallback, TargetDecision } from "../types.js";
 import { lacksCredentials, loginFix } from "./model-credentials.js";
 
-export type { CallTarget, FallbackTransition, TargetDecision } from "../types.js";
+export type FallbackTransition = "enter" | "recover" | "none";
+
+export type CallTarget = "primary" | "fallback";
+
+export interface TargetDecision {
+  target: CallTarget;
+  wasProbe: boolean;
+}
+
+/** The outage-fallback state a summarizer call consults (implemented by `FallbackController`). */
+export interface SummarizerFallback {
+  chooseTarget(): TargetDecision;
+  onPrimarySuccess(wasProbe: boolean): FallbackTransition;
+  onFallbackSuccess(): FallbackTransition;
+  onPrimaryFailFallbackOk(wasProbe: boolean): FallbackTransition;
+  onFallbackOnlyFail(): void;
+  onBothDown(): void;
+  recordPrimaryFailure?(message: string): void;
+  /** The primary's last error, when one was recorded. */
+  readonly cause?: string;
+}
 
 export const COOLDOWN_MS = 10 * 60 * 1000;
 

@@ -5,7 +5,7 @@ import {
   serializeBatchForSummarizer,
   serializeBatchWithinLimit,
 } from "../capture/batch-capture.js";
-import type { CapturedBatch, CapturedToolCall } from "../types.js";
+import type { CapturedBatch, CapturedToolCall } from "../capture/records.js";
 
 const call = (id: string, resultText: string, args: Record<string, unknown> = { id }): CapturedToolCall => ({
   toolCallId: id,

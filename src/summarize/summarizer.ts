@@ -4,18 +4,42 @@
  * session model. Never writes session entries; callers decide what to do with
  * a result or `null`.
  */
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { stream } from "@earendil-works/pi-ai/compat";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { serializeBatchForSummarizer, serializeBatchWithinLimit } from "../capture/batch-capture.js";
-import { FallbackController, type FallbackTransition } from "./summarizer-fallback.js";
+import { FallbackController, type FallbackTransition, type SummarizerFallback } from "./summarizer-fallback.js";
+import type { BatchTextProgressCallback } from "./flush-types.js";
 import { fallbackCauseLine, lacksCredentials } from "./model-credentials.js";
-import type {
-  CapturedBatch,
-  ContextPruneConfig,
-  SummarizeBatchesOptions,
-  SummarizeBatchOptions,
-  SummarizeResult,
-} from "../types.js";
+import type { CapturedBatch } from "../capture/records.js";
+import type { ContextPruneConfig } from "../types.js";
+
+export interface SummarizeBatchOptions {
+  onTextProgress?: (receivedChars: number) => void;
+  /** Called when the model answered but the reply was empty or cut off (no notice is shown for it). */
+  onUnusable?: () => void;
+  signal?: AbortSignal;
+  controller?: SummarizerFallback;
+}
+
+export interface SummarizeBatchesOptions {
+  onBatchTextProgress?: BatchTextProgressCallback;
+  onBatchUnusable?: (index: number) => void;
+  signal?: AbortSignal;
+  controller?: SummarizerFallback;
+}
+
+export interface SummarizeResult {
+  summaryText: string;
+  usage: {
+    input: number;
+    output: number;
+    cacheRead: number;
+    cacheWrite: number;
+    totalTokens: number;
+    cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+  };
+}
 
 const BATCH_PROMPT = `You are summarizing a batch of tool calls made by an AI coding agent. Condense them into notes the agent can rely on in later turns.
 
@@ -387,7 +411,7 @@ async function runOnce(
   }
 }
 
-function classify(response: any, timers: AttemptTimers): AttemptOutcome {
+function classify(response: AssistantMessage, timers: AttemptTimers): AttemptOutcome {
   if (response.stopReason === "aborted") throw new Error("summarize: stream stopped with reason aborted");
   if (response.stopReason === "error") {
     if (timers.timedOut) return { kind: "transient", message: timers.message(), timedOut: true };

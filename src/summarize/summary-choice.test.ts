@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { canBeHadAgain, persistedSupersession, splitBatches, summariesMode } from "./summary-choice.js";
 import type { Supersession } from "../capture/stale-outputs.js";
-import type { CapturedBatch, CapturedToolCall } from "../types.js";
+import type { CapturedBatch, CapturedToolCall } from "../capture/records.js";
 
 const call = (id: string, toolName: string, args: Record<string, unknown>): CapturedToolCall => ({
   toolCallId: id,

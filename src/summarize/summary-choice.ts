@@ -10,7 +10,8 @@
  */
 import { findStaleOutputs, type Supersession } from "../capture/stale-outputs.js";
 import { occKey } from "../capture/occurrence-key.js";
-import type { CapturedBatch, CapturedToolCall, ContextPruneConfig, SummariesMode, SupersededBy } from "../types.js";
+import type { CapturedBatch, CapturedToolCall, SupersededBy } from "../capture/records.js";
+import type { ContextPruneConfig, SummariesMode } from "../types.js";
 import type { Message } from "@earendil-works/pi-ai";
 
 export function summariesMode(config: Pick<ContextPruneConfig, "flushPolicy" | "summaries">): SummariesMode {
@@ -68,7 +69,7 @@ export function splitBatches(batches: CapturedBatch[], mode: SummariesMode, stal
 }
 
 /** The stale outputs of a branch, for `splitBatches`; none when the mode summarizes everything. */
-export function staleOutputsOf(messages: readonly Message[], mode: SummariesMode, isProtected: (toolName: string, args: unknown) => boolean): Map<string, Supersession> {
+export function staleOutputsOf(messages: readonly unknown[], mode: SummariesMode, isProtected: (toolName: string, args: unknown) => boolean): Map<string, Supersession> {
   if (mode === "always") return new Map();
   try {
     return findStaleOutputs(messages, { isProtected });

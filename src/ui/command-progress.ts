@@ -7,7 +7,7 @@ import { truncateToWidth } from "@earendil-works/pi-tui";
 import { plural } from "../plural.js";
 import { formatCharProgress } from "../summarize/stats.js";
 import { PROGRESS_WIDGET_ID } from "../types.js";
-import type { CapturedBatch } from "../types.js";
+import type { CapturedBatch } from "../capture/records.js";
 
 export type RowStatus = "pending" | "running" | "done" | "skipped";
 

@@ -3,8 +3,9 @@
  * whose outputs were archived without a summary, each labelled by the request that started it
  * (the user's prompt, or another extension's message), with its tool calls as leaves.
  */
+import { looseEntry, type LooseEntry } from "../capture/message-shape.js";
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import type { ToolCallRecord } from "../types.js";
+import type { ToolCallRecord } from "../capture/records.js";
 import type { ToolCallIndexer } from "../archive/indexer.js";
 import { isPrunerCustomType } from "../capture/message-shape.js";
 import { occKey } from "../capture/occurrence-key.js";
@@ -137,7 +138,7 @@ interface Root {
 }
 
 /** Every summary entry gets a root; refs come only from entries the rebuild accepts (it reports the others). */
-function summaryRoot(entry: any, index: number, indexer: ToolCallIndexer, requests: Map<string, Request>, latest: Request | undefined): Root {
+function summaryRoot(entry: LooseEntry, index: number, indexer: ToolCallIndexer, requests: Map<string, Request>, latest: Request | undefined): Root {
   const details = isPlainObject(entry.details) ? entry.details : {};
   const summary = parseSummaryEntry(entry);
   const refs = summary.ok ? summary.value.refs : [];
@@ -250,7 +251,8 @@ export function buildPruneTree(ctx: ExtensionCommandContext, indexer: ToolCallIn
   const requests = branchRequests(branch);
   const covered = summarizedKeys(branch);
   const roots: Root[] = [];
-  branch.forEach((entry: any, index) => {
+  branch.forEach((value, index) => {
+    const entry = looseEntry(value);
     try {
       if (entry?.type === "custom_message" && entry.customType === CUSTOM_TYPE_SUMMARY) {
         roots.push(summaryRoot(entry, roots.length, indexer, requests.byResult, requests.at[index]));

@@ -7,7 +7,10 @@
 import { estimateTokens, formatCompactCount, tokenCountText } from "../figures.js";
 import { ARCHIVE_MISS } from "../render/diagnostics.js";
 import { STATUS_WIDGET_ID } from "../types.js";
-import type { ContextMetricsSnapshot, ContextPruneConfig, DiagnosticKind, LiveReclaim } from "../types.js";
+import type { ContextMetricsSnapshot } from "../summarize/flush-types.js";
+import type { ContextPruneConfig } from "../types.js";
+import type { DiagnosticKind } from "../render/diagnostics.js";
+import type { LiveReclaim } from "../render/render-size.js";
 
 const SEP = " \u00b7 ";
 const STATUS_PREFIX = "\u2502 ";

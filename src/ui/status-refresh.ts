@@ -1,6 +1,9 @@
 /** Recomposes the footer from the current state (reclaim and diagnostics; metrics are not in the footer). */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { CapturedBatch, ContextPruneConfig, DiagnosticKind, LiveReclaim } from "../types.js";
+import type { CapturedBatch } from "../capture/records.js";
+import type { ContextPruneConfig } from "../types.js";
+import type { DiagnosticKind } from "../render/diagnostics.js";
+import type { LiveReclaim } from "../render/render-size.js";
 import { isTrivialBatch } from "../summarize/flush-batches.js";
 import { ARCHIVE_MISS } from "../render/diagnostics.js";
 import { setPruneStatusWidget } from "./status-line.js";
