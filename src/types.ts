@@ -151,3 +151,12 @@ export const ROLLING_WINDOW_PRESETS: PresetOption[] = options(["1", "1"], ["2", 
 export const PURGE_COOLDOWN_PRESETS: PresetOption[] = options(["1", "1"], ["2", "2 (default)"], ["3", "3"], ["5", "5"], ["10", "10"]);
 
 export const PURGE_MIN_ARG_PRESETS: PresetOption[] = options(["100", "100"], ["500", "500 (default)"], ["1000", "1000"], ["5000", "5000"]);
+
+// 2.9.1's contract names these types as exports of this module; each is declared beside its owner.
+export type { DiagnosticEntryData, DiagnosticKind } from "./render/diagnostics.js";
+export type { LiveReclaim } from "./render/render-size.js";
+export type { ChainRange } from "./chains/chain-detector.js";
+export type { CapturedBatch, CapturedToolCall, ChainCompressionEntry, DedupAliasEntryData, IndexEntryData, PruneFrontier, PruneFrontierOutcome, SummarizerStats, SummaryMessageDetails, SummaryToolCallRef, ToolCallRecord } from "./capture/records.js";
+export type { BatchTextProgressCallback, ContextMetricsSnapshot, FlushMetricsEntry, FlushOptions, FlushTrigger, ProgressCallback } from "./summarize/flush-types.js";
+export type { ExternalCostUpdate } from "./summarize/stats.js";
+export type { SummarizeBatchOptions, SummarizeBatchesOptions, SummarizeResult } from "./summarize/summarizer.js";
