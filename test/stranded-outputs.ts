@@ -2,8 +2,8 @@
  * Outputs stranded behind the frontier, read off a session branch the way a reload reads it: the index
  * and the frontier rebuilt from the session's entries, the waiting outputs captured as the next flush
  * would capture them. An output the classic policy would archive (one of a tool turn whose outputs add up
- * to at least `minBatchChars`, not a `context_tree_query` recovery) is stranded when it is neither archived
- * nor waiting.
+ * to at least `minBatchChars`, not a `context_tree_query` recovery) is stranded when it is neither archived,
+ * nor waiting, nor left raw by a flush as 2.9.1 leaves it (a summary longer than the outputs).
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { ToolCallIndexer } from "../src/archive/indexer.js";
@@ -45,6 +45,25 @@ function toolTurns(branch: any[]): ToolTurn[] {
   return turns;
 }
 
+/**
+ * Outputs a flush left raw by design, as 2.9.1 does: those of a flush whose summary came out longer than the
+ * outputs (`skipped-oversized`) or too small to summarize (`skipped-trivial`), read off its frontier entry
+ * (the last `attemptedToolCallCount` results up to `lastAttemptedToolCallId`).
+ */
+function leftRawByDesign(branch: any[]): Set<string> {
+  const results: string[] = [];
+  const left = new Set<string>();
+  for (const entry of branch) {
+    if (entry?.type === "message" && entry.message?.role === "toolResult") results.push(entry.message.toolCallId);
+    const data = entry?.type === "custom" && entry.customType === "context-prune-frontier" ? entry.data : undefined;
+    if (data?.outcome !== "skipped-oversized" && data?.outcome !== "skipped-trivial") continue;
+    const end = results.lastIndexOf(data.lastAttemptedToolCallId);
+    const count = Number.isInteger(data.attemptedToolCallCount) ? data.attemptedToolCallCount : 1;
+    for (let i = Math.max(0, end - count + 1); end >= 0 && i <= end; i++) left.add(results[i]!);
+  }
+  return left;
+}
+
 export function strandedOutputs(branch: any[], check: StrandedCheck): string[] {
   const ctx = { sessionManager: { getBranch: () => branch } } as unknown as ExtensionContext;
   const indexer = new ToolCallIndexer();
@@ -54,10 +73,11 @@ export function strandedOutputs(branch: any[], check: StrandedCheck): string[] {
   const source = { indexer, frontier, pending: [], config: { value: { protectedTools: [], protectedPaths: [], batchingMode: check.batchingMode } } };
   const waiting = new Set<string>();
   for (const batch of capturePendingBatches(source, ctx)) for (const c of batch.toolCalls) waiting.add(occKey(c.toolCallId, c.resultTimestamp));
+  const byDesign = leftRawByDesign(branch);
   const stranded: string[] = [];
   for (const turn of toolTurns(branch)) {
     if (turn.raw < check.minBatchChars) continue;
-    for (const { id, key } of turn.keys) if (!indexer.isSummarized(key) && !waiting.has(key)) stranded.push(id);
+    for (const { id, key } of turn.keys) if (!indexer.isSummarized(key) && !waiting.has(key) && !byDesign.has(id)) stranded.push(id);
   }
   return stranded;
 }
