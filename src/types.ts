@@ -1,11 +1,11 @@
 /**
  * The contract every layer shares: custom entry types and well-known names, the settings' shape, its defaults
  * and the overlay's presets (2.9.1 exported them all from here). Each folder declares its own records beside
- * the code that owns them (AGENTS.md, "Where types live"). No imports.
+ * the code that owns them (AGENTS.md, "Where types live"); the contract's type names are re-exported at
+ * the end, type-only. No other imports.
  */
 
 // Custom entry types and well-known names
-
 export const CUSTOM_TYPE_SUMMARY = "context-prune-summary";
 export const CUSTOM_TYPE_INDEX = "context-prune-index";
 export const CUSTOM_TYPE_STATS = "context-prune-stats";
@@ -28,7 +28,6 @@ export const STATUS_WIDGET_ID = "context-prune";
 export const PROGRESS_WIDGET_ID = "context-prune-progress";
 
 // Config
-
 export type PruneOn = "on-demand" | "agent-message";
 export type BatchingMode = "turn" | "agent-message";
 export type SummarizerThinking = "default" | "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
@@ -120,7 +119,6 @@ export const FLUSH_POLICIES: readonly FlushPolicy[] = ["cost", "classic"];
 export const SUMMARIES_MODES: PresetOption<SummariesMode>[] = options(["auto", "Auto"], ["always", "Always"], ["never", "Never"]);
 
 // UI presets (values are strings: the settings list cycles strings)
-
 export interface PresetOption<V extends string = string> {
   value: V;
   label: string;
@@ -131,25 +129,15 @@ function options<V extends string>(...pairs: [V, string][]): PresetOption<V>[] {
 }
 
 export const SUMMARIZER_THINKING_LEVELS: PresetOption<SummarizerThinking>[] = options(["default", "Default"], ["off", "Off"], ["minimal", "Minimal"], ["low", "Low"], ["medium", "Medium"], ["high", "High"], ["xhigh", "XHigh"]);
-
 export const PRUNE_ON_MODES: PresetOption<PruneOn>[] = options(["agent-message", "On agent message"], ["on-demand", "On demand"]);
-
 export const BATCHING_MODES: PresetOption<BatchingMode>[] = options(["turn", "Per turn"], ["agent-message", "Per agent message"]);
-
 export const MIN_BATCH_CHARS_PRESETS: PresetOption[] = options(["0", "0 (disabled)"], ["500", "500"], ["1000", "1000 (default)"], ["2000", "2000"], ["5000", "5000"]);
-
 export const RECOVERY_GRACE_PRESETS: PresetOption[] = options(["0", "0 (disabled)"], ["1", "1"], ["3", "3 (default)"], ["5", "5"], ["8", "8"]);
-
 export const SUMMARIZER_IDLE_TIMEOUT_PRESETS: PresetOption[] = options(["0", "0 (disabled)"], ["10000", "10s"], ["20000", "20s (default)"], ["45000", "45s"], ["90000", "90s"]);
-
 export const SUMMARIZER_MAX_TIMEOUT_PRESETS: PresetOption[] = options(["0", "0 (disabled)"], ["120000", "120s"], ["180000", "180s (default)"], ["300000", "300s"], ["600000", "600s"]);
-
 export const AUTO_BUDGET_PRESETS: PresetOption[] = options(["0", "Off (default)"], ["0.6", "60%"], ["0.7", "70%"], ["0.8", "80%"], ["0.9", "90%"]);
-
 export const ROLLING_WINDOW_PRESETS: PresetOption[] = options(["1", "1"], ["2", "2"], ["3", "3 (default)"], ["5", "5"], ["10", "10"]);
-
 export const PURGE_COOLDOWN_PRESETS: PresetOption[] = options(["1", "1"], ["2", "2 (default)"], ["3", "3"], ["5", "5"], ["10", "10"]);
-
 export const PURGE_MIN_ARG_PRESETS: PresetOption[] = options(["100", "100"], ["500", "500 (default)"], ["1000", "1000"], ["5000", "5000"]);
 
 // 2.9.1's contract names these types as exports of this module; each is declared beside its owner.
