@@ -3,7 +3,25 @@
  * aliases, chain entries, the frontier, the summarizer's stats. `persisted-entries.ts` reads them back.
  */
 
-export interface CapturedToolCall {
+/**
+ * What capture learns of an output and its record keeps: the sidecar of a spilled output (SHA-256 of its bytes
+ * as written, absent on records of versions before it was recorded), the facts and digest read at capture
+ * (the stub shows them verbatim), and whether it was archived without a summary or went stale (absent on
+ * summarized records and those of older versions).
+ */
+export interface OutputFacts {
+  spillPath?: string;
+  spillBytes?: number;
+  spillSha256?: string;
+  resultPreview?: string;
+  contentHash?: string;
+  outcome?: string;
+  digest?: string;
+  unsummarized?: true;
+  supersededBy?: SupersededBy;
+}
+
+export interface CapturedToolCall extends OutputFacts {
   toolCallId: string;
   toolName: string;
   args: Record<string, unknown>;
@@ -11,20 +29,6 @@ export interface CapturedToolCall {
   isError: boolean;
   /** The ToolResultMessage's own timestamp; absent means legacy (bare-id keyed). */
   resultTimestamp?: number;
-  spillPath?: string;
-  spillBytes?: number;
-  /** SHA-256 (hex) of the sidecar's bytes as written; with `spillBytes`, what a read checks the sidecar against. */
-  spillSha256?: string;
-  resultPreview?: string;
-  contentHash?: string;
-  /** Outcome facts read at capture (`digest/outcome-facts.ts`); the stub shows them verbatim. */
-  outcome?: string;
-  /** The output's digest read at capture (`digest/output-digest.ts`); an unsummarized stub shows it verbatim. */
-  digest?: string;
-  /** Archived without a summary (`summaries`, a stale output): the stub says so and shows the output's facts. */
-  unsummarized?: true;
-  /** Why this output went stale, when it did (`capture/stale-outputs.ts`); the stub names it. */
-  supersededBy?: SupersededBy;
 }
 
 /** What made an output stale, as persisted on its record. */
@@ -45,7 +49,7 @@ export interface CapturedBatch {
   userTurnGroup?: number;
 }
 
-export interface ToolCallRecord {
+export interface ToolCallRecord extends OutputFacts {
   toolCallId: string;
   toolName: string;
   args: Record<string, unknown>;
@@ -56,20 +60,6 @@ export interface ToolCallRecord {
   turnIndex: number;
   timestamp: number;
   resultTimestamp?: number;
-  spillPath?: string;
-  spillBytes?: number;
-  /** SHA-256 (hex) of the sidecar's bytes as written; absent on records of versions before it was recorded. */
-  spillSha256?: string;
-  resultPreview?: string;
-  contentHash?: string;
-  /** Outcome facts read at capture (`digest/outcome-facts.ts`); the stub shows them verbatim. */
-  outcome?: string;
-  /** The output's digest read at capture (`digest/output-digest.ts`); an unsummarized stub shows it verbatim. */
-  digest?: string;
-  /** Archived without a summary; the stub says so (absent on summarized records and those of older versions). */
-  unsummarized?: true;
-  /** Set when the output was retired as stale; the stub names what superseded it. */
-  supersededBy?: SupersededBy;
 }
 
 export interface SummaryToolCallRef {
