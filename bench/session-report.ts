@@ -112,10 +112,11 @@ function summariesTargets(results: ShapeResult[]): Target[] {
 }
 
 /**
- * Shape e's cost policy before issue 34 (the same default, measured by this bench when the miss model came):
- * recoveries per 100 requests and $ with recoveries, on the Anthropic wire.
+ * Shape e's cost policy before issue 34 (the same default, measured by this bench when the miss model came),
+ * on the Anthropic wire: recoveries per 100 requests, and $ with recoveries as a multiple of no extension's
+ * ($0.8805 of $3.2388): the shape reads this repository's files, so its dollars move with every change to them.
  */
-export const SHAPE_E_BEFORE = { per100: 0, dollarsWithRecoveries: 0.8805 };
+export const SHAPE_E_BEFORE = { per100: 0, timesNoExtension: 0.2719 };
 
 /** Issue 34's, on shape e: with recoveries priced, the cost policy at most classic and no extension, and half the recoveries it had. */
 function forgettingTargets(results: ShapeResult[]): Target[] {
@@ -132,7 +133,10 @@ function forgettingTargets(results: ShapeResult[]): Target[] {
     }
     const rate = mine.forgetting.requests === 0 ? 0 : (100 * mine.forgetting.recoveries) / mine.forgetting.requests;
     const before = SHAPE_E_BEFORE;
-    targets.push({ name: `${where(r)}: cost policy ${rate.toFixed(1)} recoveries per 100 requests <= half of before issue 34 (${before.per100.toFixed(1)}), $${usd(dollars)} with them <= before ($${usd(before.dollarsWithRecoveries)})`, met: rate <= before.per100 / 2 && dollars <= before.dollarsWithRecoveries + 1e-9 });
+    const none = r.figures.none && withRecoveries(r.figures.none);
+    if (none === undefined || none <= 0) continue;
+    const times = dollars / none;
+    targets.push({ name: `${where(r)}: cost policy ${rate.toFixed(1)} recoveries per 100 requests <= half of before issue 34 (${before.per100.toFixed(1)}), $ with them ${times.toFixed(4)}x no extension <= before (${before.timesNoExtension.toFixed(4)}x)`, met: rate <= before.per100 / 2 && times <= before.timesNoExtension });
   }
   return targets;
 }
