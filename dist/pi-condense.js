@@ -7132,6 +7132,178 @@ function buildRequests(input) {
   return requests;
 }
 
+// src/arguments/marker.ts
+var MARKER_OPEN = "⟦pi-condense:";
+var MARKER_CLOSE = "⟧";
+var MARKER_SHAPE = /⟦pi-condense: ([A-Za-z_$][\w$.[\]]{0,80}) archived \((\d{1,9}) lines?\) as (t\d{1,12})[^⟦⟧\n]{0,400}⟧/g;
+var NAME_SHAPE = /^[A-Za-z_$][\w$.:-]{0,39}$/;
+var DIGEST_NAMES = 4;
+var DIGEST_SCAN_LINES = 400;
+function lineCount3(text) {
+  if (text === "")
+    return 0;
+  let lines = 1;
+  let at = text.indexOf(`
+`);
+  while (at !== -1) {
+    lines++;
+    at = text.indexOf(`
+`, at + 1);
+  }
+  return text.endsWith(`
+`) ? lines - 1 : lines;
+}
+function argumentMarker(field, text, ref, digest) {
+  const lines = lineCount3(text);
+  const tail = digest === undefined || digest === "" ? "" : `, ${digest}`;
+  return `${MARKER_OPEN} ${field} archived (${lines} ${lines === 1 ? "line" : "lines"}) as ${ref}${tail}${MARKER_CLOSE}`;
+}
+function editDigest(oldText, newText) {
+  const names = touchedNames([oldText, newText]);
+  const counts = `-${lineCount3(oldText)} +${lineCount3(newText)} lines`;
+  return names.length === 0 ? counts : `${counts}, touches ${names.join(" ")}`;
+}
+function writeDigest(content) {
+  const names = touchedNames([content]);
+  return names.length === 0 ? "" : `declares ${names.join(" ")}`;
+}
+function touchedNames(texts) {
+  const seen = new Set;
+  for (const text of texts) {
+    const lines = headLines(text, DIGEST_SCAN_LINES);
+    for (const name of declaredNames(lines, DIGEST_NAMES)) {
+      if (NAME_SHAPE.test(name))
+        seen.add(name);
+      if (seen.size === DIGEST_NAMES)
+        return [...seen];
+    }
+  }
+  return [...seen];
+}
+function headLines(text, max) {
+  const lines = [];
+  let start = 0;
+  while (lines.length < max && start <= text.length) {
+    const end = text.indexOf(`
+`, start);
+    if (end === -1) {
+      lines.push(text.slice(start));
+      break;
+    }
+    lines.push(text.slice(start, end));
+    start = end + 1;
+  }
+  return lines;
+}
+function markerCandidates(text) {
+  if (!text.includes(MARKER_OPEN))
+    return [];
+  const found = [];
+  for (const match of text.matchAll(MARKER_SHAPE)) {
+    found.push({ text: match[0], field: match[1], lines: Number(match[2]), ref: match[3] });
+  }
+  return found;
+}
+
+// src/arguments/fields.ts
+var EDIT_WRITE_MIN_CHARS = 200;
+var OTHER_TOOL_MIN_CHARS = 2000;
+var MARKER_KEY = /^[A-Za-z_$][\w$]{0,60}$/;
+function isPlainObject3(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+function isEditPair(value) {
+  return isPlainObject3(value) && typeof value.oldText === "string" && typeof value.newText === "string";
+}
+function argumentStubsOn(config) {
+  return config.stubArguments && config.flushPolicy !== "classic";
+}
+function callShape(toolName, args) {
+  if (typeof args.path !== "string")
+    return "other";
+  if (toolName === "write" && typeof args.content === "string")
+    return "write";
+  if (toolName !== "edit")
+    return "other";
+  const list = args.edits;
+  const listOk = list === undefined || Array.isArray(list) && list.every(isEditPair);
+  const legacy = args.oldText !== undefined || args.newText !== undefined;
+  const legacyOk = !legacy || isEditPair({ oldText: args.oldText, newText: args.newText });
+  return listOk && legacyOk && (list !== undefined || legacy) ? "edit" : "other";
+}
+function bulkyFields(toolName, args) {
+  if (!isPlainObject3(args))
+    return [];
+  const shape = callShape(toolName, args);
+  if (shape === "write") {
+    const content = args.content;
+    return content.length >= EDIT_WRITE_MIN_CHARS ? [{ label: "content", key: "content", text: content, digest: writeDigest(content) }] : [];
+  }
+  if (shape === "edit")
+    return editFields(args);
+  const fields = [];
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value === "string" && value.length >= OTHER_TOOL_MIN_CHARS && key !== "path" && MARKER_KEY.test(key))
+      fields.push({ label: key, key, text: value });
+  }
+  return fields;
+}
+function editFields(args) {
+  const fields = [];
+  const pair = (oldText, newText, index) => {
+    const at = (key) => index === undefined ? { label: key, key } : { label: `edits[${index}].${key}`, key, index };
+    if (oldText.length >= EDIT_WRITE_MIN_CHARS)
+      fields.push({ ...at("oldText"), text: oldText });
+    if (newText.length >= EDIT_WRITE_MIN_CHARS)
+      fields.push({ ...at("newText"), text: newText, digest: editDigest(oldText, newText) });
+  };
+  if (typeof args.oldText === "string" && typeof args.newText === "string")
+    pair(args.oldText, args.newText);
+  if (Array.isArray(args.edits))
+    args.edits.forEach((edit, i) => pair(edit.oldText, edit.newText, i));
+  return fields;
+}
+var MARKER_CHARS = 150;
+function stubbableChars(toolName, args) {
+  let chars = 0;
+  for (const field of bulkyFields(toolName, args))
+    chars += Math.max(0, field.text.length - MARKER_CHARS);
+  return chars;
+}
+function holdsStubbableArguments(calls) {
+  return calls.some((call) => stubbableChars(call.toolName, call.args) > 0);
+}
+function fieldText(args, field) {
+  if (!isPlainObject3(args))
+    return;
+  if (field.index === undefined) {
+    const value = args[field.key];
+    return typeof value === "string" ? value : undefined;
+  }
+  const list = args.edits;
+  const entry = Array.isArray(list) ? list[field.index] : undefined;
+  const value = isPlainObject3(entry) ? entry[field.key] : undefined;
+  return typeof value === "string" ? value : undefined;
+}
+function withMarkers(args, replaced) {
+  const out = { ...args };
+  let edits;
+  for (const { field, marker } of replaced) {
+    if (field.index === undefined) {
+      out[field.key] = marker;
+      continue;
+    }
+    edits ??= [...args.edits];
+    edits[field.index] = { ...edits[field.index], [field.key]: marker };
+  }
+  if (edits !== undefined)
+    out.edits = edits;
+  return out;
+}
+
 // src/capture/content-hash.ts
 import { createHash as createHash2 } from "node:crypto";
 var NEEDS_LINE_PASS = /\r|[ \t]\n/;
@@ -8298,7 +8470,7 @@ function shrink(value, depth) {
     return value;
   if (isPlainArray(value))
     return shrinkArray(value, depth);
-  if (isPlainObject3(value))
+  if (isPlainObject4(value))
     return shrinkObject(value, depth);
   return value;
 }
@@ -8345,7 +8517,7 @@ function copyObject(obj, keys, changed) {
 function isPlainArray(value) {
   return Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype;
 }
-function isPlainObject3(value) {
+function isPlainObject4(value) {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null)
     return false;
@@ -9279,173 +9451,29 @@ function sum(values) {
   return total;
 }
 
-// src/arguments/marker.ts
-var MARKER_OPEN = "⟦pi-condense:";
-var MARKER_CLOSE = "⟧";
-var MARKER_SHAPE = /⟦pi-condense: ([A-Za-z_$][\w$.[\]]{0,80}) archived \((\d{1,9}) lines?\) as (t\d{1,12})[^⟦⟧\n]{0,400}⟧/g;
-var NAME_SHAPE = /^[A-Za-z_$][\w$.:-]{0,39}$/;
-var DIGEST_NAMES = 4;
-var DIGEST_SCAN_LINES = 400;
-function lineCount3(text) {
-  if (text === "")
-    return 0;
-  let lines = 1;
-  let at = text.indexOf(`
-`);
-  while (at !== -1) {
-    lines++;
-    at = text.indexOf(`
-`, at + 1);
+// src/arguments/horizon.ts
+var ARCHIVE_WRITES = new Set([CUSTOM_TYPE_INDEX, CUSTOM_TYPE_DEDUP_ALIAS]);
+var NO_HORIZON = Number.NEGATIVE_INFINITY;
+function argumentHorizon(branch, end = branch.length) {
+  let i = Math.min(end, branch.length) - 1;
+  while (i >= 0 && !isArchiveWrite(branch[i]))
+    i--;
+  for (i--;i >= 0; i--) {
+    const time = loose(entryMessage(branch[i]))?.timestamp;
+    if (typeof time === "number" && Number.isFinite(time))
+      return time;
   }
-  return text.endsWith(`
-`) ? lines - 1 : lines;
+  return NO_HORIZON;
 }
-function argumentMarker(field, text, ref, digest) {
-  const lines = lineCount3(text);
-  const tail = digest === undefined || digest === "" ? "" : `, ${digest}`;
-  return `${MARKER_OPEN} ${field} archived (${lines} ${lines === 1 ? "line" : "lines"}) as ${ref}${tail}; context_tree_query ${ref} gives it back${MARKER_CLOSE}`;
+function behindHorizon(message, horizon) {
+  if (horizon === undefined)
+    return true;
+  const time = loose(message)?.timestamp;
+  return typeof time === "number" && time <= horizon;
 }
-function editDigest(oldText, newText) {
-  const names = touchedNames([oldText, newText]);
-  const counts = `-${lineCount3(oldText)} +${lineCount3(newText)} lines`;
-  return names.length === 0 ? counts : `${counts}, touches ${names.join(" ")}`;
-}
-function writeDigest(content) {
-  const names = touchedNames([content]);
-  return names.length === 0 ? "" : `declares ${names.join(" ")}`;
-}
-function touchedNames(texts) {
-  const seen = new Set;
-  for (const text of texts) {
-    const lines = headLines(text, DIGEST_SCAN_LINES);
-    for (const name of declaredNames(lines, DIGEST_NAMES)) {
-      if (NAME_SHAPE.test(name))
-        seen.add(name);
-      if (seen.size === DIGEST_NAMES)
-        return [...seen];
-    }
-  }
-  return [...seen];
-}
-function headLines(text, max) {
-  const lines = [];
-  let start = 0;
-  while (lines.length < max && start <= text.length) {
-    const end = text.indexOf(`
-`, start);
-    if (end === -1) {
-      lines.push(text.slice(start));
-      break;
-    }
-    lines.push(text.slice(start, end));
-    start = end + 1;
-  }
-  return lines;
-}
-function markerCandidates(text) {
-  if (!text.includes(MARKER_OPEN))
-    return [];
-  const found = [];
-  for (const match of text.matchAll(MARKER_SHAPE)) {
-    found.push({ text: match[0], field: match[1], lines: Number(match[2]), ref: match[3] });
-  }
-  return found;
-}
-
-// src/arguments/fields.ts
-var EDIT_WRITE_MIN_CHARS = 200;
-var OTHER_TOOL_MIN_CHARS = 2000;
-var MARKER_KEY = /^[A-Za-z_$][\w$]{0,60}$/;
-function isPlainObject4(value) {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-function isEditPair(value) {
-  return isPlainObject4(value) && typeof value.oldText === "string" && typeof value.newText === "string";
-}
-function callShape(toolName, args) {
-  if (typeof args.path !== "string")
-    return "other";
-  if (toolName === "write" && typeof args.content === "string")
-    return "write";
-  if (toolName !== "edit")
-    return "other";
-  const list = args.edits;
-  const listOk = list === undefined || Array.isArray(list) && list.every(isEditPair);
-  const legacy = args.oldText !== undefined || args.newText !== undefined;
-  const legacyOk = !legacy || isEditPair({ oldText: args.oldText, newText: args.newText });
-  return listOk && legacyOk && (list !== undefined || legacy) ? "edit" : "other";
-}
-function bulkyFields(toolName, args) {
-  if (!isPlainObject4(args))
-    return [];
-  const shape = callShape(toolName, args);
-  if (shape === "write") {
-    const content = args.content;
-    return content.length >= EDIT_WRITE_MIN_CHARS ? [{ label: "content", key: "content", text: content, digest: writeDigest(content) }] : [];
-  }
-  if (shape === "edit")
-    return editFields(args);
-  const fields = [];
-  for (const [key, value] of Object.entries(args)) {
-    if (typeof value === "string" && value.length >= OTHER_TOOL_MIN_CHARS && key !== "path" && MARKER_KEY.test(key))
-      fields.push({ label: key, key, text: value });
-  }
-  return fields;
-}
-function editFields(args) {
-  const fields = [];
-  const pair = (oldText, newText, index) => {
-    const at = (key) => index === undefined ? { label: key, key } : { label: `edits[${index}].${key}`, key, index };
-    if (oldText.length >= EDIT_WRITE_MIN_CHARS)
-      fields.push({ ...at("oldText"), text: oldText });
-    if (newText.length >= EDIT_WRITE_MIN_CHARS)
-      fields.push({ ...at("newText"), text: newText, digest: editDigest(oldText, newText) });
-  };
-  if (typeof args.oldText === "string" && typeof args.newText === "string")
-    pair(args.oldText, args.newText);
-  if (Array.isArray(args.edits))
-    args.edits.forEach((edit, i) => pair(edit.oldText, edit.newText, i));
-  return fields;
-}
-var MARKER_CHARS = 150;
-function stubbableChars(toolName, args) {
-  let chars = 0;
-  for (const field of bulkyFields(toolName, args))
-    chars += Math.max(0, field.text.length - MARKER_CHARS);
-  return chars;
-}
-function holdsStubbableArguments(calls) {
-  return calls.some((call) => stubbableChars(call.toolName, call.args) > 0);
-}
-function fieldText(args, field) {
-  if (!isPlainObject4(args))
-    return;
-  if (field.index === undefined) {
-    const value = args[field.key];
-    return typeof value === "string" ? value : undefined;
-  }
-  const list = args.edits;
-  const entry = Array.isArray(list) ? list[field.index] : undefined;
-  const value = isPlainObject4(entry) ? entry[field.key] : undefined;
-  return typeof value === "string" ? value : undefined;
-}
-function withMarkers(args, replaced) {
-  const out = { ...args };
-  let edits;
-  for (const { field, marker } of replaced) {
-    if (field.index === undefined) {
-      out[field.key] = marker;
-      continue;
-    }
-    edits ??= [...args.edits];
-    edits[field.index] = { ...edits[field.index], [field.key]: marker };
-  }
-  if (edits !== undefined)
-    out.edits = edits;
-  return out;
+function isArchiveWrite(entry) {
+  const e = looseEntry(entry);
+  return e?.type === "custom" && ARCHIVE_WRITES.has(e.customType);
 }
 
 // src/arguments/stub.ts
@@ -9453,7 +9481,7 @@ var RAW_TOOL_TURNS = 2;
 var PATH_TOOLS = new Set(["read", "edit", "write"]);
 var SHORT_REF = /^t\d+$/;
 var markers = new WeakMap;
-function stubFinishedArguments(messages, input, stubRefs, indexer) {
+function stubFinishedArguments(messages, input, stubRefs, indexer, horizon) {
   if (stubRefs === null)
     return messages;
   const results = resultPositions(messages);
@@ -9474,7 +9502,7 @@ function stubFinishedArguments(messages, input, stubRefs, indexer) {
       const refs = stubRefs[at];
       if (refs?.length !== 1 || !SHORT_REF.test(refs[0]) || loose(input[at])?.isError === true)
         continue;
-      standing ??= standingOf(messages);
+      standing ??= standingOf(messages, horizon);
       if (!doneWith(block, i, standing))
         continue;
       const args = stubbedArgs(block, refs[0], indexer);
@@ -9491,7 +9519,7 @@ function stubFinishedArguments(messages, input, stubRefs, indexer) {
   return out ?? messages;
 }
 function callsDoneWith(messages) {
-  const standing = standingOf(messages);
+  const standing = standingOf(messages, undefined);
   const done = new Set;
   messages.forEach((msg, i) => {
     if (!isAssistant(msg))
@@ -9526,7 +9554,7 @@ function resultPositions(messages) {
   }
   return positions;
 }
-function standingOf(messages) {
+function standingOf(messages, horizon) {
   const ended = new Array(messages.length).fill(false);
   const laterToolTurns = new Array(messages.length).fill(0);
   const lastTouch = new Map;
@@ -9539,6 +9567,8 @@ function standingOf(messages) {
     if (!isAssistant(msg) || !Array.isArray(msg.content))
       continue;
     ended[i] = userAfter;
+    if (!behindHorizon(msg, horizon))
+      continue;
     laterToolTurns[i] = turns;
     let calls = false;
     for (const block of msg.content) {
@@ -9614,7 +9644,7 @@ class InputFacts {
   };
 }
 var NOTHING_SWEPT = { messages: [], sweptIds: [] };
-function runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive, stubArguments) {
+function runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive, stubArguments, argumentHorizon) {
   const grace = lazyInGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
   const facts = new InputFacts;
   const stubbed = replaceSummarizedResults(messages, indexer, protection, grace, facts.observe, archive);
@@ -9622,7 +9652,7 @@ function runPhases(messages, indexer, chainCompression, errorPurge, protection, 
   if (supersede)
     current = applySupersede(current, supersede.state, supersede.isProtected);
   if (stubArguments)
-    current = stubFinishedArguments(current, messages, stubbed.stubRefs, indexer);
+    current = stubFinishedArguments(current, messages, stubbed.stubRefs, indexer, argumentHorizon);
   if (errorPurge?.enabled && facts.errored)
     current = purgeErroredArgs(current, errorPurge);
   const positional = current;
@@ -9643,8 +9673,8 @@ function runPhases(messages, indexer, chainCompression, errorPurge, protection, 
   }
   return { messages: current, stubbed, positional, created };
 }
-function pruneMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0, diagnostics, supersede, archive, stubArguments = false) {
-  const pass = runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive, stubArguments);
+function pruneMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0, diagnostics, supersede, archive, stubArguments = false, argumentHorizon) {
+  const pass = runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive, stubArguments, argumentHorizon);
   const current = pass.messages;
   if (current === messages)
     return { messages, pruned: false, beforeChars: 0, afterChars: 0 };
@@ -9653,8 +9683,8 @@ function pruneMessages(messages, indexer, chainCompression, errorPurge, protecti
   requestSizes.set(result, { beforeChars: sizes.requestBeforeChars, afterChars: sizes.requestAfterChars });
   return result;
 }
-function renderMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0, archive, stubArguments = false) {
-  return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined, archive, stubArguments).messages;
+function renderMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0, archive, stubArguments = false, argumentHorizon) {
+  return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined, archive, stubArguments, argumentHorizon).messages;
 }
 function compressChains(input, idx, chainCompression, diagnostics, guard) {
   const bodyFor = (entry) => chainBody(entry, idx);
@@ -9747,6 +9777,7 @@ function actualScenario(branch, config) {
   let scanned = 0;
   const stable = new StableMessages;
   const pruned = prunedAt(branch);
+  let horizon = NO_HORIZON;
   return {
     name: "actual",
     label: "as recorded",
@@ -9756,12 +9787,14 @@ function actualScenario(branch, config) {
       for (;scanned < request.entryIndex; scanned++)
         if (INDEX_TYPES.has(customTypeOf(branch[scanned])))
           changed = true;
-      if (changed)
+      if (changed) {
         indexer.extendFromEntries(branch.slice(from, request.entryIndex), branch);
+        horizon = argumentHorizon(branch, request.entryIndex);
+      }
       const messages = prefixOf(request.all);
       if (!pruned(request.entryIndex))
         return stable.stable(messages);
-      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, indexer.archiveCheck(), config.stubArguments));
+      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, indexer.archiveCheck(), argumentStubsOn(config), horizon));
     },
     summarizer: () => recordedSummarizer(branch)
   };
@@ -10583,7 +10616,7 @@ class WhatIfCostPolicy {
     return { batches: older, chains: basis === "bound" ? this.chains(moment, decision, older, true) : basis !== "pays" };
   }
   forcedRewrite(moment, batches, cold) {
-    const figures = measureRewrite(moment.messages, batches.filter((batch) => !isTrivialBatch(batch, this.config.minBatchChars, this.config.stubArguments)));
+    const figures = measureRewrite(moment.messages, batches.filter((batch) => !isTrivialBatch(batch, this.config.minBatchChars, argumentStubsOn(this.config))));
     if (!figures)
       return;
     const rule = { ...this.policy.cacheRule ?? LONGEST_PREFIX, ttlMs: this.policy.main.ttlMs };
@@ -10598,7 +10631,7 @@ class WhatIfCostPolicy {
       batches,
       messages: moment.messages,
       minBatchChars: this.config.minBatchChars,
-      stubArguments: this.config.stubArguments,
+      stubArguments: argumentStubsOn(this.config),
       withoutSummary: withoutSummaryOf2(moment.messages, batches, this.config),
       cache: { temperature: "warm", expiresInMs: this.policy.main.ttlMs, requests: moment.requests },
       main: this.policy.main,
@@ -10657,6 +10690,7 @@ class Simulation {
   consumed = 0;
   turns = [];
   flushed = [];
+  argumentHorizon = NO_HORIZON;
   turnIndex = 0;
   userTurnGroup = 0;
   requests = 0;
@@ -10815,7 +10849,7 @@ class Simulation {
     const split = summarySplit(this.messages, batches, this.config);
     for (const batch of batches) {
       if (this.config.minBatchChars > 0 && charsOf3(batch) < this.config.minBatchChars) {
-        if (isTrivialBatch(batch, this.config.minBatchChars, this.config.stubArguments))
+        if (isTrivialBatch(batch, this.config.minBatchChars, argumentStubsOn(this.config)))
           continue;
         this.archiveWithoutSummary(withoutSummaryOf(batch));
         continue;
@@ -10830,11 +10864,13 @@ class Simulation {
       this.flushed.push({ length: this.messages.length, time: timeOf2(reply), chains });
   }
   archiveWithoutSummary(batch) {
+    this.argumentHorizon = timeOf2(this.messages[this.messages.length - 1]);
     const refs = this.indexer.allocateSummaryRefs(batch);
     this.indexer.addBatch(batch, () => {}, refs);
     this.indexer.registerSummaryRefs(refs);
   }
   summarize(batch, raw, reply) {
+    this.argumentHorizon = timeOf2(this.messages[this.messages.length - 1]);
     const refs = this.indexer.allocateSummaryRefs(batch);
     this.indexer.registerSummaryRefs(refs);
     this.indexer.addBatch(batch, () => {}, refs);
@@ -10885,7 +10921,7 @@ function whatIfScenario(config, estimate, contextWindow, label, policy) {
         if (flush.chains)
           await sim.chains.afterFlush(sim.messages.slice(0, flush.length), flush.time);
       const input = sim.messages.slice();
-      const rendered = renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck(), config.stubArguments);
+      const rendered = renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck(), argumentStubsOn(config), sim.argumentHorizon);
       sim.noteSent(rendered);
       return stable.stable(rendered);
     },
@@ -12271,7 +12307,7 @@ function showStatusText(state, ctx, text) {
 }
 function showPending(state, ctx) {
   const config = state.config.value;
-  const waiting = state.pending.filter((batch) => !isTrivialBatch(batch, config.minBatchChars, config.stubArguments)).length;
+  const waiting = state.pending.filter((batch) => !isTrivialBatch(batch, config.minBatchChars, argumentStubsOn(config))).length;
   const counts = { ...state.diagnostics.counts(), [ARCHIVE_MISS]: state.diagnostics.archiveMisses?.() ?? 0 };
   setPruneStatusWidget(ctx, config, state.stats.getLiveReclaim(), counts, undefined, waiting);
 }
@@ -12467,11 +12503,11 @@ function computeMetricsSnapshot(state, ctx) {
 
 // src/host/request-render.ts
 import { buildSessionContext as buildSessionContext2 } from "@earendil-works/pi-coding-agent";
-function renderRequest(state, messages, quiet = false) {
+function renderRequest(state, messages, branch, quiet = false) {
   const config = state.config.value;
   const supersede = quiet ? { floor: state.supersede.floor, activated: new Set(state.supersede.activated) } : state.supersede;
   const miss = quiet ? undefined : (key, detail) => state.diagnostics.reportArchiveMiss(key, detail);
-  return pruneMessages(messages, state.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, quiet ? undefined : state.diagnostics, { state: supersede, isProtected: protectionPredicate(state) }, state.indexer.archiveCheck(miss), config.stubArguments);
+  return pruneMessages(messages, state.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, quiet ? undefined : state.diagnostics, { state: supersede, isProtected: protectionPredicate(state) }, state.indexer.archiveCheck(miss), argumentStubsOn(config), argumentHorizon(branch));
 }
 function nextRequestMessages(branch, closingMessage) {
   const messages = branchMessages(branch);
@@ -12489,7 +12525,8 @@ function branchMessages(branch) {
 function measureNextRequest(state, ctx, closingMessage) {
   let result;
   try {
-    result = renderRequest(state, nextRequestMessages(ctx.sessionManager.getBranch(), closingMessage), true);
+    const branch = ctx.sessionManager.getBranch();
+    result = renderRequest(state, nextRequestMessages(branch, closingMessage), branch, true);
   } catch (err) {
     console.error("pi-condense: measuring the next request failed", err);
     return;
@@ -12507,8 +12544,9 @@ function requestSize(messages) {
 }
 function measureBothWays(state, ctx) {
   try {
-    const messages = nextRequestMessages(ctx.sessionManager.getBranch(), undefined);
-    const result = renderRequest(state, messages, true);
+    const branch = ctx.sessionManager.getBranch();
+    const messages = nextRequestMessages(branch, undefined);
+    const result = renderRequest(state, messages, branch, true);
     const sizes = requestSizesOf(result);
     if (!result.pruned || !sizes)
       return;
@@ -13065,8 +13103,12 @@ function persistBody(item, body, state, delivery) {
   const summary = body(refs) + formatSummaryToolCallRefs(refs);
   const text = framedSummary(summary);
   const shortIds = refs.map((ref) => ref.shortId);
-  if (summary.length > item.raw)
-    return { text, oversized: true, refs: shortIds };
+  if (summary.length > item.raw) {
+    if (!(argumentStubsOn(state.config.value) && holdsStubbableArguments(batch.toolCalls)))
+      return { text, oversized: true, refs: shortIds };
+    archiveWithoutSummary(withoutSummaryOf(batch), refs, state, delivery);
+    return { text: "", oversized: false, refs: shortIds, unsummarized: true };
+  }
   delivery.sendSummary(text, makeSummaryDetails(batch, refs));
   state.indexer.registerSummaryRefs(refs);
   state.indexer.addBatch(batch, delivery.appendEntry, refs);
@@ -13078,7 +13120,7 @@ function persistSummary(item, result, state, delivery) {
   const done = persistBody(item, (refs) => substituteInlineRefs(result.summaryText, refs, toolNames), state, delivery);
   return {
     item,
-    kind: done.oversized ? "oversized" : "summarized",
+    kind: done.unsummarized ? "unsummarized" : done.oversized ? "oversized" : "summarized",
     summaryLength: result.summaryText.length,
     summaryChars: done.text.length,
     refs: done.refs
@@ -13089,14 +13131,17 @@ function persistArchived(item, state, delivery) {
   const done = persistBody(item, (refs) => deterministicBody(BATCH_BODY_HEADER, calls, refs.map((r) => r.shortId)), state, delivery);
   if (!done.oversized)
     state.retries.forget(item.batch);
-  const kind = done.oversized ? "oversized" : "archived";
+  const kind = done.unsummarized ? "unsummarized" : done.oversized ? "oversized" : "archived";
   return { item, kind, summaryLength: done.text.length, summaryChars: done.text.length, refs: done.refs };
 }
 function persistUnsummarized(item, state, delivery) {
   const refs = state.indexer.allocateSummaryRefs(item.batch);
-  state.indexer.addBatch(item.batch, delivery.appendEntry, refs);
-  state.indexer.registerSummaryRefs(refs);
+  archiveWithoutSummary(item.batch, refs, state, delivery);
   return { item, kind: "unsummarized", summaryChars: 0, refs: refs.map((ref) => ref.shortId) };
+}
+function archiveWithoutSummary(batch, refs, state, delivery) {
+  state.indexer.addBatch(batch, delivery.appendEntry, refs);
+  state.indexer.registerSummaryRefs(refs);
 }
 function bodyCalls(batch) {
   return batch.toolCalls.map((call) => ({
@@ -13306,7 +13351,7 @@ async function runFlush(state, ctx, options, attempt) {
     working = deduped.map((d) => d.batch);
     const now = Date.now();
     const split = batchSplitter(state, ctx);
-    const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now), split, state.config.value.stubArguments);
+    const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now), split, argumentStubsOn(state.config.value));
     return await processBatches(state, ctx, options, delivery, prepared, attempt, barrier);
   } catch (err) {
     restoreToQueue(state, working);
@@ -13605,7 +13650,7 @@ function weighFlush(state, ctx, moment, opts = {}) {
     closing: opts.closing,
     ...systemTokens(state, ctx),
     minBatchChars: state.config.value.minBatchChars,
-    stubArguments: state.config.value.stubArguments,
+    stubArguments: argumentStubsOn(state.config.value),
     withoutSummary: messages ? withoutSummaryPredicate(state, messages, batches) : () => false,
     cache: state.cache.state(Date.now(), main.ttlMs),
     main,
@@ -15258,7 +15303,7 @@ async function render(state, ctx, input) {
   declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
   const messages = written.length > 0 ? [...input, ...written] : input;
   state.renderedBranch = messages;
-  const result = renderRequest(state, messages);
+  const result = renderRequest(state, messages, ctx.sessionManager.getBranch());
   const shown = requestSizesOf(result);
   noteSystemPrompt(state, ctx);
   state.stats.noteSentRequest(shown?.afterChars);

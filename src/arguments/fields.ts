@@ -41,6 +41,11 @@ function isEditPair(value: unknown): value is { oldText: string; newText: string
   return isPlainObject(value) && typeof value.oldText === "string" && typeof value.newText === "string";
 }
 
+/** Whether argument stubs are on: `stubArguments`, except under `flushPolicy: "classic"`, which is 2.9.1's policy and implies them off. */
+export function argumentStubsOn(config: { flushPolicy: string; stubArguments: boolean }): boolean {
+  return config.stubArguments && config.flushPolicy !== "classic";
+}
+
 /** pi's own shape for the name, or `other`. */
 export function callShape(toolName: unknown, args: Record<string, unknown>): CallShape {
   if (typeof args.path !== "string") return "other";

@@ -41,7 +41,7 @@ export function lineCount(text: string): number {
 export function argumentMarker(field: string, text: string, ref: string, digest?: string): string {
   const lines = lineCount(text);
   const tail = digest === undefined || digest === "" ? "" : `, ${digest}`;
-  return `${MARKER_OPEN} ${field} archived (${lines} ${lines === 1 ? "line" : "lines"}) as ${ref}${tail}; context_tree_query ${ref} gives it back${MARKER_CLOSE}`;
+  return `${MARKER_OPEN} ${field} archived (${lines} ${lines === 1 ? "line" : "lines"}) as ${ref}${tail}${MARKER_CLOSE}`;
 }
 
 /** What an edit's replacement did: lines removed and added, and the names either side declares. */

@@ -46,6 +46,8 @@ function session(messages: any[], archive: string[]) {
 
 const render = (messages: any[], indexer: ToolCallIndexer, on = true) =>
   pruneMessages(messages, indexer, undefined, undefined, undefined, 0, undefined, undefined, indexer.archiveCheck(), on).messages;
+const renderAt = (messages: any[], indexer: ToolCallIndexer, horizon: number) =>
+  pruneMessages(messages, indexer, undefined, undefined, undefined, 0, undefined, undefined, indexer.archiveCheck(), true, horizon).messages;
 const argsAt = (messages: any[], i: number) => messages[i].content[0].arguments;
 const editArgs = (path = "src/a.ts") => ({ path, edits: [{ oldText: OLD, newText: NEW }] });
 
@@ -56,9 +58,9 @@ describe("argument stubs (render phase 1c)", () => {
     expect(Object.keys(args)).toEqual(["path", "edits"]);
     expect(args.path).toBe("src/a.ts");
     expect(args.edits).toHaveLength(1);
-    expect(args.edits[0].oldText).toBe("⟦pi-condense: edits[0].oldText archived (10 lines) as t1; context_tree_query t1 gives it back⟧");
+    expect(args.edits[0].oldText).toBe("⟦pi-condense: edits[0].oldText archived (10 lines) as t1⟧");
     expect(args.edits[0].newText).toBe(
-      "⟦pi-condense: edits[0].newText archived (12 lines) as t1, -10 +12 lines, touches parseOld parseNew; context_tree_query t1 gives it back⟧",
+      "⟦pi-condense: edits[0].newText archived (12 lines) as t1, -10 +12 lines, touches parseOld parseNew⟧",
     );
   });
 
@@ -75,7 +77,7 @@ describe("argument stubs (render phase 1c)", () => {
     const { messages, indexer } = session([user(), call("w1", "write", { path: "s.ts", content }), result("w1", "write"), reply(), user()], ["w1"]);
     expect(argsAt(render(messages, indexer), 1)).toEqual({
       path: "s.ts",
-      content: "⟦pi-condense: content archived (22 lines) as t1, declares Store; context_tree_query t1 gives it back⟧",
+      content: "⟦pi-condense: content archived (22 lines) as t1, declares Store⟧",
     });
   });
 
@@ -129,12 +131,35 @@ describe("argument stubs (render phase 1c)", () => {
     expect(argsAt(render(messages, indexer), 1)).toBe(messages[1].content[0].arguments);
   });
 
+  test("within the running prompt a read of the file after the last archive write does not stub the edit yet", () => {
+    const { messages, indexer } = session(
+      [user(), call("e1", "edit", editArgs()), result("e1", "edit"), call("r1", "read", { path: "./src/a.ts" }), result("r1", "read"), call("r2", "read", { path: "c.ts" }), result("r2", "read")],
+      ["e1"],
+    );
+    const horizon = messages[2].timestamp;
+    expect(argsAt(renderAt(messages, indexer, horizon), 1)).toBe(messages[1].content[0].arguments);
+  });
+
+  test("the same edit is stubbed once an archive write has seen the read and the turns after it", () => {
+    const { messages, indexer } = session(
+      [user(), call("e1", "edit", editArgs()), result("e1", "edit"), call("r1", "read", { path: "./src/a.ts" }), result("r1", "read"), call("r2", "read", { path: "c.ts" }), result("r2", "read")],
+      ["e1"],
+    );
+    const horizon = messages[6].timestamp;
+    expect(markerCandidates(argsAt(renderAt(messages, indexer, horizon), 1).edits[0].newText)).toHaveLength(1);
+  });
+
+  test("a user prompt ends the prompt before it whatever the horizon", () => {
+    const { messages, indexer } = session([user(), call("e1", "edit", editArgs()), result("e1", "edit"), reply(), user()], ["e1"]);
+    expect(markerCandidates(argsAt(renderAt(messages, indexer, messages[2].timestamp), 1).edits[0].newText)).toHaveLength(1);
+  });
+
   test("another tool's large string is stubbed once the prompt ended, its short strings kept", () => {
     const query = "SELECT ".padEnd(2500, "x");
     const { messages, indexer } = session([user(), call("q1", "sql", { db: "main", query }), result("q1", "sql"), reply(), user()], ["q1"]);
     const args = argsAt(render(messages, indexer), 1);
     expect(args.db).toBe("main");
-    expect(args.query).toBe("⟦pi-condense: query archived (1 line) as t1; context_tree_query t1 gives it back⟧");
+    expect(args.query).toBe("⟦pi-condense: query archived (1 line) as t1⟧");
   });
 
   test("another tool's string under 2,000 characters stays raw", () => {
@@ -176,11 +201,11 @@ describe("argument stubs on bad input", () => {
   test("a 10 MB write is stubbed, and its marker counts its lines", () => {
     const content = "line of text\n".repeat(800_000);
     const { messages, indexer } = session([user(), call("w1", "write", { path: "big.txt", content }), result("w1", "write"), reply(), user()], ["w1"]);
-    expect(argsAt(render(messages, indexer), 1).content).toBe("⟦pi-condense: content archived (800000 lines) as t1; context_tree_query t1 gives it back⟧");
+    expect(argsAt(render(messages, indexer), 1).content).toBe("⟦pi-condense: content archived (800000 lines) as t1⟧");
   });
 
   test("a write whose content already holds marker text is stubbed like any other, and recoverable whole", () => {
-    const content = `docs about ⟦pi-condense: content archived (3 lines) as t9; context_tree_query t9 gives it back⟧\n${lines(10, "d")}`;
+    const content = `docs about ⟦pi-condense: content archived (3 lines) as t9⟧\n${lines(10, "d")}`;
     const { messages, indexer } = session([user(), call("w1", "write", { path: "doc.md", content }), result("w1", "write"), reply(), user()], ["w1"]);
     const marker = argsAt(render(messages, indexer), 1).content;
     expect(markerCandidates(marker)[0]!.ref).toBe("t1");

@@ -6,8 +6,10 @@
  * A call's arguments are stubbed only when all of these hold:
  * - its output is stubbed by phase 1 in this render, under one ref, and did not fail (error purge owns
  *   failed calls), so the arguments change only where the outputs are archived;
- * - it is done with: a user prompt came after it, or (an edit or write) a later read, edit or write names
- *   the same path and the call is not within the running prompt's last `RAW_TOOL_TURNS` tool turns;
+ * - it is done with: its prompt ended (a user prompt came after it), or (an edit or write) a later read, edit
+ *   or write names the same path and the call is not within the running prompt's last `RAW_TOOL_TURNS` tool
+ *   turns, both read behind the argument horizon (horizon.ts), so within a prompt the stub lands with an
+ *   archive write's output stubs instead of breaking the cache in a request of its own;
  * - the record the ref names holds that very string (compared whole): the marker never names a ref that
  *   gives back something else. A field that fails the check stays raw.
  *
@@ -15,6 +17,7 @@
  * reference and a render that stubs nothing returns its input.
  */
 import { normalizeFilePath } from "../capture/stale-outputs.js";
+import { behindHorizon } from "./horizon.js";
 import { argumentMarker } from "./marker.js";
 import { bulkyFields, callShape, fieldText, withMarkers, type BulkyField } from "./fields.js";
 import type { AssistantMessage, ToolCall } from "@earendil-works/pi-ai";
@@ -42,8 +45,17 @@ interface Standing {
 
 const markers = new WeakMap<ToolCallRecord, Map<string, string>>();
 
-/** `messages` is the render so far and `input` pi's own array; phases 1 and 1b keep positions, so both index alike. */
-export function stubFinishedArguments(messages: unknown[], input: readonly unknown[], stubRefs: Array<readonly string[] | undefined> | null, indexer: ArgsIndexer): unknown[] {
+/**
+ * `messages` is the render so far and `input` pi's own array; phases 1 and 1b keep positions, so both index
+ * alike. `horizon`: argumentHorizon's timestamp; undefined judges from every message.
+ */
+export function stubFinishedArguments(
+  messages: unknown[],
+  input: readonly unknown[],
+  stubRefs: Array<readonly string[] | undefined> | null,
+  indexer: ArgsIndexer,
+  horizon?: number,
+): unknown[] {
   if (stubRefs === null) return messages;
   const results = resultPositions(messages);
   let standing: Standing | undefined;
@@ -59,7 +71,7 @@ export function stubFinishedArguments(messages: unknown[], input: readonly unkno
       if (at === undefined) continue;
       const refs = stubRefs[at];
       if (refs?.length !== 1 || !SHORT_REF.test(refs[0]!) || loose(input[at])?.isError === true) continue;
-      standing ??= standingOf(messages);
+      standing ??= standingOf(messages, horizon);
       if (!doneWith(block, i, standing)) continue;
       const args = stubbedArgs(block, refs[0]!, indexer);
       if (args === undefined) continue;
@@ -74,9 +86,9 @@ export function stubFinishedArguments(messages: unknown[], input: readonly unkno
   return out ?? messages;
 }
 
-/** The ids of the calls on `messages` that are done with now (the rule above), for the cost policy's weighing. */
+/** The ids of the calls on `messages` that a write now would find done with (the rule above), for the cost policy's weighing. */
 export function callsDoneWith(messages: readonly unknown[]): Set<string> {
-  const standing = standingOf(messages);
+  const standing = standingOf(messages, undefined);
   const done = new Set<string>();
   messages.forEach((msg, i) => {
     if (!isAssistant(msg)) return;
@@ -108,7 +120,12 @@ function resultPositions(messages: readonly unknown[]): Map<object, number> {
   return positions;
 }
 
-function standingOf(messages: readonly unknown[]): Standing {
+/**
+ * A prompt's calls are ended as soon as a user prompt follows: that rewrite begins inside the last prompt, so
+ * the cache writes again only it (measured: waiting for the next archive write instead cost more than it
+ * saved). Later reads, edits and writes and the count of later tool turns count only behind the horizon.
+ */
+function standingOf(messages: readonly unknown[], horizon: number | undefined): Standing {
   const ended = new Array<boolean>(messages.length).fill(false);
   const laterToolTurns = new Array<number>(messages.length).fill(0);
   const lastTouch = new Map<string, number>();
@@ -119,6 +136,7 @@ function standingOf(messages: readonly unknown[]): Standing {
     if (isUser(msg)) userAfter = true;
     if (!isAssistant(msg) || !Array.isArray(msg.content)) continue;
     ended[i] = userAfter;
+    if (!behindHorizon(msg, horizon)) continue;
     laterToolTurns[i] = turns;
     let calls = false;
     for (const block of msg.content) {

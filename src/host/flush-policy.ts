@@ -4,6 +4,7 @@
  * and the inputs of each flush decision gathered from the session. The
  * decision itself is `decideFlush` (economics/flush-decision.ts).
  */
+import { argumentStubsOn } from "../arguments/fields.js";
 import { isAssistant, isUser, loose, looseEntry } from "../capture/message-shape.js";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { projectBranchMessages } from "../capture/batch-capture.js";
@@ -179,7 +180,7 @@ export function weighFlush(
     closing: opts.closing,
     ...systemTokens(state, ctx),
     minBatchChars: state.config.value.minBatchChars,
-    stubArguments: state.config.value.stubArguments,
+    stubArguments: argumentStubsOn(state.config.value),
     withoutSummary: messages ? withoutSummaryPredicate(state, messages, batches) : () => false,
     cache: state.cache.state(Date.now(), main.ttlMs),
     main,

@@ -197,7 +197,7 @@ function staleCandidate(call: CallSpec): Partial<SimCall> {
 /** An argument text of real size, unicode and a marker-like line included (a file about pi-condense). */
 function bulkyText(word: string, size: number, count: number): string {
   const lines = Array.from({ length: count + size }, (_, i) => `  const ${word}${i} = "ünï ${i}"; // padding to make the text long enough`);
-  if (size % 3 === 0) lines.push("⟦pi-condense: content archived (3 lines) as t1; context_tree_query t1 gives it back⟧");
+  if (size % 3 === 0) lines.push("⟦pi-condense: content archived (3 lines) as t1⟧");
   return `${lines.join("\n")}\n`;
 }
 

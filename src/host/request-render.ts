@@ -4,7 +4,9 @@
  * provider receives with the same render, so the footer shows the request the
  * next call will send instead of the one before the write.
  */
+import { argumentStubsOn } from "../arguments/fields.js";
 import { looseEntry } from "../capture/message-shape.js";
+import { argumentHorizon } from "../arguments/horizon.js";
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { buildSessionContext } from "@earendil-works/pi-coding-agent";
@@ -19,10 +21,11 @@ import type { FlushState } from "../summarize/flush-state.js";
 type RenderState = Pick<FlushState, "config" | "indexer" | "diagnostics" | "supersede">;
 
 /**
+ * `branch`: the session branch the messages come from (its last archive write sets the argument horizon).
  * `quiet`: a measuring pass reports no diagnostics and leaves the supersede state as it is, so the
  * request that follows reports and activates exactly what it would have without it.
  */
-export function renderRequest(state: RenderState, messages: unknown[], quiet = false): PruneResult {
+export function renderRequest(state: RenderState, messages: unknown[], branch: readonly unknown[], quiet = false): PruneResult {
   const config = state.config.value;
   const supersede = quiet ? { floor: state.supersede.floor, activated: new Set(state.supersede.activated) } : state.supersede;
   const miss = quiet ? undefined : (key: string, detail: string) => state.diagnostics.reportArchiveMiss(key, detail);
@@ -36,7 +39,8 @@ export function renderRequest(state: RenderState, messages: unknown[], quiet = f
     quiet ? undefined : state.diagnostics,
     { state: supersede, isProtected: protectionPredicate(state) },
     state.indexer.archiveCheck(miss),
-    config.stubArguments,
+    argumentStubsOn(config),
+    argumentHorizon(branch),
   );
 }
 
@@ -65,7 +69,8 @@ function branchMessages(branch: SessionEntry[]): unknown[] {
 export function measureNextRequest(state: RenderState & Pick<FlushState, "stats">, ctx: ExtensionContext, closingMessage?: unknown): number | undefined {
   let result: PruneResult;
   try {
-    result = renderRequest(state, nextRequestMessages(ctx.sessionManager.getBranch(), closingMessage), true);
+    const branch = ctx.sessionManager.getBranch();
+    result = renderRequest(state, nextRequestMessages(branch, closingMessage), branch, true);
   } catch (err) {
     console.error("pi-condense: measuring the next request failed", err);
     return undefined;
@@ -94,8 +99,9 @@ export interface RequestBothWays {
 /** Undefined when the render fails or changes nothing (then turning pruning on or off changes nothing either). */
 export function measureBothWays(state: RenderState, ctx: ExtensionContext): RequestBothWays | undefined {
   try {
-    const messages = nextRequestMessages(ctx.sessionManager.getBranch(), undefined);
-    const result = renderRequest(state, messages, true);
+    const branch = ctx.sessionManager.getBranch();
+    const messages = nextRequestMessages(branch, undefined);
+    const result = renderRequest(state, messages, branch, true);
     const sizes = requestSizesOf(result);
     if (!result.pruned || !sizes) return undefined;
     let first = 0;

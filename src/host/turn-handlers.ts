@@ -286,7 +286,7 @@ async function render<M>(state: ExtensionState, ctx: ExtensionContext, input: M[
   declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
   const messages = written.length > 0 ? [...input, ...written] : input;
   state.renderedBranch = messages;
-  const result = renderRequest(state, messages);
+  const result = renderRequest(state, messages, ctx.sessionManager.getBranch());
   const shown = requestSizesOf(result);
   noteSystemPrompt(state, ctx);
   state.stats.noteSentRequest(shown?.afterChars);

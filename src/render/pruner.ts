@@ -118,13 +118,14 @@ function runPhases(
   supersede: SupersedeOptions | undefined,
   archive: ArchiveCheck | undefined,
   stubArguments: boolean,
+  argumentHorizon: number | undefined,
 ): RenderPass {
   const grace = lazyInGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
   const facts = new InputFacts();
   const stubbed = replaceSummarizedResults(messages, indexer, protection, grace, facts.observe, archive);
   let current: unknown[] = stubbed.messages;
   if (supersede) current = applySupersede(current, supersede.state, supersede.isProtected);
-  if (stubArguments) current = stubFinishedArguments(current, messages, stubbed.stubRefs, indexer);
+  if (stubArguments) current = stubFinishedArguments(current, messages, stubbed.stubRefs, indexer, argumentHorizon);
   // Stubs and superseded reads are never errored, so an input without an errored result gives the purge nothing.
   if (errorPurge?.enabled && facts.errored) current = purgeErroredArgs(current, errorPurge);
   // Stub-replace, supersede, args-stub and error-purge keep positions; the size accounting relies on it.
@@ -161,8 +162,9 @@ export function pruneMessages(
   supersede?: SupersedeOptions,
   archive?: ArchiveCheck,
   stubArguments = false,
+  argumentHorizon?: number,
 ): PruneResult {
-  const pass = runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive, stubArguments);
+  const pass = runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive, stubArguments, argumentHorizon);
   const current = pass.messages;
   // Every phase returns its input when it changes nothing, so this is the OR of the phases.
   if (current === messages) return { messages, pruned: false, beforeChars: 0, afterChars: 0 };
@@ -185,8 +187,9 @@ export function renderMessages(
   recoveryGraceTurns = 0,
   archive?: ArchiveCheck,
   stubArguments = false,
+  argumentHorizon?: number,
 ): unknown[] {
-  return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined, archive, stubArguments).messages;
+  return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined, archive, stubArguments, argumentHorizon).messages;
 }
 
 function compressChains(

@@ -8,9 +8,11 @@
  *   settings, summaries estimated (what-if-flush.ts).
  * Pure apart from the in-memory index each builds.
  */
+import { argumentStubsOn } from "../arguments/fields.js";
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { ToolCallIndexer } from "../archive/indexer.js";
 import { renderMessages } from "../render/pruner.js";
+import { argumentHorizon, NO_HORIZON } from "../arguments/horizon.js";
 import { parseStatsEntry, parseSummarizerCacheEntry, parseToggleEntry } from "../capture/persisted-entries.js";
 import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_STATS, CUSTOM_TYPE_SUMMARIZER_CACHE, CUSTOM_TYPE_SUMMARY, CUSTOM_TYPE_TOGGLE, type ContextPruneConfig } from "../types.js";
 import type { ReplayRequest } from "./requests.js";
@@ -110,6 +112,7 @@ export function actualScenario(branch: SessionEntry[], config: ContextPruneConfi
   let scanned = 0;
   const stable = new StableMessages();
   const pruned = prunedAt(branch);
+  let horizon = NO_HORIZON;
   return {
     name: "actual",
     label: "as recorded",
@@ -118,11 +121,14 @@ export function actualScenario(branch: SessionEntry[], config: ContextPruneConfi
       const from = scanned;
       let changed = false;
       for (; scanned < request.entryIndex; scanned++) if (INDEX_TYPES.has(customTypeOf(branch[scanned]!) as string)) changed = true;
-      if (changed) indexer.extendFromEntries(branch.slice(from, request.entryIndex), branch);
+      if (changed) {
+        indexer.extendFromEntries(branch.slice(from, request.entryIndex), branch);
+        horizon = argumentHorizon(branch, request.entryIndex);
+      }
       const messages = prefixOf(request.all);
       // While pruning was off the session sent its branch as it stood, its summary messages included.
       if (!pruned(request.entryIndex)) return stable.stable(messages);
-      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, indexer.archiveCheck(), config.stubArguments));
+      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, indexer.archiveCheck(), argumentStubsOn(config), horizon));
     },
     summarizer: () => recordedSummarizer(branch),
   };

@@ -8,6 +8,7 @@
  * deferral's account, and the one-time cost of each rewrite made before the classic policy would make one.
  * The cache is taken as warm (the caller handles its expiry). Pure.
  */
+import { argumentStubsOn } from "../arguments/fields.js";
 import type { ToolCallIndexer } from "../archive/indexer.js";
 import { DeferralLedger, type SettledDeferral } from "../economics/deferral-ledger.js";
 import type { FlushDecision, FlushMoment } from "../economics/flush-decision.js";
@@ -106,7 +107,7 @@ export class WhatIfCostPolicy {
    * cost is a bet too.
    */
   forcedRewrite(moment: PolicyMoment, batches: CapturedBatch[], cold: boolean): void {
-    const figures = measureRewrite(moment.messages, batches.filter((batch) => !isTrivialBatch(batch, this.config.minBatchChars, this.config.stubArguments)));
+    const figures = measureRewrite(moment.messages, batches.filter((batch) => !isTrivialBatch(batch, this.config.minBatchChars, argumentStubsOn(this.config))));
     if (!figures) return;
     const rule = { ...(this.policy.cacheRule ?? LONGEST_PREFIX), ttlMs: this.policy.main.ttlMs };
     this.early.push(weighRewrite(figures, this.policy.main, this.policy.summarizer, 0, cold, rule).oneTimeCost);
@@ -122,7 +123,7 @@ export class WhatIfCostPolicy {
       batches,
       messages: moment.messages,
       minBatchChars: this.config.minBatchChars,
-      stubArguments: this.config.stubArguments,
+      stubArguments: argumentStubsOn(this.config),
       withoutSummary: withoutSummaryOf(moment.messages, batches, this.config),
       cache: { temperature: "warm", expiresInMs: this.policy.main.ttlMs, requests: moment.requests },
       main: this.policy.main,

@@ -16,6 +16,7 @@
  * outputs it is the first to carry), and past `contextPressure` a tool turn
  * flushes all but the latest two. Pure.
  */
+import { argumentStubsOn } from "../arguments/fields.js";
 import { isAssistant, isCustom, isToolResult, isUser, loose } from "../capture/message-shape.js";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { ToolCallIndexer } from "../archive/indexer.js";
@@ -25,6 +26,7 @@ import { isTextOnlyAssistant, toolCallBlocks } from "../capture/message-shape.js
 import { isProtected } from "../capture/protected.js";
 import { isRecoveryTool } from "../capture/recovery-call.js";
 import { renderMessages } from "../render/pruner.js";
+import { NO_HORIZON } from "../arguments/horizon.js";
 import { MAX_BUDGET_WINDOW } from "../summarize/budget.js";
 import { isTrivialBatch, withoutSummaryOf } from "../summarize/flush-batches.js";
 import { CUSTOM_TYPE_SUMMARY, type ContextPruneConfig } from "../types.js";
@@ -82,6 +84,8 @@ class Simulation {
   private turns: OpenTurn[] = [];
   /** Flushes that processed a batch: the chain pass runs after each, before the next request. */
   private flushed: Flushed[] = [];
+  /** As the host reads it off the branch: the newest message when the index last grew. */
+  argumentHorizon = NO_HORIZON;
   private turnIndex = 0;
   private userTurnGroup = 0;
   /** Cost policy bookkeeping: requests and prompts seen, requests of the current run, the last request's time. */
@@ -259,7 +263,7 @@ class Simulation {
     const split = summarySplit(this.messages, batches, this.config);
     for (const batch of batches) {
       if (this.config.minBatchChars > 0 && charsOf(batch) < this.config.minBatchChars) {
-        if (isTrivialBatch(batch, this.config.minBatchChars, this.config.stubArguments)) continue;
+        if (isTrivialBatch(batch, this.config.minBatchChars, argumentStubsOn(this.config))) continue;
         this.archiveWithoutSummary(withoutSummaryOf(batch));
         continue;
       }
@@ -273,12 +277,14 @@ class Simulation {
 
   /** As the host's flush persists it: refs and the index line, no summary message. */
   private archiveWithoutSummary(batch: CapturedBatch): void {
+    this.argumentHorizon = timeOf(this.messages[this.messages.length - 1]);
     const refs = this.indexer.allocateSummaryRefs(batch);
     this.indexer.addBatch(batch, () => {}, refs);
     this.indexer.registerSummaryRefs(refs);
   }
 
   private summarize(batch: CapturedBatch, raw: number, reply: unknown): void {
+    this.argumentHorizon = timeOf(this.messages[this.messages.length - 1]);
     const refs = this.indexer.allocateSummaryRefs(batch);
     this.indexer.registerSummaryRefs(refs);
     this.indexer.addBatch(batch, () => {}, refs);
@@ -338,7 +344,7 @@ export function whatIfScenario(
       sim.beforeRequest(request.time);
       for (const flush of sim.takeFlushes()) if (flush.chains) await sim.chains.afterFlush(sim.messages.slice(0, flush.length), flush.time);
       const input = sim.messages.slice();
-      const rendered = renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck(), config.stubArguments);
+      const rendered = renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck(), argumentStubsOn(config), sim.argumentHorizon);
       sim.noteSent(rendered);
       return stable.stable(rendered);
     },

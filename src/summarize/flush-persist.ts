@@ -9,7 +9,8 @@
 import { BATCH_BODY_HEADER, deterministicBody } from "../chains/deterministic-body.js";
 import { type Delivery, isStaleContextError } from "./delivery.js";
 import type { FlushState } from "./flush-state.js";
-import type { PreparedBatch, SummarizedSlots } from "./flush-batches.js";
+import { withoutSummaryOf, type PreparedBatch, type SummarizedSlots } from "./flush-batches.js";
+import { argumentStubsOn, holdsStubbableArguments } from "../arguments/fields.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { formatSummaryToolCallRefs, makeSummaryDetails, substituteInlineRefs } from "../archive/summary-refs.js";
 import { framedSummary } from "../summary-frame.js";
@@ -109,6 +110,8 @@ interface Persisted {
   text: string;
   oversized: boolean;
   refs: string[];
+  /** Archived without its summary: it was longer than the outputs, but the calls' arguments are worth stubbing. */
+  unsummarized?: true;
 }
 
 /**
@@ -127,7 +130,11 @@ function persistBody(
   const text = framedSummary(summary);
   const shortIds = refs.map((ref) => ref.shortId);
   // The frame is a fixed wrapper of delivery, as pi's own summary prefixes are: which batches are worth a summary stays as before.
-  if (summary.length > item.raw) return { text, oversized: true, refs: shortIds };
+  if (summary.length > item.raw) {
+    if (!(argumentStubsOn(state.config.value) && holdsStubbableArguments(batch.toolCalls))) return { text, oversized: true, refs: shortIds };
+    archiveWithoutSummary(withoutSummaryOf(batch), refs, state, delivery);
+    return { text: "", oversized: false, refs: shortIds, unsummarized: true };
+  }
   delivery.sendSummary(text, makeSummaryDetails(batch, refs));
   state.indexer.registerSummaryRefs(refs);
   state.indexer.addBatch(batch, delivery.appendEntry, refs);
@@ -140,7 +147,7 @@ function persistSummary(item: PreparedBatch, result: SummarizeResult, state: Flu
   const done = persistBody(item, (refs) => substituteInlineRefs(result.summaryText, refs, toolNames), state, delivery);
   return {
     item,
-    kind: done.oversized ? "oversized" : "summarized",
+    kind: done.unsummarized ? "unsummarized" : done.oversized ? "oversized" : "summarized",
     summaryLength: result.summaryText.length,
     summaryChars: done.text.length,
     refs: done.refs,
@@ -151,16 +158,20 @@ function persistArchived(item: PreparedBatch, state: FlushState, delivery: Deliv
   const calls = bodyCalls(item.batch);
   const done = persistBody(item, (refs) => deterministicBody(BATCH_BODY_HEADER, calls, refs.map((r) => r.shortId)), state, delivery);
   if (!done.oversized) state.retries.forget(item.batch);
-  const kind = done.oversized ? "oversized" : "archived";
+  const kind = done.unsummarized ? "unsummarized" : done.oversized ? "oversized" : "archived";
   return { item, kind, summaryLength: done.text.length, summaryChars: done.text.length, refs: done.refs };
 }
 
 /** Refs and the index line only: the stubs name the refs and carry the outputs' facts; no message is written. */
 function persistUnsummarized(item: PreparedBatch, state: FlushState, delivery: Delivery): ProcessedBatch {
   const refs = state.indexer.allocateSummaryRefs(item.batch);
-  state.indexer.addBatch(item.batch, delivery.appendEntry, refs);
-  state.indexer.registerSummaryRefs(refs);
+  archiveWithoutSummary(item.batch, refs, state, delivery);
   return { item, kind: "unsummarized", summaryChars: 0, refs: refs.map((ref) => ref.shortId) };
+}
+
+function archiveWithoutSummary(batch: CapturedBatch, refs: SummaryToolCallRef[], state: FlushState, delivery: Delivery): void {
+  state.indexer.addBatch(batch, delivery.appendEntry, refs);
+  state.indexer.registerSummaryRefs(refs);
 }
 
 function bodyCalls(batch: CapturedBatch) {

@@ -8,6 +8,7 @@
  * batches left over go back to the front of the queue. Chain compression never
  * runs over a span that still holds a left-over batch.
  */
+import { argumentStubsOn } from "../arguments/fields.js";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { compressAfterFlush } from "./chain-pass.js";
 import {
@@ -123,7 +124,7 @@ async function runFlush(
     working = deduped.map((d) => d.batch);
     const now = Date.now();
     const split = batchSplitter(state, ctx);
-    const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now), split, state.config.value.stubArguments);
+    const prepared = classifyBatches(deduped, state.config.value.minBatchChars, (batch) => state.retries.status(batch, now), split, argumentStubsOn(state.config.value));
     return await processBatches(state, ctx, options, delivery, prepared, attempt, barrier);
   } catch (err) {
     restoreToQueue(state, working);

@@ -1,4 +1,5 @@
 /** Recomposes the footer from the current state (reclaim and diagnostics; metrics are not in the footer). */
+import { argumentStubsOn } from "../arguments/fields.js";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { CapturedBatch } from "../capture/records.js";
 import type { ContextPruneConfig } from "../types.js";
@@ -30,7 +31,7 @@ export function showStatusText(state: Pick<StatusSource, "config">, ctx: Extensi
  */
 export function showPending(state: StatusSource & { pending: readonly CapturedBatch[] }, ctx: ExtensionContext): void {
   const config = state.config.value;
-  const waiting = state.pending.filter((batch) => !isTrivialBatch(batch, config.minBatchChars, config.stubArguments)).length;
+  const waiting = state.pending.filter((batch) => !isTrivialBatch(batch, config.minBatchChars, argumentStubsOn(config))).length;
   const counts = { ...state.diagnostics.counts(), [ARCHIVE_MISS]: state.diagnostics.archiveMisses?.() ?? 0 };
   setPruneStatusWidget(ctx, config, state.stats.getLiveReclaim(), counts, undefined, waiting);
 }
