@@ -4,7 +4,7 @@ import type { ShapeId } from "./session-shape-kit.js";
 import type { RunFigures } from "./session-figures.js";
 import type { Target } from "./targets.js";
 
-export type VariantId = "none" | "compaction" | "classic" | "cost" | "cost-nobp" | "cost-always";
+export type VariantId = "none" | "compaction" | "classic" | "cost" | "cost-nobp" | "cost-always" | "cost-noargs";
 export type Wire = "anthropic-messages" | "openai-completions";
 
 export const VARIANTS: Array<{ id: VariantId; label: string }> = [
@@ -14,6 +14,7 @@ export const VARIANTS: Array<{ id: VariantId; label: string }> = [
   { id: "cost", label: "pi-condense cost policy" },
   { id: "cost-nobp", label: "cost policy, breakpoint off" },
   { id: "cost-always", label: "cost policy, summaries always" },
+  { id: "cost-noargs", label: "cost policy, no arg stubs" },
 ];
 
 export const WIRES: Array<{ id: Wire; label: string; rule: string }> = [
@@ -30,9 +31,13 @@ export const SUMMARIES_SHAPES: ShapeId[] = ["a", "e"];
 /** Issue 33's shapes, built to make the cost policy lose: on both wires, no extension, classic and the cost policy only. */
 export const LOSS_SHAPES: ShapeId[] = ["g", "h", "i", "j"];
 
+/** Issue 35's shape, whose prompts edit and rewrite files: on both wires, the cost policy also without argument stubs. */
+export const ARGUMENT_SHAPES: ShapeId[] = ["k"];
+
 /** The variants a shape runs on a wire, in table order (empty: the shape does not run on that wire). */
 export function variantsFor(wire: Wire, shape: ShapeId): VariantId[] {
   if (LOSS_SHAPES.includes(shape)) return ["none", "classic", "cost"];
+  if (ARGUMENT_SHAPES.includes(shape)) return ["none", "classic", "cost", "cost-noargs"];
   if (wire === "openai-completions") return OPENAI_SHAPES.includes(shape) ? ["none", "classic", "cost"] : [];
   const variants: VariantId[] = ["none", "compaction", "classic", "cost"];
   if (NO_BREAKPOINT_SHAPES.includes(shape)) variants.push("cost-nobp");
@@ -182,6 +187,12 @@ export function sessionTargets(results: ShapeResult[], recovery: RecoveryTally):
     const classic = cost(r, "classic");
     if (mine === undefined || classic === undefined) continue;
     targets.push({ name: `${where(r)}: cost policy $${usd(mine)} <= 0.95x classic $${usd(classic)} (${(mine / classic).toFixed(3)}x)`, met: mine <= 0.95 * classic });
+  }
+  for (const r of results.filter((x) => ARGUMENT_SHAPES.includes(x.id))) {
+    const mine = cost(r, "cost");
+    const without = cost(r, "cost-noargs");
+    if (mine === undefined || without === undefined) continue;
+    targets.push({ name: `${where(r)}: cost policy $${usd(mine)} <= 0.80x itself without argument stubs $${usd(without)} (${(mine / without).toFixed(3)}x)`, met: mine <= 0.8 * without });
   }
   targets.push(...summariesTargets(results), ...forgettingTargets(results), ...limitTargets(results));
   const lost = recovery.failures.length;

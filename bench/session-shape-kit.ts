@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFile
 import { join, relative } from "node:path";
 import type { ScriptedReply, ScriptedToolCall } from "../test/e2e/fake-llm.js";
 
-export type ShapeId = "a" | "b" | "c" | "d" | "e" | "f" | "g" | "h" | "i" | "j";
+export type ShapeId = "a" | "b" | "c" | "d" | "e" | "f" | "g" | "h" | "i" | "j" | "k";
 
 export interface ShapePrompt {
   text: string;

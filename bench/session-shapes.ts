@@ -6,6 +6,7 @@ import { bashCall, dependencyFiles, editableCopies, editCall, EDIT_MARK, prompt,
 import { realWork } from "./session-work-shape.js";
 import { lossShapes } from "./session-loss-shapes.js";
 import { abortedWork } from "./session-aborted-work-shape.js";
+import { editsAndRewrites } from "./session-edit-shape.js";
 
 export type { Shape, ShapeId, ShapeOptions, ShapePrompt } from "./session-shape-kit.js";
 export { sourceFiles } from "./session-shape-kit.js";
@@ -97,8 +98,8 @@ function reReads(o: ShapeOptions): Shape {
 }
 
 export function buildShape(id: ShapeId, o: ShapeOptions): Shape {
-  const builders = { a: multiTask, b: longChain, c: short, d: idleGaps, e: reReads, f: realWork, ...lossShapes, j: abortedWork };
+  const builders = { a: multiTask, b: longChain, c: short, d: idleGaps, e: reReads, f: realWork, ...lossShapes, j: abortedWork, k: editsAndRewrites };
   return builders[id](o);
 }
 
-export const SHAPE_IDS: ShapeId[] = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
+export const SHAPE_IDS: ShapeId[] = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"];

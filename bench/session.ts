@@ -1,10 +1,11 @@
 /**
- * Session bench (issues 17, 25 and 33): ten session shapes through the real pi CLI against the loopback
+ * Session bench (issues 17, 25, 33 and 35): eleven session shapes through the real pi CLI against the loopback
  * provider with its prompt-cache simulation. On the Anthropic wire (breakpoint rule, the prefix reading
  * beside it) for no extension, pi's own compaction, pi-condense classic, the cost policy, and for shapes
  * b and f the cost policy with the spare breakpoint off; on the OpenAI wire (longest-prefix rule, cached
  * tokens reported) shapes a, b and f for no extension, classic and the cost policy; issue 33's shapes g to
- * j on both wires for no extension, classic and the cost policy. Prints one table per shape and wire
+ * j on both wires for no extension, classic and the cost policy; issue 35's shape k on both wires for those and the cost
+ * policy without argument stubs. Prints one table per shape and wire
  * (main-model tokens, summarizer tokens, prefix breaks, cold requests, dollars at the catalog prices of the
  * models each wire stands for) and what became of each run's outputs, checks that every pruned output is
  * still recoverable verbatim and that no run strands an output classic archived, and ends with the targets.
@@ -54,6 +55,7 @@ function contextPrune(variant: VariantId): Record<string, unknown> | null {
   if (variant === "classic") return { ...base, flushPolicy: "classic" };
   if (variant === "cost-nobp") return { ...base, cacheBreakpoint: false };
   if (variant === "cost-always") return { ...base, summaries: "always" };
+  if (variant === "cost-noargs") return { ...base, stubArguments: false };
   return variant === "cost" ? base : null;
 }
 

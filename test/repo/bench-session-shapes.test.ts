@@ -108,3 +108,38 @@ describe("issue 33's session shapes", () => {
     });
   });
 });
+
+describe("shape k (issue 35): edits and rewrites", () => {
+  test("every edit finds its old text exactly once in the file as the edits and writes before it left it", () => {
+    withShape("k", false, (s) => {
+      const files = new Map<string, string>();
+      let edits = 0;
+      for (const c of calls(s)) {
+        const path = String(c.args.path);
+        if (c.name === "write") files.set(path, String(c.args.content));
+        if (c.name !== "edit") continue;
+        edits++;
+        const text = files.get(path) ?? readFileSync(path, "utf8");
+        const [{ oldText, newText }] = c.args.edits as Array<{ oldText: string; newText: string }>;
+        expect(text.split(oldText!).length - 1).toBe(1);
+        files.set(path, text.replace(oldText!, () => newText!));
+      }
+      expect(edits).toBe(s.prompts.length);
+    });
+  });
+
+  test("what the agent writes outweighs what the tools return: 40-line edits and whole-file writes, 30-line reads", () => {
+    withShape("k", false, (s) => {
+      const size = (name: string) => calls(s).filter((c) => c.name === name).reduce((n, c) => n + JSON.stringify(c.args).length, 0);
+      expect(size("write") + size("edit")).toBeGreaterThan(100_000);
+      for (const c of calls(s).filter((x) => x.name === "read")) expect(c.args.limit).toBe(30);
+      for (const c of calls(s).filter((x) => x.name === "edit")) expect((c.args.edits as Array<{ oldText: string }>)[0]!.oldText.split("\n")).toHaveLength(40);
+    });
+  });
+
+  test("its quick run is shorter and every build is the same", () => {
+    const strip = (s: Shape) => JSON.stringify(s).replace(/bench-shape-[a-z]-[^/]+/g, "W");
+    expect(withShape("k", false, strip)).toBe(withShape("k", false, strip));
+    expect(withShape("k", true, (s) => s.prompts.length)).toBeLessThan(withShape("k", false, (s) => s.prompts.length));
+  });
+});

@@ -21,6 +21,7 @@ function shape(id: ShapeId, policy: number, wire: Wire = "anthropic-messages", p
     cost: { ...figures(policy, prefix), summarizerInputTokens: 60, summarizerOutputTokens: 4 },
     "cost-nobp": figures(policy * 1.5),
     "cost-always": figures(1.1),
+    "cost-noargs": figures(policy / 0.7),
   };
   const run = variantsFor(wire, id);
   return { id, wire, title: `shape ${id}`, figures: Object.fromEntries(run.map((v) => [v, wire === "openai-completions" ? { ...all[v], prefixCostUsd: undefined } : all[v]])) };
@@ -45,8 +46,12 @@ describe("the session bench's runs", () => {
   });
 
   test("the OpenAI wire runs shapes a, b and f and issue 33's shapes g to j without pi compaction", () => {
-    expect(SHAPE_IDS.filter((s) => variantsFor("openai-completions", s).length > 0)).toEqual(["a", "b", "f", "g", "h", "i", "j"]);
+    expect(SHAPE_IDS.filter((s) => variantsFor("openai-completions", s).length > 0)).toEqual(["a", "b", "f", "g", "h", "i", "j", "k"]);
     expect(variantsFor("openai-completions", "f")).toEqual(["none", "classic", "cost"]);
+  });
+
+  test("shape k runs the cost policy with and without argument stubs on both wires", () => {
+    for (const wire of ["anthropic-messages", "openai-completions"] as Wire[]) expect(variantsFor(wire, "k")).toEqual(["none", "classic", "cost", "cost-noargs"]);
   });
 
   test("issue 33's shapes run no extension, classic and the cost policy on both wires", () => {
@@ -58,6 +63,13 @@ describe("the session bench's runs", () => {
 });
 
 describe("the session bench's targets", () => {
+  test("shape k's target holds when argument stubs cut the cost policy's dollars by a fifth or more", () => {
+    const k = shape("k", 0.8);
+    expect(failed([k])).toEqual([]);
+    const dearer = { ...k, figures: { ...k.figures, "cost-noargs": figures(0.9) } };
+    expect(failed([dearer])).toEqual(["k (Anthropic wire): cost policy $0.8000 <= 0.80x itself without argument stubs $0.9000 (0.889x)"]);
+  });
+
   test("with every figure inside its bound all thirty-seven targets hold", () => {
     const targets = sessionTargets(allMet(), clean);
     expect(targets).toHaveLength(37);
