@@ -9,7 +9,8 @@
  * write arguments at most 5% of the characters the cost policy sends with argument stubs; the strict dollars at least 8% lower with them on the session where they weigh more.
  * Run: bun bench/argument-share.ts [session.jsonl ...]
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { getBuiltinModel } from "@earendil-works/pi-ai/providers/all";
 import { costModelFor } from "../src/economics/cost-model.js";
 import { MissCounter } from "../src/forgetting/miss-model.js";
@@ -19,7 +20,7 @@ import { parseSession } from "../src/report/session-parse.js";
 import { DEFAULT_CONFIG } from "../src/types.js";
 import { reportTargets, type Target } from "./targets.js";
 
-const CORPUS = "/work/shared/corpus/pi-sessions";
+const CORPUS = ["../shared/corpus/pi-sessions", "/work/shared/corpus/pi-sessions"].map((dir) => resolve(import.meta.dir, "..", dir)).find(existsSync) ?? "../shared/corpus/pi-sessions";
 const SESSIONS = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 const FILES = SESSIONS.length > 0 ? SESSIONS : [`${CORPUS}/session.jsonl`, `${CORPUS}/large-session.jsonl`];
 const MAX_SHARE = 0.05;

@@ -8,13 +8,14 @@
  * 25% of tool-output characters stale on session.jsonl.
  * Run: bun bench/stale-share.ts [session.jsonl ...]
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Message } from "@earendil-works/pi-ai";
 import { occKey, resultTimestampOf } from "../src/capture/occurrence-key.js";
 import { findStaleOutputs, type StaleRule } from "../src/capture/stale-outputs.js";
 import { reportTargets, type Target } from "./targets.js";
 
-const CORPUS = "/work/shared/corpus/pi-sessions";
+const CORPUS = ["../shared/corpus/pi-sessions", "/work/shared/corpus/pi-sessions"].map((dir) => resolve(import.meta.dir, "..", dir)).find(existsSync) ?? "../shared/corpus/pi-sessions";
 const SESSIONS = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 const FILES = SESSIONS.length > 0 ? SESSIONS : [`${CORPUS}/session.jsonl`, `${CORPUS}/large-session.jsonl`];
 const RULES: StaleRule[] = ["edited", "reread", "rerun"];
