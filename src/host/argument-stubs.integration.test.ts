@@ -2,17 +2,10 @@
 // the next prompt came, as the session file rebuilds them after a reload; `flushPolicy: "classic"` keeps them.
 import { afterAll, describe, expect, mock, test } from "bun:test";
 import * as actualCompat from "@earendil-works/pi-ai/compat";
-import { makeAgentDir, streamReply } from "../../test/fake-host.js";
+import { labelledSummary, makeAgentDir } from "../../test/fake-host.js";
 import { startSim, type Sim } from "../../test/session-sim.js";
 
-mock.module("@earendil-works/pi-ai/compat", () => ({
-  ...actualCompat,
-  stream: (_model: any, context: any) => {
-    const prompt: string = context.messages[0].content[0].text;
-    const labels = [...new Set(prompt.match(/\[\[\d+:[^\]\s]+\]\]/g) ?? [])];
-    return streamReply(labels.map((l) => `- ${l} edited`).join("\n") || "- summary");
-  },
-}));
+mock.module("@earendil-works/pi-ai/compat", () => ({ ...actualCompat, stream: (_model: any, context: any) => labelledSummary(context, "edited") }));
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((fn) => fn()));
