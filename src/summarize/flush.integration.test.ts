@@ -141,6 +141,31 @@ describe("flushPending", () => {
     streamImpl = () => streamReply("[[1:read]] ok");
   });
 
+  test("a summary longer than an edit's output archives the batch without it when its arguments can be stubbed", async () => {
+    streamImpl = () => streamReply("[[1:edit]] " + "very long summary ".repeat(30));
+    const text = "line of the old text, long enough to be worth a marker\n".repeat(8);
+    const edit = { id: "e", name: "edit", args: { path: "a.ts", edits: [{ oldText: text, newText: text.toUpperCase() }] } };
+    const branch = [msgEntry(user(100)), msgEntry(assistantWithTools(200, [edit])), msgEntry(toolResult(210, "e", "edit", "Successfully replaced text in a.ts."))];
+    const { state, fake, ofType } = direct({ stubArguments: true, flushPolicy: "cost" }, branch);
+    await flushPending(state, fake.ctx, { delivery: "session" });
+    expect(ofType(T.CUSTOM_TYPE_SUMMARY)).toHaveLength(0);
+    expect(ofType(T.CUSTOM_TYPE_INDEX)).toHaveLength(1);
+    expect(state.indexer.getRecord("e")?.unsummarized).toBe(true);
+    streamImpl = () => streamReply("[[1:read]] ok");
+  });
+
+  test("under classic the same batch is skipped as 2.9.1 did", async () => {
+    streamImpl = () => streamReply("[[1:edit]] " + "very long summary ".repeat(30));
+    const text = "line of the old text, long enough to be worth a marker\n".repeat(8);
+    const edit = { id: "e", name: "edit", args: { path: "a.ts", edits: [{ oldText: text, newText: text.toUpperCase() }] } };
+    const branch = [msgEntry(user(100)), msgEntry(assistantWithTools(200, [edit])), msgEntry(toolResult(210, "e", "edit", "Successfully replaced text in a.ts."))];
+    const { state, fake, ofType } = direct({ stubArguments: true, flushPolicy: "classic" }, branch);
+    const result = await flushPending(state, fake.ctx, { delivery: "session" });
+    expect(result).toMatchObject({ ok: true, reason: "skipped-oversized" });
+    expect(ofType(T.CUSTOM_TYPE_INDEX)).toHaveLength(0);
+    streamImpl = () => streamReply("[[1:read]] ok");
+  });
+
   test("a batch below minBatchChars gets no LLM call and a trivial skip (scenario 17)", async () => {
     streamCalls = [];
     const { state, fake } = direct({ minBatchChars: 1000 }, branchOf([{ id: "a", text: "z".repeat(300) }]));
