@@ -6,6 +6,7 @@ import { costModelFor } from "../economics/cost-model.js";
 import { DEFAULT_CONFIG, type ContextPruneConfig } from "../types.js";
 import { argumentText, MissCounter, recoveryCost } from "./miss-model.js";
 import { replaySession } from "../report/replay.js";
+import { recordedSession } from "../../test/recorded-session.js";
 
 const user = (text: string): UserMessage => ({ role: "user", content: text, timestamp: 0 });
 const call = (id: string, name: string, args: Record<string, unknown>): AssistantMessage =>
@@ -127,13 +128,7 @@ const catalog = () => ({ cost: costModelFor(sonnet), contextWindow: sonnet.conte
 
 /** Prompt 1 reads a file in a few tool turns and replies; prompt 2 edits a line only that read showed. */
 function editAfterRead(): SessionEntry[] {
-  const entries: any[] = [];
-  let time = 1_000_000;
-  const add = (message: any) => {
-    time += 5_000;
-    const full = message.role === "assistant" ? { ...message, api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5" } : message;
-    entries.push({ type: "message", id: `e${entries.length}`, parentId: entries.length ? `e${entries.length - 1}` : null, timestamp: new Date(time).toISOString(), message: { ...full, timestamp: time } });
-  };
+  const { entries, add } = recordedSession();
   const body = Array.from({ length: 120 }, (_, i) => `    step_${i} = prepare(step_${i - 1 < 0 ? 0 : i - 1}, ${i})  # stage ${i}`).join("\n");
   add({ role: "user", content: "read the pipeline" });
   add({ role: "assistant", content: [{ type: "toolCall", id: "r1", name: "read", arguments: { path: "src/pipeline.py" } }] });

@@ -6,6 +6,7 @@ import { DEFAULT_CONFIG, type ContextPruneConfig } from "../types.js";
 import { replaySession, type ReplayReport } from "./replay.js";
 import { cacheLines, reportText } from "./text-report.js";
 import { reportHtml } from "./html-report.js";
+import { recordedSession } from "../../test/recorded-session.js";
 
 const sonnet = getBuiltinModel("anthropic", "claude-sonnet-4-5");
 const catalog = () => ({ cost: costModelFor(sonnet), contextWindow: sonnet.contextWindow });
@@ -16,13 +17,7 @@ const catalog = () => ({ cost: costModelFor(sonnet), contextWindow: sonnet.conte
  * the first prompt's results: with 12 turns the rewrite point lies 36 blocks before the end, past the lookback.
  */
 function session(api: string, turns = 12): SessionEntry[] {
-  const entries: any[] = [];
-  let time = 1_000_000;
-  const add = (message: any) => {
-    time += 5_000;
-    const full = message.role === "assistant" ? { ...message, api, provider: "anthropic", model: "claude-sonnet-4-5" } : message;
-    entries.push({ type: "message", id: `e${entries.length}`, parentId: entries.length ? `e${entries.length - 1}` : null, timestamp: new Date(time).toISOString(), message: { ...full, timestamp: time } });
-  };
+  const { entries, add } = recordedSession(api);
   const prompt = (p: number, count: number) => {
     // A long first prompt: its request's entry is over the 1,024-token minimum.
     add({ role: "user", content: `task ${p}: `.padEnd(p === 0 ? 6000 : 20, "y") });
@@ -74,13 +69,7 @@ describe("the replay under the cache rule of the session's API", () => {
 
   test("pi alone never has the spare breakpoint: a turn of more than 20 blocks misses its cache, the what-if's does not", async () => {
     // One assistant message with 11 tool calls and their 11 results: the next request adds 22 blocks.
-    const entries: any[] = [];
-    let time = 1_000_000;
-    const add = (message: any) => {
-      time += 5_000;
-      const full = message.role === "assistant" ? { ...message, api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5" } : message;
-      entries.push({ type: "message", id: `e${entries.length}`, parentId: entries.length ? `e${entries.length - 1}` : null, timestamp: new Date(time).toISOString(), message: { ...full, timestamp: time } });
-    };
+    const { entries, add } = recordedSession();
     const ids = Array.from({ length: 11 }, (_, i) => `c${i}`);
     add({ role: "user", content: "task".padEnd(6000, "y") });
     add({ role: "assistant", content: ids.map((id) => ({ type: "toolCall", id, name: "bash", arguments: { command: id } })) });

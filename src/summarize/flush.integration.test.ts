@@ -60,6 +60,15 @@ function direct(config: Record<string, unknown>, branch: any[]) {
   return { host, state, fake, ofType };
 }
 
+/** One edit whose 8-line texts are worth a marker, its one-line output, and a summarizer whose summary is longer than it. */
+function editWithLongerSummary(flushPolicy: string) {
+  streamImpl = () => streamReply("[[1:edit]] " + "very long summary ".repeat(30));
+  const text = "line of the old text, long enough to be worth a marker\n".repeat(8);
+  const edit = { id: "e", name: "edit", args: { path: "a.ts", edits: [{ oldText: text, newText: text.toUpperCase() }] } };
+  const branch = [msgEntry(user(100)), msgEntry(assistantWithTools(200, [edit])), msgEntry(toolResult(210, "e", "edit", "Successfully replaced text in a.ts."))];
+  return direct({ stubArguments: true, flushPolicy }, branch);
+}
+
 async function booted(settings: Record<string, unknown>, branch: any[]) {
   const agent = makeAgentDir({ ...BASE, ...settings });
   cleanups.push(agent.cleanup);
@@ -142,11 +151,7 @@ describe("flushPending", () => {
   });
 
   test("a summary longer than an edit's output archives the batch without it when its arguments can be stubbed", async () => {
-    streamImpl = () => streamReply("[[1:edit]] " + "very long summary ".repeat(30));
-    const text = "line of the old text, long enough to be worth a marker\n".repeat(8);
-    const edit = { id: "e", name: "edit", args: { path: "a.ts", edits: [{ oldText: text, newText: text.toUpperCase() }] } };
-    const branch = [msgEntry(user(100)), msgEntry(assistantWithTools(200, [edit])), msgEntry(toolResult(210, "e", "edit", "Successfully replaced text in a.ts."))];
-    const { state, fake, ofType } = direct({ stubArguments: true, flushPolicy: "cost" }, branch);
+    const { state, fake, ofType } = editWithLongerSummary("cost");
     await flushPending(state, fake.ctx, { delivery: "session" });
     expect(ofType(T.CUSTOM_TYPE_SUMMARY)).toHaveLength(0);
     expect(ofType(T.CUSTOM_TYPE_INDEX)).toHaveLength(1);
@@ -155,11 +160,7 @@ describe("flushPending", () => {
   });
 
   test("under classic the same batch is skipped as 2.9.1 did", async () => {
-    streamImpl = () => streamReply("[[1:edit]] " + "very long summary ".repeat(30));
-    const text = "line of the old text, long enough to be worth a marker\n".repeat(8);
-    const edit = { id: "e", name: "edit", args: { path: "a.ts", edits: [{ oldText: text, newText: text.toUpperCase() }] } };
-    const branch = [msgEntry(user(100)), msgEntry(assistantWithTools(200, [edit])), msgEntry(toolResult(210, "e", "edit", "Successfully replaced text in a.ts."))];
-    const { state, fake, ofType } = direct({ stubArguments: true, flushPolicy: "classic" }, branch);
+    const { state, fake, ofType } = editWithLongerSummary("classic");
     const result = await flushPending(state, fake.ctx, { delivery: "session" });
     expect(result).toMatchObject({ ok: true, reason: "skipped-oversized" });
     expect(ofType(T.CUSTOM_TYPE_INDEX)).toHaveLength(0);
