@@ -9476,11 +9476,32 @@ function isArchiveWrite(entry) {
   return e?.type === "custom" && ARCHIVE_WRITES.has(e.customType);
 }
 
+// src/arguments/archived-marker.ts
+var made = new WeakMap;
+function archivedMarker(record, label, ref) {
+  let byField = made.get(record);
+  if (byField === undefined)
+    made.set(record, byField = new Map);
+  const key = `${ref}\x00${label}`;
+  let marker = byField.get(key);
+  if (marker === undefined) {
+    const field = bulkyFields(record.toolName, record.args).find((f) => f.label === label);
+    marker = field === undefined ? null : argumentMarker(field.label, field.text, ref, field.digest);
+    byField.set(key, marker);
+  }
+  return marker ?? undefined;
+}
+function markerStandingFor(record, field, ref) {
+  if (fieldText(record.args, field) !== field.text)
+    return;
+  const marker = archivedMarker(record, field.label, ref);
+  return marker !== undefined && marker === argumentMarker(field.label, field.text, ref, field.digest) ? marker : undefined;
+}
+
 // src/arguments/stub.ts
 var RAW_TOOL_TURNS = 2;
 var PATH_TOOLS = new Set(["read", "edit", "write"]);
 var SHORT_REF = /^t\d+$/;
-var markers = new WeakMap;
 function stubFinishedArguments(messages, input, stubRefs, indexer, horizon) {
   if (stubRefs === null)
     return messages;
@@ -9609,21 +9630,11 @@ function stubbedArgs(block, ref, indexer) {
     return;
   const replaced = [];
   for (const field of fields) {
-    if (fieldText(record.args, field) !== field.text)
-      continue;
-    replaced.push({ field, marker: markerFor(record, field, ref) });
+    const marker = markerStandingFor(record, field, ref);
+    if (marker !== undefined)
+      replaced.push({ field, marker });
   }
   return replaced.length === 0 ? undefined : withMarkers(block.arguments, replaced);
-}
-function markerFor(record, field, ref) {
-  let byField = markers.get(record);
-  if (byField === undefined)
-    markers.set(record, byField = new Map);
-  const key = `${ref}\x00${field.label}`;
-  let marker = byField.get(key);
-  if (marker === undefined)
-    byField.set(key, marker = argumentMarker(field.label, field.text, ref, field.digest));
-  return marker;
 }
 function opensNoCalls3(assistant) {
   return assistant.stopReason === "error" || assistant.stopReason === "aborted";
@@ -15063,10 +15074,7 @@ function copiedMarker(toolName, args, indexer) {
 }
 function isLiveMarker(candidate, indexer) {
   const record = indexer.getRecord(candidate.ref);
-  if (record === undefined)
-    return false;
-  const field = bulkyFields(record.toolName, record.args).find((f) => f.label === candidate.field);
-  return field !== undefined && argumentMarker(field.label, field.text, candidate.ref, field.digest) === candidate.text;
+  return record !== undefined && archivedMarker(record, candidate.field, candidate.ref) === candidate.text;
 }
 function copyGuardReason(toolName, marker) {
   return `pi-condense blocked this ${toolName}: its arguments hold the marker that stands for the archived ${marker.field} of ` + `${marker.ref}, not the text itself. Call context_tree_query({ toolCallIds: ["${marker.ref}"] }) for the original ` + "(its Args line holds it verbatim) and send the real text.";
