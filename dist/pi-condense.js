@@ -8401,15 +8401,15 @@ import { createHash as createHash5 } from "node:crypto";
 var PURGE_STRING_MIN_CHARS = 200;
 var MAX_SHRINK_DEPTH = 64;
 function purgeErroredArgs(messages, config) {
-  const { errorTurns, currentTurn } = erroredCallTurns(messages);
-  if (errorTurns.size === 0)
+  const failures = erroredOccurrences(messages);
+  if (failures === null)
     return messages;
   let out = null;
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
     if (!isAssistant(msg) || !Array.isArray(msg.content))
       continue;
-    const content = purgeBlocks(msg.content, errorTurns, currentTurn, config);
+    const content = purgeBlocks(msg.content, failures, config);
     if (content === msg.content)
       continue;
     out ??= messages.slice();
@@ -8417,24 +8417,60 @@ function purgeErroredArgs(messages, config) {
   }
   return out ?? messages;
 }
-function erroredCallTurns(messages) {
+function erroredOccurrences(messages) {
   const errorTurns = new Map;
+  const keyOf = new Map;
+  const unanswered = new Map;
   let turn = 0;
   for (const msg of messages) {
-    if (isAssistant(msg))
+    if (isAssistant(msg)) {
       turn++;
-    else if (isToolResult(msg) && msg.isError === true)
-      errorTurns.set(msg.toolCallId, turn);
+      openCalls(msg.content, unanswered);
+    } else if (isToolResult(msg) && typeof msg.toolCallId === "string") {
+      const groups = unanswered.get(msg.toolCallId);
+      const group = groups?.[groups.length - 1];
+      const block = group?.shift();
+      if (group?.length === 0)
+        groups.pop();
+      const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
+      if (block !== undefined)
+        keyOf.set(block, key);
+      if (msg.isError === true)
+        errorTurns.set(key, turn);
+    }
   }
-  return { errorTurns, currentTurn: turn };
+  return errorTurns.size === 0 ? null : { errorTurns, keyOf, currentTurn: turn };
 }
-function purgeBlocks(content, errorTurns, currentTurn, config) {
+function openCalls(content, unanswered) {
+  if (!Array.isArray(content))
+    return;
+  const byId = new Map;
+  for (const block of content) {
+    if (!isToolCall(block) || typeof block.id !== "string")
+      continue;
+    const group = byId.get(block.id);
+    if (group)
+      group.push(block);
+    else
+      byId.set(block.id, [block]);
+  }
+  for (const [id, group] of byId) {
+    const groups = unanswered.get(id);
+    if (groups)
+      groups.push(group);
+    else
+      unanswered.set(id, [group]);
+  }
+}
+function purgeBlocks(content, failures, config) {
+  const { errorTurns, keyOf, currentTurn } = failures;
   let out = null;
   for (let j = 0;j < content.length; j++) {
     const block = content[j];
     if (!isToolCall(block) || !("arguments" in block))
       continue;
-    const errorTurn = errorTurns.get(block.id);
+    const key = keyOf.get(block);
+    const errorTurn = key === undefined ? undefined : errorTurns.get(key);
     if (errorTurn === undefined || !(currentTurn - errorTurn >= config.cooldownTurns))
       continue;
     if (!(argumentsJsonLength(block.arguments) >= config.minArgChars))

@@ -8,9 +8,16 @@
  * throws for a grammar-constrained tool whose string input is missing, which
  * would fail every later request. The error result itself is kept.
  * The caller gates on `config.enabled`.
+ *
+ * A failure is keyed by its occurrence (`id@resultTimestamp`, as everywhere else): providers reuse ids
+ * (some number calls per turn), and a successful call whose id a later failed call reuses keeps its
+ * arguments. Each call is paired with the result that answers it: the first unanswered call with that id
+ * in the nearest assistant message before the result.
  */
+import type { ToolCall } from "@earendil-works/pi-ai";
 import type { ErrorPurgeConfig } from "../types.js";
 import { isAssistant, isToolCall, isToolResult } from "../capture/message-shape.js";
+import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 
 /** Strings strictly longer than this (UTF-16 units) become a size marker. */
 const PURGE_STRING_MIN_CHARS = 200;
@@ -18,14 +25,14 @@ const PURGE_STRING_MIN_CHARS = 200;
 const MAX_SHRINK_DEPTH = 64;
 
 export function purgeErroredArgs<M>(messages: M[], config: ErrorPurgeConfig): M[] {
-  const { errorTurns, currentTurn } = erroredCallTurns(messages);
-  if (errorTurns.size === 0) return messages;
+  const failures = erroredOccurrences(messages);
+  if (failures === null) return messages;
 
   let out: M[] | null = null;
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
     if (!isAssistant(msg) || !Array.isArray(msg.content)) continue;
-    const content = purgeBlocks(msg.content, errorTurns, currentTurn, config);
+    const content = purgeBlocks(msg.content, failures, config);
     if (content === msg.content) continue;
     out ??= messages.slice();
     out[i] = { ...msg, content };
@@ -33,28 +40,62 @@ export function purgeErroredArgs<M>(messages: M[], config: ErrorPurgeConfig): M[
   return out ?? messages;
 }
 
-/** Maps each errored tool-call id to the assistant-turn count at its (latest) errored result. */
-function erroredCallTurns(messages: readonly unknown[]): { errorTurns: Map<string, number>; currentTurn: number } {
-  const errorTurns = new Map<string, number>();
-  let turn = 0;
-  for (const msg of messages) {
-    if (isAssistant(msg)) turn++;
-    else if (isToolResult(msg) && msg.isError === true) errorTurns.set(msg.toolCallId, turn);
-  }
-  return { errorTurns, currentTurn: turn };
+interface Failures {
+  /** Each errored occurrence's key, with the assistant-turn count at its result. */
+  errorTurns: Map<string, number>;
+  /** The occurrence key of each call block that has a result. */
+  keyOf: Map<unknown, string>;
+  currentTurn: number;
 }
 
-function purgeBlocks<B>(
-  content: B[],
-  errorTurns: Map<string, number>,
-  currentTurn: number,
-  config: ErrorPurgeConfig,
-): B[] {
+/** The failed occurrences and the key of every answered call, or null when no result failed. */
+function erroredOccurrences(messages: readonly unknown[]): Failures | null {
+  const errorTurns = new Map<string, number>();
+  const keyOf = new Map<unknown, string>();
+  // Per id, the assistant messages with calls of that id still unanswered, nearest last.
+  const unanswered = new Map<string, ToolCall[][]>();
+  let turn = 0;
+  for (const msg of messages) {
+    if (isAssistant(msg)) {
+      turn++;
+      openCalls(msg.content, unanswered);
+    } else if (isToolResult(msg) && typeof msg.toolCallId === "string") {
+      const groups = unanswered.get(msg.toolCallId);
+      const group = groups?.[groups.length - 1];
+      const block = group?.shift();
+      if (group?.length === 0) groups!.pop();
+      const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
+      if (block !== undefined) keyOf.set(block, key);
+      if (msg.isError === true) errorTurns.set(key, turn);
+    }
+  }
+  return errorTurns.size === 0 ? null : { errorTurns, keyOf, currentTurn: turn };
+}
+
+function openCalls(content: unknown, unanswered: Map<string, ToolCall[][]>): void {
+  if (!Array.isArray(content)) return;
+  const byId = new Map<string, ToolCall[]>();
+  for (const block of content) {
+    if (!isToolCall(block) || typeof block.id !== "string") continue;
+    const group = byId.get(block.id);
+    if (group) group.push(block);
+    else byId.set(block.id, [block]);
+  }
+  for (const [id, group] of byId) {
+    const groups = unanswered.get(id);
+    if (groups) groups.push(group);
+    else unanswered.set(id, [group]);
+  }
+}
+
+function purgeBlocks<B>(content: B[], failures: Failures, config: ErrorPurgeConfig): B[] {
+  const { errorTurns, keyOf, currentTurn } = failures;
   let out: B[] | null = null;
   for (let j = 0; j < content.length; j++) {
     const block = content[j];
     if (!isToolCall(block) || !("arguments" in block)) continue;
-    const errorTurn = errorTurns.get(block.id);
+    const key = keyOf.get(block);
+    const errorTurn = key === undefined ? undefined : errorTurns.get(key);
     // Written positively so a missing config field (shallow-merged settings) purges nothing.
     if (errorTurn === undefined || !(currentTurn - errorTurn >= config.cooldownTurns)) continue;
     if (!(argumentsJsonLength(block.arguments) >= config.minArgChars)) continue;
