@@ -7419,16 +7419,22 @@ function readAliasEntry(data) {
     call: call.args === undefined && call.isError === undefined ? undefined : call
   };
 }
-function readRecoveryRefs(message, visitor) {
+function readCalls(message, visitor) {
   if (!isPlainObject(message) || message.role !== "assistant" || !Array.isArray(message.content))
     return;
+  const ids = [];
   for (const block of message.content) {
-    if (!isPlainObject(block) || block.type !== "toolCall" || block.name !== QUERY_TOOL_NAME || !isPlainObject(block.arguments))
+    if (!isPlainObject(block) || block.type !== "toolCall")
       continue;
-    const ids = block.arguments.toolCallIds;
-    if (Array.isArray(ids))
-      visitor.refsShown(ids.filter((id) => typeof id === "string"));
+    ids.push(block.id);
+    if (block.name !== QUERY_TOOL_NAME || !isPlainObject(block.arguments))
+      continue;
+    const asked = block.arguments.toolCallIds;
+    if (Array.isArray(asked))
+      visitor.refsShown(asked.filter((id) => typeof id === "string"));
   }
+  if (ids.length > 0)
+    visitor.callIds(ids);
 }
 function walkBranch(branch, visitor) {
   const aliases = [];
@@ -7440,7 +7446,7 @@ function walkBranch(branch, visitor) {
     if (entry.type === "custom_message" && entry.customType === CUSTOM_TYPE_SUMMARY) {
       readSummaryEntry(entry, visitor);
     } else if (entry.type === "message") {
-      readRecoveryRefs(entry.message, visitor);
+      readCalls(entry.message, visitor);
     } else if (entry.type !== "custom") {
       continue;
     } else if (entry.customType === CUSTOM_TYPE_INDEX) {
@@ -8016,6 +8022,7 @@ class ToolCallIndexer {
   shortToKey = new Map;
   keyToShort = new Map;
   nextShortNumber = 1;
+  refShapedIds = new Set;
   hashToCanonical = new Map;
   pendingSeeds = [];
   aliasToOriginal = new Map;
@@ -8052,7 +8059,8 @@ class ToolCallIndexer {
           this.pushSummaryBody(refOccurrenceKeys(refs), unframedSummary(text));
       },
       chain: (entry) => this.storeChain(entry),
-      refsShown: (refs) => this.reserveRefs(refs)
+      refsShown: (refs) => this.reserveRefs(refs),
+      callIds: (ids) => this.noteCallIds(ids)
     });
     for (const alias of aliases)
       this.linkAlias(alias.newKey, alias.originalKey, alias.call);
@@ -8071,6 +8079,7 @@ class ToolCallIndexer {
     this.shortToKey.clear();
     this.keyToShort.clear();
     this.nextShortNumber = 1;
+    this.refShapedIds.clear();
     this.hashToCanonical.clear();
     this.pendingSeeds = [];
     this.aliasToOriginal.clear();
@@ -8088,6 +8097,7 @@ class ToolCallIndexer {
       return false;
     this.records.set(key, record);
     this.keysByBareId.add(record.toolCallId, key);
+    this.noteCallIds([record.toolCallId]);
     return true;
   }
   drainSeeds() {
@@ -8126,20 +8136,17 @@ class ToolCallIndexer {
         this.pendingSeeds.push(record);
   }
   resolveToolCallId(input) {
+    const short = this.shortToKey.get(input);
+    if (short !== undefined)
+      return this.records.has(short) ? short : this.aliasToOriginal.get(short) ?? short;
     if (this.records.has(input))
       return input;
     const original = this.aliasToOriginal.get(input);
     if (original !== undefined)
       return original;
-    const short = this.shortToKey.get(input);
-    if (short !== undefined)
-      return this.records.has(short) ? short : this.aliasToOriginal.get(short) ?? short;
     return this.keysByBareId.sole(input);
   }
   getRecord(toolCallIdOrAlias) {
-    const direct = this.records.get(toolCallIdOrAlias);
-    if (direct !== undefined)
-      return direct;
     const key = this.resolveToolCallId(toolCallIdOrAlias);
     return key === undefined ? undefined : this.records.get(key);
   }
@@ -8153,6 +8160,10 @@ class ToolCallIndexer {
     return found;
   }
   getRecordsForId(input) {
+    if (this.shortToKey.has(input)) {
+      const named = this.getRecord(input);
+      return named ? [named] : [];
+    }
     const collected = [];
     for (const key of this.keysByBareId.keys(input)) {
       const record = this.records.get(key);
@@ -8242,18 +8253,32 @@ class ToolCallIndexer {
         this.nextShortNumber = Math.max(this.nextShortNumber, number + 1);
     }
   }
-  allocateSummaryRefs(batch) {
-    const { refs, nextIndex } = buildShortToolCallRefs(batch.toolCalls, this.nextShortNumber);
-    this.nextShortNumber = nextIndex;
+  noteCallIds(ids) {
+    for (const id of ids)
+      if (typeof id === "string" && shortRefNumber(id) !== undefined)
+        this.refShapedIds.add(id);
+  }
+  mintRefs(calls) {
+    this.noteCallIds(calls.map((call) => call.toolCallId));
+    const refs = [];
+    for (const call of calls) {
+      while (this.refShapedIds.has(`t${this.nextShortNumber}`))
+        this.nextShortNumber++;
+      const { refs: [ref] } = buildShortToolCallRefs([call], this.nextShortNumber);
+      refs.push(ref);
+      this.nextShortNumber++;
+    }
     return refs;
+  }
+  allocateSummaryRefs(batch) {
+    return this.mintRefs(batch.toolCalls);
   }
   ensureShortRefs(occurrenceKeys, appendEntry) {
     const missing = occurrenceKeys.filter((key) => this.records.has(key) && !this.keyToShort.has(key));
     if (missing.length === 0)
       return;
-    const { refs, nextIndex } = buildShortToolCallRefs(missing.map(parseOccKey), this.nextShortNumber);
+    const refs = this.mintRefs(missing.map(parseOccKey));
     appendEntry(CUSTOM_TYPE_INDEX, { toolCalls: [], backfilled: true, refs });
-    this.nextShortNumber = nextIndex;
     this.registerSummaryRefs(refs);
   }
   getShortRefForToolCallId(occurrenceKey) {
@@ -8384,8 +8409,7 @@ class ToolCallIndexer {
       const path = await writeSidecar(opts.sessionDir, opts.sessionId, key, record.resultText, opts.files);
       applySpill(record, path, opts.spillPreviewBytes);
     }
-    const { refs, nextIndex } = buildShortToolCallRefs(records, this.nextShortNumber);
-    this.nextShortNumber = nextIndex;
+    const refs = this.mintRefs(records);
     opts.appendEntry(CUSTOM_TYPE_INDEX, { toolCalls: records, backfilled: true, refs });
     for (const record of records)
       this.indexRecord(record);
@@ -15273,6 +15297,8 @@ function noteSystemPrompt(state, ctx) {
   } catch {}
 }
 async function onMessageEnd(state, ctx, event) {
+  if (isAssistant(event.message))
+    state.indexer.noteCallIds(contentBlocks(event.message).filter(isToolCall).map((block) => block.id));
   recordRequest(state, event.message);
   chargeDeferrals(state, event.message);
   if (calibrateTokens2(state, event.message))
