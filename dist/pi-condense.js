@@ -71,6 +71,9 @@ function roleOf(message) {
 function isAssistant(message) {
   return roleOf(message) === "assistant";
 }
+function opensNoCalls(assistant) {
+  return assistant.stopReason === "error" || assistant.stopReason === "aborted";
+}
 function isToolResult(message) {
   return roleOf(message) === "toolResult";
 }
@@ -1514,6 +1517,73 @@ function entryTime(value) {
   return typeof value === "string" || typeof value === "number" ? new Date(value).getTime() : Number.NaN;
 }
 
+// src/arguments/call-pairing.ts
+class CallPairing {
+  unanswered = new Map;
+  open(calls) {
+    const byId = new Map;
+    for (const [id, call] of calls) {
+      const group = byId.get(id);
+      if (group === undefined)
+        byId.set(id, [call]);
+      else
+        group.push(call);
+    }
+    for (const [id, group] of byId) {
+      const groups = this.unanswered.get(id);
+      if (groups)
+        groups.push(group);
+      else
+        this.unanswered.set(id, [group]);
+    }
+  }
+  answer(id) {
+    const groups = this.unanswered.get(id);
+    const group = groups?.[groups.length - 1];
+    const call = group?.shift();
+    if (group?.length === 0)
+      groups.pop();
+    return call;
+  }
+}
+
+// src/arguments/dropped-calls.ts
+function keptArgumentsText(args) {
+  let json;
+  try {
+    json = JSON.stringify(args);
+  } catch {
+    return;
+  }
+  return json === undefined || json === "{}" || json === "null" ? undefined : json;
+}
+
+class RangeCalls {
+  pairing = new CallPairing;
+  open(content, input) {
+    if (!Array.isArray(content))
+      return [];
+    const inputContent = input?.content;
+    const count = new Map;
+    for (const block of content)
+      if (isToolCall(block) && typeof block.id === "string")
+        count.set(block.id, (count.get(block.id) ?? 0) + 1);
+    const calls = [];
+    content.forEach((block, b) => {
+      if (!isToolCall(block) || typeof block.id !== "string")
+        return;
+      const before = Array.isArray(inputContent) ? inputContent[b] : undefined;
+      const original = isToolCall(before) && before.id === block.id ? before.arguments : block.arguments;
+      calls.push([block.id, { block, original, covered: false, ambiguous: count.get(block.id) > 1 }]);
+    });
+    this.pairing.open(calls);
+    return calls.map(([, call]) => call);
+  }
+  answer(id) {
+    return this.pairing.answer(id);
+  }
+}
+
 // src/render/nested-placeholders.ts
 var BLOCK_TOKEN = /\{b(\d+)\}/g;
 function substituteBlockRefs(text, blockSummaryLookup, options) {
@@ -1571,7 +1641,11 @@ function buildSyntheticChainMessage(entry, summary, blockSummaryLookup, protecte
   const summaryText = typeof summary === "string" ? summary : "";
   const body = blockSummaryLookup ? substituteBlockRefs(summaryText, blockSummaryLookup, { selfBlockId: entry.blockId }) : summaryText;
   const tools = Array.isArray(entry.toolRefs) ? entry.toolRefs.filter(isHeaderSafe).join(",") : "";
-  const relocated = protectedOutputs.map((p) => `
+  const relocated = protectedOutputs.map((p) => p.call ? `
+
+<kept-call tool="${p.tool}">
+${p.text}
+</kept-call>` : `
 
 <protected-output tool="${p.tool}">
 ${p.text}
@@ -1702,6 +1776,7 @@ function collectDrops(messages, accepted, diagnostics, guard) {
     const protectedIds = new Set(Array.isArray(entry.protectedToolCallIds) ? entry.protectedToolCallIds : []);
     const headerRefs = new Set(Array.isArray(entry.toolRefs) ? entry.toolRefs : []);
     const actual = new Set;
+    const calls = guard && new RangeCalls;
     const relocated = [];
     drops.zone[range.startIndex] |= BOUNDARY;
     drops.zone[range.endIndex] |= BOUNDARY;
@@ -1715,6 +1790,7 @@ function collectDrops(messages, accepted, diagnostics, guard) {
         actual.add(id);
         drops.droppedBareIds.add(id);
         drops.droppedOccKeys.add(occKey(id, resultTimestampOf(msg.timestamp)));
+        const call = calls?.answer(id);
         if (protectedIds.has(id))
           relocated.push(relocatedOutput(msg));
         else if (guard) {
@@ -1723,6 +1799,8 @@ function collectDrops(messages, accepted, diagnostics, guard) {
             guard.miss(occKey(id, resultTimestampOf(msg.timestamp)), `kept in chain ${entry.blockId}: not in the archive`);
           if (named === undefined || !named.every((ref) => headerRefs.has(ref)))
             relocated.push(relocatedOutput(msg));
+          else if (call !== undefined && !call.ambiguous && named.length === 1)
+            call.covered = guard.givesArguments(named[0], call.original);
         }
       } else if (isAssistant(msg) && Array.isArray(msg.content)) {
         for (const block of msg.content) {
@@ -1731,12 +1809,21 @@ function collectDrops(messages, accepted, diagnostics, guard) {
           actual.add(block.id);
           drops.droppedBareIds.add(block.id);
         }
+        const opened = calls?.open(msg.content, guard.input(i)) ?? [];
+        if (!opensNoCalls(msg))
+          relocated.push(...opened);
       }
     }
-    drops.protectedOutputs.push(relocated);
+    drops.protectedOutputs.push(relocated.flatMap(keptPiece));
     reportIdMismatch(entry, actual, diagnostics);
   }
   return drops;
+}
+function keptPiece(piece) {
+  if (!("block" in piece))
+    return [piece];
+  const text = piece.covered ? undefined : keptArgumentsText(piece.block.arguments);
+  return text === undefined ? [] : [{ tool: isHeaderSafe(piece.block.name) ? piece.block.name : "", text, call: true }];
 }
 function relocatedOutput(msg) {
   const images = imageBlocksOf(msg.content);
@@ -1875,17 +1962,21 @@ function forEachChainResult(messages, chain, visit) {
     return;
   const protectedIds = new Set(chain.protectedToolCallIds ?? []);
   const calls = new Map;
+  const pairing = new CallPairing;
   for (let i = range.startIndex + 1;i < range.endIndex; i++) {
     const msg = messages[i];
     if (isAssistant(msg) && Array.isArray(msg.content)) {
+      const opened = [];
       for (const block of msg.content) {
         if (!isToolCall(block))
           continue;
-        const toolName = typeof block.name === "string" ? block.name : "";
-        calls.set(block.id, { toolName, args: recordArgs(callArgsOf(block)) });
+        const call = { toolName: typeof block.name === "string" ? block.name : "", args: recordArgs(callArgsOf(block)) };
+        calls.set(block.id, call);
+        opened.push([block.id, call]);
       }
+      pairing.open(opened);
     } else if (isToolResult(msg)) {
-      const call = calls.get(msg.toolCallId);
+      const call = pairing.answer(msg.toolCallId) ?? calls.get(msg.toolCallId);
       if (call && typeof msg.toolCallId === "string" && !protectedIds.has(msg.toolCallId))
         visit(msg, call);
     }
@@ -2382,7 +2473,7 @@ function findSuperseded(messages, isProtected) {
     const msg = messages[i];
     if (isAssistant(msg) && Array.isArray(msg.content)) {
       open.clear();
-      if (opensNoCalls(msg))
+      if (opensNoCalls2(msg))
         continue;
       for (const block of msg.content)
         if (isToolCall(block))
@@ -2407,7 +2498,7 @@ function findSuperseded(messages, isProtected) {
   }
   return reads.filter((read, k) => lastReadOf.get(read.path) !== k);
 }
-function opensNoCalls(assistant) {
+function opensNoCalls2(assistant) {
   return assistant.stopReason === "error" || assistant.stopReason === "aborted";
 }
 function protectedPath(block, isProtected) {
@@ -7911,6 +8002,14 @@ function sidecarDiffers(record, output) {
   }
   return;
 }
+function sameJson(a, b) {
+  try {
+    const json = JSON.stringify(a);
+    return json !== undefined && json === JSON.stringify(b);
+  } catch {
+    return false;
+  }
+}
 function shortRefNumber(shortId) {
   if (shortId.length < 2 || shortId.charCodeAt(0) !== 116)
     return;
@@ -8032,6 +8131,7 @@ class ToolCallIndexer {
   summaryBodies = [];
   bodiesByKey = new Map;
   chainsByStart = new Map;
+  argumentChecks = new WeakMap;
   sortedChains;
   reconstructFromSession(ctx) {
     this.clear();
@@ -8216,8 +8316,22 @@ class ToolCallIndexer {
     return {
       answers: (ref, key, output) => this.answers(ref, key, output),
       resolves: (ref) => this.getRecord(ref) !== undefined,
+      givesArguments: (ref, args) => this.givesArguments(ref, args),
       miss
     };
+  }
+  givesArguments(ref, args) {
+    const record = this.getRecord(ref);
+    if (record === undefined)
+      return false;
+    if (typeof args !== "object" || args === null)
+      return sameJson(record.args, args);
+    const known = this.argumentChecks.get(args);
+    if (known?.record === record)
+      return known.same;
+    const same = sameJson(record.args, args);
+    this.argumentChecks.set(args, { record, same });
+    return same;
   }
   hasLegacyBareRecord(toolCallId) {
     return this.records.has(toolCallId) && this.keysByBareId.sole(toolCallId) !== undefined;
@@ -8444,18 +8558,14 @@ function purgeErroredArgs(messages, config) {
 function erroredOccurrences(messages) {
   const errorTurns = new Map;
   const keyOf = new Map;
-  const unanswered = new Map;
+  const pairing = new CallPairing;
   let turn = 0;
   for (const msg of messages) {
     if (isAssistant(msg)) {
       turn++;
-      openCalls(msg.content, unanswered);
+      pairing.open(contentBlocks(msg).filter(isToolCall).map((block) => [block.id, block]));
     } else if (isToolResult(msg) && typeof msg.toolCallId === "string") {
-      const groups = unanswered.get(msg.toolCallId);
-      const group = groups?.[groups.length - 1];
-      const block = group?.shift();
-      if (group?.length === 0)
-        groups.pop();
+      const block = pairing.answer(msg.toolCallId);
       const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
       if (block !== undefined)
         keyOf.set(block, key);
@@ -8464,27 +8574,6 @@ function erroredOccurrences(messages) {
     }
   }
   return errorTurns.size === 0 ? null : { errorTurns, keyOf, currentTurn: turn };
-}
-function openCalls(content, unanswered) {
-  if (!Array.isArray(content))
-    return;
-  const byId = new Map;
-  for (const block of content) {
-    if (!isToolCall(block) || typeof block.id !== "string")
-      continue;
-    const group = byId.get(block.id);
-    if (group)
-      group.push(block);
-    else
-      byId.set(block.id, [block]);
-  }
-  for (const [id, group] of byId) {
-    const groups = unanswered.get(id);
-    if (groups)
-      groups.push(group);
-    else
-      unanswered.set(id, [group]);
-  }
 }
 function purgeBlocks(content, failures, config) {
   const { errorTurns, keyOf, currentTurn } = failures;
@@ -8634,7 +8723,7 @@ class OpenCalls {
   many = null;
   openFrom(assistant) {
     this.clear();
-    if (opensNoCalls2(assistant))
+    if (opensNoCalls3(assistant))
       return;
     for (const block of contentBlocks(assistant)) {
       if (!isToolCall(block))
@@ -8664,7 +8753,7 @@ class OpenCalls {
     this.many = null;
   }
 }
-function opensNoCalls2(assistant) {
+function opensNoCalls3(assistant) {
   return assistant.stopReason === "error" || assistant.stopReason === "aborted";
 }
 function indexOfSame(values, value) {
@@ -9570,7 +9659,7 @@ function stubFinishedArguments(messages, input, stubRefs, indexer, horizon) {
   let out = null;
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
-    if (!isAssistant(msg) || !Array.isArray(msg.content) || opensNoCalls3(msg))
+    if (!isAssistant(msg) || !Array.isArray(msg.content) || opensNoCalls(msg))
       continue;
     let content = null;
     for (let b = 0;b < msg.content.length; b++) {
@@ -9696,9 +9785,6 @@ function stubbedArgs(block, ref, indexer) {
   }
   return replaced.length === 0 ? undefined : withMarkers(block.arguments, replaced);
 }
-function opensNoCalls3(assistant) {
-  return assistant.stopReason === "error" || assistant.stopReason === "aborted";
-}
 
 // src/render/pruner.ts
 var requestSizes = new WeakMap;
@@ -9731,7 +9817,9 @@ function runPhases(messages, indexer, chainCompression, errorPurge, protection, 
   if (chainCompression?.enabled) {
     const guard = archive && {
       stubRefs: (position) => stubbed.stubRefs?.[position],
-      miss: archive.miss
+      miss: archive.miss,
+      input: (position) => messages[position],
+      givesArguments: (ref, args) => archive.givesArguments(ref, args)
     };
     const chained = compressChains(current, indexer, chainCompression, diagnostics, guard);
     current = chained.messages;

@@ -29,6 +29,16 @@ function sidecarDiffers(record: ToolCallRecord, output: ArchivedOutput): string 
   return undefined;
 }
 
+/** JSON equality; values that do not serialize are never equal. */
+function sameJson(a: unknown, b: unknown): boolean {
+  try {
+    const json = JSON.stringify(a);
+    return json !== undefined && json === JSON.stringify(b);
+  } catch {
+    return false;
+  }
+}
+
 /** N of a `t<N>` short ref (the same as matching /^t(\d+)$/), without allocating a match. */
 function shortRefNumber(shortId: string): number | undefined {
   if (shortId.length < 2 || shortId.charCodeAt(0) !== 0x74) return undefined;
@@ -173,6 +183,8 @@ export class ToolCallIndexer {
   /** Summary body positions per occurrence key: one number in the common case, a list when several bodies cover it. */
   private readonly bodiesByKey = new Map<string, number | number[]>();
   private readonly chainsByStart = new Map<number, ChainCompressionEntry>();
+  /** Per call arguments object, the record last compared with it and the verdict: renders repeat the check. */
+  private readonly argumentChecks = new WeakMap<object, { record: ToolCallRecord; same: boolean }>();
   private sortedChains: ChainCompressionEntry[] | undefined;
 
   // ---- rebuild -----------------------------------------------------------
@@ -383,8 +395,21 @@ export class ToolCallIndexer {
     return {
       answers: (ref, key, output) => this.answers(ref, key, output),
       resolves: (ref) => this.getRecord(ref) !== undefined,
+      givesArguments: (ref, args) => this.givesArguments(ref, args),
       miss,
     };
+  }
+
+  /** Whether the record `ref` names holds exactly these arguments (as JSON): a chain may then drop the call. */
+  givesArguments(ref: string, args: unknown): boolean {
+    const record = this.getRecord(ref);
+    if (record === undefined) return false;
+    if (typeof args !== "object" || args === null) return sameJson(record.args, args);
+    const known = this.argumentChecks.get(args);
+    if (known?.record === record) return known.same;
+    const same = sameJson(record.args, args);
+    this.argumentChecks.set(args, { record, same });
+    return same;
   }
 
   hasLegacyBareRecord(toolCallId: string): boolean {

@@ -23,7 +23,7 @@ import { behindHorizon } from "./horizon.js";
 import { markerStandingFor } from "./archived-marker.js";
 import { bulkyFields, callShape, withMarkers, type BulkyField } from "./fields.js";
 import type { AssistantMessage, ToolCall } from "@earendil-works/pi-ai";
-import { contentBlocks, isAssistant, isToolCall, isToolResult, isUser, loose } from "../capture/message-shape.js";
+import { contentBlocks, isAssistant, isToolCall, isToolResult, isUser, loose, opensNoCalls } from "../capture/message-shape.js";
 import type { ToolCallRecord } from "../capture/records.js";
 
 /** The latest tool turns of the running prompt keep their arguments, as the cost policy keeps their outputs. */
@@ -176,9 +176,4 @@ function stubbedArgs(block: ToolCall, ref: string, indexer: ArgsIndexer): Record
     if (marker !== undefined) replaced.push({ field, marker });
   }
   return replaced.length === 0 ? undefined : withMarkers(block.arguments, replaced);
-}
-
-/** pi-ai leaves a turn that stopped with `error` or `aborted` out of the request. */
-function opensNoCalls(assistant: AssistantMessage): boolean {
-  return assistant.stopReason === "error" || assistant.stopReason === "aborted";
 }

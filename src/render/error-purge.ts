@@ -11,12 +11,12 @@
  *
  * A failure is keyed by its occurrence (`id@resultTimestamp`, as everywhere else): providers reuse ids
  * (some number calls per turn), and a successful call whose id a later failed call reuses keeps its
- * arguments. Each call is paired with the result that answers it: the first unanswered call with that id
- * in the nearest assistant message before the result.
+ * arguments. Each call is paired with the result that answers it (call-pairing.ts).
  */
 import type { ToolCall } from "@earendil-works/pi-ai";
 import type { ErrorPurgeConfig } from "../types.js";
-import { isAssistant, isToolCall, isToolResult } from "../capture/message-shape.js";
+import { contentBlocks, isAssistant, isToolCall, isToolResult } from "../capture/message-shape.js";
+import { CallPairing } from "../arguments/call-pairing.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 
 /** Strings strictly longer than this (UTF-16 units) become a size marker. */
@@ -52,40 +52,20 @@ interface Failures {
 function erroredOccurrences(messages: readonly unknown[]): Failures | null {
   const errorTurns = new Map<string, number>();
   const keyOf = new Map<unknown, string>();
-  // Per id, the assistant messages with calls of that id still unanswered, nearest last.
-  const unanswered = new Map<string, ToolCall[][]>();
+  const pairing = new CallPairing<ToolCall>();
   let turn = 0;
   for (const msg of messages) {
     if (isAssistant(msg)) {
       turn++;
-      openCalls(msg.content, unanswered);
+      pairing.open(contentBlocks(msg).filter(isToolCall).map((block) => [block.id, block] as const));
     } else if (isToolResult(msg) && typeof msg.toolCallId === "string") {
-      const groups = unanswered.get(msg.toolCallId);
-      const group = groups?.[groups.length - 1];
-      const block = group?.shift();
-      if (group?.length === 0) groups!.pop();
+      const block = pairing.answer(msg.toolCallId);
       const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
       if (block !== undefined) keyOf.set(block, key);
       if (msg.isError === true) errorTurns.set(key, turn);
     }
   }
   return errorTurns.size === 0 ? null : { errorTurns, keyOf, currentTurn: turn };
-}
-
-function openCalls(content: unknown, unanswered: Map<string, ToolCall[][]>): void {
-  if (!Array.isArray(content)) return;
-  const byId = new Map<string, ToolCall[]>();
-  for (const block of content) {
-    if (!isToolCall(block) || typeof block.id !== "string") continue;
-    const group = byId.get(block.id);
-    if (group) group.push(block);
-    else byId.set(block.id, [block]);
-  }
-  for (const [id, group] of byId) {
-    const groups = unanswered.get(id);
-    if (groups) groups.push(group);
-    else unanswered.set(id, [group]);
-  }
 }
 
 function purgeBlocks<B>(content: B[], failures: Failures, config: ErrorPurgeConfig): B[] {
