@@ -8315,10 +8315,15 @@ class ToolCallIndexer {
   archiveCheck(miss = () => {}) {
     return {
       answers: (ref, key, output) => this.answers(ref, key, output),
-      resolves: (ref) => this.getRecord(ref) !== undefined,
+      resolves: (ref) => this.resolvesPlainly(ref),
       givesArguments: (ref, args) => this.givesArguments(ref, args),
       miss
     };
+  }
+  resolvesPlainly(ref) {
+    if (this.refShapedIds.has(ref) && !this.shortToKey.has(ref))
+      return false;
+    return this.getRecord(ref) !== undefined;
   }
   givesArguments(ref, args) {
     const record = this.getRecord(ref);
@@ -8556,8 +8561,7 @@ function purgeErroredArgs(messages, config) {
   return out ?? messages;
 }
 function erroredOccurrences(messages) {
-  const errorTurns = new Map;
-  const keyOf = new Map;
+  const errorTurnOf = new Map;
   const pairing = new CallPairing;
   let turn = 0;
   for (const msg of messages) {
@@ -8566,24 +8570,20 @@ function erroredOccurrences(messages) {
       pairing.open(contentBlocks(msg).filter(isToolCall).map((block) => [block.id, block]));
     } else if (isToolResult(msg) && typeof msg.toolCallId === "string") {
       const block = pairing.answer(msg.toolCallId);
-      const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
-      if (block !== undefined)
-        keyOf.set(block, key);
-      if (msg.isError === true)
-        errorTurns.set(key, turn);
+      if (block !== undefined && msg.isError === true)
+        errorTurnOf.set(block, turn);
     }
   }
-  return errorTurns.size === 0 ? null : { errorTurns, keyOf, currentTurn: turn };
+  return errorTurnOf.size === 0 ? null : { errorTurnOf, currentTurn: turn };
 }
 function purgeBlocks(content, failures, config) {
-  const { errorTurns, keyOf, currentTurn } = failures;
+  const { errorTurnOf, currentTurn } = failures;
   let out = null;
   for (let j = 0;j < content.length; j++) {
     const block = content[j];
     if (!isToolCall(block) || !("arguments" in block))
       continue;
-    const key = keyOf.get(block);
-    const errorTurn = key === undefined ? undefined : errorTurns.get(key);
+    const errorTurn = errorTurnOf.get(block);
     if (errorTurn === undefined || !(currentTurn - errorTurn >= config.cooldownTurns))
       continue;
     if (!(argumentsJsonLength(block.arguments) >= config.minArgChars))
@@ -8729,19 +8729,29 @@ class OpenCalls {
       if (!isToolCall(block))
         continue;
       if (this.many !== null)
-        this.many.add(block.id);
-      else if (!this.few.includes(block.id)) {
+        this.many.set(block.id, (this.many.get(block.id) ?? 0) + 1);
+      else {
         this.few.push(block.id);
         if (this.few.length > ARRAY_LIMIT) {
-          this.many = new Set(this.few);
+          this.many = new Map;
+          for (const id of this.few)
+            this.many.set(id, (this.many.get(id) ?? 0) + 1);
           this.few.length = 0;
         }
       }
     }
   }
   consume(id) {
-    if (this.many !== null)
-      return this.many.delete(id);
+    if (this.many !== null) {
+      const left = this.many.get(id);
+      if (left === undefined)
+        return false;
+      if (left > 1)
+        this.many.set(id, left - 1);
+      else
+        this.many.delete(id);
+      return true;
+    }
     const at = indexOfSame(this.few, id);
     if (at < 0)
       return false;
