@@ -165,6 +165,13 @@ describe("purgeErroredArgs", () => {
     expect(output[0].content[1].arguments).toEqual({ ...purgedLongArgs, path: "/tmp/b" });
   });
 
+  test("a successful call keeps its arguments when a failure collides with it on one occurrence key", () => {
+    const input: any[] = [callTurn(100, "c1", longArgs), result(110, "c1", false), callTurn(200, "c1", longArgs), result(110, "c1", true), ...erroredThenTurns({}, 2).slice(2)];
+    const output = purgeErroredArgs(input, config);
+    expect(output[0]).toBe(input[0]);
+    expect(output[2].content[0].arguments).toEqual(purgedLongArgs);
+  });
+
   test("a call whose result never came is not purged by another call's failure", () => {
     const input: any[] = [callTurn(100, "c", longArgs), { role: "user", content: "go on", timestamp: 150 }, callTurn(200, "c", {}, "bash"), result(210, "c", true), ...erroredThenTurns({}, 2).slice(2)];
     expect(purgeErroredArgs(input, config)[0]).toBe(input[0]);

@@ -9,15 +9,15 @@
  * would fail every later request. The error result itself is kept.
  * The caller gates on `config.enabled`.
  *
- * A failure is keyed by its occurrence (`id@resultTimestamp`, as everywhere else): providers reuse ids
+ * A failure belongs to its occurrence, the call its failed result answers (call-pairing.ts), as the rest
+ * of the project keys outputs by occurrence (`id@resultTimestamp`), never by raw id: providers reuse ids
  * (some number calls per turn), and a successful call whose id a later failed call reuses keeps its
- * arguments. Each call is paired with the result that answers it (call-pairing.ts).
+ * arguments, even when the two results collide on one occurrence key.
  */
 import type { ToolCall } from "@earendil-works/pi-ai";
 import type { ErrorPurgeConfig } from "../types.js";
 import { contentBlocks, isAssistant, isToolCall, isToolResult } from "../capture/message-shape.js";
 import { CallPairing } from "../arguments/call-pairing.js";
-import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 
 /** Strings strictly longer than this (UTF-16 units) become a size marker. */
 const PURGE_STRING_MIN_CHARS = 200;
@@ -41,17 +41,14 @@ export function purgeErroredArgs<M>(messages: M[], config: ErrorPurgeConfig): M[
 }
 
 interface Failures {
-  /** Each errored occurrence's key, with the assistant-turn count at its result. */
-  errorTurns: Map<string, number>;
-  /** The occurrence key of each call block that has a result. */
-  keyOf: Map<unknown, string>;
+  /** Each call whose own result failed, with the assistant-turn count at that result. */
+  errorTurnOf: Map<unknown, number>;
   currentTurn: number;
 }
 
-/** The failed occurrences and the key of every answered call, or null when no result failed. */
+/** The calls whose own result failed, or null when none did. */
 function erroredOccurrences(messages: readonly unknown[]): Failures | null {
-  const errorTurns = new Map<string, number>();
-  const keyOf = new Map<unknown, string>();
+  const errorTurnOf = new Map<unknown, number>();
   const pairing = new CallPairing<ToolCall>();
   let turn = 0;
   for (const msg of messages) {
@@ -60,22 +57,19 @@ function erroredOccurrences(messages: readonly unknown[]): Failures | null {
       pairing.open(contentBlocks(msg).filter(isToolCall).map((block) => [block.id, block] as const));
     } else if (isToolResult(msg) && typeof msg.toolCallId === "string") {
       const block = pairing.answer(msg.toolCallId);
-      const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
-      if (block !== undefined) keyOf.set(block, key);
-      if (msg.isError === true) errorTurns.set(key, turn);
+      if (block !== undefined && msg.isError === true) errorTurnOf.set(block, turn);
     }
   }
-  return errorTurns.size === 0 ? null : { errorTurns, keyOf, currentTurn: turn };
+  return errorTurnOf.size === 0 ? null : { errorTurnOf, currentTurn: turn };
 }
 
 function purgeBlocks<B>(content: B[], failures: Failures, config: ErrorPurgeConfig): B[] {
-  const { errorTurns, keyOf, currentTurn } = failures;
+  const { errorTurnOf, currentTurn } = failures;
   let out: B[] | null = null;
   for (let j = 0; j < content.length; j++) {
     const block = content[j];
     if (!isToolCall(block) || !("arguments" in block)) continue;
-    const key = keyOf.get(block);
-    const errorTurn = key === undefined ? undefined : errorTurns.get(key);
+    const errorTurn = errorTurnOf.get(block);
     // Written positively so a missing config field (shallow-merged settings) purges nothing.
     if (errorTurn === undefined || !(currentTurn - errorTurn >= config.cooldownTurns)) continue;
     if (!(argumentsJsonLength(block.arguments) >= config.minArgChars)) continue;
