@@ -394,10 +394,19 @@ export class ToolCallIndexer {
   archiveCheck(miss: ArchiveMiss = () => {}): ArchiveCheck {
     return {
       answers: (ref, key, output) => this.answers(ref, key, output),
-      resolves: (ref) => this.getRecord(ref) !== undefined,
+      resolves: (ref) => this.resolvesPlainly(ref),
       givesArguments: (ref, args) => this.givesArguments(ref, args),
       miss,
     };
+  }
+
+  /**
+   * Whether a recovery's `ref` names one archived output without doubt: a raw id shaped like a ref that is no
+   * registered ref (its entry lost, or a provider's id) may be what the model meant or a ref it was shown.
+   */
+  private resolvesPlainly(ref: string): boolean {
+    if (this.refShapedIds.has(ref) && !this.shortToKey.has(ref)) return false;
+    return this.getRecord(ref) !== undefined;
   }
 
   /** Whether the record `ref` names holds exactly these arguments (as JSON): a chain may then drop the call. */

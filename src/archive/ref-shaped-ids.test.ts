@@ -101,3 +101,13 @@ describe("one resolution order: a ref first, for every reader", () => {
     expect(indexer.getRecordsForId(legacyRef).map((r) => r.resultText)).toEqual(["LEGACY"]);
   });
 });
+
+describe("a recovery of a ref-shaped id the index no longer holds as a ref", () => {
+  test("is not trusted: the raw id may not be what the model was shown", () => {
+    const indexer = new ToolCallIndexer();
+    indexer.addBatch(batchOf([["t1", 200, "RAW T1"]]), noop);
+    expect(indexer.archiveCheck().resolves("t1")).toBe(false);
+    archive(indexer, [["c1", 300, "FIRST"]]);
+    expect(indexer.archiveCheck().resolves("t2")).toBe(true);
+  });
+});
