@@ -8002,13 +8002,26 @@ function sidecarDiffers(record, output) {
   }
   return;
 }
-function sameJson(a, b) {
-  try {
-    const json = JSON.stringify(a);
-    return json !== undefined && json === JSON.stringify(b);
-  } catch {
+var MAX_ARGS_DEPTH = 32;
+function sameData(a, b, depth) {
+  if (a === b)
+    return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || depth >= MAX_ARGS_DEPTH)
     return false;
+  if (Array.isArray(a))
+    return Array.isArray(b) && a.length === b.length && a.every((item, i) => sameData(item, b[i], depth + 1));
+  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype || Object.getPrototypeOf(b) !== Object.prototype)
+    return false;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length)
+    return false;
+  for (let i = 0;i < keysA.length; i++) {
+    const key = keysA[i];
+    if (key !== keysB[i] || !sameData(a[key], b[key], depth + 1))
+      return false;
   }
+  return true;
 }
 function shortRefNumber(shortId) {
   if (shortId.length < 2 || shortId.charCodeAt(0) !== 116)
@@ -8131,7 +8144,6 @@ class ToolCallIndexer {
   summaryBodies = [];
   bodiesByKey = new Map;
   chainsByStart = new Map;
-  argumentChecks = new WeakMap;
   sortedChains;
   reconstructFromSession(ctx) {
     this.clear();
@@ -8327,16 +8339,7 @@ class ToolCallIndexer {
   }
   givesArguments(ref, args) {
     const record = this.getRecord(ref);
-    if (record === undefined)
-      return false;
-    if (typeof args !== "object" || args === null)
-      return sameJson(record.args, args);
-    const known = this.argumentChecks.get(args);
-    if (known?.record === record)
-      return known.same;
-    const same = sameJson(record.args, args);
-    this.argumentChecks.set(args, { record, same });
-    return same;
+    return record !== undefined && sameData(record.args, args, 0);
   }
   hasLegacyBareRecord(toolCallId) {
     return this.records.has(toolCallId) && this.keysByBareId.sole(toolCallId) !== undefined;

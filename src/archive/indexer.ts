@@ -29,14 +29,26 @@ function sidecarDiffers(record: ToolCallRecord, output: ArchivedOutput): string 
   return undefined;
 }
 
-/** JSON equality; values that do not serialize are never equal. */
-function sameJson(a: unknown, b: unknown): boolean {
-  try {
-    const json = JSON.stringify(a);
-    return json !== undefined && json === JSON.stringify(b);
-  } catch {
-    return false;
+/** Deeper arguments are never taken as equal (a chain then keeps them): what a model writes is shallow. */
+const MAX_ARGS_DEPTH = 32;
+
+/**
+ * Whether two JSON values are the same data, keys in the same order (as their JSON texts would be): pi hands
+ * every render a fresh copy, so this runs per dropped call and render, and compares without serializing.
+ */
+function sameData(a: unknown, b: unknown, depth: number): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || depth >= MAX_ARGS_DEPTH) return false;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => sameData(item, b[i], depth + 1));
+  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype || Object.getPrototypeOf(b) !== Object.prototype) return false;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  for (let i = 0; i < keysA.length; i++) {
+    const key = keysA[i]!;
+    if (key !== keysB[i] || !sameData((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], depth + 1)) return false;
   }
+  return true;
 }
 
 /** N of a `t<N>` short ref (the same as matching /^t(\d+)$/), without allocating a match. */
@@ -183,8 +195,6 @@ export class ToolCallIndexer {
   /** Summary body positions per occurrence key: one number in the common case, a list when several bodies cover it. */
   private readonly bodiesByKey = new Map<string, number | number[]>();
   private readonly chainsByStart = new Map<number, ChainCompressionEntry>();
-  /** Per call arguments object, the record last compared with it and the verdict: renders repeat the check. */
-  private readonly argumentChecks = new WeakMap<object, { record: ToolCallRecord; same: boolean }>();
   private sortedChains: ChainCompressionEntry[] | undefined;
 
   // ---- rebuild -----------------------------------------------------------
@@ -409,16 +419,10 @@ export class ToolCallIndexer {
     return this.getRecord(ref) !== undefined;
   }
 
-  /** Whether the record `ref` names holds exactly these arguments (as JSON): a chain may then drop the call. */
+  /** Whether the record `ref` names holds exactly these arguments (same JSON): a chain may then drop the call. */
   givesArguments(ref: string, args: unknown): boolean {
     const record = this.getRecord(ref);
-    if (record === undefined) return false;
-    if (typeof args !== "object" || args === null) return sameJson(record.args, args);
-    const known = this.argumentChecks.get(args);
-    if (known?.record === record) return known.same;
-    const same = sameJson(record.args, args);
-    this.argumentChecks.set(args, { record, same });
-    return same;
+    return record !== undefined && sameData(record.args, args, 0);
   }
 
   hasLegacyBareRecord(toolCallId: string): boolean {
