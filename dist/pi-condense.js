@@ -71,6 +71,9 @@ function roleOf(message) {
 function isAssistant(message) {
   return roleOf(message) === "assistant";
 }
+function opensNoCalls(assistant) {
+  return assistant.stopReason === "error" || assistant.stopReason === "aborted";
+}
 function isToolResult(message) {
   return roleOf(message) === "toolResult";
 }
@@ -1514,6 +1517,73 @@ function entryTime(value) {
   return typeof value === "string" || typeof value === "number" ? new Date(value).getTime() : Number.NaN;
 }
 
+// src/arguments/call-pairing.ts
+class CallPairing {
+  unanswered = new Map;
+  open(calls) {
+    const byId = new Map;
+    for (const [id, call] of calls) {
+      const group = byId.get(id);
+      if (group === undefined)
+        byId.set(id, [call]);
+      else
+        group.push(call);
+    }
+    for (const [id, group] of byId) {
+      const groups = this.unanswered.get(id);
+      if (groups)
+        groups.push(group);
+      else
+        this.unanswered.set(id, [group]);
+    }
+  }
+  answer(id) {
+    const groups = this.unanswered.get(id);
+    const group = groups?.[groups.length - 1];
+    const call = group?.shift();
+    if (group?.length === 0)
+      groups.pop();
+    return call;
+  }
+}
+
+// src/arguments/dropped-calls.ts
+function keptArgumentsText(args) {
+  let json;
+  try {
+    json = JSON.stringify(args);
+  } catch {
+    return;
+  }
+  return json === undefined || json === "{}" || json === "null" ? undefined : json;
+}
+
+class RangeCalls {
+  pairing = new CallPairing;
+  open(content, input) {
+    if (!Array.isArray(content))
+      return [];
+    const inputContent = input?.content;
+    const count = new Map;
+    for (const block of content)
+      if (isToolCall(block) && typeof block.id === "string")
+        count.set(block.id, (count.get(block.id) ?? 0) + 1);
+    const calls = [];
+    content.forEach((block, b) => {
+      if (!isToolCall(block) || typeof block.id !== "string")
+        return;
+      const before = Array.isArray(inputContent) ? inputContent[b] : undefined;
+      const original = isToolCall(before) && before.id === block.id ? before.arguments : block.arguments;
+      calls.push([block.id, { block, original, covered: false, ambiguous: count.get(block.id) > 1 }]);
+    });
+    this.pairing.open(calls);
+    return calls.map(([, call]) => call);
+  }
+  answer(id) {
+    return this.pairing.answer(id);
+  }
+}
+
 // src/render/nested-placeholders.ts
 var BLOCK_TOKEN = /\{b(\d+)\}/g;
 function substituteBlockRefs(text, blockSummaryLookup, options) {
@@ -1571,7 +1641,11 @@ function buildSyntheticChainMessage(entry, summary, blockSummaryLookup, protecte
   const summaryText = typeof summary === "string" ? summary : "";
   const body = blockSummaryLookup ? substituteBlockRefs(summaryText, blockSummaryLookup, { selfBlockId: entry.blockId }) : summaryText;
   const tools = Array.isArray(entry.toolRefs) ? entry.toolRefs.filter(isHeaderSafe).join(",") : "";
-  const relocated = protectedOutputs.map((p) => `
+  const relocated = protectedOutputs.map((p) => p.call ? `
+
+<kept-call tool="${p.tool}">
+${p.text}
+</kept-call>` : `
 
 <protected-output tool="${p.tool}">
 ${p.text}
@@ -1702,6 +1776,7 @@ function collectDrops(messages, accepted, diagnostics, guard) {
     const protectedIds = new Set(Array.isArray(entry.protectedToolCallIds) ? entry.protectedToolCallIds : []);
     const headerRefs = new Set(Array.isArray(entry.toolRefs) ? entry.toolRefs : []);
     const actual = new Set;
+    const calls = guard && new RangeCalls;
     const relocated = [];
     drops.zone[range.startIndex] |= BOUNDARY;
     drops.zone[range.endIndex] |= BOUNDARY;
@@ -1715,6 +1790,7 @@ function collectDrops(messages, accepted, diagnostics, guard) {
         actual.add(id);
         drops.droppedBareIds.add(id);
         drops.droppedOccKeys.add(occKey(id, resultTimestampOf(msg.timestamp)));
+        const call = calls?.answer(id);
         if (protectedIds.has(id))
           relocated.push(relocatedOutput(msg));
         else if (guard) {
@@ -1723,6 +1799,8 @@ function collectDrops(messages, accepted, diagnostics, guard) {
             guard.miss(occKey(id, resultTimestampOf(msg.timestamp)), `kept in chain ${entry.blockId}: not in the archive`);
           if (named === undefined || !named.every((ref) => headerRefs.has(ref)))
             relocated.push(relocatedOutput(msg));
+          else if (call !== undefined && !call.ambiguous && named.length === 1)
+            call.covered = guard.givesArguments(named[0], call.original);
         }
       } else if (isAssistant(msg) && Array.isArray(msg.content)) {
         for (const block of msg.content) {
@@ -1731,12 +1809,21 @@ function collectDrops(messages, accepted, diagnostics, guard) {
           actual.add(block.id);
           drops.droppedBareIds.add(block.id);
         }
+        const opened = calls?.open(msg.content, guard.input(i)) ?? [];
+        if (!opensNoCalls(msg))
+          relocated.push(...opened);
       }
     }
-    drops.protectedOutputs.push(relocated);
+    drops.protectedOutputs.push(relocated.flatMap(keptPiece));
     reportIdMismatch(entry, actual, diagnostics);
   }
   return drops;
+}
+function keptPiece(piece) {
+  if (!("block" in piece))
+    return [piece];
+  const text = piece.covered ? undefined : keptArgumentsText(piece.block.arguments);
+  return text === undefined ? [] : [{ tool: isHeaderSafe(piece.block.name) ? piece.block.name : "", text, call: true }];
 }
 function relocatedOutput(msg) {
   const images = imageBlocksOf(msg.content);
@@ -1875,17 +1962,21 @@ function forEachChainResult(messages, chain, visit) {
     return;
   const protectedIds = new Set(chain.protectedToolCallIds ?? []);
   const calls = new Map;
+  const pairing = new CallPairing;
   for (let i = range.startIndex + 1;i < range.endIndex; i++) {
     const msg = messages[i];
     if (isAssistant(msg) && Array.isArray(msg.content)) {
+      const opened = [];
       for (const block of msg.content) {
         if (!isToolCall(block))
           continue;
-        const toolName = typeof block.name === "string" ? block.name : "";
-        calls.set(block.id, { toolName, args: recordArgs(callArgsOf(block)) });
+        const call = { toolName: typeof block.name === "string" ? block.name : "", args: recordArgs(callArgsOf(block)) };
+        calls.set(block.id, call);
+        opened.push([block.id, call]);
       }
+      pairing.open(opened);
     } else if (isToolResult(msg)) {
-      const call = calls.get(msg.toolCallId);
+      const call = pairing.answer(msg.toolCallId) ?? calls.get(msg.toolCallId);
       if (call && typeof msg.toolCallId === "string" && !protectedIds.has(msg.toolCallId))
         visit(msg, call);
     }
@@ -2382,7 +2473,7 @@ function findSuperseded(messages, isProtected) {
     const msg = messages[i];
     if (isAssistant(msg) && Array.isArray(msg.content)) {
       open.clear();
-      if (opensNoCalls(msg))
+      if (opensNoCalls2(msg))
         continue;
       for (const block of msg.content)
         if (isToolCall(block))
@@ -2407,7 +2498,7 @@ function findSuperseded(messages, isProtected) {
   }
   return reads.filter((read, k) => lastReadOf.get(read.path) !== k);
 }
-function opensNoCalls(assistant) {
+function opensNoCalls2(assistant) {
   return assistant.stopReason === "error" || assistant.stopReason === "aborted";
 }
 function protectedPath(block, isProtected) {
@@ -7419,16 +7510,22 @@ function readAliasEntry(data) {
     call: call.args === undefined && call.isError === undefined ? undefined : call
   };
 }
-function readRecoveryRefs(message, visitor) {
+function readCalls(message, visitor) {
   if (!isPlainObject(message) || message.role !== "assistant" || !Array.isArray(message.content))
     return;
+  const ids = [];
   for (const block of message.content) {
-    if (!isPlainObject(block) || block.type !== "toolCall" || block.name !== QUERY_TOOL_NAME || !isPlainObject(block.arguments))
+    if (!isPlainObject(block) || block.type !== "toolCall")
       continue;
-    const ids = block.arguments.toolCallIds;
-    if (Array.isArray(ids))
-      visitor.refsShown(ids.filter((id) => typeof id === "string"));
+    ids.push(block.id);
+    if (block.name !== QUERY_TOOL_NAME || !isPlainObject(block.arguments))
+      continue;
+    const asked = block.arguments.toolCallIds;
+    if (Array.isArray(asked))
+      visitor.refsShown(asked.filter((id) => typeof id === "string"));
   }
+  if (ids.length > 0)
+    visitor.callIds(ids);
 }
 function walkBranch(branch, visitor) {
   const aliases = [];
@@ -7440,7 +7537,7 @@ function walkBranch(branch, visitor) {
     if (entry.type === "custom_message" && entry.customType === CUSTOM_TYPE_SUMMARY) {
       readSummaryEntry(entry, visitor);
     } else if (entry.type === "message") {
-      readRecoveryRefs(entry.message, visitor);
+      readCalls(entry.message, visitor);
     } else if (entry.type !== "custom") {
       continue;
     } else if (entry.customType === CUSTOM_TYPE_INDEX) {
@@ -7905,6 +8002,27 @@ function sidecarDiffers(record, output) {
   }
   return;
 }
+var MAX_ARGS_DEPTH = 32;
+function sameData(a, b, depth) {
+  if (a === b)
+    return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || depth >= MAX_ARGS_DEPTH)
+    return false;
+  if (Array.isArray(a))
+    return Array.isArray(b) && a.length === b.length && a.every((item, i) => sameData(item, b[i], depth + 1));
+  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype || Object.getPrototypeOf(b) !== Object.prototype)
+    return false;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length)
+    return false;
+  for (let i = 0;i < keysA.length; i++) {
+    const key = keysA[i];
+    if (key !== keysB[i] || !sameData(a[key], b[key], depth + 1))
+      return false;
+  }
+  return true;
+}
 function shortRefNumber(shortId) {
   if (shortId.length < 2 || shortId.charCodeAt(0) !== 116)
     return;
@@ -8016,6 +8134,7 @@ class ToolCallIndexer {
   shortToKey = new Map;
   keyToShort = new Map;
   nextShortNumber = 1;
+  refShapedIds = new Set;
   hashToCanonical = new Map;
   pendingSeeds = [];
   aliasToOriginal = new Map;
@@ -8052,7 +8171,8 @@ class ToolCallIndexer {
           this.pushSummaryBody(refOccurrenceKeys(refs), unframedSummary(text));
       },
       chain: (entry) => this.storeChain(entry),
-      refsShown: (refs) => this.reserveRefs(refs)
+      refsShown: (refs) => this.reserveRefs(refs),
+      callIds: (ids) => this.noteCallIds(ids)
     });
     for (const alias of aliases)
       this.linkAlias(alias.newKey, alias.originalKey, alias.call);
@@ -8071,6 +8191,7 @@ class ToolCallIndexer {
     this.shortToKey.clear();
     this.keyToShort.clear();
     this.nextShortNumber = 1;
+    this.refShapedIds.clear();
     this.hashToCanonical.clear();
     this.pendingSeeds = [];
     this.aliasToOriginal.clear();
@@ -8088,6 +8209,7 @@ class ToolCallIndexer {
       return false;
     this.records.set(key, record);
     this.keysByBareId.add(record.toolCallId, key);
+    this.noteCallIds([record.toolCallId]);
     return true;
   }
   drainSeeds() {
@@ -8126,20 +8248,17 @@ class ToolCallIndexer {
         this.pendingSeeds.push(record);
   }
   resolveToolCallId(input) {
+    const short = this.shortToKey.get(input);
+    if (short !== undefined)
+      return this.records.has(short) ? short : this.aliasToOriginal.get(short) ?? short;
     if (this.records.has(input))
       return input;
     const original = this.aliasToOriginal.get(input);
     if (original !== undefined)
       return original;
-    const short = this.shortToKey.get(input);
-    if (short !== undefined)
-      return this.records.has(short) ? short : this.aliasToOriginal.get(short) ?? short;
     return this.keysByBareId.sole(input);
   }
   getRecord(toolCallIdOrAlias) {
-    const direct = this.records.get(toolCallIdOrAlias);
-    if (direct !== undefined)
-      return direct;
     const key = this.resolveToolCallId(toolCallIdOrAlias);
     return key === undefined ? undefined : this.records.get(key);
   }
@@ -8153,6 +8272,10 @@ class ToolCallIndexer {
     return found;
   }
   getRecordsForId(input) {
+    if (this.shortToKey.has(input)) {
+      const named = this.getRecord(input);
+      return named ? [named] : [];
+    }
     const collected = [];
     for (const key of this.keysByBareId.keys(input)) {
       const record = this.records.get(key);
@@ -8204,9 +8327,19 @@ class ToolCallIndexer {
   archiveCheck(miss = () => {}) {
     return {
       answers: (ref, key, output) => this.answers(ref, key, output),
-      resolves: (ref) => this.getRecord(ref) !== undefined,
+      resolves: (ref) => this.resolvesPlainly(ref),
+      givesArguments: (ref, args) => this.givesArguments(ref, args),
       miss
     };
+  }
+  resolvesPlainly(ref) {
+    if (this.refShapedIds.has(ref) && !this.shortToKey.has(ref))
+      return false;
+    return this.getRecord(ref) !== undefined;
+  }
+  givesArguments(ref, args) {
+    const record = this.getRecord(ref);
+    return record !== undefined && sameData(record.args, args, 0);
   }
   hasLegacyBareRecord(toolCallId) {
     return this.records.has(toolCallId) && this.keysByBareId.sole(toolCallId) !== undefined;
@@ -8242,18 +8375,32 @@ class ToolCallIndexer {
         this.nextShortNumber = Math.max(this.nextShortNumber, number + 1);
     }
   }
-  allocateSummaryRefs(batch) {
-    const { refs, nextIndex } = buildShortToolCallRefs(batch.toolCalls, this.nextShortNumber);
-    this.nextShortNumber = nextIndex;
+  noteCallIds(ids) {
+    for (const id of ids)
+      if (typeof id === "string" && shortRefNumber(id) !== undefined)
+        this.refShapedIds.add(id);
+  }
+  mintRefs(calls) {
+    this.noteCallIds(calls.map((call) => call.toolCallId));
+    const refs = [];
+    for (const call of calls) {
+      while (this.refShapedIds.has(`t${this.nextShortNumber}`))
+        this.nextShortNumber++;
+      const { refs: [ref] } = buildShortToolCallRefs([call], this.nextShortNumber);
+      refs.push(ref);
+      this.nextShortNumber++;
+    }
     return refs;
+  }
+  allocateSummaryRefs(batch) {
+    return this.mintRefs(batch.toolCalls);
   }
   ensureShortRefs(occurrenceKeys, appendEntry) {
     const missing = occurrenceKeys.filter((key) => this.records.has(key) && !this.keyToShort.has(key));
     if (missing.length === 0)
       return;
-    const { refs, nextIndex } = buildShortToolCallRefs(missing.map(parseOccKey), this.nextShortNumber);
+    const refs = this.mintRefs(missing.map(parseOccKey));
     appendEntry(CUSTOM_TYPE_INDEX, { toolCalls: [], backfilled: true, refs });
-    this.nextShortNumber = nextIndex;
     this.registerSummaryRefs(refs);
   }
   getShortRefForToolCallId(occurrenceKey) {
@@ -8384,8 +8531,7 @@ class ToolCallIndexer {
       const path = await writeSidecar(opts.sessionDir, opts.sessionId, key, record.resultText, opts.files);
       applySpill(record, path, opts.spillPreviewBytes);
     }
-    const { refs, nextIndex } = buildShortToolCallRefs(records, this.nextShortNumber);
-    this.nextShortNumber = nextIndex;
+    const refs = this.mintRefs(records);
     opts.appendEntry(CUSTOM_TYPE_INDEX, { toolCalls: records, backfilled: true, refs });
     for (const record of records)
       this.indexRecord(record);
@@ -8401,15 +8547,15 @@ import { createHash as createHash5 } from "node:crypto";
 var PURGE_STRING_MIN_CHARS = 200;
 var MAX_SHRINK_DEPTH = 64;
 function purgeErroredArgs(messages, config) {
-  const { errorTurns, currentTurn } = erroredCallTurns(messages);
-  if (errorTurns.size === 0)
+  const failures = erroredOccurrences(messages);
+  if (failures === null)
     return messages;
   let out = null;
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
     if (!isAssistant(msg) || !Array.isArray(msg.content))
       continue;
-    const content = purgeBlocks(msg.content, errorTurns, currentTurn, config);
+    const content = purgeBlocks(msg.content, failures, config);
     if (content === msg.content)
       continue;
     out ??= messages.slice();
@@ -8417,24 +8563,30 @@ function purgeErroredArgs(messages, config) {
   }
   return out ?? messages;
 }
-function erroredCallTurns(messages) {
-  const errorTurns = new Map;
+function erroredOccurrences(messages) {
+  const errorTurnOf = new Map;
+  const pairing = new CallPairing;
   let turn = 0;
   for (const msg of messages) {
-    if (isAssistant(msg))
+    if (isAssistant(msg)) {
       turn++;
-    else if (isToolResult(msg) && msg.isError === true)
-      errorTurns.set(msg.toolCallId, turn);
+      pairing.open(contentBlocks(msg).filter(isToolCall).map((block) => [block.id, block]));
+    } else if (isToolResult(msg) && typeof msg.toolCallId === "string") {
+      const block = pairing.answer(msg.toolCallId);
+      if (block !== undefined && msg.isError === true)
+        errorTurnOf.set(block, turn);
+    }
   }
-  return { errorTurns, currentTurn: turn };
+  return errorTurnOf.size === 0 ? null : { errorTurnOf, currentTurn: turn };
 }
-function purgeBlocks(content, errorTurns, currentTurn, config) {
+function purgeBlocks(content, failures, config) {
+  const { errorTurnOf, currentTurn } = failures;
   let out = null;
   for (let j = 0;j < content.length; j++) {
     const block = content[j];
     if (!isToolCall(block) || !("arguments" in block))
       continue;
-    const errorTurn = errorTurns.get(block.id);
+    const errorTurn = errorTurnOf.get(block);
     if (errorTurn === undefined || !(currentTurn - errorTurn >= config.cooldownTurns))
       continue;
     if (!(argumentsJsonLength(block.arguments) >= config.minArgChars))
@@ -8574,25 +8726,35 @@ class OpenCalls {
   many = null;
   openFrom(assistant) {
     this.clear();
-    if (opensNoCalls2(assistant))
+    if (opensNoCalls3(assistant))
       return;
     for (const block of contentBlocks(assistant)) {
       if (!isToolCall(block))
         continue;
       if (this.many !== null)
-        this.many.add(block.id);
-      else if (!this.few.includes(block.id)) {
+        this.many.set(block.id, (this.many.get(block.id) ?? 0) + 1);
+      else {
         this.few.push(block.id);
         if (this.few.length > ARRAY_LIMIT) {
-          this.many = new Set(this.few);
+          this.many = new Map;
+          for (const id of this.few)
+            this.many.set(id, (this.many.get(id) ?? 0) + 1);
           this.few.length = 0;
         }
       }
     }
   }
   consume(id) {
-    if (this.many !== null)
-      return this.many.delete(id);
+    if (this.many !== null) {
+      const left = this.many.get(id);
+      if (left === undefined)
+        return false;
+      if (left > 1)
+        this.many.set(id, left - 1);
+      else
+        this.many.delete(id);
+      return true;
+    }
     const at = indexOfSame(this.few, id);
     if (at < 0)
       return false;
@@ -8604,7 +8766,7 @@ class OpenCalls {
     this.many = null;
   }
 }
-function opensNoCalls2(assistant) {
+function opensNoCalls3(assistant) {
   return assistant.stopReason === "error" || assistant.stopReason === "aborted";
 }
 function indexOfSame(values, value) {
@@ -9476,11 +9638,32 @@ function isArchiveWrite(entry) {
   return e?.type === "custom" && ARCHIVE_WRITES.has(e.customType);
 }
 
+// src/arguments/archived-marker.ts
+var made = new WeakMap;
+function archivedMarker(record, label, ref) {
+  let byField = made.get(record);
+  if (byField === undefined)
+    made.set(record, byField = new Map);
+  const key = `${ref}\x00${label}`;
+  let marker = byField.get(key);
+  if (marker === undefined) {
+    const field = bulkyFields(record.toolName, record.args).find((f) => f.label === label);
+    marker = field === undefined ? null : argumentMarker(field.label, field.text, ref, field.digest);
+    byField.set(key, marker);
+  }
+  return marker ?? undefined;
+}
+function markerStandingFor(record, field, ref) {
+  if (fieldText(record.args, field) !== field.text)
+    return;
+  const marker = archivedMarker(record, field.label, ref);
+  return marker !== undefined && marker === argumentMarker(field.label, field.text, ref, field.digest) ? marker : undefined;
+}
+
 // src/arguments/stub.ts
 var RAW_TOOL_TURNS = 2;
 var PATH_TOOLS = new Set(["read", "edit", "write"]);
 var SHORT_REF = /^t\d+$/;
-var markers = new WeakMap;
 function stubFinishedArguments(messages, input, stubRefs, indexer, horizon) {
   if (stubRefs === null)
     return messages;
@@ -9489,7 +9672,7 @@ function stubFinishedArguments(messages, input, stubRefs, indexer, horizon) {
   let out = null;
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
-    if (!isAssistant(msg) || !Array.isArray(msg.content) || opensNoCalls3(msg))
+    if (!isAssistant(msg) || !Array.isArray(msg.content) || opensNoCalls(msg))
       continue;
     let content = null;
     for (let b = 0;b < msg.content.length; b++) {
@@ -9609,24 +9792,11 @@ function stubbedArgs(block, ref, indexer) {
     return;
   const replaced = [];
   for (const field of fields) {
-    if (fieldText(record.args, field) !== field.text)
-      continue;
-    replaced.push({ field, marker: markerFor(record, field, ref) });
+    const marker = markerStandingFor(record, field, ref);
+    if (marker !== undefined)
+      replaced.push({ field, marker });
   }
   return replaced.length === 0 ? undefined : withMarkers(block.arguments, replaced);
-}
-function markerFor(record, field, ref) {
-  let byField = markers.get(record);
-  if (byField === undefined)
-    markers.set(record, byField = new Map);
-  const key = `${ref}\x00${field.label}`;
-  let marker = byField.get(key);
-  if (marker === undefined)
-    byField.set(key, marker = argumentMarker(field.label, field.text, ref, field.digest));
-  return marker;
-}
-function opensNoCalls3(assistant) {
-  return assistant.stopReason === "error" || assistant.stopReason === "aborted";
 }
 
 // src/render/pruner.ts
@@ -9660,7 +9830,9 @@ function runPhases(messages, indexer, chainCompression, errorPurge, protection, 
   if (chainCompression?.enabled) {
     const guard = archive && {
       stubRefs: (position) => stubbed.stubRefs?.[position],
-      miss: archive.miss
+      miss: archive.miss,
+      input: (position) => messages[position],
+      givesArguments: (ref, args) => archive.givesArguments(ref, args)
     };
     const chained = compressChains(current, indexer, chainCompression, diagnostics, guard);
     current = chained.messages;
@@ -15063,10 +15235,7 @@ function copiedMarker(toolName, args, indexer) {
 }
 function isLiveMarker(candidate, indexer) {
   const record = indexer.getRecord(candidate.ref);
-  if (record === undefined)
-    return false;
-  const field = bulkyFields(record.toolName, record.args).find((f) => f.label === candidate.field);
-  return field !== undefined && argumentMarker(field.label, field.text, candidate.ref, field.digest) === candidate.text;
+  return record !== undefined && archivedMarker(record, candidate.field, candidate.ref) === candidate.text;
 }
 function copyGuardReason(toolName, marker) {
   return `pi-condense blocked this ${toolName}: its arguments hold the marker that stands for the archived ${marker.field} of ` + `${marker.ref}, not the text itself. Call context_tree_query({ toolCallIds: ["${marker.ref}"] }) for the original ` + "(its Args line holds it verbatim) and send the real text.";
@@ -15229,6 +15398,8 @@ function noteSystemPrompt(state, ctx) {
   } catch {}
 }
 async function onMessageEnd(state, ctx, event) {
+  if (isAssistant(event.message))
+    state.indexer.noteCallIds(contentBlocks(event.message).filter(isToolCall).map((block) => block.id));
   recordRequest(state, event.message);
   chargeDeferrals(state, event.message);
   if (calibrateTokens2(state, event.message))

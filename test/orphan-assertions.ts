@@ -6,8 +6,8 @@
  * calling the sweep, so the sweep's tests are not tautological: an assistant
  * replaces the open set (with nothing when it stopped with `error` or
  * `aborted`, as pi-ai leaves such a turn out of the request), a toolResult
- * must be open and consumes its id, and any other role is a barrier that
- * clears the set.
+ * must be open and consumes one call of its id, and any other role is a
+ * barrier that clears the set.
  */
 import { expect } from "bun:test";
 import { DiagnosticSink } from "../src/render/diagnostics.js";
@@ -15,17 +15,20 @@ import { sweepOrphanToolResults } from "../src/render/orphan-sweep.js";
 import { pruneMessages } from "../src/render/pruner.js";
 
 export function expectNoOrphanToolResults(messages: any[]): void {
-  let open = new Set<string>();
+  // Calls sharing an id in one turn are each open: the open ids are a list, one entry per call.
+  let open: unknown[] = [];
   for (const msg of messages) {
     if (msg?.role === "assistant") {
       const dropped = msg.stopReason === "error" || msg.stopReason === "aborted";
       const calls = !dropped && Array.isArray(msg.content) ? msg.content.filter((b: any) => b?.type === "toolCall") : [];
-      open = new Set(calls.map((b: any) => b.id));
+      open = calls.map((b: any) => b.id);
     } else if (msg?.role === "toolResult") {
-      expect(open.has(msg.toolCallId)).toBe(true);
-      open.delete(msg.toolCallId);
+      const id = msg.toolCallId;
+      const at = open.findIndex((opened) => opened === id || (opened !== opened && id !== id));
+      expect(at).toBeGreaterThanOrEqual(0);
+      open.splice(at, 1);
     } else {
-      open = new Set();
+      open = [];
     }
   }
 }

@@ -22,6 +22,8 @@ export interface SimCall {
   isError?: boolean;
   /** The result's timestamp; by default the assistant's plus the call's position plus one. */
   resultTs?: number;
+  /** No result ever comes (pi was killed while the tool ran); pi-ai answers the call "No result provided". */
+  noResult?: boolean;
 }
 
 export interface SimPrompt {
@@ -153,6 +155,7 @@ export async function startSim(opts: SimOptions = {}): Promise<Sim> {
         fake.branch.push(msgEntry(assistant));
         const results: any[] = [];
         for (const [i, c] of calls.entries()) {
+          if (c.noResult) continue;
           const ran = await runRecovery(c);
           results.push({
             role: "toolResult",

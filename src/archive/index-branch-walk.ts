@@ -27,6 +27,8 @@ export interface BranchVisitor {
   chain(entry: ChainCompressionEntry): void;
   /** Refs the branch shows outside the index (a recovery call's arguments, a chain header): never minted again. */
   refsShown(refs: string[]): void;
+  /** The raw ids of an assistant message's calls. */
+  callIds(ids: unknown[]): void;
 }
 
 export interface PendingAlias {
@@ -137,14 +139,18 @@ function readAliasEntry(data: unknown): PendingAlias | undefined {
 }
 
 /** One ordered walk; dedup aliases are returned for a second pass after all refs exist. */
-/** The refs a `context_tree_query` call asked for: the model saw them, and may ask for them again. */
-function readRecoveryRefs(message: unknown, visitor: BranchVisitor): void {
+/** An assistant's call ids, and the refs its `context_tree_query` calls asked for: the model saw them, and may ask for them again. */
+function readCalls(message: unknown, visitor: BranchVisitor): void {
   if (!isPlainObject(message) || message.role !== "assistant" || !Array.isArray(message.content)) return;
+  const ids: unknown[] = [];
   for (const block of message.content) {
-    if (!isPlainObject(block) || block.type !== "toolCall" || block.name !== QUERY_TOOL_NAME || !isPlainObject(block.arguments)) continue;
-    const ids = block.arguments.toolCallIds;
-    if (Array.isArray(ids)) visitor.refsShown(ids.filter((id): id is string => typeof id === "string"));
+    if (!isPlainObject(block) || block.type !== "toolCall") continue;
+    ids.push(block.id);
+    if (block.name !== QUERY_TOOL_NAME || !isPlainObject(block.arguments)) continue;
+    const asked = block.arguments.toolCallIds;
+    if (Array.isArray(asked)) visitor.refsShown(asked.filter((id): id is string => typeof id === "string"));
   }
+  if (ids.length > 0) visitor.callIds(ids);
 }
 
 export function walkBranch(branch: unknown, visitor: BranchVisitor): PendingAlias[] {
@@ -155,7 +161,7 @@ export function walkBranch(branch: unknown, visitor: BranchVisitor): PendingAlia
     if (entry.type === "custom_message" && entry.customType === CUSTOM_TYPE_SUMMARY) {
       readSummaryEntry(entry, visitor);
     } else if (entry.type === "message") {
-      readRecoveryRefs(entry.message, visitor);
+      readCalls(entry.message, visitor);
     } else if (entry.type !== "custom") {
       continue;
     } else if (entry.customType === CUSTOM_TYPE_INDEX) {

@@ -29,6 +29,28 @@ function sidecarDiffers(record: ToolCallRecord, output: ArchivedOutput): string 
   return undefined;
 }
 
+/** Deeper arguments are never taken as equal (a chain then keeps them): what a model writes is shallow. */
+const MAX_ARGS_DEPTH = 32;
+
+/**
+ * Whether two JSON values are the same data, keys in the same order (as their JSON texts would be): pi hands
+ * every render a fresh copy, so this runs per dropped call and render, and compares without serializing.
+ */
+function sameData(a: unknown, b: unknown, depth: number): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || depth >= MAX_ARGS_DEPTH) return false;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => sameData(item, b[i], depth + 1));
+  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype || Object.getPrototypeOf(b) !== Object.prototype) return false;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  for (let i = 0; i < keysA.length; i++) {
+    const key = keysA[i]!;
+    if (key !== keysB[i] || !sameData((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
+}
+
 /** N of a `t<N>` short ref (the same as matching /^t(\d+)$/), without allocating a match. */
 function shortRefNumber(shortId: string): number | undefined {
   if (shortId.length < 2 || shortId.charCodeAt(0) !== 0x74) return undefined;
@@ -160,6 +182,8 @@ export class ToolCallIndexer {
   private readonly shortToKey = new Map<string, string>();
   private readonly keyToShort = new Map<string, string>();
   private nextShortNumber = 1;
+  /** Raw tool-call ids of the session shaped like a short ref (`t6`): never minted as refs. */
+  private readonly refShapedIds = new Set<string>();
   private readonly hashToCanonical = new Map<string, string>();
   private pendingSeeds: ToolCallRecord[] = [];
   private readonly aliasToOriginal = new Map<string, string>();
@@ -207,6 +231,7 @@ export class ToolCallIndexer {
       },
       chain: (entry) => this.storeChain(entry),
       refsShown: (refs) => this.reserveRefs(refs),
+      callIds: (ids) => this.noteCallIds(ids),
     });
     for (const alias of aliases) this.linkAlias(alias.newKey, alias.originalKey, alias.call);
     this.restoreUnindexedSummarized(transcript, summarizedKeys);
@@ -229,6 +254,7 @@ export class ToolCallIndexer {
     this.shortToKey.clear();
     this.keyToShort.clear();
     this.nextShortNumber = 1;
+    this.refShapedIds.clear();
     this.hashToCanonical.clear();
     this.pendingSeeds = [];
     this.aliasToOriginal.clear();
@@ -252,6 +278,7 @@ export class ToolCallIndexer {
     if (this.records.has(key)) return false;
     this.records.set(key, record);
     this.keysByBareId.add(record.toolCallId, key);
+    this.noteCallIds([record.toolCallId]);
     return true;
   }
 
@@ -295,18 +322,22 @@ export class ToolCallIndexer {
     for (const record of records) if (this.indexRecord(record)) this.pendingSeeds.push(record);
   }
 
+  /**
+   * The one resolution order, for the render, phase 1c and `context_tree_query` alike: a short ref first
+   * (the name stubs, markers, summaries and chain blocks show), then a record key, a dedup alias, a bare id
+   * naming one occurrence. A raw id that equals a ref minted before it arrived is reached by its own ref or
+   * its occurrence key; refs are never minted equal to a raw id the session has shown.
+   */
   resolveToolCallId(input: string): string | undefined {
+    const short = this.shortToKey.get(input);
+    if (short !== undefined) return this.records.has(short) ? short : (this.aliasToOriginal.get(short) ?? short);
     if (this.records.has(input)) return input;
     const original = this.aliasToOriginal.get(input);
     if (original !== undefined) return original;
-    const short = this.shortToKey.get(input);
-    if (short !== undefined) return this.records.has(short) ? short : (this.aliasToOriginal.get(short) ?? short);
     return this.keysByBareId.sole(input);
   }
 
   getRecord(toolCallIdOrAlias: string): ToolCallRecord | undefined {
-    const direct = this.records.get(toolCallIdOrAlias);
-    if (direct !== undefined) return direct;
     const key = this.resolveToolCallId(toolCallIdOrAlias);
     return key === undefined ? undefined : this.records.get(key);
   }
@@ -321,6 +352,10 @@ export class ToolCallIndexer {
   }
 
   getRecordsForId(input: string): ToolCallRecord[] {
+    if (this.shortToKey.has(input)) {
+      const named = this.getRecord(input);
+      return named ? [named] : [];
+    }
     const collected: ToolCallRecord[] = [];
     for (const key of this.keysByBareId.keys(input)) {
       const record = this.records.get(key);
@@ -369,9 +404,25 @@ export class ToolCallIndexer {
   archiveCheck(miss: ArchiveMiss = () => {}): ArchiveCheck {
     return {
       answers: (ref, key, output) => this.answers(ref, key, output),
-      resolves: (ref) => this.getRecord(ref) !== undefined,
+      resolves: (ref) => this.resolvesPlainly(ref),
+      givesArguments: (ref, args) => this.givesArguments(ref, args),
       miss,
     };
+  }
+
+  /**
+   * Whether a recovery's `ref` names one archived output without doubt: a raw id shaped like a ref that is no
+   * registered ref (its entry lost, or a provider's id) may be what the model meant or a ref it was shown.
+   */
+  private resolvesPlainly(ref: string): boolean {
+    if (this.refShapedIds.has(ref) && !this.shortToKey.has(ref)) return false;
+    return this.getRecord(ref) !== undefined;
+  }
+
+  /** Whether the record `ref` names holds exactly these arguments (same JSON): a chain may then drop the call. */
+  givesArguments(ref: string, args: unknown): boolean {
+    const record = this.getRecord(ref);
+    return record !== undefined && sameData(record.args, args, 0);
   }
 
   hasLegacyBareRecord(toolCallId: string): boolean {
@@ -409,10 +460,29 @@ export class ToolCallIndexer {
     }
   }
 
-  allocateSummaryRefs(batch: CapturedBatch): SummaryToolCallRef[] {
-    const { refs, nextIndex } = buildShortToolCallRefs(batch.toolCalls, this.nextShortNumber);
-    this.nextShortNumber = nextIndex;
+  /**
+   * Raw tool-call ids the session has shown (an assistant's calls): one shaped like a short ref is never
+   * minted as one, so no ref a stub or marker names can be read as that call's raw id.
+   */
+  noteCallIds(ids: Iterable<unknown>): void {
+    for (const id of ids) if (typeof id === "string" && shortRefNumber(id) !== undefined) this.refShapedIds.add(id);
+  }
+
+  /** The next refs, one per call, skipping numbers a raw id of the session (or of these calls) already spells. */
+  private mintRefs(calls: ReadonlyArray<{ toolCallId: string; resultTimestamp?: number }>): SummaryToolCallRef[] {
+    this.noteCallIds(calls.map((call) => call.toolCallId));
+    const refs: SummaryToolCallRef[] = [];
+    for (const call of calls) {
+      while (this.refShapedIds.has(`t${this.nextShortNumber}`)) this.nextShortNumber++;
+      const { refs: [ref] } = buildShortToolCallRefs([call], this.nextShortNumber);
+      refs.push(ref!);
+      this.nextShortNumber++;
+    }
     return refs;
+  }
+
+  allocateSummaryRefs(batch: CapturedBatch): SummaryToolCallRef[] {
+    return this.mintRefs(batch.toolCalls);
   }
 
   /**
@@ -422,9 +492,8 @@ export class ToolCallIndexer {
   ensureShortRefs(occurrenceKeys: string[], appendEntry: AppendEntry): void {
     const missing = occurrenceKeys.filter((key) => this.records.has(key) && !this.keyToShort.has(key));
     if (missing.length === 0) return;
-    const { refs, nextIndex } = buildShortToolCallRefs(missing.map(parseOccKey), this.nextShortNumber);
+    const refs = this.mintRefs(missing.map(parseOccKey));
     appendEntry(CUSTOM_TYPE_INDEX, { toolCalls: [], backfilled: true, refs });
-    this.nextShortNumber = nextIndex;
     this.registerSummaryRefs(refs);
   }
 
@@ -569,8 +638,7 @@ export class ToolCallIndexer {
       const path = await writeSidecar(opts.sessionDir, opts.sessionId, key, record.resultText, opts.files);
       applySpill(record, path, opts.spillPreviewBytes);
     }
-    const { refs, nextIndex } = buildShortToolCallRefs(records, this.nextShortNumber);
-    this.nextShortNumber = nextIndex;
+    const refs = this.mintRefs(records);
     opts.appendEntry(CUSTOM_TYPE_INDEX, { toolCalls: records, backfilled: true, refs });
     for (const record of records) this.indexRecord(record);
     this.registerSummaryRefs(refs);

@@ -56,6 +56,13 @@ describe("the copy guard", () => {
     );
   });
 
+  test("a marker of another session passes", () => {
+    const mine = archive("write", { path: "a.ts", content: `export class Store {}\n${"x".repeat(300)}\n` });
+    const other = archive("write", { path: "a.ts", content: `export class Loader {}\n${"y".repeat(300)}\n` });
+    expect(copiedMarker("write", { path: "b.ts", content: other.markers[0] }, mine.indexer)).toBeUndefined();
+    expect(copiedMarker("write", { path: "b.ts", content: mine.markers[0] }, mine.indexer)?.text).toBe(mine.markers[0]);
+  });
+
   test("a marker in a call of another tool passes: only writes and edits change files", () => {
     const { indexer, markers } = archive("write", { path: "a.ts", content: "x".repeat(300) });
     expect(copiedMarker("bash", { command: markers[0] }, indexer)).toBeUndefined();

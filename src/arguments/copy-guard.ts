@@ -4,8 +4,8 @@
  * before it runs, with the way to the original. Marker-shaped text that is not a live marker (another
  * session's, a made-up ref, a changed size) passes: a file about pi-condense may quote one. Pure.
  */
-import { argumentMarker, markerCandidates, type MarkerCandidate } from "./marker.js";
-import { bulkyFields } from "./fields.js";
+import { markerCandidates, type MarkerCandidate } from "./marker.js";
+import { archivedMarker } from "./archived-marker.js";
 import type { ArgsIndexer } from "./stub.js";
 
 const GUARDED_TOOLS = new Set(["write", "edit"]);
@@ -20,12 +20,10 @@ export function copiedMarker(toolName: unknown, args: unknown, indexer: ArgsInde
   return undefined;
 }
 
-/** Whether the render would make exactly this text for the archived argument its ref and name point at. */
+/** Whether this is exactly the text the render makes for the archived argument its ref and name point at (archived-marker.ts). */
 export function isLiveMarker(candidate: MarkerCandidate, indexer: ArgsIndexer): boolean {
   const record = indexer.getRecord(candidate.ref);
-  if (record === undefined) return false;
-  const field = bulkyFields(record.toolName, record.args).find((f) => f.label === candidate.field);
-  return field !== undefined && argumentMarker(field.label, field.text, candidate.ref, field.digest) === candidate.text;
+  return record !== undefined && archivedMarker(record, candidate.field, candidate.ref) === candidate.text;
 }
 
 export function copyGuardReason(toolName: string, marker: MarkerCandidate): string {

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { ToolCallIndexer } from "../archive/indexer.js";
 import { captureBatch } from "../capture/batch-capture.js";
-import { markerCandidates } from "./marker.js";
+import { argumentMarker, editDigest, markerCandidates } from "./marker.js";
+import { copiedMarker } from "./copy-guard.js";
 import { pruneMessages } from "../render/pruner.js";
 import { callsDoneWith } from "./stub.js";
 
@@ -179,6 +180,55 @@ describe("argument stubs (render phase 1c)", () => {
     const args = argsAt(render(messages, indexer), 1);
     expect(args.edits[0].newText).toBe(NEW);
     expect(markerCandidates(args.edits[0].oldText)).toHaveLength(1);
+  });
+});
+
+/**
+ * pi answers every successful edit of a file with the same text, so a later edit of the file is archived as a
+ * dedup alias of the first: its ref resolves to the first edit's record. `e1` is archived as t1, `e2` (same
+ * path, same new text, another old text) is its alias.
+ */
+describe("argument stubs of a dedup alias of an edit", () => {
+  const OLD2 = `function parseTwo() {\n${lines(3, "z")}}\n`;
+  const done = "Successfully replaced 1 block(s) in src/a.ts.";
+
+  function aliased(second: Record<string, unknown>, withOriginal: boolean) {
+    const first = [call("e1", "edit", editArgs()), result("e1", "edit", done), reply(), user()];
+    const later = [call("e2", "edit", second), result("e2", "edit", done), reply(), user()];
+    const { indexer } = session([user(), ...first], ["e1"]);
+    const key = (msg: any) => `${msg.toolCallId}@${msg.timestamp}`;
+    indexer.registerDuplicate(key(later[1]), key(first[1]), noop, { args: second });
+    return { indexer, messages: withOriginal ? [user(), ...first, ...later] : [user(), ...later] };
+  }
+  const markersIn = (messages: any[]) =>
+    messages.flatMap((m) => (m.role === "assistant" ? m.content : [])).flatMap((b: any) => (b.type === "toolCall" ? JSON.stringify(b.arguments).match(/⟦pi-condense:[^⟧]*⟧/g) ?? [] : []));
+  const argsOf = (out: any[], id: string) => out.find((m) => m.role === "assistant" && m.content[0]?.id === id).content[0].arguments;
+  const aliasArgs = (out: any[]) => argsOf(out, "e2");
+
+  test("every marker the render makes is one the copy guard blocks, with the original out of view", () => {
+    const { indexer, messages } = aliased({ path: "src/a.ts", edits: [{ oldText: OLD2, newText: NEW }] }, false);
+    for (const marker of markersIn(render(messages, indexer))) expect(copiedMarker("write", { path: "b.ts", content: marker }, indexer)?.text).toBe(marker);
+  });
+
+  test("the alias's new text is sent as written: the marker its ref makes describes the first edit", () => {
+    const { indexer, messages } = aliased({ path: "src/a.ts", edits: [{ oldText: OLD2, newText: NEW }] }, false);
+    expect(aliasArgs(render(messages, indexer)).edits[0].newText).toBe(NEW);
+  });
+
+  test("with the first edit stubbed in the same render, the alias is never shown the first edit's marker", () => {
+    const { indexer, messages } = aliased({ path: "src/a.ts", edits: [{ oldText: OLD2, newText: NEW }] }, true);
+    const out = render(messages, indexer);
+    expect(markerCandidates(argsOf(out, "e1").edits[0].newText)).toHaveLength(1);
+    const shown = aliasArgs(out).edits[0].newText;
+    const truthful = argumentMarker("edits[0].newText", NEW, "t1", editDigest(OLD2, NEW));
+    expect([NEW, truthful]).toContain(shown);
+  });
+
+  test("an alias repeating the very same edit is stubbed under the first edit's ref, and its markers are blocked", () => {
+    const { indexer, messages } = aliased(editArgs(), false);
+    const markers = markersIn(render(messages, indexer));
+    expect(markers.map((m) => markerCandidates(m)[0]!.ref)).toEqual(["t1", "t1"]);
+    for (const marker of markers) expect(copiedMarker("edit", { path: "b.ts", edits: [{ oldText: "x", newText: marker }] }, indexer)?.text).toBe(marker);
   });
 });
 

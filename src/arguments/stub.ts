@@ -10,18 +10,20 @@
  *   or write names the same path and the call is not within the running prompt's last `RAW_TOOL_TURNS` tool
  *   turns, both read behind the argument horizon (horizon.ts), so within a prompt the stub lands with an
  *   archive write's output stubs instead of breaking the cache in a request of its own;
- * - the record the ref names holds that very string (compared whole): the marker never names a ref that
- *   gives back something else. A field that fails the check stays raw.
+ * - the record the ref names holds that very string (compared whole), and the marker that record makes for
+ *   it (archived-marker.ts, the text the copy guard checks against) is the one the call's own field would
+ *   make: the marker never names a ref that gives back something else, nor describes another edit (a dedup
+ *   alias resolves to its original's record). A field that fails the check stays raw.
  *
  * Pure: a function of the messages, phase 1's refs and the index. Untouched messages are carried by
  * reference and a render that stubs nothing returns its input.
  */
 import { normalizeFilePath } from "../capture/stale-outputs.js";
 import { behindHorizon } from "./horizon.js";
-import { argumentMarker } from "./marker.js";
-import { bulkyFields, callShape, fieldText, withMarkers, type BulkyField } from "./fields.js";
+import { markerStandingFor } from "./archived-marker.js";
+import { bulkyFields, callShape, withMarkers, type BulkyField } from "./fields.js";
 import type { AssistantMessage, ToolCall } from "@earendil-works/pi-ai";
-import { contentBlocks, isAssistant, isToolCall, isToolResult, isUser, loose } from "../capture/message-shape.js";
+import { contentBlocks, isAssistant, isToolCall, isToolResult, isUser, loose, opensNoCalls } from "../capture/message-shape.js";
 import type { ToolCallRecord } from "../capture/records.js";
 
 /** The latest tool turns of the running prompt keep their arguments, as the cost policy keeps their outputs. */
@@ -42,8 +44,6 @@ interface Standing {
   /** The last assistant position whose calls name each normalized path. */
   lastTouch: Map<string, number>;
 }
-
-const markers = new WeakMap<ToolCallRecord, Map<string, string>>();
 
 /**
  * `messages` is the render so far and `input` pi's own array; phases 1 and 1b keep positions, so both index
@@ -172,22 +172,8 @@ function stubbedArgs(block: ToolCall, ref: string, indexer: ArgsIndexer): Record
   if (record === undefined || record.toolName !== block.name) return undefined;
   const replaced: Array<{ field: BulkyField; marker: string }> = [];
   for (const field of fields) {
-    if (fieldText(record.args, field) !== field.text) continue;
-    replaced.push({ field, marker: markerFor(record, field, ref) });
+    const marker = markerStandingFor(record, field, ref);
+    if (marker !== undefined) replaced.push({ field, marker });
   }
   return replaced.length === 0 ? undefined : withMarkers(block.arguments, replaced);
-}
-
-function markerFor(record: ToolCallRecord, field: BulkyField, ref: string): string {
-  let byField = markers.get(record);
-  if (byField === undefined) markers.set(record, (byField = new Map()));
-  const key = `${ref}\u0000${field.label}`;
-  let marker = byField.get(key);
-  if (marker === undefined) byField.set(key, (marker = argumentMarker(field.label, field.text, ref, field.digest)));
-  return marker;
-}
-
-/** pi-ai leaves a turn that stopped with `error` or `aborted` out of the request. */
-function opensNoCalls(assistant: AssistantMessage): boolean {
-  return assistant.stopReason === "error" || assistant.stopReason === "aborted";
 }

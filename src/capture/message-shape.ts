@@ -34,6 +34,11 @@ export function isAssistant(message: unknown): message is AssistantMessage {
   return roleOf(message) === "assistant";
 }
 
+/** pi-ai leaves a turn that stopped with `error` or `aborted` out of the request, its calls with it. */
+export function opensNoCalls(assistant: AssistantMessage): boolean {
+  return assistant.stopReason === "error" || assistant.stopReason === "aborted";
+}
+
 export function isToolResult(message: unknown): message is ToolResultMessage {
   return roleOf(message) === "toolResult";
 }

@@ -11,6 +11,7 @@
 import { extractToolResultText } from "../capture/batch-capture.js";
 import type { BlockRefIssuer } from "./block-refs.js";
 import { resolveRange } from "../render/chain-range-prune.js";
+import { CallPairing } from "../arguments/call-pairing.js";
 import { type ArchivedCall, archivedChainBody, type BodyCall, CHAIN_BODY_HEADER, deterministicBody } from "./deterministic-body.js";
 import type { DiagnosticSink } from "../render/diagnostics.js";
 import type { BackfillOptions } from "../archive/indexer.js";
@@ -84,22 +85,29 @@ export function selectEligible(
 type ChainSpan = Pick<ChainRange, "startUserTimestamp" | "finalAssistantTimestamp" | "protectedToolCallIds">;
 type SpanCall = { toolName: string; args: Record<string, unknown> };
 
-/** Each unprotected toolResult in the chain's span with the call registered for its id earlier in the span. */
+/**
+ * Each unprotected toolResult in the chain's span with the call it answers (call-pairing.ts: two calls sharing
+ * an id in one message each get their own result), else the call registered last for its id earlier in the span.
+ */
 function forEachChainResult(messages: readonly unknown[], chain: ChainSpan, visit: (msg: ToolResultMessage, call: SpanCall) => void): void {
   const range = resolveRange(chain, messages);
   if (!range) return;
   const protectedIds = new Set(chain.protectedToolCallIds ?? []);
   const calls = new Map<string, SpanCall>();
+  const pairing = new CallPairing<SpanCall>();
   for (let i = range.startIndex + 1; i < range.endIndex; i++) {
     const msg = messages[i];
     if (isAssistant(msg) && Array.isArray(msg.content)) {
+      const opened: Array<readonly [string, SpanCall]> = [];
       for (const block of msg.content) {
         if (!isToolCall(block)) continue;
-        const toolName = typeof block.name === "string" ? block.name : "";
-        calls.set(block.id, { toolName, args: recordArgs(callArgsOf(block)) });
+        const call = { toolName: typeof block.name === "string" ? block.name : "", args: recordArgs(callArgsOf(block)) };
+        calls.set(block.id, call);
+        opened.push([block.id, call]);
       }
+      pairing.open(opened);
     } else if (isToolResult(msg)) {
-      const call = calls.get(msg.toolCallId);
+      const call = pairing.answer(msg.toolCallId) ?? calls.get(msg.toolCallId);
       if (call && typeof msg.toolCallId === "string" && !protectedIds.has(msg.toolCallId)) visit(msg, call);
     }
   }

@@ -18,6 +18,16 @@
  * The model also recovers refs with `context_tree_query` (the sim runs the real tool). A recovery is
  * never archived again: it is in the request verbatim, or a visible stub (or the chain block that
  * dropped it) names its refs, and the same call gives back exactly its text and images.
+ *
+ * What the agent wrote is held to the same promise (issue 43): every argument string of every call pi
+ * would send is in the request as written, or comes back verbatim through `context_tree_query` by the
+ * ref its marker names (and the copy guard blocks that marker, and lets a changed one pass), or, for a
+ * call a chain dropped, is kept in the block or given back by a ref the block names. The error purge's
+ * marker is allowed only on a call whose own result failed. The sessions hold argument-heavy edits and
+ * writes, later edits of a file that pi answers alike (dedup aliases, some with the same new text and
+ * another old text), ids reused across turns and within one message, ids shaped like refs (`t3`, `t10`),
+ * failed calls reusing an earlier id, calls whose result never came, and protected calls inside chains;
+ * argument stubs are on and off. Each session is checked live and again after a reload.
  */
 import { afterAll, describe, expect, mock, spyOn, test } from "bun:test";
 import * as actualCompat from "@earendil-works/pi-ai/compat";
@@ -61,11 +71,19 @@ mkdirSync(agentDir);
 process.env.PI_CODING_AGENT_DIR = agentDir;
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-type Kind = "tiny" | "normal" | "big" | "image" | "dup" | "crlf" | "error" | "protected" | "recover" | "read" | "edit" | "write" | "rerun";
+type Kind = "tiny" | "normal" | "big" | "image" | "dup" | "crlf" | "error" | "protected" | "recover" | "read" | "edit" | "write" | "rerun" | "lost";
+/**
+ * How a call's id is chosen: its own; one of two ids every turn reuses; an earlier call's id and result timestamp
+ * (a collision); the id of the call before it in the same message; an id shaped like a ref (`t3`, `t10`); or an
+ * earlier call's id on a call that fails.
+ */
+type IdMode = "unique" | "reused" | "collide" | "within" | "ref" | "refail";
 interface CallSpec {
   kind: Kind;
-  id: "unique" | "reused" | "collide";
+  id: IdMode;
   size: number;
+  /** Which old text an edit replaces: edits of one size share their new text, so a later one is a dedup alias of an earlier. */
+  variant: number;
 }
 /** Who starts a prompt: the user, another extension's custom message, or a custom of this package's own. */
 type Starter = "user" | "steer" | "own";
@@ -83,9 +101,10 @@ interface CaseSpec {
 }
 
 const callArb: fc.Arbitrary<CallSpec> = fc.record({
-  kind: fc.constantFrom<Kind>("tiny", "normal", "normal", "big", "image", "dup", "crlf", "error", "protected", "recover", "read", "read", "edit", "edit", "write", "rerun"),
-  id: fc.constantFrom<CallSpec["id"]>("unique", "unique", "reused", "collide"),
+  kind: fc.constantFrom<Kind>("tiny", "normal", "normal", "big", "image", "dup", "crlf", "error", "protected", "recover", "read", "read", "edit", "edit", "edit", "write", "write", "rerun", "lost"),
+  id: fc.constantFrom<IdMode>("unique", "unique", "unique", "reused", "collide", "within", "ref", "refail"),
   size: fc.integer({ min: 0, max: 7 }),
+  variant: fc.integer({ min: 0, max: 2 }),
 });
 
 const caseArb: fc.Arbitrary<CaseSpec> = fc.record({
@@ -102,6 +121,7 @@ const caseArb: fc.Arbitrary<CaseSpec> = fc.record({
     dedupByContentHash: fc.boolean(),
     recoveryGraceTurns: fc.constantFrom(0, 3),
     summaries: fc.constantFrom("auto", "always", "never"),
+    stubArguments: fc.constantFrom(true, true, false),
     chainCompression: fc.record({
       enabled: fc.boolean(),
       rollingWindow: fc.constantFrom(0, 1, 3),
@@ -137,11 +157,15 @@ function callsOf(spec: CaseSpec): SimCall[][][] {
     ts += 10;
     const made = turns.map((calls) => {
       const at = (ts += 1000);
-      // Providers never repeat an id inside one assistant message; across turns they may (reused, collide).
+      // Some providers repeat an id inside one assistant message (within); across turns they may (reused, collide, refail).
       const inTurn = new Set<string>();
-      const turn = calls.map((call, i) => {
+      const turn: SimCall[] = [];
+      for (const [i, call] of calls.entries()) {
         n += 1;
-        if (call.kind === "recover") return recoveryCall(call, n, at + i + 1);
+        if (call.kind === "recover") {
+          turn.push(recoveryCall(call, n, at + i + 1));
+          continue;
+        }
         const text = textFor(call, n, seen);
         seen.push(text);
         const sim: SimCall = { id: `c${n}`, text, resultTs: at + i + 1 };
@@ -151,17 +175,22 @@ function callsOf(spec: CaseSpec): SimCall[][][] {
           sim.id = earlier.id;
           sim.resultTs = earlier.resultTs;
         }
+        if (call.id === "within" && turn.length > 0) sim.id = turn.at(-1)!.id;
+        if (call.id === "ref") sim.id = `t${1 + ((n * 7 + call.size) % 12)}`;
+        const reusedByFailure = call.id === "refail" && previous.length > 0 ? previous[(n * 5) % previous.length]! : undefined;
+        if (reusedByFailure && !inTurn.has(reusedByFailure.id)) sim.id = reusedByFailure.id;
         inTurn.add(sim.id);
         if (call.kind === "image") sim.content = [{ type: "text", text }, { type: "image", mimeType: "image/png", data: Buffer.from(`png-${n}`).toString("base64") }];
         if (call.kind === "error") sim.isError = true;
-        Object.assign(sim, staleCandidate(call));
+        Object.assign(sim, staleCandidate(call, n));
+        if (reusedByFailure) sim.isError = true;
         if (call.kind === "protected") {
           // Half of the protected reads share a few paths, so later reads supersede earlier ones.
           sim.name = "read";
           sim.args = { path: call.size < 4 ? `/h/skills/s${call.size % 2}/SKILL.md` : `/h/skills/s${n}/SKILL.md` };
         }
-        return sim;
-      });
+        turn.push(sim);
+      }
       ts += calls.length + 10;
       previous.push(...turn);
       return turn;
@@ -178,14 +207,18 @@ const WORK_FILES = ["/w/a.ts", "/w/b c.ts", "/w/ünï.ts"];
  * edited (a failed edit, odd sizes, does not count), a read inside a later read (some through `cat` or
  * `sed -n`), a command run again.
  */
-function staleCandidate(call: CallSpec): Partial<SimCall> {
+function staleCandidate(call: CallSpec, n: number): Partial<SimCall> {
   const path = WORK_FILES[call.size % WORK_FILES.length]!;
+  // A call whose result never came (pi was killed while it ran): a command, or a whole-file write.
+  if (call.kind === "lost") return call.size % 2 === 0 ? { args: { command: `deploy --target ${n} `.padEnd(240, "x") }, noResult: true } : { name: "write", args: { path, content: bulkyText(`lost${n}`, call.size, 10) }, noResult: true };
   if (call.kind === "read" && call.size >= 6) return { name: "bash", args: { command: call.size === 6 ? `cat '${path}'` : `sed -n '1,3p' '${path}'` } };
   if (call.kind === "read") return { name: "read", args: call.size % 2 === 0 ? { path } : { path, offset: 1, limit: 3 } };
-  if (call.kind === "write") return { name: "write", args: { path, content: bulkyText("write", call.size, 12) }, text: `Successfully wrote ${path}` };
+  if (call.kind === "write") return { name: "write", args: { path, content: bulkyText(`write${call.variant}`, call.size, 12) }, text: `Successfully wrote ${path}` };
   if (call.kind === "edit" && call.size >= 2) {
-    const edits = [{ oldText: bulkyText("old", call.size, 6), newText: bulkyText("new", call.size, 8) }, { oldText: "x", newText: "y" }];
-    return { name: "edit", args: call.size >= 4 ? { path, edits } : { path, ...edits[0] }, text: `Successfully replaced text in ${path}.`, isError: call.size === 5 };
+    // pi answers every edit of a file alike: a later edit of the path is archived as a dedup alias of the first.
+    const edits = [{ oldText: bulkyText(`old${call.variant}`, call.size, 6), newText: bulkyText("new", call.size, 8) }, { oldText: "x", newText: "y" }];
+    const text = call.size >= 4 ? `Successfully replaced 2 block(s) in ${path}.` : `Successfully replaced 1 block(s) in ${path}.`;
+    return { name: "edit", args: call.size >= 4 ? { path, edits } : { path, ...edits[0] }, text, isError: call.size === 5 };
   }
   if (call.kind === "edit") {
     return { name: "edit", args: { path, oldText: "a", newText: "b" }, text: call.size % 2 === 0 ? `Successfully replaced text in ${path}.` : `Could not find the text in ${path}.`, isError: call.size % 2 === 1 };
@@ -310,50 +343,111 @@ function readsReadAgain(projection: any[]): Map<any, string> {
   return new Map(results.filter(([, path], i) => results.slice(i + 1).some(([, later]) => later === path)));
 }
 
-/** The strings of a call's arguments with where they sit: `key`, or `edits[N].key`. */
-function argumentStrings(args: any): Array<[string, string]> {
+/** Every string inside a call's arguments with where it sits: `key`, `edits[N].key`, `toolCallIds[0]`. */
+function argumentStrings(args: any, at = ""): Array<[string, string]> {
+  if (typeof args === "string") return at === "" ? [] : [[at, args]];
   if (typeof args !== "object" || args === null) return [];
-  const found: Array<[string, string]> = [];
-  for (const [key, value] of Object.entries(args)) {
-    if (typeof value === "string") found.push([key, value]);
-    if (key === "edits" && Array.isArray(value)) {
-      value.forEach((edit, i) => {
-        for (const [inner, text] of Object.entries(edit ?? {})) if (typeof text === "string") found.push([`edits[${i}].${inner}`, text]);
-      });
-    }
-  }
-  return found;
+  if (Array.isArray(args)) return args.flatMap((value, i) => argumentStrings(value, `${at}[${i}]`));
+  return Object.entries(args).flatMap(([key, value]) => argumentStrings(value, at === "" ? key : `${at}.${key}`));
 }
 
-/** The arguments an answer of `context_tree_query` shows on its `Args:` line. */
-function answerArgs(answer: string): any {
-  const found = /\nArgs: ([\s\S]*?)\nStatus: /.exec(answer);
-  return found === null ? undefined : JSON.parse(found[1]!);
+/** The arguments each block of a `context_tree_query` answer shows on its `Args:` line. */
+function answerArgs(answer: string): any[] {
+  return [...answer.matchAll(/\nArgs: ([\s\S]*?)\nStatus: /g)].map((found) => JSON.parse(found[1]!));
+}
+
+/** What a check asks of the archive, asked once per ref. */
+class Answers {
+  private readonly cache = new Map<string, Promise<Array<[string, string]>>>();
+  constructor(private readonly sim: Sim) {}
+
+  /** Every argument string the ref gives back, with where it sits. */
+  args(ref: string): Promise<Array<[string, string]>> {
+    let found = this.cache.get(ref);
+    if (found === undefined) this.cache.set(ref, (found = this.sim.query([ref]).then((answer) => answerArgs(answer.text).flatMap((args) => argumentStrings(args)))));
+    return found;
+  }
+
+  async givesBack(ref: string, where: string, text: string): Promise<boolean> {
+    return (await this.args(ref)).some(([at, back]) => at === where && back === text);
+  }
+}
+
+/** Each call of the transcript pi sends (turns that stopped with an error or were aborted are left out), with the result that answers it. */
+function sentCalls(projection: any[]): Array<{ assistant: any; position: number; block: any; result?: any }> {
+  const calls: Array<{ assistant: any; position: number; block: any; result?: any }> = [];
+  let open: typeof calls = [];
+  for (const m of projection) {
+    if (m.role === "assistant") {
+      const stopped = m.stopReason === "error" || m.stopReason === "aborted";
+      open = (m.content ?? []).filter((b: any) => b?.type === "toolCall").map((block: any, position: number) => ({ assistant: m, position, block }));
+      if (!stopped) calls.push(...open);
+    } else if (m.role === "toolResult") {
+      const call = open.find((c) => c.block.id === m.toolCallId && c.result === undefined);
+      if (call) call.result = m;
+    }
+  }
+  return calls;
+}
+
+/** The copy guard blocks a live marker copied into a write, and lets a changed one pass. */
+async function guardMisses(sim: Sim, marker: string): Promise<string | null> {
+  const copied = await sim.fire("tool_call", { toolName: "write", input: { path: "copy.ts", content: `x\n${marker}\n` } });
+  if (copied?.block !== true) return `the copy guard let the marker ${marker} through`;
+  const changed = marker.replace(/\((\d+) line/, (_m, lines) => `(${Number(lines) + 1} line`);
+  const passed = await sim.fire("tool_call", { toolName: "edit", input: { path: "doc.md", edits: [{ oldText: "a", newText: changed }] } });
+  return passed === undefined ? null : `the copy guard blocked the changed marker ${changed}`;
 }
 
 /**
- * Every argument string of a rendered call is the one sent, the error purge's marker, or an argument marker
- * whose ref gives back exactly that string on its `Args:` line.
+ * An argument string that left the request: the error purge's marker on a call whose own result failed, an
+ * argument marker whose ref gives back exactly that string on its `Args:` line (and that the copy guard blocks),
+ * or, for a call a chain dropped, kept in the block's `<kept-call>` or given back by a ref the block names.
+ */
+async function stringLost(sim: Sim, answers: Answers, call: { result?: any }, where: string, original: string, sent: string | undefined, refs: string[]): Promise<string | null> {
+  if (sent === original) return null;
+  if (sent !== undefined && sent === `<purged-errored-args size="${original.length}"/>` && call.result?.isError === true) return null;
+  const marker = sent === undefined ? undefined : markerCandidates(sent)[0];
+  if (marker !== undefined && marker.text === sent && marker.field === where) {
+    stubbedArguments++;
+    if (!(await answers.givesBack(marker.ref, where, original))) return `${where} is not given back by ${marker.ref}`;
+    return guardMisses(sim, marker.text);
+  }
+  for (const ref of refs) if (await answers.givesBack(ref, where, original)) return null;
+  return sent === undefined ? `${where} left the request with no ref in view` : `${where} changed without a marker`;
+}
+
+/** Every `<kept-call>` of the chain blocks: a call's arguments, as JSON. */
+const keptCalls = (messages: any[]) =>
+  messages.flatMap((m) => (m.role === "user" ? [...String(m.content?.[0]?.text ?? "").matchAll(/<kept-call tool="[^"]*">\n(.*)\n<\/kept-call>/g)].map((found) => JSON.parse(found[1]!)) : []));
+
+/**
+ * Every argument string of every call pi would send is in the request as written, or recoverable verbatim
+ * through `context_tree_query` (see stringLost). A call a chain dropped is looked up in the block's kept calls.
  */
 async function argumentLost(sim: Sim, rendered: any[], projection: any[]): Promise<string | null> {
-  const originals = new Map<string, any>();
-  for (const m of projection) {
-    if (m.role !== "assistant") continue;
-    for (const b of m.content ?? []) if (b?.type === "toolCall") originals.set(`${m.timestamp}/${b.id}`, b);
-  }
+  const answers = new Answers(sim);
+  const shown = new Map<string, any>();
   for (const m of rendered) {
     if (m.role !== "assistant") continue;
-    for (const block of m.content ?? []) {
-      if (block?.type !== "toolCall") continue;
-      const original = new Map(argumentStrings(originals.get(`${m.timestamp}/${block.id}`)?.arguments));
-      for (const [where, text] of argumentStrings(block.arguments)) {
-        if (original.get(where) === text || text.startsWith("<purged-errored-args")) continue;
-        const marker = markerCandidates(text)[0];
-        if (marker === undefined || marker.text !== text || marker.field !== where) return `${block.id}: ${where} changed without a marker`;
-        stubbedArguments++;
-        const shown = argumentStrings(answerArgs((await sim.query([marker.ref])).text));
-        if (!shown.some(([at, back]) => at === where && back === original.get(where))) return `${block.id}: ${where} is not given back by ${marker.ref}`;
+    (m.content ?? []).filter((b: any) => b?.type === "toolCall").forEach((block: any, position: number) => shown.set(`${m.timestamp}/${position}`, block));
+  }
+  const kept = keptCalls(rendered).map((args) => new Map(argumentStrings(args)));
+  const refs = chainRefs(rendered);
+  for (const call of sentCalls(projection)) {
+    const block = shown.get(`${call.assistant.timestamp}/${call.position}`);
+    const sent = new Map(argumentStrings(block?.arguments));
+    for (const [where, text] of argumentStrings(call.block.arguments)) {
+      if (block !== undefined) {
+        const lost = await stringLost(sim, answers, call, where, text, sent.get(where), []);
+        if (lost !== null) return `${call.block.id}@${call.assistant.timestamp}: ${lost}`;
+        continue;
       }
+      // Dropped by a chain: kept in its block (as written, purged or as a marker), or given back by a ref it names.
+      const candidates = kept.map((args) => args.get(where)).filter((value) => value !== undefined);
+      let lost: string | null = `${where} left the request with no ref in view`;
+      for (const value of [...candidates, undefined]) if (lost !== null) lost = await stringLost(sim, answers, call, where, text, value, refs);
+      if (lost !== null) return `${call.block.id}@${call.assistant.timestamp} (dropped by a chain): ${lost}`;
     }
   }
   return null;
@@ -457,15 +551,16 @@ async function anyRecovers(sim: Sim, refs: string[], text: string, original: any
 let clock = 1_800_000_000_000;
 
 /** The property over random sessions: a failing case's message, or null when every output held. */
-function sessionsHold(): fc.IAsyncPropertyWithHooks<[CaseSpec]> {
+function sessionsHold(cases: fc.Arbitrary<CaseSpec> = caseArb): fc.IAsyncPropertyWithHooks<[CaseSpec]> {
   let caseNo = 0;
-  return fc.asyncProperty(caseArb, async (spec) => {
+  return fc.asyncProperty(cases, async (spec) => {
     const caseDir = spec.spill ? join(root, `case-${caseNo++}`) : undefined;
     if (caseDir) mkdirSync(caseDir);
     try {
       const sim = await runCase(spec, caseDir);
       if (process.env.NOTHING_LOST_DEBUG) console.log("SPEC", JSON.stringify(spec));
       expect(await brokenPromise(sim)).toBeNull();
+      expect(await brokenPromise(await sim.reload())).toBeNull();
     } finally {
       if (caseDir) rmSync(caseDir, { recursive: true, force: true });
     }
@@ -510,8 +605,12 @@ function breakArchiveStep(rule: string) {
 }
 
 async function propertyFailsWith(...mocks: Array<{ mockRestore(): void }>): Promise<boolean> {
+  return propertyFailsOn(caseArb, ...mocks);
+}
+
+async function propertyFailsOn(cases: fc.Arbitrary<CaseSpec>, ...mocks: Array<{ mockRestore(): void }>): Promise<boolean> {
   try {
-    const result = await withVirtualClock(() => fc.check(sessionsHold(), { numRuns: MUTATION_RUNS }));
+    const result = await withVirtualClock(() => fc.check(sessionsHold(cases), { numRuns: MUTATION_RUNS }));
     if (process.env.NOTHING_LOST_DEBUG && result.failed) console.log("MUTATION", JSON.stringify(result.counterexample), String(result.errorInstance).slice(0, 300));
     return result.failed;
   } finally {
@@ -557,6 +656,29 @@ describe("the property sees the arguments' archive step", () => {
       return getRecordsForId.call(this, input).map(blankArgs);
     });
     expect(await propertyFailsWith(broken)).toBe(true);
+  }, 600_000);
+});
+
+// Issue 43: the sessions hold calls whose arguments only a ref-first lookup or a chain's kept calls give back.
+describe("the property sees issue 43's losses", () => {
+  test("a query that resolves a raw id before a ref (as 2.9.1's did) fails it", async () => {
+    const getRecordsForId = ToolCallIndexer.prototype.getRecordsForId;
+    const rawFirst = spyOn(ToolCallIndexer.prototype, "getRecordsForId").mockImplementation(function (this: InstanceType<typeof ToolCallIndexer>, input) {
+      const raw = [...this.getIndex().values()].filter((record) => record.toolCallId === input);
+      return raw.length > 0 ? raw : getRecordsForId.call(this, input);
+    });
+    expect(await propertyFailsWith(rawFirst)).toBe(true);
+  }, 600_000);
+
+  test("a chain that drops every call as if a ref gave its arguments back fails it", async () => {
+    // Sessions whose chains all compress, so calls without a result and protected calls are dropped often.
+    const chained = caseArb.map((spec) => ({
+      ...spec,
+      compact: spec.compact.map(() => true),
+      config: { ...spec.config, chainCompression: { enabled: true, rollingWindow: 0, stripFinalAssistantThinking: true, fuseRangeSummary: false } },
+    }));
+    const trusting = spyOn(ToolCallIndexer.prototype, "givesArguments").mockImplementation(() => true);
+    expect(await propertyFailsOn(chained, trusting)).toBe(true);
   }, 600_000);
 });
 

@@ -3,7 +3,7 @@
  * budget gate, the final-reply flush, the status nudge, the image cap and
  * the render.
  */
-import { entryMessage, isAssistant, loose } from "../capture/message-shape.js";
+import { contentBlocks, entryMessage, isAssistant, isToolCall, loose } from "../capture/message-shape.js";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { captureBatch } from "../capture/batch-capture.js";
 import { shouldBudgetFlush, shouldDeltaFlush, shouldFrontierGapFlush, usageFraction } from "../summarize/budget.js";
@@ -192,6 +192,8 @@ function noteSystemPrompt(state: ExtensionState, ctx: ExtensionContext): void {
 }
 
 export async function onMessageEnd(state: ExtensionState, ctx: ExtensionContext, event: { message?: unknown }): Promise<void> {
+  // Before anything mints a ref: a raw id shaped like one (`t6`) is never handed out as a ref.
+  if (isAssistant(event.message)) state.indexer.noteCallIds(contentBlocks(event.message).filter(isToolCall).map((block) => block.id));
   recordRequest(state, event.message);
   chargeDeferrals(state, event.message);
   if (calibrateTokens(state, event.message)) refreshStatus(state, ctx);

@@ -10,7 +10,8 @@ import type { AssistantMessage, ToolResultMessage, UserMessage } from "@earendil
 import { extractToolResultText } from "../capture/batch-capture.js";
 import type { DiagnosticSink } from "./diagnostics.js";
 import { imageBlocksOf, type ImageBlock } from "../capture/image-markers.js";
-import { isAssistant, isChainAnchorCustom, isCustom, isToolResult, isUser, roleOf, type CustomMessage } from "../capture/message-shape.js";
+import { isAssistant, isChainAnchorCustom, isCustom, isToolResult, isUser, opensNoCalls, roleOf, type CustomMessage } from "../capture/message-shape.js";
+import { type DroppedCall, keptArgumentsText, RangeCalls } from "../arguments/dropped-calls.js";
 import { isRecoveryTool } from "../capture/recovery-call.js";
 import { substituteBlockRefs } from "./nested-placeholders.js";
 import { bareToolCallId, occKey, resultTimestampOf } from "../capture/occurrence-key.js";
@@ -21,8 +22,11 @@ import type { ChainCompressionEntry, SummaryToolCallRef } from "../capture/recor
 
 type BlockLookup = (blockId: string) => string | undefined;
 type Reporter = Pick<DiagnosticSink, "report">;
-/** A protected result moved into the chain block: its text, and its images (kept as image blocks, never as text). */
-type ProtectedOutput = { tool: string; text: string; images?: ImageBlock[] };
+/**
+ * A protected result moved into the chain block: its text, and its images (kept as image blocks, never as
+ * text); or, with `call`, the arguments (JSON) of a call the range drops that no ref gives back.
+ */
+type ProtectedOutput = { tool: string; text: string; images?: ImageBlock[]; call?: true };
 type IndexRange = { startIndex: number; endIndex: number };
 type Boundary = { count: number; first: number };
 
@@ -67,7 +71,7 @@ export function buildSyntheticChainMessage(
   // A ref that could close the header early is left out rather than written into it.
   const tools = Array.isArray(entry.toolRefs) ? entry.toolRefs.filter(isHeaderSafe).join(",") : "";
   const relocated = protectedOutputs
-    .map((p) => `\n\n<protected-output tool="${p.tool}">\n${p.text}\n</protected-output>`)
+    .map((p) => (p.call ? `\n\n<kept-call tool="${p.tool}">\n${p.text}\n</kept-call>` : `\n\n<protected-output tool="${p.tool}">\n${p.text}\n</protected-output>`))
     .join("");
   const text = `<compressed-chain id="${entry.blockId}" tools="${tools}">\n${CHAIN_FRAME}\n${body}${relocated}\n</compressed-chain>`;
   const images = protectedOutputs.flatMap((p) => p.images ?? []);
@@ -132,11 +136,15 @@ export function compressChainRanges(
   return emit(messages, accepted, drops, synthetics, stripFinalThinking);
 }
 
-/** What the render knows of the archive when a chain drops outputs (see stub-replace's one check). */
+/** What the render knows of the archive when a chain drops outputs and calls (see stub-replace's one check). */
 export interface DropGuard {
   /** The refs the stub at this position names (the archive gives the output back by them); undefined: no stub. */
   stubRefs(position: number): readonly string[] | undefined;
   miss(key: string, detail: string): void;
+  /** The render's input at this position: a call's arguments before phases 1c and 2 changed them. */
+  input(position: number): unknown;
+  /** Whether `ref` gives back exactly these arguments. */
+  givesArguments(ref: string, args: unknown): boolean;
 }
 
 // ---------------------------------------------------------------------------
@@ -258,7 +266,9 @@ interface Drops {
 /**
  * With a guard, an output the stub phase did not stub leaves the range only inside the block, verbatim,
  * as a protected one does: the archive could not give it back (or it is a recovery too short to stub).
- * A stub naming a ref the block's header does not is kept inside the block the same way.
+ * A stub naming a ref the block's header does not is kept inside the block the same way. And a call leaves
+ * with its arguments only when that one ref gives them back; the block keeps the others (dropped-calls.ts),
+ * each before the outputs of its turn.
  */
 function collectDrops(
   messages: readonly unknown[],
@@ -276,7 +286,8 @@ function collectDrops(
     const protectedIds = new Set(Array.isArray(entry.protectedToolCallIds) ? entry.protectedToolCallIds : []);
     const headerRefs = new Set(Array.isArray(entry.toolRefs) ? entry.toolRefs : []);
     const actual = new Set<string>();
-    const relocated: ProtectedOutput[] = [];
+    const calls = guard && new RangeCalls();
+    const relocated: Array<ProtectedOutput | DroppedCall> = [];
     drops.zone[range.startIndex]! |= BOUNDARY;
     drops.zone[range.endIndex]! |= BOUNDARY;
     for (let i = range.startIndex + 1; i < range.endIndex; i++) {
@@ -288,11 +299,13 @@ function collectDrops(
         actual.add(id);
         drops.droppedBareIds.add(id);
         drops.droppedOccKeys.add(occKey(id, resultTimestampOf(msg.timestamp)));
+        const call = calls?.answer(id);
         if (protectedIds.has(id)) relocated.push(relocatedOutput(msg));
         else if (guard) {
           const named = guard.stubRefs(i);
           if (named === undefined && !isRecoveryTool(msg.toolName)) guard.miss(occKey(id, resultTimestampOf(msg.timestamp)), `kept in chain ${entry.blockId}: not in the archive`);
           if (named === undefined || !named.every((ref) => headerRefs.has(ref))) relocated.push(relocatedOutput(msg));
+          else if (call !== undefined && !call.ambiguous && named.length === 1) call.covered = guard.givesArguments(named[0]!, call.original);
         }
       } else if (isAssistant(msg) && Array.isArray(msg.content)) {
         for (const block of msg.content) {
@@ -300,12 +313,21 @@ function collectDrops(
           actual.add(block.id);
           drops.droppedBareIds.add(block.id);
         }
+        const opened = calls?.open(msg.content, guard!.input(i)) ?? [];
+        if (!opensNoCalls(msg)) relocated.push(...opened);
       }
     }
-    drops.protectedOutputs.push(relocated);
+    drops.protectedOutputs.push(relocated.flatMap(keptPiece));
     reportIdMismatch(entry, actual, diagnostics);
   }
   return drops;
+}
+
+/** A relocated output as it is; a dropped call only when no ref gives its arguments back and it has some. */
+function keptPiece(piece: ProtectedOutput | DroppedCall): ProtectedOutput[] {
+  if (!("block" in piece)) return [piece];
+  const text = piece.covered ? undefined : keptArgumentsText(piece.block.arguments);
+  return text === undefined ? [] : [{ tool: isHeaderSafe(piece.block.name) ? piece.block.name : "", text, call: true }];
 }
 
 function relocatedOutput(msg: ToolResultMessage): ProtectedOutput {

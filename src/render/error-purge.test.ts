@@ -129,8 +129,7 @@ describe("purgeErroredArgs", () => {
     expect(output[0].content[0].name).toBe("write");
   });
 
-  test("matches by bare id against the latest errored occurrence", () => {
-    // A reused id: the later error at turn 3 is the reference point, so with age 0 nothing purges.
+  test("a reused id: each failed occurrence is purged by its own age", () => {
     const input: any[] = [
       callTurn(100, "dup", longArgs),
       result(110, "dup", true),
@@ -139,7 +138,43 @@ describe("purgeErroredArgs", () => {
       callTurn(300, "dup", longArgs),
       result(310, "dup", true),
     ];
-    expect(purgeErroredArgs(input, config)).toBe(input);
+    const output = purgeErroredArgs(input, config);
+    expect(output[0].content[0].arguments).toEqual(purgedLongArgs);
+    expect(output[4]).toBe(input[4]);
+  });
+
+  test("a successful call whose id a later failed call reuses keeps its arguments", () => {
+    // Providers that number calls per turn (`call_0`) reuse ids in every turn.
+    const input: any[] = [
+      callTurn(100, "call_0", longArgs),
+      result(110, "call_0", false),
+      callTurn(200, "call_0", longArgs),
+      result(210, "call_0", true),
+      ...erroredThenTurns({}, 2).slice(2),
+    ];
+    const output = purgeErroredArgs(input, config);
+    expect(output[0]).toBe(input[0]);
+    expect(output[2].content[0].arguments).toEqual(purgedLongArgs);
+  });
+
+  test("two calls sharing an id in one message: only the one whose result failed is purged", () => {
+    const twice = { ...callTurn(100, "0", longArgs), content: [callTurn(0, "0", longArgs).content[0], callTurn(0, "0", { ...longArgs, path: "/tmp/b" }).content[0]] };
+    const input: any[] = [twice, result(110, "0", false), result(111, "0", true), ...erroredThenTurns({}, 2).slice(2)];
+    const output = purgeErroredArgs(input, config);
+    expect(output[0].content[0]).toBe(twice.content[0]);
+    expect(output[0].content[1].arguments).toEqual({ ...purgedLongArgs, path: "/tmp/b" });
+  });
+
+  test("a successful call keeps its arguments when a failure collides with it on one occurrence key", () => {
+    const input: any[] = [callTurn(100, "c1", longArgs), result(110, "c1", false), callTurn(200, "c1", longArgs), result(110, "c1", true), ...erroredThenTurns({}, 2).slice(2)];
+    const output = purgeErroredArgs(input, config);
+    expect(output[0]).toBe(input[0]);
+    expect(output[2].content[0].arguments).toEqual(purgedLongArgs);
+  });
+
+  test("a call whose result never came is not purged by another call's failure", () => {
+    const input: any[] = [callTurn(100, "c", longArgs), { role: "user", content: "go on", timestamp: 150 }, callTurn(200, "c", {}, "bash"), result(210, "c", true), ...erroredThenTurns({}, 2).slice(2)];
+    expect(purgeErroredArgs(input, config)[0]).toBe(input[0]);
   });
 
   test("the size marker counts the string's UTF-16 code units, not its JSON length", () => {

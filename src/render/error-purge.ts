@@ -8,9 +8,16 @@
  * throws for a grammar-constrained tool whose string input is missing, which
  * would fail every later request. The error result itself is kept.
  * The caller gates on `config.enabled`.
+ *
+ * A failure belongs to its occurrence, the call its failed result answers (call-pairing.ts), as the rest
+ * of the project keys outputs by occurrence (`id@resultTimestamp`), never by raw id: providers reuse ids
+ * (some number calls per turn), and a successful call whose id a later failed call reuses keeps its
+ * arguments, even when the two results collide on one occurrence key.
  */
+import type { ToolCall } from "@earendil-works/pi-ai";
 import type { ErrorPurgeConfig } from "../types.js";
-import { isAssistant, isToolCall, isToolResult } from "../capture/message-shape.js";
+import { contentBlocks, isAssistant, isToolCall, isToolResult } from "../capture/message-shape.js";
+import { CallPairing } from "../arguments/call-pairing.js";
 
 /** Strings strictly longer than this (UTF-16 units) become a size marker. */
 const PURGE_STRING_MIN_CHARS = 200;
@@ -18,14 +25,14 @@ const PURGE_STRING_MIN_CHARS = 200;
 const MAX_SHRINK_DEPTH = 64;
 
 export function purgeErroredArgs<M>(messages: M[], config: ErrorPurgeConfig): M[] {
-  const { errorTurns, currentTurn } = erroredCallTurns(messages);
-  if (errorTurns.size === 0) return messages;
+  const failures = erroredOccurrences(messages);
+  if (failures === null) return messages;
 
   let out: M[] | null = null;
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
     if (!isAssistant(msg) || !Array.isArray(msg.content)) continue;
-    const content = purgeBlocks(msg.content, errorTurns, currentTurn, config);
+    const content = purgeBlocks(msg.content, failures, config);
     if (content === msg.content) continue;
     out ??= messages.slice();
     out[i] = { ...msg, content };
@@ -33,28 +40,36 @@ export function purgeErroredArgs<M>(messages: M[], config: ErrorPurgeConfig): M[
   return out ?? messages;
 }
 
-/** Maps each errored tool-call id to the assistant-turn count at its (latest) errored result. */
-function erroredCallTurns(messages: readonly unknown[]): { errorTurns: Map<string, number>; currentTurn: number } {
-  const errorTurns = new Map<string, number>();
-  let turn = 0;
-  for (const msg of messages) {
-    if (isAssistant(msg)) turn++;
-    else if (isToolResult(msg) && msg.isError === true) errorTurns.set(msg.toolCallId, turn);
-  }
-  return { errorTurns, currentTurn: turn };
+interface Failures {
+  /** Each call whose own result failed, with the assistant-turn count at that result. */
+  errorTurnOf: Map<unknown, number>;
+  currentTurn: number;
 }
 
-function purgeBlocks<B>(
-  content: B[],
-  errorTurns: Map<string, number>,
-  currentTurn: number,
-  config: ErrorPurgeConfig,
-): B[] {
+/** The calls whose own result failed, or null when none did. */
+function erroredOccurrences(messages: readonly unknown[]): Failures | null {
+  const errorTurnOf = new Map<unknown, number>();
+  const pairing = new CallPairing<ToolCall>();
+  let turn = 0;
+  for (const msg of messages) {
+    if (isAssistant(msg)) {
+      turn++;
+      pairing.open(contentBlocks(msg).filter(isToolCall).map((block) => [block.id, block] as const));
+    } else if (isToolResult(msg) && typeof msg.toolCallId === "string") {
+      const block = pairing.answer(msg.toolCallId);
+      if (block !== undefined && msg.isError === true) errorTurnOf.set(block, turn);
+    }
+  }
+  return errorTurnOf.size === 0 ? null : { errorTurnOf, currentTurn: turn };
+}
+
+function purgeBlocks<B>(content: B[], failures: Failures, config: ErrorPurgeConfig): B[] {
+  const { errorTurnOf, currentTurn } = failures;
   let out: B[] | null = null;
   for (let j = 0; j < content.length; j++) {
     const block = content[j];
     if (!isToolCall(block) || !("arguments" in block)) continue;
-    const errorTurn = errorTurns.get(block.id);
+    const errorTurn = errorTurnOf.get(block);
     // Written positively so a missing config field (shallow-merged settings) purges nothing.
     if (errorTurn === undefined || !(currentTurn - errorTurn >= config.cooldownTurns)) continue;
     if (!(argumentsJsonLength(block.arguments) >= config.minArgChars)) continue;

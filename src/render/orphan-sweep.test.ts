@@ -95,11 +95,16 @@ describe("sweepOrphanToolResults: per-turn open sets", () => {
     expect(result.messages[1]).toBe(input[1]);
   });
 
-  test("an id repeated inside one assistant turn is opened once", () => {
+  test("calls sharing an id inside one assistant turn admit one result each, as pi sends them", () => {
     const input = [assistantWithTools(1, ["a", "a"]), toolResult(2, "a"), toolResult(3, "a")];
+    expect(sweepOrphanToolResults(input).messages).toBe(input);
+  });
+
+  test("a third result for two calls sharing an id is swept", () => {
+    const input = [assistantWithTools(1, ["a", "a"]), toolResult(2, "a"), toolResult(3, "a"), toolResult(4, "a")];
     const result = sweepOrphanToolResults(input);
     expect(result.sweptIds).toEqual(["a"]);
-    expect(result.messages).toEqual(input.slice(0, 2));
+    expect(result.messages).toEqual(input.slice(0, 3));
   });
 
   test("a non-string id matches its call the way a set would (NaN finds NaN)", () => {
@@ -287,9 +292,9 @@ describe("sweepOrphanToolResults: turns with many calls", () => {
     expect(result.messages).toEqual(input.slice(0, -1));
   });
 
-  test("an id repeated inside a large turn is opened once", () => {
+  test("an id repeated inside a large turn admits one result per call", () => {
     const calls = [...ids(LARGE), "c3", "c3"];
-    const input = [assistantWithTools(1, calls), ...ids(LARGE).map((id, i) => toolResult(2 + i, id)), toolResult(90, "c3")];
+    const input = [assistantWithTools(1, calls), ...ids(LARGE).map((id, i) => toolResult(2 + i, id)), toolResult(90, "c3"), toolResult(91, "c3"), toolResult(92, "c3")];
     expect(sweepOrphanToolResults(input).sweptIds).toEqual(["c3"]);
   });
 

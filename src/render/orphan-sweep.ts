@@ -8,7 +8,8 @@
  *   drops such a turn from the request, after closing the calls still open
  *   before it, so a result following it would reach the provider without
  *   its tool_use;
- * - toolResult: consumes its id, or is swept when the id is not open;
+ * - toolResult: consumes one call of its id, or is swept when none is open
+ *   (calls sharing an id in one turn admit one result each);
  * - any other role is a barrier that clears the set. pi-ai flushes synthetic
  *   results for open calls at user-role boundaries (custom, summaries and
  *   bash executions become user messages), so a real result after such a
@@ -64,39 +65,47 @@ function admits(open: OpenCalls, msg: unknown): boolean {
   return true;
 }
 
-/** Ids a turn may open before the small array gives way to a set (the crossover measured on bun: 32-64). */
+/** Ids a turn may open before the small array gives way to a map (the crossover measured on bun: 32-64). */
 const ARRAY_LIMIT = 32;
 const CONSUMED = Symbol("consumed");
 
 /**
- * The open-id set with Set semantics (SameValueZero: NaN finds NaN, an id
- * repeated in one turn is opened once). An assistant turn opens a handful of
- * calls, which one small reused array serves fastest; a turn with more opens
- * a Set, so a huge batch stays linear.
+ * The open ids, counted (SameValueZero: NaN finds NaN): an id a turn's calls
+ * share (some providers repeat one within a message) admits one result per
+ * call, as pi sends them, and a duplicate result for one call is still swept.
+ * An assistant turn opens a handful of calls, which one small reused array
+ * serves fastest; a turn with more opens a map, so a huge batch stays linear.
  */
 class OpenCalls {
   private readonly few: unknown[] = [];
-  private many: Set<unknown> | null = null;
+  private many: Map<unknown, number> | null = null;
 
   openFrom(assistant: AssistantMessage): void {
     this.clear();
     if (opensNoCalls(assistant)) return;
     for (const block of contentBlocks(assistant)) {
       if (!isToolCall(block)) continue;
-      if (this.many !== null) this.many.add(block.id);
-      else if (!this.few.includes(block.id)) {
+      if (this.many !== null) this.many.set(block.id, (this.many.get(block.id) ?? 0) + 1);
+      else {
         this.few.push(block.id);
         if (this.few.length > ARRAY_LIMIT) {
-          this.many = new Set(this.few);
+          this.many = new Map();
+          for (const id of this.few) this.many.set(id, (this.many.get(id) ?? 0) + 1);
           this.few.length = 0;
         }
       }
     }
   }
 
-  /** Removes `id` from the set; false when it was not open. */
+  /** Takes one call of `id`; false when none is open. */
   consume(id: unknown): boolean {
-    if (this.many !== null) return this.many.delete(id);
+    if (this.many !== null) {
+      const left = this.many.get(id);
+      if (left === undefined) return false;
+      if (left > 1) this.many.set(id, left - 1);
+      else this.many.delete(id);
+      return true;
+    }
     const at = indexOfSame(this.few, id);
     if (at < 0) return false;
     this.few[at] = CONSUMED;

@@ -136,6 +136,8 @@ function runPhases(
     const guard: DropGuard | undefined = archive && {
       stubRefs: (position) => stubbed.stubRefs?.[position],
       miss: archive.miss,
+      input: (position) => messages[position],
+      givesArguments: (ref, args) => archive.givesArguments(ref, args),
     };
     const chained = compressChains(current, indexer, chainCompression, diagnostics, guard);
     current = chained.messages;

@@ -39,8 +39,10 @@ export interface StubIndexer {
  */
 export interface ArchiveCheck {
   answers(ref: string, occurrenceKey: string, output: ArchivedOutput): string | undefined;
-  /** The ref names an archived output. */
+  /** The ref names an archived output, and no other it could be read as (a recovery stub names it again). */
   resolves(ref: string): boolean;
+  /** The ref gives back exactly these arguments (a chain that drops the call checks it). */
+  givesArguments(ref: string, args: unknown): boolean;
   /** Told of an output left raw because the archive cannot give it back by the ref its stub would name. */
   miss: ArchiveMiss;
 }
