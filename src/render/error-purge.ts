@@ -9,7 +9,7 @@
  * would fail every later request. The error result itself is kept.
  * The caller gates on `config.enabled`.
  */
-import type { ErrorPurgeConfig } from "../types.js";
+import type { ErrorPurgeConfig } from "../settings/config-shape.js";
 import { isAssistant, isToolCall, isToolResult } from "../capture/message-shape.js";
 
 /** Strings strictly longer than this (UTF-16 units) become a size marker. */
