@@ -17,7 +17,7 @@ import { MissCounter } from "../src/forgetting/miss-model.js";
 import { sizeMessages } from "../src/render/pruner.js";
 import { replaySession } from "../src/report/replay.js";
 import { parseSession } from "../src/report/session-parse.js";
-import { DEFAULT_CONFIG } from "../src/types.js";
+import { DEFAULT_CONFIG } from "../src/settings/config-shape.js";
 import { reportTargets, type Target } from "./targets.js";
 
 const CORPUS = ["../shared/corpus/pi-sessions", "/work/shared/corpus/pi-sessions"].map((dir) => resolve(import.meta.dir, "..", dir)).find(existsSync) ?? "../shared/corpus/pi-sessions";

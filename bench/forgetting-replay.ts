@@ -5,7 +5,7 @@ import { getBuiltinModel } from "@earendil-works/pi-ai/providers/all";
 import { costModelFor } from "../src/economics/cost-model.js";
 import { replaySession } from "../src/report/replay.js";
 import { parseSession } from "../src/report/session-parse.js";
-import { DEFAULT_CONFIG, type ContextPruneConfig } from "../src/types.js";
+import { DEFAULT_CONFIG, type ContextPruneConfig } from "../src/settings/config-shape.js";
 import type { PolicyFigures, TrajectoryFigures } from "./forgetting-report.js";
 
 function catalog(provider: string | undefined, id: string | undefined) {

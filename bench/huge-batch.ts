@@ -33,7 +33,7 @@ import { isProtected } from "../src/capture/protected.js";
 import { pruneMessages } from "../src/render/pruner.js";
 import { formatSummaryToolCallRefs, makeSummaryDetails, substituteInlineRefs } from "../src/archive/summary-refs.js";
 import type { CapturedBatch, ChainCompressionEntry } from "../src/capture/records.js";
-import { DEFAULT_CONFIG } from "../src/types.js";
+import { DEFAULT_CONFIG } from "../src/settings/config-shape.js";
 import { reportTargets } from "./targets.js";
 
 const CALLS = Number(process.env.HUGE_CALLS ?? 100_000);

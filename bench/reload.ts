@@ -18,7 +18,7 @@
 import { captureUnindexedBatchesFromSession } from "../src/capture/batch-capture.js";
 import { hashToolResult } from "../src/capture/content-hash.js";
 import { ToolCallIndexer } from "../src/archive/indexer.js";
-import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../src/types.js";
+import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../src/names.js";
 import { reportTargets } from "./targets.js";
 
 const SIZES = [2_000, 8_000, 32_000];

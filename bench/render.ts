@@ -19,7 +19,8 @@
  */
 import { ToolCallIndexer } from "../src/archive/indexer.js";
 import { pruneMessages } from "../src/render/pruner.js";
-import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY, DEFAULT_CONFIG } from "../src/types.js";
+import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../src/names.js";
+import { DEFAULT_CONFIG } from "../src/settings/config-shape.js";
 import type { ToolCallRecord } from "../src/capture/records.js";
 import { reportTargets } from "./targets.js";
 

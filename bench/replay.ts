@@ -15,7 +15,8 @@ import { costModelFor } from "../src/economics/cost-model.js";
 import { replaySession } from "../src/report/replay.js";
 import { parseSession } from "../src/report/session-parse.js";
 import { cacheLines } from "../src/report/text-report.js";
-import { CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY, DEFAULT_CONFIG } from "../src/types.js";
+import { CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../src/names.js";
+import { DEFAULT_CONFIG } from "../src/settings/config-shape.js";
 import { reportTargets } from "./targets.js";
 
 const PROMPTS = Number(process.env.REPLAY_PROMPTS ?? 500);

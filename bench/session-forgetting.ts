@@ -7,7 +7,7 @@ import type { ModelCost } from "@earendil-works/pi-ai";
 import { costModelFor } from "../src/economics/cost-model.js";
 import { replaySession } from "../src/report/replay.js";
 import { parseSession } from "../src/report/session-parse.js";
-import { DEFAULT_CONFIG, type ContextPruneConfig } from "../src/types.js";
+import { DEFAULT_CONFIG, type ContextPruneConfig } from "../src/settings/config-shape.js";
 
 export interface RunForgetting {
   requests: number;

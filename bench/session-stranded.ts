@@ -14,7 +14,7 @@ import { captureUnindexedBatchesFromSession, extractToolResultText } from "../sr
 import { PruneFrontierTracker } from "../src/capture/frontier.js";
 import { occKey, resultTimestampOf } from "../src/capture/occurrence-key.js";
 import { trimBatchToPendingRange } from "../src/capture/pending-batches.js";
-import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_FLUSH_METRICS, CUSTOM_TYPE_INDEX } from "../src/types.js";
+import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_FLUSH_METRICS, CUSTOM_TYPE_INDEX } from "../src/names.js";
 import type { RecordedRequest } from "../test/e2e/fake-llm.js";
 import { toolMessages } from "../test/e2e/wire-view.js";
 import type { Target } from "./targets.js";

@@ -1,26 +1,30 @@
 #!/usr/bin/env node
-// Bundles index.ts and every module it imports into dist/pi-condense.js, the one file the `pi`
-// manifest points to. pi loads an extension's TypeScript module by module (each one resolved and
-// transformed on every start); one file loads in a few milliseconds.
+// Bundles index.ts and every module it imports into dist/: dist/pi-condense.js, the file the `pi`
+// manifest points to, and dist/chunks/, the code a session loads only when it first needs it (the
+// `/pruner` subcommands that pull in the report, the tree browser and the settings overlay), so pi
+// starts without parsing it. pi loads an extension's TypeScript module by module (each one resolved
+// and transformed on every start); a bundle loads in a few milliseconds.
 //
 // dist/package.json says "type": "commonjs" on purpose: under the root's "type": "module", jiti
 // would import the .js natively, and its imports of pi's packages would then resolve from the disk
-// (a second copy of pi, or bun auto-installing them) instead of to the modules pi provides.
+// (a second copy of pi, or bun auto-installing them) instead of to the modules pi provides. The
+// chunks sit under it too, and pi's loader transforms the dynamic imports that reach them.
 //
-// The file is committed, so `pi install git:...` (which runs `npm install --omit=dev`, without the
-// bun devDependency) and a plain checkout load it as is. `test/repo/build.test.ts` fails when it
-// no longer matches the sources.
+// The files are committed, so `pi install git:...` (which runs `npm install --omit=dev`, without the
+// bun devDependency) and a plain checkout load them as they are. `test/repo/build.test.ts` fails when
+// they no longer match the sources.
 //
 //   node scripts/build.mjs             build (fails without the bun devDependency)
-//   node scripts/build.mjs --optional  build when the devDependency is installed, else keep the file
-//   node scripts/build.mjs --outfile <path>  build elsewhere (the staleness test)
+//   node scripts/build.mjs --optional  build when the devDependency is installed, else keep the files
+//   node scripts/build.mjs --outdir <dir>  build into another directory (the staleness test)
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const BUILT_FILE = "dist/pi-condense.js";
+const CHUNKS = "chunks";
 
 function localBun() {
   // The bun package's binary is bin/bun.exe on every platform (.bin/bun is a link or a .cmd shim to it).
@@ -31,17 +35,23 @@ function localBun() {
 
 function main(argv) {
   const optional = argv.includes("--optional");
-  const at = argv.indexOf("--outfile");
-  const outfile = at >= 0 ? resolve(argv[at + 1]) : join(ROOT, BUILT_FILE);
+  const at = argv.indexOf("--outdir");
+  const outdir = at >= 0 ? resolve(argv[at + 1]) : join(ROOT, "dist");
   const bun = localBun();
   if (bun === undefined) {
     if (optional && existsSync(join(ROOT, BUILT_FILE))) return 0;
     console.error(`scripts/build.mjs: the bun devDependency is not installed (run npm install); ${BUILT_FILE} was not built`);
     return optional ? 0 : 1;
   }
+  // Chunk names carry a hash of their content: last build's chunks would linger beside the new ones.
+  rmSync(join(outdir, CHUNKS), { recursive: true, force: true });
   // Paths in the bundle's comments are relative to the working directory: build from the root so
   // every checkout produces the same bytes. pi provides its own packages and typebox at load time.
-  const args = ["build", "index.ts", "--target=node", "--format=esm", "--external", "@earendil-works/*", "--external", "typebox", "--outfile", outfile];
+  const args = [
+    "build", "index.ts", "--target=node", "--format=esm", "--splitting",
+    "--entry-naming", "pi-condense.[ext]", "--chunk-naming", `${CHUNKS}/[name]-[hash].[ext]`,
+    "--external", "@earendil-works/*", "--external", "typebox", "--outdir", outdir,
+  ];
   const run = spawnSync(bun, args, { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
   if (run.status !== 0) console.error(`scripts/build.mjs: bun build failed (${run.error?.message ?? `exit ${run.status}`})`);
   return run.status ?? 1;

@@ -16,7 +16,7 @@ import fc from "fast-check";
 import { costModelFor } from "../src/economics/cost-model.js";
 import { deferralBound } from "../src/economics/deferral-ledger.js";
 import { replaySession, type ReplayReport } from "../src/report/replay.js";
-import { DEFAULT_CONFIG, type ContextPruneConfig } from "../src/types.js";
+import { DEFAULT_CONFIG, type ContextPruneConfig } from "../src/settings/config-shape.js";
 
 const MINUTE = 60_000;
 /** Anthropic's breakpoint rule (with the spare breakpoint, the default) and OpenAI's longest-prefix rule. */

@@ -12,7 +12,7 @@ import { PruneFrontierTracker } from "../src/capture/frontier.js";
 import { occKey } from "../src/capture/occurrence-key.js";
 import { capturePendingBatches } from "../src/capture/pending-batches.js";
 import { isRecoveryTool } from "../src/capture/recovery-call.js";
-import type { BatchingMode } from "../src/types.js";
+import type { BatchingMode } from "../src/settings/config-shape.js";
 
 export interface StrandedCheck {
   minBatchChars: number;

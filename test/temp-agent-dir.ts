@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { saveConfig } from "../src/settings/config.js";
-import { DEFAULT_CONFIG } from "../src/types.js";
+import { DEFAULT_CONFIG } from "../src/settings/config-shape.js";
 
 export interface TempAgentDirs {
   /** A fresh agent dir under the suite root, made current. */

@@ -6,7 +6,7 @@ import { dedupBatches } from "../summarize/flush-batches.js";
 import { ToolCallIndexer } from "./indexer.js";
 import { pruneMessages } from "../render/pruner.js";
 import { spillOversizedBatch } from "../capture/spill.js";
-import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX } from "../types.js";
+import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX } from "../names.js";
 import type { CapturedBatch, CapturedToolCall } from "../capture/records.js";
 
 const dirs: string[] = [];

@@ -9,7 +9,7 @@ import { ToolCallIndexer } from "./indexer.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { pruneMessages } from "../render/pruner.js";
 import { expectNoOrphanToolResults } from "../../test/orphan-assertions.js";
-import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../types.js";
+import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../names.js";
 import type { CapturedBatch, SummaryToolCallRef } from "../capture/records.js";
 
 const sessionDir = mkdtempSync(join(tmpdir(), "pi-condense-idcoll-"));

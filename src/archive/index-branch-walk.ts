@@ -18,7 +18,7 @@ import {
   parseSummaryEntry,
   recordArgs,
 } from "../capture/persisted-entries.js";
-import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY, QUERY_TOOL_NAME } from "../types.js";
+import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY, QUERY_TOOL_NAME } from "../names.js";
 import type { ChainCompressionEntry, SummaryToolCallRef, ToolCallRecord } from "../capture/records.js";
 
 export interface BranchVisitor {

@@ -6,7 +6,7 @@ import { hashToolResult } from "../capture/content-hash.js";
 import { ToolCallIndexer } from "./indexer.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { pruneMessages } from "../render/pruner.js";
-import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../types.js";
+import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../names.js";
 import type { CapturedBatch, ChainCompressionEntry, ToolCallRecord } from "../capture/records.js";
 
 type Appended = { customType: string; data: any };

@@ -12,8 +12,8 @@ import { occKey, parseOccKey, resultTimestampOf } from "../capture/occurrence-ke
 import { applySpill, type SidecarFiles, writeSidecar } from "../capture/spill.js";
 import { buildShortToolCallRefs, refOccurrenceKeys } from "./summary-refs.js";
 import type { ArchiveCheck, ArchivedOutput, ArchiveMiss } from "../render/stub-replace.js";
-import { unframedSummary } from "../summary-frame.js";
-import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX } from "../types.js";
+import { unframedSummary } from "../format/summary-frame.js";
+import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX } from "../names.js";
 import type { CapturedBatch, ChainCompressionEntry, SummaryToolCallRef, ToolCallRecord } from "../capture/records.js";
 
 type AppendEntry = (customType: string, data?: unknown) => void;

@@ -4,7 +4,7 @@
  * ready-made call for the next page. Pure.
  */
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "@earendil-works/pi-coding-agent";
-import { QUERY_TOOL_NAME } from "../types.js";
+import { QUERY_TOOL_NAME } from "../names.js";
 
 /** 1-based, inclusive; `last` absent means to the end; `tail` (with `first` 1) means the last `tail` lines. */
 export interface LineRange {

@@ -7,7 +7,7 @@ import { compilePattern } from "./line-pattern.js";
 import { registerQueryTool } from "./query-tool.js";
 import { formatSearch, SEARCH_CHAR_CAP, searchOutputs, type SearchTarget } from "./query-search.js";
 import { writeSidecar } from "../capture/spill.js";
-import { CUSTOM_TYPE_INDEX } from "../types.js";
+import { CUSTOM_TYPE_INDEX } from "../names.js";
 import type { ToolCallRecord } from "../capture/records.js";
 
 const noop = () => {};

@@ -8,7 +8,7 @@
  */
 import { countableLines, pastTheEnd, rangeBounds, type LineRange } from "./query-paging.js";
 import type { LinePattern } from "./line-pattern.js";
-import { QUERY_TOOL_NAME } from "../types.js";
+import { QUERY_TOOL_NAME } from "../names.js";
 
 /** Characters of matching lines, context and notes one answer holds at most. */
 export const SEARCH_CHAR_CAP = 8_000;

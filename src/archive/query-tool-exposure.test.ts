@@ -1,6 +1,6 @@
 import { describe, expect, spyOn, test } from "bun:test";
 import { declareQueryTool, queryToolDeclared } from "./query-tool-exposure.js";
-import { QUERY_TOOL_NAME } from "../types.js";
+import { QUERY_TOOL_NAME } from "../names.js";
 
 function toolSwitch(active: string[]) {
   const calls: string[][] = [];

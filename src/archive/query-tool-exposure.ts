@@ -8,7 +8,7 @@
  * taking it back would change the tool list, a cache break of its own.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { QUERY_TOOL_NAME } from "../types.js";
+import { QUERY_TOOL_NAME } from "../names.js";
 
 type ToolSwitch = Pick<ExtensionAPI, "getActiveTools" | "setActiveTools">;
 

@@ -8,7 +8,7 @@ import { imageDigest } from "../capture/image-markers.js";
 import { ToolCallIndexer } from "./indexer.js";
 import { registerQueryTool } from "./query-tool.js";
 import { writeSidecar } from "../capture/spill.js";
-import { CUSTOM_TYPE_INDEX, QUERY_TOOL_NAME } from "../types.js";
+import { CUSTOM_TYPE_INDEX, QUERY_TOOL_NAME } from "../names.js";
 import type { CapturedBatch, ToolCallRecord } from "../capture/records.js";
 
 const noop = () => {};

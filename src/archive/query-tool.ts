@@ -19,7 +19,7 @@ import { occKey } from "../capture/occurrence-key.js";
 import { isRecoveryTool, NOT_FOUND_NOTE as NOT_FOUND } from "../capture/recovery-call.js";
 import { archivedCopyOf, readOwnSidecar, type SidecarRead } from "../capture/sidecar-read.js";
 import { blobDirFor } from "../capture/spill.js";
-import { QUERY_TOOL_NAME } from "../types.js";
+import { QUERY_TOOL_NAME } from "../names.js";
 import type { ToolCallRecord } from "../capture/records.js";
 const SIDECAR_MISSING = "(spilled output unavailable — sidecar file missing)";
 const BLOCK_SEPARATOR = "\n\n---\n\n";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { ToolCallIndexer } from "./indexer.js";
-import { CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../types.js";
+import { CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../names.js";
 import type { CapturedBatch } from "../capture/records.js";
 
 // Local OpenAI-compatible servers and gateways emit short ids that repeat, some shaped like refs (`t3`).

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeAgentDir, makeFakePi } from "../../test/fake-host.js";
 import { blobDirFor, writeSidecar } from "../capture/spill.js";
-import { CUSTOM_TYPE_INDEX } from "../types.js";
+import { CUSTOM_TYPE_INDEX } from "../names.js";
 
 const { default: piCondense } = await import("../../index.js");
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { argumentHorizon, behindHorizon, NO_HORIZON } from "./horizon.js";
-import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX } from "../types.js";
+import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX } from "../names.js";
 
 const message = (timestamp: unknown) => ({ type: "message", message: { role: "user", content: "x", timestamp } });
 const custom = (customType: string) => ({ type: "custom", customType, data: {} });

@@ -7,7 +7,7 @@
  * after a reload and in a replay of the session file.
  */
 import { entryMessage, loose, looseEntry } from "../capture/message-shape.js";
-import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX } from "../types.js";
+import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX } from "../names.js";
 
 const ARCHIVE_WRITES = new Set<unknown>([CUSTOM_TYPE_INDEX, CUSTOM_TYPE_DEDUP_ALIAS]);
 

@@ -11,7 +11,7 @@ import { occKey, resultTimestampOf } from "./occurrence-key.js";
 import { outcomeFacts } from "../digest/outcome-facts.js";
 import { outputDigest } from "../digest/output-digest.js";
 import { recordArgs } from "./persisted-entries.js";
-import type { BatchingMode } from "../types.js";
+import type { BatchingMode } from "../settings/config-shape.js";
 import type { CapturedBatch, CapturedToolCall } from "./records.js";
 
 export { imageDigest, imageMarkerDigests } from "./image-markers.js";

@@ -2,7 +2,7 @@ import { describe, expect, spyOn, test } from "bun:test";
 import { PruneFrontierTracker } from "./frontier.js";
 import { ToolCallIndexer } from "../archive/indexer.js";
 import { pruneMessages } from "../render/pruner.js";
-import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_FRONTIER, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../types.js";
+import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_FRONTIER, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../names.js";
 import type { PruneFrontier } from "./records.js";
 
 const full: PruneFrontier = {

@@ -9,7 +9,7 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { corruptEntryMessage, parseFrontierEntry } from "./persisted-entries.js";
-import { CUSTOM_TYPE_FRONTIER } from "../types.js";
+import { CUSTOM_TYPE_FRONTIER } from "../names.js";
 import type { PruneFrontier } from "./records.js";
 import { looseEntry } from "./message-shape.js";
 

@@ -6,7 +6,7 @@
  */
 import type { AssistantMessage, ImageContent, TextContent, ToolCall, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
 import type { ContextEvent } from "@earendil-works/pi-coding-agent";
-import { QUERY_TOOL_NAME } from "../types.js";
+import { QUERY_TOOL_NAME } from "../names.js";
 
 /** A message as pi hands it to an extension: pi-ai's messages and pi's own kinds (custom, summaries, bash). */
 export type AgentMessage = ContextEvent["messages"][number];

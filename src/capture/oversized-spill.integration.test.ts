@@ -6,7 +6,7 @@ import { ToolCallIndexer } from "../archive/indexer.js";
 import { pruneMessages } from "../render/pruner.js";
 import { registerQueryTool } from "../archive/query-tool.js";
 import { blobPathFor, spillOversizedBatch } from "./spill.js";
-import { CUSTOM_TYPE_INDEX } from "../types.js";
+import { CUSTOM_TYPE_INDEX } from "../names.js";
 import type { CapturedBatch } from "./records.js";
 
 const tempDirs: string[] = [];

@@ -8,7 +8,7 @@
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { captureUnindexedBatchesFromSession, groupBatchesByMode } from "./batch-capture.js";
-import type { BatchingMode } from "../types.js";
+import type { BatchingMode } from "../settings/config-shape.js";
 import type { CapturedBatch, PruneFrontier } from "./records.js";
 import { occKey } from "./occurrence-key.js";
 import { type ProtectionConfig, protectionPredicate } from "./protected.js";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { globToRegExp, isProtected, normalizePath } from "./protected.js";
 import { makeAgentDir } from "../../test/fake-host.js";
 import { loadConfig } from "../settings/config.js";
-import { DEFAULT_CONFIG } from "../types.js";
+import { DEFAULT_CONFIG } from "../settings/config-shape.js";
 
 const skillsConfig = { protectedTools: [] as string[], protectedPaths: ["**/skills/**/*.md"] };
 

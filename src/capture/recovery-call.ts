@@ -4,7 +4,7 @@
  * original of its own, and once it leaves the request a stub (or a chain
  * block) names the refs it recovered, so the same call brings it back.
  */
-import { QUERY_TOOL_NAME } from "../types.js";
+import { QUERY_TOOL_NAME } from "../names.js";
 import { isTextBlock } from "./message-shape.js";
 import type { ToolResultMessage } from "@earendil-works/pi-ai";
 

@@ -17,7 +17,7 @@ import {
   spillOversizedBatch,
   writeSidecar,
 } from "./spill.js";
-import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX } from "../types.js";
+import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX } from "../names.js";
 import type { CapturedBatch } from "./records.js";
 import { faultyFiles, type DiskRefusal } from "../../test/faulty-files.js";
 

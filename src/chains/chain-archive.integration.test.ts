@@ -11,7 +11,7 @@ mock.module("@earendil-works/pi-ai/compat", () => ({
 
 const { archiveChainMembers } = await import("./chain-archive.js");
 const { ToolCallIndexer } = await import("../archive/indexer.js");
-const T = await import("../types.js");
+const T = await import("../names.js");
 
 function labelsOf(prompt: string): string {
   const labels = [...new Set(prompt.match(/\[\[\d+:[^\]\s]+\]\]/g) ?? [])];

@@ -6,7 +6,7 @@ import type { ChainCompressorIndexerDeps } from "./chain-compressor.js";
 import { detectChains } from "./chain-detector.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { inGraceRecoveryToolCallIds } from "../render/recovery-grace.js";
-import { CUSTOM_TYPE_CHAIN } from "../types.js";
+import { CUSTOM_TYPE_CHAIN } from "../names.js";
 import type { ChainCompressionEntry, ToolCallRecord } from "../capture/records.js";
 import type { ChainRange } from "./chain-detector.js";
 

@@ -19,7 +19,7 @@ import { bareToolCallId, occKey, parseOccKey, resultTimestampOf } from "../captu
 import { outcomeFacts } from "../digest/outcome-facts.js";
 import { recordArgs } from "../capture/persisted-entries.js";
 import { callArgsOf, isRecoveryTool, recoveredRefs, rederivableRecovery, type RecoveryCall } from "../capture/recovery-call.js";
-import { CUSTOM_TYPE_CHAIN } from "../types.js";
+import { CUSTOM_TYPE_CHAIN } from "../names.js";
 import type { ChainCompressionEntry, SummaryToolCallRef, ToolCallRecord } from "../capture/records.js";
 import type { ChainRange } from "./chain-detector.js";
 import { isAssistant, isToolCall, isToolResult } from "../capture/message-shape.js";

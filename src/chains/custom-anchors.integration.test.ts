@@ -13,7 +13,7 @@ mock.module("@earendil-works/pi-ai/compat", () => ({
   },
 }));
 
-const T = await import("../types.js");
+const T = await import("../names.js");
 
 const STEER = "pi-gauntlet-transition-recovery";
 const cleanups: Array<() => void> = [];

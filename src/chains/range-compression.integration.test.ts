@@ -10,7 +10,8 @@ import { bareToolCallId, occKey } from "../capture/occurrence-key.js";
 import { isProtected } from "../capture/protected.js";
 import { pruneMessages } from "../render/pruner.js";
 import { expectNoOrphanToolResults } from "../../test/orphan-assertions.js";
-import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_INDEX, type ChainCompressionConfig } from "../types.js";
+import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_INDEX } from "../names.js";
+import type { ChainCompressionConfig } from "../settings/config-shape.js";
 import type { ChainRange } from "./chain-detector.js";
 
 const sessionDir = mkdtempSync(join(tmpdir(), "pi-condense-range-"));

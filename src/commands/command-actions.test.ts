@@ -1,7 +1,7 @@
 import { describe, expect, mock, test } from "bun:test";
 import { flushNotice } from "./command-actions.js";
 import { registerCommands } from "./commands.js";
-import { DEFAULT_CONFIG } from "../types.js";
+import { DEFAULT_CONFIG } from "../settings/config-shape.js";
 
 // `/pruner now`, `/pruner compact` and `/pruner tree`, driven through registerCommands.
 // None of these save config, so no agent dir is needed.

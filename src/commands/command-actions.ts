@@ -3,12 +3,12 @@
  * live progress), `compact` (retroactive chain compression) and `tree`
  * (pruned tool-call browser).
  */
-import { tokenCountText } from "../figures.js";
+import { tokenCountText } from "../format/figures.js";
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { errorMessage, info, refreshStatus, safeNotify, warn } from "./command-context.js";
 import type { CompactResult, FlushResultLike, NotifyType, SubcommandHandler } from "./command-context.js";
 import { openProgressWidget } from "../ui/command-progress.js";
-import { plural } from "../plural.js";
+import { plural } from "../format/plural.js";
 import { compressedPromptsText } from "../summarize/flush-report.js";
 import { showReport } from "../ui/report.js";
 import { buildPruneTree, showTreeBrowser } from "../ui/tree-browser.js";

@@ -4,7 +4,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { registerCommands } from "./commands.js";
 import { modelCommand } from "./command-config.js";
-import { DEFAULT_CONFIG } from "../types.js";
+import { DEFAULT_CONFIG } from "../settings/config-shape.js";
 import { useTempAgentDirs } from "../../test/temp-agent-dir.js";
 
 // Harness: `/pruner` is driven through registerCommands; saves land in a temp agent dir.

@@ -10,8 +10,8 @@ import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { dedupDescription, GRACE_OFF, listOrNone } from "./command-descriptions.js";
 import { checkModel, exampleModel, keysForBareId } from "./model-check.js";
 import { lacksCredentials, loginFix } from "../summarize/model-credentials.js";
-import { BATCHING_MODES, DEFAULT_CONFIG, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS } from "../types.js";
-import type { BatchingMode, PresetOption, PruneOn, SummarizerThinking } from "../types.js";
+import { BATCHING_MODES, DEFAULT_CONFIG, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS } from "../settings/config-shape.js";
+import type { BatchingMode, PresetOption, PruneOn, SummarizerThinking } from "../settings/config-shape.js";
 import { clearBootWidget } from "../ui/boot-widget.js";
 import { showReport } from "../ui/report.js";
 

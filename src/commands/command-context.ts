@@ -10,11 +10,11 @@ import { showReport } from "../ui/report.js";
 import { setPruneStatusWidget } from "../ui/status-line.js";
 import type { CapturedBatch, ChainCompressionEntry, SummarizerCacheTokens, SummarizerStats } from "../capture/records.js";
 import type { ContextMetricsSnapshot, FlushOptions } from "../summarize/flush-types.js";
-import type { ContextPruneConfig } from "../types.js";
+import type { ContextPruneConfig } from "../settings/config-shape.js";
 import type { DiagnosticKind } from "../render/diagnostics.js";
 import type { LiveReclaim } from "../render/render-size.js";
 import type { FlushResult } from "../summarize/flush.js";
-import { CUSTOM_TYPE_TOGGLE } from "../types.js";
+import { CUSTOM_TYPE_TOGGLE } from "../names.js";
 import type { KeptPrompts } from "../summarize/chain-pass.js";
 import type { PolicyView } from "../ui/policy-status.js";
 

@@ -4,10 +4,10 @@
  * a change can recompute it.
  */
 import { MAX_BUDGET_WINDOW } from "../summarize/budget.js";
-import { plural } from "../plural.js";
+import { plural } from "../format/plural.js";
 import { onOff } from "./command-context.js";
-import { PRUNE_ON_MODES } from "../types.js";
-import type { ContextPruneConfig } from "../types.js";
+import { PRUNE_ON_MODES } from "../settings/config-shape.js";
+import type { ContextPruneConfig } from "../settings/config-shape.js";
 
 export function listOrNone(values: readonly string[]): string {
   return values.length > 0 ? values.join(", ") : "(none)";

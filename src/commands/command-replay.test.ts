@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_CONFIG } from "../types.js";
+import { DEFAULT_CONFIG } from "../settings/config-shape.js";
 import { REPLAY_WIDGET_ID, reportCommand } from "./command-replay.js";
 import { pruneStatusText } from "../ui/status-line.js";
 

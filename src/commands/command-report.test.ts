@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { statusReport } from "./command-report.js";
-import { DEFAULT_CONFIG } from "../types.js";
+import { DEFAULT_CONFIG } from "../settings/config-shape.js";
 
 const STATS = { callCount: 0, totalInputTokens: 0, totalOutputTokens: 0, totalCost: 0 };
 

@@ -8,7 +8,7 @@ import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { settingShown } from "./command-settings.js";
 import { formatCompactCount, formatCost, formatTokens } from "../summarize/stats.js";
 import type { ContextMetricsSnapshot } from "../summarize/flush-types.js";
-import type { ContextPruneConfig } from "../types.js";
+import type { ContextPruneConfig } from "../settings/config-shape.js";
 import type { LiveReclaim } from "../render/render-size.js";
 import type { SummarizerCacheTokens, SummarizerStats } from "../capture/records.js";
 import { contextSentText } from "../ui/status-line.js";

@@ -7,7 +7,7 @@ import { initTheme } from "@earendil-works/pi-coding-agent";
 import { settingDescription } from "./command-descriptions.js";
 import { buildSettingItems, modelBrowserItems, settingsLayout } from "./command-settings.js";
 import { registerCommands } from "./commands.js";
-import { DEFAULT_CONFIG } from "../types.js";
+import { DEFAULT_CONFIG } from "../settings/config-shape.js";
 import { useTempAgentDirs } from "../../test/temp-agent-dir.js";
 
 const ENTER = "\r";

@@ -7,15 +7,16 @@ import type { ExtensionCommandContext, Theme } from "@earendil-works/pi-coding-a
 import { getSettingsListTheme } from "@earendil-works/pi-coding-agent";
 import { SettingsList, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 import type { Component, SettingItem, SettingsListTheme } from "@earendil-works/pi-tui";
-import { plural } from "../plural.js";
+import { plural } from "../format/plural.js";
 import { centered, frame } from "../ui/frame.js";
 import { ListView } from "../ui/list-view.js";
 import { errorMessage, recordToggle, refreshStatus, safeNotify } from "./command-context.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { listOrNone, settingDescription } from "./command-descriptions.js";
 import { searchSettingsBy } from "./settings-search.js";
-import { AUTO_BUDGET_PRESETS, BATCHING_MODES, SUMMARIES_MODES, DEFAULT_CONFIG, MIN_BATCH_CHARS_PRESETS, PRUNE_ON_MODES, PURGE_COOLDOWN_PRESETS, PURGE_MIN_ARG_PRESETS, RECOVERY_GRACE_PRESETS, ROLLING_WINDOW_PRESETS, SUMMARIZER_IDLE_TIMEOUT_PRESETS, SUMMARIZER_MAX_TIMEOUT_PRESETS, SUMMARIZER_THINKING_LEVELS } from "../types.js";
-import type { ChainCompressionConfig, ContextPruneConfig, ErrorPurgeConfig, PresetOption } from "../types.js";
+import { AUTO_BUDGET_PRESETS, MIN_BATCH_CHARS_PRESETS, PURGE_COOLDOWN_PRESETS, PURGE_MIN_ARG_PRESETS, RECOVERY_GRACE_PRESETS, ROLLING_WINDOW_PRESETS, SUMMARIZER_IDLE_TIMEOUT_PRESETS, SUMMARIZER_MAX_TIMEOUT_PRESETS } from "./settings-presets.js";
+import { BATCHING_MODES, SUMMARIES_MODES, DEFAULT_CONFIG, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS } from "../settings/config-shape.js";
+import type { ChainCompressionConfig, ContextPruneConfig, ErrorPurgeConfig, PresetOption } from "../settings/config-shape.js";
 
 type Config = ContextPruneConfig;
 

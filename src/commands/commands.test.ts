@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pruneStatusText, registerCommands, setPruneStatusWidget } from "./commands.js";
-import { DEFAULT_CONFIG } from "../types.js";
+import { DEFAULT_CONFIG } from "../settings/config-shape.js";
 import piCondense from "../../index.js";
 import { makeFakeCtx, makeFakePi } from "../../test/fake-host.js";
 import { useTempAgentDirs } from "../../test/temp-agent-dir.js";

@@ -10,7 +10,6 @@ import type {
   Theme,
 } from "@earendil-works/pi-coding-agent";
 import { Text } from "@earendil-works/pi-tui";
-import { compactCommand, nowCommand, treeCommand } from "./command-actions.js";
 import {
   batchingCommand,
   dedupCommand,
@@ -26,17 +25,15 @@ import {
 import { errorMessage, safeNotify } from "./command-context.js";
 import type { CommandDeps, CommandExtras, CompactResult, FlushResultLike, SubcommandHandler } from "./command-context.js";
 import { completeSubcommand, helpText, SUBCOMMANDS } from "./command-help.js";
-import { statsCommand, statusCommand } from "./command-report.js";
-import { reportCommand } from "./command-replay.js";
 import { settingsCommand } from "./command-settings.js";
 import { showReport } from "../ui/report.js";
 import { saveConfig, SettingsSaveError, settingsPath } from "../settings/config.js";
 import type { ToolCallIndexer } from "../archive/indexer.js";
 import { normalizeSummaryToolCallRefs } from "../archive/summary-refs.js";
-import { CUSTOM_TYPE_SUMMARY } from "../types.js";
+import { CUSTOM_TYPE_SUMMARY } from "../names.js";
 import type { CapturedBatch, SummarizerStats } from "../capture/records.js";
 import type { ContextMetricsSnapshot, FlushOptions } from "../summarize/flush-types.js";
-import type { ContextPruneConfig } from "../types.js";
+import type { ContextPruneConfig } from "../settings/config-shape.js";
 import type { DiagnosticKind } from "../render/diagnostics.js";
 import type { LiveReclaim } from "../render/render-size.js";
 
@@ -44,20 +41,32 @@ import type { PolicyView } from "../ui/policy-status.js";
 export { pruneStatusText, setPruneStatusWidget } from "../ui/status-line.js";
 export type { CompactResult, FlushResultLike } from "./command-context.js";
 
+/**
+ * A subcommand whose module loads when it first runs: the report, the tree and the status texts pull in code
+ * (the replay and its miss model, the tree browser) that a session needs only when the user asks, so pi starts
+ * without parsing it (`npm run bench:startup`).
+ */
+function onDemand<M>(load: () => Promise<M>, pick: (module: M) => SubcommandHandler): SubcommandHandler {
+  return async (deps, ctx, args) => pick(await load())(deps, ctx, args);
+}
+
+const actions = () => import("./command-actions.js");
+const reports = () => import("./command-report.js");
+
 const HANDLERS = new Map<string, SubcommandHandler>([
   ["settings", settingsCommand],
   ["on", setEnabled(true)],
   ["off", setEnabled(false)],
-  ["status", statusCommand],
+  ["status", onDemand(reports, (m) => m.statusCommand)],
   ["model", modelCommand],
   ["thinking", thinkingCommand],
   ["prune-on", pruneOnCommand],
   ["batching", batchingCommand],
-  ["stats", statsCommand],
-  ["report", reportCommand],
-  ["tree", treeCommand],
-  ["now", nowCommand],
-  ["compact", compactCommand],
+  ["stats", onDemand(reports, (m) => m.statsCommand)],
+  ["report", onDemand(() => import("./command-replay.js"), (m) => m.reportCommand)],
+  ["tree", onDemand(actions, (m) => m.treeCommand)],
+  ["now", onDemand(actions, (m) => m.nowCommand)],
+  ["compact", onDemand(actions, (m) => m.compactCommand)],
   ["protected-tools", protectedToolsCommand],
   ["protected-paths", protectedPathsCommand],
   ["min-batch-chars", minBatchCharsCommand],

@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import piCondense from "../../index.js";
 import { makeAgentDir, makeFakeCtx, makeFakePi } from "../../test/fake-host.js";
-import { CUSTOM_TYPE_REPORT } from "../types.js";
+import { CUSTOM_TYPE_REPORT } from "../names.js";
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((fn) => fn()));

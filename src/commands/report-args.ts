@@ -5,7 +5,7 @@
  * what-if runs with (the current ones, with named overrides of top-level
  * `contextPrune` keys, each checked against the default's type). Pure.
  */
-import { DEFAULT_CONFIG, type ContextPruneConfig } from "../types.js";
+import { DEFAULT_CONFIG, type ContextPruneConfig } from "../settings/config-shape.js";
 
 export interface ReportArgs {
   path: string | undefined;

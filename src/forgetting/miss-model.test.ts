@@ -3,7 +3,7 @@ import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import type { AssistantMessage, Message, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
 import { getBuiltinModel } from "@earendil-works/pi-ai/providers/all";
 import { costModelFor } from "../economics/cost-model.js";
-import { DEFAULT_CONFIG, type ContextPruneConfig } from "../types.js";
+import { DEFAULT_CONFIG, type ContextPruneConfig } from "../settings/config-shape.js";
 import { argumentText, MissCounter, recoveryCost } from "./miss-model.js";
 import { replaySession } from "../report/replay.js";
 import { recordedSession } from "../../test/recorded-session.js";

@@ -12,7 +12,7 @@ mock.module("@earendil-works/pi-ai/compat", () => ({
   stream: (_model: any, context: any) => labelledSummary(context),
 }));
 
-const T = await import("../types.js");
+const T = await import("../names.js");
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((fn) => fn()));

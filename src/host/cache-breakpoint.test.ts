@@ -5,7 +5,7 @@ import { anthropicCodec, scanAnthropicPayload } from "../economics/anthropic-pay
 import { normalizedToolUseId } from "../economics/payload-scan.js";
 import { CacheTracker } from "../economics/cache-tracker.js";
 import type { CapturedBatch } from "../capture/records.js";
-import { DEFAULT_CONFIG } from "../types.js";
+import { DEFAULT_CONFIG } from "../settings/config-shape.js";
 import { onBeforeProviderRequest, type RequestFacts, SpareBreakpoint } from "./cache-breakpoint.js";
 
 const CC = { type: "ephemeral" };

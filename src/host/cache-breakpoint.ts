@@ -21,7 +21,7 @@ import type { PayloadCodec, PayloadScan } from "../economics/payload-scan.js";
 import { type CacheBlock, MAX_BREAKPOINTS, type PromptCache, createPromptCache } from "../economics/prompt-cache.js";
 import { spareMarkerIndex } from "../economics/spare-breakpoint.js";
 import type { CapturedBatch } from "../capture/records.js";
-import type { ContextPruneConfig } from "../types.js";
+import type { ContextPruneConfig } from "../settings/config-shape.js";
 import { cacheRouteOf } from "../economics/cache-route.js";
 import { processCacheEnv } from "../settings/cache-env.js";
 

@@ -14,7 +14,7 @@ import { openAiCodec } from "../economics/openai-payload.js";
 import type { PayloadCodec } from "../economics/payload-scan.js";
 import { MAX_BREAKPOINTS } from "../economics/prompt-cache.js";
 import type { CapturedBatch } from "../capture/records.js";
-import { DEFAULT_CONFIG } from "../types.js";
+import { DEFAULT_CONFIG } from "../settings/config-shape.js";
 import { onBeforeProviderRequest, SpareBreakpoint } from "./cache-breakpoint.js";
 
 const catalog = (provider: string, id: string): Model<Api> => getModel(provider as never, id as never) as Model<Api>;

@@ -10,7 +10,7 @@ import { detectChains } from "../chains/chain-detector.js";
 import { isChainAnchorCustom, isTextOnlyAssistant, toolCallBlocks } from "../capture/message-shape.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { isRecoveryTool } from "../capture/recovery-call.js";
-import { estimateTokens } from "../figures.js";
+import { estimateTokens } from "../format/figures.js";
 import { charsOf, IMAGE_TOKEN_ESTIMATE } from "../render/message-size.js";
 import type { ChainRange } from "../chains/chain-detector.js";
 import type { ContextMetricsSnapshot } from "../summarize/flush-types.js";

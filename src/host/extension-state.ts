@@ -19,7 +19,7 @@ import { StatsAccumulator } from "../summarize/stats.js";
 import { FallbackController } from "../summarize/summarizer-fallback.js";
 import { CacheTracker } from "../economics/cache-tracker.js";
 import { DeferralLedger } from "../economics/deferral-ledger.js";
-import { DEFAULT_CONFIG } from "../types.js";
+import { DEFAULT_CONFIG } from "../settings/config-shape.js";
 import type { FlushDecisionRecord } from "../economics/flush-decision.js";
 import { showReport } from "../ui/report.js";
 import { refreshStatus, showStatusText } from "../ui/status-refresh.js";

@@ -27,7 +27,7 @@ mock.module("@earendil-works/pi-ai/compat", () => ({
 const { attemptCeilingMs, SUMMARIZER_HARD_CEILING_MS } = await import("../summarize/summarizer.js");
 const { createExtensionState } = await import("./extension-state.js");
 const { settleBeforeRequest, settleOnShutdown, startFinalReplyFlush } = await import("./final-reply-flush.js");
-const T = await import("../types.js");
+const T = { ...(await import("../names.js")), ...(await import("../settings/config-shape.js")) };
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((fn) => fn()));

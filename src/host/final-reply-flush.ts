@@ -21,7 +21,7 @@ import { projectBranchMessages } from "../capture/batch-capture.js";
 import type { BackgroundFlush } from "./safe-points.js";
 import { compressClosedChains } from "../summarize/chain-pass.js";
 import type { CapturedBatch } from "../capture/records.js";
-import { CUSTOM_TYPE_SUMMARY } from "../types.js";
+import { CUSTOM_TYPE_SUMMARY } from "../names.js";
 import type { FlushDecisionRecord } from "../economics/flush-decision.js";
 import type { FlushOptions } from "../summarize/flush-types.js";
 

@@ -21,7 +21,7 @@ import { occKey } from "../capture/occurrence-key.js";
 import { isProtected } from "../capture/protected.js";
 import { splitBatches, staleOutputsOf, summariesMode } from "../summarize/summary-choice.js";
 import type { CapturedBatch, CapturedToolCall } from "../capture/records.js";
-import { CUSTOM_TYPE_FLUSH_METRICS, QUERY_TOOL_NAME } from "../types.js";
+import { CUSTOM_TYPE_FLUSH_METRICS, QUERY_TOOL_NAME } from "../names.js";
 import type { FlushDecisionRecord } from "../economics/flush-decision.js";
 import type { ExtensionState } from "./extension-state.js";
 import type { ArchivedCounts, PolicyView } from "../ui/policy-status.js";

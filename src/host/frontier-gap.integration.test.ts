@@ -11,7 +11,7 @@ import {
   toolResult,
   user,
 } from "../../test/fake-host.js";
-import { CUSTOM_TYPE_FLUSH_METRICS, CUSTOM_TYPE_FRONTIER } from "../types.js";
+import { CUSTOM_TYPE_FLUSH_METRICS, CUSTOM_TYPE_FRONTIER } from "../names.js";
 
 const GAP_NOTICE = "pruner: tool output not yet summarized passed your threshold \u2014";
 

@@ -17,7 +17,7 @@ mock.module("@earendil-works/pi-ai/compat", () => ({
 const { IMAGE_OMITTED_NOTE } = await import("../render/image-cap.js");
 const { createExtensionState } = await import("./extension-state.js");
 const { onContext } = await import("./turn-handlers.js");
-const { DEFAULT_CONFIG } = await import("../types.js");
+const { DEFAULT_CONFIG } = await import("../settings/config-shape.js");
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((fn) => fn()));

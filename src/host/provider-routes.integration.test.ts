@@ -16,7 +16,7 @@ mock.module("@earendil-works/pi-ai/compat", () => ({
   },
 }));
 
-const T = await import("../types.js");
+const T = await import("../names.js");
 const catalog = (provider: string, id: string): any => actualCompat.getModel(provider as never, id as never);
 
 const cleanups: Array<() => void> = [];

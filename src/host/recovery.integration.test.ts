@@ -17,7 +17,7 @@ mock.module("@earendil-works/pi-ai/compat", () => ({
   },
 }));
 
-const T = await import("../types.js");
+const T = await import("../names.js");
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((fn) => fn()));

@@ -23,7 +23,7 @@ mock.module("@earendil-works/pi-ai/compat", () => ({
 }));
 
 const { default: piCondense } = await import("../../index.js");
-const { CUSTOM_TYPE_FLUSH_METRICS, CUSTOM_TYPE_INDEX } = await import("../types.js");
+const { CUSTOM_TYPE_FLUSH_METRICS, CUSTOM_TYPE_INDEX } = await import("../names.js");
 
 const BASE_SETTINGS = {
   enabled: true,

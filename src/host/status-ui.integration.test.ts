@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import piCondense from "../../index.js";
 import { assistantWithTools, makeAgentDir, makeFakeCtx, makeFakePi, msgEntry, toolResult, user } from "../../test/fake-host.js";
 import { refreshStatus } from "../ui/status-refresh.js";
-import { DEFAULT_CONFIG } from "../types.js";
+import { DEFAULT_CONFIG } from "../settings/config-shape.js";
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((fn) => fn()));

@@ -10,7 +10,7 @@ import { cacheRouteOf } from "../economics/cache-route.js";
 import type { CacheRule } from "../economics/prompt-cache.js";
 import { costModelFor, type TokenPrices } from "../economics/cost-model.js";
 import { dollars } from "../economics/rewrite-economics.js";
-import { estimateTokens, formatCompactCount } from "../figures.js";
+import { estimateTokens, formatCompactCount } from "../format/figures.js";
 import { processCacheEnv } from "../settings/cache-env.js";
 import type { ExtensionState } from "./extension-state.js";
 import { measureBothWays } from "./request-render.js";

@@ -12,7 +12,7 @@ mock.module("@earendil-works/pi-ai/compat", () => ({
 
 const { replaySession } = await import("../report/replay.js");
 const { costModelFor } = await import("../economics/cost-model.js");
-const { DEFAULT_CONFIG } = await import("../types.js");
+const { DEFAULT_CONFIG } = await import("../settings/config-shape.js");
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((fn) => fn()));

@@ -18,7 +18,7 @@ import { isTextOnlyAssistant } from "../capture/message-shape.js";
 import { trimBatchToPendingRange } from "../capture/pending-batches.js";
 import { isProtected } from "../capture/protected.js";
 import { isRecoveryTool } from "../capture/recovery-call.js";
-import { plural } from "../plural.js";
+import { plural } from "../format/plural.js";
 import { capImages, imageLimitFor } from "../render/image-cap.js";
 import { requestSizesOf } from "../render/pruner.js";
 import { renderRequest } from "./request-render.js";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { requestChars } from "../render/message-size.js";
 import type { CapturedBatch } from "../capture/records.js";
 import { firstPendingIndex, measureChainRewrite, measureRewrite, SUMMARY_SHARE } from "./rewrite-figures.js";
-import { SUMMARY_FRAME } from "../summary-frame.js";
+import { SUMMARY_FRAME } from "../format/summary-frame.js";
 
 /** One summary message's frame and refs footer. */
 const MESSAGE = SUMMARY_FRAME.length + 140;

@@ -8,8 +8,8 @@ import type { RewriteFigures } from "../economics/rewrite-economics.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { requestChars } from "../render/message-size.js";
 import type { CapturedBatch, CapturedToolCall } from "../capture/records.js";
-import { CUSTOM_TYPE_SUMMARY } from "../types.js";
-import { SUMMARY_FRAME } from "../summary-frame.js";
+import { CUSTOM_TYPE_SUMMARY } from "../names.js";
+import { SUMMARY_FRAME } from "../format/summary-frame.js";
 import { stubbableChars } from "../arguments/fields.js";
 import { isAssistant, isToolResult, loose } from "../capture/message-shape.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { AssistantMessage, ToolResultMessage } from "@earendil-works/pi-ai";
 import { captureBatch } from "../capture/batch-capture.js";
-import { DEFAULT_CONFIG, type ContextPruneConfig } from "../types.js";
+import { DEFAULT_CONFIG, type ContextPruneConfig } from "../settings/config-shape.js";
 import { summarySplit, withoutSummaryOf } from "./summary-split.js";
 
 const turn = (calls: Array<{ id: string; name: string; args: Record<string, unknown> }>) => {

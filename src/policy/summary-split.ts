@@ -9,7 +9,7 @@ import { isProtected } from "../capture/protected.js";
 import { type BatchSplit, splitBatches, staleOutputsOf, summariesMode } from "../summarize/summary-choice.js";
 import type { Message } from "@earendil-works/pi-ai";
 import type { CapturedBatch, CapturedToolCall } from "../capture/records.js";
-import type { ContextPruneConfig } from "../types.js";
+import type { ContextPruneConfig } from "../settings/config-shape.js";
 
 /** The split of each batch at a moment whose context is `messages`. */
 export function summarySplit(messages: readonly unknown[], batches: readonly CapturedBatch[], config: ContextPruneConfig): (batch: CapturedBatch) => BatchSplit {

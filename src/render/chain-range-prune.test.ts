@@ -9,8 +9,8 @@ import {
   withoutThinkingBlocks,
 } from "./chain-range-prune.js";
 import { expectNoOrphanToolResults, expectZeroOrphanSweep } from "../../test/orphan-assertions.js";
-import { CHAIN_FRAME } from "../summary-frame.js";
-import { CUSTOM_TYPE_SUMMARY } from "../types.js";
+import { CHAIN_FRAME } from "../format/summary-frame.js";
+import { CUSTOM_TYPE_SUMMARY } from "../names.js";
 import type { ChainCompressionEntry } from "../capture/records.js";
 
 // --- factories -------------------------------------------------------------

@@ -16,8 +16,8 @@ import { isRecoveryTool } from "../capture/recovery-call.js";
 import { substituteBlockRefs } from "./nested-placeholders.js";
 import { bareToolCallId, occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { isHeaderSafe, parseChainEntry } from "../capture/persisted-entries.js";
-import { CHAIN_FRAME } from "../summary-frame.js";
-import { CUSTOM_TYPE_SUMMARY } from "../types.js";
+import { CHAIN_FRAME } from "../format/summary-frame.js";
+import { CUSTOM_TYPE_SUMMARY } from "../names.js";
 import type { ChainCompressionEntry, SummaryToolCallRef } from "../capture/records.js";
 
 type BlockLookup = (blockId: string) => string | undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, spyOn, test } from "bun:test";
 import { DiagnosticSink } from "./diagnostics.js";
-import { CUSTOM_TYPE_DIAGNOSTIC } from "../types.js";
+import { CUSTOM_TYPE_DIAGNOSTIC } from "../names.js";
 
 type Append = { customType: string; data: unknown };
 

@@ -7,7 +7,7 @@
  * the ref its stub would name) are counted apart from the 2.9.1 kinds, whose
  * `counts()` shape is a contract.
  */
-import { CUSTOM_TYPE_DIAGNOSTIC } from "../types.js";
+import { CUSTOM_TYPE_DIAGNOSTIC } from "../names.js";
 
 export type DiagnosticKind = "unresolved-range" | "range-id-mismatch" | "orphan-sweep" | "backfill-empty";
 

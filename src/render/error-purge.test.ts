@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { getGrammarToolInput } from "@earendil-works/pi-ai/api/constrained-sampling";
 import { purgeErroredArgs } from "./error-purge.js";
-import type { ErrorPurgeConfig } from "../types.js";
+import type { ErrorPurgeConfig } from "../settings/config-shape.js";
 
 const config: ErrorPurgeConfig = { enabled: true, cooldownTurns: 2, minArgChars: 10 };
 

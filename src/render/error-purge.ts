@@ -15,7 +15,7 @@
  * arguments, even when the two results collide on one occurrence key.
  */
 import type { ToolCall } from "@earendil-works/pi-ai";
-import type { ErrorPurgeConfig } from "../types.js";
+import type { ErrorPurgeConfig } from "../settings/config-shape.js";
 import { contentBlocks, isAssistant, isToolCall, isToolResult } from "../capture/message-shape.js";
 import { CallPairing } from "../arguments/call-pairing.js";
 

@@ -5,7 +5,7 @@ import { DiagnosticSink } from "./diagnostics.js";
 import { sweepOrphanToolResults } from "./orphan-sweep.js";
 import { pruneMessages } from "./pruner.js";
 import { expectNoOrphanToolResults, expectZeroOrphanSweep, pruneWithZeroSweepAssertion } from "../../test/orphan-assertions.js";
-import { CUSTOM_TYPE_SUMMARY } from "../types.js";
+import { CUSTOM_TYPE_SUMMARY } from "../names.js";
 
 const user = (ts: number, text = "go") => ({ role: "user", content: [{ type: "text", text }], timestamp: ts });
 const assistantWithTools = (ts: number, ids: string[]) => ({

@@ -3,11 +3,12 @@ import fc from "fast-check";
 import { DiagnosticSink } from "./diagnostics.js";
 import { ToolCallIndexer } from "../archive/indexer.js";
 import { pruneMessages, sizeMessages } from "./pruner.js";
-import { CHAIN_FRAME } from "../summary-frame.js";
+import { CHAIN_FRAME } from "../format/summary-frame.js";
 import { pruneWithZeroSweepAssertion } from "../../test/orphan-assertions.js";
 import { createSupersedeState, supersededStub, type SupersedeState } from "./supersede.js";
 import { isProtected as isProtectedBy } from "../capture/protected.js";
-import { CUSTOM_TYPE_DIAGNOSTIC, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY, type ChainCompressionConfig, type ErrorPurgeConfig } from "../types.js";
+import { CUSTOM_TYPE_DIAGNOSTIC, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../names.js";
+import type { ChainCompressionConfig, ErrorPurgeConfig } from "../settings/config-shape.js";
 import type { ChainCompressionEntry } from "../capture/records.js";
 
 // --- factories -------------------------------------------------------------

@@ -37,7 +37,7 @@ import { jsonArrayLength } from "./json-size.js";
 import { type ArchiveCheck, replaceSummarizedResults, type StubbedMessages, type StubIndexer } from "./stub-replace.js";
 import { applySupersede, type SupersedeState } from "./supersede.js";
 import { stubFinishedArguments } from "../arguments/stub.js";
-import type { ChainCompressionConfig, ErrorPurgeConfig } from "../types.js";
+import type { ChainCompressionConfig, ErrorPurgeConfig } from "../settings/config-shape.js";
 import type { ChainCompressionEntry } from "../capture/records.js";
 import type { LiveReclaim } from "./render-size.js";
 

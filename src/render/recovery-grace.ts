@@ -6,7 +6,7 @@
  */
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { recoveredRefs, type RecoveryCall } from "../capture/recovery-call.js";
-import { QUERY_TOOL_NAME } from "../types.js";
+import { QUERY_TOOL_NAME } from "../names.js";
 import { isToolResult, isUser } from "../capture/message-shape.js";
 import type { ToolResultMessage } from "@earendil-works/pi-ai";
 

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { ToolCallIndexer } from "../archive/indexer.js";
 import type { ProtectionConfig } from "../capture/protected.js";
 import { replaceSummarizedResults, type StubIndexer } from "./stub-replace.js";
-import { QUERY_TOOL_NAME } from "../types.js";
+import { QUERY_TOOL_NAME } from "../names.js";
 import type { ToolCallRecord } from "../capture/records.js";
 
 const NO_GRACE: ReadonlySet<string> = new Set();

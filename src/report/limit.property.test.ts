@@ -3,7 +3,8 @@ import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { getBuiltinModel } from "@earendil-works/pi-ai/providers/all";
 import fc from "fast-check";
 import { costModelFor } from "../economics/cost-model.js";
-import { CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY, DEFAULT_CONFIG, type ContextPruneConfig } from "../types.js";
+import { CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../names.js";
+import { DEFAULT_CONFIG, type ContextPruneConfig } from "../settings/config-shape.js";
 import { replaySession, type ReplayReport } from "./replay.js";
 
 /** The catalog models a generated session runs on, each with the API its messages record. */

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { getBuiltinModel } from "@earendil-works/pi-ai/providers/all";
 import { costModelFor } from "../economics/cost-model.js";
-import { DEFAULT_CONFIG, type ContextPruneConfig } from "../types.js";
+import { DEFAULT_CONFIG, type ContextPruneConfig } from "../settings/config-shape.js";
 import { replaySession, type ReplayReport } from "./replay.js";
 import { cacheLines, reportText } from "./text-report.js";
 import { reportHtml } from "./html-report.js";

@@ -5,7 +5,7 @@ import type { Api, Model } from "@earendil-works/pi-ai";
 import { getModel } from "@earendil-works/pi-ai/compat";
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { costModelFor } from "../economics/cost-model.js";
-import { DEFAULT_CONFIG, type ContextPruneConfig } from "../types.js";
+import { DEFAULT_CONFIG, type ContextPruneConfig } from "../settings/config-shape.js";
 import { replaySession, type ReplayReport } from "./replay.js";
 import { cacheLines, reportText } from "./text-report.js";
 

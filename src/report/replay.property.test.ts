@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { costModelFor } from "../economics/cost-model.js";
-import { DEFAULT_CONFIG } from "../types.js";
+import { DEFAULT_CONFIG } from "../settings/config-shape.js";
 import { replaySession } from "./replay.js";
 import { parseSession } from "./session-parse.js";
 

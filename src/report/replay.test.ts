@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getBuiltinModel } from "@earendil-works/pi-ai/providers/all";
 import { costModelFor } from "../economics/cost-model.js";
-import { DEFAULT_CONFIG, type ContextPruneConfig } from "../types.js";
+import { DEFAULT_CONFIG, type ContextPruneConfig } from "../settings/config-shape.js";
 import { replaySession, type ReplayReport } from "./replay.js";
 import { parseSession } from "./session-parse.js";
 import { reportHtml } from "./html-report.js";

@@ -10,7 +10,7 @@ import { entryMessage, isAssistant, isCustom, loose, type LooseMessage } from ".
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { buildSessionContext, sessionEntryToContextMessages } from "@earendil-works/pi-coding-agent";
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
-import { CUSTOM_TYPE_SUMMARY } from "../types.js";
+import { CUSTOM_TYPE_SUMMARY } from "../names.js";
 
 export interface RecordedUsage {
   input: number;

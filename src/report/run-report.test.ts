@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { costModelFor } from "../economics/cost-model.js";
-import { DEFAULT_CONFIG } from "../types.js";
+import { DEFAULT_CONFIG } from "../settings/config-shape.js";
 import { runReport, type RunReportResult } from "./run-report.js";
 import { readSessionText, reportPathFor, shownPath } from "./session-file.js";
 

@@ -6,7 +6,7 @@
  */
 import { homedir } from "node:os";
 import { basename } from "node:path";
-import type { ContextPruneConfig } from "../types.js";
+import type { ContextPruneConfig } from "../settings/config-shape.js";
 import { reportHtml } from "./html-report.js";
 import { replaySession, type ReplayOptions, type ReplayReport } from "./replay.js";
 import { readSessionText, reportPathFor, shownPath, writeReportFile } from "./session-file.js";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { DEFAULT_CONFIG } from "../types.js";
+import { DEFAULT_CONFIG } from "../settings/config-shape.js";
 import { actualScenario } from "./scenarios.js";
 
 const custom = (customType: string, data: unknown) => ({ type: "custom", customType, data, id: customType, parentId: null, timestamp: "" }) as any;

@@ -14,7 +14,8 @@ import { ToolCallIndexer } from "../archive/indexer.js";
 import { renderMessages } from "../render/pruner.js";
 import { argumentHorizon, NO_HORIZON } from "../arguments/horizon.js";
 import { parseStatsEntry, parseSummarizerCacheEntry, parseToggleEntry } from "../capture/persisted-entries.js";
-import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_STATS, CUSTOM_TYPE_SUMMARIZER_CACHE, CUSTOM_TYPE_SUMMARY, CUSTOM_TYPE_TOGGLE, type ContextPruneConfig } from "../types.js";
+import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_STATS, CUSTOM_TYPE_SUMMARIZER_CACHE, CUSTOM_TYPE_SUMMARY, CUSTOM_TYPE_TOGGLE } from "../names.js";
+import type { ContextPruneConfig } from "../settings/config-shape.js";
 import type { ReplayRequest } from "./requests.js";
 import { StableMessages } from "./cache-sim.js";
 

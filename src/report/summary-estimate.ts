@@ -11,7 +11,7 @@ import { extractToolResultText } from "../capture/batch-capture.js";
 import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 import { parseSummaryEntry } from "../capture/persisted-entries.js";
 import { refOccurrenceKeys } from "../archive/summary-refs.js";
-import { CUSTOM_TYPE_SUMMARY } from "../types.js";
+import { CUSTOM_TYPE_SUMMARY } from "../names.js";
 
 /** Used when the session holds no summary to calibrate against (a summary of about a tenth of its input). */
 export const DEFAULT_SUMMARY_RATIO = 0.1;

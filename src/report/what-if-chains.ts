@@ -15,7 +15,7 @@ import { compressEligible, selectEligible, withRecoveredRefs } from "../chains/c
 import { detectChains } from "../chains/chain-detector.js";
 import { isProtected } from "../capture/protected.js";
 import { inGraceRecoveryToolCallIds } from "../render/recovery-grace.js";
-import type { ContextPruneConfig } from "../types.js";
+import type { ContextPruneConfig } from "../settings/config-shape.js";
 import { resolveRange } from "../render/chain-range-prune.js";
 import type { SummarizerUse } from "./scenarios.js";
 import { estimateSummaryChars, type SummaryEstimate } from "./summary-estimate.js";

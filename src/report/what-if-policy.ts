@@ -18,7 +18,7 @@ import { isTrivialBatch } from "../summarize/flush-batches.js";
 import type { CostModel } from "../economics/cost-model.js";
 import { LONGEST_PREFIX, type RewriteCacheRule, weighRewrite } from "../economics/rewrite-economics.js";
 import type { CapturedBatch } from "../capture/records.js";
-import type { ContextPruneConfig } from "../types.js";
+import type { ContextPruneConfig } from "../settings/config-shape.js";
 import { withoutSummaryOf } from "../policy/summary-split.js";
 
 /** The cost policy's inputs the what-if cannot read from a session: prices and the cache's lifetime. */

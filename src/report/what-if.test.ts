@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
-import { DEFAULT_CONFIG, type ContextPruneConfig } from "../types.js";
+import { DEFAULT_CONFIG, type ContextPruneConfig } from "../settings/config-shape.js";
 import { buildRequests } from "./requests.js";
 import { type WhatIfPolicy, whatIfScenario } from "./what-if.js";
 import { costModelFor } from "../economics/cost-model.js";

@@ -3,7 +3,7 @@ import * as fsp from "node:fs/promises";
 import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_CONFIG } from "../types.js";
+import { DEFAULT_CONFIG } from "./config-shape.js";
 
 let root = "";
 let config: typeof import("./config.js");

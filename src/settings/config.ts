@@ -10,8 +10,8 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { plural } from "../plural.js";
-import { DEFAULT_CONFIG, FLUSH_POLICIES, SUMMARIES_MODES, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS, type ContextPruneConfig } from "../types.js";
+import { plural } from "../format/plural.js";
+import { DEFAULT_CONFIG, FLUSH_POLICIES, SUMMARIES_MODES, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS, type ContextPruneConfig } from "./config-shape.js";
 
 export const SETTINGS_KEY = "contextPrune";
 

@@ -14,7 +14,7 @@ import { projectBranchMessages } from "../capture/batch-capture.js";
 import { inGraceRecoveryToolCallIds } from "../render/recovery-grace.js";
 import { earliestChainStart, lowerFloor } from "../render/supersede.js";
 import { emitExternalCost } from "./stats.js";
-import { estimateTokens } from "../figures.js";
+import { estimateTokens } from "../format/figures.js";
 import { summarizeRange } from "./summarizer.js";
 import type { ChainCompressionEntry } from "../capture/records.js";
 import type { ChainRange } from "../chains/chain-detector.js";

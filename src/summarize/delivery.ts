@@ -5,7 +5,7 @@
  * `/pruner now` uses the runtime API (`pi.sendMessage` as a steer).
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { CUSTOM_TYPE_SUMMARY } from "../types.js";
+import { CUSTOM_TYPE_SUMMARY } from "../names.js";
 import type { SummaryMessageDetails } from "../capture/records.js";
 
 export const STALE_CONTEXT_MARKER = "This extension ctx is stale";

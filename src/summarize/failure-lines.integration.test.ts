@@ -24,7 +24,7 @@ mock.module("@earendil-works/pi-ai/compat", () => ({
 
 const { createExtensionState } = await import("../host/extension-state.js");
 const { flushPending } = await import("./flush.js");
-const T = await import("../types.js");
+const T = { ...(await import("../names.js")), ...(await import("../settings/config-shape.js")) };
 
 const ERROR_LINE = "error: expect(received).toBe(expected) at src/parser.test.ts:41:7";
 const OUTPUT = [

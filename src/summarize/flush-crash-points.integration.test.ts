@@ -17,7 +17,7 @@ mock.module("@earendil-works/pi-ai/compat", () => ({
 const { createExtensionState } = await import("../host/extension-state.js");
 const { flushPending } = await import("./flush.js");
 const { pruneMessages } = await import("../render/pruner.js");
-const T = await import("../types.js");
+const T = { ...(await import("../names.js")), ...(await import("../settings/config-shape.js")) };
 
 const root = mkdtempSync(join(tmpdir(), "crash-points-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -18,8 +18,8 @@ const { flushPending } = await import("./flush.js");
 const { pruneMessages } = await import("../render/pruner.js");
 const { MAX_SUMMARY_ATTEMPTS, RETRY_BACKOFF_MS } = await import("./retry-ledger.js");
 const { BATCH_BODY_HEADER } = await import("../chains/deterministic-body.js");
-const { SUMMARY_FRAME } = await import("../summary-frame.js");
-const T = await import("../types.js");
+const { SUMMARY_FRAME } = await import("../format/summary-frame.js");
+const T = { ...(await import("../names.js")), ...(await import("../settings/config-shape.js")) };
 
 const BASE = {
   ...T.DEFAULT_CONFIG,

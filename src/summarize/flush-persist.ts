@@ -13,7 +13,7 @@ import { withoutSummaryOf, type PreparedBatch, type SummarizedSlots } from "./fl
 import { argumentStubsOn, holdsStubbableArguments } from "../arguments/fields.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { formatSummaryToolCallRefs, makeSummaryDetails, substituteInlineRefs } from "../archive/summary-refs.js";
-import { framedSummary } from "../summary-frame.js";
+import { framedSummary } from "../format/summary-frame.js";
 import type { CapturedBatch, CapturedToolCall, PruneFrontier, PruneFrontierOutcome, SummaryToolCallRef } from "../capture/records.js";
 import type { SummarizeResult } from "./summarizer.js";
 

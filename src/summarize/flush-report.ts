@@ -9,8 +9,8 @@ import { safeNotify } from "./delivery.js";
 import type { PreparedBatch } from "./flush-batches.js";
 import type { ProcessedBatch } from "./flush-persist.js";
 import { MAX_SUMMARY_ATTEMPTS } from "./retry-ledger.js";
-import { compactTokens, tokensText } from "../figures.js";
-import { plural } from "../plural.js";
+import { compactTokens, tokensText } from "../format/figures.js";
+import { plural } from "../format/plural.js";
 
 const SEP = " \u00b7 ";
 

@@ -14,7 +14,7 @@ import type { DiagnosticSink } from "../render/diagnostics.js";
 import type { SupersedeState } from "../render/supersede.js";
 import type { CapturedBatch } from "../capture/records.js";
 import type { ContextMetricsSnapshot } from "./flush-types.js";
-import type { ContextPruneConfig } from "../types.js";
+import type { ContextPruneConfig } from "../settings/config-shape.js";
 import type { RetryLedger } from "./retry-ledger.js";
 import type { StatsAccumulator } from "./stats.js";
 import type { FallbackController } from "./summarizer-fallback.js";

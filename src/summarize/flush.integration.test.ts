@@ -26,7 +26,7 @@ const { default: piCondense } = await import("../../index.js");
 const { createExtensionState } = await import("../host/extension-state.js");
 const { flushPending } = await import("./flush.js");
 const { hashToolResult } = await import("../capture/content-hash.js");
-const T = await import("../types.js");
+const T = { ...(await import("../names.js")), ...(await import("../settings/config-shape.js")) };
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((fn) => fn()));

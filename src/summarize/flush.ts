@@ -36,7 +36,7 @@ import { isProtected } from "../capture/protected.js";
 import { type BatchSplit, splitBatches, staleOutputsOf, summariesMode } from "./summary-choice.js";
 import type { CapturedBatch, PruneFrontier, PruneFrontierOutcome } from "../capture/records.js";
 import { type ContextMetricsSnapshot, EMPTY_METRICS_SNAPSHOT, type FlushMetricsEntry, type FlushOptions, type FlushTrigger } from "./flush-types.js";
-import { CUSTOM_TYPE_FLUSH_METRICS, CUSTOM_TYPE_FRONTIER, CUSTOM_TYPE_STATS } from "../types.js";
+import { CUSTOM_TYPE_FLUSH_METRICS, CUSTOM_TYPE_FRONTIER, CUSTOM_TYPE_STATS } from "../names.js";
 import type { FlushDecisionRecord } from "../economics/flush-decision.js";
 
 export type FlushResult =

@@ -5,10 +5,10 @@
  */
 import { looseEntry } from "../capture/message-shape.js";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { estimateTokens, formatCompactCount } from "../figures.js";
+import { estimateTokens, formatCompactCount } from "../format/figures.js";
 import type { LiveReclaim } from "../render/render-size.js";
 import { corruptEntryMessage, parseStatsEntry, parseSummarizerCacheEntry } from "../capture/persisted-entries.js";
-import { CUSTOM_TYPE_STATS, CUSTOM_TYPE_SUMMARIZER_CACHE, EXTERNAL_COST_CHANNEL, EXTERNAL_COST_SOURCE } from "../types.js";
+import { CUSTOM_TYPE_STATS, CUSTOM_TYPE_SUMMARIZER_CACHE, EXTERNAL_COST_CHANNEL, EXTERNAL_COST_SOURCE } from "../names.js";
 import type { SummarizeResult } from "./summarizer.js";
 import type { SummarizerCacheTokens, SummarizerStats } from "../capture/records.js";
 

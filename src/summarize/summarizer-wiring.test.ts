@@ -11,7 +11,7 @@ mock.module("@earendil-works/pi-ai/compat", () => ({
 
 const { summarizeBatch, summarizeBatches, summarizeRange } = await import("./summarizer.js");
 const { FallbackController, COOLDOWN_MS } = await import("./summarizer-fallback.js");
-const { DEFAULT_CONFIG } = await import("../types.js");
+const { DEFAULT_CONFIG } = await import("../settings/config-shape.js");
 
 const P = { id: "primary-model", provider: "provider-a", name: "Primary" };
 const S = { id: "session-model", provider: "provider-b", name: "Session" };

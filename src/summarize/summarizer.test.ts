@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { isUsableSummary, resolveModel, summarizerThinkingOptions } from "./summarizer.js";
-import { DEFAULT_CONFIG } from "../types.js";
+import { DEFAULT_CONFIG } from "../settings/config-shape.js";
 
 const SESSION = { id: "session-model", provider: "provider-b", name: "Session" };
 const QWEN = { id: "qwen/qwen3-30b-a3b", provider: "openrouter", name: "Qwen" };

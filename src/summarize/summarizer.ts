@@ -12,7 +12,7 @@ import { FallbackController, type FallbackTransition, type SummarizerFallback } 
 import type { BatchTextProgressCallback } from "./flush-types.js";
 import { fallbackCauseLine, lacksCredentials } from "./model-credentials.js";
 import type { CapturedBatch } from "../capture/records.js";
-import type { ContextPruneConfig } from "../types.js";
+import type { ContextPruneConfig } from "../settings/config-shape.js";
 
 export interface SummarizeBatchOptions {
   onTextProgress?: (receivedChars: number) => void;

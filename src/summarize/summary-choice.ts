@@ -11,7 +11,7 @@
 import { findStaleOutputs, type Supersession } from "../capture/stale-outputs.js";
 import { occKey } from "../capture/occurrence-key.js";
 import type { CapturedBatch, CapturedToolCall, SupersededBy } from "../capture/records.js";
-import type { ContextPruneConfig, SummariesMode } from "../types.js";
+import type { ContextPruneConfig, SummariesMode } from "../settings/config-shape.js";
 import type { Message } from "@earendil-works/pi-ai";
 
 export function summariesMode(config: Pick<ContextPruneConfig, "flushPolicy" | "summaries">): SummariesMode {

@@ -4,7 +4,7 @@
  * away at once, so it never contradicts the footer.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { ContextPruneConfig } from "../types.js";
+import type { ContextPruneConfig } from "../settings/config-shape.js";
 
 const BOOT_WIDGET_ID = "pruner-boot";
 const BOOT_WIDGET_MS = 10_000;

@@ -4,9 +4,9 @@
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { truncateToWidth } from "@earendil-works/pi-tui";
-import { plural } from "../plural.js";
+import { plural } from "../format/plural.js";
 import { formatCharProgress } from "../summarize/stats.js";
-import { PROGRESS_WIDGET_ID } from "../types.js";
+import { PROGRESS_WIDGET_ID } from "../names.js";
 import type { CapturedBatch } from "../capture/records.js";
 
 export type RowStatus = "pending" | "running" | "done" | "skipped";

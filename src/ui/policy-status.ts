@@ -7,7 +7,7 @@ import { cacheRuleWords, retentionWords } from "../economics/cache-route.js";
 import type { CacheState } from "../economics/cache-tracker.js";
 import { dollars, type RewriteCacheRule } from "../economics/rewrite-economics.js";
 import type { FlushDecisionRecord } from "../economics/flush-decision.js";
-import type { FlushPolicy, SummariesMode } from "../types.js";
+import type { FlushPolicy, SummariesMode } from "../settings/config-shape.js";
 
 export interface PolicyView {
   policy: FlushPolicy;

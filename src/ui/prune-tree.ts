@@ -10,8 +10,8 @@ import type { ToolCallIndexer } from "../archive/indexer.js";
 import { isPrunerCustomType } from "../capture/message-shape.js";
 import { occKey } from "../capture/occurrence-key.js";
 import { isPlainObject, parseIndexEntry, parseSummaryEntry } from "../capture/persisted-entries.js";
-import { compactTokens, tokensText } from "../figures.js";
-import { CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../types.js";
+import { compactTokens, tokensText } from "../format/figures.js";
+import { CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../names.js";
 
 export interface TreeNode {
   id: string;

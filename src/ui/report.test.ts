@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { registerReportRenderer, renderReportEntry, showReport } from "./report.js";
-import { CUSTOM_TYPE_REPORT } from "../types.js";
+import { CUSTOM_TYPE_REPORT } from "../names.js";
 
 function recorder(mode: string) {
   const entries: Array<[string, unknown]> = [];

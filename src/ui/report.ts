@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { getCapabilities, hyperlink } from "@earendil-works/pi-tui";
 import type { Component } from "@earendil-works/pi-tui";
-import { CUSTOM_TYPE_REPORT } from "../types.js";
+import { CUSTOM_TYPE_REPORT } from "../names.js";
 import { layoutText } from "./text-layout.js";
 
 export type ReportLevel = "info" | "warning";

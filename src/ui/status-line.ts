@@ -4,11 +4,11 @@
  * caller that passes metrics (the 2.9.1 signature); the live footer never
  * does, since it crowded the shared footer with figures nobody could act on.
  */
-import { estimateTokens, formatCompactCount, tokenCountText } from "../figures.js";
+import { estimateTokens, formatCompactCount, tokenCountText } from "../format/figures.js";
 import { ARCHIVE_MISS } from "../render/diagnostics.js";
-import { STATUS_WIDGET_ID } from "../types.js";
+import { STATUS_WIDGET_ID } from "../names.js";
 import type { ContextMetricsSnapshot } from "../summarize/flush-types.js";
-import type { ContextPruneConfig } from "../types.js";
+import type { ContextPruneConfig } from "../settings/config-shape.js";
 import type { DiagnosticKind } from "../render/diagnostics.js";
 import type { LiveReclaim } from "../render/render-size.js";
 

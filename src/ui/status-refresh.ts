@@ -2,7 +2,7 @@
 import { argumentStubsOn } from "../arguments/fields.js";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { CapturedBatch } from "../capture/records.js";
-import type { ContextPruneConfig } from "../types.js";
+import type { ContextPruneConfig } from "../settings/config-shape.js";
 import type { DiagnosticKind } from "../render/diagnostics.js";
 import type { LiveReclaim } from "../render/render-size.js";
 import { isTrivialBatch } from "../summarize/flush-batches.js";

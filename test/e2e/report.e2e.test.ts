@@ -11,7 +11,7 @@ import { getBuiltinModel } from "@earendil-works/pi-ai/providers/all";
 import { costModelFor } from "../../src/economics/cost-model.js";
 import { runReport, type RunReportResult } from "../../src/report/run-report.js";
 import { reportPathFor, shownPath } from "../../src/report/session-file.js";
-import { DEFAULT_CONFIG } from "../../src/types.js";
+import { DEFAULT_CONFIG } from "../../src/settings/config-shape.js";
 import { disposeSandbox, mainRequests, makeSandbox, notifications, runPiRpc, sessionEntries, sessionFile, type Sandbox } from "./harness.js";
 import { bash, problems, say, seqOutput } from "./scenario-kit.js";
 import { countColour, decodePng } from "./png.js";

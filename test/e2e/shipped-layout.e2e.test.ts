@@ -1,12 +1,13 @@
 // The shipped layout in the real pi CLI: the npm package, the checkout itself and a git clone (the
 // repository served over HTTP from this process) installed with `pi install <path or git url>`, the
 // ways README.md's Install table names, load dist/pi-condense.js through the `pi` manifest, and the
-// extension works from it: a tool batch is summarized and archived.
+// extension works from it: a tool batch is summarized and archived, and the subcommands whose code loads on
+// demand (dist/chunks/) run: `/pruner stats` and `/pruner report` on the session just recorded.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { customEntries, disposeSandbox, mainRequests, makeSandbox, REPO_ROOT, runPrint, type Sandbox, sessionEntries, summarizerRequests } from "./harness.js";
+import { customEntries, disposeSandbox, mainRequests, makeSandbox, REPO_ROOT, runPrint, type Sandbox, sessionEntries, sessionFile, summarizerRequests } from "./harness.js";
 import { bash, problems, say } from "./scenario-kit.js";
 import { gitInstallDir, piInstall, serveRepository, type ServedRepository, unpackShippedPackage } from "./shipped-package.js";
 import { declaredToolNames } from "./wire-view.js";
@@ -55,6 +56,16 @@ for (const [layout, where] of Object.entries(LAYOUTS)) {
         expect(summarizerRequests(sb).length).toBeGreaterThan(0);
         expect(customEntries(sessionEntries(sb), "context-prune-index")).toHaveLength(1);
         expect(problems(sb)).toEqual([]);
+
+        // The subcommands' code loads when they are asked for, from dist/chunks/ (jiti's debug lines name each file).
+        const recorded = sessionFile(sb);
+        const later = await runPrint(sb, ["/pruner stats", `/pruner report ${recorded}`], [], { installed: true, env: { JITI_DEBUG: "1" }, timeoutMs: 60_000 });
+        expect(later.code).toBe(0);
+        const loaded = `${later.stdout}\n${later.stderr}`.replace(/\x1b\[[0-9;]*m/g, "");
+        expect(loaded).not.toContain("Failed to load extension");
+        expect(loaded).not.toContain("command failed");
+        const chunks = new Set([...loaded.matchAll(/dist\/chunks\/(command-[a-z]+)-\w+\.js/g)].map((m) => m[1]));
+        expect(chunks).toEqual(new Set(["command-report", "command-replay"]));
       } finally {
         await disposeSandbox(sb);
       }

@@ -29,8 +29,8 @@ const SPAWN_TIMEOUT_MS = 60_000;
 describe("the dependency check", () => {
   test("passes on a tree that follows the layers", () => {
     const run = checkTree({
-      "src/types.ts": "export const A = 1;\n",
-      "src/capture/low.ts": 'import { A } from "../types.js";\nexport const B = A;\n',
+      "src/names.ts": "export const A = 1;\n",
+      "src/capture/low.ts": 'import { A } from "../names.js";\nexport const B = A;\n',
       "src/host/high.ts": 'import { B } from "../capture/low.js";\nexport const C = B;\n',
     });
     expect(run.out).toContain("no dependency violations");
@@ -61,5 +61,41 @@ describe("the dependency check", () => {
       "src/render/pruner.ts": 'import { F } from "../summarize/flush.js";\nexport const P = F;\n',
     });
     expect(run.out).toContain("render-stays-pure");
+  }, SPAWN_TIMEOUT_MS);
+
+  test("fails on an import circle made only of type-only imports", () => {
+    const run = checkTree({
+      "src/render/a.ts": 'import type { B } from "./b.js";\nexport interface A { b?: B }\n',
+      "src/render/b.ts": 'import type { A } from "./a.js";\nexport interface B { a?: A }\n',
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.out).toContain("no-circular");
+  }, SPAWN_TIMEOUT_MS);
+
+  test("fails on a type-only circle through the contract's face", () => {
+    const run = checkTree({
+      "src/types.ts": 'export type { R } from "./capture/records.js";\nexport const N = "n";\n',
+      "src/capture/records.ts": 'import { N } from "../types.js";\nexport interface R { n: typeof N }\n',
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.out).toContain("no-circular");
+  }, SPAWN_TIMEOUT_MS);
+
+  test("fails when a module inside src/ imports src/types.ts, even type-only", () => {
+    const run = checkTree({
+      "src/types.ts": "export type T = number;\n",
+      "src/render/user.ts": 'import type { T } from "../types.js";\nexport const u: T = 1;\n',
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.out).toContain("face-not-imported-inside");
+  }, SPAWN_TIMEOUT_MS);
+
+  test("fails when the ground floor imports a folder", () => {
+    const run = checkTree({
+      "src/capture/low.ts": "export const L = 1;\n",
+      "src/names.ts": 'import { L } from "./capture/low.js";\nexport const N = L;\n',
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.out).toContain("ground-floor-imports-nothing");
   }, SPAWN_TIMEOUT_MS);
 });
