@@ -291,6 +291,8 @@ function damage(branch: any[], kind: Damage): void {
 }
 
 async function runCase(spec: CaseSpec, caseDir: string | undefined): Promise<Sim> {
+  // Every session starts at the same moment, so a seed and path replay it exactly, whatever ran before.
+  clock = CLOCK_START;
   writeFileSync(
     join(agentDir, "settings.json"),
     JSON.stringify({ contextPrune: { enabled: true, spillThreshold: spec.spill ? 2500 : 65536, ...spec.config } }),
@@ -548,7 +550,8 @@ async function anyRecovers(sim: Sim, refs: string[], text: string, original: any
   return false;
 }
 
-let clock = 1_800_000_000_000;
+const CLOCK_START = 1_800_000_000_000;
+let clock = CLOCK_START;
 
 /** The property over random sessions: a failing case's message, or null when every output held. */
 function sessionsHold(cases: fc.Arbitrary<CaseSpec> = caseArb): fc.IAsyncPropertyWithHooks<[CaseSpec]> {
@@ -594,6 +597,10 @@ describe("nothing is lost", () => {
 const { ToolCallIndexer } = await import("../archive/indexer.js");
 const STALE_RULES = ["edited", "reread", "rerun"] as const;
 const MUTATION_RUNS = 400;
+// A mutation check asks whether the property can see a loss, so it answers the same on every run: some losses show
+// in few sessions (a recovery call dropped by a chain), and a random seed missed them in about one run of ten.
+// NOTHING_LOST_MUTATION_SEED tries another set of sessions.
+const MUTATION_SEED = Number(process.env.NOTHING_LOST_MUTATION_SEED ?? 1);
 
 /** Archives the outputs retired by `rule` without their text: the archive step of that rule broken. */
 function breakArchiveStep(rule: string) {
@@ -610,7 +617,7 @@ async function propertyFailsWith(...mocks: Array<{ mockRestore(): void }>): Prom
 
 async function propertyFailsOn(cases: fc.Arbitrary<CaseSpec>, ...mocks: Array<{ mockRestore(): void }>): Promise<boolean> {
   try {
-    const result = await withVirtualClock(() => fc.check(sessionsHold(cases), { numRuns: MUTATION_RUNS }));
+    const result = await withVirtualClock(() => fc.check(sessionsHold(cases), { numRuns: MUTATION_RUNS, seed: MUTATION_SEED }));
     if (process.env.NOTHING_LOST_DEBUG && result.failed) console.log("MUTATION", JSON.stringify(result.counterexample), String(result.errorInstance).slice(0, 300));
     return result.failed;
   } finally {
