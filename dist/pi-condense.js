@@ -5115,6 +5115,10 @@ class EntryCache {
     }
     return alive === 0;
   }
+  evict() {
+    this.entries.clear();
+    this.lastCached = 0;
+  }
 }
 
 class BreakpointCache extends EntryCache {
@@ -5199,6 +5203,7 @@ class PrefixCache extends EntryCache {
 
 class NoCache {
   rule = "uncached";
+  evict() {}
   bill(request) {
     const total = cumulativeTokens(request.blocks).at(-1);
     return { input: total, cacheRead: 0, cacheWrite: 0, readBlocks: 0, prefixBreak: false, expired: false };
@@ -5814,9 +5819,88 @@ import { isAbsolute as isAbsolute2, join as join5, resolve as resolve2 } from "n
 
 // src/economics/cost-model.ts
 import { getPromptCacheTtlMs } from "@earendil-works/pi-ai";
+
+// src/economics/price-tiers.ts
+var PER_MILLION = 1e6;
+var PRICE_KEYS = ["input", "output", "cacheRead", "cacheWrite"];
+var flatCard = (prices) => ({ base: prices, tiers: [] });
+function ratesAt(card, inputTokens) {
+  let rates = card.base;
+  for (const tier of card.tiers) {
+    if (inputTokens > tier.inputTokensAbove)
+      rates = tier.prices;
+    else
+      break;
+  }
+  return rates;
+}
+function count(value) {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
+}
+function usageDollars(card, usage) {
+  const input = count(usage.input);
+  const cacheRead = count(usage.cacheRead);
+  const cacheWrite = count(usage.cacheWrite);
+  const rates = ratesAt(card, input + cacheRead + cacheWrite);
+  const longWrite = Math.min(cacheWrite, count(usage.cacheWrite1h));
+  return rates.input * input + rates.output * count(usage.output) + rates.cacheRead * cacheRead + rates.cacheWrite * (cacheWrite - longWrite) + rates.input * 2 * longWrite;
+}
+function price(value) {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+function catalogPrices(cost) {
+  const missing = [];
+  const prices = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  for (const key of PRICE_KEYS) {
+    const value = price(cost?.[key]);
+    if (value === undefined)
+      missing.push(key);
+    prices[key] = (value ?? 0) / PER_MILLION;
+  }
+  return { prices, missing };
+}
+function thresholdText(value) {
+  return typeof value === "number" ? value.toLocaleString("en-US") : JSON.stringify(value) ?? "missing";
+}
+function catalogTiers(raw, label) {
+  const notes = [];
+  if (raw === undefined)
+    return { tiers: [], notes };
+  if (!Array.isArray(raw))
+    return { tiers: [], notes: [`${label}: the catalog's price tiers are not a list, ignored`] };
+  const read = [];
+  raw.forEach((value) => {
+    const tier = typeof value === "object" && value !== null ? value : {};
+    const above = tier.inputTokensAbove;
+    if (typeof above !== "number" || !Number.isFinite(above) || above < 0) {
+      notes.push(`${label}: a price tier with threshold ${thresholdText(above)} is not a token count, ignored`);
+      return;
+    }
+    const { prices, missing } = catalogPrices(tier);
+    if (missing.length > 0) {
+      notes.push(`${label}: the price tier above ${thresholdText(above)} tokens has no valid ${missing.join(", ")} price, ignored (priced at the tier below)`);
+      return;
+    }
+    if (above === 0)
+      notes.push(`${label}: a price tier above 0 tokens prices every request`);
+    read.push({ inputTokensAbove: above, prices });
+  });
+  const sorted = [...read].sort((a, b) => a.inputTokensAbove - b.inputTokensAbove);
+  if (sorted.some((tier, i) => tier !== read[i]))
+    notes.push(`${label}: the catalog's price tiers are out of order, read by threshold`);
+  const tiers = sorted.filter((tier, i) => i === 0 || tier.inputTokensAbove !== sorted[i - 1].inputTokensAbove);
+  if (tiers.length < sorted.length)
+    notes.push(`${label}: two price tiers share a threshold, the first one listed is used`);
+  return { tiers, notes };
+}
+
+// src/economics/cost-model.ts
 var DEFAULT_CACHE_TTL_MS = 5 * 60000;
 var LONG_CACHE_TTL_MS = 60 * 60000;
-var PER_MILLION = 1e6;
+var PER_MILLION2 = 1e6;
+function pricesAt(cost, inputTokens) {
+  return cost.card ? ratesAt(cost.card, inputTokens) : cost.prices;
+}
 function positive(value) {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
 }
@@ -5838,27 +5922,23 @@ function costModelFor(model, route) {
   const cost = model?.cost;
   const input = positive(cost?.input);
   if (!model || input === undefined) {
-    return { priced: false, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, ttlMs: DEFAULT_CACHE_TTL_MS, notes: [`${label} has no input price in the catalog`], label };
+    const none = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+    return { priced: false, prices: none, ttlMs: DEFAULT_CACHE_TTL_MS, notes: [`${label} has no input price in the catalog`], label, card: flatCard(none), catalog: flatCard(none) };
   }
-  const read = positive(cost?.cacheRead);
-  if (read === undefined)
+  if (positive(cost?.cacheRead) === undefined)
     notes.push("no cache-read price: assuming 10% of the input price");
-  const write = positive(cost?.cacheWrite);
-  if (write === undefined)
+  if (positive(cost?.cacheWrite) === undefined)
     notes.push("no cache-write price: a cache miss is billed as input");
-  const output = positive(cost?.output);
-  if (output === undefined)
+  if (positive(cost?.output) === undefined)
     notes.push("no output price: assuming 5x the input price");
   const missingPrices = ["cacheRead", "cacheWrite", "output"].filter((key) => positive(cost?.[key]) === undefined);
   const long = route?.retention === "long" && route.rule === "anthropic-breakpoints";
-  if (long && write !== undefined)
+  if (long && positive(cost?.cacheWrite) !== undefined)
     notes.push(`long cache retention: a write costs ${LONG_WRITE_FACTOR}x the input price`);
-  const prices = {
-    input: input / PER_MILLION,
-    output: (output ?? input * 5) / PER_MILLION,
-    cacheRead: (read ?? input * 0.1) / PER_MILLION,
-    cacheWrite: (long && write !== undefined ? input * LONG_WRITE_FACTOR : write ?? input) / PER_MILLION
-  };
+  const prices = filledPrices(cost, long);
+  const read = catalogTiers(cost?.tiers, label);
+  notes.push(...read.notes);
+  const tiers = read.tiers.map((tier) => ({ inputTokensAbove: tier.inputTokensAbove, prices: filledPrices(perMillion(tier.prices), long) }));
   return {
     priced: true,
     prices,
@@ -5866,7 +5946,22 @@ function costModelFor(model, route) {
     notes,
     label,
     ...missingPrices.length > 0 ? { missingPrices } : {},
-    ...long ? { longRetention: true } : {}
+    ...long ? { longRetention: true } : {},
+    card: { base: prices, tiers },
+    catalog: { base: catalogPrices(cost).prices, tiers: read.tiers }
+  };
+}
+function perMillion(prices) {
+  return { input: prices.input * PER_MILLION2, output: prices.output * PER_MILLION2, cacheRead: prices.cacheRead * PER_MILLION2, cacheWrite: prices.cacheWrite * PER_MILLION2 };
+}
+function filledPrices(cost, long) {
+  const input = positive(cost.input) ?? 0;
+  const write = positive(cost.cacheWrite);
+  return {
+    input: input / PER_MILLION2,
+    output: (positive(cost.output) ?? input * 5) / PER_MILLION2,
+    cacheRead: (positive(cost.cacheRead) ?? input * 0.1) / PER_MILLION2,
+    cacheWrite: (long && write !== undefined ? input * LONG_WRITE_FACTOR : write ?? input) / PER_MILLION2
   };
 }
 
@@ -5950,6 +6045,59 @@ function parseReportArgs(parts, current) {
 import { homedir as homedir2 } from "node:os";
 import { basename as basename4 } from "node:path";
 
+// src/report/bill.ts
+function scenario(report, name) {
+  return report.scenarios.find((s) => s.name === name);
+}
+function billFigures(report) {
+  const actual = scenario(report, "actual");
+  const none = scenario(report, "none");
+  const simulated = (actual ?? none)?.totals.dollars;
+  const summarizer = actual ? actual.totals.dollars === undefined ? undefined : summarizerDollars(actual, simulated) : undefined;
+  const recorded = report.recorded.dollars;
+  const asRecorded = recorded === undefined ? simulated : recorded + (summarizer ?? 0);
+  return {
+    recorded,
+    summarizer,
+    asRecorded,
+    asRecordedSource: recorded === undefined ? "simulated" : "recorded",
+    asRecordedSimulated: simulated,
+    noPruning: none?.totals.dollars,
+    whatIf: scenario(report, "whatif")?.totals.dollars
+  };
+}
+function summarizerDollars(actual, total) {
+  if (total === undefined)
+    return;
+  const main = actual.cumulativeCost.at(-1) ?? 0;
+  return Math.max(0, total - main);
+}
+function usd(n) {
+  return `$${n.toFixed(n >= 100 ? 2 : 4)}`;
+}
+function share2(simulated, recorded) {
+  if (!(recorded > 0))
+    return "";
+  const diff = (simulated / recorded - 1) * 100;
+  return `, ${diff >= 0 ? "+" : ""}${diff.toFixed(1)}% of it`;
+}
+function billLines(report) {
+  const figures = billFigures(report);
+  const bill = report.recorded;
+  if (figures.recorded === undefined) {
+    return report.requests === 0 ? [] : ["recorded bill: none (the replies record no cost); every dollar below is the simulation's"];
+  }
+  const refreshes = bill.refreshes > 0 ? `, ${bill.refreshes} cache-warming ${bill.refreshes === 1 ? "refresh" : "refreshes"}` : "";
+  const what = `pi's own figure for the ${bill.replies} ${bill.replies === 1 ? "reply" : "replies"}${refreshes}`;
+  const simulated = figures.asRecordedSimulated;
+  if (figures.summarizer === undefined) {
+    const check = simulated === undefined ? "" : `; the simulation of it (no pruning): ${usd(simulated)}${share2(simulated, figures.recorded)}`;
+    return [`recorded bill: ${usd(figures.recorded)}, ${what}${check}`];
+  }
+  const check = simulated === undefined ? "" : `; simulated: ${usd(simulated)}${share2(simulated, figures.asRecorded)}`;
+  return [`as recorded: ${usd(figures.asRecorded)}, ${what} (${usd(figures.recorded)}) plus the summarizer's ${usd(figures.summarizer)} as pi-condense recorded it${check}`];
+}
+
 // src/report/text-report.ts
 var REPORT_WIDTH = 78;
 var LABEL_WIDTH = 14;
@@ -5957,6 +6105,8 @@ var CHART_ROWS = 3;
 var BLOCKS = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
 var PEAK_WIDTH = 7;
 var LOOKBACK_ROW = "out of lookback";
+var REFRESH_ROW = "warming refreshes";
+var SIMULATED_ROW = "  simulated";
 function tokens(n) {
   return formatCompactCount(Math.round(n));
 }
@@ -6022,17 +6172,28 @@ var ROWS = [
   ["summaries", (t) => String(t.summarizerCalls)],
   ["history rewrites", (t) => String(t.prefixBreaks)],
   ["empty cache", (t) => String(t.coldStarts)],
+  [REFRESH_ROW, (t) => String(t.refreshes)],
   [LOOKBACK_ROW, (t) => String(t.lookbackMisses)],
   ["peak context", (t) => tokens(t.peakContext)],
   ["dollars", (t) => dollars2(t.dollars)]
 ];
-function rowsFor(rows, cache) {
-  return cache?.rule === "anthropic-breakpoints" ? rows : rows.filter(([name]) => name !== LOOKBACK_ROW);
+function rowsFor(rows, cache, refreshes = false) {
+  return rows.filter(([name]) => (name !== LOOKBACK_ROW || cache?.rule === "anthropic-breakpoints") && (name !== REFRESH_ROW || refreshes));
 }
-function totalsTable(scenarios, cache) {
+function totalsTable(scenarios, cache, report) {
   const cell = Math.min(18, Math.floor((REPORT_WIDTH - 18) / Math.max(1, scenarios.length)));
   const head = `  ${"".padEnd(16)}${scenarios.map((s) => s.label.slice(0, cell - 1).padStart(cell)).join("")}`;
-  const body = rowsFor(ROWS, cache).map(([name, value]) => `  ${name.padEnd(16)}${scenarios.map((s) => value(s.totals).padStart(cell)).join("")}`);
+  const refreshes = scenarios.some((s) => s.totals.refreshes > 0);
+  const figures = report ? billFigures(report) : undefined;
+  const recorded = figures?.asRecordedSource === "recorded" && scenarios.some((s) => s.name === "actual");
+  const cellOf = (name, value, s) => {
+    if (!recorded || s.name !== "actual")
+      return name === SIMULATED_ROW ? "" : value(s.totals);
+    return name === "dollars" ? dollars2(figures.asRecorded) : value(s.totals);
+  };
+  const rows = rowsFor(ROWS, cache, refreshes);
+  const withCheck = recorded ? rows.flatMap((row) => row[0] === "dollars" ? [row, [SIMULATED_ROW, (t) => dollars2(t.dollars)]] : [row]) : rows;
+  const body = withCheck.map(([name, value]) => `  ${name.padEnd(16)}${scenarios.map((s) => cellOf(name, value, s).padStart(cell)).join("")}`.trimEnd());
   return [head, ...body];
 }
 function cacheLines(report) {
@@ -6087,7 +6248,9 @@ function estimateLines(report) {
   const summary = s.samples === 0 ? `summaries estimated at ${percent2(s.ratio)} of the raw output (no real summaries in this session to calibrate against)` : `summaries estimated at ${percent2(s.ratio)} of the raw output, calibrated on ${s.samples} real ${s.samples === 1 ? "summary" : "summaries"}` + (s.meanAbsError === undefined ? "" : `; one summary's size differs from that by ${percent2(s.meanAbsError)} on average`);
   const t = report.tokens;
   const token = t.samples === 0 ? "tokens estimated as chars/4 (no recorded usage to calibrate against)" : `tokens: ${t.charsPerToken.toFixed(2)} chars per token, calibrated on ${t.samples} recorded requests; ` + `per-request error ${percent2(t.errorCalibrated ?? 0)} (chars/4: ${percent2(t.errorAtFour ?? 0)})`;
-  const rows = "history rewrites: requests whose earlier messages changed, so the cache was read only up to the change; empty cache: the first request and any sent after the cache expired";
+  const recordedCold = Math.max(0, ...report.scenarios.map((s) => s.totals.recordedColdStarts));
+  const shown = recordedCold > 0 ? ` (${recordedCold} of them where the recording shows the provider's cache empty: a model or thinking-level change, a restart, an eviction; every configuration starts cold there)` : "";
+  const rows = `history rewrites: requests whose earlier messages changed, so the cache was read only up to the change; empty cache: the first request and any sent after the cache expired${shown}`;
   const lookback = report.cache.rule === "anthropic-breakpoints" ? "; out of lookback: requests whose cached part lay more than 20 blocks before their first new block, which Anthropic's cache does not look back for" : "";
   return [summary, token, rows + lookback];
 }
@@ -6119,12 +6282,14 @@ function reportText(report, title, htmlPath, contextSent) {
   ];
   if (contextSent)
     lines.push(...wrap(`context sent: ${contextSent}`, "  "));
+  for (const line of billLines(report))
+    lines.push(...wrap(line, "  "));
   for (const line of cacheLines(report))
     lines.push(...wrap(line, "  "));
   if (report.requests === 0)
     lines.push("  no main-model requests on this branch: nothing to replay");
   else {
-    lines.push("", ...chartText(report.scenarios), "", ...totalsTable(report.scenarios, report.cache));
+    lines.push("", ...chartText(report.scenarios), "", ...totalsTable(report.scenarios, report.cache, report));
     for (const line of [...limitLines(report), ...recoveryLines(report)])
       lines.push(...wrap(line, "  "));
   }
@@ -6196,13 +6361,20 @@ var TOTAL_ROWS = [
   ["summaries", (s) => String(s.totals.summarizerCalls)],
   ["history rewrites", (s) => String(s.totals.prefixBreaks)],
   ["requests with an empty cache", (s) => String(s.totals.coldStarts)],
+  ["warming refreshes", (s) => String(s.totals.refreshes)],
   ["out of lookback", (s) => String(s.totals.lookbackMisses)],
   ["peak context", (s) => tokens(s.totals.peakContext)],
   ["dollars", (s) => dollars2(s.totals.dollars)]
 ];
-function totalsTable2(scenarios, cache) {
+function totalsTable2(report, cache) {
+  const scenarios = report.scenarios;
   const head = `<tr><th></th>${scenarios.map((s) => `<th>${esc(s.label)}</th>`).join("")}</tr>`;
-  const rows = rowsFor(TOTAL_ROWS, cache).map(([name, value]) => `<tr><th>${esc(name)}</th>${scenarios.map((s) => `<td>${esc(value(s))}</td>`).join("")}</tr>`);
+  const figures = billFigures(report);
+  const recorded = figures.asRecordedSource === "recorded";
+  const cell = (name, value, s) => recorded && s.name === "actual" && name === "dollars" ? dollars2(figures.asRecorded) : value(s);
+  const rows = rowsFor(TOTAL_ROWS, cache, scenarios.some((s) => s.totals.refreshes > 0)).map(([name, value]) => `<tr><th>${esc(name)}</th>${scenarios.map((s) => `<td>${esc(cell(name, value, s))}</td>`).join("")}</tr>`);
+  if (recorded && scenarios.some((s) => s.name === "actual"))
+    rows.push(`<tr><th>simulated</th>${scenarios.map((s) => `<td>${s.name === "actual" ? esc(dollars2(s.totals.dollars)) : ""}</td>`).join("")}</tr>`);
   return `<table id="totals">${head}${rows.join("")}</table>`;
 }
 function outputsTable(report) {
@@ -6226,9 +6398,10 @@ function reportHtml(report, title) {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>pruner report: ${esc(title)}</title><style>${STYLE}</style></head>
 <body><h1>pruner report</h1><p>${esc(title)}<br>${esc(report.model)}, ${report.requests} requests, cache TTL ${ttlText(report.cost.ttlMs)}</p>
+${billLines(report).length === 0 ? "" : `<p id="bill">${billLines(report).map(esc).join("<br>")}</p>`}
 <p id="cache-rule">${cacheLines(report).map(esc).join("<br>")}</p>
 ${charts}
-<h2>Totals</h2>${totalsTable2(report.scenarios, report.cache)}
+<h2>Totals</h2>${totalsTable2(report, report.cache)}
 ${report.requests === 0 ? "" : `<p id="limit">${limitLines(report).map(esc).join("<br>")}</p>`}
 ${recoveryLines(report).length === 0 ? "" : `<p id="recoveries">${recoveryLines(report).map(esc).join("<br>")}</p>`}
 <h2>The biggest outputs</h2>${outputsTable(report)}
@@ -6238,6 +6411,9 @@ ${recoveryLines(report).length === 0 ? "" : `<p id="recoveries">${recoveryLines(
 </body></html>
 `;
 }
+
+// src/report/replay.ts
+import { evaluateCacheWarming } from "@earendil-works/pi-ai";
 
 // src/economics/spare-breakpoint.ts
 function sharedBlocks(keys, previousKeys) {
@@ -6864,6 +7040,7 @@ class StableMessages {
   }
 }
 var CHARS_PER_RULE_TOKEN = 4;
+var FAR_LESS = 0.5;
 function cacheSetup(route, ttlMs) {
   const tokens = cacheRuleOptions(route, ttlMs);
   return {
@@ -6880,12 +7057,25 @@ var NONE_WAITING = new Set;
 class Bill {
   setup;
   spareBreakpoint;
+  keepLast;
   cache;
   previousEnd;
-  constructor(setup, spareBreakpoint) {
+  lastSent;
+  constructor(setup, spareBreakpoint, keepLast = false) {
     this.setup = setup;
     this.spareBreakpoint = spareBreakpoint;
+    this.keepLast = keepLast;
     this.cache = createPromptCache(setup.rule, setup.options);
+  }
+  evict() {
+    this.cache.evict();
+    this.previousEnd = undefined;
+  }
+  refresh(time) {
+    if (!this.lastSent)
+      return;
+    const bill = this.cache.bill({ at: time, blocks: this.lastSent });
+    return { cached: bill.cacheRead, written: bill.cacheWrite, chars: bill.input + bill.cacheRead + bill.cacheWrite };
   }
   step(time, list, shared, warm, endMarked, pendingOf) {
     const blocks = list.blocks;
@@ -6904,6 +7094,8 @@ class Bill {
     if (unmarked)
       blocks[spare] = { ...unmarked, breakpoint: true };
     const bill = this.cache.bill({ at: time, blocks });
+    if (this.keepLast)
+      this.lastSent = blocks.slice();
     if (unmarked)
       blocks[spare] = unmarked;
     this.previousEnd = endMarked && list.chars >= this.setup.options.minTokens ? n : undefined;
@@ -6920,13 +7112,25 @@ class CachePricer {
   other;
   prefix;
   previous;
-  constructor(setup, spareBreakpoint, alternative, floor) {
+  constructor(setup, spareBreakpoint, alternative, floor, refreshes = false) {
     this.setup = setup;
     this.floor = floor;
-    this.main = new Bill(setup, spareBreakpoint);
-    this.other = alternative ? new Bill(setup, !spareBreakpoint) : undefined;
+    this.main = new Bill(setup, spareBreakpoint, refreshes);
+    this.other = alternative ? new Bill(setup, !spareBreakpoint, refreshes) : undefined;
     const anthropic = setup.rule === "anthropic-breakpoints";
-    this.prefix = alternative && anthropic ? new Bill({ rule: "longest-prefix", options: { ttlMs: setup.options.ttlMs, minTokens: setup.options.minTokens } }, false) : undefined;
+    this.prefix = alternative && anthropic ? new Bill({ rule: "longest-prefix", options: { ttlMs: setup.options.ttlMs, minTokens: setup.options.minTokens } }, false, refreshes) : undefined;
+  }
+  refresh(time) {
+    if (this.previous && time < this.previous.time)
+      return {};
+    const step = this.main.refresh(time);
+    if (!step)
+      return {};
+    if (this.previous)
+      this.previous = { ...this.previous, time };
+    const alternative = this.other?.refresh(time);
+    const prefix = this.prefix?.refresh(time);
+    return { step, ...alternative ? { alternative } : {}, ...prefix ? { prefix } : {} };
   }
   step(request) {
     const messages = this.stable.stable(request.messages);
@@ -6944,16 +7148,31 @@ class CachePricer {
     if (unmarked)
       list.blocks[last] = { ...unmarked, breakpoint: true };
     this.floor?.add({ blocks: list.blocks, fixedBlocks: 1, sharedBlocks: shared, outputTokens: request.outputTokens ?? 0 });
-    const stepOf = (bill) => {
-      const { cached, written, readLess } = bill.step(request.time, list, shared, warm, unmarked !== undefined, request.pending);
-      return { chars, cachedChars: cached, writtenChars: written, prefixBreak, cold: !warm, lookbackMiss: warm && !prefixBreak && readLess };
+    let coldStart = request.coldStart === true;
+    const stepOf = (bill, detect) => {
+      if (coldStart)
+        bill.evict();
+      let billed = bill.step(request.time, list, shared, warm && !coldStart, unmarked !== undefined, request.pending);
+      const recordedCold = detect && !coldStart && this.recordedColder(request.recordedRead, billed.cached);
+      if (recordedCold) {
+        coldStart = true;
+        bill.evict();
+        billed = bill.step(request.time, list, shared, false, unmarked !== undefined, request.pending);
+      }
+      const cold = !warm || coldStart;
+      const broke = prefixBreak && !cold;
+      const shown = recordedCold || warm && request.coldStart === true;
+      return { chars, cachedChars: billed.cached, writtenChars: billed.written, prefixBreak: broke, cold, lookbackMiss: !cold && !broke && billed.readLess, ...shown ? { recordedCold: true } : {} };
     };
-    const step = stepOf(this.main);
-    const alternative = this.other ? stepOf(this.other) : undefined;
-    const prefix = this.prefix ? stepOf(this.prefix) : undefined;
+    const step = stepOf(this.main, true);
+    const alternative = this.other ? stepOf(this.other, false) : undefined;
+    const prefix = this.prefix ? stepOf(this.prefix, false) : undefined;
     if (unmarked)
       list.blocks[last] = unmarked;
     return { step, ...alternative ? { alternative } : {}, ...prefix ? { prefix } : {} };
+  }
+  recordedColder(recordedRead, cached) {
+    return recordedRead !== undefined && cached >= this.setup.options.minTokens && recordedRead < cached * FAR_LESS;
   }
 }
 
@@ -7027,6 +7246,9 @@ function usageOf(message) {
   if (!usage)
     return;
   const recorded = { input: finite(usage.input), output: finite(usage.output), cacheRead: finite(usage.cacheRead), cacheWrite: finite(usage.cacheWrite) };
+  const long = finite(usage.cacheWrite1h);
+  if (long > 0)
+    recorded.cacheWrite1h = Math.min(long, recorded.cacheWrite);
   return recorded.input + recorded.cacheRead + recorded.cacheWrite > 0 ? recorded : undefined;
 }
 function timeOf(entry, message, fallback) {
@@ -7096,6 +7318,11 @@ function linked(branch) {
     return entry.parentId === parentId ? entry : { ...entry, parentId };
   });
 }
+function addRefresh(request, time) {
+  if (!request || !Number.isFinite(time))
+    return;
+  (request.refreshes ??= []).push({ time });
+}
 function buildRequests(input) {
   const branch = linked(input);
   const views = new Views;
@@ -7105,6 +7332,10 @@ function buildRequests(input) {
     const entry = branch[i];
     if (REBUILDING.has(entry.type)) {
       views.rebuild(branch.slice(0, i + 1), entry);
+      continue;
+    }
+    if (entry.type === "usage" && entry.kind === "cache_warm") {
+      addRefresh(requests[requests.length - 1], Date.parse(String(entry.timestamp)));
       continue;
     }
     const message = entryMessage(entry);
@@ -7124,7 +7355,8 @@ function buildRequests(input) {
         usage,
         provider: typeof message.provider === "string" ? message.provider : undefined,
         model: typeof message.model === "string" ? message.model : undefined,
-        api: typeof message.api === "string" ? message.api : undefined
+        api: typeof message.api === "string" ? message.api : undefined,
+        endsRun: message.stopReason === "stop" || message.stopReason === "length"
       });
     }
     views.push(contextMessagesOf(entry));
@@ -10709,8 +10941,8 @@ class Simulation {
     this.chains = new WhatIfChainPass(config, this.indexer, estimate, this.use);
     this.costPolicy = policy ? new WhatIfCostPolicy(policy, config, this.indexer, (messages) => this.chains.eligibleRanges(messages)) : undefined;
   }
-  beforeRequest(time) {
-    const expired = this.policy && this.lastRequestAt !== undefined && time - this.lastRequestAt >= this.policy.main.ttlMs;
+  beforeRequest(time, coldStart = false) {
+    const expired = this.policy && this.lastRequestAt !== undefined && (coldStart || time - this.lastRequestAt >= this.policy.main.ttlMs);
     const last = this.messages[this.messages.length - 1];
     if (expired && last) {
       const newest = this.turns[this.turns.length - 1];
@@ -10914,9 +11146,9 @@ function whatIfScenario(config, estimate, contextWindow, label, policy) {
   return {
     name: "whatif",
     label,
-    async messagesAt(request) {
+    async messagesAt(request, coldStart) {
       sim.advance(request.bare);
-      sim.beforeRequest(request.time);
+      sim.beforeRequest(request.time, coldStart);
       for (const flush of sim.takeFlushes())
         if (flush.chains)
           await sim.chains.afterFlush(sim.messages.slice(0, flush.length), flush.time);
@@ -11189,6 +11421,206 @@ function recoveryCost(contextTokens, holderTokens, prices) {
   return contextTokens * prices.cacheRead + holderTokens * prices.cacheWrite + 100 * prices.output;
 }
 
+// src/report/series.ts
+function summarizerTokens(use, charsPerToken) {
+  return use.unit === "tokens" ? { input: use.input, output: use.output } : { input: use.input / charsPerToken, output: use.output / charsPerToken };
+}
+function priceRefreshes(refreshes, index, pricing, tally) {
+  for (const refresh of refreshes) {
+    const read = refresh.cached / pricing.charsPerToken;
+    const write = refresh.written / pricing.charsPerToken;
+    const plain = Math.max(0, refresh.chars / pricing.charsPerToken - read - write);
+    const p = pricing.pricesFor(index, read + write + plain);
+    const dollars = read * p.cacheRead + write * p.cacheWrite + plain * p.input + p.output;
+    tally.dollars += dollars;
+    tally.refreshDollars += dollars;
+    tally.refreshes += 1;
+    tally.refreshRead += read;
+    tally.refreshWrite += write;
+    tally.output += 1;
+  }
+}
+function series(run, steps, refreshes, requests, pricing) {
+  const cpt = pricing.charsPerToken;
+  const out = { name: run.scenario.name, label: run.scenario.label, context: [], cacheRead: [], cacheWrite: [], cumulativeCost: [], totals: undefined };
+  const tally = { dollars: 0, output: 0, uncached: 0, refreshDollars: 0, refreshes: 0, refreshRead: 0, refreshWrite: 0 };
+  let prefixBreaks = 0;
+  let coldStarts = 0;
+  let recordedColdStarts = 0;
+  let lookbackMisses = 0;
+  let peak = 0;
+  steps.forEach((step, i) => {
+    const context = step.chars / cpt;
+    const read = step.cachedChars / cpt;
+    const write = step.writtenChars / cpt;
+    const plain = Math.max(0, context - read - write);
+    const tokensOut = requests[i].outputTokens;
+    const p = pricing.pricesFor(i, context);
+    out.context.push(context);
+    out.cacheRead.push(read);
+    out.cacheWrite.push(write);
+    tally.dollars += read * p.cacheRead + write * p.cacheWrite + plain * p.input + tokensOut * p.output;
+    priceRefreshes(refreshes[i] ?? [], i, pricing, tally);
+    out.cumulativeCost.push(tally.dollars);
+    tally.output += tokensOut;
+    tally.uncached += plain;
+    if (step.prefixBreak)
+      prefixBreaks += 1;
+    if (step.cold)
+      coldStarts += 1;
+    if (step.recordedCold)
+      recordedColdStarts += 1;
+    if (step.lookbackMiss)
+      lookbackMisses += 1;
+    peak = Math.max(peak, context);
+  });
+  let recoveries = 0;
+  let misses = 0;
+  let recoveryDollars = 0;
+  run.misses.forEach((missed, i) => {
+    if (!missed)
+      return;
+    recoveries += 1;
+    misses += missed.items.length;
+    const context = steps[i].chars / cpt;
+    recoveryDollars += recoveryCost(context, missed.holderChars / cpt, pricing.pricesFor(i, context));
+  });
+  const use = run.scenario.summarizer();
+  const summarizer = summarizerTokens(use, cpt);
+  const sp = pricing.summarizer.prices;
+  const summarizerDollars = pricing.trustRecorded && use.recordedCost !== undefined ? use.recordedCost : summarizer.input * sp.input + summarizer.output * sp.output;
+  out.totals = {
+    requests: steps.length,
+    input: sum2(out.context),
+    cacheRead: sum2(out.cacheRead) + tally.refreshRead,
+    cacheWrite: sum2(out.cacheWrite) + tally.refreshWrite,
+    output: tally.output,
+    summarizerInput: summarizer.input,
+    summarizerOutput: summarizer.output,
+    summarizerCalls: use.calls,
+    uncached: tally.uncached,
+    prefixBreaks,
+    coldStarts,
+    recordedColdStarts,
+    lookbackMisses,
+    refreshes: tally.refreshes,
+    refreshDollars: pricing.priced ? tally.refreshDollars : undefined,
+    peakContext: peak,
+    dollars: pricing.priced ? tally.dollars + summarizerDollars : undefined,
+    recoveries,
+    misses,
+    recoveryDollars: pricing.priced ? recoveryDollars : undefined
+  };
+  return out;
+}
+function sum2(values) {
+  let total = 0;
+  for (const value of values)
+    total += value;
+  return total;
+}
+
+// src/report/recorded-bill.ts
+function finite2(value) {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+function tokens2(usage) {
+  let total = 0;
+  for (const key of ["input", "output", "cacheRead", "cacheWrite"])
+    total += Math.max(0, finite2(usage[key]) ?? 0);
+  return total;
+}
+function costOf(value, provider, model, cardOf, counts) {
+  const usage = loose(value);
+  if (!usage)
+    return;
+  const total = finite2(loose(usage.cost)?.total);
+  const used = tokens2(usage);
+  if (total !== undefined && total >= 0) {
+    if (loose(usage.cost)?.totalFromProvider === true)
+      counts.billed++;
+    else if (used === 0 && total > 0)
+      counts.costOnly++;
+    return total;
+  }
+  if (used === 0)
+    return;
+  if (total !== undefined) {
+    counts.unusable++;
+    return;
+  }
+  const card = cardOf(typeof provider === "string" ? provider : undefined, typeof model === "string" ? model : undefined);
+  if (!card) {
+    counts.unpriced++;
+    return;
+  }
+  counts.derived++;
+  const n = (key) => Math.max(0, finite2(usage[key]) ?? 0);
+  return usageDollars(card, { input: n("input"), output: n("output"), cacheRead: n("cacheRead"), cacheWrite: n("cacheWrite"), cacheWrite1h: n("cacheWrite1h") });
+}
+function notesOf(counts) {
+  const notes = [];
+  const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+  if (counts.derived > 0)
+    notes.push(`recorded bill: ${plural(counts.derived, "usage records", "usages record")} tokens but no cost; priced at the catalog's prices of the reply's model and tier, as pi-ai prices a usage`);
+  if (counts.unpriced > 0)
+    notes.push(`recorded bill: ${plural(counts.unpriced, "usage records", "usages record")} tokens but no cost, of a model the catalog does not price; left out of it`);
+  if (counts.costOnly > 0)
+    notes.push(`recorded bill: ${plural(counts.costOnly, "usage records", "usages record")} a cost but no tokens; the cost is taken as recorded`);
+  if (counts.billed > 0)
+    notes.push(`recorded bill: ${plural(counts.billed, "reply carries", "replies carry")} the provider's billed cost, taken as recorded (the simulation prices at the catalog)`);
+  if (counts.unusable > 0)
+    notes.push(`recorded bill: ${plural(counts.unusable, "usage records", "usages record")} a negative cost; left out of it`);
+  if (counts.emptyRefresh > 0)
+    notes.push(`recorded bill: ${plural(counts.emptyRefresh, "cache-warming refresh records", "cache-warming refreshes record")} no usage; counted at $0`);
+  return notes;
+}
+function assistantOf(entry) {
+  if (entry.type !== "message")
+    return;
+  const message = loose(entry.message);
+  return message?.role === "assistant" ? message : undefined;
+}
+function recordedBill(branch, cardOf) {
+  const counts = { derived: 0, unpriced: 0, costOnly: 0, billed: 0, unusable: 0, emptyRefresh: 0 };
+  const bill = { dollars: undefined, replies: 0, repliesWithCost: 0, refreshes: 0, refreshDollars: 0, otherDollars: 0, notes: [] };
+  const add = (dollars) => {
+    if (dollars !== undefined)
+      bill.dollars = (bill.dollars ?? 0) + dollars;
+  };
+  for (const entry of branch) {
+    const raw = entry;
+    const reply = assistantOf(entry);
+    if (reply) {
+      if (loose(reply.usage))
+        bill.replies++;
+      const dollars = costOf(reply.usage, reply.provider, reply.responseModel ?? reply.model, cardOf, counts);
+      if (dollars !== undefined)
+        bill.repliesWithCost++;
+      add(dollars);
+    } else if (entry.type === "usage") {
+      bill.refreshes += raw.kind === "cache_warm" ? 1 : 0;
+      const dollars = costOf(raw.usage, raw.provider, raw.model, cardOf, counts);
+      if (dollars === undefined && raw.kind === "cache_warm" && !loose(raw.usage))
+        counts.emptyRefresh++;
+      if (raw.kind === "cache_warm")
+        bill.refreshDollars += dollars ?? 0;
+      else
+        bill.otherDollars += dollars ?? 0;
+      add(dollars);
+    } else if (entry.type === "compaction" || entry.type === "branch_summary" || entry.type === "message" && loose(raw.message)?.role === "toolResult") {
+      const usage = entry.type === "message" ? loose(raw.message)?.usage : raw.usage;
+      if (usage === undefined)
+        continue;
+      const dollars = costOf(usage, undefined, undefined, cardOf, counts);
+      bill.otherDollars += dollars ?? 0;
+      add(dollars);
+    }
+  }
+  bill.notes = notesOf(counts);
+  return bill;
+}
+
 // src/report/output-fates.ts
 var BIGGEST_OUTPUTS = 5;
 function callView(branch, toolCallId) {
@@ -11235,35 +11667,60 @@ function fateOfOutputs(branch, finals) {
 // src/report/replay.ts
 var WHAT_IF = "what-if";
 var tick = () => new Promise((resolve) => setImmediate(resolve));
-async function runAll(scenarios, requests, plan, options) {
-  const runs = scenarios.map((scenario) => ({ scenario, steps: [], alternative: [], prefix: [], finalMessages: [], misses: [] }));
-  const counters = scenarios.map(() => new MissCounter);
+
+class RunningRatio {
+  chars = 0;
+  tokens = 0;
+  add(chars, usage) {
+    if (!usage)
+      return;
+    this.chars += chars;
+    this.tokens += usage.input + usage.cacheRead + usage.cacheWrite;
+  }
+  get value() {
+    return this.tokens > 0 && this.chars > 0 ? this.chars / this.tokens : DEFAULT_CHARS_PER_TOKEN;
+  }
+}
+async function runAll(scenarios, sent, requests, plan, options) {
+  const runs = scenarios.map((scenario) => ({ scenario, steps: [], refreshes: [], alternative: [], alternativeRefreshes: [], prefix: [], prefixRefreshes: [], finalMessages: [], misses: [] }));
   const anthropic = plan.setup.rule === "anthropic-breakpoints";
   const floor = new FloorTally(plan.setup.rule, plan.setup.options.minTokens);
-  const pricers = scenarios.map((scenario) => new CachePricer(plan.setup, anthropic && scenario.name !== "none" && plan.spareBreakpoint, anthropic && scenario.name === "whatif", scenario.name === "none" ? floor : undefined));
+  const refreshes = requests.some((request) => request.refreshes);
+  const coldAt = requests.map(() => false);
+  const ratio = new RunningRatio;
   const total = requests.length * scenarios.length;
   let done = 0;
   options.onProgress?.(0, total);
-  for (let s = 0;s < scenarios.length; s++) {
+  for (const s of [sent, ...scenarios.keys()].filter((s, i, all) => all.indexOf(s) === i)) {
     const run = runs[s];
+    const name = run.scenario.name;
+    const counter = new MissCounter;
+    const pricer = new CachePricer(plan.setup, anthropic && name !== "none" && plan.spareBreakpoint, anthropic && name === "whatif", name === "none" ? floor : undefined, refreshes);
     for (let r = 0;r < requests.length; r++) {
       const request = requests[r];
-      const messages = await run.scenario.messagesAt(request);
+      const messages = await run.scenario.messagesAt(request, coldAt[r]);
       const pending = run.scenario.pending?.bind(run.scenario);
-      const priced = pricers[s].step({
+      const priced = pricer.step({
         time: request.time,
         messages,
         systemChars: request.systemChars,
         systemVersion: request.systemVersion,
         outputTokens: request.outputTokens,
-        ...pending ? { pending } : {}
+        ...pending ? { pending } : {},
+        ...s === sent ? request.usage ? { recordedRead: request.usage.cacheRead * ratio.value } : {} : { coldStart: coldAt[r] }
       });
+      if (s === sent) {
+        if (priced.step.recordedCold)
+          coldAt[r] = true;
+        ratio.add(priced.step.chars, request.usage);
+      }
       run.steps.push(priced.step);
-      run.misses.push(counters[s].observe(request.bare, messages, request.systemText, request.reply));
+      run.misses.push(counter.observe(request.bare, messages, request.systemText, request.reply));
       if (priced.alternative)
         run.alternative.push(priced.alternative);
       if (priced.prefix)
         run.prefix.push(priced.prefix);
+      sendRefreshes(run, pricer, request, priced.step.chars / ratio.value, name === "whatif" ? plan.warms : undefined);
       if (r === requests.length - 1)
         run.finalMessages = messages;
       done += 1;
@@ -11275,6 +11732,26 @@ async function runAll(scenarios, requests, plan, options) {
   }
   options.onProgress?.(total, total);
   return { runs, floor: floor.result() };
+}
+function sendRefreshes(run, pricer, request, promptTokens, warms) {
+  const main = [];
+  const alternative = [];
+  const prefix = [];
+  const phase = request.endsRun ? "idle" : "streaming";
+  for (const refresh of request.refreshes ?? []) {
+    if (warms && !warms(promptTokens, phase))
+      break;
+    const billed = pricer.refresh(refresh.time);
+    if (billed.step)
+      main.push(billed.step);
+    if (billed.alternative)
+      alternative.push(billed.alternative);
+    if (billed.prefix)
+      prefix.push(billed.prefix);
+  }
+  run.refreshes.push(main);
+  run.alternativeRefreshes.push(alternative);
+  run.prefixRefreshes.push(prefix);
 }
 function meanAbsError(requests, steps, charsPerToken) {
   let sum = 0;
@@ -11311,81 +11788,46 @@ function calibrateTokens(requests, sent) {
     errorCalibrated: meanAbsError(requests, sent.steps, charsPerToken)
   };
 }
-function summarizerTokens(use, charsPerToken) {
-  return use.unit === "tokens" ? { input: use.input, output: use.output } : { input: use.input / charsPerToken, output: use.output / charsPerToken };
+function requestPricing(options, requests, main, route, notes) {
+  if (options.priceAs)
+    return (_index, tokens) => pricesAt(main, tokens);
+  const byModel = new Map;
+  const unknown = new Map;
+  const costs = requests.map((request) => {
+    const name = modelName(request);
+    let cost = byModel.get(name);
+    if (!cost) {
+      const found = options.costModelOf(request.provider, request.model);
+      cost = found.model ? costModelFor(found.model, route) : found.cost;
+      byModel.set(name, cost);
+    }
+    if (cost.priced)
+      return cost;
+    if (main.priced)
+      unknown.set(name, (unknown.get(name) ?? 0) + 1);
+    return main;
+  });
+  for (const [name, count] of unknown)
+    notes.push(`${count} ${count === 1 ? "reply" : "replies"} of ${name}, which pi's model catalog does not price, billed at ${main.label}'s prices`);
+  return (index, tokens) => pricesAt(costs[index] ?? main, tokens);
 }
-function series(run, steps, requests, cost, summarizerCost, charsPerToken, trustRecorded) {
-  const p = cost.prices;
-  const sp = summarizerCost.prices;
-  const out = { name: run.scenario.name, label: run.scenario.label, context: [], cacheRead: [], cacheWrite: [], cumulativeCost: [], totals: undefined };
-  let dollars = 0;
-  let output = 0;
-  let prefixBreaks = 0;
-  let coldStarts = 0;
-  let lookbackMisses = 0;
-  let uncached = 0;
-  let peak = 0;
-  steps.forEach((step, i) => {
-    const context = step.chars / charsPerToken;
-    const read = step.cachedChars / charsPerToken;
-    const write = step.writtenChars / charsPerToken;
-    const plain = Math.max(0, context - read - write);
-    const tokensOut = requests[i].outputTokens;
-    out.context.push(context);
-    out.cacheRead.push(read);
-    out.cacheWrite.push(write);
-    dollars += read * p.cacheRead + write * p.cacheWrite + plain * p.input + tokensOut * p.output;
-    out.cumulativeCost.push(dollars);
-    output += tokensOut;
-    uncached += plain;
-    if (step.prefixBreak)
-      prefixBreaks += 1;
-    if (step.cold)
-      coldStarts += 1;
-    if (step.lookbackMiss)
-      lookbackMisses += 1;
-    peak = Math.max(peak, context);
-  });
-  let recoveries = 0;
-  let misses = 0;
-  let recoveryDollars = 0;
-  run.misses.forEach((missed, i) => {
-    if (!missed)
-      return;
-    recoveries += 1;
-    misses += missed.items.length;
-    recoveryDollars += recoveryCost(steps[i].chars / charsPerToken, missed.holderChars / charsPerToken, p);
-  });
-  const use = run.scenario.summarizer();
-  const summarizer = summarizerTokens(use, charsPerToken);
-  const priced = summarizer.input * sp.input + summarizer.output * sp.output;
-  const summarizerDollars = trustRecorded && use.recordedCost !== undefined ? use.recordedCost : priced;
-  out.totals = {
-    requests: steps.length,
-    input: sum2(out.context),
-    cacheRead: sum2(out.cacheRead),
-    cacheWrite: sum2(out.cacheWrite),
-    output,
-    summarizerInput: summarizer.input,
-    summarizerOutput: summarizer.output,
-    summarizerCalls: use.calls,
-    uncached,
-    prefixBreaks,
-    coldStarts,
-    lookbackMisses,
-    peakContext: peak,
-    dollars: cost.priced ? dollars + summarizerDollars : undefined,
-    recoveries,
-    misses,
-    recoveryDollars: cost.priced ? recoveryDollars : undefined
+function clockNotes(requests) {
+  let back = 0;
+  for (let i = 1;i < requests.length; i++)
+    if (requests[i].time < requests[i - 1].time)
+      back++;
+  return back === 0 ? [] : [`${back} ${back === 1 ? "request is" : "requests are"} dated before the one before (the clock went back, or the entries are out of order): each is billed as a cold start`];
+}
+function warmingRule(model) {
+  if (!model)
+    return () => true;
+  return (tokens, phase) => {
+    try {
+      return evaluateCacheWarming(model, Math.max(0, Math.round(tokens)), phase).action === "warm";
+    } catch {
+      return true;
+    }
   };
-  return out;
-}
-function sum2(values) {
-  let total = 0;
-  for (const value of values)
-    total += value;
-  return total;
 }
 async function replaySession(options) {
   const requests = buildRequests(options.branch);
@@ -11396,7 +11838,7 @@ async function replaySession(options) {
   const route = cacheRouteOf({ ...found.model, ...identity }, options.cacheEnv);
   const cost = found.model ? costModelFor(found.model, route) : found.cost;
   const { contextWindow } = found;
-  const plan = { setup: cacheSetup(route, cost.ttlMs), api, spareBreakpoint: options.config.cacheBreakpoint };
+  const plan = { setup: cacheSetup(route, cost.ttlMs), api, spareBreakpoint: options.config.cacheBreakpoint, warms: warmingRule(found.model) };
   const summaryEstimate = calibrateSummaryEstimate(options.branch);
   const recorded = hasPrunerEntries(options.branch);
   const scenarios = [noPruningScenario()];
@@ -11405,22 +11847,31 @@ async function replaySession(options) {
   const config = options.config;
   const costPolicy = config.flushPolicy === "cost" && config.pruneOn === "agent-message" && cost.priced;
   const cacheRule = { rule: route.rule, breakpoint: plan.spareBreakpoint, retention: route.retention, ...route.problem ? { problem: route.problem } : {} };
-  const policy = costPolicy ? { main: cost, summarizer: summarizerCostModel(options, cost), cacheRule } : undefined;
-  scenarios.push(whatIfScenario(config, summaryEstimate, contextWindow, WHAT_IF, policy));
-  const { runs, floor } = await runAll(scenarios, requests, plan, options);
-  const tokens = calibrateTokens(requests, runs[recorded ? 1 : 0]);
   const summarizerCost = summarizerCostModel(options, cost);
-  const trustRecorded = options.priceAs === undefined;
-  const series_ = runs.map((run) => series(run, run.steps, requests, cost, summarizerCost, tokens.charsPerToken, trustRecorded));
+  const policy = costPolicy ? { main: cost, summarizer: summarizerCost, cacheRule } : undefined;
+  scenarios.push(whatIfScenario(config, summaryEstimate, contextWindow, WHAT_IF, policy));
+  const sent = recorded ? 1 : 0;
+  const { runs, floor } = await runAll(scenarios, sent, requests, plan, options);
+  const tokens = calibrateTokens(requests, runs[sent]);
+  const pricingNotes = [];
+  const pricing = {
+    pricesFor: requestPricing(options, requests, cost, route, pricingNotes),
+    priced: cost.priced,
+    summarizer: summarizerCost,
+    charsPerToken: tokens.charsPerToken,
+    trustRecorded: options.priceAs === undefined
+  };
+  const series_ = runs.map((run) => series(run, run.steps, run.refreshes, requests, pricing));
   const whatIfRun = runs.find((run) => run.scenario.name === "whatif");
   const cache = { rule: plan.setup.rule, api, route, spareBreakpoint: plan.setup.rule === "anthropic-breakpoints" && plan.spareBreakpoint };
   if (whatIfRun && whatIfRun.alternative.length === whatIfRun.steps.length && plan.setup.rule === "anthropic-breakpoints") {
-    const totals = series(whatIfRun, whatIfRun.alternative, requests, cost, summarizerCost, tokens.charsPerToken, trustRecorded).totals;
+    const totals = series(whatIfRun, whatIfRun.alternative, whatIfRun.alternativeRefreshes, requests, pricing).totals;
     cache.whatIfOther = { spareBreakpoint: !plan.spareBreakpoint, totals };
   }
   if (whatIfRun && whatIfRun.prefix.length === whatIfRun.steps.length && plan.setup.rule === "anthropic-breakpoints") {
-    cache.whatIfPrefix = series(whatIfRun, whatIfRun.prefix, requests, cost, summarizerCost, tokens.charsPerToken, trustRecorded).totals;
+    cache.whatIfPrefix = series(whatIfRun, whatIfRun.prefix, whatIfRun.prefixRefreshes, requests, pricing).totals;
   }
+  const bill = recordedBill(options.branch, (provider, model) => options.costModelOf(provider, model).cost.catalog);
   return {
     sessionId: options.sessionId,
     requests: requests.length,
@@ -11433,7 +11884,8 @@ async function replaySession(options) {
     tokens,
     outputs: fateOfOutputs(options.branch, runs.map((run) => ({ label: run.scenario.label, messages: run.finalMessages }))),
     problems: options.problems,
-    notes: [...priceNotes(options, cost, last), ...replayNotes(options, recorded, series_, policy !== undefined)],
+    notes: [...priceNotes(options, cost, last), ...pricingNotes, ...clockNotes(requests), ...bill.notes, ...replayNotes(options, recorded, series_, policy !== undefined)],
+    recorded: bill,
     ...whatIfRun?.scenario.bets ? { bets: whatIfRun.scenario.bets() } : {}
   };
 }
@@ -11695,10 +12147,11 @@ async function runReport(options) {
     return { text: `pruner report: the replay of ${options.path} failed: ${errorText(err)}`, level: "warning" };
   }
   const htmlPath = options.htmlPath ?? reportPathFor(options.path);
-  let written = htmlPath;
+  let written = options.writeHtml === false ? undefined : htmlPath;
   let htmlProblem = "";
   try {
-    await writeReportFile(htmlPath, reportHtml(report, title));
+    if (written)
+      await writeReportFile(htmlPath, reportHtml(report, title));
   } catch (err) {
     written = undefined;
     htmlProblem = `

@@ -33,7 +33,8 @@ export interface SummarizerUse {
 export interface Scenario {
   name: "none" | "actual" | "whatif";
   label: string;
-  messagesAt(request: ReplayRequest): unknown[] | Promise<unknown[]>;
+  /** `coldStart`: the recording shows this request found the provider's cache empty. */
+  messagesAt(request: ReplayRequest, coldStart?: boolean): unknown[] | Promise<unknown[]>;
   summarizer(): SummarizerUse;
   /** Tool call ids of the outputs waiting to be summarized after the last `messagesAt` (what-if only). */
   pending?(): ReadonlySet<string>;

@@ -110,11 +110,12 @@ class Simulation {
   }
 
   /**
-   * Before the request sent at `time`: with the cost policy, an expired cache makes every waiting rewrite
-   * free, but for the outputs this request is the first to carry (a tool that ran past the lifetime).
+   * Before the request sent at `time`: with the cost policy, an expired cache (or one the recording shows
+   * empty, `coldStart`) makes every waiting rewrite free, but for the outputs this request is the first to
+   * carry (a tool that ran past the lifetime).
    */
-  beforeRequest(time: number): void {
-    const expired = this.policy && this.lastRequestAt !== undefined && time - this.lastRequestAt >= this.policy.main.ttlMs;
+  beforeRequest(time: number, coldStart = false): void {
+    const expired = this.policy && this.lastRequestAt !== undefined && (coldStart || time - this.lastRequestAt >= this.policy.main.ttlMs);
     const last = this.messages[this.messages.length - 1];
     if (expired && last) {
       const newest = this.turns[this.turns.length - 1];
@@ -339,9 +340,9 @@ export function whatIfScenario(
   return {
     name: "whatif",
     label,
-    async messagesAt(request: ReplayRequest) {
+    async messagesAt(request: ReplayRequest, coldStart?: boolean) {
       sim.advance(request.bare);
-      sim.beforeRequest(request.time);
+      sim.beforeRequest(request.time, coldStart);
       for (const flush of sim.takeFlushes()) if (flush.chains) await sim.chains.afterFlush(sim.messages.slice(0, flush.length), flush.time);
       const input = sim.messages.slice();
       const rendered = renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck(), argumentStubsOn(config), sim.argumentHorizon);
