@@ -2,7 +2,7 @@
  * The layering of src/ (see AGENTS.md, "Entry point and modules"), checked by `npm run check:deps`.
  * Folders, bottom to top; a module may import its own folder, src/*.ts, and the folders below it.
  */
-const LAYERS = ["settings", "economics", "digest", "capture", "arguments", "render", "archive", "chains", "summarize", "policy", "forgetting", "report", "ui", "commands", "host"];
+const LAYERS = ["settings", "economics", "digest", "capture", "arguments", "render", "archive", "chains", "summarize", "policy", "forgetting", "bill", "report", "ui", "commands", "host", "cli"];
 
 const above = (i) => LAYERS.slice(i + 1).join("|");
 const layerRules = LAYERS.slice(0, -1).map((layer, i) => ({

@@ -391,7 +391,7 @@ function filledPrices(cost, long) {
   };
 }
 
-// src/report/bill.ts
+// src/bill/bill-figures.ts
 function scenario(report, name) {
   return report.scenarios.find((s) => s.name === name);
 }
@@ -399,7 +399,7 @@ function billFigures(report) {
   const actual = scenario(report, "actual");
   const none = scenario(report, "none");
   const simulated = (actual ?? none)?.totals.dollars;
-  const summarizer = actual ? actual.totals.dollars === undefined ? undefined : summarizerDollars(actual, simulated) : undefined;
+  const summarizer = actual ? summarizerDollars(actual, simulated) ?? 0 : undefined;
   const recorded = report.recorded.dollars;
   const asRecorded = recorded === undefined ? simulated : recorded + (summarizer ?? 0);
   return {
@@ -444,7 +444,7 @@ function billLines(report) {
   return [`as recorded: ${usd(figures.asRecorded)}, ${what} (${usd(figures.recorded)}) plus the summarizer's ${usd(figures.summarizer)} as pi-condense recorded it${check}`];
 }
 
-// src/report/report-json.ts
+// src/cli/report-json.ts
 var usd2 = (n) => n === undefined || !Number.isFinite(n) ? null : Math.round(n * 1e6) / 1e6;
 var whole = (n) => Math.round(n);
 function totalsJson(t) {
@@ -1739,7 +1739,7 @@ function messageChars(message) {
     return 4;
   let known = sizes.get(message);
   if (known === undefined) {
-    known = elementChars(message) + 1;
+    known = requestChars(message) + 1;
     sizes.set(message, known);
   }
   return known;
@@ -7767,7 +7767,7 @@ function recoveryCost(contextTokens, holderTokens, prices) {
   return contextTokens * prices.cacheRead + holderTokens * prices.cacheWrite + 100 * prices.output;
 }
 
-// src/report/series.ts
+// src/bill/series.ts
 function summarizerTokens(use, charsPerToken) {
   return use.unit === "tokens" ? { input: use.input, output: use.output } : { input: use.input / charsPerToken, output: use.output / charsPerToken };
 }
@@ -7786,7 +7786,7 @@ function priceRefreshes(refreshes, index, pricing, tally) {
     tally.output += 1;
   }
 }
-function series(run, steps, refreshes, requests, pricing) {
+function series(run, steps, refreshes, outputTokens, pricing) {
   const cpt = pricing.charsPerToken;
   const out = { name: run.scenario.name, label: run.scenario.label, context: [], cacheRead: [], cacheWrite: [], cumulativeCost: [], totals: undefined };
   const tally = { dollars: 0, output: 0, uncached: 0, refreshDollars: 0, refreshes: 0, refreshRead: 0, refreshWrite: 0 };
@@ -7800,7 +7800,7 @@ function series(run, steps, refreshes, requests, pricing) {
     const read = step.cachedChars / cpt;
     const write = step.writtenChars / cpt;
     const plain = Math.max(0, context - read - write);
-    const tokensOut = requests[i].outputTokens;
+    const tokensOut = outputTokens[i] ?? 0;
     const p = pricing.pricesFor(i, context);
     out.context.push(context);
     out.cacheRead.push(read);
@@ -7866,7 +7866,7 @@ function sum(values) {
   return total;
 }
 
-// src/report/recorded-bill.ts
+// src/bill/recorded-bill.ts
 function finite2(value) {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
@@ -7965,6 +7965,32 @@ function recordedBill(branch, cardOf) {
   }
   bill.notes = notesOf(counts);
   return bill;
+}
+function recordedPrices(branch, provider, model) {
+  const keys = ["input", "output", "cacheRead", "cacheWrite"];
+  const tokenSum = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  const costSum = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  for (const entry of branch) {
+    const reply = assistantOf(entry);
+    if (!reply || reply.provider !== provider || reply.model !== model)
+      continue;
+    const usage = loose(reply.usage);
+    const cost = loose(usage?.cost);
+    if (!usage || !cost || cost.totalFromProvider === true)
+      continue;
+    for (const key of keys) {
+      const n = finite2(usage[key]);
+      const c = finite2(cost[key]);
+      if (n === undefined || c === undefined || n <= 0 || c < 0)
+        continue;
+      tokenSum[key] += n;
+      costSum[key] += c;
+    }
+  }
+  if (!(tokenSum.input > 0 && costSum.input > 0))
+    return;
+  const perMillion = (key) => tokenSum[key] > 0 ? costSum[key] / tokenSum[key] * 1e6 : 0;
+  return { input: perMillion("input"), output: perMillion("output"), cacheRead: perMillion("cacheRead"), cacheWrite: perMillion("cacheWrite") };
 }
 
 // src/report/output-fates.ts
@@ -8149,7 +8175,7 @@ function requestPricing(options, requests, main, route, notes) {
     }
     if (cost.priced)
       return cost;
-    if (main.priced)
+    if (main.priced && name !== main.label)
       unknown.set(name, (unknown.get(name) ?? 0) + 1);
     return main;
   });
@@ -8182,7 +8208,7 @@ async function replaySession(options) {
   const api = options.priceAs ? found.api ?? last?.api : last?.api;
   const identity = { api, provider: options.priceAs?.provider ?? last?.provider, id: options.priceAs?.id ?? last?.model };
   const route = cacheRouteOf({ ...found.model, ...identity }, options.cacheEnv);
-  const cost = found.model ? costModelFor(found.model, route) : found.cost;
+  const cost = found.model ? costModelFor(found.model, route) : recordedCostModel(options, identity, route) ?? found.cost;
   const { contextWindow } = found;
   const plan = { setup: cacheSetup(route, cost.ttlMs), api, spareBreakpoint: options.config.cacheBreakpoint, warms: warmingRule(found.model) };
   const summaryEstimate = calibrateSummaryEstimate(options.branch);
@@ -8207,17 +8233,21 @@ async function replaySession(options) {
     charsPerToken: tokens.charsPerToken,
     trustRecorded: options.priceAs === undefined
   };
-  const series_ = runs.map((run) => series(run, run.steps, run.refreshes, requests, pricing));
+  const outputTokens = requests.map((request) => request.outputTokens);
+  const series_ = runs.map((run) => series(run, run.steps, run.refreshes, outputTokens, pricing));
   const whatIfRun = runs.find((run) => run.scenario.name === "whatif");
   const cache = { rule: plan.setup.rule, api, route, spareBreakpoint: plan.setup.rule === "anthropic-breakpoints" && plan.spareBreakpoint };
   if (whatIfRun && whatIfRun.alternative.length === whatIfRun.steps.length && plan.setup.rule === "anthropic-breakpoints") {
-    const totals = series(whatIfRun, whatIfRun.alternative, whatIfRun.alternativeRefreshes, requests, pricing).totals;
+    const totals = series(whatIfRun, whatIfRun.alternative, whatIfRun.alternativeRefreshes, outputTokens, pricing).totals;
     cache.whatIfOther = { spareBreakpoint: !plan.spareBreakpoint, totals };
   }
   if (whatIfRun && whatIfRun.prefix.length === whatIfRun.steps.length && plan.setup.rule === "anthropic-breakpoints") {
-    cache.whatIfPrefix = series(whatIfRun, whatIfRun.prefix, whatIfRun.prefixRefreshes, requests, pricing).totals;
+    cache.whatIfPrefix = series(whatIfRun, whatIfRun.prefix, whatIfRun.prefixRefreshes, outputTokens, pricing).totals;
   }
-  const bill = recordedBill(options.branch, (provider, model) => options.costModelOf(provider, model).cost.catalog);
+  const bill = recordedBill(options.branch, (provider, model) => {
+    const found = options.costModelOf(provider, model).cost;
+    return found.priced ? found.catalog : undefined;
+  });
   return {
     sessionId: options.sessionId,
     requests: requests.length,
@@ -8234,6 +8264,17 @@ async function replaySession(options) {
     recorded: bill,
     ...whatIfRun?.scenario.bets ? { bets: whatIfRun.scenario.bets() } : {}
   };
+}
+function recordedCostModel(options, identity, route) {
+  if (options.priceAs)
+    return;
+  const prices = recordedPrices(options.branch, identity.provider, identity.id);
+  if (!prices)
+    return;
+  const cost = costModelFor({ ...identity, cost: prices }, route);
+  const shown = (key) => `${key === "cacheRead" ? "cache read" : key === "cacheWrite" ? "cache write" : key} $${prices[key].toFixed(2)}`;
+  const note = `${cost.label} is not in pi's model catalog: priced at the rates its recorded usage shows (per million tokens: ${["input", "output", "cacheRead", "cacheWrite"].map(shown).join(", ")})`;
+  return { ...cost, notes: [note, ...cost.notes] };
 }
 function limitOf(floor, cost, charsPerToken) {
   return {

@@ -10,7 +10,7 @@ import type { Api, Model } from "@earendil-works/pi-ai";
 import { getBuiltinModel } from "@earendil-works/pi-ai/providers/all";
 import { parseReportArgs } from "../commands/report-args.js";
 import { costModelFor } from "../economics/cost-model.js";
-import { reportJson } from "../report/report-json.js";
+import { reportJson } from "./report-json.js";
 import { runReport } from "../report/run-report.js";
 import { processCacheEnv } from "../settings/cache-env.js";
 import { loadConfigWithWarnings } from "../settings/config.js";

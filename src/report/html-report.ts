@@ -7,7 +7,7 @@
  */
 import type { CacheReport, ReplayReport, ScenarioSeries } from "./replay.js";
 import { cacheLines, dollars, estimateLines, limitLines, percent, recoveryLines, rowsFor, tokens, ttlText } from "./text-report.js";
-import { billFigures, billLines } from "./bill.js";
+import { billFigures, billLines } from "../bill/bill-figures.js";
 
 const COLORS = ["#c0392b", "#2471a3", "#229954", "#7d3c98"];
 const W = 760;

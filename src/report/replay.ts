@@ -37,13 +37,13 @@ import { calibrateSummaryEstimate, type SummaryEstimate } from "./summary-estima
 import { whatIfScenario } from "./what-if.js";
 import type { PolicyBets } from "./what-if-policy.js";
 import { MissCounter } from "../forgetting/miss-model.js";
-import { type PricedRun, series, type ScenarioSeries, type ScenarioTotals, type SeriesPricing } from "./series.js";
-import { recordedBill, type RecordedBill } from "./recorded-bill.js";
+import { type PricedRun, series, type ScenarioSeries, type ScenarioTotals, type SeriesPricing } from "../bill/series.js";
+import { recordedBill, type RecordedBill, recordedPrices } from "../bill/recorded-bill.js";
 import { fateOfOutputs, type OutputFate } from "./output-fates.js";
 
 const WHAT_IF = "what-if";
 
-export type { ScenarioSeries, ScenarioTotals } from "./series.js";
+export type { ScenarioSeries, ScenarioTotals } from "../bill/series.js";
 
 export interface TokenCalibration {
   /** Requests with recorded usage compared. */
@@ -126,6 +126,10 @@ export interface ReplayOptions {
 type RawStep = CacheStep;
 
 interface RawRun extends PricedRun {
+  scenario: Scenario;
+  steps: RawStep[];
+  /** Per request, the refreshes sent after it. */
+  refreshes: RefreshStep[][];
   /** The same requests billed with the spare breakpoint the other way (the what-if of an Anthropic session). */
   alternative: RawStep[];
   alternativeRefreshes: RefreshStep[][];
@@ -291,7 +295,7 @@ function requestPricing(options: ReplayOptions, requests: ReplayRequest[], main:
       byModel.set(name, cost);
     }
     if (cost.priced) return cost;
-    if (main.priced) unknown.set(name, (unknown.get(name) ?? 0) + 1);
+    if (main.priced && name !== main.label) unknown.set(name, (unknown.get(name) ?? 0) + 1);
     return main;
   });
   for (const [name, count] of unknown) notes.push(`${count} ${count === 1 ? "reply" : "replies"} of ${name}, which pi's model catalog does not price, billed at ${main.label}'s prices`);
@@ -325,7 +329,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
   const api = options.priceAs ? (found.api ?? last?.api) : last?.api;
   const identity = { api, provider: options.priceAs?.provider ?? last?.provider, id: options.priceAs?.id ?? last?.model };
   const route = cacheRouteOf({ ...found.model, ...identity }, options.cacheEnv);
-  const cost = found.model ? costModelFor(found.model, route) : found.cost;
+  const cost = found.model ? costModelFor(found.model, route) : (recordedCostModel(options, identity, route) ?? found.cost);
   const { contextWindow } = found;
   const plan: CachePlan = { setup: cacheSetup(route, cost.ttlMs), api, spareBreakpoint: options.config.cacheBreakpoint, warms: warmingRule(found.model) };
   const summaryEstimate = calibrateSummaryEstimate(options.branch);
@@ -349,17 +353,21 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
     charsPerToken: tokens.charsPerToken,
     trustRecorded: options.priceAs === undefined,
   };
-  const series_ = runs.map((run) => series(run, run.steps, run.refreshes, requests, pricing));
+  const outputTokens = requests.map((request) => request.outputTokens);
+  const series_ = runs.map((run) => series(run, run.steps, run.refreshes, outputTokens, pricing));
   const whatIfRun = runs.find((run) => run.scenario.name === "whatif");
   const cache: CacheReport = { rule: plan.setup.rule, api, route, spareBreakpoint: plan.setup.rule === "anthropic-breakpoints" && plan.spareBreakpoint };
   if (whatIfRun && whatIfRun.alternative.length === whatIfRun.steps.length && plan.setup.rule === "anthropic-breakpoints") {
-    const totals = series(whatIfRun, whatIfRun.alternative, whatIfRun.alternativeRefreshes, requests, pricing).totals;
+    const totals = series(whatIfRun, whatIfRun.alternative, whatIfRun.alternativeRefreshes, outputTokens, pricing).totals;
     cache.whatIfOther = { spareBreakpoint: !plan.spareBreakpoint, totals };
   }
   if (whatIfRun && whatIfRun.prefix.length === whatIfRun.steps.length && plan.setup.rule === "anthropic-breakpoints") {
-    cache.whatIfPrefix = series(whatIfRun, whatIfRun.prefix, whatIfRun.prefixRefreshes, requests, pricing).totals;
+    cache.whatIfPrefix = series(whatIfRun, whatIfRun.prefix, whatIfRun.prefixRefreshes, outputTokens, pricing).totals;
   }
-  const bill = recordedBill(options.branch, (provider, model) => options.costModelOf(provider, model).cost.catalog);
+  const bill = recordedBill(options.branch, (provider, model) => {
+    const found = options.costModelOf(provider, model).cost;
+    return found.priced ? found.catalog : undefined;
+  });
   return {
     sessionId: options.sessionId,
     requests: requests.length,
@@ -376,6 +384,20 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
     recorded: bill,
     ...(whatIfRun?.scenario.bets ? { bets: whatIfRun.scenario.bets() } : {}),
   };
+}
+
+/**
+ * A model pi's catalog does not know (a custom model, a proxy) priced at the rates its recorded usage shows,
+ * unless a model was named with `--model`.
+ */
+function recordedCostModel(options: ReplayOptions, identity: { api?: string; provider?: string; id?: string }, route: CacheRoute): CostModel | undefined {
+  if (options.priceAs) return undefined;
+  const prices = recordedPrices(options.branch, identity.provider, identity.id);
+  if (!prices) return undefined;
+  const cost = costModelFor({ ...identity, cost: prices } as unknown as Model<Api>, route);
+  const shown = (key: keyof typeof prices) => `${key === "cacheRead" ? "cache read" : key === "cacheWrite" ? "cache write" : key} $${prices[key].toFixed(2)}`;
+  const note = `${cost.label} is not in pi's model catalog: priced at the rates its recorded usage shows (per million tokens: ${(["input", "output", "cacheRead", "cacheWrite"] as const).map(shown).join(", ")})`;
+  return { ...cost, notes: [note, ...cost.notes] };
 }
 
 function limitOf(floor: CostFloor, cost: CostModel, charsPerToken: number): LimitReport {

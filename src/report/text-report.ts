@@ -8,7 +8,7 @@
 import { formatCompactCount } from "../summarize/stats.js";
 import { cacheRuleWords, retentionWords } from "../economics/cache-route.js";
 import type { CacheReport, ReplayReport, ScenarioSeries, ScenarioTotals } from "./replay.js";
-import { billFigures, billLines } from "./bill.js";
+import { billFigures, billLines } from "../bill/bill-figures.js";
 
 export const REPORT_WIDTH = 78;
 const LABEL_WIDTH = 14;

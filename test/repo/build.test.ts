@@ -8,13 +8,14 @@ import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const BUILT = join(ROOT, "dist", "pi-condense.js");
+const CLI = join(ROOT, "dist", "pi-condense-report.mjs");
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 
-function freshBuild(): string {
+function freshBuild(flag = "--outfile"): string {
   const dir = mkdtempSync(join(tmpdir(), "pi-condense-build-"));
   try {
     const outfile = join(dir, "pi-condense.js");
-    execFileSync(process.execPath, [join(ROOT, "scripts", "build.mjs"), "--outfile", outfile], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    execFileSync(process.execPath, [join(ROOT, "scripts", "build.mjs"), flag, outfile], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
     return readFileSync(outfile, "utf8");
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -29,6 +30,13 @@ describe("the single-file build", () => {
 
   test("the committed build matches the sources (run `npm run build` when this fails)", () => {
     expect(readFileSync(BUILT, "utf8") === freshBuild()).toBe(true);
+  });
+
+  test("the committed report CLI matches the sources and is the package's bin, a module node runs as one (run `npm run build` when this fails)", () => {
+    expect(PACKAGE.bin).toEqual({ "pi-condense-report": "dist/pi-condense-report.mjs" });
+    expect(PACKAGE.files).toContain("dist/pi-condense-report.mjs");
+    expect(readFileSync(CLI, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+    expect(readFileSync(CLI, "utf8") === freshBuild("--cli-outfile")).toBe(true);
   });
 
   test("imports nothing but node built-ins and the packages pi provides", () => {

@@ -123,3 +123,31 @@ export function recordedBill(branch: readonly SessionEntry[], cardOf: CatalogCar
   bill.notes = notesOf(counts);
   return bill;
 }
+
+/**
+ * The prices a model's recorded usage shows, in dollars per million tokens (`model.cost`'s unit): each
+ * price is its cost over its tokens across the replies of `provider/model`; undefined without a usable
+ * input figure. For a model pi's catalog does not know (one from the user's models.json, the tests' fake).
+ */
+export function recordedPrices(branch: readonly SessionEntry[], provider: string | undefined, model: string | undefined): Record<"input" | "output" | "cacheRead" | "cacheWrite", number> | undefined {
+  const keys = ["input", "output", "cacheRead", "cacheWrite"] as const;
+  const tokenSum = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  const costSum = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  for (const entry of branch) {
+    const reply = assistantOf(entry);
+    if (!reply || reply.provider !== provider || reply.model !== model) continue;
+    const usage = loose(reply.usage);
+    const cost = loose(usage?.cost);
+    if (!usage || !cost || cost.totalFromProvider === true) continue;
+    for (const key of keys) {
+      const n = finite(usage[key]);
+      const c = finite(cost[key]);
+      if (n === undefined || c === undefined || n <= 0 || c < 0) continue;
+      tokenSum[key] += n;
+      costSum[key] += c;
+    }
+  }
+  if (!(tokenSum.input > 0 && costSum.input > 0)) return undefined;
+  const perMillion = (key: (typeof keys)[number]) => (tokenSum[key] > 0 ? (costSum[key] / tokenSum[key]) * 1_000_000 : 0);
+  return { input: perMillion("input"), output: perMillion("output"), cacheRead: perMillion("cacheRead"), cacheWrite: perMillion("cacheWrite") };
+}

@@ -1,12 +1,12 @@
 /**
  * The report as one JSON object (`npm run report -- <session.jsonl> --json`), its shape documented in
  * doc/usage.md: the bill pi recorded, and the three configurations in dollars and tokens. "noPruning" and
- * "whatIf" are the simulation (replay.ts), never the recorded sum; "asRecorded" is pi's own figure when the
- * session records costs (bill.ts). Dollars are null when the model has no catalog price. Pure.
+ * "whatIf" are the simulation (report/replay.ts), never the recorded sum; "asRecorded" is pi's own figure when
+ * the session records costs (bill/bill-figures.ts). Dollars are null when the model has no catalog price. Pure.
  */
-import { billFigures } from "./bill.js";
-import type { ReplayReport } from "./replay.js";
-import type { ScenarioSeries, ScenarioTotals } from "./series.js";
+import { billFigures } from "../bill/bill-figures.js";
+import type { ScenarioSeries, ScenarioTotals } from "../bill/series.js";
+import type { ReplayReport } from "../report/replay.js";
 
 type Dollars = number | null;
 

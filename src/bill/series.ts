@@ -7,15 +7,42 @@
  * every figure; the recoveries the miss model found are priced beside them.
  * Pure.
  */
-import type { TokenPrices } from "../economics/cost-model.js";
-import type { CostModel } from "../economics/cost-model.js";
+import type { CostModel, TokenPrices } from "../economics/cost-model.js";
 import { recoveryCost, type RequestMisses } from "../forgetting/miss-model.js";
-import type { CacheStep, RefreshStep } from "./cache-sim.js";
-import type { ReplayRequest } from "./requests.js";
-import type { Scenario, SummarizerUse } from "./scenarios.js";
+
+/** A replayed request as the cache simulation billed it (report/cache-sim.ts), in chars. */
+export interface BilledStep {
+  chars: number;
+  cachedChars: number;
+  writtenChars: number;
+  prefixBreak: boolean;
+  cold: boolean;
+  lookbackMiss: boolean;
+  recordedCold?: boolean;
+}
+
+/** One of pi's cache-warming refreshes as billed: the request sent again, in chars. */
+export interface BilledRefresh {
+  cached: number;
+  written: number;
+  chars: number;
+}
+
+/** The summarizer's use by a configuration: tokens recorded, or chars until the ratio is known. */
+export interface SummarizerUse {
+  input: number;
+  output: number;
+  unit: "tokens" | "chars";
+  /** Recorded dollars, when the session says (the actual run); otherwise priced here. */
+  recordedCost?: number;
+  calls: number;
+}
+
+/** The configurations a replay compares: pi alone, what the session sent, the what-if. */
+export type ScenarioName = "none" | "actual" | "whatif";
 
 export interface ScenarioSeries {
-  name: Scenario["name"];
+  name: ScenarioName;
   label: string;
   /** Per request, tokens. */
   context: number[];
@@ -57,10 +84,8 @@ export interface ScenarioTotals {
 
 /** One configuration's run as the replay produced it. */
 export interface PricedRun {
-  scenario: Scenario;
-  steps: CacheStep[];
-  /** Per request, the refreshes sent after it. */
-  refreshes: RefreshStep[][];
+  scenario: { name: ScenarioName; label: string; summarizer(): SummarizerUse };
+  /** Per request, what its reply could no longer see. */
   misses: Array<RequestMisses | undefined>;
 }
 
@@ -89,7 +114,7 @@ interface Tally {
 }
 
 /** A refresh: the request sent again with one output token, billed at the tier of its input. */
-function priceRefreshes(refreshes: RefreshStep[], index: number, pricing: SeriesPricing, tally: Tally): void {
+function priceRefreshes(refreshes: BilledRefresh[], index: number, pricing: SeriesPricing, tally: Tally): void {
   for (const refresh of refreshes) {
     const read = refresh.cached / pricing.charsPerToken;
     const write = refresh.written / pricing.charsPerToken;
@@ -105,7 +130,8 @@ function priceRefreshes(refreshes: RefreshStep[], index: number, pricing: Series
   }
 }
 
-export function series(run: PricedRun, steps: CacheStep[], refreshes: RefreshStep[][], requests: ReplayRequest[], pricing: SeriesPricing): ScenarioSeries {
+/** `outputTokens`: per request, its reply's output tokens. */
+export function series(run: PricedRun, steps: BilledStep[], refreshes: BilledRefresh[][], outputTokens: readonly number[], pricing: SeriesPricing): ScenarioSeries {
   const cpt = pricing.charsPerToken;
   const out: ScenarioSeries = { name: run.scenario.name, label: run.scenario.label, context: [], cacheRead: [], cacheWrite: [], cumulativeCost: [], totals: undefined as never };
   const tally: Tally = { dollars: 0, output: 0, uncached: 0, refreshDollars: 0, refreshes: 0, refreshRead: 0, refreshWrite: 0 };
@@ -119,7 +145,7 @@ export function series(run: PricedRun, steps: CacheStep[], refreshes: RefreshSte
     const read = step.cachedChars / cpt;
     const write = step.writtenChars / cpt;
     const plain = Math.max(0, context - read - write);
-    const tokensOut = requests[i]!.outputTokens;
+    const tokensOut = outputTokens[i] ?? 0;
     const p = pricing.pricesFor(i, context);
     out.context.push(context);
     out.cacheRead.push(read);

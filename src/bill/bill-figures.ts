@@ -3,11 +3,18 @@
  * the branch (what each reply, refresh and compaction recorded) plus the
  * summarizer's spend as pi-condense recorded it, whenever the session records
  * costs; the simulation of the same run is shown beside it as a check. "No
- * pruning" and "what-if" are always the simulation (replay.ts), never a copy
+ * pruning" and "what-if" are always the simulation (report/replay.ts), never a copy
  * of the recorded sum. Pure.
  */
-import type { ReplayReport } from "./replay.js";
+import type { RecordedBill } from "./recorded-bill.js";
 import type { ScenarioSeries } from "./series.js";
+
+/** What the figures read of a report (report/replay.ts's `ReplayReport`). */
+export interface BilledReport {
+  requests: number;
+  scenarios: ScenarioSeries[];
+  recorded: RecordedBill;
+}
 
 export interface BillFigures {
   /** pi's own figure for the branch's main model (replies, warming refreshes, compactions), or undefined. */
@@ -23,15 +30,15 @@ export interface BillFigures {
   whatIf: number | undefined;
 }
 
-function scenario(report: ReplayReport, name: ScenarioSeries["name"]): ScenarioSeries | undefined {
+function scenario(report: BilledReport, name: ScenarioSeries["name"]): ScenarioSeries | undefined {
   return report.scenarios.find((s) => s.name === name);
 }
 
-export function billFigures(report: ReplayReport): BillFigures {
+export function billFigures(report: BilledReport): BillFigures {
   const actual = scenario(report, "actual");
   const none = scenario(report, "none");
   const simulated = (actual ?? none)?.totals.dollars;
-  const summarizer = actual ? actual.totals.dollars === undefined ? undefined : summarizerDollars(actual, simulated) : undefined;
+  const summarizer = actual ? (summarizerDollars(actual, simulated) ?? 0) : undefined;
   const recorded = report.recorded.dollars;
   const asRecorded = recorded === undefined ? simulated : recorded + (summarizer ?? 0);
   return {
@@ -63,7 +70,7 @@ function share(simulated: number, recorded: number): string {
 }
 
 /** The bill in words: pi's own figure, and the simulation of the same run beside it as a check. */
-export function billLines(report: ReplayReport): string[] {
+export function billLines(report: BilledReport): string[] {
   const figures = billFigures(report);
   const bill = report.recorded;
   if (figures.recorded === undefined) {
