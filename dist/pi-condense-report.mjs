@@ -1615,10 +1615,18 @@ function elementChars(msg) {
   return (jsonLength(value) ?? 4) + IMAGE_CHARS * images;
 }
 var REQUEST_FIELDS = new Set(["role", "content", "toolCallId", "toolName", "isError", "command", "output", "summary"]);
+var requestSizes = new WeakMap;
 function requestChars(msg) {
+  const object = typeof msg === "object" && msg !== null ? msg : undefined;
+  const known = object ? requestSizes.get(object) : undefined;
+  if (known !== undefined)
+    return known;
   const images = imageCount(msg);
   const value = images === 0 ? msg : withoutImageData(msg);
-  return jsonSplitLength(value, REQUEST_FIELDS).counted + IMAGE_CHARS * images;
+  const size = jsonSplitLength(value, REQUEST_FIELDS).counted + IMAGE_CHARS * images;
+  if (object)
+    requestSizes.set(object, size);
+  return size;
 }
 var LEAF_OBJECT = Symbol("object");
 var LEAF_ARRAY = Symbol("array");
@@ -5000,13 +5008,28 @@ function findStaleOutputs(messages, opts = {}) {
     observe(state, obs, opts);
   return state.stale;
 }
+var factsMemo = new WeakMap;
+function factsOf(obs, cwd) {
+  const memo = cwd === undefined && obs.source !== undefined ? factsMemo.get(obs.source) : undefined;
+  if (memo !== undefined && memo.toolName === obs.toolName)
+    return memo;
+  const command = obs.toolName === "bash" ? commandOf(obs.args) : undefined;
+  const facts = {
+    toolName: obs.toolName,
+    edited: mutatedPath(obs, cwd),
+    command,
+    read: obs.isError ? undefined : readSpanOf(obs, command, cwd),
+    finished: command !== undefined && !UNFINISHED_RUN.test(obs.resultText)
+  };
+  if (cwd === undefined && obs.source !== undefined)
+    factsMemo.set(obs.source, facts);
+  return facts;
+}
 function observe(state, obs, opts) {
   const candidate = !isRecoveryTool(obs.toolName) && !(opts.isProtected?.(obs.toolName, obs.args) ?? false);
-  const edited = mutatedPath(obs, opts.cwd);
+  const { edited, command, read, finished } = factsOf(obs, opts.cwd);
   if (edited !== undefined)
     supersedeReadsOf(state, edited, obs);
-  const command = obs.toolName === "bash" ? commandOf(obs.args) : undefined;
-  const read = obs.isError ? undefined : readSpanOf(obs, command, opts.cwd);
   if (read !== undefined) {
     supersedeContained(state, read, obs);
     if (candidate)
@@ -5014,7 +5037,7 @@ function observe(state, obs, opts) {
   }
   if (command === undefined)
     return;
-  if (!UNFINISHED_RUN.test(obs.resultText))
+  if (finished)
     supersedeRuns(state, command, obs);
   if (candidate)
     push(state.runsOf, command, obs.key);
@@ -5102,7 +5125,7 @@ function toolObservations(messages) {
       continue;
     open.delete(msg.toolCallId);
     const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
-    observations.push({ key, toolName: call.name, args: call.args, isError: msg.isError === true, resultText: textOf(msg.content) });
+    observations.push({ key, toolName: call.name, args: call.args, isError: msg.isError === true, resultText: textOf(msg.content), source: msg });
   }
   return observations;
 }
@@ -5868,7 +5891,7 @@ function opensNoCalls3(assistant) {
 }
 
 // src/render/pruner.ts
-var requestSizes = new WeakMap;
+var requestSizes2 = new WeakMap;
 class InputFacts {
   orphans = new OrphanCheck;
   errored = false;
@@ -7408,13 +7431,22 @@ class Simulation {
   batchesOf(turns) {
     const batches = [];
     for (const turn of turns) {
-      const timestamp = typeof turn.message.timestamp === "number" ? turn.message.timestamp : 0;
-      const batch = captureBatch(turn.message, turn.results, turn.turnIndex, timestamp);
-      const kept = batch.toolCalls.filter((call) => turn.results.some((result) => loose(result)?.toolCallId === call.toolCallId) && !this.excluded(call.toolName, call.args));
-      if (kept.length > 0)
-        batches.push({ ...batch, toolCalls: kept, userTurnGroup: turn.userTurnGroup });
+      const batch = this.capturedTurn(turn);
+      if (batch)
+        batches.push(batch);
     }
     return groupBatchesByMode(batches, this.config.batchingMode);
+  }
+  capturedTurn(turn) {
+    if (turn.captured?.results === turn.results.length)
+      return turn.captured.batch;
+    const timestamp = typeof turn.message.timestamp === "number" ? turn.message.timestamp : 0;
+    const batch = captureBatch(turn.message, turn.results, turn.turnIndex, timestamp);
+    const answered = new Set(turn.results.map((result) => loose(result)?.toolCallId));
+    const kept = batch.toolCalls.filter((call) => answered.has(call.toolCallId) && !this.excluded(call.toolName, call.args));
+    const captured = kept.length > 0 ? { ...batch, toolCalls: kept, userTurnGroup: turn.userTurnGroup } : undefined;
+    turn.captured = { results: turn.results.length, batch: captured };
+    return captured;
   }
   flushTurns(turns, reply, chains) {
     const batches = this.batchesOf(turns);
@@ -7559,7 +7591,18 @@ function identifierCandidates(text) {
 
 // src/forgetting/miss-model.ts
 var MIN_EDIT_LINE = 8;
+var texts = new WeakMap;
 function messageText(message) {
+  if (typeof message !== "object" || message === null)
+    return "";
+  let text = texts.get(message);
+  if (text === undefined) {
+    text = readText(message);
+    texts.set(message, text);
+  }
+  return text;
+}
+function readText(message) {
   const content = loose(message)?.content;
   if (isToolResult(message))
     return extractToolResultText(message);
@@ -7610,11 +7653,11 @@ function editLines(reply) {
 `).map((line) => line.trim()));
   return [...new Set(lines.filter((line) => line.length >= MIN_EDIT_LINE))];
 }
+var messageTokens = new WeakMap;
 
 class VisibleTokens {
   sent = new Set;
   counts = new Map;
-  tokensOf = new WeakMap;
   system = { text: "", tokens: new Set };
   show(messages, systemText) {
     const next = new Set(messages);
@@ -7643,10 +7686,10 @@ class VisibleTokens {
   count(message, by) {
     if (typeof message !== "object" || message === null)
       return;
-    let tokens = this.tokensOf.get(message);
+    let tokens = messageTokens.get(message);
     if (!tokens) {
       tokens = tokensOf(messageText(message));
-      this.tokensOf.set(message, tokens);
+      messageTokens.set(message, tokens);
     }
     for (const key of tokens)
       this.counts.set(key, (this.counts.get(key) ?? 0) + by);
@@ -7654,6 +7697,31 @@ class VisibleTokens {
 }
 function dottedNames(run) {
   return run.split(/\.{2,}/).map((part) => part.replace(/^\.+|\.+$/g, "")).filter((part) => part.includes("."));
+}
+var shown = new WeakMap;
+var named = new WeakMap;
+function shownIdentifiers(output) {
+  let found = shown.get(output);
+  if (!found) {
+    found = identifierCandidates(messageText(output));
+    shown.set(output, found);
+  }
+  return found;
+}
+function namedKeys(reply) {
+  let keys = named.get(reply);
+  if (!keys) {
+    keys = [];
+    for (const block of contentBlocks(reply)) {
+      if (!isToolCall(block))
+        continue;
+      for (const { kind, texts } of identifierCandidates(argumentText(block.arguments)))
+        for (const text of texts)
+          keys.push(`${kind}\x00${text}`);
+    }
+    named.set(reply, keys);
+  }
+  return keys;
 }
 function tokensOf(text) {
   const keys = new Set;
@@ -7716,22 +7784,16 @@ class MissCounter {
     for (;this.consumed < context.length; this.consumed++) {
       const message = context.messages[this.consumed];
       if (isToolResult(message))
-        this.learnOutput(messageText(message));
-      else if (isAssistant(message)) {
-        for (const block of contentBlocks(message)) {
-          if (!isToolCall(block))
-            continue;
-          for (const { kind, texts } of identifierCandidates(argumentText(block.arguments)))
-            for (const text of texts)
-              this.named.add(`${kind}\x00${text}`);
-        }
-      }
+        this.learnOutput(message);
+      else if (isAssistant(message))
+        for (const key of namedKeys(message))
+          this.named.add(key);
     }
   }
-  learnOutput(text) {
+  learnOutput(message) {
     const id = this.outputs.length;
-    this.outputs.push({ id, text });
-    for (const { kind, texts } of identifierCandidates(text)) {
+    this.outputs.push({ id, text: messageText(message) });
+    for (const { kind, texts } of shownIdentifiers(message)) {
       for (const t of texts) {
         const key = `${kind}\x00${t}`;
         const list = this.shownBy.get(key);
@@ -8619,7 +8681,7 @@ function describeValue(value) {
     return "an object";
   return String(value);
 }
-var shown = (value) => JSON.stringify(value) ?? String(value);
+var shown2 = (value) => JSON.stringify(value) ?? String(value);
 
 class Normalizer {
   warnings = [];
@@ -8627,7 +8689,7 @@ class Normalizer {
     this.warnings.push(`pruner: settings.json contextPrune.${key} should be ${expected}, found ${found}; using ${using}`);
   }
   fallback(key, expected, value, fallback) {
-    this.warn(key, expected, describeValue(value), shown(fallback));
+    this.warn(key, expected, describeValue(value), shown2(fallback));
     return fallback;
   }
   bool(key, value, fallback) {
@@ -8669,7 +8731,7 @@ class Normalizer {
     const kept = value.filter((item) => typeof item === "string");
     const others = value.length - kept.length;
     const found = `${plural(others, "entry", "entries")} that ${others === 1 ? "is" : "are"} not a string`;
-    this.warn(key, "a list of strings", found, shown(kept));
+    this.warn(key, "a list of strings", found, shown2(kept));
     return kept;
   }
   nestedBlock(key, value, fallback, feature) {
@@ -8687,7 +8749,7 @@ class Normalizer {
       repaired ??= { ...value };
       repaired[sub] = defaults[sub];
       const wanted = expected === "boolean" ? "true or false" : expected === "number" ? "a number" : `a ${expected}`;
-      this.warn(`${key}.${sub}`, wanted, describeValue(current), shown(defaults[sub]));
+      this.warn(`${key}.${sub}`, wanted, describeValue(current), shown2(defaults[sub]));
     }
     if (value.enabled === undefined) {
       this.warnings.push(`pruner: settings.json contextPrune.${key} has no "enabled" field, so ${feature} stays off ` + `(a nested block replaces the defaults instead of merging with them; add "enabled": true or false)`);

@@ -61,6 +61,8 @@ interface OpenTurn {
   results: unknown[];
   turnIndex: number;
   userTurnGroup: number;
+  /** Its batch as last captured, and with how many results. */
+  captured?: { results: number; batch: CapturedBatch | undefined };
 }
 
 /** A message's own time, or 0 when it has none. */
@@ -244,14 +246,22 @@ class Simulation {
   private batchesOf(turns: OpenTurn[]): CapturedBatch[] {
     const batches: CapturedBatch[] = [];
     for (const turn of turns) {
-      const timestamp = typeof turn.message.timestamp === "number" ? turn.message.timestamp : 0;
-      const batch = captureBatch(turn.message, turn.results, turn.turnIndex, timestamp);
-      const kept = batch.toolCalls.filter(
-        (call) => turn.results.some((result) => loose(result)?.toolCallId === call.toolCallId) && !this.excluded(call.toolName, call.args),
-      );
-      if (kept.length > 0) batches.push({ ...batch, toolCalls: kept, userTurnGroup: turn.userTurnGroup });
+      const batch = this.capturedTurn(turn);
+      if (batch) batches.push(batch);
     }
     return groupBatchesByMode(batches, this.config.batchingMode);
+  }
+
+  /** A turn's batch as captured, once per set of results (a waiting turn is weighed again at every tool turn). */
+  private capturedTurn(turn: OpenTurn): CapturedBatch | undefined {
+    if (turn.captured?.results === turn.results.length) return turn.captured.batch;
+    const timestamp = typeof turn.message.timestamp === "number" ? turn.message.timestamp : 0;
+    const batch = captureBatch(turn.message, turn.results, turn.turnIndex, timestamp);
+    const answered = new Set(turn.results.map((result) => loose(result)?.toolCallId));
+    const kept = batch.toolCalls.filter((call) => answered.has(call.toolCallId) && !this.excluded(call.toolName, call.args));
+    const captured = kept.length > 0 ? { ...batch, toolCalls: kept, userTurnGroup: turn.userTurnGroup } : undefined;
+    turn.captured = { results: turn.results.length, batch: captured };
+    return captured;
   }
 
   /** Summarizes the outputs of `turns` (taking them off the waiting list); the chain pass follows when `chains`. */
