@@ -260,6 +260,16 @@ function ratesAt(card, inputTokens) {
   }
   return rates;
 }
+function tierIndexAt(card, inputTokens) {
+  let index = 0;
+  for (const tier of card.tiers) {
+    if (inputTokens > tier.inputTokensAbove)
+      index++;
+    else
+      break;
+  }
+  return index;
+}
 function count(value) {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
 }
@@ -319,11 +329,44 @@ function catalogTiers(raw, label) {
     notes.push(`${label}: two price tiers share a threshold, the first one listed is used`);
   return { tiers, notes };
 }
+function cachedRequestDollars(card, read, write) {
+  const r = ratesAt(card, read + write);
+  return r.cacheRead * Math.max(0, read) + r.cacheWrite * Math.max(0, write);
+}
+function savingOver(card, from, to, growth, n) {
+  if (!(n > 0))
+    return 0;
+  const g = Math.max(0, growth);
+  const term = (k) => cachedRequestDollars(card, from + (k - 1) * g, g) - cachedRequestDollars(card, to + (k - 1) * g, g);
+  if (g === 0 || card.tiers.length === 0)
+    return term(1) * n;
+  const whole = Math.floor(n);
+  const ends = new Set;
+  for (const tier of card.tiers) {
+    for (const start of [from, to]) {
+      const last = Math.floor((tier.inputTokensAbove - start) / g);
+      if (last >= 1 && last < whole)
+        ends.add(last);
+    }
+  }
+  let total = 0;
+  let first = 1;
+  for (const end of [...[...ends].sort((a, b) => a - b), whole]) {
+    if (end < first)
+      continue;
+    total += (end - first + 1) * (term(first) + term(end)) / 2;
+    first = end + 1;
+  }
+  return total + (n - whole) * term(whole + 1);
+}
 
 // src/economics/cost-model.ts
 var DEFAULT_CACHE_TTL_MS = 5 * 60000;
 var LONG_CACHE_TTL_MS = 60 * 60000;
 var PER_MILLION2 = 1e6;
+function cardOf(cost) {
+  return cost.card ?? flatCard(cost.prices);
+}
 function pricesAt(cost, inputTokens) {
   return cost.card ? ratesAt(cost.card, inputTokens) : cost.prices;
 }
@@ -2103,7 +2146,7 @@ class FloorTally {
   rule;
   minTokens;
   seen = new Set;
-  floor = { requests: 0, written: 0, uncached: 0, fixedRead: 0, outputTokens: 0 };
+  floor = { requests: 0, written: 0, uncached: 0, fixedRead: 0, outputTokens: 0, blocks: [], fixedSize: 0 };
   constructor(rule, minTokens) {
     this.rule = rule;
     this.minTokens = minTokens;
@@ -2112,6 +2155,10 @@ class FloorTally {
     const { blocks } = request;
     const fixed = Math.min(blocks.length, Math.max(0, request.fixedBlocks));
     const from = Math.max(fixed, Math.min(blocks.length, request.sharedBlocks ?? 0));
+    let fixedSize = 0;
+    for (let i = 0;i < fixed; i++)
+      fixedSize += size(blocks[i]);
+    this.floor.fixedSize = fixedSize;
     let cacheable;
     const take = (i) => {
       const block = blocks[i];
@@ -2122,10 +2169,12 @@ class FloorTally {
       }
       this.seen.add(block.key);
       cacheable ??= cacheableBlocks(blocks, this.rule, this.minTokens);
-      if (i < cacheable)
+      const written = i < cacheable;
+      if (written)
         this.floor.written += size(block);
       else
         this.floor.uncached += size(block);
+      this.floor.blocks.push({ size: size(block), fixedSize: i < fixed ? 0 : fixedSize, written });
     };
     for (let i = 0;i < fixed; i++)
       take(i);
@@ -2135,12 +2184,23 @@ class FloorTally {
     this.floor.outputTokens += Number.isFinite(request.outputTokens) && request.outputTokens > 0 ? request.outputTokens : 0;
   }
   result() {
-    return { ...this.floor };
+    return { ...this.floor, blocks: [...this.floor.blocks] };
   }
 }
 function floorDollars(floor, prices, unitsPerToken = 1) {
-  const blocks = floor.written * prices.cacheWrite + floor.uncached * prices.input + floor.fixedRead * prices.cacheRead;
-  return blocks / unitsPerToken + floor.outputTokens * prices.output;
+  const card = "base" in prices ? prices : flatCard(prices);
+  if (card.tiers.length === 0 || !floor.blocks) {
+    const p = card.base;
+    const blocks = floor.written * p.cacheWrite + floor.uncached * p.input + floor.fixedRead * p.cacheRead;
+    return blocks / unitsPerToken + floor.outputTokens * p.output;
+  }
+  let dollars = 0;
+  for (const block of floor.blocks) {
+    const p = ratesAt(card, (block.fixedSize + block.size) / unitsPerToken);
+    dollars += block.size / unitsPerToken * (block.written ? p.cacheWrite : p.input);
+  }
+  const least = ratesAt(card, (floor.fixedSize ?? 0) / unitsPerToken);
+  return dollars + floor.fixedRead / unitsPerToken * least.cacheRead + floor.outputTokens * least.output;
 }
 
 // src/report/requests.ts
@@ -6714,21 +6774,48 @@ function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache =
   const removed = Math.min(nonNegative(figures.removedTokens), suffix);
   const summary = nonNegative(figures.summaryTokens);
   const n = nonNegative(expectedRequests);
-  const { cacheRead, cacheWrite } = main.prices;
-  const summarizerCost = nonNegative(figures.summarizerInputTokens) * summarizer.prices.input + summary * summarizer.prices.output;
+  const summarizerInput = nonNegative(figures.summarizerInputTokens);
+  const summarizerPrices = pricesAt(summarizer, summarizerInput);
+  const summarizerCost = summarizerInput * summarizerPrices.input + summary * summarizerPrices.output;
   const reread = cold ? 0 : rereadTokens(figures, cache);
   const chance = Math.min(1, nonNegative(moment.nextRequestChance));
   const tool = cache.declaresTool ? nonNegative(cache.declaredToolTokens ?? 0) : 0;
-  const rewriteCost = cold ? 0 : cacheWrite * (reread + suffix - removed + summary + tool) - cacheRead * (reread + suffix);
-  const rewrite = chance * rewriteCost;
-  const oneTimeCost = rewrite + (moment.summarizerPaidAnyway ? 0 : summarizerCost);
-  const savingPerRequest = cacheRead * (removed - summary - tool);
-  const firstSaving = cold ? (cacheWrite - cacheRead) * (removed - summary) : 0;
   const after = Math.max(0, n - chance);
-  const netSaving = firstSaving + after * savingPerRequest - oneTimeCost;
+  const rewritten = { suffix, removed, summary, reread, tool };
+  const terms = figures.contextTokens !== undefined && cardOf(main).tiers.length > 0 ? tieredTerms(figures, main, rewritten, cold, after) : flatTerms(main, rewritten, cold, after);
+  const rewrite = chance * terms.rewriteCost;
+  const oneTimeCost = rewrite + (moment.summarizerPaidAnyway ? 0 : summarizerCost);
+  const netSaving = terms.firstSaving + terms.laterSaving - oneTimeCost;
   const apply = netSaving > 0;
-  const reason = apply ? `summarizing pays: about ${dollars2(netSaving)} saved over ${n.toFixed(1)} more requests${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}` : `summarizing now would cost ${dollars2(-netSaving)} more than it saves over ${n.toFixed(1)} more requests${reread > 0 ? rereadNote(reread, cache) : ""}; waiting until it pays or the cache expires`;
-  return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest, summarizerCost, netSaving, rereadTokens: reread, rewriteCost };
+  const tier = terms.tierNote ?? "";
+  const reason = apply ? `summarizing pays: about ${dollars2(netSaving)} saved over ${n.toFixed(1)} more requests${tier}${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}` : `summarizing now would cost ${dollars2(-netSaving)} more than it saves over ${n.toFixed(1)} more requests${reread > 0 ? rereadNote(reread, cache) : ""}; waiting until it pays or the cache expires`;
+  return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest: terms.savingPerRequest, summarizerCost, netSaving, rereadTokens: reread, rewriteCost: terms.rewriteCost };
+}
+function flatTerms(main, r, cold, after) {
+  const { cacheRead, cacheWrite } = main.prices;
+  const savingPerRequest = cacheRead * (r.removed - r.summary - r.tool);
+  return {
+    rewriteCost: cold ? 0 : cacheWrite * (r.reread + r.suffix - r.removed + r.summary + r.tool) - cacheRead * (r.reread + r.suffix),
+    savingPerRequest,
+    firstSaving: cold ? (cacheWrite - cacheRead) * (r.removed - r.summary) : 0,
+    laterSaving: after * savingPerRequest
+  };
+}
+function tieredTerms(figures, main, r, cold, after) {
+  const card = cardOf(main);
+  const context = Math.max(nonNegative(figures.contextTokens ?? 0), r.suffix);
+  const growth = nonNegative(figures.growthTokens ?? 0);
+  const smaller = Math.max(0, context - r.removed + r.summary + r.tool);
+  const kept = Math.max(0, context - r.suffix - r.reread);
+  const rewriteCost = cold ? 0 : cachedRequestDollars(card, kept, r.suffix - r.removed + r.summary + r.reread + r.tool + growth) - cachedRequestDollars(card, context, growth);
+  const savingPerRequest = savingOver(card, context + growth, smaller + growth, growth, 1);
+  const firstSaving = cold ? cachedRequestDollars(card, 0, context + growth) - cachedRequestDollars(card, 0, smaller + growth) - savingPerRequest : 0;
+  const laterSaving = savingOver(card, context + growth, smaller + growth, growth, after);
+  const horizon = context + growth * (after + 1);
+  const below = tierIndexAt(card, smaller + growth * (after + 1)) < tierIndexAt(card, horizon);
+  const threshold = card.tiers[tierIndexAt(card, smaller + growth * (after + 1))]?.inputTokensAbove;
+  const tierNote = below && threshold !== undefined ? ` (it keeps the requests under the ${Math.round(threshold / 1000)}k-token price tier)` : undefined;
+  return { rewriteCost, savingPerRequest, firstSaving, laterSaving, ...tierNote ? { tierNote } : {} };
 }
 function rereadNote(tokens, cache) {
   if (cache.declaresTool)
@@ -7027,12 +7114,12 @@ function weighFlushBatches(input) {
   if (stubbed.length === 0)
     return nothingToRewrite(input.cache, input.moment);
   const measured = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary, argumentsDoneOf(input)) : undefined;
-  const figures = measured && input.systemTokens !== undefined ? { ...measured, systemTokens: input.systemTokens } : measured;
+  const figures = measured ? { ...measured, ...input.systemTokens !== undefined ? { systemTokens: input.systemTokens } : {}, ...input.size } : measured;
   const decision = decideFlush({ ...input, figures });
   if (!input.bound)
     return decision;
   const { ledger, kind, enter, rentOnly } = input.bound;
-  return withDeferralBound(decision, ledger, kind, { items: savingsPerRequest(figures, input.main), enter, rentOnly });
+  return withDeferralBound(decision, ledger, kind, { items: savingsPerRequest(figures, input.main, input.size), enter, rentOnly });
 }
 function argumentsDoneOf(input) {
   if (input.stubArguments !== true)
@@ -7049,10 +7136,11 @@ function nothingToRewrite(cache, moment) {
   const reason = "the waiting outputs are all under the minimum batch size: they stay as they are and nothing is rewritten";
   return { apply: true, record: { ...record, verdict: "apply", basis: "pays", reason } };
 }
-function savingsPerRequest(figures, main) {
+function savingsPerRequest(figures, main, size) {
   const items = new Map;
+  const read = size ? pricesAt(main, size.contextTokens).cacheRead : main.prices.cacheRead;
   for (const [key, tokens] of figures?.savedTokensByKey ?? [])
-    items.set(key, tokens * main.prices.cacheRead);
+    items.set(key, tokens * read);
   return items;
 }
 function weighChains(input) {
@@ -7061,7 +7149,7 @@ function weighChains(input) {
     return;
   const { entryWrittenAt, ...measured } = figures;
   const age = entryWrittenAt === undefined ? {} : { entryAgeMs: input.now - entryWrittenAt };
-  const chainFigures = { ...measured, ...age, ...input.fused ? {} : { summarizerInputTokens: 0 } };
+  const chainFigures = { ...measured, ...age, ...input.fused ? {} : { summarizerInputTokens: 0 }, ...input.size };
   const rule = { ...input.cacheRule, ttlMs: input.main.ttlMs };
   const verdict = weighRewrite(chainFigures, input.main, input.summarizer, input.expectedRequests, false, rule);
   const { ledger } = input;
@@ -7074,7 +7162,7 @@ function weighChains(input) {
     ledger.settle("chains", true);
     return { apply: true, netSaving: verdict.netSaving };
   }
-  ledger.defer("chains", verdict.rewriteCost, savingsPerRequest(figures, input.main));
+  ledger.defer("chains", verdict.rewriteCost, savingsPerRequest(figures, input.main, input.size));
   return { apply: false, netSaving: verdict.netSaving };
 }
 
@@ -7242,6 +7330,7 @@ class WhatIfCostPolicy {
       promptsSoFar: moment.prompts,
       runRequests: moment.runRequests,
       cacheRule: this.policy.cacheRule ?? { rule: "longest-prefix", breakpoint: false },
+      ...moment.size ? { size: moment.size } : {},
       ...enter || rentCheck ? { bound: { ledger: this.ledger, kind: "reply", enter, rentOnly: rentCheck } } : {}
     });
   }
@@ -7258,13 +7347,16 @@ class WhatIfCostPolicy {
       main: this.policy.main,
       summarizer: this.policy.summarizer,
       cacheRule: this.policy.cacheRule ?? { rule: "longest-prefix", breakpoint: false },
-      ledger: this.ledger
+      ledger: this.ledger,
+      ...moment.size ? { size: moment.size } : {}
     });
     return verdict?.apply === true;
   }
 }
 
 // src/report/what-if.ts
+var CHARS_PER_TOKEN2 = 4;
+var RECENT_REQUESTS = 5;
 function charsOf2(batch) {
   let chars = 0;
   for (const call of batch.toolCalls)
@@ -7286,6 +7378,7 @@ class Simulation {
   messages = [];
   use = { input: 0, output: 0, unit: "chars", calls: 0 };
   sentChars = 0;
+  recentSent = [];
   pendingChars = 0;
   source;
   consumed = 0;
@@ -7369,8 +7462,21 @@ class Simulation {
       prompts: this.prompts,
       runRequests: this.runRequests,
       contextFraction: this.contextFraction(),
-      time: timeOf2(at)
+      time: timeOf2(at),
+      size: { contextTokens: this.sentChars / CHARS_PER_TOKEN2, growthTokens: this.growthChars() / CHARS_PER_TOKEN2 }
     };
+  }
+  growthChars() {
+    let grown = 0;
+    let count = 0;
+    for (let i = 1;i < this.recentSent.length; i++) {
+      const growth = this.recentSent[i] - this.recentSent[i - 1];
+      if (growth > 0) {
+        grown += growth;
+        count++;
+      }
+    }
+    return count === 0 ? 0 : grown / count;
   }
   contextFraction() {
     return this.windowChars ? this.sentChars / this.windowChars : null;
@@ -7504,6 +7610,9 @@ class Simulation {
     for (const message of messages)
       chars += messageChars(message);
     this.sentChars = chars;
+    this.recentSent.push(chars);
+    if (this.recentSent.length > RECENT_REQUESTS)
+      this.recentSent.shift();
   }
   takeFlushes() {
     const flushes = this.flushed;
@@ -8344,7 +8453,7 @@ function limitOf(floor, cost, charsPerToken) {
     uncached: floor.uncached / charsPerToken,
     fixedRead: floor.fixedRead / charsPerToken,
     output: floor.outputTokens,
-    dollars: cost.priced ? floorDollars(floor, cost.prices, charsPerToken) : undefined
+    dollars: cost.priced ? floorDollars(floor, cardOf(cost), charsPerToken) : undefined
   };
 }
 function priceNotes(options, cost, last) {

@@ -5051,6 +5051,197 @@ function retentionWords(retention, ttlMs) {
   return `long retention: entries live ${lifetime}, a write costs ${LONG_WRITE_FACTOR}x the input price`;
 }
 
+// src/economics/cost-model.ts
+import { getPromptCacheTtlMs } from "@earendil-works/pi-ai";
+
+// src/economics/price-tiers.ts
+var PER_MILLION = 1e6;
+var PRICE_KEYS = ["input", "output", "cacheRead", "cacheWrite"];
+var flatCard = (prices) => ({ base: prices, tiers: [] });
+function ratesAt(card, inputTokens) {
+  let rates = card.base;
+  for (const tier of card.tiers) {
+    if (inputTokens > tier.inputTokensAbove)
+      rates = tier.prices;
+    else
+      break;
+  }
+  return rates;
+}
+function tierIndexAt(card, inputTokens) {
+  let index = 0;
+  for (const tier of card.tiers) {
+    if (inputTokens > tier.inputTokensAbove)
+      index++;
+    else
+      break;
+  }
+  return index;
+}
+function count(value) {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
+}
+function usageDollars(card, usage) {
+  const input = count(usage.input);
+  const cacheRead = count(usage.cacheRead);
+  const cacheWrite = count(usage.cacheWrite);
+  const rates = ratesAt(card, input + cacheRead + cacheWrite);
+  const longWrite = Math.min(cacheWrite, count(usage.cacheWrite1h));
+  return rates.input * input + rates.output * count(usage.output) + rates.cacheRead * cacheRead + rates.cacheWrite * (cacheWrite - longWrite) + rates.input * 2 * longWrite;
+}
+function price(value) {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+function catalogPrices(cost) {
+  const missing = [];
+  const prices = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  for (const key of PRICE_KEYS) {
+    const value = price(cost?.[key]);
+    if (value === undefined)
+      missing.push(key);
+    prices[key] = (value ?? 0) / PER_MILLION;
+  }
+  return { prices, missing };
+}
+function thresholdText(value) {
+  return typeof value === "number" ? value.toLocaleString("en-US") : JSON.stringify(value) ?? "missing";
+}
+function catalogTiers(raw, label) {
+  const notes = [];
+  if (raw === undefined)
+    return { tiers: [], notes };
+  if (!Array.isArray(raw))
+    return { tiers: [], notes: [`${label}: the catalog's price tiers are not a list, ignored`] };
+  const read = [];
+  raw.forEach((value) => {
+    const tier = typeof value === "object" && value !== null ? value : {};
+    const above = tier.inputTokensAbove;
+    if (typeof above !== "number" || !Number.isFinite(above) || above < 0) {
+      notes.push(`${label}: a price tier with threshold ${thresholdText(above)} is not a token count, ignored`);
+      return;
+    }
+    const { prices, missing } = catalogPrices(tier);
+    if (missing.length > 0) {
+      notes.push(`${label}: the price tier above ${thresholdText(above)} tokens has no valid ${missing.join(", ")} price, ignored (priced at the tier below)`);
+      return;
+    }
+    if (above === 0)
+      notes.push(`${label}: a price tier above 0 tokens prices every request`);
+    read.push({ inputTokensAbove: above, prices });
+  });
+  const sorted = [...read].sort((a, b) => a.inputTokensAbove - b.inputTokensAbove);
+  if (sorted.some((tier, i) => tier !== read[i]))
+    notes.push(`${label}: the catalog's price tiers are out of order, read by threshold`);
+  const tiers = sorted.filter((tier, i) => i === 0 || tier.inputTokensAbove !== sorted[i - 1].inputTokensAbove);
+  if (tiers.length < sorted.length)
+    notes.push(`${label}: two price tiers share a threshold, the first one listed is used`);
+  return { tiers, notes };
+}
+function cachedRequestDollars(card, read, write) {
+  const r = ratesAt(card, read + write);
+  return r.cacheRead * Math.max(0, read) + r.cacheWrite * Math.max(0, write);
+}
+function savingOver(card, from, to, growth, n) {
+  if (!(n > 0))
+    return 0;
+  const g = Math.max(0, growth);
+  const term = (k) => cachedRequestDollars(card, from + (k - 1) * g, g) - cachedRequestDollars(card, to + (k - 1) * g, g);
+  if (g === 0 || card.tiers.length === 0)
+    return term(1) * n;
+  const whole = Math.floor(n);
+  const ends = new Set;
+  for (const tier of card.tiers) {
+    for (const start of [from, to]) {
+      const last = Math.floor((tier.inputTokensAbove - start) / g);
+      if (last >= 1 && last < whole)
+        ends.add(last);
+    }
+  }
+  let total = 0;
+  let first = 1;
+  for (const end of [...[...ends].sort((a, b) => a - b), whole]) {
+    if (end < first)
+      continue;
+    total += (end - first + 1) * (term(first) + term(end)) / 2;
+    first = end + 1;
+  }
+  return total + (n - whole) * term(whole + 1);
+}
+
+// src/economics/cost-model.ts
+var DEFAULT_CACHE_TTL_MS = 5 * 60000;
+var LONG_CACHE_TTL_MS = 60 * 60000;
+var PER_MILLION2 = 1e6;
+function cardOf(cost) {
+  return cost.card ?? flatCard(cost.prices);
+}
+function pricesAt(cost, inputTokens) {
+  return cost.card ? ratesAt(cost.card, inputTokens) : cost.prices;
+}
+function positive(value) {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+function cacheTtlMs(model, retention, longBreakpoints, notes) {
+  let ttl;
+  try {
+    ttl = getPromptCacheTtlMs(model, { cacheRetention: retention });
+  } catch {
+    ttl = undefined;
+  }
+  if (ttl !== undefined && Number.isFinite(ttl) && ttl > 0)
+    return ttl;
+  notes.push(`the catalog gives no cache lifetime: assuming ${longBreakpoints ? "1 hour" : "5 minutes"}`);
+  return longBreakpoints ? LONG_CACHE_TTL_MS : DEFAULT_CACHE_TTL_MS;
+}
+function costModelFor(model, route) {
+  const notes = [];
+  const label = model ? `${String(model.provider)}/${String(model.id)}` : "no model";
+  const cost = model?.cost;
+  const input = positive(cost?.input);
+  if (!model || input === undefined) {
+    const none = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+    return { priced: false, prices: none, ttlMs: DEFAULT_CACHE_TTL_MS, notes: [`${label} has no input price in the catalog`], label, card: flatCard(none), catalog: flatCard(none) };
+  }
+  if (positive(cost?.cacheRead) === undefined)
+    notes.push("no cache-read price: assuming 10% of the input price");
+  if (positive(cost?.cacheWrite) === undefined)
+    notes.push("no cache-write price: a cache miss is billed as input");
+  if (positive(cost?.output) === undefined)
+    notes.push("no output price: assuming 5x the input price");
+  const missingPrices = ["cacheRead", "cacheWrite", "output"].filter((key) => positive(cost?.[key]) === undefined);
+  const long = route?.retention === "long" && route.rule === "anthropic-breakpoints";
+  if (long && positive(cost?.cacheWrite) !== undefined)
+    notes.push(`long cache retention: a write costs ${LONG_WRITE_FACTOR}x the input price`);
+  const prices = filledPrices(cost, long);
+  const read = catalogTiers(cost?.tiers, label);
+  notes.push(...read.notes);
+  const tiers = read.tiers.map((tier) => ({ inputTokensAbove: tier.inputTokensAbove, prices: filledPrices(perMillion(tier.prices), long) }));
+  return {
+    priced: true,
+    prices,
+    ttlMs: cacheTtlMs(model, route?.retention ?? "short", long, notes),
+    notes,
+    label,
+    ...missingPrices.length > 0 ? { missingPrices } : {},
+    ...long ? { longRetention: true } : {},
+    card: { base: prices, tiers },
+    catalog: { base: catalogPrices(cost).prices, tiers: read.tiers }
+  };
+}
+function perMillion(prices) {
+  return { input: prices.input * PER_MILLION2, output: prices.output * PER_MILLION2, cacheRead: prices.cacheRead * PER_MILLION2, cacheWrite: prices.cacheWrite * PER_MILLION2 };
+}
+function filledPrices(cost, long) {
+  const input = positive(cost.input) ?? 0;
+  const write = positive(cost.cacheWrite);
+  return {
+    input: input / PER_MILLION2,
+    output: (positive(cost.output) ?? input * 5) / PER_MILLION2,
+    cacheRead: (positive(cost.cacheRead) ?? input * 0.1) / PER_MILLION2,
+    cacheWrite: (long && write !== undefined ? input * LONG_WRITE_FACTOR : write ?? input) / PER_MILLION2
+  };
+}
+
 // src/economics/prompt-cache.ts
 var LOOKBACK_BLOCKS = 20;
 var MAX_BREAKPOINTS = 4;
@@ -5237,21 +5428,48 @@ function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache =
   const removed = Math.min(nonNegative(figures.removedTokens), suffix);
   const summary = nonNegative(figures.summaryTokens);
   const n = nonNegative(expectedRequests);
-  const { cacheRead, cacheWrite } = main.prices;
-  const summarizerCost = nonNegative(figures.summarizerInputTokens) * summarizer.prices.input + summary * summarizer.prices.output;
+  const summarizerInput = nonNegative(figures.summarizerInputTokens);
+  const summarizerPrices = pricesAt(summarizer, summarizerInput);
+  const summarizerCost = summarizerInput * summarizerPrices.input + summary * summarizerPrices.output;
   const reread = cold ? 0 : rereadTokens(figures, cache);
   const chance = Math.min(1, nonNegative(moment.nextRequestChance));
   const tool = cache.declaresTool ? nonNegative(cache.declaredToolTokens ?? 0) : 0;
-  const rewriteCost = cold ? 0 : cacheWrite * (reread + suffix - removed + summary + tool) - cacheRead * (reread + suffix);
-  const rewrite = chance * rewriteCost;
-  const oneTimeCost = rewrite + (moment.summarizerPaidAnyway ? 0 : summarizerCost);
-  const savingPerRequest = cacheRead * (removed - summary - tool);
-  const firstSaving = cold ? (cacheWrite - cacheRead) * (removed - summary) : 0;
   const after = Math.max(0, n - chance);
-  const netSaving = firstSaving + after * savingPerRequest - oneTimeCost;
+  const rewritten = { suffix, removed, summary, reread, tool };
+  const terms = figures.contextTokens !== undefined && cardOf(main).tiers.length > 0 ? tieredTerms(figures, main, rewritten, cold, after) : flatTerms(main, rewritten, cold, after);
+  const rewrite = chance * terms.rewriteCost;
+  const oneTimeCost = rewrite + (moment.summarizerPaidAnyway ? 0 : summarizerCost);
+  const netSaving = terms.firstSaving + terms.laterSaving - oneTimeCost;
   const apply = netSaving > 0;
-  const reason = apply ? `summarizing pays: about ${dollars(netSaving)} saved over ${n.toFixed(1)} more requests${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}` : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${n.toFixed(1)} more requests${reread > 0 ? rereadNote(reread, cache) : ""}; waiting until it pays or the cache expires`;
-  return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest, summarizerCost, netSaving, rereadTokens: reread, rewriteCost };
+  const tier = terms.tierNote ?? "";
+  const reason = apply ? `summarizing pays: about ${dollars(netSaving)} saved over ${n.toFixed(1)} more requests${tier}${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}` : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${n.toFixed(1)} more requests${reread > 0 ? rereadNote(reread, cache) : ""}; waiting until it pays or the cache expires`;
+  return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest: terms.savingPerRequest, summarizerCost, netSaving, rereadTokens: reread, rewriteCost: terms.rewriteCost };
+}
+function flatTerms(main, r, cold, after) {
+  const { cacheRead, cacheWrite } = main.prices;
+  const savingPerRequest = cacheRead * (r.removed - r.summary - r.tool);
+  return {
+    rewriteCost: cold ? 0 : cacheWrite * (r.reread + r.suffix - r.removed + r.summary + r.tool) - cacheRead * (r.reread + r.suffix),
+    savingPerRequest,
+    firstSaving: cold ? (cacheWrite - cacheRead) * (r.removed - r.summary) : 0,
+    laterSaving: after * savingPerRequest
+  };
+}
+function tieredTerms(figures, main, r, cold, after) {
+  const card = cardOf(main);
+  const context = Math.max(nonNegative(figures.contextTokens ?? 0), r.suffix);
+  const growth = nonNegative(figures.growthTokens ?? 0);
+  const smaller = Math.max(0, context - r.removed + r.summary + r.tool);
+  const kept = Math.max(0, context - r.suffix - r.reread);
+  const rewriteCost = cold ? 0 : cachedRequestDollars(card, kept, r.suffix - r.removed + r.summary + r.reread + r.tool + growth) - cachedRequestDollars(card, context, growth);
+  const savingPerRequest = savingOver(card, context + growth, smaller + growth, growth, 1);
+  const firstSaving = cold ? cachedRequestDollars(card, 0, context + growth) - cachedRequestDollars(card, 0, smaller + growth) - savingPerRequest : 0;
+  const laterSaving = savingOver(card, context + growth, smaller + growth, growth, after);
+  const horizon = context + growth * (after + 1);
+  const below = tierIndexAt(card, smaller + growth * (after + 1)) < tierIndexAt(card, horizon);
+  const threshold = card.tiers[tierIndexAt(card, smaller + growth * (after + 1))]?.inputTokensAbove;
+  const tierNote = below && threshold !== undefined ? ` (it keeps the requests under the ${Math.round(threshold / 1000)}k-token price tier)` : undefined;
+  return { rewriteCost, savingPerRequest, firstSaving, laterSaving, ...tierNote ? { tierNote } : {} };
 }
 function rereadNote(tokens, cache) {
   if (cache.declaresTool)
@@ -5331,16 +5549,29 @@ function lastLine(last) {
   const verb = last.verdict === "apply" ? "summarized" : "waited";
   return `  last decision: ${verb}, because ${last.reason}`;
 }
+function tierLine(tiers) {
+  const list = tiers.thresholds.map((t) => `above ${tokensWords(t.above)} tokens ${Number(t.multiple.toFixed(2))}x`).join(", ");
+  const context = tiers.contextTokens;
+  if (context === undefined)
+    return `  price tiers: ${list} (every token of a request at the tier its input falls in)`;
+  const current = [...tiers.thresholds].reverse().find((t) => context > t.above);
+  const at = current ? `the tier above ${tokensWords(current.above)} (${Number(current.multiple.toFixed(2))}x)` : "the base price";
+  return `  price tiers: ${list}; the context (${tokensWords(context)} tokens) is billed at ${at}`;
+}
+function tokensWords(tokens) {
+  return tokens >= 1000 ? `${Math.round(tokens / 1000)}k` : String(Math.round(tokens));
+}
 function policyStatusBlock(view) {
   const header = `
   --- prompt cache and flush policy ---`;
   const archived = archivedLine(view.summaries, view.archived);
+  const tiers = view.tiers ? [tierLine(view.tiers)] : [];
   if (view.policy === "classic") {
-    return [header, "  policy: classic (summarize at every final reply of the agent)", archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule)].join(`
+    return [header, "  policy: classic (summarize at every final reply of the agent)", archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), ...tiers].join(`
 `);
   }
   const policy = view.idleReason ? `  policy: cost (deciding nothing: ${view.idleReason})` : "  policy: cost (summarize when it pays)";
-  return [header, policy, archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), pendingLine(view.pending), ...waitingLines(view.waiting), lastLine(view.last)].join(`
+  return [header, policy, archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), ...tiers, pendingLine(view.pending), ...waitingLines(view.waiting), lastLine(view.last)].join(`
 `);
 }
 
@@ -5816,154 +6047,6 @@ var statsCommand = async (deps, ctx) => {
 // src/commands/command-replay.ts
 import { homedir as homedir3 } from "node:os";
 import { isAbsolute as isAbsolute2, join as join5, resolve as resolve2 } from "node:path";
-
-// src/economics/cost-model.ts
-import { getPromptCacheTtlMs } from "@earendil-works/pi-ai";
-
-// src/economics/price-tiers.ts
-var PER_MILLION = 1e6;
-var PRICE_KEYS = ["input", "output", "cacheRead", "cacheWrite"];
-var flatCard = (prices) => ({ base: prices, tiers: [] });
-function ratesAt(card, inputTokens) {
-  let rates = card.base;
-  for (const tier of card.tiers) {
-    if (inputTokens > tier.inputTokensAbove)
-      rates = tier.prices;
-    else
-      break;
-  }
-  return rates;
-}
-function count(value) {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
-}
-function usageDollars(card, usage) {
-  const input = count(usage.input);
-  const cacheRead = count(usage.cacheRead);
-  const cacheWrite = count(usage.cacheWrite);
-  const rates = ratesAt(card, input + cacheRead + cacheWrite);
-  const longWrite = Math.min(cacheWrite, count(usage.cacheWrite1h));
-  return rates.input * input + rates.output * count(usage.output) + rates.cacheRead * cacheRead + rates.cacheWrite * (cacheWrite - longWrite) + rates.input * 2 * longWrite;
-}
-function price(value) {
-  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
-}
-function catalogPrices(cost) {
-  const missing = [];
-  const prices = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-  for (const key of PRICE_KEYS) {
-    const value = price(cost?.[key]);
-    if (value === undefined)
-      missing.push(key);
-    prices[key] = (value ?? 0) / PER_MILLION;
-  }
-  return { prices, missing };
-}
-function thresholdText(value) {
-  return typeof value === "number" ? value.toLocaleString("en-US") : JSON.stringify(value) ?? "missing";
-}
-function catalogTiers(raw, label) {
-  const notes = [];
-  if (raw === undefined)
-    return { tiers: [], notes };
-  if (!Array.isArray(raw))
-    return { tiers: [], notes: [`${label}: the catalog's price tiers are not a list, ignored`] };
-  const read = [];
-  raw.forEach((value) => {
-    const tier = typeof value === "object" && value !== null ? value : {};
-    const above = tier.inputTokensAbove;
-    if (typeof above !== "number" || !Number.isFinite(above) || above < 0) {
-      notes.push(`${label}: a price tier with threshold ${thresholdText(above)} is not a token count, ignored`);
-      return;
-    }
-    const { prices, missing } = catalogPrices(tier);
-    if (missing.length > 0) {
-      notes.push(`${label}: the price tier above ${thresholdText(above)} tokens has no valid ${missing.join(", ")} price, ignored (priced at the tier below)`);
-      return;
-    }
-    if (above === 0)
-      notes.push(`${label}: a price tier above 0 tokens prices every request`);
-    read.push({ inputTokensAbove: above, prices });
-  });
-  const sorted = [...read].sort((a, b) => a.inputTokensAbove - b.inputTokensAbove);
-  if (sorted.some((tier, i) => tier !== read[i]))
-    notes.push(`${label}: the catalog's price tiers are out of order, read by threshold`);
-  const tiers = sorted.filter((tier, i) => i === 0 || tier.inputTokensAbove !== sorted[i - 1].inputTokensAbove);
-  if (tiers.length < sorted.length)
-    notes.push(`${label}: two price tiers share a threshold, the first one listed is used`);
-  return { tiers, notes };
-}
-
-// src/economics/cost-model.ts
-var DEFAULT_CACHE_TTL_MS = 5 * 60000;
-var LONG_CACHE_TTL_MS = 60 * 60000;
-var PER_MILLION2 = 1e6;
-function pricesAt(cost, inputTokens) {
-  return cost.card ? ratesAt(cost.card, inputTokens) : cost.prices;
-}
-function positive(value) {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
-}
-function cacheTtlMs(model, retention, longBreakpoints, notes) {
-  let ttl;
-  try {
-    ttl = getPromptCacheTtlMs(model, { cacheRetention: retention });
-  } catch {
-    ttl = undefined;
-  }
-  if (ttl !== undefined && Number.isFinite(ttl) && ttl > 0)
-    return ttl;
-  notes.push(`the catalog gives no cache lifetime: assuming ${longBreakpoints ? "1 hour" : "5 minutes"}`);
-  return longBreakpoints ? LONG_CACHE_TTL_MS : DEFAULT_CACHE_TTL_MS;
-}
-function costModelFor(model, route) {
-  const notes = [];
-  const label = model ? `${String(model.provider)}/${String(model.id)}` : "no model";
-  const cost = model?.cost;
-  const input = positive(cost?.input);
-  if (!model || input === undefined) {
-    const none = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-    return { priced: false, prices: none, ttlMs: DEFAULT_CACHE_TTL_MS, notes: [`${label} has no input price in the catalog`], label, card: flatCard(none), catalog: flatCard(none) };
-  }
-  if (positive(cost?.cacheRead) === undefined)
-    notes.push("no cache-read price: assuming 10% of the input price");
-  if (positive(cost?.cacheWrite) === undefined)
-    notes.push("no cache-write price: a cache miss is billed as input");
-  if (positive(cost?.output) === undefined)
-    notes.push("no output price: assuming 5x the input price");
-  const missingPrices = ["cacheRead", "cacheWrite", "output"].filter((key) => positive(cost?.[key]) === undefined);
-  const long = route?.retention === "long" && route.rule === "anthropic-breakpoints";
-  if (long && positive(cost?.cacheWrite) !== undefined)
-    notes.push(`long cache retention: a write costs ${LONG_WRITE_FACTOR}x the input price`);
-  const prices = filledPrices(cost, long);
-  const read = catalogTiers(cost?.tiers, label);
-  notes.push(...read.notes);
-  const tiers = read.tiers.map((tier) => ({ inputTokensAbove: tier.inputTokensAbove, prices: filledPrices(perMillion(tier.prices), long) }));
-  return {
-    priced: true,
-    prices,
-    ttlMs: cacheTtlMs(model, route?.retention ?? "short", long, notes),
-    notes,
-    label,
-    ...missingPrices.length > 0 ? { missingPrices } : {},
-    ...long ? { longRetention: true } : {},
-    card: { base: prices, tiers },
-    catalog: { base: catalogPrices(cost).prices, tiers: read.tiers }
-  };
-}
-function perMillion(prices) {
-  return { input: prices.input * PER_MILLION2, output: prices.output * PER_MILLION2, cacheRead: prices.cacheRead * PER_MILLION2, cacheWrite: prices.cacheWrite * PER_MILLION2 };
-}
-function filledPrices(cost, long) {
-  const input = positive(cost.input) ?? 0;
-  const write = positive(cost.cacheWrite);
-  return {
-    input: input / PER_MILLION2,
-    output: (positive(cost.output) ?? input * 5) / PER_MILLION2,
-    cacheRead: (positive(cost.cacheRead) ?? input * 0.1) / PER_MILLION2,
-    cacheWrite: (long && write !== undefined ? input * LONG_WRITE_FACTOR : write ?? input) / PER_MILLION2
-  };
-}
 
 // src/settings/cache-env.ts
 function processCacheEnv() {
@@ -7203,7 +7286,7 @@ class FloorTally {
   rule;
   minTokens;
   seen = new Set;
-  floor = { requests: 0, written: 0, uncached: 0, fixedRead: 0, outputTokens: 0 };
+  floor = { requests: 0, written: 0, uncached: 0, fixedRead: 0, outputTokens: 0, blocks: [], fixedSize: 0 };
   constructor(rule, minTokens) {
     this.rule = rule;
     this.minTokens = minTokens;
@@ -7212,6 +7295,10 @@ class FloorTally {
     const { blocks } = request;
     const fixed = Math.min(blocks.length, Math.max(0, request.fixedBlocks));
     const from = Math.max(fixed, Math.min(blocks.length, request.sharedBlocks ?? 0));
+    let fixedSize = 0;
+    for (let i = 0;i < fixed; i++)
+      fixedSize += size(blocks[i]);
+    this.floor.fixedSize = fixedSize;
     let cacheable;
     const take = (i) => {
       const block = blocks[i];
@@ -7222,10 +7309,12 @@ class FloorTally {
       }
       this.seen.add(block.key);
       cacheable ??= cacheableBlocks(blocks, this.rule, this.minTokens);
-      if (i < cacheable)
+      const written = i < cacheable;
+      if (written)
         this.floor.written += size(block);
       else
         this.floor.uncached += size(block);
+      this.floor.blocks.push({ size: size(block), fixedSize: i < fixed ? 0 : fixedSize, written });
     };
     for (let i = 0;i < fixed; i++)
       take(i);
@@ -7235,12 +7324,23 @@ class FloorTally {
     this.floor.outputTokens += Number.isFinite(request.outputTokens) && request.outputTokens > 0 ? request.outputTokens : 0;
   }
   result() {
-    return { ...this.floor };
+    return { ...this.floor, blocks: [...this.floor.blocks] };
   }
 }
 function floorDollars(floor, prices, unitsPerToken = 1) {
-  const blocks = floor.written * prices.cacheWrite + floor.uncached * prices.input + floor.fixedRead * prices.cacheRead;
-  return blocks / unitsPerToken + floor.outputTokens * prices.output;
+  const card = "base" in prices ? prices : flatCard(prices);
+  if (card.tiers.length === 0 || !floor.blocks) {
+    const p = card.base;
+    const blocks = floor.written * p.cacheWrite + floor.uncached * p.input + floor.fixedRead * p.cacheRead;
+    return blocks / unitsPerToken + floor.outputTokens * p.output;
+  }
+  let dollars = 0;
+  for (const block of floor.blocks) {
+    const p = ratesAt(card, (block.fixedSize + block.size) / unitsPerToken);
+    dollars += block.size / unitsPerToken * (block.written ? p.cacheWrite : p.input);
+  }
+  const least = ratesAt(card, (floor.fixedSize ?? 0) / unitsPerToken);
+  return dollars + floor.fixedRead / unitsPerToken * least.cacheRead + floor.outputTokens * least.output;
 }
 
 // src/report/requests.ts
@@ -10681,12 +10781,12 @@ function weighFlushBatches(input) {
   if (stubbed.length === 0)
     return nothingToRewrite(input.cache, input.moment);
   const measured = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary, argumentsDoneOf(input)) : undefined;
-  const figures = measured && input.systemTokens !== undefined ? { ...measured, systemTokens: input.systemTokens } : measured;
+  const figures = measured ? { ...measured, ...input.systemTokens !== undefined ? { systemTokens: input.systemTokens } : {}, ...input.size } : measured;
   const decision = decideFlush({ ...input, figures });
   if (!input.bound)
     return decision;
   const { ledger, kind, enter, rentOnly } = input.bound;
-  return withDeferralBound(decision, ledger, kind, { items: savingsPerRequest(figures, input.main), enter, rentOnly });
+  return withDeferralBound(decision, ledger, kind, { items: savingsPerRequest(figures, input.main, input.size), enter, rentOnly });
 }
 function argumentsDoneOf(input) {
   if (input.stubArguments !== true)
@@ -10703,10 +10803,11 @@ function nothingToRewrite(cache, moment) {
   const reason = "the waiting outputs are all under the minimum batch size: they stay as they are and nothing is rewritten";
   return { apply: true, record: { ...record, verdict: "apply", basis: "pays", reason } };
 }
-function savingsPerRequest(figures, main) {
+function savingsPerRequest(figures, main, size) {
   const items = new Map;
+  const read = size ? pricesAt(main, size.contextTokens).cacheRead : main.prices.cacheRead;
   for (const [key, tokens] of figures?.savedTokensByKey ?? [])
-    items.set(key, tokens * main.prices.cacheRead);
+    items.set(key, tokens * read);
   return items;
 }
 function weighChains(input) {
@@ -10715,7 +10816,7 @@ function weighChains(input) {
     return;
   const { entryWrittenAt, ...measured } = figures;
   const age = entryWrittenAt === undefined ? {} : { entryAgeMs: input.now - entryWrittenAt };
-  const chainFigures = { ...measured, ...age, ...input.fused ? {} : { summarizerInputTokens: 0 } };
+  const chainFigures = { ...measured, ...age, ...input.fused ? {} : { summarizerInputTokens: 0 }, ...input.size };
   const rule = { ...input.cacheRule, ttlMs: input.main.ttlMs };
   const verdict = weighRewrite(chainFigures, input.main, input.summarizer, input.expectedRequests, false, rule);
   const { ledger } = input;
@@ -10728,7 +10829,7 @@ function weighChains(input) {
     ledger.settle("chains", true);
     return { apply: true, netSaving: verdict.netSaving };
   }
-  ledger.defer("chains", verdict.rewriteCost, savingsPerRequest(figures, input.main));
+  ledger.defer("chains", verdict.rewriteCost, savingsPerRequest(figures, input.main, input.size));
   return { apply: false, netSaving: verdict.netSaving };
 }
 
@@ -10896,6 +10997,7 @@ class WhatIfCostPolicy {
       promptsSoFar: moment.prompts,
       runRequests: moment.runRequests,
       cacheRule: this.policy.cacheRule ?? { rule: "longest-prefix", breakpoint: false },
+      ...moment.size ? { size: moment.size } : {},
       ...enter || rentCheck ? { bound: { ledger: this.ledger, kind: "reply", enter, rentOnly: rentCheck } } : {}
     });
   }
@@ -10912,13 +11014,16 @@ class WhatIfCostPolicy {
       main: this.policy.main,
       summarizer: this.policy.summarizer,
       cacheRule: this.policy.cacheRule ?? { rule: "longest-prefix", breakpoint: false },
-      ledger: this.ledger
+      ledger: this.ledger,
+      ...moment.size ? { size: moment.size } : {}
     });
     return verdict?.apply === true;
   }
 }
 
 // src/report/what-if.ts
+var CHARS_PER_TOKEN2 = 4;
+var RECENT_REQUESTS = 5;
 function charsOf3(batch) {
   let chars = 0;
   for (const call of batch.toolCalls)
@@ -10940,6 +11045,7 @@ class Simulation {
   messages = [];
   use = { input: 0, output: 0, unit: "chars", calls: 0 };
   sentChars = 0;
+  recentSent = [];
   pendingChars = 0;
   source;
   consumed = 0;
@@ -11023,8 +11129,21 @@ class Simulation {
       prompts: this.prompts,
       runRequests: this.runRequests,
       contextFraction: this.contextFraction(),
-      time: timeOf2(at)
+      time: timeOf2(at),
+      size: { contextTokens: this.sentChars / CHARS_PER_TOKEN2, growthTokens: this.growthChars() / CHARS_PER_TOKEN2 }
     };
+  }
+  growthChars() {
+    let grown = 0;
+    let count = 0;
+    for (let i = 1;i < this.recentSent.length; i++) {
+      const growth = this.recentSent[i] - this.recentSent[i - 1];
+      if (growth > 0) {
+        grown += growth;
+        count++;
+      }
+    }
+    return count === 0 ? 0 : grown / count;
   }
   contextFraction() {
     return this.windowChars ? this.sentChars / this.windowChars : null;
@@ -11158,6 +11277,9 @@ class Simulation {
     for (const message of messages)
       chars += messageChars(message);
     this.sentChars = chars;
+    this.recentSent.push(chars);
+    if (this.recentSent.length > RECENT_REQUESTS)
+      this.recentSent.shift();
   }
   takeFlushes() {
     const flushes = this.flushed;
@@ -11998,7 +12120,7 @@ function limitOf(floor, cost, charsPerToken) {
     uncached: floor.uncached / charsPerToken,
     fixedRead: floor.fixedRead / charsPerToken,
     output: floor.outputTokens,
-    dollars: cost.priced ? floorDollars(floor, cost.prices, charsPerToken) : undefined
+    dollars: cost.priced ? floorDollars(floor, cardOf(cost), charsPerToken) : undefined
   };
 }
 function priceNotes(options, cost, last) {
@@ -12838,6 +12960,24 @@ class CacheTracker {
   }
   get reportsCacheUse() {
     return this.cacheReported;
+  }
+  get lastInputTokens() {
+    const last = this.recent[this.recent.length - 1];
+    return last ? last.input + last.cacheRead + last.cacheWrite : undefined;
+  }
+  get growthTokens() {
+    let grown = 0;
+    let count = 0;
+    for (let i = 1;i < this.recent.length; i++) {
+      const before = this.recent[i - 1];
+      const after = this.recent[i];
+      const growth = after.input + after.cacheRead + after.cacheWrite - (before.input + before.cacheRead + before.cacheWrite);
+      if (growth > 0) {
+        grown += growth;
+        count++;
+      }
+    }
+    return count === 0 ? 0 : grown / count;
   }
   state(now, ttlMs) {
     const last = this.recent[this.recent.length - 1];
@@ -14216,6 +14356,7 @@ function weighFlush(state, ctx, moment, opts = {}) {
     promptsSoFar: messages ? messages.filter(isUser).length : 0,
     runRequests: messages ? requestsSinceLastPrompt(messages) : 0,
     cacheRule: rewriteCacheRule(state, ctx),
+    ...requestSize2(state, ctx),
     ...opts.bound ? { bound: { ledger: state.ledger, ...opts.bound } } : {}
   });
   if (!opts.quiet)
@@ -14257,12 +14398,18 @@ function weighChainPass(state, ctx, closing, weighed, flushApplies = true) {
     main: mainCostModel(ctx),
     summarizer: summarizerCostModel2(state, ctx),
     cacheRule: rewriteCacheRule(state, ctx),
-    ledger: state.ledger
+    ledger: state.ledger,
+    ...requestSize2(state, ctx)
   });
   if (!verdict)
     return false;
   weighed.decision.record.chains = { verdict: verdict.apply ? "apply" : "defer", netSaving: verdict.netSaving };
   return verdict.apply;
+}
+function requestSize2(state, ctx) {
+  const counted = safeContextUsage(ctx)?.tokens;
+  const contextTokens = typeof counted === "number" && Number.isFinite(counted) && counted > 0 ? counted : state.cache.lastInputTokens;
+  return contextTokens === undefined ? {} : { size: { contextTokens, growthTokens: state.cache.growthTokens } };
 }
 function queryToolTokens(state) {
   try {
@@ -14345,8 +14492,17 @@ function policyView(state, ctx) {
     waiting: ["reply", "chains"].flatMap((kind) => {
       const open = state.ledger.account(kind);
       return open ? [{ kind, regret: open.regret, owed: open.owed }] : [];
-    })
+    }),
+    ...tierView(state, ctx)
   };
+}
+function tierView(state, ctx) {
+  const main = mainCostModel(ctx);
+  const card = cardOf(main);
+  if (!main.priced || card.tiers.length === 0 || !(card.base.input > 0))
+    return {};
+  const thresholds = card.tiers.map((tier) => ({ above: tier.inputTokensAbove, multiple: tier.prices.input / card.base.input }));
+  return { tiers: { thresholds, contextTokens: requestSize2(state, ctx).size?.contextTokens } };
 }
 function archivedCounts(state) {
   const counts = { summarized: 0, withoutSummary: 0, stale: 0 };
@@ -14391,9 +14547,10 @@ function toggleCostText(state, ctx, enabling) {
   const cost = costModelFor(ctx.model, route);
   if (!cost.priced)
     return `${head} (${cost.label || "this model"} has no catalog price, so no dollars.)`;
-  const { read, rewrite } = rates(route.rule, cost.prices);
-  const next = shared * read + rewritten * rewrite - from * read;
-  const later = (to - from) * read;
+  const was = rates(route.rule, pricesAt(cost, from));
+  const will = rates(route.rule, pricesAt(cost, to));
+  const next = shared * will.read + rewritten * will.rewrite - from * was.read;
+  const later = to * will.read - from * was.read;
   return `${head} At ${cost.label}'s prices that request costs about ${moreOrLess(next)} than ${enabling ? "staying unpruned" : "with pruning on"}, and each later one about ${moreOrLess(later)}.`;
 }
 

@@ -91,6 +91,28 @@ export class CacheTracker {
     return this.cacheReported;
   }
 
+  /** The last request's whole input (fresh, read and written), in tokens; undefined before one. */
+  get lastInputTokens(): number | undefined {
+    const last = this.recent[this.recent.length - 1];
+    return last ? last.input + last.cacheRead + last.cacheWrite : undefined;
+  }
+
+  /** What a request added to the next of late, in tokens: the mean growth of the recent requests that grew. */
+  get growthTokens(): number {
+    let grown = 0;
+    let count = 0;
+    for (let i = 1; i < this.recent.length; i++) {
+      const before = this.recent[i - 1]!;
+      const after = this.recent[i]!;
+      const growth = after.input + after.cacheRead + after.cacheWrite - (before.input + before.cacheRead + before.cacheWrite);
+      if (growth > 0) {
+        grown += growth;
+        count++;
+      }
+    }
+    return count === 0 ? 0 : grown / count;
+  }
+
   state(now: number, ttlMs: number): CacheState {
     const last = this.recent[this.recent.length - 1];
     const base = { requests: this.count, lastRequestAt: last?.at, lastHitRate: last ? hitRate([last]) : undefined, recentHitRate: hitRate(this.recent) };

@@ -137,3 +137,39 @@ export function catalogTiers(raw: unknown, label: string): { tiers: PriceTier[];
   if (tiers.length < sorted.length) notes.push(`${label}: two price tiers share a threshold, the first one listed is used`);
   return { tiers, notes };
 }
+
+/** A request that reads `read` tokens from the cache and writes `write` to it, at the tier of their sum. */
+export function cachedRequestDollars(card: RateCard, read: number, write: number): number {
+  const r = ratesAt(card, read + write);
+  return r.cacheRead * Math.max(0, read) + r.cacheWrite * Math.max(0, write);
+}
+
+/**
+ * What `n` requests save when each reads `to` tokens instead of `from` (the k-th: `from + (k-1)·growth`
+ * read, `growth` written, at the tier of the whole request): a crossing of a tier by either moves every
+ * token of that request to the other rates. `n` may be fractional (the last request weighed by its share).
+ * Closed form: between two crossings the saving grows linearly.
+ */
+export function savingOver(card: RateCard, from: number, to: number, growth: number, n: number): number {
+  if (!(n > 0)) return 0;
+  const g = Math.max(0, growth);
+  const term = (k: number) => cachedRequestDollars(card, from + (k - 1) * g, g) - cachedRequestDollars(card, to + (k - 1) * g, g);
+  if (g === 0 || card.tiers.length === 0) return term(1) * n;
+  const whole = Math.floor(n);
+  // The k-th request's input is start + k·g: it passes a threshold T from k > (T - start) / g on.
+  const ends = new Set<number>();
+  for (const tier of card.tiers) {
+    for (const start of [from, to]) {
+      const last = Math.floor((tier.inputTokensAbove - start) / g);
+      if (last >= 1 && last < whole) ends.add(last);
+    }
+  }
+  let total = 0;
+  let first = 1;
+  for (const end of [...[...ends].sort((a, b) => a - b), whole]) {
+    if (end < first) continue;
+    total += ((end - first + 1) * (term(first) + term(end))) / 2;
+    first = end + 1;
+  }
+  return total + (n - whole) * term(whole + 1);
+}

@@ -23,7 +23,7 @@
 import { type Api, type CacheWarmingPhase, evaluateCacheWarming, type Model } from "@earendil-works/pi-ai";
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { type CacheRoute, cacheRouteOf } from "../economics/cache-route.js";
-import { type CostModel, costModelFor, pricesAt, type TokenPrices } from "../economics/cost-model.js";
+import { cardOf, type CostModel, costModelFor, pricesAt, type TokenPrices } from "../economics/cost-model.js";
 import type { CacheEnv } from "../settings/cache-env.js";
 import type { ContextPruneConfig } from "../types.js";
 import type { CacheRule } from "../economics/prompt-cache.js";
@@ -406,7 +406,7 @@ function limitOf(floor: CostFloor, cost: CostModel, charsPerToken: number): Limi
     uncached: floor.uncached / charsPerToken,
     fixedRead: floor.fixedRead / charsPerToken,
     output: floor.outputTokens,
-    dollars: cost.priced ? floorDollars(floor, cost.prices, charsPerToken) : undefined,
+    dollars: cost.priced ? floorDollars(floor, cardOf(cost), charsPerToken) : undefined,
   };
 }
 

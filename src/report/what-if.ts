@@ -43,6 +43,11 @@ import { summarySplit } from "../policy/summary-split.js";
 
 export type { WhatIfPolicy } from "./what-if-policy.js";
 
+/** The live token estimate (chars / 4), as the host reads the context it has not yet sent. */
+const CHARS_PER_TOKEN = 4;
+/** Requests the context's growth is read over. */
+const RECENT_REQUESTS = 5;
+
 function charsOf(batch: CapturedBatch): number {
   let chars = 0;
   for (const call of batch.toolCalls) chars += call.resultText.length;
@@ -80,6 +85,8 @@ class Simulation {
    * which the budget triggers and the pressure line read (the host reads pi's context usage).
    */
   private sentChars = 0;
+  /** The sizes of the last requests sent, in chars: how fast the context grows. */
+  private readonly recentSent: number[] = [];
   private pendingChars = 0;
   private source: unknown[] | undefined;
   private consumed = 0;
@@ -182,7 +189,22 @@ class Simulation {
       runRequests: this.runRequests,
       contextFraction: this.contextFraction(),
       time: timeOf(at),
+      size: { contextTokens: this.sentChars / CHARS_PER_TOKEN, growthTokens: this.growthChars() / CHARS_PER_TOKEN },
     };
+  }
+
+  /** What a request added to the next of late, in chars: the mean growth of the recent requests that grew. */
+  private growthChars(): number {
+    let grown = 0;
+    let count = 0;
+    for (let i = 1; i < this.recentSent.length; i++) {
+      const growth = this.recentSent[i]! - this.recentSent[i - 1]!;
+      if (growth > 0) {
+        grown += growth;
+        count++;
+      }
+    }
+    return count === 0 ? 0 : grown / count;
   }
 
   private contextFraction(): number | null {
@@ -320,6 +342,8 @@ class Simulation {
     let chars = 0;
     for (const message of messages) chars += messageChars(message);
     this.sentChars = chars;
+    this.recentSent.push(chars);
+    if (this.recentSent.length > RECENT_REQUESTS) this.recentSent.shift();
   }
 
   /** The flushes since the last call: the context right after each, and the time of the message that triggered it. */
