@@ -5513,7 +5513,7 @@ function cacheLine(cache) {
   if (cache.temperature === "warm")
     return `  cache: warm, expires in ${duration(cache.expiresInMs ?? 0)}${tail}`;
   if (cache.temperature === "cold")
-    return cache.requests === 0 ? "  cache: cold (no request yet)" : `  cache: cold (expired)${tail}`;
+    return cache.requests === 0 ? "  cache: cold (no request yet)" : `  cache: cold (${cache.reason ?? "expired"})${tail}`;
   return `  cache: unknown (${cache.reason ?? "no figures"})${tail}`;
 }
 function cacheRuleLine(cache) {
@@ -5571,7 +5571,8 @@ function policyStatusBlock(view) {
 `);
   }
   const policy = view.idleReason ? `  policy: cost (deciding nothing: ${view.idleReason})` : "  policy: cost (summarize when it pays)";
-  return [header, policy, archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), ...tiers, pendingLine(view.pending), ...waitingLines(view.waiting), lastLine(view.last)].join(`
+  const warming = view.warmingStopped ? [`  pi's cache warming: ${view.warmingStopped} ${view.warmingStopped === 1 ? "refresh" : "refreshes"} stopped (the next request rewrote the part it would keep warm)`] : [];
+  return [header, policy, archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), ...tiers, ...warming, pendingLine(view.pending), ...waitingLines(view.waiting), lastLine(view.last)].join(`
 `);
 }
 
@@ -12937,13 +12938,19 @@ class CacheTracker {
   recent = [];
   count = 0;
   cacheReported = false;
+  evicted = false;
   record(usage) {
+    this.evicted = false;
     this.count++;
     if (usage.cacheRead > 0 || usage.cacheWrite > 0)
       this.cacheReported = true;
     this.recent.push(usage);
     if (this.recent.length > RECENT)
       this.recent.shift();
+  }
+  invalidate() {
+    if (this.recent.length > 0)
+      this.evicted = true;
   }
   touch(at) {
     const last = this.recent[this.recent.length - 1];
@@ -12954,6 +12961,7 @@ class CacheTracker {
     this.recent = [];
     this.count = 0;
     this.cacheReported = false;
+    this.evicted = false;
   }
   get requests() {
     return this.count;
@@ -12984,6 +12992,8 @@ class CacheTracker {
     const base = { requests: this.count, lastRequestAt: last?.at, lastHitRate: last ? hitRate([last]) : undefined, recentHitRate: hitRate(this.recent) };
     if (!last)
       return { ...base, temperature: "cold" };
+    if (this.evicted)
+      return { ...base, temperature: "cold", reason: "the model, thinking level or context changed since the last request" };
     if (!this.cacheReported)
       return { ...base, temperature: "unknown", reason: "the provider reports no cache use" };
     if (now < last.at)
@@ -13721,7 +13731,7 @@ function createExtensionState(pi, files = nodeSidecarFiles) {
     previousFraction: null,
     cache: new CacheTracker,
     ledger: new DeferralLedger,
-    policy: { last: undefined, told: new Set, coldFlushedFor: undefined, expiryTimer: undefined },
+    policy: { last: undefined, told: new Set, coldFlushedFor: undefined, expiryTimer: undefined, warmingStopped: 0 },
     breakpoint: new SpareBreakpoint,
     renderedBranch: undefined,
     nextChainStart: () => state.renderedBranch ? nextChainToCompress(state, state.renderedBranch) : undefined,
@@ -14493,7 +14503,8 @@ function policyView(state, ctx) {
       const open = state.ledger.account(kind);
       return open ? [{ kind, regret: open.regret, owed: open.owed }] : [];
     }),
-    ...tierView(state, ctx)
+    ...tierView(state, ctx),
+    warmingStopped: state.policy.warmingStopped
   };
 }
 function tierView(state, ctx) {
@@ -15546,6 +15557,12 @@ async function settleOnShutdown(state, waitMs = SETTLE_WAIT_MS) {
 }
 
 // src/host/cache-expiry.ts
+function onCacheKeyChange(state, ctx, change) {
+  onCacheCold(state);
+  if (change === "thinking" && cacheRouteOf(ctx.model, processCacheEnv()).rule !== "anthropic-breakpoints")
+    return;
+  state.cache.invalidate();
+}
 var EXPIRY_MARGIN_MS = 1000;
 function clearCacheExpiry(state) {
   if (state.policy.expiryTimer !== undefined)
@@ -15804,6 +15821,95 @@ function onToolCall(state, event) {
   return { block: true, reason: copyGuardReason(String(event.toolName), marker) };
 }
 
+// src/host/cache-warming.ts
+import { evaluateCacheWarming as evaluateCacheWarming2 } from "@earendil-works/pi-ai";
+function rewrittenSinceLastRequest(branch) {
+  const found = { keys: new Set, calls: new Set, chainStarts: new Set };
+  let any = false;
+  for (let i = branch.length - 1;i >= 0; i--) {
+    const entry = looseEntry(branch[i]);
+    if (entry?.type === "message" && isAssistant(entryMessage(entry)))
+      break;
+    if (entry?.type !== "custom")
+      continue;
+    if (entry.customType === CUSTOM_TYPE_INDEX) {
+      const parsed = parseIndexEntry(entry.data);
+      if (!parsed.ok)
+        continue;
+      for (const record of parsed.value.toolCalls) {
+        found.keys.add(occKey(record.toolCallId, record.resultTimestamp));
+        found.calls.add(record.toolCallId);
+      }
+      any ||= parsed.value.toolCalls.length > 0;
+    } else if (entry.customType === CUSTOM_TYPE_DEDUP_ALIAS) {
+      const parsed = parseAliasEntry(entry.data);
+      if (!parsed.ok)
+        continue;
+      found.keys.add(occKey(parsed.value.newToolCallId, parsed.value.newResultTimestamp));
+      found.calls.add(parsed.value.newToolCallId);
+      any = true;
+    } else if (entry.customType === CUSTOM_TYPE_CHAIN) {
+      const parsed = parseChainEntry(entry.data);
+      if (!parsed.ok)
+        continue;
+      found.chainStarts.add(parsed.value.startUserTimestamp);
+      any = true;
+    }
+  }
+  return any ? found : undefined;
+}
+function rewritePoint(messages, rewritten) {
+  for (let i = 0;i < messages.length; i++) {
+    const message = messages[i];
+    if (isUser(message) && rewritten.chainStarts.has(Number(loose(message)?.timestamp)))
+      return i;
+    if (isAssistant(message) && contentBlocks(message).some((block) => isToolCall(block) && rewritten.calls.has(String(block.id))))
+      return i;
+    if (isToolResult(message) && rewritten.keys.has(occKey(String(message.toolCallId), typeof message.timestamp === "number" ? message.timestamp : undefined)))
+      return i;
+  }
+  return;
+}
+function readableAfterRewrite(state, ctx) {
+  let branch;
+  try {
+    branch = ctx.sessionManager.getBranch();
+  } catch {
+    return;
+  }
+  const rewritten = rewrittenSinceLastRequest(branch);
+  if (!rewritten)
+    return;
+  const messages = projectBranchMessages(branch);
+  const point = rewritePoint(messages, rewritten);
+  if (point === undefined)
+    return;
+  let chars = 0;
+  for (let i = 0;i < point; i++)
+    chars += requestChars(messages[i]);
+  const overhead = state.stats.getLiveReclaim()?.overheadTokens ?? 0;
+  return (systemTokens(state, ctx).systemTokens ?? 0) + chars / 4 + overhead;
+}
+function phaseOf(ctx) {
+  try {
+    return ctx.isIdle() ? "idle" : "streaming";
+  } catch {
+    return "idle";
+  }
+}
+function onCacheWarmingDecision(state, ctx, event) {
+  if (event.action !== "warm" || !costPolicyActive(state) || !ctx.model)
+    return;
+  const readable = readableAfterRewrite(state, ctx);
+  if (readable === undefined)
+    return;
+  const verdict = evaluateCacheWarming2(ctx.model, Math.round(readable), phaseOf(ctx));
+  if (verdict.action === "warm")
+    return;
+  state.policy.warmingStopped += 1;
+  return { action: "stop" };
+}
+
 // src/host/turn-handlers.ts
 async function onTurnEnd(state, ctx, event) {
   if (!state.config.value.enabled)
@@ -16038,11 +16144,12 @@ function piCondense(pi, files) {
   pi.on("tool_call", guarded("tool_call", (event) => onToolCall(state, event)));
   pi.on("context", guarded("context", (event, ctx) => onContext(state, ctx, event)));
   pi.on("before_provider_request", guarded("before_provider_request", (event, ctx) => onBeforeProviderRequest(state, ctx, event)));
+  pi.on("cache_warming_decision", guarded("cache_warming_decision", (event, ctx) => onCacheWarmingDecision(state, ctx, event)));
   pi.on("session_shutdown", guarded("session_shutdown", () => onSessionShutdown(state)));
   pi.on("session_before_tree", guarded("session_before_tree", () => onSessionBeforeTree(state)));
-  pi.on("model_select", guarded("model_select", () => onCacheCold(state)));
-  pi.on("session_compact", guarded("session_compact", () => onCacheCold(state)));
-  pi.on("thinking_level_select", guarded("thinking_level_select", () => onCacheCold(state)));
+  pi.on("model_select", guarded("model_select", (_event, ctx) => onCacheKeyChange(state, ctx, "model")));
+  pi.on("session_compact", guarded("session_compact", (_event, ctx) => onCacheKeyChange(state, ctx, "compaction")));
+  pi.on("thinking_level_select", guarded("thinking_level_select", (_event, ctx) => onCacheKeyChange(state, ctx, "thinking")));
   registerQueryTool(pi, state.indexer);
   registerReportRenderer(pi);
   registerWithCommands(pi, state);

@@ -272,7 +272,7 @@ function toolChars(tool: { name: string; description?: string; parameters?: unkn
 }
 
 /** What leads every request, in tokens: the system prompt and the active tools' definitions (name, description, parameters). */
-function systemTokens(state: ExtensionState, ctx: ExtensionContext): { systemTokens?: number } {
+export function systemTokens(state: ExtensionState, ctx: ExtensionContext): { systemTokens?: number } {
   try {
     const active = new Set(state.pi.getActiveTools());
     let chars = ctx.getSystemPrompt().length;
@@ -347,6 +347,7 @@ export function policyView(state: ExtensionState, ctx: ExtensionContext): Policy
       return open ? [{ kind, regret: open.regret, owed: open.owed }] : [];
     }),
     ...tierView(state, ctx),
+    warmingStopped: state.policy.warmingStopped,
   };
 }
 

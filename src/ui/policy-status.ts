@@ -27,6 +27,8 @@ export interface PolicyView {
   waiting: WaitingAccount[];
   /** The model's price tiers and the one the context is billed at now; absent for a model priced flat. */
   tiers?: TierView;
+  /** pi's cache-warming refreshes answered "stop" this session. */
+  warmingStopped?: number;
 }
 
 export interface TierView {
@@ -78,7 +80,7 @@ function cacheLine(cache: CacheState): string {
     .join(", ");
   const tail = hits ? `; ${hits}` : "";
   if (cache.temperature === "warm") return `  cache: warm, expires in ${duration(cache.expiresInMs ?? 0)}${tail}`;
-  if (cache.temperature === "cold") return cache.requests === 0 ? "  cache: cold (no request yet)" : `  cache: cold (expired)${tail}`;
+  if (cache.temperature === "cold") return cache.requests === 0 ? "  cache: cold (no request yet)" : `  cache: cold (${cache.reason ?? "expired"})${tail}`;
   return `  cache: unknown (${cache.reason ?? "no figures"})${tail}`;
 }
 
@@ -144,5 +146,6 @@ export function policyStatusBlock(view: PolicyView): string {
     return [header, "  policy: classic (summarize at every final reply of the agent)", archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), ...tiers].join("\n");
   }
   const policy = view.idleReason ? `  policy: cost (deciding nothing: ${view.idleReason})` : "  policy: cost (summarize when it pays)";
-  return [header, policy, archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), ...tiers, pendingLine(view.pending), ...waitingLines(view.waiting), lastLine(view.last)].join("\n");
+  const warming = view.warmingStopped ? [`  pi's cache warming: ${view.warmingStopped} ${view.warmingStopped === 1 ? "refresh" : "refreshes"} stopped (the next request rewrote the part it would keep warm)`] : [];
+  return [header, policy, archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), ...tiers, ...warming, pendingLine(view.pending), ...waitingLines(view.waiting), lastLine(view.last)].join("\n");
 }
