@@ -11,6 +11,7 @@ import type { RecordedRequest } from "../test/e2e/fake-llm.js";
 import { floorBlocks, type CacheFigures } from "../test/e2e/cache-sim.js";
 import { cacheModelIds } from "../test/e2e/priced-models.js";
 import type { RunForgetting } from "./session-forgetting.js";
+import type { RunWarming } from "./session-warming.js";
 
 export interface RunFigures {
   mainRequests: number;
@@ -25,6 +26,8 @@ export interface RunFigures {
   prefixBreaks: number;
   /** Main requests that found the session's cache entry expired. */
   coldRequests: number;
+  /** pi's cache-warming refreshes (in `costUsd`, not in the main-request figures). */
+  warmRequests: number;
   /** The headline: every request priced under the rule of the API it ran on (cache-sim.ts). */
   costUsd: number;
   /** Anthropic runs: the same requests under the prefix reading (issue 17's model); undefined on other wires. */
@@ -36,6 +39,8 @@ export interface RunFigures {
   limitUsd: number;
   /** What the run's agent could no longer see, as the miss model counts it on the session file (session-forgetting.ts). */
   forgetting?: RunForgetting;
+  /** What pi's cache warming did (shapes whose cache lifetime lets pi warm; session-warming.ts). */
+  warming?: RunWarming;
 }
 
 /** Prices per model id of the fake provider (dollars per million tokens). */
@@ -84,6 +89,7 @@ export function runFigures(requests: RecordedRequest[], prices: PriceList): RunF
     summarizerOutputTokens: 0,
     prefixBreaks: 0,
     coldRequests: 0,
+    warmRequests: 0,
     costUsd: 0,
     limitUsd: 0,
   };
@@ -98,6 +104,10 @@ export function runFigures(requests: RecordedRequest[], prices: PriceList): RunF
     headline += dollars(c, price);
     if (c.prefix) prefixOnly += dollars(c.prefix, price);
     else everyPrefix = false;
+    if (req.kind === "warm") {
+      f.warmRequests++;
+      continue;
+    }
     if (req.kind === "summarizer") {
       // Summarizer calls are cached under their own key (pi's compaction calls send no cache_control: plain input).
       f.summarizerRequests++;
