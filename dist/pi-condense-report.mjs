@@ -8158,10 +8158,11 @@ function recordedPrices(branch, provider, model) {
       costSum[key] += c;
     }
   }
-  if (!(tokenSum.input > 0 && costSum.input > 0))
-    return;
   const perMillion = (key) => tokenSum[key] > 0 ? costSum[key] / tokenSum[key] * 1e6 : 0;
-  return { input: perMillion("input"), output: perMillion("output"), cacheRead: perMillion("cacheRead"), cacheWrite: perMillion("cacheWrite") };
+  const rates = { input: perMillion("input"), output: perMillion("output"), cacheRead: perMillion("cacheRead"), cacheWrite: perMillion("cacheWrite") };
+  if (!(rates.input > 0))
+    rates.input = rates.cacheWrite > 0 ? rates.cacheWrite / 1.25 : rates.cacheRead / 0.1;
+  return rates.input > 0 ? rates : undefined;
 }
 
 // src/report/output-fates.ts

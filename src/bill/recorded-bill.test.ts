@@ -84,4 +84,14 @@ describe("recordedPrices", () => {
     expect(recordedPrices(branch, "anthropic", "custom")).toEqual({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 0 });
     expect(recordedPrices(branch, "anthropic", "other")).toBeUndefined();
   });
+
+  test("a cached session that sent no plain input has its input price read off the write price (Anthropic's 1.25x)", () => {
+    const branch = [reply(usage({ input: 0, output: 10, cacheRead: 1_000, cacheWrite: 2_000 }), "custom")].map((e) => {
+      (e as any).message.usage.cost = { input: 0, output: 0.00015, cacheRead: 0.0003, cacheWrite: 0.0075, total: 0.00795 };
+      return e;
+    });
+    const prices = recordedPrices(branch, "anthropic", "custom")!;
+    expect(prices.input).toBeCloseTo(3, 9);
+    expect(prices.cacheWrite).toBeCloseTo(3.75, 9);
+  });
 });

@@ -126,8 +126,9 @@ export function recordedBill(branch: readonly SessionEntry[], cardOf: CatalogCar
 
 /**
  * The prices a model's recorded usage shows, in dollars per million tokens (`model.cost`'s unit): each
- * price is its cost over its tokens across the replies of `provider/model`; undefined without a usable
- * input figure. For a model pi's catalog does not know (one from the user's models.json, the tests' fake).
+ * price is its cost over its tokens across the replies of `provider/model`; a session that sent no plain
+ * input has its input price read off the cache-write price at Anthropic's 1.25x, else the read price at
+ * 0.1x; undefined when no price can be read. For a model pi's catalog does not know (one from the user's models.json, the tests' fake).
  */
 export function recordedPrices(branch: readonly SessionEntry[], provider: string | undefined, model: string | undefined): Record<"input" | "output" | "cacheRead" | "cacheWrite", number> | undefined {
   const keys = ["input", "output", "cacheRead", "cacheWrite"] as const;
@@ -147,7 +148,9 @@ export function recordedPrices(branch: readonly SessionEntry[], provider: string
       costSum[key] += c;
     }
   }
-  if (!(tokenSum.input > 0 && costSum.input > 0)) return undefined;
   const perMillion = (key: (typeof keys)[number]) => (tokenSum[key] > 0 ? (costSum[key] / tokenSum[key]) * 1_000_000 : 0);
-  return { input: perMillion("input"), output: perMillion("output"), cacheRead: perMillion("cacheRead"), cacheWrite: perMillion("cacheWrite") };
+  const rates = { input: perMillion("input"), output: perMillion("output"), cacheRead: perMillion("cacheRead"), cacheWrite: perMillion("cacheWrite") };
+  // A cached Anthropic session sends no plain input: the input price is read off the write price (1.25x input), else the read price (0.1x).
+  if (!(rates.input > 0)) rates.input = rates.cacheWrite > 0 ? rates.cacheWrite / 1.25 : rates.cacheRead / 0.1;
+  return rates.input > 0 ? rates : undefined;
 }
