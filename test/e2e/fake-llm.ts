@@ -110,9 +110,14 @@ function hasTools(body: any): boolean {
   return Array.isArray(body?.tools) && body.tools.length > 0;
 }
 
-/** pi's cache-warming refresh: the last request again, capped at one output token (pi-ai's `getCacheWarmingRequestOptions`). */
-function isWarming(body: any): boolean {
-  return body?.max_tokens === 1 || body?.max_completion_tokens === 1;
+/**
+ * pi's cache-warming refresh: the last main request again, capped at one output token (pi-ai's
+ * `getCacheWarmingRequestOptions`). A real request near the context window can be capped at one token too, but
+ * it carries new messages.
+ */
+function isWarming(body: any, lastMain: RecordedRequest | undefined): boolean {
+  if (body?.max_tokens !== 1 && body?.max_completion_tokens !== 1) return false;
+  return lastMain !== undefined && JSON.stringify(body?.messages) === JSON.stringify(lastMain.body?.messages);
 }
 
 /** The marker limits hold on both wires: an OpenAI-format body with `cache_control` goes to an Anthropic model (OpenRouter). */
@@ -211,7 +216,7 @@ export async function startFakeLlm(initial: FakeLlmScript, options: FakeLlmOptio
     const rec: RecordedRequest = { seq: requests.length + 1, kind: "main", path, headers: flatHeaders(req), body, api, model: String(body?.model ?? ""), status: 200, at: Date.now() };
     requests.push(rec);
     if (!hasTools(body) && (script.summarizers ?? DEFAULT_SUMMARIZERS).some((r) => matches(r, rec))) rec.kind = "summarizer";
-    else if (isWarming(body)) rec.kind = "warm";
+    else if (isWarming(body, requests.findLast((r) => r.kind === "main" && r !== rec))) rec.kind = "warm";
     const violation = validate(api, body);
     if (violation) {
       rec.status = 400;
