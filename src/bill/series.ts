@@ -12,12 +12,18 @@ import { recoveryCost, type RequestMisses } from "../forgetting/miss-model.js";
 
 /** A replayed request as the cache simulation billed it (report/cache-sim.ts), in chars. */
 export interface BilledStep {
+  /** Input chars of the request (system prompt included). */
   chars: number;
+  /** Read from the cache. */
   cachedChars: number;
+  /** Written to the cache; the rest (chars - cached - written) is plain input. */
   writtenChars: number;
+  /** A warm request that does not extend the previous one. */
   prefixBreak: boolean;
+  /** The previous request's cache had expired, there was none, or the recording shows it empty. */
   cold: boolean;
   lookbackMiss: boolean;
+  /** The recording showed a cold start here that the simulation's clock did not. */
   recordedCold?: boolean;
 }
 

@@ -31,6 +31,7 @@ import { createPromptCache, LOOKBACK_BLOCKS, type CacheRule, type CacheRuleOptio
 import { spareMarkerIndex } from "../economics/spare-breakpoint.js";
 import type { FloorTally } from "../economics/cost-floor.js";
 import type { CacheBlock } from "../economics/prompt-cache.js";
+import type { BilledRefresh, BilledStep } from "../bill/series.js";
 import { BlockList } from "./request-blocks.js";
 
 /** Structural equality of two JSON-like values; identical references short-cut at every level. */
@@ -99,20 +100,8 @@ export interface PricedRequest {
 /** The recording read less than this share of what the simulation reads: the provider's cache was empty. */
 const FAR_LESS = 0.5;
 
-export interface CacheStep {
-  /** Input chars of the request (system prompt included). */
-  chars: number;
-  /** Read from the cache. */
-  cachedChars: number;
-  /** Written to the cache; the rest (chars - cached - written) is plain input. */
-  writtenChars: number;
-  prefixBreak: boolean;
-  /** The previous request's cache had expired (or there was none). */
-  cold: boolean;
-  lookbackMiss: boolean;
-  /** The recording showed a cold start here that the simulation's clock did not (`recordedRead`). */
-  recordedCold?: boolean;
-}
+/** A request as billed (bill/series.ts prices it). */
+export type CacheStep = BilledStep;
 
 export interface CacheSetup {
   rule: CacheRule;
@@ -282,8 +271,4 @@ export class CachePricer {
 }
 
 /** What one refresh read and wrote, in chars, and the size of the request it sent again. */
-export interface RefreshStep {
-  cached: number;
-  written: number;
-  chars: number;
-}
+export type RefreshStep = BilledRefresh;
