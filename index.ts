@@ -16,9 +16,10 @@ import { capturePendingBatches } from "./src/capture/pending-batches.js";
 import { registerQueryTool } from "./src/archive/query-tool.js";
 import { registerReportRenderer } from "./src/ui/report.js";
 import { onSessionStart, onSessionTree } from "./src/host/session-lifecycle.js";
-import { onCacheCold } from "./src/host/cold-cache.js";
+import { onCacheKeyChange } from "./src/host/cache-expiry.js";
 import { onToolCall } from "./src/host/copy-guard-hook.js";
 import { onBeforeProviderRequest } from "./src/host/cache-breakpoint.js";
+import { onCacheWarmingDecision } from "./src/host/cache-warming.js";
 import { settleRunningFlush } from "./src/host/final-reply-flush.js";
 import { onAgentEnd, onBeforeAgentStart, onContext, onMessageEnd, onSessionBeforeTree, onSessionShutdown, onTurnEnd } from "./src/host/turn-handlers.js";
 import { EMPTY_METRICS_SNAPSHOT, type FlushOptions } from "./src/summarize/flush-types.js";
@@ -36,11 +37,12 @@ export default function piCondense(pi: ExtensionAPI, files?: SidecarFiles): void
   pi.on("tool_call", guarded("tool_call", (event) => onToolCall(state, event)));
   pi.on("context", guarded("context", (event, ctx) => onContext(state, ctx, event)));
   pi.on("before_provider_request", guarded("before_provider_request", (event, ctx) => onBeforeProviderRequest(state, ctx, event)));
+  pi.on("cache_warming_decision", guarded("cache_warming_decision", (event, ctx) => onCacheWarmingDecision(state, ctx, event)));
   pi.on("session_shutdown", guarded("session_shutdown", () => onSessionShutdown(state)));
   pi.on("session_before_tree", guarded("session_before_tree", () => onSessionBeforeTree(state)));
-  pi.on("model_select", guarded("model_select", () => onCacheCold(state)));
-  pi.on("session_compact", guarded("session_compact", () => onCacheCold(state)));
-  pi.on("thinking_level_select", guarded("thinking_level_select", () => onCacheCold(state)));
+  pi.on("model_select", guarded("model_select", (_event, ctx) => onCacheKeyChange(state, ctx, "model")));
+  pi.on("session_compact", guarded("session_compact", (_event, ctx) => onCacheKeyChange(state, ctx, "compaction")));
+  pi.on("thinking_level_select", guarded("thinking_level_select", (_event, ctx) => onCacheKeyChange(state, ctx, "thinking")));
 
   registerQueryTool(pi, state.indexer);
   registerReportRenderer(pi);

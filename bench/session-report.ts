@@ -34,9 +34,12 @@ export const LOSS_SHAPES: ShapeId[] = ["g", "h", "i", "j"];
 /** Issue 35's shape, whose prompts edit and rewrite files: on both wires, the cost policy also without argument stubs. */
 export const ARGUMENT_SHAPES: ShapeId[] = ["k"];
 
+/** Issue 44's shapes on their own price lists (a price tier; pauses with pi's cache warming): on both wires, no extension, classic and the cost policy. */
+export const PRICE_SHAPES: ShapeId[] = ["l", "m"];
+
 /** The variants a shape runs on a wire, in table order (empty: the shape does not run on that wire). */
 export function variantsFor(wire: Wire, shape: ShapeId): VariantId[] {
-  if (LOSS_SHAPES.includes(shape)) return ["none", "classic", "cost"];
+  if (LOSS_SHAPES.includes(shape) || PRICE_SHAPES.includes(shape)) return ["none", "classic", "cost"];
   if (ARGUMENT_SHAPES.includes(shape)) return ["none", "classic", "cost", "cost-noargs"];
   if (wire === "openai-completions") return OPENAI_SHAPES.includes(shape) ? ["none", "classic", "cost"] : [];
   const variants: VariantId[] = ["none", "compaction", "classic", "cost"];
@@ -82,7 +85,16 @@ export function formatShapeTable(result: ShapeResult): string[] {
   const on = result.figures.cost;
   const off = result.figures["cost-nobp"];
   const buys = on && off ? [`  the spare breakpoint saves the cost policy $${usd(off.costUsd - on.costUsd)} (${usd(off.costUsd)} off, ${usd(on.costUsd)} on)`] : [];
-  return [`shape ${result.id}, ${w.label} (headline dollars by the ${w.rule}): ${result.title}`, head, ...rows, limitLine, forgettingLine, ...buys];
+  return [`shape ${result.id}, ${w.label} (headline dollars by the ${w.rule}): ${result.title}`, head, ...rows, limitLine, forgettingLine, ...buys, ...warmingLines(result)];
+}
+
+/** pi's cache warming per variant, where the shape lets pi warm: refreshes sent, pauses it was stopped in, and how many a rewrite followed. */
+export function warmingLines(result: ShapeResult): string[] {
+  const parts = VARIANTS.filter(({ id }) => result.figures[id]?.warming).map(({ id, label }) => {
+    const w = result.figures[id]!.warming!;
+    return `${label} ${w.refreshes} ${w.refreshes === 1 ? "refresh" : "refreshes"}, stopped in ${w.stopped} ${w.stopped === 1 ? "pause" : "pauses"} (${w.stoppedThenRewritten} followed by a rewrite)`;
+  });
+  return parts.length === 0 ? [] : [`  pi's cache warming (refreshes are in the dollars): ${parts.join("; ")}`];
 }
 
 /** Recoveries per 100 main requests, "-" when the run was not measured. */
@@ -181,6 +193,17 @@ export function sessionTargets(results: ShapeResult[], recovery: RecoveryTally):
     const none = cost(r, "none");
     if (mine === undefined || none === undefined) continue;
     targets.push({ name: `${where(r)}: cost policy <= 0.5x no extension (${(mine / none).toFixed(3)}x)`, met: mine <= 0.5 * none });
+  }
+  for (const r of results.filter((x) => x.id === "l")) {
+    const mine = cost(r, "cost");
+    const none = cost(r, "none");
+    if (mine === undefined || none === undefined) continue;
+    targets.push({ name: `${where(r)}: cost policy <= 0.5x no extension across the price tier (${(mine / none).toFixed(3)}x)`, met: mine <= 0.5 * none });
+  }
+  for (const r of results.filter((x) => x.id === "m")) {
+    const w = r.figures.cost?.warming;
+    if (!w) continue;
+    targets.push({ name: `${where(r)}: warming refreshes stopped only when a rewrite followed (${w.stopped} stopped, ${w.stoppedThenRewritten} followed by a rewrite)`, met: w.stopped === w.stoppedThenRewritten });
   }
   for (const r of results.filter((x) => x.id === "j")) {
     const mine = cost(r, "cost");

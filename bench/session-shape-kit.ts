@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFile
 import { join, relative } from "node:path";
 import type { ScriptedReply, ScriptedToolCall } from "../test/e2e/fake-llm.js";
 
-export type ShapeId = "a" | "b" | "c" | "d" | "e" | "f" | "g" | "h" | "i" | "j" | "k";
+export type ShapeId = "a" | "b" | "c" | "d" | "e" | "f" | "g" | "h" | "i" | "j" | "k" | "l" | "m";
 
 export interface ShapePrompt {
   text: string;
@@ -17,6 +17,10 @@ export interface Shape {
   title: string;
   prompts: ShapePrompt[];
   main: ScriptedReply[];
+  /** The catalog model the main model is priced as, per wire, when not the wire's usual one. */
+  price?: Partial<Record<"anthropic-messages" | "openai-completions", { provider: "anthropic" | "openai"; id: string }>>;
+  /** The simulated cache lifetime when not the bench's usual one (shape m: long enough for pi's warming). */
+  ttlSeconds?: number;
 }
 
 export interface ShapeOptions {

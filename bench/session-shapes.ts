@@ -7,6 +7,7 @@ import { realWork } from "./session-work-shape.js";
 import { lossShapes } from "./session-loss-shapes.js";
 import { abortedWork } from "./session-aborted-work-shape.js";
 import { editsAndRewrites } from "./session-edit-shape.js";
+import { pausesWithWarming, tierCrossing } from "./session-price-shapes.js";
 
 export type { Shape, ShapeId, ShapeOptions, ShapePrompt } from "./session-shape-kit.js";
 export { sourceFiles } from "./session-shape-kit.js";
@@ -98,8 +99,8 @@ function reReads(o: ShapeOptions): Shape {
 }
 
 export function buildShape(id: ShapeId, o: ShapeOptions): Shape {
-  const builders = { a: multiTask, b: longChain, c: short, d: idleGaps, e: reReads, f: realWork, ...lossShapes, j: abortedWork, k: editsAndRewrites };
+  const builders = { a: multiTask, b: longChain, c: short, d: idleGaps, e: reReads, f: realWork, ...lossShapes, j: abortedWork, k: editsAndRewrites, l: tierCrossing, m: pausesWithWarming };
   return builders[id](o);
 }
 
-export const SHAPE_IDS: ShapeId[] = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"];
+export const SHAPE_IDS: ShapeId[] = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m"];

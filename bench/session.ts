@@ -1,11 +1,12 @@
 /**
- * Session bench (issues 17, 25, 33 and 35): eleven session shapes through the real pi CLI against the loopback
+ * Session bench (issues 17, 25, 33, 35 and 44): thirteen session shapes through the real pi CLI against the loopback
  * provider with its prompt-cache simulation. On the Anthropic wire (breakpoint rule, the prefix reading
  * beside it) for no extension, pi's own compaction, pi-condense classic, the cost policy, and for shapes
  * b and f the cost policy with the spare breakpoint off; on the OpenAI wire (longest-prefix rule, cached
  * tokens reported) shapes a, b and f for no extension, classic and the cost policy; issue 33's shapes g to
  * j on both wires for no extension, classic and the cost policy; issue 35's shape k on both wires for those and the cost
- * policy without argument stubs. Prints one table per shape and wire
+ * policy without argument stubs; issue 44's shapes l (a price tier crossed) and m (pauses, pi's cache warming on) on
+ * both wires for no extension, classic and the cost policy, on their own price lists. Prints one table per shape and wire
  * (main-model tokens, summarizer tokens, prefix breaks, cold requests, dollars at the catalog prices of the
  * models each wire stands for) and what became of each run's outputs, checks that every pruned output is
  * still recoverable verbatim and that no run strands an output classic archived, and ends with the targets.
@@ -21,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PromptCacheSim } from "../test/e2e/cache-sim.js";
 import { DEFAULT_SUMMARIZERS, type SummarizerRule } from "../test/e2e/fake-llm.js";
-import { disposeSandbox, makeSandbox, REPO_ROOT, runPiRpc, runPrint, sessionFile, SUMMARIZER_MODEL, type Sandbox } from "../test/e2e/harness.js";
+import { disposeSandbox, MAIN_MODEL, makeSandbox, REPO_ROOT, runPiRpc, runPrint, sessionFile, SUMMARIZER_MODEL, type Sandbox } from "../test/e2e/harness.js";
 import { cacheModelIds, PRICED_AS, pricedModelFields, pricesFor } from "../test/e2e/priced-models.js";
 import { problems } from "../test/e2e/scenario-kit.js";
 import { runFigures, type RunFigures } from "./session-figures.js";
@@ -31,6 +32,7 @@ import { formatShapeTable, sessionTargets, VARIANTS, variantsFor, WIRES, type Re
 import { buildShape, SHAPE_IDS, type Shape, type ShapeId } from "./session-shapes.js";
 import { formatFates, outputFates, strandedTargets, type RunFates } from "./session-stranded.js";
 import { runBoundCheck } from "./session-bound.js";
+import { warmingOf } from "./session-warming.js";
 import { reportTargets } from "./targets.js";
 
 /** The simulated cache lifetime, declared to pi as the fake models' `promptCache.short`. */
@@ -89,19 +91,22 @@ interface VariantRun {
 async function runVariant(wire: Wire, id: ShapeId, variant: VariantId): Promise<VariantRun> {
   const work = await mkdtemp(join(tmpdir(), "pi-condense-bench-"));
   const shape = buildShape(id, { repoRoot: REPO_ROOT, workDir: join(work, "files"), idleMs: IDLE_MS, quick: QUICK });
+  const price = shape.price?.[wire];
+  const ttl = shape.ttlSeconds ?? TTL_SECONDS;
   const sb = await makeSandbox({
     api: wire,
     projectDir: REPO_ROOT,
-    cache: new PromptCacheSim({ ttlMs: TTL_SECONDS * 1000, modelIds: cacheModelIds(wire) }),
-    modelFields: pricedModelFields(TTL_SECONDS, wire),
+    cache: new PromptCacheSim({ ttlMs: ttl * 1000, modelIds: cacheModelIds(wire, price) }),
+    modelFields: pricedModelFields(ttl, wire, price),
     contextPrune: contextPrune(variant),
     settings: variant === "compaction" ? { compaction: { enabled: true } } : {},
     script: { main: shape.main, summarizers: [...DEFAULT_SUMMARIZERS, PI_COMPACTION] },
   });
   try {
     await playShape(sb, shape, `shape ${id}/${variant} (${wire})`, withExtension(variant));
-    const figures = runFigures(sb.fake.requests, pricesFor(wire));
-    figures.forgetting = await forgettingOf(sessionFile(sb), withExtension(variant) ? contextPrune(variant) : null, pricesFor(wire));
+    const figures = runFigures(sb.fake.requests, pricesFor(wire, price));
+    figures.forgetting = await forgettingOf(sessionFile(sb), withExtension(variant) ? contextPrune(variant) : null, pricesFor(wire, price));
+    if (shape.ttlSeconds) figures.warming = warmingOf(sb.fake.requests, pricesFor(wire, price)[MAIN_MODEL]!, ttl * 1000);
     if (!withExtension(variant)) return { title: shape.title, figures };
     if (KEEP_SESSIONS) await copyFile(sessionFile(sb), join(KEEP_SESSIONS, `${id}-${variant}-${wire}.jsonl`));
     const recovery = await checkRecoverable(sessionFile(sb), sb.sessionDir, sb.fake.requests);

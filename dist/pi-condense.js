@@ -1,7 +1,10 @@
 import {
   CUSTOM_TYPE_SUMMARY,
+  CUSTOM_TYPE_INDEX,
   CUSTOM_TYPE_STATS,
   CUSTOM_TYPE_FRONTIER,
+  CUSTOM_TYPE_DEDUP_ALIAS,
+  CUSTOM_TYPE_CHAIN,
   CUSTOM_TYPE_FLUSH_METRICS,
   QUERY_TOOL_NAME,
   loose,
@@ -24,6 +27,9 @@ import {
   occKey,
   resultTimestampOf,
   corruptEntryMessage,
+  parseIndexEntry,
+  parseChainEntry,
+  parseAliasEntry,
   parseFrontierEntry,
   captureBatch,
   captureUnindexedBatchesFromSession,
@@ -97,10 +103,12 @@ import {
   notifyArchived,
   notifyUnusable,
   cacheRouteOf,
+  cardOf,
+  pricesAt,
+  costModelFor,
   MAX_BREAKPOINTS,
   createPromptCache,
   dollars,
-  costModelFor,
   processCacheEnv,
   spareMarkerIndex,
   jsonArrayLength,
@@ -139,7 +147,7 @@ import {
   summariesMode,
   splitBatches,
   staleOutputsOf
-} from "./chunks/index-zqw14e91.js";
+} from "./chunks/index-fdtdqv1f.js";
 
 // src/summarize/chain-pass.ts
 function makeFuseRange(state, ctx, signal) {
@@ -699,8 +707,8 @@ async function saveConfig(config) {
 function onDemand(load, pick) {
   return async (deps, ctx, args) => pick(await load())(deps, ctx, args);
 }
-var actions = () => import("./chunks/command-actions-zah0a5bn.js");
-var reports = () => import("./chunks/command-report-n4h07x9h.js");
+var actions = () => import("./chunks/command-actions-qren274p.js");
+var reports = () => import("./chunks/command-report-1sd6egkz.js");
 var HANDLERS = new Map([
   ["settings", settingsCommand],
   ["on", setEnabled(true)],
@@ -711,7 +719,7 @@ var HANDLERS = new Map([
   ["prune-on", pruneOnCommand],
   ["batching", batchingCommand],
   ["stats", onDemand(reports, (m) => m.statsCommand)],
-  ["report", onDemand(() => import("./chunks/command-replay-3b1cftzy.js"), (m) => m.reportCommand)],
+  ["report", onDemand(() => import("./chunks/command-replay-7ct91ty8.js"), (m) => m.reportCommand)],
   ["tree", onDemand(actions, (m) => m.treeCommand)],
   ["now", onDemand(actions, (m) => m.nowCommand)],
   ["compact", onDemand(actions, (m) => m.compactCommand)],
@@ -931,13 +939,19 @@ class CacheTracker {
   recent = [];
   count = 0;
   cacheReported = false;
+  evicted = false;
   record(usage) {
+    this.evicted = false;
     this.count++;
     if (usage.cacheRead > 0 || usage.cacheWrite > 0)
       this.cacheReported = true;
     this.recent.push(usage);
     if (this.recent.length > RECENT)
       this.recent.shift();
+  }
+  invalidate() {
+    if (this.recent.length > 0)
+      this.evicted = true;
   }
   touch(at) {
     const last = this.recent[this.recent.length - 1];
@@ -948,6 +962,7 @@ class CacheTracker {
     this.recent = [];
     this.count = 0;
     this.cacheReported = false;
+    this.evicted = false;
   }
   get requests() {
     return this.count;
@@ -955,11 +970,31 @@ class CacheTracker {
   get reportsCacheUse() {
     return this.cacheReported;
   }
+  get lastInputTokens() {
+    const last = this.recent[this.recent.length - 1];
+    return last ? last.input + last.cacheRead + last.cacheWrite : undefined;
+  }
+  get growthTokens() {
+    let grown = 0;
+    let count = 0;
+    for (let i = 1;i < this.recent.length; i++) {
+      const before = this.recent[i - 1];
+      const after = this.recent[i];
+      const growth = after.input + after.cacheRead + after.cacheWrite - (before.input + before.cacheRead + before.cacheWrite);
+      if (growth > 0) {
+        grown += growth;
+        count++;
+      }
+    }
+    return count === 0 ? 0 : grown / count;
+  }
   state(now, ttlMs) {
     const last = this.recent[this.recent.length - 1];
     const base = { requests: this.count, lastRequestAt: last?.at, lastHitRate: last ? hitRate([last]) : undefined, recentHitRate: hitRate(this.recent) };
     if (!last)
       return { ...base, temperature: "cold" };
+    if (this.evicted)
+      return { ...base, temperature: "cold", reason: "the model, thinking level or context changed since the last request" };
     if (!this.cacheReported)
       return { ...base, temperature: "unknown", reason: "the provider reports no cache use" };
     if (now < last.at)
@@ -1697,7 +1732,7 @@ function createExtensionState(pi, files = nodeSidecarFiles) {
     previousFraction: null,
     cache: new CacheTracker,
     ledger: new DeferralLedger,
-    policy: { last: undefined, told: new Set, coldFlushedFor: undefined, expiryTimer: undefined },
+    policy: { last: undefined, told: new Set, coldFlushedFor: undefined, expiryTimer: undefined, warmingStopped: 0 },
     breakpoint: new SpareBreakpoint,
     renderedBranch: undefined,
     nextChainStart: () => state.renderedBranch ? nextChainToCompress(state, state.renderedBranch) : undefined,
@@ -2332,6 +2367,7 @@ function weighFlush(state, ctx, moment, opts = {}) {
     promptsSoFar: messages ? messages.filter(isUser).length : 0,
     runRequests: messages ? requestsSinceLastPrompt(messages) : 0,
     cacheRule: rewriteCacheRule(state, ctx),
+    ...requestSize2(state, ctx),
     ...opts.bound ? { bound: { ledger: state.ledger, ...opts.bound } } : {}
   });
   if (!opts.quiet)
@@ -2373,12 +2409,18 @@ function weighChainPass(state, ctx, closing, weighed, flushApplies = true) {
     main: mainCostModel(ctx),
     summarizer: summarizerCostModel(state, ctx),
     cacheRule: rewriteCacheRule(state, ctx),
-    ledger: state.ledger
+    ledger: state.ledger,
+    ...requestSize2(state, ctx)
   });
   if (!verdict)
     return false;
   weighed.decision.record.chains = { verdict: verdict.apply ? "apply" : "defer", netSaving: verdict.netSaving };
   return verdict.apply;
+}
+function requestSize2(state, ctx) {
+  const counted = safeContextUsage(ctx)?.tokens;
+  const contextTokens = typeof counted === "number" && Number.isFinite(counted) && counted > 0 ? counted : state.cache.lastInputTokens;
+  return contextTokens === undefined ? {} : { size: { contextTokens, growthTokens: state.cache.growthTokens } };
 }
 function queryToolTokens(state) {
   try {
@@ -2461,8 +2503,18 @@ function policyView(state, ctx) {
     waiting: ["reply", "chains"].flatMap((kind) => {
       const open = state.ledger.account(kind);
       return open ? [{ kind, regret: open.regret, owed: open.owed }] : [];
-    })
+    }),
+    ...tierView(state, ctx),
+    warmingStopped: state.policy.warmingStopped
   };
+}
+function tierView(state, ctx) {
+  const main = mainCostModel(ctx);
+  const card = cardOf(main);
+  if (!main.priced || card.tiers.length === 0 || !(card.base.input > 0))
+    return {};
+  const thresholds = card.tiers.map((tier) => ({ above: tier.inputTokensAbove, multiple: tier.prices.input / card.base.input }));
+  return { tiers: { thresholds, contextTokens: requestSize2(state, ctx).size?.contextTokens } };
 }
 function archivedCounts(state) {
   const counts = { summarized: 0, withoutSummary: 0, stale: 0 };
@@ -2507,9 +2559,10 @@ function toggleCostText(state, ctx, enabling) {
   const cost = costModelFor(ctx.model, route);
   if (!cost.priced)
     return `${head} (${cost.label || "this model"} has no catalog price, so no dollars.)`;
-  const { read, rewrite } = rates(route.rule, cost.prices);
-  const next = shared * read + rewritten * rewrite - from * read;
-  const later = (to - from) * read;
+  const was = rates(route.rule, pricesAt(cost, from));
+  const will = rates(route.rule, pricesAt(cost, to));
+  const next = shared * will.read + rewritten * will.rewrite - from * was.read;
+  const later = to * will.read - from * was.read;
   return `${head} At ${cost.label}'s prices that request costs about ${moreOrLess(next)} than ${enabling ? "staying unpruned" : "with pruning on"}, and each later one about ${moreOrLess(later)}.`;
 }
 
@@ -3505,6 +3558,12 @@ async function settleOnShutdown(state, waitMs = SETTLE_WAIT_MS) {
 }
 
 // src/host/cache-expiry.ts
+function onCacheKeyChange(state, ctx, change) {
+  onCacheCold(state);
+  if (change === "thinking" && cacheRouteOf(ctx.model, processCacheEnv()).rule !== "anthropic-breakpoints")
+    return;
+  state.cache.invalidate();
+}
 var EXPIRY_MARGIN_MS = 1000;
 function clearCacheExpiry(state) {
   if (state.policy.expiryTimer !== undefined)
@@ -3760,6 +3819,95 @@ function onToolCall(state, event) {
   return { block: true, reason: copyGuardReason(String(event.toolName), marker) };
 }
 
+// src/host/cache-warming.ts
+import { evaluateCacheWarming } from "@earendil-works/pi-ai";
+function rewrittenSinceLastRequest(branch) {
+  const found = { keys: new Set, calls: new Set, chainStarts: new Set };
+  let any = false;
+  for (let i = branch.length - 1;i >= 0; i--) {
+    const entry = looseEntry(branch[i]);
+    if (entry?.type === "message" && isAssistant(entryMessage(entry)))
+      break;
+    if (entry?.type !== "custom")
+      continue;
+    if (entry.customType === CUSTOM_TYPE_INDEX) {
+      const parsed = parseIndexEntry(entry.data);
+      if (!parsed.ok)
+        continue;
+      for (const record of parsed.value.toolCalls) {
+        found.keys.add(occKey(record.toolCallId, record.resultTimestamp));
+        found.calls.add(record.toolCallId);
+      }
+      any ||= parsed.value.toolCalls.length > 0;
+    } else if (entry.customType === CUSTOM_TYPE_DEDUP_ALIAS) {
+      const parsed = parseAliasEntry(entry.data);
+      if (!parsed.ok)
+        continue;
+      found.keys.add(occKey(parsed.value.newToolCallId, parsed.value.newResultTimestamp));
+      found.calls.add(parsed.value.newToolCallId);
+      any = true;
+    } else if (entry.customType === CUSTOM_TYPE_CHAIN) {
+      const parsed = parseChainEntry(entry.data);
+      if (!parsed.ok)
+        continue;
+      found.chainStarts.add(parsed.value.startUserTimestamp);
+      any = true;
+    }
+  }
+  return any ? found : undefined;
+}
+function rewritePoint(messages, rewritten) {
+  for (let i = 0;i < messages.length; i++) {
+    const message = messages[i];
+    if (isUser(message) && rewritten.chainStarts.has(Number(loose(message)?.timestamp)))
+      return i;
+    if (isAssistant(message) && contentBlocks(message).some((block) => isToolCall(block) && rewritten.calls.has(String(block.id))))
+      return i;
+    if (isToolResult(message) && rewritten.keys.has(occKey(String(message.toolCallId), typeof message.timestamp === "number" ? message.timestamp : undefined)))
+      return i;
+  }
+  return;
+}
+function readableAfterRewrite(state, ctx) {
+  let branch;
+  try {
+    branch = ctx.sessionManager.getBranch();
+  } catch {
+    return;
+  }
+  const rewritten = rewrittenSinceLastRequest(branch);
+  if (!rewritten)
+    return;
+  const messages = projectBranchMessages(branch);
+  const point = rewritePoint(messages, rewritten);
+  if (point === undefined)
+    return;
+  let chars = 0;
+  for (let i = 0;i < point; i++)
+    chars += requestChars(messages[i]);
+  const overhead = state.stats.getLiveReclaim()?.overheadTokens ?? 0;
+  return (systemTokens(state, ctx).systemTokens ?? 0) + chars / 4 + overhead;
+}
+function phaseOf(ctx) {
+  try {
+    return ctx.isIdle() ? "idle" : "streaming";
+  } catch {
+    return "idle";
+  }
+}
+function onCacheWarmingDecision(state, ctx, event) {
+  if (event.action !== "warm" || !costPolicyActive(state) || !ctx.model)
+    return;
+  const readable = readableAfterRewrite(state, ctx);
+  if (readable === undefined)
+    return;
+  const verdict = evaluateCacheWarming(ctx.model, Math.round(readable), phaseOf(ctx));
+  if (verdict.action === "warm")
+    return;
+  state.policy.warmingStopped += 1;
+  return { action: "stop" };
+}
+
 // src/host/turn-handlers.ts
 async function onTurnEnd(state, ctx, event) {
   if (!state.config.value.enabled)
@@ -3996,11 +4144,12 @@ function piCondense(pi, files) {
   pi.on("tool_call", guarded("tool_call", (event) => onToolCall(state, event)));
   pi.on("context", guarded("context", (event, ctx) => onContext(state, ctx, event)));
   pi.on("before_provider_request", guarded("before_provider_request", (event, ctx) => onBeforeProviderRequest(state, ctx, event)));
+  pi.on("cache_warming_decision", guarded("cache_warming_decision", (event, ctx) => onCacheWarmingDecision(state, ctx, event)));
   pi.on("session_shutdown", guarded("session_shutdown", () => onSessionShutdown(state)));
   pi.on("session_before_tree", guarded("session_before_tree", () => onSessionBeforeTree(state)));
-  pi.on("model_select", guarded("model_select", () => onCacheCold(state)));
-  pi.on("session_compact", guarded("session_compact", () => onCacheCold(state)));
-  pi.on("thinking_level_select", guarded("thinking_level_select", () => onCacheCold(state)));
+  pi.on("model_select", guarded("model_select", (_event, ctx) => onCacheKeyChange(state, ctx, "model")));
+  pi.on("session_compact", guarded("session_compact", (_event, ctx) => onCacheKeyChange(state, ctx, "compaction")));
+  pi.on("thinking_level_select", guarded("thinking_level_select", (_event, ctx) => onCacheKeyChange(state, ctx, "thinking")));
   registerQueryTool(pi, state.indexer);
   registerReportRenderer(pi);
   registerWithCommands(pi, state);

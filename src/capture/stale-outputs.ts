@@ -57,6 +57,8 @@ export interface ToolObservation {
   args: Record<string, unknown>;
   isError: boolean;
   resultText: string;
+  /** The result message it was read from: what it says is read once per message. */
+  source?: object;
 }
 
 const MUTATION_TOOLS = new Set(["edit", "write"]);
@@ -80,18 +82,43 @@ export function findStaleOutputs(messages: readonly unknown[], opts: StaleOption
   return state.stale;
 }
 
+/** What a call and its output say for staleness: the path it changed, the command it ran, the lines it read. */
+interface ObservedFacts {
+  toolName: string;
+  edited: string | undefined;
+  command: string | undefined;
+  read: { path: string; range: LineRange | undefined } | undefined;
+  finished: boolean;
+}
+
+/** Facts per result message, for scans without a `cwd` (a session's outputs are scanned again at every flush). */
+const factsMemo = new WeakMap<object, ObservedFacts>();
+
+function factsOf(obs: ToolObservation, cwd: string | undefined): ObservedFacts {
+  const memo = cwd === undefined && obs.source !== undefined ? factsMemo.get(obs.source) : undefined;
+  if (memo !== undefined && memo.toolName === obs.toolName) return memo;
+  const command = obs.toolName === "bash" ? commandOf(obs.args) : undefined;
+  const facts: ObservedFacts = {
+    toolName: obs.toolName,
+    edited: mutatedPath(obs, cwd),
+    command,
+    read: obs.isError ? undefined : readSpanOf(obs, command, cwd),
+    finished: command !== undefined && !UNFINISHED_RUN.test(obs.resultText),
+  };
+  if (cwd === undefined && obs.source !== undefined) factsMemo.set(obs.source, facts);
+  return facts;
+}
+
 function observe(state: DetectorState, obs: ToolObservation, opts: StaleOptions): void {
   const candidate = !isRecoveryTool(obs.toolName) && !(opts.isProtected?.(obs.toolName, obs.args) ?? false);
-  const edited = mutatedPath(obs, opts.cwd);
+  const { edited, command, read, finished } = factsOf(obs, opts.cwd);
   if (edited !== undefined) supersedeReadsOf(state, edited, obs);
-  const command = obs.toolName === "bash" ? commandOf(obs.args) : undefined;
-  const read = obs.isError ? undefined : readSpanOf(obs, command, opts.cwd);
   if (read !== undefined) {
     supersedeContained(state, read, obs);
     if (candidate) push(state.readsOf, read.path, { key: obs.key, range: read.range });
   }
   if (command === undefined) return;
-  if (!UNFINISHED_RUN.test(obs.resultText)) supersedeRuns(state, command, obs);
+  if (finished) supersedeRuns(state, command, obs);
   if (candidate) push(state.runsOf, command, obs.key);
 }
 
@@ -170,7 +197,7 @@ export function toolObservations(messages: readonly unknown[]): ToolObservation[
     if (call === undefined) continue;
     open.delete(msg.toolCallId);
     const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
-    observations.push({ key, toolName: call.name, args: call.args, isError: msg.isError === true, resultText: textOf(msg.content) });
+    observations.push({ key, toolName: call.name, args: call.args, isError: msg.isError === true, resultText: textOf(msg.content), source: msg });
   }
   return observations;
 }

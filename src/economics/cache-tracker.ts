@@ -18,7 +18,7 @@ export type CacheTemperature = "warm" | "cold" | "unknown";
 
 export interface CacheState {
   temperature: CacheTemperature;
-  /** Why the temperature is unknown, in plain words. */
+  /** Why the temperature is unknown, or cold before the cache's lifetime ran out, in plain words. */
   reason?: string;
   lastRequestAt?: number;
   /** Milliseconds until the cache entry expires (warm only). */
@@ -62,12 +62,20 @@ export class CacheTracker {
   private count = 0;
   /** True once any request reported cache figures; a provider that never does leaves the cache unknown. */
   private cacheReported = false;
+  /** Something the provider keys its cache on changed (the model, the thinking level): cold until the next request. */
+  private evicted = false;
 
   record(usage: RequestUsage): void {
+    this.evicted = false;
     this.count++;
     if (usage.cacheRead > 0 || usage.cacheWrite > 0) this.cacheReported = true;
     this.recent.push(usage);
     if (this.recent.length > RECENT) this.recent.shift();
+  }
+
+  /** The next request finds nothing cached, whatever the clock says. */
+  invalidate(): void {
+    if (this.recent.length > 0) this.evicted = true;
   }
 
   /** pi refreshed the cache without a real request: it stays warm from then on. */
@@ -80,6 +88,7 @@ export class CacheTracker {
     this.recent = [];
     this.count = 0;
     this.cacheReported = false;
+    this.evicted = false;
   }
 
   get requests(): number {
@@ -91,10 +100,33 @@ export class CacheTracker {
     return this.cacheReported;
   }
 
+  /** The last request's whole input (fresh, read and written), in tokens; undefined before one. */
+  get lastInputTokens(): number | undefined {
+    const last = this.recent[this.recent.length - 1];
+    return last ? last.input + last.cacheRead + last.cacheWrite : undefined;
+  }
+
+  /** What a request added to the next of late, in tokens: the mean growth of the recent requests that grew. */
+  get growthTokens(): number {
+    let grown = 0;
+    let count = 0;
+    for (let i = 1; i < this.recent.length; i++) {
+      const before = this.recent[i - 1]!;
+      const after = this.recent[i]!;
+      const growth = after.input + after.cacheRead + after.cacheWrite - (before.input + before.cacheRead + before.cacheWrite);
+      if (growth > 0) {
+        grown += growth;
+        count++;
+      }
+    }
+    return count === 0 ? 0 : grown / count;
+  }
+
   state(now: number, ttlMs: number): CacheState {
     const last = this.recent[this.recent.length - 1];
     const base = { requests: this.count, lastRequestAt: last?.at, lastHitRate: last ? hitRate([last]) : undefined, recentHitRate: hitRate(this.recent) };
     if (!last) return { ...base, temperature: "cold" };
+    if (this.evicted) return { ...base, temperature: "cold", reason: "the model, thinking level or context changed since the last request" };
     if (!this.cacheReported) return { ...base, temperature: "unknown", reason: "the provider reports no cache use" };
     if (now < last.at) return { ...base, temperature: "unknown", reason: "the clock went backwards" };
     const left = last.at + ttlMs - now;

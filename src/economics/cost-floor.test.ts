@@ -38,7 +38,7 @@ function billed(requests: FloorRequest[], rule: CacheRule, gapAt = -1): { read: 
 describe("the limit of a session", () => {
   test("one request: every block written once, nothing read, its output", () => {
     const floor = costFloor([request(["a", "b"], 500, 40)], "anthropic-breakpoints", 1024);
-    expect(floor).toEqual({ requests: 1, written: 3000, uncached: 0, fixedRead: 0, outputTokens: 40 });
+    expect(floor).toMatchObject({ requests: 1, written: 3000, uncached: 0, fixedRead: 0, outputTokens: 40 });
   });
 
   test("a session that only appends: each block written once, tools and system read by every later request", () => {
@@ -109,6 +109,20 @@ describe("the limit of a session", () => {
 
   test("sizes that are not finite positive numbers count nothing", () => {
     const bad = { blocks: [block("system", Number.NaN, true), block("a", -5), block("b", Number.POSITIVE_INFINITY, true)], fixedBlocks: 1, outputTokens: Number.NaN };
-    expect(costFloor([bad, bad], "anthropic-breakpoints", 0)).toEqual({ requests: 2, written: 0, uncached: 0, fixedRead: 0, outputTokens: 0 });
+    expect(costFloor([bad, bad], "anthropic-breakpoints", 0)).toMatchObject({ requests: 2, written: 0, uncached: 0, fixedRead: 0, outputTokens: 0 });
+  });
+
+  test("under price tiers each block costs its tier in the smallest request that holds it; reads and output the tools and system's", () => {
+    const base = { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 };
+    const high = { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 };
+    const card = { base, tiers: [{ inputTokensAbove: 10_000, prices: high }] };
+    // Tools and system 1,000; blocks of 3,000 and 12,000 tokens: only the second needs a request past 10,000.
+    const requests = [
+      { blocks: [block("system", 1000, true), block("a", 3000, true)], fixedBlocks: 1, outputTokens: 10 },
+      { blocks: [block("system", 1000, true), block("a", 3000), block("b", 12_000, true)], fixedBlocks: 1, outputTokens: 20 },
+    ];
+    const floor = costFloor(requests, "anthropic-breakpoints", 0);
+    expect(floorDollars(floor, card)).toBeCloseTo(1000 * 1.25 + 3000 * 1.25 + 12_000 * 2.5 + 1000 * 0.1 + 30 * 5, 9);
+    expect(floorDollars(floor, { base, tiers: [] })).toBeCloseTo(floorDollars(floor, base), 9);
   });
 });

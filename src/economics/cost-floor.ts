@@ -16,9 +16,15 @@
  * the summarizer are left out: they are what a policy spends above the limit.
  * Summaries and stubs are left out too: the session without pruning never
  * sends them. Sizes are in the blocks' unit (the report: chars; the bench:
- * tokens). Pure.
+ * tokens).
+ *
+ * Under price tiers the least a block can cost is its first sending in the
+ * smallest request that holds it, the tools and system and the block alone:
+ * each block is priced at that request's tier, the reads and the output at
+ * the tier of the tools and system alone. Pure.
  */
 import type { TokenPrices } from "./cost-model.js";
+import { flatCard, type RateCard, ratesAt } from "./price-tiers.js";
 import type { CacheBlock, CacheRule } from "./prompt-cache.js";
 
 export interface FloorRequest {
@@ -40,6 +46,17 @@ export interface CostFloor {
   /** Tools and system prompt read by the requests after the one that first sent them. */
   fixedRead: number;
   outputTokens: number;
+  /** Each distinct block billed, with the tools and system of the request that first sent it (the tier it can fall in). */
+  blocks?: FloorBlock[];
+  /** The tools and system of the last request (the reads and output's tier). */
+  fixedSize?: number;
+}
+
+export interface FloorBlock {
+  size: number;
+  /** The tools and system sent with it. */
+  fixedSize: number;
+  written: boolean;
 }
 
 const size = (block: CacheBlock): number => (Number.isFinite(block.tokens) && block.tokens > 0 ? block.tokens : 0);
@@ -59,7 +76,7 @@ function cacheableBlocks(blocks: readonly CacheBlock[], rule: CacheRule, minToke
 /** The floor, one request at a time (the report feeds it from its cache pricer). */
 export class FloorTally {
   private readonly seen = new Set<string>();
-  private readonly floor: CostFloor = { requests: 0, written: 0, uncached: 0, fixedRead: 0, outputTokens: 0 };
+  private readonly floor: CostFloor = { requests: 0, written: 0, uncached: 0, fixedRead: 0, outputTokens: 0, blocks: [], fixedSize: 0 };
 
   constructor(
     private readonly rule: CacheRule,
@@ -70,6 +87,9 @@ export class FloorTally {
     const { blocks } = request;
     const fixed = Math.min(blocks.length, Math.max(0, request.fixedBlocks));
     const from = Math.max(fixed, Math.min(blocks.length, request.sharedBlocks ?? 0));
+    let fixedSize = 0;
+    for (let i = 0; i < fixed; i++) fixedSize += size(blocks[i]!);
+    this.floor.fixedSize = fixedSize;
     let cacheable: number | undefined;
     const take = (i: number): void => {
       const block = blocks[i]!;
@@ -79,8 +99,10 @@ export class FloorTally {
       }
       this.seen.add(block.key);
       cacheable ??= cacheableBlocks(blocks, this.rule, this.minTokens);
-      if (i < cacheable) this.floor.written += size(block);
+      const written = i < cacheable;
+      if (written) this.floor.written += size(block);
       else this.floor.uncached += size(block);
+      this.floor.blocks!.push({ size: size(block), fixedSize: i < fixed ? 0 : fixedSize, written });
     };
     for (let i = 0; i < fixed; i++) take(i);
     for (let i = from; i < blocks.length; i++) take(i);
@@ -89,7 +111,7 @@ export class FloorTally {
   }
 
   result(): CostFloor {
-    return { ...this.floor };
+    return { ...this.floor, blocks: [...this.floor.blocks!] };
   }
 }
 
@@ -104,9 +126,21 @@ export function costFloor(requests: Iterable<FloorRequest>, rule: CacheRule, min
  * The floor in dollars, priced as the bills it is compared with: a write at `cacheWrite` (under the
  * longest-prefix rule the price of a miss, the input price when the provider has no write premium),
  * plain input at `input`, reads at `cacheRead`, output at `output`; `unitsPerToken` turns block sizes
- * into tokens (the report's calibrated chars per token).
+ * into tokens (the report's calibrated chars per token). With a rate card, each block at the tier of the
+ * smallest request that holds it (the module header).
  */
-export function floorDollars(floor: CostFloor, prices: TokenPrices, unitsPerToken = 1): number {
-  const blocks = floor.written * prices.cacheWrite + floor.uncached * prices.input + floor.fixedRead * prices.cacheRead;
-  return blocks / unitsPerToken + floor.outputTokens * prices.output;
+export function floorDollars(floor: CostFloor, prices: TokenPrices | RateCard, unitsPerToken = 1): number {
+  const card = "base" in prices ? prices : flatCard(prices);
+  if (card.tiers.length === 0 || !floor.blocks) {
+    const p = card.base;
+    const blocks = floor.written * p.cacheWrite + floor.uncached * p.input + floor.fixedRead * p.cacheRead;
+    return blocks / unitsPerToken + floor.outputTokens * p.output;
+  }
+  let dollars = 0;
+  for (const block of floor.blocks) {
+    const p = ratesAt(card, (block.fixedSize + block.size) / unitsPerToken);
+    dollars += (block.size / unitsPerToken) * (block.written ? p.cacheWrite : p.input);
+  }
+  const least = ratesAt(card, (floor.fixedSize ?? 0) / unitsPerToken);
+  return dollars + (floor.fixedRead / unitsPerToken) * least.cacheRead + floor.outputTokens * least.output;
 }

@@ -71,6 +71,8 @@ export interface PromptCache {
   bill(request: CacheRequest): CacheBill;
   /** The longest live entry this request's blocks could read, in blocks, whatever its markers (Anthropic only). */
   bestEntry?(request: CacheRequest): number;
+  /** Every entry is gone (the provider evicted them, or a change it keys the cache on): the next request starts cold. */
+  evict(): void;
 }
 
 export function createPromptCache(rule: CacheRule, options: CacheRuleOptions): PromptCache {
@@ -142,6 +144,11 @@ abstract class EntryCache implements PromptCache {
   }
 
   abstract bill(request: CacheRequest): CacheBill;
+
+  evict(): void {
+    this.entries.clear();
+    this.lastCached = 0;
+  }
 }
 
 class BreakpointCache extends EntryCache {
@@ -225,6 +232,8 @@ class PrefixCache extends EntryCache {
 
 class NoCache implements PromptCache {
   readonly rule = "uncached" as const;
+
+  evict(): void {}
 
   bill(request: CacheRequest): CacheBill {
     const total = cumulativeTokens(request.blocks).at(-1)!;

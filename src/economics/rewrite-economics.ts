@@ -23,9 +23,21 @@
  * helps only while an entry right before p is alive: one no request touched
  * for longer than the cache lifetime (an old chain's start) is gone. The
  * first rewrite of a session also declares context_tree_query: the tool list
- * leads every request, so it writes P again whatever the rule. Pure.
+ * leads every request, so it writes P again whatever the rule.
+ *
+ * Price tiers (price-tiers.ts): a provider bills every token of a request at
+ * the tier its whole input falls in. Given the request's size C (and how much
+ * it grows per request, g), the terms above become the difference of two
+ * bills per request, each at its own tier: the rewrite's request against the
+ * unchanged one, and each later request at C - R + summary against C, both
+ * growing by g. A rewrite that keeps the next requests under a threshold saves
+ * the tier's premium on every token of each; a wait above it pays that premium;
+ * near a threshold, the crossing the growth brings within the expected requests
+ * is weighed as well, so the rewrite comes before it when that pays. Without
+ * tiers, or without C, the flat formula above at the base prices. Pure.
  */
-import type { CostModel } from "./cost-model.js";
+import { cardOf, type CostModel, pricesAt } from "./cost-model.js";
+import { cachedRequestDollars, savingOver, tierIndexAt } from "./price-tiers.js";
 import type { CacheRetention, MarkerWire } from "./cache-route.js";
 import { type CacheRule, LOOKBACK_BLOCKS } from "./prompt-cache.js";
 
@@ -48,6 +60,10 @@ export interface RewriteFigures {
   entryAgeMs?: number;
   /** Per rewritten item (an output's occurrence key, a chain's start): the tokens it removes, less what replaces it. */
   savedTokensByKey?: ReadonlyMap<string, number>;
+  /** Tokens of the whole request as last sent (system and tools included), when known: the tier it falls in. */
+  contextTokens?: number;
+  /** Tokens a request adds to the next, about (0 when unknown): how soon the context crosses a tier. */
+  growthTokens?: number;
 }
 
 /** The cache rule a rewrite is priced by: the session model's route, and whether the spare breakpoint is on. */
@@ -144,25 +160,75 @@ export function weighRewrite(
   const removed = Math.min(nonNegative(figures.removedTokens), suffix);
   const summary = nonNegative(figures.summaryTokens);
   const n = nonNegative(expectedRequests);
-  const { cacheRead, cacheWrite } = main.prices;
-  const summarizerCost = nonNegative(figures.summarizerInputTokens) * summarizer.prices.input + summary * summarizer.prices.output;
+  const summarizerInput = nonNegative(figures.summarizerInputTokens);
+  const summarizerPrices = pricesAt(summarizer, summarizerInput);
+  const summarizerCost = summarizerInput * summarizerPrices.input + summary * summarizerPrices.output;
   const reread = cold ? 0 : rereadTokens(figures, cache);
   const chance = Math.min(1, nonNegative(moment.nextRequestChance));
   const tool = cache.declaresTool ? nonNegative(cache.declaredToolTokens ?? 0) : 0;
-  const rewriteCost = cold ? 0 : cacheWrite * (reread + suffix - removed + summary + tool) - cacheRead * (reread + suffix);
-  const rewrite = chance * rewriteCost;
-  const oneTimeCost = rewrite + (moment.summarizerPaidAnyway ? 0 : summarizerCost);
-  const savingPerRequest = cacheRead * (removed - summary - tool);
-  // Cold, the request that follows writes the whole suffix anyway: it already saves at the write price.
-  const firstSaving = cold ? (cacheWrite - cacheRead) * (removed - summary) : 0;
   // The next request carries the rewrite, whose cost already counts what it reads less: the saving runs after it.
   const after = Math.max(0, n - chance);
-  const netSaving = firstSaving + after * savingPerRequest - oneTimeCost;
+  const rewritten = { suffix, removed, summary, reread, tool };
+  const terms = figures.contextTokens !== undefined && cardOf(main).tiers.length > 0 ? tieredTerms(figures, main, rewritten, cold, after) : flatTerms(main, rewritten, cold, after);
+  const rewrite = chance * terms.rewriteCost;
+  const oneTimeCost = rewrite + (moment.summarizerPaidAnyway ? 0 : summarizerCost);
+  const netSaving = terms.firstSaving + terms.laterSaving - oneTimeCost;
   const apply = netSaving > 0;
+  const tier = terms.tierNote ?? "";
   const reason = apply
-    ? `summarizing pays: about ${dollars(netSaving)} saved over ${n.toFixed(1)} more requests${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}`
+    ? `summarizing pays: about ${dollars(netSaving)} saved over ${n.toFixed(1)} more requests${tier}${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}`
     : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${n.toFixed(1)} more requests${reread > 0 ? rereadNote(reread, cache) : ""}; waiting until it pays or the cache expires`;
-  return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest, summarizerCost, netSaving, rereadTokens: reread, rewriteCost };
+  return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest: terms.savingPerRequest, summarizerCost, netSaving, rereadTokens: reread, rewriteCost: terms.rewriteCost };
+}
+
+interface Rewritten {
+  suffix: number;
+  removed: number;
+  summary: number;
+  reread: number;
+  tool: number;
+}
+
+interface Terms {
+  /** What the next request pays for the rewrite itself. */
+  rewriteCost: number;
+  savingPerRequest: number;
+  /** The next request's saving when the cache has expired anyway. */
+  firstSaving: number;
+  /** What the requests after the next save. */
+  laterSaving: number;
+  tierNote?: string;
+}
+
+/** The formula of the module header at the base prices: one rate for every request. */
+function flatTerms(main: CostModel, r: Rewritten, cold: boolean, after: number): Terms {
+  const { cacheRead, cacheWrite } = main.prices;
+  const savingPerRequest = cacheRead * (r.removed - r.summary - r.tool);
+  return {
+    rewriteCost: cold ? 0 : cacheWrite * (r.reread + r.suffix - r.removed + r.summary + r.tool) - cacheRead * (r.reread + r.suffix),
+    savingPerRequest,
+    // Cold, the request that follows writes the whole suffix anyway: it already saves at the write price.
+    firstSaving: cold ? (cacheWrite - cacheRead) * (r.removed - r.summary) : 0,
+    laterSaving: after * savingPerRequest,
+  };
+}
+
+/** The same terms as bills of whole requests, each at the tier of its size (the module header). */
+function tieredTerms(figures: RewriteFigures, main: CostModel, r: Rewritten, cold: boolean, after: number): Terms {
+  const card = cardOf(main);
+  const context = Math.max(nonNegative(figures.contextTokens ?? 0), r.suffix);
+  const growth = nonNegative(figures.growthTokens ?? 0);
+  const smaller = Math.max(0, context - r.removed + r.summary + r.tool);
+  const kept = Math.max(0, context - r.suffix - r.reread);
+  const rewriteCost = cold ? 0 : cachedRequestDollars(card, kept, r.suffix - r.removed + r.summary + r.reread + r.tool + growth) - cachedRequestDollars(card, context, growth);
+  const savingPerRequest = savingOver(card, context + growth, smaller + growth, growth, 1);
+  const firstSaving = cold ? cachedRequestDollars(card, 0, context + growth) - cachedRequestDollars(card, 0, smaller + growth) - savingPerRequest : 0;
+  const laterSaving = savingOver(card, context + growth, smaller + growth, growth, after);
+  const horizon = context + growth * (after + 1);
+  const below = tierIndexAt(card, smaller + growth * (after + 1)) < tierIndexAt(card, horizon);
+  const threshold = card.tiers[tierIndexAt(card, smaller + growth * (after + 1))]?.inputTokensAbove;
+  const tierNote = below && threshold !== undefined ? ` (it keeps the requests under the ${Math.round(threshold / 1000)}k-token price tier)` : undefined;
+  return { rewriteCost, savingPerRequest, firstSaving, laterSaving, ...(tierNote ? { tierNote } : {}) };
 }
 
 function rereadNote(tokens: number, cache: RewriteCacheRule): string {

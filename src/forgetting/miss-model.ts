@@ -14,6 +14,7 @@
 import { extractToolResultText } from "../capture/batch-capture.js";
 import { identifierCandidates, type IdentifierKind } from "./identifiers.js";
 import { contentBlocks, isAssistant, isToolCall, isToolResult, loose } from "../capture/message-shape.js";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 
 /** An edit's old-text line shorter than this (`}`, `else:`) is everywhere: it is not counted. */
 const MIN_EDIT_LINE = 8;
@@ -31,8 +32,21 @@ interface Output {
   text: string;
 }
 
+/** Each message's text, read once: the replay asks for it at every request that sends the message. */
+const texts = new WeakMap<object, string>();
+
 /** The text of a message as the model receives it: text and thinking, tool calls with their arguments, results, custom content. */
 export function messageText(message: unknown): string {
+  if (typeof message !== "object" || message === null) return "";
+  let text = texts.get(message);
+  if (text === undefined) {
+    text = readText(message);
+    texts.set(message, text);
+  }
+  return text;
+}
+
+function readText(message: object): string {
   const content = loose(message)?.content;
   if (isToolResult(message)) return extractToolResultText(message);
   if (typeof content === "string") return content;
@@ -84,10 +98,12 @@ function editLines(reply: unknown): string[] {
  * whole context again. A word stands for the names, exceptions and numbers; a path is found by its tails, as
  * `containsToken` finds it.
  */
+/** Each message's tokens, read once whichever configuration sends it (the replay's configurations share their raw messages). */
+const messageTokens = new WeakMap<object, string[]>();
+
 class VisibleTokens {
   private sent = new Set<unknown>();
   private readonly counts = new Map<string, number>();
-  private readonly tokensOf = new WeakMap<object, string[]>();
   private system: { text: string; tokens: Set<string> } = { text: "", tokens: new Set() };
 
   show(messages: readonly unknown[], systemText: string): void {
@@ -111,10 +127,10 @@ class VisibleTokens {
 
   private count(message: unknown, by: number): void {
     if (typeof message !== "object" || message === null) return;
-    let tokens = this.tokensOf.get(message);
+    let tokens = messageTokens.get(message);
     if (!tokens) {
       tokens = tokensOf(messageText(message));
-      this.tokensOf.set(message, tokens);
+      messageTokens.set(message, tokens);
     }
     for (const key of tokens) this.counts.set(key, (this.counts.get(key) ?? 0) + by);
   }
@@ -123,6 +139,34 @@ class VisibleTokens {
 /** The dotted names (`a.py`, `pkg.mod.fn`) of a run of name characters and dots, in linear time. */
 function dottedNames(run: string): string[] {
   return run.split(/\.{2,}/).map((part) => part.replace(/^\.+|\.+$/g, "")).filter((part) => part.includes("."));
+}
+
+/** What each recorded message shows or names, read once whichever configuration replays it. */
+const shown = new WeakMap<object, Identifiers>();
+const named = new WeakMap<object, string[]>();
+type Identifiers = ReturnType<typeof identifierCandidates>;
+
+function shownIdentifiers(output: object): Identifiers {
+  let found = shown.get(output);
+  if (!found) {
+    found = identifierCandidates(messageText(output));
+    shown.set(output, found);
+  }
+  return found;
+}
+
+/** The `kind\0text` keys of the identifiers a reply's call arguments name. */
+function namedKeys(reply: AssistantMessage): string[] {
+  let keys = named.get(reply);
+  if (!keys) {
+    keys = [];
+    for (const block of contentBlocks(reply)) {
+      if (!isToolCall(block)) continue;
+      for (const { kind, texts } of identifierCandidates(argumentText(block.arguments))) for (const text of texts) keys.push(`${kind}\u0000${text}`);
+    }
+    named.set(reply, keys);
+  }
+  return keys;
 }
 
 /** A text's distinct words and path tails, as `VisibleTokens` keys. */
@@ -187,20 +231,15 @@ export class MissCounter {
     }
     for (; this.consumed < context.length; this.consumed++) {
       const message = context.messages[this.consumed];
-      if (isToolResult(message)) this.learnOutput(messageText(message));
-      else if (isAssistant(message)) {
-        for (const block of contentBlocks(message)) {
-          if (!isToolCall(block)) continue;
-          for (const { kind, texts } of identifierCandidates(argumentText(block.arguments))) for (const text of texts) this.named.add(`${kind}\u0000${text}`);
-        }
-      }
+      if (isToolResult(message)) this.learnOutput(message);
+      else if (isAssistant(message)) for (const key of namedKeys(message)) this.named.add(key);
     }
   }
 
-  private learnOutput(text: string): void {
+  private learnOutput(message: object): void {
     const id = this.outputs.length;
-    this.outputs.push({ id, text });
-    for (const { kind, texts } of identifierCandidates(text)) {
+    this.outputs.push({ id, text: messageText(message) });
+    for (const { kind, texts } of shownIdentifiers(message)) {
       for (const t of texts) {
         const key = `${kind}\u0000${t}`;
         const list = this.shownBy.get(key);

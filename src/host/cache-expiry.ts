@@ -13,6 +13,20 @@ import { onCacheCold } from "./cold-cache.js";
 import { startColdFlush } from "./final-reply-flush.js";
 import { cacheTtlMs, costPolicyActive, noteCacheWarming, weighFlush } from "./flush-policy.js";
 import type { FlushDecisionRecord } from "../economics/flush-decision.js";
+import { cacheRouteOf } from "../economics/cache-route.js";
+import { processCacheEnv } from "../settings/cache-env.js";
+
+/**
+ * A change the provider keys its cache on: another model (its own cache), a compaction (a new prefix), a new
+ * thinking level on a breakpoint route (Anthropic drops the messages' cache entries; the recorded pi sessions
+ * read nothing after each). The next request starts cold, so what is due is rewritten before it, for free;
+ * supersession is activated too (`onCacheCold`).
+ */
+export function onCacheKeyChange(state: ExtensionState, ctx: ExtensionContext, change: "model" | "compaction" | "thinking"): void {
+  onCacheCold(state);
+  if (change === "thinking" && cacheRouteOf(ctx.model, processCacheEnv()).rule !== "anthropic-breakpoints") return;
+  state.cache.invalidate();
+}
 
 /** Past the provider's own expiry, so the flush never races a cache entry still alive. */
 const EXPIRY_MARGIN_MS = 1_000;

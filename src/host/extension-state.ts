@@ -55,6 +55,8 @@ export interface PolicyState {
   coldFlushedFor: number | undefined;
   /** Fires when the prompt cache expires while the session is idle. */
   expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** pi's cache-warming refreshes answered "stop" since the session started (the next request rewrote what they kept). */
+  warmingStopped: number;
 }
 
 export function createExtensionState(pi: ExtensionAPI, files: SidecarFiles = nodeSidecarFiles): ExtensionState {
@@ -75,7 +77,7 @@ export function createExtensionState(pi: ExtensionAPI, files: SidecarFiles = nod
     previousFraction: null,
     cache: new CacheTracker(),
     ledger: new DeferralLedger(),
-    policy: { last: undefined, told: new Set(), coldFlushedFor: undefined, expiryTimer: undefined },
+    policy: { last: undefined, told: new Set(), coldFlushedFor: undefined, expiryTimer: undefined, warmingStopped: 0 },
     breakpoint: new SpareBreakpoint(),
     renderedBranch: undefined,
     nextChainStart: () => (state.renderedBranch ? nextChainToCompress(state, state.renderedBranch) : undefined),

@@ -10,7 +10,7 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { projectBranchMessages } from "../capture/batch-capture.js";
 import { capturePendingBatches } from "../capture/pending-batches.js";
 import { requestUsageOf } from "../economics/cache-tracker.js";
-import { costModelFor } from "../economics/cost-model.js";
+import { cardOf, costModelFor } from "../economics/cost-model.js";
 import type { FlushDecision, FlushMoment } from "../economics/flush-decision.js";
 import type { DeferralKind } from "../economics/deferral-ledger.js";
 import { usageFraction } from "../summarize/budget.js";
@@ -24,9 +24,9 @@ import type { CapturedBatch, CapturedToolCall } from "../capture/records.js";
 import { CUSTOM_TYPE_FLUSH_METRICS, QUERY_TOOL_NAME } from "../names.js";
 import type { FlushDecisionRecord } from "../economics/flush-decision.js";
 import type { ExtensionState } from "./extension-state.js";
-import type { ArchivedCounts, PolicyView } from "../ui/policy-status.js";
+import type { ArchivedCounts, PolicyView, TierView } from "../ui/policy-status.js";
 import { chainItemKey, firstPendingIndex, pendingKeys } from "../policy/rewrite-figures.js";
-import { weighChains, weighFlushBatches } from "../policy/flush-weighing.js";
+import { type RequestSize, weighChains, weighFlushBatches } from "../policy/flush-weighing.js";
 import { previewEligibleChains } from "../summarize/chain-pass.js";
 import { resolveRange } from "../render/chain-range-prune.js";
 import type { RewriteCacheRule } from "../economics/rewrite-economics.js";
@@ -190,6 +190,7 @@ export function weighFlush(
     promptsSoFar: messages ? messages.filter(isUser).length : 0,
     runRequests: messages ? requestsSinceLastPrompt(messages) : 0,
     cacheRule: rewriteCacheRule(state, ctx),
+    ...requestSize(state, ctx),
     ...(opts.bound ? { bound: { ledger: state.ledger, ...opts.bound } } : {}),
   });
   if (!opts.quiet) noteDecision(state, ctx, decision);
@@ -242,10 +243,18 @@ export function weighChainPass(state: ExtensionState, ctx: ExtensionContext, clo
     summarizer: summarizerCostModel(state, ctx),
     cacheRule: rewriteCacheRule(state, ctx),
     ledger: state.ledger,
+    ...requestSize(state, ctx),
   });
   if (!verdict) return false;
   weighed.decision.record.chains = { verdict: verdict.apply ? "apply" : "defer", netSaving: verdict.netSaving };
   return verdict.apply;
+}
+
+/** The context as pi counts it (else the last request's input as the provider reported it) and its recent growth: the price tier. */
+function requestSize(state: ExtensionState, ctx: ExtensionContext): { size?: RequestSize } {
+  const counted = safeContextUsage(ctx)?.tokens;
+  const contextTokens = typeof counted === "number" && Number.isFinite(counted) && counted > 0 ? counted : state.cache.lastInputTokens;
+  return contextTokens === undefined ? {} : { size: { contextTokens, growthTokens: state.cache.growthTokens } };
 }
 
 /** The recovery tool's definition as the provider receives it, in tokens (0 when the host does not list it). */
@@ -263,7 +272,7 @@ function toolChars(tool: { name: string; description?: string; parameters?: unkn
 }
 
 /** What leads every request, in tokens: the system prompt and the active tools' definitions (name, description, parameters). */
-function systemTokens(state: ExtensionState, ctx: ExtensionContext): { systemTokens?: number } {
+export function systemTokens(state: ExtensionState, ctx: ExtensionContext): { systemTokens?: number } {
   try {
     const active = new Set(state.pi.getActiveTools());
     let chars = ctx.getSystemPrompt().length;
@@ -337,7 +346,18 @@ export function policyView(state: ExtensionState, ctx: ExtensionContext): Policy
       const open = state.ledger.account(kind);
       return open ? [{ kind, regret: open.regret, owed: open.owed }] : [];
     }),
+    ...tierView(state, ctx),
+    warmingStopped: state.policy.warmingStopped,
   };
+}
+
+/** The session model's price tiers and the context's size, for `/pruner status`; nothing for a model priced flat. */
+function tierView(state: ExtensionState, ctx: ExtensionContext): { tiers?: TierView } {
+  const main = mainCostModel(ctx);
+  const card = cardOf(main);
+  if (!main.priced || card.tiers.length === 0 || !(card.base.input > 0)) return {};
+  const thresholds = card.tiers.map((tier) => ({ above: tier.inputTokensAbove, multiple: tier.prices.input / card.base.input }));
+  return { tiers: { thresholds, contextTokens: requestSize(state, ctx).size?.contextTokens } };
 }
 
 /**

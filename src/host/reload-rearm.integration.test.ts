@@ -82,6 +82,7 @@ describe("extension load", () => {
       "agent_end",
       "before_agent_start",
       "before_provider_request",
+      "cache_warming_decision",
       "context",
       "message_end",
       "model_select",

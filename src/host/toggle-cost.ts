@@ -3,12 +3,13 @@
  * request sends the history the other way: from the first message the two differ at, the provider's cache
  * holds nothing it can read, so the rest is written to the cache again (Anthropic's rule) or billed as fresh
  * input (a longest-prefix cache); every later request then reads the other size. Sizes are the footer's
- * estimate; prices the session model's catalog prices under its cache rule (src/economics/).
+ * estimate; prices the session model's catalog prices under its cache rule (src/economics/), each request at
+ * the price tier its size falls in.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { cacheRouteOf } from "../economics/cache-route.js";
 import type { CacheRule } from "../economics/prompt-cache.js";
-import { costModelFor, type TokenPrices } from "../economics/cost-model.js";
+import { costModelFor, pricesAt, type TokenPrices } from "../economics/cost-model.js";
 import { dollars } from "../economics/rewrite-economics.js";
 import { estimateTokens, formatCompactCount } from "../format/figures.js";
 import { processCacheEnv } from "../settings/cache-env.js";
@@ -49,8 +50,10 @@ export function toggleCostText(state: ExtensionState, ctx: ExtensionContext, ena
     `${REWRITE_WORDS[route.rule](formatCompactCount(rewritten))}.`;
   const cost = costModelFor(ctx.model, route);
   if (!cost.priced) return `${head} (${cost.label || "this model"} has no catalog price, so no dollars.)`;
-  const { read, rewrite } = rates(route.rule, cost.prices);
-  const next = shared * read + rewritten * rewrite - from * read;
-  const later = (to - from) * read;
+  // Each request at the price tier its size falls in.
+  const was = rates(route.rule, pricesAt(cost, from));
+  const will = rates(route.rule, pricesAt(cost, to));
+  const next = shared * will.read + rewritten * will.rewrite - from * was.read;
+  const later = to * will.read - from * was.read;
   return `${head} At ${cost.label}'s prices that request costs about ${moreOrLess(next)} than ${enabling ? "staying unpruned" : "with pruning on"}, and each later one about ${moreOrLess(later)}.`;
 }

@@ -5,7 +5,7 @@
  * are), a wait is bounded by the deferral ledger, and the in-run candidates are chosen here. Pure.
  */
 import type { CacheState } from "../economics/cache-tracker.js";
-import type { CostModel } from "../economics/cost-model.js";
+import { type CostModel, pricesAt } from "../economics/cost-model.js";
 import type { DeferralKind, DeferralLedger } from "../economics/deferral-ledger.js";
 import { decideFlush, type FlushDecision, type FlushMoment, withDeferralBound } from "../economics/flush-decision.js";
 import { type RewriteCacheRule, type RewriteFigures, weighRewrite } from "../economics/rewrite-economics.js";
@@ -31,6 +31,12 @@ export function inRunCandidates(batches: CapturedBatch[], currentTurn: number, f
   return older.filter((b) => b.userTurnGroup === run);
 }
 
+/** A request's size and growth, in tokens (rewrite-economics.ts: the price tier it falls in, and how soon it crosses one). */
+export interface RequestSize {
+  contextTokens: number;
+  growthTokens: number;
+}
+
 /** What the weighing of one flush reads. */
 export interface FlushWeighingInput {
   moment: FlushMoment;
@@ -54,6 +60,8 @@ export interface FlushWeighingInput {
   promptsSoFar: number;
   runRequests: number;
   cacheRule: RewriteCacheRule;
+  /** The request as last sent, in tokens, and what a request adds to the next: the price tier it is billed at. */
+  size?: RequestSize;
   /**
    * At a moment the policy acts on: the ledger, the account a wait goes on, whether it enters the outputs,
    * and whether only the rent is weighed (within a run).
@@ -65,11 +73,11 @@ export function weighFlushBatches(input: FlushWeighingInput): FlushDecision {
   const stubbed = input.batches.filter((batch) => !isTrivialBatch(batch, input.minBatchChars, input.stubArguments));
   if (stubbed.length === 0) return nothingToRewrite(input.cache, input.moment);
   const measured = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary, argumentsDoneOf(input)) : undefined;
-  const figures = measured && input.systemTokens !== undefined ? { ...measured, systemTokens: input.systemTokens } : measured;
+  const figures = measured ? { ...measured, ...(input.systemTokens !== undefined ? { systemTokens: input.systemTokens } : {}), ...input.size } : measured;
   const decision = decideFlush({ ...input, figures });
   if (!input.bound) return decision;
   const { ledger, kind, enter, rentOnly } = input.bound;
-  return withDeferralBound(decision, ledger, kind, { items: savingsPerRequest(figures, input.main), enter, rentOnly });
+  return withDeferralBound(decision, ledger, kind, { items: savingsPerRequest(figures, input.main, input.size), enter, rentOnly });
 }
 
 /**
@@ -94,10 +102,11 @@ function nothingToRewrite(cache: CacheState, moment: FlushMoment): FlushDecision
   return { apply: true, record: { ...record, verdict: "apply", basis: "pays", reason } };
 }
 
-/** What each rewritten item saves per request, in dollars at the cache-read price. */
-function savingsPerRequest(figures: RewriteFigures | undefined, main: CostModel): Map<string, number> {
+/** What each rewritten item saves per request, in dollars at the cache-read price of the tier the request is billed at. */
+function savingsPerRequest(figures: RewriteFigures | undefined, main: CostModel, size: RequestSize | undefined): Map<string, number> {
   const items = new Map<string, number>();
-  for (const [key, tokens] of figures?.savedTokensByKey ?? []) items.set(key, tokens * main.prices.cacheRead);
+  const read = size ? pricesAt(main, size.contextTokens).cacheRead : main.prices.cacheRead;
+  for (const [key, tokens] of figures?.savedTokensByKey ?? []) items.set(key, tokens * read);
   return items;
 }
 
@@ -117,6 +126,7 @@ export interface ChainWeighingInput {
   summarizer: CostModel;
   cacheRule: RewriteCacheRule;
   ledger: DeferralLedger;
+  size?: RequestSize;
 }
 
 /**
@@ -129,7 +139,7 @@ export function weighChains(input: ChainWeighingInput): { apply: boolean; netSav
   if (!figures) return undefined;
   const { entryWrittenAt, ...measured } = figures;
   const age = entryWrittenAt === undefined ? {} : { entryAgeMs: input.now - entryWrittenAt };
-  const chainFigures = { ...measured, ...age, ...(input.fused ? {} : { summarizerInputTokens: 0 }) };
+  const chainFigures = { ...measured, ...age, ...(input.fused ? {} : { summarizerInputTokens: 0 }), ...input.size };
   const rule = { ...input.cacheRule, ttlMs: input.main.ttlMs };
   const verdict = weighRewrite(chainFigures, input.main, input.summarizer, input.expectedRequests, false, rule);
   const { ledger } = input;
@@ -142,6 +152,6 @@ export function weighChains(input: ChainWeighingInput): { apply: boolean; netSav
     ledger.settle("chains", true);
     return { apply: true, netSaving: verdict.netSaving };
   }
-  ledger.defer("chains", verdict.rewriteCost, savingsPerRequest(figures, input.main));
+  ledger.defer("chains", verdict.rewriteCost, savingsPerRequest(figures, input.main, input.size));
   return { apply: false, netSaving: verdict.netSaving };
 }

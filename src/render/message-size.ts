@@ -60,11 +60,19 @@ export function elementChars(msg: unknown): number {
 /** Top-level message fields that reach the provider (across pi's roles); everything else stays in pi. */
 const REQUEST_FIELDS = new Set(["role", "content", "toolCallId", "toolName", "isError", "command", "output", "summary"]);
 
+/** Each message object's request size, measured once: messages are never changed in place. */
+const requestSizes = new WeakMap<object, number>();
+
 /** A message's size as the provider receives it: request fields only, images at 6,400 chars each. */
 export function requestChars(msg: unknown): number {
+  const object = typeof msg === "object" && msg !== null ? msg : undefined;
+  const known = object ? requestSizes.get(object) : undefined;
+  if (known !== undefined) return known;
   const images = imageCount(msg);
   const value = images === 0 ? msg : withoutImageData(msg);
-  return jsonSplitLength(value, REQUEST_FIELDS).counted + IMAGE_CHARS * images;
+  const size = jsonSplitLength(value, REQUEST_FIELDS).counted + IMAGE_CHARS * images;
+  if (object) requestSizes.set(object, size);
+  return size;
 }
 
 /** Both views of one message as an array element: `full` is `elementChars`, `counted` is `requestChars`. */

@@ -13,7 +13,13 @@
  * Prefix breaks and cold starts keep the replay's meaning whatever the rule:
  * a prefix break is a warm request that does not extend the previous one
  * (something already cached was rewritten, or the system prompt changed); a
- * cold start is the first request or one sent after the TTL. A lookback miss
+ * cold start is the first request, one sent after the TTL, or one the
+ * recording says found the cache empty (`coldStart`: a model or thinking-level
+ * change, a restart, an eviction), when every entry is dropped before it is
+ * billed. Given `recordedRead`, a request that read less than half of what the
+ * simulation reads is taken as such a cold start and billed again cold
+ * (`recordedCold`). `refresh` bills pi's cache warming: the last request sent
+ * again, which reads its entries and keeps them alive. A lookback miss
  * is a warm request that rewrote nothing yet read less than the previous
  * request left cached (Anthropic: a turn that added more than 20 blocks).
  * Messages are compared by reference: each render's messages equal to the
@@ -24,6 +30,8 @@ import { type CacheRoute, cacheRuleOptions } from "../economics/cache-route.js";
 import { createPromptCache, LOOKBACK_BLOCKS, type CacheRule, type CacheRuleOptions, type PromptCache } from "../economics/prompt-cache.js";
 import { spareMarkerIndex } from "../economics/spare-breakpoint.js";
 import type { FloorTally } from "../economics/cost-floor.js";
+import type { CacheBlock } from "../economics/prompt-cache.js";
+import type { BilledRefresh, BilledStep } from "../bill/series.js";
 import { BlockList } from "./request-blocks.js";
 
 /** Structural equality of two JSON-like values; identical references short-cut at every level. */
@@ -83,20 +91,17 @@ export interface PricedRequest {
   pending?: () => ReadonlySet<string>;
   /** The reply's output tokens, for the limit (cost-floor.ts). */
   outputTokens?: number;
+  /** The recording says this request found the cache empty: every entry is dropped first. */
+  coldStart?: boolean;
+  /** What the recorded reply read from the cache, in chars: far less than the simulation reads makes it a cold start. */
+  recordedRead?: number;
 }
 
-export interface CacheStep {
-  /** Input chars of the request (system prompt included). */
-  chars: number;
-  /** Read from the cache. */
-  cachedChars: number;
-  /** Written to the cache; the rest (chars - cached - written) is plain input. */
-  writtenChars: number;
-  prefixBreak: boolean;
-  /** The previous request's cache had expired (or there was none). */
-  cold: boolean;
-  lookbackMiss: boolean;
-}
+/** The recording read less than this share of what the simulation reads: the provider's cache was empty. */
+const FAR_LESS = 0.5;
+
+/** A request as billed (bill/series.ts prices it). */
+export type CacheStep = BilledStep;
 
 export interface CacheSetup {
   rule: CacheRule;
@@ -124,12 +129,27 @@ class Bill {
   private readonly cache: PromptCache;
   /** Blocks of the previous request when it wrote an entry at its last block (its conversation marker). */
   private previousEnd: number | undefined;
+  /** The last request's blocks with the markers it was sent with, while refreshes may come. */
+  private lastSent: readonly CacheBlock[] | undefined;
 
   constructor(
     private readonly setup: CacheSetup,
     private readonly spareBreakpoint: boolean,
+    private readonly keepLast = false,
   ) {
     this.cache = createPromptCache(setup.rule, setup.options);
+  }
+
+  evict(): void {
+    this.cache.evict();
+    this.previousEnd = undefined;
+  }
+
+  /** The last request sent again at `time` (pi's cache warming): what it reads and writes. */
+  refresh(time: number): { cached: number; written: number; chars: number } | undefined {
+    if (!this.lastSent) return undefined;
+    const bill = this.cache.bill({ at: time, blocks: this.lastSent });
+    return { cached: bill.cacheRead, written: bill.cacheWrite, chars: bill.input + bill.cacheRead + bill.cacheWrite };
   }
 
   /**
@@ -156,6 +176,7 @@ class Bill {
     const unmarked = spare === undefined ? undefined : blocks[spare]!;
     if (unmarked) blocks[spare!] = { ...unmarked, breakpoint: true };
     const bill = this.cache.bill({ at: time, blocks });
+    if (this.keepLast) this.lastSent = blocks.slice();
     if (unmarked) blocks[spare!] = unmarked;
     this.previousEnd = endMarked && list.chars >= this.setup.options.minTokens ? n : undefined;
     return { cached: bill.cacheRead, written: bill.cacheWrite, readLess: bill.prefixBreak };
@@ -175,17 +196,32 @@ export class CachePricer {
   private readonly prefix: Bill | undefined;
   private previous: { time: number; messages: number; systemVersion: number } | undefined;
 
-  /** `alternative`, on an Anthropic setup, also bills the requests under the longest-prefix rule (same minimum). */
+  /**
+   * `alternative`, on an Anthropic setup, also bills the requests under the longest-prefix rule (same minimum).
+   * `refreshes`: pi's cache warming may send the last request again (`refresh`).
+   */
   constructor(
     private readonly setup: CacheSetup,
     spareBreakpoint: boolean,
     alternative: boolean,
     private readonly floor?: FloorTally,
+    refreshes = false,
   ) {
-    this.main = new Bill(setup, spareBreakpoint);
-    this.other = alternative ? new Bill(setup, !spareBreakpoint) : undefined;
+    this.main = new Bill(setup, spareBreakpoint, refreshes);
+    this.other = alternative ? new Bill(setup, !spareBreakpoint, refreshes) : undefined;
     const anthropic = setup.rule === "anthropic-breakpoints";
-    this.prefix = alternative && anthropic ? new Bill({ rule: "longest-prefix", options: { ttlMs: setup.options.ttlMs, minTokens: setup.options.minTokens } }, false) : undefined;
+    this.prefix = alternative && anthropic ? new Bill({ rule: "longest-prefix", options: { ttlMs: setup.options.ttlMs, minTokens: setup.options.minTokens } }, false, refreshes) : undefined;
+  }
+
+  /** pi's cache warming sent the last request again at `time`: each bill's reads and writes of it. */
+  refresh(time: number): { step?: RefreshStep; alternative?: RefreshStep; prefix?: RefreshStep } {
+    if (this.previous && time < this.previous.time) return {};
+    const step = this.main.refresh(time);
+    if (!step) return {};
+    if (this.previous) this.previous = { ...this.previous, time };
+    const alternative = this.other?.refresh(time);
+    const prefix = this.prefix?.refresh(time);
+    return { step, ...(alternative ? { alternative } : {}), ...(prefix ? { prefix } : {}) };
   }
 
   /** The request's step, and the alternative's when there is one. */
@@ -205,14 +241,34 @@ export class CachePricer {
     const unmarked = last === undefined || last === 0 ? undefined : list.blocks[last]!;
     if (unmarked) list.blocks[last!] = { ...unmarked, breakpoint: true };
     this.floor?.add({ blocks: list.blocks, fixedBlocks: 1, sharedBlocks: shared, outputTokens: request.outputTokens ?? 0 });
-    const stepOf = (bill: Bill): CacheStep => {
-      const { cached, written, readLess } = bill.step(request.time, list, shared, warm, unmarked !== undefined, request.pending);
-      return { chars, cachedChars: cached, writtenChars: written, prefixBreak, cold: !warm, lookbackMiss: warm && !prefixBreak && readLess };
+    let coldStart = request.coldStart === true;
+    const stepOf = (bill: Bill, detect: boolean): CacheStep => {
+      if (coldStart) bill.evict();
+      let billed = bill.step(request.time, list, shared, warm && !coldStart, unmarked !== undefined, request.pending);
+      const recordedCold = detect && !coldStart && this.recordedColder(request.recordedRead, billed.cached);
+      if (recordedCold) {
+        coldStart = true;
+        bill.evict();
+        billed = bill.step(request.time, list, shared, false, unmarked !== undefined, request.pending);
+      }
+      const cold = !warm || coldStart;
+      const broke = prefixBreak && !cold;
+      // A cold start the recording shows where the clock alone says warm.
+      const shown = recordedCold || (warm && request.coldStart === true);
+      return { chars, cachedChars: billed.cached, writtenChars: billed.written, prefixBreak: broke, cold, lookbackMiss: !cold && !broke && billed.readLess, ...(shown ? { recordedCold: true } : {}) };
     };
-    const step = stepOf(this.main);
-    const alternative = this.other ? stepOf(this.other) : undefined;
-    const prefix = this.prefix ? stepOf(this.prefix) : undefined;
+    const step = stepOf(this.main, true);
+    const alternative = this.other ? stepOf(this.other, false) : undefined;
+    const prefix = this.prefix ? stepOf(this.prefix, false) : undefined;
     if (unmarked) list.blocks[last!] = unmarked;
     return { step, ...(alternative ? { alternative } : {}), ...(prefix ? { prefix } : {}) };
   }
+
+  /** The recording read far less than the simulation would (and the simulation reads past the rule's minimum). */
+  private recordedColder(recordedRead: number | undefined, cached: number): boolean {
+    return recordedRead !== undefined && cached >= this.setup.options.minTokens && recordedRead < cached * FAR_LESS;
+  }
 }
+
+/** What one refresh read and wrote, in chars, and the size of the request it sent again. */
+export type RefreshStep = BilledRefresh;

@@ -13,7 +13,7 @@ function series(name: ScenarioSeries["name"], label: string, n: number): Scenari
     cacheRead: context,
     cacheWrite: context.map(() => 0),
     cumulativeCost: context.map((v) => v / 1000),
-    totals: { requests: n, input: 1, cacheRead: 1, cacheWrite: 0, output: 0, summarizerInput: 0, summarizerOutput: 0, summarizerCalls: 0, uncached: 0, prefixBreaks: 0, coldStarts: 1, lookbackMisses: 0, peakContext: n * 10, dollars: undefined, recoveries: 0, misses: 0, recoveryDollars: undefined },
+    totals: { requests: n, input: 1, cacheRead: 1, cacheWrite: 0, output: 0, summarizerInput: 0, summarizerOutput: 0, summarizerCalls: 0, uncached: 0, prefixBreaks: 0, coldStarts: 1, recordedColdStarts: 0, lookbackMisses: 0, refreshes: 0, refreshDollars: 0, peakContext: n * 10, dollars: undefined, recoveries: 0, misses: 0, recoveryDollars: undefined },
   };
 }
 
@@ -31,6 +31,7 @@ function report(n: number, extra: Partial<ReplayReport> = {}): ReplayReport {
     outputs: [{ toolName: "bash", toolCallId: "c1", call: "cat <secret>", chars: 10, fates: [{ label: "no pruning", fate: "kept whole" }, { label: "what-if", fate: "stub, ref t1 (90 chars)" }] }],
     problems: [{ line: 3, message: 'line 3: corrupt JSON, skipped: {"a":<b>' }],
     notes: [],
+    recorded: { dollars: undefined, replies: 0, repliesWithCost: 0, refreshes: 0, refreshDollars: 0, otherDollars: 0, notes: [] },
     ...extra,
   };
 }

@@ -7,6 +7,7 @@
  */
 import type { CacheReport, ReplayReport, ScenarioSeries } from "./replay.js";
 import { cacheLines, dollars, estimateLines, limitLines, percent, recoveryLines, rowsFor, tokens, ttlText } from "./text-report.js";
+import { billFigures, billLines } from "../bill/bill-figures.js";
 
 const COLORS = ["#c0392b", "#2471a3", "#229954", "#7d3c98"];
 const W = 760;
@@ -69,14 +70,21 @@ const TOTAL_ROWS: Array<[string, (s: ScenarioSeries) => string]> = [
   ["summaries", (s) => String(s.totals.summarizerCalls)],
   ["history rewrites", (s) => String(s.totals.prefixBreaks)],
   ["requests with an empty cache", (s) => String(s.totals.coldStarts)],
+  ["warming refreshes", (s) => String(s.totals.refreshes)],
   ["out of lookback", (s) => String(s.totals.lookbackMisses)],
   ["peak context", (s) => tokens(s.totals.peakContext)],
   ["dollars", (s) => dollars(s.totals.dollars)],
 ];
 
-function totalsTable(scenarios: ScenarioSeries[], cache: CacheReport): string {
+function totalsTable(report: ReplayReport, cache: CacheReport): string {
+  const scenarios = report.scenarios;
   const head = `<tr><th></th>${scenarios.map((s) => `<th>${esc(s.label)}</th>`).join("")}</tr>`;
-  const rows = rowsFor(TOTAL_ROWS, cache).map(([name, value]) => `<tr><th>${esc(name)}</th>${scenarios.map((s) => `<td>${esc(value(s))}</td>`).join("")}</tr>`);
+  const figures = billFigures(report);
+  const recorded = figures.asRecordedSource === "recorded";
+  // The as-recorded column's dollars are pi's own figure; its simulation follows as a check.
+  const cell = (name: string, value: (s: ScenarioSeries) => string, s: ScenarioSeries) => (recorded && s.name === "actual" && name === "dollars" ? dollars(figures.asRecorded) : value(s));
+  const rows = rowsFor(TOTAL_ROWS, cache, scenarios.some((s) => s.totals.refreshes > 0)).map(([name, value]) => `<tr><th>${esc(name)}</th>${scenarios.map((s) => `<td>${esc(cell(name, value, s))}</td>`).join("")}</tr>`);
+  if (recorded && scenarios.some((s) => s.name === "actual")) rows.push(`<tr><th>simulated</th>${scenarios.map((s) => `<td>${s.name === "actual" ? esc(dollars(s.totals.dollars)) : ""}</td>`).join("")}</tr>`);
   return `<table id="totals">${head}${rows.join("")}</table>`;
 }
 
@@ -109,9 +117,10 @@ export function reportHtml(report: ReplayReport, title: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>pruner report: ${esc(title)}</title><style>${STYLE}</style></head>
 <body><h1>pruner report</h1><p>${esc(title)}<br>${esc(report.model)}, ${report.requests} requests, cache TTL ${ttlText(report.cost.ttlMs)}</p>
+${billLines(report).length === 0 ? "" : `<p id="bill">${billLines(report).map(esc).join("<br>")}</p>`}
 <p id="cache-rule">${cacheLines(report).map(esc).join("<br>")}</p>
 ${charts}
-<h2>Totals</h2>${totalsTable(report.scenarios, report.cache)}
+<h2>Totals</h2>${totalsTable(report, report.cache)}
 ${report.requests === 0 ? "" : `<p id="limit">${limitLines(report).map(esc).join("<br>")}</p>`}
 ${recoveryLines(report).length === 0 ? "" : `<p id="recoveries">${recoveryLines(report).map(esc).join("<br>")}</p>`}
 <h2>The biggest outputs</h2>${outputsTable(report)}

@@ -3,7 +3,15 @@
  * model would have been sent and billed: per request the input, cache-read and
  * cache-write tokens (cache-sim.ts: the cache rule of the session model's
  * route, its TTL under the route's retention and the recorded timestamps), prefix breaks, peak
- * context, and dollars at the model's catalog price; plus the summarizer's
+ * context, and dollars at the catalog price of the request's own model and the
+ * tier its input falls in (series.ts). The simulation follows the recording's
+ * cache events: the run that says what was sent (as recorded, or pi alone for
+ * a session without pi-condense entries) is replayed first, and where its
+ * recorded reply read far less from the cache than the simulation does (a model
+ * or thinking-level change, a restart, an eviction) every configuration starts
+ * cold at that request; pi's cache-warming refreshes are sent again by every
+ * configuration whose prompt pi-ai's warming rule still finds worth it. Beside
+ * the simulation, the bill pi recorded (recorded-bill.ts); plus the summarizer's
  * tokens, and the limit of the no-pruning run (economics/cost-floor.ts) in
  * the same tokens and prices. pi-condense's configurations (as recorded, what-if) carry its spare
  * Anthropic breakpoint when `cacheBreakpoint` is on; pi alone never does, and
@@ -12,62 +20,30 @@
  * session has it (the error of both is reported). Pure; `onProgress` and the
  * yields between chunks let a TUI show progress while a long replay runs.
  */
-import type { Api, Model } from "@earendil-works/pi-ai";
+import { type Api, type CacheWarmingPhase, evaluateCacheWarming, type Model } from "@earendil-works/pi-ai";
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { type CacheRoute, cacheRouteOf } from "../economics/cache-route.js";
-import { type CostModel, costModelFor } from "../economics/cost-model.js";
+import { cardOf, type CostModel, costModelFor, pricesAt, type TokenPrices } from "../economics/cost-model.js";
 import type { CacheEnv } from "../settings/cache-env.js";
 import type { ContextPruneConfig } from "../settings/config-shape.js";
 import type { CacheRule } from "../economics/prompt-cache.js";
-import { CachePricer, cacheSetup, type CacheStep } from "./cache-sim.js";
+import { CachePricer, cacheSetup, type CacheStep, type RefreshStep } from "./cache-sim.js";
 import { FloorTally, floorDollars, type CostFloor } from "../economics/cost-floor.js";
 import { buildRequests, type ReplayRequest } from "./requests.js";
-import { actualScenario, hasPrunerEntries, noPruningScenario, type Scenario, type SummarizerUse } from "./scenarios.js";
+import { actualScenario, hasPrunerEntries, noPruningScenario, type Scenario } from "./scenarios.js";
 import type { SessionProblem } from "./session-parse.js";
 import { DEFAULT_CHARS_PER_TOKEN } from "../format/figures.js";
 import { calibrateSummaryEstimate, type SummaryEstimate } from "./summary-estimate.js";
 import { whatIfScenario } from "./what-if.js";
 import type { PolicyBets } from "./what-if-policy.js";
-import { MissCounter, recoveryCost, type RequestMisses } from "../forgetting/miss-model.js";
+import { MissCounter } from "../forgetting/miss-model.js";
+import { type PricedRun, series, type ScenarioSeries, type ScenarioTotals, type SeriesPricing } from "../bill/series.js";
+import { recordedBill, type RecordedBill, recordedPrices } from "../bill/recorded-bill.js";
 import { fateOfOutputs, type OutputFate } from "./output-fates.js";
 
 const WHAT_IF = "what-if";
 
-export interface ScenarioSeries {
-  name: Scenario["name"];
-  label: string;
-  /** Per request, tokens. */
-  context: number[];
-  cacheRead: number[];
-  cacheWrite: number[];
-  /** Dollars spent up to and including each request (main model only). */
-  cumulativeCost: number[];
-  totals: ScenarioTotals;
-}
-
-export interface ScenarioTotals {
-  requests: number;
-  input: number;
-  cacheRead: number;
-  cacheWrite: number;
-  output: number;
-  summarizerInput: number;
-  summarizerOutput: number;
-  summarizerCalls: number;
-  /** Input tokens neither read from nor written to the cache (billed at the input price). */
-  uncached: number;
-  prefixBreaks: number;
-  coldStarts: number;
-  /** Warm requests that rewrote nothing yet read less than the previous one cached (Anthropic's 20-block lookback). */
-  lookbackMisses: number;
-  peakContext: number;
-  /** Main model plus summarizer, or undefined when the model is unpriced. */
-  dollars: number | undefined;
-  /** Replies that used an item the request no longer showed (miss-model.ts), the items, and what recovering them costs (undefined unpriced). */
-  recoveries: number;
-  misses: number;
-  recoveryDollars: number | undefined;
-}
+export type { ScenarioSeries, ScenarioTotals } from "../bill/series.js";
 
 export interface TokenCalibration {
   /** Requests with recorded usage compared. */
@@ -121,6 +97,8 @@ export interface ReplayReport {
   notes: string[];
   /** The what-if's bets under the cost policy (deferrals, rewrites made early), in dollars at the catalog prices; absent otherwise. */
   bets?: PolicyBets;
+  /** What pi recorded the branch cost (recorded-bill.ts), beside the simulation. */
+  recorded: RecordedBill;
 }
 
 export interface ReplayOptions {
@@ -147,15 +125,17 @@ export interface ReplayOptions {
 
 type RawStep = CacheStep;
 
-interface RawRun {
+interface RawRun extends PricedRun {
   scenario: Scenario;
   steps: RawStep[];
+  /** Per request, the refreshes sent after it. */
+  refreshes: RefreshStep[][];
   /** The same requests billed with the spare breakpoint the other way (the what-if of an Anthropic session). */
   alternative: RawStep[];
+  alternativeRefreshes: RefreshStep[][];
   prefix: RawStep[];
+  prefixRefreshes: RefreshStep[][];
   finalMessages: unknown[];
-  /** Per request, what its reply could no longer see. */
-  misses: Array<RequestMisses | undefined>;
 }
 
 /** The cache each configuration is billed under. */
@@ -163,42 +143,70 @@ interface CachePlan {
   setup: ReturnType<typeof cacheSetup>;
   api: string | undefined;
   spareBreakpoint: boolean;
+  /** Whether pi's warming would refresh a prompt of this many tokens (pi-ai's rule at the session model's prices). */
+  warms(promptTokens: number, phase: CacheWarmingPhase): boolean;
 }
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** The configurations' runs, and the limit of the no-pruning one. */
-async function runAll(scenarios: Scenario[], requests: ReplayRequest[], plan: CachePlan, options: ReplayOptions): Promise<{ runs: RawRun[]; floor: CostFloor }> {
-  const runs: RawRun[] = scenarios.map((scenario) => ({ scenario, steps: [], alternative: [], prefix: [], finalMessages: [], misses: [] }));
-  const counters = scenarios.map(() => new MissCounter());
+/** Chars per token so far on the run that says what was sent: the recorded input against the chars replayed. */
+class RunningRatio {
+  private chars = 0;
+  private tokens = 0;
+
+  add(chars: number, usage: ReplayRequest["usage"]): void {
+    if (!usage) return;
+    this.chars += chars;
+    this.tokens += usage.input + usage.cacheRead + usage.cacheWrite;
+  }
+
+  get value(): number {
+    return this.tokens > 0 && this.chars > 0 ? this.chars / this.tokens : DEFAULT_CHARS_PER_TOKEN;
+  }
+}
+
+/**
+ * The run that says what was sent goes first (`sent`): where its recorded replies read far less from the
+ * cache than it simulates, each later configuration starts cold at that request too.
+ */
+async function runAll(scenarios: Scenario[], sent: number, requests: ReplayRequest[], plan: CachePlan, options: ReplayOptions): Promise<{ runs: RawRun[]; floor: CostFloor }> {
+  const runs: RawRun[] = scenarios.map((scenario) => ({ scenario, steps: [], refreshes: [], alternative: [], alternativeRefreshes: [], prefix: [], prefixRefreshes: [], finalMessages: [], misses: [] }));
   const anthropic = plan.setup.rule === "anthropic-breakpoints";
   const floor = new FloorTally(plan.setup.rule, plan.setup.options.minTokens);
-  // pi alone never has the spare breakpoint; only the what-if is billed both ways.
-  const pricers = scenarios.map(
-    (scenario) =>
-      new CachePricer(plan.setup, anthropic && scenario.name !== "none" && plan.spareBreakpoint, anthropic && scenario.name === "whatif", scenario.name === "none" ? floor : undefined),
-  );
+  const refreshes = requests.some((request) => request.refreshes);
+  const coldAt = requests.map(() => false);
+  const ratio = new RunningRatio();
   const total = requests.length * scenarios.length;
   let done = 0;
   options.onProgress?.(0, total);
-  for (let s = 0; s < scenarios.length; s++) {
+  for (const s of [sent, ...scenarios.keys()].filter((s, i, all) => all.indexOf(s) === i)) {
     const run = runs[s]!;
+    const name = run.scenario.name;
+    const counter = new MissCounter();
+    // pi alone never has the spare breakpoint; only the what-if is billed both ways.
+    const pricer = new CachePricer(plan.setup, anthropic && name !== "none" && plan.spareBreakpoint, anthropic && name === "whatif", name === "none" ? floor : undefined, refreshes);
     for (let r = 0; r < requests.length; r++) {
       const request = requests[r]!;
-      const messages = await run.scenario.messagesAt(request);
+      const messages = await run.scenario.messagesAt(request, coldAt[r]);
       const pending = run.scenario.pending?.bind(run.scenario);
-      const priced = pricers[s]!.step({
+      const priced = pricer.step({
         time: request.time,
         messages,
         systemChars: request.systemChars,
         systemVersion: request.systemVersion,
         outputTokens: request.outputTokens,
         ...(pending ? { pending } : {}),
+        ...(s === sent ? (request.usage ? { recordedRead: request.usage.cacheRead * ratio.value } : {}) : { coldStart: coldAt[r] }),
       });
+      if (s === sent) {
+        if (priced.step.recordedCold) coldAt[r] = true;
+        ratio.add(priced.step.chars, request.usage);
+      }
       run.steps.push(priced.step);
-      run.misses.push(counters[s]!.observe(request.bare, messages, request.systemText, request.reply));
+      run.misses.push(counter.observe(request.bare, messages, request.systemText, request.reply));
       if (priced.alternative) run.alternative.push(priced.alternative);
       if (priced.prefix) run.prefix.push(priced.prefix);
+      sendRefreshes(run, pricer, request, priced.step.chars / ratio.value, name === "whatif" ? plan.warms : undefined);
       if (r === requests.length - 1) run.finalMessages = messages;
       done += 1;
       if (options.yieldEvery && done % options.yieldEvery === 0) {
@@ -209,6 +217,28 @@ async function runAll(scenarios: Scenario[], requests: ReplayRequest[], plan: Ca
   }
   options.onProgress?.(total, total);
   return { runs, floor: floor.result() };
+}
+
+/**
+ * pi's warming refreshes after a request, as this configuration sends them: all of them for what was
+ * recorded and for pi alone (a prompt at least as large); for the what-if only while pi's rule, at its
+ * prompt's size, still warms (`warms`), and none after the first it would stop.
+ */
+function sendRefreshes(run: RawRun, pricer: CachePricer, request: ReplayRequest, promptTokens: number, warms: CachePlan["warms"] | undefined): void {
+  const main: RefreshStep[] = [];
+  const alternative: RefreshStep[] = [];
+  const prefix: RefreshStep[] = [];
+  const phase = request.endsRun ? "idle" : "streaming";
+  for (const refresh of request.refreshes ?? []) {
+    if (warms && !warms(promptTokens, phase)) break;
+    const billed = pricer.refresh(refresh.time);
+    if (billed.step) main.push(billed.step);
+    if (billed.alternative) alternative.push(billed.alternative);
+    if (billed.prefix) prefix.push(billed.prefix);
+  }
+  run.refreshes.push(main);
+  run.alternativeRefreshes.push(alternative);
+  run.prefixRefreshes.push(prefix);
 }
 
 function meanAbsError(requests: ReplayRequest[], steps: RawStep[], charsPerToken: number): number | undefined {
@@ -247,79 +277,48 @@ function calibrateTokens(requests: ReplayRequest[], sent: RawRun): TokenCalibrat
   };
 }
 
-function summarizerTokens(use: SummarizerUse, charsPerToken: number): { input: number; output: number } {
-  return use.unit === "tokens" ? { input: use.input, output: use.output } : { input: use.input / charsPerToken, output: use.output / charsPerToken };
+/**
+ * The prices each request is billed at: its own recorded model's (the catalog entry under the session's
+ * cache route), at the tier its input falls in; a model the catalog does not price is billed as the
+ * session's model (named in `notes`); with `--model`, every request at that model.
+ */
+function requestPricing(options: ReplayOptions, requests: ReplayRequest[], main: CostModel, route: CacheRoute, notes: string[]): (index: number, inputTokens: number) => TokenPrices {
+  if (options.priceAs) return (_index, tokens) => pricesAt(main, tokens);
+  const byModel = new Map<string, CostModel>();
+  const unknown = new Map<string, number>();
+  const costs = requests.map((request) => {
+    const name = modelName(request);
+    let cost = byModel.get(name);
+    if (!cost) {
+      const found = options.costModelOf(request.provider, request.model);
+      cost = found.model ? costModelFor(found.model, route) : found.cost;
+      byModel.set(name, cost);
+    }
+    if (cost.priced) return cost;
+    if (main.priced && name !== main.label) unknown.set(name, (unknown.get(name) ?? 0) + 1);
+    return main;
+  });
+  for (const [name, count] of unknown) notes.push(`${count} ${count === 1 ? "reply" : "replies"} of ${name}, which pi's model catalog does not price, billed at ${main.label}'s prices`);
+  return (index, tokens) => pricesAt(costs[index] ?? main, tokens);
 }
 
-/** `trustRecorded`: the recorded summarizer dollars stand (not when the run is priced as another model). */
-function series(run: RawRun, steps: RawStep[], requests: ReplayRequest[], cost: CostModel, summarizerCost: CostModel, charsPerToken: number, trustRecorded: boolean): ScenarioSeries {
-  const p = cost.prices;
-  const sp = summarizerCost.prices;
-  const out: ScenarioSeries = { name: run.scenario.name, label: run.scenario.label, context: [], cacheRead: [], cacheWrite: [], cumulativeCost: [], totals: undefined as never };
-  let dollars = 0;
-  let output = 0;
-  let prefixBreaks = 0;
-  let coldStarts = 0;
-  let lookbackMisses = 0;
-  let uncached = 0;
-  let peak = 0;
-  steps.forEach((step, i) => {
-    const context = step.chars / charsPerToken;
-    const read = step.cachedChars / charsPerToken;
-    const write = step.writtenChars / charsPerToken;
-    const plain = Math.max(0, context - read - write);
-    const tokensOut = requests[i]!.outputTokens;
-    out.context.push(context);
-    out.cacheRead.push(read);
-    out.cacheWrite.push(write);
-    dollars += read * p.cacheRead + write * p.cacheWrite + plain * p.input + tokensOut * p.output;
-    out.cumulativeCost.push(dollars);
-    output += tokensOut;
-    uncached += plain;
-    if (step.prefixBreak) prefixBreaks += 1;
-    if (step.cold) coldStarts += 1;
-    if (step.lookbackMiss) lookbackMisses += 1;
-    peak = Math.max(peak, context);
-  });
-  let recoveries = 0;
-  let misses = 0;
-  let recoveryDollars = 0;
-  run.misses.forEach((missed, i) => {
-    if (!missed) return;
-    recoveries += 1;
-    misses += missed.items.length;
-    recoveryDollars += recoveryCost(steps[i]!.chars / charsPerToken, missed.holderChars / charsPerToken, p);
-  });
-  const use = run.scenario.summarizer();
-  const summarizer = summarizerTokens(use, charsPerToken);
-  const priced = summarizer.input * sp.input + summarizer.output * sp.output;
-  const summarizerDollars = trustRecorded && use.recordedCost !== undefined ? use.recordedCost : priced;
-  out.totals = {
-    requests: steps.length,
-    input: sum(out.context),
-    cacheRead: sum(out.cacheRead),
-    cacheWrite: sum(out.cacheWrite),
-    output,
-    summarizerInput: summarizer.input,
-    summarizerOutput: summarizer.output,
-    summarizerCalls: use.calls,
-    uncached,
-    prefixBreaks,
-    coldStarts,
-    lookbackMisses,
-    peakContext: peak,
-    dollars: cost.priced ? dollars + summarizerDollars : undefined,
-    recoveries,
-    misses,
-    recoveryDollars: cost.priced ? recoveryDollars : undefined,
+/** A recording whose clock goes back: each such request is billed as a cold start, named once. */
+function clockNotes(requests: ReplayRequest[]): string[] {
+  let back = 0;
+  for (let i = 1; i < requests.length; i++) if (requests[i]!.time < requests[i - 1]!.time) back++;
+  return back === 0 ? [] : [`${back} ${back === 1 ? "request is" : "requests are"} dated before the one before (the clock went back, or the entries are out of order): each is billed as a cold start`];
+}
+
+/** pi's cache-warming rule (pi-ai's `evaluateCacheWarming`) at the session model's catalog entry; without one, as recorded. */
+function warmingRule(model: Model<Api> | undefined): CachePlan["warms"] {
+  if (!model) return () => true;
+  return (tokens, phase) => {
+    try {
+      return evaluateCacheWarming(model, Math.max(0, Math.round(tokens)), phase).action === "warm";
+    } catch {
+      return true;
+    }
   };
-  return out;
-}
-
-function sum(values: number[]): number {
-  let total = 0;
-  for (const value of values) total += value;
-  return total;
 }
 
 export async function replaySession(options: ReplayOptions): Promise<ReplayReport> {
@@ -330,9 +329,9 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
   const api = options.priceAs ? (found.api ?? last?.api) : last?.api;
   const identity = { api, provider: options.priceAs?.provider ?? last?.provider, id: options.priceAs?.id ?? last?.model };
   const route = cacheRouteOf({ ...found.model, ...identity }, options.cacheEnv);
-  const cost = found.model ? costModelFor(found.model, route) : found.cost;
+  const cost = found.model ? costModelFor(found.model, route) : (recordedCostModel(options, identity, route) ?? found.cost);
   const { contextWindow } = found;
-  const plan: CachePlan = { setup: cacheSetup(route, cost.ttlMs), api, spareBreakpoint: options.config.cacheBreakpoint };
+  const plan: CachePlan = { setup: cacheSetup(route, cost.ttlMs), api, spareBreakpoint: options.config.cacheBreakpoint, warms: warmingRule(found.model) };
   const summaryEstimate = calibrateSummaryEstimate(options.branch);
   const recorded = hasPrunerEntries(options.branch);
   const scenarios: Scenario[] = [noPruningScenario()];
@@ -340,22 +339,35 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
   const config = options.config;
   const costPolicy = config.flushPolicy === "cost" && config.pruneOn === "agent-message" && cost.priced;
   const cacheRule = { rule: route.rule, breakpoint: plan.spareBreakpoint, retention: route.retention, ...(route.problem ? { problem: route.problem } : {}) };
-  const policy = costPolicy ? { main: cost, summarizer: summarizerCostModel(options, cost), cacheRule } : undefined;
-  scenarios.push(whatIfScenario(config, summaryEstimate, contextWindow, WHAT_IF, policy));
-  const { runs, floor } = await runAll(scenarios, requests, plan, options);
-  const tokens = calibrateTokens(requests, runs[recorded ? 1 : 0]!);
   const summarizerCost = summarizerCostModel(options, cost);
-  const trustRecorded = options.priceAs === undefined;
-  const series_ = runs.map((run) => series(run, run.steps, requests, cost, summarizerCost, tokens.charsPerToken, trustRecorded));
+  const policy = costPolicy ? { main: cost, summarizer: summarizerCost, cacheRule } : undefined;
+  scenarios.push(whatIfScenario(config, summaryEstimate, contextWindow, WHAT_IF, policy));
+  const sent = recorded ? 1 : 0;
+  const { runs, floor } = await runAll(scenarios, sent, requests, plan, options);
+  const tokens = calibrateTokens(requests, runs[sent]!);
+  const pricingNotes: string[] = [];
+  const pricing: SeriesPricing = {
+    pricesFor: requestPricing(options, requests, cost, route, pricingNotes),
+    priced: cost.priced,
+    summarizer: summarizerCost,
+    charsPerToken: tokens.charsPerToken,
+    trustRecorded: options.priceAs === undefined,
+  };
+  const outputTokens = requests.map((request) => request.outputTokens);
+  const series_ = runs.map((run) => series(run, run.steps, run.refreshes, outputTokens, pricing));
   const whatIfRun = runs.find((run) => run.scenario.name === "whatif");
   const cache: CacheReport = { rule: plan.setup.rule, api, route, spareBreakpoint: plan.setup.rule === "anthropic-breakpoints" && plan.spareBreakpoint };
   if (whatIfRun && whatIfRun.alternative.length === whatIfRun.steps.length && plan.setup.rule === "anthropic-breakpoints") {
-    const totals = series(whatIfRun, whatIfRun.alternative, requests, cost, summarizerCost, tokens.charsPerToken, trustRecorded).totals;
+    const totals = series(whatIfRun, whatIfRun.alternative, whatIfRun.alternativeRefreshes, outputTokens, pricing).totals;
     cache.whatIfOther = { spareBreakpoint: !plan.spareBreakpoint, totals };
   }
   if (whatIfRun && whatIfRun.prefix.length === whatIfRun.steps.length && plan.setup.rule === "anthropic-breakpoints") {
-    cache.whatIfPrefix = series(whatIfRun, whatIfRun.prefix, requests, cost, summarizerCost, tokens.charsPerToken, trustRecorded).totals;
+    cache.whatIfPrefix = series(whatIfRun, whatIfRun.prefix, whatIfRun.prefixRefreshes, outputTokens, pricing).totals;
   }
+  const bill = recordedBill(options.branch, (provider, model) => {
+    const found = options.costModelOf(provider, model).cost;
+    return found.priced ? found.catalog : undefined;
+  });
   return {
     sessionId: options.sessionId,
     requests: requests.length,
@@ -368,9 +380,24 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
     tokens,
     outputs: fateOfOutputs(options.branch, runs.map((run) => ({ label: run.scenario.label, messages: run.finalMessages }))),
     problems: options.problems,
-    notes: [...priceNotes(options, cost, last), ...replayNotes(options, recorded, series_, policy !== undefined)],
+    notes: [...priceNotes(options, cost, last), ...pricingNotes, ...clockNotes(requests), ...bill.notes, ...replayNotes(options, recorded, series_, policy !== undefined)],
+    recorded: bill,
     ...(whatIfRun?.scenario.bets ? { bets: whatIfRun.scenario.bets() } : {}),
   };
+}
+
+/**
+ * A model pi's catalog does not know (a custom model, a proxy) priced at the rates its recorded usage shows,
+ * unless a model was named with `--model`.
+ */
+function recordedCostModel(options: ReplayOptions, identity: { api?: string; provider?: string; id?: string }, route: CacheRoute): CostModel | undefined {
+  if (options.priceAs) return undefined;
+  const prices = recordedPrices(options.branch, identity.provider, identity.id);
+  if (!prices) return undefined;
+  const cost = costModelFor({ ...identity, cost: prices } as unknown as Model<Api>, route);
+  const shown = (key: keyof typeof prices) => `${key === "cacheRead" ? "cache read" : key === "cacheWrite" ? "cache write" : key} $${prices[key].toFixed(2)}`;
+  const note = `${cost.label} is not in pi's model catalog: priced at the rates its recorded usage shows (per million tokens: ${(["input", "output", "cacheRead", "cacheWrite"] as const).map(shown).join(", ")})`;
+  return { ...cost, notes: [note, ...cost.notes] };
 }
 
 function limitOf(floor: CostFloor, cost: CostModel, charsPerToken: number): LimitReport {
@@ -379,7 +406,7 @@ function limitOf(floor: CostFloor, cost: CostModel, charsPerToken: number): Limi
     uncached: floor.uncached / charsPerToken,
     fixedRead: floor.fixedRead / charsPerToken,
     output: floor.outputTokens,
-    dollars: cost.priced ? floorDollars(floor, cost.prices, charsPerToken) : undefined,
+    dollars: cost.priced ? floorDollars(floor, cardOf(cost), charsPerToken) : undefined,
   };
 }
 

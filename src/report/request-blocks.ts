@@ -11,8 +11,9 @@
  * message when that message is a user message or a tool result.
  *
  * Sizes are chars: each block its part's JSON (an image at a flat 6,400), the
- * message's envelope on its first block, so a request's blocks add up to the
- * same chars the replay measures per message. A message pi-ai drops (no
+ * message's envelope (the other fields a request carries of it) on its first
+ * block, so a request's blocks add up to the chars the replay measures per
+ * message. A message pi-ai drops (no
  * non-empty block, or an assistant message that failed or was aborted) is
  * not sent and counts nothing. Keys are the
  * message's identity (the replay keeps equal messages as one object) and the
@@ -20,16 +21,19 @@
  */
 import { loose, type LooseMessage } from "../capture/message-shape.js";
 import type { CacheBlock } from "../economics/prompt-cache.js";
-import { elementChars } from "../render/message-size.js";
+import { elementChars, requestChars } from "../render/message-size.js";
 
 const sizes = new WeakMap<object, number>();
 
-/** Chars of one message as the render measures it (an image at a flat 6,400), plus its separating comma. */
+/**
+ * Chars of one message as the provider receives it (the fields a request carries: a reply's usage, model
+ * and timestamps stay in pi; an image at a flat 6,400), plus its separating comma.
+ */
 export function messageChars(message: unknown): number {
   if (typeof message !== "object" || message === null) return 4;
   let known = sizes.get(message);
   if (known === undefined) {
-    known = elementChars(message) + 1;
+    known = requestChars(message) + 1;
     sizes.set(message, known);
   }
   return known;

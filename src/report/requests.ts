@@ -4,7 +4,8 @@
  * message before it (compaction and context edits applied by pi's own
  * projection). Two message views are kept side by side: everything the
  * session holds, and the same without pi-condense's summary messages (what pi
- * alone would have sent). Pure.
+ * alone would have sent). pi's cache-warming refreshes (`usage` entries of kind
+ * `cache_warm`) ride on the request they sent again. Pure.
  */
 import { entryMessage, isAssistant, isCustom, loose, type LooseMessage } from "../capture/message-shape.js";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
@@ -17,6 +18,13 @@ export interface RecordedUsage {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** The part of `cacheWrite` written for one hour. */
+  cacheWrite1h?: number;
+}
+
+/** One refresh of pi's cache warming: when it was sent. */
+export interface RecordedRefresh {
+  time: number;
 }
 
 export interface ReplayRequest {
@@ -42,6 +50,10 @@ export interface ReplayRequest {
   model: string | undefined;
   /** The pi-ai API the request went through (`anthropic-messages`, `openai-responses`, ...). */
   api: string | undefined;
+  /** pi's cache warming sent this request again at these times (before the next request). */
+  refreshes?: RecordedRefresh[];
+  /** The request's reply ended the agent's run (a text reply): warming after it is idle, not streaming. */
+  endsRun: boolean;
 }
 
 const REBUILDING = new Set(["compaction", "context_edit"]);
@@ -53,7 +65,9 @@ function finite(value: unknown): number {
 function usageOf(message: unknown): RecordedUsage | undefined {
   const usage = loose(loose(message)?.usage);
   if (!usage) return undefined;
-  const recorded = { input: finite(usage.input), output: finite(usage.output), cacheRead: finite(usage.cacheRead), cacheWrite: finite(usage.cacheWrite) };
+  const recorded: RecordedUsage = { input: finite(usage.input), output: finite(usage.output), cacheRead: finite(usage.cacheRead), cacheWrite: finite(usage.cacheWrite) };
+  const long = finite(usage.cacheWrite1h);
+  if (long > 0) recorded.cacheWrite1h = Math.min(long, recorded.cacheWrite);
   return recorded.input + recorded.cacheRead + recorded.cacheWrite > 0 ? recorded : undefined;
 }
 
@@ -137,6 +151,12 @@ function linked(branch: SessionEntry[]): SessionEntry[] {
   });
 }
 
+/** A refresh sends the last request again; one with no request before it, or no readable time, refreshes nothing. */
+function addRefresh(request: ReplayRequest | undefined, time: number): void {
+  if (!request || !Number.isFinite(time)) return;
+  (request.refreshes ??= []).push({ time });
+}
+
 export function buildRequests(input: SessionEntry[]): ReplayRequest[] {
   const branch = linked(input);
   const views = new Views();
@@ -146,6 +166,10 @@ export function buildRequests(input: SessionEntry[]): ReplayRequest[] {
     const entry = branch[i]!;
     if (REBUILDING.has(entry.type)) {
       views.rebuild(branch.slice(0, i + 1), entry);
+      continue;
+    }
+    if (entry.type === "usage" && (entry as { kind?: unknown }).kind === "cache_warm") {
+      addRefresh(requests[requests.length - 1], Date.parse(String(entry.timestamp)));
       continue;
     }
     const message = entryMessage(entry);
@@ -166,6 +190,7 @@ export function buildRequests(input: SessionEntry[]): ReplayRequest[] {
         provider: typeof message.provider === "string" ? message.provider : undefined,
         model: typeof message.model === "string" ? message.model : undefined,
         api: typeof message.api === "string" ? message.api : undefined,
+        endsRun: message.stopReason === "stop" || message.stopReason === "length",
       });
     }
     views.push(contextMessagesOf(entry));

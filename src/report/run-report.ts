@@ -24,6 +24,8 @@ export interface RunReportOptions {
   yieldEvery?: number;
   /** Where the HTML goes; default beside the session. */
   htmlPath?: string;
+  /** False: no HTML page is written (the JSON report). */
+  writeHtml?: boolean;
   /** For the live session: the footer's figure in words, shown under the header. */
   contextSent?: string;
   /** The home directory the printed path abbreviates as `~`; default the user's. */
@@ -72,10 +74,10 @@ export async function runReport(options: RunReportOptions): Promise<RunReportRes
     return { text: `pruner report: the replay of ${options.path} failed: ${errorText(err)}`, level: "warning" };
   }
   const htmlPath = options.htmlPath ?? reportPathFor(options.path);
-  let written: string | undefined = htmlPath;
+  let written: string | undefined = options.writeHtml === false ? undefined : htmlPath;
   let htmlProblem = "";
   try {
-    await writeReportFile(htmlPath, reportHtml(report, title));
+    if (written) await writeReportFile(htmlPath, reportHtml(report, title));
   } catch (err) {
     written = undefined;
     htmlProblem = `\n  the HTML report could not be written to ${htmlPath}: ${errorText(err)}`;

@@ -20,21 +20,15 @@ import type { ReplayRequest } from "./requests.js";
 import { StableMessages } from "./cache-sim.js";
 
 import type { PolicyBets } from "./what-if-policy.js";
+import type { ScenarioName, SummarizerUse } from "../bill/series.js";
 
-export interface SummarizerUse {
-  input: number;
-  output: number;
-  /** The actual run records tokens; the what-if counts chars until the chars-per-token ratio is known. */
-  unit: "tokens" | "chars";
-  /** Recorded dollars, when the session says (the actual run); otherwise priced by the caller. */
-  recordedCost?: number;
-  calls: number;
-}
+export type { SummarizerUse } from "../bill/series.js";
 
 export interface Scenario {
-  name: "none" | "actual" | "whatif";
+  name: ScenarioName;
   label: string;
-  messagesAt(request: ReplayRequest): unknown[] | Promise<unknown[]>;
+  /** `coldStart`: the recording shows this request found the provider's cache empty. */
+  messagesAt(request: ReplayRequest, coldStart?: boolean): unknown[] | Promise<unknown[]>;
   summarizer(): SummarizerUse;
   /** Tool call ids of the outputs waiting to be summarized after the last `messagesAt` (what-if only). */
   pending?(): ReadonlySet<string>;

@@ -13,7 +13,7 @@ function series(name: ScenarioSeries["name"], label: string, context: number[]):
     cacheRead: context.map(() => 0),
     cacheWrite: context,
     cumulativeCost: context.map((_, i) => i),
-    totals: { requests: context.length, input: 1, cacheRead: 0, cacheWrite: 1, output: 0, summarizerInput: 0, summarizerOutput: 0, summarizerCalls: 0, uncached: 0, prefixBreaks: 0, coldStarts: 1, lookbackMisses: 0, peakContext: peak, dollars: 1.5, recoveries: 0, misses: 0, recoveryDollars: 0 },
+    totals: { requests: context.length, input: 1, cacheRead: 0, cacheWrite: 1, output: 0, summarizerInput: 0, summarizerOutput: 0, summarizerCalls: 0, uncached: 0, prefixBreaks: 0, coldStarts: 1, recordedColdStarts: 0, lookbackMisses: 0, refreshes: 0, refreshDollars: 0, peakContext: peak, dollars: 1.5, recoveries: 0, misses: 0, recoveryDollars: 0 },
   };
 }
 
@@ -32,6 +32,7 @@ function report(requests: number, extra: Partial<ReplayReport> = {}): ReplayRepo
     outputs: [],
     problems: [],
     notes: [],
+    recorded: { dollars: undefined, replies: 0, repliesWithCost: 0, refreshes: 0, refreshDollars: 0, otherDollars: 0, notes: [] },
     ...extra,
   };
 }
@@ -43,6 +44,26 @@ describe("the text report", () => {
       for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(78);
       expect(REPORT_WIDTH).toBe(78);
     }
+  });
+
+  test("with a recorded bill, as recorded is pi's figure plus the summarizer's and its simulation follows on a row of its own", () => {
+    const recorded = { dollars: 1.2, replies: 3, repliesWithCost: 3, refreshes: 1, refreshDollars: 0.01, otherDollars: 0, notes: [] };
+    const r = report(3, { recorded });
+    // The as-recorded series' dollars are 1.5, its main model's last cumulative figure 1.4: the summarizer's 0.1.
+    r.scenarios[1] = { ...r.scenarios[1]!, cumulativeCost: [0.1, 0.2, 1.4] };
+    const text = reportText(r, "t.jsonl").replace(/\s+/g, " ");
+    expect(text).toContain("as recorded: $1.3000, pi's own figure for the 3 replies, 1 cache-warming refresh ($1.2000) plus the summarizer's $0.1000 as pi-condense recorded it; simulated: $1.5000, +15.4% of it");
+    const rows = totalsTable(r.scenarios, r.cache, r);
+    expect(rows.find((row) => row.trimStart().startsWith("dollars"))).toMatch(/dollars\s+\$1\.5000\s+\$1\.3000\s+\$1\.5000$/);
+    expect(rows.find((row) => row.trimStart().startsWith("simulated"))).toMatch(/simulated\s+\$1\.5000$/);
+  });
+
+  test("without pi-condense entries the recorded bill is set beside the simulated no-pruning run; without costs, the report says every dollar is simulated", () => {
+    const recorded = { dollars: 1.2, replies: 3, repliesWithCost: 3, refreshes: 0, refreshDollars: 0, otherDollars: 0, notes: [] };
+    const r = report(3, { recorded });
+    r.scenarios.splice(1, 1);
+    expect(reportText(r, "t.jsonl").replace(/\s+/g, " ")).toContain("recorded bill: $1.2000, pi's own figure for the 3 replies; the simulation of it (no pruning): $1.5000, +25.0% of it");
+    expect(reportText(report(3), "t.jsonl").replace(/\s+/g, " ")).toContain("recorded bill: none (the replies record no cost); every dollar below is the simulation's");
   });
 
   test("the chart draws each configuration on one scale: the tallest reaches a full block, a third of it does not", () => {

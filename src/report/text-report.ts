@@ -8,6 +8,7 @@
 import { formatCompactCount } from "../summarize/stats.js";
 import { cacheRuleWords, retentionWords } from "../economics/cache-route.js";
 import type { CacheReport, ReplayReport, ScenarioSeries, ScenarioTotals } from "./replay.js";
+import { billFigures, billLines } from "../bill/bill-figures.js";
 
 export const REPORT_WIDTH = 78;
 const LABEL_WIDTH = 14;
@@ -15,6 +16,8 @@ const CHART_ROWS = 3;
 const BLOCKS = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
 const PEAK_WIDTH = 7;
 const LOOKBACK_ROW = "out of lookback";
+const REFRESH_ROW = "warming refreshes";
+const SIMULATED_ROW = "  simulated";
 
 export function tokens(n: number): string {
   return formatCompactCount(Math.round(n));
@@ -86,20 +89,37 @@ const ROWS: Array<[string, (t: ScenarioTotals) => string]> = [
   ["summaries", (t) => String(t.summarizerCalls)],
   ["history rewrites", (t) => String(t.prefixBreaks)],
   ["empty cache", (t) => String(t.coldStarts)],
+  [REFRESH_ROW, (t) => String(t.refreshes)],
   [LOOKBACK_ROW, (t) => String(t.lookbackMisses)],
   ["peak context", (t) => tokens(t.peakContext)],
   ["dollars", (t) => dollars(t.dollars)],
 ];
 
-/** Rows of the totals table under a cache rule: requests out of lookback exist only under Anthropic's. */
-export function rowsFor<Row extends [string, unknown]>(rows: Row[], cache: CacheReport | undefined): Row[] {
-  return cache?.rule === "anthropic-breakpoints" ? rows : rows.filter(([name]) => name !== LOOKBACK_ROW);
+/**
+ * Rows of the totals table under a cache rule: requests out of lookback exist only under Anthropic's,
+ * warming refreshes only where pi's cache warming sent some.
+ */
+export function rowsFor<Row extends [string, unknown]>(rows: Row[], cache: CacheReport | undefined, refreshes = false): Row[] {
+  return rows.filter(([name]) => (name !== LOOKBACK_ROW || cache?.rule === "anthropic-breakpoints") && (name !== REFRESH_ROW || refreshes));
 }
 
-export function totalsTable(scenarios: ScenarioSeries[], cache?: CacheReport): string[] {
+/**
+ * The totals per configuration. With `report`, the as-recorded column's dollars are pi's own figure and the
+ * simulation of that run follows on a row of its own, as a check.
+ */
+export function totalsTable(scenarios: ScenarioSeries[], cache?: CacheReport, report?: ReplayReport): string[] {
   const cell = Math.min(18, Math.floor((REPORT_WIDTH - 18) / Math.max(1, scenarios.length)));
   const head = `  ${"".padEnd(16)}${scenarios.map((s) => s.label.slice(0, cell - 1).padStart(cell)).join("")}`;
-  const body = rowsFor(ROWS, cache).map(([name, value]) => `  ${name.padEnd(16)}${scenarios.map((s) => value(s.totals).padStart(cell)).join("")}`);
+  const refreshes = scenarios.some((s) => s.totals.refreshes > 0);
+  const figures = report ? billFigures(report) : undefined;
+  const recorded = figures?.asRecordedSource === "recorded" && scenarios.some((s) => s.name === "actual");
+  const cellOf = (name: string, value: (t: ScenarioTotals) => string, s: ScenarioSeries): string => {
+    if (!recorded || s.name !== "actual") return name === SIMULATED_ROW ? "" : value(s.totals);
+    return name === "dollars" ? dollars(figures!.asRecorded) : value(s.totals);
+  };
+  const rows = rowsFor(ROWS, cache, refreshes);
+  const withCheck = recorded ? rows.flatMap((row) => (row[0] === "dollars" ? [row, [SIMULATED_ROW, (t: ScenarioTotals) => dollars(t.dollars)] as [string, (t: ScenarioTotals) => string]] : [row])) : rows;
+  const body = withCheck.map(([name, value]) => `  ${name.padEnd(16)}${scenarios.map((s) => cellOf(name, value, s).padStart(cell)).join("")}`.trimEnd());
   return [head, ...body];
 }
 
@@ -177,7 +197,9 @@ export function estimateLines(report: ReplayReport): string[] {
       ? "tokens estimated as chars/4 (no recorded usage to calibrate against)"
       : `tokens: ${t.charsPerToken.toFixed(2)} chars per token, calibrated on ${t.samples} recorded requests; ` +
         `per-request error ${percent(t.errorCalibrated ?? 0)} (chars/4: ${percent(t.errorAtFour ?? 0)})`;
-  const rows = "history rewrites: requests whose earlier messages changed, so the cache was read only up to the change; empty cache: the first request and any sent after the cache expired";
+  const recordedCold = Math.max(0, ...report.scenarios.map((s) => s.totals.recordedColdStarts));
+  const shown = recordedCold > 0 ? ` (${recordedCold} of them where the recording shows the provider's cache empty: a model or thinking-level change, a restart, an eviction; every configuration starts cold there)` : "";
+  const rows = `history rewrites: requests whose earlier messages changed, so the cache was read only up to the change; empty cache: the first request and any sent after the cache expired${shown}`;
   const lookback =
     report.cache.rule === "anthropic-breakpoints"
       ? "; out of lookback: requests whose cached part lay more than 20 blocks before their first new block, which Anthropic's cache does not look back for"
@@ -214,10 +236,11 @@ export function reportText(report: ReplayReport, title: string, htmlPath?: strin
     ...wrap(`${report.model}, ${report.requests} requests, cache TTL ${ttlText(report.cost.ttlMs)}${report.cost.priced ? "" : ", no catalog price (no dollars)"}`, "  "),
   ];
   if (contextSent) lines.push(...wrap(`context sent: ${contextSent}`, "  "));
+  for (const line of billLines(report)) lines.push(...wrap(line, "  "));
   for (const line of cacheLines(report)) lines.push(...wrap(line, "  "));
   if (report.requests === 0) lines.push("  no main-model requests on this branch: nothing to replay");
   else {
-    lines.push("", ...chartText(report.scenarios), "", ...totalsTable(report.scenarios, report.cache));
+    lines.push("", ...chartText(report.scenarios), "", ...totalsTable(report.scenarios, report.cache, report));
     for (const line of [...limitLines(report), ...recoveryLines(report)]) lines.push(...wrap(line, "  "));
   }
   lines.push("");

@@ -12,7 +12,7 @@ import { argumentStubsOn } from "../arguments/fields.js";
 import type { ToolCallIndexer } from "../archive/indexer.js";
 import { DeferralLedger, type SettledDeferral } from "../economics/deferral-ledger.js";
 import type { FlushDecision, FlushMoment } from "../economics/flush-decision.js";
-import { inRunCandidates, weighChains, weighFlushBatches } from "../policy/flush-weighing.js";
+import { inRunCandidates, type RequestSize, weighChains, weighFlushBatches } from "../policy/flush-weighing.js";
 import { chainItemKey, firstPendingIndex, measureRewrite, pendingKeys } from "../policy/rewrite-figures.js";
 import { isTrivialBatch } from "../summarize/flush-batches.js";
 import type { CostModel } from "../economics/cost-model.js";
@@ -39,6 +39,8 @@ export interface PolicyMoment {
   contextFraction: number | null;
   /** When the moment happens (the message's time), for the age of a cache entry. */
   time: number;
+  /** The request as last sent and its recent growth, in tokens: the price tier it is billed at. */
+  size?: RequestSize;
 }
 
 /** The closed chains past the window at a moment, as message ranges (what-if-chains.ts). */
@@ -133,6 +135,7 @@ export class WhatIfCostPolicy {
       promptsSoFar: moment.prompts,
       runRequests: moment.runRequests,
       cacheRule: this.policy.cacheRule ?? { rule: "longest-prefix", breakpoint: false },
+      ...(moment.size ? { size: moment.size } : {}),
       ...(enter || rentCheck ? { bound: { ledger: this.ledger, kind: "reply" as const, enter, rentOnly: rentCheck } } : {}),
     });
   }
@@ -151,6 +154,7 @@ export class WhatIfCostPolicy {
       summarizer: this.policy.summarizer,
       cacheRule: this.policy.cacheRule ?? { rule: "longest-prefix", breakpoint: false },
       ledger: this.ledger,
+      ...(moment.size ? { size: moment.size } : {}),
     });
     return verdict?.apply === true;
   }

@@ -44,6 +44,11 @@ import { summarySplit } from "../policy/summary-split.js";
 
 export type { WhatIfPolicy } from "./what-if-policy.js";
 
+/** The live token estimate (chars / 4), as the host reads the context it has not yet sent. */
+const CHARS_PER_TOKEN = 4;
+/** Requests the context's growth is read over. */
+const RECENT_REQUESTS = 5;
+
 function charsOf(batch: CapturedBatch): number {
   let chars = 0;
   for (const call of batch.toolCalls) chars += call.resultText.length;
@@ -62,6 +67,8 @@ interface OpenTurn {
   results: unknown[];
   turnIndex: number;
   userTurnGroup: number;
+  /** Its batch as last captured, and with how many results. */
+  captured?: { results: number; batch: CapturedBatch | undefined };
 }
 
 /** A message's own time, or 0 when it has none. */
@@ -79,6 +86,8 @@ class Simulation {
    * which the budget triggers and the pressure line read (the host reads pi's context usage).
    */
   private sentChars = 0;
+  /** The sizes of the last requests sent, in chars: how fast the context grows. */
+  private readonly recentSent: number[] = [];
   private pendingChars = 0;
   private source: unknown[] | undefined;
   private consumed = 0;
@@ -111,11 +120,12 @@ class Simulation {
   }
 
   /**
-   * Before the request sent at `time`: with the cost policy, an expired cache makes every waiting rewrite
-   * free, but for the outputs this request is the first to carry (a tool that ran past the lifetime).
+   * Before the request sent at `time`: with the cost policy, an expired cache (or one the recording shows
+   * empty, `coldStart`) makes every waiting rewrite free, but for the outputs this request is the first to
+   * carry (a tool that ran past the lifetime).
    */
-  beforeRequest(time: number): void {
-    const expired = this.policy && this.lastRequestAt !== undefined && time - this.lastRequestAt >= this.policy.main.ttlMs;
+  beforeRequest(time: number, coldStart = false): void {
+    const expired = this.policy && this.lastRequestAt !== undefined && (coldStart || time - this.lastRequestAt >= this.policy.main.ttlMs);
     const last = this.messages[this.messages.length - 1];
     if (expired && last) {
       const newest = this.turns[this.turns.length - 1];
@@ -180,7 +190,22 @@ class Simulation {
       runRequests: this.runRequests,
       contextFraction: this.contextFraction(),
       time: timeOf(at),
+      size: { contextTokens: this.sentChars / CHARS_PER_TOKEN, growthTokens: this.growthChars() / CHARS_PER_TOKEN },
     };
+  }
+
+  /** What a request added to the next of late, in chars: the mean growth of the recent requests that grew. */
+  private growthChars(): number {
+    let grown = 0;
+    let count = 0;
+    for (let i = 1; i < this.recentSent.length; i++) {
+      const growth = this.recentSent[i]! - this.recentSent[i - 1]!;
+      if (growth > 0) {
+        grown += growth;
+        count++;
+      }
+    }
+    return count === 0 ? 0 : grown / count;
   }
 
   private contextFraction(): number | null {
@@ -244,14 +269,22 @@ class Simulation {
   private batchesOf(turns: OpenTurn[]): CapturedBatch[] {
     const batches: CapturedBatch[] = [];
     for (const turn of turns) {
-      const timestamp = typeof turn.message.timestamp === "number" ? turn.message.timestamp : 0;
-      const batch = captureBatch(turn.message, turn.results, turn.turnIndex, timestamp);
-      const kept = batch.toolCalls.filter(
-        (call) => turn.results.some((result) => loose(result)?.toolCallId === call.toolCallId) && !this.excluded(call.toolName, call.args),
-      );
-      if (kept.length > 0) batches.push({ ...batch, toolCalls: kept, userTurnGroup: turn.userTurnGroup });
+      const batch = this.capturedTurn(turn);
+      if (batch) batches.push(batch);
     }
     return groupBatchesByMode(batches, this.config.batchingMode);
+  }
+
+  /** A turn's batch as captured, once per set of results (a waiting turn is weighed again at every tool turn). */
+  private capturedTurn(turn: OpenTurn): CapturedBatch | undefined {
+    if (turn.captured?.results === turn.results.length) return turn.captured.batch;
+    const timestamp = typeof turn.message.timestamp === "number" ? turn.message.timestamp : 0;
+    const batch = captureBatch(turn.message, turn.results, turn.turnIndex, timestamp);
+    const answered = new Set(turn.results.map((result) => loose(result)?.toolCallId));
+    const kept = batch.toolCalls.filter((call) => answered.has(call.toolCallId) && !this.excluded(call.toolName, call.args));
+    const captured = kept.length > 0 ? { ...batch, toolCalls: kept, userTurnGroup: turn.userTurnGroup } : undefined;
+    turn.captured = { results: turn.results.length, batch: captured };
+    return captured;
   }
 
   /** Summarizes the outputs of `turns` (taking them off the waiting list); the chain pass follows when `chains`. */
@@ -310,6 +343,8 @@ class Simulation {
     let chars = 0;
     for (const message of messages) chars += messageChars(message);
     this.sentChars = chars;
+    this.recentSent.push(chars);
+    if (this.recentSent.length > RECENT_REQUESTS) this.recentSent.shift();
   }
 
   /** The flushes since the last call: the context right after each, and the time of the message that triggered it. */
@@ -340,9 +375,9 @@ export function whatIfScenario(
   return {
     name: "whatif",
     label,
-    async messagesAt(request: ReplayRequest) {
+    async messagesAt(request: ReplayRequest, coldStart?: boolean) {
       sim.advance(request.bare);
-      sim.beforeRequest(request.time);
+      sim.beforeRequest(request.time, coldStart);
       for (const flush of sim.takeFlushes()) if (flush.chains) await sim.chains.afterFlush(sim.messages.slice(0, flush.length), flush.time);
       const input = sim.messages.slice();
       const rendered = renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck(), argumentStubsOn(config), sim.argumentHorizon);

@@ -25,6 +25,17 @@ export interface PolicyView {
   archived: ArchivedCounts;
   /** What each rewrite the policy waits with has cost so far against what it owed (the bound on waiting). */
   waiting: WaitingAccount[];
+  /** The model's price tiers and the one the context is billed at now; absent for a model priced flat. */
+  tiers?: TierView;
+  /** pi's cache-warming refreshes answered "stop" this session. */
+  warmingStopped?: number;
+}
+
+export interface TierView {
+  /** The thresholds, in tokens of input, and each tier's input price as a multiple of the base price. */
+  thresholds: Array<{ above: number; multiple: number }>;
+  /** The context as last counted, in tokens, when known. */
+  contextTokens: number | undefined;
 }
 
 export interface WaitingAccount {
@@ -69,7 +80,7 @@ function cacheLine(cache: CacheState): string {
     .join(", ");
   const tail = hits ? `; ${hits}` : "";
   if (cache.temperature === "warm") return `  cache: warm, expires in ${duration(cache.expiresInMs ?? 0)}${tail}`;
-  if (cache.temperature === "cold") return cache.requests === 0 ? "  cache: cold (no request yet)" : `  cache: cold (expired)${tail}`;
+  if (cache.temperature === "cold") return cache.requests === 0 ? "  cache: cold (no request yet)" : `  cache: cold (${cache.reason ?? "expired"})${tail}`;
   return `  cache: unknown (${cache.reason ?? "no figures"})${tail}`;
 }
 
@@ -113,12 +124,28 @@ function lastLine(last: FlushDecisionRecord | undefined): string {
   return `  last decision: ${verb}, because ${last.reason}`;
 }
 
+/** `price tiers: above 272k tokens 2x; the context (96k tokens) is billed at the base price`. */
+export function tierLine(tiers: TierView): string {
+  const list = tiers.thresholds.map((t) => `above ${tokensWords(t.above)} tokens ${Number(t.multiple.toFixed(2))}x`).join(", ");
+  const context = tiers.contextTokens;
+  if (context === undefined) return `  price tiers: ${list} (every token of a request at the tier its input falls in)`;
+  const current = [...tiers.thresholds].reverse().find((t) => context > t.above);
+  const at = current ? `the tier above ${tokensWords(current.above)} (${Number(current.multiple.toFixed(2))}x)` : "the base price";
+  return `  price tiers: ${list}; the context (${tokensWords(context)} tokens) is billed at ${at}`;
+}
+
+function tokensWords(tokens: number): string {
+  return tokens >= 1000 ? `${Math.round(tokens / 1000)}k` : String(Math.round(tokens));
+}
+
 export function policyStatusBlock(view: PolicyView): string {
   const header = "\n  --- prompt cache and flush policy ---";
   const archived = archivedLine(view.summaries, view.archived);
+  const tiers = view.tiers ? [tierLine(view.tiers)] : [];
   if (view.policy === "classic") {
-    return [header, "  policy: classic (summarize at every final reply of the agent)", archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule)].join("\n");
+    return [header, "  policy: classic (summarize at every final reply of the agent)", archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), ...tiers].join("\n");
   }
   const policy = view.idleReason ? `  policy: cost (deciding nothing: ${view.idleReason})` : "  policy: cost (summarize when it pays)";
-  return [header, policy, archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), pendingLine(view.pending), ...waitingLines(view.waiting), lastLine(view.last)].join("\n");
+  const warming = view.warmingStopped ? [`  pi's cache warming: ${view.warmingStopped} ${view.warmingStopped === 1 ? "refresh" : "refreshes"} stopped (the next request rewrote the part it would keep warm)`] : [];
+  return [header, policy, archived, cacheLine(view.cache), cacheRuleLine(view.cacheRule), ...tiers, ...warming, pendingLine(view.pending), ...waitingLines(view.waiting), lastLine(view.last)].join("\n");
 }

@@ -151,6 +151,18 @@ describe("fake provider streams and routing", () => {
     expect(chunks.some((c) => c.choices[0]?.finish_reason === "tool_calls")).toBe(true);
   });
 
+  test("pi's cache-warming refresh (the last request again, one output token) is answered empty and takes no scripted reply; a real request capped at one token is not one", async () => {
+    fake.setScript({ main: [{ text: "first" }, { text: "second" }] });
+    const body = { model: "m", messages: [aUser("hi")], tools: [{ name: "bash" }], max_tokens: 4096 };
+    await (await post(fake, "anthropic", body)).text();
+    const warm = await (await post(fake, "anthropic", { ...body, max_tokens: 1 })).text();
+    expect(fake.requests.at(-1)!.kind).toBe("warm");
+    expect(sseData(warm).some((d) => d.delta?.text === "second")).toBe(false);
+    const full = await (await post(fake, "anthropic", { ...body, messages: [aUser("hi"), { role: "assistant", content: "first" }, aUser("go on")], max_tokens: 1 })).text();
+    expect(fake.requests.at(-1)!.kind).toBe("main");
+    expect(sseData(full).map((d) => d.delta?.text ?? "").join("")).toBe("second");
+  });
+
   test("an Anthropic tool reply follows the message_start ... message_stop event order", async () => {
     fake.setScript({ main: [{ text: "ok", toolCalls: [{ name: "bash", args: { command: "ls" } }] }] });
     const text = await (await post(fake, "anthropic", { model: "m", messages: [aUser("hi")], tools: [{ name: "bash" }] })).text();

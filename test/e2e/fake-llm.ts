@@ -16,7 +16,8 @@ export const RANGE_MARKER = "You are fusing several per-step summaries";
 
 export interface RecordedRequest {
   seq: number;
-  kind: "main" | "summarizer";
+  /** `warm`: pi's cache warming sending the last main request again with a one-token cap (answered empty, no scripted reply taken). */
+  kind: "main" | "summarizer" | "warm";
   path: string;
   headers: Record<string, string>;
   body: any;
@@ -28,6 +29,8 @@ export interface RecordedRequest {
   rejected?: string;
   /** What the prompt-cache simulation billed, under the rule of the request's wire format (when the fake has one). */
   cache?: CacheUsage;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 export type ReplySource = ScriptedReply | ((req: RecordedRequest) => ScriptedReply);
@@ -105,6 +108,16 @@ function flatHeaders(req: IncomingMessage): Record<string, string> {
 
 function hasTools(body: any): boolean {
   return Array.isArray(body?.tools) && body.tools.length > 0;
+}
+
+/**
+ * pi's cache-warming refresh: the last main request again, capped at one output token (pi-ai's
+ * `getCacheWarmingRequestOptions`). A real request near the context window can be capped at one token too, but
+ * it carries new messages.
+ */
+function isWarming(body: any, lastMain: RecordedRequest | undefined): boolean {
+  if (body?.max_tokens !== 1 && body?.max_completion_tokens !== 1) return false;
+  return lastMain !== undefined && JSON.stringify(body?.messages) === JSON.stringify(lastMain.body?.messages);
 }
 
 /** The marker limits hold on both wires: an OpenAI-format body with `cache_control` goes to an Anthropic model (OpenRouter). */
@@ -200,9 +213,10 @@ export async function startFakeLlm(initial: FakeLlmScript, options: FakeLlmOptio
     } catch {
       body = raw;
     }
-    const rec: RecordedRequest = { seq: requests.length + 1, kind: "main", path, headers: flatHeaders(req), body, api, model: String(body?.model ?? ""), status: 200 };
+    const rec: RecordedRequest = { seq: requests.length + 1, kind: "main", path, headers: flatHeaders(req), body, api, model: String(body?.model ?? ""), status: 200, at: Date.now() };
     requests.push(rec);
     if (!hasTools(body) && (script.summarizers ?? DEFAULT_SUMMARIZERS).some((r) => matches(r, rec))) rec.kind = "summarizer";
+    else if (isWarming(body, requests.findLast((r) => r.kind === "main" && r !== rec))) rec.kind = "warm";
     const violation = validate(api, body);
     if (violation) {
       rec.status = 400;
@@ -211,8 +225,8 @@ export async function startFakeLlm(initial: FakeLlmScript, options: FakeLlmOptio
       return;
     }
     // Summarizer calls get a cache of their own per model: they share their instructions, never the main prefix.
-    if (options.cache) rec.cache = options.cache.account(rec.kind === "main" ? sessionKey(rec) : `summarizer:${rec.model}`, body, api);
-    const reply = pickReply(rec);
+    if (options.cache) rec.cache = options.cache.account(rec.kind === "summarizer" ? `summarizer:${rec.model}` : sessionKey(rec), body, api);
+    const reply = rec.kind === "warm" ? { text: "", completionTokens: 1 } : pickReply(rec);
     if (reply.delayMs) await sleep(reply.delayMs);
     if (reply.stallMs) return stall(req, res, reply.stallMs);
     if (reply.status && reply.status !== 200) {

@@ -5,7 +5,7 @@ import type { RecordedRequest } from "./fake-llm.js";
 
 export interface RequestMeasure {
   seq: number;
-  kind: "main" | "summarizer";
+  kind: RecordedRequest["kind"];
   inputChars: number;
   messages: number;
   prefixBreak: boolean;
@@ -47,7 +47,7 @@ export function measureRequests(requests: RecordedRequest[]): RequestMetrics {
     }
     return { seq: req.seq, kind: req.kind, inputChars: items.reduce((s, x) => s + x.length, 0), messages: items.length, prefixBreak };
   });
-  const sum = (kind: "main" | "summarizer") => measures.filter((m) => m.kind === kind).reduce((s, m) => s + m.inputChars, 0);
+  const sum = (kind: RecordedRequest["kind"]) => measures.filter((m) => m.kind === kind).reduce((s, m) => s + m.inputChars, 0);
   return {
     requests: measures,
     mainRequests: measures.filter((m) => m.kind === "main").length,

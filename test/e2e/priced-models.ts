@@ -22,21 +22,27 @@ export function catalogCost(id: string, provider: "anthropic" | "openai" = "anth
   return model.cost;
 }
 
-/** Prices per fake model id on one wire format. */
-export function pricesFor(api: FakeApi): Record<string, ModelCost> {
+/** A catalog model the main model is priced as instead of the wire's usual one (price tiers included). */
+export interface MainPrice {
+  provider: "anthropic" | "openai";
+  id: string;
+}
+
+/** Prices per fake model id on one wire format (`main`: another catalog model for the main model). */
+export function pricesFor(api: FakeApi, main?: MainPrice): Record<string, ModelCost> {
   const as = PRICED_AS[api];
-  return { [MAIN_MODEL]: catalogCost(as.main, as.provider), [SUMMARIZER_MODEL]: catalogCost(as.summarizer, as.provider) };
+  return { [MAIN_MODEL]: main ? catalogCost(main.id, main.provider) : catalogCost(as.main, as.provider), [SUMMARIZER_MODEL]: catalogCost(as.summarizer, as.provider) };
 }
 
 /** `modelIds` for PromptCacheSim: the catalog id each fake model stands for on one wire format. */
-export function cacheModelIds(api: FakeApi = "anthropic-messages"): Record<string, string> {
-  return { [MAIN_MODEL]: PRICED_AS[api].main, [SUMMARIZER_MODEL]: PRICED_AS[api].summarizer };
+export function cacheModelIds(api: FakeApi = "anthropic-messages", main?: MainPrice): Record<string, string> {
+  return { [MAIN_MODEL]: main?.id ?? PRICED_AS[api].main, [SUMMARIZER_MODEL]: PRICED_AS[api].summarizer };
 }
 
 /** `modelFields` for makeSandbox: catalog prices, a 200k window and a `ttlSeconds` short cache tier. */
-export function pricedModelFields(ttlSeconds: number, api: FakeApi = "anthropic-messages"): { main: Record<string, unknown>; summarizer: Record<string, unknown> } {
+export function pricedModelFields(ttlSeconds: number, api: FakeApi = "anthropic-messages", main?: MainPrice): { main: Record<string, unknown>; summarizer: Record<string, unknown> } {
   const promptCache = { short: ttlSeconds };
-  const prices = pricesFor(api);
+  const prices = pricesFor(api, main);
   return {
     main: { cost: prices[MAIN_MODEL], contextWindow: 200000, promptCache },
     summarizer: { cost: prices[SUMMARIZER_MODEL], contextWindow: 200000, promptCache },

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 function figures(costUsd: number, prefixCostUsd: number | undefined = costUsd): RunFigures {
-  return { mainRequests: 4, inputTokens: 0, cacheReadTokens: 1000, cacheWriteTokens: 200, outputTokens: 80, summarizerRequests: 1, summarizerInputTokens: 300, summarizerOutputTokens: 20, prefixBreaks: 0, coldRequests: 0, costUsd, prefixCostUsd, limitUsd: 0.5, forgetting: { requests: 4, recoveries: 0, recoveryUsd: 0 } };
+  return { mainRequests: 4, inputTokens: 0, cacheReadTokens: 1000, cacheWriteTokens: 200, outputTokens: 80, summarizerRequests: 1, summarizerInputTokens: 300, summarizerOutputTokens: 20, prefixBreaks: 0, coldRequests: 0, warmRequests: 0, costUsd, prefixCostUsd, limitUsd: 0.5, forgetting: { requests: 4, recoveries: 0, recoveryUsd: 0 } };
 }
 
 /** A shape's run on one wire where the cost policy costs `policy` against classic 1.0 and no extension 2.0 (its prefix-only figure: `prefix`). */
@@ -46,12 +46,24 @@ describe("the session bench's runs", () => {
   });
 
   test("the OpenAI wire runs shapes a, b and f and issue 33's shapes g to j without pi compaction", () => {
-    expect(SHAPE_IDS.filter((s) => variantsFor("openai-completions", s).length > 0)).toEqual(["a", "b", "f", "g", "h", "i", "j", "k"]);
+    expect(SHAPE_IDS.filter((s) => variantsFor("openai-completions", s).length > 0)).toEqual(["a", "b", "f", "g", "h", "i", "j", "k", "l", "m"]);
     expect(variantsFor("openai-completions", "f")).toEqual(["none", "classic", "cost"]);
   });
 
   test("shape k runs the cost policy with and without argument stubs on both wires", () => {
     for (const wire of ["anthropic-messages", "openai-completions"] as Wire[]) expect(variantsFor(wire, "k")).toEqual(["none", "classic", "cost", "cost-noargs"]);
+  });
+
+  test("issue 44's shapes run no extension, classic and the cost policy on both wires, on their own price lists", () => {
+    for (const id of ["l", "m"] as ShapeId[]) {
+      for (const wire of ["anthropic-messages", "openai-completions"] as Wire[]) expect(variantsFor(wire, id)).toEqual(["none", "classic", "cost"]);
+    }
+    const root = resolve(import.meta.dir, "..", "..");
+    const l = buildShape("l", { repoRoot: root, workDir: "/nowhere", idleMs: 0, quick: false });
+    const m = buildShape("m", { repoRoot: root, workDir: "/nowhere", idleMs: 0, quick: false });
+    expect(l.price?.["anthropic-messages"]?.id).toBe("claude-haiku-5-5");
+    expect(m.ttlSeconds).toBeGreaterThan(10);
+    expect(m.prompts.filter((p) => p.pauseBeforeMs > m.ttlSeconds! * 1000)).toHaveLength(2);
   });
 
   test("issue 33's shapes run no extension, classic and the cost policy on both wires", () => {
@@ -129,6 +141,20 @@ describe("the session bench's targets", () => {
     const d = results.find((r) => r.id === "d" && r.wire === "anthropic-messages")!;
     d.figures.none = { ...d.figures.none!, limitUsd: 0.9 };
     expect(failed(results)).toEqual(["d (Anthropic wire): every variant at or above the limit $0.9000 (lowest: pi-condense cost policy, 0.89x)"]);
+  });
+
+  test("shape l's cost policy must cost at most half of no extension across the price tier", () => {
+    expect(failed([shape("l", 0.8)])).toEqual([]);
+    const half = { ...shape("l", 0.9), figures: { ...shape("l", 0.9).figures, none: figures(1.5) } };
+    expect(failed([half])).toEqual(["l (Anthropic wire): cost policy <= 0.5x no extension across the price tier (0.600x)"]);
+  });
+
+  test("shape m's cost policy may stop pi's warming only in pauses a rewrite followed", () => {
+    const m = shape("m", 0.8);
+    const warming = (stopped: number, stoppedThenRewritten: number) => ({ ...m, figures: { ...m.figures, cost: { ...m.figures.cost!, warming: { refreshes: 3, stopped, stoppedThenRewritten } } } });
+    expect(failed([warming(2, 2)])).toEqual([]);
+    expect(failed([warming(2, 1)])).toEqual(["m (Anthropic wire): warming refreshes stopped only when a rewrite followed (2 stopped, 1 followed by a rewrite)"]);
+    expect(formatShapeTable(warming(2, 2)).at(-1)).toContain("pi-condense cost policy 3 refreshes, stopped in 2 pauses (2 followed by a rewrite)");
   });
 
   test("shape j's cost policy must cost at most 0.95x classic on each wire, besides at most classic and no extension", () => {
@@ -256,6 +282,7 @@ describe("the session bench's figures", () => {
     api: "anthropic-messages",
     model: "m",
     status: 200,
+    at: seq * 1000,
     cache: { rule: "anthropic-breakpoints", inputTokens: 0, cacheReadTokens: read, cacheWriteTokens: write, prefixBreak, expired: false, prefix: { inputTokens: 0, cacheReadTokens: read + write, cacheWriteTokens: 0 } },
   });
   const summarizer: RecordedRequest = {

@@ -29,7 +29,7 @@ const metrics = (trigger: string, outcome: string) => custom("context-prune-flus
 /** A main Anthropic request that carries the given outputs as tool results. */
 function requestCarrying(outputs: Array<[string, string]>): RecordedRequest {
   const content = outputs.map(([id, t]) => ({ type: "tool_result", tool_use_id: id, content: [{ type: "text", text: t }] }));
-  return { seq: 1, kind: "main", path: "/v1/messages", headers: {}, body: { messages: [{ role: "user", content }] }, api: "anthropic-messages", model: "m", status: 200 };
+  return { seq: 1, kind: "main", path: "/v1/messages", headers: {}, body: { messages: [{ role: "user", content }] }, api: "anthropic-messages", model: "m", status: 200, at: 0 };
 }
 
 const ids = ["a", "b", "c", "d"];

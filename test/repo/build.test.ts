@@ -1,5 +1,5 @@
-// The committed build (dist/pi-condense.js, and the chunks under dist/chunks/ it loads when a session first
-// needs them) is what pi loads from the `pi` manifest, so it must be exactly what the sources build to today.
+// The committed build (dist/pi-condense.js, the chunks under dist/chunks/ it loads when a session first needs
+// them, and the report CLI dist/pi-condense-report.mjs) must be exactly what the sources build to today.
 import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -8,14 +8,15 @@ import { dirname, join } from "node:path";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const BUILT = join(ROOT, "dist", "pi-condense.js");
+const CLI = join(ROOT, "dist", "pi-condense-report.mjs");
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 
-/** Every built file under `dir` (the package.json beside them left out), by its path relative to `dir`. */
+/** Every built file under `dir` (the extension, its chunks and the report CLI; the package.json beside them left out), by its path relative to `dir`. */
 function builtFiles(dir: string): Map<string, string> {
   const files = new Map<string, string>();
   for (const entry of readdirSync(dir, { recursive: true }) as string[]) {
     const path = entry.split("\\").join("/");
-    if (path.endsWith(".js")) files.set(path, readFileSync(join(dir, path), "utf8"));
+    if (path.endsWith(".js") || path.endsWith(".mjs")) files.set(path, readFileSync(join(dir, path), "utf8"));
   }
   return files;
 }
@@ -48,6 +49,12 @@ describe("the build", () => {
     const fresh = freshBuild();
     expect([...committed.keys()].sort()).toEqual([...fresh.keys()].sort());
     expect([...fresh].filter(([path, text]) => committed.get(path) !== text).map(([path]) => path)).toEqual([]);
+  });
+
+  test("the report CLI is the package's bin, one file node runs as a module", () => {
+    expect(PACKAGE.bin).toEqual({ "pi-condense-report": "dist/pi-condense-report.mjs" });
+    expect(PACKAGE.files).toContain("dist/pi-condense-report.mjs");
+    expect(readFileSync(CLI, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
   });
 
   test("imports nothing but node built-ins, the packages pi provides and its own chunks", () => {
