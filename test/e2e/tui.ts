@@ -177,6 +177,15 @@ export function startTui(sb: Sandbox, opts: TuiOptions): TuiSession {
       await sleep(100);
     }
   };
+  const settle = async () => {
+    let previous = capture().join("\n");
+    for (let i = 0; i < 20; i++) {
+      await sleep(250);
+      const now = capture().join("\n");
+      if (now === previous) return;
+      previous = now;
+    }
+  };
   return {
     socket,
     keys: (...keys) => void tmux("send-keys", "-t", "pi", ...keys),
@@ -186,10 +195,13 @@ export function startTui(sb: Sandbox, opts: TuiOptions): TuiSession {
     waitGone: (pattern, timeoutMs = 15000) => poll(pattern, false, timeoutMs),
     command: async (text) => {
       tmux("send-keys", "-t", "pi", "-l", text);
-      await poll((screen) => editorText(screen, size.width) === text, true, 5000);
+      await poll((screen) => editorText(screen, size.width) === text, true, 15000);
+      // pi's completion list follows typing after a debounce; on a loaded machine an Enter that arrives first picks
+      // the stale list's item instead of submitting, as it would for a fast typist. Wait until the screen holds still.
+      await settle();
       // A subcommand typed in full must run on the first Enter (its completion list closes once the name is whole).
       tmux("send-keys", "-t", "pi", "Enter");
-      for (let i = 0; i < 20 && editorText(capture(), size.width) === text; i++) await sleep(100);
+      for (let i = 0; i < 50 && editorText(capture(), size.width) === text; i++) await sleep(100);
       if (editorText(capture(), size.width) !== text) return;
       throw new Error(`"${text}" was not submitted by the first Enter; ${describeScreen(capture(), size.width, size.height, opts.term)}`);
     },
