@@ -26,56 +26,52 @@ const TALL = 100;
 /** A reply long enough that three of them push whatever the chat showed first off a 40-row screen. */
 const longReply = (n: number) => say(Array.from({ length: 16 }, (_, i) => `Reply ${n}, line ${i + 1}.`).join("\n\n") + `\n\nEnd of reply ${n}.`);
 
-describe.skipIf(unavailable !== undefined)("point 7: a malformed contextPrune block on pi -c", () => {
-  let sb: Sandbox;
-  beforeAll(async () => {
-    sb = await makeSandbox({ contextPrune: { enabled: "yes", madeUpKey: 1 }, script: { main: [longReply(1), longReply(2), longReply(3)] } });
-    const run = await runPrint(sb, ["first", "second", "third"], [], { timeoutMs: 60_000 });
-    if (run.code !== 0) throw new Error(`the print run failed: ${run.stderr}`);
-  }, 90_000);
-  afterAll(async () => {
-    if (sb) await disposeSandbox(sb);
-  });
-
-  for (const [width, height] of SIZES) {
-    describe(`at ${width}x${height}`, () => {
-      let tui: TuiSession;
-      let resumed: string[] = [];
-      beforeAll(async () => {
-        tui = startTui(sb, { width, height, term: TERM, args: ["-c"] });
-        await tui.waitFor((s) => /prune: OFF/.test(flat(s)) && /End of reply 3\./.test(flat(s)), 30000);
-        // The startup settles (the footer, the notices drawn after the transcript) before the screen is read.
-        await new Promise((r) => setTimeout(r, 1500));
-        resumed = tui.capture();
-        saveScreen(`p7-${width}x${height}-resumed`, resumed);
-      }, 60_000);
-      afterAll(() => tui?.close());
-
-      test("the settings warnings show below the restored chat, the unknown key named", () => {
-        const lastReply = resumed.findLastIndex((row) => row.includes("End of reply 3."));
-        const below = flat(resumed.slice(lastReply + 1));
-        expect(below).toContain("contextPrune.enabled should be true or false");
-        expect(below).toContain("contextPrune.madeUpKey");
-      });
-
-      test("the footer says pruning is off and why", () => {
-        const footer = resumed.slice(-3).join("\n");
-        expect(footer).toMatch(/prune: OFF · settings\.json: enabled is not true or false/);
-      });
-
-      test("/pruner status says Enabled: false and why", async () => {
-        // As tall as the whole status block: pi keeps no scrollback to read it from.
-        tui.resize(width, TALL);
-        await tui.command("/pruner status");
-        const tall = await tui.waitFor((s) => /pruner status:/.test(flat(s)) && /Summarizer model:/.test(flat(s)), 15000);
-        tui.resize(width, height);
-        const screen = tall.slice(tall.findLastIndex((row) => row.includes("pruner status:")));
-        saveScreen(`p7-${width}x${height}-status`, screen);
-        expect(flat(screen)).toMatch(/Enabled: false \(off because settings\.json contextPrune\.enabled should be true or false/);
-      }, 30_000);
+// One session per size: each resume appends its own notice, and `/pruner status` its report, to the session.
+for (const [width, height] of SIZES) {
+  describe.skipIf(unavailable !== undefined)(`point 7: a malformed contextPrune block on pi -c at ${width}x${height}`, () => {
+    let sb: Sandbox;
+    let tui: TuiSession;
+    let resumed: string[] = [];
+    beforeAll(async () => {
+      sb = await makeSandbox({ contextPrune: { enabled: "yes", madeUpKey: 1 }, script: { main: [longReply(1), longReply(2), longReply(3)] } });
+      const run = await runPrint(sb, ["first", "second", "third"], [], { timeoutMs: 60_000 });
+      if (run.code !== 0) throw new Error(`the print run failed: ${run.stderr}`);
+      tui = startTui(sb, { width, height, term: TERM, args: ["-c"] });
+      await tui.waitFor((s) => /prune: OFF/.test(flat(s)) && /End of reply 3\./.test(flat(s)), 30000);
+      // The startup settles (the footer, the notices drawn after the transcript) before the screen is read.
+      await new Promise((r) => setTimeout(r, 1500));
+      resumed = tui.capture();
+      saveScreen(`p7-${width}x${height}-resumed`, resumed);
+    }, 120_000);
+    afterAll(async () => {
+      tui?.close();
+      if (sb) await disposeSandbox(sb);
     });
-  }
-});
+
+    test("the settings warnings show below the restored chat, the unknown key named", () => {
+      const lastReply = resumed.findLastIndex((row) => row.includes("End of reply 3."));
+      const below = flat(resumed.slice(lastReply + 1));
+      expect(below).toContain("contextPrune.enabled should be true or false");
+      expect(below).toContain("contextPrune.madeUpKey");
+    });
+
+    test("the footer says pruning is off and why", () => {
+      const footer = resumed.slice(-3).join("\n");
+      expect(footer).toMatch(/prune: OFF · settings\.json: enabled is not true or false/);
+    });
+
+    test("/pruner status says Enabled: false and why", async () => {
+      // As tall as the whole status block: pi keeps no scrollback to read it from.
+      tui.resize(width, TALL);
+      await tui.command("/pruner status");
+      const tall = await tui.waitFor((s) => /pruner status:/.test(flat(s)) && /Summarizer model:/.test(flat(s)), 15000);
+      tui.resize(width, height);
+      const screen = tall.slice(tall.findLastIndex((row) => row.includes("pruner status:")));
+      saveScreen(`p7-${width}x${height}-status`, screen);
+      expect(flat(screen)).toMatch(/Enabled: false \(off because settings\.json contextPrune\.enabled should be true or false/);
+    }, 30_000);
+  });
+}
 
 // ---------------------------------------------------------------------------
 // Point 15: a blocked write
