@@ -31,6 +31,7 @@ async function openSettings(config: Record<string, unknown> = {}, models: any[] 
   registerCommands(pi, box, async () => ({ ok: false, reason: "empty" }), () => [], () => ({}) as any, () => undefined, {} as any, async () => ({ compressedEntries: [], kept: { alreadyCompressed: 0, underWay: 0, noToolCalls: 0, readBack: 0, nothingArchivable: 0 } }));
   const status: Array<string | undefined> = [];
   const notes: string[] = [];
+  const widgets: Array<[string, unknown]> = [];
   let component: any;
   let options: any;
   const tui = { terminal: { rows, columns } };
@@ -41,6 +42,7 @@ async function openSettings(config: Record<string, unknown> = {}, models: any[] 
     ui: {
       notify: (m: string) => notes.push(m),
       setStatus: (_id: string, t?: string) => status.push(t),
+      setWidget: (id: string, lines: unknown) => widgets.push([id, lines]),
       custom: (factory: any, opts: any) => {
         options = opts;
         component = factory(tui, plainTheme, {}, (value: unknown) => finish(value));
@@ -56,7 +58,7 @@ async function openSettings(config: Record<string, unknown> = {}, models: any[] 
     const file = join(dir, "settings.json");
     return existsSync(file) ? JSON.parse(await readFile(file, "utf8")).contextPrune : undefined;
   };
-  return { box, component, list, options, status, notes, done, saved, ctx, closed, tui };
+  return { box, component, list, options, status, notes, widgets, done, saved, ctx, closed, tui };
 }
 
 describe("settings overlay", () => {
@@ -232,6 +234,13 @@ describe("settings overlay", () => {
     expect(s.box.value.enabled).toBe(false);
     expect(s.status).toEqual(["│ prune: OFF"]);
     expect(await s.saved()).toEqual({}); // back at its default, so the written block leaves it out
+  });
+
+  test("turning pruning off on the Enabled row takes the start-up line away at once (issue 45, point 20)", async () => {
+    const s = await openSettings();
+    expect(s.widgets).toEqual([]);
+    s.component.handleInput(ENTER);
+    expect(s.widgets).toEqual([["pruner-boot", undefined]]);
   });
 
   test("typing budget finds the auto-flush budget, and the words /pruner status uses find their rows", async () => {
