@@ -400,6 +400,12 @@ describe("setting descriptions", () => {
     expect(settingDescription("pruneOn", cfg({ pruneOn: "weird" }))).toContain("take the place of raw tool results");
   });
 
+  test("the protected-paths description says what each default glob is for (issue 45, point 20)", () => {
+    const text = settingDescription("protectedPaths", cfg({}));
+    expect(text).toContain("skill files (**/skills/**/*.md)");
+    expect(text).toContain("pi-gauntlet's repository rules (**/gauntlet-overrides.md; matches nothing without that extension)");
+  });
+
   test("timeouts and the auto budget describe their off and on states", () => {
     expect(settingDescription("summarizerIdleTimeoutMs", cfg({ summarizerIdleTimeoutMs: 0 }))).toContain("idle timeout is off");
     expect(settingDescription("summarizerIdleTimeoutMs", cfg({}))).toContain("20 s");
