@@ -34,7 +34,7 @@ export default function piCondense(pi: ExtensionAPI, files?: SidecarFiles): void
   pi.on("message_end", guarded("message_end", (event, ctx) => onMessageEnd(state, ctx, event)));
   pi.on("agent_end", guarded("agent_end", (_event, ctx) => onAgentEnd(state, ctx)));
   pi.on("before_agent_start", guarded("before_agent_start", (_event, ctx) => onBeforeAgentStart(state, ctx)));
-  pi.on("tool_call", guarded("tool_call", (event) => onToolCall(state, event)));
+  pi.on("tool_call", guarded("tool_call", (event, ctx) => onToolCall(state, event, ctx)));
   pi.on("context", guarded("context", (event, ctx) => onContext(state, ctx, event)));
   pi.on("before_provider_request", guarded("before_provider_request", (event, ctx) => onBeforeProviderRequest(state, ctx, event)));
   pi.on("cache_warming_decision", guarded("cache_warming_decision", (event, ctx) => onCacheWarmingDecision(state, ctx, event)));

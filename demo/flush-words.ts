@@ -14,7 +14,7 @@ const WHEN: Record<string, string> = {
 
 const DID: Record<string, string> = {
   summarized: "archived outputs",
-  deferred: "waited (it did not pay yet)",
+  deferred: "waited since it did not pay yet",
   empty: "found nothing waiting",
   "skipped-trivial": "left small outputs as they were",
   "skipped-oversized": "kept outputs whole",
@@ -22,7 +22,7 @@ const DID: Record<string, string> = {
   error: "failed",
 };
 
-/** `8 at the agent's final reply (6 archived outputs, 1 waited (it did not pay yet), 1 found nothing waiting)`. */
+/** `8 at the agent's final reply (6 archived outputs, 1 waited since it did not pay yet, 1 found nothing waiting)`: one level of parentheses. */
 export function flushWords(metrics: ReadonlyArray<{ trigger: string; outcome: string }>): string {
   if (metrics.length === 0) return "none";
   const byWhen = new Map<string, Map<string, number>>();

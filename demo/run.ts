@@ -1,7 +1,9 @@
 // `npm run demo`: runs one scripted session over this repository through the real pi CLI against
 // the bundled loopback fake provider, once with pruning off and once on, and prints a report.
 // No network, no API key. Pass --verbose for the per-request table.
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { runFigures } from "../bench/session-figures.js";
 import { PromptCacheSim } from "../test/e2e/cache-sim.js";
 import { disposeSandbox, makeSandbox, runPrint, REPO_ROOT, sessionEntries, sessionFile, type Sandbox } from "../test/e2e/harness.js";
@@ -30,14 +32,17 @@ export interface DemoFigures {
   chains: string[];
   /** The pruning-on run's session file, kept for the user to look at. */
   sessionFile: string;
+  /** The folder the demo worked in; it keeps only that session (and its archive). */
+  dir: string;
 }
 
 /** The simulated cache lives for the whole run: the demo's prompts follow each other within seconds. */
 const CACHE_TTL_SECONDS = 300;
 
-async function runPass(enabled: boolean): Promise<Pass> {
+async function runPass(enabled: boolean, dir: string): Promise<Pass> {
   const script = buildDemoScript(REPO_ROOT);
   const sb = await makeSandbox({
+    root: join(dir, enabled ? "pruning-on" : "pruning-off"),
     projectDir: REPO_ROOT,
     contextPrune: { enabled },
     script: { main: script.main },
@@ -89,10 +94,13 @@ function perRequest(label: string, m: RequestMetrics): string[] {
 /** Runs the tour twice, prints as it goes (`log`), and returns the figures the README quotes. */
 export async function runDemo(verbose: boolean, log: (line: string) => void = console.log): Promise<DemoFigures> {
   const script = buildDemoScript(REPO_ROOT);
+  // TMPDIR, not HOME: pi runs with a home of its own in there, so the user's ~/.pi is never touched.
+  const dir = mkdtempSync(join(tmpdir(), "pi-condense-demo-"));
   log("pi-condense demo: a scripted code tour of this repository through the real pi CLI");
   log(`  fake provider on 127.0.0.1 (no network, no API key); ${script.prompts.length} prompts, ${script.toolCalls} scripted tool calls; running twice...`);
-  const off = await runPass(false);
-  const on = await runPass(true);
+  log(`  working in ${dir} (the system temp dir; your ~/.pi is not touched)`);
+  const off = await runPass(false, dir);
+  const on = await runPass(true, dir);
   try {
     const entries = sessionEntries(on.sb);
     const tools = [...countTools(entries)].map(([k, v]) => `${k} ${v}`).join(", ");
@@ -119,14 +127,16 @@ export async function runDemo(verbose: boolean, log: (line: string) => void = co
       `  earlier prompts' work compressed: ${chains.length > 0 ? chains.join(", ") : "none"}`,
       "  recovered original via context_tree_query(t1):",
       ...recovered(on),
-      `  session file (pruning on): ${sessionFile(on.sb)}`,
+      `  session file (pruning on), kept: ${sessionFile(on.sb)}`,
+      `  what it cost, pruned and not: npm run report -- ${sessionFile(on.sb)} --model anthropic/${MAIN_PRICE_MODEL}`,
+      `    or, in pi: /pruner report <that file> --model anthropic/${MAIN_PRICE_MODEL}`,
       on.metrics.summarizerRequests === 0
         ? "  no summarizer call: every output here can be had again (reads, listings), so each was archived without a summary."
         : "  summaries come from the fake summarizer, so the reclaim figure shows the mechanism, not a model's quality.",
     ];
     if (verbose) lines.push("", ...perRequest("pruning OFF", off.metrics), ...perRequest("pruning ON", on.metrics));
     log(lines.join("\n"));
-    return { prompts: script.prompts.length, toolCalls: script.toolCalls, reclaimPct: reclaim * 100, dollarsOff: off.dollars, dollarsOn: on.dollars, chains, sessionFile: sessionFile(on.sb) };
+    return { prompts: script.prompts.length, toolCalls: script.toolCalls, reclaimPct: reclaim * 100, dollarsOff: off.dollars, dollarsOn: on.dollars, chains, sessionFile: sessionFile(on.sb), dir };
   } finally {
     await disposeSandbox(off.sb);
     await on.sb.fake.close();

@@ -8902,6 +8902,29 @@ function plural(count, singular, pluralForm = `${singular}s`) {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
+// src/settings/unknown-keys.ts
+var RETIRED_KEYS = new Set(["thinkingStrip", "remindUnprunedCount"]);
+var NESTED_BLOCKS = ["chainCompression", "purgeErrors"];
+var isPlainObject5 = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+function unknownIn(block, known, prefix, skip) {
+  const names = Object.keys(known);
+  return Object.keys(block).filter((key) => !Object.hasOwn(known, key) && !skip.has(key)).map((key) => {
+    const meant = names.find((name) => name.toLowerCase() === key.toLowerCase());
+    const hint = meant ? ` (did you mean ${prefix}${meant}?)` : "";
+    return `pruner: settings.json ${prefix}${key} is not a pi-condense setting${hint}; it is left in the file and ignored`;
+  });
+}
+function unknownKeyWarnings(block) {
+  const defaults = DEFAULT_CONFIG;
+  const warnings = unknownIn(block, defaults, "contextPrune.", RETIRED_KEYS);
+  for (const nested of NESTED_BLOCKS) {
+    const value = block[nested];
+    if (isPlainObject5(value))
+      warnings.push(...unknownIn(value, defaults[nested], `contextPrune.${nested}.`, new Set));
+  }
+  return warnings;
+}
+
 // src/settings/config.ts
 var SETTINGS_KEY = "contextPrune";
 function settingsPath() {
@@ -8909,7 +8932,7 @@ function settingsPath() {
 }
 var warnedPaths = new Set;
 var saveQueue = Promise.resolve();
-function isPlainObject5(value) {
+function isPlainObject6(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function errorText2(err) {
@@ -8933,7 +8956,7 @@ async function readSettings(path) {
   } catch (err) {
     return { state: "unusable", reason: `is not valid JSON (${errorText2(err)})` };
   }
-  if (!isPlainObject5(parsed))
+  if (!isPlainObject6(parsed))
     return { state: "unusable", reason: "does not contain a JSON object" };
   return { state: "ok", data: parsed };
 }
@@ -9011,7 +9034,7 @@ class Normalizer {
     return kept;
   }
   nestedBlock(key, value, fallback, feature) {
-    if (!isPlainObject5(value))
+    if (!isPlainObject6(value))
       return this.fallback(key, "an object", value, fallback);
     const defaults = fallback;
     let repaired;
@@ -9075,22 +9098,42 @@ async function loadConfigWithWarnings() {
   try {
     path = settingsPath();
     const file = await readSettings(path);
-    if (file.state === "unusable") {
-      warnOnce(path, file.reason);
-      return { config: { ...DEFAULT_CONFIG }, warnings: [] };
-    }
+    if (file.state === "unusable")
+      return unusableFile(path, file.reason);
     const block = file.state === "ok" ? file.data[SETTINGS_KEY] : undefined;
     const n = new Normalizer;
-    if (isPlainObject5(block))
-      return { config: normalize2(block, n), warnings: n.warnings };
-    if (block !== undefined) {
-      n.warnings.push(`pruner: settings.json ${SETTINGS_KEY} should be an object, found ${describeValue(block)}; using the default settings`);
+    if (isPlainObject6(block)) {
+      const config = normalize2(block, n);
+      return { config, warnings: [...n.warnings, ...unknownKeyWarnings(block)], offReason: enabledOffReason(block) };
     }
-    return { config: { ...DEFAULT_CONFIG }, warnings: n.warnings };
+    if (block === undefined)
+      return { config: { ...DEFAULT_CONFIG }, warnings: [] };
+    const detail = `settings.json ${SETTINGS_KEY} should be an object, found ${describeValue(block)}`;
+    return {
+      config: { ...DEFAULT_CONFIG },
+      warnings: [`pruner: ${detail}; using the default settings`],
+      offReason: { footer: `settings.json: ${SETTINGS_KEY} is not an object`, detail }
+    };
   } catch (err) {
-    warnOnce(path, `could not be loaded (${errorText2(err)})`);
-    return { config: { ...DEFAULT_CONFIG }, warnings: [] };
+    return unusableFile(path, `could not be loaded (${errorText2(err)})`);
   }
+}
+function unusableFile(path, reason) {
+  warnOnce(path, reason);
+  const detail = `settings file ${path} ${reason}`;
+  return {
+    config: { ...DEFAULT_CONFIG },
+    warnings: [`pruner: ${detail}; using the default settings (pruning off) and leaving the file untouched until it is fixed`],
+    offReason: { footer: `settings.json ${reason.replace(/ \(.*\)$/s, "")}`, detail }
+  };
+}
+function enabledOffReason(block) {
+  if (!Object.hasOwn(block, "enabled") || typeof block.enabled === "boolean" || DEFAULT_CONFIG.enabled)
+    return;
+  return {
+    footer: "settings.json: enabled is not true or false",
+    detail: `settings.json ${SETTINGS_KEY}.enabled should be true or false, found ${describeValue(block.enabled)}`
+  };
 }
 
 // src/cli/report-cli-args.ts

@@ -70,7 +70,9 @@ import {
   registerReportRenderer,
   ARCHIVE_MISS,
   DiagnosticSink,
+  offStatusText,
   setPruneStatusWidget,
+  showBootWidget,
   safeNotify2,
   shouldBudgetFlush,
   usageFraction,
@@ -82,7 +84,6 @@ import {
   PRUNE_ON_MODES,
   FLUSH_POLICIES,
   SUMMARIES_MODES,
-  showBootWidget,
   setEnabled,
   modelCommand,
   thinkingCommand,
@@ -147,7 +148,7 @@ import {
   summariesMode,
   splitBatches,
   staleOutputsOf
-} from "./chunks/index-fdtdqv1f.js";
+} from "./chunks/index-f3xxtjb6.js";
 
 // src/summarize/chain-pass.ts
 function makeFuseRange(state, ctx, signal) {
@@ -392,7 +393,7 @@ var USAGE = [
   ["/pruner report <file.jsonl>", "Replay any pi session file; key=value overrides the what-if's settings"],
   ["/pruner report --model <id>", "Price the replay at that catalog model (e.g. anthropic/claude-sonnet-4-5)"],
   ["/pruner tree", "Browse the summarized tool outputs; Ctrl-O opens the selected summary"],
-  ["/pruner now", "Summarize the waiting tool outputs right away, with live progress"],
+  ["/pruner now", "Summarize the waiting tool outputs right away; each summarizer call shows live progress while it runs"],
   ["/pruner protected-tools", "Edit the tools whose outputs are never summarized"],
   ["/pruner protected-tools <names>", "Set that list directly (comma or space separated; none clears it, default restores it)"],
   ["/pruner protected-paths", "Edit the file globs whose reads are never summarized"],
@@ -451,13 +452,38 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
+
+// src/settings/unknown-keys.ts
+var RETIRED_KEYS = new Set(["thinkingStrip", "remindUnprunedCount"]);
+var NESTED_BLOCKS = ["chainCompression", "purgeErrors"];
+var isPlainObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+function unknownIn(block, known, prefix, skip) {
+  const names = Object.keys(known);
+  return Object.keys(block).filter((key) => !Object.hasOwn(known, key) && !skip.has(key)).map((key) => {
+    const meant = names.find((name) => name.toLowerCase() === key.toLowerCase());
+    const hint = meant ? ` (did you mean ${prefix}${meant}?)` : "";
+    return `pruner: settings.json ${prefix}${key} is not a pi-condense setting${hint}; it is left in the file and ignored`;
+  });
+}
+function unknownKeyWarnings(block) {
+  const defaults = DEFAULT_CONFIG;
+  const warnings = unknownIn(block, defaults, "contextPrune.", RETIRED_KEYS);
+  for (const nested of NESTED_BLOCKS) {
+    const value = block[nested];
+    if (isPlainObject(value))
+      warnings.push(...unknownIn(value, defaults[nested], `contextPrune.${nested}.`, new Set));
+  }
+  return warnings;
+}
+
+// src/settings/config.ts
 var SETTINGS_KEY = "contextPrune";
 function settingsPath() {
   return join(getAgentDir(), "settings.json");
 }
 var warnedPaths = new Set;
 var saveQueue = Promise.resolve();
-function isPlainObject(value) {
+function isPlainObject2(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function errorText(err) {
@@ -481,7 +507,7 @@ async function readSettings(path) {
   } catch (err) {
     return { state: "unusable", reason: `is not valid JSON (${errorText(err)})` };
   }
-  if (!isPlainObject(parsed))
+  if (!isPlainObject2(parsed))
     return { state: "unusable", reason: "does not contain a JSON object" };
   return { state: "ok", data: parsed };
 }
@@ -559,7 +585,7 @@ class Normalizer {
     return kept;
   }
   nestedBlock(key, value, fallback, feature) {
-    if (!isPlainObject(value))
+    if (!isPlainObject2(value))
       return this.fallback(key, "an object", value, fallback);
     const defaults = fallback;
     let repaired;
@@ -623,22 +649,42 @@ async function loadConfigWithWarnings() {
   try {
     path = settingsPath();
     const file = await readSettings(path);
-    if (file.state === "unusable") {
-      warnOnce(path, file.reason);
-      return { config: { ...DEFAULT_CONFIG }, warnings: [] };
-    }
+    if (file.state === "unusable")
+      return unusableFile(path, file.reason);
     const block = file.state === "ok" ? file.data[SETTINGS_KEY] : undefined;
     const n = new Normalizer;
-    if (isPlainObject(block))
-      return { config: normalize(block, n), warnings: n.warnings };
-    if (block !== undefined) {
-      n.warnings.push(`pruner: settings.json ${SETTINGS_KEY} should be an object, found ${describeValue(block)}; using the default settings`);
+    if (isPlainObject2(block)) {
+      const config = normalize(block, n);
+      return { config, warnings: [...n.warnings, ...unknownKeyWarnings(block)], offReason: enabledOffReason(block) };
     }
-    return { config: { ...DEFAULT_CONFIG }, warnings: n.warnings };
+    if (block === undefined)
+      return { config: { ...DEFAULT_CONFIG }, warnings: [] };
+    const detail = `settings.json ${SETTINGS_KEY} should be an object, found ${describeValue(block)}`;
+    return {
+      config: { ...DEFAULT_CONFIG },
+      warnings: [`pruner: ${detail}; using the default settings`],
+      offReason: { footer: `settings.json: ${SETTINGS_KEY} is not an object`, detail }
+    };
   } catch (err) {
-    warnOnce(path, `could not be loaded (${errorText(err)})`);
-    return { config: { ...DEFAULT_CONFIG }, warnings: [] };
+    return unusableFile(path, `could not be loaded (${errorText(err)})`);
   }
+}
+function unusableFile(path, reason) {
+  warnOnce(path, reason);
+  const detail = `settings file ${path} ${reason}`;
+  return {
+    config: { ...DEFAULT_CONFIG },
+    warnings: [`pruner: ${detail}; using the default settings (pruning off) and leaving the file untouched until it is fixed`],
+    offReason: { footer: `settings.json ${reason.replace(/ \(.*\)$/s, "")}`, detail }
+  };
+}
+function enabledOffReason(block) {
+  if (!Object.hasOwn(block, "enabled") || typeof block.enabled === "boolean" || DEFAULT_CONFIG.enabled)
+    return;
+  return {
+    footer: "settings.json: enabled is not true or false",
+    detail: `settings.json ${SETTINGS_KEY}.enabled should be true or false, found ${describeValue(block.enabled)}`
+  };
 }
 async function resolveTarget(path) {
   try {
@@ -660,7 +706,7 @@ class SettingsSaveError extends Error {
   }
 }
 function blockToWrite(stored, config) {
-  const block = isPlainObject(stored) ? { ...stored } : {};
+  const block = isPlainObject2(stored) ? { ...stored } : {};
   const defaults = DEFAULT_CONFIG;
   for (const [key, value] of Object.entries(config)) {
     if (value === undefined)
@@ -707,8 +753,8 @@ async function saveConfig(config) {
 function onDemand(load, pick) {
   return async (deps, ctx, args) => pick(await load())(deps, ctx, args);
 }
-var actions = () => import("./chunks/command-actions-qren274p.js");
-var reports = () => import("./chunks/command-report-1sd6egkz.js");
+var actions = () => import("./chunks/command-actions-xvkt9tvc.js");
+var reports = () => import("./chunks/command-report-jd66b0ec.js");
 var HANDLERS = new Map([
   ["settings", settingsCommand],
   ["on", setEnabled(true)],
@@ -719,7 +765,7 @@ var HANDLERS = new Map([
   ["prune-on", pruneOnCommand],
   ["batching", batchingCommand],
   ["stats", onDemand(reports, (m) => m.statsCommand)],
-  ["report", onDemand(() => import("./chunks/command-replay-7ct91ty8.js"), (m) => m.reportCommand)],
+  ["report", onDemand(() => import("./chunks/command-replay-w60f0785.js"), (m) => m.reportCommand)],
   ["tree", onDemand(actions, (m) => m.treeCommand)],
   ["now", onDemand(actions, (m) => m.nowCommand)],
   ["compact", onDemand(actions, (m) => m.compactCommand)],
@@ -1007,7 +1053,7 @@ class CacheTracker {
 // src/ui/status-refresh.ts
 function refreshStatus(state, ctx) {
   const counts = { ...state.diagnostics.counts(), [ARCHIVE_MISS]: state.diagnostics.archiveMisses?.() ?? 0 };
-  setPruneStatusWidget(ctx, state.config.value, state.stats.getLiveReclaim(), counts);
+  setPruneStatusWidget(ctx, state.config.value, offStatusText(state.config) ?? state.stats.getLiveReclaim(), counts);
 }
 function showStatusText(state, ctx, text) {
   setPruneStatusWidget(ctx, state.config.value, text);
@@ -3709,8 +3755,9 @@ async function exists(path) {
 
 // src/host/session-lifecycle.ts
 async function onSessionStart(state, ctx, event = {}) {
-  const { config, warnings } = await loadConfigWithWarnings();
+  const { config, warnings, offReason } = await loadConfigWithWarnings();
   state.config.value = config;
+  state.config.offReason = offReason;
   state.writeFaults.reset();
   rebuildFromBranch(state, ctx, true);
   if (event.reason === "fork" && typeof event.previousSessionFile === "string")
@@ -3719,8 +3766,26 @@ async function onSessionStart(state, ctx, event = {}) {
     scheduleCacheExpiry(state, ctx);
   if (state.config.value.showPruneStatusLine)
     showBootWidget(ctx, state.config.value);
-  for (const warning of warnings)
-    safeNotify(ctx, warning, "warning");
+  showSettingsWarnings(state, ctx, warnings);
+}
+function showSettingsWarnings(state, ctx, warnings) {
+  if (warnings.length === 0)
+    return;
+  if (!hasTranscript(ctx)) {
+    for (const warning of warnings)
+      safeNotify(ctx, warning, "warning");
+    return;
+  }
+  const lines = warnings.map((warning) => `  ${warning.replace(/^pruner: (settings\.json )?/, "")}`);
+  showReport(state.pi, ctx, [`pruner: ${plural(warnings.length, "problem")} in the contextPrune settings of ${settingsPath()}:`, ...lines].join(`
+`), "warning");
+}
+function hasTranscript(ctx) {
+  try {
+    return ctx.sessionManager.getBranch().length > 0;
+  } catch {
+    return false;
+  }
 }
 async function inheritFromParent(state, ctx, parentSessionFile) {
   try {
@@ -3799,6 +3864,11 @@ function isLiveMarker(candidate, indexer) {
 function copyGuardReason(toolName, marker) {
   return `pi-condense blocked this ${toolName}: its arguments hold the marker that stands for the archived ${marker.field} of ` + `${marker.ref}, not the text itself. Call context_tree_query({ toolCallIds: ["${marker.ref}"] }) for the original ` + "(its Args line holds it verbatim) and send the real text.";
 }
+function copyGuardNotice(toolName, args, marker) {
+  const path = typeof args === "object" && args !== null ? args.path : undefined;
+  const call = typeof path === "string" && path !== "" ? `${toolName === "edit" ? "edit of" : "write to"} ${path}` : toolName;
+  return `pi-condense blocked the agent's ${call}: nothing was written (the change shown above was not applied). ` + `The call held a placeholder for text archived as ${marker.ref}, not the text itself; ` + "the agent was told how to fetch the original and try again.";
+}
 function* stringsOf(value, depth) {
   if (typeof value === "string") {
     yield value;
@@ -3812,11 +3882,17 @@ function* stringsOf(value, depth) {
 }
 
 // src/host/copy-guard-hook.ts
-function onToolCall(state, event) {
+function onToolCall(state, event, ctx) {
   const marker = copiedMarker(event.toolName, event.input, state.indexer);
   if (marker === undefined)
     return;
-  return { block: true, reason: copyGuardReason(String(event.toolName), marker) };
+  const toolName = String(event.toolName);
+  try {
+    ctx.ui.notify(copyGuardNotice(toolName, event.input, marker), "warning");
+  } catch (err) {
+    console.error("pi-condense: telling the user about a blocked call failed", err);
+  }
+  return { block: true, reason: copyGuardReason(toolName, marker) };
 }
 
 // src/host/cache-warming.ts
@@ -4141,7 +4217,7 @@ function piCondense(pi, files) {
   pi.on("message_end", guarded("message_end", (event, ctx) => onMessageEnd(state, ctx, event)));
   pi.on("agent_end", guarded("agent_end", (_event, ctx) => onAgentEnd(state, ctx)));
   pi.on("before_agent_start", guarded("before_agent_start", (_event, ctx) => onBeforeAgentStart(state, ctx)));
-  pi.on("tool_call", guarded("tool_call", (event) => onToolCall(state, event)));
+  pi.on("tool_call", guarded("tool_call", (event, ctx) => onToolCall(state, event, ctx)));
   pi.on("context", guarded("context", (event, ctx) => onContext(state, ctx, event)));
   pi.on("before_provider_request", guarded("before_provider_request", (event, ctx) => onBeforeProviderRequest(state, ctx, event)));
   pi.on("cache_warming_decision", guarded("cache_warming_decision", (event, ctx) => onCacheWarmingDecision(state, ctx, event)));

@@ -4,10 +4,20 @@ import { ToolCallIndexer } from "../archive/indexer.js";
 import { captureBatch } from "../capture/batch-capture.js";
 import { argumentMarker } from "./marker.js";
 import { bulkyFields } from "./fields.js";
-import { copiedMarker, copyGuardReason } from "./copy-guard.js";
+import { copiedMarker, copyGuardNotice, copyGuardReason } from "./copy-guard.js";
 import { onToolCall } from "../host/copy-guard-hook.js";
 
 const noop = () => {};
+
+/** A context whose notices are recorded; `throws` makes every notice fail, as a stale context's does. */
+function uiCtx(throws = false) {
+  const notices: Array<{ message: string; type?: string }> = [];
+  const notify = (message: string, type?: string) => {
+    if (throws) throw new Error("This extension ctx is stale after session replacement or reload.");
+    notices.push({ message, type });
+  };
+  return { ctx: { ui: { notify } } as any, notices };
+}
 
 /** An index holding one archived call under ref `t<n>`, and the markers the render makes for its arguments. */
 function archive(name: string, args: Record<string, unknown>, n = 1) {
@@ -70,7 +80,7 @@ describe("the copy guard", () => {
 
   test("the hook blocks with a message naming the ref and the recovery call", () => {
     const { indexer, markers } = archive("write", { path: "a.ts", content: "x".repeat(300) });
-    const verdict = onToolCall({ indexer }, { toolName: "write", input: { path: "a.ts", content: markers[0] } });
+    const verdict = onToolCall({ indexer }, { toolName: "write", input: { path: "a.ts", content: markers[0] } }, uiCtx().ctx);
     expect(verdict).toEqual({ block: true, reason: copyGuardReason("write", { text: markers[0]!, field: "content", lines: 1, ref: "t1" }) });
     expect(verdict!.reason).toContain('context_tree_query({ toolCallIds: ["t1"] })');
   });
@@ -80,7 +90,34 @@ describe("the copy guard", () => {
     const deep: any = {};
     let at = deep;
     for (let i = 0; i < 50; i++) at = at.next = {};
-    for (const input of [undefined, null, 42, "text", [1, 2], deep, { content: 5 }]) expect(onToolCall({ indexer }, { toolName: "write", input })).toBeUndefined();
-    expect(onToolCall({ indexer }, { toolName: undefined, input: {} })).toBeUndefined();
+    const { ctx, notices } = uiCtx();
+    for (const input of [undefined, null, 42, "text", [1, 2], deep, { content: 5 }]) expect(onToolCall({ indexer }, { toolName: "write", input }, ctx)).toBeUndefined();
+    expect(onToolCall({ indexer }, { toolName: undefined, input: {} }, ctx)).toBeUndefined();
+    expect(notices).toEqual([]);
+  });
+
+  test("a blocked write tells the user in a warning that nothing was written to its path", () => {
+    const { indexer, markers } = archive("write", { path: "a.ts", content: "x".repeat(300) });
+    const { ctx, notices } = uiCtx();
+    onToolCall({ indexer }, { toolName: "write", input: { path: "copy.ts", content: markers[0] } }, ctx);
+    expect(notices).toEqual([{ message: copyGuardNotice("write", { path: "copy.ts" }, { text: markers[0]!, field: "content", lines: 1, ref: "t1" }), type: "warning" }]);
+    expect(notices[0]!.message).toStartWith("pi-condense blocked the agent's write to copy.ts: nothing was written (the change shown above was not applied).");
+  });
+
+  test("a blocked edit is named as an edit of its path, and the notice names the ref, not the agent's recovery call", () => {
+    const notice = copyGuardNotice("edit", { path: "src/b.ts", edits: [{ oldText: "a", newText: "m" }] }, { text: "m", field: "content", lines: 1, ref: "t1" });
+    expect(notice).toStartWith("pi-condense blocked the agent's edit of src/b.ts: nothing was written");
+    expect(notice).toContain("archived as t1");
+    expect(notice).not.toContain("context_tree_query");
+  });
+
+  test("a call with no path is named by its tool", () => {
+    expect(copyGuardNotice("write", { content: "x" }, { text: "m", field: "content", lines: 1, ref: "t2" })).toStartWith("pi-condense blocked the agent's write: nothing was written");
+  });
+
+  test("the call is still blocked when the notice cannot be shown", () => {
+    const { indexer, markers } = archive("write", { path: "a.ts", content: "x".repeat(300) });
+    const verdict = onToolCall({ indexer }, { toolName: "write", input: { path: "a.ts", content: markers[0] } }, uiCtx(true).ctx);
+    expect(verdict?.block).toBe(true);
   });
 });

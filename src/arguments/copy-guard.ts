@@ -34,6 +34,20 @@ export function copyGuardReason(toolName: string, marker: MarkerCandidate): stri
   );
 }
 
+/**
+ * What the user reads in the chat: pi draws a call's change before the guard runs, so the notice says in plain
+ * words that nothing was written. The agent reads `copyGuardReason` instead.
+ */
+export function copyGuardNotice(toolName: string, args: unknown, marker: MarkerCandidate): string {
+  const path = typeof args === "object" && args !== null ? (args as { path?: unknown }).path : undefined;
+  const call = typeof path === "string" && path !== "" ? `${toolName === "edit" ? "edit of" : "write to"} ${path}` : toolName;
+  return (
+    `pi-condense blocked the agent's ${call}: nothing was written (the change shown above was not applied). ` +
+    `The call held a placeholder for text archived as ${marker.ref}, not the text itself; ` +
+    "the agent was told how to fetch the original and try again."
+  );
+}
+
 function* stringsOf(value: unknown, depth: number): Generator<string> {
   if (typeof value === "string") {
     yield value;

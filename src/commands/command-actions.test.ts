@@ -1,5 +1,6 @@
 import { describe, expect, mock, test } from "bun:test";
 import { flushNotice } from "./command-actions.js";
+import { helpText } from "./command-help.js";
 import { registerCommands } from "./commands.js";
 import { DEFAULT_CONFIG } from "../settings/config-shape.js";
 
@@ -45,6 +46,12 @@ function uiRecorder(extra: Record<string, unknown> = {}) {
 const NOTHING_KEPT = { alreadyCompressed: 0, underWay: 0, noToolCalls: 0, readBack: 0, nothingArchivable: 0 };
 
 describe("/pruner now", () => {
+  test("its help promises live progress only while a summarizer call runs, since a run that needs none ends at once (issue 45, point 20)", () => {
+    const row = helpText().replace(/\s+/g, " ");
+    expect(row).toContain("/pruner now Summarize the waiting tool outputs right away; each summarizer call shows live progress while it runs");
+    expect(row).not.toContain("right away, with live progress");
+  });
+
   test("an empty capture still runs one manual flush after the nothing-pending notice (#1)", async () => {
     const h = harness();
     const notes: unknown[][] = [];

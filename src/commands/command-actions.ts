@@ -1,6 +1,6 @@
 /**
- * `/pruner` subcommands that act on the session: `now` (manual flush with
- * live progress), `compact` (retroactive chain compression) and `tree`
+ * `/pruner` subcommands that act on the session: `now` (manual flush, with
+ * live progress while the summarizer runs), `compact` (retroactive chain compression) and `tree`
  * (pruned tool-call browser).
  */
 import { tokenCountText } from "../format/figures.js";

@@ -66,8 +66,7 @@ export function setEnabled(enabled: boolean): SubcommandHandler {
     // Measured before the change: what the next request costs the other way is known only while pruning renders.
     const cost = before.enabled !== enabled ? deps.describeToggle?.(ctx, enabled) : undefined;
     const next = applyConfig(deps, ctx, { enabled });
-    recordToggle(deps, before, next);
-    clearBootWidget(ctx);
+    recordToggle(deps, ctx, before, next);
     confirm(deps, ctx, enabled ? "Context pruning enabled." : "Context pruning disabled.");
     if (cost) showReport(deps.pi, ctx, `pruner: ${cost} ${enabled ? "/pruner off" : "/pruner on"} goes back.`, enabled ? "info" : "warning");
     if (enabled) deps.measureContext?.(ctx);

@@ -7,10 +7,11 @@
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { ToolCallIndexer } from "../archive/indexer.js";
 import { showReport } from "../ui/report.js";
-import { setPruneStatusWidget } from "../ui/status-line.js";
+import { offStatusText, setPruneStatusWidget } from "../ui/status-line.js";
+import { clearBootWidget } from "../ui/boot-widget.js";
 import type { CapturedBatch, ChainCompressionEntry, SummarizerCacheTokens, SummarizerStats } from "../capture/records.js";
 import type { ContextMetricsSnapshot, FlushOptions } from "../summarize/flush-types.js";
-import type { ContextPruneConfig } from "../settings/config-shape.js";
+import type { ConfigBox, ContextPruneConfig } from "../settings/config-shape.js";
 import type { DiagnosticKind } from "../render/diagnostics.js";
 import type { LiveReclaim } from "../render/render-size.js";
 import type { FlushResult } from "../summarize/flush.js";
@@ -37,7 +38,7 @@ export type CommandExtras = Pick<CommandDeps, "getSummarizerCache" | "measureCon
 /** Everything `registerCommands` was handed, plus the persistence hook. */
 export interface CommandDeps {
   pi: ExtensionAPI;
-  currentConfig: { value: ContextPruneConfig };
+  currentConfig: ConfigBox;
   flushPending: (ctx: ExtensionCommandContext, options?: FlushOptions) => Promise<FlushResultLike>;
   capturePendingBatches: (ctx: ExtensionCommandContext) => CapturedBatch[];
   getStats: () => SummarizerStats;
@@ -93,15 +94,21 @@ export function confirm(deps: CommandDeps, ctx: ExtensionCommandContext, message
 /** Footer refresh; a UI failure must not undo or abort an applied change. */
 export function refreshStatus(deps: CommandDeps, ctx: ExtensionCommandContext, config = deps.currentConfig.value): void {
   try {
-    setPruneStatusWidget(ctx, config, deps.getLiveReclaim(), deps.getDiagnosticCounts?.());
+    const off = config.enabled ? undefined : offStatusText(deps.currentConfig);
+    setPruneStatusWidget(ctx, config, off ?? deps.getLiveReclaim(), deps.getDiagnosticCounts?.());
   } catch (err) {
     console.error("pi-condense: status refresh failed", err);
   }
 }
 
-/** A change of `enabled` is written on the branch, so a replay knows which requests went out unpruned. */
-export function recordToggle(deps: CommandDeps, before: ContextPruneConfig, after: ContextPruneConfig): void {
+/**
+ * A change of `enabled` by hand: written on the branch, so a replay knows which requests went out unpruned; the
+ * start-up line naming the old state goes, and so does the settings problem that had left pruning off.
+ */
+export function recordToggle(deps: CommandDeps, ctx: ExtensionCommandContext, before: ContextPruneConfig, after: ContextPruneConfig): void {
   if (before.enabled === after.enabled) return;
+  deps.currentConfig.offReason = undefined;
+  clearBootWidget(ctx);
   try {
     deps.pi.appendEntry(CUSTOM_TYPE_TOGGLE, { enabled: after.enabled });
   } catch (err) {

@@ -173,9 +173,9 @@ const DESCRIBERS: Record<string, Describer> = {
     "Edit with /pruner protected-tools, or /pruner protected-tools <names, comma-separated>. Typical: todowrite, todoread.",
   protectedPaths: (c) =>
     "Tool calls whose args.path matches one of these globs are never summarized. " +
-    `Current: ${listOrNone(c.protectedPaths)}. Edit with /pruner protected-paths (or give the globs, comma-separated; ` +
-    '"none" turns path protection off, "default" restores it). Default protects skill files and per-repo gauntlet overrides: ' +
-    "**/skills/**/*.md, **/gauntlet-overrides.md.",
+    `Current: ${listOrNone(c.protectedPaths)}. Edit with /pruner protected-paths (or give the globs; ` +
+    '"none" turns it off, "default" restores it). Defaults: skill files (**/skills/**/*.md) and ' +
+    "pi-gauntlet's repository rules (**/gauntlet-overrides.md; matches nothing without that extension).",
 };
 
 export function settingDescription(id: string, config: ContextPruneConfig): string {

@@ -72,7 +72,7 @@ const USAGE: ReadonlyArray<[string, string]> = [
   ["/pruner report <file.jsonl>", "Replay any pi session file; key=value overrides the what-if's settings"],
   ["/pruner report --model <id>", "Price the replay at that catalog model (e.g. anthropic/claude-sonnet-4-5)"],
   ["/pruner tree", "Browse the summarized tool outputs; Ctrl-O opens the selected summary"],
-  ["/pruner now", "Summarize the waiting tool outputs right away, with live progress"],
+  ["/pruner now", "Summarize the waiting tool outputs right away; each summarizer call shows live progress while it runs"],
   ["/pruner protected-tools", "Edit the tools whose outputs are never summarized"],
   ["/pruner protected-tools <names>", "Set that list directly (comma or space separated; none clears it, default restores it)"],
   ["/pruner protected-paths", "Edit the file globs whose reads are never summarized"],

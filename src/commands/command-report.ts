@@ -8,7 +8,7 @@ import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { settingShown } from "./command-settings.js";
 import { formatCompactCount, formatCost, formatTokens } from "../summarize/stats.js";
 import type { ContextMetricsSnapshot } from "../summarize/flush-types.js";
-import type { ContextPruneConfig } from "../settings/config-shape.js";
+import type { ConfigBox } from "../settings/config-shape.js";
 import type { LiveReclaim } from "../render/render-size.js";
 import type { SummarizerCacheTokens, SummarizerStats } from "../capture/records.js";
 import { contextSentText } from "../ui/status-line.js";
@@ -42,15 +42,17 @@ const STATUS_SETTINGS = [
 
 const STATUS_LABEL_WIDTH = 26;
 
-function meaningOf(id: string, value: string, config: ContextPruneConfig): string | undefined {
+function meaningOf(id: string, value: string, box: ConfigBox): string | undefined {
+  const config = box.value;
   if (id === "summaries" && config.flushPolicy === "classic" && value !== "always") return "always in effect: flushPolicy classic implies it";
+  if (id === "enabled" && !config.enabled && box.offReason) return `off because ${box.offReason.detail}; fix it there, or /pruner on`;
   return MEANING[id]?.[value];
 }
 
-function settingsBlock(config: ContextPruneConfig): string {
+function settingsBlock(box: ConfigBox): string {
   const rows = STATUS_SETTINGS.map((id) => {
-    const { label, value } = settingShown(id, config)!;
-    const meaning = meaningOf(id, value, config);
+    const { label, value } = settingShown(id, box.value)!;
+    const meaning = meaningOf(id, value, box);
     return `  ${`${label}:`.padEnd(STATUS_LABEL_WIDTH)}${value}${meaning ? ` (${meaning})` : ""}`;
   });
   return ["pruner status:", ...rows].join("\n");
@@ -94,7 +96,7 @@ function contextBlock(metrics: ContextMetricsSnapshot, rearmed: boolean, reclaim
 
 export function statusReport(deps: CommandDeps, ctx: ExtensionCommandContext): string {
   const stats = deps.getStats();
-  let text = settingsBlock(deps.currentConfig.value);
+  let text = settingsBlock(deps.currentConfig);
   const inUse = deps.getFallback?.(ctx);
   if (inUse) text += `\n  ${"in use now:".padEnd(STATUS_LABEL_WIDTH)}${inUse}`;
   text += stats.callCount > 0 ? `\n  --- summarizer use ---${usageLines(stats, deps.getSummarizerCache?.())}` : "\n  (no summarizer calls yet)";

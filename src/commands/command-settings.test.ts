@@ -31,6 +31,7 @@ async function openSettings(config: Record<string, unknown> = {}, models: any[] 
   registerCommands(pi, box, async () => ({ ok: false, reason: "empty" }), () => [], () => ({}) as any, () => undefined, {} as any, async () => ({ compressedEntries: [], kept: { alreadyCompressed: 0, underWay: 0, noToolCalls: 0, readBack: 0, nothingArchivable: 0 } }));
   const status: Array<string | undefined> = [];
   const notes: string[] = [];
+  const widgets: Array<[string, unknown]> = [];
   let component: any;
   let options: any;
   const tui = { terminal: { rows, columns } };
@@ -41,6 +42,7 @@ async function openSettings(config: Record<string, unknown> = {}, models: any[] 
     ui: {
       notify: (m: string) => notes.push(m),
       setStatus: (_id: string, t?: string) => status.push(t),
+      setWidget: (id: string, lines: unknown) => widgets.push([id, lines]),
       custom: (factory: any, opts: any) => {
         options = opts;
         component = factory(tui, plainTheme, {}, (value: unknown) => finish(value));
@@ -56,7 +58,7 @@ async function openSettings(config: Record<string, unknown> = {}, models: any[] 
     const file = join(dir, "settings.json");
     return existsSync(file) ? JSON.parse(await readFile(file, "utf8")).contextPrune : undefined;
   };
-  return { box, component, list, options, status, notes, done, saved, ctx, closed, tui };
+  return { box, component, list, options, status, notes, widgets, done, saved, ctx, closed, tui };
 }
 
 describe("settings overlay", () => {
@@ -234,6 +236,13 @@ describe("settings overlay", () => {
     expect(await s.saved()).toEqual({}); // back at its default, so the written block leaves it out
   });
 
+  test("turning pruning off on the Enabled row takes the start-up line away at once (issue 45, point 20)", async () => {
+    const s = await openSettings();
+    expect(s.widgets).toEqual([]);
+    s.component.handleInput(ENTER);
+    expect(s.widgets).toEqual([["pruner-boot", undefined]]);
+  });
+
   test("typing budget finds the auto-flush budget, and the words /pruner status uses find their rows", async () => {
     const s = await openSettings();
     const shown = () => strip(s.component.render(80)).flatMap((l) => /^│ [→ ] (\S(?:\S| \S)*) {2,}[^\s│]/.exec(l)?.[1] ?? []);
@@ -389,6 +398,12 @@ describe("setting descriptions", () => {
     expect(text).toContain("Enter/Space");
     expect(settingDescription("pruneOn", cfg({ pruneOn: "on-demand" }))).toContain("/pruner now");
     expect(settingDescription("pruneOn", cfg({ pruneOn: "weird" }))).toContain("take the place of raw tool results");
+  });
+
+  test("the protected-paths description says what each default glob is for (issue 45, point 20)", () => {
+    const text = settingDescription("protectedPaths", cfg({}));
+    expect(text).toContain("skill files (**/skills/**/*.md)");
+    expect(text).toContain("pi-gauntlet's repository rules (**/gauntlet-overrides.md; matches nothing without that extension)");
   });
 
   test("timeouts and the auto budget describe their off and on states", () => {

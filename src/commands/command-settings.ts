@@ -318,7 +318,7 @@ export function applySettingChange(
   const next = spec.apply(value, before);
   deps.currentConfig.value = next;
   deps.persist(ctx, next);
-  recordToggle(deps, before, next);
+  recordToggle(deps, ctx, before, next);
   refreshStatus(deps, ctx, next);
   for (const item of items) {
     item.description = settingDescription(item.id, next);

@@ -33,7 +33,7 @@ import { normalizeSummaryToolCallRefs } from "../archive/summary-refs.js";
 import { CUSTOM_TYPE_SUMMARY } from "../names.js";
 import type { CapturedBatch, SummarizerStats } from "../capture/records.js";
 import type { ContextMetricsSnapshot, FlushOptions } from "../summarize/flush-types.js";
-import type { ContextPruneConfig } from "../settings/config-shape.js";
+import type { ConfigBox, ContextPruneConfig } from "../settings/config-shape.js";
 import type { DiagnosticKind } from "../render/diagnostics.js";
 import type { LiveReclaim } from "../render/render-size.js";
 
@@ -166,7 +166,7 @@ function renderSummaryMessage(
 
 export function registerCommands(
   pi: ExtensionAPI,
-  currentConfig: { value: ContextPruneConfig },
+  currentConfig: ConfigBox,
   flushPending: (ctx: ExtensionCommandContext, options?: FlushOptions) => Promise<FlushResultLike>,
   capturePendingBatches: (ctx: ExtensionCommandContext) => CapturedBatch[],
   getStats: () => SummarizerStats,

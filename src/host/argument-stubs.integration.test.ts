@@ -59,3 +59,15 @@ describe("argument stubs through the extension", () => {
     expect(editArgs(await sim.render()).edits[0]).toEqual({ oldText: OLD, newText: NEW });
   });
 });
+
+describe("the copy guard through the extension", () => {
+  test("a write copying a marker is blocked and the user is told in a warning that nothing was written", async () => {
+    const sim = await afterOneEdit();
+    const marker = editArgs(await sim.render()).edits[0].oldText as string;
+    const verdict = await sim.fire("tool_call", { toolName: "write", input: { path: "copy.ts", content: `// restored\n${marker}\n` } });
+    expect(verdict?.block).toBe(true);
+    expect(verdict.reason).toStartWith("pi-condense blocked this write");
+    const warnings = sim.fake.notices.filter((n) => n.type === "warning").map((n) => n.message);
+    expect(warnings.filter((w) => w.startsWith("pi-condense blocked the agent's write to copy.ts: nothing was written"))).toHaveLength(1);
+  });
+});

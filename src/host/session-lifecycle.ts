@@ -4,7 +4,9 @@
  * calls a model or flushes.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { loadConfigWithWarnings } from "../settings/config.js";
+import { loadConfigWithWarnings, settingsPath } from "../settings/config.js";
+import { plural } from "../format/plural.js";
+import { showReport } from "../ui/report.js";
 import { safeNotify } from "../summarize/delivery.js";
 import type { ExtensionState } from "./extension-state.js";
 import { onSessionReset } from "./cold-cache.js";
@@ -22,14 +24,37 @@ export async function onSessionStart(
   ctx: ExtensionContext,
   event: { reason?: unknown; previousSessionFile?: unknown } = {},
 ): Promise<void> {
-  const { config, warnings } = await loadConfigWithWarnings();
+  const { config, warnings, offReason } = await loadConfigWithWarnings();
   state.config.value = config;
+  state.config.offReason = offReason;
   state.writeFaults.reset();
   rebuildFromBranch(state, ctx, true);
   if (event.reason === "fork" && typeof event.previousSessionFile === "string") await inheritFromParent(state, ctx, event.previousSessionFile);
   if (state.config.value.enabled) scheduleCacheExpiry(state, ctx);
   if (state.config.value.showPruneStatusLine) showBootWidget(ctx, state.config.value);
-  for (const warning of warnings) safeNotify(ctx, warning, "warning");
+  showSettingsWarnings(state, ctx, warnings);
+}
+
+/**
+ * On a fresh session each warning is a notice. A resumed one draws its transcript after session_start, which
+ * would bury the notices above it: there they become one report, drawn as the chat's last entry.
+ */
+function showSettingsWarnings(state: ExtensionState, ctx: ExtensionContext, warnings: string[]): void {
+  if (warnings.length === 0) return;
+  if (!hasTranscript(ctx)) {
+    for (const warning of warnings) safeNotify(ctx, warning, "warning");
+    return;
+  }
+  const lines = warnings.map((warning) => `  ${warning.replace(/^pruner: (settings\.json )?/, "")}`);
+  showReport(state.pi, ctx, [`pruner: ${plural(warnings.length, "problem")} in the contextPrune settings of ${settingsPath()}:`, ...lines].join("\n"), "warning");
+}
+
+function hasTranscript(ctx: ExtensionContext): boolean {
+  try {
+    return ctx.sessionManager.getBranch().length > 0;
+  } catch {
+    return false;
+  }
 }
 
 /** A fork's spilled records name the parent's sidecars: copy them into the fork's own archive. */

@@ -57,6 +57,18 @@ export interface ContextPruneConfig {
   stubArguments: boolean;
 }
 
+/** Why pruning is off when a settings problem turned it off, not the user: a few words for the footer, the whole problem for `/pruner status`. */
+export interface SettingsOffReason {
+  footer: string;
+  detail: string;
+}
+
+/** The live settings every layer shares; `offReason` lasts until pruning is turned on or off by hand. */
+export interface ConfigBox {
+  value: ContextPruneConfig;
+  offReason?: SettingsOffReason;
+}
+
 export type FlushPolicy = "cost" | "classic";
 export type SummariesMode = "auto" | "always" | "never";
 

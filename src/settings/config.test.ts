@@ -341,21 +341,38 @@ describe("loadConfigWithWarnings: one warning per wrong-typed setting", () => {
     expect(floored.config.maxImagesPerRequest).toBe(30);
   });
 
-  test("a valid file with unknown keys and floored fractions gives no warning", async () => {
+  test("a valid file with 2.9.1's retired blocks and floored fractions gives no warning", async () => {
     const { config: loaded, warnings } = await warningsFor({
       ...DEFAULT_CONFIG,
       enabled: true,
       recoveryGraceTurns: 2.7,
       chainCompression: { enabled: false },
       thinkingStrip: { enabled: true, keepLastTurns: 16 },
+      remindUnprunedCount: 3,
     });
     expect(warnings).toEqual([]);
     expect((loaded as any).thinkingStrip).toEqual({ enabled: true, keepLastTurns: 16 });
   });
 
-  test("an unknown key named like an object method inside a nested block stays unknown and silent", async () => {
-    const { config: loaded, warnings } = await warningsFor({ chainCompression: { enabled: true, toString: 5 } });
-    expect(warnings).toEqual([]);
+  test("an unknown key warns, naming it, and stays in the loaded settings", async () => {
+    const { config: loaded, warnings } = await warningsFor({ enabled: true, madeUpKey: 1 });
+    expect(warnings).toEqual(["pruner: settings.json contextPrune.madeUpKey is not a pi-condense setting; it is left in the file and ignored"]);
+    expect((loaded as any).madeUpKey).toBe(1);
+  });
+
+  test("an unknown key that differs from a setting only in letter case names the setting it was meant to be", async () => {
+    const { warnings } = await warningsFor({ minbatchchars: 200 });
+    expect(warnings).toEqual([
+      "pruner: settings.json contextPrune.minbatchchars is not a pi-condense setting (did you mean contextPrune.minBatchChars?); it is left in the file and ignored",
+    ]);
+  });
+
+  test("an unknown key inside a nested block is named with its block, even one named like an object method", async () => {
+    const { config: loaded, warnings } = await warningsFor({ chainCompression: { enabled: true, toString: 5 }, purgeErrors: { enabled: true, note: "mine" } });
+    expect(warnings).toEqual([
+      "pruner: settings.json contextPrune.chainCompression.toString is not a pi-condense setting; it is left in the file and ignored",
+      "pruner: settings.json contextPrune.purgeErrors.note is not a pi-condense setting; it is left in the file and ignored",
+    ]);
     expect((loaded.chainCompression as any).toString).toBe(5);
   });
 
@@ -363,6 +380,36 @@ describe("loadConfigWithWarnings: one warning per wrong-typed setting", () => {
     expect((await warningsFor(undefined)).warnings).toEqual([]);
     await agentDir("");
     expect((await config.loadConfigWithWarnings()).warnings).toEqual([]);
+  });
+
+  test("an enabled that is not true or false says why pruning is off", async () => {
+    const { offReason } = await warningsFor({ enabled: "true" });
+    expect(offReason).toEqual({ footer: "settings.json: enabled is not true or false", detail: 'settings.json contextPrune.enabled should be true or false, found the string "true"' });
+  });
+
+  test("a boolean or absent enabled gives no off reason: the user chose, or the default holds", async () => {
+    expect((await warningsFor({ enabled: false })).offReason).toBeUndefined();
+    expect((await warningsFor({ minBatchChars: 5 })).offReason).toBeUndefined();
+    expect((await warningsFor(undefined)).offReason).toBeUndefined();
+  });
+
+  test("a contextPrune that is not an object says why pruning is off", async () => {
+    expect((await warningsFor(7)).offReason).toEqual({ footer: "settings.json: contextPrune is not an object", detail: "settings.json contextPrune should be an object, found 7" });
+  });
+
+  test("a file that is not valid JSON warns, keeps the defaults, and says why pruning is off", async () => {
+    const spy = silenceConsoleError();
+    try {
+      const { file } = await agentDir('{ "contextPrune": ');
+      const { config: loaded, warnings, offReason } = await config.loadConfigWithWarnings();
+      expect(loaded).toEqual({ ...DEFAULT_CONFIG });
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toStartWith(`pruner: settings file ${file} is not valid JSON (`);
+      expect(warnings[0]).toEndWith("; using the default settings (pruning off) and leaving the file untouched until it is fixed");
+      expect(offReason?.footer).toBe("settings.json is not valid JSON");
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   test("loadConfig returns the same settings without the warnings", async () => {

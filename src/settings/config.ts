@@ -11,7 +11,8 @@ import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } fro
 import { basename, dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { plural } from "../format/plural.js";
-import { DEFAULT_CONFIG, FLUSH_POLICIES, SUMMARIES_MODES, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS, type ContextPruneConfig } from "./config-shape.js";
+import { DEFAULT_CONFIG, FLUSH_POLICIES, SUMMARIES_MODES, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS, type ContextPruneConfig, type SettingsOffReason } from "./config-shape.js";
+import { unknownKeyWarnings } from "./unknown-keys.js";
 
 export const SETTINGS_KEY = "contextPrune";
 
@@ -66,10 +67,12 @@ function warnOnce(path: string, reason: string): void {
   );
 }
 
-/** What `loadConfig` returns, plus one warning per setting that was of the wrong type and replaced. */
+/** What `loadConfig` returns, plus one warning per setting that was of the wrong type and replaced, or unknown. */
 export interface LoadedConfig {
   config: ContextPruneConfig;
   warnings: string[];
+  /** Set when the file or block left pruning off (its default) in place of what the user wrote. */
+  offReason?: SettingsOffReason;
 }
 
 const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
@@ -90,7 +93,7 @@ const shown = (value: unknown): string => JSON.stringify(value) ?? String(value)
 /**
  * Validates one settings block, collecting one warning per key it had to
  * replace. A value it can use (fractions of integer keys are floored) passes
- * silently, and so do unknown keys.
+ * silently; unknown keys are left to `unknownKeyWarnings`.
  */
 class Normalizer {
   readonly warnings: string[] = [];
@@ -220,29 +223,49 @@ export async function loadConfig(): Promise<ContextPruneConfig> {
   return (await loadConfigWithWarnings()).config;
 }
 
-/** `loadConfig` with the warnings for settings that had the wrong type (session_start shows them). */
+/** `loadConfig` with the warnings for settings that had the wrong type or no meaning (session_start shows them). */
 export async function loadConfigWithWarnings(): Promise<LoadedConfig> {
   let path = "settings.json";
   try {
     path = settingsPath();
     const file = await readSettings(path);
-    if (file.state === "unusable") {
-      warnOnce(path, file.reason);
-      return { config: { ...DEFAULT_CONFIG }, warnings: [] };
-    }
+    if (file.state === "unusable") return unusableFile(path, file.reason);
     const block = file.state === "ok" ? file.data[SETTINGS_KEY] : undefined;
     const n = new Normalizer();
-    if (isPlainObject(block)) return { config: normalize(block as Partial<ContextPruneConfig>, n), warnings: n.warnings };
-    if (block !== undefined) {
-      n.warnings.push(
-        `pruner: settings.json ${SETTINGS_KEY} should be an object, found ${describeValue(block)}; using the default settings`,
-      );
+    if (isPlainObject(block)) {
+      const config = normalize(block as Partial<ContextPruneConfig>, n);
+      return { config, warnings: [...n.warnings, ...unknownKeyWarnings(block)], offReason: enabledOffReason(block) };
     }
-    return { config: { ...DEFAULT_CONFIG }, warnings: n.warnings };
+    if (block === undefined) return { config: { ...DEFAULT_CONFIG }, warnings: [] };
+    const detail = `settings.json ${SETTINGS_KEY} should be an object, found ${describeValue(block)}`;
+    return {
+      config: { ...DEFAULT_CONFIG },
+      warnings: [`pruner: ${detail}; using the default settings`],
+      offReason: { footer: `settings.json: ${SETTINGS_KEY} is not an object`, detail },
+    };
   } catch (err) {
-    warnOnce(path, `could not be loaded (${errorText(err)})`);
-    return { config: { ...DEFAULT_CONFIG }, warnings: [] };
+    return unusableFile(path, `could not be loaded (${errorText(err)})`);
   }
+}
+
+/** The defaults, pruning off, and why: a file that cannot be used is never written either. */
+function unusableFile(path: string, reason: string): LoadedConfig {
+  warnOnce(path, reason);
+  const detail = `settings file ${path} ${reason}`;
+  return {
+    config: { ...DEFAULT_CONFIG },
+    warnings: [`pruner: ${detail}; using the default settings (pruning off) and leaving the file untouched until it is fixed`],
+    offReason: { footer: `settings.json ${reason.replace(/ \(.*\)$/s, "")}`, detail },
+  };
+}
+
+/** An `enabled` that is not a boolean leaves pruning off (the default) in place of what the user meant. */
+function enabledOffReason(block: PlainObject): SettingsOffReason | undefined {
+  if (!Object.hasOwn(block, "enabled") || typeof block.enabled === "boolean" || DEFAULT_CONFIG.enabled) return undefined;
+  return {
+    footer: "settings.json: enabled is not true or false",
+    detail: `settings.json ${SETTINGS_KEY}.enabled should be true or false, found ${describeValue(block.enabled)}`,
+  };
 }
 
 /** Writes go to the real file behind a symlink, so a linked settings file stays linked. */

@@ -14,7 +14,7 @@ import type { DiagnosticSink } from "../render/diagnostics.js";
 import type { SupersedeState } from "../render/supersede.js";
 import type { CapturedBatch } from "../capture/records.js";
 import type { ContextMetricsSnapshot } from "./flush-types.js";
-import type { ContextPruneConfig } from "../settings/config-shape.js";
+import type { ConfigBox } from "../settings/config-shape.js";
 import type { RetryLedger } from "./retry-ledger.js";
 import type { StatsAccumulator } from "./stats.js";
 import type { FallbackController } from "./summarizer-fallback.js";
@@ -38,7 +38,7 @@ export interface ReportPort {
 
 export interface FlushState {
   pi: ExtensionAPI;
-  config: { value: ContextPruneConfig };
+  config: ConfigBox;
   indexer: ToolCallIndexer;
   blockRefs: BlockRefIssuer;
   stats: StatsAccumulator;

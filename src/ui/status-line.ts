@@ -8,7 +8,7 @@ import { estimateTokens, formatCompactCount, tokenCountText } from "../format/fi
 import { ARCHIVE_MISS } from "../render/diagnostics.js";
 import { STATUS_WIDGET_ID } from "../names.js";
 import type { ContextMetricsSnapshot } from "../summarize/flush-types.js";
-import type { ContextPruneConfig } from "../settings/config-shape.js";
+import type { ConfigBox, ContextPruneConfig } from "../settings/config-shape.js";
 import type { DiagnosticKind } from "../render/diagnostics.js";
 import type { LiveReclaim } from "../render/render-size.js";
 
@@ -89,6 +89,12 @@ export function pruneStatusText(
   const waiting = pending > 0 ? `${SEP}${pending} pending` : "";
   if (!hasReclaim) return `prune: ON${suffix}`;
   return `prune: ON${reclaimText(reclaim)}${waiting}${suffix}`;
+}
+
+/** `prune: OFF` with the reason, while a settings problem (not the user) keeps pruning off; undefined otherwise. */
+export function offStatusText(config: ConfigBox): string | undefined {
+  if (config.value.enabled || !config.offReason) return undefined;
+  return `${pruneStatusText(config.value)}${SEP}${config.offReason.footer}`;
 }
 
 export function setPruneStatusWidget(

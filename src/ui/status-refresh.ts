@@ -2,23 +2,23 @@
 import { argumentStubsOn } from "../arguments/fields.js";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { CapturedBatch } from "../capture/records.js";
-import type { ContextPruneConfig } from "../settings/config-shape.js";
+import type { ConfigBox } from "../settings/config-shape.js";
 import type { DiagnosticKind } from "../render/diagnostics.js";
 import type { LiveReclaim } from "../render/render-size.js";
 import { isTrivialBatch } from "../summarize/flush-batches.js";
 import { ARCHIVE_MISS } from "../render/diagnostics.js";
-import { setPruneStatusWidget } from "./status-line.js";
+import { offStatusText, setPruneStatusWidget } from "./status-line.js";
 
 /** What the footer is made of (the host's extension state provides it). */
 export interface StatusSource {
-  config: { value: ContextPruneConfig };
+  config: ConfigBox;
   stats: { getLiveReclaim(): LiveReclaim | undefined };
   diagnostics: { counts(): Record<DiagnosticKind, number>; archiveMisses?(): number };
 }
 
 export function refreshStatus(state: StatusSource, ctx: ExtensionContext): void {
   const counts = { ...state.diagnostics.counts(), [ARCHIVE_MISS]: state.diagnostics.archiveMisses?.() ?? 0 };
-  setPruneStatusWidget(ctx, state.config.value, state.stats.getLiveReclaim(), counts);
+  setPruneStatusWidget(ctx, state.config.value, offStatusText(state.config) ?? state.stats.getLiveReclaim(), counts);
 }
 
 export function showStatusText(state: Pick<StatusSource, "config">, ctx: ExtensionContext, text: string): void {

@@ -1,9 +1,11 @@
 // `npm run demo` against the README's quote of its output (issue 28 item 1): the measured reclaim and
 // dollars stay within a stated tolerance of what the README shows, so the quote cannot silently drift.
-import { describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
-import { dirname } from "node:path";
-import { runDemo } from "../../demo/run.js";
+// Where it works and what it keeps (issue 45, point 19) are checked on the same run.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runDemo, type DemoFigures } from "../../demo/run.js";
 import { readmeDemoOutput } from "../../demo/readme-quote.js";
 import { REPO_ROOT } from "./harness.js";
 
@@ -12,10 +14,16 @@ const RECLAIM_POINTS = 5;
 const DOLLAR_SHARE = 0.2;
 
 describe("npm run demo", () => {
-  test("measures what the README quotes, within its tolerance", async () => {
-    const printed: string[] = [];
-    const figures = await runDemo(false, (line) => printed.push(line));
-    rmSync(dirname(dirname(figures.sessionFile)), { recursive: true, force: true });
+  const printed: string[] = [];
+  let figures: DemoFigures;
+  beforeAll(async () => {
+    figures = await runDemo(false, (line) => printed.push(line));
+  }, 240_000);
+  afterAll(() => {
+    if (figures) rmSync(figures.dir, { recursive: true, force: true });
+  });
+
+  test("measures what the README quotes, within its tolerance", () => {
     const quoted = readmeDemoOutput(REPO_ROOT);
     const reclaim = Number(/reclaim: ([\d.]+)%/.exec(quoted)?.[1]);
     const [, off, on] = /dollars: \$([\d.]+) without pruning, \$([\d.]+) with it/.exec(quoted) ?? [];
@@ -25,5 +33,20 @@ describe("npm run demo", () => {
     const chains = /earlier prompts' work compressed: (.*)/.exec(quoted)?.[1];
     expect(figures.chains.length > 0 ? figures.chains.join(", ") : "none").toBe(chains!);
     expect(printed.join("\n")).toContain("verbatim match with the original bash output: yes");
-  }, 240_000);
+  });
+
+  test("works in a folder it names under the system temp dir, and keeps only the pruning-on session there", () => {
+    expect(figures.dir.startsWith(join(tmpdir(), "pi-condense-demo-"))).toBe(true);
+    expect(printed.join("\n")).toContain(`working in ${figures.dir} (the system temp dir; your ~/.pi is not touched)`);
+    expect(figures.sessionFile.startsWith(join(figures.dir, "pruning-on", "sessions"))).toBe(true);
+    expect(existsSync(figures.sessionFile)).toBe(true);
+    expect(readdirSync(figures.dir)).toEqual(["pruning-on"]);
+    expect(readdirSync(join(figures.dir, "pruning-on"))).toEqual(["sessions"]);
+  });
+
+  test("says how to report on the session it kept, and nests no parentheses", () => {
+    const text = printed.join("\n");
+    expect(text).toContain(`npm run report -- ${figures.sessionFile} --model anthropic/claude-sonnet-4-5`);
+    expect(text.split("\n").filter((line) => /\([^()]*\(/.test(line))).toEqual([]);
+  });
 });

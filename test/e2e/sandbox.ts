@@ -31,6 +31,8 @@ export interface Sandbox {
 
 export interface SandboxOptions {
   api?: FakeApi;
+  /** The directory to work in (created when missing), instead of a fresh one under the system temp dir. */
+  root?: string;
   /** `contextPrune` settings block; default `{ enabled: true, minBatchChars: 0 }`; `null` omits it. */
   contextPrune?: Record<string, unknown> | null;
   /** Extra top-level settings merged over the defaults. */
@@ -78,7 +80,7 @@ export function runtimeBinary(runtime: Runtime = (process.env.PI_E2E_RUNTIME as 
 
 export async function makeSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const api = opts.api ?? "openai-completions";
-  const root = await mkdtemp(join(tmpdir(), "pi-condense-e2e-"));
+  const root = opts.root ?? (await mkdtemp(join(tmpdir(), "pi-condense-e2e-")));
   const agentDir = join(root, "agent");
   const projectDir = opts.projectDir ?? join(root, "project");
   const sessionDir = join(root, "sessions");

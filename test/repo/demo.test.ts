@@ -41,6 +41,19 @@ describe("the README's quote of the demo", () => {
   });
 });
 
+/** The deepest nesting of parentheses on any line of `text`. */
+function parenDepth(text: string): number {
+  let deepest = 0;
+  for (const line of text.split("\n")) {
+    let depth = 0;
+    for (const ch of line) {
+      if (ch === "(") deepest = Math.max(deepest, ++depth);
+      else if (ch === ")") depth = Math.max(0, depth - 1);
+    }
+  }
+  return deepest;
+}
+
 describe("the demo's flush line (issue 36, point 13)", () => {
   test("says when each flush ran and what it did in plain words, never 'summarized' for outputs archived with no summarizer call", () => {
     const line = flushWords([
@@ -48,11 +61,36 @@ describe("the demo's flush line (issue 36, point 13)", () => {
       ...Array.from({ length: 6 }, () => ({ trigger: "message-end", outcome: "summarized" })),
       { trigger: "message-end", outcome: "empty" },
     ]);
-    expect(line).toBe("8 at the agent's final reply (1 waited (it did not pay yet), 6 archived outputs, 1 found nothing waiting)");
+    expect(line).toBe("8 at the agent's final reply (1 waited since it did not pay yet, 6 archived outputs, 1 found nothing waiting)");
     expect(line).not.toMatch(/summarized|message-end|\//);
   });
 
   test("the README's quote uses those words", () => {
     expect(readmeDemoOutput(ROOT)).toMatch(/flushes: \d+ at the agent's final reply \(/);
+  });
+
+  test("no flush wording nests parentheses, whatever each flush did (issue 45, point 19)", () => {
+    const outcomes = ["summarized", "deferred", "empty", "skipped-trivial", "skipped-oversized", "skipped-deduped", "error"];
+    const triggers = ["message-end", "manual", "in-run", "pressure", "cache-cold", "rearmed", "budget"];
+    expect(parenDepth(flushWords(triggers.flatMap((trigger) => outcomes.map((outcome) => ({ trigger, outcome })))))).toBe(1);
+  });
+});
+
+describe("the README's quote of the demo's ending (issue 45, point 19)", () => {
+  const quoted = readmeDemoOutput(ROOT);
+
+  test("nests no parentheses", () => {
+    expect(parenDepth(quoted)).toBe(1);
+  });
+
+  test("says where the demo works, under the system temp dir", () => {
+    expect(quoted).toMatch(/^ {2}working in \/tmp\/pi-condense-demo-\S+ \(the system temp dir; your ~\/\.pi is not touched\)$/m);
+  });
+
+  test("suggests a report on the session it kept, from the shell and in pi", () => {
+    const kept = /session file \(pruning on\), kept: (\S+)/.exec(quoted)?.[1];
+    expect(kept).toStartWith("/tmp/pi-condense-demo-");
+    expect(quoted).toContain(`npm run report -- ${kept} --model anthropic/claude-sonnet-4-5`);
+    expect(quoted).toContain("/pruner report <that file> --model anthropic/claude-sonnet-4-5");
   });
 });

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SUBCOMMANDS } from "../../src/commands/command-help.js";
+import { reportPathFor } from "../../src/report/session-file.js";
 import * as types from "../../src/types.js";
 import { DEFAULT_CONFIG } from "../../src/types.js";
 
@@ -77,7 +78,7 @@ describe("README.md and AGENTS.md", () => {
   });
 });
 
-describe("README.md as a first read (issue 36, point 18)", () => {
+describe("README.md as a first read (issue 36, point 18; issue 45, point 20)", () => {
   const lines = README.split("\n");
   const headingLine = (prefix: string) => lines.findIndex((line) => line.startsWith(prefix)) + 1;
 
@@ -92,11 +93,55 @@ describe("README.md as a first read (issue 36, point 18)", () => {
     }
   });
 
-  test("shows how to start pi with the bun npm install brings, before the quick start (point 17)", () => {
-    const start = README.indexOf("node_modules/.bin/bun node_modules/.bin/pi");
-    expect(start).toBeGreaterThan(0);
-    expect(start).toBeLessThan(README.indexOf("## Quick start"));
-    expect(README).toContain("22.19");
+  test("names pi's Node requirement in the quick start and shows how to start pi with the bun npm install brings (point 17)", () => {
+    const quick = README.slice(README.indexOf("## Quick start"), README.indexOf("## Install"));
+    expect(quick).toContain("22.19");
+    expect(quick).toContain("[Install](#install)");
+    expect(README.indexOf("node_modules/.bin/bun node_modules/.bin/pi")).toBeGreaterThan(README.indexOf("## Install"));
+  });
+});
+
+describe("README.md for a newcomer (issue 45, point 20)", () => {
+  const lines = README.split("\n");
+
+  test("shows the two commands a user needs on the first screen, before the install table", () => {
+    const firstScreen = lines.slice(0, 24).join("\n");
+    expect(firstScreen).toContain("pi install git:github.com/pi-condense/pi-condense");
+    expect(firstScreen).toContain("/pruner on");
+    expect(README.indexOf("## Quick start")).toBeLessThan(README.indexOf("| What | Command |"));
+  });
+
+  test("keeps the install table's cells short", () => {
+    const table = lines.slice(lines.indexOf("| What | Command |") + 2).filter((line, i, all) => all.slice(0, i + 1).every((l) => l.startsWith("|")));
+    expect(table.length).toBeGreaterThan(3);
+    for (const row of table) for (const cell of row.split("|").slice(1, -1)) expect(cell.trim().length).toBeLessThanOrEqual(70);
+  });
+
+  test("is shorter than the 354 lines the issue found", () => {
+    expect(lines.length).toBeLessThanOrEqual(320);
+  });
+
+  test("no longer says the tree browser shows only previews: only a spilled output is shown by its first lines", () => {
+    expect(README).not.toContain("does not show full outputs");
+    expect(README).toMatch(/tree browser shows an output kept in a file beside the session\*\* \(65,536 characters or more\) by its\s+first lines only/);
+  });
+
+  test("names the HTML report's file for a session pi named and for any other file, as the code makes them", () => {
+    expect(reportPathFor("/s/2026-01-01T00-00-00-000Z_01a252cd-544d-73c1-9c01-34761a075237.jsonl")).toBe("/s/report-34761a075237.html");
+    expect(README).toContain("`report-<the last 12 hex digits of the session id>.html` for a");
+    expect(reportPathFor("/s/x.jsonl")).toBe("/s/x.report.html");
+    expect(README).toContain("`<name>.report.html` for any other (`x.jsonl` gives `x.report.html`)");
+  });
+
+  test("explains in its glossary every term its sections and the report use", () => {
+    const glossary = README.slice(README.indexOf("## Glossary"), README.indexOf("\n## ", README.indexOf("## Glossary") + 1));
+    for (const term of ["| flush |", "| chain block", "| prefix break", "| breakpoint route |", "| spare breakpoint |", "| bound on waiting |", "| stub, ref |"]) {
+      expect(glossary).toContain(term);
+    }
+  });
+
+  test("says why gauntlet-overrides.md is protected by default", () => {
+    expect(README).toMatch(/pi-gauntlet's per-repository rules file is why\s+`\*\*\/gauntlet-overrides\.md` is protected by default/);
   });
 });
 
