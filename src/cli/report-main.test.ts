@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { reportMain } from "./report-main.js";
@@ -91,6 +91,17 @@ describe("pi-condense-report", () => {
     const help = await run(["--help"]);
     expect(help.code).toBe(0);
     expect(help.out).toContain("usage: pi-condense-report <session.jsonl> [--json]");
+  });
+
+  test("--model with a model the catalog lacks exits 2 naming how to find ids, and the priced page beside the session stays", async () => {
+    const path = sessionFile("priced.jsonl");
+    expect((await run([path])).code).toBe(0);
+    const page = readFileSync(join(dir, "priced.report.html"), "utf8");
+    const refused = await run([path, "--model", "nope/nope"]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain("--model nope/nope: pi's model catalog has no such model. Write it as provider/model: `pi --list-models <word>`");
+    expect(readFileSync(join(dir, "priced.report.html"), "utf8")).toBe(page);
+    expect((await run([path, "--model", "anthropic/claude-haiku-4"])).err).toContain("close matches: anthropic/claude-haiku-4-5");
   });
 
   test("a file that cannot be read or is not a session exits 1 with the reason", async () => {

@@ -6,6 +6,7 @@
  * `contextPrune` keys, each checked against the default's type). Pure.
  */
 import { DEFAULT_CONFIG, type ContextPruneConfig } from "../settings/config-shape.js";
+import { closeModelMatches } from "./model-check.js";
 
 export interface ReportArgs {
   path: string | undefined;
@@ -77,4 +78,18 @@ export function parseReportArgs(parts: string[], current: ContextPruneConfig): R
     else errors.push(`${part}: only one session path is read`);
   }
   return { path, config: config as unknown as ContextPruneConfig, overrides: named, priceAs, errors };
+}
+
+/**
+ * The refusal of a `--model` the catalog does not have (`known`: its `provider/id` keys): the closest ids it
+ * does have, and where to look up the others. Nothing is replayed and nothing written after it.
+ */
+export function unknownPriceModelText(priceAs: { provider: string; id: string }, known: readonly string[]): string {
+  const key = `${priceAs.provider}/${priceAs.id}`;
+  const matches = closeModelMatches(key, known);
+  const close = matches.length > 0 ? `; close matches: ${matches.join(", ")}` : "";
+  return (
+    `--model ${key}: pi's model catalog has no such model${close}. ` +
+    "Write it as provider/model: `pi --list-models <word>` prints both columns for the models you have a key for"
+  );
 }
