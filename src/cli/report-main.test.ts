@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { reportMain } from "./report-main.js";
@@ -102,6 +102,14 @@ describe("pi-condense-report", () => {
     expect(refused.err).toContain("--model nope/nope: pi's model catalog has no such model. Write it as provider/model: `pi --list-models <word>`");
     expect(readFileSync(join(dir, "priced.report.html"), "utf8")).toBe(page);
     expect((await run([path, "--model", "anthropic/claude-haiku-4"])).err).toContain("close matches: anthropic/claude-haiku-4-5");
+  });
+
+  test("a path with spaces, as the shell hands it over in one argument, is read", async () => {
+    mkdirSync(join(dir, "my sessions"), { recursive: true });
+    renameSync(sessionFile("spaced.jsonl"), join(dir, "my sessions", "spaced.jsonl"));
+    const { code, out } = await run(["my sessions/spaced.jsonl", "--json"]);
+    expect(code).toBe(0);
+    expect(JSON.parse(out).recorded.dollars).toBeCloseTo(recordedTotal, 6);
   });
 
   test("a file that cannot be read or is not a session exits 1 with the reason", async () => {

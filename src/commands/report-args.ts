@@ -36,6 +36,53 @@ function fits(key: string, value: unknown): boolean {
   return typeof value === typeof fallback;
 }
 
+const QUOTES = new Set(["'", '"']);
+
+/** Where the quote opened at `open` closes, or -1: in double quotes an escaped `"` does not close it. */
+function closingQuote(text: string, open: number): number {
+  const quote = text[open]!;
+  for (let j = open + 1; j < text.length; j++) {
+    if (quote === '"' && text[j] === "\\" && (text[j + 1] === '"' || text[j + 1] === "\\")) j++;
+    else if (text[j] === quote) return j;
+  }
+  return -1;
+}
+
+/**
+ * `/pruner report`'s argument text split into words as a shell would, so a path with spaces can be given
+ * quoted (`"~/my sessions/s.jsonl"`, `'...'`) or with each space escaped (`~/my\ sessions/s.jsonl`). A quote
+ * opens only when it is closed later (an apostrophe in a name stays one); in double quotes a backslash keeps a
+ * `"` or `\` after it, outside quotes a space or a quote: anywhere else it stays, so `C:\Users\me` reads as typed.
+ */
+export function reportWords(text: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+      continue;
+    }
+    const close = QUOTES.has(c) ? closingQuote(text, i) : -1;
+    if (close > i) {
+      const quoted = text.slice(i + 1, close);
+      word = (word ?? "") + (c === '"' ? quoted.replace(/\\(["\\])/g, "$1") : quoted);
+      i = close;
+      continue;
+    }
+    const next = text[i + 1];
+    if (c === "\\" && next !== undefined && (/\s/.test(next) || QUOTES.has(next))) {
+      word = (word ?? "") + next;
+      i++;
+      continue;
+    }
+    word = (word ?? "") + c;
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
 export function parseReportArgs(parts: string[], current: ContextPruneConfig): ReportArgs {
   const config: Record<string, unknown> = { ...current, enabled: true };
   const errors: string[] = [];
@@ -75,7 +122,7 @@ export function parseReportArgs(parts: string[], current: ContextPruneConfig): R
       continue;
     }
     if (path === undefined) path = part;
-    else errors.push(`${part}: only one session path is read`);
+    else errors.push(`${part}: only one session path is read (a path with spaces goes in quotes, "~/my sessions/s.jsonl", or with each space escaped, ~/my\\ sessions/s.jsonl)`);
   }
   return { path, config: config as unknown as ContextPruneConfig, overrides: named, priceAs, errors };
 }
