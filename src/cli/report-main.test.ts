@@ -115,7 +115,7 @@ describe("pi-condense-report", () => {
   test("a file that cannot be read or is not a session exits 1 with the reason", async () => {
     const missing = await run([join(dir, "missing.jsonl"), "--json"]);
     expect(missing.code).toBe(1);
-    expect(missing.err).toContain("cannot read");
+    expect(missing.err).toBe(`pruner report: there is no file at ${join(dir, "missing.jsonl")}\n`);
     writeFileSync(join(dir, "notes.md"), "# notes\n\nnot a session\n");
     const markdown = await run([join(dir, "notes.md")]);
     expect(markdown.code).toBe(1);

@@ -98,7 +98,7 @@ describe("/pruner report", () => {
   test("a missing file is a warning, not a throw", async () => {
     const { ctx, deps, notes } = setup("rpc");
     await reportCommand(deps, ctx, ["missing.jsonl"]);
-    expect(notes[0]!.message).toStartWith(`pruner report: cannot read ${join(dir, "missing.jsonl")}`);
+    expect(notes[0]!.message).toBe(`pruner report: there is no file at ${join(dir, "missing.jsonl")}`);
     expect(notes[0]!.type).toBe("warning");
   });
 });

@@ -4,6 +4,7 @@
  * pruning would change (src/report/), with a progress line while it runs and
  * the HTML page's path at the end. The session file is only read.
  */
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
@@ -67,6 +68,11 @@ export const reportCommand: SubcommandHandler = async (deps: CommandDeps, ctx: E
   const path = sessionPathOf(parsed.path, ctx);
   if (!path) {
     safeNotify(ctx, "pruner report: this session has no file yet (nothing saved); give a session path: /pruner report <file.jsonl>", "warning");
+    return;
+  }
+  // pi names the file at the start but writes it with the first prompt.
+  if (parsed.path === undefined && !existsSync(path)) {
+    safeNotify(ctx, "pruner report: nothing is recorded in this session yet (pi writes it with the first prompt); send a prompt first, or give a session file: /pruner report <file.jsonl>", "warning");
     return;
   }
   const onProgress = progress(ctx);

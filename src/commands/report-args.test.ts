@@ -33,7 +33,19 @@ describe("parseReportArgs", () => {
     const args = parseReportArgs(["--policy", "magic", "nope=1", "minBatchChars=lots"], DEFAULT_CONFIG);
     expect(args.errors).toHaveLength(3);
     expect(args.errors[1]).toBe("nope: not a contextPrune setting");
-    expect(args.errors[2]).toBe("minBatchChars=lots: not a value this setting takes");
+    expect(args.errors[2]).toBe("minBatchChars=lots: not a value this setting takes; it takes a whole number >= 0");
+  });
+
+  test("a refused value names the values the setting takes, as the settings file's warning does (issue 45, point 10)", () => {
+    const args = parseReportArgs(["flushPolicy=fast", "summaries=sometimes", "cacheBreakpoint=1", "contextPressure=2", "recoveryGraceTurns=2.5"], DEFAULT_CONFIG);
+    expect(args.errors).toEqual([
+      'flushPolicy=fast: not a value this setting takes; it takes one of "cost", "classic"',
+      'summaries=sometimes: not a value this setting takes; it takes one of "auto", "always", "never"',
+      "cacheBreakpoint=1: not a value this setting takes; it takes true or false",
+      "contextPressure=2: not a value this setting takes; it takes a number above 0 and at most 1 (a share: 0.6 is 60%), or null",
+      "recoveryGraceTurns=2.5: not a value this setting takes; it takes a whole number >= 0",
+    ]);
+    expect(args.config.flushPolicy).toBe(DEFAULT_CONFIG.flushPolicy);
   });
 
   test("--model names the catalog model to price at", () => {

@@ -3,8 +3,9 @@
  * an optional session path, the catalog model to price at instead of the
  * session's own (for a model the catalog does not price), and the settings the
  * what-if runs with (the current ones, with named overrides of top-level
- * `contextPrune` keys, each checked against the default's type). Pure.
+ * `contextPrune` keys, each checked as the settings file's value is). Pure.
  */
+import { checkSetting } from "../settings/config.js";
 import { DEFAULT_CONFIG, type ContextPruneConfig } from "../settings/config-shape.js";
 import { closeModelMatches } from "./model-check.js";
 
@@ -26,14 +27,6 @@ function parseValue(text: string): unknown {
   const number = Number(text);
   if (text.trim() !== "" && Number.isFinite(number)) return number;
   return text;
-}
-
-function fits(key: string, value: unknown): boolean {
-  const fallback = (DEFAULT_CONFIG as unknown as Record<string, unknown>)[key];
-  if (fallback === null) return value === null || typeof value === "number";
-  if (typeof fallback === "object") return false;
-  if (typeof fallback === "number" && (value === null || typeof value === "number")) return true;
-  return typeof value === typeof fallback;
 }
 
 const QUOTES = new Set(["'", '"']);
@@ -112,11 +105,15 @@ export function parseReportArgs(parts: string[], current: ContextPruneConfig): R
     // `name=value` with a plain setting name; anything else (e.g. `/tmp/a=b/s.jsonl`) is a path.
     if (eq > 0 && /^[A-Za-z][A-Za-z0-9]*$/.test(part.slice(0, eq))) {
       const key = part.slice(0, eq);
-      const value = parseValue(part.slice(eq + 1));
-      if (!Object.hasOwn(DEFAULT_CONFIG, key)) errors.push(`${key}: not a contextPrune setting`);
-      else if (!fits(key, value)) errors.push(`${key}=${part.slice(eq + 1)}: not a value this setting takes`);
+      if (!Object.hasOwn(DEFAULT_CONFIG, key)) {
+        errors.push(`${key}: not a contextPrune setting`);
+        continue;
+      }
+      // Checked as the settings file's value is, so the refusal names what the setting takes.
+      const checked = checkSetting(key as keyof ContextPruneConfig, parseValue(part.slice(eq + 1)));
+      if (!checked.ok) errors.push(`${key}=${part.slice(eq + 1)}: not a value this setting takes; it takes ${checked.accepts}`);
       else {
-        config[key] = value;
+        config[key] = checked.value;
         named.push(`${key}=${part.slice(eq + 1)}`);
       }
       continue;

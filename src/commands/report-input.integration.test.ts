@@ -69,3 +69,34 @@ describe("/pruner report: a path with spaces", () => {
     expect(text).toContain("sessions/s.jsonl: only one session path is read (a path with spaces goes in quotes");
   });
 });
+
+describe("/pruner report: errors in plain words", () => {
+  test("before the first prompt, this session's file is not written yet: nothing is recorded yet", async () => {
+    const { report } = await started(join(dir, "2026-01-01T00-00-00-000Z_0f3c.jsonl"));
+    expect(await report("")).toBe(
+      "pruner report: nothing is recorded in this session yet (pi writes it with the first prompt); send a prompt first, or give a session file: /pruner report <file.jsonl>",
+    );
+  });
+
+  test("a missing file is named once, with no system error text", async () => {
+    const { report } = await started();
+    const text = await report("missing.jsonl");
+    expect(text).toBe(`pruner report: there is no file at ${join(dir, "missing.jsonl")}`);
+  });
+
+  test("a folder is named as one", async () => {
+    const { report } = await started();
+    expect(await report(`"my sessions"`)).toBe(`pruner report: ${spaced} is a folder or a device, not a session file`);
+  });
+
+  test("a Markdown file is not a pi session, said once, without the per-line list", async () => {
+    writeFileSync(join(dir, "notes.md"), "# notes\n\nnot a session\n");
+    const { report } = await started();
+    const text = await report("notes.md");
+    expect(text).toStartWith(`pruner report: ${join(dir, "notes.md")}: this file is not a pi session (no session header and no message entries; its first line reads: # notes); `);
+    expect(text).toContain("~/.pi/agent/sessions/");
+    expect(text.split("\n")).toHaveLength(1);
+    expect(text).not.toContain("corrupt JSON");
+    expect(text).not.toContain("still being written");
+  });
+});
