@@ -109,7 +109,7 @@ describe("the text report", () => {
     const base = report(40);
     const whatIf = { ...base.scenarios[2]!, totals: { ...base.scenarios[2]!.totals, recoveries: 3, misses: 5, recoveryDollars: 0.0123 } };
     const text = reportText({ ...base, scenarios: [base.scenarios[0]!, base.scenarios[1]!, whatIf] }, "s.jsonl").replace(/\s+/g, " ");
-    expect(text).toContain("estimated recoveries, an estimate: as recorded 0 (0.0 per 100 requests, about $0.0000), what-if 3 (7.5 per 100 requests, about $0.0123);");
+    expect(text).toContain("estimated recoveries: as recorded 0 (0.0 per 100 requests, about $0.0000), what-if 3 (7.5 per 100 requests, about $0.0123);");
     expect(text.indexOf("estimated recoveries")).toBeGreaterThan(text.indexOf("times the limit"));
     expect(text).not.toContain("no pruning 0 (");
   });
@@ -118,7 +118,7 @@ describe("the text report", () => {
     const base = report(10);
     const whatIf = { ...base.scenarios[2]!, totals: { ...base.scenarios[2]!.totals, recoveries: 1, recoveryDollars: undefined } };
     const text = reportText({ ...base, scenarios: [base.scenarios[0]!, whatIf] }, "s.jsonl").replace(/\s+/g, " ");
-    expect(text).toContain("estimated recoveries, an estimate: what-if 1 (10.0 per 100 requests);");
+    expect(text).toContain("estimated recoveries: what-if 1 (10.0 per 100 requests);");
   });
 
   test("an unpriced model's limit is in tokens, with no ratios", () => {

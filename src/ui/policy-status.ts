@@ -3,7 +3,7 @@
  * flushing the waiting outputs now would save, and the last decision, in
  * plain words.
  */
-import { cacheRuleWords, retentionWords } from "../economics/cache-route.js";
+import { cacheRuleMeaning, cacheRuleWords, retentionWords } from "../economics/cache-route.js";
 import type { CacheState } from "../economics/cache-tracker.js";
 import { dollars, type RewriteCacheRule } from "../economics/rewrite-economics.js";
 import type { FlushDecisionRecord } from "../economics/flush-decision.js";
@@ -51,6 +51,9 @@ export interface ArchivedCounts {
   stale: number;
 }
 
+/** What made an output stale, in the words of every surface that counts them. */
+const STALE_MEANING = "a later read, edit or rerun of the same thing replaced them";
+
 const SUMMARIES_MEANING: Record<SummariesMode, string> = {
   auto: "only for outputs that cannot be had again",
   always: "for every output",
@@ -58,7 +61,7 @@ const SUMMARIES_MEANING: Record<SummariesMode, string> = {
 };
 
 export function archivedLine(summaries: SummariesMode, archived: ArchivedCounts): string {
-  const counts = `${archived.summarized} summarized, ${archived.withoutSummary} archived without a summary, ${archived.stale} stale retired`;
+  const counts = `${archived.summarized} summarized, ${archived.withoutSummary} archived without a summary, ${archived.stale} retired as out of date (${STALE_MEANING})`;
   return `  summaries: ${summaries} (${SUMMARIES_MEANING[summaries]}); outputs so far: ${counts}`;
 }
 
@@ -90,10 +93,11 @@ function cacheLine(cache: CacheState): string {
  */
 export function cacheRuleLine(cache: RewriteCacheRule): string {
   const rule = `  cache rule: ${cacheRuleWords(cache.rule, cache.wire)}`;
+  const meaning = (spare?: boolean) => `\n    (${cacheRuleMeaning(cache.rule, spare)})`;
   if (cache.problem) return `${rule} (${cache.problem})`;
-  if (cache.rule !== "anthropic-breakpoints") return rule;
+  if (cache.rule !== "anthropic-breakpoints") return `${rule}${meaning()}`;
   const retention = cache.ttlMs === undefined ? "" : `; ${retentionWords(cache.retention ?? "short", cache.ttlMs)}`;
-  return `${rule}, spare breakpoint ${cache.breakpoint ? "on" : "off"}${retention}`;
+  return `${rule}, spare breakpoint ${cache.breakpoint ? "on" : "off"}${retention}${meaning(cache.breakpoint === true)}`;
 }
 
 /** Dollars as shown, with an amount that rounds to nothing shown as `$0.0000`, never `$-0.0000`. */
