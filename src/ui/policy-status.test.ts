@@ -60,3 +60,12 @@ describe("the terms of /pruner status in plain words (issue 45, point 12)", () =
     );
   });
 });
+
+describe("the last decision (issue 45, point 13)", () => {
+  test("a flush that only left small outputs as they are is not called summarized", () => {
+    const last = { verdict: "apply", basis: "pays", reason: "the waiting outputs are all under the minimum batch size, so they stay as they are", cache: { temperature: "warm" }, nothingRewritten: true } as const;
+    const text = policyStatusBlock({ ...view(0.001, 0.002), last });
+    expect(text).toContain("  last decision: nothing rewritten, because the waiting outputs are all under the minimum batch size, so they stay as they are");
+    expect(policyStatusBlock({ ...view(0.001, 0.002), last: { ...last, nothingRewritten: undefined } })).toContain("  last decision: summarized, because");
+  });
+});

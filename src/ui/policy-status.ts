@@ -5,7 +5,7 @@
  */
 import { cacheRuleMeaning, cacheRuleWords, retentionWords } from "../economics/cache-route.js";
 import type { CacheState } from "../economics/cache-tracker.js";
-import { dollars, type RewriteCacheRule } from "../economics/rewrite-economics.js";
+import { dollars, moreRequestsWords, type RewriteCacheRule } from "../economics/rewrite-economics.js";
 import type { FlushDecisionRecord } from "../economics/flush-decision.js";
 import type { FlushPolicy, SummariesMode } from "../settings/config-shape.js";
 
@@ -112,7 +112,7 @@ function pendingLine(pending: FlushDecisionRecord | undefined): string {
   const per = f.savingPerRequest < -0.00005 ? `${money(-f.savingPerRequest)} more per request` : `${money(f.savingPerRequest)} per request`;
   const net = f.netSaving >= 0 ? `net ${money(f.netSaving)} saved` : `net ${money(-f.netSaving)} lost`;
   const reread = f.rereadTokens ? `; the rewrite also re-sends ${Math.round(f.rereadTokens)} tokens before it` : "";
-  return `  waiting outputs: about ${Math.round(f.removedTokens)} tokens removable, ${per}; over ${f.expectedRequests.toFixed(1)} more requests ${net}${reread}`;
+  return `  waiting outputs: about ${Math.round(f.removedTokens)} tokens removable, ${per}; over ${moreRequestsWords(f.expectedRequests)} ${net}${reread}`;
 }
 
 const WAITING_WORK: Record<WaitingAccount["kind"], string> = { reply: "waiting outputs", chains: "earlier prompts' work left uncompressed" };
@@ -124,7 +124,8 @@ function waitingLines(waiting: WaitingAccount[]): string[] {
 
 function lastLine(last: FlushDecisionRecord | undefined): string {
   if (!last) return "  last decision: none yet";
-  const verb = last.verdict === "apply" ? "summarized" : "waited";
+  // A flush of outputs all under the minimum batch size only records them: it summarizes nothing.
+  const verb = last.verdict === "defer" ? "waited" : last.nothingRewritten ? "nothing rewritten" : "summarized";
   return `  last decision: ${verb}, because ${last.reason}`;
 }
 
