@@ -11,6 +11,7 @@ import { measureRequests, type RequestMetrics } from "../test/e2e/metrics.js";
 import { cacheModelIds, MAIN_PRICE_MODEL, pricedModelFields, pricesFor, SUMMARIZER_PRICE_MODEL } from "../test/e2e/priced-models.js";
 import { flushMetrics, problems } from "../test/e2e/scenario-kit.js";
 import { toolMessages } from "../test/e2e/wire-view.js";
+import { promptListWords } from "../src/summarize/flush-report.js";
 import { flushWords } from "./flush-words.js";
 import { buildDemoScript } from "./script.js";
 
@@ -29,7 +30,8 @@ export interface DemoFigures {
   reclaimPct: number;
   dollarsOff: number;
   dollarsOn: number;
-  chains: string[];
+  /** The prompts whose work was compressed, in the words the demo prints after `earlier prompts' work compressed: `. */
+  compressed: string;
   /** The pruning-on run's session file, kept for the user to look at. */
   sessionFile: string;
   /** The folder the demo worked in; it keeps only that session (and its archive). */
@@ -106,7 +108,9 @@ export async function runDemo(verbose: boolean, log: (line: string) => void = co
     const tools = [...countTools(entries)].map(([k, v]) => `${k} ${v}`).join(", ");
     const reclaim = 1 - on.metrics.mainInputChars / off.metrics.mainInputChars;
     const saved = 1 - on.dollars / off.dollars;
-    const chains: string[] = entries.filter((e) => e.customType === "context-prune-chain").map((e) => e.data.blockId);
+    const prompts = entries.filter((e) => e.type === "message" && e.message.role === "user").map((e) => e.message.timestamp);
+    const chains: number[] = entries.filter((e) => e.customType === "context-prune-chain").map((e) => prompts.indexOf(e.data.startUserTimestamp) + 1);
+    const compressed = chains.length > 0 ? `${promptListWords(chains)} of ${prompts.length}, each into one summary block` : "none";
     const lines = [
       "",
       `  tool calls executed by pi: ${tools}`,
@@ -124,7 +128,7 @@ export async function runDemo(verbose: boolean, log: (line: string) => void = co
       `  dollars: ${usd(off.dollars)} without pruning, ${usd(on.dollars)} with it (${(Math.abs(saved) * 100).toFixed(1)}% ${saved >= 0 ? "saved" : "more"}), summarizer included`,
       `    priced as ${MAIN_PRICE_MODEL} (main) and ${SUMMARIZER_PRICE_MODEL} (summarizer) from pi-ai's catalog, Anthropic's prompt-cache rule simulated, tokens = chars / 4`,
       `  flushes: ${flushWords(flushMetrics(entries))}`,
-      `  earlier prompts' work compressed: ${chains.length > 0 ? chains.join(", ") : "none"}`,
+      `  earlier prompts' work compressed: ${compressed}`,
       "  recovered original via context_tree_query(t1):",
       ...recovered(on),
       `  session file (pruning on), kept: ${sessionFile(on.sb)}`,
@@ -136,7 +140,7 @@ export async function runDemo(verbose: boolean, log: (line: string) => void = co
     ];
     if (verbose) lines.push("", ...perRequest("pruning OFF", off.metrics), ...perRequest("pruning ON", on.metrics));
     log(lines.join("\n"));
-    return { prompts: script.prompts.length, toolCalls: script.toolCalls, reclaimPct: reclaim * 100, dollarsOff: off.dollars, dollarsOn: on.dollars, chains, sessionFile: sessionFile(on.sb), dir };
+    return { prompts: script.prompts.length, toolCalls: script.toolCalls, reclaimPct: reclaim * 100, dollarsOff: off.dollars, dollarsOn: on.dollars, compressed, sessionFile: sessionFile(on.sb), dir };
   } finally {
     await disposeSandbox(off.sb);
     await on.sb.fake.close();

@@ -3,7 +3,18 @@
 // src/cli/report-main.ts
 import { homedir as homedir2 } from "node:os";
 import { isAbsolute as isAbsolute2, join as join5, resolve as resolve2 } from "node:path";
-import { getBuiltinModel } from "@earendil-works/pi-ai/providers/all";
+import { getBuiltinModel, getBuiltinModels, getBuiltinProviders } from "@earendil-works/pi-ai/providers/all";
+
+// src/settings/config.ts
+import { getAgentDir } from "@earendil-works/pi-coding-agent";
+import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
+
+// src/format/plural.ts
+function plural(count, singular, pluralForm = `${singular}s`) {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
 
 // src/settings/config-shape.ts
 var DEFAULT_CONFIG = {
@@ -44,6 +55,295 @@ var BATCHING_MODES = presetOptions(["turn", "Per turn"], ["agent-message", "Per 
 var FLUSH_POLICIES = ["cost", "classic"];
 var SUMMARIES_MODES = presetOptions(["auto", "Auto"], ["always", "Always"], ["never", "Never"]);
 
+// src/settings/unknown-keys.ts
+var RETIRED_KEYS = new Set(["thinkingStrip", "remindUnprunedCount"]);
+var NESTED_BLOCKS = ["chainCompression", "purgeErrors"];
+var isPlainObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+function unknownIn(block, known, prefix, skip) {
+  const names = Object.keys(known);
+  return Object.keys(block).filter((key) => !Object.hasOwn(known, key) && !skip.has(key)).map((key) => {
+    const meant = names.find((name) => name.toLowerCase() === key.toLowerCase());
+    const hint = meant ? ` (did you mean ${prefix}${meant}?)` : "";
+    return `pruner: settings.json ${prefix}${key} is not a pi-condense setting${hint}; it is left in the file and ignored`;
+  });
+}
+function unknownKeyWarnings(block) {
+  const defaults = DEFAULT_CONFIG;
+  const warnings = unknownIn(block, defaults, "contextPrune.", RETIRED_KEYS);
+  for (const nested of NESTED_BLOCKS) {
+    const value = block[nested];
+    if (isPlainObject(value))
+      warnings.push(...unknownIn(value, defaults[nested], `contextPrune.${nested}.`, new Set));
+  }
+  return warnings;
+}
+
+// src/settings/config.ts
+var SETTINGS_KEY = "contextPrune";
+function settingsPath() {
+  return join(getAgentDir(), "settings.json");
+}
+var warnedPaths = new Set;
+var saveQueue = Promise.resolve();
+function isPlainObject2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function errorText(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+async function readSettings(path) {
+  let text;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    if (err?.code === "ENOENT")
+      return { state: "absent" };
+    return { state: "unusable", reason: `cannot be read (${errorText(err)})` };
+  }
+  text = text.replace(/^\uFEFF/, "");
+  if (text.trim() === "")
+    return { state: "absent" };
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    return { state: "unusable", reason: `is not valid JSON (${errorText(err)})` };
+  }
+  if (!isPlainObject2(parsed))
+    return { state: "unusable", reason: "does not contain a JSON object" };
+  return { state: "ok", data: parsed };
+}
+function warnOnce(path, reason) {
+  if (warnedPaths.has(path))
+    return;
+  warnedPaths.add(path);
+  console.error(`pi-condense: settings file ${path} ${reason}; using default contextPrune settings. ` + "pi-condense will not write to this file until it is fixed.");
+}
+var isNumber = (value) => typeof value === "number" && Number.isFinite(value);
+function describeValue(value) {
+  if (typeof value === "string") {
+    const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
+    return `the string ${JSON.stringify(shown)}`;
+  }
+  if (Array.isArray(value))
+    return "a list";
+  if (value === null)
+    return "null";
+  if (typeof value === "object")
+    return "an object";
+  return String(value);
+}
+var shown = (value) => JSON.stringify(value) ?? String(value);
+
+class Normalizer {
+  warnings = [];
+  warn(key, expected, found, using) {
+    this.warnings.push(`pruner: settings.json contextPrune.${key} should be ${expected}, found ${found}; using ${using}`);
+  }
+  fallback(key, expected, value, fallback) {
+    this.warn(key, expected, describeValue(value), shown(fallback));
+    return fallback;
+  }
+  bool(key, value, fallback) {
+    return typeof value === "boolean" ? value : this.fallback(key, "true or false", value, fallback);
+  }
+  text(key, value, fallback, expected = "a string") {
+    return typeof value === "string" ? value : this.fallback(key, expected, value, fallback);
+  }
+  oneOf(key, value, allowed, fallback) {
+    if (allowed.includes(value))
+      return value;
+    return this.fallback(key, `one of ${allowed.map((v) => `"${v}"`).join(", ")}`, value, fallback);
+  }
+  count(key, value, fallback) {
+    return isNumber(value) && value >= 0 ? Math.floor(value) : this.fallback(key, "a whole number >= 0", value, fallback);
+  }
+  positiveCount(key, value, fallback) {
+    if (isNumber(value) && Math.floor(value) > 0)
+      return Math.floor(value);
+    return this.fallback(key, "a whole number > 0", value, fallback);
+  }
+  limitOrNull(key, value) {
+    if (value === null)
+      return null;
+    if (isNumber(value) && value >= 1)
+      return Math.floor(value);
+    return this.fallback(key, "a whole number >= 1 or null", value, null);
+  }
+  share(key, value, fallback = null) {
+    if (value === null || isNumber(value) && value > 0 && value <= 1)
+      return value;
+    return this.fallback(key, "a number above 0 and at most 1 (a share: 0.6 is 60%), or null", value, fallback);
+  }
+  stringList(key, value, fallback) {
+    if (!Array.isArray(value))
+      return this.fallback(key, "a list of strings", value, fallback);
+    if (value.every((item) => typeof item === "string"))
+      return value;
+    const kept = value.filter((item) => typeof item === "string");
+    const others = value.length - kept.length;
+    const found = `${plural(others, "entry", "entries")} that ${others === 1 ? "is" : "are"} not a string`;
+    this.warn(key, "a list of strings", found, shown(kept));
+    return kept;
+  }
+  nestedBlock(key, value, fallback, feature) {
+    if (!isPlainObject2(value))
+      return this.fallback(key, `an object with ${Object.keys(fallback).join(", ")}`, value, fallback);
+    const defaults = fallback;
+    let repaired;
+    for (const sub of Object.keys(value)) {
+      if (!Object.hasOwn(defaults, sub))
+        continue;
+      const expected = typeof defaults[sub];
+      const current = value[sub];
+      if (typeof current === expected && (expected !== "number" || isNumber(current)))
+        continue;
+      repaired ??= { ...value };
+      repaired[sub] = defaults[sub];
+      const wanted = expected === "boolean" ? "true or false" : expected === "number" ? "a number" : `a ${expected}`;
+      this.warn(`${key}.${sub}`, wanted, describeValue(current), shown(defaults[sub]));
+    }
+    if (value.enabled === undefined) {
+      this.warnings.push(`pruner: settings.json contextPrune.${key} has no "enabled" field, so ${feature} stays off ` + `(a nested block replaces the defaults instead of merging with them; add "enabled": true or false)`);
+    }
+    return repaired ?? value;
+  }
+}
+var THINKING_VALUES = SUMMARIZER_THINKING_LEVELS.map((level) => level.value);
+var PRUNE_ON_VALUES = PRUNE_ON_MODES.map((mode) => mode.value);
+var SUMMARIES_VALUES = SUMMARIES_MODES.map((mode) => mode.value);
+var BATCHING_VALUES = BATCHING_MODES.map((mode) => mode.value);
+function normalize(existing, n) {
+  const d = DEFAULT_CONFIG;
+  const merged = { ...d, ...existing };
+  return {
+    ...merged,
+    enabled: n.bool("enabled", merged.enabled, d.enabled),
+    showPruneStatusLine: n.bool("showPruneStatusLine", merged.showPruneStatusLine, d.showPruneStatusLine),
+    summarizerModel: n.text("summarizerModel", merged.summarizerModel, d.summarizerModel, `"default" (the session's model) or a model as "provider/id"`),
+    summarizerThinking: n.oneOf("summarizerThinking", merged.summarizerThinking, THINKING_VALUES, d.summarizerThinking),
+    pruneOn: n.oneOf("pruneOn", merged.pruneOn, PRUNE_ON_VALUES, d.pruneOn),
+    batchingMode: n.text("batchingMode", merged.batchingMode, d.batchingMode, BATCHING_VALUES.map((v) => `"${v}"`).join(" or ")),
+    quietOversizedSkips: n.bool("quietOversizedSkips", merged.quietOversizedSkips, d.quietOversizedSkips),
+    minBatchChars: n.count("minBatchChars", merged.minBatchChars, d.minBatchChars),
+    recoveryGraceTurns: n.count("recoveryGraceTurns", merged.recoveryGraceTurns, d.recoveryGraceTurns),
+    summarizerIdleTimeoutMs: n.count("summarizerIdleTimeoutMs", merged.summarizerIdleTimeoutMs, d.summarizerIdleTimeoutMs),
+    summarizerMaxTimeoutMs: n.count("summarizerMaxTimeoutMs", merged.summarizerMaxTimeoutMs, d.summarizerMaxTimeoutMs),
+    protectedTools: n.stringList("protectedTools", merged.protectedTools, d.protectedTools),
+    protectedPaths: n.stringList("protectedPaths", merged.protectedPaths, d.protectedPaths),
+    chainCompression: n.nestedBlock("chainCompression", merged.chainCompression, d.chainCompression, "chain compression"),
+    purgeErrors: n.nestedBlock("purgeErrors", merged.purgeErrors, d.purgeErrors, "error purge"),
+    dedupByContentHash: n.bool("dedupByContentHash", merged.dedupByContentHash, d.dedupByContentHash),
+    autoBudgetThreshold: n.share("autoBudgetThreshold", merged.autoBudgetThreshold),
+    spillThreshold: n.positiveCount("spillThreshold", merged.spillThreshold, d.spillThreshold),
+    spillPreviewBytes: n.count("spillPreviewBytes", merged.spillPreviewBytes, d.spillPreviewBytes),
+    budgetTurnDelta: n.share("budgetTurnDelta", merged.budgetTurnDelta),
+    frontierGapThresholdTokens: n.limitOrNull("frontierGapThresholdTokens", merged.frontierGapThresholdTokens),
+    maxImagesPerRequest: n.limitOrNull("maxImagesPerRequest", merged.maxImagesPerRequest),
+    flushPolicy: n.oneOf("flushPolicy", merged.flushPolicy, FLUSH_POLICIES, d.flushPolicy),
+    contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure),
+    cacheBreakpoint: n.bool("cacheBreakpoint", merged.cacheBreakpoint, d.cacheBreakpoint),
+    stubArguments: n.bool("stubArguments", merged.stubArguments, d.stubArguments),
+    summaries: n.oneOf("summaries", merged.summaries, SUMMARIES_VALUES, d.summaries)
+  };
+}
+
+class AcceptedValues extends Normalizer {
+  accepts = new Map;
+  warn(key, expected, found, using) {
+    if (!this.accepts.has(key))
+      this.accepts.set(key, expected);
+    super.warn(key, expected, found, using);
+  }
+}
+var NO_SETTING_TAKES = Symbol("none");
+function checkSetting(key, value) {
+  const taken = normalize({ [key]: value }, new Normalizer);
+  if (isDeepStrictEqual(taken[key], value))
+    return { ok: true, value };
+  const words = new AcceptedValues;
+  normalize({ [key]: NO_SETTING_TAKES }, words);
+  return { ok: false, accepts: words.accepts.get(key) ?? "another value" };
+}
+async function loadConfigWithWarnings() {
+  let path = "settings.json";
+  try {
+    path = settingsPath();
+    const file = await readSettings(path);
+    if (file.state === "unusable")
+      return unusableFile(path, file.reason);
+    const block = file.state === "ok" ? file.data[SETTINGS_KEY] : undefined;
+    const n = new Normalizer;
+    if (isPlainObject2(block)) {
+      const config = normalize(block, n);
+      return { config, warnings: [...n.warnings, ...unknownKeyWarnings(block)], offReason: enabledOffReason(block) };
+    }
+    if (block === undefined)
+      return { config: { ...DEFAULT_CONFIG }, warnings: [] };
+    const detail = `settings.json ${SETTINGS_KEY} should be an object, found ${describeValue(block)}`;
+    return {
+      config: { ...DEFAULT_CONFIG },
+      warnings: [`pruner: ${detail}; using the default settings`],
+      offReason: { footer: `settings.json: ${SETTINGS_KEY} is not an object`, detail }
+    };
+  } catch (err) {
+    return unusableFile(path, `could not be loaded (${errorText(err)})`);
+  }
+}
+function unusableFile(path, reason) {
+  warnOnce(path, reason);
+  const detail = `settings file ${path} ${reason}`;
+  return {
+    config: { ...DEFAULT_CONFIG },
+    warnings: [`pruner: ${detail}; using the default settings (pruning off) and leaving the file untouched until it is fixed`],
+    offReason: { footer: `settings.json ${reason.replace(/ \(.*\)$/s, "")}`, detail }
+  };
+}
+function enabledOffReason(block) {
+  if (!Object.hasOwn(block, "enabled") || typeof block.enabled === "boolean" || DEFAULT_CONFIG.enabled)
+    return;
+  return {
+    footer: "settings.json: enabled is not true or false",
+    detail: `settings.json ${SETTINGS_KEY}.enabled should be true or false, found ${describeValue(block.enabled)}`
+  };
+}
+
+// src/commands/model-check.ts
+var MAX_MATCHES = 5;
+function splitKey(key) {
+  const slash = key.indexOf("/");
+  return [key.slice(0, slash), key.slice(slash + 1)];
+}
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1;i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1;j <= b.length; j++) {
+      const substitution = previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
+      row.push(Math.min(previous[j] + 1, row[j - 1] + 1, substitution));
+    }
+    previous = row;
+  }
+  return previous[b.length];
+}
+function closeModelMatches(wanted, known) {
+  const target = wanted.toLowerCase();
+  const [provider, id] = splitKey(target);
+  const typoBudget = Math.max(2, Math.floor(target.length / 5));
+  const fragment = id.length >= 3 ? id : undefined;
+  const scored = [];
+  for (const key of new Set(known)) {
+    const candidate = key.toLowerCase();
+    const [candidateProvider, candidateId] = splitKey(candidate);
+    const distance = editDistance(target, candidate);
+    const related = candidateProvider === provider || fragment !== undefined && candidateId.includes(fragment);
+    if (related || distance <= typoBudget)
+      scored.push({ key, distance });
+  }
+  scored.sort((a, b) => a.distance - b.distance || a.key.localeCompare(b.key));
+  return scored.slice(0, MAX_MATCHES).map((entry) => entry.key);
+}
+
 // src/commands/report-args.ts
 var POLICIES = { cost: "cost", classic: "classic", "2.9.1": "classic" };
 function parseValue(text) {
@@ -54,16 +354,7 @@ function parseValue(text) {
     return number;
   return text;
 }
-function fits(key, value) {
-  const fallback = DEFAULT_CONFIG[key];
-  if (fallback === null)
-    return value === null || typeof value === "number";
-  if (typeof fallback === "object")
-    return false;
-  if (typeof fallback === "number" && (value === null || typeof value === "number"))
-    return true;
-  return typeof value === typeof fallback;
-}
+var QUOTES = new Set(["'", '"']);
 function parseReportArgs(parts, current) {
   const config = { ...current, enabled: true };
   const errors = [];
@@ -96,13 +387,15 @@ function parseReportArgs(parts, current) {
     const eq = part.indexOf("=");
     if (eq > 0 && /^[A-Za-z][A-Za-z0-9]*$/.test(part.slice(0, eq))) {
       const key = part.slice(0, eq);
-      const value = parseValue(part.slice(eq + 1));
-      if (!Object.hasOwn(DEFAULT_CONFIG, key))
+      if (!Object.hasOwn(DEFAULT_CONFIG, key)) {
         errors.push(`${key}: not a contextPrune setting`);
-      else if (!fits(key, value))
-        errors.push(`${key}=${part.slice(eq + 1)}: not a value this setting takes`);
+        continue;
+      }
+      const checked = checkSetting(key, parseValue(part.slice(eq + 1)));
+      if (!checked.ok)
+        errors.push(`${key}=${part.slice(eq + 1)}: not a value this setting takes; it takes ${checked.accepts}`);
       else {
-        config[key] = value;
+        config[key] = checked.value;
         named.push(`${key}=${part.slice(eq + 1)}`);
       }
       continue;
@@ -110,9 +403,15 @@ function parseReportArgs(parts, current) {
     if (path === undefined)
       path = part;
     else
-      errors.push(`${part}: only one session path is read`);
+      errors.push(`${part}: only one session path is read (a path with spaces goes in quotes, "~/my sessions/s.jsonl", or with each space escaped, ~/my\\ sessions/s.jsonl)`);
   }
   return { path, config, overrides: named, priceAs, errors };
+}
+function unknownPriceModelText(priceAs, known) {
+  const key = `${priceAs.provider}/${priceAs.id}`;
+  const matches = closeModelMatches(key, known);
+  const close = matches.length > 0 ? `; close matches: ${matches.join(", ")}` : "";
+  return `--model ${key}: pi's model catalog has no such model${close}. ` + "Write it as provider/model: `pi --list-models <word>` prints both columns for the models you have a key for";
 }
 
 // src/economics/cost-model.ts
@@ -221,6 +520,17 @@ function cacheRuleWords(rule, wire) {
   if (rule === "uncached")
     return "none";
   return `Anthropic breakpoints ${WIRE_WORDS[wire ?? "anthropic"]}20-block lookback)`;
+}
+function cacheRuleMeaning(rule, spare) {
+  if (rule === "uncached")
+    return "the provider caches nothing here: every request is paid in full";
+  if (rule === "longest-prefix")
+    return "the provider reads from its cache the longest start a request shares with one it has seen";
+  const marks = "the provider reads from its cache the start of a request up to a point pi marks in it, looking back at most 20 blocks, messages or parts of them, from each mark";
+  if (spare === undefined)
+    return marks;
+  const extra = "pi leaves one of the four marks unused: the spare breakpoint puts it just before the first block pi-condense rewrites, so what comes before stays a cache read";
+  return `${marks}; ${extra}${spare ? "" : ", and is off here"}`;
 }
 function retentionWords(retention, ttlMs) {
   const minutes = Math.round(ttlMs / 60000);
@@ -530,7 +840,7 @@ function reportJson(report, session, whatIfSettings) {
 
 // src/report/run-report.ts
 import { homedir } from "node:os";
-import { basename as basename4 } from "node:path";
+import { basename as basename5 } from "node:path";
 
 // src/names.ts
 var CUSTOM_TYPE_SUMMARY = "context-prune-summary";
@@ -625,7 +935,7 @@ var OUTCOMES = new Set([
 ]);
 var ok = (value) => ({ ok: true, value });
 var bad = (reason) => ({ ok: false, reason });
-var isPlainObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+var isPlainObject3 = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
 var isString = (value) => typeof value === "string";
 var isNonEmptyString = (value) => typeof value === "string" && value !== "";
 var isBoolean = (value) => typeof value === "boolean";
@@ -673,23 +983,23 @@ var RECORD_FIELDS = [
 ];
 var STALE_RULES = new Set(["edited", "reread", "rerun"]);
 function isSupersededBy(value) {
-  if (!isPlainObject(value) || !STALE_RULES.has(value.rule) || !isOutcome(value.toolName))
+  if (!isPlainObject3(value) || !STALE_RULES.has(value.rule) || !isOutcome(value.toolName))
     return false;
   return (value.path === undefined || isOutcome(value.path)) && (value.command === undefined || isOutcome(value.command));
 }
 function recordArgs(value) {
-  if (isPlainObject(value))
+  if (isPlainObject3(value))
     return value;
   return value === undefined || value === null ? {} : { _raw: value };
 }
 function parseToolCallRecord(value) {
-  if (!isPlainObject(value))
+  if (!isPlainObject3(value))
     return bad("is not an object");
   const problem = fieldProblem(value, RECORD_FIELDS);
   if (problem !== undefined)
     return bad(problem);
   const digestBad = value.digest !== undefined && !isDigest(value.digest);
-  if (isPlainObject(value.args) && !digestBad)
+  if (isPlainObject3(value.args) && !digestBad)
     return ok(value);
   const { digest, ...rest } = value;
   const record = { ...rest, args: recordArgs(value.args) };
@@ -702,7 +1012,7 @@ function badDigests(list) {
   let first;
   for (let i = 0;i < list.length; i++) {
     const value = list[i];
-    if (!isPlainObject(value) || value.digest === undefined || isDigest(value.digest) || fieldProblem(value, RECORD_FIELDS) !== undefined)
+    if (!isPlainObject3(value) || value.digest === undefined || isDigest(value.digest) || fieldProblem(value, RECORD_FIELDS) !== undefined)
       continue;
     count++;
     first ??= i;
@@ -715,7 +1025,7 @@ var REF_FIELDS = [
   { key: "resultTimestamp", expected: "a finite number", test: isFiniteNumber }
 ];
 function parseSummaryRef(value) {
-  if (!isPlainObject(value))
+  if (!isPlainObject3(value))
     return bad("is not an object");
   const problem = fieldProblem(value, REF_FIELDS);
   if (problem !== undefined)
@@ -754,7 +1064,7 @@ function keepValid(list, parse) {
   return { kept: kept ?? list, dropped, firstProblem };
 }
 function parseIndexEntry(data) {
-  if (!isPlainObject(data))
+  if (!isPlainObject3(data))
     return bad("data is not an object");
   if (!Array.isArray(data.toolCalls))
     return bad("toolCalls is not a list");
@@ -793,7 +1103,7 @@ function summaryText(content) {
   const texts = [];
   for (let i = 0;i < content.length; i++) {
     const block = content[i];
-    if (!isPlainObject(block) || !isString(block.type))
+    if (!isPlainObject3(block) || !isString(block.type))
       return bad(`content[${i}] is not a content block`);
     if (block.type !== "text")
       continue;
@@ -820,7 +1130,7 @@ function summaryRefs(details) {
 }
 function parseSummaryEntry(entry) {
   const details = entry.details;
-  if (!isPlainObject(details))
+  if (!isPlainObject3(details))
     return bad("details is not an object");
   const problem = fieldProblem(details, SUMMARY_DETAIL_FIELDS);
   if (problem !== undefined)
@@ -856,7 +1166,7 @@ var CHAIN_FIELDS = [
   { key: "bodySource", expected: '"deterministic"', test: (v) => v === "deterministic" }
 ];
 function parseChainEntry(data) {
-  if (!isPlainObject(data))
+  if (!isPlainObject3(data))
     return bad("data is not an object");
   const problem = fieldProblem(data, CHAIN_FIELDS);
   if (problem !== undefined)
@@ -872,11 +1182,11 @@ var ALIAS_FIELDS = [
   { key: "newResultTimestamp", expected: "a finite number", test: isFiniteNumber },
   { key: "originalResultTimestamp", expected: "a finite number", test: isFiniteNumber },
   { key: "hash", expected: "a string", test: isString },
-  { key: "args", expected: "an object", test: isPlainObject },
+  { key: "args", expected: "an object", test: isPlainObject3 },
   { key: "isError", expected: "a boolean", test: (value) => typeof value === "boolean" }
 ];
 function parseAliasEntry(data) {
-  if (!isPlainObject(data))
+  if (!isPlainObject3(data))
     return bad("data is not an object");
   const problem = fieldProblem(data, ALIAS_FIELDS);
   return problem === undefined ? ok(data) : bad(problem);
@@ -905,12 +1215,12 @@ var STATS_KEYS = [
 var STATS_FIELDS = STATS_KEYS.map((key) => ({ key, expected: "a number >= 0", test: orNull(isCount) }));
 var CACHE_FIELDS = ["cacheReadTokens", "cacheWriteTokens"].map((key) => ({ key, expected: "a number >= 0", test: orNull(isCount) }));
 function parseToggleEntry(data) {
-  if (!isPlainObject(data) || typeof data.enabled !== "boolean")
+  if (!isPlainObject3(data) || typeof data.enabled !== "boolean")
     return bad("enabled is not a boolean");
   return ok({ enabled: data.enabled });
 }
 function parseSummarizerCacheEntry(data) {
-  if (!isPlainObject(data))
+  if (!isPlainObject3(data))
     return bad("data is not an object");
   const problem = fieldProblem(data, CACHE_FIELDS);
   if (problem !== undefined)
@@ -918,7 +1228,7 @@ function parseSummarizerCacheEntry(data) {
   return ok({ cacheReadTokens: numberOr(data.cacheReadTokens, 0), cacheWriteTokens: numberOr(data.cacheWriteTokens, 0) });
 }
 function parseStatsEntry(data) {
-  if (!isPlainObject(data))
+  if (!isPlainObject3(data))
     return bad("data is not an object");
   const problem = fieldProblem(data, STATS_FIELDS);
   if (problem !== undefined)
@@ -1033,17 +1343,18 @@ function cacheLines(report) {
   if (cache.route.problem)
     return [`${words} (${cache.route.problem})`];
   if (cache.rule !== "anthropic-breakpoints")
-    return [`${words} (${cache.api ?? "API not recorded"})`];
+    return [`${words} (${cache.api ?? "API not recorded"})`, `  (${cacheRuleMeaning(cache.rule)})`];
   const rule = `${words}, ${cache.spareBreakpoint ? "with pi-condense's spare breakpoint" : "without pi-condense's spare breakpoint (cacheBreakpoint off)"}; ${retentionWords(cache.route.retention, report.cost.ttlMs)}`;
+  const meaning = `  (${cacheRuleMeaning(cache.rule, cache.spareBreakpoint)})`;
   const whatIf = report.scenarios.find((s) => s.name === "whatif");
   const other = cache.whatIfOther;
   if (!whatIf || !other)
-    return [rule];
+    return [rule, meaning];
   const withIt = other.spareBreakpoint ? other.totals : whatIf.totals;
   const without = other.spareBreakpoint ? whatIf.totals : other.totals;
   const figure = (t) => report.cost.priced ? dollars(t.dollars) : `${tokens(t.cacheWrite)} cache write`;
-  const prefix = cache.whatIfPrefix ? `; under the longest-prefix rule: ${figure(cache.whatIfPrefix)}` : "";
-  return [rule, `what-if with the spare breakpoint: ${figure(withIt)}; without it: ${figure(without)}${prefix}`];
+  const prefix = cache.whatIfPrefix ? `; under the longest-prefix rule, had the provider read the longest start shared with any earlier request: ${figure(cache.whatIfPrefix)}` : "";
+  return [rule, meaning, `what-if with the spare breakpoint: ${figure(withIt)}; without it: ${figure(without)}${prefix}`];
 }
 function timesLimit(dollars, limit) {
   const ratio = dollars / limit;
@@ -1071,14 +1382,14 @@ function recoveryLines(report) {
     return `${s.label} ${t.recoveries} (${rate.toFixed(1)} per 100 requests${price})`;
   };
   return [
-    `estimated recoveries, an estimate: ${pruned.map(figure).join(", ")}; a recovery is a reply that used a name, path or edited line only an output no longer sent had shown, so a real agent would have had to fetch it again`
+    `estimated recoveries: ${pruned.map(figure).join(", ")}; a recovery is a reply that used a name, path or edited line only an output no longer sent had shown, so a real agent would have had to fetch it again`
   ];
 }
 function estimateLines(report) {
   const s = report.summaryEstimate;
-  const summary = s.samples === 0 ? `summaries estimated at ${percent(s.ratio)} of the raw output (no real summaries in this session to calibrate against)` : `summaries estimated at ${percent(s.ratio)} of the raw output, calibrated on ${s.samples} real ${s.samples === 1 ? "summary" : "summaries"}` + (s.meanAbsError === undefined ? "" : `; one summary's size differs from that by ${percent(s.meanAbsError)} on average`);
+  const summary = s.samples === 0 ? `summaries estimated at ${percent(s.ratio)} of the raw output (no real summaries in this session to calibrate against)` : `summaries estimated at ${percent(s.ratio)} of the raw output, calibrated on ${s.samples} real ${s.samples === 1 ? "summary" : "summaries"}` + (s.meanAbsError === undefined ? "" : `; one summary's size differs from that by ${percent(s.meanAbsError)} on average (a single summary comes out that far above or below the share it predicts, so the totals are surer than any one summary)`);
   const t = report.tokens;
-  const token = t.samples === 0 ? "tokens estimated as chars/4 (no recorded usage to calibrate against)" : `tokens: ${t.charsPerToken.toFixed(2)} chars per token, calibrated on ${t.samples} recorded requests; ` + `per-request error ${percent(t.errorCalibrated ?? 0)} (chars/4: ${percent(t.errorAtFour ?? 0)})`;
+  const token = t.samples === 0 ? "tokens estimated as chars/4 (no recorded usage to calibrate against)" : `tokens: ${t.charsPerToken.toFixed(2)} chars per token, calibrated on ${t.samples} recorded requests; ` + `per-request error ${percent(t.errorCalibrated ?? 0)} (chars/4: ${percent(t.errorAtFour ?? 0)}): a request's tokens counted this way are that far off pi's recorded count on average (${percent(t.errorAtFour ?? 0)} at the usual 4 characters a token)`;
   const recordedCold = Math.max(0, ...report.scenarios.map((s) => s.totals.recordedColdStarts));
   const shown = recordedCold > 0 ? ` (${recordedCold} of them where the recording shows the provider's cache empty: a model or thinking-level change, a restart, an eviction; every configuration starts cold there)` : "";
   const rows = `history rewrites: requests whose earlier messages changed, so the cache was read only up to the change; empty cache: the first request and any sent after the cache expired${shown}`;
@@ -1476,7 +1787,7 @@ function jsonSplitLength(value, counted) {
   return { full: sizes.full[0], counted: sizes.counted[0] };
 }
 function isSplittable(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && isPlainObject2(value) && typeof value.toJSON !== "function";
+  return typeof value === "object" && value !== null && !Array.isArray(value) && isPlainObject4(value) && typeof value.toJSON !== "function";
 }
 function splitObjectLength(value, countedKeys, memo, out, at) {
   let full = 2;
@@ -1566,7 +1877,7 @@ function lengthOf(value, depth, memo) {
         return viaStringify(value);
       if (Array.isArray(value))
         return arrayLength(value, depth, memo);
-      if (!isPlainObject2(value))
+      if (!isPlainObject4(value))
         return viaStringify(value);
       return objectLength(value, depth, memo);
     case "bigint":
@@ -1619,7 +1930,7 @@ function keyLength(key) {
   }
   return size;
 }
-function isPlainObject2(value) {
+function isPlainObject4(value) {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
@@ -2454,14 +2765,14 @@ function headLines(text, max) {
 var EDIT_WRITE_MIN_CHARS = 200;
 var OTHER_TOOL_MIN_CHARS = 2000;
 var MARKER_KEY = /^[A-Za-z_$][\w$]{0,60}$/;
-function isPlainObject3(value) {
+function isPlainObject5(value) {
   if (typeof value !== "object" || value === null || Array.isArray(value))
     return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 function isEditPair(value) {
-  return isPlainObject3(value) && typeof value.oldText === "string" && typeof value.newText === "string";
+  return isPlainObject5(value) && typeof value.oldText === "string" && typeof value.newText === "string";
 }
 function argumentStubsOn(config) {
   return config.stubArguments && config.flushPolicy !== "classic";
@@ -2480,7 +2791,7 @@ function callShape(toolName, args) {
   return listOk && legacyOk && (list !== undefined || legacy) ? "edit" : "other";
 }
 function bulkyFields(toolName, args) {
-  if (!isPlainObject3(args))
+  if (!isPlainObject5(args))
     return [];
   const shape = callShape(toolName, args);
   if (shape === "write") {
@@ -2522,7 +2833,7 @@ function holdsStubbableArguments(calls) {
   return calls.some((call) => stubbableChars(call.toolName, call.args) > 0);
 }
 function fieldText(args, field) {
-  if (!isPlainObject3(args))
+  if (!isPlainObject5(args))
     return;
   if (field.index === undefined) {
     const value = args[field.key];
@@ -2530,7 +2841,7 @@ function fieldText(args, field) {
   }
   const list = args.edits;
   const entry = Array.isArray(list) ? list[field.index] : undefined;
-  const value = isPlainObject3(entry) ? entry[field.key] : undefined;
+  const value = isPlainObject5(entry) ? entry[field.key] : undefined;
   return typeof value === "string" ? value : undefined;
 }
 function withMarkers(args, replaced) {
@@ -2553,14 +2864,14 @@ function withMarkers(args, replaced) {
 import { createHash } from "node:crypto";
 var NEEDS_LINE_PASS = /\r|[ \t]\n/;
 var TRAILING_BLANKS = /[ \t]+(?=\n|$)/g;
-function normalize(text) {
+function normalize2(text) {
   if (!NEEDS_LINE_PASS.test(text))
     return text.trim();
   return text.replace(/\r\n/g, `
 `).replace(TRAILING_BLANKS, "").trim();
 }
 function hashToolResult(toolName, resultText) {
-  return createHash("sha1").update(`${toolName}\x00${normalize(resultText)}`, "utf8").digest("hex");
+  return createHash("sha1").update(`${toolName}\x00${normalize2(resultText)}`, "utf8").digest("hex");
 }
 
 // src/capture/image-markers.ts
@@ -3536,14 +3847,14 @@ function readAliasEntry(data) {
   };
 }
 function readCalls(message, visitor) {
-  if (!isPlainObject(message) || message.role !== "assistant" || !Array.isArray(message.content))
+  if (!isPlainObject3(message) || message.role !== "assistant" || !Array.isArray(message.content))
     return;
   const ids = [];
   for (const block of message.content) {
-    if (!isPlainObject(block) || block.type !== "toolCall")
+    if (!isPlainObject3(block) || block.type !== "toolCall")
       continue;
     ids.push(block.id);
-    if (block.name !== QUERY_TOOL_NAME || !isPlainObject(block.arguments))
+    if (block.name !== QUERY_TOOL_NAME || !isPlainObject3(block.arguments))
       continue;
     const asked = block.arguments.toolCallIds;
     if (Array.isArray(asked))
@@ -3557,7 +3868,7 @@ function walkBranch(branch, visitor) {
   if (!Array.isArray(branch))
     return aliases;
   for (const entry of branch) {
-    if (!isPlainObject(entry))
+    if (!isPlainObject3(entry))
       continue;
     if (entry.type === "custom_message" && entry.customType === CUSTOM_TYPE_SUMMARY) {
       readSummaryEntry(entry, visitor);
@@ -3649,14 +3960,14 @@ function namesTouchedSince(owner, generation) {
 // src/capture/spill.ts
 import { createHash as createHash4 } from "node:crypto";
 import { constants as constants2 } from "node:fs";
-import { lstat as lstat2, mkdir, open as open2, unlink } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, join as join2, resolve } from "node:path";
+import { lstat as lstat2, mkdir as mkdir2, open as open2, unlink as unlink2 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname3, join as join3, resolve } from "node:path";
 
 // src/capture/sidecar-read.ts
 import { createHash as createHash3 } from "node:crypto";
 import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
-import { basename, isAbsolute, join } from "node:path";
+import { basename as basename2, isAbsolute, join as join2 } from "node:path";
 var MAX_SIDECAR_READ_BYTES = 64 * 1024 * 1024;
 var SIDECAR_NAMES = [/^[A-Za-z0-9_-]+\.txt$/, /^[A-Za-z0-9_-]+\.[0-9a-f]{16}\.txt$/];
 var READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -3670,7 +3981,7 @@ async function readOwnSidecar(ownBlobDir, spillPath, copy) {
     return { kind: "missing", error: new Error("spillPath is not a string") };
   if (ownBlobDir === undefined)
     return refused("this session has no session directory, so it has no archive to read from");
-  const name = basename(spillPath);
+  const name = basename2(spillPath);
   if (!isAbsolute(spillPath))
     return refused("the recorded path is relative");
   if (!SIDECAR_NAMES.some((pattern) => pattern.test(name)))
@@ -3679,7 +3990,7 @@ async function readOwnSidecar(ownBlobDir, spillPath, copy) {
     const dir = await lstat(ownBlobDir);
     if (dir.isSymbolicLink() || !dir.isDirectory())
       return refused("this session's blob directory is not a real directory");
-    return await readRegularFile(join(ownBlobDir, name), copy);
+    return await readRegularFile(join2(ownBlobDir, name), copy);
   } catch (error) {
     if (isCode(error, "ENOENT"))
       return { kind: "missing", error };
@@ -3751,10 +4062,10 @@ function blobDirName(sessionId) {
   return `${stem}-blobs`;
 }
 function blobDirFor(sessionDir, sessionId) {
-  return join2(sessionDir, blobDirName(sessionId));
+  return join3(sessionDir, blobDirName(sessionId));
 }
 function blobPathFor(sessionDir, sessionId, toolCallId) {
-  return join2(blobDirFor(sessionDir, sessionId), `${sanitizeId(toolCallId)}.txt`);
+  return join3(blobDirFor(sessionDir, sessionId), `${sanitizeId(toolCallId)}.txt`);
 }
 function headPreview(text, maxBytes) {
   if (Buffer.byteLength(text, "utf8") <= maxBytes)
@@ -3781,7 +4092,7 @@ function applySpill(record, spillPath, previewBytes) {
 var CREATE_FLAGS = constants2.O_WRONLY | constants2.O_CREAT | constants2.O_EXCL | (constants2.O_NOFOLLOW ?? 0);
 var nodeSidecarFiles = {
   mkdir: async (dir) => {
-    await mkdir(dir, { recursive: true, mode: 448 });
+    await mkdir2(dir, { recursive: true, mode: 448 });
   },
   lstat: (path) => lstat2(path),
   create: async (path, bytes) => {
@@ -3794,7 +4105,7 @@ var nodeSidecarFiles = {
         await handle.close();
       }
     } catch (error) {
-      await unlink(path).catch(() => {
+      await unlink2(path).catch(() => {
         return;
       });
       throw error;
@@ -3802,7 +4113,7 @@ var nodeSidecarFiles = {
   }
 };
 async function writeSidecar(sessionDir, sessionId, key, text, files) {
-  return writeSidecarNamed(sessionDir, sessionId, basename2(blobPathFor(sessionDir, sessionId, key)), text, files);
+  return writeSidecarNamed(sessionDir, sessionId, basename3(blobPathFor(sessionDir, sessionId, key)), text, files);
 }
 async function writeSidecarNamed(sessionDir, sessionId, name, text, files = nodeSidecarFiles) {
   const dir = resolve(blobDirFor(sessionDir, sessionId));
@@ -3810,7 +4121,7 @@ async function writeSidecarNamed(sessionDir, sessionId, name, text, files = node
   await assertRealDirectory(dir, files);
   const bytes = Buffer.from(text, "utf8");
   const copy = { bytes: bytes.length, sha256: sha256Hex(bytes) };
-  const own = join2(dir, basename2(name));
+  const own = join3(dir, basename3(name));
   const path = await createOnce(files, own, bytes, copy) ?? await createOnce(files, contentAddressed(own, copy), bytes, copy);
   if (path === undefined)
     throw new Error(`spill: both ${own} and its content-addressed name hold other bodies; refusing to replace them`);
@@ -3823,7 +4134,7 @@ async function createOnce(files, path, bytes, copy) {
   } catch (error) {
     if (error?.code !== "EEXIST")
       throw error;
-    const there = await readOwnSidecar(dirname2(path), path, copy);
+    const there = await readOwnSidecar(dirname3(path), path, copy);
     return there.kind === "ok" ? path : undefined;
   }
 }
@@ -4867,7 +5178,7 @@ function shrink(value, depth) {
     return value;
   if (isPlainArray(value))
     return shrinkArray(value, depth);
-  if (isPlainObject4(value))
+  if (isPlainObject6(value))
     return shrinkObject(value, depth);
   return value;
 }
@@ -4914,7 +5225,7 @@ function copyObject(obj, keys, changed) {
 function isPlainArray(value) {
   return Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype;
 }
-function isPlainObject4(value) {
+function isPlainObject6(value) {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null)
     return false;
@@ -6935,6 +7246,12 @@ var NOW = { nextRequestChance: 1, summarizerPaidAnyway: false };
 function nonNegative(value) {
   return Number.isFinite(value) && value > 0 ? value : 0;
 }
+function moreRequestsWords(expected) {
+  const n = Math.round(nonNegative(expected));
+  if (n === 0)
+    return "less than one more request";
+  return `about ${n} more ${n === 1 ? "request" : "requests"}`;
+}
 function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache = LONGEST_PREFIX, moment = NOW) {
   const suffix = nonNegative(figures.suffixTokens);
   const removed = Math.min(nonNegative(figures.removedTokens), suffix);
@@ -6954,7 +7271,7 @@ function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache =
   const netSaving = terms.firstSaving + terms.laterSaving - oneTimeCost;
   const apply = netSaving > 0;
   const tier = terms.tierNote ?? "";
-  const reason = apply ? `summarizing pays: about ${dollars2(netSaving)} saved over ${n.toFixed(1)} more requests${tier}${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}` : `summarizing now would cost ${dollars2(-netSaving)} more than it saves over ${n.toFixed(1)} more requests${reread > 0 ? rereadNote(reread, cache) : ""}; waiting until it pays or the cache expires`;
+  const reason = apply ? `summarizing pays: about ${dollars2(netSaving)} saved over ${moreRequestsWords(n)}${tier}${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}` : `summarizing now would cost ${dollars2(-netSaving)} more than it saves over ${moreRequestsWords(n)}${reread > 0 ? rereadNote(reread, cache) : ""}; waiting until it pays or the cache expires`;
   return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest: terms.savingPerRequest, summarizerCost, netSaving, rereadTokens: reread, rewriteCost: terms.rewriteCost };
 }
 function flatTerms(main, r, cold, after) {
@@ -7299,8 +7616,8 @@ function nothingToRewrite(cache, moment) {
   const record = { cache: { temperature: cache.temperature } };
   if (moment === "in-run")
     return { apply: false, record: { ...record, verdict: "defer", basis: "wait", reason: "the waiting outputs are all under the minimum batch size: nothing to rewrite" } };
-  const reason = "the waiting outputs are all under the minimum batch size: they stay as they are and nothing is rewritten";
-  return { apply: true, record: { ...record, verdict: "apply", basis: "pays", reason } };
+  const reason = "the waiting outputs are all under the minimum batch size, so they stay as they are";
+  return { apply: true, record: { ...record, verdict: "apply", basis: "pays", reason, nothingRewritten: true } };
 }
 function savingsPerRequest(figures, main, size) {
   const items = new Map;
@@ -7973,13 +8290,13 @@ class VisibleTokens {
 function dottedNames(run) {
   return run.split(/\.{2,}/).map((part) => part.replace(/^\.+|\.+$/g, "")).filter((part) => part.includes("."));
 }
-var shown = new WeakMap;
+var shown2 = new WeakMap;
 var named = new WeakMap;
 function shownIdentifiers(output) {
-  let found = shown.get(output);
+  let found = shown2.get(output);
   if (!found) {
     found = identifierCandidates(messageText(output));
-    shown.set(output, found);
+    shown2.set(output, found);
   }
   return found;
 }
@@ -8659,18 +8976,30 @@ function replayNotes(options, recorded, scenarios, costPolicy) {
 
 // src/report/session-file.ts
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
-import { basename as basename3, dirname as dirname3, extname, join as join3, sep } from "node:path";
+import { writeFile as writeFile2 } from "node:fs/promises";
+import { basename as basename4, dirname as dirname4, extname, join as join4, sep } from "node:path";
 var MAX_READ_BYTES = 256 * 1024 * 1024;
 function bytes(n) {
   return n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MB` : `${Math.round(n / 1024)} KB`;
+}
+function unreadableText(err, shown) {
+  const code = err?.code;
+  if (code === "ENOENT")
+    return `there is no file at ${shown}`;
+  if (code === "EISDIR" || code === "NOT_A_FILE")
+    return `${shown} is a folder or a device, not a session file`;
+  if (code === "EACCES" || code === "EPERM")
+    return `${shown} cannot be read: permission denied`;
+  if (code === "ENOTDIR")
+    return `there is no file at ${shown} (a part of that path is a file, not a folder)`;
+  return `${shown} cannot be read (${code ?? (err instanceof Error ? err.message : String(err))})`;
 }
 function readSessionText(path, limit = MAX_READ_BYTES) {
   const fd = openSync(path, "r");
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile())
-      throw new Error(`${path} is not a regular file`);
+      throw Object.assign(new Error(`${path} is not a regular file`), { code: "NOT_A_FILE" });
     const size = Math.min(stats.size, limit);
     const buffer = Buffer.alloc(size);
     let read = 0;
@@ -8697,9 +9026,9 @@ function readSessionText(path, limit = MAX_READ_BYTES) {
 }
 var PI_SESSION_NAME = /_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-([0-9a-f]{12})$/i;
 function reportPathFor(sessionPath) {
-  const name = basename3(sessionPath, extname(sessionPath));
+  const name = basename4(sessionPath, extname(sessionPath));
   const id = PI_SESSION_NAME.exec(name)?.[1];
-  return join3(dirname3(sessionPath), id ? `report-${id.toLowerCase()}.html` : `${name}.report.html`);
+  return join4(dirname4(sessionPath), id ? `report-${id.toLowerCase()}.html` : `${name}.report.html`);
 }
 function shownPath(path, home) {
   if (!home || home === sep)
@@ -8708,7 +9037,7 @@ function shownPath(path, home) {
   return path.startsWith(prefix) ? `~/${path.slice(prefix.length)}` : path;
 }
 async function writeReportFile(path, html) {
-  await writeFile(path, html, { encoding: "utf8", mode: 384 });
+  await writeFile2(path, html, { encoding: "utf8", mode: 384 });
 }
 
 // src/report/session-parse.ts
@@ -8826,9 +9155,11 @@ function parseSession(text) {
   const raw = parseLines(text, problems);
   const hasMessages = raw.entries.some((entry) => entry.type === "message");
   if (raw.header === undefined && !hasMessages) {
-    const first = problems[0]?.message;
-    problems.unshift({ line: 1, message: `this file is not a pi session: no session header and no message entries${first ? ` (${first})` : ""}` });
-    return { id: "", version: undefined, branch: [], problems, notASession: true };
+    const first = text.split(`
+`).find((line) => line.trim() !== "");
+    const reads = first === undefined ? "it is empty" : `its first line reads: ${preview(first)}`;
+    const message = `this file is not a pi session (no session header and no message entries; ${reads})`;
+    return { id: "", version: undefined, branch: [], problems: [{ line: 1, message }, ...problems], notASession: true };
   }
   const version = checkHeader(raw.header, problems);
   migrate(raw, version, problems);
@@ -8837,22 +9168,23 @@ function parseSession(text) {
 }
 
 // src/report/run-report.ts
-function errorText(err) {
+function errorText2(err) {
   return err instanceof Error ? err.message : String(err);
 }
+var WHERE_SESSIONS_ARE = "pi's sessions are the .jsonl files under its agent folder's sessions/ (~/.pi/agent/sessions/ unless PI_CODING_AGENT_DIR says otherwise)";
 async function runReport(options) {
-  const title = basename4(options.path);
+  const title = basename5(options.path);
+  const home = options.home ?? homedir();
   let read;
   try {
     read = readSessionText(options.path);
   } catch (err) {
-    return { text: `pruner report: cannot read ${options.path}: ${errorText(err)}`, level: "warning" };
+    return { text: `pruner report: ${unreadableText(err, shownPath(options.path, home))}`, level: "warning" };
   }
   const parsed = parseSession(read.text);
   const problems = [...parsed.problems, ...read.problems];
   if (parsed.notASession) {
-    return { text: [`pruner report: ${options.path}`, ...problems.slice(0, 5).map((p) => `  ${p.message}`)].join(`
-`), level: "warning" };
+    return { text: `pruner report: ${shownPath(options.path, home)}: ${parsed.problems[0].message}; ${WHERE_SESSIONS_ARE}`, level: "warning" };
   }
   let report;
   try {
@@ -8869,7 +9201,7 @@ async function runReport(options) {
       yieldEvery: options.yieldEvery
     });
   } catch (err) {
-    return { text: `pruner report: the replay of ${options.path} failed: ${errorText(err)}`, level: "warning" };
+    return { text: `pruner report: the replay of ${options.path} failed: ${errorText2(err)}`, level: "warning" };
   }
   const htmlPath = options.htmlPath ?? reportPathFor(options.path);
   let written = options.writeHtml === false ? undefined : htmlPath;
@@ -8880,260 +9212,16 @@ async function runReport(options) {
   } catch (err) {
     written = undefined;
     htmlProblem = `
-  the HTML report could not be written to ${htmlPath}: ${errorText(err)}`;
+  the HTML report could not be written to ${htmlPath}: ${errorText2(err)}`;
   }
   const level = problems.length > 0 || htmlProblem ? "warning" : "info";
-  const shown = written === undefined ? undefined : shownPath(written, options.home ?? homedir());
+  const shown = written === undefined ? undefined : shownPath(written, home);
   return { text: reportText(report, title, shown, options.contextSent) + htmlProblem, level, report, htmlPath: written };
 }
 
 // src/settings/cache-env.ts
 function processCacheEnv() {
   return { PI_CACHE_RETENTION: process.env.PI_CACHE_RETENTION, AWS_BEDROCK_FORCE_CACHE: process.env.AWS_BEDROCK_FORCE_CACHE };
-}
-
-// src/settings/config.ts
-import { getAgentDir } from "@earendil-works/pi-coding-agent";
-import { chmod, mkdir as mkdir2, readFile, realpath, rename, stat, unlink as unlink2, writeFile as writeFile2 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname4, join as join4 } from "node:path";
-
-// src/format/plural.ts
-function plural(count, singular, pluralForm = `${singular}s`) {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
-}
-
-// src/settings/unknown-keys.ts
-var RETIRED_KEYS = new Set(["thinkingStrip", "remindUnprunedCount"]);
-var NESTED_BLOCKS = ["chainCompression", "purgeErrors"];
-var isPlainObject5 = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
-function unknownIn(block, known, prefix, skip) {
-  const names = Object.keys(known);
-  return Object.keys(block).filter((key) => !Object.hasOwn(known, key) && !skip.has(key)).map((key) => {
-    const meant = names.find((name) => name.toLowerCase() === key.toLowerCase());
-    const hint = meant ? ` (did you mean ${prefix}${meant}?)` : "";
-    return `pruner: settings.json ${prefix}${key} is not a pi-condense setting${hint}; it is left in the file and ignored`;
-  });
-}
-function unknownKeyWarnings(block) {
-  const defaults = DEFAULT_CONFIG;
-  const warnings = unknownIn(block, defaults, "contextPrune.", RETIRED_KEYS);
-  for (const nested of NESTED_BLOCKS) {
-    const value = block[nested];
-    if (isPlainObject5(value))
-      warnings.push(...unknownIn(value, defaults[nested], `contextPrune.${nested}.`, new Set));
-  }
-  return warnings;
-}
-
-// src/settings/config.ts
-var SETTINGS_KEY = "contextPrune";
-function settingsPath() {
-  return join4(getAgentDir(), "settings.json");
-}
-var warnedPaths = new Set;
-var saveQueue = Promise.resolve();
-function isPlainObject6(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function errorText2(err) {
-  return err instanceof Error ? err.message : String(err);
-}
-async function readSettings(path) {
-  let text;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (err) {
-    if (err?.code === "ENOENT")
-      return { state: "absent" };
-    return { state: "unusable", reason: `cannot be read (${errorText2(err)})` };
-  }
-  text = text.replace(/^\uFEFF/, "");
-  if (text.trim() === "")
-    return { state: "absent" };
-  let parsed;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    return { state: "unusable", reason: `is not valid JSON (${errorText2(err)})` };
-  }
-  if (!isPlainObject6(parsed))
-    return { state: "unusable", reason: "does not contain a JSON object" };
-  return { state: "ok", data: parsed };
-}
-function warnOnce(path, reason) {
-  if (warnedPaths.has(path))
-    return;
-  warnedPaths.add(path);
-  console.error(`pi-condense: settings file ${path} ${reason}; using default contextPrune settings. ` + "pi-condense will not write to this file until it is fixed.");
-}
-var isNumber = (value) => typeof value === "number" && Number.isFinite(value);
-function describeValue(value) {
-  if (typeof value === "string") {
-    const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
-    return `the string ${JSON.stringify(shown)}`;
-  }
-  if (Array.isArray(value))
-    return "a list";
-  if (value === null)
-    return "null";
-  if (typeof value === "object")
-    return "an object";
-  return String(value);
-}
-var shown2 = (value) => JSON.stringify(value) ?? String(value);
-
-class Normalizer {
-  warnings = [];
-  warn(key, expected, found, using) {
-    this.warnings.push(`pruner: settings.json contextPrune.${key} should be ${expected}, found ${found}; using ${using}`);
-  }
-  fallback(key, expected, value, fallback) {
-    this.warn(key, expected, describeValue(value), shown2(fallback));
-    return fallback;
-  }
-  bool(key, value, fallback) {
-    return typeof value === "boolean" ? value : this.fallback(key, "true or false", value, fallback);
-  }
-  text(key, value, fallback) {
-    return typeof value === "string" ? value : this.fallback(key, "a string", value, fallback);
-  }
-  oneOf(key, value, allowed, fallback) {
-    if (allowed.includes(value))
-      return value;
-    return this.fallback(key, `one of ${allowed.map((v) => `"${v}"`).join(", ")}`, value, fallback);
-  }
-  count(key, value, fallback) {
-    return isNumber(value) && value >= 0 ? Math.floor(value) : this.fallback(key, "a whole number >= 0", value, fallback);
-  }
-  positiveCount(key, value, fallback) {
-    if (isNumber(value) && Math.floor(value) > 0)
-      return Math.floor(value);
-    return this.fallback(key, "a whole number > 0", value, fallback);
-  }
-  limitOrNull(key, value) {
-    if (value === null)
-      return null;
-    if (isNumber(value) && value >= 1)
-      return Math.floor(value);
-    return this.fallback(key, "a whole number >= 1 or null", value, null);
-  }
-  share(key, value, fallback = null) {
-    if (value === null || isNumber(value) && value > 0 && value <= 1)
-      return value;
-    return this.fallback(key, "a number in (0, 1] or null", value, fallback);
-  }
-  stringList(key, value, fallback) {
-    if (!Array.isArray(value))
-      return this.fallback(key, "a list of strings", value, fallback);
-    if (value.every((item) => typeof item === "string"))
-      return value;
-    const kept = value.filter((item) => typeof item === "string");
-    const others = value.length - kept.length;
-    const found = `${plural(others, "entry", "entries")} that ${others === 1 ? "is" : "are"} not a string`;
-    this.warn(key, "a list of strings", found, shown2(kept));
-    return kept;
-  }
-  nestedBlock(key, value, fallback, feature) {
-    if (!isPlainObject6(value))
-      return this.fallback(key, "an object", value, fallback);
-    const defaults = fallback;
-    let repaired;
-    for (const sub of Object.keys(value)) {
-      if (!Object.hasOwn(defaults, sub))
-        continue;
-      const expected = typeof defaults[sub];
-      const current = value[sub];
-      if (typeof current === expected && (expected !== "number" || isNumber(current)))
-        continue;
-      repaired ??= { ...value };
-      repaired[sub] = defaults[sub];
-      const wanted = expected === "boolean" ? "true or false" : expected === "number" ? "a number" : `a ${expected}`;
-      this.warn(`${key}.${sub}`, wanted, describeValue(current), shown2(defaults[sub]));
-    }
-    if (value.enabled === undefined) {
-      this.warnings.push(`pruner: settings.json contextPrune.${key} has no "enabled" field, so ${feature} stays off ` + `(a nested block replaces the defaults instead of merging with them; add "enabled": true or false)`);
-    }
-    return repaired ?? value;
-  }
-}
-var THINKING_VALUES = SUMMARIZER_THINKING_LEVELS.map((level) => level.value);
-var PRUNE_ON_VALUES = PRUNE_ON_MODES.map((mode) => mode.value);
-var SUMMARIES_VALUES = SUMMARIES_MODES.map((mode) => mode.value);
-function normalize2(existing, n) {
-  const d = DEFAULT_CONFIG;
-  const merged = { ...d, ...existing };
-  return {
-    ...merged,
-    enabled: n.bool("enabled", merged.enabled, d.enabled),
-    showPruneStatusLine: n.bool("showPruneStatusLine", merged.showPruneStatusLine, d.showPruneStatusLine),
-    summarizerModel: n.text("summarizerModel", merged.summarizerModel, d.summarizerModel),
-    summarizerThinking: n.oneOf("summarizerThinking", merged.summarizerThinking, THINKING_VALUES, d.summarizerThinking),
-    pruneOn: n.oneOf("pruneOn", merged.pruneOn, PRUNE_ON_VALUES, d.pruneOn),
-    batchingMode: n.text("batchingMode", merged.batchingMode, d.batchingMode),
-    quietOversizedSkips: n.bool("quietOversizedSkips", merged.quietOversizedSkips, d.quietOversizedSkips),
-    minBatchChars: n.count("minBatchChars", merged.minBatchChars, d.minBatchChars),
-    recoveryGraceTurns: n.count("recoveryGraceTurns", merged.recoveryGraceTurns, d.recoveryGraceTurns),
-    summarizerIdleTimeoutMs: n.count("summarizerIdleTimeoutMs", merged.summarizerIdleTimeoutMs, d.summarizerIdleTimeoutMs),
-    summarizerMaxTimeoutMs: n.count("summarizerMaxTimeoutMs", merged.summarizerMaxTimeoutMs, d.summarizerMaxTimeoutMs),
-    protectedTools: n.stringList("protectedTools", merged.protectedTools, d.protectedTools),
-    protectedPaths: n.stringList("protectedPaths", merged.protectedPaths, d.protectedPaths),
-    chainCompression: n.nestedBlock("chainCompression", merged.chainCompression, d.chainCompression, "chain compression"),
-    purgeErrors: n.nestedBlock("purgeErrors", merged.purgeErrors, d.purgeErrors, "error purge"),
-    dedupByContentHash: n.bool("dedupByContentHash", merged.dedupByContentHash, d.dedupByContentHash),
-    autoBudgetThreshold: n.share("autoBudgetThreshold", merged.autoBudgetThreshold),
-    spillThreshold: n.positiveCount("spillThreshold", merged.spillThreshold, d.spillThreshold),
-    spillPreviewBytes: n.count("spillPreviewBytes", merged.spillPreviewBytes, d.spillPreviewBytes),
-    budgetTurnDelta: n.share("budgetTurnDelta", merged.budgetTurnDelta),
-    frontierGapThresholdTokens: n.limitOrNull("frontierGapThresholdTokens", merged.frontierGapThresholdTokens),
-    maxImagesPerRequest: n.limitOrNull("maxImagesPerRequest", merged.maxImagesPerRequest),
-    flushPolicy: n.oneOf("flushPolicy", merged.flushPolicy, FLUSH_POLICIES, d.flushPolicy),
-    contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure),
-    cacheBreakpoint: n.bool("cacheBreakpoint", merged.cacheBreakpoint, d.cacheBreakpoint),
-    stubArguments: n.bool("stubArguments", merged.stubArguments, d.stubArguments),
-    summaries: n.oneOf("summaries", merged.summaries, SUMMARIES_VALUES, d.summaries)
-  };
-}
-async function loadConfigWithWarnings() {
-  let path = "settings.json";
-  try {
-    path = settingsPath();
-    const file = await readSettings(path);
-    if (file.state === "unusable")
-      return unusableFile(path, file.reason);
-    const block = file.state === "ok" ? file.data[SETTINGS_KEY] : undefined;
-    const n = new Normalizer;
-    if (isPlainObject6(block)) {
-      const config = normalize2(block, n);
-      return { config, warnings: [...n.warnings, ...unknownKeyWarnings(block)], offReason: enabledOffReason(block) };
-    }
-    if (block === undefined)
-      return { config: { ...DEFAULT_CONFIG }, warnings: [] };
-    const detail = `settings.json ${SETTINGS_KEY} should be an object, found ${describeValue(block)}`;
-    return {
-      config: { ...DEFAULT_CONFIG },
-      warnings: [`pruner: ${detail}; using the default settings`],
-      offReason: { footer: `settings.json: ${SETTINGS_KEY} is not an object`, detail }
-    };
-  } catch (err) {
-    return unusableFile(path, `could not be loaded (${errorText2(err)})`);
-  }
-}
-function unusableFile(path, reason) {
-  warnOnce(path, reason);
-  const detail = `settings file ${path} ${reason}`;
-  return {
-    config: { ...DEFAULT_CONFIG },
-    warnings: [`pruner: ${detail}; using the default settings (pruning off) and leaving the file untouched until it is fixed`],
-    offReason: { footer: `settings.json ${reason.replace(/ \(.*\)$/s, "")}`, detail }
-  };
-}
-function enabledOffReason(block) {
-  if (!Object.hasOwn(block, "enabled") || typeof block.enabled === "boolean" || DEFAULT_CONFIG.enabled)
-    return;
-  return {
-    footer: "settings.json: enabled is not true or false",
-    detail: `settings.json ${SETTINGS_KEY}.enabled should be true or false, found ${describeValue(block.enabled)}`
-  };
 }
 
 // src/cli/report-cli-args.ts
@@ -9176,6 +9264,13 @@ function catalogModel(provider, id) {
     return;
   }
 }
+function catalogKeys() {
+  try {
+    return getBuiltinProviders().flatMap((provider) => getBuiltinModels(provider).map((model) => `${model.provider}/${model.id}`));
+  } catch {
+    return [];
+  }
+}
 function sessionPath(arg, cwd) {
   if (arg === "~" || arg.startsWith("~/"))
     return join5(homedir2(), arg.slice(1));
@@ -9203,7 +9298,7 @@ async function reportMain(argv, io) {
   if (parsed.path === undefined)
     errors.push("give a session file: pi-condense-report <session.jsonl> [--json]");
   if (parsed.priceAs && !catalogModel(parsed.priceAs.provider, parsed.priceAs.id)) {
-    errors.push(`--model ${parsed.priceAs.provider}/${parsed.priceAs.id}: pi's model catalog has no such model`);
+    errors.push(unknownPriceModelText(parsed.priceAs, catalogKeys()));
   }
   if (errors.length > 0) {
     io.err(`pi-condense-report: ${errors.join("; ")}

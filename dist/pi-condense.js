@@ -80,10 +80,6 @@ import {
   shouldFrontierGapFlush,
   plural,
   DEFAULT_CONFIG,
-  SUMMARIZER_THINKING_LEVELS,
-  PRUNE_ON_MODES,
-  FLUSH_POLICIES,
-  SUMMARIES_MODES,
   setEnabled,
   modelCommand,
   thinkingCommand,
@@ -95,11 +91,19 @@ import {
   recoveryGraceCommand,
   dedupCommand,
   settingsCommand,
+  settingsPath,
+  loadConfigWithWarnings,
+  SettingsSaveError,
+  saveConfig,
+  reportWords,
   normalizeSummaryToolCallRefs,
   formatSummaryToolCallRefs,
   makeSummaryDetails,
   substituteInlineRefs,
   RetryLedger,
+  markerCandidates,
+  argumentStubsOn,
+  holdsStubbableArguments,
   flushReportLine,
   notifyArchived,
   notifyUnusable,
@@ -115,9 +119,6 @@ import {
   jsonArrayLength,
   charsOf,
   requestChars,
-  markerCandidates,
-  argumentStubsOn,
-  holdsStubbableArguments,
   archivedCopyOf,
   archivedCopyOf2,
   readOwnSidecar,
@@ -148,7 +149,7 @@ import {
   summariesMode,
   splitBatches,
   staleOutputsOf
-} from "./chunks/index-f3xxtjb6.js";
+} from "./chunks/index-ebqbsgdg.js";
 
 // src/summarize/chain-pass.ts
 function makeFuseRange(state, ctx, signal) {
@@ -183,7 +184,7 @@ async function compress(state, ctx, run) {
   });
   for (const key of unarchivable)
     inGrace.add(key);
-  return compressEligible(chains, rollingWindow, {
+  const result = await compressEligible(chains, rollingWindow, {
     indexer: state.indexer,
     blockRefs: state.blockRefs,
     appendEntry,
@@ -193,6 +194,8 @@ async function compress(state, ctx, run) {
     diagnostics: state.diagnostics,
     backfill
   }, inGrace);
+  const starts = chains.map((chain) => chain.startUserTimestamp);
+  return { ...result, prompts: result.compressedEntries.map((entry) => starts.indexOf(entry.startUserTimestamp) + 1) };
 }
 function previewEligibleChains(state, messages, closingMessage) {
   const config = state.config.value;
@@ -223,7 +226,7 @@ function recordCompressions(state, entries) {
   state.stats.persistCacheTokens((customType, data) => state.pi.appendEntry(customType, data));
   emitExternalCost(state.pi, state.stats);
 }
-var NOTHING_COMPRESSED = { blocks: [], archived: 0 };
+var NOTHING_COMPRESSED = { prompts: [], archived: 0 };
 async function compressAfterFlush(state, ctx, messages, after) {
   try {
     const closing = isOnBranch(messages, after.closingMessage) ? undefined : after.closingMessage;
@@ -241,7 +244,7 @@ async function compressAfterFlush(state, ctx, messages, after) {
       recordCompressions(state, entries);
       refreshQuietly(state, ctx, closing);
     }
-    return { blocks: entries.map((e) => e.blockId), archived: state.indexer.getIndex().size - indexed };
+    return { prompts: result.prompts, archived: state.indexer.getIndex().size - indexed };
   } catch (err) {
     if (!isStaleContextError(err))
       safeNotify(ctx, `pruner: compressing earlier prompts' work failed: ${errorMessage(err)}`, "warning");
@@ -318,6 +321,7 @@ async function compactChains(state, ctx) {
   const tokensFewer = before !== undefined && after !== undefined ? estimateTokens(before) - estimateTokens(after) : undefined;
   return {
     compressedEntries: result.compressedEntries,
+    prompts: result.prompts,
     kept: keptPrompts(state, messages, nothingArchivable, result.compressedEntries),
     archived: state.indexer.getIndex().size - indexed,
     ...tokensFewer !== undefined ? { tokensFewer } : {}
@@ -446,315 +450,12 @@ function helpText() {
 `);
 }
 
-// src/settings/config.ts
-import { getAgentDir } from "@earendil-works/pi-coding-agent";
-import { randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import { isDeepStrictEqual } from "node:util";
-
-// src/settings/unknown-keys.ts
-var RETIRED_KEYS = new Set(["thinkingStrip", "remindUnprunedCount"]);
-var NESTED_BLOCKS = ["chainCompression", "purgeErrors"];
-var isPlainObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
-function unknownIn(block, known, prefix, skip) {
-  const names = Object.keys(known);
-  return Object.keys(block).filter((key) => !Object.hasOwn(known, key) && !skip.has(key)).map((key) => {
-    const meant = names.find((name) => name.toLowerCase() === key.toLowerCase());
-    const hint = meant ? ` (did you mean ${prefix}${meant}?)` : "";
-    return `pruner: settings.json ${prefix}${key} is not a pi-condense setting${hint}; it is left in the file and ignored`;
-  });
-}
-function unknownKeyWarnings(block) {
-  const defaults = DEFAULT_CONFIG;
-  const warnings = unknownIn(block, defaults, "contextPrune.", RETIRED_KEYS);
-  for (const nested of NESTED_BLOCKS) {
-    const value = block[nested];
-    if (isPlainObject(value))
-      warnings.push(...unknownIn(value, defaults[nested], `contextPrune.${nested}.`, new Set));
-  }
-  return warnings;
-}
-
-// src/settings/config.ts
-var SETTINGS_KEY = "contextPrune";
-function settingsPath() {
-  return join(getAgentDir(), "settings.json");
-}
-var warnedPaths = new Set;
-var saveQueue = Promise.resolve();
-function isPlainObject2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function errorText(err) {
-  return err instanceof Error ? err.message : String(err);
-}
-async function readSettings(path) {
-  let text;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (err) {
-    if (err?.code === "ENOENT")
-      return { state: "absent" };
-    return { state: "unusable", reason: `cannot be read (${errorText(err)})` };
-  }
-  text = text.replace(/^\uFEFF/, "");
-  if (text.trim() === "")
-    return { state: "absent" };
-  let parsed;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    return { state: "unusable", reason: `is not valid JSON (${errorText(err)})` };
-  }
-  if (!isPlainObject2(parsed))
-    return { state: "unusable", reason: "does not contain a JSON object" };
-  return { state: "ok", data: parsed };
-}
-function warnOnce(path, reason) {
-  if (warnedPaths.has(path))
-    return;
-  warnedPaths.add(path);
-  console.error(`pi-condense: settings file ${path} ${reason}; using default contextPrune settings. ` + "pi-condense will not write to this file until it is fixed.");
-}
-var isNumber = (value) => typeof value === "number" && Number.isFinite(value);
-function describeValue(value) {
-  if (typeof value === "string") {
-    const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
-    return `the string ${JSON.stringify(shown)}`;
-  }
-  if (Array.isArray(value))
-    return "a list";
-  if (value === null)
-    return "null";
-  if (typeof value === "object")
-    return "an object";
-  return String(value);
-}
-var shown = (value) => JSON.stringify(value) ?? String(value);
-
-class Normalizer {
-  warnings = [];
-  warn(key, expected, found, using) {
-    this.warnings.push(`pruner: settings.json contextPrune.${key} should be ${expected}, found ${found}; using ${using}`);
-  }
-  fallback(key, expected, value, fallback) {
-    this.warn(key, expected, describeValue(value), shown(fallback));
-    return fallback;
-  }
-  bool(key, value, fallback) {
-    return typeof value === "boolean" ? value : this.fallback(key, "true or false", value, fallback);
-  }
-  text(key, value, fallback) {
-    return typeof value === "string" ? value : this.fallback(key, "a string", value, fallback);
-  }
-  oneOf(key, value, allowed, fallback) {
-    if (allowed.includes(value))
-      return value;
-    return this.fallback(key, `one of ${allowed.map((v) => `"${v}"`).join(", ")}`, value, fallback);
-  }
-  count(key, value, fallback) {
-    return isNumber(value) && value >= 0 ? Math.floor(value) : this.fallback(key, "a whole number >= 0", value, fallback);
-  }
-  positiveCount(key, value, fallback) {
-    if (isNumber(value) && Math.floor(value) > 0)
-      return Math.floor(value);
-    return this.fallback(key, "a whole number > 0", value, fallback);
-  }
-  limitOrNull(key, value) {
-    if (value === null)
-      return null;
-    if (isNumber(value) && value >= 1)
-      return Math.floor(value);
-    return this.fallback(key, "a whole number >= 1 or null", value, null);
-  }
-  share(key, value, fallback = null) {
-    if (value === null || isNumber(value) && value > 0 && value <= 1)
-      return value;
-    return this.fallback(key, "a number in (0, 1] or null", value, fallback);
-  }
-  stringList(key, value, fallback) {
-    if (!Array.isArray(value))
-      return this.fallback(key, "a list of strings", value, fallback);
-    if (value.every((item) => typeof item === "string"))
-      return value;
-    const kept = value.filter((item) => typeof item === "string");
-    const others = value.length - kept.length;
-    const found = `${plural(others, "entry", "entries")} that ${others === 1 ? "is" : "are"} not a string`;
-    this.warn(key, "a list of strings", found, shown(kept));
-    return kept;
-  }
-  nestedBlock(key, value, fallback, feature) {
-    if (!isPlainObject2(value))
-      return this.fallback(key, "an object", value, fallback);
-    const defaults = fallback;
-    let repaired;
-    for (const sub of Object.keys(value)) {
-      if (!Object.hasOwn(defaults, sub))
-        continue;
-      const expected = typeof defaults[sub];
-      const current = value[sub];
-      if (typeof current === expected && (expected !== "number" || isNumber(current)))
-        continue;
-      repaired ??= { ...value };
-      repaired[sub] = defaults[sub];
-      const wanted = expected === "boolean" ? "true or false" : expected === "number" ? "a number" : `a ${expected}`;
-      this.warn(`${key}.${sub}`, wanted, describeValue(current), shown(defaults[sub]));
-    }
-    if (value.enabled === undefined) {
-      this.warnings.push(`pruner: settings.json contextPrune.${key} has no "enabled" field, so ${feature} stays off ` + `(a nested block replaces the defaults instead of merging with them; add "enabled": true or false)`);
-    }
-    return repaired ?? value;
-  }
-}
-var THINKING_VALUES = SUMMARIZER_THINKING_LEVELS.map((level) => level.value);
-var PRUNE_ON_VALUES = PRUNE_ON_MODES.map((mode) => mode.value);
-var SUMMARIES_VALUES = SUMMARIES_MODES.map((mode) => mode.value);
-function normalize(existing, n) {
-  const d = DEFAULT_CONFIG;
-  const merged = { ...d, ...existing };
-  return {
-    ...merged,
-    enabled: n.bool("enabled", merged.enabled, d.enabled),
-    showPruneStatusLine: n.bool("showPruneStatusLine", merged.showPruneStatusLine, d.showPruneStatusLine),
-    summarizerModel: n.text("summarizerModel", merged.summarizerModel, d.summarizerModel),
-    summarizerThinking: n.oneOf("summarizerThinking", merged.summarizerThinking, THINKING_VALUES, d.summarizerThinking),
-    pruneOn: n.oneOf("pruneOn", merged.pruneOn, PRUNE_ON_VALUES, d.pruneOn),
-    batchingMode: n.text("batchingMode", merged.batchingMode, d.batchingMode),
-    quietOversizedSkips: n.bool("quietOversizedSkips", merged.quietOversizedSkips, d.quietOversizedSkips),
-    minBatchChars: n.count("minBatchChars", merged.minBatchChars, d.minBatchChars),
-    recoveryGraceTurns: n.count("recoveryGraceTurns", merged.recoveryGraceTurns, d.recoveryGraceTurns),
-    summarizerIdleTimeoutMs: n.count("summarizerIdleTimeoutMs", merged.summarizerIdleTimeoutMs, d.summarizerIdleTimeoutMs),
-    summarizerMaxTimeoutMs: n.count("summarizerMaxTimeoutMs", merged.summarizerMaxTimeoutMs, d.summarizerMaxTimeoutMs),
-    protectedTools: n.stringList("protectedTools", merged.protectedTools, d.protectedTools),
-    protectedPaths: n.stringList("protectedPaths", merged.protectedPaths, d.protectedPaths),
-    chainCompression: n.nestedBlock("chainCompression", merged.chainCompression, d.chainCompression, "chain compression"),
-    purgeErrors: n.nestedBlock("purgeErrors", merged.purgeErrors, d.purgeErrors, "error purge"),
-    dedupByContentHash: n.bool("dedupByContentHash", merged.dedupByContentHash, d.dedupByContentHash),
-    autoBudgetThreshold: n.share("autoBudgetThreshold", merged.autoBudgetThreshold),
-    spillThreshold: n.positiveCount("spillThreshold", merged.spillThreshold, d.spillThreshold),
-    spillPreviewBytes: n.count("spillPreviewBytes", merged.spillPreviewBytes, d.spillPreviewBytes),
-    budgetTurnDelta: n.share("budgetTurnDelta", merged.budgetTurnDelta),
-    frontierGapThresholdTokens: n.limitOrNull("frontierGapThresholdTokens", merged.frontierGapThresholdTokens),
-    maxImagesPerRequest: n.limitOrNull("maxImagesPerRequest", merged.maxImagesPerRequest),
-    flushPolicy: n.oneOf("flushPolicy", merged.flushPolicy, FLUSH_POLICIES, d.flushPolicy),
-    contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure),
-    cacheBreakpoint: n.bool("cacheBreakpoint", merged.cacheBreakpoint, d.cacheBreakpoint),
-    stubArguments: n.bool("stubArguments", merged.stubArguments, d.stubArguments),
-    summaries: n.oneOf("summaries", merged.summaries, SUMMARIES_VALUES, d.summaries)
-  };
-}
-async function loadConfigWithWarnings() {
-  let path = "settings.json";
-  try {
-    path = settingsPath();
-    const file = await readSettings(path);
-    if (file.state === "unusable")
-      return unusableFile(path, file.reason);
-    const block = file.state === "ok" ? file.data[SETTINGS_KEY] : undefined;
-    const n = new Normalizer;
-    if (isPlainObject2(block)) {
-      const config = normalize(block, n);
-      return { config, warnings: [...n.warnings, ...unknownKeyWarnings(block)], offReason: enabledOffReason(block) };
-    }
-    if (block === undefined)
-      return { config: { ...DEFAULT_CONFIG }, warnings: [] };
-    const detail = `settings.json ${SETTINGS_KEY} should be an object, found ${describeValue(block)}`;
-    return {
-      config: { ...DEFAULT_CONFIG },
-      warnings: [`pruner: ${detail}; using the default settings`],
-      offReason: { footer: `settings.json: ${SETTINGS_KEY} is not an object`, detail }
-    };
-  } catch (err) {
-    return unusableFile(path, `could not be loaded (${errorText(err)})`);
-  }
-}
-function unusableFile(path, reason) {
-  warnOnce(path, reason);
-  const detail = `settings file ${path} ${reason}`;
-  return {
-    config: { ...DEFAULT_CONFIG },
-    warnings: [`pruner: ${detail}; using the default settings (pruning off) and leaving the file untouched until it is fixed`],
-    offReason: { footer: `settings.json ${reason.replace(/ \(.*\)$/s, "")}`, detail }
-  };
-}
-function enabledOffReason(block) {
-  if (!Object.hasOwn(block, "enabled") || typeof block.enabled === "boolean" || DEFAULT_CONFIG.enabled)
-    return;
-  return {
-    footer: "settings.json: enabled is not true or false",
-    detail: `settings.json ${SETTINGS_KEY}.enabled should be true or false, found ${describeValue(block.enabled)}`
-  };
-}
-async function resolveTarget(path) {
-  try {
-    const target = await realpath(path);
-    return { target, mode: (await stat(target)).mode & 511 };
-  } catch {
-    return { target: path };
-  }
-}
-
-class SettingsSaveError extends Error {
-  path;
-  reason;
-  name = "SettingsSaveError";
-  constructor(path, reason, cause) {
-    super(`pi-condense: failed to save settings to ${path}: ${reason}`, { cause });
-    this.path = path;
-    this.reason = reason;
-  }
-}
-function blockToWrite(stored, config) {
-  const block = isPlainObject2(stored) ? { ...stored } : {};
-  const defaults = DEFAULT_CONFIG;
-  for (const [key, value] of Object.entries(config)) {
-    if (value === undefined)
-      continue;
-    const inFile = Object.hasOwn(block, key);
-    const write = Object.hasOwn(defaults, key) ? inFile || !isDeepStrictEqual(value, defaults[key]) : !inFile;
-    if (write)
-      Object.defineProperty(block, key, { value, enumerable: true, writable: true, configurable: true });
-  }
-  return block;
-}
-async function writeSettings(path, config) {
-  const current = await readSettings(path);
-  if (current.state === "unusable") {
-    throw new SettingsSaveError(path, `it ${current.reason}, so it was left untouched (fix it by hand and try again)`);
-  }
-  const base = current.state === "ok" ? current.data : {};
-  let tmp;
-  try {
-    const block = blockToWrite(base[SETTINGS_KEY], config);
-    const body = `${JSON.stringify({ ...base, [SETTINGS_KEY]: block }, null, 2)}
-`;
-    const { target, mode } = await resolveTarget(path);
-    await mkdir(dirname(target), { recursive: true });
-    tmp = join(dirname(target), `${basename(target)}.${randomBytes(8).toString("hex")}.tmp`);
-    await writeFile(tmp, body, "utf8");
-    if (mode !== undefined)
-      await chmod(tmp, mode);
-    await rename(tmp, target);
-  } catch (err) {
-    if (tmp)
-      await unlink(tmp).catch(() => {});
-    throw new SettingsSaveError(path, errorText(err), err);
-  }
-}
-async function saveConfig(config) {
-  const path = settingsPath();
-  const run = saveQueue.then(() => writeSettings(path, config));
-  saveQueue = run.catch(() => {});
-  return run;
-}
-
 // src/commands/commands.ts
 function onDemand(load, pick) {
   return async (deps, ctx, args) => pick(await load())(deps, ctx, args);
 }
-var actions = () => import("./chunks/command-actions-xvkt9tvc.js");
-var reports = () => import("./chunks/command-report-jd66b0ec.js");
+var actions = () => import("./chunks/command-actions-dfak2w20.js");
+var reports = () => import("./chunks/command-report-r6ysps9x.js");
 var HANDLERS = new Map([
   ["settings", settingsCommand],
   ["on", setEnabled(true)],
@@ -765,7 +466,7 @@ var HANDLERS = new Map([
   ["prune-on", pruneOnCommand],
   ["batching", batchingCommand],
   ["stats", onDemand(reports, (m) => m.statsCommand)],
-  ["report", onDemand(() => import("./chunks/command-replay-w60f0785.js"), (m) => m.reportCommand)],
+  ["report", onDemand(() => import("./chunks/command-replay-qdx5rx3z.js"), (m) => m.reportCommand)],
   ["tree", onDemand(actions, (m) => m.treeCommand)],
   ["now", onDemand(actions, (m) => m.nowCommand)],
   ["compact", onDemand(actions, (m) => m.compactCommand)],
@@ -794,7 +495,7 @@ function extraWordsNotice(subcommand, args) {
 async function runPruner(deps, args, ctx) {
   const parts = (args ?? "").trim().split(/\s+/);
   let subcommand = parts[0]?.toLowerCase() || undefined;
-  let subArgs = parts.slice(1);
+  let subArgs = subcommand === "report" ? reportWords((args ?? "").trim().slice(parts[0].length)) : parts.slice(1);
   if (!subcommand) {
     const choice = await ctx.ui.select("pruner — choose a subcommand", SUBCOMMANDS.map((entry) => entry.label));
     if (choice === undefined)
@@ -2150,7 +1851,7 @@ async function processBatches(state, ctx, options, delivery, prepared, attempt, 
     appendEntry: delivery.appendEntry,
     heldKeys: keysOf(outcome.unresolved.map((p) => p.batch)),
     signal: options.signal
-  }) : { blocks: [], archived: 0 };
+  }) : { prompts: [], archived: 0 };
   const totals = totalsOf(processed);
   const line = flushReportLine(processed, chains, config);
   if (line)
@@ -2346,7 +2047,7 @@ function decisionOf(data) {
     return;
   const cached = loose(d.cache)?.temperature;
   const temperature = cached === "warm" || cached === "cold" ? cached : "unknown";
-  return { verdict, basis, reason: reason.slice(0, 500), cache: { temperature } };
+  return { verdict, basis, reason: reason.slice(0, 500), cache: { temperature }, ...d.nothingRewritten === true ? { nothingRewritten: true } : {} };
 }
 function noteCacheWarming(state, ctx) {
   let branch;
@@ -2420,11 +2121,14 @@ function weighFlush(state, ctx, moment, opts = {}) {
     noteDecision(state, ctx, decision);
   return { decision, batches, messages };
 }
+function stillWaiting(state) {
+  const compressed = new Set(state.indexer.getChainEntries().map((entry) => chainItemKey(entry.startUserTimestamp)));
+  return (kind, key) => kind === "chains" ? !compressed.has(key) : !state.indexer.isSummarized(key);
+}
 function chargeDeferrals(state, message) {
   if (!isAssistant(message) || !costPolicyActive(state))
     return;
-  const compressed = new Set(state.indexer.getChainEntries().map((entry) => chainItemKey(entry.startUserTimestamp)));
-  state.ledger.charge((kind, key) => kind === "chains" ? !compressed.has(key) : !state.indexer.isSummarized(key));
+  state.ledger.charge(stillWaiting(state));
 }
 function withoutSummaryPredicate(state, messages, batches) {
   const config = state.config.value;
@@ -2546,13 +2250,19 @@ function policyView(state, ctx) {
     cacheRule: { ...rewriteCacheRule(state, ctx), ttlMs: cacheTtlMs(ctx) },
     summaries: summariesMode(config),
     archived: archivedCounts(state),
-    waiting: ["reply", "chains"].flatMap((kind) => {
-      const open = state.ledger.account(kind);
-      return open ? [{ kind, regret: open.regret, owed: open.owed }] : [];
-    }),
+    waiting: waitingAccounts(state),
     ...tierView(state, ctx),
     warmingStopped: state.policy.warmingStopped
   };
+}
+function waitingAccounts(state) {
+  const waiting = stillWaiting(state);
+  return ["reply", "chains"].flatMap((kind) => {
+    const open = state.ledger.account(kind);
+    if (!open || ![...open.items.keys()].some((key) => waiting(kind, key)))
+      return [];
+    return [{ kind, regret: open.regret, owed: open.owed }];
+  });
 }
 function tierView(state, ctx) {
   const main = mainCostModel(ctx);
@@ -3700,7 +3410,7 @@ function isIdle2(ctx) {
 // src/archive/sidecar-inherit.ts
 import { closeSync, openSync, readSync } from "node:fs";
 import { access } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, join as join2 } from "node:path";
+import { basename, dirname, join } from "node:path";
 var HEADER_BYTES = 64 * 1024;
 async function inheritSidecars(records, parentSessionFile, own) {
   if (!own.sessionDir)
@@ -3708,7 +3418,7 @@ async function inheritSidecars(records, parentSessionFile, own) {
   const parentId = sessionIdOf(parentSessionFile);
   if (parentId === undefined)
     return 0;
-  const parentBlobDir = blobDirFor(dirname2(parentSessionFile), parentId);
+  const parentBlobDir = blobDirFor(dirname(parentSessionFile), parentId);
   const ownBlobDir = blobDirFor(own.sessionDir, own.sessionId);
   if (parentBlobDir === ownBlobDir)
     return 0;
@@ -3716,10 +3426,10 @@ async function inheritSidecars(records, parentSessionFile, own) {
   for (const record of records) {
     if (typeof record.spillPath !== "string")
       continue;
-    const name = basename2(record.spillPath);
-    if (await exists(join2(ownBlobDir, name)))
+    const name = basename(record.spillPath);
+    if (await exists(join(ownBlobDir, name)))
       continue;
-    const read = await readOwnSidecar(parentBlobDir, join2(parentBlobDir, name));
+    const read = await readOwnSidecar(parentBlobDir, join(parentBlobDir, name));
     if (read.kind !== "ok")
       continue;
     await writeSidecarNamed(own.sessionDir, own.sessionId, name, read.text);

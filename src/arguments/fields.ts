@@ -87,7 +87,7 @@ function editFields(args: Record<string, unknown>): BulkyField[] {
 }
 
 /** About what a marker takes in the request, digest included. */
-const MARKER_CHARS = 150;
+export const MARKER_CHARS = 150;
 
 /** The characters the markers would take off a call's arguments: 0 when none is stubbable. */
 export function stubbableChars(toolName: unknown, args: unknown): number {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { reportMain } from "./report-main.js";
@@ -93,10 +93,29 @@ describe("pi-condense-report", () => {
     expect(help.out).toContain("usage: pi-condense-report <session.jsonl> [--json]");
   });
 
+  test("--model with a model the catalog lacks exits 2 naming how to find ids, and the priced page beside the session stays", async () => {
+    const path = sessionFile("priced.jsonl");
+    expect((await run([path])).code).toBe(0);
+    const page = readFileSync(join(dir, "priced.report.html"), "utf8");
+    const refused = await run([path, "--model", "nope/nope"]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain("--model nope/nope: pi's model catalog has no such model. Write it as provider/model: `pi --list-models <word>`");
+    expect(readFileSync(join(dir, "priced.report.html"), "utf8")).toBe(page);
+    expect((await run([path, "--model", "anthropic/claude-haiku-4"])).err).toContain("close matches: anthropic/claude-haiku-4-5");
+  });
+
+  test("a path with spaces, as the shell hands it over in one argument, is read", async () => {
+    mkdirSync(join(dir, "my sessions"), { recursive: true });
+    renameSync(sessionFile("spaced.jsonl"), join(dir, "my sessions", "spaced.jsonl"));
+    const { code, out } = await run(["my sessions/spaced.jsonl", "--json"]);
+    expect(code).toBe(0);
+    expect(JSON.parse(out).recorded.dollars).toBeCloseTo(recordedTotal, 6);
+  });
+
   test("a file that cannot be read or is not a session exits 1 with the reason", async () => {
     const missing = await run([join(dir, "missing.jsonl"), "--json"]);
     expect(missing.code).toBe(1);
-    expect(missing.err).toContain("cannot read");
+    expect(missing.err).toBe(`pruner report: there is no file at ${join(dir, "missing.jsonl")}\n`);
     writeFileSync(join(dir, "notes.md"), "# notes\n\nnot a session\n");
     const markdown = await run([join(dir, "notes.md")]);
     expect(markdown.code).toBe(1);

@@ -7,8 +7,8 @@
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { Api, Model } from "@earendil-works/pi-ai";
-import { getBuiltinModel } from "@earendil-works/pi-ai/providers/all";
-import { parseReportArgs } from "../commands/report-args.js";
+import { getBuiltinModel, getBuiltinModels, getBuiltinProviders } from "@earendil-works/pi-ai/providers/all";
+import { parseReportArgs, unknownPriceModelText } from "../commands/report-args.js";
 import { costModelFor } from "../economics/cost-model.js";
 import { reportJson } from "./report-json.js";
 import { runReport } from "../report/run-report.js";
@@ -29,6 +29,15 @@ function catalogModel(provider: string | undefined, id: string | undefined): Mod
     return (getBuiltinModel as (p: string, i: string) => Model<Api> | undefined)(provider, id);
   } catch {
     return undefined;
+  }
+}
+
+/** Every model of pi-ai's built-in catalog as `provider/id`. */
+function catalogKeys(): string[] {
+  try {
+    return getBuiltinProviders().flatMap((provider) => getBuiltinModels(provider).map((model) => `${model.provider}/${model.id}`));
+  } catch {
+    return [];
   }
 }
 
@@ -58,7 +67,7 @@ export async function reportMain(argv: readonly string[], io: CliIo): Promise<nu
   const errors = [...parsed.errors];
   if (parsed.path === undefined) errors.push("give a session file: pi-condense-report <session.jsonl> [--json]");
   if (parsed.priceAs && !catalogModel(parsed.priceAs.provider, parsed.priceAs.id)) {
-    errors.push(`--model ${parsed.priceAs.provider}/${parsed.priceAs.id}: pi's model catalog has no such model`);
+    errors.push(unknownPriceModelText(parsed.priceAs, catalogKeys()));
   }
   if (errors.length > 0) {
     io.err(`pi-condense-report: ${errors.join("; ")}\n(--help for usage)`);

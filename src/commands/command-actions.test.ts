@@ -179,20 +179,20 @@ describe("/pruner compact", () => {
     expect(notes).toEqual([["pruner: no earlier prompt's work left to compress", "info"]]);
   });
 
-  test("compressed prompts report their summary blocks and the footer's own change of the next request, even while disabled (issue 36, point 1)", async () => {
+  test("compressed prompts are named by their places and the footer's own change of the next request is given, even while disabled (issue 36, point 1; issue 45, point 12)", async () => {
     const entries = [{ blockId: "b1", droppedToolCallIds: ["a"] }, { blockId: "b2", droppedToolCallIds: ["b"] }];
-    const compact = async () => ({ compressedEntries: entries, kept: NOTHING_KEPT, archived: 0, tokensFewer: 3400 });
+    const compact = async () => ({ compressedEntries: entries, prompts: [1, 2], kept: NOTHING_KEPT, archived: 0, tokensFewer: 3400 });
     const { ctx, notes } = uiRecorder();
     await harness({ config: { enabled: false }, compact }).run("compact", ctx);
-    expect(notes).toEqual([["pruner: compressed the work of 2 earlier prompts into one summary block each (b1, b2); the next request is about 3.4k tokens smaller", "info"]]);
+    expect(notes).toEqual([["pruner: compressed the work of 2 earlier prompts (prompts 1 and 2) into one summary block each; the next request is about 3.4k tokens smaller", "info"]]);
   });
 
   test("outputs archived by the compaction are counted, and a compaction of stubs only says the request is no smaller (issue 36, point 5)", async () => {
-    const compact = async () => ({ compressedEntries: [{ blockId: "b4", droppedToolCallIds: ["a"] }], kept: NOTHING_KEPT, archived: 2, tokensFewer: 0 });
+    const compact = async () => ({ compressedEntries: [{ blockId: "b4", droppedToolCallIds: ["a"] }], prompts: [4], kept: NOTHING_KEPT, archived: 2, tokensFewer: 0 });
     const { ctx, notes } = uiRecorder();
     await harness({ compact }).run("compact", ctx);
     expect(notes).toEqual([
-      ["pruner: compressed the work of 1 earlier prompt into one summary block (b4), archiving 2 outputs in it without a summary; the next request is no smaller (its outputs were stubs already)", "info"],
+      ["pruner: compressed the work of 1 earlier prompt (prompt 4) into one summary block, archiving 2 outputs in it without a summary; the next request is no smaller (its outputs were stubs already)", "info"],
     ]);
   });
 

@@ -100,7 +100,7 @@ export const compactCommand: SubcommandHandler = async (deps, ctx) => {
     showReport(deps.pi, ctx, `pruner: no earlier prompt's work left to compress${keptNote(result.kept, deps.currentConfig.value.recoveryGraceTurns)}`);
     return;
   }
-  const line = compressedPromptsText(compressed.map((entry) => entry.blockId), result.archived ?? 0);
+  const line = compressedPromptsText(compressed.length, result.prompts ?? [], result.archived ?? 0);
   showReport(deps.pi, ctx, `pruner: ${line}${savingText(result.tokensFewer)}`);
 };
 

@@ -221,7 +221,17 @@ describe("model checked against pi's registry", () => {
     expect(notes[0]).toBe(
       "Current summarizer model: anthropic/claude-haiku-4-5\n" +
         "In use now: session model Fake Model, the summarizer model is failing (401)\n" +
-        "Current summarizer thinking: Default (default)",
+        "Current summarizer thinking: Default (default): the model's own level; pi-condense asks for none",
+    );
+  });
+
+  test("/pruner model says which model default is and what the default thinking level means (issue 45, point 12)", async () => {
+    const notes: string[] = [];
+    const deps = { currentConfig: { value: DEFAULT_CONFIG } } as any;
+    await modelCommand(deps, { model: { provider: "anthropic", id: "claude-sonnet-4-5" }, ui: { notify: (m: string) => notes.push(m) } } as any, []);
+    expect(notes[0]).toBe(
+      "Current summarizer model: default (the session's model, now anthropic/claude-sonnet-4-5)\n" +
+        "Current summarizer thinking: Default (default): the model's own level; pi-condense asks for none",
     );
   });
 
@@ -235,7 +245,7 @@ describe("model checked against pi's registry", () => {
 describe("thinking", () => {
   test("without an argument it prints the level", async () => {
     const r = await run("thinking");
-    expect(r.notes).toEqual([["Current summarizer thinking: Default (default)", "info"]]);
+    expect(r.notes).toEqual([["Current summarizer thinking: Default (default): the model's own level; pi-condense asks for none", "info"]]);
   });
 
   test("a valid level is set and saved", async () => {

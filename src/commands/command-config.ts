@@ -11,7 +11,7 @@ import { dedupDescription, GRACE_OFF, listOrNone } from "./command-descriptions.
 import { checkModel, exampleModel, keysForBareId } from "./model-check.js";
 import { lacksCredentials, loginFix } from "../summarize/model-credentials.js";
 import { BATCHING_MODES, DEFAULT_CONFIG, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS } from "../settings/config-shape.js";
-import type { BatchingMode, PresetOption, PruneOn, SummarizerThinking } from "../settings/config-shape.js";
+import type { BatchingMode, ContextPruneConfig, PresetOption, PruneOn, SummarizerThinking } from "../settings/config-shape.js";
 import { clearBootWidget } from "../ui/boot-widget.js";
 import { showReport } from "../ui/report.js";
 
@@ -99,16 +99,40 @@ function invalidModelNotice(ctx: ExtensionCommandContext, args: string[], model:
   );
 }
 
+/** The session's model as `provider/id`, the model `default` stands for; undefined when pi has none yet. */
+export function sessionModelKey(ctx: { model?: { provider?: unknown; id?: unknown } }): string | undefined {
+  try {
+    const model = ctx.model;
+    return typeof model?.provider === "string" && typeof model.id === "string" ? `${model.provider}/${model.id}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the summarizer model `default` is, in words. */
+export function defaultModelWords(sessionModel: string | undefined): string {
+  return `the session's model${sessionModel ? `, now ${sessionModel}` : ""}`;
+}
+
+/** What the thinking level `default` is: nothing is asked of the model, so it thinks as it does by default. */
+export const DEFAULT_THINKING_WORDS = "the model's own level; pi-condense asks for none";
+
+/** `Current summarizer model: <m>` and `Current summarizer thinking: <Label> (<value>)`, each `default` said in words after it. */
+function currentModelText(config: ContextPruneConfig, ctx: ExtensionCommandContext): string {
+  const model = config.summarizerModel === "default" ? ` (${defaultModelWords(sessionModelKey(ctx))})` : "";
+  return `Current summarizer model: ${config.summarizerModel}${model}`;
+}
+
+function currentThinkingText(config: ContextPruneConfig): string {
+  const words = config.summarizerThinking === "default" ? `: ${DEFAULT_THINKING_WORDS}` : "";
+  return `Current summarizer thinking: ${thinkingLabel(config.summarizerThinking)} (${config.summarizerThinking})${words}`;
+}
+
 export const modelCommand: SubcommandHandler = async (deps, ctx, args) => {
   const config = deps.currentConfig.value;
   if (args.length === 0) {
     const inUse = deps.getFallback?.(ctx);
-    info(
-      ctx,
-      `Current summarizer model: ${config.summarizerModel}\n` +
-        (inUse ? `In use now: ${inUse}\n` : "") +
-        `Current summarizer thinking: ${thinkingLabel(config.summarizerThinking)} (${config.summarizerThinking})`,
-    );
+    info(ctx, `${currentModelText(config, ctx)}\n` + (inUse ? `In use now: ${inUse}\n` : "") + currentThinkingText(config));
     return;
   }
   const raw = args[0]!;
@@ -146,7 +170,7 @@ export const thinkingCommand: SubcommandHandler = async (deps, ctx, args) => {
   const config = deps.currentConfig.value;
   const arg = args[0];
   if (arg === undefined) {
-    info(ctx, `Current summarizer thinking: ${thinkingLabel(config.summarizerThinking)} (${config.summarizerThinking})`);
+    info(ctx, currentThinkingText(config));
     return;
   }
   if (!findPreset(SUMMARIZER_THINKING_LEVELS, arg)) {

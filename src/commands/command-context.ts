@@ -23,6 +23,8 @@ export type FlushResultLike = FlushResult;
 
 export interface CompactResult {
   compressedEntries: ChainCompressionEntry[];
+  /** The compressed prompts' places on the branch (1 the first); absent: they are counted, not named. */
+  prompts?: number[];
   kept: KeptPrompts;
   /** Outputs archived with the compressed prompts, with no summary of their own (0 when absent). */
   archived?: number;

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_CONFIG } from "../settings/config-shape.js";
@@ -79,10 +79,26 @@ describe("/pruner report", () => {
     expect(notes[0]).toEqual({ message: "pruner report: nope: not a contextPrune setting", type: "warning" });
   });
 
+  test("--model with a model the catalog lacks is refused with close matches and how to look ids up, and the page beside the session is left as it was", async () => {
+    copyFileSync(FIXTURE, join(dir, "m.jsonl"));
+    const { ctx, deps, notes } = setup("rpc");
+    ctx.modelRegistry = { find: () => undefined, getAll: () => [{ provider: "anthropic", id: "claude-sonnet-4-5" }, { provider: "openai", id: "gpt-5-mini" }] };
+    await reportCommand(deps, ctx, ["m.jsonl"]);
+    const page = join(dir, "m.report.html");
+    const before = readFileSync(page);
+    const mtime = statSync(page).mtimeMs;
+    await reportCommand(deps, ctx, ["m.jsonl", "--model", "anthropic/claude-sonet-4-5"]);
+    expect(notes.at(-1)!.type).toBe("warning");
+    expect(notes.at(-1)!.message).toStartWith("pruner report: --model anthropic/claude-sonet-4-5: pi's model catalog has no such model; close matches: anthropic/claude-sonnet-4-5.");
+    expect(notes.at(-1)!.message).toContain("`pi --list-models <word>`");
+    expect(readFileSync(page).equals(before)).toBe(true);
+    expect(statSync(page).mtimeMs).toBe(mtime);
+  });
+
   test("a missing file is a warning, not a throw", async () => {
     const { ctx, deps, notes } = setup("rpc");
     await reportCommand(deps, ctx, ["missing.jsonl"]);
-    expect(notes[0]!.message).toStartWith(`pruner report: cannot read ${join(dir, "missing.jsonl")}`);
+    expect(notes[0]!.message).toBe(`pruner report: there is no file at ${join(dir, "missing.jsonl")}`);
     expect(notes[0]!.type).toBe("warning");
   });
 });

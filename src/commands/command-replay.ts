@@ -4,13 +4,14 @@
  * pruning would change (src/report/), with a progress line while it runs and
  * the HTML page's path at the end. The session file is only read.
  */
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { Api, Model } from "@earendil-works/pi-ai";
 import { costModelFor } from "../economics/cost-model.js";
 import { processCacheEnv } from "../settings/cache-env.js";
-import { parseReportArgs } from "./report-args.js";
+import { parseReportArgs, unknownPriceModelText } from "./report-args.js";
 import { runReport } from "../report/run-report.js";
 import { showReport } from "../ui/report.js";
 import { contextSentText } from "../ui/status-line.js";
@@ -36,6 +37,15 @@ function catalogModel(ctx: ExtensionCommandContext, provider: string | undefined
   }
 }
 
+/** Every model pi knows as `provider/id`, for the refusal of an unknown `--model`; none when the registry cannot list them. */
+function knownModels(ctx: ExtensionCommandContext): string[] {
+  try {
+    return ctx.modelRegistry.getAll().map((model) => `${model.provider}/${model.id}`);
+  } catch {
+    return [];
+  }
+}
+
 function progress(ctx: ExtensionCommandContext): ((done: number, total: number) => void) | undefined {
   if (ctx.mode !== "tui") return undefined;
   return (done, total) => {
@@ -49,6 +59,8 @@ function progress(ctx: ExtensionCommandContext): ((done: number, total: number) 
 
 export const reportCommand: SubcommandHandler = async (deps: CommandDeps, ctx: ExtensionCommandContext, args: string[]) => {
   const parsed = parseReportArgs(args, deps.currentConfig.value);
+  // Priced at nothing, the what-if would run unpriced and overwrite the priced page beside the session.
+  if (parsed.priceAs && !catalogModel(ctx, parsed.priceAs.provider, parsed.priceAs.id)) parsed.errors.push(unknownPriceModelText(parsed.priceAs, knownModels(ctx)));
   if (parsed.errors.length > 0) {
     safeNotify(ctx, `pruner report: ${parsed.errors.join("; ")}`, "warning");
     return;
@@ -56,6 +68,11 @@ export const reportCommand: SubcommandHandler = async (deps: CommandDeps, ctx: E
   const path = sessionPathOf(parsed.path, ctx);
   if (!path) {
     safeNotify(ctx, "pruner report: this session has no file yet (nothing saved); give a session path: /pruner report <file.jsonl>", "warning");
+    return;
+  }
+  // pi names the file at the start but writes it with the first prompt.
+  if (parsed.path === undefined && !existsSync(path)) {
+    safeNotify(ctx, "pruner report: nothing is recorded in this session yet (pi writes it with the first prompt); send a prompt first, or give a session file: /pruner report <file.jsonl>", "warning");
     return;
   }
   const onProgress = progress(ctx);

@@ -12,6 +12,7 @@ import type { ConfigBox } from "../settings/config-shape.js";
 import type { LiveReclaim } from "../render/render-size.js";
 import type { SummarizerCacheTokens, SummarizerStats } from "../capture/records.js";
 import { contextSentText } from "../ui/status-line.js";
+import { DEFAULT_THINKING_WORDS, defaultModelWords, sessionModelKey } from "./command-config.js";
 
 /** Plain words after a value whose stored form does not say what it does. */
 const MEANING: Record<string, Record<string, string>> = {
@@ -42,17 +43,19 @@ const STATUS_SETTINGS = [
 
 const STATUS_LABEL_WIDTH = 26;
 
-function meaningOf(id: string, value: string, box: ConfigBox): string | undefined {
+function meaningOf(id: string, value: string, box: ConfigBox, sessionModel: string | undefined): string | undefined {
   const config = box.value;
   if (id === "summaries" && config.flushPolicy === "classic" && value !== "always") return "always in effect: flushPolicy classic implies it";
   if (id === "enabled" && !config.enabled && box.offReason) return `off because ${box.offReason.detail}; fix it there, or /pruner on`;
+  if (id === "summarizerModel" && value === "default") return defaultModelWords(sessionModel);
+  if (id === "summarizerThinking" && value === "default") return DEFAULT_THINKING_WORDS;
   return MEANING[id]?.[value];
 }
 
-function settingsBlock(box: ConfigBox): string {
+function settingsBlock(box: ConfigBox, sessionModel: string | undefined): string {
   const rows = STATUS_SETTINGS.map((id) => {
     const { label, value } = settingShown(id, box.value)!;
-    const meaning = meaningOf(id, value, box);
+    const meaning = meaningOf(id, value, box, sessionModel);
     return `  ${`${label}:`.padEnd(STATUS_LABEL_WIDTH)}${value}${meaning ? ` (${meaning})` : ""}`;
   });
   return ["pruner status:", ...rows].join("\n");
@@ -96,7 +99,7 @@ function contextBlock(metrics: ContextMetricsSnapshot, rearmed: boolean, reclaim
 
 export function statusReport(deps: CommandDeps, ctx: ExtensionCommandContext): string {
   const stats = deps.getStats();
-  let text = settingsBlock(deps.currentConfig);
+  let text = settingsBlock(deps.currentConfig, sessionModelKey(ctx));
   const inUse = deps.getFallback?.(ctx);
   if (inUse) text += `\n  ${"in use now:".padEnd(STATUS_LABEL_WIDTH)}${inUse}`;
   text += stats.callCount > 0 ? `\n  --- summarizer use ---${usageLines(stats, deps.getSummarizerCache?.())}` : "\n  (no summarizer calls yet)";

@@ -420,8 +420,8 @@ describe("status", () => {
         message: [
           "pruner status:",
           "  Enabled:                  true",
-          "  Summarizer model:         default",
-          "  Summarizer thinking:      default",
+          "  Summarizer model:         default (the session's model)",
+          "  Summarizer thinking:      default (the model's own level; pi-condense asks for none)",
           "  Summarizer idle timeout:  20 s",
           "  Summarizer max timeout:   180 s",
           "  Prune trigger:            agent-message (after the agent's final reply)",
@@ -435,6 +435,13 @@ describe("status", () => {
         argCount: 2,
       },
     ]);
+  });
+
+  test("the default summarizer model is named: the session's model, which one (issue 45, point 12)", async () => {
+    const { ctx, notes } = fakeCtx();
+    ctx.model = { provider: "anthropic", id: "claude-sonnet-4-5" };
+    await harness().run("status", ctx);
+    expect(notes[0]!.message).toContain("\n  Summarizer model:         default (the session's model, now anthropic/claude-sonnet-4-5)\n");
   });
 
   test("under the classic policy the summaries row says always is in effect", async () => {

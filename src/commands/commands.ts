@@ -26,6 +26,7 @@ import { errorMessage, safeNotify } from "./command-context.js";
 import type { CommandDeps, CommandExtras, CompactResult, FlushResultLike, SubcommandHandler } from "./command-context.js";
 import { completeSubcommand, helpText, SUBCOMMANDS } from "./command-help.js";
 import { settingsCommand } from "./command-settings.js";
+import { reportWords } from "./report-args.js";
 import { showReport } from "../ui/report.js";
 import { saveConfig, SettingsSaveError, settingsPath } from "../settings/config.js";
 import type { ToolCallIndexer } from "../archive/indexer.js";
@@ -98,7 +99,8 @@ async function runPruner(deps: CommandDeps, args: string, ctx: ExtensionCommandC
   const parts = (args ?? "").trim().split(/\s+/);
   // The footer says ON and OFF in capitals; the subcommand is the same word.
   let subcommand = parts[0]?.toLowerCase() || undefined;
-  let subArgs = parts.slice(1);
+  // A report path may hold spaces: its words are split as a shell would (quotes, escaped spaces).
+  let subArgs = subcommand === "report" ? reportWords((args ?? "").trim().slice(parts[0]!.length)) : parts.slice(1);
   if (!subcommand) {
     const choice = await ctx.ui.select(
       "pruner — choose a subcommand",

@@ -3,9 +3,11 @@
  * an optional session path, the catalog model to price at instead of the
  * session's own (for a model the catalog does not price), and the settings the
  * what-if runs with (the current ones, with named overrides of top-level
- * `contextPrune` keys, each checked against the default's type). Pure.
+ * `contextPrune` keys, each checked as the settings file's value is). Pure.
  */
+import { checkSetting } from "../settings/config.js";
 import { DEFAULT_CONFIG, type ContextPruneConfig } from "../settings/config-shape.js";
+import { closeModelMatches } from "./model-check.js";
 
 export interface ReportArgs {
   path: string | undefined;
@@ -27,12 +29,51 @@ function parseValue(text: string): unknown {
   return text;
 }
 
-function fits(key: string, value: unknown): boolean {
-  const fallback = (DEFAULT_CONFIG as unknown as Record<string, unknown>)[key];
-  if (fallback === null) return value === null || typeof value === "number";
-  if (typeof fallback === "object") return false;
-  if (typeof fallback === "number" && (value === null || typeof value === "number")) return true;
-  return typeof value === typeof fallback;
+const QUOTES = new Set(["'", '"']);
+
+/** Where the quote opened at `open` closes, or -1: in double quotes an escaped `"` does not close it. */
+function closingQuote(text: string, open: number): number {
+  const quote = text[open]!;
+  for (let j = open + 1; j < text.length; j++) {
+    if (quote === '"' && text[j] === "\\" && (text[j + 1] === '"' || text[j + 1] === "\\")) j++;
+    else if (text[j] === quote) return j;
+  }
+  return -1;
+}
+
+/**
+ * `/pruner report`'s argument text split into words as a shell would, so a path with spaces can be given
+ * quoted (`"~/my sessions/s.jsonl"`, `'...'`) or with each space escaped (`~/my\ sessions/s.jsonl`). A quote
+ * opens only when it is closed later (an apostrophe in a name stays one); in double quotes a backslash keeps a
+ * `"` or `\` after it, outside quotes a space or a quote: anywhere else it stays, so `C:\Users\me` reads as typed.
+ */
+export function reportWords(text: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+      continue;
+    }
+    const close = QUOTES.has(c) ? closingQuote(text, i) : -1;
+    if (close > i) {
+      const quoted = text.slice(i + 1, close);
+      word = (word ?? "") + (c === '"' ? quoted.replace(/\\(["\\])/g, "$1") : quoted);
+      i = close;
+      continue;
+    }
+    const next = text[i + 1];
+    if (c === "\\" && next !== undefined && (/\s/.test(next) || QUOTES.has(next))) {
+      word = (word ?? "") + next;
+      i++;
+      continue;
+    }
+    word = (word ?? "") + c;
+  }
+  if (word !== undefined) words.push(word);
+  return words;
 }
 
 export function parseReportArgs(parts: string[], current: ContextPruneConfig): ReportArgs {
@@ -64,17 +105,35 @@ export function parseReportArgs(parts: string[], current: ContextPruneConfig): R
     // `name=value` with a plain setting name; anything else (e.g. `/tmp/a=b/s.jsonl`) is a path.
     if (eq > 0 && /^[A-Za-z][A-Za-z0-9]*$/.test(part.slice(0, eq))) {
       const key = part.slice(0, eq);
-      const value = parseValue(part.slice(eq + 1));
-      if (!Object.hasOwn(DEFAULT_CONFIG, key)) errors.push(`${key}: not a contextPrune setting`);
-      else if (!fits(key, value)) errors.push(`${key}=${part.slice(eq + 1)}: not a value this setting takes`);
+      if (!Object.hasOwn(DEFAULT_CONFIG, key)) {
+        errors.push(`${key}: not a contextPrune setting`);
+        continue;
+      }
+      // Checked as the settings file's value is, so the refusal names what the setting takes.
+      const checked = checkSetting(key as keyof ContextPruneConfig, parseValue(part.slice(eq + 1)));
+      if (!checked.ok) errors.push(`${key}=${part.slice(eq + 1)}: not a value this setting takes; it takes ${checked.accepts}`);
       else {
-        config[key] = value;
+        config[key] = checked.value;
         named.push(`${key}=${part.slice(eq + 1)}`);
       }
       continue;
     }
     if (path === undefined) path = part;
-    else errors.push(`${part}: only one session path is read`);
+    else errors.push(`${part}: only one session path is read (a path with spaces goes in quotes, "~/my sessions/s.jsonl", or with each space escaped, ~/my\\ sessions/s.jsonl)`);
   }
   return { path, config: config as unknown as ContextPruneConfig, overrides: named, priceAs, errors };
+}
+
+/**
+ * The refusal of a `--model` the catalog does not have (`known`: its `provider/id` keys): the closest ids it
+ * does have, and where to look up the others. Nothing is replayed and nothing written after it.
+ */
+export function unknownPriceModelText(priceAs: { provider: string; id: string }, known: readonly string[]): string {
+  const key = `${priceAs.provider}/${priceAs.id}`;
+  const matches = closeModelMatches(key, known);
+  const close = matches.length > 0 ? `; close matches: ${matches.join(", ")}` : "";
+  return (
+    `--model ${key}: pi's model catalog has no such model${close}. ` +
+    "Write it as provider/model: `pi --list-models <word>` prints both columns for the models you have a key for"
+  );
 }

@@ -176,6 +176,19 @@ export function cacheRuleWords(rule: CacheRule, wire: MarkerWire | undefined): s
   return `Anthropic breakpoints ${WIRE_WORDS[wire ?? "anthropic"]}20-block lookback)`;
 }
 
+/**
+ * What the rule means, for a reader who does not know the terms: how the provider finds what it has cached
+ * and, on a breakpoint route, what pi-condense's spare breakpoint does (`spare`: it is on).
+ */
+export function cacheRuleMeaning(rule: CacheRule, spare?: boolean): string {
+  if (rule === "uncached") return "the provider caches nothing here: every request is paid in full";
+  if (rule === "longest-prefix") return "the provider reads from its cache the longest start a request shares with one it has seen";
+  const marks = "the provider reads from its cache the start of a request up to a point pi marks in it, looking back at most 20 blocks, messages or parts of them, from each mark";
+  if (spare === undefined) return marks;
+  const extra = "pi leaves one of the four marks unused: the spare breakpoint puts it just before the first block pi-condense rewrites, so what comes before stays a cache read";
+  return `${marks}; ${extra}${spare ? "" : ", and is off here"}`;
+}
+
 /** A breakpoint cache's retention in words: its lifetime, and what a write costs when long. */
 export function retentionWords(retention: CacheRetention, ttlMs: number): string {
   const minutes = Math.round(ttlMs / 60_000);

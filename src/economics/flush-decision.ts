@@ -45,6 +45,8 @@ export interface FlushDecisionRecord {
   };
   /** While the work waits: what waiting has cost so far (`paid`, dollars of extra reads) against what the rewrite owed when first put off. */
   bound?: { paid: number; owed: number };
+  /** An applied flush that rewrites nothing: every waiting output is under the minimum batch size and stays as it is. */
+  nothingRewritten?: true;
   /** A warm flush that pays: whether compressing the closed chains past the window pays too (dollars net). */
   chains?: { verdict: "apply" | "defer"; netSaving: number };
 }

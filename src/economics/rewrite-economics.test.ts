@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { CostModel } from "./cost-model.js";
-import { expectedRemainingRequests, weighRewrite } from "./rewrite-economics.js";
+import { expectedRemainingRequests, weighRewrite, moreRequestsWords } from "./rewrite-economics.js";
 
 /** Input 1 per token, as in the issue's units: read 0.1x, write 1.25x. */
 const UNIT: CostModel = { priced: true, prices: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 }, ttlMs: 300_000, notes: [], label: "unit" };
@@ -207,5 +207,14 @@ describe("weighRewrite after the final reply", () => {
     // The next request comes with a chance of 0.5 and carries the rewrite: 2.5 more requests save.
     expect(d.netSaving).toBeCloseTo(2.5 * d.savingPerRequest - d.oneTimeCost);
     expect(d.apply).toBe(true);
+  });
+});
+
+describe("the requests a rewrite is weighed over, in words (issue 45, point 13)", () => {
+  test("an expectation is said as the nearest whole number of requests", () => {
+    expect(moreRequestsWords(1.5)).toBe("about 2 more requests");
+    expect(moreRequestsWords(1.2)).toBe("about 1 more request");
+    expect(moreRequestsWords(0.3)).toBe("less than one more request");
+    expect(moreRequestsWords(Number.NaN)).toBe("less than one more request");
   });
 });

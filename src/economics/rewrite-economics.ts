@@ -147,6 +147,16 @@ function nonNegative(value: number): number {
   return Number.isFinite(value) && value > 0 ? value : 0;
 }
 
+/**
+ * The requests a rewrite is weighed over, in words: the forecast is an expectation (a fraction), but a
+ * request is sent whole, so it is said as the nearest whole number.
+ */
+export function moreRequestsWords(expected: number): string {
+  const n = Math.round(nonNegative(expected));
+  if (n === 0) return "less than one more request";
+  return `about ${n} more ${n === 1 ? "request" : "requests"}`;
+}
+
 export function weighRewrite(
   figures: RewriteFigures,
   main: CostModel,
@@ -176,8 +186,8 @@ export function weighRewrite(
   const apply = netSaving > 0;
   const tier = terms.tierNote ?? "";
   const reason = apply
-    ? `summarizing pays: about ${dollars(netSaving)} saved over ${n.toFixed(1)} more requests${tier}${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}`
-    : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${n.toFixed(1)} more requests${reread > 0 ? rereadNote(reread, cache) : ""}; waiting until it pays or the cache expires`;
+    ? `summarizing pays: about ${dollars(netSaving)} saved over ${moreRequestsWords(n)}${tier}${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}`
+    : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${moreRequestsWords(n)}${reread > 0 ? rereadNote(reread, cache) : ""}; waiting until it pays or the cache expires`;
   return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest: terms.savingPerRequest, summarizerCost, netSaving, rereadTokens: reread, rewriteCost: terms.rewriteCost };
 }
 

@@ -94,7 +94,7 @@ function decisionOf(data: unknown): FlushDecisionRecord | undefined {
   const cached = loose(d.cache)?.temperature;
   const temperature = cached === "warm" || cached === "cold" ? cached : "unknown";
   // The basis is shown as read; /pruner status names it, nothing branches on it.
-  return { verdict, basis: basis as FlushDecisionRecord["basis"], reason: reason.slice(0, 500), cache: { temperature } };
+  return { verdict, basis: basis as FlushDecisionRecord["basis"], reason: reason.slice(0, 500), cache: { temperature }, ...(d.nothingRewritten === true ? { nothingRewritten: true } : {}) };
 }
 
 /** pi's cache warming refreshes the cache while idle and records each refresh as a `cache_warm` usage entry. */
@@ -197,11 +197,16 @@ export function weighFlush(
   return { decision, batches, messages };
 }
 
+/** Whether a deferred item still waits: a chain not compressed yet, an output not archived yet. */
+function stillWaiting(state: ExtensionState): (kind: DeferralKind, key: string) => boolean {
+  const compressed = new Set(state.indexer.getChainEntries().map((entry) => chainItemKey(entry.startUserTimestamp)));
+  return (kind, key) => (kind === "chains" ? !compressed.has(key) : !state.indexer.isSummarized(key));
+}
+
 /** One main request was answered: each open deferral pays what its work still waiting would have saved on it. */
 export function chargeDeferrals(state: ExtensionState, message: unknown): void {
   if (!isAssistant(message) || !costPolicyActive(state)) return;
-  const compressed = new Set(state.indexer.getChainEntries().map((entry) => chainItemKey(entry.startUserTimestamp)));
-  state.ledger.charge((kind, key) => (kind === "chains" ? !compressed.has(key) : !state.indexer.isSummarized(key)));
+  state.ledger.charge(stillWaiting(state));
 }
 
 /**
@@ -342,13 +347,23 @@ export function policyView(state: ExtensionState, ctx: ExtensionContext): Policy
     cacheRule: { ...rewriteCacheRule(state, ctx), ttlMs: cacheTtlMs(ctx) },
     summaries: summariesMode(config),
     archived: archivedCounts(state),
-    waiting: (["reply", "chains"] as const).flatMap((kind) => {
-      const open = state.ledger.account(kind);
-      return open ? [{ kind, regret: open.regret, owed: open.owed }] : [];
-    }),
+    waiting: waitingAccounts(state),
     ...tierView(state, ctx),
     warmingStopped: state.policy.warmingStopped,
   };
+}
+
+/**
+ * The open deferrals whose work still waits. One whose work a command took (`/pruner compact`, `/pruner now`)
+ * closes at the next request's charge; until then it is not shown, since nothing waits on it any more.
+ */
+function waitingAccounts(state: ExtensionState): PolicyView["waiting"] {
+  const waiting = stillWaiting(state);
+  return (["reply", "chains"] as const).flatMap((kind) => {
+    const open = state.ledger.account(kind);
+    if (!open || ![...open.items.keys()].some((key) => waiting(kind, key))) return [];
+    return [{ kind, regret: open.regret, owed: open.owed }];
+  });
 }
 
 /** The session model's price tiers and the context's size, for `/pruner status`; nothing for a model priced flat. */

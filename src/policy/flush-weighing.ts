@@ -98,8 +98,8 @@ function argumentsDoneOf(input: FlushWeighingInput): (call: CapturedToolCall) =>
 function nothingToRewrite(cache: CacheState, moment: FlushMoment): FlushDecision {
   const record = { cache: { temperature: cache.temperature } };
   if (moment === "in-run") return { apply: false, record: { ...record, verdict: "defer", basis: "wait", reason: "the waiting outputs are all under the minimum batch size: nothing to rewrite" } };
-  const reason = "the waiting outputs are all under the minimum batch size: they stay as they are and nothing is rewritten";
-  return { apply: true, record: { ...record, verdict: "apply", basis: "pays", reason } };
+  const reason = "the waiting outputs are all under the minimum batch size, so they stay as they are";
+  return { apply: true, record: { ...record, verdict: "apply", basis: "pays", reason, nothingRewritten: true } };
 }
 
 /** What each rewritten item saves per request, in dollars at the cache-read price of the tier the request is billed at. */

@@ -88,7 +88,7 @@ describe("reportHtml", () => {
     const html = reportHtml(report(10, { scenarios: [base.scenarios[0]!, whatIf] }), "s.jsonl");
     const line = /<p id="recoveries">(.*?)<\/p>/.exec(html)?.[1];
     expect(html.indexOf('<p id="recoveries">')).toBeGreaterThan(html.indexOf('<p id="limit">'));
-    expect(line).toStartWith("estimated recoveries, an estimate: what-if 2 (20.0 per 100 requests)");
+    expect(line).toStartWith("estimated recoveries: what-if 2 (20.0 per 100 requests)");
   });
 
   test("an unpriced model's limit is given in tokens", () => {

@@ -120,7 +120,13 @@ describe("the replay under the cache rule of the session's API", () => {
     const anthropic = await replay(session("anthropic-messages"));
     const lines = cacheLines(anthropic);
     expect(lines[0]).toBe("cache rule: Anthropic breakpoints (20-block lookback), with pi-condense's spare breakpoint; short retention: entries live 5 min");
-    expect(lines[1]).toMatch(/^what-if with the spare breakpoint: \$[\d.]+; without it: \$[\d.]+; under the longest-prefix rule: \$[\d.]+$/);
+    expect(lines[1]).toBe(
+      "  (the provider reads from its cache the start of a request up to a point pi marks in it, looking back at most 20 blocks, messages or parts of them, from each mark; " +
+        "pi leaves one of the four marks unused: the spare breakpoint puts it just before the first block pi-condense rewrites, so what comes before stays a cache read)",
+    );
+    expect(lines[2]).toMatch(
+      /^what-if with the spare breakpoint: \$[\d.]+; without it: \$[\d.]+; under the longest-prefix rule, had the provider read the longest start shared with any earlier request: \$[\d.]+$/,
+    );
     const text = reportText(anthropic, "s.jsonl");
     // The TUI wraps the rule at 78 columns.
     expect(text).toContain("cache rule: Anthropic breakpoints (20-block lookback), with pi-condense's");
@@ -129,7 +135,7 @@ describe("the replay under the cache rule of the session's API", () => {
     // This session rewrites deep: the longest-prefix rule reads more than Anthropic's, so it is the cheaper bill.
     expect(anthropic.cache.whatIfPrefix!.dollars!).toBeLessThanOrEqual(anthropic.scenarios.at(-1)!.totals.dollars! + 1e-9);
     const openai = await replay(session("openai-responses"));
-    expect(cacheLines(openai)).toEqual(["cache rule: longest shared prefix (openai-responses)"]);
+    expect(cacheLines(openai)[0]).toBe("cache rule: longest shared prefix (openai-responses)");
     expect(reportText(openai, "s.jsonl")).not.toContain("out of lookback");
   });
 });

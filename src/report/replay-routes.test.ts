@@ -65,7 +65,10 @@ describe("the report on every route", () => {
 
   test("a Bedrock session of a model that is not Claude is priced by the longest prefix", async () => {
     const report = await replay(catalog("amazon-bedrock", "amazon.nova-pro-v1:0"));
-    expect(cacheLines(report)).toEqual(["cache rule: longest shared prefix (bedrock-converse-stream)"]);
+    expect(cacheLines(report)).toEqual([
+      "cache rule: longest shared prefix (bedrock-converse-stream)",
+      "  (the provider reads from its cache the longest start a request shares with one it has seen)",
+    ]);
   });
 
   test("with pi's long retention the rule line, the lifetime and the write price follow it", async () => {

@@ -78,9 +78,19 @@ describe("runReport", () => {
     expect(existsSync(path.replace(/\.jsonl$/, ".report.html"))).toBe(false);
   });
 
-  test("a missing file is a message, not a throw", async () => {
+  test("a missing file is a message naming the path once, not a throw", async () => {
     const result = await runReport({ path: join(dir, "none.jsonl"), config: DEFAULT_CONFIG, overrides: [], costModelOf: () => ({ cost: costModelFor(undefined), contextWindow: undefined }) });
-    expect(result.text).toStartWith(`pruner report: cannot read ${join(dir, "none.jsonl")}`);
+    expect(result.text).toBe(`pruner report: there is no file at ${join(dir, "none.jsonl")}`);
+  });
+
+  test("a path under the home directory is printed as ~/...", async () => {
+    const result = await runReport({ path: join(dir, "none.jsonl"), home: dir, config: DEFAULT_CONFIG, overrides: [], costModelOf: () => ({ cost: costModelFor(undefined), contextWindow: undefined }) });
+    expect(result.text).toBe("pruner report: there is no file at ~/none.jsonl");
+  });
+
+  test("an empty file is not a session either, and says it is empty", async () => {
+    const result = await reportOn(sessionWith(""));
+    expect(result.text).toContain("this file is not a pi session (no session header and no message entries; it is empty)");
   });
 
   test("an HTML page that cannot be written is reported and the text report still shown", async () => {

@@ -9,7 +9,7 @@ import { basename } from "node:path";
 import type { ContextPruneConfig } from "../settings/config-shape.js";
 import { reportHtml } from "./html-report.js";
 import { replaySession, type ReplayOptions, type ReplayReport } from "./replay.js";
-import { readSessionText, reportPathFor, shownPath, writeReportFile } from "./session-file.js";
+import { readSessionText, reportPathFor, shownPath, unreadableText, writeReportFile } from "./session-file.js";
 import { parseSession } from "./session-parse.js";
 import { reportText } from "./text-report.js";
 
@@ -43,18 +43,23 @@ function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** Where pi keeps sessions, for a file that turned out not to be one. */
+const WHERE_SESSIONS_ARE = "pi's sessions are the .jsonl files under its agent folder's sessions/ (~/.pi/agent/sessions/ unless PI_CODING_AGENT_DIR says otherwise)";
+
 export async function runReport(options: RunReportOptions): Promise<RunReportResult> {
   const title = basename(options.path);
+  const home = options.home ?? homedir();
   let read;
   try {
     read = readSessionText(options.path);
   } catch (err) {
-    return { text: `pruner report: cannot read ${options.path}: ${errorText(err)}`, level: "warning" };
+    return { text: `pruner report: ${unreadableText(err, shownPath(options.path, home))}`, level: "warning" };
   }
   const parsed = parseSession(read.text);
   const problems = [...parsed.problems, ...read.problems];
   if (parsed.notASession) {
-    return { text: [`pruner report: ${options.path}`, ...problems.slice(0, 5).map((p) => `  ${p.message}`)].join("\n"), level: "warning" };
+    // One sentence: the per-line problems of a file that was never a session only repeat it.
+    return { text: `pruner report: ${shownPath(options.path, home)}: ${parsed.problems[0]!.message}; ${WHERE_SESSIONS_ARE}`, level: "warning" };
   }
   let report: ReplayReport;
   try {
@@ -83,6 +88,6 @@ export async function runReport(options: RunReportOptions): Promise<RunReportRes
     htmlProblem = `\n  the HTML report could not be written to ${htmlPath}: ${errorText(err)}`;
   }
   const level = problems.length > 0 || htmlProblem ? "warning" : "info";
-  const shown = written === undefined ? undefined : shownPath(written, options.home ?? homedir());
+  const shown = written === undefined ? undefined : shownPath(written, home);
   return { text: reportText(report, title, shown, options.contextSent) + htmlProblem, level, report, htmlPath: written };
 }

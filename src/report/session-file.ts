@@ -21,11 +21,22 @@ function bytes(n: number): string {
   return n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MB` : `${Math.round(n / 1024)} KB`;
 }
 
+/** Why a session file could not be read, in words that name the path once (`shown`: the path as printed). */
+export function unreadableText(err: unknown, shown: string): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "ENOENT") return `there is no file at ${shown}`;
+  if (code === "EISDIR" || code === "NOT_A_FILE") return `${shown} is a folder or a device, not a session file`;
+  if (code === "EACCES" || code === "EPERM") return `${shown} cannot be read: permission denied`;
+  if (code === "ENOTDIR") return `there is no file at ${shown} (a part of that path is a file, not a folder)`;
+  // Node's own text names the path again: the code says the rest.
+  return `${shown} cannot be read (${code ?? (err instanceof Error ? err.message : String(err))})`;
+}
+
 export function readSessionText(path: string, limit = MAX_READ_BYTES): SessionText {
   const fd = openSync(path, "r");
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new Error(`${path} is not a regular file`);
+    if (!stats.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: "NOT_A_FILE" });
     const size = Math.min(stats.size, limit);
     const buffer = Buffer.alloc(size);
     let read = 0;

@@ -147,9 +147,10 @@ export function parseSession(text: string): ParsedSession {
   const raw = parseLines(text, problems);
   const hasMessages = raw.entries.some((entry) => entry.type === "message");
   if (raw.header === undefined && !hasMessages) {
-    const first = problems[0]?.message;
-    problems.unshift({ line: 1, message: `this file is not a pi session: no session header and no message entries${first ? ` (${first})` : ""}` });
-    return { id: "", version: undefined, branch: [], problems, notASession: true };
+    const first = text.split("\n").find((line) => line.trim() !== "");
+    const reads = first === undefined ? "it is empty" : `its first line reads: ${preview(first)}`;
+    const message = `this file is not a pi session (no session header and no message entries; ${reads})`;
+    return { id: "", version: undefined, branch: [], problems: [{ line: 1, message }, ...problems], notASession: true };
   }
   const version = checkHeader(raw.header, problems);
   migrate(raw, version, problems);

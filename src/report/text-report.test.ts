@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { cacheRouteOf } from "../economics/cache-route.js";
 import { costModelFor } from "../economics/cost-model.js";
 import type { ReplayReport, ScenarioSeries } from "./replay.js";
-import { bucketMax, chartText, reportText, REPORT_WIDTH, totalsTable, ttlText } from "./text-report.js";
+import { bucketMax, cacheLines, chartText, estimateLines, recoveryLines, reportText, REPORT_WIDTH, totalsTable, ttlText } from "./text-report.js";
 
 function series(name: ScenarioSeries["name"], label: string, context: number[]): ScenarioSeries {
   const peak = Math.max(...context);
@@ -109,7 +109,7 @@ describe("the text report", () => {
     const base = report(40);
     const whatIf = { ...base.scenarios[2]!, totals: { ...base.scenarios[2]!.totals, recoveries: 3, misses: 5, recoveryDollars: 0.0123 } };
     const text = reportText({ ...base, scenarios: [base.scenarios[0]!, base.scenarios[1]!, whatIf] }, "s.jsonl").replace(/\s+/g, " ");
-    expect(text).toContain("estimated recoveries, an estimate: as recorded 0 (0.0 per 100 requests, about $0.0000), what-if 3 (7.5 per 100 requests, about $0.0123);");
+    expect(text).toContain("estimated recoveries: as recorded 0 (0.0 per 100 requests, about $0.0000), what-if 3 (7.5 per 100 requests, about $0.0123);");
     expect(text.indexOf("estimated recoveries")).toBeGreaterThan(text.indexOf("times the limit"));
     expect(text).not.toContain("no pruning 0 (");
   });
@@ -118,7 +118,7 @@ describe("the text report", () => {
     const base = report(10);
     const whatIf = { ...base.scenarios[2]!, totals: { ...base.scenarios[2]!.totals, recoveries: 1, recoveryDollars: undefined } };
     const text = reportText({ ...base, scenarios: [base.scenarios[0]!, whatIf] }, "s.jsonl").replace(/\s+/g, " ");
-    expect(text).toContain("estimated recoveries, an estimate: what-if 1 (10.0 per 100 requests);");
+    expect(text).toContain("estimated recoveries: what-if 1 (10.0 per 100 requests);");
   });
 
   test("an unpriced model's limit is in tokens, with no ratios", () => {
@@ -137,5 +137,29 @@ describe("the report's words (issue 36, points 13 and 14)", () => {
     expect(ttlText(300_000)).toBe("5 min");
     expect(ttlText(3_600_000)).toBe("1 h");
     expect(ttlText(1500)).toBe("1500 ms");
+  });
+});
+
+describe("the report's estimates in plain words (issue 45, point 12)", () => {
+  test("the calibrations say what their error figures mean", () => {
+    const [summary, tokens] = estimateLines(
+      report(5, {
+        summaryEstimate: { ratio: 0.12, samples: 5, meanAbsError: 5.61, realChars: 100, rawChars: 800 },
+        tokens: { samples: 40, charsPerToken: 3.8, errorAtFour: 0.63, errorCalibrated: 0.13 },
+      }),
+    );
+    expect(summary).toEndWith(
+      "; one summary's size differs from that by 561% on average (a single summary comes out that far above or below the share it predicts, so the totals are surer than any one summary)",
+    );
+    expect(tokens).toEndWith(
+      "per-request error 13% (chars/4: 63%): a request's tokens counted this way are that far off pi's recorded count on average (63% at the usual 4 characters a token)",
+    );
+  });
+
+  test("recoveries are called an estimate once, and the rule line is followed by what the rule means", () => {
+    expect(recoveryLines(report(5))[0]).toStartWith("estimated recoveries: ");
+    const lines = cacheLines(report(5));
+    expect(lines[1]).toStartWith("  (the provider reads from its cache the start of a request up to a point pi marks in it");
+    expect(lines[1]).toContain("the spare breakpoint puts it just before the first block pi-condense rewrites");
   });
 });

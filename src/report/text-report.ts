@@ -6,7 +6,7 @@
  * problems found in the file. Pure.
  */
 import { formatCompactCount } from "../summarize/stats.js";
-import { cacheRuleWords, retentionWords } from "../economics/cache-route.js";
+import { cacheRuleMeaning, cacheRuleWords, retentionWords } from "../economics/cache-route.js";
 import type { CacheReport, ReplayReport, ScenarioSeries, ScenarioTotals } from "./replay.js";
 import { billFigures, billLines } from "../bill/bill-figures.js";
 
@@ -132,18 +132,19 @@ export function cacheLines(report: ReplayReport): string[] {
   const cache = report.cache;
   const words = `cache rule: ${cacheRuleWords(cache.rule, cache.route.wire)}`;
   if (cache.route.problem) return [`${words} (${cache.route.problem})`];
-  if (cache.rule !== "anthropic-breakpoints") return [`${words} (${cache.api ?? "API not recorded"})`];
+  if (cache.rule !== "anthropic-breakpoints") return [`${words} (${cache.api ?? "API not recorded"})`, `  (${cacheRuleMeaning(cache.rule)})`];
   const rule = `${words}, ${
     cache.spareBreakpoint ? "with pi-condense's spare breakpoint" : "without pi-condense's spare breakpoint (cacheBreakpoint off)"
   }; ${retentionWords(cache.route.retention, report.cost.ttlMs)}`;
+  const meaning = `  (${cacheRuleMeaning(cache.rule, cache.spareBreakpoint)})`;
   const whatIf = report.scenarios.find((s) => s.name === "whatif");
   const other = cache.whatIfOther;
-  if (!whatIf || !other) return [rule];
+  if (!whatIf || !other) return [rule, meaning];
   const withIt = other.spareBreakpoint ? other.totals : whatIf.totals;
   const without = other.spareBreakpoint ? whatIf.totals : other.totals;
   const figure = (t: ScenarioTotals) => (report.cost.priced ? dollars(t.dollars) : `${tokens(t.cacheWrite)} cache write`);
-  const prefix = cache.whatIfPrefix ? `; under the longest-prefix rule: ${figure(cache.whatIfPrefix)}` : "";
-  return [rule, `what-if with the spare breakpoint: ${figure(withIt)}; without it: ${figure(without)}${prefix}`];
+  const prefix = cache.whatIfPrefix ? `; under the longest-prefix rule, had the provider read the longest start shared with any earlier request: ${figure(cache.whatIfPrefix)}` : "";
+  return [rule, meaning, `what-if with the spare breakpoint: ${figure(withIt)}; without it: ${figure(without)}${prefix}`];
 }
 
 /** Times the limit, two decimals under 10. */
@@ -180,7 +181,7 @@ export function recoveryLines(report: ReplayReport): string[] {
     return `${s.label} ${t.recoveries} (${rate.toFixed(1)} per 100 requests${price})`;
   };
   return [
-    `estimated recoveries, an estimate: ${pruned.map(figure).join(", ")}; a recovery is a reply that used a name, path or edited line only an output no longer sent had shown, so a real agent would have had to fetch it again`,
+    `estimated recoveries: ${pruned.map(figure).join(", ")}; a recovery is a reply that used a name, path or edited line only an output no longer sent had shown, so a real agent would have had to fetch it again`,
   ];
 }
 
@@ -190,13 +191,15 @@ export function estimateLines(report: ReplayReport): string[] {
     s.samples === 0
       ? `summaries estimated at ${percent(s.ratio)} of the raw output (no real summaries in this session to calibrate against)`
       : `summaries estimated at ${percent(s.ratio)} of the raw output, calibrated on ${s.samples} real ${s.samples === 1 ? "summary" : "summaries"}` +
-        (s.meanAbsError === undefined ? "" : `; one summary's size differs from that by ${percent(s.meanAbsError)} on average`);
+        (s.meanAbsError === undefined
+          ? ""
+          : `; one summary's size differs from that by ${percent(s.meanAbsError)} on average (a single summary comes out that far above or below the share it predicts, so the totals are surer than any one summary)`);
   const t = report.tokens;
   const token =
     t.samples === 0
       ? "tokens estimated as chars/4 (no recorded usage to calibrate against)"
       : `tokens: ${t.charsPerToken.toFixed(2)} chars per token, calibrated on ${t.samples} recorded requests; ` +
-        `per-request error ${percent(t.errorCalibrated ?? 0)} (chars/4: ${percent(t.errorAtFour ?? 0)})`;
+        `per-request error ${percent(t.errorCalibrated ?? 0)} (chars/4: ${percent(t.errorAtFour ?? 0)}): a request's tokens counted this way are that far off pi's recorded count on average (${percent(t.errorAtFour ?? 0)} at the usual 4 characters a token)`;
   const recordedCold = Math.max(0, ...report.scenarios.map((s) => s.totals.recordedColdStarts));
   const shown = recordedCold > 0 ? ` (${recordedCold} of them where the recording shows the provider's cache empty: a model or thinking-level change, a restart, an eviction; every configuration starts cold there)` : "";
   const rows = `history rewrites: requests whose earlier messages changed, so the cache was read only up to the change; empty cache: the first request and any sent after the cache expired${shown}`;

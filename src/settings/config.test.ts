@@ -317,10 +317,25 @@ describe("loadConfigWithWarnings: one warning per wrong-typed setting", () => {
       'pruner: settings.json contextPrune.pruneOn should be one of "agent-message", "on-demand", found the string "every-turn"; using "agent-message"',
       'pruner: settings.json contextPrune.minBatchChars should be a whole number >= 0, found the string "500"; using 1000',
       'pruner: settings.json contextPrune.protectedPaths should be a list of strings, found 1 entry that is not a string; using ["docs/**"]',
-      `pruner: settings.json contextPrune.chainCompression should be an object, found null; using ${JSON.stringify(DEFAULT_CONFIG.chainCompression)}`,
-      "pruner: settings.json contextPrune.autoBudgetThreshold should be a number in (0, 1] or null, found 80; using null",
+      `pruner: settings.json contextPrune.chainCompression should be an object with enabled, rollingWindow, stripFinalAssistantThinking, fuseRangeSummary, found null; using ${JSON.stringify(DEFAULT_CONFIG.chainCompression)}`,
+      "pruner: settings.json contextPrune.autoBudgetThreshold should be a number above 0 and at most 1 (a share: 0.6 is 60%), or null, found 80; using null",
       "pruner: settings.json contextPrune.spillThreshold should be a whole number > 0, found 0; using 65536",
     ]);
+  });
+
+  test("the free-text settings name the values they take (issue 45, point 10)", async () => {
+    const { warnings } = await warningsFor({ summarizerModel: 5, batchingMode: 7 });
+    expect(warnings).toEqual([
+      `pruner: settings.json contextPrune.summarizerModel should be "default" (the session's model) or a model as "provider/id", found 5; using "default"`,
+      'pruner: settings.json contextPrune.batchingMode should be "turn" or "agent-message", found 7; using "turn"',
+    ]);
+  });
+
+  test("every refusal of the settings file names the values the setting takes", async () => {
+    const wrong = Object.fromEntries(Object.entries(DEFAULT_CONFIG).map(([key, value]) => [key, typeof value === "number" || value === null ? "x" : 7]));
+    const { warnings } = await warningsFor(wrong);
+    expect(warnings).toHaveLength(Object.keys(DEFAULT_CONFIG).length);
+    for (const warning of warnings) expect(warning).not.toMatch(/should be (a string|an object),/);
   });
 
   test("an unusable maxImagesPerRequest warns once and uses null; 30.9 is floored silently", async () => {

@@ -11,7 +11,7 @@ import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } fro
 import { basename, dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { plural } from "../format/plural.js";
-import { DEFAULT_CONFIG, FLUSH_POLICIES, SUMMARIES_MODES, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS, type ContextPruneConfig, type SettingsOffReason } from "./config-shape.js";
+import { BATCHING_MODES, DEFAULT_CONFIG, FLUSH_POLICIES, SUMMARIES_MODES, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS, type ContextPruneConfig, type SettingsOffReason } from "./config-shape.js";
 import { unknownKeyWarnings } from "./unknown-keys.js";
 
 export const SETTINGS_KEY = "contextPrune";
@@ -111,8 +111,8 @@ class Normalizer {
     return typeof value === "boolean" ? value : this.fallback(key, "true or false", value, fallback);
   }
 
-  text(key: string, value: unknown, fallback: string): string {
-    return typeof value === "string" ? value : this.fallback(key, "a string", value, fallback);
+  text(key: string, value: unknown, fallback: string, expected = "a string"): string {
+    return typeof value === "string" ? value : this.fallback(key, expected, value, fallback);
   }
 
   oneOf<T extends string>(key: string, value: unknown, allowed: readonly T[], fallback: T): T {
@@ -138,7 +138,7 @@ class Normalizer {
 
   share(key: string, value: unknown, fallback: number | null = null): number | null {
     if (value === null || (isNumber(value) && value > 0 && value <= 1)) return value;
-    return this.fallback(key, "a number in (0, 1] or null", value, fallback);
+    return this.fallback(key, "a number above 0 and at most 1 (a share: 0.6 is 60%), or null", value, fallback);
   }
 
   stringList(key: string, value: unknown, fallback: string[]): string[] {
@@ -156,7 +156,7 @@ class Normalizer {
    * only a present sub-key of the wrong type falls back to its default value.
    */
   nestedBlock<T extends object>(key: string, value: unknown, fallback: T, feature: string): T {
-    if (!isPlainObject(value)) return this.fallback(key, "an object", value, fallback);
+    if (!isPlainObject(value)) return this.fallback(key, `an object with ${Object.keys(fallback).join(", ")}`, value, fallback);
     const defaults = fallback as PlainObject;
     let repaired: PlainObject | undefined;
     for (const sub of Object.keys(value)) {
@@ -182,6 +182,7 @@ class Normalizer {
 const THINKING_VALUES = SUMMARIZER_THINKING_LEVELS.map((level) => level.value);
 const PRUNE_ON_VALUES = PRUNE_ON_MODES.map((mode) => mode.value);
 const SUMMARIES_VALUES = SUMMARIES_MODES.map((mode) => mode.value);
+const BATCHING_VALUES = BATCHING_MODES.map((mode) => mode.value);
 
 function normalize(existing: Partial<ContextPruneConfig>, n: Normalizer): ContextPruneConfig {
   const d = DEFAULT_CONFIG;
@@ -190,10 +191,10 @@ function normalize(existing: Partial<ContextPruneConfig>, n: Normalizer): Contex
     ...merged,
     enabled: n.bool("enabled", merged.enabled, d.enabled),
     showPruneStatusLine: n.bool("showPruneStatusLine", merged.showPruneStatusLine, d.showPruneStatusLine),
-    summarizerModel: n.text("summarizerModel", merged.summarizerModel, d.summarizerModel),
+    summarizerModel: n.text("summarizerModel", merged.summarizerModel, d.summarizerModel, '"default" (the session\'s model) or a model as "provider/id"'),
     summarizerThinking: n.oneOf("summarizerThinking", merged.summarizerThinking, THINKING_VALUES, d.summarizerThinking),
     pruneOn: n.oneOf("pruneOn", merged.pruneOn, PRUNE_ON_VALUES, d.pruneOn),
-    batchingMode: n.text("batchingMode", merged.batchingMode, d.batchingMode) as ContextPruneConfig["batchingMode"],
+    batchingMode: n.text("batchingMode", merged.batchingMode, d.batchingMode, BATCHING_VALUES.map((v) => `"${v}"`).join(" or ")) as ContextPruneConfig["batchingMode"],
     quietOversizedSkips: n.bool("quietOversizedSkips", merged.quietOversizedSkips, d.quietOversizedSkips),
     minBatchChars: n.count("minBatchChars", merged.minBatchChars, d.minBatchChars),
     recoveryGraceTurns: n.count("recoveryGraceTurns", merged.recoveryGraceTurns, d.recoveryGraceTurns),
@@ -217,6 +218,31 @@ function normalize(existing: Partial<ContextPruneConfig>, n: Normalizer): Contex
     stubArguments: n.bool("stubArguments", merged.stubArguments, d.stubArguments),
     summaries: n.oneOf("summaries", merged.summaries, SUMMARIES_VALUES, d.summaries),
   };
+}
+
+/** A validation that keeps, per key, the words its first refusal names: what the key accepts. */
+class AcceptedValues extends Normalizer {
+  readonly accepts = new Map<string, string>();
+
+  override warn(key: string, expected: string, found: string, using: string): void {
+    if (!this.accepts.has(key)) this.accepts.set(key, expected);
+    super.warn(key, expected, found, using);
+  }
+}
+
+/** No setting takes it: its refusal names what the setting does take. */
+const NO_SETTING_TAKES = Symbol("none");
+
+/**
+ * One top-level setting checked as the settings file's block is (`/pruner report key=value`): the value it
+ * takes as given, or, for one it would refuse or change, the values it accepts in the words of its warning.
+ */
+export function checkSetting(key: keyof ContextPruneConfig, value: unknown): { ok: true; value: unknown } | { ok: false; accepts: string } {
+  const taken = normalize({ [key]: value } as Partial<ContextPruneConfig>, new Normalizer()) as unknown as Record<string, unknown>;
+  if (isDeepStrictEqual(taken[key], value)) return { ok: true, value };
+  const words = new AcceptedValues();
+  normalize({ [key]: NO_SETTING_TAKES } as unknown as Partial<ContextPruneConfig>, words);
+  return { ok: false, accepts: words.accepts.get(key) ?? "another value" };
 }
 
 export async function loadConfig(): Promise<ContextPruneConfig> {

@@ -65,7 +65,7 @@ async function compress(state: FlushState, ctx: ExtensionContext, run: ChainPass
     onWriteFailed: (error) => state.writeFaults.report(error, (message) => safeNotify(ctx, message, "warning")),
   });
   for (const key of unarchivable) inGrace.add(key);
-  return compressEligible(
+  const result = await compressEligible(
     chains,
     rollingWindow,
     {
@@ -80,6 +80,9 @@ async function compress(state: FlushState, ctx: ExtensionContext, run: ChainPass
     },
     inGrace,
   );
+  // The user counts prompts, not block ids: each compressed one by its place among the branch's prompts.
+  const starts = chains.map((chain) => chain.startUserTimestamp);
+  return { ...result, prompts: result.compressedEntries.map((entry) => starts.indexOf(entry.startUserTimestamp) + 1) };
 }
 
 /**
@@ -126,13 +129,16 @@ function recordCompressions(state: FlushState, entries: ChainCompressionEntry[])
   emitExternalCost(state.pi, state.stats);
 }
 
-/** What a chain pass did: the block ids of the chains it compressed, and the outputs it archived with them (no summary of their own). */
+/**
+ * What a chain pass did: the prompts whose work it compressed, by their place on the branch (1 the first),
+ * and the outputs it archived with them (no summary of their own).
+ */
 export interface ChainPassOutcome {
-  blocks: string[];
+  prompts: number[];
   archived: number;
 }
 
-const NOTHING_COMPRESSED: ChainPassOutcome = { blocks: [], archived: 0 };
+const NOTHING_COMPRESSED: ChainPassOutcome = { prompts: [], archived: 0 };
 
 /** Non-fatal: a failure is a warning and never changes the flush outcome. */
 export async function compressAfterFlush(
@@ -158,7 +164,7 @@ export async function compressAfterFlush(
       recordCompressions(state, entries);
       refreshQuietly(state, ctx, closing);
     }
-    return { blocks: entries.map((e) => e.blockId), archived: state.indexer.getIndex().size - indexed };
+    return { prompts: result.prompts, archived: state.indexer.getIndex().size - indexed };
   } catch (err) {
     if (!isStaleContextError(err)) safeNotify(ctx, `pruner: compressing earlier prompts' work failed: ${errorMessage(err)}`, "warning");
     return NOTHING_COMPRESSED;
@@ -229,6 +235,8 @@ function keptPrompts(state: FlushState, messages: readonly unknown[], nothingArc
 /** What `/pruner compact` did and left. */
 export interface Compaction {
   compressedEntries: ChainCompressionEntry[];
+  /** The compressed prompts' places on the branch (1 the first), in the entries' order. */
+  prompts: number[];
   kept: KeptPrompts;
   /** Outputs archived with the compressed prompts, with no summary of their own. */
   archived: number;
@@ -254,6 +262,7 @@ export async function compactChains(state: FlushState, ctx: ExtensionContext): P
   const tokensFewer = before !== undefined && after !== undefined ? estimateTokens(before) - estimateTokens(after) : undefined;
   return {
     compressedEntries: result.compressedEntries,
+    prompts: result.prompts,
     kept: keptPrompts(state, messages, nothingArchivable, result.compressedEntries),
     archived: state.indexer.getIndex().size - indexed,
     ...(tokensFewer !== undefined ? { tokensFewer } : {}),

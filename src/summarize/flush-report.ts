@@ -11,6 +11,7 @@ import type { ProcessedBatch } from "./flush-persist.js";
 import { MAX_SUMMARY_ATTEMPTS } from "./retry-ledger.js";
 import { compactTokens, tokensText } from "../format/figures.js";
 import { plural } from "../format/plural.js";
+import { argumentStubsOn, bulkyFields, MARKER_CHARS } from "../arguments/fields.js";
 
 const SEP = " \u00b7 ";
 
@@ -45,11 +46,43 @@ function unsummarizedParts(processed: ProcessedBatch[]): string[] {
     raw += p.item.raw;
     for (const call of p.item.batch.toolCalls) call.supersededBy ? stale++ : again++;
   }
-  const parts: string[] = [];
-  if (again > 0) parts.push(`archived ${plural(again, "output")} without a summary`);
-  if (stale > 0) parts.push(`retired ${plural(stale, "stale output")}`);
-  if (parts.length > 0) parts[parts.length - 1] += ` (${tokensText(raw)}, no summarizer call)`;
-  return parts;
+  if (stale + again === 0) return [];
+  const size = `${tokensText(raw)}, no summarizer call`;
+  const retired = `retired ${plural(stale, "out-of-date output")} (a later read, edit or rerun replaced ${stale === 1 ? "it" : "them"}`;
+  if (stale === 0) return [`archived ${plural(again, "output")} without a summary (${size})`];
+  if (again === 0) return [`${retired}; ${size})`];
+  return [`archived ${plural(again, "output")} without a summary`, `${retired}; ${size} in all)`];
+}
+
+/** The kinds whose outputs the flush archived: their calls' bulky arguments get markers (render phase 1c). */
+const ARCHIVED_KINDS = new Set<ProcessedBatch["kind"]>(["summarized", "archived", "unsummarized"]);
+
+function namesText(names: ReadonlySet<string>): string {
+  const list = [...names];
+  return list.length <= 1 ? (list[0] ?? "") : `${list.slice(0, -1).join(", ")} and ${list.at(-1)}`;
+}
+
+/**
+ * The argument strings of the archived calls (a write's content, an edit's texts) that markers stand in for
+ * once the agent is done with the call: how many, and their size against the markers'.
+ */
+function argumentsPart(processed: ProcessedBatch[]): string | undefined {
+  let fields = 0;
+  let chars = 0;
+  const tools = new Set<string>();
+  for (const p of processed) {
+    if (!ARCHIVED_KINDS.has(p.kind)) continue;
+    for (const call of p.item.batch.toolCalls) {
+      if (call.isError) continue;
+      const bulky = bulkyFields(call.toolName, call.args);
+      if (bulky.length === 0) continue;
+      tools.add(call.toolName);
+      fields += bulky.length;
+      for (const field of bulky) chars += field.text.length;
+    }
+  }
+  if (fields === 0) return undefined;
+  return `replaced ${plural(fields, "argument")} of ${namesText(tools)} calls with markers (${compactTokens(chars)} \u2192 ${tokensText(fields * MARKER_CHARS)})`;
 }
 
 /** The parts about outputs that were not summarized; left out when the user asked for quiet skips. */
@@ -64,15 +97,31 @@ function skippedParts(processed: ProcessedBatch[], minBatchChars: number): strin
   return parts;
 }
 
+/** `prompt 3`, `prompts 1 and 2`, `prompts 1 to 4 and 7`: runs of three or more as a range. */
+export function promptListWords(prompts: readonly number[]): string {
+  const sorted = [...new Set(prompts)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    if (j - i >= 2) parts.push(`${sorted[i]} to ${sorted[j]}`);
+    else for (let k = i; k <= j; k++) parts.push(String(sorted[k]));
+    i = j + 1;
+  }
+  const list = parts.length <= 1 ? (parts[0] ?? "") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+  return `${sorted.length === 1 ? "prompt" : "prompts"} ${list}`;
+}
+
 /**
- * The work of earlier prompts a chain pass compressed, each into one summary block (its id the model reads
- * in the block), and the outputs in them archived on the way with no summary of their own, so the counts of
- * every line add up to the ones `/pruner status` shows.
+ * The work of earlier prompts a chain pass compressed, each into one summary block, named by their places on
+ * the branch (`prompts`, when known for every one), and the outputs in them archived on the way with no
+ * summary of their own, so the counts of every line add up to the ones `/pruner status` shows.
  */
-export function compressedPromptsText(blocks: string[], archived: number): string {
-  const into = blocks.length === 1 ? `into one summary block (${blocks[0]})` : `into one summary block each (${blocks.join(", ")})`;
-  const outputs = archived > 0 ? `, archiving ${plural(archived, "output")} in ${blocks.length === 1 ? "it" : "them"} without a summary` : "";
-  return `compressed the work of ${plural(blocks.length, "earlier prompt")} ${into}${outputs}`;
+export function compressedPromptsText(count: number, prompts: readonly number[], archived: number): string {
+  const which = count > 0 && prompts.length === count && prompts.every((n) => n > 0) ? ` (${promptListWords(prompts)})` : "";
+  const into = count === 1 ? "into one summary block" : "into one summary block each";
+  const outputs = archived > 0 ? `, archiving ${plural(archived, "output")} in ${count === 1 ? "it" : "them"} without a summary` : "";
+  return `compressed the work of ${plural(count, "earlier prompt")}${which} ${into}${outputs}`;
 }
 
 /**
@@ -81,14 +130,15 @@ export function compressedPromptsText(blocks: string[], archived: number): strin
  */
 export function flushReportLine(
   processed: ProcessedBatch[],
-  chains: { blocks: string[]; archived: number },
-  config: { quietOversizedSkips: boolean; minBatchChars: number },
+  chains: { prompts: number[]; archived: number },
+  config: { quietOversizedSkips: boolean; minBatchChars: number; stubArguments: boolean; flushPolicy: string },
 ): string | undefined {
   const summarized = summarizedPart(processed);
   const unsummarized = unsummarizedParts(processed);
+  const markers = argumentStubsOn(config) ? argumentsPart(processed) : undefined;
   const skipped = config.quietOversizedSkips ? [] : skippedParts(processed, config.minBatchChars);
-  const compressed = chains.blocks.length > 0 ? [compressedPromptsText(chains.blocks, chains.archived)] : [];
-  const parts = [...(summarized ? [summarized] : []), ...unsummarized, ...skipped, ...compressed];
+  const compressed = chains.prompts.length > 0 ? [compressedPromptsText(chains.prompts.length, chains.prompts, chains.archived)] : [];
+  const parts = [...(summarized ? [summarized] : []), ...unsummarized, ...(markers ? [markers] : []), ...skipped, ...compressed];
   if (parts.length === 0) return undefined;
   const changedNothing =
     summarized === undefined && unsummarized.length === 0 && compressed.length === 0 && !processed.some((p) => p.item.deduped.length > 0);

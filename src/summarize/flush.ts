@@ -180,7 +180,7 @@ async function processBatches(
         heldKeys: keysOf(outcome.unresolved.map((p) => p.batch)),
         signal: options.signal,
       })
-    : { blocks: [], archived: 0 };
+    : { prompts: [], archived: 0 };
   const totals = totalsOf(processed);
   const line = flushReportLine(processed, chains, config);
   if (line) ignoreStale(() => state.report.show(ctx, line));

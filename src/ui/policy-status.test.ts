@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { policyStatusBlock, type PolicyView, tierLine } from "./policy-status.js";
+import { archivedLine, cacheRuleLine, policyStatusBlock, type PolicyView, tierLine } from "./policy-status.js";
 
 function view(savingPerRequest: number, netSaving: number): PolicyView {
   const figures = { suffixTokens: 100, removedTokens: 32, summaryTokens: 0, expectedRequests: 3, oneTimeCost: 0, savingPerRequest, summarizerCost: 0, netSaving };
@@ -39,5 +39,33 @@ describe("the price tiers line", () => {
     expect(tierLine({ thresholds: [{ above: 32_000, multiple: 1.6667 }, { above: 128_000, multiple: 2.6667 }], contextTokens: undefined })).toBe(
       "  price tiers: above 32k tokens 1.67x, above 128k tokens 2.67x (every token of a request at the tier its input falls in)",
     );
+  });
+});
+
+describe("the terms of /pruner status in plain words (issue 45, point 12)", () => {
+  test("the cache rule line is followed by what the rule and the spare breakpoint mean", () => {
+    const line = cacheRuleLine({ rule: "anthropic-breakpoints", wire: "anthropic", breakpoint: true, retention: "short", ttlMs: 300_000 } as PolicyView["cacheRule"]);
+    const [rule, meaning] = line.split("\n");
+    expect(rule).toBe("  cache rule: Anthropic breakpoints (20-block lookback), spare breakpoint on; short retention: entries live 5 min");
+    expect(meaning).toStartWith("    (the provider reads from its cache the start of a request up to a point pi marks in it, looking back at most 20 blocks");
+    expect(meaning).toContain("pi leaves one of the four marks unused: the spare breakpoint puts it just before the first block pi-condense rewrites");
+    expect(cacheRuleLine({ rule: "longest-prefix" } as PolicyView["cacheRule"])).toBe(
+      "  cache rule: longest shared prefix\n    (the provider reads from its cache the longest start a request shares with one it has seen)",
+    );
+  });
+
+  test("outputs gone stale are counted as out of date, with what made them so", () => {
+    expect(archivedLine("auto", { summarized: 2, withoutSummary: 5, stale: 0 })).toEndWith(
+      "outputs so far: 2 summarized, 5 archived without a summary, 0 retired as out of date (a later read, edit or rerun of the same thing replaced them)",
+    );
+  });
+});
+
+describe("the last decision (issue 45, point 13)", () => {
+  test("a flush that only left small outputs as they are is not called summarized", () => {
+    const last = { verdict: "apply", basis: "pays", reason: "the waiting outputs are all under the minimum batch size, so they stay as they are", cache: { temperature: "warm" }, nothingRewritten: true } as const;
+    const text = policyStatusBlock({ ...view(0.001, 0.002), last });
+    expect(text).toContain("  last decision: nothing rewritten, because the waiting outputs are all under the minimum batch size, so they stay as they are");
+    expect(policyStatusBlock({ ...view(0.001, 0.002), last: { ...last, nothingRewritten: undefined } })).toContain("  last decision: summarized, because");
   });
 });

@@ -3,9 +3,9 @@
  * flushing the waiting outputs now would save, and the last decision, in
  * plain words.
  */
-import { cacheRuleWords, retentionWords } from "../economics/cache-route.js";
+import { cacheRuleMeaning, cacheRuleWords, retentionWords } from "../economics/cache-route.js";
 import type { CacheState } from "../economics/cache-tracker.js";
-import { dollars, type RewriteCacheRule } from "../economics/rewrite-economics.js";
+import { dollars, moreRequestsWords, type RewriteCacheRule } from "../economics/rewrite-economics.js";
 import type { FlushDecisionRecord } from "../economics/flush-decision.js";
 import type { FlushPolicy, SummariesMode } from "../settings/config-shape.js";
 
@@ -51,6 +51,9 @@ export interface ArchivedCounts {
   stale: number;
 }
 
+/** What made an output stale, in the words of every surface that counts them. */
+const STALE_MEANING = "a later read, edit or rerun of the same thing replaced them";
+
 const SUMMARIES_MEANING: Record<SummariesMode, string> = {
   auto: "only for outputs that cannot be had again",
   always: "for every output",
@@ -58,7 +61,7 @@ const SUMMARIES_MEANING: Record<SummariesMode, string> = {
 };
 
 export function archivedLine(summaries: SummariesMode, archived: ArchivedCounts): string {
-  const counts = `${archived.summarized} summarized, ${archived.withoutSummary} archived without a summary, ${archived.stale} stale retired`;
+  const counts = `${archived.summarized} summarized, ${archived.withoutSummary} archived without a summary, ${archived.stale} retired as out of date (${STALE_MEANING})`;
   return `  summaries: ${summaries} (${SUMMARIES_MEANING[summaries]}); outputs so far: ${counts}`;
 }
 
@@ -90,10 +93,11 @@ function cacheLine(cache: CacheState): string {
  */
 export function cacheRuleLine(cache: RewriteCacheRule): string {
   const rule = `  cache rule: ${cacheRuleWords(cache.rule, cache.wire)}`;
+  const meaning = (spare?: boolean) => `\n    (${cacheRuleMeaning(cache.rule, spare)})`;
   if (cache.problem) return `${rule} (${cache.problem})`;
-  if (cache.rule !== "anthropic-breakpoints") return rule;
+  if (cache.rule !== "anthropic-breakpoints") return `${rule}${meaning()}`;
   const retention = cache.ttlMs === undefined ? "" : `; ${retentionWords(cache.retention ?? "short", cache.ttlMs)}`;
-  return `${rule}, spare breakpoint ${cache.breakpoint ? "on" : "off"}${retention}`;
+  return `${rule}, spare breakpoint ${cache.breakpoint ? "on" : "off"}${retention}${meaning(cache.breakpoint === true)}`;
 }
 
 /** Dollars as shown, with an amount that rounds to nothing shown as `$0.0000`, never `$-0.0000`. */
@@ -108,7 +112,7 @@ function pendingLine(pending: FlushDecisionRecord | undefined): string {
   const per = f.savingPerRequest < -0.00005 ? `${money(-f.savingPerRequest)} more per request` : `${money(f.savingPerRequest)} per request`;
   const net = f.netSaving >= 0 ? `net ${money(f.netSaving)} saved` : `net ${money(-f.netSaving)} lost`;
   const reread = f.rereadTokens ? `; the rewrite also re-sends ${Math.round(f.rereadTokens)} tokens before it` : "";
-  return `  waiting outputs: about ${Math.round(f.removedTokens)} tokens removable, ${per}; over ${f.expectedRequests.toFixed(1)} more requests ${net}${reread}`;
+  return `  waiting outputs: about ${Math.round(f.removedTokens)} tokens removable, ${per}; over ${moreRequestsWords(f.expectedRequests)} ${net}${reread}`;
 }
 
 const WAITING_WORK: Record<WaitingAccount["kind"], string> = { reply: "waiting outputs", chains: "earlier prompts' work left uncompressed" };
@@ -120,7 +124,8 @@ function waitingLines(waiting: WaitingAccount[]): string[] {
 
 function lastLine(last: FlushDecisionRecord | undefined): string {
   if (!last) return "  last decision: none yet";
-  const verb = last.verdict === "apply" ? "summarized" : "waited";
+  // A flush of outputs all under the minimum batch size only records them: it summarizes nothing.
+  const verb = last.verdict === "defer" ? "waited" : last.nothingRewritten ? "nothing rewritten" : "summarized";
   return `  last decision: ${verb}, because ${last.reason}`;
 }
 

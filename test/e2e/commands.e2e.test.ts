@@ -36,7 +36,9 @@ describe("/pruner in RPC mode (scenario 11)", () => {
   test("/pruner status notifies the status block", () => {
     const status = notifications(records).find((n) => n.message.startsWith("pruner status:"));
     expect(status?.message).toContain("\n  Enabled:                  true\n");
-    expect(status?.message).toContain("\n  Summarizer model:         default\n  Summarizer thinking:      default\n");
+    expect(status?.message).toContain(
+      "\n  Summarizer model:         default (the session's model, now fake/fake-model)\n  Summarizer thinking:      default (the model's own level; pi-condense asks for none)\n",
+    );
   });
 
   test("/pruner stats notifies the persisted summarizer totals after a flush", () => {
