@@ -50,7 +50,7 @@ function nextRequestMessages(branch: SessionEntry[], closingMessage: unknown): u
   return closingMessage && !isOnBranch(messages, closingMessage) ? [...messages, closingMessage] : messages;
 }
 
-function branchMessages(branch: SessionEntry[]): unknown[] {
+export function branchMessages(branch: SessionEntry[]): unknown[] {
   const leaf = looseEntry(branch[branch.length - 1]);
   if (typeof leaf?.id === "string") {
     try {
