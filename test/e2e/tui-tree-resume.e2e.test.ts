@@ -71,7 +71,7 @@ for (const [width, height] of [
      */
     async function run(command: string): Promise<void> {
       try {
-        await run(command);
+        await tui.command(command);
       } catch (err) {
         if (!String(err).includes("was not submitted by the first Enter")) throw err;
         await tui.waitFor((s) => editorText(s, width) !== command, 8000);
