@@ -6,7 +6,8 @@
 // code writes the "before" screens.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { disposeSandbox, makeSandbox, type Sandbox } from "./harness.js";
-import type { ScriptedReply } from "./fake-llm.js";
+import type { RecordedRequest, ScriptedReply } from "./fake-llm.js";
+import { inputChars } from "./metrics.js";
 import { bash, say } from "./scenario-kit.js";
 import { editorText, findBox, saveScreen, startTui, tmuxUnavailable, type Box, type TuiSession } from "./tui.js";
 
@@ -34,6 +35,12 @@ const SCRIPT: ScriptedReply[] = [
   bash("seq 1 350 | tail -n 250"),
   say("Third done."),
 ];
+/**
+ * Every reply reports its request's size as a provider with its own tokenizer and tool declarations would:
+ * three characters a token and 700 tokens more than the messages and system prompt, so the footer's
+ * estimate is anchored on the provider's count and a resume that forgot the anchor shows another figure.
+ */
+const counted = (reply: ScriptedReply) => (req: RecordedRequest): ScriptedReply => ({ ...reply, promptTokens: Math.ceil(inputChars(req) / 3) + 700 });
 const FOOTER = /prune: ON · [\d.]+[kM]?->[\d.]+[kM]? \(-\d+%\)/;
 const TREE = "Pruned Tool Calls";
 const OUTPUT = "Original Output";
@@ -97,7 +104,7 @@ for (const [width, height] of [
           minBatchChars: 1000,
           chainCompression: { enabled: true, rollingWindow: 10, fuseRangeSummary: false },
         },
-        script: { main: SCRIPT },
+        script: { main: SCRIPT.map(counted) },
       });
       tui = startTui(sb, { width, height, term: "tmux-256color" });
       await tui.waitFor("fake-model", 30000);
