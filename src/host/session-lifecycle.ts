@@ -15,7 +15,7 @@ import { capturePendingBatches } from "../capture/pending-batches.js";
 import { inheritSidecars } from "../archive/sidecar-inherit.js";
 import { showBootWidget } from "../ui/boot-widget.js";
 import { refreshStatus } from "../ui/status-refresh.js";
-import { calibrateFromBranch } from "./resume-calibration.js";
+import { calibrateFromBranch } from "./request-render.js";
 
 
 export async function onSessionStart(
