@@ -3746,6 +3746,12 @@ function groupBatchesByMode(batches, mode) {
 }
 
 // src/archive/index-branch-walk.ts
+function reportTo(visitor, message) {
+  if (visitor.report)
+    visitor.report(message);
+  else
+    console.error(message);
+}
 function keysOnSeveralResults(branch, keys) {
   const seen = new Set;
   const shared = new Set;
@@ -3808,30 +3814,30 @@ function recordsFromTranscript(branch, keys) {
 function readIndexEntry(data, visitor) {
   const parsed = parseIndexEntry(data);
   if (!parsed.ok)
-    return console.error(corruptEntryMessage(CUSTOM_TYPE_INDEX, parsed.reason));
+    return reportTo(visitor, corruptEntryMessage(CUSTOM_TYPE_INDEX, parsed.reason));
   const { toolCalls, backfilled, refs, partial } = parsed.value;
   if (partial !== undefined)
-    console.error(corruptPartMessage(CUSTOM_TYPE_INDEX, partial));
+    reportTo(visitor, corruptPartMessage(CUSTOM_TYPE_INDEX, partial));
   visitor.indexRecords(toolCalls, backfilled, refs);
 }
 function readSummaryEntry(entry, visitor) {
   const parsed = parseSummaryEntry(entry);
   if (!parsed.ok)
-    return console.error(corruptEntryMessage(CUSTOM_TYPE_SUMMARY, parsed.reason));
+    return reportTo(visitor, corruptEntryMessage(CUSTOM_TYPE_SUMMARY, parsed.reason));
   visitor.summary(parsed.value.refs, parsed.value.text);
 }
 function readChainEntry(data, visitor) {
   const parsed = parseChainEntry(data);
   if (!parsed.ok)
-    return console.error(corruptEntryMessage(CUSTOM_TYPE_CHAIN, parsed.reason));
+    return reportTo(visitor, corruptEntryMessage(CUSTOM_TYPE_CHAIN, parsed.reason));
   visitor.chain(parsed.value);
   if (Array.isArray(parsed.value.toolRefs))
     visitor.refsShown(parsed.value.toolRefs);
 }
-function readAliasEntry(data) {
+function readAliasEntry(data, visitor) {
   const parsed = parseAliasEntry(data);
   if (!parsed.ok) {
-    console.error(corruptEntryMessage(CUSTOM_TYPE_DEDUP_ALIAS, parsed.reason));
+    reportTo(visitor, corruptEntryMessage(CUSTOM_TYPE_DEDUP_ALIAS, parsed.reason));
     return;
   }
   const alias = parsed.value;
@@ -3881,7 +3887,7 @@ function walkBranch(branch, visitor) {
     } else if (entry.customType === CUSTOM_TYPE_CHAIN) {
       readChainEntry(entry.data, visitor);
     } else if (entry.customType === CUSTOM_TYPE_DEDUP_ALIAS) {
-      const alias = readAliasEntry(entry.data);
+      const alias = readAliasEntry(entry.data, visitor);
       if (alias)
         aliases.push(alias);
     }
@@ -4326,6 +4332,10 @@ function ownCallDetails(call, original) {
 }
 
 class ToolCallIndexer {
+  report;
+  constructor(report) {
+    this.report = report;
+  }
   changes = trackChanges(this);
   records = new RecordMap((key, record) => this.recordChanged(key, record), () => this.changes.touchedEverything());
   keysByBareId = new KeyGroups;
@@ -4370,7 +4380,8 @@ class ToolCallIndexer {
       },
       chain: (entry) => this.storeChain(entry),
       refsShown: (refs) => this.reserveRefs(refs),
-      callIds: (ids) => this.noteCallIds(ids)
+      callIds: (ids) => this.noteCallIds(ids),
+      report: this.report
     });
     for (const alias of aliases)
       this.linkAlias(alias.newKey, alias.originalKey, alias.call);

@@ -149,7 +149,7 @@ import {
   summariesMode,
   splitBatches,
   staleOutputsOf
-} from "./chunks/index-ebqbsgdg.js";
+} from "./chunks/index-mcjw9rjq.js";
 
 // src/summarize/chain-pass.ts
 function makeFuseRange(state, ctx, signal) {
@@ -454,8 +454,8 @@ function helpText() {
 function onDemand(load, pick) {
   return async (deps, ctx, args) => pick(await load())(deps, ctx, args);
 }
-var actions = () => import("./chunks/command-actions-dfak2w20.js");
-var reports = () => import("./chunks/command-report-r6ysps9x.js");
+var actions = () => import("./chunks/command-actions-ees7hbv2.js");
+var reports = () => import("./chunks/command-report-pbekyr7a.js");
 var HANDLERS = new Map([
   ["settings", settingsCommand],
   ["on", setEnabled(true)],
@@ -466,7 +466,7 @@ var HANDLERS = new Map([
   ["prune-on", pruneOnCommand],
   ["batching", batchingCommand],
   ["stats", onDemand(reports, (m) => m.statsCommand)],
-  ["report", onDemand(() => import("./chunks/command-replay-qdx5rx3z.js"), (m) => m.reportCommand)],
+  ["report", onDemand(() => import("./chunks/command-replay-0zm0d1bq.js"), (m) => m.reportCommand)],
   ["tree", onDemand(actions, (m) => m.treeCommand)],
   ["now", onDemand(actions, (m) => m.nowCommand)],
   ["compact", onDemand(actions, (m) => m.compactCommand)],
@@ -1011,6 +1011,47 @@ function measureBothWays(state, ctx) {
   } catch (err) {
     console.error("pi-condense: measuring the next request both ways failed", err);
     return;
+  }
+}
+var MAX_RESPONSES = 3;
+function recordedTokens(value) {
+  const entry = looseEntry(value);
+  const message = entry?.type === "message" ? entry.message : undefined;
+  if (!isAssistant(message))
+    return;
+  const usage = requestUsageOf(message.usage, 0);
+  const total = usage ? usage.input + usage.cacheRead + usage.cacheWrite : 0;
+  return total > 0 ? total : undefined;
+}
+function answeredRequest(state, branch, at) {
+  const before = branch.slice(0, at);
+  const indexer = new ToolCallIndexer(() => {});
+  indexer.extendFromEntries(before, before);
+  if (indexer.getIndex().size === 0 && indexer.getChainEntries().length === 0)
+    return { archived: false };
+  const result = renderRequest({ ...state, indexer }, branchMessages(before), before, true);
+  return { archived: true, chars: requestSizesOf(result)?.afterChars };
+}
+function calibrateFromBranch(state, ctx) {
+  try {
+    const branch = ctx.sessionManager.getBranch();
+    let tried = 0;
+    for (let at = branch.length - 1;at >= 0 && tried < MAX_RESPONSES; at--) {
+      const recorded = recordedTokens(branch[at]);
+      if (recorded === undefined)
+        continue;
+      tried++;
+      const sent = answeredRequest(state, branch, at);
+      if (!sent.archived)
+        return;
+      if (sent.chars === undefined)
+        continue;
+      state.stats.noteSentRequest(sent.chars);
+      state.stats.calibrate(recorded);
+      return;
+    }
+  } catch (err) {
+    console.error("pi-condense: anchoring the token estimate on the last response failed; it counts the system prompt until the next response", err);
   }
 }
 
@@ -3534,6 +3575,7 @@ function showResumedFigure(state, ctx) {
     refreshStatus(state, ctx);
     return;
   }
+  calibrateFromBranch(state, ctx);
   try {
     state.stats.noteSystemPrompt(ctx.getSystemPrompt().length);
   } catch {}

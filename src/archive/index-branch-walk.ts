@@ -29,6 +29,13 @@ export interface BranchVisitor {
   refsShown(refs: string[]): void;
   /** The raw ids of an assistant message's calls. */
   callIds(ids: unknown[]): void;
+  /** Where an unreadable entry is reported; the console when absent. */
+  report?(message: string): void;
+}
+
+function reportTo(visitor: BranchVisitor, message: string): void {
+  if (visitor.report) visitor.report(message);
+  else console.error(message);
 }
 
 export interface PendingAlias {
@@ -102,29 +109,29 @@ export function recordsFromTranscript(branch: unknown[], keys: Set<string>): Too
 
 function readIndexEntry(data: unknown, visitor: BranchVisitor): void {
   const parsed = parseIndexEntry(data);
-  if (!parsed.ok) return console.error(corruptEntryMessage(CUSTOM_TYPE_INDEX, parsed.reason));
+  if (!parsed.ok) return reportTo(visitor, corruptEntryMessage(CUSTOM_TYPE_INDEX, parsed.reason));
   const { toolCalls, backfilled, refs, partial } = parsed.value;
-  if (partial !== undefined) console.error(corruptPartMessage(CUSTOM_TYPE_INDEX, partial));
+  if (partial !== undefined) reportTo(visitor, corruptPartMessage(CUSTOM_TYPE_INDEX, partial));
   visitor.indexRecords(toolCalls, backfilled, refs);
 }
 
 function readSummaryEntry(entry: { content?: unknown; details?: unknown }, visitor: BranchVisitor): void {
   const parsed = parseSummaryEntry(entry);
-  if (!parsed.ok) return console.error(corruptEntryMessage(CUSTOM_TYPE_SUMMARY, parsed.reason));
+  if (!parsed.ok) return reportTo(visitor, corruptEntryMessage(CUSTOM_TYPE_SUMMARY, parsed.reason));
   visitor.summary(parsed.value.refs, parsed.value.text);
 }
 
 function readChainEntry(data: unknown, visitor: BranchVisitor): void {
   const parsed = parseChainEntry(data);
-  if (!parsed.ok) return console.error(corruptEntryMessage(CUSTOM_TYPE_CHAIN, parsed.reason));
+  if (!parsed.ok) return reportTo(visitor, corruptEntryMessage(CUSTOM_TYPE_CHAIN, parsed.reason));
   visitor.chain(parsed.value);
   if (Array.isArray(parsed.value.toolRefs)) visitor.refsShown(parsed.value.toolRefs);
 }
 
-function readAliasEntry(data: unknown): PendingAlias | undefined {
+function readAliasEntry(data: unknown, visitor: BranchVisitor): PendingAlias | undefined {
   const parsed = parseAliasEntry(data);
   if (!parsed.ok) {
-    console.error(corruptEntryMessage(CUSTOM_TYPE_DEDUP_ALIAS, parsed.reason));
+    reportTo(visitor, corruptEntryMessage(CUSTOM_TYPE_DEDUP_ALIAS, parsed.reason));
     return undefined;
   }
   const alias = parsed.value;
@@ -169,7 +176,7 @@ export function walkBranch(branch: unknown, visitor: BranchVisitor): PendingAlia
     } else if (entry.customType === CUSTOM_TYPE_CHAIN) {
       readChainEntry(entry.data, visitor);
     } else if (entry.customType === CUSTOM_TYPE_DEDUP_ALIAS) {
-      const alias = readAliasEntry(entry.data);
+      const alias = readAliasEntry(entry.data, visitor);
       if (alias) aliases.push(alias);
     }
   }

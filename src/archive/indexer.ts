@@ -172,6 +172,9 @@ export interface BackfillOptions {
 }
 
 export class ToolCallIndexer {
+  /** `report`: where unreadable entries are reported (the console when absent). */
+  constructor(private readonly report?: (message: string) => void) {}
+
   // What a render stub depends on (records, refs, aliases) is logged with the names it touched, so renders can reuse decisions.
   private readonly changes = trackChanges(this);
   private readonly records: Map<string, ToolCallRecord> = new RecordMap(
@@ -232,6 +235,7 @@ export class ToolCallIndexer {
       chain: (entry) => this.storeChain(entry),
       refsShown: (refs) => this.reserveRefs(refs),
       callIds: (ids) => this.noteCallIds(ids),
+      report: this.report,
     });
     for (const alias of aliases) this.linkAlias(alias.newKey, alias.originalKey, alias.call);
     this.restoreUnindexedSummarized(transcript, summarizedKeys);

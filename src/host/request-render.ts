@@ -2,15 +2,19 @@
  * The pruning render of a request, shared by the `context` hook and by the
  * footer's figure after a flush or a chain compression: both measure what the
  * provider receives with the same render, so the footer shows the request the
- * next call will send instead of the one before the write.
+ * next call will send instead of the one before the write. After a rebuild it
+ * also renders the request the last response answered, to anchor the footer's
+ * token estimate again (`calibrateFromBranch`).
  */
 import { argumentStubsOn } from "../arguments/fields.js";
-import { looseEntry } from "../capture/message-shape.js";
+import { isAssistant, looseEntry } from "../capture/message-shape.js";
 import { argumentHorizon } from "../arguments/horizon.js";
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { buildSessionContext } from "@earendil-works/pi-coding-agent";
 import { projectBranchMessages } from "../capture/batch-capture.js";
+import { ToolCallIndexer } from "../archive/indexer.js";
+import { requestUsageOf } from "../economics/cache-tracker.js";
 import { protectionPredicate } from "../capture/protected.js";
 import { pruneMessages, requestSizesOf, type PruneResult } from "../render/pruner.js";
 import { jsonArrayLength } from "../render/json-size.js";
@@ -110,5 +114,68 @@ export function measureBothWays(state: RenderState, ctx: ExtensionContext): Requ
   } catch (err) {
     console.error("pi-condense: measuring the next request both ways failed", err);
     return undefined;
+  }
+}
+
+type CalibrationState = RenderState & Pick<FlushState, "stats">;
+
+/**
+ * Responses looked at, newest first, for one whose request was rewritten: each costs a render, and a
+ * request left as it was is rare once anything is archived.
+ */
+const MAX_RESPONSES = 3;
+
+function recordedTokens(value: unknown): number | undefined {
+  const entry = looseEntry(value);
+  const message = entry?.type === "message" ? entry.message : undefined;
+  if (!isAssistant(message)) return undefined;
+  const usage = requestUsageOf(message.usage, 0);
+  const total = usage ? usage.input + usage.cacheRead + usage.cacheWrite : 0;
+  return total > 0 ? total : undefined;
+}
+
+interface AnsweredRequest {
+  /** Whether anything was archived when it was sent. */
+  archived: boolean;
+  /** Its pruned size; undefined when its render changed nothing. */
+  chars?: number;
+}
+
+/** The request answered at branch position `at`: the entries before it, rendered on the archive they held. */
+function answeredRequest(state: CalibrationState, branch: SessionEntry[], at: number): AnsweredRequest {
+  const before = branch.slice(0, at);
+  // The full rebuild already reported every unreadable entry of this prefix.
+  const indexer = new ToolCallIndexer(() => {});
+  indexer.extendFromEntries(before, before);
+  if (indexer.getIndex().size === 0 && indexer.getChainEntries().length === 0) return { archived: false };
+  const result = renderRequest({ ...state, indexer }, branchMessages(before), before, true);
+  return { archived: true, chars: requestSizesOf(result)?.afterChars };
+}
+
+/**
+ * The token estimate's anchor after a rebuild. A live session anchors it on the provider's count for the
+ * last response whose request was rewritten (`StatsAccumulator.calibrate`); a rebuild that forgot it would
+ * fall back to the system prompt at characters ÷ 4, and the footer would move on a resume with no request
+ * between. This sets it again from the branch: that response's recorded usage against its request,
+ * rendered as it was sent. Leaves the estimate as it is when the branch has no such response.
+ */
+export function calibrateFromBranch(state: CalibrationState, ctx: ExtensionContext): void {
+  try {
+    const branch = ctx.sessionManager.getBranch();
+    let tried = 0;
+    for (let at = branch.length - 1; at >= 0 && tried < MAX_RESPONSES; at--) {
+      const recorded = recordedTokens(branch[at]);
+      if (recorded === undefined) continue;
+      tried++;
+      const sent = answeredRequest(state, branch, at);
+      // Earlier responses answered requests sent with even less archived: none was rewritten.
+      if (!sent.archived) return;
+      if (sent.chars === undefined) continue;
+      state.stats.noteSentRequest(sent.chars);
+      state.stats.calibrate(recorded);
+      return;
+    }
+  } catch (err) {
+    console.error("pi-condense: anchoring the token estimate on the last response failed; it counts the system prompt until the next response", err);
   }
 }

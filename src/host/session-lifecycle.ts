@@ -17,6 +17,7 @@ import { capturePendingBatches } from "../capture/pending-batches.js";
 import { inheritSidecars } from "../archive/sidecar-inherit.js";
 import { showBootWidget } from "../ui/boot-widget.js";
 import { refreshStatus } from "../ui/status-refresh.js";
+import { calibrateFromBranch } from "./request-render.js";
 
 
 export async function onSessionStart(
@@ -100,7 +101,9 @@ function showResumedFigure(state: ExtensionState, ctx: ExtensionContext): void {
     refreshStatus(state, ctx);
     return;
   }
+  calibrateFromBranch(state, ctx);
   try {
+    // Counts only while no response anchored the estimate.
     state.stats.noteSystemPrompt(ctx.getSystemPrompt().length);
   } catch {
     // A host without a system prompt to read: the figure counts the messages alone until a request.

@@ -12,6 +12,7 @@ import { occKey } from "../capture/occurrence-key.js";
 import { isPlainObject, parseIndexEntry, parseSummaryEntry } from "../capture/persisted-entries.js";
 import { compactTokens, tokensText } from "../format/figures.js";
 import { CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../names.js";
+import { argumentView, type TextSection } from "./tree-arguments.js";
 
 export interface TreeNode {
   id: string;
@@ -29,6 +30,10 @@ export interface TreeNode {
   meta?: string;
   /** One line of facts above the summary in the Ctrl-O view (tools, sizes, time). */
   facts?: string;
+  /** The viewer's first line instead of the label: a leaf's tool and short arguments, facts apart. */
+  heading?: string;
+  /** Texts paged above `detail` in the viewer, each under its title: a call's long arguments. */
+  sections?: TextSection[];
 }
 
 const PROMPT_CHARS = 200;
@@ -57,33 +62,40 @@ function promptLabel(content: unknown): string {
 /** One object per request on the branch: roots are grouped by identity, not by words. */
 interface Request {
   label: string;
+  /** Where the request stands on the branch: roots are listed in the order of their requests. */
+  position: number;
 }
 
 interface BranchRequests {
   /** Every tool result on the branch (occurrence key and bare id) to the request that led to it. */
   byResult: Map<string, Request>;
+  /** Every tool result on the branch (occurrence key and bare id) to its position. */
+  resultAt: Map<string, number>;
   /** The request in effect at each branch position. */
   at: Array<Request | undefined>;
 }
 
 function branchRequests(branch: unknown[]): BranchRequests {
   const byResult = new Map<string, Request>();
+  const resultAt = new Map<string, number>();
   const at: Array<Request | undefined> = [];
   let current: Request | undefined;
-  branch.forEach((entry) => {
+  branch.forEach((entry, position) => {
     const message = isPlainObject(entry) && entry.type === "message" ? entry.message : undefined;
     if (isPlainObject(entry) && entry.type === "custom_message" && !isPrunerCustomType(entry.customType)) {
-      current = { label: promptLabel(entry.content) };
+      current = { label: promptLabel(entry.content), position };
     } else if (isPlainObject(message) && message.role === "user") {
-      current = { label: promptLabel(message.content) };
-    } else if (isPlainObject(message) && message.role === "toolResult" && current && typeof message.toolCallId === "string") {
+      current = { label: promptLabel(message.content), position };
+    } else if (isPlainObject(message) && message.role === "toolResult" && typeof message.toolCallId === "string") {
       const timestamp = typeof message.timestamp === "number" ? message.timestamp : undefined;
-      byResult.set(occKey(message.toolCallId, timestamp), current);
-      byResult.set(message.toolCallId, current);
+      for (const key of [occKey(message.toolCallId, timestamp), message.toolCallId]) {
+        resultAt.set(key, position);
+        if (current) byResult.set(key, current);
+      }
     }
     at.push(current);
   });
-  return { byResult, at };
+  return { byResult, resultAt, at };
 }
 
 function leafNode(record: ToolCallRecord, ref: string): TreeNode {
@@ -95,11 +107,14 @@ function leafNode(record: ToolCallRecord, ref: string): TreeNode {
   const charCount = text.length || record.spillBytes || 0;
   const size = `${tokensText(charCount)}${record.isError ? " · error" : ""}`;
   const spilled = !text && record.spillBytes ? " · its first lines: the whole output is in a file beside the session" : "";
+  const view = argumentView(record.args ?? {});
   return {
     id: record.toolCallId,
     label: `${ref} ${record.toolName}(${args})`,
     meta: size,
     facts: `ref ${ref} · ${size}${spilled}`,
+    heading: [record.toolName, ...view.facts].join(" · "),
+    ...(view.sections.length > 0 ? { sections: view.sections } : {}),
     children: [],
     expanded: false,
     depth: 1,
@@ -135,6 +150,8 @@ function toolsUsed(records: ToolCallRecord[]): string {
 interface Root {
   node: TreeNode;
   request: Request | undefined;
+  /** The first output's occurrence key and bare id, to find where its result stands on the branch. */
+  firstResult: string[];
 }
 
 /** Every summary entry gets a root; refs come only from entries the rebuild accepts (it reports the others). */
@@ -171,10 +188,10 @@ function summaryRoot(entry: LooseEntry, index: number, indexer: ToolCallIndexer,
     detail: content ? summaryForUser(content, children.flatMap((child) => (child.ref ? [child.ref] : []))) : undefined,
     charCount: summaryChars,
   };
-  return { node, request };
+  return { node, request, firstResult: first ? [occKey(first.toolCallId, first.resultTimestamp), first.toolCallId] : [] };
 }
 
-/** Roots that share one request are numbered in branch order (`1 of 2`) where a narrow row still shows it. */
+/** Roots that share one request are numbered in list order (`1 of 2`) where a narrow row still shows it. */
 function numberSharedRequests(roots: Root[]): void {
   const groups = new Map<Request, TreeNode[]>();
   for (const { node, request } of roots) if (request) groups.set(request, [...(groups.get(request) ?? []), node]);
@@ -232,7 +249,7 @@ function unsummarizedRoot(data: unknown, index: number, indexer: ToolCallIndexer
     detail: noSummaryDetail(found),
     charCount: original,
   };
-  return { node, request };
+  return { node, request, firstResult: [key, first.record.toolCallId] };
 }
 
 /** Occurrence keys every summary entry on the branch covers. */
@@ -250,20 +267,34 @@ export function buildPruneTree(ctx: ExtensionCommandContext, indexer: ToolCallIn
   const branch = ctx.sessionManager.getBranch() as unknown[];
   const requests = branchRequests(branch);
   const covered = summarizedKeys(branch);
-  const roots: Root[] = [];
+  const placed: Array<{ root: Root; at: number }> = [];
   branch.forEach((value, index) => {
     const entry = looseEntry(value);
     try {
       if (entry?.type === "custom_message" && entry.customType === CUSTOM_TYPE_SUMMARY) {
-        roots.push(summaryRoot(entry, roots.length, indexer, requests.byResult, requests.at[index]));
+        placed.push({ root: summaryRoot(entry, placed.length, indexer, requests.byResult, requests.at[index]), at: index });
       } else if (entry?.type === "custom" && entry.customType === CUSTOM_TYPE_INDEX) {
-        const root = unsummarizedRoot(entry.data, roots.length, indexer, covered, requests.byResult, requests.at[index]);
-        if (root) roots.push(root);
+        const root = unsummarizedRoot(entry.data, placed.length, indexer, covered, requests.byResult, requests.at[index]);
+        if (root) placed.push({ root, at: index });
       }
     } catch (err) {
       console.error("pi-condense: skipping an unreadable entry in /pruner tree", err);
     }
   });
+  const roots = inPromptOrder(placed, requests.resultAt);
   numberSharedRequests(roots);
   return roots.map((root) => root.node);
+}
+
+/**
+ * Roots in the order of their prompts, then of their first outputs: `/pruner compact` writes the entries of
+ * earlier prompts' outputs last, and the tree still lists them under their prompts' other rows.
+ */
+function inPromptOrder(placed: Array<{ root: Root; at: number }>, resultAt: Map<string, number>): Root[] {
+  const keyed = placed.map(({ root, at }) => {
+    const result = root.firstResult.map((key) => resultAt.get(key)).find((position) => position !== undefined);
+    return { root, keys: [root.request?.position ?? at, result ?? at, at] };
+  });
+  const compare = (a: number[], b: number[]): number => a.reduce((found, value, i) => found || value - b[i]!, 0);
+  return keyed.sort((a, b) => compare(a.keys, b.keys)).map(({ root }) => root);
 }

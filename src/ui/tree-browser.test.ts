@@ -199,10 +199,11 @@ describe("TreeBrowser", () => {
     const lines = render(new TreeBrowser(twoLeafTree(), plainTheme, () => {}), 70);
     expect(lines[0]).toBe(`┌─ Pruned Tool Calls ${"─".repeat(48)}┐`);
     expect(lines[1]).toBe(`│${"Enter/Space expand • Ctrl-O open summary • Esc/q close".padEnd(68)}│`);
-    expect(lines[2]).toBe(`│${" ".repeat(68)}│`);
-    expect(lines[3]).toBe(`│→ ▸ Read the two source files please${" ".repeat(8)}read ×2 · 376 → 6 tokens│`);
+    expect(lines[2]).toBe(`│${"PgUp/PgDn Home/End".padEnd(68)}│`);
+    expect(lines[3]).toBe(`│${" ".repeat(68)}│`);
+    expect(lines[4]).toBe(`│→ ▸ Read the two source files please${" ".repeat(8)}read ×2 · 376 → 6 tokens│`);
     expect(lines.at(-1)).toBe(`└${"─".repeat(68)}┘`);
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(6);
   });
 
   test("an empty tree shows the muted placeholder", () => {
@@ -215,30 +216,30 @@ describe("TreeBrowser", () => {
     const browser = new TreeBrowser(twoLeafTree(), plainTheme, () => {});
     browser.handleInput(ENTER);
     const lines = render(browser, 70);
-    expect(lines[3]).toContain("→ ▾ Read the two source files please");
-    expect(lines[4]).toBe(`│      ${'t1 read(path="/src/a.ts")'.padEnd(52)}375 tokens│`);
-    expect(lines[5]).toBe(`│      ${'t2 read(path="/src/b.ts")'.padEnd(55)}1 token│`);
+    expect(lines[4]).toContain("→ ▾ Read the two source files please");
+    expect(lines[5]).toBe(`│      ${'t1 read(path="/src/a.ts")'.padEnd(52)}375 tokens│`);
+    expect(lines[6]).toBe(`│      ${'t2 read(path="/src/b.ts")'.padEnd(55)}1 token│`);
     browser.handleInput(" ");
-    expect(browser.render(70)).toHaveLength(5);
+    expect(browser.render(70)).toHaveLength(6);
   });
 
   test("the arrow follows up and down, wrapping around the visible rows", () => {
     const browser = new TreeBrowser(twoLeafTree(), plainTheme, () => {});
     browser.handleInput(ENTER);
     const marked = () => render(browser, 70).flatMap((line, i) => (line.startsWith("│→ ") ? [i] : []));
-    expect(marked()).toEqual([3]);
+    expect(marked()).toEqual([4]);
     browser.handleInput(UP);
-    expect(marked()).toEqual([5]);
-    browser.handleInput(DOWN);
-    expect(marked()).toEqual([3]);
+    expect(marked()).toEqual([6]);
     browser.handleInput(DOWN);
     expect(marked()).toEqual([4]);
+    browser.handleInput(DOWN);
+    expect(marked()).toEqual([5]);
   });
 
   test("the selected row also keeps the theme's selection background", () => {
     const marking = { fg: (_c: string, s: string) => s, bg: (c: string, s: string) => `<${c}>${s}</>` } as any;
     const lines = new TreeBrowser(twoLeafTree(), marking, () => {}).render(70);
-    expect(lines[3]).toStartWith("│<selectedBg>→ ▸ Read");
+    expect(lines[4]).toStartWith("│<selectedBg>→ ▸ Read");
   });
 
   test("Enter on a child opens its output under its ref; Esc goes back to the tree", () => {
@@ -250,7 +251,7 @@ describe("TreeBrowser", () => {
     browser.handleInput(ENTER);
     const open = render(browser, 70);
     expect(open[0]).toStartWith("┌─ Original Output ─");
-    expect(open[1]).toBe(`│${'t2 read(path="/src/b.ts")'.padEnd(68)}│`);
+    expect(open[1]).toBe(`│${"read · path: /src/b.ts".padEnd(68)}│`);
     expect(open[2]).toBe(`│${"ref t2 · 1 token".padEnd(68)}│`);
     expect(open[4]).toBe(`│${" tiny".padEnd(68)}│`);
     browser.handleInput(ESC);
@@ -275,9 +276,9 @@ describe("TreeBrowser", () => {
   test("a narrow box cuts the prompt before the figures, and a very narrow one cuts both", () => {
     const roots = twoLeafTree();
     const narrow = render(new TreeBrowser(roots, plainTheme, () => {}), 48);
-    expect(narrow[3]).toBe("│→ ▸ Read the two so…  read ×2 · 376 → 6 tokens│");
+    expect(narrow[4]).toBe("│→ ▸ Read the two so…  read ×2 · 376 → 6 tokens│");
     const tiny = render(new TreeBrowser(roots, plainTheme, () => {}), 30);
-    expect(tiny[3]).toBe("│→ ▸ Read the two source fil…│");
+    expect(tiny[4]).toBe("│→ ▸ Read the two source fil…│");
     for (const line of [...narrow, ...tiny]) expect([48, 30]).toContain(Bun.stringWidth(line));
   });
 
@@ -288,10 +289,10 @@ describe("TreeBrowser", () => {
       records[`r${i}@${i}`] = record(`r${i}`);
       branch.push(user(`prompt ${i}`), result(`r${i}`, i), summaryEntry([{ shortId: `t${i}`, toolCallId: `r${i}`, resultTimestamp: i }]));
     }
-    const browser = new TreeBrowser(buildPruneTree(ctxWith(branch), indexerOf(records)), plainTheme, () => {}, undefined, () => 9);
+    const browser = new TreeBrowser(buildPruneTree(ctxWith(branch), indexerOf(records)), plainTheme, () => {}, undefined, () => 10);
     for (let i = 0; i < 7; i++) browser.handleInput(DOWN);
     const lines = render(browser, 60);
-    expect(lines).toHaveLength(9);
+    expect(lines).toHaveLength(10);
     expect(lines.filter((l) => l.includes("▸ prompt")).map((l) => l.slice(1, 13))).toEqual(["  ▸ prompt 5", "  ▸ prompt 6", "→ ▸ prompt 7", "  ▸ prompt 8", "  ▸ prompt 9"]);
     expect(lines.at(-1)).toStartWith("└─ 8/10 ─");
     expect(Bun.stringWidth(lines.at(-1)!)).toBe(60);

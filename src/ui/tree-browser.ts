@@ -25,7 +25,11 @@ export type { TreeNode } from "./prune-tree.js";
 const TREE_TITLE = "Pruned Tool Calls";
 const OVERLAY_TITLE = "Pruned Summary";
 const OUTPUT_TITLE = "Original Output";
+const OUTPUT_SECTION = "output";
 const HINT = "Enter/Space expand • Ctrl-O open summary • Esc/q close";
+/** The list's other keys, on the hint's line when the box is wide enough, else on a line of their own. */
+const MOVE_HINT = "PgUp/PgDn Home/End";
+const HINT_SEPARATOR = " • ";
 const EMPTY = "(no pruned tool calls in this session)";
 const OVERLAY_FOOTER = "↑/↓ PgUp/PgDn/Space Home/End scroll • Ctrl-O/Esc/q close";
 /** pi's own lists mark the selected row with this arrow, so it shows without colours too. */
@@ -70,6 +74,23 @@ function outputLines(text: string, width: number): string[] {
     .flatMap((line) => wrapTextWithAnsi(replaceControlCharacters(line.replaceAll("\t", TAB)), width));
 }
 
+/** A leaf's long arguments, each under its title, then its output under its own when there are any. */
+function leafLines(node: TreeNode, width: number, title: (text: string) => string): string[] {
+  const body = outputLines(node.detail ?? "", width);
+  const sections = node.sections ?? [];
+  if (sections.length === 0) return body;
+  const titled = (heading: string, lines: string[]) => [title(truncateToWidth(plainText(`${heading}:`), width, "…")), ...lines];
+  return [
+    ...sections.flatMap((section) => [...titled(section.title, outputLines(section.text, width)), ""]),
+    ...titled(OUTPUT_SECTION, body),
+  ];
+}
+
+/** Argument values as one row of text: no escapes, control characters or tabs reach the header. */
+function plainText(text: string): string {
+  return replaceControlCharacters(stripTerminalSequences(text).replaceAll("\t", " "));
+}
+
 /** The first row of a `count`-row window over `total` rows that keeps row `focus` in view. */
 function windowStart(focus: number, count: number, total: number): number {
   return Math.max(0, Math.min(focus - Math.floor(count / 2), total - count));
@@ -93,6 +114,8 @@ interface SummaryView {
 export class TreeBrowser implements Component {
   private rows: TreeNode[] = [];
   private selected = 0;
+  /** Rows of nodes the last render showed: a page for PageUp and PageDown. */
+  private page = MIN_BODY_ROWS;
   private overlay: SummaryView | undefined;
   private bodyCache: { node: TreeNode; width: number; lines: readonly string[] } | undefined;
   private readonly keys: KeyMatcher;
@@ -127,6 +150,10 @@ export class TreeBrowser implements Component {
     const onChild = (this.rows[this.selected]?.depth ?? 0) > 0;
     if (this.keys.matches(data, "tui.select.up")) this.move(-1);
     else if (this.keys.matches(data, "tui.select.down")) this.move(1);
+    else if (this.keys.matches(data, "tui.select.pageUp")) this.jump(this.selected - this.page);
+    else if (this.keys.matches(data, "tui.select.pageDown")) this.jump(this.selected + this.page);
+    else if (matchesKey(data, "home")) this.jump(0);
+    else if (matchesKey(data, "end")) this.jump(this.rows.length - 1);
     else if (confirm && onChild) this.openSelected();
     else if (confirm || data === " ") this.toggleSelected();
     else if (isCtrlO(data)) this.openSelected();
@@ -156,6 +183,11 @@ export class TreeBrowser implements Component {
     const count = this.rows.length;
     if (count === 0) return;
     this.selected = (this.selected + delta + count) % count;
+  }
+
+  /** Pages and ends stop at the first and last rows instead of wrapping around. */
+  private jump(row: number): void {
+    this.selected = Math.max(0, Math.min(row, this.rows.length - 1));
   }
 
   private toggleSelected(): void {
@@ -193,13 +225,21 @@ export class TreeBrowser implements Component {
   private renderTree(width: number): string[] {
     const inner = Math.max(0, width - 2);
     if (this.rows.length === 0) return frame(TREE_TITLE, [this.theme.fg("muted", EMPTY)], width, { paint: this.border });
-    const room = this.bodyRows(4);
+    const hint = this.hintLines(inner);
+    const room = this.bodyRows(3 + hint.length);
+    this.page = room;
     const start = windowStart(this.selected, room, this.rows.length);
     const shown = this.rows.slice(start, start + room);
-    const lines = [this.theme.fg("dim", HINT), ""];
+    const lines = [...hint, ""];
     shown.forEach((node, i) => lines.push(this.renderRow(node, start + i === this.selected, inner)));
     const status = shown.length < this.rows.length ? `${this.selected + 1}/${this.rows.length}` : "";
     return frame(TREE_TITLE, lines, width, { status, paint: this.border });
+  }
+
+  private hintLines(inner: number): string[] {
+    const whole = `${HINT}${HINT_SEPARATOR}${MOVE_HINT}`;
+    const lines = visibleWidth(whole) <= inner ? [whole] : [HINT, MOVE_HINT];
+    return lines.map((line) => this.theme.fg("dim", line));
   }
 
   private renderRow(node: TreeNode, selected: boolean, inner: number): string {
@@ -237,15 +277,17 @@ export class TreeBrowser implements Component {
     const cached = this.bodyCache;
     if (cached && cached.node === node && cached.width === width) return cached.lines;
     const detail = node.detail ?? "";
-    const lines = node.depth === 0 ? this.markdownLines(detail, width) : outputLines(detail, width - 2).map((line) => ` ${line}`);
+    const title = (text: string) => this.theme.fg("accent", text);
+    const lines = node.depth === 0 ? this.markdownLines(detail, width) : leafLines(node, width - 2, title).map((line) => ` ${line}`);
     this.bodyCache = { node, width, lines };
     return lines;
   }
 
   private renderSummary(view: SummaryView, width: number): string[] {
     const inner = Math.max(1, width - 2);
+    const heading = view.node.heading;
     const header = [
-      ...wrapTextWithAnsi(view.node.label, inner).map((line) => this.theme.fg("accent", line)),
+      ...(heading === undefined ? wrapTextWithAnsi(view.node.label, inner) : wrapFacts(plainText(heading), inner)).map((line) => this.theme.fg("accent", line)),
       ...wrapFacts(view.node.facts ?? "Pruned summary message", inner).map((line) => this.theme.fg("dim", line)),
     ];
     const markdown = this.bodyLines(view.node, inner);
