@@ -129,6 +129,8 @@ export const modelCommand: SubcommandHandler = async (deps, ctx, args) => {
   if (model !== "default" && refuseUnknownModel(ctx, model)) return;
   const level = suffix as SummarizerThinking | undefined;
   applyConfig(deps, ctx, level ? { summarizerModel: model, summarizerThinking: level } : { summarizerModel: model });
+  // Picked again after it failed, the same model is tried at the next summary rather than in 10 minutes.
+  deps.resetSummarizerFallback?.();
   // The start-up line names the model it was started with.
   clearBootWidget(ctx);
   confirm(deps, ctx, `Summarizer model set to: ${model}${level ? ` with thinking ${level}` : ""}`);

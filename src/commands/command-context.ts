@@ -32,7 +32,7 @@ export interface CompactResult {
 export type NotifyType = "info" | "warning" | "error";
 
 /** The hooks `registerCommands` takes by name, after its positional 2.9.1 ones. */
-export type CommandExtras = Pick<CommandDeps, "getSummarizerCache" | "measureContext" | "describeToggle">;
+export type CommandExtras = Pick<CommandDeps, "getSummarizerCache" | "measureContext" | "describeToggle" | "resetSummarizerFallback">;
 
 /** Everything `registerCommands` was handed, plus the persistence hook. */
 export interface CommandDeps {
@@ -56,6 +56,8 @@ export interface CommandDeps {
   measureContext?: (ctx: ExtensionCommandContext) => LiveReclaim | undefined;
   /** What turning pruning on (`true`) or off costs the requests that follow; undefined when nothing changes. */
   describeToggle?: (ctx: ExtensionCommandContext, enabling: boolean) => string | undefined;
+  /** Forgets the summarizer model's failures: a model the user just picked is tried at the next summary. */
+  resetSummarizerFallback?: () => void;
   /** Fire-and-forget save; failures are reported through `ctx.ui.notify`. */
   persist: (ctx: ExtensionCommandContext, config: ContextPruneConfig) => void;
 }

@@ -317,6 +317,7 @@ export function applySettingChange(
   const before = deps.currentConfig.value;
   const next = spec.apply(value, before);
   deps.currentConfig.value = next;
+  if (id === "summarizerModel") deps.resetSummarizerFallback?.();
   deps.persist(ctx, next);
   recordToggle(deps, before, next);
   refreshStatus(deps, ctx, next);
