@@ -12,6 +12,7 @@ import { checkModel, exampleModel, keysForBareId } from "./model-check.js";
 import { lacksCredentials, loginFix } from "../summarize/model-credentials.js";
 import { BATCHING_MODES, DEFAULT_CONFIG, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS } from "../settings/config-shape.js";
 import type { BatchingMode, PresetOption, PruneOn, SummarizerThinking } from "../settings/config-shape.js";
+import { parseWholeNumber, WHOLE_RANGES, wholeRangeWords } from "../settings/whole-number.js";
 import { clearBootWidget } from "../ui/boot-widget.js";
 import { showReport } from "../ui/report.js";
 
@@ -30,16 +31,6 @@ export function thinkingLabel(level: string): string {
 
 function firstToken(text: string): string {
   return text.trim().split(/\s+/)[0] ?? "";
-}
-
-/** Largest count a command takes: far past any context window, and a number the notices can print as typed. */
-export const MAX_COUNT_ARG = 1_000_000_000;
-
-/** `parseInt` semantics ("12abc" -> 12); undefined for NaN, negatives and numbers above MAX_COUNT_ARG. */
-function parseNonNegativeInt(arg: string): number | undefined {
-  const n = Number.parseInt(arg, 10);
-  if (!Number.isSafeInteger(n) || n < 0 || n > MAX_COUNT_ARG) return undefined;
-  return n === 0 ? 0 : n;
 }
 
 /**
@@ -280,9 +271,11 @@ export const minBatchCharsCommand: SubcommandHandler = async (deps, ctx, args) =
     info(ctx, n === 0 ? "Every tool turn's outputs are summarized, however small (min-batch-chars 0)." : `Tool turns whose outputs add up to fewer than ${n} characters are left as they are.`);
     return;
   }
-  const n = parseNonNegativeInt(arg);
+  const range = WHOLE_RANGES.minBatchChars;
+  const n = parseWholeNumber(arg, range);
   if (n === undefined) {
-    warn(ctx, `Invalid min-batch-chars: "${arg}". Expected a whole number of characters from 0 to ${MAX_COUNT_ARG} (0 summarizes everything).`);
+    const now = deps.currentConfig.value.minBatchChars;
+    warn(ctx, `Invalid min-batch-chars: "${arg}". Expected ${wholeRangeWords(range, "characters")} (0 summarizes everything); it stays ${now}.`);
     return;
   }
   applyConfig(deps, ctx, { minBatchChars: n });
@@ -301,9 +294,11 @@ export const recoveryGraceCommand: SubcommandHandler = async (deps, ctx, args) =
     info(ctx, n === 0 ? `A recovered output ${GRACE_OFF} (recovery-grace 0).` : `A recovered output stays whole for ${nextPromptsWord(n)}.`);
     return;
   }
-  const n = parseNonNegativeInt(arg);
+  const range = WHOLE_RANGES.recoveryGraceTurns;
+  const n = parseWholeNumber(arg, range);
   if (n === undefined) {
-    warn(ctx, `Invalid recovery-grace: "${arg}". Expected a whole number from 0 to ${MAX_COUNT_ARG} (0 turns it off).`);
+    const now = deps.currentConfig.value.recoveryGraceTurns;
+    warn(ctx, `Invalid recovery-grace: "${arg}". Expected ${wholeRangeWords(range)} (0 turns it off); it stays ${now}.`);
     return;
   }
   applyConfig(deps, ctx, { recoveryGraceTurns: n });

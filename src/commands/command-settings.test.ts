@@ -165,7 +165,7 @@ describe("settings overlay", () => {
     expect(typeof byId.get("summarizerModel")!.submenu).toBe("function");
   });
 
-  test("values outside a cycle show the listed fallback preset", () => {
+  test("values outside a cycle show the real value, not a preset (issue 45, point 3)", () => {
     const config = {
       ...DEFAULT_CONFIG,
       minBatchChars: 1234,
@@ -178,28 +178,49 @@ describe("settings overlay", () => {
     };
     const current = Object.fromEntries(buildSettingItems({} as any, config).map((i) => [i.id, i.currentValue]));
     expect(current).toMatchObject({
-      minBatchChars: "1000 chars",
-      recoveryGraceTurns: "3 prompts",
-      summarizerIdleTimeoutMs: "20 s",
-      summarizerMaxTimeoutMs: "180 s",
-      autoBudgetThreshold: "off",
-      chainCompressionRollingWindow: "3 prompts",
-      purgeErrorsCooldown: "2 turns",
-      purgeErrorsMinArgChars: "500 chars",
+      minBatchChars: "1234 chars",
+      recoveryGraceTurns: "2 prompts",
+      summarizerIdleTimeoutMs: "15 s",
+      summarizerMaxTimeoutMs: "0.001 s",
+      autoBudgetThreshold: "75%",
+      chainCompressionRollingWindow: "7 prompts",
+      purgeErrorsCooldown: "4 turns",
+      purgeErrorsMinArgChars: "50 chars",
     });
     const nullBudget = buildSettingItems({} as any, { ...DEFAULT_CONFIG, autoBudgetThreshold: null });
     expect(nullBudget.find((i) => i.id === "autoBudgetThreshold")!.currentValue).toBe("off");
   });
 
-  test("a non-numeric minBatchChars falls back to 1000 and 0 budget stores null (#32)", async () => {
+  test("a value that is not a whole number changes nothing, and an off budget stores null (#32, issue 45 point 2)", async () => {
     const s = await openSettings({ minBatchChars: 500, autoBudgetThreshold: 0.8 });
     s.list.onChange("minBatchChars", "abc");
-    expect(s.box.value.minBatchChars).toBe(1000);
-    s.list.onChange("autoBudgetThreshold", "0");
+    s.list.onChange("minBatchChars", "2.5 chars");
+    expect(s.box.value.minBatchChars).toBe(500);
+    s.list.onChange("autoBudgetThreshold", "off");
     expect(s.box.value.autoBudgetThreshold).toBeNull();
-    s.list.onChange("autoBudgetThreshold", "0.7");
+    s.list.onChange("autoBudgetThreshold", "70%");
     expect(s.box.value.autoBudgetThreshold).toBe(0.7);
     expect((await s.saved()).autoBudgetThreshold).toBe(0.7);
+  });
+
+  test("a min batch size set by command shows as itself, and Enter moves to the next preset above it (issue 45, point 3)", async () => {
+    const s = await openSettings({ minBatchChars: 200 });
+    s.component.handleInput("min batch");
+    expect(strip(s.component.render(80)).join("\n")).toMatch(/→ Min batch size +200 chars/);
+    s.component.handleInput(ENTER);
+    expect(s.box.value.minBatchChars).toBe(500);
+    expect(strip(s.component.render(80)).join("\n")).toMatch(/→ Min batch size +500 chars/);
+  });
+
+  test("cycling on comes round to the value set by command instead of losing it (issue 45, point 3)", async () => {
+    const s = await openSettings({ minBatchChars: 200 });
+    s.component.handleInput("min batch");
+    const seen: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      s.component.handleInput(ENTER);
+      seen.push(s.box.value.minBatchChars);
+    }
+    expect(seen).toEqual([500, 1000, 2000, 5000, 0, 200]);
   });
 
   test("a shown value is saved as the stored number it stands for", async () => {
@@ -296,7 +317,7 @@ describe("settings overlay", () => {
     const s = await openSettings();
     s.list.onChange("recoveryGraceTurns", "x");
     s.list.onChange("summarizerIdleTimeoutMs", "-1");
-    s.list.onChange("summarizerMaxTimeoutMs", "600000");
+    s.list.onChange("summarizerMaxTimeoutMs", "600 s");
     s.list.onChange("pruneOn", "on-demand");
     s.list.onChange("summarizerThinking", "minimal");
     s.list.onChange("batchingMode", "agent-message");
