@@ -551,3 +551,38 @@ describe("a save that cannot land", () => {
     expect(r.config.enabled).toBe(true);
   });
 });
+
+describe("our words in any letter case (issue 45, point 11)", () => {
+  test("a thinking level in capitals is set as the level", async () => {
+    const r = await run("thinking LOW");
+    expect(r.notes).toEqual([["Summarizer thinking set to: low", "info"]]);
+    expect(r.saved.summarizerThinking).toBe("low");
+  });
+
+  test("DEFAULT as the model is the default, and a thinking suffix in capitals is the level", async () => {
+    const r = await run("model DEFAULT:HIGH", { summarizerModel: "a/b" });
+    expect(r.notes).toEqual([["Summarizer model set to: default with thinking high", "info"]]);
+    expect(r.config).toMatchObject({ summarizerModel: "default", summarizerThinking: "high" });
+  });
+
+  test("a model id keeps its case: providers may tell ids apart by it", async () => {
+    const r = await runWithModels("model fake/Fake-Summarizer", ["fake/Fake-Summarizer", "fake/fake-summarizer"]);
+    expect(r.config.summarizerModel).toBe("fake/Fake-Summarizer");
+  });
+
+  test("batching and prune-on modes in capitals are the modes", async () => {
+    expect((await run("batching AGENT-MESSAGE")).config.batchingMode).toBe("agent-message");
+    expect((await run("prune-on On-Demand")).config.pruneOn).toBe("on-demand");
+  });
+
+  test("a word that is not ours in any case is still refused as typed", async () => {
+    const r = await run("thinking LOUD");
+    expectUnchanged(r);
+    expect(r.notes[0]![0]).toBe("Invalid summarizer thinking level: LOUD. Use one of: default, off, minimal, low, medium, high, xhigh.");
+  });
+
+  test("NONE clears a protected list and DEFAULT restores it", async () => {
+    expect((await run("protected-paths NONE")).config.protectedPaths).toEqual([]);
+    expect((await run("protected-paths DEFAULT", { protectedPaths: [] })).config.protectedPaths).toEqual(DEFAULT_CONFIG.protectedPaths);
+  });
+});

@@ -29,6 +29,11 @@ export function thinkingLabel(level: string): string {
   return findPreset(SUMMARIZER_THINKING_LEVELS, level)?.label ?? level;
 }
 
+/** A word of ours as typed, in any case (`LOW`, `Agent-Message`, `DEFAULT`): `/pruner` reads its words case-insensitively. */
+function keyword(text: string): string {
+  return text.toLowerCase();
+}
+
 function firstToken(text: string): string {
   return text.trim().split(/\s+/)[0] ?? "";
 }
@@ -105,8 +110,10 @@ export const modelCommand: SubcommandHandler = async (deps, ctx, args) => {
   }
   const raw = args[0]!;
   const colon = raw.lastIndexOf(":");
-  const model = colon >= 0 ? raw.slice(0, colon) : raw;
-  const suffix = colon >= 0 ? raw.slice(colon + 1) : undefined;
+  const typed = colon >= 0 ? raw.slice(0, colon) : raw;
+  // Only our own words ignore case: a provider may tell model ids apart by case.
+  const model = keyword(typed) === "default" ? "default" : typed;
+  const suffix = colon >= 0 ? keyword(raw.slice(colon + 1)) : undefined;
   if (suffix !== undefined && (!findPreset(SUMMARIZER_THINKING_LEVELS, suffix) || model === "")) {
     // An empty suffix (`provider/id:`) is named in words: `Invalid model thinking suffix: .` read as a typo.
     const shown = suffix === "" ? `nothing after the ":" in ${raw}` : suffix;
@@ -138,13 +145,14 @@ function warnWithoutCredentials(ctx: ExtensionCommandContext, key: string): void
 
 export const thinkingCommand: SubcommandHandler = async (deps, ctx, args) => {
   const config = deps.currentConfig.value;
-  const arg = args[0];
-  if (arg === undefined) {
+  const typed = args[0];
+  if (typed === undefined) {
     info(ctx, `Current summarizer thinking: ${thinkingLabel(config.summarizerThinking)} (${config.summarizerThinking})`);
     return;
   }
+  const arg = keyword(typed);
   if (!findPreset(SUMMARIZER_THINKING_LEVELS, arg)) {
-    warn(ctx, `Invalid summarizer thinking level: ${arg}. Use one of: ${THINKING_LIST}.`);
+    warn(ctx, `Invalid summarizer thinking level: ${typed}. Use one of: ${THINKING_LIST}.`);
     return;
   }
   applyConfig(deps, ctx, { summarizerThinking: arg as SummarizerThinking });
@@ -158,11 +166,12 @@ const PRUNE_ON_EFFECT: Record<PruneOn, string> = {
 
 export const pruneOnCommand: SubcommandHandler = async (deps, ctx, args) => {
   const current = deps.currentConfig.value.pruneOn;
-  const mode =
+  const typed =
     args[0] ?? (await pickPreset(ctx, "pruner — choose when to trigger summarization", PRUNE_ON_MODES, current));
-  if (mode === undefined) return;
+  if (typed === undefined) return;
+  const mode = keyword(typed);
   if (!findPreset(PRUNE_ON_MODES, mode)) {
-    warn(ctx, `Invalid prune-on mode: ${mode}. Use one of: ${PRUNE_ON_MODES.map((m) => m.value).join(", ")}.`);
+    warn(ctx, `Invalid prune-on mode: ${typed}. Use one of: ${PRUNE_ON_MODES.map((m) => m.value).join(", ")}.`);
     return;
   }
   const next = applyConfig(deps, ctx, { pruneOn: mode as PruneOn });
@@ -171,11 +180,11 @@ export const pruneOnCommand: SubcommandHandler = async (deps, ctx, args) => {
 };
 
 export const batchingCommand: SubcommandHandler = async (deps, ctx, args) => {
-  const mode = args[0] ?? (await pickPreset(ctx, "pruner — choose batching granularity", BATCHING_MODES));
-  if (mode === undefined) return;
-  const preset = findPreset(BATCHING_MODES, mode);
+  const typed = args[0] ?? (await pickPreset(ctx, "pruner — choose batching granularity", BATCHING_MODES));
+  if (typed === undefined) return;
+  const preset = findPreset(BATCHING_MODES, keyword(typed));
   if (!preset) {
-    warn(ctx, `Invalid batching mode: ${mode}. Use one of: ${BATCHING_MODES.map((m) => m.value).join(", ")}.`);
+    warn(ctx, `Invalid batching mode: ${typed}. Use one of: ${BATCHING_MODES.map((m) => m.value).join(", ")}.`);
     return;
   }
   applyConfig(deps, ctx, { batchingMode: preset.value as BatchingMode });
@@ -183,7 +192,7 @@ export const batchingCommand: SubcommandHandler = async (deps, ctx, args) => {
 };
 
 function parseListEntry(text: string, key: ListSpec["key"]): string[] {
-  const word = text.trim().toLowerCase();
+  const word = keyword(text.trim());
   if (CLEAR_WORDS.has(word)) return [];
   if (word === "default") return [...DEFAULT_CONFIG[key]];
   return text.split(/[\s,]+/).filter((part) => part.length > 0);
@@ -314,7 +323,7 @@ export const recoveryGraceCommand: SubcommandHandler = async (deps, ctx, args) =
 const DEDUP_VALUES: Record<string, boolean> = { on: true, true: true, off: false, false: false };
 
 export const dedupCommand: SubcommandHandler = async (deps, ctx, args) => {
-  const arg = args[0]?.toLowerCase();
+  const arg = args[0] === undefined ? undefined : keyword(args[0]);
   const config = deps.currentConfig.value;
   if (arg === undefined || arg === "status") {
     info(ctx, `Content-hash dedup is ${onOff(config.dedupByContentHash)}. ${dedupDescription(config)}`);

@@ -364,6 +364,12 @@ describe("loadConfigWithWarnings: one warning per wrong-typed setting", () => {
     expect(loaded.chainCompression.rollingWindow).toBe(3);
   });
 
+  test("our words in the file are read in any letter case, as /pruner reads them (issue 45, point 11)", async () => {
+    const { config: loaded, warnings } = await warningsFor({ summarizerThinking: "LOW", pruneOn: "On-Demand", flushPolicy: "CLASSIC" });
+    expect(warnings).toEqual([]);
+    expect(loaded).toMatchObject({ summarizerThinking: "low", pruneOn: "on-demand", flushPolicy: "classic" });
+  });
+
   test("a valid file with unknown keys gives no warning", async () => {
     const { config: loaded, warnings } = await warningsFor({
       ...DEFAULT_CONFIG,

@@ -113,8 +113,10 @@ class Normalizer {
     return typeof value === "string" ? value : this.fallback(key, "a string", value, fallback);
   }
 
+  /** One of our words, in any letter case, as `/pruner` reads them. */
   oneOf<T extends string>(key: string, value: unknown, allowed: readonly T[], fallback: T): T {
-    if (allowed.includes(value as T)) return value as T;
+    const word = typeof value === "string" ? value.toLowerCase() : value;
+    if (allowed.includes(word as T)) return word as T;
     return this.fallback(key, `one of ${allowed.map((v) => `"${v}"`).join(", ")}`, value, fallback);
   }
 
