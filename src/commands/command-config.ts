@@ -5,7 +5,7 @@
  * nothing.
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import { applyConfig, confirm, info, onOff, recordToggle, refreshStatus, warn } from "./command-context.js";
+import { applyConfig, confirm, info, onOff, recordToggle, refreshStatus, showToggleCost, toggleCost, warn } from "./command-context.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { dedupDescription, GRACE_OFF, listOrNone } from "./command-descriptions.js";
 import { checkModel, exampleModel, keysForBareId } from "./model-check.js";
@@ -14,7 +14,6 @@ import { BATCHING_MODES, DEFAULT_CONFIG, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEV
 import type { BatchingMode, PresetOption, PruneOn, SummarizerThinking } from "../settings/config-shape.js";
 import { parseWholeNumber, WHOLE_RANGES, wholeRangeWords } from "../settings/whole-number.js";
 import { clearBootWidget } from "../ui/boot-widget.js";
-import { showReport } from "../ui/report.js";
 
 const THINKING_LIST = SUMMARIZER_THINKING_LEVELS.map((level) => level.value).join(", ");
 /** `default`, or `<provider>/<model-id>` as the summarizer's model resolution expects. */
@@ -59,13 +58,12 @@ async function pickPreset(
 export function setEnabled(enabled: boolean): SubcommandHandler {
   return async (deps, ctx) => {
     const before = deps.currentConfig.value;
-    // Measured before the change: what the next request costs the other way is known only while pruning renders.
-    const cost = before.enabled !== enabled ? deps.describeToggle?.(ctx, enabled) : undefined;
+    const cost = toggleCost(deps, ctx, before, enabled);
     const next = applyConfig(deps, ctx, { enabled });
     recordToggle(deps, before, next);
     clearBootWidget(ctx);
     confirm(deps, ctx, enabled ? "Context pruning enabled." : "Context pruning disabled.");
-    if (cost) showReport(deps.pi, ctx, `pruner: ${cost} ${enabled ? "/pruner off" : "/pruner on"} goes back.`, enabled ? "info" : "warning");
+    showToggleCost(deps, ctx, cost, enabled);
     if (enabled) deps.measureContext?.(ctx);
     refreshStatus(deps, ctx, next);
   };

@@ -111,6 +111,16 @@ export function recordToggle(deps: CommandDeps, before: ContextPruneConfig, afte
   }
 }
 
+/** What turning pruning on or off costs: measured before the change, while pruning's render still says it. */
+export function toggleCost(deps: CommandDeps, ctx: ExtensionCommandContext, before: ContextPruneConfig, enabled: boolean): string | undefined {
+  return before.enabled !== enabled ? deps.describeToggle?.(ctx, enabled) : undefined;
+}
+
+/** The cost line after a change of `enabled`, from the command or the overlay alike: a warning when pruning went off. */
+export function showToggleCost(deps: CommandDeps, ctx: ExtensionCommandContext, cost: string | undefined, enabled: boolean): void {
+  if (cost) showReport(deps.pi, ctx, `pruner: ${cost} ${enabled ? "/pruner off" : "/pruner on"} goes back.`, enabled ? "info" : "warning");
+}
+
 /** Replace the shared config with a patched copy and persist it. */
 export function applyConfig(
   deps: CommandDeps,

@@ -296,7 +296,7 @@ describe("settings overlay", () => {
   test("nested settings are replaced by copies and validated", async () => {
     const s = await openSettings();
     const chain = s.box.value.chainCompression;
-    s.list.onChange("chainCompressionRollingWindow", "0");
+    s.list.onChange("chainCompressionRollingWindow", "x");
     expect(s.box.value.chainCompression.rollingWindow).toBe(3);
     s.list.onChange("chainCompressionRollingWindow", "5");
     s.list.onChange("chainCompressionStripThinking", "false");
@@ -304,7 +304,7 @@ describe("settings overlay", () => {
     s.list.onChange("chainCompressionEnabled", "false");
     expect(s.box.value.chainCompression).toEqual({ enabled: false, rollingWindow: 5, stripFinalAssistantThinking: false, fuseRangeSummary: false });
     expect(chain).toEqual(DEFAULT_CONFIG.chainCompression);
-    s.list.onChange("purgeErrorsCooldown", "0");
+    s.list.onChange("purgeErrorsCooldown", "-1 turns");
     s.list.onChange("purgeErrorsMinArgChars", "-3");
     s.list.onChange("purgeErrorsEnabled", "false");
     expect(s.box.value.purgeErrors).toEqual({ enabled: false, cooldownTurns: 2, minArgChars: 500 });

@@ -10,7 +10,7 @@ import type { Component, SettingItem, SettingsListTheme } from "@earendil-works/
 import { plural } from "../format/plural.js";
 import { centered, frame } from "../ui/frame.js";
 import { ListView } from "../ui/list-view.js";
-import { errorMessage, recordToggle, refreshStatus, safeNotify } from "./command-context.js";
+import { errorMessage, recordToggle, refreshStatus, safeNotify, showToggleCost, toggleCost } from "./command-context.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { listOrNone, settingDescription } from "./command-descriptions.js";
 import { searchSettingsBy } from "./settings-search.js";
@@ -303,10 +303,13 @@ export function applySettingChange(
   if (!spec?.apply) return undefined;
   const before = deps.currentConfig.value;
   const next = spec.apply(value, before);
+  const cost = toggleCost(deps, ctx, before, next.enabled);
   deps.currentConfig.value = next;
   if (id === "summarizerModel") deps.resetSummarizerFallback?.();
   deps.persist(ctx, next);
   recordToggle(deps, before, next);
+  showToggleCost(deps, ctx, cost, next.enabled);
+  if (next.enabled && !before.enabled) deps.measureContext?.(ctx);
   refreshStatus(deps, ctx, next);
   for (const item of items) {
     item.description = settingDescription(item.id, next);

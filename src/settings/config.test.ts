@@ -302,7 +302,7 @@ describe("loadConfigWithWarnings: one warning per wrong-typed setting", () => {
   test("a wrong-typed field inside a nested block is named with its block", async () => {
     const { warnings } = await warningsFor({ chainCompression: { enabled: true, rollingWindow: "3" } });
     expect(warnings).toEqual([
-      'pruner: settings.json contextPrune.chainCompression.rollingWindow should be a whole number from 1 to 1000000000, found the string "3"; using 3',
+      'pruner: settings.json contextPrune.chainCompression.rollingWindow should be a whole number from 0 to 1000000000, found the string "3"; using 3',
     ]);
   });
 
@@ -350,18 +350,19 @@ describe("loadConfigWithWarnings: one warning per wrong-typed setting", () => {
     expect(warnings).toEqual([
       "pruner: settings.json contextPrune.minBatchChars should be a whole number from 0 to 1000000000, found 2.5; using 2",
       "pruner: settings.json contextPrune.recoveryGraceTurns should be a whole number from 0 to 1000000000, found 10000000000; using 3",
-      "pruner: settings.json contextPrune.purgeErrors.cooldownTurns should be a whole number from 1 to 1000000000, found 0.5; using 2",
+      "pruner: settings.json contextPrune.purgeErrors.cooldownTurns should be a whole number from 0 to 1000000000, found 0.5; using 0",
       "pruner: settings.json contextPrune.purgeErrors.minArgChars should be a whole number from 0 to 1000000000, found 12.9; using 12",
     ]);
-    expect(loaded).toMatchObject({ minBatchChars: 2, recoveryGraceTurns: 3, purgeErrors: { enabled: true, cooldownTurns: 2, minArgChars: 12 } });
+    expect(loaded).toMatchObject({ minBatchChars: 2, recoveryGraceTurns: 3, purgeErrors: { enabled: true, cooldownTurns: 0, minArgChars: 12 } });
   });
 
-  test("a nested window out of its range falls back to the default with the range named (issue 45, point 2)", async () => {
-    const { config: loaded, warnings } = await warningsFor({ chainCompression: { enabled: true, rollingWindow: 0 } });
+  test("a nested window out of its range falls back to the default with the range named; 0 is in range (issue 45, point 2)", async () => {
+    const { config: loaded, warnings } = await warningsFor({ chainCompression: { enabled: true, rollingWindow: -1 } });
     expect(warnings).toEqual([
-      "pruner: settings.json contextPrune.chainCompression.rollingWindow should be a whole number from 1 to 1000000000, found 0; using 3",
+      "pruner: settings.json contextPrune.chainCompression.rollingWindow should be a whole number from 0 to 1000000000, found -1; using 3",
     ]);
     expect(loaded.chainCompression.rollingWindow).toBe(3);
+    expect((await warningsFor({ chainCompression: { enabled: true, rollingWindow: 0 } })).config.chainCompression.rollingWindow).toBe(0);
   });
 
   test("our words in the file are read in any letter case, as /pruner reads them (issue 45, point 11)", async () => {

@@ -26,8 +26,9 @@ export const WHOLE_RANGES = {
   spillThreshold: POSITIVE,
   frontierGapThresholdTokens: POSITIVE,
   maxImagesPerRequest: POSITIVE,
-  "chainCompression.rollingWindow": POSITIVE,
-  "purgeErrors.cooldownTurns": POSITIVE,
+  // 0 keeps no prompt whole: every closed chain is compressed (spec 11, P3).
+  "chainCompression.rollingWindow": COUNT,
+  "purgeErrors.cooldownTurns": COUNT,
   "purgeErrors.minArgChars": COUNT,
 } as const satisfies Record<string, WholeRange>;
 
