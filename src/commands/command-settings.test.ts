@@ -5,7 +5,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { initTheme } from "@earendil-works/pi-coding-agent";
 import { settingDescription } from "./command-descriptions.js";
-import { buildSettingItems, modelBrowserItems, settingsLayout } from "./command-settings.js";
+import { buildSettingItems, settingsLayout } from "./command-settings.js";
+import { modelBrowserItems } from "./model-browser.js";
 import { registerCommands } from "./commands.js";
 import { DEFAULT_CONFIG } from "../settings/config-shape.js";
 import { useTempAgentDirs } from "../../test/temp-agent-dir.js";
@@ -367,7 +368,7 @@ describe("model browser", () => {
     expect(modelBrowserItems({ modelRegistry: { getAvailable: () => models } } as any, "openai/gpt-5-mini")).toEqual([
       { id: "default", label: "default (active model)", values: ["default"], currentValue: "", description: "Use the currently active model for summarization" },
       { id: "anthropic/claude-haiku", label: "anthropic/claude-haiku", values: ["anthropic/claude-haiku"], currentValue: "", description: "Haiku" },
-      { id: "openai/gpt-5-mini", label: "openai/gpt-5-mini", values: ["openai/gpt-5-mini"], currentValue: "openai/gpt-5-mini", description: "openai/gpt-5-mini" },
+      { id: "openai/gpt-5-mini", label: "openai/gpt-5-mini", values: ["openai/gpt-5-mini"], currentValue: "current", description: "openai/gpt-5-mini" },
     ]);
   });
 
@@ -386,6 +387,47 @@ describe("model browser", () => {
     } finally {
       console.error = original;
     }
+  });
+
+  /** Opens the settings with `summarizerModel` and Enter on its row: the browser as drawn, one string per row. */
+  async function browser(summarizerModel: string) {
+    const s = await openSettings({ summarizerModel }, models, 40, 80);
+    s.component.handleInput("summarizer model");
+    s.component.handleInput(ENTER);
+    return { s, rows: () => strip(s.component.render(80)) };
+  }
+
+  test("the cursor starts on the model in use (issue 45, point 18)", async () => {
+    const { rows } = await browser("openai/gpt-5-mini");
+    expect(rows().find((row) => row.includes("→ "))).toContain("openai/gpt-5-mini");
+  });
+
+  test("the model in use is named once on its row, its value saying it is the current one (issue 45, point 18)", async () => {
+    const { rows } = await browser("openai/gpt-5-mini");
+    const row = rows().find((r) => r.includes("openai/gpt-5-mini"))!;
+    expect(row.split("openai/gpt-5-mini")).toHaveLength(2);
+    expect(row).toMatch(/openai\/gpt-5-mini +current/);
+  });
+
+  test("Enter on the model in use keeps it", async () => {
+    const { s } = await browser("openai/gpt-5-mini");
+    s.component.handleInput(ENTER);
+    expect(s.box.value.summarizerModel).toBe("openai/gpt-5-mini");
+  });
+
+  test("a search that matches no model says models, and that only providers with credentials are listed (issue 45, point 18)", async () => {
+    const { s, rows } = await browser("default");
+    s.component.handleInput("sonnet");
+    const text = rows().join(" ").replace(/│/g, "").replace(/\s+/g, " ");
+    expect(text).not.toContain("No matching settings");
+    expect(text).toContain("No matching models: only providers pi has credentials for are listed (/login adds one).");
+    for (const row of rows()) expect(row.length).toBeLessThanOrEqual(80);
+  });
+
+  test("a search finds a model by its name as well as its id", async () => {
+    const { s, rows } = await browser("default");
+    s.component.handleInput("Haiku");
+    expect(rows().find((row) => row.includes("→ "))).toContain("anthropic/claude-haiku");
   });
 
   test("picking a model in the submenu sets summarizerModel", async () => {

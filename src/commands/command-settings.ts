@@ -13,6 +13,7 @@ import { ListView } from "../ui/list-view.js";
 import { errorMessage, recordToggle, refreshStatus, safeNotify, showToggleCost, toggleCost } from "./command-context.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { listOrNone, settingDescription } from "./command-descriptions.js";
+import { openModelBrowser } from "./model-browser.js";
 import { searchSettingsBy } from "./settings-search.js";
 import { AUTO_BUDGET_PRESETS, MIN_BATCH_CHARS_PRESETS, PURGE_COOLDOWN_PRESETS, PURGE_MIN_ARG_PRESETS, RECOVERY_GRACE_PRESETS, ROLLING_WINDOW_PRESETS, SUMMARIZER_IDLE_TIMEOUT_PRESETS, SUMMARIZER_MAX_TIMEOUT_PRESETS } from "./settings-presets.js";
 import { BATCHING_MODES, SUMMARIES_MODES, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS } from "../settings/config-shape.js";
@@ -230,32 +231,6 @@ const SEARCH_WORDS: Record<string, string> = {
 
 const searchWords = (id: string): string => SEARCH_WORDS[id] ?? "";
 
-function availableModels(ctx: ExtensionCommandContext): Array<{ provider: string; id: string; name?: string }> {
-  try {
-    return ctx.modelRegistry?.getAvailable() ?? [];
-  } catch (err) {
-    console.error("pi-condense: listing available models failed", err);
-    return [];
-  }
-}
-
-export function modelBrowserItems(ctx: ExtensionCommandContext, current: string): SettingItem[] {
-  const items: SettingItem[] = [
-    {
-      id: "default",
-      label: "default (active model)",
-      values: ["default"],
-      currentValue: current === "default" ? "default" : "",
-      description: "Use the currently active model for summarization",
-    },
-  ];
-  for (const model of availableModels(ctx)) {
-    const key = `${model.provider}/${model.id}`;
-    items.push({ id: key, label: key, values: [key], currentValue: key === current ? key : "", description: model.name || key });
-  }
-  return items;
-}
-
 /**
  * The columns a value gets in a list `listWidth` wide, by pi's SettingsList's own arithmetic:
  * cursor, label column (at most 36) and separator before it, two columns after.
@@ -282,10 +257,7 @@ export function buildSettingItems(ctx: ExtensionCommandContext, config: Config, 
       item.submenu = (_current, done) => new ListView(spec.label, list.entries(config), list.edit, () => done());
     }
     if (spec.withModelBrowser) {
-      item.submenu = (current, done) =>
-        new SettingsList(modelBrowserItems(ctx, current), modelRows, getSettingsListTheme(), (_id, value) => done(value), () => done(undefined), {
-          enableSearch: true,
-        });
+      item.submenu = (current, done) => openModelBrowser(ctx, current, modelRows, done);
     }
     return item;
   });
