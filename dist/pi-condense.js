@@ -6,6 +6,7 @@ import {
   CUSTOM_TYPE_DEDUP_ALIAS,
   CUSTOM_TYPE_CHAIN,
   CUSTOM_TYPE_FLUSH_METRICS,
+  CUSTOM_TYPE_TOGGLE,
   QUERY_TOOL_NAME,
   loose,
   roleOf,
@@ -82,6 +83,9 @@ import {
   PRUNE_ON_MODES,
   FLUSH_POLICIES,
   SUMMARIES_MODES,
+  WHOLE_RANGES,
+  parseWholeNumber,
+  wholeRangeWords,
   showBootWidget,
   setEnabled,
   modelCommand,
@@ -147,7 +151,7 @@ import {
   summariesMode,
   splitBatches,
   staleOutputsOf
-} from "./chunks/index-fdtdqv1f.js";
+} from "./chunks/index-xd0xk7m5.js";
 
 // src/summarize/chain-pass.ts
 function makeFuseRange(state, ctx, signal) {
@@ -523,24 +527,25 @@ class Normalizer {
     return typeof value === "string" ? value : this.fallback(key, "a string", value, fallback);
   }
   oneOf(key, value, allowed, fallback) {
-    if (allowed.includes(value))
-      return value;
+    const word = typeof value === "string" ? value.toLowerCase() : value;
+    if (allowed.includes(word))
+      return word;
     return this.fallback(key, `one of ${allowed.map((v) => `"${v}"`).join(", ")}`, value, fallback);
   }
-  count(key, value, fallback) {
-    return isNumber(value) && value >= 0 ? Math.floor(value) : this.fallback(key, "a whole number >= 0", value, fallback);
+  whole(key, value, fallback) {
+    return this.wholeIn(key, WHOLE_RANGES[key], value, fallback);
   }
-  positiveCount(key, value, fallback) {
-    if (isNumber(value) && Math.floor(value) > 0)
-      return Math.floor(value);
-    return this.fallback(key, "a whole number > 0", value, fallback);
+  wholeOrNull(key, value) {
+    return value === null ? null : this.wholeIn(key, WHOLE_RANGES[key], value, null, " or null");
   }
-  limitOrNull(key, value) {
-    if (value === null)
-      return null;
-    if (isNumber(value) && value >= 1)
-      return Math.floor(value);
-    return this.fallback(key, "a whole number >= 1 or null", value, null);
+  wholeIn(key, range, value, fallback, orElse = "") {
+    const expected = `${wholeRangeWords(range)}${orElse}`;
+    const n = isNumber(value) ? parseWholeNumber(Math.floor(value), range) : undefined;
+    if (n === undefined)
+      return this.fallback(key, expected, value, fallback);
+    if (n !== value)
+      this.warn(key, expected, describeValue(value), shown(n));
+    return n;
   }
   share(key, value, fallback = null) {
     if (value === null || isNumber(value) && value > 0 && value <= 1)
@@ -568,6 +573,13 @@ class Normalizer {
         continue;
       const expected = typeof defaults[sub];
       const current = value[sub];
+      const range = WHOLE_RANGES[`${key}.${sub}`];
+      if (range) {
+        const n = this.wholeIn(`${key}.${sub}`, range, current, defaults[sub]);
+        if (n !== current)
+          (repaired ??= { ...value })[sub] = n;
+        continue;
+      }
       if (typeof current === expected && (expected !== "number" || isNumber(current)))
         continue;
       repaired ??= { ...value };
@@ -596,21 +608,21 @@ function normalize(existing, n) {
     pruneOn: n.oneOf("pruneOn", merged.pruneOn, PRUNE_ON_VALUES, d.pruneOn),
     batchingMode: n.text("batchingMode", merged.batchingMode, d.batchingMode),
     quietOversizedSkips: n.bool("quietOversizedSkips", merged.quietOversizedSkips, d.quietOversizedSkips),
-    minBatchChars: n.count("minBatchChars", merged.minBatchChars, d.minBatchChars),
-    recoveryGraceTurns: n.count("recoveryGraceTurns", merged.recoveryGraceTurns, d.recoveryGraceTurns),
-    summarizerIdleTimeoutMs: n.count("summarizerIdleTimeoutMs", merged.summarizerIdleTimeoutMs, d.summarizerIdleTimeoutMs),
-    summarizerMaxTimeoutMs: n.count("summarizerMaxTimeoutMs", merged.summarizerMaxTimeoutMs, d.summarizerMaxTimeoutMs),
+    minBatchChars: n.whole("minBatchChars", merged.minBatchChars, d.minBatchChars),
+    recoveryGraceTurns: n.whole("recoveryGraceTurns", merged.recoveryGraceTurns, d.recoveryGraceTurns),
+    summarizerIdleTimeoutMs: n.whole("summarizerIdleTimeoutMs", merged.summarizerIdleTimeoutMs, d.summarizerIdleTimeoutMs),
+    summarizerMaxTimeoutMs: n.whole("summarizerMaxTimeoutMs", merged.summarizerMaxTimeoutMs, d.summarizerMaxTimeoutMs),
     protectedTools: n.stringList("protectedTools", merged.protectedTools, d.protectedTools),
     protectedPaths: n.stringList("protectedPaths", merged.protectedPaths, d.protectedPaths),
     chainCompression: n.nestedBlock("chainCompression", merged.chainCompression, d.chainCompression, "chain compression"),
     purgeErrors: n.nestedBlock("purgeErrors", merged.purgeErrors, d.purgeErrors, "error purge"),
     dedupByContentHash: n.bool("dedupByContentHash", merged.dedupByContentHash, d.dedupByContentHash),
     autoBudgetThreshold: n.share("autoBudgetThreshold", merged.autoBudgetThreshold),
-    spillThreshold: n.positiveCount("spillThreshold", merged.spillThreshold, d.spillThreshold),
-    spillPreviewBytes: n.count("spillPreviewBytes", merged.spillPreviewBytes, d.spillPreviewBytes),
+    spillThreshold: n.whole("spillThreshold", merged.spillThreshold, d.spillThreshold),
+    spillPreviewBytes: n.whole("spillPreviewBytes", merged.spillPreviewBytes, d.spillPreviewBytes),
     budgetTurnDelta: n.share("budgetTurnDelta", merged.budgetTurnDelta),
-    frontierGapThresholdTokens: n.limitOrNull("frontierGapThresholdTokens", merged.frontierGapThresholdTokens),
-    maxImagesPerRequest: n.limitOrNull("maxImagesPerRequest", merged.maxImagesPerRequest),
+    frontierGapThresholdTokens: n.wholeOrNull("frontierGapThresholdTokens", merged.frontierGapThresholdTokens),
+    maxImagesPerRequest: n.wholeOrNull("maxImagesPerRequest", merged.maxImagesPerRequest),
     flushPolicy: n.oneOf("flushPolicy", merged.flushPolicy, FLUSH_POLICIES, d.flushPolicy),
     contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure),
     cacheBreakpoint: n.bool("cacheBreakpoint", merged.cacheBreakpoint, d.cacheBreakpoint),
@@ -707,8 +719,8 @@ async function saveConfig(config) {
 function onDemand(load, pick) {
   return async (deps, ctx, args) => pick(await load())(deps, ctx, args);
 }
-var actions = () => import("./chunks/command-actions-qren274p.js");
-var reports = () => import("./chunks/command-report-1sd6egkz.js");
+var actions = () => import("./chunks/command-actions-9h72scn8.js");
+var reports = () => import("./chunks/command-report-agmvqc7z.js");
 var HANDLERS = new Map([
   ["settings", settingsCommand],
   ["on", setEnabled(true)],
@@ -719,7 +731,7 @@ var HANDLERS = new Map([
   ["prune-on", pruneOnCommand],
   ["batching", batchingCommand],
   ["stats", onDemand(reports, (m) => m.statsCommand)],
-  ["report", onDemand(() => import("./chunks/command-replay-7ct91ty8.js"), (m) => m.reportCommand)],
+  ["report", onDemand(() => import("./chunks/command-replay-s2gxr9zb.js"), (m) => m.reportCommand)],
   ["tree", onDemand(actions, (m) => m.treeCommand)],
   ["now", onDemand(actions, (m) => m.nowCommand)],
   ["compact", onDemand(actions, (m) => m.compactCommand)],
@@ -2543,7 +2555,27 @@ var REWRITE_WORDS = {
 function moreOrLess(amount) {
   return amount >= 0 ? `${dollars(amount)} more` : `${dollars(-amount)} less`;
 }
+function backToLastRequest(ctx, enabling) {
+  let branch;
+  try {
+    branch = ctx.sessionManager.getBranch();
+  } catch {
+    return false;
+  }
+  let firstToggleSince;
+  for (let i = branch.length - 1;i >= 0; i--) {
+    const entry = branch[i];
+    if (entry?.type === "message" && entry.message?.role === "assistant")
+      break;
+    if (entry?.type === "custom" && entry.customType === CUSTOM_TYPE_TOGGLE && typeof entry.data?.enabled === "boolean") {
+      firstToggleSince = entry.data.enabled;
+    }
+  }
+  return firstToggleSince !== undefined && firstToggleSince !== enabling;
+}
 function toggleCostText(state, ctx, enabling) {
+  if (backToLastRequest(ctx, enabling))
+    return;
   const sizes = measureBothWays(state, ctx);
   if (!sizes)
     return;
@@ -4161,7 +4193,8 @@ function registerWithCommands(pi, state) {
       state.status.measure(ctx);
       return state.stats.getLiveReclaim();
     },
-    describeToggle: (ctx, enabling) => toggleCostText(state, ctx, enabling)
+    describeToggle: (ctx, enabling) => toggleCostText(state, ctx, enabling),
+    resetSummarizerFallback: () => state.fallback.reset()
   });
 }
 function commandsAfterRunningFlush(pi, state) {
