@@ -72,6 +72,7 @@ function registerWithCommands(pi: ExtensionAPI, state: ExtensionState): void {
         return state.stats.getLiveReclaim();
       },
       describeToggle: (ctx: ExtensionContext, enabling: boolean) => toggleCostText(state, ctx, enabling),
+      resetSummarizerFallback: () => state.fallback.reset(),
     },
   );
 }

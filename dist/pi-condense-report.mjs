@@ -16,6 +16,34 @@ function plural(count, singular, pluralForm = `${singular}s`) {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
+// src/settings/whole-number.ts
+var MAX_WHOLE = 1e9;
+var COUNT = { min: 0, max: MAX_WHOLE };
+var POSITIVE = { min: 1, max: MAX_WHOLE };
+var WHOLE_RANGES = {
+  minBatchChars: COUNT,
+  recoveryGraceTurns: COUNT,
+  summarizerIdleTimeoutMs: COUNT,
+  summarizerMaxTimeoutMs: COUNT,
+  spillPreviewBytes: COUNT,
+  spillThreshold: POSITIVE,
+  frontierGapThresholdTokens: POSITIVE,
+  maxImagesPerRequest: POSITIVE,
+  "chainCompression.rollingWindow": COUNT,
+  "purgeErrors.cooldownTurns": COUNT,
+  "purgeErrors.minArgChars": COUNT
+};
+var DIGITS = /^[0-9]+$/;
+function parseWholeNumber(input, range) {
+  const n = typeof input === "number" ? input : DIGITS.test(input.trim()) ? Number(input.trim()) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < range.min || n > range.max)
+    return;
+  return n + 0;
+}
+function wholeRangeWords(range, unit) {
+  return `a whole number${unit ? ` of ${unit}` : ""} from ${range.min} to ${range.max}`;
+}
+
 // src/settings/config-shape.ts
 var DEFAULT_CONFIG = {
   enabled: false,
@@ -151,24 +179,25 @@ class Normalizer {
     return typeof value === "string" ? value : this.fallback(key, expected, value, fallback);
   }
   oneOf(key, value, allowed, fallback) {
-    if (allowed.includes(value))
-      return value;
+    const word = typeof value === "string" ? value.toLowerCase() : value;
+    if (allowed.includes(word))
+      return word;
     return this.fallback(key, `one of ${allowed.map((v) => `"${v}"`).join(", ")}`, value, fallback);
   }
-  count(key, value, fallback) {
-    return isNumber(value) && value >= 0 ? Math.floor(value) : this.fallback(key, "a whole number >= 0", value, fallback);
+  whole(key, value, fallback) {
+    return this.wholeIn(key, WHOLE_RANGES[key], value, fallback);
   }
-  positiveCount(key, value, fallback) {
-    if (isNumber(value) && Math.floor(value) > 0)
-      return Math.floor(value);
-    return this.fallback(key, "a whole number > 0", value, fallback);
+  wholeOrNull(key, value) {
+    return value === null ? null : this.wholeIn(key, WHOLE_RANGES[key], value, null, " or null");
   }
-  limitOrNull(key, value) {
-    if (value === null)
-      return null;
-    if (isNumber(value) && value >= 1)
-      return Math.floor(value);
-    return this.fallback(key, "a whole number >= 1 or null", value, null);
+  wholeIn(key, range, value, fallback, orElse = "") {
+    const expected = `${wholeRangeWords(range)}${orElse}`;
+    const n = isNumber(value) ? parseWholeNumber(Math.floor(value), range) : undefined;
+    if (n === undefined)
+      return this.fallback(key, expected, value, fallback);
+    if (n !== value)
+      this.warn(key, expected, describeValue(value), shown(n));
+    return n;
   }
   share(key, value, fallback = null) {
     if (value === null || isNumber(value) && value > 0 && value <= 1)
@@ -196,6 +225,13 @@ class Normalizer {
         continue;
       const expected = typeof defaults[sub];
       const current = value[sub];
+      const range = WHOLE_RANGES[`${key}.${sub}`];
+      if (range) {
+        const n = this.wholeIn(`${key}.${sub}`, range, current, defaults[sub]);
+        if (n !== current)
+          (repaired ??= { ...value })[sub] = n;
+        continue;
+      }
       if (typeof current === expected && (expected !== "number" || isNumber(current)))
         continue;
       repaired ??= { ...value };
@@ -225,21 +261,21 @@ function normalize(existing, n) {
     pruneOn: n.oneOf("pruneOn", merged.pruneOn, PRUNE_ON_VALUES, d.pruneOn),
     batchingMode: n.text("batchingMode", merged.batchingMode, d.batchingMode, BATCHING_VALUES.map((v) => `"${v}"`).join(" or ")),
     quietOversizedSkips: n.bool("quietOversizedSkips", merged.quietOversizedSkips, d.quietOversizedSkips),
-    minBatchChars: n.count("minBatchChars", merged.minBatchChars, d.minBatchChars),
-    recoveryGraceTurns: n.count("recoveryGraceTurns", merged.recoveryGraceTurns, d.recoveryGraceTurns),
-    summarizerIdleTimeoutMs: n.count("summarizerIdleTimeoutMs", merged.summarizerIdleTimeoutMs, d.summarizerIdleTimeoutMs),
-    summarizerMaxTimeoutMs: n.count("summarizerMaxTimeoutMs", merged.summarizerMaxTimeoutMs, d.summarizerMaxTimeoutMs),
+    minBatchChars: n.whole("minBatchChars", merged.minBatchChars, d.minBatchChars),
+    recoveryGraceTurns: n.whole("recoveryGraceTurns", merged.recoveryGraceTurns, d.recoveryGraceTurns),
+    summarizerIdleTimeoutMs: n.whole("summarizerIdleTimeoutMs", merged.summarizerIdleTimeoutMs, d.summarizerIdleTimeoutMs),
+    summarizerMaxTimeoutMs: n.whole("summarizerMaxTimeoutMs", merged.summarizerMaxTimeoutMs, d.summarizerMaxTimeoutMs),
     protectedTools: n.stringList("protectedTools", merged.protectedTools, d.protectedTools),
     protectedPaths: n.stringList("protectedPaths", merged.protectedPaths, d.protectedPaths),
     chainCompression: n.nestedBlock("chainCompression", merged.chainCompression, d.chainCompression, "chain compression"),
     purgeErrors: n.nestedBlock("purgeErrors", merged.purgeErrors, d.purgeErrors, "error purge"),
     dedupByContentHash: n.bool("dedupByContentHash", merged.dedupByContentHash, d.dedupByContentHash),
     autoBudgetThreshold: n.share("autoBudgetThreshold", merged.autoBudgetThreshold),
-    spillThreshold: n.positiveCount("spillThreshold", merged.spillThreshold, d.spillThreshold),
-    spillPreviewBytes: n.count("spillPreviewBytes", merged.spillPreviewBytes, d.spillPreviewBytes),
+    spillThreshold: n.whole("spillThreshold", merged.spillThreshold, d.spillThreshold),
+    spillPreviewBytes: n.whole("spillPreviewBytes", merged.spillPreviewBytes, d.spillPreviewBytes),
     budgetTurnDelta: n.share("budgetTurnDelta", merged.budgetTurnDelta),
-    frontierGapThresholdTokens: n.limitOrNull("frontierGapThresholdTokens", merged.frontierGapThresholdTokens),
-    maxImagesPerRequest: n.limitOrNull("maxImagesPerRequest", merged.maxImagesPerRequest),
+    frontierGapThresholdTokens: n.wholeOrNull("frontierGapThresholdTokens", merged.frontierGapThresholdTokens),
+    maxImagesPerRequest: n.wholeOrNull("maxImagesPerRequest", merged.maxImagesPerRequest),
     flushPolicy: n.oneOf("flushPolicy", merged.flushPolicy, FLUSH_POLICIES, d.flushPolicy),
     contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure),
     cacheBreakpoint: n.bool("cacheBreakpoint", merged.cacheBreakpoint, d.cacheBreakpoint),
@@ -2967,7 +3003,7 @@ function recoveredRefs(call) {
 
 // src/capture/occurrence-key.ts
 var SEPARATOR = "@";
-var DIGITS = /^[0-9]+$/;
+var DIGITS2 = /^[0-9]+$/;
 function occKey(toolCallId, resultTimestamp) {
   if (resultTimestamp === undefined)
     return toolCallId;
@@ -3015,7 +3051,7 @@ function parseOccKey(key) {
   if (at <= 0)
     return { toolCallId: key };
   const suffix = key.slice(at + 1);
-  if (!DIGITS.test(suffix))
+  if (!DIGITS2.test(suffix))
     return { toolCallId: key };
   return { toolCallId: key.slice(0, at), resultTimestamp: Number(suffix) };
 }

@@ -6,6 +6,7 @@ import {
   CUSTOM_TYPE_DEDUP_ALIAS,
   CUSTOM_TYPE_CHAIN,
   CUSTOM_TYPE_FLUSH_METRICS,
+  CUSTOM_TYPE_TOGGLE,
   QUERY_TOOL_NAME,
   loose,
   roleOf,
@@ -149,7 +150,7 @@ import {
   summariesMode,
   splitBatches,
   staleOutputsOf
-} from "./chunks/index-mcjw9rjq.js";
+} from "./chunks/index-map1yd4q.js";
 
 // src/summarize/chain-pass.ts
 function makeFuseRange(state, ctx, signal) {
@@ -454,8 +455,8 @@ function helpText() {
 function onDemand(load, pick) {
   return async (deps, ctx, args) => pick(await load())(deps, ctx, args);
 }
-var actions = () => import("./chunks/command-actions-ees7hbv2.js");
-var reports = () => import("./chunks/command-report-pbekyr7a.js");
+var actions = () => import("./chunks/command-actions-sqeadtbq.js");
+var reports = () => import("./chunks/command-report-x01k7gv0.js");
 var HANDLERS = new Map([
   ["settings", settingsCommand],
   ["on", setEnabled(true)],
@@ -466,7 +467,7 @@ var HANDLERS = new Map([
   ["prune-on", pruneOnCommand],
   ["batching", batchingCommand],
   ["stats", onDemand(reports, (m) => m.statsCommand)],
-  ["report", onDemand(() => import("./chunks/command-replay-0zm0d1bq.js"), (m) => m.reportCommand)],
+  ["report", onDemand(() => import("./chunks/command-replay-tyjdpx9t.js"), (m) => m.reportCommand)],
   ["tree", onDemand(actions, (m) => m.treeCommand)],
   ["now", onDemand(actions, (m) => m.nowCommand)],
   ["compact", onDemand(actions, (m) => m.compactCommand)],
@@ -2340,7 +2341,27 @@ var REWRITE_WORDS = {
 function moreOrLess(amount) {
   return amount >= 0 ? `${dollars(amount)} more` : `${dollars(-amount)} less`;
 }
+function backToLastRequest(ctx, enabling) {
+  let branch;
+  try {
+    branch = ctx.sessionManager.getBranch();
+  } catch {
+    return false;
+  }
+  let firstToggleSince;
+  for (let i = branch.length - 1;i >= 0; i--) {
+    const entry = branch[i];
+    if (entry?.type === "message" && entry.message?.role === "assistant")
+      break;
+    if (entry?.type === "custom" && entry.customType === CUSTOM_TYPE_TOGGLE && typeof entry.data?.enabled === "boolean") {
+      firstToggleSince = entry.data.enabled;
+    }
+  }
+  return firstToggleSince !== undefined && firstToggleSince !== enabling;
+}
 function toggleCostText(state, ctx, enabling) {
+  if (backToLastRequest(ctx, enabling))
+    return;
   const sizes = measureBothWays(state, ctx);
   if (!sizes)
     return;
@@ -3989,7 +4010,8 @@ function registerWithCommands(pi, state) {
       state.status.measure(ctx);
       return state.stats.getLiveReclaim();
     },
-    describeToggle: (ctx, enabling) => toggleCostText(state, ctx, enabling)
+    describeToggle: (ctx, enabling) => toggleCostText(state, ctx, enabling),
+    resetSummarizerFallback: () => state.fallback.reset()
   });
 }
 function commandsAfterRunningFlush(pi, state) {

@@ -440,7 +440,7 @@ describe("min-batch-chars", () => {
   test("a number too big to hold exactly is refused, not saved rounded (issue 36, point 15)", async () => {
     const r = await run("min-batch-chars 99999999999999999999");
     expectUnchanged(r);
-    expect(r.notes).toEqual([['Invalid min-batch-chars: "99999999999999999999". Expected a whole number of characters from 0 to 1000000000 (0 summarizes everything).', "warning"]]);
+    expect(r.notes).toEqual([['Invalid min-batch-chars: "99999999999999999999". Expected a whole number of characters from 0 to 1000000000 (0 summarizes everything); it stays 1000.', "warning"]]);
   });
 
   test("the largest number it takes is saved, one more is refused with the range", async () => {
@@ -457,7 +457,7 @@ describe("min-batch-chars", () => {
 
   test("a negative value warns and leaves the config unchanged (#24)", async () => {
     const r = await run("min-batch-chars -5");
-    expect(r.notes).toEqual([['Invalid min-batch-chars: "-5". Expected a whole number of characters from 0 to 1000000000 (0 summarizes everything).', "warning"]]);
+    expect(r.notes).toEqual([['Invalid min-batch-chars: "-5". Expected a whole number of characters from 0 to 1000000000 (0 summarizes everything); it stays 1000.', "warning"]]);
     expectUnchanged(r);
   });
 
@@ -473,11 +473,13 @@ describe("min-batch-chars", () => {
     expect(r.saved.minBatchChars).toBe(0);
   });
 
-  test("parseInt semantics apply to trailing garbage", async () => {
-    const r = await run("min-batch-chars 12abc");
-    expect(r.notes).toEqual([["min-batch-chars set to 12: smaller tool turns are left as they are.", "info"]]);
-    expect(r.config.minBatchChars).toBe(12);
-  });
+  for (const arg of ["0x10", "1e3", "12abc", "2.5", "3x", "+5", "٣"]) {
+    test(`"${arg}" is not read as some other number: it is refused with the range and changes nothing (issue 45, point 2)`, async () => {
+      const r = await run(`min-batch-chars ${arg}`);
+      expectUnchanged(r);
+      expect(r.notes).toEqual([[`Invalid min-batch-chars: "${arg}". Expected a whole number of characters from 0 to 1000000000 (0 summarizes everything); it stays 1000.`, "warning"]]);
+    });
+  }
 });
 
 describe("recovery-grace", () => {
@@ -486,9 +488,17 @@ describe("recovery-grace", () => {
     expect((await run("recovery-grace", { recoveryGraceTurns: 0 })).notes).toEqual([["A recovered output stays whole only until your next prompt, then goes back to its stub (recovery-grace 0).", "info"]]);
   });
 
+  for (const arg of ["2.5", "3x", "1e1", "0x3"]) {
+    test(`"${arg}" is refused with the range and changes nothing (issue 45, point 2)`, async () => {
+      const r = await run(`recovery-grace ${arg}`, { recoveryGraceTurns: 5 });
+      expectUnchanged(r);
+      expect(r.notes).toEqual([[`Invalid recovery-grace: "${arg}". Expected a whole number from 0 to 1000000000 (0 turns it off); it stays 5.`, "warning"]]);
+    });
+  }
+
   test("a negative value warns and changes nothing", async () => {
     const r = await run("recovery-grace -1");
-    expect(r.notes).toEqual([['Invalid recovery-grace: "-1". Expected a whole number from 0 to 1000000000 (0 turns it off).', "warning"]]);
+    expect(r.notes).toEqual([['Invalid recovery-grace: "-1". Expected a whole number from 0 to 1000000000 (0 turns it off); it stays 3.', "warning"]]);
     expectUnchanged(r);
   });
 
@@ -549,5 +559,40 @@ describe("a save that cannot land", () => {
     const error = r.notes.find(([, level]) => level === "error")![0];
     expect(error).toContain("does not contain a JSON object");
     expect(r.config.enabled).toBe(true);
+  });
+});
+
+describe("our words in any letter case (issue 45, point 11)", () => {
+  test("a thinking level in capitals is set as the level", async () => {
+    const r = await run("thinking LOW");
+    expect(r.notes).toEqual([["Summarizer thinking set to: low", "info"]]);
+    expect(r.saved.summarizerThinking).toBe("low");
+  });
+
+  test("DEFAULT as the model is the default, and a thinking suffix in capitals is the level", async () => {
+    const r = await run("model DEFAULT:HIGH", { summarizerModel: "a/b" });
+    expect(r.notes).toEqual([["Summarizer model set to: default with thinking high", "info"]]);
+    expect(r.config).toMatchObject({ summarizerModel: "default", summarizerThinking: "high" });
+  });
+
+  test("a model id keeps its case: providers may tell ids apart by it", async () => {
+    const r = await runWithModels("model fake/Fake-Summarizer", ["fake/Fake-Summarizer", "fake/fake-summarizer"]);
+    expect(r.config.summarizerModel).toBe("fake/Fake-Summarizer");
+  });
+
+  test("batching and prune-on modes in capitals are the modes", async () => {
+    expect((await run("batching AGENT-MESSAGE")).config.batchingMode).toBe("agent-message");
+    expect((await run("prune-on On-Demand")).config.pruneOn).toBe("on-demand");
+  });
+
+  test("a word that is not ours in any case is still refused as typed", async () => {
+    const r = await run("thinking LOUD");
+    expectUnchanged(r);
+    expect(r.notes[0]![0]).toBe("Invalid summarizer thinking level: LOUD. Use one of: default, off, minimal, low, medium, high, xhigh.");
+  });
+
+  test("NONE clears a protected list and DEFAULT restores it", async () => {
+    expect((await run("protected-paths NONE")).config.protectedPaths).toEqual([]);
+    expect((await run("protected-paths DEFAULT", { protectedPaths: [] })).config.protectedPaths).toEqual(DEFAULT_CONFIG.protectedPaths);
   });
 });

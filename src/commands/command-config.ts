@@ -5,15 +5,15 @@
  * nothing.
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import { applyConfig, confirm, info, onOff, recordToggle, refreshStatus, warn } from "./command-context.js";
+import { applyConfig, confirm, info, onOff, recordToggle, refreshStatus, showToggleCost, toggleCost, warn } from "./command-context.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { dedupDescription, GRACE_OFF, listOrNone } from "./command-descriptions.js";
 import { checkModel, exampleModel, keysForBareId } from "./model-check.js";
 import { lacksCredentials, loginFix } from "../summarize/model-credentials.js";
 import { BATCHING_MODES, DEFAULT_CONFIG, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS } from "../settings/config-shape.js";
 import type { BatchingMode, ContextPruneConfig, PresetOption, PruneOn, SummarizerThinking } from "../settings/config-shape.js";
+import { parseWholeNumber, WHOLE_RANGES, wholeRangeWords } from "../settings/whole-number.js";
 import { clearBootWidget } from "../ui/boot-widget.js";
-import { showReport } from "../ui/report.js";
 
 const THINKING_LIST = SUMMARIZER_THINKING_LEVELS.map((level) => level.value).join(", ");
 /** `default`, or `<provider>/<model-id>` as the summarizer's model resolution expects. */
@@ -28,18 +28,13 @@ export function thinkingLabel(level: string): string {
   return findPreset(SUMMARIZER_THINKING_LEVELS, level)?.label ?? level;
 }
 
-function firstToken(text: string): string {
-  return text.trim().split(/\s+/)[0] ?? "";
+/** A word of ours as typed, in any case (`LOW`, `Agent-Message`, `DEFAULT`): `/pruner` reads its words case-insensitively. */
+function keyword(text: string): string {
+  return text.toLowerCase();
 }
 
-/** Largest count a command takes: far past any context window, and a number the notices can print as typed. */
-export const MAX_COUNT_ARG = 1_000_000_000;
-
-/** `parseInt` semantics ("12abc" -> 12); undefined for NaN, negatives and numbers above MAX_COUNT_ARG. */
-function parseNonNegativeInt(arg: string): number | undefined {
-  const n = Number.parseInt(arg, 10);
-  if (!Number.isSafeInteger(n) || n < 0 || n > MAX_COUNT_ARG) return undefined;
-  return n === 0 ? 0 : n;
+function firstToken(text: string): string {
+  return text.trim().split(/\s+/)[0] ?? "";
 }
 
 /**
@@ -63,12 +58,11 @@ async function pickPreset(
 export function setEnabled(enabled: boolean): SubcommandHandler {
   return async (deps, ctx) => {
     const before = deps.currentConfig.value;
-    // Measured before the change: what the next request costs the other way is known only while pruning renders.
-    const cost = before.enabled !== enabled ? deps.describeToggle?.(ctx, enabled) : undefined;
+    const cost = toggleCost(deps, ctx, before, enabled);
     const next = applyConfig(deps, ctx, { enabled });
     recordToggle(deps, ctx, before, next);
     confirm(deps, ctx, enabled ? "Context pruning enabled." : "Context pruning disabled.");
-    if (cost) showReport(deps.pi, ctx, `pruner: ${cost} ${enabled ? "/pruner off" : "/pruner on"} goes back.`, enabled ? "info" : "warning");
+    showToggleCost(deps, ctx, cost, enabled);
     if (enabled) deps.measureContext?.(ctx);
     refreshStatus(deps, ctx, next);
   };
@@ -137,8 +131,10 @@ export const modelCommand: SubcommandHandler = async (deps, ctx, args) => {
   }
   const raw = args[0]!;
   const colon = raw.lastIndexOf(":");
-  const model = colon >= 0 ? raw.slice(0, colon) : raw;
-  const suffix = colon >= 0 ? raw.slice(colon + 1) : undefined;
+  const typed = colon >= 0 ? raw.slice(0, colon) : raw;
+  // Only our own words ignore case: a provider may tell model ids apart by case.
+  const model = keyword(typed) === "default" ? "default" : typed;
+  const suffix = colon >= 0 ? keyword(raw.slice(colon + 1)) : undefined;
   if (suffix !== undefined && (!findPreset(SUMMARIZER_THINKING_LEVELS, suffix) || model === "")) {
     // An empty suffix (`provider/id:`) is named in words: `Invalid model thinking suffix: .` read as a typo.
     const shown = suffix === "" ? `nothing after the ":" in ${raw}` : suffix;
@@ -152,6 +148,8 @@ export const modelCommand: SubcommandHandler = async (deps, ctx, args) => {
   if (model !== "default" && refuseUnknownModel(ctx, model)) return;
   const level = suffix as SummarizerThinking | undefined;
   applyConfig(deps, ctx, level ? { summarizerModel: model, summarizerThinking: level } : { summarizerModel: model });
+  // Picked again after it failed, the same model is tried at the next summary rather than in 10 minutes.
+  deps.resetSummarizerFallback?.();
   // The start-up line names the model it was started with.
   clearBootWidget(ctx);
   confirm(deps, ctx, `Summarizer model set to: ${model}${level ? ` with thinking ${level}` : ""}`);
@@ -168,13 +166,14 @@ function warnWithoutCredentials(ctx: ExtensionCommandContext, key: string): void
 
 export const thinkingCommand: SubcommandHandler = async (deps, ctx, args) => {
   const config = deps.currentConfig.value;
-  const arg = args[0];
-  if (arg === undefined) {
+  const typed = args[0];
+  if (typed === undefined) {
     info(ctx, currentThinkingText(config));
     return;
   }
+  const arg = keyword(typed);
   if (!findPreset(SUMMARIZER_THINKING_LEVELS, arg)) {
-    warn(ctx, `Invalid summarizer thinking level: ${arg}. Use one of: ${THINKING_LIST}.`);
+    warn(ctx, `Invalid summarizer thinking level: ${typed}. Use one of: ${THINKING_LIST}.`);
     return;
   }
   applyConfig(deps, ctx, { summarizerThinking: arg as SummarizerThinking });
@@ -188,11 +187,12 @@ const PRUNE_ON_EFFECT: Record<PruneOn, string> = {
 
 export const pruneOnCommand: SubcommandHandler = async (deps, ctx, args) => {
   const current = deps.currentConfig.value.pruneOn;
-  const mode =
+  const typed =
     args[0] ?? (await pickPreset(ctx, "pruner — choose when to trigger summarization", PRUNE_ON_MODES, current));
-  if (mode === undefined) return;
+  if (typed === undefined) return;
+  const mode = keyword(typed);
   if (!findPreset(PRUNE_ON_MODES, mode)) {
-    warn(ctx, `Invalid prune-on mode: ${mode}. Use one of: ${PRUNE_ON_MODES.map((m) => m.value).join(", ")}.`);
+    warn(ctx, `Invalid prune-on mode: ${typed}. Use one of: ${PRUNE_ON_MODES.map((m) => m.value).join(", ")}.`);
     return;
   }
   const next = applyConfig(deps, ctx, { pruneOn: mode as PruneOn });
@@ -201,11 +201,11 @@ export const pruneOnCommand: SubcommandHandler = async (deps, ctx, args) => {
 };
 
 export const batchingCommand: SubcommandHandler = async (deps, ctx, args) => {
-  const mode = args[0] ?? (await pickPreset(ctx, "pruner — choose batching granularity", BATCHING_MODES));
-  if (mode === undefined) return;
-  const preset = findPreset(BATCHING_MODES, mode);
+  const typed = args[0] ?? (await pickPreset(ctx, "pruner — choose batching granularity", BATCHING_MODES));
+  if (typed === undefined) return;
+  const preset = findPreset(BATCHING_MODES, keyword(typed));
   if (!preset) {
-    warn(ctx, `Invalid batching mode: ${mode}. Use one of: ${BATCHING_MODES.map((m) => m.value).join(", ")}.`);
+    warn(ctx, `Invalid batching mode: ${typed}. Use one of: ${BATCHING_MODES.map((m) => m.value).join(", ")}.`);
     return;
   }
   applyConfig(deps, ctx, { batchingMode: preset.value as BatchingMode });
@@ -213,7 +213,7 @@ export const batchingCommand: SubcommandHandler = async (deps, ctx, args) => {
 };
 
 function parseListEntry(text: string, key: ListSpec["key"]): string[] {
-  const word = text.trim().toLowerCase();
+  const word = keyword(text.trim());
   if (CLEAR_WORDS.has(word)) return [];
   if (word === "default") return [...DEFAULT_CONFIG[key]];
   return text.split(/[\s,]+/).filter((part) => part.length > 0);
@@ -301,9 +301,11 @@ export const minBatchCharsCommand: SubcommandHandler = async (deps, ctx, args) =
     info(ctx, n === 0 ? "Every tool turn's outputs are summarized, however small (min-batch-chars 0)." : `Tool turns whose outputs add up to fewer than ${n} characters are left as they are.`);
     return;
   }
-  const n = parseNonNegativeInt(arg);
+  const range = WHOLE_RANGES.minBatchChars;
+  const n = parseWholeNumber(arg, range);
   if (n === undefined) {
-    warn(ctx, `Invalid min-batch-chars: "${arg}". Expected a whole number of characters from 0 to ${MAX_COUNT_ARG} (0 summarizes everything).`);
+    const now = deps.currentConfig.value.minBatchChars;
+    warn(ctx, `Invalid min-batch-chars: "${arg}". Expected ${wholeRangeWords(range, "characters")} (0 summarizes everything); it stays ${now}.`);
     return;
   }
   applyConfig(deps, ctx, { minBatchChars: n });
@@ -322,9 +324,11 @@ export const recoveryGraceCommand: SubcommandHandler = async (deps, ctx, args) =
     info(ctx, n === 0 ? `A recovered output ${GRACE_OFF} (recovery-grace 0).` : `A recovered output stays whole for ${nextPromptsWord(n)}.`);
     return;
   }
-  const n = parseNonNegativeInt(arg);
+  const range = WHOLE_RANGES.recoveryGraceTurns;
+  const n = parseWholeNumber(arg, range);
   if (n === undefined) {
-    warn(ctx, `Invalid recovery-grace: "${arg}". Expected a whole number from 0 to ${MAX_COUNT_ARG} (0 turns it off).`);
+    const now = deps.currentConfig.value.recoveryGraceTurns;
+    warn(ctx, `Invalid recovery-grace: "${arg}". Expected ${wholeRangeWords(range)} (0 turns it off); it stays ${now}.`);
     return;
   }
   applyConfig(deps, ctx, { recoveryGraceTurns: n });
@@ -340,7 +344,7 @@ export const recoveryGraceCommand: SubcommandHandler = async (deps, ctx, args) =
 const DEDUP_VALUES: Record<string, boolean> = { on: true, true: true, off: false, false: false };
 
 export const dedupCommand: SubcommandHandler = async (deps, ctx, args) => {
-  const arg = args[0]?.toLowerCase();
+  const arg = args[0] === undefined ? undefined : keyword(args[0]);
   const config = deps.currentConfig.value;
   if (arg === undefined || arg === "status") {
     info(ctx, `Content-hash dedup is ${onOff(config.dedupByContentHash)}. ${dedupDescription(config)}`);

@@ -35,7 +35,7 @@ export interface CompactResult {
 export type NotifyType = "info" | "warning" | "error";
 
 /** The hooks `registerCommands` takes by name, after its positional 2.9.1 ones. */
-export type CommandExtras = Pick<CommandDeps, "getSummarizerCache" | "measureContext" | "describeToggle">;
+export type CommandExtras = Pick<CommandDeps, "getSummarizerCache" | "measureContext" | "describeToggle" | "resetSummarizerFallback">;
 
 /** Everything `registerCommands` was handed, plus the persistence hook. */
 export interface CommandDeps {
@@ -59,6 +59,8 @@ export interface CommandDeps {
   measureContext?: (ctx: ExtensionCommandContext) => LiveReclaim | undefined;
   /** What turning pruning on (`true`) or off costs the requests that follow; undefined when nothing changes. */
   describeToggle?: (ctx: ExtensionCommandContext, enabling: boolean) => string | undefined;
+  /** Forgets the summarizer model's failures: a model the user just picked is tried at the next summary. */
+  resetSummarizerFallback?: () => void;
   /** Fire-and-forget save; failures are reported through `ctx.ui.notify`. */
   persist: (ctx: ExtensionCommandContext, config: ContextPruneConfig) => void;
 }
@@ -116,6 +118,16 @@ export function recordToggle(deps: CommandDeps, ctx: ExtensionCommandContext, be
   } catch (err) {
     console.error("pi-condense: recording that pruning was turned on or off failed", err);
   }
+}
+
+/** What turning pruning on or off costs: measured before the change, while pruning's render still says it. */
+export function toggleCost(deps: CommandDeps, ctx: ExtensionCommandContext, before: ContextPruneConfig, enabled: boolean): string | undefined {
+  return before.enabled !== enabled ? deps.describeToggle?.(ctx, enabled) : undefined;
+}
+
+/** The cost line after a change of `enabled`, from the command or the overlay alike: a warning when pruning went off. */
+export function showToggleCost(deps: CommandDeps, ctx: ExtensionCommandContext, cost: string | undefined, enabled: boolean): void {
+  if (cost) showReport(deps.pi, ctx, `pruner: ${cost} ${enabled ? "/pruner off" : "/pruner on"} goes back.`, enabled ? "info" : "warning");
 }
 
 /** Replace the shared config with a patched copy and persist it. */

@@ -5,7 +5,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { initTheme } from "@earendil-works/pi-coding-agent";
 import { settingDescription } from "./command-descriptions.js";
-import { buildSettingItems, modelBrowserItems, settingsLayout } from "./command-settings.js";
+import { buildSettingItems, settingsLayout } from "./command-settings.js";
+import { modelBrowserItems } from "./model-browser.js";
 import { registerCommands } from "./commands.js";
 import { DEFAULT_CONFIG } from "../settings/config-shape.js";
 import { useTempAgentDirs } from "../../test/temp-agent-dir.js";
@@ -167,7 +168,7 @@ describe("settings overlay", () => {
     expect(typeof byId.get("summarizerModel")!.submenu).toBe("function");
   });
 
-  test("values outside a cycle show the listed fallback preset", () => {
+  test("values outside a cycle show the real value, not a preset (issue 45, point 3)", () => {
     const config = {
       ...DEFAULT_CONFIG,
       minBatchChars: 1234,
@@ -180,28 +181,49 @@ describe("settings overlay", () => {
     };
     const current = Object.fromEntries(buildSettingItems({} as any, config).map((i) => [i.id, i.currentValue]));
     expect(current).toMatchObject({
-      minBatchChars: "1000 chars",
-      recoveryGraceTurns: "3 prompts",
-      summarizerIdleTimeoutMs: "20 s",
-      summarizerMaxTimeoutMs: "180 s",
-      autoBudgetThreshold: "off",
-      chainCompressionRollingWindow: "3 prompts",
-      purgeErrorsCooldown: "2 turns",
-      purgeErrorsMinArgChars: "500 chars",
+      minBatchChars: "1234 chars",
+      recoveryGraceTurns: "2 prompts",
+      summarizerIdleTimeoutMs: "15 s",
+      summarizerMaxTimeoutMs: "0.001 s",
+      autoBudgetThreshold: "75%",
+      chainCompressionRollingWindow: "7 prompts",
+      purgeErrorsCooldown: "4 turns",
+      purgeErrorsMinArgChars: "50 chars",
     });
     const nullBudget = buildSettingItems({} as any, { ...DEFAULT_CONFIG, autoBudgetThreshold: null });
     expect(nullBudget.find((i) => i.id === "autoBudgetThreshold")!.currentValue).toBe("off");
   });
 
-  test("a non-numeric minBatchChars falls back to 1000 and 0 budget stores null (#32)", async () => {
+  test("a value that is not a whole number changes nothing, and an off budget stores null (#32, issue 45 point 2)", async () => {
     const s = await openSettings({ minBatchChars: 500, autoBudgetThreshold: 0.8 });
     s.list.onChange("minBatchChars", "abc");
-    expect(s.box.value.minBatchChars).toBe(1000);
-    s.list.onChange("autoBudgetThreshold", "0");
+    s.list.onChange("minBatchChars", "2.5 chars");
+    expect(s.box.value.minBatchChars).toBe(500);
+    s.list.onChange("autoBudgetThreshold", "off");
     expect(s.box.value.autoBudgetThreshold).toBeNull();
-    s.list.onChange("autoBudgetThreshold", "0.7");
+    s.list.onChange("autoBudgetThreshold", "70%");
     expect(s.box.value.autoBudgetThreshold).toBe(0.7);
     expect((await s.saved()).autoBudgetThreshold).toBe(0.7);
+  });
+
+  test("a min batch size set by command shows as itself, and Enter moves to the next preset above it (issue 45, point 3)", async () => {
+    const s = await openSettings({ minBatchChars: 200 });
+    s.component.handleInput("min batch");
+    expect(strip(s.component.render(80)).join("\n")).toMatch(/→ Min batch size +200 chars/);
+    s.component.handleInput(ENTER);
+    expect(s.box.value.minBatchChars).toBe(500);
+    expect(strip(s.component.render(80)).join("\n")).toMatch(/→ Min batch size +500 chars/);
+  });
+
+  test("cycling on comes round to the value set by command instead of losing it (issue 45, point 3)", async () => {
+    const s = await openSettings({ minBatchChars: 200 });
+    s.component.handleInput("min batch");
+    const seen: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      s.component.handleInput(ENTER);
+      seen.push(s.box.value.minBatchChars);
+    }
+    expect(seen).toEqual([500, 1000, 2000, 5000, 0, 200]);
   });
 
   test("a shown value is saved as the stored number it stands for", async () => {
@@ -284,7 +306,7 @@ describe("settings overlay", () => {
   test("nested settings are replaced by copies and validated", async () => {
     const s = await openSettings();
     const chain = s.box.value.chainCompression;
-    s.list.onChange("chainCompressionRollingWindow", "0");
+    s.list.onChange("chainCompressionRollingWindow", "x");
     expect(s.box.value.chainCompression.rollingWindow).toBe(3);
     s.list.onChange("chainCompressionRollingWindow", "5");
     s.list.onChange("chainCompressionStripThinking", "false");
@@ -292,7 +314,7 @@ describe("settings overlay", () => {
     s.list.onChange("chainCompressionEnabled", "false");
     expect(s.box.value.chainCompression).toEqual({ enabled: false, rollingWindow: 5, stripFinalAssistantThinking: false, fuseRangeSummary: false });
     expect(chain).toEqual(DEFAULT_CONFIG.chainCompression);
-    s.list.onChange("purgeErrorsCooldown", "0");
+    s.list.onChange("purgeErrorsCooldown", "-1 turns");
     s.list.onChange("purgeErrorsMinArgChars", "-3");
     s.list.onChange("purgeErrorsEnabled", "false");
     expect(s.box.value.purgeErrors).toEqual({ enabled: false, cooldownTurns: 2, minArgChars: 500 });
@@ -305,7 +327,7 @@ describe("settings overlay", () => {
     const s = await openSettings();
     s.list.onChange("recoveryGraceTurns", "x");
     s.list.onChange("summarizerIdleTimeoutMs", "-1");
-    s.list.onChange("summarizerMaxTimeoutMs", "600000");
+    s.list.onChange("summarizerMaxTimeoutMs", "600 s");
     s.list.onChange("pruneOn", "on-demand");
     s.list.onChange("summarizerThinking", "minimal");
     s.list.onChange("batchingMode", "agent-message");
@@ -355,7 +377,7 @@ describe("model browser", () => {
     expect(modelBrowserItems({ modelRegistry: { getAvailable: () => models } } as any, "openai/gpt-5-mini")).toEqual([
       { id: "default", label: "default (active model)", values: ["default"], currentValue: "", description: "Use the currently active model for summarization" },
       { id: "anthropic/claude-haiku", label: "anthropic/claude-haiku", values: ["anthropic/claude-haiku"], currentValue: "", description: "Haiku" },
-      { id: "openai/gpt-5-mini", label: "openai/gpt-5-mini", values: ["openai/gpt-5-mini"], currentValue: "openai/gpt-5-mini", description: "openai/gpt-5-mini" },
+      { id: "openai/gpt-5-mini", label: "openai/gpt-5-mini", values: ["openai/gpt-5-mini"], currentValue: "current", description: "openai/gpt-5-mini" },
     ]);
   });
 
@@ -374,6 +396,47 @@ describe("model browser", () => {
     } finally {
       console.error = original;
     }
+  });
+
+  /** Opens the settings with `summarizerModel` and Enter on its row: the browser as drawn, one string per row. */
+  async function browser(summarizerModel: string) {
+    const s = await openSettings({ summarizerModel }, models, 40, 80);
+    s.component.handleInput("summarizer model");
+    s.component.handleInput(ENTER);
+    return { s, rows: () => strip(s.component.render(80)) };
+  }
+
+  test("the cursor starts on the model in use (issue 45, point 18)", async () => {
+    const { rows } = await browser("openai/gpt-5-mini");
+    expect(rows().find((row) => row.includes("→ "))).toContain("openai/gpt-5-mini");
+  });
+
+  test("the model in use is named once on its row, its value saying it is the current one (issue 45, point 18)", async () => {
+    const { rows } = await browser("openai/gpt-5-mini");
+    const row = rows().find((r) => r.includes("openai/gpt-5-mini"))!;
+    expect(row.split("openai/gpt-5-mini")).toHaveLength(2);
+    expect(row).toMatch(/openai\/gpt-5-mini +current/);
+  });
+
+  test("Enter on the model in use keeps it", async () => {
+    const { s } = await browser("openai/gpt-5-mini");
+    s.component.handleInput(ENTER);
+    expect(s.box.value.summarizerModel).toBe("openai/gpt-5-mini");
+  });
+
+  test("a search that matches no model says models, and that only providers with credentials are listed (issue 45, point 18)", async () => {
+    const { s, rows } = await browser("default");
+    s.component.handleInput("sonnet");
+    const text = rows().join(" ").replace(/│/g, "").replace(/\s+/g, " ");
+    expect(text).not.toContain("No matching settings");
+    expect(text).toContain("No matching models: only providers pi has credentials for are listed (/login adds one).");
+    for (const row of rows()) expect(row.length).toBeLessThanOrEqual(80);
+  });
+
+  test("a search finds a model by its name as well as its id", async () => {
+    const { s, rows } = await browser("default");
+    s.component.handleInput("Haiku");
+    expect(rows().find((row) => row.includes("→ "))).toContain("anthropic/claude-haiku");
   });
 
   test("picking a model in the submenu sets summarizerModel", async () => {

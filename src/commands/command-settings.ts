@@ -10,12 +10,14 @@ import type { Component, SettingItem, SettingsListTheme } from "@earendil-works/
 import { plural } from "../format/plural.js";
 import { centered, frame } from "../ui/frame.js";
 import { ListView } from "../ui/list-view.js";
-import { errorMessage, recordToggle, refreshStatus, safeNotify } from "./command-context.js";
+import { errorMessage, recordToggle, refreshStatus, safeNotify, showToggleCost, toggleCost } from "./command-context.js";
 import type { CommandDeps, SubcommandHandler } from "./command-context.js";
 import { listOrNone, settingDescription } from "./command-descriptions.js";
+import { openModelBrowser } from "./model-browser.js";
 import { searchSettingsBy } from "./settings-search.js";
 import { AUTO_BUDGET_PRESETS, MIN_BATCH_CHARS_PRESETS, PURGE_COOLDOWN_PRESETS, PURGE_MIN_ARG_PRESETS, RECOVERY_GRACE_PRESETS, ROLLING_WINDOW_PRESETS, SUMMARIZER_IDLE_TIMEOUT_PRESETS, SUMMARIZER_MAX_TIMEOUT_PRESETS } from "./settings-presets.js";
-import { BATCHING_MODES, SUMMARIES_MODES, DEFAULT_CONFIG, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS } from "../settings/config-shape.js";
+import { BATCHING_MODES, SUMMARIES_MODES, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS } from "../settings/config-shape.js";
+import { parseWholeNumber, WHOLE_RANGES, type WholeKey } from "../settings/whole-number.js";
 import type { ChainCompressionConfig, ContextPruneConfig, ErrorPurgeConfig, PresetOption } from "../settings/config-shape.js";
 
 type Config = ContextPruneConfig;
@@ -38,15 +40,6 @@ function presetValues(presets: PresetOption[]): string[] {
   return presets.map((preset) => preset.value);
 }
 
-function inCycle(values: string[], value: string, fallback: string): string {
-  return values.includes(value) ? value : fallback;
-}
-
-function intAtLeast(value: string, min: number, fallback: number): number {
-  const n = Number.parseInt(value, 10);
-  return Number.isNaN(n) || n < min ? fallback : n;
-}
-
 function boolSpec(id: string, label: string, get: (c: Config) => boolean, set: (c: Config, v: boolean) => Config): SettingSpec {
   return { id, label, values: () => BOOL_VALUES, current: (c) => String(get(c)), apply: (v, c) => set(c, v === "true") };
 }
@@ -57,43 +50,57 @@ function topBool(id: TopBool, label: string): SettingSpec {
   return boolSpec(id, label, (c) => c[id], (c, v) => ({ ...c, [id]: v }));
 }
 
-/** How a preset's stored value is shown: `20 s`, `60%`, `1000 chars`, `off`. */
-type Shown = (raw: string) => string;
-
-const offOr =
-  (show: (n: number) => string): Shown =>
-  (raw) => {
-    const n = Number(raw);
-    return n === 0 ? "off" : show(n);
-  };
-const chars = offOr((n) => `${n} chars`);
-const secondsShown = offOr((n) => `${n / 1000} s`);
-const percent = offOr((n) => `${Math.round(n * 100)}%`);
-const counted = (unit: string): Shown => offOr((n) => plural(n, unit));
-
-/** Shown values of a cycle, and the way back from one (a raw value passes through). */
-function shownCycle(presets: PresetOption[], show: Shown) {
-  const raws = presetValues(presets);
-  const values = raws.map(show);
-  const toRaw = (value: string) => raws.find((raw) => show(raw) === value) ?? value;
-  return { raws, values, toRaw };
+/** How a stored number is shown (`20 s`, `60%`, `1000 chars`, `off`), and read back from the text shown. */
+interface Unit {
+  show: (n: number) => string;
+  /** Only our own texts reach it: the list cycles the values we gave it. */
+  read: (shown: string) => number;
 }
 
-function intSpec(
-  id: "minBatchChars" | "recoveryGraceTurns" | "summarizerIdleTimeoutMs" | "summarizerMaxTimeoutMs",
+const offOr = (show: (n: number) => string, read: (figure: number) => number = (figure) => figure): Unit => ({
+  show: (n) => (n === 0 ? "off" : show(n)),
+  read: (shown) => (shown === "off" ? 0 : read(Number.parseFloat(shown))),
+});
+const chars = offOr((n) => `${n} chars`);
+const secondsShown = offOr((n) => `${n / 1000} s`, (s) => Math.round(s * 1000));
+const percent = offOr((n) => `${Math.round(n * 1000) / 10}%`, (p) => p / 100);
+const counted = (unit: string): Unit => offOr((n) => plural(n, unit));
+
+/**
+ * A numeric setting's cycle: its presets with the current value in its place when it is none of them, so
+ * the row shows the real value and Enter moves to the next preset above it (and comes round to it again).
+ */
+function cycleWith(presets: PresetOption[], unit: Unit, current: number): string[] {
+  const numbers = presets.map((preset) => Number(preset.value));
+  if (!numbers.includes(current)) numbers.push(current);
+  return numbers.sort((a, b) => a - b).map(unit.show);
+}
+
+function wholeSpec(
+  id: string,
   label: string,
+  key: WholeKey,
   presets: PresetOption[],
-  show: Shown,
+  unit: Unit,
+  get: (c: Config) => number,
+  set: (c: Config, n: number) => Config,
 ): SettingSpec {
-  const cycle = shownCycle(presets, show);
-  const fallback = DEFAULT_CONFIG[id];
   return {
     id,
     label,
-    values: () => cycle.values,
-    current: (c) => show(inCycle(cycle.raws, String(c[id]), String(fallback))),
-    apply: (v, c) => ({ ...c, [id]: intAtLeast(cycle.toRaw(v), 0, fallback) }),
+    values: (c) => cycleWith(presets, unit, get(c)),
+    current: (c) => unit.show(get(c)),
+    apply: (v, c) => {
+      const n = parseWholeNumber(unit.read(v), WHOLE_RANGES[key]);
+      return n === undefined ? c : set(c, n);
+    },
   };
+}
+
+type TopWhole = "minBatchChars" | "recoveryGraceTurns" | "summarizerIdleTimeoutMs" | "summarizerMaxTimeoutMs";
+
+function intSpec(id: TopWhole, label: string, presets: PresetOption[], unit: Unit): SettingSpec {
+  return wholeSpec(id, label, id, presets, unit, (c) => c[id], (c, n) => ({ ...c, [id]: n }));
 }
 
 function chainSpec(id: string, label: string, key: keyof ChainCompressionConfig): SettingSpec {
@@ -105,26 +112,16 @@ function chainSpec(id: string, label: string, key: keyof ChainCompressionConfig)
   );
 }
 
-function purgeIntSpec(
-  id: string,
-  label: string,
-  key: "cooldownTurns" | "minArgChars",
-  presets: PresetOption[],
-  min: number,
-  show: Shown,
-): SettingSpec {
-  const cycle = shownCycle(presets, show);
-  const fallback = DEFAULT_CONFIG.purgeErrors[key];
-  return {
+function purgeIntSpec(id: string, label: string, key: "cooldownTurns" | "minArgChars", presets: PresetOption[], unit: Unit): SettingSpec {
+  return wholeSpec(
     id,
     label,
-    values: () => cycle.values,
-    current: (c) => show(inCycle(cycle.raws, String(c.purgeErrors[key]), String(fallback))),
-    apply: (v, c) => ({
-      ...c,
-      purgeErrors: { ...c.purgeErrors, [key]: intAtLeast(cycle.toRaw(v), min, fallback) } as ErrorPurgeConfig,
-    }),
-  };
+    `purgeErrors.${key}`,
+    presets,
+    unit,
+    (c) => c.purgeErrors[key],
+    (c, n) => ({ ...c, purgeErrors: { ...c.purgeErrors, [key]: n } as ErrorPurgeConfig }),
+  );
 }
 
 function castSpec<K extends "pruneOn" | "summarizerThinking" | "batchingMode" | "summaries">(id: K, label: string, presets: PresetOption[]): SettingSpec {
@@ -141,10 +138,6 @@ function readOnlyList(id: "protectedTools" | "protectedPaths", label: string, co
     list: { entries: (c) => c[id], edit: `Edit with ${command}, or ${command} <list> to set it in one step. Enter or Esc goes back.` },
   };
 }
-
-const AUTO_BUDGET = shownCycle(AUTO_BUDGET_PRESETS, percent);
-const promptsShown = counted("prompt");
-const WINDOW = shownCycle(ROLLING_WINDOW_PRESETS, promptsShown);
 
 const SPECS: SettingSpec[] = [
   topBool("enabled", "Enabled"),
@@ -169,30 +162,25 @@ const SPECS: SettingSpec[] = [
   {
     id: "autoBudgetThreshold",
     label: "Auto-flush at context %",
-    values: () => AUTO_BUDGET.values,
-    current: (c) => percent(c.autoBudgetThreshold == null ? "0" : inCycle(AUTO_BUDGET.raws, String(c.autoBudgetThreshold), "0")),
+    values: (c) => cycleWith(AUTO_BUDGET_PRESETS, percent, c.autoBudgetThreshold ?? 0),
+    current: (c) => percent.show(c.autoBudgetThreshold ?? 0),
     apply: (v, c) => {
-      const x = Number.parseFloat(AUTO_BUDGET.toRaw(v));
-      return { ...c, autoBudgetThreshold: x > 0 && x <= 1 ? x : null };
+      const share = percent.read(v);
+      return { ...c, autoBudgetThreshold: share > 0 && share <= 1 ? share : null };
     },
   },
   topBool("dedupByContentHash", "Dedup by content hash"),
   topBool("cacheBreakpoint", "Spare cache breakpoint"),
   chainSpec("chainCompressionEnabled", "Chain compression", "enabled"),
-  {
-    id: "chainCompressionRollingWindow",
-    label: "Recent prompts kept whole",
-    values: () => WINDOW.values,
-    current: (c) =>
-      promptsShown(inCycle(WINDOW.raws, String(c.chainCompression.rollingWindow), String(DEFAULT_CONFIG.chainCompression.rollingWindow))),
-    apply: (v, c) => ({
-      ...c,
-      chainCompression: {
-        ...c.chainCompression,
-        rollingWindow: intAtLeast(WINDOW.toRaw(v), 1, DEFAULT_CONFIG.chainCompression.rollingWindow),
-      },
-    }),
-  },
+  wholeSpec(
+    "chainCompressionRollingWindow",
+    "Recent prompts kept whole",
+    "chainCompression.rollingWindow",
+    ROLLING_WINDOW_PRESETS,
+    counted("prompt"),
+    (c) => c.chainCompression.rollingWindow,
+    (c, n) => ({ ...c, chainCompression: { ...c.chainCompression, rollingWindow: n } }),
+  ),
   chainSpec("chainCompressionStripThinking", "Strip final thinking", "stripFinalAssistantThinking"),
   chainSpec("chainCompressionFuseRange", "Fuse range summary", "fuseRangeSummary"),
   boolSpec(
@@ -201,8 +189,8 @@ const SPECS: SettingSpec[] = [
     (c) => c.purgeErrors.enabled,
     (c, v) => ({ ...c, purgeErrors: { ...c.purgeErrors, enabled: v } }),
   ),
-  purgeIntSpec("purgeErrorsCooldown", "Error purge cooldown", "cooldownTurns", PURGE_COOLDOWN_PRESETS, 1, counted("turn")),
-  purgeIntSpec("purgeErrorsMinArgChars", "Error purge min argument size", "minArgChars", PURGE_MIN_ARG_PRESETS, 0, chars),
+  purgeIntSpec("purgeErrorsCooldown", "Error purge cooldown", "cooldownTurns", PURGE_COOLDOWN_PRESETS, counted("turn")),
+  purgeIntSpec("purgeErrorsMinArgChars", "Error purge min argument size", "minArgChars", PURGE_MIN_ARG_PRESETS, chars),
   readOnlyList("protectedTools", "Protected tools", "/pruner protected-tools"),
   readOnlyList("protectedPaths", "Protected paths", "/pruner protected-paths"),
 ];
@@ -243,32 +231,6 @@ const SEARCH_WORDS: Record<string, string> = {
 
 const searchWords = (id: string): string => SEARCH_WORDS[id] ?? "";
 
-function availableModels(ctx: ExtensionCommandContext): Array<{ provider: string; id: string; name?: string }> {
-  try {
-    return ctx.modelRegistry?.getAvailable() ?? [];
-  } catch (err) {
-    console.error("pi-condense: listing available models failed", err);
-    return [];
-  }
-}
-
-export function modelBrowserItems(ctx: ExtensionCommandContext, current: string): SettingItem[] {
-  const items: SettingItem[] = [
-    {
-      id: "default",
-      label: "default (active model)",
-      values: ["default"],
-      currentValue: current === "default" ? "default" : "",
-      description: "Use the currently active model for summarization",
-    },
-  ];
-  for (const model of availableModels(ctx)) {
-    const key = `${model.provider}/${model.id}`;
-    items.push({ id: key, label: key, values: [key], currentValue: key === current ? key : "", description: model.name || key });
-  }
-  return items;
-}
-
 /**
  * The columns a value gets in a list `listWidth` wide, by pi's SettingsList's own arithmetic:
  * cursor, label column (at most 36) and separator before it, two columns after.
@@ -295,10 +257,7 @@ export function buildSettingItems(ctx: ExtensionCommandContext, config: Config, 
       item.submenu = (_current, done) => new ListView(spec.label, list.entries(config), list.edit, () => done());
     }
     if (spec.withModelBrowser) {
-      item.submenu = (current, done) =>
-        new SettingsList(modelBrowserItems(ctx, current), modelRows, getSettingsListTheme(), (_id, value) => done(value), () => done(undefined), {
-          enableSearch: true,
-        });
+      item.submenu = (current, done) => openModelBrowser(ctx, current, modelRows, done);
     }
     return item;
   });
@@ -316,9 +275,13 @@ export function applySettingChange(
   if (!spec?.apply) return undefined;
   const before = deps.currentConfig.value;
   const next = spec.apply(value, before);
+  const cost = toggleCost(deps, ctx, before, next.enabled);
   deps.currentConfig.value = next;
+  if (id === "summarizerModel") deps.resetSummarizerFallback?.();
   deps.persist(ctx, next);
   recordToggle(deps, ctx, before, next);
+  showToggleCost(deps, ctx, cost, next.enabled);
+  if (next.enabled && !before.enabled) deps.measureContext?.(ctx);
   refreshStatus(deps, ctx, next);
   for (const item of items) {
     item.description = settingDescription(item.id, next);

@@ -33,7 +33,7 @@ describe("parseReportArgs", () => {
     const args = parseReportArgs(["--policy", "magic", "nope=1", "minBatchChars=lots"], DEFAULT_CONFIG);
     expect(args.errors).toHaveLength(3);
     expect(args.errors[1]).toBe("nope: not a contextPrune setting");
-    expect(args.errors[2]).toBe("minBatchChars=lots: not a value this setting takes; it takes a whole number >= 0");
+    expect(args.errors[2]).toBe("minBatchChars=lots: not a value this setting takes; it takes a whole number from 0 to 1000000000");
   });
 
   test("a refused value names the values the setting takes, as the settings file's warning does (issue 45, point 10)", () => {
@@ -43,7 +43,7 @@ describe("parseReportArgs", () => {
       'summaries=sometimes: not a value this setting takes; it takes one of "auto", "always", "never"',
       "cacheBreakpoint=1: not a value this setting takes; it takes true or false",
       "contextPressure=2: not a value this setting takes; it takes a number above 0 and at most 1 (a share: 0.6 is 60%), or null",
-      "recoveryGraceTurns=2.5: not a value this setting takes; it takes a whole number >= 0",
+      "recoveryGraceTurns=2.5: not a value this setting takes; it takes a whole number from 0 to 1000000000",
     ]);
     expect(args.config.flushPolicy).toBe(DEFAULT_CONFIG.flushPolicy);
   });

@@ -15,6 +15,7 @@ import { estimateTokens, formatCompactCount } from "../format/figures.js";
 import { processCacheEnv } from "../settings/cache-env.js";
 import type { ExtensionState } from "./extension-state.js";
 import { measureBothWays } from "./request-render.js";
+import { CUSTOM_TYPE_TOGGLE } from "../names.js";
 
 /** Dollars per token of what the cache holds, and of what it must take in again. */
 function rates(rule: CacheRule, prices: TokenPrices): { read: number; rewrite: number } {
@@ -33,8 +34,31 @@ function moreOrLess(amount: number): string {
   return amount >= 0 ? `${dollars(amount)} more` : `${dollars(-amount)} less`;
 }
 
-/** The sentences `/pruner on|off` adds; undefined when the next request is the same either way. */
+/**
+ * True when pruning goes back to how the last request was sent: it was turned the other way since, and no
+ * request went out in between, so the provider's cache still holds the history as that request sent it.
+ */
+function backToLastRequest(ctx: ExtensionContext, enabling: boolean): boolean {
+  let branch: readonly unknown[];
+  try {
+    branch = ctx.sessionManager.getBranch();
+  } catch {
+    return false;
+  }
+  let firstToggleSince: boolean | undefined;
+  for (let i = branch.length - 1; i >= 0; i--) {
+    const entry = branch[i] as { type?: string; customType?: string; data?: { enabled?: unknown }; message?: { role?: string } };
+    if (entry?.type === "message" && entry.message?.role === "assistant") break;
+    if (entry?.type === "custom" && entry.customType === CUSTOM_TYPE_TOGGLE && typeof entry.data?.enabled === "boolean") {
+      firstToggleSince = entry.data.enabled;
+    }
+  }
+  return firstToggleSince !== undefined && firstToggleSince !== enabling;
+}
+
+/** The sentences `/pruner on|off` adds; undefined when the next request is the same either way, as far as the cache goes. */
 export function toggleCostText(state: ExtensionState, ctx: ExtensionContext, enabling: boolean): string | undefined {
+  if (backToLastRequest(ctx, enabling)) return undefined;
   const sizes = measureBothWays(state, ctx);
   if (!sizes) return undefined;
   const overhead = state.stats.getLiveReclaim()?.overheadTokens ?? 0;

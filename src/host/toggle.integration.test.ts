@@ -14,6 +14,8 @@ const { replaySession } = await import("../report/replay.js");
 const { costModelFor } = await import("../economics/cost-model.js");
 const { DEFAULT_CONFIG } = await import("../settings/config-shape.js");
 
+const { initTheme } = await import("@earendil-works/pi-coding-agent");
+
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((fn) => fn()));
 
@@ -66,10 +68,55 @@ describe("/pruner off mid-session (point 2)", () => {
   test("/pruner on says what its first request rewrites, and the footer shows the pruned figure at once", async () => {
     const sim = await prunedSession();
     await pruner(sim, "off");
+    await sim.prompt({ turns: [[{ id: "C", text: output("C") }]], final: "C done.", usage: WARM });
     await pruner(sim, "on");
     expect(messages(sim).some((m) => m.includes("The next request sends the history pruned"))).toBe(true);
     expect(sim.fake.lastStatus()).toMatch(/prune: ON · \S+->\S+/);
     expect(sim.host.entries.filter((e) => e.customType === "context-prune-toggle").map((e) => e.data)).toEqual([{ enabled: false }, { enabled: true }]);
+  });
+});
+
+/** Opens `/pruner settings` and returns the overlay's list (pi's SettingsList), to change a row as Enter does. */
+async function openOverlay(sim: Sim): Promise<any> {
+  initTheme("dark");
+  let overlay: any;
+  (sim.ctx.ui as any).custom = (factory: any) => {
+    overlay = factory({ terminal: { rows: 40, columns: 120 } }, { fg: (_c: string, t: string) => t }, {}, () => {});
+    return new Promise(() => {});
+  };
+  void pruner(sim, "settings");
+  for (let i = 0; i < 50 && !overlay; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+  if (!overlay) throw new Error(`the overlay did not open: ${messages(sim).join(" | ")}`);
+  return overlay.list;
+}
+
+describe("the cost of switching, wherever it is switched (issue 45, point 16)", () => {
+  test("turning pruning off in the settings overlay gives the same cost warning as /pruner off", async () => {
+    const sim = await prunedSession();
+    const [raw, pruned] = footer(sim);
+    const list = await openOverlay(sim);
+    list.onChange("enabled", "false");
+    expect(sim.host.entries.filter((e) => e.customType === "context-prune-toggle").map((e) => e.data)).toEqual([{ enabled: false }]);
+    const cost = sim.fake.notices.find((n) => n.message.includes("The next request sends the history unpruned"));
+    expect(cost?.type).toBe("warning");
+    expect(cost?.message).toContain(`about ${raw} tokens instead of ${pruned}`);
+    expect(cost?.message).toMatch(/\/pruner on goes back\.$/);
+  });
+
+  test("/pruner off then /pruner on with no request between says nothing of a rewrite: nothing was sent", async () => {
+    const sim = await prunedSession();
+    await pruner(sim, "off");
+    await pruner(sim, "on");
+    expect(messages(sim).filter((m) => m.includes("The next request sends the history"))).toHaveLength(1);
+    expect(messages(sim).at(-1)).toBe("Context pruning enabled.");
+  });
+
+  test("a third switch with no request between warns again: it leaves the form the last request was sent in", async () => {
+    const sim = await prunedSession();
+    await pruner(sim, "off");
+    await pruner(sim, "on");
+    await pruner(sim, "off");
+    expect(messages(sim).filter((m) => m.includes("The next request sends the history unpruned"))).toHaveLength(2);
   });
 });
 

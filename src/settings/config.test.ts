@@ -165,19 +165,21 @@ describe("frontierGapThresholdTokens (spec 70 §5.2)", () => {
     }
   });
 
-  test("an unusable value warns once in the usual one-line style; null and 80000.7 pass silently", async () => {
+  test("an unusable value warns once in the usual one-line style; null passes silently, 80000.7 is floored with a word", async () => {
     const warningsFor = async (block: unknown) => {
       await agentDir({ contextPrune: block });
       return config.loadConfigWithWarnings();
     };
     expect((await warningsFor({ frontierGapThresholdTokens: 0.5 })).warnings).toEqual([
-      "pruner: settings.json contextPrune.frontierGapThresholdTokens should be a whole number >= 1 or null, found 0.5; using null",
+      "pruner: settings.json contextPrune.frontierGapThresholdTokens should be a whole number from 1 to 1000000000 or null, found 0.5; using null",
     ]);
     expect((await warningsFor({ frontierGapThresholdTokens: "80000" })).warnings).toEqual([
-      'pruner: settings.json contextPrune.frontierGapThresholdTokens should be a whole number >= 1 or null, found the string "80000"; using null',
+      'pruner: settings.json contextPrune.frontierGapThresholdTokens should be a whole number from 1 to 1000000000 or null, found the string "80000"; using null',
     ]);
     expect((await warningsFor({ frontierGapThresholdTokens: null })).warnings).toEqual([]);
-    expect((await warningsFor({ frontierGapThresholdTokens: 80000.7 })).warnings).toEqual([]);
+    expect((await warningsFor({ frontierGapThresholdTokens: 80000.7 })).warnings).toEqual([
+      "pruner: settings.json contextPrune.frontierGapThresholdTokens should be a whole number from 1 to 1000000000 or null, found 80000.7; using 80000",
+    ]);
   });
 });
 
@@ -300,7 +302,7 @@ describe("loadConfigWithWarnings: one warning per wrong-typed setting", () => {
   test("a wrong-typed field inside a nested block is named with its block", async () => {
     const { warnings } = await warningsFor({ chainCompression: { enabled: true, rollingWindow: "3" } });
     expect(warnings).toEqual([
-      'pruner: settings.json contextPrune.chainCompression.rollingWindow should be a number, found the string "3"; using 3',
+      'pruner: settings.json contextPrune.chainCompression.rollingWindow should be a whole number from 0 to 1000000000, found the string "3"; using 3',
     ]);
   });
 
@@ -315,11 +317,11 @@ describe("loadConfigWithWarnings: one warning per wrong-typed setting", () => {
     });
     expect(warnings).toEqual([
       'pruner: settings.json contextPrune.pruneOn should be one of "agent-message", "on-demand", found the string "every-turn"; using "agent-message"',
-      'pruner: settings.json contextPrune.minBatchChars should be a whole number >= 0, found the string "500"; using 1000',
+      'pruner: settings.json contextPrune.minBatchChars should be a whole number from 0 to 1000000000, found the string "500"; using 1000',
       'pruner: settings.json contextPrune.protectedPaths should be a list of strings, found 1 entry that is not a string; using ["docs/**"]',
       `pruner: settings.json contextPrune.chainCompression should be an object with enabled, rollingWindow, stripFinalAssistantThinking, fuseRangeSummary, found null; using ${JSON.stringify(DEFAULT_CONFIG.chainCompression)}`,
       "pruner: settings.json contextPrune.autoBudgetThreshold should be a number above 0 and at most 1 (a share: 0.6 is 60%), or null, found 80; using null",
-      "pruner: settings.json contextPrune.spillThreshold should be a whole number > 0, found 0; using 65536",
+      "pruner: settings.json contextPrune.spillThreshold should be a whole number from 1 to 1000000000, found 0; using 65536",
     ]);
   });
 
@@ -338,29 +340,57 @@ describe("loadConfigWithWarnings: one warning per wrong-typed setting", () => {
     for (const warning of warnings) expect(warning).not.toMatch(/should be (a string|an object),/);
   });
 
-  test("an unusable maxImagesPerRequest warns once and uses null; 30.9 is floored silently", async () => {
+  test("an unusable maxImagesPerRequest warns once and uses null; 30.9 is floored and said", async () => {
     const zero = await warningsFor({ maxImagesPerRequest: 0 });
     expect(zero.warnings).toEqual([
-      "pruner: settings.json contextPrune.maxImagesPerRequest should be a whole number >= 1 or null, found 0; using null",
+      "pruner: settings.json contextPrune.maxImagesPerRequest should be a whole number from 1 to 1000000000 or null, found 0; using null",
     ]);
     const half = await warningsFor({ maxImagesPerRequest: 0.5 });
     expect(half.warnings).toEqual([
-      "pruner: settings.json contextPrune.maxImagesPerRequest should be a whole number >= 1 or null, found 0.5; using null",
+      "pruner: settings.json contextPrune.maxImagesPerRequest should be a whole number from 1 to 1000000000 or null, found 0.5; using null",
     ]);
     const text = await warningsFor({ maxImagesPerRequest: "30" });
     expect(text.warnings).toEqual([
-      'pruner: settings.json contextPrune.maxImagesPerRequest should be a whole number >= 1 or null, found the string "30"; using null',
+      'pruner: settings.json contextPrune.maxImagesPerRequest should be a whole number from 1 to 1000000000 or null, found the string "30"; using null',
     ]);
     const floored = await warningsFor({ maxImagesPerRequest: 30.9 });
-    expect(floored.warnings).toEqual([]);
+    expect(floored.warnings).toEqual([
+      "pruner: settings.json contextPrune.maxImagesPerRequest should be a whole number from 1 to 1000000000 or null, found 30.9; using 30",
+    ]);
     expect(floored.config.maxImagesPerRequest).toBe(30);
   });
 
-  test("a valid file with 2.9.1's retired blocks and floored fractions gives no warning", async () => {
+  test("a whole-number setting read as another number is said, naming the range (issue 45, point 2)", async () => {
+    const { config: loaded, warnings } = await warningsFor({ minBatchChars: 2.5, recoveryGraceTurns: 1e10, purgeErrors: { enabled: true, cooldownTurns: 0.5, minArgChars: 12.9 } });
+    expect(warnings).toEqual([
+      "pruner: settings.json contextPrune.minBatchChars should be a whole number from 0 to 1000000000, found 2.5; using 2",
+      "pruner: settings.json contextPrune.recoveryGraceTurns should be a whole number from 0 to 1000000000, found 10000000000; using 3",
+      "pruner: settings.json contextPrune.purgeErrors.cooldownTurns should be a whole number from 0 to 1000000000, found 0.5; using 0",
+      "pruner: settings.json contextPrune.purgeErrors.minArgChars should be a whole number from 0 to 1000000000, found 12.9; using 12",
+    ]);
+    expect(loaded).toMatchObject({ minBatchChars: 2, recoveryGraceTurns: 3, purgeErrors: { enabled: true, cooldownTurns: 0, minArgChars: 12 } });
+  });
+
+  test("a nested window out of its range falls back to the default with the range named; 0 is in range (issue 45, point 2)", async () => {
+    const { config: loaded, warnings } = await warningsFor({ chainCompression: { enabled: true, rollingWindow: -1 } });
+    expect(warnings).toEqual([
+      "pruner: settings.json contextPrune.chainCompression.rollingWindow should be a whole number from 0 to 1000000000, found -1; using 3",
+    ]);
+    expect(loaded.chainCompression.rollingWindow).toBe(3);
+    expect((await warningsFor({ chainCompression: { enabled: true, rollingWindow: 0 } })).config.chainCompression.rollingWindow).toBe(0);
+  });
+
+  test("our words in the file are read in any letter case, as /pruner reads them (issue 45, point 11)", async () => {
+    const { config: loaded, warnings } = await warningsFor({ summarizerThinking: "LOW", pruneOn: "On-Demand", flushPolicy: "CLASSIC" });
+    expect(warnings).toEqual([]);
+    expect(loaded).toMatchObject({ summarizerThinking: "low", pruneOn: "on-demand", flushPolicy: "classic" });
+  });
+
+  test("a valid file with 2.9.1's retired blocks gives no warning", async () => {
     const { config: loaded, warnings } = await warningsFor({
       ...DEFAULT_CONFIG,
       enabled: true,
-      recoveryGraceTurns: 2.7,
+      recoveryGraceTurns: 2,
       chainCompression: { enabled: false },
       thinkingStrip: { enabled: true, keepLastTurns: 16 },
       remindUnprunedCount: 3,

@@ -11,6 +11,7 @@ import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } fro
 import { basename, dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { plural } from "../format/plural.js";
+import { parseWholeNumber, WHOLE_RANGES, wholeRangeWords, type WholeKey, type WholeRange } from "./whole-number.js";
 import { BATCHING_MODES, DEFAULT_CONFIG, FLUSH_POLICIES, SUMMARIES_MODES, PRUNE_ON_MODES, SUMMARIZER_THINKING_LEVELS, type ContextPruneConfig, type SettingsOffReason } from "./config-shape.js";
 import { unknownKeyWarnings } from "./unknown-keys.js";
 
@@ -92,8 +93,9 @@ const shown = (value: unknown): string => JSON.stringify(value) ?? String(value)
 
 /**
  * Validates one settings block, collecting one warning per key it had to
- * replace. A value it can use (fractions of integer keys are floored) passes
- * silently; unknown keys are left to `unknownKeyWarnings`.
+ * replace. A value it can use passes silently (a whole-number key takes only a
+ * whole number in its range, see whole-number.ts); unknown keys are left to
+ * `unknownKeyWarnings`.
  */
 class Normalizer {
   readonly warnings: string[] = [];
@@ -115,25 +117,32 @@ class Normalizer {
     return typeof value === "string" ? value : this.fallback(key, expected, value, fallback);
   }
 
+  /** One of our words, in any letter case, as `/pruner` reads them. */
   oneOf<T extends string>(key: string, value: unknown, allowed: readonly T[], fallback: T): T {
-    if (allowed.includes(value as T)) return value as T;
+    const word = typeof value === "string" ? value.toLowerCase() : value;
+    if (allowed.includes(word as T)) return word as T;
     return this.fallback(key, `one of ${allowed.map((v) => `"${v}"`).join(", ")}`, value, fallback);
   }
 
-  count(key: string, value: unknown, fallback: number): number {
-    return isNumber(value) && value >= 0 ? Math.floor(value) : this.fallback(key, "a whole number >= 0", value, fallback);
+  /**
+   * A whole number in the key's range. A fraction is floored, as the file has always been read, but said; a
+   * string, or a number out of range once floored, is refused for the fallback.
+   */
+  whole(key: WholeKey, value: unknown, fallback: number): number {
+    return this.wholeIn(key, WHOLE_RANGES[key], value, fallback);
   }
 
-  positiveCount(key: string, value: unknown, fallback: number): number {
-    if (isNumber(value) && Math.floor(value) > 0) return Math.floor(value);
-    return this.fallback(key, "a whole number > 0", value, fallback);
+  /** A whole number in the key's range as `whole` reads it, or null for "no limit of mine". */
+  wholeOrNull(key: WholeKey, value: unknown): number | null {
+    return value === null ? null : this.wholeIn(key, WHOLE_RANGES[key], value, null, " or null");
   }
 
-  /** A limit of at least one (fractions floored), or null for "no limit of mine". */
-  limitOrNull(key: string, value: unknown): number | null {
-    if (value === null) return null;
-    if (isNumber(value) && value >= 1) return Math.floor(value);
-    return this.fallback(key, "a whole number >= 1 or null", value, null);
+  private wholeIn<F extends number | null>(key: string, range: WholeRange, value: unknown, fallback: F, orElse = ""): number | F {
+    const expected = `${wholeRangeWords(range)}${orElse}`;
+    const n = isNumber(value) ? parseWholeNumber(Math.floor(value), range) : undefined;
+    if (n === undefined) return this.fallback(key, expected, value, fallback);
+    if (n !== value) this.warn(key, expected, describeValue(value), shown(n));
+    return n;
   }
 
   share(key: string, value: unknown, fallback: number | null = null): number | null {
@@ -163,6 +172,12 @@ class Normalizer {
       if (!Object.hasOwn(defaults, sub)) continue;
       const expected = typeof defaults[sub];
       const current = value[sub];
+      const range = (WHOLE_RANGES as Record<string, WholeRange | undefined>)[`${key}.${sub}`];
+      if (range) {
+        const n = this.wholeIn(`${key}.${sub}`, range, current, defaults[sub] as number);
+        if (n !== current) (repaired ??= { ...value })[sub] = n;
+        continue;
+      }
       if (typeof current === expected && (expected !== "number" || isNumber(current))) continue;
       repaired ??= { ...value };
       repaired[sub] = defaults[sub];
@@ -196,22 +211,22 @@ function normalize(existing: Partial<ContextPruneConfig>, n: Normalizer): Contex
     pruneOn: n.oneOf("pruneOn", merged.pruneOn, PRUNE_ON_VALUES, d.pruneOn),
     batchingMode: n.text("batchingMode", merged.batchingMode, d.batchingMode, BATCHING_VALUES.map((v) => `"${v}"`).join(" or ")) as ContextPruneConfig["batchingMode"],
     quietOversizedSkips: n.bool("quietOversizedSkips", merged.quietOversizedSkips, d.quietOversizedSkips),
-    minBatchChars: n.count("minBatchChars", merged.minBatchChars, d.minBatchChars),
-    recoveryGraceTurns: n.count("recoveryGraceTurns", merged.recoveryGraceTurns, d.recoveryGraceTurns),
-    summarizerIdleTimeoutMs: n.count("summarizerIdleTimeoutMs", merged.summarizerIdleTimeoutMs, d.summarizerIdleTimeoutMs),
-    summarizerMaxTimeoutMs: n.count("summarizerMaxTimeoutMs", merged.summarizerMaxTimeoutMs, d.summarizerMaxTimeoutMs),
+    minBatchChars: n.whole("minBatchChars", merged.minBatchChars, d.minBatchChars),
+    recoveryGraceTurns: n.whole("recoveryGraceTurns", merged.recoveryGraceTurns, d.recoveryGraceTurns),
+    summarizerIdleTimeoutMs: n.whole("summarizerIdleTimeoutMs", merged.summarizerIdleTimeoutMs, d.summarizerIdleTimeoutMs),
+    summarizerMaxTimeoutMs: n.whole("summarizerMaxTimeoutMs", merged.summarizerMaxTimeoutMs, d.summarizerMaxTimeoutMs),
     protectedTools: n.stringList("protectedTools", merged.protectedTools, d.protectedTools),
     protectedPaths: n.stringList("protectedPaths", merged.protectedPaths, d.protectedPaths),
     chainCompression: n.nestedBlock("chainCompression", merged.chainCompression, d.chainCompression, "chain compression"),
     purgeErrors: n.nestedBlock("purgeErrors", merged.purgeErrors, d.purgeErrors, "error purge"),
     dedupByContentHash: n.bool("dedupByContentHash", merged.dedupByContentHash, d.dedupByContentHash),
     autoBudgetThreshold: n.share("autoBudgetThreshold", merged.autoBudgetThreshold),
-    spillThreshold: n.positiveCount("spillThreshold", merged.spillThreshold, d.spillThreshold),
-    spillPreviewBytes: n.count("spillPreviewBytes", merged.spillPreviewBytes, d.spillPreviewBytes),
+    spillThreshold: n.whole("spillThreshold", merged.spillThreshold, d.spillThreshold),
+    spillPreviewBytes: n.whole("spillPreviewBytes", merged.spillPreviewBytes, d.spillPreviewBytes),
     budgetTurnDelta: n.share("budgetTurnDelta", merged.budgetTurnDelta),
     // Below 1 would fire on every gated turn (the gap is never negative), so it means off.
-    frontierGapThresholdTokens: n.limitOrNull("frontierGapThresholdTokens", merged.frontierGapThresholdTokens),
-    maxImagesPerRequest: n.limitOrNull("maxImagesPerRequest", merged.maxImagesPerRequest),
+    frontierGapThresholdTokens: n.wholeOrNull("frontierGapThresholdTokens", merged.frontierGapThresholdTokens),
+    maxImagesPerRequest: n.wholeOrNull("maxImagesPerRequest", merged.maxImagesPerRequest),
     flushPolicy: n.oneOf("flushPolicy", merged.flushPolicy, FLUSH_POLICIES, d.flushPolicy),
     contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure),
     cacheBreakpoint: n.bool("cacheBreakpoint", merged.cacheBreakpoint, d.cacheBreakpoint),

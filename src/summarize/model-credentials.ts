@@ -24,6 +24,14 @@ export function loginFix(provider: string): string {
 }
 
 /**
+ * A provider's error as one clause: pi-ai joins an SDK's message and its cause with ": " even when the message
+ * ends in a period (`Connection error.: bad port`), and a notice adds its own final period.
+ */
+export function plainErrorText(message: string): string {
+  return message.replace(/\.:(\s)/g, ":$1").replace(/[.\s]+$/, "");
+}
+
+/**
  * The line under the fallback notice's first line (in the same notice, so one fallback is one warning):
  * what failed, and what the user can do about it.
  */

@@ -10,7 +10,7 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { serializeBatchForSummarizer, serializeBatchWithinLimit } from "../capture/batch-capture.js";
 import { FallbackController, type FallbackTransition, type SummarizerFallback } from "./summarizer-fallback.js";
 import type { BatchTextProgressCallback } from "./flush-types.js";
-import { fallbackCauseLine, lacksCredentials } from "./model-credentials.js";
+import { fallbackCauseLine, lacksCredentials, plainErrorText } from "./model-credentials.js";
 import type { CapturedBatch } from "../capture/records.js";
 import type { ContextPruneConfig } from "../settings/config-shape.js";
 
@@ -405,7 +405,7 @@ async function runOnce(
   } catch (err) {
     if (options.signal?.aborted) throw err;
     if (timers.timedOut) return { kind: "transient", message: timers.message(), timedOut: true };
-    return { kind: "transient", message: err instanceof Error ? err.message : String(err) };
+    return { kind: "transient", message: plainErrorText(err instanceof Error ? err.message : String(err)) };
   } finally {
     timers.clear();
   }
@@ -415,7 +415,7 @@ function classify(response: AssistantMessage, timers: AttemptTimers): AttemptOut
   if (response.stopReason === "aborted") throw new Error("summarize: stream stopped with reason aborted");
   if (response.stopReason === "error") {
     if (timers.timedOut) return { kind: "transient", message: timers.message(), timedOut: true };
-    return { kind: "transient", message: response.errorMessage ?? "Summarizer stopped with reason: error" };
+    return { kind: "transient", message: plainErrorText(response.errorMessage ?? "Summarizer stopped with reason: error") };
   }
   const llmText = textOf(response.content);
   if (!isUsableSummary(llmText, response.stopReason)) return { kind: "unusable" };
