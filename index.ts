@@ -12,6 +12,7 @@ import { flushPending } from "./src/summarize/flush.js";
 import { computeMetricsSnapshot } from "./src/host/metrics-snapshot.js";
 import { policyView } from "./src/host/flush-policy.js";
 import { toggleCostText } from "./src/host/toggle-cost.js";
+import { sightView } from "./src/host/live-sight.js";
 import { capturePendingBatches } from "./src/capture/pending-batches.js";
 import { registerQueryTool } from "./src/archive/query-tool.js";
 import { registerReportRenderer } from "./src/ui/report.js";
@@ -72,6 +73,7 @@ function registerWithCommands(pi: ExtensionAPI, state: ExtensionState): void {
         return state.stats.getLiveReclaim();
       },
       describeToggle: (ctx: ExtensionContext, enabling: boolean) => toggleCostText(state, ctx, enabling),
+      getSight: (ctx: ExtensionContext) => sightView(state, ctx),
     },
   );
 }

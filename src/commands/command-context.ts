@@ -17,6 +17,7 @@ import type { FlushResult } from "../summarize/flush.js";
 import { CUSTOM_TYPE_TOGGLE } from "../names.js";
 import type { KeptPrompts } from "../summarize/chain-pass.js";
 import type { PolicyView } from "../ui/policy-status.js";
+import type { SightView } from "../forgetting/sight-text.js";
 
 export type FlushResultLike = FlushResult;
 
@@ -32,7 +33,7 @@ export interface CompactResult {
 export type NotifyType = "info" | "warning" | "error";
 
 /** The hooks `registerCommands` takes by name, after its positional 2.9.1 ones. */
-export type CommandExtras = Pick<CommandDeps, "getSummarizerCache" | "measureContext" | "describeToggle">;
+export type CommandExtras = Pick<CommandDeps, "getSummarizerCache" | "measureContext" | "describeToggle" | "getSight">;
 
 /** Everything `registerCommands` was handed, plus the persistence hook. */
 export interface CommandDeps {
@@ -56,6 +57,8 @@ export interface CommandDeps {
   measureContext?: (ctx: ExtensionCommandContext) => LiveReclaim | undefined;
   /** What turning pruning on (`true`) or off costs the requests that follow; undefined when nothing changes. */
   describeToggle?: (ctx: ExtensionCommandContext, enabling: boolean) => string | undefined;
+  /** Live sight: what the agent went back for this session, and the raw window. */
+  getSight?: (ctx: ExtensionCommandContext) => SightView;
   /** Fire-and-forget save; failures are reported through `ctx.ui.notify`. */
   persist: (ctx: ExtensionCommandContext, config: ContextPruneConfig) => void;
 }

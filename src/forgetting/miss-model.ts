@@ -17,7 +17,7 @@ import { contentBlocks, isAssistant, isToolCall, isToolResult, loose } from "../
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 
 /** An edit's old-text line shorter than this (`}`, `else:`) is everywhere: it is not counted. */
-const MIN_EDIT_LINE = 8;
+export const MIN_EDIT_LINE = 8;
 
 /** What a reply used that it could not see, and the outputs that would show it again. */
 export interface RequestMisses {

@@ -10,6 +10,7 @@ import type { ExtensionState } from "./extension-state.js";
 import { onSessionReset } from "./cold-cache.js";
 import { clearCacheExpiry, scheduleCacheExpiry } from "./cache-expiry.js";
 import { rebuildPolicyState } from "./flush-policy.js";
+import { rebuildSight } from "./live-sight.js";
 import { declareQueryTool } from "../archive/query-tool-exposure.js";
 import { capturePendingBatches } from "../capture/pending-batches.js";
 import { inheritSidecars } from "../archive/sidecar-inherit.js";
@@ -62,6 +63,7 @@ function rebuildFromBranch(state: ExtensionState, ctx: ExtensionContext, resetFa
   clearCacheExpiry(state);
   if (state.config.value.enabled) probeRearm(state, ctx);
   rebuildPolicyState(state, ctx);
+  rebuildSight(state, ctx);
   declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
   showResumedFigure(state, ctx);
 }

@@ -14,6 +14,7 @@ import { flushPending, recordDeferredFlush } from "../summarize/flush.js";
 import { clearCacheExpiry, flushIfCacheCold, scheduleCacheExpiry } from "./cache-expiry.js";
 import { calibrateTokens, chargeDeferrals, costPolicyActive, recordRequest, rewriteForced, weighChainPass, weighFlush } from "./flush-policy.js";
 import { inRunCandidates } from "../policy/flush-weighing.js";
+import { judgeSight, narrowInRewrite, sightExtraTurns } from "./live-sight.js";
 import { isTextOnlyAssistant } from "../capture/message-shape.js";
 import { trimBatchToPendingRange } from "../capture/pending-batches.js";
 import { isProtected } from "../capture/protected.js";
@@ -37,6 +38,7 @@ interface TurnEndLike {
 
 export async function onTurnEnd(state: ExtensionState, ctx: ExtensionContext, event: TurnEndLike): Promise<void> {
   if (!state.config.value.enabled) return;
+  if (costPolicyActive(state)) judgeSight(state, ctx, () => sessionTurnIndex(ctx, event.message));
   const hasToolResults = Array.isArray(event.toolResults) && event.toolResults.length > 0;
   if (!hasToolResults && !state.rearmedPending) return;
   let pushed = false;
@@ -58,12 +60,22 @@ async function weighInRunFlush(state: ExtensionState, ctx: ExtensionContext, mes
   const current = sessionTurnIndex(ctx, message);
   if (current === undefined) return;
   const forced = rewriteForced(state, ctx);
-  let weighed = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, forced) });
+  const extra = sightExtraTurns(state);
+  let weighed = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, forced, extra) });
+  let older = forced;
   if (!weighed?.decision.apply && !forced && state.ledger.account("reply")) {
-    const all = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, true), bound: { kind: "reply", enter: false, rentOnly: true }, quiet: true });
-    if (all?.decision.apply) weighed = all;
+    const all = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, true, extra), bound: { kind: "reply", enter: false, rentOnly: true }, quiet: true });
+    if (all?.decision.apply) [weighed, older] = [all, true];
   }
   if (!weighed?.decision.apply) return;
+  if (extra > 0 && state.sight.narrowDue) {
+    // The rewrite happens anyway, from the same first output: the narrow window's outputs go with it.
+    const narrow = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, older), quiet: true });
+    if (narrow?.decision.apply) {
+      weighed = narrow;
+      narrowInRewrite(state, ctx);
+    }
+  }
   const { basis } = weighed.decision.record;
   const trigger = basis === "pressure" ? "pressure" : basis === "cold" ? "cache-cold" : "in-run";
   const flushed = new Set(weighed.batches.map((b) => b.turnIndex));
