@@ -23,8 +23,8 @@ describe("inRunCandidates", () => {
   });
 
   test("live sight's extra turns keep that many more of the latest tool turns raw", () => {
-    expect(turns(inRunCandidates(pending, 6, false, 2))).toEqual([3]);
-    expect(turns(inRunCandidates(pending, 6, true, 2))).toEqual([0, 1, 3]);
+    expect(turns(inRunCandidates(pending, 7, false, 2))).toEqual([3]);
+    expect(turns(inRunCandidates(pending, 7, true, 2))).toEqual([0, 1, 3]);
   });
 });
 
