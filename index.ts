@@ -10,9 +10,8 @@ import { createExtensionState, type ExtensionState } from "./src/host/extension-
 import type { SidecarFiles } from "./src/capture/spill.js";
 import { flushPending } from "./src/summarize/flush.js";
 import { computeMetricsSnapshot } from "./src/host/metrics-snapshot.js";
-import { policyView } from "./src/host/flush-policy.js";
+import { policyView, sightView } from "./src/host/flush-policy.js";
 import { toggleCostText } from "./src/host/toggle-cost.js";
-import { sightView } from "./src/host/live-sight.js";
 import { capturePendingBatches } from "./src/capture/pending-batches.js";
 import { registerQueryTool } from "./src/archive/query-tool.js";
 import { registerReportRenderer } from "./src/ui/report.js";

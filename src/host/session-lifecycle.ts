@@ -10,7 +10,6 @@ import type { ExtensionState } from "./extension-state.js";
 import { onSessionReset } from "./cold-cache.js";
 import { clearCacheExpiry, scheduleCacheExpiry } from "./cache-expiry.js";
 import { rebuildPolicyState } from "./flush-policy.js";
-import { rebuildSight } from "./live-sight.js";
 import { declareQueryTool } from "../archive/query-tool-exposure.js";
 import { capturePendingBatches } from "../capture/pending-batches.js";
 import { inheritSidecars } from "../archive/sidecar-inherit.js";
@@ -83,6 +82,15 @@ function showResumedFigure(state: ExtensionState, ctx: ExtensionContext): void {
     // A host without a system prompt to read: the figure counts the messages alone until a request.
   }
   state.status.refresh(ctx);
+}
+
+/** Live sight counts this branch afresh; its raw window is the one last persisted on it. */
+function rebuildSight(state: ExtensionState, ctx: ExtensionContext): void {
+  try {
+    state.sight.rebuild(ctx.sessionManager.getBranch(), typeof ctx.cwd === "string" ? ctx.cwd : undefined);
+  } catch (err) {
+    console.error("pi-condense: reading live sight's window from the branch failed; it starts narrow", err);
+  }
 }
 
 function upgradeLegacyRefs(state: ExtensionState): void {

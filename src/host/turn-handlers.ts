@@ -14,7 +14,8 @@ import { flushPending, recordDeferredFlush } from "../summarize/flush.js";
 import { clearCacheExpiry, flushIfCacheCold, scheduleCacheExpiry } from "./cache-expiry.js";
 import { calibrateTokens, chargeDeferrals, costPolicyActive, recordRequest, rewriteForced, weighChainPass, weighFlush } from "./flush-policy.js";
 import { inRunCandidates } from "../policy/flush-weighing.js";
-import { judgeSight, narrowInRewrite, sightExtraTurns } from "./live-sight.js";
+import type { SightChange } from "../forgetting/sight-state.js";
+import { CUSTOM_TYPE_SIGHT } from "../names.js";
 import { isTextOnlyAssistant } from "../capture/message-shape.js";
 import { trimBatchToPendingRange } from "../capture/pending-batches.js";
 import { isProtected } from "../capture/protected.js";
@@ -38,7 +39,7 @@ interface TurnEndLike {
 
 export async function onTurnEnd(state: ExtensionState, ctx: ExtensionContext, event: TurnEndLike): Promise<void> {
   if (!state.config.value.enabled) return;
-  if (costPolicyActive(state)) judgeSight(state, ctx, () => sessionTurnIndex(ctx, event.message));
+  if (costPolicyActive(state)) judgeSight(state, ctx, event.message);
   const hasToolResults = Array.isArray(event.toolResults) && event.toolResults.length > 0;
   if (!hasToolResults && !state.rearmedPending) return;
   let pushed = false;
@@ -60,7 +61,7 @@ async function weighInRunFlush(state: ExtensionState, ctx: ExtensionContext, mes
   const current = sessionTurnIndex(ctx, message);
   if (current === undefined) return;
   const forced = rewriteForced(state, ctx);
-  const extra = sightExtraTurns(state);
+  const extra = state.sight.extraTurns();
   let weighed = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, forced, extra) });
   let older = forced;
   if (!weighed?.decision.apply && !forced && state.ledger.account("reply")) {
@@ -68,12 +69,12 @@ async function weighInRunFlush(state: ExtensionState, ctx: ExtensionContext, mes
     if (all?.decision.apply) [weighed, older] = [all, true];
   }
   if (!weighed?.decision.apply) return;
-  if (extra > 0 && state.sight.narrowDue) {
+  if (extra > 0 && state.sight.narrowingDue()) {
     // The rewrite happens anyway, from the same first output: the narrow window's outputs go with it.
     const narrow = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, older), quiet: true });
     if (narrow?.decision.apply) {
       weighed = narrow;
-      narrowInRewrite(state, ctx);
+      applySightChange(ctx, state.sight.narrowInRewrite());
     }
   }
   const { basis } = weighed.decision.record;
@@ -91,6 +92,28 @@ async function weighInRunFlush(state: ExtensionState, ctx: ExtensionContext, mes
     chains,
   });
   state.pending.push(...waiting.filter((b) => !state.pending.includes(b)));
+}
+
+/** Live sight reads the turn that just ended; the raw window widens or narrows as its rate says. */
+function judgeSight(state: ExtensionState, ctx: ExtensionContext, message: unknown): void {
+  try {
+    state.sight.update(ctx.sessionManager.getBranch());
+    const pendingTurns = state.pending.map((batch) => batch.turnIndex);
+    applySightChange(ctx, state.sight.judge(pendingTurns, () => sessionTurnIndex(ctx, message)));
+  } catch (err) {
+    console.error("pi-condense: counting recoveries failed", err);
+  }
+}
+
+/** A change of the raw window is persisted (a reload keeps it) and told once. */
+function applySightChange(ctx: ExtensionContext, change: SightChange | undefined): void {
+  if (!change) return;
+  try {
+    sessionAppenderOf(ctx).appendCustomEntry(CUSTOM_TYPE_SIGHT, change.entry);
+  } catch (err) {
+    console.error("pi-condense: recording the raw window failed; it holds until a reload", err);
+  }
+  safeNotify(ctx, change.notice, "info");
 }
 
 async function captureTurn(state: ExtensionState, ctx: ExtensionContext, event: TurnEndLike): Promise<boolean> {
