@@ -95,6 +95,17 @@ describe("re-reads", () => {
     expect(counted([...readThenArchived(), ...turn([sed]), ...turn([read("r2", "src/a.ts")])])).toEqual([]);
   });
 
+  test("a file renamed by a shell command is read at either path without counting", () => {
+    const mv: [string, string, Record<string, unknown>] = ["b1", "bash", { command: "mv src/a.ts src/b.ts" }];
+    const gone = [...read("r2", "src/a.ts").slice(0, 3), "ENOENT: no such file", true] as any;
+    expect(counted([...readThenArchived(), ...turn([mv]), ...turn([gone]), ...turn([read("r3", "src/b.ts")])])).toEqual([]);
+  });
+
+  test("a shell command naming another file leaves the archived read as it was", () => {
+    const other: [string, string, Record<string, unknown>] = ["b1", "bash", { command: "sed -i 's/x/y/' src/other.ts" }];
+    expect(counted([...readThenArchived(), ...turn([other]), ...turn([read("r2", "src/a.ts")])])).toHaveLength(1);
+  });
+
   test("reading other lines of the file is not a recovery", () => {
     const first = [user(), ...turn([read("r1", "src/a.ts", { offset: 1, limit: 10 })])];
     const branch = [...first, reply(), archived(first, ["r1"]), user(), ...turn([read("r2", "src/a.ts", { offset: 50, limit: 10 })])];

@@ -8,11 +8,12 @@
  * - `re-read`: a read (pi's `read`, or a plain `cat`/`head`/`tail`/`sed -n` of one file) of lines an earlier
  *   read of the same path showed, where every such earlier read since the path was last changed was archived
  *   before the request (a raw one in view means the agent re-read what it could see). A successful `edit` or
- *   `write` of the path changes it, and so may any other shell command that names its file.
+ *   `write` of the path changes it, and so may any other shell command that names its file (a word of the
+ *   command whose last path segment is the file's).
  * - `failed-edit`: an `edit` that failed, with a line of its old text (8 characters or more, trimmed) that
  *   only archived outputs or arguments held: an earlier output archived before the request, or an earlier
  *   call's bulky argument (`arguments/fields.ts`) archived with its output and from an earlier prompt, and
- *   no output or argument still raw.
+ *   no output or argument still raw; looked up in the latest 1,000 answered calls.
  *
  * "Archived before the request" is read from the branch's order: an index, summary, alias or chain entry
  * that comes before the assistant message making the call. The walk is incremental (`feed` takes the
@@ -62,18 +63,24 @@ interface SeenRead {
 
 /** An earlier answered call, for the failed-edit check: its output and its bulky arguments. */
 interface Holder {
-  key: string;
-  name: string;
-  args: Record<string, unknown>;
-  request: number;
-  userTurn: number;
-  result: unknown;
+  call: OpenCall;
+  result: ResultLike;
+}
+
+interface ResultLike {
+  toolCallId?: unknown;
+  timestamp?: unknown;
+  isError?: unknown;
 }
 
 /** Lines of one failed edit's old text looked up; an old text longer than this is judged by its first lines. */
 const MAX_EDIT_LINES = 40;
 /** Refs named for one failed edit. */
 const MAX_EDIT_REFS = 3;
+/** Answered calls a failed edit's old text is looked up in: the latest, so a long session costs no more per edit. */
+const EDIT_LOOKBACK = 1_000;
+// What separates the words of a shell command, for the file names it mentions.
+const COMMAND_SEPARATORS = /[\s'"`;|&<>()=,]+/;
 
 export class LiveSight {
   private readonly cwd: string | undefined;
@@ -89,6 +96,8 @@ export class LiveSight {
   private readonly aliasOf = new Map<string, string>();
   private readonly open = new Map<string, OpenCall>();
   private readonly readsOf = new Map<string, SeenRead[]>();
+  /** The paths of `readsOf` by their last segment, so a shell command finds the files it names in its own length. */
+  private readonly pathsByName = new Map<string, Set<string>>();
   private readonly holders: Holder[] = [];
 
   /** `cwd`: the session's working directory, so a relative path matches its absolute spelling. */
@@ -128,7 +137,7 @@ export class LiveSight {
     this.userTurns = 0;
     this.found.length = 0;
     this.holders.length = 0;
-    for (const map of [this.archivedAt, this.refOfKey, this.keyOfRef, this.aliasOf, this.open, this.readsOf]) map.clear();
+    for (const map of [this.archivedAt, this.refOfKey, this.keyOfRef, this.aliasOf, this.open, this.readsOf, this.pathsByName]) map.clear();
     this.knownIds.clear();
   }
 
@@ -162,25 +171,25 @@ export class LiveSight {
     }
   }
 
-  private result(message: { toolCallId?: unknown; timestamp?: unknown; isError?: unknown }): void {
+  private result(message: ResultLike): void {
     if (typeof message.toolCallId !== "string") return;
     const call = this.open.get(message.toolCallId);
     if (call === undefined) return;
     this.open.delete(message.toolCallId);
-    const key = occKey(message.toolCallId, resultTimestampOf(message.timestamp));
     if (isRecoveryTool(call.name)) return this.query(call, message);
     const isError = message.isError === true;
     const span = readSpanOf(call, this.cwd);
     if (span !== undefined) this.reRead(call, span, message);
     const mutated = (call.name === "edit" || call.name === "write") && !isError ? pathArgOf(call.args) : undefined;
-    if (mutated !== undefined) this.readsOf.delete(normalizeFilePath(mutated, this.cwd));
+    if (mutated !== undefined) this.forget(normalizeFilePath(mutated, this.cwd));
     if (span === undefined && call.name === "bash") this.forgetNamedBy(call.args.command);
     if (call.name === "edit" && isError) this.failedEdit(call, message);
     if (span !== undefined && !isError) {
       const range = deliveredRange(span.range, extractToolResultText(message), call.name === "read" ? "file" : "output");
-      push(this.readsOf, span.path, { key, range });
+      this.remember(span.path, { key: keyOf(message), range });
     }
-    this.holders.push({ key, name: call.name, args: call.args, request: call.request, userTurn: call.userTurn, result: message });
+    this.holders.push({ call, result: message });
+    if (this.holders.length >= 2 * EDIT_LOOKBACK) this.holders.splice(0, this.holders.length - EDIT_LOOKBACK);
   }
 
   private query(call: OpenCall, result: unknown): void {
@@ -214,10 +223,26 @@ export class LiveSight {
    */
   private forgetNamedBy(command: unknown): void {
     if (typeof command !== "string" || this.readsOf.size === 0) return;
-    for (const path of [...this.readsOf.keys()]) {
-      const name = path.slice(path.lastIndexOf("/") + 1);
-      if (name !== "" && command.includes(name)) this.readsOf.delete(path);
+    for (const word of command.split(COMMAND_SEPARATORS)) {
+      const paths = this.pathsByName.get(lastSegment(word));
+      if (paths !== undefined) for (const path of [...paths]) this.forget(path);
     }
+  }
+
+  private remember(path: string, read: SeenRead): void {
+    push(this.readsOf, path, read);
+    const name = lastSegment(path);
+    const paths = this.pathsByName.get(name);
+    if (paths === undefined) this.pathsByName.set(name, new Set([path]));
+    else paths.add(path);
+  }
+
+  private forget(path: string): void {
+    if (!this.readsOf.delete(path)) return;
+    const name = lastSegment(path);
+    const paths = this.pathsByName.get(name);
+    paths?.delete(path);
+    if (paths?.size === 0) this.pathsByName.delete(name);
   }
 
   private failedEdit(call: OpenCall, result: unknown): void {
@@ -226,12 +251,13 @@ export class LiveSight {
     const archived = new Set<string>();
     const raw = new Set<string>();
     const holdersOf = new Map<string, Holder[]>();
-    for (const holder of this.holders) {
-      if (holder.request >= call.request) continue;
-      const outputHidden = this.archivedBy(holder.key, call.request);
-      const argsHidden = outputHidden && holder.userTurn < call.userTurn;
+    for (const holder of this.holders.slice(-EDIT_LOOKBACK)) {
+      const earlier = holder.call;
+      if (earlier.request >= call.request) continue;
+      const outputHidden = this.archivedBy(keyOf(holder.result), call.request);
+      const argsHidden = outputHidden && earlier.userTurn < call.userTurn;
       const output = extractToolResultText(holder.result);
-      const args = bulkyFields(holder.name, holder.args).map((field) => field.text);
+      const args = bulkyFields(earlier.name, earlier.args).map((field) => field.text);
       for (const line of lines) {
         const inOutput = output.includes(line);
         const inArgs = args.some((text) => text.includes(line));
@@ -244,7 +270,7 @@ export class LiveSight {
     }
     const only = lines.filter((line) => archived.has(line) && !raw.has(line));
     if (only.length === 0) return;
-    const refs = [...new Set(only.flatMap((line) => holdersOf.get(line)!.map((h) => this.refOf(h.key))))].slice(0, MAX_EDIT_REFS);
+    const refs = [...new Set(only.flatMap((line) => holdersOf.get(line)!.map((h) => this.refOf(keyOf(h.result)))))].slice(0, MAX_EDIT_REFS);
     const path = pathArgOf(call.args);
     this.record({
       kind: "failed-edit",
@@ -337,10 +363,18 @@ function isArchiveSearch(args: Record<string, unknown>): boolean {
   return noRefs && typeof args.pattern === "string" && args.pattern !== "";
 }
 
+// The programs of the plain shell reads (stale-outputs.ts `shellReadSpan`): any other command is not parsed.
+const SHELL_READ = /^\s*(?:cat|head|tail|sed)\s/;
+
 function readSpanOf(call: OpenCall, cwd: string | undefined): ReadSpan | undefined {
   if (call.name === "read") return readToolSpan(call.args, cwd);
-  if (call.name !== "bash" || typeof call.args.command !== "string") return undefined;
-  return shellReadSpan(call.args.command, cwd);
+  const command = call.args.command;
+  if (call.name !== "bash" || typeof command !== "string" || !SHELL_READ.test(command)) return undefined;
+  return shellReadSpan(command, cwd);
+}
+
+function keyOf(result: ResultLike): string {
+  return occKey(String(result.toolCallId), resultTimestampOf(result.timestamp));
 }
 
 /** Whether two reads of one file share a line; a read whose lines are unknown shares them all. */
@@ -367,6 +401,10 @@ function oldTextLines(args: Record<string, unknown>): string[] {
     }
   }
   return [...lines];
+}
+
+function lastSegment(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
 }
 
 function push<K, T>(map: Map<K, T[]>, key: K, value: T): void {
