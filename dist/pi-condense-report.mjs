@@ -2163,8 +2163,912 @@ function identifierCandidates(text) {
   return [...found.values()];
 }
 
-// src/forgetting/miss-model.ts
+// src/capture/protected.ts
+var compiled = new Map;
+var REGEX_META = /[.+()[\]{}|^$\\]/;
+function translate(pattern) {
+  let out = "";
+  let i = 0;
+  while (i < pattern.length) {
+    const ch = pattern[i];
+    if (ch === "*" && pattern[i + 1] === "*") {
+      if (pattern[i + 2] === "/") {
+        out += "(?:[^/]*/)*";
+        i += 3;
+      } else {
+        out += ".*";
+        i += 2;
+      }
+      continue;
+    }
+    if (ch === "*")
+      out += "[^/]*";
+    else if (ch === "?")
+      out += "[^/]";
+    else
+      out += REGEX_META.test(ch) ? `\\${ch}` : ch;
+    i += 1;
+  }
+  return out;
+}
+function globToRegExp(pattern) {
+  let re = compiled.get(pattern);
+  if (!re) {
+    re = new RegExp(`^${translate(pattern)}$`);
+    compiled.set(pattern, re);
+  }
+  return re;
+}
+function pathArg(args) {
+  if (typeof args !== "object" || args === null)
+    return;
+  const value = args.path;
+  return typeof value === "string" ? value : undefined;
+}
+function listOf(value) {
+  return Array.isArray(value) ? value : [];
+}
+function normalizePath(p) {
+  return p.replace(/\\/g, "/");
+}
+function isProtected(toolName, args, config) {
+  if (listOf(config?.protectedTools).includes(toolName))
+    return true;
+  const patterns = listOf(config?.protectedPaths);
+  if (patterns.length === 0)
+    return false;
+  const raw = pathArg(args);
+  if (raw === undefined)
+    return false;
+  const normalized = normalizePath(raw);
+  return patterns.some((pattern) => typeof pattern === "string" && globToRegExp(pattern).test(normalized));
+}
+
+// src/capture/stale-outputs.ts
+var MUTATION_TOOLS2 = new Set(["edit", "write"]);
+var FAILURE_OPENING = /^\s*(error|failed|failure|could not|cannot|can't|unable to)\b/i;
+var UNFINISHED_RUN = /(^|\n)(Command aborted|Command timed out after [^\n]*)\s*$/;
+function findStaleOutputs(messages, opts = {}) {
+  const state = { stale: new Map, readsOf: new Map, runsOf: new Map };
+  for (const obs of uniqueObservations(toolObservations(messages)))
+    observe(state, obs, opts);
+  return state.stale;
+}
+var factsMemo = new WeakMap;
+function factsOf(obs, cwd) {
+  const memo = cwd === undefined && obs.source !== undefined ? factsMemo.get(obs.source) : undefined;
+  if (memo !== undefined && memo.toolName === obs.toolName)
+    return memo;
+  const command = obs.toolName === "bash" ? commandOf(obs.args) : undefined;
+  const facts = {
+    toolName: obs.toolName,
+    edited: mutatedPath(obs, cwd),
+    command,
+    read: obs.isError ? undefined : readSpanOf(obs, command, cwd),
+    finished: command !== undefined && !UNFINISHED_RUN.test(obs.resultText)
+  };
+  if (cwd === undefined && obs.source !== undefined)
+    factsMemo.set(obs.source, facts);
+  return facts;
+}
+function observe(state, obs, opts) {
+  const candidate = !isRecoveryTool(obs.toolName) && !(opts.isProtected?.(obs.toolName, obs.args) ?? false);
+  const { edited, command, read, finished } = factsOf(obs, opts.cwd);
+  if (edited !== undefined)
+    supersedeReadsOf(state, edited, obs);
+  if (read !== undefined) {
+    supersedeContained(state, read, obs);
+    if (candidate)
+      push(state.readsOf, read.path, { key: obs.key, range: read.range });
+  }
+  if (command === undefined)
+    return;
+  if (finished)
+    supersedeRuns(state, command, obs);
+  if (candidate)
+    push(state.runsOf, command, obs.key);
+}
+function supersedeReadsOf(state, path, by) {
+  const live = state.readsOf.get(path);
+  if (live === undefined)
+    return;
+  for (const read of live)
+    mark(state, read.key, { rule: "edited", byKey: by.key, byToolName: by.toolName, path });
+  state.readsOf.delete(path);
+}
+function supersedeContained(state, read, by) {
+  const live = state.readsOf.get(read.path);
+  const outer = read.range;
+  if (live === undefined || outer === undefined)
+    return;
+  const kept = live.filter((earlier) => {
+    if (earlier.range === undefined || !rangeContains(outer, earlier.range))
+      return true;
+    mark(state, earlier.key, { rule: "reread", byKey: by.key, byToolName: by.toolName, path: read.path });
+    return false;
+  });
+  if (kept.length < live.length)
+    state.readsOf.set(read.path, kept);
+}
+function supersedeRuns(state, command, by) {
+  const live = state.runsOf.get(command);
+  if (live === undefined)
+    return;
+  for (const key of live)
+    mark(state, key, { rule: "rerun", byKey: by.key, byToolName: by.toolName, command });
+  state.runsOf.delete(command);
+}
+function mark(state, key, supersession) {
+  if (!state.stale.has(key))
+    state.stale.set(key, supersession);
+}
+function push(map, key, value) {
+  const list = map.get(key);
+  if (list === undefined)
+    map.set(key, [value]);
+  else
+    list.push(value);
+}
+function mutatedPath(obs, cwd) {
+  if (!MUTATION_TOOLS2.has(obs.toolName) || obs.isError || FAILURE_OPENING.test(obs.resultText))
+    return;
+  const raw = pathArgOf(obs.args);
+  return raw === undefined ? undefined : normalizeFilePath(raw, cwd);
+}
+function commandOf(args) {
+  const command = typeof args.command === "string" ? args.command.trim() : "";
+  return command === "" ? undefined : command;
+}
+function readSpanOf(obs, command, cwd) {
+  let span;
+  if (obs.toolName === "read")
+    span = readToolSpan(obs.args, cwd);
+  else if (command !== undefined)
+    span = shellReadSpan(command, cwd);
+  if (span === undefined)
+    return;
+  return { path: span.path, range: deliveredRange(span.range, obs.resultText, obs.toolName === "read" ? "file" : "output") };
+}
+function toolObservations(messages) {
+  const observations = [];
+  const open = new Map;
+  for (const msg of messages) {
+    if (isAssistant(msg)) {
+      open.clear();
+      if (msg.stopReason === "error" || msg.stopReason === "aborted" || !Array.isArray(msg.content))
+        continue;
+      for (const block of msg.content)
+        if (isToolCall(block) && typeof block.id === "string")
+          open.set(block.id, { name: String(block.name), args: argsOf(block) });
+      continue;
+    }
+    if (!isToolResult(msg)) {
+      open.clear();
+      continue;
+    }
+    const call = typeof msg.toolCallId === "string" ? open.get(msg.toolCallId) : undefined;
+    if (call === undefined)
+      continue;
+    open.delete(msg.toolCallId);
+    const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
+    observations.push({ key, toolName: call.name, args: call.args, isError: msg.isError === true, resultText: textOf(msg.content), source: msg });
+  }
+  return observations;
+}
+function argsOf(block) {
+  const loose = block;
+  const args = loose.arguments ?? loose.input ?? loose.args;
+  return typeof args === "object" && args !== null && !Array.isArray(args) ? args : {};
+}
+function textOf(content) {
+  if (typeof content === "string")
+    return content;
+  if (!Array.isArray(content))
+    return "";
+  let text = "";
+  for (const block of content)
+    if (block?.type === "text" && typeof block.text === "string")
+      text += text === "" ? block.text : `
+${block.text}`;
+  return text;
+}
+function uniqueObservations(observations) {
+  const seen = new Map;
+  for (const obs of observations)
+    seen.set(obs.key, (seen.get(obs.key) ?? 0) + 1);
+  return observations.filter((obs) => seen.get(obs.key) === 1);
+}
+var STUB_COMMAND_CHARS = 60;
+function supersededStubText(ref, s, byRef) {
+  const newer = byRef === undefined ? "" : ` (ref ${code(byRef)})`;
+  const what = s.rule === "edited" ? `${code(s.path ?? "the file")} was edited later${newer}; re-read it for its current content` : s.rule === "reread" ? `${code(s.path ?? "the file")} was read again later${newer}, these lines included` : `${code(shortCommand(s.command ?? ""))} was run again later${newer}; see the newer output`;
+  return `[Superseded: ${what}. Original archived as ref ${code(ref)}: context_tree_query({ toolCallIds: [${JSON.stringify(ref)}] }).]`;
+}
+function shortCommand(command) {
+  const folded = command.replace(/\s+/g, " ").trim();
+  return folded.length <= STUB_COMMAND_CHARS ? folded : `${folded.slice(0, STUB_COMMAND_CHARS - 1)}…`;
+}
+function code(text) {
+  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+var WHOLE = { start: 1, end: Infinity };
+var HEAD_DEFAULT_LINES = 10;
+var SHOWING2 = /^\n\n\[Showing lines (\d+)-(\d+) of \d+/;
+var PARTIAL_LINE = /^\n\n\[Showing last [^\]]* of line \d+/;
+var LINE_TOO_LONG = /^\[Line \d+ is [^\]]*, exceeds /;
+function normalizeFilePath(raw, cwd) {
+  let path = normalizePath(raw);
+  if (!path.startsWith("/") && cwd !== undefined && cwd.startsWith("/"))
+    path = `${normalizePath(cwd)}/${path}`;
+  const absolute = path.startsWith("/");
+  const parts = path.split("/").filter((part) => part !== "" && part !== ".");
+  const joined = parts.join("/");
+  return absolute ? `/${joined}` : joined;
+}
+function pathArgOf(args) {
+  const path = args.path ?? args.file_path ?? args.filePath;
+  return typeof path === "string" && path.trim() !== "" ? path : undefined;
+}
+function readToolSpan(args, cwd) {
+  const raw = pathArgOf(args);
+  if (raw === undefined)
+    return;
+  const { offset, limit } = args;
+  if (offset !== undefined && !isWholeNumber(offset))
+    return;
+  if (limit !== undefined && !isWholeNumber(limit))
+    return;
+  const start = typeof offset === "number" && offset > 0 ? offset : 1;
+  const end = typeof limit === "number" ? start + limit - 1 : Infinity;
+  if (end < start)
+    return;
+  return { path: normalizeFilePath(raw, cwd), range: { start, end } };
+}
+function shellReadSpan(command, cwd) {
+  const words = shellWords(command);
+  if (words === undefined || words.length < 2)
+    return;
+  const file = words[words.length - 1];
+  if (file.startsWith("-"))
+    return;
+  const range = shellReadRange(words[0], words.slice(1, -1));
+  return range === undefined ? undefined : { path: normalizeFilePath(file, cwd), range };
+}
+function shellReadRange(program, options) {
+  if (program === "cat")
+    return options.length === 0 ? WHOLE : undefined;
+  if (program === "head") {
+    const count = options.length === 0 ? HEAD_DEFAULT_LINES : lineCountOption(options);
+    return count === undefined || count < 1 ? undefined : { start: 1, end: count };
+  }
+  if (program === "tail")
+    return tailRange(options);
+  if (program === "sed")
+    return options.length === 2 && options[0] === "-n" ? sedRange(options[1]) : undefined;
+  return;
+}
+function tailRange(options) {
+  if (options.length === 0)
+    return { last: HEAD_DEFAULT_LINES };
+  const from = options.length === 2 && options[0] === "-n" ? /^\+(\d+)$/.exec(options[1]) : null;
+  if (from)
+    return { start: Math.max(1, Number(from[1])), end: Infinity };
+  const count = lineCountOption(options);
+  return count === undefined || count < 1 ? undefined : { last: count };
+}
+function lineCountOption(options) {
+  const text = options.length === 2 && options[0] === "-n" ? options[1] : options.length === 1 ? /^-n?(.*)$/.exec(options[0])?.[1] : undefined;
+  return text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
+}
+function sedRange(script) {
+  const match = /^(\d{1,9})(?:,(\d{1,9}|\$))?p$/.exec(script);
+  if (!match)
+    return;
+  const start = Number(match[1]);
+  const end = match[2] === undefined ? start : match[2] === "$" ? Infinity : Number(match[2]);
+  return start >= 1 && end >= start ? { start, end } : undefined;
+}
+var UNQUOTED_SPECIAL = /[|&;<>()`$*?[\]{}~!#\n\r]/;
+var DOUBLE_QUOTED_SPECIAL = /[`$!]/;
+function shellWords(command) {
+  const words = [];
+  let word;
+  let i = 0;
+  const text = command.trim();
+  while (i < text.length) {
+    const ch = text[i];
+    if (ch === " " || ch === "\t") {
+      if (word !== undefined)
+        words.push(word);
+      word = undefined;
+      i++;
+    } else if (ch === "'") {
+      const close = text.indexOf("'", i + 1);
+      if (close < 0)
+        return;
+      word = (word ?? "") + text.slice(i + 1, close);
+      i = close + 1;
+    } else if (ch === '"') {
+      const quoted = doubleQuoted(text, i + 1);
+      if (quoted === undefined)
+        return;
+      word = (word ?? "") + quoted.value;
+      i = quoted.next;
+    } else if (ch === "\\") {
+      if (i + 1 >= text.length || text[i + 1] === `
+`)
+        return;
+      word = (word ?? "") + text[i + 1];
+      i += 2;
+    } else {
+      if (UNQUOTED_SPECIAL.test(ch) || ch === "=" && word !== undefined && words.length === 0)
+        return;
+      word = (word ?? "") + ch;
+      i++;
+    }
+  }
+  if (word !== undefined)
+    words.push(word);
+  return words;
+}
+function doubleQuoted(text, from) {
+  let value = "";
+  for (let i = from;i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"')
+      return { value, next: i + 1 };
+    if (DOUBLE_QUOTED_SPECIAL.test(ch))
+      return;
+    if (ch === "\\" && i + 1 < text.length && '"\\'.includes(text[i + 1])) {
+      value += text[++i];
+      continue;
+    }
+    value += ch;
+  }
+  return;
+}
+function deliveredRange(requested, resultText, numbering) {
+  if (resultText === undefined)
+    return requested;
+  const tail = resultText.slice(Math.max(0, resultText.lastIndexOf(`
+
+[`)));
+  if (PARTIAL_LINE.test(tail) || LINE_TOO_LONG.test(resultText))
+    return;
+  const note = SHOWING2.exec(tail);
+  if (!note)
+    return requested;
+  const [first, last] = [Number(note[1]), Number(note[2])];
+  if (last < first)
+    return;
+  if ("last" in requested)
+    return { last: last - first + 1 };
+  const shift = numbering === "file" ? 0 : requested.start - 1;
+  return { start: first + shift, end: Math.min(last + shift, requested.end) };
+}
+function rangeContains(outer, inner) {
+  if ("last" in outer)
+    return "last" in inner && inner.last <= outer.last;
+  if ("last" in inner)
+    return outer.start === 1 && outer.end === Infinity;
+  return outer.start <= inner.start && inner.end <= outer.end;
+}
+function isWholeNumber(value) {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0;
+}
+
+// src/arguments/marker.ts
+var MARKER_OPEN = "⟦pi-condense:";
+var MARKER_CLOSE = "⟧";
+var NAME_SHAPE = /^[A-Za-z_$][\w$.:-]{0,39}$/;
+var DIGEST_NAMES = 4;
+var DIGEST_SCAN_LINES = 400;
+function lineCount3(text) {
+  if (text === "")
+    return 0;
+  let lines = 1;
+  let at = text.indexOf(`
+`);
+  while (at !== -1) {
+    lines++;
+    at = text.indexOf(`
+`, at + 1);
+  }
+  return text.endsWith(`
+`) ? lines - 1 : lines;
+}
+function argumentMarker(field, text, ref, digest) {
+  const lines = lineCount3(text);
+  const tail = digest === undefined || digest === "" ? "" : `, ${digest}`;
+  return `${MARKER_OPEN} ${field} archived (${lines} ${lines === 1 ? "line" : "lines"}) as ${ref}${tail}${MARKER_CLOSE}`;
+}
+function editDigest(oldText, newText) {
+  const names = touchedNames([oldText, newText]);
+  const counts = `-${lineCount3(oldText)} +${lineCount3(newText)} lines`;
+  return names.length === 0 ? counts : `${counts}, touches ${names.join(" ")}`;
+}
+function writeDigest(content) {
+  const names = touchedNames([content]);
+  return names.length === 0 ? "" : `declares ${names.join(" ")}`;
+}
+function touchedNames(texts) {
+  const seen = new Set;
+  for (const text of texts) {
+    const lines = headLines(text, DIGEST_SCAN_LINES);
+    for (const name of declaredNames(lines, DIGEST_NAMES)) {
+      if (NAME_SHAPE.test(name))
+        seen.add(name);
+      if (seen.size === DIGEST_NAMES)
+        return [...seen];
+    }
+  }
+  return [...seen];
+}
+function headLines(text, max) {
+  const lines = [];
+  let start = 0;
+  while (lines.length < max && start <= text.length) {
+    const end = text.indexOf(`
+`, start);
+    if (end === -1) {
+      lines.push(text.slice(start));
+      break;
+    }
+    lines.push(text.slice(start, end));
+    start = end + 1;
+  }
+  return lines;
+}
+
+// src/arguments/fields.ts
+var EDIT_WRITE_MIN_CHARS = 200;
+var OTHER_TOOL_MIN_CHARS = 2000;
+var MARKER_KEY = /^[A-Za-z_$][\w$]{0,60}$/;
+function isPlainObject2(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+function isEditPair(value) {
+  return isPlainObject2(value) && typeof value.oldText === "string" && typeof value.newText === "string";
+}
+function argumentStubsOn(config) {
+  return config.stubArguments && config.flushPolicy !== "classic";
+}
+function callShape(toolName, args) {
+  if (typeof args.path !== "string")
+    return "other";
+  if (toolName === "write" && typeof args.content === "string")
+    return "write";
+  if (toolName !== "edit")
+    return "other";
+  const list = args.edits;
+  const listOk = list === undefined || Array.isArray(list) && list.every(isEditPair);
+  const legacy = args.oldText !== undefined || args.newText !== undefined;
+  const legacyOk = !legacy || isEditPair({ oldText: args.oldText, newText: args.newText });
+  return listOk && legacyOk && (list !== undefined || legacy) ? "edit" : "other";
+}
+function bulkyFields(toolName, args) {
+  if (!isPlainObject2(args))
+    return [];
+  const shape = callShape(toolName, args);
+  if (shape === "write") {
+    const content = args.content;
+    return content.length >= EDIT_WRITE_MIN_CHARS ? [{ label: "content", key: "content", text: content, digest: writeDigest(content) }] : [];
+  }
+  if (shape === "edit")
+    return editFields(args);
+  const fields = [];
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value === "string" && value.length >= OTHER_TOOL_MIN_CHARS && key !== "path" && MARKER_KEY.test(key))
+      fields.push({ label: key, key, text: value });
+  }
+  return fields;
+}
+function editFields(args) {
+  const fields = [];
+  const pair = (oldText, newText, index) => {
+    const at = (key) => index === undefined ? { label: key, key } : { label: `edits[${index}].${key}`, key, index };
+    if (oldText.length >= EDIT_WRITE_MIN_CHARS)
+      fields.push({ ...at("oldText"), text: oldText });
+    if (newText.length >= EDIT_WRITE_MIN_CHARS)
+      fields.push({ ...at("newText"), text: newText, digest: editDigest(oldText, newText) });
+  };
+  if (typeof args.oldText === "string" && typeof args.newText === "string")
+    pair(args.oldText, args.newText);
+  if (Array.isArray(args.edits))
+    args.edits.forEach((edit, i) => pair(edit.oldText, edit.newText, i));
+  return fields;
+}
+var MARKER_CHARS = 150;
+function stubbableChars(toolName, args) {
+  let chars = 0;
+  for (const field of bulkyFields(toolName, args))
+    chars += Math.max(0, field.text.length - MARKER_CHARS);
+  return chars;
+}
+function holdsStubbableArguments(calls) {
+  return calls.some((call) => stubbableChars(call.toolName, call.args) > 0);
+}
+function fieldText(args, field) {
+  if (!isPlainObject2(args))
+    return;
+  if (field.index === undefined) {
+    const value = args[field.key];
+    return typeof value === "string" ? value : undefined;
+  }
+  const list = args.edits;
+  const entry = Array.isArray(list) ? list[field.index] : undefined;
+  const value = isPlainObject2(entry) ? entry[field.key] : undefined;
+  return typeof value === "string" ? value : undefined;
+}
+function withMarkers(args, replaced) {
+  const out = { ...args };
+  let edits;
+  for (const { field, marker } of replaced) {
+    if (field.index === undefined) {
+      out[field.key] = marker;
+      continue;
+    }
+    edits ??= [...args.edits];
+    edits[field.index] = { ...edits[field.index], [field.key]: marker };
+  }
+  if (edits !== undefined)
+    out.edits = edits;
+  return out;
+}
+
+// src/forgetting/live-sight.ts
 var MIN_EDIT_LINE = 8;
+var MAX_EDIT_LINES = 40;
+var MAX_EDIT_REFS = 3;
+var EDIT_LOOKBACK = 1000;
+var COMMAND_SEPARATORS = /[\s'"`;|&<>()=,]+/;
+
+class LiveSight {
+  cwd;
+  seen = 0;
+  last;
+  requestCount = 0;
+  userTurns = 0;
+  found = [];
+  archivedAt = new Map;
+  refOfKey = new Map;
+  keyOfRef = new Map;
+  knownIds = new Set;
+  aliasOf = new Map;
+  open = new Map;
+  readsOf = new Map;
+  pathsByName = new Map;
+  holders = [];
+  constructor(options = {}) {
+    this.cwd = options.cwd;
+  }
+  get requests() {
+    return this.requestCount;
+  }
+  get recoveries() {
+    return this.found;
+  }
+  feed(branch) {
+    if (!this.continues(branch))
+      this.reset();
+    for (let i = this.seen;i < branch.length; i++)
+      this.entry(branch[i]);
+    this.seen = branch.length;
+    this.last = branch.length > 0 ? branch[branch.length - 1] : undefined;
+  }
+  continues(branch) {
+    if (this.seen === 0)
+      return true;
+    if (branch.length < this.seen)
+      return false;
+    const at = branch[this.seen - 1];
+    if (at === this.last)
+      return true;
+    const [a, b] = [looseEntry(at)?.id, looseEntry(this.last)?.id];
+    return typeof a === "string" && a === b;
+  }
+  reset() {
+    this.seen = 0;
+    this.requestCount = 0;
+    this.userTurns = 0;
+    this.found.length = 0;
+    this.holders.length = 0;
+    for (const map of [this.archivedAt, this.refOfKey, this.keyOfRef, this.aliasOf, this.open, this.readsOf, this.pathsByName])
+      map.clear();
+    this.knownIds.clear();
+  }
+  entry(value) {
+    const entry = looseEntry(value);
+    if (entry === undefined)
+      return;
+    if (entry.type === "message")
+      this.message(entry.message);
+    else if (entry.type === "custom")
+      this.custom(entry.customType, entry.data);
+    else if (entry.type === "custom_message") {
+      this.open.clear();
+      if (entry.customType === CUSTOM_TYPE_SUMMARY)
+        this.summary(entry);
+    }
+  }
+  message(message) {
+    if (isAssistant(message))
+      return this.assistant(message);
+    if (isToolResult(message))
+      return this.result(message);
+    if (isUser(message))
+      this.userTurns++;
+    this.open.clear();
+  }
+  assistant(message) {
+    const request = this.requestCount++;
+    this.open.clear();
+    if (opensNoCalls(message))
+      return;
+    const contextTokens = reportedInput(message);
+    for (const block of contentBlocks(message)) {
+      if (!isToolCall(block) || typeof block.id !== "string")
+        continue;
+      this.open.set(block.id, { name: String(block.name), args: argsOf2(block), request, userTurn: this.userTurns, contextTokens });
+    }
+  }
+  result(message) {
+    if (typeof message.toolCallId !== "string")
+      return;
+    const call = this.open.get(message.toolCallId);
+    if (call === undefined)
+      return;
+    this.open.delete(message.toolCallId);
+    if (isRecoveryTool(call.name))
+      return this.query(call, message);
+    const isError = message.isError === true;
+    const span = readSpanOf2(call, this.cwd);
+    if (span !== undefined)
+      this.reRead(call, span, message);
+    const mutated = (call.name === "edit" || call.name === "write") && !isError ? pathArgOf(call.args) : undefined;
+    if (mutated !== undefined)
+      this.forget(normalizeFilePath(mutated, this.cwd));
+    if (span === undefined && call.name === "bash")
+      this.forgetNamedBy(call.args.command);
+    if (call.name === "edit" && isError)
+      this.failedEdit(call, message);
+    if (span !== undefined && !isError) {
+      const range = deliveredRange(span.range, extractToolResultText(message), call.name === "read" ? "file" : "output");
+      this.remember(span.path, { key: keyOf(message), range });
+    }
+    this.holders.push({ call, result: message });
+    if (this.holders.length >= 2 * EDIT_LOOKBACK)
+      this.holders.splice(0, this.holders.length - EDIT_LOOKBACK);
+  }
+  query(call, result) {
+    const named = recoveryCallOf(call.args);
+    let refs = [];
+    if (named !== null) {
+      refs = [...new Set(named.toolCallIds)].filter((id) => this.holds(id, call.request));
+      if (refs.length === 0)
+        return;
+    } else if (!isArchiveSearch(call.args))
+      return;
+    this.record({ kind: "query", request: call.request, refs, contextTokens: call.contextTokens, returnedChars: extractToolResultText(result).length });
+  }
+  holds(id, request) {
+    if (!this.knownIds.has(id))
+      return false;
+    const key = this.keyOfRef.get(id) ?? id;
+    const at = this.archivedAt.get(key);
+    return at === undefined || at <= request;
+  }
+  reRead(call, span, result) {
+    const earlier = (this.readsOf.get(span.path) ?? []).filter((read) => overlaps(span.range, read.range));
+    if (earlier.length === 0 || earlier.some((read) => !this.archivedBy(read.key, call.request)))
+      return;
+    const latest = earlier[earlier.length - 1];
+    this.record({ kind: "re-read", request: call.request, refs: [this.refOf(latest.key)], path: span.path, contextTokens: call.contextTokens, returnedChars: extractToolResultText(result).length });
+  }
+  forgetNamedBy(command) {
+    if (typeof command !== "string" || this.readsOf.size === 0)
+      return;
+    for (const word of command.split(COMMAND_SEPARATORS)) {
+      const paths = this.pathsByName.get(lastSegment2(word));
+      if (paths !== undefined)
+        for (const path of [...paths])
+          this.forget(path);
+    }
+  }
+  remember(path, read) {
+    push2(this.readsOf, path, read);
+    const name = lastSegment2(path);
+    const paths = this.pathsByName.get(name);
+    if (paths === undefined)
+      this.pathsByName.set(name, new Set([path]));
+    else
+      paths.add(path);
+  }
+  forget(path) {
+    if (!this.readsOf.delete(path))
+      return;
+    const name = lastSegment2(path);
+    const paths = this.pathsByName.get(name);
+    paths?.delete(path);
+    if (paths?.size === 0)
+      this.pathsByName.delete(name);
+  }
+  failedEdit(call, result) {
+    const lines = oldTextLines(call.args);
+    if (lines.length === 0)
+      return;
+    const archived = new Set;
+    const raw = new Set;
+    const holdersOf = new Map;
+    for (const holder of this.holders.slice(-EDIT_LOOKBACK)) {
+      const earlier = holder.call;
+      if (earlier.request >= call.request)
+        continue;
+      const outputHidden = this.archivedBy(keyOf(holder.result), call.request);
+      const argsHidden = outputHidden && earlier.userTurn < call.userTurn;
+      const output = extractToolResultText(holder.result);
+      const args = bulkyFields(earlier.name, earlier.args).map((field) => field.text);
+      for (const line of lines) {
+        const inOutput = output.includes(line);
+        const inArgs = args.some((text) => text.includes(line));
+        if (inOutput && !outputHidden || inArgs && !argsHidden)
+          raw.add(line);
+        else if (inOutput || inArgs) {
+          archived.add(line);
+          push2(holdersOf, line, holder);
+        }
+      }
+    }
+    const only = lines.filter((line) => archived.has(line) && !raw.has(line));
+    if (only.length === 0)
+      return;
+    const refs = [...new Set(only.flatMap((line) => holdersOf.get(line).map((h) => this.refOf(keyOf(h.result)))))].slice(0, MAX_EDIT_REFS);
+    const path = pathArgOf(call.args);
+    this.record({
+      kind: "failed-edit",
+      request: call.request,
+      refs,
+      ...path === undefined ? {} : { path: normalizeFilePath(path, this.cwd) },
+      contextTokens: call.contextTokens,
+      returnedChars: extractToolResultText(result).length
+    });
+  }
+  record(recovery) {
+    this.found.push(recovery);
+  }
+  archivedBy(key, request) {
+    const at = this.archivedAt.get(key);
+    return at !== undefined && at <= request;
+  }
+  refOf(key) {
+    return this.refOfKey.get(key) ?? this.refOfKey.get(this.aliasOf.get(key) ?? "") ?? bareToolCallId(key);
+  }
+  custom(customType, data) {
+    if (customType === CUSTOM_TYPE_INDEX) {
+      const parsed = parseIndexEntry(data);
+      if (!parsed.ok)
+        return;
+      for (const record of parsed.value.toolCalls)
+        this.archive(occKey(record.toolCallId, record.resultTimestamp));
+      for (const ref of parsed.value.refs)
+        this.link(ref);
+    } else if (customType === CUSTOM_TYPE_DEDUP_ALIAS) {
+      const parsed = parseAliasEntry(data);
+      if (!parsed.ok)
+        return;
+      const alias = occKey(parsed.value.newToolCallId, parsed.value.newResultTimestamp);
+      this.aliasOf.set(alias, occKey(parsed.value.originalToolCallId, parsed.value.originalResultTimestamp));
+      this.archive(alias);
+    } else if (customType === CUSTOM_TYPE_CHAIN) {
+      const parsed = parseChainEntry(data);
+      if (!parsed.ok)
+        return;
+      for (const key of parsed.value.droppedOccurrenceKeys ?? [])
+        this.archive(key);
+      this.knownIds.add(parsed.value.blockId);
+    }
+  }
+  summary(entry) {
+    const parsed = parseSummaryEntry(entry);
+    if (parsed.ok)
+      for (const ref of parsed.value.refs)
+        this.link(ref);
+  }
+  link(ref) {
+    const key = occKey(ref.toolCallId, ref.resultTimestamp);
+    if (!this.refOfKey.has(key))
+      this.refOfKey.set(key, ref.shortId);
+    this.keyOfRef.set(ref.shortId, key);
+    this.knownIds.add(ref.shortId);
+    this.archive(key);
+  }
+  archive(key) {
+    if (this.archivedAt.has(key))
+      return;
+    this.archivedAt.set(key, this.requestCount);
+    this.knownIds.add(key);
+    this.knownIds.add(bareToolCallId(key));
+  }
+}
+function reportedInput(message) {
+  const usage = loose(loose(message)?.usage);
+  if (usage === undefined)
+    return 0;
+  let total = 0;
+  for (const field of ["input", "cacheRead", "cacheWrite"]) {
+    const value = usage[field];
+    if (typeof value === "number" && Number.isFinite(value) && value > 0)
+      total += value;
+  }
+  return total;
+}
+function argsOf2(block) {
+  const call = loose(block);
+  const args = call?.arguments ?? call?.input ?? call?.args;
+  return typeof args === "object" && args !== null && !Array.isArray(args) ? args : {};
+}
+function isArchiveSearch(args) {
+  const ids = args.toolCallIds;
+  const noRefs = ids === undefined || Array.isArray(ids) && ids.length === 0;
+  return noRefs && typeof args.pattern === "string" && args.pattern !== "";
+}
+var SHELL_READ = /^\s*(?:cat|head|tail|sed)\s/;
+function readSpanOf2(call, cwd) {
+  if (call.name === "read")
+    return readToolSpan(call.args, cwd);
+  const command = call.args.command;
+  if (call.name !== "bash" || typeof command !== "string" || !SHELL_READ.test(command))
+    return;
+  return shellReadSpan(command, cwd);
+}
+function keyOf(result) {
+  return occKey(String(result.toolCallId), resultTimestampOf(result.timestamp));
+}
+function overlaps(a, b) {
+  if (b === undefined)
+    return true;
+  if ("last" in a || "last" in b) {
+    const other = "last" in a ? b : a;
+    return "last" in other || other.end === Infinity;
+  }
+  return a.start <= b.end && b.start <= a.end;
+}
+function oldTextLines(args) {
+  const edits = Array.isArray(args.edits) ? args.edits : [args];
+  const lines = new Set;
+  for (const edit of edits) {
+    const oldText = loose(edit)?.oldText;
+    if (typeof oldText !== "string")
+      continue;
+    for (const line of oldText.split(`
+`)) {
+      const trimmed = line.trim();
+      if (trimmed.length >= MIN_EDIT_LINE)
+        lines.add(trimmed);
+      if (lines.size >= MAX_EDIT_LINES)
+        return [...lines];
+    }
+  }
+  return [...lines];
+}
+function lastSegment2(path) {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+function push2(map, key, value) {
+  const list = map.get(key);
+  if (list === undefined)
+    map.set(key, [value]);
+  else
+    list.push(value);
+}
+
+// src/forgetting/miss-model.ts
 var texts = new WeakMap;
 function messageText(message) {
   if (typeof message !== "object" || message === null)
@@ -2762,910 +3666,6 @@ ${sightLines(report).length === 0 ? "" : `<p id="sight">${sightLines(report).map
 <p>Summary share ${percent(report.summaryEstimate.ratio)}; ${report.tokens.charsPerToken.toFixed(2)} chars per token.</p>
 </body></html>
 `;
-}
-
-// src/capture/protected.ts
-var compiled = new Map;
-var REGEX_META = /[.+()[\]{}|^$\\]/;
-function translate(pattern) {
-  let out = "";
-  let i = 0;
-  while (i < pattern.length) {
-    const ch = pattern[i];
-    if (ch === "*" && pattern[i + 1] === "*") {
-      if (pattern[i + 2] === "/") {
-        out += "(?:[^/]*/)*";
-        i += 3;
-      } else {
-        out += ".*";
-        i += 2;
-      }
-      continue;
-    }
-    if (ch === "*")
-      out += "[^/]*";
-    else if (ch === "?")
-      out += "[^/]";
-    else
-      out += REGEX_META.test(ch) ? `\\${ch}` : ch;
-    i += 1;
-  }
-  return out;
-}
-function globToRegExp(pattern) {
-  let re = compiled.get(pattern);
-  if (!re) {
-    re = new RegExp(`^${translate(pattern)}$`);
-    compiled.set(pattern, re);
-  }
-  return re;
-}
-function pathArg(args) {
-  if (typeof args !== "object" || args === null)
-    return;
-  const value = args.path;
-  return typeof value === "string" ? value : undefined;
-}
-function listOf(value) {
-  return Array.isArray(value) ? value : [];
-}
-function normalizePath(p) {
-  return p.replace(/\\/g, "/");
-}
-function isProtected(toolName, args, config) {
-  if (listOf(config?.protectedTools).includes(toolName))
-    return true;
-  const patterns = listOf(config?.protectedPaths);
-  if (patterns.length === 0)
-    return false;
-  const raw = pathArg(args);
-  if (raw === undefined)
-    return false;
-  const normalized = normalizePath(raw);
-  return patterns.some((pattern) => typeof pattern === "string" && globToRegExp(pattern).test(normalized));
-}
-
-// src/capture/stale-outputs.ts
-var MUTATION_TOOLS2 = new Set(["edit", "write"]);
-var FAILURE_OPENING = /^\s*(error|failed|failure|could not|cannot|can't|unable to)\b/i;
-var UNFINISHED_RUN = /(^|\n)(Command aborted|Command timed out after [^\n]*)\s*$/;
-function findStaleOutputs(messages, opts = {}) {
-  const state = { stale: new Map, readsOf: new Map, runsOf: new Map };
-  for (const obs of uniqueObservations(toolObservations(messages)))
-    observe(state, obs, opts);
-  return state.stale;
-}
-var factsMemo = new WeakMap;
-function factsOf(obs, cwd) {
-  const memo = cwd === undefined && obs.source !== undefined ? factsMemo.get(obs.source) : undefined;
-  if (memo !== undefined && memo.toolName === obs.toolName)
-    return memo;
-  const command = obs.toolName === "bash" ? commandOf(obs.args) : undefined;
-  const facts = {
-    toolName: obs.toolName,
-    edited: mutatedPath(obs, cwd),
-    command,
-    read: obs.isError ? undefined : readSpanOf(obs, command, cwd),
-    finished: command !== undefined && !UNFINISHED_RUN.test(obs.resultText)
-  };
-  if (cwd === undefined && obs.source !== undefined)
-    factsMemo.set(obs.source, facts);
-  return facts;
-}
-function observe(state, obs, opts) {
-  const candidate = !isRecoveryTool(obs.toolName) && !(opts.isProtected?.(obs.toolName, obs.args) ?? false);
-  const { edited, command, read, finished } = factsOf(obs, opts.cwd);
-  if (edited !== undefined)
-    supersedeReadsOf(state, edited, obs);
-  if (read !== undefined) {
-    supersedeContained(state, read, obs);
-    if (candidate)
-      push(state.readsOf, read.path, { key: obs.key, range: read.range });
-  }
-  if (command === undefined)
-    return;
-  if (finished)
-    supersedeRuns(state, command, obs);
-  if (candidate)
-    push(state.runsOf, command, obs.key);
-}
-function supersedeReadsOf(state, path, by) {
-  const live = state.readsOf.get(path);
-  if (live === undefined)
-    return;
-  for (const read of live)
-    mark(state, read.key, { rule: "edited", byKey: by.key, byToolName: by.toolName, path });
-  state.readsOf.delete(path);
-}
-function supersedeContained(state, read, by) {
-  const live = state.readsOf.get(read.path);
-  const outer = read.range;
-  if (live === undefined || outer === undefined)
-    return;
-  const kept = live.filter((earlier) => {
-    if (earlier.range === undefined || !rangeContains(outer, earlier.range))
-      return true;
-    mark(state, earlier.key, { rule: "reread", byKey: by.key, byToolName: by.toolName, path: read.path });
-    return false;
-  });
-  if (kept.length < live.length)
-    state.readsOf.set(read.path, kept);
-}
-function supersedeRuns(state, command, by) {
-  const live = state.runsOf.get(command);
-  if (live === undefined)
-    return;
-  for (const key of live)
-    mark(state, key, { rule: "rerun", byKey: by.key, byToolName: by.toolName, command });
-  state.runsOf.delete(command);
-}
-function mark(state, key, supersession) {
-  if (!state.stale.has(key))
-    state.stale.set(key, supersession);
-}
-function push(map, key, value) {
-  const list = map.get(key);
-  if (list === undefined)
-    map.set(key, [value]);
-  else
-    list.push(value);
-}
-function mutatedPath(obs, cwd) {
-  if (!MUTATION_TOOLS2.has(obs.toolName) || obs.isError || FAILURE_OPENING.test(obs.resultText))
-    return;
-  const raw = pathArgOf(obs.args);
-  return raw === undefined ? undefined : normalizeFilePath(raw, cwd);
-}
-function commandOf(args) {
-  const command = typeof args.command === "string" ? args.command.trim() : "";
-  return command === "" ? undefined : command;
-}
-function readSpanOf(obs, command, cwd) {
-  let span;
-  if (obs.toolName === "read")
-    span = readToolSpan(obs.args, cwd);
-  else if (command !== undefined)
-    span = shellReadSpan(command, cwd);
-  if (span === undefined)
-    return;
-  return { path: span.path, range: deliveredRange(span.range, obs.resultText, obs.toolName === "read" ? "file" : "output") };
-}
-function toolObservations(messages) {
-  const observations = [];
-  const open = new Map;
-  for (const msg of messages) {
-    if (isAssistant(msg)) {
-      open.clear();
-      if (msg.stopReason === "error" || msg.stopReason === "aborted" || !Array.isArray(msg.content))
-        continue;
-      for (const block of msg.content)
-        if (isToolCall(block) && typeof block.id === "string")
-          open.set(block.id, { name: String(block.name), args: argsOf(block) });
-      continue;
-    }
-    if (!isToolResult(msg)) {
-      open.clear();
-      continue;
-    }
-    const call = typeof msg.toolCallId === "string" ? open.get(msg.toolCallId) : undefined;
-    if (call === undefined)
-      continue;
-    open.delete(msg.toolCallId);
-    const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
-    observations.push({ key, toolName: call.name, args: call.args, isError: msg.isError === true, resultText: textOf(msg.content), source: msg });
-  }
-  return observations;
-}
-function argsOf(block) {
-  const loose = block;
-  const args = loose.arguments ?? loose.input ?? loose.args;
-  return typeof args === "object" && args !== null && !Array.isArray(args) ? args : {};
-}
-function textOf(content) {
-  if (typeof content === "string")
-    return content;
-  if (!Array.isArray(content))
-    return "";
-  let text = "";
-  for (const block of content)
-    if (block?.type === "text" && typeof block.text === "string")
-      text += text === "" ? block.text : `
-${block.text}`;
-  return text;
-}
-function uniqueObservations(observations) {
-  const seen = new Map;
-  for (const obs of observations)
-    seen.set(obs.key, (seen.get(obs.key) ?? 0) + 1);
-  return observations.filter((obs) => seen.get(obs.key) === 1);
-}
-var STUB_COMMAND_CHARS = 60;
-function supersededStubText(ref, s, byRef) {
-  const newer = byRef === undefined ? "" : ` (ref ${code(byRef)})`;
-  const what = s.rule === "edited" ? `${code(s.path ?? "the file")} was edited later${newer}; re-read it for its current content` : s.rule === "reread" ? `${code(s.path ?? "the file")} was read again later${newer}, these lines included` : `${code(shortCommand(s.command ?? ""))} was run again later${newer}; see the newer output`;
-  return `[Superseded: ${what}. Original archived as ref ${code(ref)}: context_tree_query({ toolCallIds: [${JSON.stringify(ref)}] }).]`;
-}
-function shortCommand(command) {
-  const folded = command.replace(/\s+/g, " ").trim();
-  return folded.length <= STUB_COMMAND_CHARS ? folded : `${folded.slice(0, STUB_COMMAND_CHARS - 1)}…`;
-}
-function code(text) {
-  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
-  return `${fence}${pad}${text}${pad}${fence}`;
-}
-var WHOLE = { start: 1, end: Infinity };
-var HEAD_DEFAULT_LINES = 10;
-var SHOWING2 = /^\n\n\[Showing lines (\d+)-(\d+) of \d+/;
-var PARTIAL_LINE = /^\n\n\[Showing last [^\]]* of line \d+/;
-var LINE_TOO_LONG = /^\[Line \d+ is [^\]]*, exceeds /;
-function normalizeFilePath(raw, cwd) {
-  let path = normalizePath(raw);
-  if (!path.startsWith("/") && cwd !== undefined && cwd.startsWith("/"))
-    path = `${normalizePath(cwd)}/${path}`;
-  const absolute = path.startsWith("/");
-  const parts = path.split("/").filter((part) => part !== "" && part !== ".");
-  const joined = parts.join("/");
-  return absolute ? `/${joined}` : joined;
-}
-function pathArgOf(args) {
-  const path = args.path ?? args.file_path ?? args.filePath;
-  return typeof path === "string" && path.trim() !== "" ? path : undefined;
-}
-function readToolSpan(args, cwd) {
-  const raw = pathArgOf(args);
-  if (raw === undefined)
-    return;
-  const { offset, limit } = args;
-  if (offset !== undefined && !isWholeNumber(offset))
-    return;
-  if (limit !== undefined && !isWholeNumber(limit))
-    return;
-  const start = typeof offset === "number" && offset > 0 ? offset : 1;
-  const end = typeof limit === "number" ? start + limit - 1 : Infinity;
-  if (end < start)
-    return;
-  return { path: normalizeFilePath(raw, cwd), range: { start, end } };
-}
-function shellReadSpan(command, cwd) {
-  const words = shellWords(command);
-  if (words === undefined || words.length < 2)
-    return;
-  const file = words[words.length - 1];
-  if (file.startsWith("-"))
-    return;
-  const range = shellReadRange(words[0], words.slice(1, -1));
-  return range === undefined ? undefined : { path: normalizeFilePath(file, cwd), range };
-}
-function shellReadRange(program, options) {
-  if (program === "cat")
-    return options.length === 0 ? WHOLE : undefined;
-  if (program === "head") {
-    const count = options.length === 0 ? HEAD_DEFAULT_LINES : lineCountOption(options);
-    return count === undefined || count < 1 ? undefined : { start: 1, end: count };
-  }
-  if (program === "tail")
-    return tailRange(options);
-  if (program === "sed")
-    return options.length === 2 && options[0] === "-n" ? sedRange(options[1]) : undefined;
-  return;
-}
-function tailRange(options) {
-  if (options.length === 0)
-    return { last: HEAD_DEFAULT_LINES };
-  const from = options.length === 2 && options[0] === "-n" ? /^\+(\d+)$/.exec(options[1]) : null;
-  if (from)
-    return { start: Math.max(1, Number(from[1])), end: Infinity };
-  const count = lineCountOption(options);
-  return count === undefined || count < 1 ? undefined : { last: count };
-}
-function lineCountOption(options) {
-  const text = options.length === 2 && options[0] === "-n" ? options[1] : options.length === 1 ? /^-n?(.*)$/.exec(options[0])?.[1] : undefined;
-  return text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
-}
-function sedRange(script) {
-  const match = /^(\d{1,9})(?:,(\d{1,9}|\$))?p$/.exec(script);
-  if (!match)
-    return;
-  const start = Number(match[1]);
-  const end = match[2] === undefined ? start : match[2] === "$" ? Infinity : Number(match[2]);
-  return start >= 1 && end >= start ? { start, end } : undefined;
-}
-var UNQUOTED_SPECIAL = /[|&;<>()`$*?[\]{}~!#\n\r]/;
-var DOUBLE_QUOTED_SPECIAL = /[`$!]/;
-function shellWords(command) {
-  const words = [];
-  let word;
-  let i = 0;
-  const text = command.trim();
-  while (i < text.length) {
-    const ch = text[i];
-    if (ch === " " || ch === "\t") {
-      if (word !== undefined)
-        words.push(word);
-      word = undefined;
-      i++;
-    } else if (ch === "'") {
-      const close = text.indexOf("'", i + 1);
-      if (close < 0)
-        return;
-      word = (word ?? "") + text.slice(i + 1, close);
-      i = close + 1;
-    } else if (ch === '"') {
-      const quoted = doubleQuoted(text, i + 1);
-      if (quoted === undefined)
-        return;
-      word = (word ?? "") + quoted.value;
-      i = quoted.next;
-    } else if (ch === "\\") {
-      if (i + 1 >= text.length || text[i + 1] === `
-`)
-        return;
-      word = (word ?? "") + text[i + 1];
-      i += 2;
-    } else {
-      if (UNQUOTED_SPECIAL.test(ch) || ch === "=" && word !== undefined && words.length === 0)
-        return;
-      word = (word ?? "") + ch;
-      i++;
-    }
-  }
-  if (word !== undefined)
-    words.push(word);
-  return words;
-}
-function doubleQuoted(text, from) {
-  let value = "";
-  for (let i = from;i < text.length; i++) {
-    const ch = text[i];
-    if (ch === '"')
-      return { value, next: i + 1 };
-    if (DOUBLE_QUOTED_SPECIAL.test(ch))
-      return;
-    if (ch === "\\" && i + 1 < text.length && '"\\'.includes(text[i + 1])) {
-      value += text[++i];
-      continue;
-    }
-    value += ch;
-  }
-  return;
-}
-function deliveredRange(requested, resultText, numbering) {
-  if (resultText === undefined)
-    return requested;
-  const tail = resultText.slice(Math.max(0, resultText.lastIndexOf(`
-
-[`)));
-  if (PARTIAL_LINE.test(tail) || LINE_TOO_LONG.test(resultText))
-    return;
-  const note = SHOWING2.exec(tail);
-  if (!note)
-    return requested;
-  const [first, last] = [Number(note[1]), Number(note[2])];
-  if (last < first)
-    return;
-  if ("last" in requested)
-    return { last: last - first + 1 };
-  const shift = numbering === "file" ? 0 : requested.start - 1;
-  return { start: first + shift, end: Math.min(last + shift, requested.end) };
-}
-function rangeContains(outer, inner) {
-  if ("last" in outer)
-    return "last" in inner && inner.last <= outer.last;
-  if ("last" in inner)
-    return outer.start === 1 && outer.end === Infinity;
-  return outer.start <= inner.start && inner.end <= outer.end;
-}
-function isWholeNumber(value) {
-  return typeof value === "number" && Number.isInteger(value) && value >= 0;
-}
-
-// src/arguments/marker.ts
-var MARKER_OPEN = "⟦pi-condense:";
-var MARKER_CLOSE = "⟧";
-var NAME_SHAPE = /^[A-Za-z_$][\w$.:-]{0,39}$/;
-var DIGEST_NAMES = 4;
-var DIGEST_SCAN_LINES = 400;
-function lineCount3(text) {
-  if (text === "")
-    return 0;
-  let lines = 1;
-  let at = text.indexOf(`
-`);
-  while (at !== -1) {
-    lines++;
-    at = text.indexOf(`
-`, at + 1);
-  }
-  return text.endsWith(`
-`) ? lines - 1 : lines;
-}
-function argumentMarker(field, text, ref, digest) {
-  const lines = lineCount3(text);
-  const tail = digest === undefined || digest === "" ? "" : `, ${digest}`;
-  return `${MARKER_OPEN} ${field} archived (${lines} ${lines === 1 ? "line" : "lines"}) as ${ref}${tail}${MARKER_CLOSE}`;
-}
-function editDigest(oldText, newText) {
-  const names = touchedNames([oldText, newText]);
-  const counts = `-${lineCount3(oldText)} +${lineCount3(newText)} lines`;
-  return names.length === 0 ? counts : `${counts}, touches ${names.join(" ")}`;
-}
-function writeDigest(content) {
-  const names = touchedNames([content]);
-  return names.length === 0 ? "" : `declares ${names.join(" ")}`;
-}
-function touchedNames(texts) {
-  const seen = new Set;
-  for (const text of texts) {
-    const lines = headLines(text, DIGEST_SCAN_LINES);
-    for (const name of declaredNames(lines, DIGEST_NAMES)) {
-      if (NAME_SHAPE.test(name))
-        seen.add(name);
-      if (seen.size === DIGEST_NAMES)
-        return [...seen];
-    }
-  }
-  return [...seen];
-}
-function headLines(text, max) {
-  const lines = [];
-  let start = 0;
-  while (lines.length < max && start <= text.length) {
-    const end = text.indexOf(`
-`, start);
-    if (end === -1) {
-      lines.push(text.slice(start));
-      break;
-    }
-    lines.push(text.slice(start, end));
-    start = end + 1;
-  }
-  return lines;
-}
-
-// src/arguments/fields.ts
-var EDIT_WRITE_MIN_CHARS = 200;
-var OTHER_TOOL_MIN_CHARS = 2000;
-var MARKER_KEY = /^[A-Za-z_$][\w$]{0,60}$/;
-function isPlainObject2(value) {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-function isEditPair(value) {
-  return isPlainObject2(value) && typeof value.oldText === "string" && typeof value.newText === "string";
-}
-function argumentStubsOn(config) {
-  return config.stubArguments && config.flushPolicy !== "classic";
-}
-function callShape(toolName, args) {
-  if (typeof args.path !== "string")
-    return "other";
-  if (toolName === "write" && typeof args.content === "string")
-    return "write";
-  if (toolName !== "edit")
-    return "other";
-  const list = args.edits;
-  const listOk = list === undefined || Array.isArray(list) && list.every(isEditPair);
-  const legacy = args.oldText !== undefined || args.newText !== undefined;
-  const legacyOk = !legacy || isEditPair({ oldText: args.oldText, newText: args.newText });
-  return listOk && legacyOk && (list !== undefined || legacy) ? "edit" : "other";
-}
-function bulkyFields(toolName, args) {
-  if (!isPlainObject2(args))
-    return [];
-  const shape = callShape(toolName, args);
-  if (shape === "write") {
-    const content = args.content;
-    return content.length >= EDIT_WRITE_MIN_CHARS ? [{ label: "content", key: "content", text: content, digest: writeDigest(content) }] : [];
-  }
-  if (shape === "edit")
-    return editFields(args);
-  const fields = [];
-  for (const [key, value] of Object.entries(args)) {
-    if (typeof value === "string" && value.length >= OTHER_TOOL_MIN_CHARS && key !== "path" && MARKER_KEY.test(key))
-      fields.push({ label: key, key, text: value });
-  }
-  return fields;
-}
-function editFields(args) {
-  const fields = [];
-  const pair = (oldText, newText, index) => {
-    const at = (key) => index === undefined ? { label: key, key } : { label: `edits[${index}].${key}`, key, index };
-    if (oldText.length >= EDIT_WRITE_MIN_CHARS)
-      fields.push({ ...at("oldText"), text: oldText });
-    if (newText.length >= EDIT_WRITE_MIN_CHARS)
-      fields.push({ ...at("newText"), text: newText, digest: editDigest(oldText, newText) });
-  };
-  if (typeof args.oldText === "string" && typeof args.newText === "string")
-    pair(args.oldText, args.newText);
-  if (Array.isArray(args.edits))
-    args.edits.forEach((edit, i) => pair(edit.oldText, edit.newText, i));
-  return fields;
-}
-var MARKER_CHARS = 150;
-function stubbableChars(toolName, args) {
-  let chars = 0;
-  for (const field of bulkyFields(toolName, args))
-    chars += Math.max(0, field.text.length - MARKER_CHARS);
-  return chars;
-}
-function holdsStubbableArguments(calls) {
-  return calls.some((call) => stubbableChars(call.toolName, call.args) > 0);
-}
-function fieldText(args, field) {
-  if (!isPlainObject2(args))
-    return;
-  if (field.index === undefined) {
-    const value = args[field.key];
-    return typeof value === "string" ? value : undefined;
-  }
-  const list = args.edits;
-  const entry = Array.isArray(list) ? list[field.index] : undefined;
-  const value = isPlainObject2(entry) ? entry[field.key] : undefined;
-  return typeof value === "string" ? value : undefined;
-}
-function withMarkers(args, replaced) {
-  const out = { ...args };
-  let edits;
-  for (const { field, marker } of replaced) {
-    if (field.index === undefined) {
-      out[field.key] = marker;
-      continue;
-    }
-    edits ??= [...args.edits];
-    edits[field.index] = { ...edits[field.index], [field.key]: marker };
-  }
-  if (edits !== undefined)
-    out.edits = edits;
-  return out;
-}
-
-// src/forgetting/live-sight.ts
-var MAX_EDIT_LINES = 40;
-var MAX_EDIT_REFS = 3;
-var EDIT_LOOKBACK = 1000;
-var COMMAND_SEPARATORS = /[\s'"`;|&<>()=,]+/;
-
-class LiveSight {
-  cwd;
-  seen = 0;
-  last;
-  requestCount = 0;
-  userTurns = 0;
-  found = [];
-  archivedAt = new Map;
-  refOfKey = new Map;
-  keyOfRef = new Map;
-  knownIds = new Set;
-  aliasOf = new Map;
-  open = new Map;
-  readsOf = new Map;
-  pathsByName = new Map;
-  holders = [];
-  constructor(options = {}) {
-    this.cwd = options.cwd;
-  }
-  get requests() {
-    return this.requestCount;
-  }
-  get recoveries() {
-    return this.found;
-  }
-  feed(branch) {
-    if (!this.continues(branch))
-      this.reset();
-    for (let i = this.seen;i < branch.length; i++)
-      this.entry(branch[i]);
-    this.seen = branch.length;
-    this.last = branch.length > 0 ? branch[branch.length - 1] : undefined;
-  }
-  continues(branch) {
-    if (this.seen === 0)
-      return true;
-    if (branch.length < this.seen)
-      return false;
-    const at = branch[this.seen - 1];
-    if (at === this.last)
-      return true;
-    const [a, b] = [looseEntry(at)?.id, looseEntry(this.last)?.id];
-    return typeof a === "string" && a === b;
-  }
-  reset() {
-    this.seen = 0;
-    this.requestCount = 0;
-    this.userTurns = 0;
-    this.found.length = 0;
-    this.holders.length = 0;
-    for (const map of [this.archivedAt, this.refOfKey, this.keyOfRef, this.aliasOf, this.open, this.readsOf, this.pathsByName])
-      map.clear();
-    this.knownIds.clear();
-  }
-  entry(value) {
-    const entry = looseEntry(value);
-    if (entry === undefined)
-      return;
-    if (entry.type === "message")
-      this.message(entry.message);
-    else if (entry.type === "custom")
-      this.custom(entry.customType, entry.data);
-    else if (entry.type === "custom_message") {
-      this.open.clear();
-      if (entry.customType === CUSTOM_TYPE_SUMMARY)
-        this.summary(entry);
-    }
-  }
-  message(message) {
-    if (isAssistant(message))
-      return this.assistant(message);
-    if (isToolResult(message))
-      return this.result(message);
-    if (isUser(message))
-      this.userTurns++;
-    this.open.clear();
-  }
-  assistant(message) {
-    const request = this.requestCount++;
-    this.open.clear();
-    if (opensNoCalls(message))
-      return;
-    const contextTokens = reportedInput(message);
-    for (const block of contentBlocks(message)) {
-      if (!isToolCall(block) || typeof block.id !== "string")
-        continue;
-      this.open.set(block.id, { name: String(block.name), args: argsOf2(block), request, userTurn: this.userTurns, contextTokens });
-    }
-  }
-  result(message) {
-    if (typeof message.toolCallId !== "string")
-      return;
-    const call = this.open.get(message.toolCallId);
-    if (call === undefined)
-      return;
-    this.open.delete(message.toolCallId);
-    if (isRecoveryTool(call.name))
-      return this.query(call, message);
-    const isError = message.isError === true;
-    const span = readSpanOf2(call, this.cwd);
-    if (span !== undefined)
-      this.reRead(call, span, message);
-    const mutated = (call.name === "edit" || call.name === "write") && !isError ? pathArgOf(call.args) : undefined;
-    if (mutated !== undefined)
-      this.forget(normalizeFilePath(mutated, this.cwd));
-    if (span === undefined && call.name === "bash")
-      this.forgetNamedBy(call.args.command);
-    if (call.name === "edit" && isError)
-      this.failedEdit(call, message);
-    if (span !== undefined && !isError) {
-      const range = deliveredRange(span.range, extractToolResultText(message), call.name === "read" ? "file" : "output");
-      this.remember(span.path, { key: keyOf(message), range });
-    }
-    this.holders.push({ call, result: message });
-    if (this.holders.length >= 2 * EDIT_LOOKBACK)
-      this.holders.splice(0, this.holders.length - EDIT_LOOKBACK);
-  }
-  query(call, result) {
-    const named = recoveryCallOf(call.args);
-    let refs = [];
-    if (named !== null) {
-      refs = [...new Set(named.toolCallIds)].filter((id) => this.holds(id, call.request));
-      if (refs.length === 0)
-        return;
-    } else if (!isArchiveSearch(call.args))
-      return;
-    this.record({ kind: "query", request: call.request, refs, contextTokens: call.contextTokens, returnedChars: extractToolResultText(result).length });
-  }
-  holds(id, request) {
-    if (!this.knownIds.has(id))
-      return false;
-    const key = this.keyOfRef.get(id) ?? id;
-    const at = this.archivedAt.get(key);
-    return at === undefined || at <= request;
-  }
-  reRead(call, span, result) {
-    const earlier = (this.readsOf.get(span.path) ?? []).filter((read) => overlaps(span.range, read.range));
-    if (earlier.length === 0 || earlier.some((read) => !this.archivedBy(read.key, call.request)))
-      return;
-    const latest = earlier[earlier.length - 1];
-    this.record({ kind: "re-read", request: call.request, refs: [this.refOf(latest.key)], path: span.path, contextTokens: call.contextTokens, returnedChars: extractToolResultText(result).length });
-  }
-  forgetNamedBy(command) {
-    if (typeof command !== "string" || this.readsOf.size === 0)
-      return;
-    for (const word of command.split(COMMAND_SEPARATORS)) {
-      const paths = this.pathsByName.get(lastSegment2(word));
-      if (paths !== undefined)
-        for (const path of [...paths])
-          this.forget(path);
-    }
-  }
-  remember(path, read) {
-    push2(this.readsOf, path, read);
-    const name = lastSegment2(path);
-    const paths = this.pathsByName.get(name);
-    if (paths === undefined)
-      this.pathsByName.set(name, new Set([path]));
-    else
-      paths.add(path);
-  }
-  forget(path) {
-    if (!this.readsOf.delete(path))
-      return;
-    const name = lastSegment2(path);
-    const paths = this.pathsByName.get(name);
-    paths?.delete(path);
-    if (paths?.size === 0)
-      this.pathsByName.delete(name);
-  }
-  failedEdit(call, result) {
-    const lines = oldTextLines(call.args);
-    if (lines.length === 0)
-      return;
-    const archived = new Set;
-    const raw = new Set;
-    const holdersOf = new Map;
-    for (const holder of this.holders.slice(-EDIT_LOOKBACK)) {
-      const earlier = holder.call;
-      if (earlier.request >= call.request)
-        continue;
-      const outputHidden = this.archivedBy(keyOf(holder.result), call.request);
-      const argsHidden = outputHidden && earlier.userTurn < call.userTurn;
-      const output = extractToolResultText(holder.result);
-      const args = bulkyFields(earlier.name, earlier.args).map((field) => field.text);
-      for (const line of lines) {
-        const inOutput = output.includes(line);
-        const inArgs = args.some((text) => text.includes(line));
-        if (inOutput && !outputHidden || inArgs && !argsHidden)
-          raw.add(line);
-        else if (inOutput || inArgs) {
-          archived.add(line);
-          push2(holdersOf, line, holder);
-        }
-      }
-    }
-    const only = lines.filter((line) => archived.has(line) && !raw.has(line));
-    if (only.length === 0)
-      return;
-    const refs = [...new Set(only.flatMap((line) => holdersOf.get(line).map((h) => this.refOf(keyOf(h.result)))))].slice(0, MAX_EDIT_REFS);
-    const path = pathArgOf(call.args);
-    this.record({
-      kind: "failed-edit",
-      request: call.request,
-      refs,
-      ...path === undefined ? {} : { path: normalizeFilePath(path, this.cwd) },
-      contextTokens: call.contextTokens,
-      returnedChars: extractToolResultText(result).length
-    });
-  }
-  record(recovery) {
-    this.found.push(recovery);
-  }
-  archivedBy(key, request) {
-    const at = this.archivedAt.get(key);
-    return at !== undefined && at <= request;
-  }
-  refOf(key) {
-    return this.refOfKey.get(key) ?? this.refOfKey.get(this.aliasOf.get(key) ?? "") ?? bareToolCallId(key);
-  }
-  custom(customType, data) {
-    if (customType === CUSTOM_TYPE_INDEX) {
-      const parsed = parseIndexEntry(data);
-      if (!parsed.ok)
-        return;
-      for (const record of parsed.value.toolCalls)
-        this.archive(occKey(record.toolCallId, record.resultTimestamp));
-      for (const ref of parsed.value.refs)
-        this.link(ref);
-    } else if (customType === CUSTOM_TYPE_DEDUP_ALIAS) {
-      const parsed = parseAliasEntry(data);
-      if (!parsed.ok)
-        return;
-      const alias = occKey(parsed.value.newToolCallId, parsed.value.newResultTimestamp);
-      this.aliasOf.set(alias, occKey(parsed.value.originalToolCallId, parsed.value.originalResultTimestamp));
-      this.archive(alias);
-    } else if (customType === CUSTOM_TYPE_CHAIN) {
-      const parsed = parseChainEntry(data);
-      if (!parsed.ok)
-        return;
-      for (const key of parsed.value.droppedOccurrenceKeys ?? [])
-        this.archive(key);
-      this.knownIds.add(parsed.value.blockId);
-    }
-  }
-  summary(entry) {
-    const parsed = parseSummaryEntry(entry);
-    if (parsed.ok)
-      for (const ref of parsed.value.refs)
-        this.link(ref);
-  }
-  link(ref) {
-    const key = occKey(ref.toolCallId, ref.resultTimestamp);
-    if (!this.refOfKey.has(key))
-      this.refOfKey.set(key, ref.shortId);
-    this.keyOfRef.set(ref.shortId, key);
-    this.knownIds.add(ref.shortId);
-    this.archive(key);
-  }
-  archive(key) {
-    if (this.archivedAt.has(key))
-      return;
-    this.archivedAt.set(key, this.requestCount);
-    this.knownIds.add(key);
-    this.knownIds.add(bareToolCallId(key));
-  }
-}
-function reportedInput(message) {
-  const usage = loose(loose(message)?.usage);
-  if (usage === undefined)
-    return 0;
-  let total = 0;
-  for (const field of ["input", "cacheRead", "cacheWrite"]) {
-    const value = usage[field];
-    if (typeof value === "number" && Number.isFinite(value) && value > 0)
-      total += value;
-  }
-  return total;
-}
-function argsOf2(block) {
-  const call = loose(block);
-  const args = call?.arguments ?? call?.input ?? call?.args;
-  return typeof args === "object" && args !== null && !Array.isArray(args) ? args : {};
-}
-function isArchiveSearch(args) {
-  const ids = args.toolCallIds;
-  const noRefs = ids === undefined || Array.isArray(ids) && ids.length === 0;
-  return noRefs && typeof args.pattern === "string" && args.pattern !== "";
-}
-var SHELL_READ = /^\s*(?:cat|head|tail|sed)\s/;
-function readSpanOf2(call, cwd) {
-  if (call.name === "read")
-    return readToolSpan(call.args, cwd);
-  const command = call.args.command;
-  if (call.name !== "bash" || typeof command !== "string" || !SHELL_READ.test(command))
-    return;
-  return shellReadSpan(command, cwd);
-}
-function keyOf(result) {
-  return occKey(String(result.toolCallId), resultTimestampOf(result.timestamp));
-}
-function overlaps(a, b) {
-  if (b === undefined)
-    return true;
-  if ("last" in a || "last" in b) {
-    const other = "last" in a ? b : a;
-    return "last" in other || other.end === Infinity;
-  }
-  return a.start <= b.end && b.start <= a.end;
-}
-function oldTextLines(args) {
-  const edits = Array.isArray(args.edits) ? args.edits : [args];
-  const lines = new Set;
-  for (const edit of edits) {
-    const oldText = loose(edit)?.oldText;
-    if (typeof oldText !== "string")
-      continue;
-    for (const line of oldText.split(`
-`)) {
-      const trimmed = line.trim();
-      if (trimmed.length >= MIN_EDIT_LINE)
-        lines.add(trimmed);
-      if (lines.size >= MAX_EDIT_LINES)
-        return [...lines];
-    }
-  }
-  return [...lines];
-}
-function lastSegment2(path) {
-  return path.slice(path.lastIndexOf("/") + 1);
-}
-function push2(map, key, value) {
-  const list = map.get(key);
-  if (list === undefined)
-    map.set(key, [value]);
-  else
-    list.push(value);
 }
 
 // src/report/replay.ts

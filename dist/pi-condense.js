@@ -111,15 +111,14 @@ import {
   MAX_BREAKPOINTS,
   createPromptCache,
   dollars,
-  WIDENED_EXTRA_TURNS,
-  recentRate,
-  windowMove,
-  sightFigures,
-  processCacheEnv,
   markerCandidates,
   argumentStubsOn,
   holdsStubbableArguments,
   LiveSight,
+  WIDENED_EXTRA_TURNS,
+  recentRate,
+  windowMove,
+  processCacheEnv,
   spareMarkerIndex,
   jsonArrayLength,
   charsOf,
@@ -155,7 +154,7 @@ import {
   summariesMode,
   splitBatches,
   staleOutputsOf
-} from "./chunks/index-xfhyk61e.js";
+} from "./chunks/index-qtnqtzpz.js";
 
 // src/summarize/chain-pass.ts
 function makeFuseRange(state, ctx, signal) {
@@ -715,8 +714,8 @@ async function saveConfig(config) {
 function onDemand(load, pick) {
   return async (deps, ctx, args) => pick(await load())(deps, ctx, args);
 }
-var actions = () => import("./chunks/command-actions-affn2tz1.js");
-var reports = () => import("./chunks/command-report-cm76gmpb.js");
+var actions = () => import("./chunks/command-actions-nvqz6kv1.js");
+var reports = () => import("./chunks/command-report-fz1pabvx.js");
 var HANDLERS = new Map([
   ["settings", settingsCommand],
   ["on", setEnabled(true)],
@@ -727,7 +726,7 @@ var HANDLERS = new Map([
   ["prune-on", pruneOnCommand],
   ["batching", batchingCommand],
   ["stats", onDemand(reports, (m) => m.statsCommand)],
-  ["report", onDemand(() => import("./chunks/command-replay-c9r48661.js"), (m) => m.reportCommand)],
+  ["report", onDemand(() => import("./chunks/command-replay-bb5acere.js"), (m) => m.reportCommand)],
   ["tree", onDemand(actions, (m) => m.treeCommand)],
   ["now", onDemand(actions, (m) => m.nowCommand)],
   ["compact", onDemand(actions, (m) => m.compactCommand)],
@@ -1749,7 +1748,7 @@ class SightState {
     this.counter.feed(branch);
   }
   view(cost) {
-    return { figures: sightFigures(this.counter.recoveries, cost), rate: this.rate(), widened: this.wide, rawTurns: IN_RUN_RECENT_TURNS };
+    return { recoveries: this.counter.recoveries, cost, rate: this.rate(), widened: this.wide, rawTurns: IN_RUN_RECENT_TURNS };
   }
   judge(pendingTurns, currentTurn) {
     const rate = this.rate();

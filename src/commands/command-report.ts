@@ -12,7 +12,7 @@ import type { ContextPruneConfig } from "../settings/config-shape.js";
 import type { LiveReclaim } from "../render/render-size.js";
 import type { SummarizerCacheTokens, SummarizerStats } from "../capture/records.js";
 import { contextSentText } from "../ui/status-line.js";
-import { sightLine, type SightView, windowLine } from "../forgetting/sight-text.js";
+import { sightFigures, sightLine, type SightView, windowLine } from "../forgetting/sight-text.js";
 
 /** Plain words after a value whose stored form does not say what it does. */
 const MEANING: Record<string, Record<string, string>> = {
@@ -111,7 +111,7 @@ export function statusReport(deps: CommandDeps, ctx: ExtensionCommandContext): s
 /** What the agent went back for; under the cost policy, the raw window its in-run flushes leave. */
 function sightBlock(sight: SightView, inRunWindow: boolean): string {
   const window = inRunWindow ? `\n  ${windowLine(sight.widened, sight.rate, sight.rawTurns)}` : "";
-  return `\n  --- live sight ---\n  ${sightLine(sight.figures)}${window}`;
+  return `\n  --- live sight ---\n  ${sightLine(sightFigures(sight.recoveries, sight.cost))}${window}`;
 }
 
 /** `sight`: live sight's line (`sightLine`), shown last. */
@@ -131,6 +131,6 @@ export const statusCommand: SubcommandHandler = async (deps, ctx) => {
 
 export const statsCommand: SubcommandHandler = async (deps, ctx) => {
   const sight = deps.getSight?.(ctx);
-  const went = sight ? sightLine(sight.figures) : undefined;
+  const went = sight ? sightLine(sightFigures(sight.recoveries, sight.cost)) : undefined;
   showReport(deps.pi, ctx, statsReport(deps.getStats(), currentReclaim(deps, ctx), deps.getSummarizerCache?.(), deps.currentConfig.value.enabled, went));
 };

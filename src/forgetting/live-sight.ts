@@ -29,9 +29,11 @@ import { deliveredRange, type LineRange, type ReadSpan, pathArgOf, normalizeFile
 import type { SummaryToolCallRef } from "../capture/records.js";
 import { bulkyFields } from "../arguments/fields.js";
 import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_SUMMARY } from "../names.js";
-import { MIN_EDIT_LINE } from "./miss-model.js";
 
 export type RecoveryKind = "query" | "re-read" | "failed-edit";
+
+/** An edit's old-text line shorter than this (`}`, `else:`) is everywhere: it is not counted (here and by miss-model.ts). */
+export const MIN_EDIT_LINE = 8;
 
 /** One call that went back for archived output. */
 export interface Recovery {

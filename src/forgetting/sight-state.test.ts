@@ -88,6 +88,6 @@ describe("SightState", () => {
     const state = new SightState();
     state.rebuild(read(), "/repo");
     expect(state.widened).toBe(false);
-    expect(state.view(undefined).figures.outputs).toBe(0);
+    expect(state.view(undefined).recoveries).toEqual([]);
   });
 });

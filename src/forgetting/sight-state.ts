@@ -14,7 +14,7 @@ import { plural } from "../format/plural.js";
 import { CUSTOM_TYPE_SIGHT } from "../names.js";
 import { IN_RUN_RECENT_TURNS } from "../policy/flush-weighing.js";
 import { LiveSight } from "./live-sight.js";
-import { sightFigures, type SightView } from "./sight-text.js";
+import type { SightView } from "./sight-text.js";
 import { recentRate, type SightRate, WIDENED_EXTRA_TURNS, windowMove } from "./sight-window.js";
 
 /** A change of the raw window: what the host persists (`entry`) and tells the user (`notice`). */
@@ -56,7 +56,7 @@ export class SightState {
   }
 
   view(cost: CostModel | undefined): SightView {
-    return { figures: sightFigures(this.counter.recoveries, cost), rate: this.rate(), widened: this.wide, rawTurns: IN_RUN_RECENT_TURNS };
+    return { recoveries: this.counter.recoveries, cost, rate: this.rate(), widened: this.wide, rawTurns: IN_RUN_RECENT_TURNS };
   }
 
   /**

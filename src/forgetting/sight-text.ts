@@ -25,9 +25,11 @@ export interface SightFigures {
   byKind: Record<RecoveryKind, number>;
 }
 
-/** What `/pruner status` and `stats` show of live sight. */
+/** What `/pruner status` and `stats` are given of live sight; they price it (`sightFigures`) when they run. */
 export interface SightView {
-  figures: SightFigures;
+  recoveries: readonly Recovery[];
+  /** The session model's prices; undefined when they could not be read. */
+  cost: CostModel | undefined;
   rate: SightRate;
   widened: boolean;
   /** Tool turns the in-run window keeps raw when not widened. */
