@@ -10,7 +10,7 @@ import { createExtensionState, type ExtensionState } from "./src/host/extension-
 import type { SidecarFiles } from "./src/capture/spill.js";
 import { flushPending } from "./src/summarize/flush.js";
 import { computeMetricsSnapshot } from "./src/host/metrics-snapshot.js";
-import { policyView } from "./src/host/flush-policy.js";
+import { policyView, sightView } from "./src/host/flush-policy.js";
 import { toggleCostText } from "./src/host/toggle-cost.js";
 import { capturePendingBatches } from "./src/capture/pending-batches.js";
 import { registerQueryTool } from "./src/archive/query-tool.js";
@@ -73,6 +73,7 @@ function registerWithCommands(pi: ExtensionAPI, state: ExtensionState): void {
       },
       describeToggle: (ctx: ExtensionContext, enabling: boolean) => toggleCostText(state, ctx, enabling),
       resetSummarizerFallback: () => state.fallback.reset(),
+      getSight: (ctx: ExtensionContext) => sightView(state, ctx),
     },
   );
 }

@@ -843,6 +843,9 @@ function totalsJson(t) {
 function scenarioJson(series, dollars) {
   return series ? { dollars: usd2(dollars), ...totalsJson(series.totals) } : { dollars: usd2(dollars) };
 }
+function sightJson(sight) {
+  return { outputs: sight.outputs, refs: sight.refs, extraRequests: sight.extraRequests, dollars: usd2(sight.dollars), byKind: sight.byKind };
+}
 function reportJson(report, session, whatIfSettings) {
   const figures = billFigures(report);
   const find = (name) => report.scenarios.find((s) => s.name === name);
@@ -869,6 +872,7 @@ function reportJson(report, session, whatIfSettings) {
     limit: { dollars: usd2(report.limit.dollars) },
     cache: { rule: report.cache.rule, ttlMs: report.cost.ttlMs, spareBreakpoint: report.cache.spareBreakpoint },
     tokens: { charsPerToken: Math.round(report.tokens.charsPerToken * 1000) / 1000, calibratedOn: report.tokens.samples },
+    ...report.sight ? { sight: sightJson(report.sight) } : {},
     notes: report.notes,
     problems: report.problems.map((p) => p.message)
   };
@@ -877,6 +881,271 @@ function reportJson(report, session, whatIfSettings) {
 // src/report/run-report.ts
 import { homedir } from "node:os";
 import { basename as basename5 } from "node:path";
+
+// src/economics/prompt-cache.ts
+var LOOKBACK_BLOCKS = 20;
+var MAX_BREAKPOINTS = 4;
+function createPromptCache(rule, options) {
+  if (rule === "uncached")
+    return new NoCache;
+  return rule === "anthropic-breakpoints" ? new BreakpointCache(options) : new PrefixCache(options);
+}
+
+class PrefixIds {
+  nodes = new Map;
+  lastKeys = [];
+  lastIds = [0];
+  of(blocks) {
+    const ids = [0];
+    let q = 0;
+    while (q < blocks.length && q < this.lastKeys.length && blocks[q].key === this.lastKeys[q]) {
+      ids.push(this.lastIds[q + 1]);
+      q++;
+    }
+    for (;q < blocks.length; q++) {
+      const name = `${ids[q]}\x00${blocks[q].key}`;
+      let id = this.nodes.get(name);
+      if (id === undefined) {
+        id = this.nodes.size + 1;
+        this.nodes.set(name, id);
+      }
+      ids.push(id);
+    }
+    this.lastKeys = blocks.map((b) => b.key);
+    this.lastIds = ids;
+    return ids;
+  }
+}
+function cumulativeTokens(blocks) {
+  const sums = [0];
+  for (const b of blocks)
+    sums.push(sums[sums.length - 1] + (Number.isFinite(b.tokens) && b.tokens > 0 ? b.tokens : 0));
+  return sums;
+}
+
+class EntryCache {
+  options;
+  ids = new PrefixIds;
+  entries = new Map;
+  lastCached = 0;
+  constructor(options) {
+    this.options = options;
+  }
+  live(entryAt, now) {
+    return now >= entryAt && now - entryAt <= this.options.ttlMs;
+  }
+  expire(now) {
+    if (this.entries.size === 0)
+      return false;
+    let alive = 0;
+    for (const [id, at] of this.entries) {
+      if (this.live(at, now))
+        alive++;
+      else if (now >= at)
+        this.entries.delete(id);
+    }
+    return alive === 0;
+  }
+  evict() {
+    this.entries.clear();
+    this.lastCached = 0;
+  }
+}
+
+class BreakpointCache extends EntryCache {
+  rule = "anthropic-breakpoints";
+  hitOf(ids, marks, now) {
+    let hit = 0;
+    for (const b of marks) {
+      for (let q = b;q >= Math.max(1, b - LOOKBACK_BLOCKS); q--) {
+        const at = this.entries.get(ids[q]);
+        if (at !== undefined && this.live(at, now)) {
+          hit = Math.max(hit, q);
+          break;
+        }
+      }
+    }
+    return hit;
+  }
+  bestEntry(request) {
+    const ids = this.ids.of(request.blocks);
+    for (let q = request.blocks.length;q >= 1; q--) {
+      const at = this.entries.get(ids[q]);
+      if (at !== undefined && this.live(at, request.at))
+        return q;
+    }
+    return 0;
+  }
+  bill(request) {
+    const now = request.at;
+    const expired = this.expire(now);
+    const ids = this.ids.of(request.blocks);
+    const sums = cumulativeTokens(request.blocks);
+    const marks = [];
+    request.blocks.forEach((b, i) => {
+      if (b.breakpoint)
+        marks.push(i + 1);
+    });
+    const cacheable = marks.filter((q) => sums[q] >= this.options.minTokens);
+    const hit = this.hitOf(ids, marks, now);
+    const last = cacheable.at(-1) ?? 0;
+    const total = sums[request.blocks.length];
+    const read = sums[hit];
+    const written = Math.max(0, sums[last] - read);
+    const hadLive = !expired && this.entries.size > 0;
+    if (hit > 0)
+      this.entries.set(ids[hit], now);
+    for (const q of cacheable)
+      this.entries.set(ids[q], now);
+    const prefixBreak = hadLive && read < this.lastCached;
+    this.lastCached = Math.max(read, sums[last]);
+    return { input: total - read - written, cacheRead: read, cacheWrite: written, readBlocks: hit, prefixBreak, expired };
+  }
+}
+
+class PrefixCache extends EntryCache {
+  rule = "longest-prefix";
+  bill(request) {
+    const now = request.at;
+    const expired = this.expire(now);
+    const ids = this.ids.of(request.blocks);
+    const sums = cumulativeTokens(request.blocks);
+    const hadLive = !expired && this.entries.size > 0;
+    let hit = 0;
+    for (let q = request.blocks.length;q >= 1; q--) {
+      const at = this.entries.get(ids[q]);
+      if (at !== undefined && this.live(at, now)) {
+        hit = q;
+        break;
+      }
+    }
+    const step = Math.max(1, this.options.increment ?? 1);
+    const shared = sums[hit];
+    const read = shared >= this.options.minTokens ? Math.floor(shared / step) * step : 0;
+    const total = sums[request.blocks.length];
+    if (total >= this.options.minTokens)
+      for (let q = 1;q <= request.blocks.length; q++)
+        this.entries.set(ids[q], now);
+    const prefixBreak = hadLive && shared < this.lastCached;
+    this.lastCached = total >= this.options.minTokens ? total : 0;
+    return { input: 0, cacheRead: read, cacheWrite: total - read, readBlocks: read > 0 ? hit : 0, prefixBreak, expired };
+  }
+}
+
+class NoCache {
+  rule = "uncached";
+  evict() {}
+  bill(request) {
+    const total = cumulativeTokens(request.blocks).at(-1);
+    return { input: total, cacheRead: 0, cacheWrite: 0, readBlocks: 0, prefixBreak: false, expired: false };
+  }
+}
+
+// src/economics/rewrite-economics.ts
+var LONGEST_PREFIX = { rule: "longest-prefix", breakpoint: false };
+function rereadTokens(figures, cache) {
+  if (cache.declaresTool)
+    return nonNegative(figures.prefixTokens ?? 0) + nonNegative(figures.systemTokens ?? 0);
+  if (cache.rule !== "anthropic-breakpoints" || nonNegative(figures.suffixBlocks ?? 0) <= LOOKBACK_BLOCKS)
+    return 0;
+  const expired = figures.entryAgeMs !== undefined && cache.ttlMs !== undefined && figures.entryAgeMs > cache.ttlMs;
+  return !cache.breakpoint || expired ? nonNegative(figures.prefixTokens ?? 0) : 0;
+}
+function expectedRemainingRequests(requestsSoFar, promptsSoFar, phase) {
+  const remaining = Math.max(1, Number.isFinite(requestsSoFar) ? requestsSoFar : 0);
+  return phase === "in-run" ? remaining : remaining * continueChance(promptsSoFar);
+}
+function continueChance(promptsSoFar) {
+  const prompts = Math.max(0, Number.isFinite(promptsSoFar) ? promptsSoFar : 0);
+  return prompts / (prompts + 1);
+}
+var NOW = { nextRequestChance: 1, summarizerPaidAnyway: false };
+function nonNegative(value) {
+  return Number.isFinite(value) && value > 0 ? value : 0;
+}
+function moreRequestsWords(expected) {
+  const n = Math.round(nonNegative(expected));
+  if (n === 0)
+    return "less than one more request";
+  return `about ${n} more ${n === 1 ? "request" : "requests"}`;
+}
+function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache = LONGEST_PREFIX, moment = NOW) {
+  const suffix = nonNegative(figures.suffixTokens);
+  const removed = Math.min(nonNegative(figures.removedTokens), suffix);
+  const summary = nonNegative(figures.summaryTokens);
+  const n = nonNegative(expectedRequests);
+  const summarizerInput = nonNegative(figures.summarizerInputTokens);
+  const summarizerPrices = pricesAt(summarizer, summarizerInput);
+  const summarizerCost = summarizerInput * summarizerPrices.input + summary * summarizerPrices.output;
+  const reread = cold ? 0 : rereadTokens(figures, cache);
+  const chance = Math.min(1, nonNegative(moment.nextRequestChance));
+  const tool = cache.declaresTool ? nonNegative(cache.declaredToolTokens ?? 0) : 0;
+  const after = Math.max(0, n - chance);
+  const rewritten = { suffix, removed, summary, reread, tool };
+  const terms = figures.contextTokens !== undefined && cardOf(main).tiers.length > 0 ? tieredTerms(figures, main, rewritten, cold, after) : flatTerms(main, rewritten, cold, after);
+  const rewrite = chance * terms.rewriteCost;
+  const oneTimeCost = rewrite + (moment.summarizerPaidAnyway ? 0 : summarizerCost);
+  const netSaving = terms.firstSaving + terms.laterSaving - oneTimeCost;
+  const apply = netSaving > 0;
+  const tier = terms.tierNote ?? "";
+  const reason = apply ? `summarizing pays: about ${dollars(netSaving)} saved over ${moreRequestsWords(n)}${tier}${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}` : `summarizing now would cost ${dollars(-netSaving)} more than it saves over ${moreRequestsWords(n)}${reread > 0 ? rereadNote(reread, cache) : ""}; waiting until it pays or the cache expires`;
+  return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest: terms.savingPerRequest, summarizerCost, netSaving, rereadTokens: reread, rewriteCost: terms.rewriteCost };
+}
+function flatTerms(main, r, cold, after) {
+  const { cacheRead, cacheWrite } = main.prices;
+  const savingPerRequest = cacheRead * (r.removed - r.summary - r.tool);
+  return {
+    rewriteCost: cold ? 0 : cacheWrite * (r.reread + r.suffix - r.removed + r.summary + r.tool) - cacheRead * (r.reread + r.suffix),
+    savingPerRequest,
+    firstSaving: cold ? (cacheWrite - cacheRead) * (r.removed - r.summary) : 0,
+    laterSaving: after * savingPerRequest
+  };
+}
+function tieredTerms(figures, main, r, cold, after) {
+  const card = cardOf(main);
+  const context = Math.max(nonNegative(figures.contextTokens ?? 0), r.suffix);
+  const growth = nonNegative(figures.growthTokens ?? 0);
+  const smaller = Math.max(0, context - r.removed + r.summary + r.tool);
+  const kept = Math.max(0, context - r.suffix - r.reread);
+  const rewriteCost = cold ? 0 : cachedRequestDollars(card, kept, r.suffix - r.removed + r.summary + r.reread + r.tool + growth) - cachedRequestDollars(card, context, growth);
+  const savingPerRequest = savingOver(card, context + growth, smaller + growth, growth, 1);
+  const firstSaving = cold ? cachedRequestDollars(card, 0, context + growth) - cachedRequestDollars(card, 0, smaller + growth) - savingPerRequest : 0;
+  const laterSaving = savingOver(card, context + growth, smaller + growth, growth, after);
+  const horizon = context + growth * (after + 1);
+  const below = tierIndexAt(card, smaller + growth * (after + 1)) < tierIndexAt(card, horizon);
+  const threshold = card.tiers[tierIndexAt(card, smaller + growth * (after + 1))]?.inputTokensAbove;
+  const tierNote = below && threshold !== undefined ? ` (it keeps the requests under the ${Math.round(threshold / 1000)}k-token price tier)` : undefined;
+  return { rewriteCost, savingPerRequest, firstSaving, laterSaving, ...tierNote ? { tierNote } : {} };
+}
+function rereadNote(tokens, cache) {
+  if (cache.declaresTool)
+    return ` (the first rewrite also declares context_tree_query, which changes the tool list, so the ${Math.round(tokens)} tokens before it, system prompt included, are written again too)`;
+  return ` (the rewrite lies beyond the cache's 20-block reach, so the ${Math.round(tokens)} tokens before it are written again too)`;
+}
+function dollars(amount) {
+  const abs = Math.abs(amount);
+  if (abs >= 1)
+    return `$${amount.toFixed(2)}`;
+  if (abs >= 0.01)
+    return `$${amount.toFixed(3)}`;
+  return `$${amount.toFixed(4)}`;
+}
+
+// src/format/figures.ts
+var DEFAULT_CHARS_PER_TOKEN = 4;
+function estimateTokens(chars) {
+  return Math.round(chars / DEFAULT_CHARS_PER_TOKEN);
+}
+function formatCompactCount(n) {
+  if (n >= 1e6)
+    return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1000)
+    return `${(n / 1000).toFixed(1)}k`;
+  return String(n);
+}
+
+// src/capture/image-markers.ts
+import { createHash } from "node:crypto";
 
 // src/names.ts
 var CUSTOM_TYPE_SUMMARY = "context-prune-summary";
@@ -946,14 +1215,767 @@ function isChainAnchorCustom(msg) {
   return isCustom(msg) && !isPrunerCustomType(msg.customType);
 }
 
-// src/format/figures.ts
-var DEFAULT_CHARS_PER_TOKEN = 4;
-function formatCompactCount(n) {
-  if (n >= 1e6)
-    return `${(n / 1e6).toFixed(1)}M`;
-  if (n >= 1000)
-    return `${(n / 1000).toFixed(1)}k`;
-  return String(n);
+// src/capture/image-markers.ts
+var MARKER_BREAKING = /[\]\r\n]/g;
+function imageDigest(data) {
+  return createHash("sha256").update(data, "utf8").digest("hex").slice(0, 8);
+}
+function isImageBlock(block) {
+  const b = block;
+  return b?.type === "image" && typeof b.data === "string";
+}
+function imageMarker(block) {
+  const mimeType = typeof block.mimeType === "string" ? block.mimeType.replace(MARKER_BREAKING, "_") : "unknown";
+  return `[image returned: ${mimeType} sha256:${imageDigest(block.data)}]`;
+}
+function imageMarkerLines(content) {
+  if (!Array.isArray(content))
+    return [];
+  const markers = [];
+  for (const block of content)
+    if (isImageBlock(block))
+      markers.push(imageMarker(block));
+  return markers;
+}
+var MARKER_LINE = /^\[image returned: [^\]\n]* sha256:[0-9a-f]{8}\]$/;
+function withoutLeadingMarkers(text) {
+  const lines = text.split(`
+`);
+  let first = 0;
+  while (first < lines.length && MARKER_LINE.test(lines[first]))
+    first++;
+  return first === 0 ? text : lines.slice(first).join(`
+`);
+}
+function imageBlocksOf(content) {
+  if (!Array.isArray(content))
+    return [];
+  return content.filter(isImageBlock).map(copyImage);
+}
+function copyImage(block) {
+  return { type: "image", data: block.data, mimeType: block.mimeType };
+}
+
+// src/capture/recovery-call.ts
+var NOT_FOUND_NOTE = "(not found in index — may not have been summarized yet)";
+var PLAIN_REF = /^[^\s"'<>,`\\]{1,200}$/;
+var LINES_LIMIT = 100;
+var PATTERN_LIMIT = 200;
+function isRecoveryTool(toolName) {
+  return toolName === QUERY_TOOL_NAME;
+}
+function recoveryCallOf(args) {
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    return null;
+  const { toolCallIds: raw, lines, pattern } = args;
+  const ids = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw.slice() : [];
+  if (ids.length === 0 || !ids.every((id) => typeof id === "string" && PLAIN_REF.test(id)))
+    return null;
+  const call = { toolCallIds: ids };
+  if (lines !== undefined) {
+    if (typeof lines !== "string" || lines.length > LINES_LIMIT)
+      return null;
+    call.lines = lines;
+  }
+  if (pattern !== undefined) {
+    if (typeof pattern !== "string" || pattern.length > PATTERN_LIMIT)
+      return null;
+    call.pattern = pattern;
+  }
+  return call;
+}
+function callArgsOf(block) {
+  const call = block;
+  return call?.input ?? call?.args ?? call?.arguments;
+}
+function rederivableRecovery(result, args) {
+  const message = result;
+  if (!isRecoveryTool(message?.toolName) || message.isError === true)
+    return null;
+  const call = recoveryCallOf(args);
+  if (call === null || !Array.isArray(message.content))
+    return null;
+  for (const block of message.content) {
+    if (isTextBlock(block) && typeof block.text === "string" && block.text.includes(NOT_FOUND_NOTE))
+      return null;
+  }
+  return call;
+}
+function recoveredRefs(call) {
+  return [...new Set(call.toolCallIds)];
+}
+
+// src/capture/occurrence-key.ts
+var SEPARATOR = "@";
+var DIGITS2 = /^[0-9]+$/;
+function occKey(toolCallId, resultTimestamp) {
+  if (resultTimestamp === undefined)
+    return toolCallId;
+  const slot = interned.get(resultTimestamp);
+  const known = slot === undefined ? undefined : findInterned(slot, toolCallId);
+  if (known !== undefined)
+    return known;
+  const key = `${toolCallId}${SEPARATOR}${resultTimestamp}`;
+  intern(resultTimestamp, slot, { toolCallId, key });
+  return key;
+}
+var interned = new Map;
+var internedCount = 0;
+var INTERN_LIMIT = 1 << 18;
+var MAX_SHARED_TIMESTAMP = 16;
+function findInterned(slot, toolCallId) {
+  if (!Array.isArray(slot))
+    return slot.toolCallId === toolCallId ? slot.key : undefined;
+  for (const entry of slot)
+    if (entry.toolCallId === toolCallId)
+      return entry.key;
+  return;
+}
+function intern(resultTimestamp, slot, entry) {
+  if (internedCount >= INTERN_LIMIT) {
+    interned.clear();
+    internedCount = 0;
+    slot = undefined;
+  }
+  if (slot === undefined)
+    interned.set(resultTimestamp, entry);
+  else if (!Array.isArray(slot))
+    interned.set(resultTimestamp, [slot, entry]);
+  else if (slot.length < MAX_SHARED_TIMESTAMP)
+    slot.push(entry);
+  else
+    return;
+  internedCount++;
+}
+function resultTimestampOf(value) {
+  return typeof value === "number" ? value : undefined;
+}
+function parseOccKey(key) {
+  const at = key.lastIndexOf(SEPARATOR);
+  if (at <= 0)
+    return { toolCallId: key };
+  const suffix = key.slice(at + 1);
+  if (!DIGITS2.test(suffix))
+    return { toolCallId: key };
+  return { toolCallId: key.slice(0, at), resultTimestamp: Number(suffix) };
+}
+function bareToolCallId(key) {
+  return parseOccKey(key).toolCallId;
+}
+
+// src/digest/outcome-facts.ts
+var OUTCOME_MAX_CHARS = 200;
+var LINE_MAX_CHARS = 110;
+var COUNT_TAIL_LINES = 25;
+var MAX_COUNT_LINES = 3;
+var SHELL_TOOLS = new Set(["bash", "powershell", "shell", "sh", "exec"]);
+var READ_TOOLS = new Set(["read", "read_file"]);
+var MUTATION_TOOLS = new Set(["edit", "write", "multi_edit", "apply_patch"]);
+var EXIT_LINE = /^Command exited with code (-?\d+)$/;
+var STATUS_LINES = [
+  [/^Command timed out after /, "timed out"],
+  [/^Command aborted$/, "aborted"],
+  [/^Command terminated without an exit code$/, "killed"]
+];
+var ERROR_LINE = /\b(error|errors|fail|failed|failure|fatal|panic|exception|traceback)\b|\bERR!|[✗✘]/i;
+var COUNT_LINE = /\b\d+\s+(pass|passed|passing|fail|failed|failing|failures?|errors?|warnings?|skip|skipped|pending|todo|tests?|specs?|suites?|violations?)\b/i;
+var NOT_AN_ERROR = /^(\((pass|skip|todo)\)|[✓✔√]|PASS\b|ok\b|>?\s*\d+\s*\|)/;
+var NUMBERED_SOURCE = /^\d+\t/;
+var PI_NOTE = /^\[(Showing |\d+ more lines in file)/;
+var READ_RANGE = /^\[Showing lines (\d+)-(\d+) of (\d+)/;
+var ANSI = /\u001b(\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(\u0007|\u001b\\)?)/g;
+var CONTROL = /[\u0000-\u001f\u007f]/g;
+function factLine(line, max = LINE_MAX_CHARS) {
+  const clean = line.replace(ANSI, "").replace(CONTROL, " ").replace(/\s+/g, " ").trim();
+  return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
+}
+function plain(line) {
+  return (line.includes("\x1B") ? line.replace(ANSI, "") : line).trim();
+}
+function outputLines(text) {
+  const lines = [];
+  for (const line of text.split(`
+`)) {
+    const text = plain(line);
+    if (text !== "")
+      lines.push(text);
+  }
+  return lines;
+}
+function firstErrorLine(lines) {
+  const line = lines.find((line) => ERROR_LINE.test(line) && !NOT_AN_ERROR.test(line) && !NUMBERED_SOURCE.test(line) && !COUNT_LINE.test(line) && !isStatusLine(line) && !PI_NOTE.test(line));
+  return line === undefined ? undefined : factLine(line);
+}
+function isStatusLine(line) {
+  return EXIT_LINE.test(line) || STATUS_LINES.some(([pattern]) => pattern.test(line));
+}
+function countLines(lines) {
+  const tail = lines.slice(-COUNT_TAIL_LINES).filter((line) => COUNT_LINE.test(line) && !NUMBERED_SOURCE.test(line) && !PI_NOTE.test(line) && !isStatusLine(line));
+  return tail.slice(-MAX_COUNT_LINES).map((line) => factLine(line));
+}
+function shellStatus(lines, toolName, isError) {
+  const last = lines[lines.length - 1] ?? "";
+  const exit = EXIT_LINE.exec(last);
+  if (exit)
+    return { status: `exit ${exit[1]}`, failed: exit[1] !== "0" };
+  for (const [pattern, status] of STATUS_LINES)
+    if (pattern.test(last))
+      return { status, failed: true };
+  if (isError)
+    return { status: "failed", failed: true };
+  return { status: toolName === "bash" || toolName === "powershell" ? "exit 0" : "ok", failed: false };
+}
+function shellOutcome(toolName, text, isError) {
+  const lines = outputLines(text);
+  const { status, failed } = shellStatus(lines, toolName, isError);
+  const error = failed ? firstErrorLine(lines) : undefined;
+  return error === undefined ? { status, counts: countLines(lines) } : { status, error, counts: countLines(lines) };
+}
+function shellFacts(toolName, text, isError) {
+  const { status, error, counts } = shellOutcome(toolName, text, isError);
+  const facts = [status];
+  if (error !== undefined)
+    facts.push(`first error: ${error}`);
+  if (counts.length > 0)
+    facts.push(`totals: ${counts.join(" | ")}`);
+  return facts;
+}
+function pathOf(args) {
+  const path = args.path ?? args.file_path ?? args.filePath;
+  return typeof path === "string" && path !== "" ? factLine(path) : undefined;
+}
+function lineCount(text) {
+  if (text === "")
+    return 0;
+  let count = 1;
+  for (let at = text.indexOf(`
+`);at >= 0 && at < text.length - 1; at = text.indexOf(`
+`, at + 1))
+    count++;
+  return count;
+}
+function readFacts(name, text) {
+  if (text.startsWith("[image returned: "))
+    return [`${name}: image`];
+  const note = text.lastIndexOf(`
+[Showing lines `);
+  const range = note < 0 ? null : READ_RANGE.exec(text.slice(note + 1));
+  if (range)
+    return [`${name}: lines ${range[1]}-${range[2]} of ${range[3]}`];
+  const count = lineCount(text);
+  return [`${name}: ${count} ${count === 1 ? "line" : "lines"}`];
+}
+function failureLine(text) {
+  const lines = outputLines(text);
+  const error = firstErrorLine(lines) ?? (lines[0] === undefined ? undefined : factLine(lines[0]));
+  return error === "" ? undefined : error;
+}
+function firstErrorFact(text) {
+  const error = failureLine(text);
+  return error === undefined ? [] : [`first error: ${error}`];
+}
+function capped(facts) {
+  const text = facts.join("; ");
+  return text.length <= OUTCOME_MAX_CHARS ? text : `${text.slice(0, OUTCOME_MAX_CHARS - 1)}…`;
+}
+function isShell(toolName, args) {
+  return SHELL_TOOLS.has(toolName) || typeof args.command === "string";
+}
+function outcomeFacts(toolName, args, resultText, isError) {
+  if (isShell(toolName, args))
+    return capped(shellFacts(toolName, resultText, isError));
+  const name = pathOf(args) ?? "(no path)";
+  if (READ_TOOLS.has(toolName))
+    return capped(isError ? [`${name}: not read`, ...firstErrorFact(resultText)] : readFacts(name, resultText));
+  if (MUTATION_TOOLS.has(toolName))
+    return capped(isError ? [`${name}: not applied`, ...firstErrorFact(resultText)] : [`${name}: applied`]);
+  return isError ? capped(["failed", ...firstErrorFact(resultText)]) : undefined;
+}
+
+// src/digest/declared-names.ts
+var MAX_LINE = 400;
+var NUMBERED = /^\s*\d{1,7}(?:\t| ?[:|-] ?)/;
+var MODIFIERS = /^(?:(?:export|default|pub(?:\([^)]{0,40}\))?|public|private|protected|internal|static|final|abstract|async|unsafe|extern|inline|override|virtual|sealed|declare|local|open|data|case)\s+)*/;
+var KEYWORD = /^(?:def|class|function\*?|fn|func|interface|type|struct|enum|trait|impl|module|namespace|object|record|protocol|extension|macro|sub|proc|procedure|defn|defun|const|let|var|val)\s+(?:\([^)]{0,80}\)\s*)?\*?([A-Za-z_$][\w$]*)/;
+var BINDING_KEYWORDS = new Set(["const", "let", "var", "val"]);
+var MARGIN_ASSIGN = /^([A-Za-z_$][\w$]*)\s*(?::[^=]{0,60})?=(?!=)/;
+var C_DEFINITION = /^[A-Za-z_][\w:<>,*& \t[\]]{0,80}?[\s*&]([A-Za-z_]\w*)\s*\([^;]{0,200}\)\s*(?:const\s*)?\{?\s*$/;
+var NOT_A_DEFINITION = /^(?:if|for|while|switch|return|else|do|catch|new|throw|raise|case|sizeof|await|yield|print|echo|assert|elif|except|with|not|and|or|in|is|del|import|from|go|defer|delete|typeof)\b/;
+var FIRST_WORD = /^[A-Za-z_$][\w$]*/;
+var MODIFIER_WORDS = new Set("export default pub public private protected internal static final abstract async unsafe extern inline override virtual sealed declare local open data case".split(" "));
+var KEYWORD_WORDS = new Set("def class function fn func interface type struct enum trait impl module namespace object record protocol extension macro sub proc procedure defn defun const let var val".split(" "));
+function startsWithDigit(line) {
+  let at = 0;
+  while (line.charCodeAt(at) === 32)
+    at++;
+  const code = line.charCodeAt(at);
+  return code >= 48 && code <= 57;
+}
+function declarationOf(rawLine) {
+  if (rawLine.length > MAX_LINE || rawLine.length < 4)
+    return;
+  const line = startsWithDigit(rawLine) ? rawLine.replace(NUMBERED, "") : rawLine;
+  const body = line.trimStart();
+  const atMargin = body.length === line.length;
+  const first = FIRST_WORD.exec(body)?.[0] ?? "";
+  if (MODIFIER_WORDS.has(first) || KEYWORD_WORDS.has(first)) {
+    const rest = body.replace(MODIFIERS, "");
+    const keyword = KEYWORD.exec(rest);
+    if (keyword) {
+      const word = rest.slice(0, rest.indexOf(" "));
+      return BINDING_KEYWORDS.has(word) && !atMargin && rest === body ? undefined : keyword[1];
+    }
+  }
+  if (atMargin && body.includes("=")) {
+    const assign = MARGIN_ASSIGN.exec(body);
+    if (assign)
+      return assign[1];
+  }
+  if (!body.includes("(") || NOT_A_DEFINITION.test(body))
+    return;
+  return C_DEFINITION.exec(body.replace(MODIFIERS, ""))?.[1];
+}
+function declaredNames(lines, limit) {
+  const names = [];
+  const seen = new Set;
+  for (const line of lines) {
+    const name = declarationOf(line);
+    if (name === undefined || name.length < 2 || seen.has(name))
+      continue;
+    seen.add(name);
+    names.push(name);
+    if (names.length >= limit)
+      break;
+  }
+  return names;
+}
+
+// src/digest/mentions.ts
+var HEAD_CHARS = 60000;
+var TAIL_CHARS = 20000;
+var GROUP_MAX = 64;
+var TOKEN_MAX = 300;
+var LINES_PER_LOCATION = 3;
+var FRAME = /File "([^"\n]{1,300})", line (\d{1,7})/g;
+var NAME = /^[A-Za-z_]\w*$/;
+var EXCEPTION = /^[A-Z]\w*(?:Error|Exception)$/;
+var LOCATION = /^(.*[^:]):(\d{1,7})(?::\d{1,7})?$/;
+var FILE_NAME = /\.[A-Za-z]\w{0,9}$/;
+var LETTER = /[A-Za-z]/;
+var WORD = /[A-Za-z_]\w*/g;
+var PI_NOTE2 = /\n\n\[(?:Showing |\d+ more lines in file)[^\n]*\]\s*$/;
+function scanWindow(text) {
+  const body = text.includes(`
+
+[`) ? text.replace(PI_NOTE2, "") : text;
+  const window = body.length <= HEAD_CHARS + TAIL_CHARS ? body : `${body.slice(0, HEAD_CHARS)}
+${body.slice(-TAIL_CHARS)}`;
+  return window.includes("\x1B") ? window.replace(ANSI, "") : window;
+}
+
+class Found {
+  knownText;
+  exceptions = new Set;
+  locations = new Map;
+  paths = new Set;
+  calls = new Map;
+  words;
+  constructor(knownText) {
+    this.knownText = knownText;
+  }
+  get knownWords() {
+    this.words ??= new Set(this.knownText.match(WORD) ?? []);
+    return this.words;
+  }
+  exception(name) {
+    if (this.exceptions.size < GROUP_MAX && !this.knownWords.has(name))
+      this.exceptions.add(name);
+  }
+  location(path, line) {
+    if (this.knownText.includes(`${path}:${line}`))
+      return;
+    const lines = this.locations.get(path);
+    if (lines === undefined) {
+      if (this.locations.size < GROUP_MAX)
+        this.locations.set(path, [line]);
+    } else if (lines.length < LINES_PER_LOCATION && !lines.includes(line))
+      lines.push(line);
+  }
+  path(path) {
+    if (this.paths.size < GROUP_MAX && isFilePath(path) && !this.knownText.includes(path))
+      this.paths.add(path);
+  }
+  isEmpty() {
+    return this.exceptions.size === 0 && this.locations.size === 0 && this.paths.size === 0 && this.calls.size === 0;
+  }
+  call(name) {
+    if (this.knownWords.has(name))
+      return;
+    const count = this.calls.get(name);
+    if (count !== undefined)
+      this.calls.set(name, count + 1);
+    else if (this.calls.size < GROUP_MAX * 4)
+      this.calls.set(name, 1);
+  }
+}
+function isFilePath(path) {
+  if (!LETTER.test(path))
+    return false;
+  const segments = path.split("/").filter((segment) => segment !== "");
+  if (segments.length < 2 && !FILE_NAME.test(path))
+    return false;
+  return FILE_NAME.test(segments[segments.length - 1]) || /^(\/|\.{1,2}\/|~\/)/.test(path) || segments.length >= 3;
+}
+function trimPath(token) {
+  return token.replace(/^[-:]+/, "").replace(/[.:,-]+$/, "");
+}
+var CODE_WORDS = new Set(["except", "catch", "raise", "throw", "throws", "class", "def", "import", "from", "if", "elif", "return", "new"]);
+var DOT = 46;
+var SLASH = 47;
+var COLON = 58;
+var OPEN_PAREN = 40;
+var NEWLINE = 10;
+function isSeparator(code) {
+  return code === DOT || code === COLON || code === SLASH;
+}
+function lastSegment(token) {
+  let end = token.length;
+  while (end > 0 && isSeparator(token.charCodeAt(end - 1)))
+    end--;
+  let start = end;
+  while (start > 0 && !isSeparator(token.charCodeAt(start - 1)))
+    start--;
+  return token.slice(start, end);
+}
+function readToken(found, token, next, reports) {
+  if (token.length > TOKEN_MAX)
+    return;
+  if (token.includes("Error") || token.includes("Exception")) {
+    const last = lastSegment(token);
+    if (EXCEPTION.test(last)) {
+      if (reports && (Number.isNaN(next) || next === NEWLINE || token.endsWith(":")))
+        found.exception(last);
+      else
+        found.call(last);
+      return;
+    }
+  }
+  if (next === OPEN_PAREN) {
+    const last = lastSegment(token);
+    if (last.length >= 2 && NAME.test(last))
+      found.call(last);
+  }
+  if (!token.includes("/") && !(token.includes(":") && token.includes(".")))
+    return;
+  const path = trimPath(token.split("::")[0]);
+  const location = LOCATION.exec(path);
+  if (location && (location[1].includes("/") || FILE_NAME.test(location[1])))
+    found.location(location[1], Number(location[2]));
+  else if (path.includes("/") && next !== OPEN_PAREN)
+    found.path(path);
+}
+var TOKEN_CHAR = new Uint8Array(128);
+for (const ch of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.@+~/:-")
+  TOKEN_CHAR[ch.charCodeAt(0)] = 1;
+function isTokenChar(code) {
+  return code < 128 && TOKEN_CHAR[code] === 1;
+}
+function readTokens(found, window) {
+  let index = 0;
+  let reportable = false;
+  let at = 0;
+  while (at < window.length) {
+    const code = window.charCodeAt(at);
+    if (code === NEWLINE)
+      index = 0;
+    if (!isTokenChar(code)) {
+      at++;
+      continue;
+    }
+    let end = at + 1;
+    while (end < window.length && isTokenChar(window.charCodeAt(end)))
+      end++;
+    const token = window.slice(at, end);
+    if (index === 0)
+      reportable = !CODE_WORDS.has(token);
+    readToken(found, token, window.charCodeAt(end), reportable && index < 2);
+    index++;
+    at = end;
+  }
+}
+function rankedMentions(text, known) {
+  const window = scanWindow(text);
+  const found = new Found(known);
+  if (window.includes('File "'))
+    for (const frame of window.matchAll(FRAME))
+      found.location(factLine(frame[1]), Number(frame[2]));
+  readTokens(found, window);
+  const declared = declaredNames(window.split(`
+`), GROUP_MAX).filter((name) => !found.knownWords.has(name));
+  if (declared.length === 0 && found.isEmpty())
+    return [];
+  const declaredSet = new Set(declared);
+  const locations = [...found.locations].map(([path, lines]) => `${path}:${lines.join(",")}`);
+  const paths = [...found.paths].filter((path) => !found.locations.has(path));
+  const calls = [...found.calls].filter(([name]) => !declaredSet.has(name) && !found.exceptions.has(name)).sort((a, b) => b[1] - a[1]).map(([name]) => name);
+  return [...roundRobin([[...found.exceptions], locations, declared, calls]), ...paths];
+}
+function roundRobin(groups) {
+  const out = [];
+  const longest = Math.max(0, ...groups.map((group) => group.length));
+  for (let i = 0;i < longest; i++)
+    for (const group of groups)
+      if (i < group.length)
+        out.push(group[i]);
+  return out;
+}
+
+// src/digest/read-output.ts
+var SHOWING = /\n\n\[Showing lines (\d+)-(\d+) of (\d+)[^\]\n]*\]\s*$/;
+var MORE = /\n\n\[(\d+) more lines in file\. Use offset=(\d+) to continue\.\]\s*$/;
+var NAME_MAX = 60;
+function fileName(args) {
+  const path = pathOf(args);
+  if (path === undefined)
+    return "(no path)";
+  const trimmed = path.replace(/\/+$/, "");
+  return factLine(trimmed.slice(trimmed.lastIndexOf("/") + 1) || trimmed, NAME_MAX);
+}
+function countLines2(text) {
+  if (text === "")
+    return 0;
+  let count = text.endsWith(`
+`) ? 0 : 1;
+  for (let at = text.indexOf(`
+`);at >= 0; at = text.indexOf(`
+`, at + 1))
+    count++;
+  return count;
+}
+function readRange(args, text) {
+  if (text.startsWith("[image returned: "))
+    return "image";
+  const showing = SHOWING.exec(text);
+  if (showing)
+    return `lines ${showing[1]}-${showing[2]} of ${showing[3]}`;
+  const offset = typeof args.offset === "number" && Number.isInteger(args.offset) && args.offset > 1 ? args.offset : 1;
+  const more = MORE.exec(text);
+  if (more) {
+    const end = Number(more[2]) - 1;
+    return `lines ${offset}-${end} of ${end + Number(more[1])}`;
+  }
+  const count = countLines2(text);
+  if (offset === 1)
+    return `${count} ${count === 1 ? "line" : "lines"}`;
+  const end = offset + count - 1;
+  return `lines ${offset}-${end} of ${end}`;
+}
+
+// src/digest/search-output.ts
+var SEARCH_TOOLS = new Set(["grep", "find", "ls", "glob"]);
+var MATCH_PROGRAMS = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack", "git-grep"]);
+var LIST_PROGRAMS = new Set(["find", "fd", "ls", "tree", "locate", "git-ls-files"]);
+var LINES_PER_FILE = 3;
+var MAX_FILES = 64;
+var LINE_MAX = 2000;
+var FILE_LINE = /^(.+?):(\d{1,7})[:-]/;
+var CONTEXT_LINE = /^(.+?)-(\d{1,7})-/;
+var NUMBER_ONLY = /^(\d{1,7})[:-]/;
+var FILE_ONLY = /^([^\s:][^:]{0,300}):/;
+var PATH_LIKE = /\/|\.[A-Za-z]\w{0,9}$/;
+var PI_NOTE3 = /^\[.*(limit reached|truncated|Showing )/;
+var QUIET = /^(--|No matches found|No files found matching pattern|\(empty directory\)|Binary file .* matches)$/;
+var PREFIX_WORDS = new Set(["sudo", "env", "time", "command"]);
+var ASSIGNMENT = /^\w+=/;
+var LEADING_WORDS = /^\s*(\S+)(?:\s+(\S+))?/;
+function firstProgram(command) {
+  const lead = LEADING_WORDS.exec(command);
+  if (lead && lead[1] !== "cd" && !PREFIX_WORDS.has(lead[1]) && !ASSIGNMENT.test(lead[1]))
+    return programOf(lead[1], lead[2]);
+  for (const step of command.split(/&&|\|\||;/)) {
+    const words = step.split("|")[0].trim().split(/\s+/).filter((w) => w !== "" && !ASSIGNMENT.test(w) && !PREFIX_WORDS.has(w));
+    if (words.length === 0 || words[0] === "cd")
+      continue;
+    return programOf(words[0], words[1]);
+  }
+  return;
+}
+function programOf(word, next) {
+  const program = word.slice(word.lastIndexOf("/") + 1).replace(/[;|&]+$/, "");
+  return program === "git" && next !== undefined ? `git-${next}` : program;
+}
+function searchKind(toolName, args) {
+  if (SEARCH_TOOLS.has(toolName))
+    return toolName === "grep" ? "match" : "list";
+  if (typeof args.command !== "string")
+    return;
+  const program = firstProgram(args.command);
+  if (program === undefined)
+    return;
+  return MATCH_PROGRAMS.has(program) ? "match" : LIST_PROGRAMS.has(program) ? "list" : undefined;
+}
+function counted(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+function tallyLine(tally, line) {
+  if (CONTEXT_LINE.test(line) && !FILE_LINE.test(line))
+    return;
+  tally.matches++;
+  const withLine = FILE_LINE.exec(line);
+  const file = withLine?.[1] ?? (NUMBER_ONLY.test(line) ? undefined : FILE_ONLY.exec(line)?.[1]);
+  const number = withLine ? Number(withLine[2]) : Number(NUMBER_ONLY.exec(line)?.[1] ?? Number.NaN);
+  tally.texts.push(line.slice((withLine?.[0] ?? NUMBER_ONLY.exec(line)?.[0] ?? (file === undefined ? "" : `${file}:`)).length));
+  if (file === undefined || !PATH_LIKE.test(file)) {
+    if (!Number.isNaN(number) && tally.lines.length < LINES_PER_FILE)
+      tally.lines.push(number);
+    return;
+  }
+  tally.counts.set(file, (tally.counts.get(file) ?? 0) + 1);
+  const lines = tally.files.get(file);
+  if (lines === undefined) {
+    if (tally.files.size < MAX_FILES)
+      tally.files.set(file, Number.isNaN(number) ? [] : [number]);
+  } else if (!Number.isNaN(number) && lines.length < LINES_PER_FILE)
+    lines.push(number);
+}
+function searchDigest(kind, text) {
+  const lines = text.split(`
+`).filter((line) => line.trim() !== "" && line.length <= LINE_MAX && !PI_NOTE3.test(line) && !QUIET.test(line.trim()));
+  if (kind === "list")
+    return { head: counted(lines.length, "entry", "entries"), items: lines.map((line) => factLine(line)), texts: [] };
+  const tally = { matches: 0, files: new Map, counts: new Map, lines: [], texts: [] };
+  for (const line of lines)
+    tallyLine(tally, line);
+  const ranked = [...tally.files].sort((a, b) => (tally.counts.get(b[0]) ?? 0) - (tally.counts.get(a[0]) ?? 0));
+  const items = ranked.map(([file, numbers]) => factLine(numbers.length === 0 ? file : `${file}:${numbers.join(",")}`));
+  if (tally.files.size === 0 && tally.lines.length > 0)
+    items.push(`lines ${tally.lines.join(",")}`);
+  const where = tally.files.size > 0 ? ` in ${counted(tally.files.size, "file", "files")}` : "";
+  return { head: `${counted(tally.matches, "match", "matches")}${where}`, items, texts: tally.texts };
+}
+
+// src/digest/output-digest.ts
+var DIGEST_SHARE = 0.005;
+var DIGEST_MIN_CHARS = 84;
+var DIGEST_MAX_CHARS = 300;
+var SENTENCE_MIN_CHARS = 24;
+var TRACEBACK_HEADER = /^Traceback \(most recent call last\)/;
+var EXCEPTION_LINE = /^[A-Za-z_][\w.]*(?:Error|Exception)\b/;
+var WORD_CHAR = /\w/;
+function digestBudget(rawChars) {
+  const share = Math.round(Math.max(0, rawChars) * DIGEST_SHARE);
+  return Math.min(DIGEST_MAX_CHARS, Math.max(DIGEST_MIN_CHARS, share));
+}
+function knownText(args) {
+  return Object.values(args).filter((value) => typeof value === "string").join(`
+`);
+}
+function failureStatus(status) {
+  return status === "exit 0" || status === "ok" ? [] : [status];
+}
+function errorSentence(error, text) {
+  if (error === undefined || !TRACEBACK_HEADER.test(error))
+    return error;
+  const lines = scanWindow(text).split(`
+`);
+  for (let i = lines.length - 1;i >= 0; i--)
+    if (EXCEPTION_LINE.test(lines[i]))
+      return lines[i];
+  return;
+}
+function shellParts(toolName, args, text, isError, known) {
+  const outcome = shellOutcome(toolName, text, isError);
+  const status = failureStatus(outcome.status);
+  const kind = searchKind(toolName, args);
+  if (kind !== undefined)
+    return searchParts(kind, text, known, status);
+  const error = errorSentence(outcome.error, text);
+  const sentences = error === undefined ? [] : [error];
+  if (outcome.counts.length > 0)
+    sentences.push(outcome.counts.join(" | "));
+  return { head: status, sentences, items: rankedMentions(text, known) };
+}
+function searchParts(kind, text, known, status) {
+  const search = searchDigest(kind, scanWindow(text));
+  const items = search.items.filter((item) => !known.includes(item));
+  const mentioned = rankedMentions(search.texts.join(`
+`), known).filter((item) => !items.includes(item));
+  const merged = [];
+  for (let i = 0;i < Math.max(items.length, mentioned.length); i++)
+    merged.push(...[items[i], mentioned[i]].filter((x) => x !== undefined));
+  return { head: [...status, search.head], sentences: [], items: merged };
+}
+function fileParts(toolName, args, text, isError, known) {
+  const name = fileName(args);
+  const mutation = MUTATION_TOOLS.has(toolName);
+  if (isError) {
+    const error = failureLine(text);
+    return { head: [`${name}: ${mutation ? "not applied" : "not read"}`], sentences: error === undefined ? [] : [error], items: [] };
+  }
+  if (mutation)
+    return { head: [`${name}: applied`], sentences: [], items: [] };
+  const range = readRange(args, text);
+  return { head: [`${name}: ${range}`], sentences: [], items: range === "image" ? [] : rankedMentions(text, known) };
+}
+function digestParts(toolName, args, text, isError) {
+  const known = knownText(args);
+  if (isShell(toolName, args))
+    return shellParts(toolName, args, text, isError, known);
+  if (READ_TOOLS.has(toolName) || MUTATION_TOOLS.has(toolName))
+    return fileParts(toolName, args, text, isError, known);
+  if (isError) {
+    const error = failureLine(text);
+    return { head: ["failed"], sentences: error === undefined ? [] : [error], items: rankedMentions(text, known) };
+  }
+  const kind = searchKind(toolName, args);
+  if (kind !== undefined)
+    return searchParts(kind, text, known, []);
+  return { head: [], sentences: [], items: rankedMentions(text, known) };
+}
+function saidIn(text, item) {
+  for (let at = text.indexOf(item);at >= 0; at = text.indexOf(item, at + 1)) {
+    if (!WORD_CHAR.test(text[at - 1] ?? "") && !WORD_CHAR.test(text[at + item.length] ?? ""))
+      return true;
+  }
+  return false;
+}
+function assemble(parts, budget) {
+  let text = parts.head.length === 0 ? "" : factLine(parts.head.join("; "), budget);
+  for (const sentence of parts.sentences) {
+    const room = Math.min(budget - text.length - (text === "" ? 0 : 2), parts.items.length === 0 ? budget : Math.floor(budget / 2));
+    const whole = factLine(sentence);
+    if (whole.length > room && room < SENTENCE_MIN_CHARS)
+      continue;
+    const piece = factLine(whole, room);
+    text = text === "" ? piece : `${text}; ${piece}`;
+  }
+  const said = text;
+  let separator = text === "" ? "" : "; ";
+  for (const item of parts.items) {
+    if (saidIn(said, item))
+      continue;
+    const next = `${text}${separator}${item}`;
+    if (next.length > budget)
+      continue;
+    text = next;
+    separator = " ";
+  }
+  return text;
+}
+function lineCount2(text) {
+  let lines = text.endsWith(`
+`) ? 0 : 1;
+  for (let at = text.indexOf(`
+`);at >= 0; at = text.indexOf(`
+`, at + 1))
+    lines++;
+  return `${lines} ${lines === 1 ? "line" : "lines"}`;
+}
+function outputDigest(toolName, args, resultText, isError) {
+  const digest = assemble(digestParts(toolName, args, resultText, isError), digestBudget(resultText.length));
+  if (digest !== "")
+    return digest;
+  return resultText === "" ? undefined : lineCount2(resultText);
 }
 
 // src/capture/persisted-entries.ts
@@ -1275,6 +2297,1406 @@ function parseStatsEntry(data) {
   return ok(stats);
 }
 
+// src/capture/batch-capture.ts
+var SCAN_LIMIT = 16;
+function textBlocks(content) {
+  if (!Array.isArray(content))
+    return [];
+  const texts = [];
+  for (const block of content) {
+    if (block?.type === "text" && typeof block.text === "string")
+      texts.push(block.text);
+  }
+  return texts;
+}
+function extractToolResultText(msg) {
+  const content = msg?.content;
+  const markers = imageMarkerLines(content);
+  const texts = textBlocks(content);
+  return (markers.length === 0 ? texts : [...markers, ...texts]).join(`
+`);
+}
+
+class FirstResults {
+  list = [];
+  byId = null;
+  static of(results) {
+    const first = new FirstResults;
+    for (const result of results)
+      first.add(result);
+    return first;
+  }
+  add(value) {
+    const result = value;
+    const id = result?.toolCallId;
+    if (this.byId !== null) {
+      if (id === id && !this.byId.has(id))
+        this.byId.set(id, result);
+      return;
+    }
+    if (this.scan(id) >= 0)
+      return;
+    this.list.push(result);
+    if (this.list.length > SCAN_LIMIT) {
+      const byId = new Map;
+      for (const kept of this.list) {
+        const keptId = kept?.toolCallId;
+        if (keptId === keptId)
+          byId.set(keptId, kept);
+      }
+      this.byId = byId;
+      this.list = [];
+    }
+  }
+  get(id) {
+    if (this.byId !== null)
+      return id === id ? this.byId.get(id) : undefined;
+    const at = this.scan(id);
+    return at < 0 ? undefined : this.list[at];
+  }
+  get isEmpty() {
+    return this.byId === null ? this.list.length === 0 : this.byId.size === 0;
+  }
+  clear() {
+    this.list.length = 0;
+    this.byId = null;
+  }
+  scan(id) {
+    const list = this.list;
+    for (let i = 0;i < list.length; i++)
+      if (list[i]?.toolCallId === id)
+        return i;
+    return -1;
+  }
+}
+function captureCall(block, results) {
+  const args = recordArgs(callArgsOf(block));
+  const toolName = typeof block.name === "string" ? block.name : "";
+  const match = results.get(block.id);
+  if (!match) {
+    return { toolCallId: block.id, toolName, args, resultText: "(no result)", isError: false };
+  }
+  const call = {
+    toolCallId: block.id,
+    toolName,
+    args,
+    resultText: extractToolResultText(match),
+    isError: match.isError === true
+  };
+  const resultTimestamp = resultTimestampOf(match.timestamp);
+  if (resultTimestamp !== undefined)
+    call.resultTimestamp = resultTimestamp;
+  const outcome = outcomeFacts(toolName, args, call.resultText, call.isError);
+  if (outcome !== undefined)
+    call.outcome = outcome;
+  const digest = outputDigest(toolName, args, call.resultText, call.isError);
+  if (digest !== undefined)
+    call.digest = digest;
+  return call;
+}
+function captureBatch(message, toolResults, turnIndex, timestamp) {
+  const results = FirstResults.of(toolResults ?? []);
+  return {
+    turnIndex,
+    timestamp,
+    assistantText: textBlocks(message?.content).join(`
+`).trim(),
+    toolCalls: toolCallBlocks(message).filter((block) => typeof block.id === "string").map((block) => captureCall(block, results))
+  };
+}
+var SUMMARIZER_WINDOW_CHARS = 8000;
+function clipForSummarizer(text, window = SUMMARIZER_WINDOW_CHARS) {
+  if (text.length <= window)
+    return text;
+  const head = Math.ceil(window / 2);
+  const tail = window - head;
+  return `${text.slice(0, head)} ...[${text.length - window} chars elided]... ${text.slice(text.length - tail)}`;
+}
+function serializeCall(call, index, window) {
+  const args = clipForSummarizer(String(JSON.stringify(call.args, null, 2)), window);
+  const header = `[[${index + 1}:${call.toolName}]] Tool: ${call.toolName}(${args})`;
+  return `${header}
+Result (${call.isError ? "ERROR" : "OK"}): ${clipForSummarizer(call.resultText, window)}`;
+}
+function serializeBatchForSummarizer(batch, window = SUMMARIZER_WINDOW_CHARS) {
+  const parts = [];
+  if (batch.assistantText)
+    parts.push(`Assistant said: ${clipForSummarizer(batch.assistantText, window)}
+`);
+  parts.push(batch.toolCalls.map((call, i) => serializeCall(call, i, window)).join(`
+---
+`));
+  return parts.join(`
+`);
+}
+function mergeInto(group, next) {
+  const texts = [group.batch.assistantText, next.assistantText].filter((t) => t);
+  if (!group.ownsCalls) {
+    group.batch.toolCalls = [...group.batch.toolCalls];
+    group.ownsCalls = true;
+  }
+  for (const call of next.toolCalls)
+    group.batch.toolCalls.push(call);
+  group.batch.assistantText = texts.join(`
+
+`);
+  group.batch.turnIndex = next.turnIndex;
+  group.batch.timestamp = next.timestamp;
+}
+function groupBatchesByMode(batches, mode) {
+  if (mode !== "agent-message")
+    return batches;
+  const grouped = [];
+  let open;
+  for (const batch of batches) {
+    if (batch.userTurnGroup === undefined) {
+      grouped.push(batch);
+      open = undefined;
+    } else if (open && open.batch.userTurnGroup === batch.userTurnGroup) {
+      mergeInto(open, batch);
+    } else {
+      open = { batch: { ...batch }, ownsCalls: false };
+      grouped.push(open.batch);
+    }
+  }
+  return grouped;
+}
+
+// src/forgetting/identifiers.ts
+var PATH_RUN = /[\w.@+~\/:-]+/g;
+var MAX_PATH_RUN = 1024;
+var PATH = /(?:\/|\.{1,2}\/)?[\w.@+~-]+(?:\/[\w.@+~-]+)+/g;
+var FILE_LINE2 = /([\w.@+~/-]*\.[A-Za-z]\w*):(\d+)/g;
+var SYMBOL = /\b([A-Za-z_]\w+)\(/g;
+var EXCEPTION2 = /\b([A-Z]\w*(?:Error|Exception))\b/g;
+var LINE = /\b[Ll]ine (\d+)\b/g;
+function pathTails(path) {
+  const parts = path.replace(/^(\.{0,2}\/)+/, "").split("/").filter((part) => part !== "" && part !== "." && part !== "..");
+  const tails = [];
+  if (!path.startsWith("./") && !path.startsWith("../"))
+    tails.push(path);
+  for (let i = 0;i < parts.length; i++) {
+    const tail = parts.slice(i).join("/");
+    if (tail !== path && (i < parts.length - 1 || tail.includes(".")))
+      tails.push(tail);
+  }
+  return tails.filter((tail) => /[A-Za-z]/.test(tail));
+}
+function cleanPath(raw) {
+  return raw.replace(/[.-]+$/, "");
+}
+function identifierCandidates(text) {
+  const found = new Map;
+  const add = (kind, texts) => {
+    if (texts.length > 0 && !found.has(`${kind}\x00${texts[0]}`))
+      found.set(`${kind}\x00${texts[0]}`, { kind, texts });
+  };
+  for (const [token] of text.matchAll(PATH_RUN)) {
+    if (token.length > MAX_PATH_RUN)
+      continue;
+    for (const m of token.matchAll(PATH))
+      add("path", pathTails(cleanPath(m[0])));
+    for (const m of token.matchAll(FILE_LINE2)) {
+      add("path", pathTails(cleanPath(m[1])));
+      add("line", [m[2]]);
+    }
+  }
+  for (const m of text.matchAll(SYMBOL))
+    add("symbol", [m[1]]);
+  for (const m of text.matchAll(EXCEPTION2))
+    add("exception", [m[1]]);
+  for (const m of text.matchAll(LINE))
+    add("line", [m[1]]);
+  return [...found.values()];
+}
+
+// src/capture/protected.ts
+var compiled = new Map;
+var REGEX_META = /[.+()[\]{}|^$\\]/;
+function translate(pattern) {
+  let out = "";
+  let i = 0;
+  while (i < pattern.length) {
+    const ch = pattern[i];
+    if (ch === "*" && pattern[i + 1] === "*") {
+      if (pattern[i + 2] === "/") {
+        out += "(?:[^/]*/)*";
+        i += 3;
+      } else {
+        out += ".*";
+        i += 2;
+      }
+      continue;
+    }
+    if (ch === "*")
+      out += "[^/]*";
+    else if (ch === "?")
+      out += "[^/]";
+    else
+      out += REGEX_META.test(ch) ? `\\${ch}` : ch;
+    i += 1;
+  }
+  return out;
+}
+function globToRegExp(pattern) {
+  let re = compiled.get(pattern);
+  if (!re) {
+    re = new RegExp(`^${translate(pattern)}$`);
+    compiled.set(pattern, re);
+  }
+  return re;
+}
+function pathArg(args) {
+  if (typeof args !== "object" || args === null)
+    return;
+  const value = args.path;
+  return typeof value === "string" ? value : undefined;
+}
+function listOf(value) {
+  return Array.isArray(value) ? value : [];
+}
+function normalizePath(p) {
+  return p.replace(/\\/g, "/");
+}
+function isProtected(toolName, args, config) {
+  if (listOf(config?.protectedTools).includes(toolName))
+    return true;
+  const patterns = listOf(config?.protectedPaths);
+  if (patterns.length === 0)
+    return false;
+  const raw = pathArg(args);
+  if (raw === undefined)
+    return false;
+  const normalized = normalizePath(raw);
+  return patterns.some((pattern) => typeof pattern === "string" && globToRegExp(pattern).test(normalized));
+}
+
+// src/capture/stale-outputs.ts
+var MUTATION_TOOLS2 = new Set(["edit", "write"]);
+var FAILURE_OPENING = /^\s*(error|failed|failure|could not|cannot|can't|unable to)\b/i;
+var UNFINISHED_RUN = /(^|\n)(Command aborted|Command timed out after [^\n]*)\s*$/;
+function findStaleOutputs(messages, opts = {}) {
+  const state = { stale: new Map, readsOf: new Map, runsOf: new Map };
+  for (const obs of uniqueObservations(toolObservations(messages)))
+    observe(state, obs, opts);
+  return state.stale;
+}
+var factsMemo = new WeakMap;
+function factsOf(obs, cwd) {
+  const memo = cwd === undefined && obs.source !== undefined ? factsMemo.get(obs.source) : undefined;
+  if (memo !== undefined && memo.toolName === obs.toolName)
+    return memo;
+  const command = obs.toolName === "bash" ? commandOf(obs.args) : undefined;
+  const facts = {
+    toolName: obs.toolName,
+    edited: mutatedPath(obs, cwd),
+    command,
+    read: obs.isError ? undefined : readSpanOf(obs, command, cwd),
+    finished: command !== undefined && !UNFINISHED_RUN.test(obs.resultText)
+  };
+  if (cwd === undefined && obs.source !== undefined)
+    factsMemo.set(obs.source, facts);
+  return facts;
+}
+function observe(state, obs, opts) {
+  const candidate = !isRecoveryTool(obs.toolName) && !(opts.isProtected?.(obs.toolName, obs.args) ?? false);
+  const { edited, command, read, finished } = factsOf(obs, opts.cwd);
+  if (edited !== undefined)
+    supersedeReadsOf(state, edited, obs);
+  if (read !== undefined) {
+    supersedeContained(state, read, obs);
+    if (candidate)
+      push(state.readsOf, read.path, { key: obs.key, range: read.range });
+  }
+  if (command === undefined)
+    return;
+  if (finished)
+    supersedeRuns(state, command, obs);
+  if (candidate)
+    push(state.runsOf, command, obs.key);
+}
+function supersedeReadsOf(state, path, by) {
+  const live = state.readsOf.get(path);
+  if (live === undefined)
+    return;
+  for (const read of live)
+    mark(state, read.key, { rule: "edited", byKey: by.key, byToolName: by.toolName, path });
+  state.readsOf.delete(path);
+}
+function supersedeContained(state, read, by) {
+  const live = state.readsOf.get(read.path);
+  const outer = read.range;
+  if (live === undefined || outer === undefined)
+    return;
+  const kept = live.filter((earlier) => {
+    if (earlier.range === undefined || !rangeContains(outer, earlier.range))
+      return true;
+    mark(state, earlier.key, { rule: "reread", byKey: by.key, byToolName: by.toolName, path: read.path });
+    return false;
+  });
+  if (kept.length < live.length)
+    state.readsOf.set(read.path, kept);
+}
+function supersedeRuns(state, command, by) {
+  const live = state.runsOf.get(command);
+  if (live === undefined)
+    return;
+  for (const key of live)
+    mark(state, key, { rule: "rerun", byKey: by.key, byToolName: by.toolName, command });
+  state.runsOf.delete(command);
+}
+function mark(state, key, supersession) {
+  if (!state.stale.has(key))
+    state.stale.set(key, supersession);
+}
+function push(map, key, value) {
+  const list = map.get(key);
+  if (list === undefined)
+    map.set(key, [value]);
+  else
+    list.push(value);
+}
+function mutatedPath(obs, cwd) {
+  if (!MUTATION_TOOLS2.has(obs.toolName) || obs.isError || FAILURE_OPENING.test(obs.resultText))
+    return;
+  const raw = pathArgOf(obs.args);
+  return raw === undefined ? undefined : normalizeFilePath(raw, cwd);
+}
+function commandOf(args) {
+  const command = typeof args.command === "string" ? args.command.trim() : "";
+  return command === "" ? undefined : command;
+}
+function readSpanOf(obs, command, cwd) {
+  let span;
+  if (obs.toolName === "read")
+    span = readToolSpan(obs.args, cwd);
+  else if (command !== undefined)
+    span = shellReadSpan(command, cwd);
+  if (span === undefined)
+    return;
+  return { path: span.path, range: deliveredRange(span.range, obs.resultText, obs.toolName === "read" ? "file" : "output") };
+}
+function toolObservations(messages) {
+  const observations = [];
+  const open = new Map;
+  for (const msg of messages) {
+    if (isAssistant(msg)) {
+      open.clear();
+      if (msg.stopReason === "error" || msg.stopReason === "aborted" || !Array.isArray(msg.content))
+        continue;
+      for (const block of msg.content)
+        if (isToolCall(block) && typeof block.id === "string")
+          open.set(block.id, { name: String(block.name), args: argsOf(block) });
+      continue;
+    }
+    if (!isToolResult(msg)) {
+      open.clear();
+      continue;
+    }
+    const call = typeof msg.toolCallId === "string" ? open.get(msg.toolCallId) : undefined;
+    if (call === undefined)
+      continue;
+    open.delete(msg.toolCallId);
+    const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
+    observations.push({ key, toolName: call.name, args: call.args, isError: msg.isError === true, resultText: textOf(msg.content), source: msg });
+  }
+  return observations;
+}
+function argsOf(block) {
+  const loose = block;
+  const args = loose.arguments ?? loose.input ?? loose.args;
+  return typeof args === "object" && args !== null && !Array.isArray(args) ? args : {};
+}
+function textOf(content) {
+  if (typeof content === "string")
+    return content;
+  if (!Array.isArray(content))
+    return "";
+  let text = "";
+  for (const block of content)
+    if (block?.type === "text" && typeof block.text === "string")
+      text += text === "" ? block.text : `
+${block.text}`;
+  return text;
+}
+function uniqueObservations(observations) {
+  const seen = new Map;
+  for (const obs of observations)
+    seen.set(obs.key, (seen.get(obs.key) ?? 0) + 1);
+  return observations.filter((obs) => seen.get(obs.key) === 1);
+}
+var STUB_COMMAND_CHARS = 60;
+function supersededStubText(ref, s, byRef) {
+  const newer = byRef === undefined ? "" : ` (ref ${code(byRef)})`;
+  const what = s.rule === "edited" ? `${code(s.path ?? "the file")} was edited later${newer}; re-read it for its current content` : s.rule === "reread" ? `${code(s.path ?? "the file")} was read again later${newer}, these lines included` : `${code(shortCommand(s.command ?? ""))} was run again later${newer}; see the newer output`;
+  return `[Superseded: ${what}. Original archived as ref ${code(ref)}: context_tree_query({ toolCallIds: [${JSON.stringify(ref)}] }).]`;
+}
+function shortCommand(command) {
+  const folded = command.replace(/\s+/g, " ").trim();
+  return folded.length <= STUB_COMMAND_CHARS ? folded : `${folded.slice(0, STUB_COMMAND_CHARS - 1)}…`;
+}
+function code(text) {
+  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+var WHOLE = { start: 1, end: Infinity };
+var HEAD_DEFAULT_LINES = 10;
+var SHOWING2 = /^\n\n\[Showing lines (\d+)-(\d+) of \d+/;
+var PARTIAL_LINE = /^\n\n\[Showing last [^\]]* of line \d+/;
+var LINE_TOO_LONG = /^\[Line \d+ is [^\]]*, exceeds /;
+function normalizeFilePath(raw, cwd) {
+  let path = normalizePath(raw);
+  if (!path.startsWith("/") && cwd !== undefined && cwd.startsWith("/"))
+    path = `${normalizePath(cwd)}/${path}`;
+  const absolute = path.startsWith("/");
+  const parts = path.split("/").filter((part) => part !== "" && part !== ".");
+  const joined = parts.join("/");
+  return absolute ? `/${joined}` : joined;
+}
+function pathArgOf(args) {
+  const path = args.path ?? args.file_path ?? args.filePath;
+  return typeof path === "string" && path.trim() !== "" ? path : undefined;
+}
+function readToolSpan(args, cwd) {
+  const raw = pathArgOf(args);
+  if (raw === undefined)
+    return;
+  const { offset, limit } = args;
+  if (offset !== undefined && !isWholeNumber(offset))
+    return;
+  if (limit !== undefined && !isWholeNumber(limit))
+    return;
+  const start = typeof offset === "number" && offset > 0 ? offset : 1;
+  const end = typeof limit === "number" ? start + limit - 1 : Infinity;
+  if (end < start)
+    return;
+  return { path: normalizeFilePath(raw, cwd), range: { start, end } };
+}
+function shellReadSpan(command, cwd) {
+  const words = shellWords(command);
+  if (words === undefined || words.length < 2)
+    return;
+  const file = words[words.length - 1];
+  if (file.startsWith("-"))
+    return;
+  const range = shellReadRange(words[0], words.slice(1, -1));
+  return range === undefined ? undefined : { path: normalizeFilePath(file, cwd), range };
+}
+function shellReadRange(program, options) {
+  if (program === "cat")
+    return options.length === 0 ? WHOLE : undefined;
+  if (program === "head") {
+    const count = options.length === 0 ? HEAD_DEFAULT_LINES : lineCountOption(options);
+    return count === undefined || count < 1 ? undefined : { start: 1, end: count };
+  }
+  if (program === "tail")
+    return tailRange(options);
+  if (program === "sed")
+    return options.length === 2 && options[0] === "-n" ? sedRange(options[1]) : undefined;
+  return;
+}
+function tailRange(options) {
+  if (options.length === 0)
+    return { last: HEAD_DEFAULT_LINES };
+  const from = options.length === 2 && options[0] === "-n" ? /^\+(\d+)$/.exec(options[1]) : null;
+  if (from)
+    return { start: Math.max(1, Number(from[1])), end: Infinity };
+  const count = lineCountOption(options);
+  return count === undefined || count < 1 ? undefined : { last: count };
+}
+function lineCountOption(options) {
+  const text = options.length === 2 && options[0] === "-n" ? options[1] : options.length === 1 ? /^-n?(.*)$/.exec(options[0])?.[1] : undefined;
+  return text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
+}
+function sedRange(script) {
+  const match = /^(\d{1,9})(?:,(\d{1,9}|\$))?p$/.exec(script);
+  if (!match)
+    return;
+  const start = Number(match[1]);
+  const end = match[2] === undefined ? start : match[2] === "$" ? Infinity : Number(match[2]);
+  return start >= 1 && end >= start ? { start, end } : undefined;
+}
+var UNQUOTED_SPECIAL = /[|&;<>()`$*?[\]{}~!#\n\r]/;
+var DOUBLE_QUOTED_SPECIAL = /[`$!]/;
+function shellWords(command) {
+  const words = [];
+  let word;
+  let i = 0;
+  const text = command.trim();
+  while (i < text.length) {
+    const ch = text[i];
+    if (ch === " " || ch === "\t") {
+      if (word !== undefined)
+        words.push(word);
+      word = undefined;
+      i++;
+    } else if (ch === "'") {
+      const close = text.indexOf("'", i + 1);
+      if (close < 0)
+        return;
+      word = (word ?? "") + text.slice(i + 1, close);
+      i = close + 1;
+    } else if (ch === '"') {
+      const quoted = doubleQuoted(text, i + 1);
+      if (quoted === undefined)
+        return;
+      word = (word ?? "") + quoted.value;
+      i = quoted.next;
+    } else if (ch === "\\") {
+      if (i + 1 >= text.length || text[i + 1] === `
+`)
+        return;
+      word = (word ?? "") + text[i + 1];
+      i += 2;
+    } else {
+      if (UNQUOTED_SPECIAL.test(ch) || ch === "=" && word !== undefined && words.length === 0)
+        return;
+      word = (word ?? "") + ch;
+      i++;
+    }
+  }
+  if (word !== undefined)
+    words.push(word);
+  return words;
+}
+function doubleQuoted(text, from) {
+  let value = "";
+  for (let i = from;i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"')
+      return { value, next: i + 1 };
+    if (DOUBLE_QUOTED_SPECIAL.test(ch))
+      return;
+    if (ch === "\\" && i + 1 < text.length && '"\\'.includes(text[i + 1])) {
+      value += text[++i];
+      continue;
+    }
+    value += ch;
+  }
+  return;
+}
+function deliveredRange(requested, resultText, numbering) {
+  if (resultText === undefined)
+    return requested;
+  const tail = resultText.slice(Math.max(0, resultText.lastIndexOf(`
+
+[`)));
+  if (PARTIAL_LINE.test(tail) || LINE_TOO_LONG.test(resultText))
+    return;
+  const note = SHOWING2.exec(tail);
+  if (!note)
+    return requested;
+  const [first, last] = [Number(note[1]), Number(note[2])];
+  if (last < first)
+    return;
+  if ("last" in requested)
+    return { last: last - first + 1 };
+  const shift = numbering === "file" ? 0 : requested.start - 1;
+  return { start: first + shift, end: Math.min(last + shift, requested.end) };
+}
+function rangeContains(outer, inner) {
+  if ("last" in outer)
+    return "last" in inner && inner.last <= outer.last;
+  if ("last" in inner)
+    return outer.start === 1 && outer.end === Infinity;
+  return outer.start <= inner.start && inner.end <= outer.end;
+}
+function isWholeNumber(value) {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0;
+}
+
+// src/arguments/marker.ts
+var MARKER_OPEN = "⟦pi-condense:";
+var MARKER_CLOSE = "⟧";
+var NAME_SHAPE = /^[A-Za-z_$][\w$.:-]{0,39}$/;
+var DIGEST_NAMES = 4;
+var DIGEST_SCAN_LINES = 400;
+function lineCount3(text) {
+  if (text === "")
+    return 0;
+  let lines = 1;
+  let at = text.indexOf(`
+`);
+  while (at !== -1) {
+    lines++;
+    at = text.indexOf(`
+`, at + 1);
+  }
+  return text.endsWith(`
+`) ? lines - 1 : lines;
+}
+function argumentMarker(field, text, ref, digest) {
+  const lines = lineCount3(text);
+  const tail = digest === undefined || digest === "" ? "" : `, ${digest}`;
+  return `${MARKER_OPEN} ${field} archived (${lines} ${lines === 1 ? "line" : "lines"}) as ${ref}${tail}${MARKER_CLOSE}`;
+}
+function editDigest(oldText, newText) {
+  const names = touchedNames([oldText, newText]);
+  const counts = `-${lineCount3(oldText)} +${lineCount3(newText)} lines`;
+  return names.length === 0 ? counts : `${counts}, touches ${names.join(" ")}`;
+}
+function writeDigest(content) {
+  const names = touchedNames([content]);
+  return names.length === 0 ? "" : `declares ${names.join(" ")}`;
+}
+function touchedNames(texts) {
+  const seen = new Set;
+  for (const text of texts) {
+    const lines = headLines(text, DIGEST_SCAN_LINES);
+    for (const name of declaredNames(lines, DIGEST_NAMES)) {
+      if (NAME_SHAPE.test(name))
+        seen.add(name);
+      if (seen.size === DIGEST_NAMES)
+        return [...seen];
+    }
+  }
+  return [...seen];
+}
+function headLines(text, max) {
+  const lines = [];
+  let start = 0;
+  while (lines.length < max && start <= text.length) {
+    const end = text.indexOf(`
+`, start);
+    if (end === -1) {
+      lines.push(text.slice(start));
+      break;
+    }
+    lines.push(text.slice(start, end));
+    start = end + 1;
+  }
+  return lines;
+}
+
+// src/arguments/fields.ts
+var EDIT_WRITE_MIN_CHARS = 200;
+var OTHER_TOOL_MIN_CHARS = 2000;
+var MARKER_KEY = /^[A-Za-z_$][\w$]{0,60}$/;
+function isPlainObject4(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+function isEditPair(value) {
+  return isPlainObject4(value) && typeof value.oldText === "string" && typeof value.newText === "string";
+}
+function argumentStubsOn(config) {
+  return config.stubArguments && config.flushPolicy !== "classic";
+}
+function callShape(toolName, args) {
+  if (typeof args.path !== "string")
+    return "other";
+  if (toolName === "write" && typeof args.content === "string")
+    return "write";
+  if (toolName !== "edit")
+    return "other";
+  const list = args.edits;
+  const listOk = list === undefined || Array.isArray(list) && list.every(isEditPair);
+  const legacy = args.oldText !== undefined || args.newText !== undefined;
+  const legacyOk = !legacy || isEditPair({ oldText: args.oldText, newText: args.newText });
+  return listOk && legacyOk && (list !== undefined || legacy) ? "edit" : "other";
+}
+function bulkyFields(toolName, args) {
+  if (!isPlainObject4(args))
+    return [];
+  const shape = callShape(toolName, args);
+  if (shape === "write") {
+    const content = args.content;
+    return content.length >= EDIT_WRITE_MIN_CHARS ? [{ label: "content", key: "content", text: content, digest: writeDigest(content) }] : [];
+  }
+  if (shape === "edit")
+    return editFields(args);
+  const fields = [];
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value === "string" && value.length >= OTHER_TOOL_MIN_CHARS && key !== "path" && MARKER_KEY.test(key))
+      fields.push({ label: key, key, text: value });
+  }
+  return fields;
+}
+function editFields(args) {
+  const fields = [];
+  const pair = (oldText, newText, index) => {
+    const at = (key) => index === undefined ? { label: key, key } : { label: `edits[${index}].${key}`, key, index };
+    if (oldText.length >= EDIT_WRITE_MIN_CHARS)
+      fields.push({ ...at("oldText"), text: oldText });
+    if (newText.length >= EDIT_WRITE_MIN_CHARS)
+      fields.push({ ...at("newText"), text: newText, digest: editDigest(oldText, newText) });
+  };
+  if (typeof args.oldText === "string" && typeof args.newText === "string")
+    pair(args.oldText, args.newText);
+  if (Array.isArray(args.edits))
+    args.edits.forEach((edit, i) => pair(edit.oldText, edit.newText, i));
+  return fields;
+}
+var MARKER_CHARS = 150;
+function stubbableChars(toolName, args) {
+  let chars = 0;
+  for (const field of bulkyFields(toolName, args))
+    chars += Math.max(0, field.text.length - MARKER_CHARS);
+  return chars;
+}
+function holdsStubbableArguments(calls) {
+  return calls.some((call) => stubbableChars(call.toolName, call.args) > 0);
+}
+function fieldText(args, field) {
+  if (!isPlainObject4(args))
+    return;
+  if (field.index === undefined) {
+    const value = args[field.key];
+    return typeof value === "string" ? value : undefined;
+  }
+  const list = args.edits;
+  const entry = Array.isArray(list) ? list[field.index] : undefined;
+  const value = isPlainObject4(entry) ? entry[field.key] : undefined;
+  return typeof value === "string" ? value : undefined;
+}
+function withMarkers(args, replaced) {
+  const out = { ...args };
+  let edits;
+  for (const { field, marker } of replaced) {
+    if (field.index === undefined) {
+      out[field.key] = marker;
+      continue;
+    }
+    edits ??= [...args.edits];
+    edits[field.index] = { ...edits[field.index], [field.key]: marker };
+  }
+  if (edits !== undefined)
+    out.edits = edits;
+  return out;
+}
+
+// src/forgetting/live-sight.ts
+var MIN_EDIT_LINE = 8;
+var MAX_EDIT_LINES = 40;
+var MAX_EDIT_REFS = 3;
+var EDIT_LOOKBACK = 1000;
+var COMMAND_SEPARATORS = /[\s'"`;|&<>()=,]+/;
+
+class LiveSight {
+  cwd;
+  seen = 0;
+  last;
+  requestCount = 0;
+  userTurns = 0;
+  found = [];
+  archivedAt = new Map;
+  refOfKey = new Map;
+  keyOfRef = new Map;
+  knownIds = new Set;
+  aliasOf = new Map;
+  open = new Map;
+  readsOf = new Map;
+  pathsByName = new Map;
+  holders = [];
+  constructor(options = {}) {
+    this.cwd = options.cwd;
+  }
+  get requests() {
+    return this.requestCount;
+  }
+  get recoveries() {
+    return this.found;
+  }
+  feed(branch) {
+    if (!this.continues(branch))
+      this.reset();
+    for (let i = this.seen;i < branch.length; i++)
+      this.entry(branch[i]);
+    this.seen = branch.length;
+    this.last = branch.length > 0 ? branch[branch.length - 1] : undefined;
+  }
+  continues(branch) {
+    if (this.seen === 0)
+      return true;
+    if (branch.length < this.seen)
+      return false;
+    const at = branch[this.seen - 1];
+    if (at === this.last)
+      return true;
+    const [a, b] = [looseEntry(at)?.id, looseEntry(this.last)?.id];
+    return typeof a === "string" && a === b;
+  }
+  reset() {
+    this.seen = 0;
+    this.requestCount = 0;
+    this.userTurns = 0;
+    this.found.length = 0;
+    this.holders.length = 0;
+    for (const map of [this.archivedAt, this.refOfKey, this.keyOfRef, this.aliasOf, this.open, this.readsOf, this.pathsByName])
+      map.clear();
+    this.knownIds.clear();
+  }
+  entry(value) {
+    const entry = looseEntry(value);
+    if (entry === undefined)
+      return;
+    if (entry.type === "message")
+      this.message(entry.message);
+    else if (entry.type === "custom")
+      this.custom(entry.customType, entry.data);
+    else if (entry.type === "custom_message") {
+      this.open.clear();
+      if (entry.customType === CUSTOM_TYPE_SUMMARY)
+        this.summary(entry);
+    }
+  }
+  message(message) {
+    if (isAssistant(message))
+      return this.assistant(message);
+    if (isToolResult(message))
+      return this.result(message);
+    if (isUser(message))
+      this.userTurns++;
+    this.open.clear();
+  }
+  assistant(message) {
+    const request = this.requestCount++;
+    this.open.clear();
+    if (opensNoCalls(message))
+      return;
+    const contextTokens = reportedInput(message);
+    for (const block of contentBlocks(message)) {
+      if (!isToolCall(block) || typeof block.id !== "string")
+        continue;
+      this.open.set(block.id, { name: String(block.name), args: argsOf2(block), request, userTurn: this.userTurns, contextTokens });
+    }
+  }
+  result(message) {
+    if (typeof message.toolCallId !== "string")
+      return;
+    const call = this.open.get(message.toolCallId);
+    if (call === undefined)
+      return;
+    this.open.delete(message.toolCallId);
+    if (isRecoveryTool(call.name))
+      return this.query(call, message);
+    const isError = message.isError === true;
+    const span = readSpanOf2(call, this.cwd);
+    if (span !== undefined)
+      this.reRead(call, span, message);
+    const mutated = (call.name === "edit" || call.name === "write") && !isError ? pathArgOf(call.args) : undefined;
+    if (mutated !== undefined)
+      this.forget(normalizeFilePath(mutated, this.cwd));
+    if (span === undefined && call.name === "bash")
+      this.forgetNamedBy(call.args.command);
+    if (call.name === "edit" && isError)
+      this.failedEdit(call, message);
+    if (span !== undefined && !isError) {
+      const range = deliveredRange(span.range, extractToolResultText(message), call.name === "read" ? "file" : "output");
+      this.remember(span.path, { key: keyOf(message), range });
+    }
+    this.holders.push({ call, result: message });
+    if (this.holders.length >= 2 * EDIT_LOOKBACK)
+      this.holders.splice(0, this.holders.length - EDIT_LOOKBACK);
+  }
+  query(call, result) {
+    const named = recoveryCallOf(call.args);
+    let refs = [];
+    if (named !== null) {
+      refs = [...new Set(named.toolCallIds)].filter((id) => this.holds(id, call.request));
+      if (refs.length === 0)
+        return;
+    } else if (!isArchiveSearch(call.args))
+      return;
+    this.record({ kind: "query", request: call.request, refs, contextTokens: call.contextTokens, returnedChars: extractToolResultText(result).length });
+  }
+  holds(id, request) {
+    if (!this.knownIds.has(id))
+      return false;
+    const key = this.keyOfRef.get(id) ?? id;
+    const at = this.archivedAt.get(key);
+    return at === undefined || at <= request;
+  }
+  reRead(call, span, result) {
+    const earlier = (this.readsOf.get(span.path) ?? []).filter((read) => overlaps(span.range, read.range));
+    if (earlier.length === 0 || earlier.some((read) => !this.archivedBy(read.key, call.request)))
+      return;
+    const latest = earlier[earlier.length - 1];
+    this.record({ kind: "re-read", request: call.request, refs: [this.refOf(latest.key)], path: span.path, contextTokens: call.contextTokens, returnedChars: extractToolResultText(result).length });
+  }
+  forgetNamedBy(command) {
+    if (typeof command !== "string" || this.readsOf.size === 0)
+      return;
+    for (const word of command.split(COMMAND_SEPARATORS)) {
+      const paths = this.pathsByName.get(lastSegment2(word));
+      if (paths !== undefined)
+        for (const path of [...paths])
+          this.forget(path);
+    }
+  }
+  remember(path, read) {
+    push2(this.readsOf, path, read);
+    const name = lastSegment2(path);
+    const paths = this.pathsByName.get(name);
+    if (paths === undefined)
+      this.pathsByName.set(name, new Set([path]));
+    else
+      paths.add(path);
+  }
+  forget(path) {
+    if (!this.readsOf.delete(path))
+      return;
+    const name = lastSegment2(path);
+    const paths = this.pathsByName.get(name);
+    paths?.delete(path);
+    if (paths?.size === 0)
+      this.pathsByName.delete(name);
+  }
+  failedEdit(call, result) {
+    const lines = oldTextLines(call.args);
+    if (lines.length === 0)
+      return;
+    const archived = new Set;
+    const raw = new Set;
+    const holdersOf = new Map;
+    for (const holder of this.holders.slice(-EDIT_LOOKBACK)) {
+      const earlier = holder.call;
+      if (earlier.request >= call.request)
+        continue;
+      const outputHidden = this.archivedBy(keyOf(holder.result), call.request);
+      const argsHidden = outputHidden && earlier.userTurn < call.userTurn;
+      const output = extractToolResultText(holder.result);
+      const args = bulkyFields(earlier.name, earlier.args).map((field) => field.text);
+      for (const line of lines) {
+        const inOutput = output.includes(line);
+        const inArgs = args.some((text) => text.includes(line));
+        if (inOutput && !outputHidden || inArgs && !argsHidden)
+          raw.add(line);
+        else if (inOutput || inArgs) {
+          archived.add(line);
+          push2(holdersOf, line, holder);
+        }
+      }
+    }
+    const only = lines.filter((line) => archived.has(line) && !raw.has(line));
+    if (only.length === 0)
+      return;
+    const refs = [...new Set(only.flatMap((line) => holdersOf.get(line).map((h) => this.refOf(keyOf(h.result)))))].slice(0, MAX_EDIT_REFS);
+    const path = pathArgOf(call.args);
+    this.record({
+      kind: "failed-edit",
+      request: call.request,
+      refs,
+      ...path === undefined ? {} : { path: normalizeFilePath(path, this.cwd) },
+      contextTokens: call.contextTokens,
+      returnedChars: extractToolResultText(result).length
+    });
+  }
+  record(recovery) {
+    this.found.push(recovery);
+  }
+  archivedBy(key, request) {
+    const at = this.archivedAt.get(key);
+    return at !== undefined && at <= request;
+  }
+  refOf(key) {
+    return this.refOfKey.get(key) ?? this.refOfKey.get(this.aliasOf.get(key) ?? "") ?? bareToolCallId(key);
+  }
+  custom(customType, data) {
+    if (customType === CUSTOM_TYPE_INDEX) {
+      const parsed = parseIndexEntry(data);
+      if (!parsed.ok)
+        return;
+      for (const record of parsed.value.toolCalls)
+        this.archive(occKey(record.toolCallId, record.resultTimestamp));
+      for (const ref of parsed.value.refs)
+        this.link(ref);
+    } else if (customType === CUSTOM_TYPE_DEDUP_ALIAS) {
+      const parsed = parseAliasEntry(data);
+      if (!parsed.ok)
+        return;
+      const alias = occKey(parsed.value.newToolCallId, parsed.value.newResultTimestamp);
+      this.aliasOf.set(alias, occKey(parsed.value.originalToolCallId, parsed.value.originalResultTimestamp));
+      this.archive(alias);
+    } else if (customType === CUSTOM_TYPE_CHAIN) {
+      const parsed = parseChainEntry(data);
+      if (!parsed.ok)
+        return;
+      for (const key of parsed.value.droppedOccurrenceKeys ?? [])
+        this.archive(key);
+      this.knownIds.add(parsed.value.blockId);
+    }
+  }
+  summary(entry) {
+    const parsed = parseSummaryEntry(entry);
+    if (parsed.ok)
+      for (const ref of parsed.value.refs)
+        this.link(ref);
+  }
+  link(ref) {
+    const key = occKey(ref.toolCallId, ref.resultTimestamp);
+    if (!this.refOfKey.has(key))
+      this.refOfKey.set(key, ref.shortId);
+    this.keyOfRef.set(ref.shortId, key);
+    this.knownIds.add(ref.shortId);
+    this.archive(key);
+  }
+  archive(key) {
+    if (this.archivedAt.has(key))
+      return;
+    this.archivedAt.set(key, this.requestCount);
+    this.knownIds.add(key);
+    this.knownIds.add(bareToolCallId(key));
+  }
+}
+function reportedInput(message) {
+  const usage = loose(loose(message)?.usage);
+  if (usage === undefined)
+    return 0;
+  let total = 0;
+  for (const field of ["input", "cacheRead", "cacheWrite"]) {
+    const value = usage[field];
+    if (typeof value === "number" && Number.isFinite(value) && value > 0)
+      total += value;
+  }
+  return total;
+}
+function argsOf2(block) {
+  const call = loose(block);
+  const args = call?.arguments ?? call?.input ?? call?.args;
+  return typeof args === "object" && args !== null && !Array.isArray(args) ? args : {};
+}
+function isArchiveSearch(args) {
+  const ids = args.toolCallIds;
+  const noRefs = ids === undefined || Array.isArray(ids) && ids.length === 0;
+  return noRefs && typeof args.pattern === "string" && args.pattern !== "";
+}
+var SHELL_READ = /^\s*(?:cat|head|tail|sed)\s/;
+function readSpanOf2(call, cwd) {
+  if (call.name === "read")
+    return readToolSpan(call.args, cwd);
+  const command = call.args.command;
+  if (call.name !== "bash" || typeof command !== "string" || !SHELL_READ.test(command))
+    return;
+  return shellReadSpan(command, cwd);
+}
+function keyOf(result) {
+  return occKey(String(result.toolCallId), resultTimestampOf(result.timestamp));
+}
+function overlaps(a, b) {
+  if (b === undefined)
+    return true;
+  if ("last" in a || "last" in b) {
+    const other = "last" in a ? b : a;
+    return "last" in other || other.end === Infinity;
+  }
+  return a.start <= b.end && b.start <= a.end;
+}
+function oldTextLines(args) {
+  const edits = Array.isArray(args.edits) ? args.edits : [args];
+  const lines = new Set;
+  for (const edit of edits) {
+    const oldText = loose(edit)?.oldText;
+    if (typeof oldText !== "string")
+      continue;
+    for (const line of oldText.split(`
+`)) {
+      const trimmed = line.trim();
+      if (trimmed.length >= MIN_EDIT_LINE)
+        lines.add(trimmed);
+      if (lines.size >= MAX_EDIT_LINES)
+        return [...lines];
+    }
+  }
+  return [...lines];
+}
+function lastSegment2(path) {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+function push2(map, key, value) {
+  const list = map.get(key);
+  if (list === undefined)
+    map.set(key, [value]);
+  else
+    list.push(value);
+}
+
+// src/forgetting/miss-model.ts
+var texts = new WeakMap;
+function messageText(message) {
+  if (typeof message !== "object" || message === null)
+    return "";
+  let text = texts.get(message);
+  if (text === undefined) {
+    text = readText(message);
+    texts.set(message, text);
+  }
+  return text;
+}
+function readText(message) {
+  const content = loose(message)?.content;
+  if (isToolResult(message))
+    return extractToolResultText(message);
+  if (typeof content === "string")
+    return content;
+  if (!Array.isArray(content))
+    return "";
+  const parts = [];
+  for (const block of content) {
+    if (block?.type === "text" && typeof block.text === "string")
+      parts.push(block.text);
+    else if (block?.type === "thinking" && typeof block.thinking === "string")
+      parts.push(block.thinking);
+    else if (block?.type === "toolCall")
+      parts.push(`${String(block.name)} ${argumentText(block.arguments)}`);
+  }
+  return parts.join(`
+`);
+}
+function argumentText(args) {
+  const parts = [];
+  const visit = (value, depth) => {
+    if (typeof value === "string")
+      parts.push(value);
+    else if (typeof value === "number" && Number.isFinite(value))
+      parts.push(String(value));
+    else if (depth < 8 && value !== null && typeof value === "object")
+      for (const item of Object.values(value))
+        visit(item, depth + 1);
+  };
+  visit(args, 0);
+  return parts.join(`
+`);
+}
+function editOldTexts(block) {
+  if (!isToolCall(block) || block.name !== "edit")
+    return [];
+  const args = block.arguments ?? {};
+  const edits = Array.isArray(args.edits) ? args.edits : [args];
+  return edits.flatMap((edit) => {
+    const oldText = loose(edit)?.oldText;
+    return typeof oldText === "string" ? [oldText] : [];
+  });
+}
+function editLines(reply) {
+  const blocks = contentBlocks(reply);
+  const lines = blocks.flatMap(editOldTexts).flatMap((text) => text.split(`
+`).map((line) => line.trim()));
+  return [...new Set(lines.filter((line) => line.length >= MIN_EDIT_LINE))];
+}
+var messageTokens = new WeakMap;
+
+class VisibleTokens {
+  sent = new Set;
+  counts = new Map;
+  system = { text: "", tokens: new Set };
+  show(messages, systemText) {
+    const next = new Set(messages);
+    for (const message of this.sent)
+      if (!next.has(message))
+        this.count(message, -1);
+    for (const message of next)
+      if (!this.sent.has(message))
+        this.count(message, 1);
+    this.sent = next;
+    if (systemText !== this.system.text)
+      this.system = { text: systemText, tokens: new Set(tokensOf(systemText)) };
+  }
+  has(kind, text) {
+    const key = kind === "path" ? `p\x00${text}` : `w\x00${text}`;
+    return (this.counts.get(key) ?? 0) > 0 || this.system.tokens.has(key);
+  }
+  includesLine(line) {
+    if (this.system.text.includes(line))
+      return true;
+    for (const message of this.sent)
+      if (messageText(message).includes(line))
+        return true;
+    return false;
+  }
+  count(message, by) {
+    if (typeof message !== "object" || message === null)
+      return;
+    let tokens = messageTokens.get(message);
+    if (!tokens) {
+      tokens = tokensOf(messageText(message));
+      messageTokens.set(message, tokens);
+    }
+    for (const key of tokens)
+      this.counts.set(key, (this.counts.get(key) ?? 0) + by);
+  }
+}
+function dottedNames(run) {
+  return run.split(/\.{2,}/).map((part) => part.replace(/^\.+|\.+$/g, "")).filter((part) => part.includes("."));
+}
+var shown2 = new WeakMap;
+var named = new WeakMap;
+function shownIdentifiers(output) {
+  let found = shown2.get(output);
+  if (!found) {
+    found = identifierCandidates(messageText(output));
+    shown2.set(output, found);
+  }
+  return found;
+}
+function namedKeys(reply) {
+  let keys = named.get(reply);
+  if (!keys) {
+    keys = [];
+    for (const block of contentBlocks(reply)) {
+      if (!isToolCall(block))
+        continue;
+      for (const { kind, texts } of identifierCandidates(argumentText(block.arguments)))
+        for (const text of texts)
+          keys.push(`${kind}\x00${text}`);
+    }
+    named.set(reply, keys);
+  }
+  return keys;
+}
+function tokensOf(text) {
+  const keys = new Set;
+  for (const word of text.match(/[A-Za-z0-9_]+/g) ?? [])
+    keys.add(`w\x00${word}`);
+  for (const run of text.match(/[\w.@+~-]+/g) ?? [])
+    for (const name of dottedNames(run))
+      keys.add(`p\x00${name}`);
+  for (const { kind, texts } of identifierCandidates(text))
+    if (kind === "path")
+      for (const t of texts)
+        keys.add(`p\x00${t}`);
+  return [...keys];
+}
+
+class MissCounter {
+  visible = new VisibleTokens;
+  source;
+  consumed = 0;
+  outputs = [];
+  shownBy = new Map;
+  named = new Set;
+  observe(context, sent, systemText, reply) {
+    this.learn(context);
+    this.visible.show(sent, systemText);
+    const missing = new Map;
+    for (const { kind, texts } of identifierCandidates(messageText(reply))) {
+      const holders = this.holdersOf(kind, texts);
+      if (!holders || texts.some((text) => this.visible.has(kind, text)))
+        continue;
+      missing.set(texts[0], holders);
+    }
+    for (const line of editLines(reply)) {
+      const holders = this.outputs.filter((output) => output.text.includes(line)).map((output) => output.id);
+      if (holders.length === 0 || this.visible.includesLine(line))
+        continue;
+      missing.set(line, holders);
+    }
+    if (missing.size === 0)
+      return;
+    return { items: [...missing.keys()], holderChars: this.coverChars([...missing.values()]) };
+  }
+  holdersOf(kind, texts) {
+    let known = false;
+    const holders = new Set;
+    for (const text of texts) {
+      const key = `${kind}\x00${text}`;
+      for (const id of this.shownBy.get(key) ?? [])
+        holders.add(id);
+      if (this.shownBy.has(key) || this.named.has(key))
+        known = true;
+    }
+    return known ? [...holders] : undefined;
+  }
+  learn(context) {
+    if (context.messages !== this.source) {
+      this.source = context.messages;
+      this.consumed = 0;
+    }
+    for (;this.consumed < context.length; this.consumed++) {
+      const message = context.messages[this.consumed];
+      if (isToolResult(message))
+        this.learnOutput(message);
+      else if (isAssistant(message))
+        for (const key of namedKeys(message))
+          this.named.add(key);
+    }
+  }
+  learnOutput(message) {
+    const id = this.outputs.length;
+    this.outputs.push({ id, text: messageText(message) });
+    for (const { kind, texts } of shownIdentifiers(message)) {
+      for (const t of texts) {
+        const key = `${kind}\x00${t}`;
+        const list = this.shownBy.get(key);
+        if (list)
+          list.push(id);
+        else
+          this.shownBy.set(key, [id]);
+      }
+    }
+  }
+  coverChars(holderSets) {
+    let open = holderSets.filter((set) => set.length > 0);
+    let chars = 0;
+    while (open.length > 0) {
+      const counts = new Map;
+      for (const set of open)
+        for (const id of set)
+          counts.set(id, (counts.get(id) ?? 0) + 1);
+      let best = -1;
+      let bestScore = -1;
+      for (const [id, n] of counts) {
+        const score = n / Math.max(1, this.outputs[id].text.length);
+        if (score > bestScore)
+          [best, bestScore] = [id, score];
+      }
+      chars += this.outputs[best].text.length;
+      open = open.filter((set) => !set.includes(best));
+    }
+    return chars;
+  }
+}
+function recoveryCost(contextTokens, holderTokens, prices) {
+  return contextTokens * prices.cacheRead + holderTokens * prices.cacheWrite + 100 * prices.output;
+}
+
+// src/forgetting/sight-text.ts
+var SHOWN_REFS = 8;
+function sightFigures(recoveries, cost) {
+  const byKind = { query: 0, "re-read": 0, "failed-edit": 0 };
+  const refs = new Set;
+  const requests = new Map;
+  let outputs = 0;
+  for (const recovery of recoveries) {
+    byKind[recovery.kind]++;
+    outputs += Math.max(1, recovery.refs.length);
+    for (const ref of recovery.refs)
+      refs.add(ref);
+    const trip = requests.get(recovery.request) ?? { context: recovery.contextTokens, returned: 0 };
+    trip.returned += recovery.returnedChars;
+    requests.set(recovery.request, trip);
+  }
+  let total;
+  if (cost?.priced === true) {
+    total = 0;
+    for (const trip of requests.values())
+      total += recoveryCost(trip.context, estimateTokens(trip.returned), pricesAt(cost, trip.context));
+  }
+  return { outputs, refs: [...refs], extraRequests: requests.size, dollars: total, byKind };
+}
+function refList(refs) {
+  if (refs.length === 0)
+    return "";
+  const shown = refs.slice(0, SHOWN_REFS).join(", ");
+  return refs.length > SHOWN_REFS ? ` (${shown} and ${refs.length - SHOWN_REFS} more)` : ` (${shown})`;
+}
+var KIND_WORDS = {
+  query: ["context_tree_query call", "context_tree_query calls"],
+  "re-read": ["read of a file read before", "reads of files read before"],
+  "failed-edit": ["failed edit", "failed edits"]
+};
+function sightLine(figures, where = "this session") {
+  if (figures.outputs === 0)
+    return `the agent went back for no archived output ${where}`;
+  const price = figures.dollars === undefined ? "" : `about ${dollars(figures.dollars)} and `;
+  const kinds = Object.keys(KIND_WORDS).filter((kind) => figures.byKind[kind] > 0).map((kind) => plural(figures.byKind[kind], ...KIND_WORDS[kind])).join(", ");
+  return `the agent went back for ${plural(figures.outputs, "archived output")} ${where}${refList(figures.refs)}: ${price}${plural(figures.extraRequests, "extra request")} (${kinds})`;
+}
+
 // src/report/text-report.ts
 var REPORT_WIDTH = 78;
 var LABEL_WIDTH = 14;
@@ -1287,7 +3709,7 @@ var SIMULATED_ROW = "  simulated";
 function tokens(n) {
   return formatCompactCount(Math.round(n));
 }
-function dollars(n) {
+function dollars2(n) {
   if (n === undefined)
     return "unpriced";
   if (n > 0 && n < 0.0001)
@@ -1352,7 +3774,7 @@ var ROWS = [
   [REFRESH_ROW, (t) => String(t.refreshes)],
   [LOOKBACK_ROW, (t) => String(t.lookbackMisses)],
   ["peak context", (t) => tokens(t.peakContext)],
-  ["dollars", (t) => dollars(t.dollars)]
+  ["dollars", (t) => dollars2(t.dollars)]
 ];
 function rowsFor(rows, cache, refreshes = false) {
   return rows.filter(([name]) => (name !== LOOKBACK_ROW || cache?.rule === "anthropic-breakpoints") && (name !== REFRESH_ROW || refreshes));
@@ -1366,10 +3788,10 @@ function totalsTable(scenarios, cache, report) {
   const cellOf = (name, value, s) => {
     if (!recorded || s.name !== "actual")
       return name === SIMULATED_ROW ? "" : value(s.totals);
-    return name === "dollars" ? dollars(figures.asRecorded) : value(s.totals);
+    return name === "dollars" ? dollars2(figures.asRecorded) : value(s.totals);
   };
   const rows = rowsFor(ROWS, cache, refreshes);
-  const withCheck = recorded ? rows.flatMap((row) => row[0] === "dollars" ? [row, [SIMULATED_ROW, (t) => dollars(t.dollars)]] : [row]) : rows;
+  const withCheck = recorded ? rows.flatMap((row) => row[0] === "dollars" ? [row, [SIMULATED_ROW, (t) => dollars2(t.dollars)]] : [row]) : rows;
   const body = withCheck.map(([name, value]) => `  ${name.padEnd(16)}${scenarios.map((s) => cellOf(name, value, s).padStart(cell)).join("")}`.trimEnd());
   return [head, ...body];
 }
@@ -1388,7 +3810,7 @@ function cacheLines(report) {
     return [rule, meaning];
   const withIt = other.spareBreakpoint ? other.totals : whatIf.totals;
   const without = other.spareBreakpoint ? whatIf.totals : other.totals;
-  const figure = (t) => report.cost.priced ? dollars(t.dollars) : `${tokens(t.cacheWrite)} cache write`;
+  const figure = (t) => report.cost.priced ? dollars2(t.dollars) : `${tokens(t.cacheWrite)} cache write`;
   const prefix = cache.whatIfPrefix ? `; under the longest-prefix rule, had the provider read the longest start shared with any earlier request: ${figure(cache.whatIfPrefix)}` : "";
   return [rule, meaning, `what-if with the spare breakpoint: ${figure(withIt)}; without it: ${figure(without)}${prefix}`];
 }
@@ -1401,7 +3823,7 @@ function limitLines(report) {
   const parts = `each block written to the cache once (${tokens(limit.written + limit.uncached)} tokens), the replies (${tokens(limit.output)}), tools and system read by every request (${tokens(limit.fixedRead)})`;
   if (limit.dollars === undefined)
     return [`limit: ${parts}; no dollars without a catalog price`];
-  const head = `limit: ${dollars(limit.dollars)}, the least this session can cost: ${parts}`;
+  const head = `limit: ${dollars2(limit.dollars)}, the least this session can cost: ${parts}`;
   if (!(limit.dollars > 0))
     return [head];
   const ratios = report.scenarios.filter((s) => s.totals.dollars !== undefined).map((s) => `${s.label} ${timesLimit(s.totals.dollars, limit.dollars)}`);
@@ -1414,12 +3836,15 @@ function recoveryLines(report) {
   const figure = (s) => {
     const t = s.totals;
     const rate = t.requests === 0 ? 0 : 100 * t.recoveries / t.requests;
-    const price = t.recoveryDollars === undefined ? "" : `, about ${dollars(t.recoveryDollars)}`;
+    const price = t.recoveryDollars === undefined ? "" : `, about ${dollars2(t.recoveryDollars)}`;
     return `${s.label} ${t.recoveries} (${rate.toFixed(1)} per 100 requests${price})`;
   };
   return [
     `estimated recoveries: ${pruned.map(figure).join(", ")}; a recovery is a reply that used a name, path or edited line only an output no longer sent had shown, so a real agent would have had to fetch it again`
   ];
+}
+function sightLines(report) {
+  return report.sight ? [`as the session ran, ${sightLine(report.sight, "in it")}`] : [];
 }
 function estimateLines(report) {
   const s = report.summaryEstimate;
@@ -1468,7 +3893,7 @@ function reportText(report, title, htmlPath, contextSent) {
     lines.push("  no main-model requests on this branch: nothing to replay");
   else {
     lines.push("", ...chartText(report.scenarios), "", ...totalsTable(report.scenarios, report.cache, report));
-    for (const line of [...limitLines(report), ...recoveryLines(report)])
+    for (const line of [...limitLines(report), ...recoveryLines(report), ...sightLines(report)])
       lines.push(...wrap(line, "  "));
   }
   lines.push("");
@@ -1542,17 +3967,17 @@ var TOTAL_ROWS = [
   ["warming refreshes", (s) => String(s.totals.refreshes)],
   ["out of lookback", (s) => String(s.totals.lookbackMisses)],
   ["peak context", (s) => tokens(s.totals.peakContext)],
-  ["dollars", (s) => dollars(s.totals.dollars)]
+  ["dollars", (s) => dollars2(s.totals.dollars)]
 ];
 function totalsTable2(report, cache) {
   const scenarios = report.scenarios;
   const head = `<tr><th></th>${scenarios.map((s) => `<th>${esc(s.label)}</th>`).join("")}</tr>`;
   const figures = billFigures(report);
   const recorded = figures.asRecordedSource === "recorded";
-  const cell = (name, value, s) => recorded && s.name === "actual" && name === "dollars" ? dollars(figures.asRecorded) : value(s);
+  const cell = (name, value, s) => recorded && s.name === "actual" && name === "dollars" ? dollars2(figures.asRecorded) : value(s);
   const rows = rowsFor(TOTAL_ROWS, cache, scenarios.some((s) => s.totals.refreshes > 0)).map(([name, value]) => `<tr><th>${esc(name)}</th>${scenarios.map((s) => `<td>${esc(cell(name, value, s))}</td>`).join("")}</tr>`);
   if (recorded && scenarios.some((s) => s.name === "actual"))
-    rows.push(`<tr><th>simulated</th>${scenarios.map((s) => `<td>${s.name === "actual" ? esc(dollars(s.totals.dollars)) : ""}</td>`).join("")}</tr>`);
+    rows.push(`<tr><th>simulated</th>${scenarios.map((s) => `<td>${s.name === "actual" ? esc(dollars2(s.totals.dollars)) : ""}</td>`).join("")}</tr>`);
   return `<table id="totals">${head}${rows.join("")}</table>`;
 }
 function outputsTable(report) {
@@ -1572,7 +3997,7 @@ th:first-child,td:first-child{text-align:left}svg text{font-size:11px;fill:#555}
 .legend span{margin-right:16px}.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:-1px}
 figure{margin:16px 0}figcaption{font-weight:600}`;
 function reportHtml(report, title) {
-  const charts = report.requests === 0 ? "<p>No main-model requests on this branch: nothing to chart.</p>" : lineChart("context-chart", "Context tokens per request", report.scenarios, (s) => s.context, tokens) + lineChart("cost-chart", report.cost.priced ? "Cumulative dollars per request (main model; the summarizer is in the totals)" : "Cumulative dollars (model unpriced)", report.scenarios, (s) => s.cumulativeCost, (n) => dollars(n));
+  const charts = report.requests === 0 ? "<p>No main-model requests on this branch: nothing to chart.</p>" : lineChart("context-chart", "Context tokens per request", report.scenarios, (s) => s.context, tokens) + lineChart("cost-chart", report.cost.priced ? "Cumulative dollars per request (main model; the summarizer is in the totals)" : "Cumulative dollars (model unpriced)", report.scenarios, (s) => s.cumulativeCost, (n) => dollars2(n));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>pruner report: ${esc(title)}</title><style>${STYLE}</style></head>
 <body><h1>pruner report</h1><p>${esc(title)}<br>${esc(report.model)}, ${report.requests} requests, cache TTL ${ttlText(report.cost.ttlMs)}</p>
@@ -1582,6 +4007,7 @@ ${charts}
 <h2>Totals</h2>${totalsTable2(report, report.cache)}
 ${report.requests === 0 ? "" : `<p id="limit">${limitLines(report).map(esc).join("<br>")}</p>`}
 ${recoveryLines(report).length === 0 ? "" : `<p id="recoveries">${recoveryLines(report).map(esc).join("<br>")}</p>`}
+${sightLines(report).length === 0 ? "" : `<p id="sight">${sightLines(report).map(esc).join("<br>")}</p>`}
 <h2>The biggest outputs</h2>${outputsTable(report)}
 <h2>How this was estimated</h2>${list([...estimateLines(report), ...report.notes])}
 <h2>Problems in the file</h2>${list(report.problems.map((p) => p.message))}
@@ -1592,165 +4018,6 @@ ${recoveryLines(report).length === 0 ? "" : `<p id="recoveries">${recoveryLines(
 
 // src/report/replay.ts
 import { evaluateCacheWarming } from "@earendil-works/pi-ai";
-
-// src/economics/prompt-cache.ts
-var LOOKBACK_BLOCKS = 20;
-var MAX_BREAKPOINTS = 4;
-function createPromptCache(rule, options) {
-  if (rule === "uncached")
-    return new NoCache;
-  return rule === "anthropic-breakpoints" ? new BreakpointCache(options) : new PrefixCache(options);
-}
-
-class PrefixIds {
-  nodes = new Map;
-  lastKeys = [];
-  lastIds = [0];
-  of(blocks) {
-    const ids = [0];
-    let q = 0;
-    while (q < blocks.length && q < this.lastKeys.length && blocks[q].key === this.lastKeys[q]) {
-      ids.push(this.lastIds[q + 1]);
-      q++;
-    }
-    for (;q < blocks.length; q++) {
-      const name = `${ids[q]}\x00${blocks[q].key}`;
-      let id = this.nodes.get(name);
-      if (id === undefined) {
-        id = this.nodes.size + 1;
-        this.nodes.set(name, id);
-      }
-      ids.push(id);
-    }
-    this.lastKeys = blocks.map((b) => b.key);
-    this.lastIds = ids;
-    return ids;
-  }
-}
-function cumulativeTokens(blocks) {
-  const sums = [0];
-  for (const b of blocks)
-    sums.push(sums[sums.length - 1] + (Number.isFinite(b.tokens) && b.tokens > 0 ? b.tokens : 0));
-  return sums;
-}
-
-class EntryCache {
-  options;
-  ids = new PrefixIds;
-  entries = new Map;
-  lastCached = 0;
-  constructor(options) {
-    this.options = options;
-  }
-  live(entryAt, now) {
-    return now >= entryAt && now - entryAt <= this.options.ttlMs;
-  }
-  expire(now) {
-    if (this.entries.size === 0)
-      return false;
-    let alive = 0;
-    for (const [id, at] of this.entries) {
-      if (this.live(at, now))
-        alive++;
-      else if (now >= at)
-        this.entries.delete(id);
-    }
-    return alive === 0;
-  }
-  evict() {
-    this.entries.clear();
-    this.lastCached = 0;
-  }
-}
-
-class BreakpointCache extends EntryCache {
-  rule = "anthropic-breakpoints";
-  hitOf(ids, marks, now) {
-    let hit = 0;
-    for (const b of marks) {
-      for (let q = b;q >= Math.max(1, b - LOOKBACK_BLOCKS); q--) {
-        const at = this.entries.get(ids[q]);
-        if (at !== undefined && this.live(at, now)) {
-          hit = Math.max(hit, q);
-          break;
-        }
-      }
-    }
-    return hit;
-  }
-  bestEntry(request) {
-    const ids = this.ids.of(request.blocks);
-    for (let q = request.blocks.length;q >= 1; q--) {
-      const at = this.entries.get(ids[q]);
-      if (at !== undefined && this.live(at, request.at))
-        return q;
-    }
-    return 0;
-  }
-  bill(request) {
-    const now = request.at;
-    const expired = this.expire(now);
-    const ids = this.ids.of(request.blocks);
-    const sums = cumulativeTokens(request.blocks);
-    const marks = [];
-    request.blocks.forEach((b, i) => {
-      if (b.breakpoint)
-        marks.push(i + 1);
-    });
-    const cacheable = marks.filter((q) => sums[q] >= this.options.minTokens);
-    const hit = this.hitOf(ids, marks, now);
-    const last = cacheable.at(-1) ?? 0;
-    const total = sums[request.blocks.length];
-    const read = sums[hit];
-    const written = Math.max(0, sums[last] - read);
-    const hadLive = !expired && this.entries.size > 0;
-    if (hit > 0)
-      this.entries.set(ids[hit], now);
-    for (const q of cacheable)
-      this.entries.set(ids[q], now);
-    const prefixBreak = hadLive && read < this.lastCached;
-    this.lastCached = Math.max(read, sums[last]);
-    return { input: total - read - written, cacheRead: read, cacheWrite: written, readBlocks: hit, prefixBreak, expired };
-  }
-}
-
-class PrefixCache extends EntryCache {
-  rule = "longest-prefix";
-  bill(request) {
-    const now = request.at;
-    const expired = this.expire(now);
-    const ids = this.ids.of(request.blocks);
-    const sums = cumulativeTokens(request.blocks);
-    const hadLive = !expired && this.entries.size > 0;
-    let hit = 0;
-    for (let q = request.blocks.length;q >= 1; q--) {
-      const at = this.entries.get(ids[q]);
-      if (at !== undefined && this.live(at, now)) {
-        hit = q;
-        break;
-      }
-    }
-    const step = Math.max(1, this.options.increment ?? 1);
-    const shared = sums[hit];
-    const read = shared >= this.options.minTokens ? Math.floor(shared / step) * step : 0;
-    const total = sums[request.blocks.length];
-    if (total >= this.options.minTokens)
-      for (let q = 1;q <= request.blocks.length; q++)
-        this.entries.set(ids[q], now);
-    const prefixBreak = hadLive && shared < this.lastCached;
-    this.lastCached = total >= this.options.minTokens ? total : 0;
-    return { input: 0, cacheRead: read, cacheWrite: total - read, readBlocks: read > 0 ? hit : 0, prefixBreak, expired };
-  }
-}
-
-class NoCache {
-  rule = "uncached";
-  evict() {}
-  bill(request) {
-    const total = cumulativeTokens(request.blocks).at(-1);
-    return { input: total, cacheRead: 0, cacheWrite: 0, readBlocks: 0, prefixBreak: false, expired: false };
-  }
-}
 
 // src/economics/spare-breakpoint.ts
 function sharedBlocks(keys, previousKeys) {
@@ -1823,7 +4090,7 @@ function jsonSplitLength(value, counted) {
   return { full: sizes.full[0], counted: sizes.counted[0] };
 }
 function isSplittable(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && isPlainObject4(value) && typeof value.toJSON !== "function";
+  return typeof value === "object" && value !== null && !Array.isArray(value) && isPlainObject5(value) && typeof value.toJSON !== "function";
 }
 function splitObjectLength(value, countedKeys, memo, out, at) {
   let full = 2;
@@ -1913,7 +4180,7 @@ function lengthOf(value, depth, memo) {
         return viaStringify(value);
       if (Array.isArray(value))
         return arrayLength(value, depth, memo);
-      if (!isPlainObject4(value))
+      if (!isPlainObject5(value))
         return viaStringify(value);
       return objectLength(value, depth, memo);
     case "bigint":
@@ -1966,7 +4233,7 @@ function keyLength(key) {
   }
   return size;
 }
-function isPlainObject4(value) {
+function isPlainObject5(value) {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
@@ -2676,228 +4943,8 @@ function buildRequests(input) {
   return requests;
 }
 
-// src/digest/declared-names.ts
-var MAX_LINE = 400;
-var NUMBERED = /^\s*\d{1,7}(?:\t| ?[:|-] ?)/;
-var MODIFIERS = /^(?:(?:export|default|pub(?:\([^)]{0,40}\))?|public|private|protected|internal|static|final|abstract|async|unsafe|extern|inline|override|virtual|sealed|declare|local|open|data|case)\s+)*/;
-var KEYWORD = /^(?:def|class|function\*?|fn|func|interface|type|struct|enum|trait|impl|module|namespace|object|record|protocol|extension|macro|sub|proc|procedure|defn|defun|const|let|var|val)\s+(?:\([^)]{0,80}\)\s*)?\*?([A-Za-z_$][\w$]*)/;
-var BINDING_KEYWORDS = new Set(["const", "let", "var", "val"]);
-var MARGIN_ASSIGN = /^([A-Za-z_$][\w$]*)\s*(?::[^=]{0,60})?=(?!=)/;
-var C_DEFINITION = /^[A-Za-z_][\w:<>,*& \t[\]]{0,80}?[\s*&]([A-Za-z_]\w*)\s*\([^;]{0,200}\)\s*(?:const\s*)?\{?\s*$/;
-var NOT_A_DEFINITION = /^(?:if|for|while|switch|return|else|do|catch|new|throw|raise|case|sizeof|await|yield|print|echo|assert|elif|except|with|not|and|or|in|is|del|import|from|go|defer|delete|typeof)\b/;
-var FIRST_WORD = /^[A-Za-z_$][\w$]*/;
-var MODIFIER_WORDS = new Set("export default pub public private protected internal static final abstract async unsafe extern inline override virtual sealed declare local open data case".split(" "));
-var KEYWORD_WORDS = new Set("def class function fn func interface type struct enum trait impl module namespace object record protocol extension macro sub proc procedure defn defun const let var val".split(" "));
-function startsWithDigit(line) {
-  let at = 0;
-  while (line.charCodeAt(at) === 32)
-    at++;
-  const code = line.charCodeAt(at);
-  return code >= 48 && code <= 57;
-}
-function declarationOf(rawLine) {
-  if (rawLine.length > MAX_LINE || rawLine.length < 4)
-    return;
-  const line = startsWithDigit(rawLine) ? rawLine.replace(NUMBERED, "") : rawLine;
-  const body = line.trimStart();
-  const atMargin = body.length === line.length;
-  const first = FIRST_WORD.exec(body)?.[0] ?? "";
-  if (MODIFIER_WORDS.has(first) || KEYWORD_WORDS.has(first)) {
-    const rest = body.replace(MODIFIERS, "");
-    const keyword = KEYWORD.exec(rest);
-    if (keyword) {
-      const word = rest.slice(0, rest.indexOf(" "));
-      return BINDING_KEYWORDS.has(word) && !atMargin && rest === body ? undefined : keyword[1];
-    }
-  }
-  if (atMargin && body.includes("=")) {
-    const assign = MARGIN_ASSIGN.exec(body);
-    if (assign)
-      return assign[1];
-  }
-  if (!body.includes("(") || NOT_A_DEFINITION.test(body))
-    return;
-  return C_DEFINITION.exec(body.replace(MODIFIERS, ""))?.[1];
-}
-function declaredNames(lines, limit) {
-  const names = [];
-  const seen = new Set;
-  for (const line of lines) {
-    const name = declarationOf(line);
-    if (name === undefined || name.length < 2 || seen.has(name))
-      continue;
-    seen.add(name);
-    names.push(name);
-    if (names.length >= limit)
-      break;
-  }
-  return names;
-}
-
-// src/arguments/marker.ts
-var MARKER_OPEN = "⟦pi-condense:";
-var MARKER_CLOSE = "⟧";
-var NAME_SHAPE = /^[A-Za-z_$][\w$.:-]{0,39}$/;
-var DIGEST_NAMES = 4;
-var DIGEST_SCAN_LINES = 400;
-function lineCount(text) {
-  if (text === "")
-    return 0;
-  let lines = 1;
-  let at = text.indexOf(`
-`);
-  while (at !== -1) {
-    lines++;
-    at = text.indexOf(`
-`, at + 1);
-  }
-  return text.endsWith(`
-`) ? lines - 1 : lines;
-}
-function argumentMarker(field, text, ref, digest) {
-  const lines = lineCount(text);
-  const tail = digest === undefined || digest === "" ? "" : `, ${digest}`;
-  return `${MARKER_OPEN} ${field} archived (${lines} ${lines === 1 ? "line" : "lines"}) as ${ref}${tail}${MARKER_CLOSE}`;
-}
-function editDigest(oldText, newText) {
-  const names = touchedNames([oldText, newText]);
-  const counts = `-${lineCount(oldText)} +${lineCount(newText)} lines`;
-  return names.length === 0 ? counts : `${counts}, touches ${names.join(" ")}`;
-}
-function writeDigest(content) {
-  const names = touchedNames([content]);
-  return names.length === 0 ? "" : `declares ${names.join(" ")}`;
-}
-function touchedNames(texts) {
-  const seen = new Set;
-  for (const text of texts) {
-    const lines = headLines(text, DIGEST_SCAN_LINES);
-    for (const name of declaredNames(lines, DIGEST_NAMES)) {
-      if (NAME_SHAPE.test(name))
-        seen.add(name);
-      if (seen.size === DIGEST_NAMES)
-        return [...seen];
-    }
-  }
-  return [...seen];
-}
-function headLines(text, max) {
-  const lines = [];
-  let start = 0;
-  while (lines.length < max && start <= text.length) {
-    const end = text.indexOf(`
-`, start);
-    if (end === -1) {
-      lines.push(text.slice(start));
-      break;
-    }
-    lines.push(text.slice(start, end));
-    start = end + 1;
-  }
-  return lines;
-}
-
-// src/arguments/fields.ts
-var EDIT_WRITE_MIN_CHARS = 200;
-var OTHER_TOOL_MIN_CHARS = 2000;
-var MARKER_KEY = /^[A-Za-z_$][\w$]{0,60}$/;
-function isPlainObject5(value) {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-function isEditPair(value) {
-  return isPlainObject5(value) && typeof value.oldText === "string" && typeof value.newText === "string";
-}
-function argumentStubsOn(config) {
-  return config.stubArguments && config.flushPolicy !== "classic";
-}
-function callShape(toolName, args) {
-  if (typeof args.path !== "string")
-    return "other";
-  if (toolName === "write" && typeof args.content === "string")
-    return "write";
-  if (toolName !== "edit")
-    return "other";
-  const list = args.edits;
-  const listOk = list === undefined || Array.isArray(list) && list.every(isEditPair);
-  const legacy = args.oldText !== undefined || args.newText !== undefined;
-  const legacyOk = !legacy || isEditPair({ oldText: args.oldText, newText: args.newText });
-  return listOk && legacyOk && (list !== undefined || legacy) ? "edit" : "other";
-}
-function bulkyFields(toolName, args) {
-  if (!isPlainObject5(args))
-    return [];
-  const shape = callShape(toolName, args);
-  if (shape === "write") {
-    const content = args.content;
-    return content.length >= EDIT_WRITE_MIN_CHARS ? [{ label: "content", key: "content", text: content, digest: writeDigest(content) }] : [];
-  }
-  if (shape === "edit")
-    return editFields(args);
-  const fields = [];
-  for (const [key, value] of Object.entries(args)) {
-    if (typeof value === "string" && value.length >= OTHER_TOOL_MIN_CHARS && key !== "path" && MARKER_KEY.test(key))
-      fields.push({ label: key, key, text: value });
-  }
-  return fields;
-}
-function editFields(args) {
-  const fields = [];
-  const pair = (oldText, newText, index) => {
-    const at = (key) => index === undefined ? { label: key, key } : { label: `edits[${index}].${key}`, key, index };
-    if (oldText.length >= EDIT_WRITE_MIN_CHARS)
-      fields.push({ ...at("oldText"), text: oldText });
-    if (newText.length >= EDIT_WRITE_MIN_CHARS)
-      fields.push({ ...at("newText"), text: newText, digest: editDigest(oldText, newText) });
-  };
-  if (typeof args.oldText === "string" && typeof args.newText === "string")
-    pair(args.oldText, args.newText);
-  if (Array.isArray(args.edits))
-    args.edits.forEach((edit, i) => pair(edit.oldText, edit.newText, i));
-  return fields;
-}
-var MARKER_CHARS = 150;
-function stubbableChars(toolName, args) {
-  let chars = 0;
-  for (const field of bulkyFields(toolName, args))
-    chars += Math.max(0, field.text.length - MARKER_CHARS);
-  return chars;
-}
-function holdsStubbableArguments(calls) {
-  return calls.some((call) => stubbableChars(call.toolName, call.args) > 0);
-}
-function fieldText(args, field) {
-  if (!isPlainObject5(args))
-    return;
-  if (field.index === undefined) {
-    const value = args[field.key];
-    return typeof value === "string" ? value : undefined;
-  }
-  const list = args.edits;
-  const entry = Array.isArray(list) ? list[field.index] : undefined;
-  const value = isPlainObject5(entry) ? entry[field.key] : undefined;
-  return typeof value === "string" ? value : undefined;
-}
-function withMarkers(args, replaced) {
-  const out = { ...args };
-  let edits;
-  for (const { field, marker } of replaced) {
-    if (field.index === undefined) {
-      out[field.key] = marker;
-      continue;
-    }
-    edits ??= [...args.edits];
-    edits[field.index] = { ...edits[field.index], [field.key]: marker };
-  }
-  if (edits !== undefined)
-    out.edits = edits;
-  return out;
-}
-
 // src/capture/content-hash.ts
-import { createHash } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 var NEEDS_LINE_PASS = /\r|[ \t]\n/;
 var TRAILING_BLANKS = /[ \t]+(?=\n|$)/g;
 function normalize2(text) {
@@ -2907,878 +4954,7 @@ function normalize2(text) {
 `).replace(TRAILING_BLANKS, "").trim();
 }
 function hashToolResult(toolName, resultText) {
-  return createHash("sha1").update(`${toolName}\x00${normalize2(resultText)}`, "utf8").digest("hex");
-}
-
-// src/capture/image-markers.ts
-import { createHash as createHash2 } from "node:crypto";
-var MARKER_BREAKING = /[\]\r\n]/g;
-function imageDigest(data) {
-  return createHash2("sha256").update(data, "utf8").digest("hex").slice(0, 8);
-}
-function isImageBlock(block) {
-  const b = block;
-  return b?.type === "image" && typeof b.data === "string";
-}
-function imageMarker(block) {
-  const mimeType = typeof block.mimeType === "string" ? block.mimeType.replace(MARKER_BREAKING, "_") : "unknown";
-  return `[image returned: ${mimeType} sha256:${imageDigest(block.data)}]`;
-}
-function imageMarkerLines(content) {
-  if (!Array.isArray(content))
-    return [];
-  const markers = [];
-  for (const block of content)
-    if (isImageBlock(block))
-      markers.push(imageMarker(block));
-  return markers;
-}
-var MARKER_LINE = /^\[image returned: [^\]\n]* sha256:[0-9a-f]{8}\]$/;
-function withoutLeadingMarkers(text) {
-  const lines = text.split(`
-`);
-  let first = 0;
-  while (first < lines.length && MARKER_LINE.test(lines[first]))
-    first++;
-  return first === 0 ? text : lines.slice(first).join(`
-`);
-}
-function imageBlocksOf(content) {
-  if (!Array.isArray(content))
-    return [];
-  return content.filter(isImageBlock).map(copyImage);
-}
-function copyImage(block) {
-  return { type: "image", data: block.data, mimeType: block.mimeType };
-}
-
-// src/capture/recovery-call.ts
-var NOT_FOUND_NOTE = "(not found in index — may not have been summarized yet)";
-var PLAIN_REF = /^[^\s"'<>,`\\]{1,200}$/;
-var LINES_LIMIT = 100;
-var PATTERN_LIMIT = 200;
-function isRecoveryTool(toolName) {
-  return toolName === QUERY_TOOL_NAME;
-}
-function recoveryCallOf(args) {
-  if (typeof args !== "object" || args === null || Array.isArray(args))
-    return null;
-  const { toolCallIds: raw, lines, pattern } = args;
-  const ids = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw.slice() : [];
-  if (ids.length === 0 || !ids.every((id) => typeof id === "string" && PLAIN_REF.test(id)))
-    return null;
-  const call = { toolCallIds: ids };
-  if (lines !== undefined) {
-    if (typeof lines !== "string" || lines.length > LINES_LIMIT)
-      return null;
-    call.lines = lines;
-  }
-  if (pattern !== undefined) {
-    if (typeof pattern !== "string" || pattern.length > PATTERN_LIMIT)
-      return null;
-    call.pattern = pattern;
-  }
-  return call;
-}
-function callArgsOf(block) {
-  const call = block;
-  return call?.input ?? call?.args ?? call?.arguments;
-}
-function rederivableRecovery(result, args) {
-  const message = result;
-  if (!isRecoveryTool(message?.toolName) || message.isError === true)
-    return null;
-  const call = recoveryCallOf(args);
-  if (call === null || !Array.isArray(message.content))
-    return null;
-  for (const block of message.content) {
-    if (isTextBlock(block) && typeof block.text === "string" && block.text.includes(NOT_FOUND_NOTE))
-      return null;
-  }
-  return call;
-}
-function recoveredRefs(call) {
-  return [...new Set(call.toolCallIds)];
-}
-
-// src/capture/occurrence-key.ts
-var SEPARATOR = "@";
-var DIGITS2 = /^[0-9]+$/;
-function occKey(toolCallId, resultTimestamp) {
-  if (resultTimestamp === undefined)
-    return toolCallId;
-  const slot = interned.get(resultTimestamp);
-  const known = slot === undefined ? undefined : findInterned(slot, toolCallId);
-  if (known !== undefined)
-    return known;
-  const key = `${toolCallId}${SEPARATOR}${resultTimestamp}`;
-  intern(resultTimestamp, slot, { toolCallId, key });
-  return key;
-}
-var interned = new Map;
-var internedCount = 0;
-var INTERN_LIMIT = 1 << 18;
-var MAX_SHARED_TIMESTAMP = 16;
-function findInterned(slot, toolCallId) {
-  if (!Array.isArray(slot))
-    return slot.toolCallId === toolCallId ? slot.key : undefined;
-  for (const entry of slot)
-    if (entry.toolCallId === toolCallId)
-      return entry.key;
-  return;
-}
-function intern(resultTimestamp, slot, entry) {
-  if (internedCount >= INTERN_LIMIT) {
-    interned.clear();
-    internedCount = 0;
-    slot = undefined;
-  }
-  if (slot === undefined)
-    interned.set(resultTimestamp, entry);
-  else if (!Array.isArray(slot))
-    interned.set(resultTimestamp, [slot, entry]);
-  else if (slot.length < MAX_SHARED_TIMESTAMP)
-    slot.push(entry);
-  else
-    return;
-  internedCount++;
-}
-function resultTimestampOf(value) {
-  return typeof value === "number" ? value : undefined;
-}
-function parseOccKey(key) {
-  const at = key.lastIndexOf(SEPARATOR);
-  if (at <= 0)
-    return { toolCallId: key };
-  const suffix = key.slice(at + 1);
-  if (!DIGITS2.test(suffix))
-    return { toolCallId: key };
-  return { toolCallId: key.slice(0, at), resultTimestamp: Number(suffix) };
-}
-function bareToolCallId(key) {
-  return parseOccKey(key).toolCallId;
-}
-
-// src/digest/outcome-facts.ts
-var OUTCOME_MAX_CHARS = 200;
-var LINE_MAX_CHARS = 110;
-var COUNT_TAIL_LINES = 25;
-var MAX_COUNT_LINES = 3;
-var SHELL_TOOLS = new Set(["bash", "powershell", "shell", "sh", "exec"]);
-var READ_TOOLS = new Set(["read", "read_file"]);
-var MUTATION_TOOLS = new Set(["edit", "write", "multi_edit", "apply_patch"]);
-var EXIT_LINE = /^Command exited with code (-?\d+)$/;
-var STATUS_LINES = [
-  [/^Command timed out after /, "timed out"],
-  [/^Command aborted$/, "aborted"],
-  [/^Command terminated without an exit code$/, "killed"]
-];
-var ERROR_LINE = /\b(error|errors|fail|failed|failure|fatal|panic|exception|traceback)\b|\bERR!|[✗✘]/i;
-var COUNT_LINE = /\b\d+\s+(pass|passed|passing|fail|failed|failing|failures?|errors?|warnings?|skip|skipped|pending|todo|tests?|specs?|suites?|violations?)\b/i;
-var NOT_AN_ERROR = /^(\((pass|skip|todo)\)|[✓✔√]|PASS\b|ok\b|>?\s*\d+\s*\|)/;
-var NUMBERED_SOURCE = /^\d+\t/;
-var PI_NOTE = /^\[(Showing |\d+ more lines in file)/;
-var READ_RANGE = /^\[Showing lines (\d+)-(\d+) of (\d+)/;
-var ANSI = /\u001b(\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(\u0007|\u001b\\)?)/g;
-var CONTROL = /[\u0000-\u001f\u007f]/g;
-function factLine(line, max = LINE_MAX_CHARS) {
-  const clean = line.replace(ANSI, "").replace(CONTROL, " ").replace(/\s+/g, " ").trim();
-  return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
-}
-function plain(line) {
-  return (line.includes("\x1B") ? line.replace(ANSI, "") : line).trim();
-}
-function outputLines(text) {
-  const lines = [];
-  for (const line of text.split(`
-`)) {
-    const text = plain(line);
-    if (text !== "")
-      lines.push(text);
-  }
-  return lines;
-}
-function firstErrorLine(lines) {
-  const line = lines.find((line) => ERROR_LINE.test(line) && !NOT_AN_ERROR.test(line) && !NUMBERED_SOURCE.test(line) && !COUNT_LINE.test(line) && !isStatusLine(line) && !PI_NOTE.test(line));
-  return line === undefined ? undefined : factLine(line);
-}
-function isStatusLine(line) {
-  return EXIT_LINE.test(line) || STATUS_LINES.some(([pattern]) => pattern.test(line));
-}
-function countLines(lines) {
-  const tail = lines.slice(-COUNT_TAIL_LINES).filter((line) => COUNT_LINE.test(line) && !NUMBERED_SOURCE.test(line) && !PI_NOTE.test(line) && !isStatusLine(line));
-  return tail.slice(-MAX_COUNT_LINES).map((line) => factLine(line));
-}
-function shellStatus(lines, toolName, isError) {
-  const last = lines[lines.length - 1] ?? "";
-  const exit = EXIT_LINE.exec(last);
-  if (exit)
-    return { status: `exit ${exit[1]}`, failed: exit[1] !== "0" };
-  for (const [pattern, status] of STATUS_LINES)
-    if (pattern.test(last))
-      return { status, failed: true };
-  if (isError)
-    return { status: "failed", failed: true };
-  return { status: toolName === "bash" || toolName === "powershell" ? "exit 0" : "ok", failed: false };
-}
-function shellOutcome(toolName, text, isError) {
-  const lines = outputLines(text);
-  const { status, failed } = shellStatus(lines, toolName, isError);
-  const error = failed ? firstErrorLine(lines) : undefined;
-  return error === undefined ? { status, counts: countLines(lines) } : { status, error, counts: countLines(lines) };
-}
-function shellFacts(toolName, text, isError) {
-  const { status, error, counts } = shellOutcome(toolName, text, isError);
-  const facts = [status];
-  if (error !== undefined)
-    facts.push(`first error: ${error}`);
-  if (counts.length > 0)
-    facts.push(`totals: ${counts.join(" | ")}`);
-  return facts;
-}
-function pathOf(args) {
-  const path = args.path ?? args.file_path ?? args.filePath;
-  return typeof path === "string" && path !== "" ? factLine(path) : undefined;
-}
-function lineCount2(text) {
-  if (text === "")
-    return 0;
-  let count = 1;
-  for (let at = text.indexOf(`
-`);at >= 0 && at < text.length - 1; at = text.indexOf(`
-`, at + 1))
-    count++;
-  return count;
-}
-function readFacts(name, text) {
-  if (text.startsWith("[image returned: "))
-    return [`${name}: image`];
-  const note = text.lastIndexOf(`
-[Showing lines `);
-  const range = note < 0 ? null : READ_RANGE.exec(text.slice(note + 1));
-  if (range)
-    return [`${name}: lines ${range[1]}-${range[2]} of ${range[3]}`];
-  const count = lineCount2(text);
-  return [`${name}: ${count} ${count === 1 ? "line" : "lines"}`];
-}
-function failureLine(text) {
-  const lines = outputLines(text);
-  const error = firstErrorLine(lines) ?? (lines[0] === undefined ? undefined : factLine(lines[0]));
-  return error === "" ? undefined : error;
-}
-function firstErrorFact(text) {
-  const error = failureLine(text);
-  return error === undefined ? [] : [`first error: ${error}`];
-}
-function capped(facts) {
-  const text = facts.join("; ");
-  return text.length <= OUTCOME_MAX_CHARS ? text : `${text.slice(0, OUTCOME_MAX_CHARS - 1)}…`;
-}
-function isShell(toolName, args) {
-  return SHELL_TOOLS.has(toolName) || typeof args.command === "string";
-}
-function outcomeFacts(toolName, args, resultText, isError) {
-  if (isShell(toolName, args))
-    return capped(shellFacts(toolName, resultText, isError));
-  const name = pathOf(args) ?? "(no path)";
-  if (READ_TOOLS.has(toolName))
-    return capped(isError ? [`${name}: not read`, ...firstErrorFact(resultText)] : readFacts(name, resultText));
-  if (MUTATION_TOOLS.has(toolName))
-    return capped(isError ? [`${name}: not applied`, ...firstErrorFact(resultText)] : [`${name}: applied`]);
-  return isError ? capped(["failed", ...firstErrorFact(resultText)]) : undefined;
-}
-
-// src/digest/mentions.ts
-var HEAD_CHARS = 60000;
-var TAIL_CHARS = 20000;
-var GROUP_MAX = 64;
-var TOKEN_MAX = 300;
-var LINES_PER_LOCATION = 3;
-var FRAME = /File "([^"\n]{1,300})", line (\d{1,7})/g;
-var NAME = /^[A-Za-z_]\w*$/;
-var EXCEPTION = /^[A-Z]\w*(?:Error|Exception)$/;
-var LOCATION = /^(.*[^:]):(\d{1,7})(?::\d{1,7})?$/;
-var FILE_NAME = /\.[A-Za-z]\w{0,9}$/;
-var LETTER = /[A-Za-z]/;
-var WORD = /[A-Za-z_]\w*/g;
-var PI_NOTE2 = /\n\n\[(?:Showing |\d+ more lines in file)[^\n]*\]\s*$/;
-function scanWindow(text) {
-  const body = text.includes(`
-
-[`) ? text.replace(PI_NOTE2, "") : text;
-  const window = body.length <= HEAD_CHARS + TAIL_CHARS ? body : `${body.slice(0, HEAD_CHARS)}
-${body.slice(-TAIL_CHARS)}`;
-  return window.includes("\x1B") ? window.replace(ANSI, "") : window;
-}
-
-class Found {
-  knownText;
-  exceptions = new Set;
-  locations = new Map;
-  paths = new Set;
-  calls = new Map;
-  words;
-  constructor(knownText) {
-    this.knownText = knownText;
-  }
-  get knownWords() {
-    this.words ??= new Set(this.knownText.match(WORD) ?? []);
-    return this.words;
-  }
-  exception(name) {
-    if (this.exceptions.size < GROUP_MAX && !this.knownWords.has(name))
-      this.exceptions.add(name);
-  }
-  location(path, line) {
-    if (this.knownText.includes(`${path}:${line}`))
-      return;
-    const lines = this.locations.get(path);
-    if (lines === undefined) {
-      if (this.locations.size < GROUP_MAX)
-        this.locations.set(path, [line]);
-    } else if (lines.length < LINES_PER_LOCATION && !lines.includes(line))
-      lines.push(line);
-  }
-  path(path) {
-    if (this.paths.size < GROUP_MAX && isFilePath(path) && !this.knownText.includes(path))
-      this.paths.add(path);
-  }
-  isEmpty() {
-    return this.exceptions.size === 0 && this.locations.size === 0 && this.paths.size === 0 && this.calls.size === 0;
-  }
-  call(name) {
-    if (this.knownWords.has(name))
-      return;
-    const count = this.calls.get(name);
-    if (count !== undefined)
-      this.calls.set(name, count + 1);
-    else if (this.calls.size < GROUP_MAX * 4)
-      this.calls.set(name, 1);
-  }
-}
-function isFilePath(path) {
-  if (!LETTER.test(path))
-    return false;
-  const segments = path.split("/").filter((segment) => segment !== "");
-  if (segments.length < 2 && !FILE_NAME.test(path))
-    return false;
-  return FILE_NAME.test(segments[segments.length - 1]) || /^(\/|\.{1,2}\/|~\/)/.test(path) || segments.length >= 3;
-}
-function trimPath(token) {
-  return token.replace(/^[-:]+/, "").replace(/[.:,-]+$/, "");
-}
-var CODE_WORDS = new Set(["except", "catch", "raise", "throw", "throws", "class", "def", "import", "from", "if", "elif", "return", "new"]);
-var DOT = 46;
-var SLASH = 47;
-var COLON = 58;
-var OPEN_PAREN = 40;
-var NEWLINE = 10;
-function isSeparator(code) {
-  return code === DOT || code === COLON || code === SLASH;
-}
-function lastSegment(token) {
-  let end = token.length;
-  while (end > 0 && isSeparator(token.charCodeAt(end - 1)))
-    end--;
-  let start = end;
-  while (start > 0 && !isSeparator(token.charCodeAt(start - 1)))
-    start--;
-  return token.slice(start, end);
-}
-function readToken(found, token, next, reports) {
-  if (token.length > TOKEN_MAX)
-    return;
-  if (token.includes("Error") || token.includes("Exception")) {
-    const last = lastSegment(token);
-    if (EXCEPTION.test(last)) {
-      if (reports && (Number.isNaN(next) || next === NEWLINE || token.endsWith(":")))
-        found.exception(last);
-      else
-        found.call(last);
-      return;
-    }
-  }
-  if (next === OPEN_PAREN) {
-    const last = lastSegment(token);
-    if (last.length >= 2 && NAME.test(last))
-      found.call(last);
-  }
-  if (!token.includes("/") && !(token.includes(":") && token.includes(".")))
-    return;
-  const path = trimPath(token.split("::")[0]);
-  const location = LOCATION.exec(path);
-  if (location && (location[1].includes("/") || FILE_NAME.test(location[1])))
-    found.location(location[1], Number(location[2]));
-  else if (path.includes("/") && next !== OPEN_PAREN)
-    found.path(path);
-}
-var TOKEN_CHAR = new Uint8Array(128);
-for (const ch of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.@+~/:-")
-  TOKEN_CHAR[ch.charCodeAt(0)] = 1;
-function isTokenChar(code) {
-  return code < 128 && TOKEN_CHAR[code] === 1;
-}
-function readTokens(found, window) {
-  let index = 0;
-  let reportable = false;
-  let at = 0;
-  while (at < window.length) {
-    const code = window.charCodeAt(at);
-    if (code === NEWLINE)
-      index = 0;
-    if (!isTokenChar(code)) {
-      at++;
-      continue;
-    }
-    let end = at + 1;
-    while (end < window.length && isTokenChar(window.charCodeAt(end)))
-      end++;
-    const token = window.slice(at, end);
-    if (index === 0)
-      reportable = !CODE_WORDS.has(token);
-    readToken(found, token, window.charCodeAt(end), reportable && index < 2);
-    index++;
-    at = end;
-  }
-}
-function rankedMentions(text, known) {
-  const window = scanWindow(text);
-  const found = new Found(known);
-  if (window.includes('File "'))
-    for (const frame of window.matchAll(FRAME))
-      found.location(factLine(frame[1]), Number(frame[2]));
-  readTokens(found, window);
-  const declared = declaredNames(window.split(`
-`), GROUP_MAX).filter((name) => !found.knownWords.has(name));
-  if (declared.length === 0 && found.isEmpty())
-    return [];
-  const declaredSet = new Set(declared);
-  const locations = [...found.locations].map(([path, lines]) => `${path}:${lines.join(",")}`);
-  const paths = [...found.paths].filter((path) => !found.locations.has(path));
-  const calls = [...found.calls].filter(([name]) => !declaredSet.has(name) && !found.exceptions.has(name)).sort((a, b) => b[1] - a[1]).map(([name]) => name);
-  return [...roundRobin([[...found.exceptions], locations, declared, calls]), ...paths];
-}
-function roundRobin(groups) {
-  const out = [];
-  const longest = Math.max(0, ...groups.map((group) => group.length));
-  for (let i = 0;i < longest; i++)
-    for (const group of groups)
-      if (i < group.length)
-        out.push(group[i]);
-  return out;
-}
-
-// src/digest/read-output.ts
-var SHOWING = /\n\n\[Showing lines (\d+)-(\d+) of (\d+)[^\]\n]*\]\s*$/;
-var MORE = /\n\n\[(\d+) more lines in file\. Use offset=(\d+) to continue\.\]\s*$/;
-var NAME_MAX = 60;
-function fileName(args) {
-  const path = pathOf(args);
-  if (path === undefined)
-    return "(no path)";
-  const trimmed = path.replace(/\/+$/, "");
-  return factLine(trimmed.slice(trimmed.lastIndexOf("/") + 1) || trimmed, NAME_MAX);
-}
-function countLines2(text) {
-  if (text === "")
-    return 0;
-  let count = text.endsWith(`
-`) ? 0 : 1;
-  for (let at = text.indexOf(`
-`);at >= 0; at = text.indexOf(`
-`, at + 1))
-    count++;
-  return count;
-}
-function readRange(args, text) {
-  if (text.startsWith("[image returned: "))
-    return "image";
-  const showing = SHOWING.exec(text);
-  if (showing)
-    return `lines ${showing[1]}-${showing[2]} of ${showing[3]}`;
-  const offset = typeof args.offset === "number" && Number.isInteger(args.offset) && args.offset > 1 ? args.offset : 1;
-  const more = MORE.exec(text);
-  if (more) {
-    const end = Number(more[2]) - 1;
-    return `lines ${offset}-${end} of ${end + Number(more[1])}`;
-  }
-  const count = countLines2(text);
-  if (offset === 1)
-    return `${count} ${count === 1 ? "line" : "lines"}`;
-  const end = offset + count - 1;
-  return `lines ${offset}-${end} of ${end}`;
-}
-
-// src/digest/search-output.ts
-var SEARCH_TOOLS = new Set(["grep", "find", "ls", "glob"]);
-var MATCH_PROGRAMS = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack", "git-grep"]);
-var LIST_PROGRAMS = new Set(["find", "fd", "ls", "tree", "locate", "git-ls-files"]);
-var LINES_PER_FILE = 3;
-var MAX_FILES = 64;
-var LINE_MAX = 2000;
-var FILE_LINE = /^(.+?):(\d{1,7})[:-]/;
-var CONTEXT_LINE = /^(.+?)-(\d{1,7})-/;
-var NUMBER_ONLY = /^(\d{1,7})[:-]/;
-var FILE_ONLY = /^([^\s:][^:]{0,300}):/;
-var PATH_LIKE = /\/|\.[A-Za-z]\w{0,9}$/;
-var PI_NOTE3 = /^\[.*(limit reached|truncated|Showing )/;
-var QUIET = /^(--|No matches found|No files found matching pattern|\(empty directory\)|Binary file .* matches)$/;
-var PREFIX_WORDS = new Set(["sudo", "env", "time", "command"]);
-var ASSIGNMENT = /^\w+=/;
-var LEADING_WORDS = /^\s*(\S+)(?:\s+(\S+))?/;
-function firstProgram(command) {
-  const lead = LEADING_WORDS.exec(command);
-  if (lead && lead[1] !== "cd" && !PREFIX_WORDS.has(lead[1]) && !ASSIGNMENT.test(lead[1]))
-    return programOf(lead[1], lead[2]);
-  for (const step of command.split(/&&|\|\||;/)) {
-    const words = step.split("|")[0].trim().split(/\s+/).filter((w) => w !== "" && !ASSIGNMENT.test(w) && !PREFIX_WORDS.has(w));
-    if (words.length === 0 || words[0] === "cd")
-      continue;
-    return programOf(words[0], words[1]);
-  }
-  return;
-}
-function programOf(word, next) {
-  const program = word.slice(word.lastIndexOf("/") + 1).replace(/[;|&]+$/, "");
-  return program === "git" && next !== undefined ? `git-${next}` : program;
-}
-function searchKind(toolName, args) {
-  if (SEARCH_TOOLS.has(toolName))
-    return toolName === "grep" ? "match" : "list";
-  if (typeof args.command !== "string")
-    return;
-  const program = firstProgram(args.command);
-  if (program === undefined)
-    return;
-  return MATCH_PROGRAMS.has(program) ? "match" : LIST_PROGRAMS.has(program) ? "list" : undefined;
-}
-function counted(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-function tallyLine(tally, line) {
-  if (CONTEXT_LINE.test(line) && !FILE_LINE.test(line))
-    return;
-  tally.matches++;
-  const withLine = FILE_LINE.exec(line);
-  const file = withLine?.[1] ?? (NUMBER_ONLY.test(line) ? undefined : FILE_ONLY.exec(line)?.[1]);
-  const number = withLine ? Number(withLine[2]) : Number(NUMBER_ONLY.exec(line)?.[1] ?? Number.NaN);
-  tally.texts.push(line.slice((withLine?.[0] ?? NUMBER_ONLY.exec(line)?.[0] ?? (file === undefined ? "" : `${file}:`)).length));
-  if (file === undefined || !PATH_LIKE.test(file)) {
-    if (!Number.isNaN(number) && tally.lines.length < LINES_PER_FILE)
-      tally.lines.push(number);
-    return;
-  }
-  tally.counts.set(file, (tally.counts.get(file) ?? 0) + 1);
-  const lines = tally.files.get(file);
-  if (lines === undefined) {
-    if (tally.files.size < MAX_FILES)
-      tally.files.set(file, Number.isNaN(number) ? [] : [number]);
-  } else if (!Number.isNaN(number) && lines.length < LINES_PER_FILE)
-    lines.push(number);
-}
-function searchDigest(kind, text) {
-  const lines = text.split(`
-`).filter((line) => line.trim() !== "" && line.length <= LINE_MAX && !PI_NOTE3.test(line) && !QUIET.test(line.trim()));
-  if (kind === "list")
-    return { head: counted(lines.length, "entry", "entries"), items: lines.map((line) => factLine(line)), texts: [] };
-  const tally = { matches: 0, files: new Map, counts: new Map, lines: [], texts: [] };
-  for (const line of lines)
-    tallyLine(tally, line);
-  const ranked = [...tally.files].sort((a, b) => (tally.counts.get(b[0]) ?? 0) - (tally.counts.get(a[0]) ?? 0));
-  const items = ranked.map(([file, numbers]) => factLine(numbers.length === 0 ? file : `${file}:${numbers.join(",")}`));
-  if (tally.files.size === 0 && tally.lines.length > 0)
-    items.push(`lines ${tally.lines.join(",")}`);
-  const where = tally.files.size > 0 ? ` in ${counted(tally.files.size, "file", "files")}` : "";
-  return { head: `${counted(tally.matches, "match", "matches")}${where}`, items, texts: tally.texts };
-}
-
-// src/digest/output-digest.ts
-var DIGEST_SHARE = 0.005;
-var DIGEST_MIN_CHARS = 84;
-var DIGEST_MAX_CHARS = 300;
-var SENTENCE_MIN_CHARS = 24;
-var TRACEBACK_HEADER = /^Traceback \(most recent call last\)/;
-var EXCEPTION_LINE = /^[A-Za-z_][\w.]*(?:Error|Exception)\b/;
-var WORD_CHAR = /\w/;
-function digestBudget(rawChars) {
-  const share = Math.round(Math.max(0, rawChars) * DIGEST_SHARE);
-  return Math.min(DIGEST_MAX_CHARS, Math.max(DIGEST_MIN_CHARS, share));
-}
-function knownText(args) {
-  return Object.values(args).filter((value) => typeof value === "string").join(`
-`);
-}
-function failureStatus(status) {
-  return status === "exit 0" || status === "ok" ? [] : [status];
-}
-function errorSentence(error, text) {
-  if (error === undefined || !TRACEBACK_HEADER.test(error))
-    return error;
-  const lines = scanWindow(text).split(`
-`);
-  for (let i = lines.length - 1;i >= 0; i--)
-    if (EXCEPTION_LINE.test(lines[i]))
-      return lines[i];
-  return;
-}
-function shellParts(toolName, args, text, isError, known) {
-  const outcome = shellOutcome(toolName, text, isError);
-  const status = failureStatus(outcome.status);
-  const kind = searchKind(toolName, args);
-  if (kind !== undefined)
-    return searchParts(kind, text, known, status);
-  const error = errorSentence(outcome.error, text);
-  const sentences = error === undefined ? [] : [error];
-  if (outcome.counts.length > 0)
-    sentences.push(outcome.counts.join(" | "));
-  return { head: status, sentences, items: rankedMentions(text, known) };
-}
-function searchParts(kind, text, known, status) {
-  const search = searchDigest(kind, scanWindow(text));
-  const items = search.items.filter((item) => !known.includes(item));
-  const mentioned = rankedMentions(search.texts.join(`
-`), known).filter((item) => !items.includes(item));
-  const merged = [];
-  for (let i = 0;i < Math.max(items.length, mentioned.length); i++)
-    merged.push(...[items[i], mentioned[i]].filter((x) => x !== undefined));
-  return { head: [...status, search.head], sentences: [], items: merged };
-}
-function fileParts(toolName, args, text, isError, known) {
-  const name = fileName(args);
-  const mutation = MUTATION_TOOLS.has(toolName);
-  if (isError) {
-    const error = failureLine(text);
-    return { head: [`${name}: ${mutation ? "not applied" : "not read"}`], sentences: error === undefined ? [] : [error], items: [] };
-  }
-  if (mutation)
-    return { head: [`${name}: applied`], sentences: [], items: [] };
-  const range = readRange(args, text);
-  return { head: [`${name}: ${range}`], sentences: [], items: range === "image" ? [] : rankedMentions(text, known) };
-}
-function digestParts(toolName, args, text, isError) {
-  const known = knownText(args);
-  if (isShell(toolName, args))
-    return shellParts(toolName, args, text, isError, known);
-  if (READ_TOOLS.has(toolName) || MUTATION_TOOLS.has(toolName))
-    return fileParts(toolName, args, text, isError, known);
-  if (isError) {
-    const error = failureLine(text);
-    return { head: ["failed"], sentences: error === undefined ? [] : [error], items: rankedMentions(text, known) };
-  }
-  const kind = searchKind(toolName, args);
-  if (kind !== undefined)
-    return searchParts(kind, text, known, []);
-  return { head: [], sentences: [], items: rankedMentions(text, known) };
-}
-function saidIn(text, item) {
-  for (let at = text.indexOf(item);at >= 0; at = text.indexOf(item, at + 1)) {
-    if (!WORD_CHAR.test(text[at - 1] ?? "") && !WORD_CHAR.test(text[at + item.length] ?? ""))
-      return true;
-  }
-  return false;
-}
-function assemble(parts, budget) {
-  let text = parts.head.length === 0 ? "" : factLine(parts.head.join("; "), budget);
-  for (const sentence of parts.sentences) {
-    const room = Math.min(budget - text.length - (text === "" ? 0 : 2), parts.items.length === 0 ? budget : Math.floor(budget / 2));
-    const whole = factLine(sentence);
-    if (whole.length > room && room < SENTENCE_MIN_CHARS)
-      continue;
-    const piece = factLine(whole, room);
-    text = text === "" ? piece : `${text}; ${piece}`;
-  }
-  const said = text;
-  let separator = text === "" ? "" : "; ";
-  for (const item of parts.items) {
-    if (saidIn(said, item))
-      continue;
-    const next = `${text}${separator}${item}`;
-    if (next.length > budget)
-      continue;
-    text = next;
-    separator = " ";
-  }
-  return text;
-}
-function lineCount3(text) {
-  let lines = text.endsWith(`
-`) ? 0 : 1;
-  for (let at = text.indexOf(`
-`);at >= 0; at = text.indexOf(`
-`, at + 1))
-    lines++;
-  return `${lines} ${lines === 1 ? "line" : "lines"}`;
-}
-function outputDigest(toolName, args, resultText, isError) {
-  const digest = assemble(digestParts(toolName, args, resultText, isError), digestBudget(resultText.length));
-  if (digest !== "")
-    return digest;
-  return resultText === "" ? undefined : lineCount3(resultText);
-}
-
-// src/capture/batch-capture.ts
-var SCAN_LIMIT = 16;
-function textBlocks(content) {
-  if (!Array.isArray(content))
-    return [];
-  const texts = [];
-  for (const block of content) {
-    if (block?.type === "text" && typeof block.text === "string")
-      texts.push(block.text);
-  }
-  return texts;
-}
-function extractToolResultText(msg) {
-  const content = msg?.content;
-  const markers = imageMarkerLines(content);
-  const texts = textBlocks(content);
-  return (markers.length === 0 ? texts : [...markers, ...texts]).join(`
-`);
-}
-
-class FirstResults {
-  list = [];
-  byId = null;
-  static of(results) {
-    const first = new FirstResults;
-    for (const result of results)
-      first.add(result);
-    return first;
-  }
-  add(value) {
-    const result = value;
-    const id = result?.toolCallId;
-    if (this.byId !== null) {
-      if (id === id && !this.byId.has(id))
-        this.byId.set(id, result);
-      return;
-    }
-    if (this.scan(id) >= 0)
-      return;
-    this.list.push(result);
-    if (this.list.length > SCAN_LIMIT) {
-      const byId = new Map;
-      for (const kept of this.list) {
-        const keptId = kept?.toolCallId;
-        if (keptId === keptId)
-          byId.set(keptId, kept);
-      }
-      this.byId = byId;
-      this.list = [];
-    }
-  }
-  get(id) {
-    if (this.byId !== null)
-      return id === id ? this.byId.get(id) : undefined;
-    const at = this.scan(id);
-    return at < 0 ? undefined : this.list[at];
-  }
-  get isEmpty() {
-    return this.byId === null ? this.list.length === 0 : this.byId.size === 0;
-  }
-  clear() {
-    this.list.length = 0;
-    this.byId = null;
-  }
-  scan(id) {
-    const list = this.list;
-    for (let i = 0;i < list.length; i++)
-      if (list[i]?.toolCallId === id)
-        return i;
-    return -1;
-  }
-}
-function captureCall(block, results) {
-  const args = recordArgs(callArgsOf(block));
-  const toolName = typeof block.name === "string" ? block.name : "";
-  const match = results.get(block.id);
-  if (!match) {
-    return { toolCallId: block.id, toolName, args, resultText: "(no result)", isError: false };
-  }
-  const call = {
-    toolCallId: block.id,
-    toolName,
-    args,
-    resultText: extractToolResultText(match),
-    isError: match.isError === true
-  };
-  const resultTimestamp = resultTimestampOf(match.timestamp);
-  if (resultTimestamp !== undefined)
-    call.resultTimestamp = resultTimestamp;
-  const outcome = outcomeFacts(toolName, args, call.resultText, call.isError);
-  if (outcome !== undefined)
-    call.outcome = outcome;
-  const digest = outputDigest(toolName, args, call.resultText, call.isError);
-  if (digest !== undefined)
-    call.digest = digest;
-  return call;
-}
-function captureBatch(message, toolResults, turnIndex, timestamp) {
-  const results = FirstResults.of(toolResults ?? []);
-  return {
-    turnIndex,
-    timestamp,
-    assistantText: textBlocks(message?.content).join(`
-`).trim(),
-    toolCalls: toolCallBlocks(message).filter((block) => typeof block.id === "string").map((block) => captureCall(block, results))
-  };
-}
-var SUMMARIZER_WINDOW_CHARS = 8000;
-function clipForSummarizer(text, window = SUMMARIZER_WINDOW_CHARS) {
-  if (text.length <= window)
-    return text;
-  const head = Math.ceil(window / 2);
-  const tail = window - head;
-  return `${text.slice(0, head)} ...[${text.length - window} chars elided]... ${text.slice(text.length - tail)}`;
-}
-function serializeCall(call, index, window) {
-  const args = clipForSummarizer(String(JSON.stringify(call.args, null, 2)), window);
-  const header = `[[${index + 1}:${call.toolName}]] Tool: ${call.toolName}(${args})`;
-  return `${header}
-Result (${call.isError ? "ERROR" : "OK"}): ${clipForSummarizer(call.resultText, window)}`;
-}
-function serializeBatchForSummarizer(batch, window = SUMMARIZER_WINDOW_CHARS) {
-  const parts = [];
-  if (batch.assistantText)
-    parts.push(`Assistant said: ${clipForSummarizer(batch.assistantText, window)}
-`);
-  parts.push(batch.toolCalls.map((call, i) => serializeCall(call, i, window)).join(`
----
-`));
-  return parts.join(`
-`);
-}
-function mergeInto(group, next) {
-  const texts = [group.batch.assistantText, next.assistantText].filter((t) => t);
-  if (!group.ownsCalls) {
-    group.batch.toolCalls = [...group.batch.toolCalls];
-    group.ownsCalls = true;
-  }
-  for (const call of next.toolCalls)
-    group.batch.toolCalls.push(call);
-  group.batch.assistantText = texts.join(`
-
-`);
-  group.batch.turnIndex = next.turnIndex;
-  group.batch.timestamp = next.timestamp;
-}
-function groupBatchesByMode(batches, mode) {
-  if (mode !== "agent-message")
-    return batches;
-  const grouped = [];
-  let open;
-  for (const batch of batches) {
-    if (batch.userTurnGroup === undefined) {
-      grouped.push(batch);
-      open = undefined;
-    } else if (open && open.batch.userTurnGroup === batch.userTurnGroup) {
-      mergeInto(open, batch);
-    } else {
-      open = { batch: { ...batch }, ownsCalls: false };
-      grouped.push(open.batch);
-    }
-  }
-  return grouped;
+  return createHash2("sha1").update(`${toolName}\x00${normalize2(resultText)}`, "utf8").digest("hex");
 }
 
 // src/archive/index-branch-walk.ts
@@ -5422,67 +6598,6 @@ function recoveryStubText(call) {
   return `[Recovered output of ${named}, shown here earlier. Call ${again} to see it again.]`;
 }
 
-// src/capture/protected.ts
-var compiled = new Map;
-var REGEX_META = /[.+()[\]{}|^$\\]/;
-function translate(pattern) {
-  let out = "";
-  let i = 0;
-  while (i < pattern.length) {
-    const ch = pattern[i];
-    if (ch === "*" && pattern[i + 1] === "*") {
-      if (pattern[i + 2] === "/") {
-        out += "(?:[^/]*/)*";
-        i += 3;
-      } else {
-        out += ".*";
-        i += 2;
-      }
-      continue;
-    }
-    if (ch === "*")
-      out += "[^/]*";
-    else if (ch === "?")
-      out += "[^/]";
-    else
-      out += REGEX_META.test(ch) ? `\\${ch}` : ch;
-    i += 1;
-  }
-  return out;
-}
-function globToRegExp(pattern) {
-  let re = compiled.get(pattern);
-  if (!re) {
-    re = new RegExp(`^${translate(pattern)}$`);
-    compiled.set(pattern, re);
-  }
-  return re;
-}
-function pathArg(args) {
-  if (typeof args !== "object" || args === null)
-    return;
-  const value = args.path;
-  return typeof value === "string" ? value : undefined;
-}
-function listOf(value) {
-  return Array.isArray(value) ? value : [];
-}
-function normalizePath(p) {
-  return p.replace(/\\/g, "/");
-}
-function isProtected(toolName, args, config) {
-  if (listOf(config?.protectedTools).includes(toolName))
-    return true;
-  const patterns = listOf(config?.protectedPaths);
-  if (patterns.length === 0)
-    return false;
-  const raw = pathArg(args);
-  if (raw === undefined)
-    return false;
-  const normalized = normalizePath(raw);
-  return patterns.some((pattern) => typeof pattern === "string" && globToRegExp(pattern).test(normalized));
-}
-
 // src/render/image-cap.ts
 var IMAGE_OMITTED_NOTE = "[earlier image omitted from this request: over maxImagesPerRequest; re-read the file or re-attach it to view it]";
 var BUILT_IN_LIMITS = new Map([["anthropic-messages", 100]]);
@@ -5566,342 +6681,6 @@ function protectionRules(protection) {
     return "";
   const list = (value) => Array.isArray(value) ? value.map((entry) => `${typeof entry}:${String(entry).length}:${String(entry)}`).join(",") : "-";
   return `${list(protection.protectedTools)}|${list(protection.protectedPaths)}`;
-}
-
-// src/capture/stale-outputs.ts
-var MUTATION_TOOLS2 = new Set(["edit", "write"]);
-var FAILURE_OPENING = /^\s*(error|failed|failure|could not|cannot|can't|unable to)\b/i;
-var UNFINISHED_RUN = /(^|\n)(Command aborted|Command timed out after [^\n]*)\s*$/;
-function findStaleOutputs(messages, opts = {}) {
-  const state = { stale: new Map, readsOf: new Map, runsOf: new Map };
-  for (const obs of uniqueObservations(toolObservations(messages)))
-    observe(state, obs, opts);
-  return state.stale;
-}
-var factsMemo = new WeakMap;
-function factsOf(obs, cwd) {
-  const memo = cwd === undefined && obs.source !== undefined ? factsMemo.get(obs.source) : undefined;
-  if (memo !== undefined && memo.toolName === obs.toolName)
-    return memo;
-  const command = obs.toolName === "bash" ? commandOf(obs.args) : undefined;
-  const facts = {
-    toolName: obs.toolName,
-    edited: mutatedPath(obs, cwd),
-    command,
-    read: obs.isError ? undefined : readSpanOf(obs, command, cwd),
-    finished: command !== undefined && !UNFINISHED_RUN.test(obs.resultText)
-  };
-  if (cwd === undefined && obs.source !== undefined)
-    factsMemo.set(obs.source, facts);
-  return facts;
-}
-function observe(state, obs, opts) {
-  const candidate = !isRecoveryTool(obs.toolName) && !(opts.isProtected?.(obs.toolName, obs.args) ?? false);
-  const { edited, command, read, finished } = factsOf(obs, opts.cwd);
-  if (edited !== undefined)
-    supersedeReadsOf(state, edited, obs);
-  if (read !== undefined) {
-    supersedeContained(state, read, obs);
-    if (candidate)
-      push(state.readsOf, read.path, { key: obs.key, range: read.range });
-  }
-  if (command === undefined)
-    return;
-  if (finished)
-    supersedeRuns(state, command, obs);
-  if (candidate)
-    push(state.runsOf, command, obs.key);
-}
-function supersedeReadsOf(state, path, by) {
-  const live = state.readsOf.get(path);
-  if (live === undefined)
-    return;
-  for (const read of live)
-    mark(state, read.key, { rule: "edited", byKey: by.key, byToolName: by.toolName, path });
-  state.readsOf.delete(path);
-}
-function supersedeContained(state, read, by) {
-  const live = state.readsOf.get(read.path);
-  const outer = read.range;
-  if (live === undefined || outer === undefined)
-    return;
-  const kept = live.filter((earlier) => {
-    if (earlier.range === undefined || !rangeContains(outer, earlier.range))
-      return true;
-    mark(state, earlier.key, { rule: "reread", byKey: by.key, byToolName: by.toolName, path: read.path });
-    return false;
-  });
-  if (kept.length < live.length)
-    state.readsOf.set(read.path, kept);
-}
-function supersedeRuns(state, command, by) {
-  const live = state.runsOf.get(command);
-  if (live === undefined)
-    return;
-  for (const key of live)
-    mark(state, key, { rule: "rerun", byKey: by.key, byToolName: by.toolName, command });
-  state.runsOf.delete(command);
-}
-function mark(state, key, supersession) {
-  if (!state.stale.has(key))
-    state.stale.set(key, supersession);
-}
-function push(map, key, value) {
-  const list = map.get(key);
-  if (list === undefined)
-    map.set(key, [value]);
-  else
-    list.push(value);
-}
-function mutatedPath(obs, cwd) {
-  if (!MUTATION_TOOLS2.has(obs.toolName) || obs.isError || FAILURE_OPENING.test(obs.resultText))
-    return;
-  const raw = pathArgOf(obs.args);
-  return raw === undefined ? undefined : normalizeFilePath(raw, cwd);
-}
-function commandOf(args) {
-  const command = typeof args.command === "string" ? args.command.trim() : "";
-  return command === "" ? undefined : command;
-}
-function readSpanOf(obs, command, cwd) {
-  let span;
-  if (obs.toolName === "read")
-    span = readToolSpan(obs.args, cwd);
-  else if (command !== undefined)
-    span = shellReadSpan(command, cwd);
-  if (span === undefined)
-    return;
-  return { path: span.path, range: deliveredRange(span.range, obs.resultText, obs.toolName === "read" ? "file" : "output") };
-}
-function toolObservations(messages) {
-  const observations = [];
-  const open = new Map;
-  for (const msg of messages) {
-    if (isAssistant(msg)) {
-      open.clear();
-      if (msg.stopReason === "error" || msg.stopReason === "aborted" || !Array.isArray(msg.content))
-        continue;
-      for (const block of msg.content)
-        if (isToolCall(block) && typeof block.id === "string")
-          open.set(block.id, { name: String(block.name), args: argsOf(block) });
-      continue;
-    }
-    if (!isToolResult(msg)) {
-      open.clear();
-      continue;
-    }
-    const call = typeof msg.toolCallId === "string" ? open.get(msg.toolCallId) : undefined;
-    if (call === undefined)
-      continue;
-    open.delete(msg.toolCallId);
-    const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
-    observations.push({ key, toolName: call.name, args: call.args, isError: msg.isError === true, resultText: textOf(msg.content), source: msg });
-  }
-  return observations;
-}
-function argsOf(block) {
-  const loose = block;
-  const args = loose.arguments ?? loose.input ?? loose.args;
-  return typeof args === "object" && args !== null && !Array.isArray(args) ? args : {};
-}
-function textOf(content) {
-  if (typeof content === "string")
-    return content;
-  if (!Array.isArray(content))
-    return "";
-  let text = "";
-  for (const block of content)
-    if (block?.type === "text" && typeof block.text === "string")
-      text += text === "" ? block.text : `
-${block.text}`;
-  return text;
-}
-function uniqueObservations(observations) {
-  const seen = new Map;
-  for (const obs of observations)
-    seen.set(obs.key, (seen.get(obs.key) ?? 0) + 1);
-  return observations.filter((obs) => seen.get(obs.key) === 1);
-}
-var STUB_COMMAND_CHARS = 60;
-function supersededStubText(ref, s, byRef) {
-  const newer = byRef === undefined ? "" : ` (ref ${code(byRef)})`;
-  const what = s.rule === "edited" ? `${code(s.path ?? "the file")} was edited later${newer}; re-read it for its current content` : s.rule === "reread" ? `${code(s.path ?? "the file")} was read again later${newer}, these lines included` : `${code(shortCommand(s.command ?? ""))} was run again later${newer}; see the newer output`;
-  return `[Superseded: ${what}. Original archived as ref ${code(ref)}: context_tree_query({ toolCallIds: [${JSON.stringify(ref)}] }).]`;
-}
-function shortCommand(command) {
-  const folded = command.replace(/\s+/g, " ").trim();
-  return folded.length <= STUB_COMMAND_CHARS ? folded : `${folded.slice(0, STUB_COMMAND_CHARS - 1)}…`;
-}
-function code(text) {
-  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
-  return `${fence}${pad}${text}${pad}${fence}`;
-}
-var WHOLE = { start: 1, end: Infinity };
-var HEAD_DEFAULT_LINES = 10;
-var SHOWING2 = /^\n\n\[Showing lines (\d+)-(\d+) of \d+/;
-var PARTIAL_LINE = /^\n\n\[Showing last [^\]]* of line \d+/;
-var LINE_TOO_LONG = /^\[Line \d+ is [^\]]*, exceeds /;
-function normalizeFilePath(raw, cwd) {
-  let path = normalizePath(raw);
-  if (!path.startsWith("/") && cwd !== undefined && cwd.startsWith("/"))
-    path = `${normalizePath(cwd)}/${path}`;
-  const absolute = path.startsWith("/");
-  const parts = path.split("/").filter((part) => part !== "" && part !== ".");
-  const joined = parts.join("/");
-  return absolute ? `/${joined}` : joined;
-}
-function pathArgOf(args) {
-  const path = args.path ?? args.file_path ?? args.filePath;
-  return typeof path === "string" && path.trim() !== "" ? path : undefined;
-}
-function readToolSpan(args, cwd) {
-  const raw = pathArgOf(args);
-  if (raw === undefined)
-    return;
-  const { offset, limit } = args;
-  if (offset !== undefined && !isWholeNumber(offset))
-    return;
-  if (limit !== undefined && !isWholeNumber(limit))
-    return;
-  const start = typeof offset === "number" && offset > 0 ? offset : 1;
-  const end = typeof limit === "number" ? start + limit - 1 : Infinity;
-  if (end < start)
-    return;
-  return { path: normalizeFilePath(raw, cwd), range: { start, end } };
-}
-function shellReadSpan(command, cwd) {
-  const words = shellWords(command);
-  if (words === undefined || words.length < 2)
-    return;
-  const file = words[words.length - 1];
-  if (file.startsWith("-"))
-    return;
-  const range = shellReadRange(words[0], words.slice(1, -1));
-  return range === undefined ? undefined : { path: normalizeFilePath(file, cwd), range };
-}
-function shellReadRange(program, options) {
-  if (program === "cat")
-    return options.length === 0 ? WHOLE : undefined;
-  if (program === "head") {
-    const count = options.length === 0 ? HEAD_DEFAULT_LINES : lineCountOption(options);
-    return count === undefined || count < 1 ? undefined : { start: 1, end: count };
-  }
-  if (program === "tail")
-    return tailRange(options);
-  if (program === "sed")
-    return options.length === 2 && options[0] === "-n" ? sedRange(options[1]) : undefined;
-  return;
-}
-function tailRange(options) {
-  if (options.length === 0)
-    return { last: HEAD_DEFAULT_LINES };
-  const from = options.length === 2 && options[0] === "-n" ? /^\+(\d+)$/.exec(options[1]) : null;
-  if (from)
-    return { start: Math.max(1, Number(from[1])), end: Infinity };
-  const count = lineCountOption(options);
-  return count === undefined || count < 1 ? undefined : { last: count };
-}
-function lineCountOption(options) {
-  const text = options.length === 2 && options[0] === "-n" ? options[1] : options.length === 1 ? /^-n?(.*)$/.exec(options[0])?.[1] : undefined;
-  return text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
-}
-function sedRange(script) {
-  const match = /^(\d{1,9})(?:,(\d{1,9}|\$))?p$/.exec(script);
-  if (!match)
-    return;
-  const start = Number(match[1]);
-  const end = match[2] === undefined ? start : match[2] === "$" ? Infinity : Number(match[2]);
-  return start >= 1 && end >= start ? { start, end } : undefined;
-}
-var UNQUOTED_SPECIAL = /[|&;<>()`$*?[\]{}~!#\n\r]/;
-var DOUBLE_QUOTED_SPECIAL = /[`$!]/;
-function shellWords(command) {
-  const words = [];
-  let word;
-  let i = 0;
-  const text = command.trim();
-  while (i < text.length) {
-    const ch = text[i];
-    if (ch === " " || ch === "\t") {
-      if (word !== undefined)
-        words.push(word);
-      word = undefined;
-      i++;
-    } else if (ch === "'") {
-      const close = text.indexOf("'", i + 1);
-      if (close < 0)
-        return;
-      word = (word ?? "") + text.slice(i + 1, close);
-      i = close + 1;
-    } else if (ch === '"') {
-      const quoted = doubleQuoted(text, i + 1);
-      if (quoted === undefined)
-        return;
-      word = (word ?? "") + quoted.value;
-      i = quoted.next;
-    } else if (ch === "\\") {
-      if (i + 1 >= text.length || text[i + 1] === `
-`)
-        return;
-      word = (word ?? "") + text[i + 1];
-      i += 2;
-    } else {
-      if (UNQUOTED_SPECIAL.test(ch) || ch === "=" && word !== undefined && words.length === 0)
-        return;
-      word = (word ?? "") + ch;
-      i++;
-    }
-  }
-  if (word !== undefined)
-    words.push(word);
-  return words;
-}
-function doubleQuoted(text, from) {
-  let value = "";
-  for (let i = from;i < text.length; i++) {
-    const ch = text[i];
-    if (ch === '"')
-      return { value, next: i + 1 };
-    if (DOUBLE_QUOTED_SPECIAL.test(ch))
-      return;
-    if (ch === "\\" && i + 1 < text.length && '"\\'.includes(text[i + 1])) {
-      value += text[++i];
-      continue;
-    }
-    value += ch;
-  }
-  return;
-}
-function deliveredRange(requested, resultText, numbering) {
-  if (resultText === undefined)
-    return requested;
-  const tail = resultText.slice(Math.max(0, resultText.lastIndexOf(`
-
-[`)));
-  if (PARTIAL_LINE.test(tail) || LINE_TOO_LONG.test(resultText))
-    return;
-  const note = SHOWING2.exec(tail);
-  if (!note)
-    return requested;
-  const [first, last] = [Number(note[1]), Number(note[2])];
-  if (last < first)
-    return;
-  if ("last" in requested)
-    return { last: last - first + 1 };
-  const shift = numbering === "file" ? 0 : requested.start - 1;
-  return { start: first + shift, end: Math.min(last + shift, requested.end) };
-}
-function rangeContains(outer, inner) {
-  if ("last" in outer)
-    return "last" in inner && inner.last <= outer.last;
-  if ("last" in inner)
-    return outer.start === 1 && outer.end === Infinity;
-  return outer.start <= inner.start && inner.end <= outer.end;
-}
-function isWholeNumber(value) {
-  return typeof value === "number" && Number.isInteger(value) && value >= 0;
 }
 
 // src/render/stub-replace.ts
@@ -7271,96 +8050,6 @@ function weigh(account, rewriteCost) {
   account.weighed = account.regret;
 }
 
-// src/economics/rewrite-economics.ts
-var LONGEST_PREFIX = { rule: "longest-prefix", breakpoint: false };
-function rereadTokens(figures, cache) {
-  if (cache.declaresTool)
-    return nonNegative(figures.prefixTokens ?? 0) + nonNegative(figures.systemTokens ?? 0);
-  if (cache.rule !== "anthropic-breakpoints" || nonNegative(figures.suffixBlocks ?? 0) <= LOOKBACK_BLOCKS)
-    return 0;
-  const expired = figures.entryAgeMs !== undefined && cache.ttlMs !== undefined && figures.entryAgeMs > cache.ttlMs;
-  return !cache.breakpoint || expired ? nonNegative(figures.prefixTokens ?? 0) : 0;
-}
-function expectedRemainingRequests(requestsSoFar, promptsSoFar, phase) {
-  const remaining = Math.max(1, Number.isFinite(requestsSoFar) ? requestsSoFar : 0);
-  return phase === "in-run" ? remaining : remaining * continueChance(promptsSoFar);
-}
-function continueChance(promptsSoFar) {
-  const prompts = Math.max(0, Number.isFinite(promptsSoFar) ? promptsSoFar : 0);
-  return prompts / (prompts + 1);
-}
-var NOW = { nextRequestChance: 1, summarizerPaidAnyway: false };
-function nonNegative(value) {
-  return Number.isFinite(value) && value > 0 ? value : 0;
-}
-function moreRequestsWords(expected) {
-  const n = Math.round(nonNegative(expected));
-  if (n === 0)
-    return "less than one more request";
-  return `about ${n} more ${n === 1 ? "request" : "requests"}`;
-}
-function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache = LONGEST_PREFIX, moment = NOW) {
-  const suffix = nonNegative(figures.suffixTokens);
-  const removed = Math.min(nonNegative(figures.removedTokens), suffix);
-  const summary = nonNegative(figures.summaryTokens);
-  const n = nonNegative(expectedRequests);
-  const summarizerInput = nonNegative(figures.summarizerInputTokens);
-  const summarizerPrices = pricesAt(summarizer, summarizerInput);
-  const summarizerCost = summarizerInput * summarizerPrices.input + summary * summarizerPrices.output;
-  const reread = cold ? 0 : rereadTokens(figures, cache);
-  const chance = Math.min(1, nonNegative(moment.nextRequestChance));
-  const tool = cache.declaresTool ? nonNegative(cache.declaredToolTokens ?? 0) : 0;
-  const after = Math.max(0, n - chance);
-  const rewritten = { suffix, removed, summary, reread, tool };
-  const terms = figures.contextTokens !== undefined && cardOf(main).tiers.length > 0 ? tieredTerms(figures, main, rewritten, cold, after) : flatTerms(main, rewritten, cold, after);
-  const rewrite = chance * terms.rewriteCost;
-  const oneTimeCost = rewrite + (moment.summarizerPaidAnyway ? 0 : summarizerCost);
-  const netSaving = terms.firstSaving + terms.laterSaving - oneTimeCost;
-  const apply = netSaving > 0;
-  const tier = terms.tierNote ?? "";
-  const reason = apply ? `summarizing pays: about ${dollars2(netSaving)} saved over ${moreRequestsWords(n)}${tier}${cold ? " (the cache has expired, so the rewrite costs nothing extra)" : ""}` : `summarizing now would cost ${dollars2(-netSaving)} more than it saves over ${moreRequestsWords(n)}${reread > 0 ? rereadNote(reread, cache) : ""}; waiting until it pays or the cache expires`;
-  return { apply, reason, expectedRequests: n, oneTimeCost, savingPerRequest: terms.savingPerRequest, summarizerCost, netSaving, rereadTokens: reread, rewriteCost: terms.rewriteCost };
-}
-function flatTerms(main, r, cold, after) {
-  const { cacheRead, cacheWrite } = main.prices;
-  const savingPerRequest = cacheRead * (r.removed - r.summary - r.tool);
-  return {
-    rewriteCost: cold ? 0 : cacheWrite * (r.reread + r.suffix - r.removed + r.summary + r.tool) - cacheRead * (r.reread + r.suffix),
-    savingPerRequest,
-    firstSaving: cold ? (cacheWrite - cacheRead) * (r.removed - r.summary) : 0,
-    laterSaving: after * savingPerRequest
-  };
-}
-function tieredTerms(figures, main, r, cold, after) {
-  const card = cardOf(main);
-  const context = Math.max(nonNegative(figures.contextTokens ?? 0), r.suffix);
-  const growth = nonNegative(figures.growthTokens ?? 0);
-  const smaller = Math.max(0, context - r.removed + r.summary + r.tool);
-  const kept = Math.max(0, context - r.suffix - r.reread);
-  const rewriteCost = cold ? 0 : cachedRequestDollars(card, kept, r.suffix - r.removed + r.summary + r.reread + r.tool + growth) - cachedRequestDollars(card, context, growth);
-  const savingPerRequest = savingOver(card, context + growth, smaller + growth, growth, 1);
-  const firstSaving = cold ? cachedRequestDollars(card, 0, context + growth) - cachedRequestDollars(card, 0, smaller + growth) - savingPerRequest : 0;
-  const laterSaving = savingOver(card, context + growth, smaller + growth, growth, after);
-  const horizon = context + growth * (after + 1);
-  const below = tierIndexAt(card, smaller + growth * (after + 1)) < tierIndexAt(card, horizon);
-  const threshold = card.tiers[tierIndexAt(card, smaller + growth * (after + 1))]?.inputTokensAbove;
-  const tierNote = below && threshold !== undefined ? ` (it keeps the requests under the ${Math.round(threshold / 1000)}k-token price tier)` : undefined;
-  return { rewriteCost, savingPerRequest, firstSaving, laterSaving, ...tierNote ? { tierNote } : {} };
-}
-function rereadNote(tokens, cache) {
-  if (cache.declaresTool)
-    return ` (the first rewrite also declares context_tree_query, which changes the tool list, so the ${Math.round(tokens)} tokens before it, system prompt included, are written again too)`;
-  return ` (the rewrite lies beyond the cache's 20-block reach, so the ${Math.round(tokens)} tokens before it are written again too)`;
-}
-function dollars2(amount) {
-  const abs = Math.abs(amount);
-  if (abs >= 1)
-    return `$${amount.toFixed(2)}`;
-  if (abs >= 0.01)
-    return `$${amount.toFixed(3)}`;
-  return `$${amount.toFixed(4)}`;
-}
-
 // src/economics/flush-decision.ts
 function percent2(share) {
   return `${Math.round(share * 100)}%`;
@@ -7464,7 +8153,7 @@ function rentPaid(ledger, kind, cost) {
   return true;
 }
 function boundReason(regret, owed) {
-  return `waiting has cost about ${dollars2(regret)} in extra reads and a dearer rewrite, as much as summarizing cost when it was put off (${dollars2(owed)}): summarizing now, so waiting never costs more than that`;
+  return `waiting has cost about ${dollars(regret)} in extra reads and a dearer rewrite, as much as summarizing cost when it was put off (${dollars(owed)}): summarizing now, so waiting never costs more than that`;
 }
 
 // src/policy/rewrite-figures.ts
@@ -7629,8 +8318,8 @@ function pendingKeys(batches) {
 
 // src/policy/flush-weighing.ts
 var IN_RUN_RECENT_TURNS = 2;
-function inRunCandidates(batches, currentTurn, forced) {
-  const older = batches.filter((b) => b.turnIndex <= currentTurn - IN_RUN_RECENT_TURNS);
+function inRunCandidates(batches, currentTurn, forced, extraTurns = 0) {
+  const older = batches.filter((b) => b.turnIndex <= currentTurn - IN_RUN_RECENT_TURNS - extraTurns);
   if (forced)
     return older;
   let run = -1;
@@ -8180,294 +8869,6 @@ function whatIfScenario(config, estimate, contextWindow, label, policy) {
   };
 }
 
-// src/forgetting/identifiers.ts
-var PATH_RUN = /[\w.@+~\/:-]+/g;
-var MAX_PATH_RUN = 1024;
-var PATH = /(?:\/|\.{1,2}\/)?[\w.@+~-]+(?:\/[\w.@+~-]+)+/g;
-var FILE_LINE2 = /([\w.@+~/-]*\.[A-Za-z]\w*):(\d+)/g;
-var SYMBOL = /\b([A-Za-z_]\w+)\(/g;
-var EXCEPTION2 = /\b([A-Z]\w*(?:Error|Exception))\b/g;
-var LINE = /\b[Ll]ine (\d+)\b/g;
-function pathTails(path) {
-  const parts = path.replace(/^(\.{0,2}\/)+/, "").split("/").filter((part) => part !== "" && part !== "." && part !== "..");
-  const tails = [];
-  if (!path.startsWith("./") && !path.startsWith("../"))
-    tails.push(path);
-  for (let i = 0;i < parts.length; i++) {
-    const tail = parts.slice(i).join("/");
-    if (tail !== path && (i < parts.length - 1 || tail.includes(".")))
-      tails.push(tail);
-  }
-  return tails.filter((tail) => /[A-Za-z]/.test(tail));
-}
-function cleanPath(raw) {
-  return raw.replace(/[.-]+$/, "");
-}
-function identifierCandidates(text) {
-  const found = new Map;
-  const add = (kind, texts) => {
-    if (texts.length > 0 && !found.has(`${kind}\x00${texts[0]}`))
-      found.set(`${kind}\x00${texts[0]}`, { kind, texts });
-  };
-  for (const [token] of text.matchAll(PATH_RUN)) {
-    if (token.length > MAX_PATH_RUN)
-      continue;
-    for (const m of token.matchAll(PATH))
-      add("path", pathTails(cleanPath(m[0])));
-    for (const m of token.matchAll(FILE_LINE2)) {
-      add("path", pathTails(cleanPath(m[1])));
-      add("line", [m[2]]);
-    }
-  }
-  for (const m of text.matchAll(SYMBOL))
-    add("symbol", [m[1]]);
-  for (const m of text.matchAll(EXCEPTION2))
-    add("exception", [m[1]]);
-  for (const m of text.matchAll(LINE))
-    add("line", [m[1]]);
-  return [...found.values()];
-}
-
-// src/forgetting/miss-model.ts
-var MIN_EDIT_LINE = 8;
-var texts = new WeakMap;
-function messageText(message) {
-  if (typeof message !== "object" || message === null)
-    return "";
-  let text = texts.get(message);
-  if (text === undefined) {
-    text = readText(message);
-    texts.set(message, text);
-  }
-  return text;
-}
-function readText(message) {
-  const content = loose(message)?.content;
-  if (isToolResult(message))
-    return extractToolResultText(message);
-  if (typeof content === "string")
-    return content;
-  if (!Array.isArray(content))
-    return "";
-  const parts = [];
-  for (const block of content) {
-    if (block?.type === "text" && typeof block.text === "string")
-      parts.push(block.text);
-    else if (block?.type === "thinking" && typeof block.thinking === "string")
-      parts.push(block.thinking);
-    else if (block?.type === "toolCall")
-      parts.push(`${String(block.name)} ${argumentText(block.arguments)}`);
-  }
-  return parts.join(`
-`);
-}
-function argumentText(args) {
-  const parts = [];
-  const visit = (value, depth) => {
-    if (typeof value === "string")
-      parts.push(value);
-    else if (typeof value === "number" && Number.isFinite(value))
-      parts.push(String(value));
-    else if (depth < 8 && value !== null && typeof value === "object")
-      for (const item of Object.values(value))
-        visit(item, depth + 1);
-  };
-  visit(args, 0);
-  return parts.join(`
-`);
-}
-function editOldTexts(block) {
-  if (!isToolCall(block) || block.name !== "edit")
-    return [];
-  const args = block.arguments ?? {};
-  const edits = Array.isArray(args.edits) ? args.edits : [args];
-  return edits.flatMap((edit) => {
-    const oldText = loose(edit)?.oldText;
-    return typeof oldText === "string" ? [oldText] : [];
-  });
-}
-function editLines(reply) {
-  const blocks = contentBlocks(reply);
-  const lines = blocks.flatMap(editOldTexts).flatMap((text) => text.split(`
-`).map((line) => line.trim()));
-  return [...new Set(lines.filter((line) => line.length >= MIN_EDIT_LINE))];
-}
-var messageTokens = new WeakMap;
-
-class VisibleTokens {
-  sent = new Set;
-  counts = new Map;
-  system = { text: "", tokens: new Set };
-  show(messages, systemText) {
-    const next = new Set(messages);
-    for (const message of this.sent)
-      if (!next.has(message))
-        this.count(message, -1);
-    for (const message of next)
-      if (!this.sent.has(message))
-        this.count(message, 1);
-    this.sent = next;
-    if (systemText !== this.system.text)
-      this.system = { text: systemText, tokens: new Set(tokensOf(systemText)) };
-  }
-  has(kind, text) {
-    const key = kind === "path" ? `p\x00${text}` : `w\x00${text}`;
-    return (this.counts.get(key) ?? 0) > 0 || this.system.tokens.has(key);
-  }
-  includesLine(line) {
-    if (this.system.text.includes(line))
-      return true;
-    for (const message of this.sent)
-      if (messageText(message).includes(line))
-        return true;
-    return false;
-  }
-  count(message, by) {
-    if (typeof message !== "object" || message === null)
-      return;
-    let tokens = messageTokens.get(message);
-    if (!tokens) {
-      tokens = tokensOf(messageText(message));
-      messageTokens.set(message, tokens);
-    }
-    for (const key of tokens)
-      this.counts.set(key, (this.counts.get(key) ?? 0) + by);
-  }
-}
-function dottedNames(run) {
-  return run.split(/\.{2,}/).map((part) => part.replace(/^\.+|\.+$/g, "")).filter((part) => part.includes("."));
-}
-var shown2 = new WeakMap;
-var named = new WeakMap;
-function shownIdentifiers(output) {
-  let found = shown2.get(output);
-  if (!found) {
-    found = identifierCandidates(messageText(output));
-    shown2.set(output, found);
-  }
-  return found;
-}
-function namedKeys(reply) {
-  let keys = named.get(reply);
-  if (!keys) {
-    keys = [];
-    for (const block of contentBlocks(reply)) {
-      if (!isToolCall(block))
-        continue;
-      for (const { kind, texts } of identifierCandidates(argumentText(block.arguments)))
-        for (const text of texts)
-          keys.push(`${kind}\x00${text}`);
-    }
-    named.set(reply, keys);
-  }
-  return keys;
-}
-function tokensOf(text) {
-  const keys = new Set;
-  for (const word of text.match(/[A-Za-z0-9_]+/g) ?? [])
-    keys.add(`w\x00${word}`);
-  for (const run of text.match(/[\w.@+~-]+/g) ?? [])
-    for (const name of dottedNames(run))
-      keys.add(`p\x00${name}`);
-  for (const { kind, texts } of identifierCandidates(text))
-    if (kind === "path")
-      for (const t of texts)
-        keys.add(`p\x00${t}`);
-  return [...keys];
-}
-
-class MissCounter {
-  visible = new VisibleTokens;
-  source;
-  consumed = 0;
-  outputs = [];
-  shownBy = new Map;
-  named = new Set;
-  observe(context, sent, systemText, reply) {
-    this.learn(context);
-    this.visible.show(sent, systemText);
-    const missing = new Map;
-    for (const { kind, texts } of identifierCandidates(messageText(reply))) {
-      const holders = this.holdersOf(kind, texts);
-      if (!holders || texts.some((text) => this.visible.has(kind, text)))
-        continue;
-      missing.set(texts[0], holders);
-    }
-    for (const line of editLines(reply)) {
-      const holders = this.outputs.filter((output) => output.text.includes(line)).map((output) => output.id);
-      if (holders.length === 0 || this.visible.includesLine(line))
-        continue;
-      missing.set(line, holders);
-    }
-    if (missing.size === 0)
-      return;
-    return { items: [...missing.keys()], holderChars: this.coverChars([...missing.values()]) };
-  }
-  holdersOf(kind, texts) {
-    let known = false;
-    const holders = new Set;
-    for (const text of texts) {
-      const key = `${kind}\x00${text}`;
-      for (const id of this.shownBy.get(key) ?? [])
-        holders.add(id);
-      if (this.shownBy.has(key) || this.named.has(key))
-        known = true;
-    }
-    return known ? [...holders] : undefined;
-  }
-  learn(context) {
-    if (context.messages !== this.source) {
-      this.source = context.messages;
-      this.consumed = 0;
-    }
-    for (;this.consumed < context.length; this.consumed++) {
-      const message = context.messages[this.consumed];
-      if (isToolResult(message))
-        this.learnOutput(message);
-      else if (isAssistant(message))
-        for (const key of namedKeys(message))
-          this.named.add(key);
-    }
-  }
-  learnOutput(message) {
-    const id = this.outputs.length;
-    this.outputs.push({ id, text: messageText(message) });
-    for (const { kind, texts } of shownIdentifiers(message)) {
-      for (const t of texts) {
-        const key = `${kind}\x00${t}`;
-        const list = this.shownBy.get(key);
-        if (list)
-          list.push(id);
-        else
-          this.shownBy.set(key, [id]);
-      }
-    }
-  }
-  coverChars(holderSets) {
-    let open = holderSets.filter((set) => set.length > 0);
-    let chars = 0;
-    while (open.length > 0) {
-      const counts = new Map;
-      for (const set of open)
-        for (const id of set)
-          counts.set(id, (counts.get(id) ?? 0) + 1);
-      let best = -1;
-      let bestScore = -1;
-      for (const [id, n] of counts) {
-        const score = n / Math.max(1, this.outputs[id].text.length);
-        if (score > bestScore)
-          [best, bestScore] = [id, score];
-      }
-      chars += this.outputs[best].text.length;
-      open = open.filter((set) => !set.includes(best));
-    }
-    return chars;
-  }
-}
-function recoveryCost(contextTokens, holderTokens, prices) {
-  return contextTokens * prices.cacheRead + holderTokens * prices.cacheWrite + 100 * prices.output;
-}
-
 // src/bill/series.ts
 function summarizerTokens(use, charsPerToken) {
   return use.unit === "tokens" ? { input: use.input, output: use.output } : { input: use.input / charsPerToken, output: use.output / charsPerToken };
@@ -8964,8 +9365,19 @@ async function replaySession(options) {
     problems: options.problems,
     notes: [...priceNotes(options, cost, last), ...pricingNotes, ...clockNotes(requests), ...bill.notes, ...replayNotes(options, recorded, series_, policy !== undefined)],
     recorded: bill,
-    ...whatIfRun?.scenario.bets ? { bets: whatIfRun.scenario.bets() } : {}
+    ...whatIfRun?.scenario.bets ? { bets: whatIfRun.scenario.bets() } : {},
+    ...recorded ? sightOf(options.branch, cost) : {}
   };
+}
+function sightOf(branch, cost) {
+  try {
+    const counter = new LiveSight;
+    counter.feed(branch);
+    return { sight: sightFigures(counter.recoveries, cost) };
+  } catch (err) {
+    console.error("pi-condense: counting the recorded recoveries failed", err);
+    return {};
+  }
 }
 function recordedCostModel(options, identity, route) {
   if (options.priceAs)

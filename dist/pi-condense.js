@@ -7,6 +7,7 @@ import {
   CUSTOM_TYPE_CHAIN,
   CUSTOM_TYPE_FLUSH_METRICS,
   CUSTOM_TYPE_TOGGLE,
+  CUSTOM_TYPE_SIGHT,
   QUERY_TOOL_NAME,
   loose,
   roleOf,
@@ -32,6 +33,7 @@ import {
   parseChainEntry,
   parseAliasEntry,
   parseFrontierEntry,
+  parseSightEntry,
   captureBatch,
   captureUnindexedBatchesFromSession,
   groupBatchesByMode,
@@ -115,6 +117,10 @@ import {
   MAX_BREAKPOINTS,
   createPromptCache,
   dollars,
+  LiveSight,
+  WIDENED_EXTRA_TURNS,
+  recentRate,
+  windowMove,
   processCacheEnv,
   spareMarkerIndex,
   jsonArrayLength,
@@ -144,13 +150,14 @@ import {
   chainItemKey,
   firstPendingIndex,
   pendingKeys,
+  IN_RUN_RECENT_TURNS,
   inRunCandidates,
   weighFlushBatches,
   weighChains,
   summariesMode,
   splitBatches,
   staleOutputsOf
-} from "./chunks/index-map1yd4q.js";
+} from "./chunks/index-b8rmxhpq.js";
 
 // src/summarize/chain-pass.ts
 function makeFuseRange(state, ctx, signal) {
@@ -455,8 +462,8 @@ function helpText() {
 function onDemand(load, pick) {
   return async (deps, ctx, args) => pick(await load())(deps, ctx, args);
 }
-var actions = () => import("./chunks/command-actions-sqeadtbq.js");
-var reports = () => import("./chunks/command-report-x01k7gv0.js");
+var actions = () => import("./chunks/command-actions-yjcpjdns.js");
+var reports = () => import("./chunks/command-report-28mxpv4k.js");
 var HANDLERS = new Map([
   ["settings", settingsCommand],
   ["on", setEnabled(true)],
@@ -467,7 +474,7 @@ var HANDLERS = new Map([
   ["prune-on", pruneOnCommand],
   ["batching", batchingCommand],
   ["stats", onDemand(reports, (m) => m.statsCommand)],
-  ["report", onDemand(() => import("./chunks/command-replay-tyjdpx9t.js"), (m) => m.reportCommand)],
+  ["report", onDemand(() => import("./chunks/command-replay-axbe1gej.js"), (m) => m.reportCommand)],
   ["tree", onDemand(actions, (m) => m.treeCommand)],
   ["now", onDemand(actions, (m) => m.nowCommand)],
   ["compact", onDemand(actions, (m) => m.compactCommand)],
@@ -1502,6 +1509,72 @@ function onBeforeProviderRequest(state, ctx, event) {
   });
 }
 
+// src/forgetting/sight-state.ts
+class SightState {
+  counter = new LiveSight;
+  wide = false;
+  narrowDue = false;
+  get widened() {
+    return this.wide;
+  }
+  extraTurns() {
+    return this.wide ? WIDENED_EXTRA_TURNS : 0;
+  }
+  rebuild(branch, cwd) {
+    this.counter = new LiveSight(cwd === undefined ? {} : { cwd });
+    this.wide = false;
+    this.narrowDue = false;
+    for (const value of branch) {
+      const entry = looseEntry(value);
+      if (entry?.type !== "custom" || entry.customType !== CUSTOM_TYPE_SIGHT)
+        continue;
+      const parsed = parseSightEntry(entry.data);
+      if (parsed.ok)
+        this.wide = parsed.value.widened;
+    }
+  }
+  update(branch) {
+    this.counter.feed(branch);
+  }
+  view(cost) {
+    return { recoveries: this.counter.recoveries, cost, rate: this.rate(), widened: this.wide, rawTurns: IN_RUN_RECENT_TURNS };
+  }
+  judge(pendingTurns, currentTurn) {
+    const rate = this.rate();
+    const move = windowMove(this.wide, rate);
+    if (move === "widen")
+      return this.set(true, rate);
+    this.narrowDue = move === "narrow";
+    if (!this.narrowDue)
+      return;
+    const current = currentTurn();
+    if (current === undefined)
+      return;
+    const newest = current - IN_RUN_RECENT_TURNS;
+    const held = pendingTurns.some((turn) => turn <= newest && turn > newest - WIDENED_EXTRA_TURNS);
+    return held ? undefined : this.set(false, rate);
+  }
+  narrowingDue() {
+    return this.wide && this.narrowDue;
+  }
+  narrowInRewrite() {
+    return this.narrowingDue() ? this.set(false, this.rate()) : undefined;
+  }
+  rate() {
+    return recentRate(this.counter.recoveries, this.counter.requests);
+  }
+  set(widened, rate) {
+    this.wide = widened;
+    this.narrowDue = false;
+    return { entry: { widened, recoveries: rate.recoveries, window: rate.window }, notice: windowNotice(widened, rate) };
+  }
+}
+function windowNotice(widened, rate) {
+  const went = `the agent went back for archived output in ${plural(rate.recoveries, "request")} of the last ${rate.window} (${rate.per100.toFixed(1)} per 100)`;
+  const wide = IN_RUN_RECENT_TURNS + WIDENED_EXTRA_TURNS;
+  return widened ? `pruner: ${went}: the latest ${wide} tool turns now stay raw instead of ${IN_RUN_RECENT_TURNS}` : `pruner: ${went}: the latest ${IN_RUN_RECENT_TURNS} tool turns stay raw again instead of ${wide}`;
+}
+
 // src/host/extension-state.ts
 function createExtensionState(pi, files = nodeSidecarFiles) {
   const state = {
@@ -1524,6 +1597,7 @@ function createExtensionState(pi, files = nodeSidecarFiles) {
     policy: { last: undefined, told: new Set, coldFlushedFor: undefined, expiryTimer: undefined, warmingStopped: 0 },
     breakpoint: new SpareBreakpoint,
     renderedBranch: undefined,
+    sight: new SightState,
     nextChainStart: () => state.renderedBranch ? nextChainToCompress(state, state.renderedBranch) : undefined,
     rearmedPending: false,
     supersede: createSupersedeState(),
@@ -2044,6 +2118,20 @@ function costPolicyIdleReason(state) {
   if (config.pruneOn === "on-demand")
     return "tool outputs are summarized only on /pruner now";
   return;
+}
+function sightView(state, ctx) {
+  try {
+    state.sight.update(ctx.sessionManager.getBranch());
+  } catch (err) {
+    console.error("pi-condense: counting recoveries failed", err);
+  }
+  let cost;
+  try {
+    cost = mainCostModel(ctx);
+  } catch {
+    cost = undefined;
+  }
+  return state.sight.view(cost);
 }
 function recordRequest(state, message) {
   if (!isAssistant(message))
@@ -3588,6 +3676,7 @@ function rebuildFromBranch(state, ctx, resetFallback) {
   if (state.config.value.enabled)
     probeRearm(state, ctx);
   rebuildPolicyState(state, ctx);
+  rebuildSight(state, ctx);
   declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
   showResumedFigure(state, ctx);
 }
@@ -3601,6 +3690,13 @@ function showResumedFigure(state, ctx) {
     state.stats.noteSystemPrompt(ctx.getSystemPrompt().length);
   } catch {}
   state.status.refresh(ctx);
+}
+function rebuildSight(state, ctx) {
+  try {
+    state.sight.rebuild(ctx.sessionManager.getBranch(), typeof ctx.cwd === "string" ? ctx.cwd : undefined);
+  } catch (err) {
+    console.error("pi-condense: reading live sight's window from the branch failed; it starts narrow", err);
+  }
 }
 function upgradeLegacyRefs(state) {
   try {
@@ -3761,6 +3857,8 @@ function onCacheWarmingDecision(state, ctx, event) {
 async function onTurnEnd(state, ctx, event) {
   if (!state.config.value.enabled)
     return;
+  if (costPolicyActive(state))
+    judgeSight(state, ctx, event.message);
   const hasToolResults = Array.isArray(event.toolResults) && event.toolResults.length > 0;
   if (!hasToolResults && !state.rearmedPending)
     return;
@@ -3782,14 +3880,23 @@ async function weighInRunFlush(state, ctx, message) {
   if (current === undefined)
     return;
   const forced = rewriteForced(state, ctx);
-  let weighed = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, forced) });
+  const extra = state.sight.extraTurns();
+  let weighed = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, forced, extra) });
+  let older = forced;
   if (!weighed?.decision.apply && !forced && state.ledger.account("reply")) {
-    const all = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, true), bound: { kind: "reply", enter: false, rentOnly: true }, quiet: true });
+    const all = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, true, extra), bound: { kind: "reply", enter: false, rentOnly: true }, quiet: true });
     if (all?.decision.apply)
-      weighed = all;
+      [weighed, older] = [all, true];
   }
   if (!weighed?.decision.apply)
     return;
+  if (extra > 0 && state.sight.narrowingDue()) {
+    const narrow = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, older), quiet: true });
+    if (narrow?.decision.apply) {
+      weighed = narrow;
+      applySightChange(ctx, state.sight.narrowInRewrite());
+    }
+  }
   const { basis } = weighed.decision.record;
   const trigger = basis === "pressure" ? "pressure" : basis === "cold" ? "cache-cold" : "in-run";
   const flushed = new Set(weighed.batches.map((b) => b.turnIndex));
@@ -3803,6 +3910,25 @@ async function weighInRunFlush(state, ctx, message) {
     chains
   });
   state.pending.push(...waiting.filter((b) => !state.pending.includes(b)));
+}
+function judgeSight(state, ctx, message) {
+  try {
+    state.sight.update(ctx.sessionManager.getBranch());
+    const pendingTurns = state.pending.map((batch) => batch.turnIndex);
+    applySightChange(ctx, state.sight.judge(pendingTurns, () => sessionTurnIndex(ctx, message)));
+  } catch (err) {
+    console.error("pi-condense: counting recoveries failed", err);
+  }
+}
+function applySightChange(ctx, change) {
+  if (!change)
+    return;
+  try {
+    sessionAppenderOf(ctx).appendCustomEntry(CUSTOM_TYPE_SIGHT, change.entry);
+  } catch (err) {
+    console.error("pi-condense: recording the raw window failed; it holds until a reload", err);
+  }
+  safeNotify(ctx, change.notice, "info");
 }
 async function captureTurn(state, ctx, event) {
   const config = state.config.value;
@@ -4011,7 +4137,8 @@ function registerWithCommands(pi, state) {
       return state.stats.getLiveReclaim();
     },
     describeToggle: (ctx, enabling) => toggleCostText(state, ctx, enabling),
-    resetSummarizerFallback: () => state.fallback.reset()
+    resetSummarizerFallback: () => state.fallback.reset(),
+    getSight: (ctx) => sightView(state, ctx)
   });
 }
 function commandsAfterRunningFlush(pi, state) {

@@ -16,6 +16,8 @@ export const CUSTOM_TYPE_FLUSH_METRICS = "context-prune-flush-metrics";
 export const CUSTOM_TYPE_SUMMARIZER_CACHE = "context-prune-summarizer-cache";
 /** Pruning turned on or off mid-session (`{ enabled }`), so a replay sends what the session sent. */
 export const CUSTOM_TYPE_TOGGLE = "context-prune-toggle";
+/** Live sight's raw window widened or narrowed (`{ widened, recoveries, window }`), so a reload keeps it. */
+export const CUSTOM_TYPE_SIGHT = "context-prune-sight";
 /** A report shown in the TUI chat (flush line, `/pruner status`, `/pruner stats`); never sent to the model. */
 export const CUSTOM_TYPE_REPORT = "context-prune-report";
 

@@ -400,6 +400,12 @@ export function parseToggleEntry(data: unknown): Parsed<{ enabled: boolean }> {
   return ok({ enabled: data.enabled });
 }
 
+/** Live sight's raw window: `{ widened, recoveries, window }`; only `widened` is read back, the counts are for the reader of the file. */
+export function parseSightEntry(data: unknown): Parsed<{ widened: boolean }> {
+  if (!isPlainObject(data) || typeof data.widened !== "boolean") return bad("widened is not a boolean");
+  return ok({ widened: data.widened });
+}
+
 /** A snapshot of the summarizer's cache tokens; a missing counter is 0. */
 export function parseSummarizerCacheEntry(data: unknown): Parsed<SummarizerCacheTokens> {
   if (!isPlainObject(data)) return bad("data is not an object");

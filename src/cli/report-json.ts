@@ -7,6 +7,7 @@
 import { billFigures } from "../bill/bill-figures.js";
 import type { ScenarioSeries, ScenarioTotals } from "../bill/series.js";
 import type { ReplayReport } from "../report/replay.js";
+import type { SightFigures } from "../forgetting/sight-text.js";
 
 type Dollars = number | null;
 
@@ -38,6 +39,11 @@ function scenarioJson(series: ScenarioSeries | undefined, dollars: number | unde
   return series ? { dollars: usd(dollars), ...totalsJson(series.totals) } : { dollars: usd(dollars) };
 }
 
+/** What the agent went back for as the session ran: live sight's count (forgetting/sight-text.ts). */
+function sightJson(sight: SightFigures) {
+  return { outputs: sight.outputs, refs: sight.refs, extraRequests: sight.extraRequests, dollars: usd(sight.dollars), byKind: sight.byKind };
+}
+
 export function reportJson(report: ReplayReport, session: string, whatIfSettings: string[]) {
   const figures = billFigures(report);
   const find = (name: ScenarioSeries["name"]) => report.scenarios.find((s) => s.name === name);
@@ -64,6 +70,7 @@ export function reportJson(report: ReplayReport, session: string, whatIfSettings
     limit: { dollars: usd(report.limit.dollars) },
     cache: { rule: report.cache.rule, ttlMs: report.cost.ttlMs, spareBreakpoint: report.cache.spareBreakpoint },
     tokens: { charsPerToken: Math.round(report.tokens.charsPerToken * 1000) / 1000, calibratedOn: report.tokens.samples },
+    ...(report.sight ? { sight: sightJson(report.sight) } : {}),
     notes: report.notes,
     problems: report.problems.map((p) => p.message),
   };

@@ -18,6 +18,7 @@ import type { FlushResult } from "../summarize/flush.js";
 import { CUSTOM_TYPE_TOGGLE } from "../names.js";
 import type { KeptPrompts } from "../summarize/chain-pass.js";
 import type { PolicyView } from "../ui/policy-status.js";
+import type { SightView } from "../forgetting/sight-text.js";
 
 export type FlushResultLike = FlushResult;
 
@@ -35,7 +36,7 @@ export interface CompactResult {
 export type NotifyType = "info" | "warning" | "error";
 
 /** The hooks `registerCommands` takes by name, after its positional 2.9.1 ones. */
-export type CommandExtras = Pick<CommandDeps, "getSummarizerCache" | "measureContext" | "describeToggle" | "resetSummarizerFallback">;
+export type CommandExtras = Pick<CommandDeps, "getSummarizerCache" | "measureContext" | "describeToggle" | "resetSummarizerFallback" | "getSight">;
 
 /** Everything `registerCommands` was handed, plus the persistence hook. */
 export interface CommandDeps {
@@ -61,6 +62,8 @@ export interface CommandDeps {
   describeToggle?: (ctx: ExtensionCommandContext, enabling: boolean) => string | undefined;
   /** Forgets the summarizer model's failures: a model the user just picked is tried at the next summary. */
   resetSummarizerFallback?: () => void;
+  /** Live sight: what the agent went back for this session, and the raw window. */
+  getSight?: (ctx: ExtensionCommandContext) => SightView;
   /** Fire-and-forget save; failures are reported through `ctx.ui.notify`. */
   persist: (ctx: ExtensionCommandContext, config: ContextPruneConfig) => void;
 }

@@ -13,6 +13,7 @@ import type { LiveReclaim } from "../render/render-size.js";
 import type { SummarizerCacheTokens, SummarizerStats } from "../capture/records.js";
 import { contextSentText } from "../ui/status-line.js";
 import { DEFAULT_THINKING_WORDS, defaultModelWords, sessionModelKey } from "./command-config.js";
+import { sightFigures, sightLine, type SightView, windowLine } from "../forgetting/sight-text.js";
 
 /** Plain words after a value whose stored form does not say what it does. */
 const MEANING: Record<string, Record<string, string>> = {
@@ -107,16 +108,26 @@ export function statusReport(deps: CommandDeps, ctx: ExtensionCommandContext): s
     text += contextBlock(deps.getContextMetrics(ctx), Boolean(deps.getRearmed?.()), currentReclaim(deps, ctx), deps.currentConfig.value.enabled);
   }
   if (deps.getPolicyView) text += policyStatusBlock(deps.getPolicyView(ctx));
+  const sight = deps.getSight?.(ctx);
+  if (sight) text += sightBlock(sight, deps.currentConfig.value.flushPolicy !== "classic");
   return text;
 }
 
-export function statsReport(stats: SummarizerStats, reclaim?: LiveReclaim, cache?: SummarizerCacheTokens, pruning = true): string {
+/** What the agent went back for; under the cost policy, the raw window its in-run flushes leave. */
+function sightBlock(sight: SightView, inRunWindow: boolean): string {
+  const window = inRunWindow ? `\n  ${windowLine(sight.widened, sight.rate, sight.rawTurns)}` : "";
+  return `\n  --- live sight ---\n  ${sightLine(sightFigures(sight.recoveries, sight.cost))}${window}`;
+}
+
+/** `sight`: live sight's line (`sightLine`), shown last. */
+export function statsReport(stats: SummarizerStats, reclaim?: LiveReclaim, cache?: SummarizerCacheTokens, pruning = true, sight?: string): string {
   const chains = stats.chainsCompressed ?? 0;
   const compressed = chains > 0 ? `\n  earlier prompts compressed: ${chains}` : "";
   const sent = `\n  context sent: ${contextSentText(reclaim, pruning)}`;
-  if (stats.callCount === 0 && chains === 0) return reclaim && reclaim.beforeChars > 0 ? `pruner stats: no summarizer calls yet.${sent}` : "pruner stats: no summarizer calls yet.";
+  const went = sight === undefined ? "" : `\n  ${sight}`;
+  if (stats.callCount === 0 && chains === 0) return (reclaim && reclaim.beforeChars > 0 ? `pruner stats: no summarizer calls yet.${sent}` : "pruner stats: no summarizer calls yet.") + went;
   const spent = stats.callCount > 0 ? `${usageLines(stats, cache)}\n  (calls, tokens and cost are the summarizer's own)` : "";
-  return `pruner stats:${spent}${sent}${compressed}`;
+  return `pruner stats:${spent}${sent}${compressed}${went}`;
 }
 
 export const statusCommand: SubcommandHandler = async (deps, ctx) => {
@@ -124,5 +135,7 @@ export const statusCommand: SubcommandHandler = async (deps, ctx) => {
 };
 
 export const statsCommand: SubcommandHandler = async (deps, ctx) => {
-  showReport(deps.pi, ctx, statsReport(deps.getStats(), currentReclaim(deps, ctx), deps.getSummarizerCache?.(), deps.currentConfig.value.enabled));
+  const sight = deps.getSight?.(ctx);
+  const went = sight ? sightLine(sightFigures(sight.recoveries, sight.cost)) : undefined;
+  showReport(deps.pi, ctx, statsReport(deps.getStats(), currentReclaim(deps, ctx), deps.getSummarizerCache?.(), deps.currentConfig.value.enabled, went));
 };

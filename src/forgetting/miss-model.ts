@@ -15,9 +15,8 @@ import { extractToolResultText } from "../capture/batch-capture.js";
 import { identifierCandidates, type IdentifierKind } from "./identifiers.js";
 import { contentBlocks, isAssistant, isToolCall, isToolResult, loose } from "../capture/message-shape.js";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
+import { MIN_EDIT_LINE } from "./live-sight.js";
 
-/** An edit's old-text line shorter than this (`}`, `else:`) is everywhere: it is not counted. */
-const MIN_EDIT_LINE = 8;
 
 /** What a reply used that it could not see, and the outputs that would show it again. */
 export interface RequestMisses {

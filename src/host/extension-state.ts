@@ -27,6 +27,7 @@ import { computeMetricsSnapshot } from "./metrics-snapshot.js";
 import { measureNextRequest } from "./request-render.js";
 import { type BackgroundFlush, SafePoints } from "./safe-points.js";
 import { SpareBreakpoint } from "./cache-breakpoint.js";
+import { SightState } from "../forgetting/sight-state.js";
 
 export interface ExtensionState extends FlushState {
   /** The final-reply flush while it runs in the background (see final-reply-flush.ts). */
@@ -44,6 +45,8 @@ export interface ExtensionState extends FlushState {
   renderedBranch: readonly unknown[] | undefined;
   /** The first tool call of the chain the chain pass compresses next on that branch. */
   nextChainStart: () => string | undefined;
+  /** What the agent went back for, and the raw window it widens (forgetting/sight-state.ts). */
+  sight: SightState;
 }
 
 export interface PolicyState {
@@ -80,6 +83,7 @@ export function createExtensionState(pi: ExtensionAPI, files: SidecarFiles = nod
     policy: { last: undefined, told: new Set(), coldFlushedFor: undefined, expiryTimer: undefined, warmingStopped: 0 },
     breakpoint: new SpareBreakpoint(),
     renderedBranch: undefined,
+    sight: new SightState(),
     nextChainStart: () => (state.renderedBranch ? nextChainToCompress(state, state.renderedBranch) : undefined),
     rearmedPending: false,
     supersede: createSupersedeState(),

@@ -10,7 +10,8 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { projectBranchMessages } from "../capture/batch-capture.js";
 import { capturePendingBatches } from "../capture/pending-batches.js";
 import { requestUsageOf } from "../economics/cache-tracker.js";
-import { cardOf, costModelFor } from "../economics/cost-model.js";
+import { cardOf, type CostModel, costModelFor } from "../economics/cost-model.js";
+import type { SightView } from "../forgetting/sight-text.js";
 import type { FlushDecision, FlushMoment } from "../economics/flush-decision.js";
 import type { DeferralKind } from "../economics/deferral-ledger.js";
 import { usageFraction } from "../summarize/budget.js";
@@ -46,6 +47,22 @@ export function costPolicyIdleReason(state: ExtensionState): string | undefined 
   if (!config.enabled) return "pruning is off";
   if (config.pruneOn === "on-demand") return "tool outputs are summarized only on /pruner now";
   return undefined;
+}
+
+/** What `/pruner status` and `stats` show of live sight: the count read up to now, priced at the session model. */
+export function sightView(state: ExtensionState, ctx: ExtensionContext): SightView {
+  try {
+    state.sight.update(ctx.sessionManager.getBranch());
+  } catch (err) {
+    console.error("pi-condense: counting recoveries failed", err);
+  }
+  let cost: CostModel | undefined;
+  try {
+    cost = mainCostModel(ctx);
+  } catch {
+    cost = undefined;
+  }
+  return state.sight.view(cost);
 }
 
 /** A main-model response: its time and usage tell the tracker whether the cache is warm. */

@@ -88,6 +88,7 @@ function rebuildFromBranch(state: ExtensionState, ctx: ExtensionContext, resetFa
   clearCacheExpiry(state);
   if (state.config.value.enabled) probeRearm(state, ctx);
   rebuildPolicyState(state, ctx);
+  rebuildSight(state, ctx);
   declareQueryTool(state.pi, state.indexer.getIndex().size > 0);
   showResumedFigure(state, ctx);
 }
@@ -109,6 +110,15 @@ function showResumedFigure(state: ExtensionState, ctx: ExtensionContext): void {
     // A host without a system prompt to read: the figure counts the messages alone until a request.
   }
   state.status.refresh(ctx);
+}
+
+/** Live sight counts this branch afresh; its raw window is the one last persisted on it. */
+function rebuildSight(state: ExtensionState, ctx: ExtensionContext): void {
+  try {
+    state.sight.rebuild(ctx.sessionManager.getBranch(), typeof ctx.cwd === "string" ? ctx.cwd : undefined);
+  } catch (err) {
+    console.error("pi-condense: reading live sight's window from the branch failed; it starts narrow", err);
+  }
 }
 
 function upgradeLegacyRefs(state: ExtensionState): void {

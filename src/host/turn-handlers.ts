@@ -14,6 +14,8 @@ import { flushPending, recordDeferredFlush } from "../summarize/flush.js";
 import { clearCacheExpiry, flushIfCacheCold, scheduleCacheExpiry } from "./cache-expiry.js";
 import { calibrateTokens, chargeDeferrals, costPolicyActive, recordRequest, rewriteForced, weighChainPass, weighFlush } from "./flush-policy.js";
 import { inRunCandidates } from "../policy/flush-weighing.js";
+import type { SightChange } from "../forgetting/sight-state.js";
+import { CUSTOM_TYPE_SIGHT } from "../names.js";
 import { isTextOnlyAssistant } from "../capture/message-shape.js";
 import { trimBatchToPendingRange } from "../capture/pending-batches.js";
 import { isProtected } from "../capture/protected.js";
@@ -37,6 +39,7 @@ interface TurnEndLike {
 
 export async function onTurnEnd(state: ExtensionState, ctx: ExtensionContext, event: TurnEndLike): Promise<void> {
   if (!state.config.value.enabled) return;
+  if (costPolicyActive(state)) judgeSight(state, ctx, event.message);
   const hasToolResults = Array.isArray(event.toolResults) && event.toolResults.length > 0;
   if (!hasToolResults && !state.rearmedPending) return;
   let pushed = false;
@@ -58,12 +61,22 @@ async function weighInRunFlush(state: ExtensionState, ctx: ExtensionContext, mes
   const current = sessionTurnIndex(ctx, message);
   if (current === undefined) return;
   const forced = rewriteForced(state, ctx);
-  let weighed = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, forced) });
+  const extra = state.sight.extraTurns();
+  let weighed = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, forced, extra) });
+  let older = forced;
   if (!weighed?.decision.apply && !forced && state.ledger.account("reply")) {
-    const all = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, true), bound: { kind: "reply", enter: false, rentOnly: true }, quiet: true });
-    if (all?.decision.apply) weighed = all;
+    const all = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, true, extra), bound: { kind: "reply", enter: false, rentOnly: true }, quiet: true });
+    if (all?.decision.apply) [weighed, older] = [all, true];
   }
   if (!weighed?.decision.apply) return;
+  if (extra > 0 && state.sight.narrowingDue()) {
+    // The rewrite happens anyway, from the same first output: the narrow window's outputs go with it.
+    const narrow = weighFlush(state, ctx, "in-run", { select: (batches) => inRunCandidates(batches, current, older), quiet: true });
+    if (narrow?.decision.apply) {
+      weighed = narrow;
+      applySightChange(ctx, state.sight.narrowInRewrite());
+    }
+  }
   const { basis } = weighed.decision.record;
   const trigger = basis === "pressure" ? "pressure" : basis === "cold" ? "cache-cold" : "in-run";
   const flushed = new Set(weighed.batches.map((b) => b.turnIndex));
@@ -79,6 +92,28 @@ async function weighInRunFlush(state: ExtensionState, ctx: ExtensionContext, mes
     chains,
   });
   state.pending.push(...waiting.filter((b) => !state.pending.includes(b)));
+}
+
+/** Live sight reads the turn that just ended; the raw window widens or narrows as its rate says. */
+function judgeSight(state: ExtensionState, ctx: ExtensionContext, message: unknown): void {
+  try {
+    state.sight.update(ctx.sessionManager.getBranch());
+    const pendingTurns = state.pending.map((batch) => batch.turnIndex);
+    applySightChange(ctx, state.sight.judge(pendingTurns, () => sessionTurnIndex(ctx, message)));
+  } catch (err) {
+    console.error("pi-condense: counting recoveries failed", err);
+  }
+}
+
+/** A change of the raw window is persisted (a reload keeps it) and told once. */
+function applySightChange(ctx: ExtensionContext, change: SightChange | undefined): void {
+  if (!change) return;
+  try {
+    sessionAppenderOf(ctx).appendCustomEntry(CUSTOM_TYPE_SIGHT, change.entry);
+  } catch (err) {
+    console.error("pi-condense: recording the raw window failed; it holds until a reload", err);
+  }
+  safeNotify(ctx, change.notice, "info");
 }
 
 async function captureTurn(state: ExtensionState, ctx: ExtensionContext, event: TurnEndLike): Promise<boolean> {

@@ -21,6 +21,11 @@ describe("inRunCandidates", () => {
   test("early in a run nothing is old enough", () => {
     expect(inRunCandidates([batch(0, 1), batch(3, 2)], 3, false)).toEqual([]);
   });
+
+  test("live sight's extra turns keep that many more of the latest tool turns raw", () => {
+    expect(turns(inRunCandidates(pending, 7, false, 2))).toEqual([3]);
+    expect(turns(inRunCandidates(pending, 7, true, 2))).toEqual([0, 1, 3]);
+  });
 });
 
 const SONNET = { priced: true, prices: { input: 3e-6, output: 15e-6, cacheRead: 0.3e-6, cacheWrite: 3.75e-6 }, ttlMs: 300_000, notes: [], label: "anthropic/claude-sonnet-4-5" };

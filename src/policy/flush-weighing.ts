@@ -15,16 +15,17 @@ import { measureChainRewrite, measureRewrite } from "./rewrite-figures.js";
 import { callsDoneWith } from "../arguments/stub.js";
 
 /** Within a run, the outputs of the latest tool turns stay raw: the model is likely still working with them. */
-const IN_RUN_RECENT_TURNS = 2;
+export const IN_RUN_RECENT_TURNS = 2;
 
 /**
  * The batches a run may flush before its reply: all but the latest tool turns, and of those only the
  * run's own unless the rewrite is forced anyway (pressure, cold cache, the bound on waiting). Earlier
  * prompts' deferred batches otherwise wait for a reply: rewriting them now would also rewrite this run's
- * raw outputs, which are written again once they are summarized themselves.
+ * raw outputs, which are written again once they are summarized themselves. `extraTurns`: tool turns live
+ * sight keeps raw beyond those while the agent keeps going back for archived output (host/live-sight.ts).
  */
-export function inRunCandidates(batches: CapturedBatch[], currentTurn: number, forced: boolean): CapturedBatch[] {
-  const older = batches.filter((b) => b.turnIndex <= currentTurn - IN_RUN_RECENT_TURNS);
+export function inRunCandidates(batches: CapturedBatch[], currentTurn: number, forced: boolean, extraTurns = 0): CapturedBatch[] {
+  const older = batches.filter((b) => b.turnIndex <= currentTurn - IN_RUN_RECENT_TURNS - extraTurns);
   if (forced) return older;
   let run = -1;
   for (const b of batches) if (b.userTurnGroup !== undefined && b.userTurnGroup > run) run = b.userTurnGroup;

@@ -6,7 +6,7 @@
  * notes and problems. Pure.
  */
 import type { CacheReport, ReplayReport, ScenarioSeries } from "./replay.js";
-import { cacheLines, dollars, estimateLines, limitLines, percent, recoveryLines, rowsFor, tokens, ttlText } from "./text-report.js";
+import { cacheLines, dollars, estimateLines, limitLines, percent, recoveryLines, rowsFor, sightLines, tokens, ttlText } from "./text-report.js";
 import { billFigures, billLines } from "../bill/bill-figures.js";
 
 const COLORS = ["#c0392b", "#2471a3", "#229954", "#7d3c98"];
@@ -123,6 +123,7 @@ ${charts}
 <h2>Totals</h2>${totalsTable(report, report.cache)}
 ${report.requests === 0 ? "" : `<p id="limit">${limitLines(report).map(esc).join("<br>")}</p>`}
 ${recoveryLines(report).length === 0 ? "" : `<p id="recoveries">${recoveryLines(report).map(esc).join("<br>")}</p>`}
+${sightLines(report).length === 0 ? "" : `<p id="sight">${sightLines(report).map(esc).join("<br>")}</p>`}
 <h2>The biggest outputs</h2>${outputsTable(report)}
 <h2>How this was estimated</h2>${list([...estimateLines(report), ...report.notes])}
 <h2>Problems in the file</h2>${list(report.problems.map((p) => p.message))}

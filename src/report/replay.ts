@@ -20,6 +20,8 @@
  * session has it (the error of both is reported). Pure; `onProgress` and the
  * yields between chunks let a TUI show progress while a long replay runs.
  */
+import { LiveSight } from "../forgetting/live-sight.js";
+import { type SightFigures, sightFigures } from "../forgetting/sight-text.js";
 import { type Api, type CacheWarmingPhase, evaluateCacheWarming, type Model } from "@earendil-works/pi-ai";
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { type CacheRoute, cacheRouteOf } from "../economics/cache-route.js";
@@ -99,6 +101,8 @@ export interface ReplayReport {
   bets?: PolicyBets;
   /** What pi recorded the branch cost (recorded-bill.ts), beside the simulation. */
   recorded: RecordedBill;
+  /** What the agent went back for as the session ran (forgetting/live-sight.ts); only for a session pi-condense ran in. */
+  sight?: SightFigures;
 }
 
 export interface ReplayOptions {
@@ -383,7 +387,20 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
     notes: [...priceNotes(options, cost, last), ...pricingNotes, ...clockNotes(requests), ...bill.notes, ...replayNotes(options, recorded, series_, policy !== undefined)],
     recorded: bill,
     ...(whatIfRun?.scenario.bets ? { bets: whatIfRun.scenario.bets() } : {}),
+    ...(recorded ? sightOf(options.branch, cost) : {}),
   };
+}
+
+/** Live sight counted off the recorded branch, priced at the session model's prices; none when the count fails. */
+function sightOf(branch: readonly unknown[], cost: CostModel): { sight?: SightFigures } {
+  try {
+    const counter = new LiveSight();
+    counter.feed(branch);
+    return { sight: sightFigures(counter.recoveries, cost) };
+  } catch (err) {
+    console.error("pi-condense: counting the recorded recoveries failed", err);
+    return {};
+  }
 }
 
 /**

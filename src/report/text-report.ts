@@ -5,6 +5,7 @@
  * table and the limit with each configuration's ratio to it, then how summaries and tokens were estimated, the notes and the
  * problems found in the file. Pure.
  */
+import { sightLine } from "../forgetting/sight-text.js";
 import { formatCompactCount } from "../summarize/stats.js";
 import { cacheRuleMeaning, cacheRuleWords, retentionWords } from "../economics/cache-route.js";
 import type { CacheReport, ReplayReport, ScenarioSeries, ScenarioTotals } from "./replay.js";
@@ -185,6 +186,11 @@ export function recoveryLines(report: ReplayReport): string[] {
   ];
 }
 
+/** What the agent went back for as the session ran, beside the estimate above it. */
+export function sightLines(report: ReplayReport): string[] {
+  return report.sight ? [`as the session ran, ${sightLine(report.sight, "in it")}`] : [];
+}
+
 export function estimateLines(report: ReplayReport): string[] {
   const s = report.summaryEstimate;
   const summary =
@@ -244,7 +250,7 @@ export function reportText(report: ReplayReport, title: string, htmlPath?: strin
   if (report.requests === 0) lines.push("  no main-model requests on this branch: nothing to replay");
   else {
     lines.push("", ...chartText(report.scenarios), "", ...totalsTable(report.scenarios, report.cache, report));
-    for (const line of [...limitLines(report), ...recoveryLines(report)]) lines.push(...wrap(line, "  "));
+    for (const line of [...limitLines(report), ...recoveryLines(report), ...sightLines(report)]) lines.push(...wrap(line, "  "));
   }
   lines.push("");
   for (const line of [...estimateLines(report), ...report.notes]) lines.push(...wrap(line, "  "));
