@@ -142,8 +142,9 @@ describe.skipIf(unavailable !== undefined)("issue 36 in the pi TUI at 80x24", ()
     const claimed = /the next request is about ([\d.]+[kM]?) tokens? smaller/.exec(line);
     expect(claimed).not.toBeNull();
     expect(Math.abs(tokensOf(claimed![1]!) - (tokensOf(before[1]!) - tokensOf(after[1]!)))).toBeLessThanOrEqual(100);
-    // Point 13: the block ids are named for what they are.
-    expect(line).toMatch(/into one summary block each \(b\d+, b\d+, b\d+\)/);
+    // Issue 36 point 13, then issue 45 point 12: the blocks are named by the prompts they hold, not by block ids.
+    expect(line).toMatch(/the work of 3 earlier prompts \(prompts 1 to 3\) into one summary block each/);
+    expect(line).not.toMatch(/\bb\d+\b/);
     compactArchived = Number(/archiving (\d+) outputs? in/.exec(line)?.[1] ?? "0");
   });
 
