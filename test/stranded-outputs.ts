@@ -46,9 +46,12 @@ function toolTurns(branch: any[]): ToolTurn[] {
 }
 
 /**
- * Outputs a flush left raw by design, as 2.9.1 does: those of a flush whose summary came out longer than the
- * outputs (`skipped-oversized`) or too small to summarize (`skipped-trivial`), read off its frontier entry
- * (the last `attemptedToolCallCount` results up to `lastAttemptedToolCallId`).
+ * Outputs a flush left raw by design, as 2.9.1 does (a summary longer than the outputs, or too small to
+ * summarize): those its frontier entry says it attempted (the last `attemptedToolCallCount` results up to
+ * `lastAttemptedToolCallId`) that it did not archive. Whatever the entry's outcome: a frontier only passes
+ * batches the flush processed, and the outcome's precedence says `summarized` as soon as one of them got a
+ * summary, so a batch skipped beside it (a small output whose deterministic body, after the summarizer's
+ * attempts ran out, came out longer) shows only as an attempted output with no archive record.
  */
 function leftRawByDesign(branch: any[]): Set<string> {
   const results: string[] = [];
@@ -56,7 +59,7 @@ function leftRawByDesign(branch: any[]): Set<string> {
   for (const entry of branch) {
     if (entry?.type === "message" && entry.message?.role === "toolResult") results.push(entry.message.toolCallId);
     const data = entry?.type === "custom" && entry.customType === "context-prune-frontier" ? entry.data : undefined;
-    if (data?.outcome !== "skipped-oversized" && data?.outcome !== "skipped-trivial") continue;
+    if (typeof data?.lastAttemptedToolCallId !== "string") continue;
     const end = results.lastIndexOf(data.lastAttemptedToolCallId);
     const count = Number.isInteger(data.attemptedToolCallCount) ? data.attemptedToolCallCount : 1;
     for (let i = Math.max(0, end - count + 1); end >= 0 && i <= end; i++) left.add(results[i]!);

@@ -127,7 +127,10 @@ describe("no output stranded behind the frontier", () => {
         await sim.fire("session_shutdown", { reason: "quit" });
         expect(strandedOutputs(sim.fake.branch, spec)).toEqual([]);
       }),
-      { numRuns: RUNS },
+      {
+        numRuns: RUNS,
+        ...(process.env.STRANDED_SEED ? { seed: Number(process.env.STRANDED_SEED), path: process.env.STRANDED_PATH, endOnFailure: true } : {}),
+      },
     );
   }, 600_000);
 });
