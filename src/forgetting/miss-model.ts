@@ -30,6 +30,8 @@ export interface RequestMisses {
 interface Output {
   id: number;
   text: string;
+  msg?: any;
+  prompt?: number;
 }
 
 /** Each message's text, read once: the replay asks for it at every request that sends the message. */
@@ -188,6 +190,7 @@ export class MissCounter {
   private readonly shownBy = new Map<string, number[]>();
   /** `kind\0text` of every identifier an earlier call's arguments named. */
   private readonly named = new Set<string>();
+  prompts = 0;
 
   /**
    * The request's misses, given the context it reads (`context`: the raw messages, of which the first `length`),
@@ -206,6 +209,10 @@ export class MissCounter {
       const holders = this.outputs.filter((output) => output.text.includes(line)).map((output) => output.id);
       if (holders.length === 0 || this.visible.includesLine(line)) continue;
       missing.set(line, holders);
+    }
+    if (missing.size > 0 && (globalThis as any).__missLog) {
+      const prompt = this.prompts;
+      for (const [item, holders] of missing) (globalThis as any).__missLog.push({ item, edit: editLines(reply).includes(item), holders: holders.map((h) => ({ prompt: this.outputs[h]!.prompt, msg: this.outputs[h]!.msg })), prompt, reply });
     }
     if (missing.size === 0) return undefined;
     return { items: [...missing.keys()], holderChars: this.coverChars([...missing.values()]) };
@@ -231,6 +238,7 @@ export class MissCounter {
     }
     for (; this.consumed < context.length; this.consumed++) {
       const message = context.messages[this.consumed];
+      if ((message as any)?.role === "user") this.prompts++;
       if (isToolResult(message)) this.learnOutput(message);
       else if (isAssistant(message)) for (const key of namedKeys(message)) this.named.add(key);
     }
@@ -238,7 +246,7 @@ export class MissCounter {
 
   private learnOutput(message: object): void {
     const id = this.outputs.length;
-    this.outputs.push({ id, text: messageText(message) });
+    this.outputs.push({ id, text: messageText(message), msg: message, prompt: this.prompts });
     for (const { kind, texts } of shownIdentifiers(message)) {
       for (const t of texts) {
         const key = `${kind}\u0000${t}`;

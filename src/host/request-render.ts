@@ -7,6 +7,8 @@
 import { argumentStubsOn } from "../arguments/fields.js";
 import { looseEntry } from "../capture/message-shape.js";
 import { argumentHorizon } from "../arguments/horizon.js";
+import { archiveWrites } from "../sight/archive-writes.js";
+import { sightOptions } from "../sight/working-set.js";
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { buildSessionContext } from "@earendil-works/pi-coding-agent";
@@ -41,6 +43,7 @@ export function renderRequest(state: RenderState, messages: unknown[], branch: r
     state.indexer.archiveCheck(miss),
     argumentStubsOn(config),
     argumentHorizon(branch),
+    sightOptions(config, archiveWrites(branch)),
   );
 }
 

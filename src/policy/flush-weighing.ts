@@ -15,7 +15,7 @@ import { measureChainRewrite, measureRewrite } from "./rewrite-figures.js";
 import { callsDoneWith } from "../arguments/stub.js";
 
 /** Within a run, the outputs of the latest tool turns stay raw: the model is likely still working with them. */
-const IN_RUN_RECENT_TURNS = 2;
+const IN_RUN_RECENT_TURNS = Number(process.env.WS_RAW ?? 2);
 
 /**
  * The batches a run may flush before its reply: all but the latest tool turns, and of those only the
