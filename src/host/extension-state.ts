@@ -42,6 +42,8 @@ export interface ExtensionState extends FlushState {
   breakpoint: SpareBreakpoint;
   /** The branch the last render was given, before pruning. */
   renderedBranch: readonly unknown[] | undefined;
+  /** Of the outputs the last render's working set kept raw, those the next archive write lets go (src/sight/working-set.ts). */
+  releasable: ReadonlySet<string>;
   /** The first tool call of the chain the chain pass compresses next on that branch. */
   nextChainStart: () => string | undefined;
 }
@@ -80,6 +82,7 @@ export function createExtensionState(pi: ExtensionAPI, files: SidecarFiles = nod
     policy: { last: undefined, told: new Set(), coldFlushedFor: undefined, expiryTimer: undefined, warmingStopped: 0 },
     breakpoint: new SpareBreakpoint(),
     renderedBranch: undefined,
+    releasable: new Set(),
     nextChainStart: () => (state.renderedBranch ? nextChainToCompress(state, state.renderedBranch) : undefined),
     rearmedPending: false,
     supersede: createSupersedeState(),

@@ -41,7 +41,7 @@ import { WhatIfChainPass } from "./what-if-chains.js";
 import { type PolicyMoment, WhatIfCostPolicy, type WhatIfPolicy } from "./what-if-policy.js";
 import { inRunCandidates } from "../policy/flush-weighing.js";
 import { summarySplit } from "../policy/summary-split.js";
-import { type ArchiveWrite, sightOptions } from "../sight/working-set.js";
+import { type ArchiveWrite, sightOfWrite, sightOptions } from "../sight/working-set.js";
 import { occKey, parseOccKey } from "../capture/occurrence-key.js";
 
 const NONE: ReadonlySet<string> = new Set();
@@ -102,8 +102,6 @@ class Simulation {
   argumentHorizon = NO_HORIZON;
   /** Every archive write in order, as the working set reads them back (src/sight/working-set.ts). */
   readonly writes: ArchiveWrite[] = [];
-  /** Whether the flush under way was forced by an expired cache. */
-  private coldFlush = false;
   private turnIndex = 0;
   private userTurnGroup = 0;
   /** Cost policy bookkeeping: requests and prompts seen, requests of the current run, the last request's time. */
@@ -124,7 +122,11 @@ class Simulation {
     private readonly windowChars: number | undefined,
   ) {
     this.chains = new WhatIfChainPass(config, this.indexer, estimate, this.use);
-    this.costPolicy = policy ? new WhatIfCostPolicy(policy, config, this.indexer, (messages) => this.chains.eligibleRanges(messages)) : undefined;
+    const sight = (messages: readonly unknown[], keys: readonly string[]) => {
+      const options = sightOptions(config, this.writes);
+      return options ? sightOfWrite(messages, options, timeOf(messages[messages.length - 1]), keys) : { kept: NONE, released: NONE, hidden: [] };
+    };
+    this.costPolicy = policy ? new WhatIfCostPolicy(policy, config, this.indexer, (messages) => this.chains.eligibleRanges(messages), sight) : undefined;
   }
 
   /**
@@ -186,9 +188,7 @@ class Simulation {
   /** A flush the cost policy makes whatever it costs (an expired cache, the pressure line), kept among its bets. */
   private forced(turns: OpenTurn[], at: unknown, cold: boolean): void {
     this.costPolicy?.forcedRewrite(this.moment(at), this.batchesOf(turns), cold);
-    this.coldFlush = cold;
     this.flushTurns(turns, at, true);
-    this.coldFlush = false;
   }
 
   private moment(at: unknown): PolicyMoment {
@@ -329,7 +329,7 @@ class Simulation {
     const keys = batch.toolCalls.map((call) => occKey(call.toolCallId, call.resultTimestamp));
     const last = this.writes[this.writes.length - 1];
     if (last?.at === this.argumentHorizon) this.writes[this.writes.length - 1] = { ...last, keys: [...last.keys, ...keys] };
-    else this.writes.push({ at: this.argumentHorizon, keys, ...(this.coldFlush ? { cold: true } : {}) });
+    else this.writes.push({ at: this.argumentHorizon, keys });
   }
 
   /** As the host's flush persists it: refs and the index line, no summary message. */

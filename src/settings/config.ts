@@ -212,6 +212,7 @@ function normalize(existing: Partial<ContextPruneConfig>, n: Normalizer): Contex
     contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure),
     cacheBreakpoint: n.bool("cacheBreakpoint", merged.cacheBreakpoint, d.cacheBreakpoint),
     stubArguments: n.bool("stubArguments", merged.stubArguments, d.stubArguments),
+    workingSetPrompts: n.count("workingSetPrompts", merged.workingSetPrompts, d.workingSetPrompts),
     summaries: n.oneOf("summaries", merged.summaries, SUMMARIES_VALUES, d.summaries),
   };
 }

@@ -1,13 +1,12 @@
 /**
  * The archive writes of a session branch, in order, as the working set reads them (working-set.ts): each
  * write's horizon (the time of the newest message before it, as `argumentHorizon` reads the last one), the
- * occurrence keys it archived (index entries and dedup aliases), and whether the flush it belongs to was made
- * on an expired cache (its flush-metrics decision says `cold`). Entries that follow one another under one
+ * occurrence keys it archived (index entries and dedup aliases). Entries that follow one another under one
  * horizon are one write. A value of the wrong shape is passed over. Pure.
  */
 import { entryMessage, loose, looseEntry } from "../capture/message-shape.js";
 import { occKey } from "../capture/occurrence-key.js";
-import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_FLUSH_METRICS, CUSTOM_TYPE_INDEX } from "../names.js";
+import { CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX } from "../names.js";
 import type { ArchiveWrite } from "./working-set.js";
 
 /** The writes in `branch[0..end)`. */
@@ -23,11 +22,6 @@ export function archiveWrites(branch: readonly unknown[], end = branch.length): 
       continue;
     }
     if (entry?.type !== "custom" || newest === undefined) continue;
-    if (entry.customType === CUSTOM_TYPE_FLUSH_METRICS) {
-      const last = writes[writes.length - 1];
-      if (last?.at === newest && loose(loose(entry.data)?.decision)?.basis === "cold") writes[writes.length - 1] = { ...last, cold: true };
-      continue;
-    }
     const keys = entry.customType === CUSTOM_TYPE_INDEX ? indexKeys(entry.data) : entry.customType === CUSTOM_TYPE_DEDUP_ALIAS ? aliasKeys(entry.data) : undefined;
     if (keys === undefined) continue;
     const last = writes[writes.length - 1];
