@@ -23,6 +23,8 @@ const MIN_EDIT_LINE = 8;
 export interface RequestMisses {
   /** The missing items, as the reply named them. */
   items: string[];
+  /** How many of them are lines of an edit's old text (the rest are identifiers). */
+  editLines: number;
   /** Characters of the fewest, smallest earlier outputs that hold every missing item (0 when only earlier arguments did). */
   holderChars: number;
 }
@@ -30,8 +32,6 @@ export interface RequestMisses {
 interface Output {
   id: number;
   text: string;
-  msg?: any;
-  prompt?: number;
 }
 
 /** Each message's text, read once: the replay asks for it at every request that sends the message. */
@@ -190,7 +190,6 @@ export class MissCounter {
   private readonly shownBy = new Map<string, number[]>();
   /** `kind\0text` of every identifier an earlier call's arguments named. */
   private readonly named = new Set<string>();
-  prompts = 0;
 
   /**
    * The request's misses, given the context it reads (`context`: the raw messages, of which the first `length`),
@@ -205,17 +204,14 @@ export class MissCounter {
       if (!holders || texts.some((text) => this.visible.has(kind, text))) continue;
       missing.set(texts[0]!, holders);
     }
+    const identifiers = missing.size;
     for (const line of editLines(reply)) {
       const holders = this.outputs.filter((output) => output.text.includes(line)).map((output) => output.id);
-      if (holders.length === 0 || this.visible.includesLine(line)) continue;
+      if (holders.length === 0 || this.visible.includesLine(line) || missing.has(line)) continue;
       missing.set(line, holders);
     }
-    if (missing.size > 0 && (globalThis as any).__missLog) {
-      const prompt = this.prompts;
-      for (const [item, holders] of missing) (globalThis as any).__missLog.push({ item, edit: editLines(reply).includes(item), holders: holders.map((h) => ({ prompt: this.outputs[h]!.prompt, msg: this.outputs[h]!.msg })), prompt, reply });
-    }
     if (missing.size === 0) return undefined;
-    return { items: [...missing.keys()], holderChars: this.coverChars([...missing.values()]) };
+    return { items: [...missing.keys()], editLines: missing.size - identifiers, holderChars: this.coverChars([...missing.values()]) };
   }
 
   /** The outputs that showed any of the texts, or [] when only earlier arguments named one; undefined when none did. */
@@ -238,7 +234,6 @@ export class MissCounter {
     }
     for (; this.consumed < context.length; this.consumed++) {
       const message = context.messages[this.consumed];
-      if ((message as any)?.role === "user") this.prompts++;
       if (isToolResult(message)) this.learnOutput(message);
       else if (isAssistant(message)) for (const key of namedKeys(message)) this.named.add(key);
     }
@@ -246,7 +241,7 @@ export class MissCounter {
 
   private learnOutput(message: object): void {
     const id = this.outputs.length;
-    this.outputs.push({ id, text: messageText(message), msg: message, prompt: this.prompts });
+    this.outputs.push({ id, text: messageText(message) });
     for (const { kind, texts } of shownIdentifiers(message)) {
       for (const t of texts) {
         const key = `${kind}\u0000${t}`;

@@ -55,8 +55,8 @@ export interface ContextPruneConfig {
   summaries: SummariesMode;
   /** A finished call's bulky argument strings (an edit's texts, a write's content) become markers naming their ref (arguments/stub.ts). */
   stubArguments: boolean;
-  /** The working set (src/sight/working-set.ts): how many prompts an edited or written file stays in it after the one that changed it began; 0 = its run only. */
-  workingSetPrompts: number;
+  /** The working set (src/sight/working-set.ts): how many prompts an edited or written file stays in it after the one that changed it began; 0 = its run only; null = no working set. */
+  workingSetPrompts: number | null;
 }
 
 export type FlushPolicy = "cost" | "classic";

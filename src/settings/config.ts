@@ -126,6 +126,13 @@ class Normalizer {
     return this.fallback(key, "a whole number > 0", value, fallback);
   }
 
+  /** A whole number of at least zero (fractions floored), or null for "off". */
+  countOrNull(key: string, value: unknown, fallback: number | null): number | null {
+    if (value === null) return null;
+    if (isNumber(value) && value >= 0) return Math.floor(value);
+    return this.fallback(key, "a whole number >= 0 or null", value, fallback);
+  }
+
   /** A limit of at least one (fractions floored), or null for "no limit of mine". */
   limitOrNull(key: string, value: unknown): number | null {
     if (value === null) return null;
@@ -212,7 +219,7 @@ function normalize(existing: Partial<ContextPruneConfig>, n: Normalizer): Contex
     contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure),
     cacheBreakpoint: n.bool("cacheBreakpoint", merged.cacheBreakpoint, d.cacheBreakpoint),
     stubArguments: n.bool("stubArguments", merged.stubArguments, d.stubArguments),
-    workingSetPrompts: n.count("workingSetPrompts", merged.workingSetPrompts, d.workingSetPrompts),
+    workingSetPrompts: n.countOrNull("workingSetPrompts", merged.workingSetPrompts, d.workingSetPrompts),
     summaries: n.oneOf("summaries", merged.summaries, SUMMARIES_VALUES, d.summaries),
   };
 }

@@ -207,8 +207,8 @@ export function sightOfWrite(messages: readonly unknown[], options: WorkingSetOp
   return { kept: new Set(keys.filter((key) => after.outputs.has(key))), released, hidden: after.hidden };
 }
 
-/** The working set's options for a render under `config`, or undefined where it is off (the classic policy is 2.9.1's). */
-export function sightOptions(config: { enabled: boolean; flushPolicy: string; workingSetPrompts: number }, writes: readonly ArchiveWrite[]): WorkingSetOptions | undefined {
-  if (!config.enabled || config.flushPolicy === "classic") return undefined;
+/** The working set's options for a render under `config`, or undefined where it is off (`workingSetPrompts: null`; the classic policy is 2.9.1's). */
+export function sightOptions(config: { enabled: boolean; flushPolicy: string; workingSetPrompts: number | null }, writes: readonly ArchiveWrite[]): WorkingSetOptions | undefined {
+  if (!config.enabled || config.flushPolicy === "classic" || config.workingSetPrompts === null) return undefined;
   return { writes, recentPrompts: config.workingSetPrompts, maxChars: MAX_KEPT_CHARS };
 }
