@@ -26,6 +26,7 @@ import {
   isRecoveryTool,
   occKey,
   resultTimestampOf,
+  parseOccKey,
   corruptEntryMessage,
   parseIndexEntry,
   parseChainEntry,
@@ -129,8 +130,12 @@ import {
   capImages,
   argumentHorizon,
   archivedMarker,
+  sightOfWrite,
+  sightOptions,
   requestSizesOf,
+  workingSetOf,
   pruneMessages,
+  archiveWrites,
   dedupBatches,
   classifyBatches,
   summarizeSlots,
@@ -147,7 +152,7 @@ import {
   summariesMode,
   splitBatches,
   staleOutputsOf
-} from "./chunks/index-fdtdqv1f.js";
+} from "./chunks/index-5b4k7r29.js";
 
 // src/summarize/chain-pass.ts
 function makeFuseRange(state, ctx, signal) {
@@ -535,6 +540,13 @@ class Normalizer {
       return Math.floor(value);
     return this.fallback(key, "a whole number > 0", value, fallback);
   }
+  countOrNull(key, value, fallback) {
+    if (value === null)
+      return null;
+    if (isNumber(value) && value >= 0)
+      return Math.floor(value);
+    return this.fallback(key, "a whole number >= 0 or null", value, fallback);
+  }
   limitOrNull(key, value) {
     if (value === null)
       return null;
@@ -615,6 +627,7 @@ function normalize(existing, n) {
     contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure),
     cacheBreakpoint: n.bool("cacheBreakpoint", merged.cacheBreakpoint, d.cacheBreakpoint),
     stubArguments: n.bool("stubArguments", merged.stubArguments, d.stubArguments),
+    workingSetPrompts: n.countOrNull("workingSetPrompts", merged.workingSetPrompts, d.workingSetPrompts),
     summaries: n.oneOf("summaries", merged.summaries, SUMMARIES_VALUES, d.summaries)
   };
 }
@@ -707,8 +720,8 @@ async function saveConfig(config) {
 function onDemand(load, pick) {
   return async (deps, ctx, args) => pick(await load())(deps, ctx, args);
 }
-var actions = () => import("./chunks/command-actions-qren274p.js");
-var reports = () => import("./chunks/command-report-1sd6egkz.js");
+var actions = () => import("./chunks/command-actions-1atwgz5r.js");
+var reports = () => import("./chunks/command-report-kzw8sjac.js");
 var HANDLERS = new Map([
   ["settings", settingsCommand],
   ["on", setEnabled(true)],
@@ -719,7 +732,7 @@ var HANDLERS = new Map([
   ["prune-on", pruneOnCommand],
   ["batching", batchingCommand],
   ["stats", onDemand(reports, (m) => m.statsCommand)],
-  ["report", onDemand(() => import("./chunks/command-replay-7ct91ty8.js"), (m) => m.reportCommand)],
+  ["report", onDemand(() => import("./chunks/command-replay-n8jfrfmp.js"), (m) => m.reportCommand)],
   ["tree", onDemand(actions, (m) => m.treeCommand)],
   ["now", onDemand(actions, (m) => m.nowCommand)],
   ["compact", onDemand(actions, (m) => m.compactCommand)],
@@ -1210,11 +1223,11 @@ function computeMetricsSnapshot(state, ctx) {
 
 // src/host/request-render.ts
 import { buildSessionContext } from "@earendil-works/pi-coding-agent";
-function renderRequest(state, messages, branch, quiet = false) {
+function renderRequest(state, messages, branch, quiet = false, closing) {
   const config = state.config.value;
   const supersede = quiet ? { floor: state.supersede.floor, activated: new Set(state.supersede.activated) } : state.supersede;
   const miss = quiet ? undefined : (key, detail) => state.diagnostics.reportArchiveMiss(key, detail);
-  return pruneMessages(messages, state.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, quiet ? undefined : state.diagnostics, { state: supersede, isProtected: protectionPredicate(state) }, state.indexer.archiveCheck(miss), argumentStubsOn(config), argumentHorizon(branch));
+  return pruneMessages(messages, state.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, quiet ? undefined : state.diagnostics, { state: supersede, isProtected: protectionPredicate(state) }, state.indexer.archiveCheck(miss), argumentStubsOn(config), argumentHorizon(branch), sightOptions(config, archiveWrites(closing === undefined ? branch : [...branch, { type: "message", message: closing }])));
 }
 function nextRequestMessages(branch, closingMessage) {
   const messages = branchMessages(branch);
@@ -1233,7 +1246,7 @@ function measureNextRequest(state, ctx, closingMessage) {
   let result;
   try {
     const branch = ctx.sessionManager.getBranch();
-    result = renderRequest(state, nextRequestMessages(branch, closingMessage), branch, true);
+    result = renderRequest(state, nextRequestMessages(branch, closingMessage), branch, true, closingMessage);
   } catch (err) {
     console.error("pi-condense: measuring the next request failed", err);
     return;
@@ -1676,8 +1689,10 @@ function spareIndex(scan, blocks, memory, at, facts) {
   });
   return index !== undefined && scan.blocks[index]?.eligible ? index : undefined;
 }
-function pendingToolUseIds(batches, codec) {
+function pendingToolUseIds(batches, releasable, codec) {
   const ids = new Set;
+  for (const key of releasable)
+    ids.add(codec.toolUseId(parseOccKey(key).toolCallId));
   for (const batch of batches)
     for (const call of batch.toolCalls)
       if (typeof call.toolCallId === "string")
@@ -1708,7 +1723,7 @@ function onBeforeProviderRequest(state, ctx, event) {
     minTokens: route.minTokens,
     ttlMs: costModelFor(ctx.model, route).ttlMs,
     cacheUnused: state.cache.requests > 0 && !state.cache.reportsCacheUse,
-    pending: pendingToolUseIds(state.pending, codec),
+    pending: pendingToolUseIds(state.pending, state.releasable ?? new Set, codec),
     ...state.nextChainStart ? { chainStart: state.nextChainStart } : {}
   });
 }
@@ -1735,6 +1750,7 @@ function createExtensionState(pi, files = nodeSidecarFiles) {
     policy: { last: undefined, told: new Set, coldFlushedFor: undefined, expiryTimer: undefined, warmingStopped: 0 },
     breakpoint: new SpareBreakpoint,
     renderedBranch: undefined,
+    releasable: new Set,
     nextChainStart: () => state.renderedBranch ? nextChainToCompress(state, state.renderedBranch) : undefined,
     rearmedPending: false,
     supersede: createSupersedeState(),
@@ -2368,11 +2384,29 @@ function weighFlush(state, ctx, moment, opts = {}) {
     runRequests: messages ? requestsSinceLastPrompt(messages) : 0,
     cacheRule: rewriteCacheRule(state, ctx),
     ...requestSize2(state, ctx),
-    ...opts.bound ? { bound: { ledger: state.ledger, ...opts.bound } } : {}
+    ...opts.bound ? { bound: { ledger: state.ledger, ...opts.bound } } : {},
+    ...sightOf(state, ctx, messages, opts.closing)
   });
   if (!opts.quiet)
     noteDecision(state, ctx, decision);
   return { decision, batches, messages };
+}
+function sightOf(state, ctx, messages, closing) {
+  if (!messages)
+    return {};
+  let branch;
+  try {
+    branch = ctx.sessionManager.getBranch();
+  } catch {
+    return {};
+  }
+  const options = sightOptions(state.config.value, archiveWrites(branch));
+  if (!options)
+    return {};
+  const seen = closing === undefined || messages.includes(closing) ? messages : [...messages, closing];
+  const last = loose(seen[seen.length - 1])?.timestamp;
+  const at = typeof last === "number" ? last : Date.now();
+  return { sight: (keys) => sightOfWrite(seen, options, at, keys) };
 }
 function chargeDeferrals(state, message) {
   if (!isAssistant(message) || !costPolicyActive(state))
@@ -4123,6 +4157,7 @@ async function render(state, ctx, input) {
   const messages = written.length > 0 ? [...input, ...written] : input;
   state.renderedBranch = messages;
   const result = renderRequest(state, messages, ctx.sessionManager.getBranch());
+  state.releasable = workingSetOf(result.messages)?.releasable ?? state.releasable;
   const shown = requestSizesOf(result);
   noteSystemPrompt(state, ctx);
   state.stats.noteSentRequest(shown?.afterChars);
