@@ -3,7 +3,7 @@
  * Folders, bottom to top; a module may import its own folder, the ground floor (src/names.ts) and the folders
  * below it. src/types.ts is the contract's face for consumers outside src/: nothing inside src/ imports it.
  */
-const LAYERS = ["format", "settings", "economics", "digest", "capture", "arguments", "render", "archive", "chains", "summarize", "policy", "forgetting", "bill", "report", "ui", "commands", "host", "cli"];
+const LAYERS = ["format", "settings", "economics", "digest", "capture", "sight", "arguments", "render", "archive", "chains", "summarize", "policy", "forgetting", "bill", "report", "ui", "commands", "host", "cli"];
 
 const above = (i) => LAYERS.slice(i + 1).join("|");
 const layerRules = LAYERS.slice(0, -1).map((layer, i) => ({

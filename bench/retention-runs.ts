@@ -64,7 +64,8 @@ export function runOfSession(jsonl: string, name: string): Run {
 }
 
 /** A trajectory or session file of a folder as pi session JSONL, or why it could not be read. */
-export type SessionText = { name: string; jsonl: string } | { name: string; error: string };
+/** `pi`: a pi session file (`*.jsonl`), not a converted trajectory. */
+export type SessionText = { name: string; jsonl: string; pi?: true } | { name: string; error: string };
 
 /** Every trajectory or session file in `dir`, by file name, as pi session JSONL (through the converters). */
 export function sessionTextsIn(dir: string): SessionText[] {
@@ -75,7 +76,7 @@ export function sessionTextsIn(dir: string): SessionText[] {
     const name = basename(file, suffix);
     try {
       const text = readFileSync(join(dir, file), "utf8");
-      out.push({ name, jsonl: suffix === ".traj.json" ? convertMiniSweAgent(text, name) : suffix === ".traj" ? convertTrajectory(text, name) : text });
+      out.push({ name, jsonl: suffix === ".traj.json" ? convertMiniSweAgent(text, name) : suffix === ".traj" ? convertTrajectory(text, name) : text, ...(suffix === ".jsonl" ? { pi: true as const } : {}) });
     } catch (err) {
       out.push({ name, error: `${file}: ${err instanceof Error ? err.message : String(err)}` });
     }

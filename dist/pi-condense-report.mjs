@@ -29,6 +29,7 @@ var WHOLE_RANGES = {
   spillThreshold: POSITIVE,
   frontierGapThresholdTokens: POSITIVE,
   maxImagesPerRequest: POSITIVE,
+  workingSetPrompts: COUNT,
   "chainCompression.rollingWindow": COUNT,
   "purgeErrors.cooldownTurns": COUNT,
   "purgeErrors.minArgChars": COUNT
@@ -72,7 +73,8 @@ var DEFAULT_CONFIG = {
   contextPressure: 0.6,
   cacheBreakpoint: true,
   summaries: "auto",
-  stubArguments: true
+  stubArguments: true,
+  workingSetPrompts: 0
 };
 function presetOptions(...pairs) {
   return pairs.map(([value, label]) => ({ value, label }));
@@ -187,8 +189,8 @@ class Normalizer {
   whole(key, value, fallback) {
     return this.wholeIn(key, WHOLE_RANGES[key], value, fallback);
   }
-  wholeOrNull(key, value) {
-    return value === null ? null : this.wholeIn(key, WHOLE_RANGES[key], value, null, " or null");
+  wholeOrNull(key, value, fallback = null) {
+    return value === null ? null : this.wholeIn(key, WHOLE_RANGES[key], value, fallback, " or null");
   }
   wholeIn(key, range, value, fallback, orElse = "") {
     const expected = `${wholeRangeWords(range)}${orElse}`;
@@ -280,6 +282,7 @@ function normalize(existing, n) {
     contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure),
     cacheBreakpoint: n.bool("cacheBreakpoint", merged.cacheBreakpoint, d.cacheBreakpoint),
     stubArguments: n.bool("stubArguments", merged.stubArguments, d.stubArguments),
+    workingSetPrompts: n.wholeOrNull("workingSetPrompts", merged.workingSetPrompts, d.workingSetPrompts),
     summaries: n.oneOf("summaries", merged.summaries, SUMMARIES_VALUES, d.summaries)
   };
 }
@@ -1042,6 +1045,14 @@ class NoCache {
 }
 
 // src/economics/rewrite-economics.ts
+var RECOVERY_OUTPUT_TOKENS = 100;
+function recoveryDollars(figures, main, contextTokens) {
+  const recovery = figures.recovery;
+  if (!recovery)
+    return 0;
+  const p = pricesAt(main, contextTokens);
+  return nonNegative(recovery.roundTrips) * (contextTokens * p.cacheRead + RECOVERY_OUTPUT_TOKENS * p.output) + nonNegative(recovery.rereadTokens) * p.cacheWrite;
+}
 var LONGEST_PREFIX = { rule: "longest-prefix", breakpoint: false };
 function rereadTokens(figures, cache) {
   if (cache.declaresTool)
@@ -1084,7 +1095,8 @@ function weighRewrite(figures, main, summarizer, expectedRequests, cold, cache =
   const rewritten = { suffix, removed, summary, reread, tool };
   const terms = figures.contextTokens !== undefined && cardOf(main).tiers.length > 0 ? tieredTerms(figures, main, rewritten, cold, after) : flatTerms(main, rewritten, cold, after);
   const rewrite = chance * terms.rewriteCost;
-  const oneTimeCost = rewrite + (moment.summarizerPaidAnyway ? 0 : summarizerCost);
+  const context = figures.contextTokens ?? nonNegative(figures.prefixTokens ?? 0) + suffix;
+  const oneTimeCost = rewrite + (moment.summarizerPaidAnyway ? 0 : summarizerCost) + chance * recoveryDollars(figures, main, context);
   const netSaving = terms.firstSaving + terms.laterSaving - oneTimeCost;
   const apply = netSaving > 0;
   const tier = terms.tierNote ?? "";
@@ -3579,15 +3591,16 @@ class MissCounter {
         continue;
       missing.set(texts[0], holders);
     }
+    const identifiers = missing.size;
     for (const line of editLines(reply)) {
       const holders = this.outputs.filter((output) => output.text.includes(line)).map((output) => output.id);
-      if (holders.length === 0 || this.visible.includesLine(line))
+      if (holders.length === 0 || this.visible.includesLine(line) || missing.has(line))
         continue;
       missing.set(line, holders);
     }
     if (missing.size === 0)
       return;
-    return { items: [...missing.keys()], holderChars: this.coverChars([...missing.values()]) };
+    return { items: [...missing.keys()], editLines: missing.size - identifiers, holderChars: this.coverChars([...missing.values()]) };
   }
   holdersOf(kind, texts) {
     let known = false;
@@ -6684,12 +6697,13 @@ function protectionRules(protection) {
 }
 
 // src/render/stub-replace.ts
-function replaceSummarizedResults(messages, indexer, protection, grace, observe, archive) {
+function replaceSummarizedResults(messages, indexer, protection, grace, observe, archive, keep) {
   const decisions = DecisionMemo.open(indexer, protection, messages.length);
   const recoveries = new RecoveryStubs(messages, protection, archive);
   let out = null;
   let stubSizes = null;
   let stubRefs = [];
+  let keptRefs = null;
   const shared = new SharedKeys(messages);
   for (let i = 0;i < messages.length; i++) {
     const msg = messages[i];
@@ -6714,6 +6728,10 @@ function replaceSummarizedResults(messages, indexer, protection, grace, observe,
       continue;
     if (isRecoveryTool(msg.toolName) && inGrace(msg, grace))
       continue;
+    if (keep !== undefined && keep.size > 0 && keep.has(decisions.keyOf(i, msg))) {
+      (keptRefs ??= [])[i] = text.refs;
+      continue;
+    }
     const earlier = shared.claim(i);
     if (earlier !== undefined) {
       if (earlier >= 0 && out !== null && stubSizes !== null) {
@@ -6733,8 +6751,8 @@ function replaceSummarizedResults(messages, indexer, protection, grace, observe,
   }
   decisions.close();
   if (out === null || stubSizes === null || !stubsRemain(out, messages))
-    return { messages, stubSizes: null, stubRefs: null };
-  return { messages: out, stubSizes, stubRefs };
+    return { messages, stubSizes: null, stubRefs: null, keptRefs };
+  return { messages: out, stubSizes, stubRefs, keptRefs };
 }
 
 class SharedKeys {
@@ -7112,7 +7130,7 @@ function markerStandingFor(record, field, ref) {
 var RAW_TOOL_TURNS = 2;
 var PATH_TOOLS = new Set(["read", "edit", "write"]);
 var SHORT_REF = /^t\d+$/;
-function stubFinishedArguments(messages, input, stubRefs, indexer, horizon) {
+function stubFinishedArguments(messages, input, stubRefs, indexer, horizon, keep) {
   if (stubRefs === null)
     return messages;
   const results = resultPositions(messages);
@@ -7132,6 +7150,8 @@ function stubFinishedArguments(messages, input, stubRefs, indexer, horizon) {
         continue;
       const refs = stubRefs[at];
       if (refs?.length !== 1 || !SHORT_REF.test(refs[0]) || loose(input[at])?.isError === true)
+        continue;
+      if (keep !== undefined && keep.size > 0 && keptCall(input[at], keep))
         continue;
       standing ??= standingOf(messages, horizon);
       if (!doneWith(block, i, standing))
@@ -7231,6 +7251,10 @@ function doneWith(block, position, standing) {
     return false;
   return (standing.lastTouch.get(normalizeFilePath(args.path)) ?? -1) > position;
 }
+function keptCall(result, keep) {
+  const id = loose(result)?.toolCallId;
+  return typeof id === "string" && keep.has(occKey(id, resultTimestampOf(loose(result)?.timestamp)));
+}
 function stubbedArgs(block, ref, indexer) {
   const fields = bulkyFields(block.name, block.arguments);
   if (fields.length === 0)
@@ -7247,6 +7271,535 @@ function stubbedArgs(block, ref, indexer) {
   return replaced.length === 0 ? undefined : withMarkers(block.arguments, replaced);
 }
 
+// src/sight/file-keys.ts
+function lexicalPath(raw) {
+  return normalizeFilePath(raw.normalize("NFC"));
+}
+function tails(path) {
+  const segments = path.replace(/^\/+/, "").split("/");
+  const out = [];
+  for (let i = path.startsWith("/") ? 0 : 1;i < segments.length; i++)
+    out.push(segments.slice(i).join("/"));
+  return out;
+}
+
+class FileKeys {
+  keys = new Map;
+  byTail = new Map;
+  relative = new Map;
+  keyOf(raw) {
+    const path = lexicalPath(raw);
+    const known = this.keys.get(path);
+    if (known !== undefined)
+      return known;
+    const key = path.startsWith("/") ? this.absoluteKey(path) : this.relativeKey(path);
+    this.keys.set(path, key);
+    return key;
+  }
+  absoluteKey(path) {
+    let key = path;
+    for (const tail of tails(path)) {
+      const rel = this.relative.get(tail);
+      if (rel !== undefined) {
+        key = rel;
+        break;
+      }
+    }
+    for (const tail of tails(path)) {
+      const seen = this.byTail.get(tail);
+      this.byTail.set(tail, seen === undefined || seen === key ? key : null);
+    }
+    return key;
+  }
+  relativeKey(path) {
+    if (path.startsWith("../"))
+      return path;
+    const match = this.byTail.get(path);
+    if (match)
+      return match;
+    this.relative.set(path, path);
+    return path;
+  }
+}
+
+// src/sight/shell-touches.ts
+var VIEWERS = new Set(["cat", "head", "tail", "nl", "sed"]);
+var PASS_THROUGH = new Set(["head", "tail", "sed", "nl", "cat", "less", "more"]);
+var OPERATOR = /^(&&|\|\||;|\||&)$/;
+var NOT_A_FILE = /^-|[$*?[\]{}`]|^&\d?$|^\/dev\//;
+var MAX_PATH_CHARS = 4096;
+function shellTouches(command) {
+  if (typeof command !== "string" || command.length === 0)
+    return [];
+  let tokens;
+  try {
+    tokens = tokenize(stripHeredocBodies(command));
+  } catch {
+    return [];
+  }
+  const touches = [];
+  let cwd;
+  let pipeline = [];
+  const closePipeline = () => {
+    touches.push(...pipelineTouches(pipeline, cwd));
+    cwd = nextCwd(pipeline, cwd);
+    pipeline = [];
+  };
+  let current = { words: [], writes: [], appends: [] };
+  let pendingRedirect;
+  for (const token of tokens) {
+    if ("word" in token) {
+      if (pendingRedirect === ">")
+        current.writes.push(token.word);
+      else if (pendingRedirect === ">>")
+        current.appends.push(token.word);
+      else if (pendingRedirect === undefined)
+        current.words.push(token.word);
+      pendingRedirect = undefined;
+      continue;
+    }
+    if ("redirect" in token) {
+      pendingRedirect = token.redirect;
+      continue;
+    }
+    pendingRedirect = undefined;
+    pipeline.push(current);
+    current = { words: [], writes: [], appends: [] };
+    if (token.op !== "|")
+      closePipeline();
+  }
+  pipeline.push(current);
+  closePipeline();
+  return dedupe(touches);
+}
+function dedupe(touches) {
+  const seen = new Set;
+  return touches.filter((t) => {
+    const key = `${t.kind}\x00${t.path}`;
+    if (seen.has(key))
+      return false;
+    seen.add(key);
+    return true;
+  });
+}
+function nextCwd(pipeline, cwd) {
+  if (pipeline.length !== 1)
+    return cwd;
+  const words = pipeline[0].words;
+  if (words[0] !== "cd" || words.length !== 2 || NOT_A_FILE.test(words[1]) || words[1] === "~")
+    return cwd;
+  return joined(cwd, words[1]);
+}
+function joined(cwd, path) {
+  if (cwd === undefined || path.startsWith("/"))
+    return path;
+  return `${cwd.replace(/\/+$/, "")}/${path}`;
+}
+function pipelineTouches(pipeline, cwd) {
+  const touches = [];
+  const file = (path) => plausiblePath(path) ? joined(cwd, path) : undefined;
+  pipeline.forEach((segment, i) => {
+    for (const target of segment.writes) {
+      const path = file(target);
+      if (path !== undefined)
+        touches.push({ path, kind: "write" });
+    }
+    for (const target of segment.appends) {
+      const path = file(target);
+      if (path !== undefined)
+        touches.push({ path, kind: "edit" });
+    }
+    const [program, ...args] = segment.words;
+    if (program === undefined)
+      return;
+    if (program === "tee")
+      for (const arg of args) {
+        const path = file(arg);
+        if (path !== undefined && !arg.startsWith("-"))
+          touches.push({ path, kind: "write" });
+      }
+    if (program === "sed" && args.some((a) => /^-i/.test(a) || a === "--in-place")) {
+      for (const path of operands(program, args))
+        if (file(path) !== undefined)
+          touches.push({ path: file(path), kind: "edit" });
+      return;
+    }
+    if (i > 0 || !VIEWERS.has(program))
+      return;
+    if (program === "sed" && !args.includes("-n"))
+      return;
+    const shown = pipeline.slice(1).every((next) => PASS_THROUGH.has(next.words[0] ?? ""));
+    if (!shown)
+      return;
+    for (const path of operands(program, args)) {
+      const full = file(path);
+      if (full !== undefined)
+        touches.push({ path: full, kind: "view" });
+    }
+  });
+  return touches;
+}
+function operands(program, args) {
+  const out = [];
+  let scriptTaken = program !== "sed";
+  for (let i = 0;i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "-n" && (program === "head" || program === "tail")) {
+      i++;
+      continue;
+    }
+    if (arg === "-e" && program === "sed") {
+      i++;
+      scriptTaken = true;
+      continue;
+    }
+    if (arg.startsWith("-") && arg !== "-")
+      continue;
+    if (!scriptTaken) {
+      scriptTaken = true;
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
+}
+function plausiblePath(word) {
+  return word.length > 0 && word.length <= MAX_PATH_CHARS && !NOT_A_FILE.test(word) && !/\s/.test(word) && word !== "." && word !== "..";
+}
+function stripHeredocBodies(command) {
+  const lines = command.split(`
+`);
+  const out = [];
+  const pending = [];
+  for (const line of lines) {
+    if (pending.length > 0) {
+      if (line.replace(/^\t+/, "").trimEnd() === pending[0])
+        pending.shift();
+      continue;
+    }
+    out.push(line);
+    for (const match of line.matchAll(/<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1/g))
+      pending.push(match[2]);
+  }
+  return out.join(`
+`);
+}
+function tokenize(text) {
+  const tokens = [];
+  let word;
+  const flush = () => {
+    if (word !== undefined)
+      tokens.push({ word });
+    word = undefined;
+  };
+  for (let i = 0;i < text.length; ) {
+    const ch = text[i];
+    if (ch === " " || ch === "\t") {
+      flush();
+      i++;
+    } else if (ch === `
+`) {
+      flush();
+      tokens.push({ op: ";" });
+      i++;
+    } else if (ch === "'" || ch === '"') {
+      const close = text.indexOf(ch, i + 1);
+      if (close < 0)
+        throw new Error("open quote");
+      word = (word ?? "") + text.slice(i + 1, close);
+      i = close + 1;
+    } else if (ch === "\\") {
+      word = (word ?? "") + (text[i + 1] ?? "");
+      i += 2;
+    } else if (ch === "#" && word === undefined) {
+      const end = text.indexOf(`
+`, i);
+      i = end < 0 ? text.length : end;
+    } else if (ch === ">" || ch === "<") {
+      const descriptor = word !== undefined && /^\d$/.test(word) ? word : undefined;
+      if (descriptor !== undefined)
+        word = undefined;
+      flush();
+      const double = text[i + 1] === ch;
+      i += double ? 2 : 1;
+      if (text[i] === "&") {
+        i++;
+        continue;
+      }
+      if (descriptor !== undefined && descriptor !== "1")
+        tokens.push({ redirect: "<" });
+      else
+        tokens.push({ redirect: ch === ">" ? double ? ">>" : ">" : double ? "<<" : "<" });
+    } else if (ch === "&" || ch === "|" || ch === ";") {
+      flush();
+      const double = (ch === "&" || ch === "|") && text[i + 1] === ch;
+      tokens.push({ op: double ? ch + ch : ch });
+      i += double ? 2 : 1;
+    } else if (ch === "(" || ch === ")") {
+      flush();
+      tokens.push({ op: ";" });
+      i++;
+    } else {
+      word = (word ?? "") + ch;
+      i++;
+    }
+  }
+  flush();
+  return tokens.filter((t, i, all) => !("op" in t) || !OPERATOR.test(t.op) || i === 0 || !("op" in all[i - 1]));
+}
+
+// src/sight/touches.ts
+var FAILURE_OPENING2 = /^\s*(error|failed|failure|could not|cannot|can't|unable to)\b/i;
+var TRUNCATED_READ = /\n\[Showing lines \d+-\d+ of/;
+function readTranscript(messages) {
+  const raw = [];
+  const prompts = [];
+  const runs = [];
+  let newest = Number.NEGATIVE_INFINITY;
+  const open = new Map;
+  for (const msg of messages) {
+    const time = loose(msg)?.timestamp;
+    if (typeof time !== "number" || !Number.isFinite(time))
+      continue;
+    newest = Math.max(newest, time);
+    if (isUser(msg)) {
+      prompts.push(time);
+      runs.push(time);
+      open.clear();
+      continue;
+    }
+    if (isAssistant(msg)) {
+      open.clear();
+      const blocks = contentBlocks(msg);
+      if (!blocks.some(isToolCall) && msg.stopReason === "stop")
+        runs.push(time);
+      if (opensNoCalls(msg))
+        continue;
+      for (const block of blocks)
+        if (isToolCall(block) && typeof block.id === "string")
+          open.set(block.id, { name: String(block.name), args: argsOf3(block.arguments) });
+      continue;
+    }
+    if (!isToolResult(msg)) {
+      open.clear();
+      continue;
+    }
+    const call = typeof msg.toolCallId === "string" ? open.get(msg.toolCallId) : undefined;
+    if (call === undefined)
+      continue;
+    open.delete(msg.toolCallId);
+    const key = occKey(msg.toolCallId, resultTimestampOf(msg.timestamp));
+    for (const touch of callTouches(call, msg))
+      raw.push({ key, time, ...touch });
+  }
+  const keys = new FileKeys;
+  return { touches: raw.map(({ path, ...rest }) => ({ ...rest, file: keys.keyOf(path) })), prompts, runs, newest };
+}
+function countAtOrBefore(times, time) {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = lo + hi >> 1;
+    if (times[mid] <= time)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+function argsOf3(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
+}
+function callTouches(call, result) {
+  const failed = result.isError === true;
+  const text = () => extractToolResultText(result);
+  if (call.name === "bash")
+    return failed ? [] : bashTouches(call.args, text());
+  const path = pathArgOf(call.args);
+  if (path === undefined)
+    return [];
+  const touched = { path, kind: "touch", chars: 0 };
+  if (call.name === "read") {
+    if (failed)
+      return [touched];
+    const output = text();
+    const span = readToolSpan(call.args);
+    const whole = call.args.offset === undefined && call.args.limit === undefined && !TRUNCATED_READ.test(output.slice(-400));
+    return [{ path, kind: whole ? "whole" : "view", ...span ? { range: span.range } : {}, chars: output.length }];
+  }
+  if (call.name === "write") {
+    const content = call.args.content;
+    return failed || typeof content !== "string" ? [touched] : [{ path, kind: "write", chars: content.length }];
+  }
+  if (call.name === "edit") {
+    const edits = editPairs(call.args);
+    if (failed || FAILURE_OPENING2.test(text()) || edits.length === 0)
+      return [touched];
+    return [{ path, kind: "edit", edits, chars: edits.reduce((n, e) => n + e.oldText.length + e.newText.length, 0) }];
+  }
+  return [touched];
+}
+function editPairs(args) {
+  const list = Array.isArray(args.edits) ? args.edits : [args];
+  const pairs = [];
+  for (const item of list) {
+    const pair = loose(item);
+    if (typeof pair?.oldText === "string" && typeof pair.newText === "string")
+      pairs.push({ oldText: pair.oldText, newText: pair.newText });
+  }
+  return pairs;
+}
+function bashTouches(args, output) {
+  const command = typeof args.command === "string" ? args.command : "";
+  const touches = shellTouches(command);
+  const single = touches.filter((t) => t.kind === "view").length === 1;
+  return touches.map((touch) => {
+    if (touch.kind !== "view")
+      return { path: touch.path, kind: touch.kind, chars: command.length };
+    const span = single ? shellReadSpan(command.trim()) : undefined;
+    const whole = span !== undefined && "start" in span.range && span.range.start === 1 && span.range.end === Infinity;
+    return { path: touch.path, kind: whole ? "whole" : "view", ...span ? { range: span.range } : {}, chars: output.length };
+  });
+}
+
+// src/sight/working-set.ts
+var EMPTY_WORKING_SET = { files: new Set, outputs: new Set, arguments: new Set, releasable: new Set, hidden: [] };
+var SIGNIFICANT_LINE = 8;
+function workingSet(messages, options) {
+  if (options.writes.length === 0 || !Array.isArray(messages))
+    return EMPTY_WORKING_SET;
+  try {
+    return compute(readTranscript(messages), options);
+  } catch {
+    return EMPTY_WORKING_SET;
+  }
+}
+function compute(transcript, options) {
+  if (transcript.touches.length === 0)
+    return EMPTY_WORKING_SET;
+  const byFile = new Map;
+  const byKey = new Map;
+  for (const touch of transcript.touches) {
+    push3(byFile, touch.file, touch);
+    push3(byKey, touch.key, touch);
+  }
+  const kept = new Map;
+  let files = new Set;
+  let hidden = [];
+  for (const write of options.writes) {
+    const view = viewAt(byFile, transcript, write.at, options);
+    files = view.files;
+    hidden = write.keys.flatMap((key) => (byKey.get(key) ?? []).filter((t) => view.oversized.has(t)).map((t) => ({ key, chars: t.chars, edited: view.edited.has(t.file) })));
+    for (const [key, list] of kept)
+      if (!list.every((t) => view.items.has(t)))
+        kept.delete(key);
+    for (const key of write.keys) {
+      const list = byKey.get(key);
+      if (list !== undefined && list.every((t) => view.items.has(t)))
+        kept.set(key, list);
+    }
+  }
+  const now = viewAt(byFile, transcript, transcript.newest, options);
+  const outputs = new Set;
+  const args = new Set;
+  const releasable = new Set;
+  for (const [key, list] of kept) {
+    outputs.add(key);
+    if (list.some((t) => t.kind === "edit" || t.kind === "write"))
+      args.add(key);
+    if (!list.every((t) => now.items.has(t)))
+      releasable.add(key);
+  }
+  return { files, outputs, arguments: args, releasable, hidden };
+}
+function push3(map, key, value) {
+  const list = map.get(key);
+  if (list)
+    list.push(value);
+  else
+    map.set(key, [value]);
+}
+function viewAt(byFile, transcript, time, options) {
+  const run = countAtOrBefore(transcript.runs, time);
+  const prompt = countAtOrBefore(transcript.prompts, time);
+  const files = new Set;
+  const items = new Set;
+  const oversized = new Set;
+  const edited = new Set;
+  for (const [file, all] of byFile) {
+    const list = all.filter((t) => t.time <= time);
+    const inSet = list.some((t) => countAtOrBefore(transcript.runs, t.time) === run || changes(t) && prompt - countAtOrBefore(transcript.prompts, t.time) < options.recentPrompts);
+    if (!inSet)
+      continue;
+    files.add(file);
+    if (list.some(changes))
+      edited.add(file);
+    for (const touch of latestView(list))
+      (touch.chars <= options.maxChars ? items : oversized).add(touch);
+  }
+  return { files, items, oversized, edited };
+}
+function changes(touch) {
+  return touch.kind === "edit" || touch.kind === "write";
+}
+function latestView(list) {
+  const kept = [];
+  const laterViews = [];
+  const laterOldLines = new Set;
+  for (let i = list.length - 1;i >= 0; i--) {
+    const touch = list[i];
+    if (touch.kind === "touch")
+      continue;
+    if (touch.kind === "edit") {
+      const edits = touch.edits ?? [];
+      if (edits.length === 0 || !edits.every((e) => sharesLine(e.newText, laterOldLines)))
+        kept.push(touch);
+      for (const e of edits)
+        for (const line of significantLines(e.oldText))
+          laterOldLines.add(line);
+      continue;
+    }
+    if (!laterViews.some((later) => holds(later.range, touch.range)))
+      kept.push(touch);
+    if (touch.kind === "write" || touch.kind === "whole")
+      break;
+    laterViews.push(touch);
+  }
+  return kept;
+}
+function holds(outer, inner) {
+  if (outer === undefined)
+    return true;
+  if (inner === undefined)
+    return false;
+  if ("last" in outer || "last" in inner)
+    return "last" in outer && "last" in inner && outer.last >= inner.last;
+  return outer.start <= inner.start && outer.end >= inner.end;
+}
+function significantLines(text) {
+  return text.split(`
+`).map((line) => line.trim()).filter((line) => line.length >= SIGNIFICANT_LINE);
+}
+function sharesLine(text, lines) {
+  const own = significantLines(text);
+  return own.length === 0 ? lines.size > 0 : own.some((line) => lines.has(line));
+}
+var MAX_KEPT_CHARS = 8000;
+function sightOfWrite(messages, options, at, keys) {
+  const before = workingSet(messages, options);
+  const after = workingSet(messages, { ...options, writes: [...options.writes, { at, keys }] });
+  const released = new Set;
+  for (const key of before.outputs)
+    if (!after.outputs.has(key))
+      released.add(key);
+  return { kept: new Set(keys.filter((key) => after.outputs.has(key))), released, hidden: after.hidden };
+}
+function sightOptions(config, writes) {
+  if (!config.enabled || config.flushPolicy === "classic" || config.workingSetPrompts === null)
+    return;
+  return { writes, recentPrompts: config.workingSetPrompts, maxChars: MAX_KEPT_CHARS };
+}
+
 // src/render/pruner.ts
 var requestSizes2 = new WeakMap;
 class InputFacts {
@@ -7259,22 +7812,23 @@ class InputFacts {
   };
 }
 var NOTHING_SWEPT = { messages: [], sweptIds: [] };
-function runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive, stubArguments, argumentHorizon) {
+function runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive, stubArguments, argumentHorizon, sight) {
   const grace = lazyInGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
   const facts = new InputFacts;
-  const stubbed = replaceSummarizedResults(messages, indexer, protection, grace, facts.observe, archive);
+  const kept = sight ? workingSet(messages, sight) : undefined;
+  const stubbed = replaceSummarizedResults(messages, indexer, protection, grace, facts.observe, archive, kept?.outputs);
   let current = stubbed.messages;
   if (supersede)
     current = applySupersede(current, supersede.state, supersede.isProtected);
   if (stubArguments)
-    current = stubFinishedArguments(current, messages, stubbed.stubRefs, indexer, argumentHorizon);
+    current = stubFinishedArguments(current, messages, stubbed.stubRefs, indexer, argumentHorizon, kept?.arguments);
   if (errorPurge?.enabled && facts.errored)
     current = purgeErroredArgs(current, errorPurge);
   const positional = current;
   let created = NOTHING_CREATED;
   if (chainCompression?.enabled) {
     const guard = archive && {
-      stubRefs: (position) => stubbed.stubRefs?.[position],
+      stubRefs: (position) => stubbed.stubRefs?.[position] ?? stubbed.keptRefs?.[position],
       miss: archive.miss,
       input: (position) => messages[position],
       givesArguments: (ref, args) => archive.givesArguments(ref, args)
@@ -7288,10 +7842,16 @@ function runPhases(messages, indexer, chainCompression, errorPurge, protection, 
     reportSweep(swept.sweptIds, diagnostics);
     current = swept.messages;
   }
+  if (kept !== undefined)
+    keptBy.set(current, kept);
   return { messages: current, stubbed, positional, created };
 }
-function renderMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0, archive, stubArguments = false, argumentHorizon) {
-  return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined, archive, stubArguments, argumentHorizon).messages;
+var keptBy = new WeakMap;
+function workingSetOf(rendered) {
+  return keptBy.get(rendered);
+}
+function renderMessages(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns = 0, archive, stubArguments = false, argumentHorizon, sight) {
+  return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined, archive, stubArguments, argumentHorizon, sight).messages;
 }
 function compressChains(input, idx, chainCompression, diagnostics, guard) {
   const bodyFor = (entry) => chainBody(entry, idx);
@@ -7317,6 +7877,58 @@ function reportSweep(sweptIds, diagnostics) {
   const shown = sorted.slice(0, 5).join(", ");
   const more = sorted.length > 5 ? ` ... +${sorted.length - 5} more` : "";
   diagnostics?.report("orphan-sweep", key, `swept ${sorted.length} orphan toolResult(s): ${shown}${more}`);
+}
+
+// src/sight/archive-writes.ts
+function archiveWrites(branch, end = branch.length) {
+  const writes = [];
+  let newest;
+  const stop = Math.min(end, branch.length);
+  let open = false;
+  for (let i = 0;i < stop; i++) {
+    const entry = looseEntry(branch[i]);
+    const message = entryMessage(entry);
+    const time = loose(message)?.timestamp;
+    if (typeof time === "number" && Number.isFinite(time)) {
+      const last = writes[writes.length - 1];
+      if (open && last && isAssistant(message) && !toolCallBlocks(message).length)
+        writes[writes.length - 1] = { ...last, at: Math.max(last.at, time) };
+      open = false;
+      newest = time;
+      continue;
+    }
+    if (entry?.type !== "custom" || newest === undefined)
+      continue;
+    const keys = entry.customType === CUSTOM_TYPE_INDEX ? indexKeys(entry.data) : entry.customType === CUSTOM_TYPE_DEDUP_ALIAS ? aliasKeys(entry.data) : undefined;
+    if (keys === undefined)
+      continue;
+    const last = writes[writes.length - 1];
+    if (open && last)
+      writes[writes.length - 1] = { ...last, keys: [...last.keys, ...keys] };
+    else
+      writes.push({ at: newest, keys });
+    open = true;
+  }
+  return writes;
+}
+function indexKeys(data) {
+  const calls = loose(data)?.toolCalls;
+  if (!Array.isArray(calls))
+    return [];
+  const keys = [];
+  for (const call of calls) {
+    const c = loose(call);
+    if (typeof c?.toolCallId !== "string")
+      continue;
+    keys.push(occKey(c.toolCallId, typeof c.resultTimestamp === "number" ? c.resultTimestamp : undefined));
+  }
+  return keys;
+}
+function aliasKeys(data) {
+  const d = loose(data);
+  if (typeof d?.newToolCallId !== "string")
+    return [];
+  return [occKey(d.newToolCallId, typeof d.newResultTimestamp === "number" ? d.newResultTimestamp : undefined)];
 }
 
 // src/report/scenarios.ts
@@ -7385,6 +7997,7 @@ function actualScenario(branch, config) {
   const stable = new StableMessages;
   const pruned = prunedAt(branch);
   let horizon = NO_HORIZON;
+  let writes = [];
   return {
     name: "actual",
     label: "as recorded",
@@ -7397,11 +8010,12 @@ function actualScenario(branch, config) {
       if (changed) {
         indexer.extendFromEntries(branch.slice(from, request.entryIndex), branch);
         horizon = argumentHorizon(branch, request.entryIndex);
+        writes = archiveWrites(branch, request.entryIndex);
       }
       const messages = prefixOf(request.all);
       if (!pruned(request.entryIndex))
         return stable.stable(messages);
-      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, indexer.archiveCheck(), argumentStubsOn(config), horizon));
+      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, indexer.archiveCheck(), argumentStubsOn(config), horizon, sightOptions(config, writes)));
     },
     summarizer: () => recordedSummarizer(branch)
   };
@@ -8167,21 +8781,35 @@ function resultKey(message) {
     return;
   return occKey(message.toolCallId, typeof message.timestamp === "number" ? message.timestamp : undefined);
 }
-function measureRewrite(messages, pending, closing, isCopy = () => false, argumentsDone = () => false) {
+function measureRewrite(messages, pending, closing, isCopy = () => false, argumentsDone = () => false, sight) {
   const calls = new Map;
   for (const batch of pending)
     for (const call of batch.toolCalls)
       calls.set(occKey(call.toolCallId, call.resultTimestamp), call);
   let first = -1;
+  let firstKept = -1;
   let removed = 0;
   let summarizerInput = 0;
   let summaryChars = 0;
   const saved = new Map;
   for (let i = 0;i < messages.length; i++) {
     const key = resultKey(messages[i]);
+    if (key !== undefined && sight?.released.has(key) && !calls.has(key)) {
+      if (first < 0)
+        first = i;
+      const chars = Math.max(0, requestChars(messages[i]) - STUB_CHARS);
+      removed += chars;
+      saved.set(key, chars / CHARS_PER_TOKEN);
+      continue;
+    }
     const call = key === undefined ? undefined : calls.get(key);
     if (!call || key === undefined)
       continue;
+    if (sight?.kept.has(key)) {
+      if (firstKept < 0)
+        firstKept = i;
+      continue;
+    }
     if (first < 0)
       first = i;
     const chars = requestChars(messages[i]);
@@ -8199,6 +8827,8 @@ function measureRewrite(messages, pending, closing, isCopy = () => false, argume
     summarizerInput += Math.min(chars, SUMMARIZER_CHARS_PER_OUTPUT);
   }
   if (first < 0)
+    first = firstKept;
+  if (first < 0)
     return;
   for (const batch of pending)
     if (batch.toolCalls.some((call) => !isCopy(call)))
@@ -8212,8 +8842,20 @@ function measureRewrite(messages, pending, closing, isCopy = () => false, argume
     summaryTokens: summaryChars / CHARS_PER_TOKEN,
     summarizerInputTokens: summarizerInput / CHARS_PER_TOKEN,
     savedTokensByKey: saved,
-    ...reach(messages, first, closing)
+    ...reach(messages, first, closing),
+    ...sight && sight.hidden.length > 0 ? { recovery: expectedRecovery(sight.hidden) } : {}
   };
+}
+var NEED_CHANCE = 0.5;
+var FAILED_EDIT_CHANCE = 0.25;
+function expectedRecovery(hidden) {
+  let roundTrips = 0;
+  let rereadTokens = 0;
+  for (const view of hidden) {
+    roundTrips += NEED_CHANCE + (view.edited ? FAILED_EDIT_CHANCE : 0);
+    rereadTokens += NEED_CHANCE * view.chars / CHARS_PER_TOKEN;
+  }
+  return { roundTrips, rereadTokens };
 }
 function callIndex(messages, resultIndex) {
   for (let i = resultIndex - 1;i >= 0; i--)
@@ -8332,7 +8974,8 @@ function weighFlushBatches(input) {
   const stubbed = input.batches.filter((batch) => !isTrivialBatch(batch, input.minBatchChars, input.stubArguments));
   if (stubbed.length === 0)
     return nothingToRewrite(input.cache, input.moment);
-  const measured = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary, argumentsDoneOf(input)) : undefined;
+  const sight = input.sight?.([...pendingKeys(stubbed)]);
+  const measured = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary, argumentsDoneOf(input), sight) : undefined;
   const figures = measured ? { ...measured, ...input.systemTokens !== undefined ? { systemTokens: input.systemTokens } : {}, ...input.size } : measured;
   const decision = decideFlush({ ...input, figures });
   if (!input.bound)
@@ -8483,13 +9126,15 @@ class WhatIfCostPolicy {
   config;
   indexer;
   chainRanges;
+  sight;
   ledger = new DeferralLedger;
   early = [];
-  constructor(policy, config, indexer, chainRanges) {
+  constructor(policy, config, indexer, chainRanges, sight) {
     this.policy = policy;
     this.config = config;
     this.indexer = indexer;
     this.chainRanges = chainRanges;
+    this.sight = sight;
   }
   charge() {
     const compressed = new Set(this.indexer.getChainEntries().map((entry) => chainItemKey(entry.startUserTimestamp)));
@@ -8550,7 +9195,8 @@ class WhatIfCostPolicy {
       runRequests: moment.runRequests,
       cacheRule: this.policy.cacheRule ?? { rule: "longest-prefix", breakpoint: false },
       ...moment.size ? { size: moment.size } : {},
-      ...enter || rentCheck ? { bound: { ledger: this.ledger, kind: "reply", enter, rentOnly: rentCheck } } : {}
+      ...enter || rentCheck ? { bound: { ledger: this.ledger, kind: "reply", enter, rentOnly: rentCheck } } : {},
+      ...this.sight ? { sight: (keys) => this.sight(moment.messages, keys) } : {}
     });
   }
   chains(moment, decision, batches, flushApplies) {
@@ -8574,6 +9220,7 @@ class WhatIfCostPolicy {
 }
 
 // src/report/what-if.ts
+var NONE = new Set;
 var CHARS_PER_TOKEN2 = 4;
 var RECENT_REQUESTS = 5;
 function charsOf2(batch) {
@@ -8604,6 +9251,7 @@ class Simulation {
   turns = [];
   flushed = [];
   argumentHorizon = NO_HORIZON;
+  writes = [];
   turnIndex = 0;
   userTurnGroup = 0;
   requests = 0;
@@ -8620,7 +9268,11 @@ class Simulation {
     this.policy = policy;
     this.windowChars = windowChars;
     this.chains = new WhatIfChainPass(config, this.indexer, estimate, this.use);
-    this.costPolicy = policy ? new WhatIfCostPolicy(policy, config, this.indexer, (messages) => this.chains.eligibleRanges(messages)) : undefined;
+    const sight = (messages, keys) => {
+      const options = sightOptions(config, this.writes);
+      return options ? sightOfWrite(messages, options, timeOf2(messages[messages.length - 1]), keys) : { kept: NONE, released: NONE, hidden: [] };
+    };
+    this.costPolicy = policy ? new WhatIfCostPolicy(policy, config, this.indexer, (messages) => this.chains.eligibleRanges(messages), sight) : undefined;
   }
   beforeRequest(time, coldStart = false) {
     const expired = this.policy && this.lastRequestAt !== undefined && (coldStart || time - this.lastRequestAt >= this.policy.main.ttlMs);
@@ -8746,8 +9398,11 @@ class Simulation {
   excluded(name, args) {
     return isRecoveryTool(name) || isProtected(String(name), args, this.config);
   }
+  releasable = NONE;
   pendingIds() {
     const ids = new Set;
+    for (const key of this.releasable)
+      ids.add(parseOccKey(key).toolCallId);
     for (const batch of this.batchesOf(this.turns))
       for (const call of batch.toolCalls)
         ids.add(call.toolCallId);
@@ -8798,14 +9453,23 @@ class Simulation {
     if (batches.length > 0)
       this.flushed.push({ length: this.messages.length, time: timeOf2(reply), chains });
   }
-  archiveWithoutSummary(batch) {
+  moveHorizon(batch) {
     this.argumentHorizon = timeOf2(this.messages[this.messages.length - 1]);
+    const keys = batch.toolCalls.map((call) => occKey(call.toolCallId, call.resultTimestamp));
+    const last = this.writes[this.writes.length - 1];
+    if (last?.at === this.argumentHorizon)
+      this.writes[this.writes.length - 1] = { ...last, keys: [...last.keys, ...keys] };
+    else
+      this.writes.push({ at: this.argumentHorizon, keys });
+  }
+  archiveWithoutSummary(batch) {
+    this.moveHorizon(batch);
     const refs = this.indexer.allocateSummaryRefs(batch);
     this.indexer.addBatch(batch, () => {}, refs);
     this.indexer.registerSummaryRefs(refs);
   }
   summarize(batch, raw, reply) {
-    this.argumentHorizon = timeOf2(this.messages[this.messages.length - 1]);
+    this.moveHorizon(batch);
     const refs = this.indexer.allocateSummaryRefs(batch);
     this.indexer.registerSummaryRefs(refs);
     this.indexer.addBatch(batch, () => {}, refs);
@@ -8859,8 +9523,9 @@ function whatIfScenario(config, estimate, contextWindow, label, policy) {
         if (flush.chains)
           await sim.chains.afterFlush(sim.messages.slice(0, flush.length), flush.time);
       const input = sim.messages.slice();
-      const rendered = renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck(), argumentStubsOn(config), sim.argumentHorizon);
+      const rendered = renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck(), argumentStubsOn(config), sim.argumentHorizon, sightOptions(config, sim.writes));
       sim.noteSent(rendered);
+      sim.releasable = workingSetOf(rendered)?.releasable ?? NONE;
       return stable.stable(rendered);
     },
     summarizer: () => ({ ...sim.use }),
@@ -8924,12 +9589,14 @@ function series(run, steps, refreshes, outputTokens, pricing) {
   });
   let recoveries = 0;
   let misses = 0;
+  let editLineMisses = 0;
   let recoveryDollars = 0;
   run.misses.forEach((missed, i) => {
     if (!missed)
       return;
     recoveries += 1;
     misses += missed.items.length;
+    editLineMisses += missed.editLines;
     const context = steps[i].chars / cpt;
     recoveryDollars += recoveryCost(context, missed.holderChars / cpt, pricing.pricesFor(i, context));
   });
@@ -8957,6 +9624,7 @@ function series(run, steps, refreshes, outputTokens, pricing) {
     dollars: pricing.priced ? tally.dollars + summarizerDollars : undefined,
     recoveries,
     misses,
+    editLineMisses,
     recoveryDollars: pricing.priced ? recoveryDollars : undefined
   };
   return out;

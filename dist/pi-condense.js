@@ -28,6 +28,7 @@ import {
   isRecoveryTool,
   occKey,
   resultTimestampOf,
+  parseOccKey,
   corruptEntryMessage,
   parseIndexEntry,
   parseChainEntry,
@@ -138,8 +139,12 @@ import {
   capImages,
   argumentHorizon,
   archivedMarker,
+  sightOfWrite,
+  sightOptions,
   requestSizesOf,
+  workingSetOf,
   pruneMessages,
+  archiveWrites,
   dedupBatches,
   classifyBatches,
   summarizeSlots,
@@ -157,7 +162,7 @@ import {
   summariesMode,
   splitBatches,
   staleOutputsOf
-} from "./chunks/index-b8rmxhpq.js";
+} from "./chunks/index-r3w7jg55.js";
 
 // src/summarize/chain-pass.ts
 function makeFuseRange(state, ctx, signal) {
@@ -462,8 +467,8 @@ function helpText() {
 function onDemand(load, pick) {
   return async (deps, ctx, args) => pick(await load())(deps, ctx, args);
 }
-var actions = () => import("./chunks/command-actions-yjcpjdns.js");
-var reports = () => import("./chunks/command-report-28mxpv4k.js");
+var actions = () => import("./chunks/command-actions-w09p26jc.js");
+var reports = () => import("./chunks/command-report-2pn4kfar.js");
 var HANDLERS = new Map([
   ["settings", settingsCommand],
   ["on", setEnabled(true)],
@@ -474,7 +479,7 @@ var HANDLERS = new Map([
   ["prune-on", pruneOnCommand],
   ["batching", batchingCommand],
   ["stats", onDemand(reports, (m) => m.statsCommand)],
-  ["report", onDemand(() => import("./chunks/command-replay-axbe1gej.js"), (m) => m.reportCommand)],
+  ["report", onDemand(() => import("./chunks/command-replay-5m2zk6s9.js"), (m) => m.reportCommand)],
   ["tree", onDemand(actions, (m) => m.treeCommand)],
   ["now", onDemand(actions, (m) => m.nowCommand)],
   ["compact", onDemand(actions, (m) => m.compactCommand)],
@@ -965,11 +970,11 @@ function computeMetricsSnapshot(state, ctx) {
 
 // src/host/request-render.ts
 import { buildSessionContext } from "@earendil-works/pi-coding-agent";
-function renderRequest(state, messages, branch, quiet = false) {
+function renderRequest(state, messages, branch, quiet = false, closing) {
   const config = state.config.value;
   const supersede = quiet ? { floor: state.supersede.floor, activated: new Set(state.supersede.activated) } : state.supersede;
   const miss = quiet ? undefined : (key, detail) => state.diagnostics.reportArchiveMiss(key, detail);
-  return pruneMessages(messages, state.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, quiet ? undefined : state.diagnostics, { state: supersede, isProtected: protectionPredicate(state) }, state.indexer.archiveCheck(miss), argumentStubsOn(config), argumentHorizon(branch));
+  return pruneMessages(messages, state.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, quiet ? undefined : state.diagnostics, { state: supersede, isProtected: protectionPredicate(state) }, state.indexer.archiveCheck(miss), argumentStubsOn(config), argumentHorizon(branch), sightOptions(config, archiveWrites(closing === undefined ? branch : [...branch, { type: "message", message: closing }])));
 }
 function nextRequestMessages(branch, closingMessage) {
   const messages = branchMessages(branch);
@@ -988,7 +993,7 @@ function measureNextRequest(state, ctx, closingMessage) {
   let result;
   try {
     const branch = ctx.sessionManager.getBranch();
-    result = renderRequest(state, nextRequestMessages(branch, closingMessage), branch, true);
+    result = renderRequest(state, nextRequestMessages(branch, closingMessage), branch, true, closingMessage);
   } catch (err) {
     console.error("pi-condense: measuring the next request failed", err);
     return;
@@ -1472,8 +1477,10 @@ function spareIndex(scan, blocks, memory, at, facts) {
   });
   return index !== undefined && scan.blocks[index]?.eligible ? index : undefined;
 }
-function pendingToolUseIds(batches, codec) {
+function pendingToolUseIds(batches, releasable, codec) {
   const ids = new Set;
+  for (const key of releasable)
+    ids.add(codec.toolUseId(parseOccKey(key).toolCallId));
   for (const batch of batches)
     for (const call of batch.toolCalls)
       if (typeof call.toolCallId === "string")
@@ -1504,7 +1511,7 @@ function onBeforeProviderRequest(state, ctx, event) {
     minTokens: route.minTokens,
     ttlMs: costModelFor(ctx.model, route).ttlMs,
     cacheUnused: state.cache.requests > 0 && !state.cache.reportsCacheUse,
-    pending: pendingToolUseIds(state.pending, codec),
+    pending: pendingToolUseIds(state.pending, state.releasable ?? new Set, codec),
     ...state.nextChainStart ? { chainStart: state.nextChainStart } : {}
   });
 }
@@ -1598,6 +1605,7 @@ function createExtensionState(pi, files = nodeSidecarFiles) {
     breakpoint: new SpareBreakpoint,
     renderedBranch: undefined,
     sight: new SightState,
+    releasable: new Set,
     nextChainStart: () => state.renderedBranch ? nextChainToCompress(state, state.renderedBranch) : undefined,
     rearmedPending: false,
     supersede: createSupersedeState(),
@@ -2245,7 +2253,8 @@ function weighFlush(state, ctx, moment, opts = {}) {
     runRequests: messages ? requestsSinceLastPrompt(messages) : 0,
     cacheRule: rewriteCacheRule(state, ctx),
     ...requestSize2(state, ctx),
-    ...opts.bound ? { bound: { ledger: state.ledger, ...opts.bound } } : {}
+    ...opts.bound ? { bound: { ledger: state.ledger, ...opts.bound } } : {},
+    ...sightOf(state, ctx, messages, opts.closing)
   });
   if (!opts.quiet)
     noteDecision(state, ctx, decision);
@@ -2254,6 +2263,23 @@ function weighFlush(state, ctx, moment, opts = {}) {
 function stillWaiting(state) {
   const compressed = new Set(state.indexer.getChainEntries().map((entry) => chainItemKey(entry.startUserTimestamp)));
   return (kind, key) => kind === "chains" ? !compressed.has(key) : !state.indexer.isSummarized(key);
+}
+function sightOf(state, ctx, messages, closing) {
+  if (!messages)
+    return {};
+  let branch;
+  try {
+    branch = ctx.sessionManager.getBranch();
+  } catch {
+    return {};
+  }
+  const options = sightOptions(state.config.value, archiveWrites(branch));
+  if (!options)
+    return {};
+  const seen = closing === undefined || messages.includes(closing) ? messages : [...messages, closing];
+  const last = loose(seen[seen.length - 1])?.timestamp;
+  const at = typeof last === "number" ? last : Date.now();
+  return { sight: (keys) => sightOfWrite(seen, options, at, keys) };
 }
 function chargeDeferrals(state, message) {
   if (!isAssistant(message) || !costPolicyActive(state))
@@ -4098,6 +4124,7 @@ async function render(state, ctx, input) {
   const messages = written.length > 0 ? [...input, ...written] : input;
   state.renderedBranch = messages;
   const result = renderRequest(state, messages, ctx.sessionManager.getBranch());
+  state.releasable = workingSetOf(result.messages)?.releasable ?? state.releasable;
   const shown = requestSizesOf(result);
   noteSystemPrompt(state, ctx);
   state.stats.noteSentRequest(shown?.afterChars);

@@ -25,6 +25,7 @@ import { bulkyFields, callShape, withMarkers, type BulkyField } from "./fields.j
 import type { AssistantMessage, ToolCall } from "@earendil-works/pi-ai";
 import { contentBlocks, isAssistant, isToolCall, isToolResult, isUser, loose, opensNoCalls } from "../capture/message-shape.js";
 import type { ToolCallRecord } from "../capture/records.js";
+import { occKey, resultTimestampOf } from "../capture/occurrence-key.js";
 
 /** The latest tool turns of the running prompt keep their arguments, as the cost policy keeps their outputs. */
 export const RAW_TOOL_TURNS = 2;
@@ -55,6 +56,7 @@ export function stubFinishedArguments(
   stubRefs: Array<readonly string[] | undefined> | null,
   indexer: ArgsIndexer,
   horizon?: number,
+  keep?: ReadonlySet<string>,
 ): unknown[] {
   if (stubRefs === null) return messages;
   const results = resultPositions(messages);
@@ -71,6 +73,7 @@ export function stubFinishedArguments(
       if (at === undefined) continue;
       const refs = stubRefs[at];
       if (refs?.length !== 1 || !SHORT_REF.test(refs[0]!) || loose(input[at])?.isError === true) continue;
+      if (keep !== undefined && keep.size > 0 && keptCall(input[at], keep)) continue;
       standing ??= standingOf(messages, horizon);
       if (!doneWith(block, i, standing)) continue;
       const args = stubbedArgs(block, refs[0]!, indexer);
@@ -162,6 +165,12 @@ function doneWith(block: ToolCall, position: number, standing: Standing): boolea
   const args = block.arguments;
   if (typeof args !== "object" || args === null || callShape(block.name, args) === "other" || typeof args.path !== "string") return false;
   return (standing.lastTouch.get(normalizeFilePath(args.path)) ?? -1) > position;
+}
+
+/** Whether the working set keeps this call's arguments (src/sight/working-set.ts), named by its result's occurrence key. */
+function keptCall(result: unknown, keep: ReadonlySet<string>): boolean {
+  const id = loose(result)?.toolCallId;
+  return typeof id === "string" && keep.has(occKey(id, resultTimestampOf(loose(result)?.timestamp)));
 }
 
 /** The stubbed arguments, or undefined when no field can be stubbed safely. */

@@ -85,6 +85,8 @@ export interface ScenarioTotals {
   /** Replies that used an item the request no longer showed (miss-model.ts), the items, and what recovering them costs (undefined unpriced). */
   recoveries: number;
   misses: number;
+  /** Of the misses, the lines of an edit's old text (the rest are identifiers). */
+  editLineMisses: number;
   recoveryDollars: number | undefined;
 }
 
@@ -169,11 +171,13 @@ export function series(run: PricedRun, steps: BilledStep[], refreshes: BilledRef
   });
   let recoveries = 0;
   let misses = 0;
+  let editLineMisses = 0;
   let recoveryDollars = 0;
   run.misses.forEach((missed, i) => {
     if (!missed) return;
     recoveries += 1;
     misses += missed.items.length;
+    editLineMisses += missed.editLines;
     const context = steps[i]!.chars / cpt;
     recoveryDollars += recoveryCost(context, missed.holderChars / cpt, pricing.pricesFor(i, context));
   });
@@ -201,6 +205,7 @@ export function series(run: PricedRun, steps: BilledStep[], refreshes: BilledRef
     dollars: pricing.priced ? tally.dollars + summarizerDollars : undefined,
     recoveries,
     misses,
+    editLineMisses,
     recoveryDollars: pricing.priced ? recoveryDollars : undefined,
   };
   return out;

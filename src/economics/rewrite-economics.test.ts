@@ -218,3 +218,17 @@ describe("the requests a rewrite is weighed over, in words (issue 45, point 13)"
     expect(moreRequestsWords(Number.NaN)).toBe("less than one more request");
   });
 });
+
+describe("weighRewrite with what the rewrite hides of the working set (issue 42)", () => {
+  test("each expected recovery adds a request over the context and its reply, and the text read again, to the one-time cost", () => {
+    const plain = weighRewrite(figures(1000, 800), UNIT, FREE_SUMMARIZER, 5, false);
+    const hiding = weighRewrite({ ...figures(1000, 800), prefixTokens: 4000, recovery: { roundTrips: 2, rereadTokens: 300 } }, UNIT, FREE_SUMMARIZER, 5, false);
+    // Context 4000 + 1000 read at 0.1, 100 output tokens at 5, per round trip; 300 tokens written at 1.25.
+    expect(hiding.oneTimeCost - plain.oneTimeCost).toBeCloseTo(2 * (5000 * 0.1 + 100 * 5) + 300 * 1.25);
+  });
+
+  test("a rewrite that pays without the charge may wait once its hiding is priced", () => {
+    expect(weighRewrite(figures(1000, 800), UNIT, FREE_SUMMARIZER, 10, false).apply).toBe(true);
+    expect(weighRewrite({ ...figures(1000, 800), recovery: { roundTrips: 1, rereadTokens: 800 } }, UNIT, FREE_SUMMARIZER, 10, false).apply).toBe(false);
+  });
+});

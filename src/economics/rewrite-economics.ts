@@ -64,6 +64,23 @@ export interface RewriteFigures {
   contextTokens?: number;
   /** Tokens a request adds to the next, about (0 when unknown): how soon the context crosses a tier. */
   growthTokens?: number;
+  /**
+   * What the rewrite hides of the working set is expected to cost in recoveries (src/sight/working-set.ts):
+   * round trips, each a request over the context read from the cache and its reply, and the tokens they read
+   * again, written to the cache.
+   */
+  recovery?: { roundTrips: number; rereadTokens: number };
+}
+
+/** A recovery's reply: a short call, about 100 tokens. */
+const RECOVERY_OUTPUT_TOKENS = 100;
+
+/** The expected recoveries of what a rewrite hides, in dollars at the prices of a request of `contextTokens`. */
+function recoveryDollars(figures: RewriteFigures, main: CostModel, contextTokens: number): number {
+  const recovery = figures.recovery;
+  if (!recovery) return 0;
+  const p = pricesAt(main, contextTokens);
+  return nonNegative(recovery.roundTrips) * (contextTokens * p.cacheRead + RECOVERY_OUTPUT_TOKENS * p.output) + nonNegative(recovery.rereadTokens) * p.cacheWrite;
 }
 
 /** The cache rule a rewrite is priced by: the session model's route, and whether the spare breakpoint is on. */
@@ -181,7 +198,8 @@ export function weighRewrite(
   const rewritten = { suffix, removed, summary, reread, tool };
   const terms = figures.contextTokens !== undefined && cardOf(main).tiers.length > 0 ? tieredTerms(figures, main, rewritten, cold, after) : flatTerms(main, rewritten, cold, after);
   const rewrite = chance * terms.rewriteCost;
-  const oneTimeCost = rewrite + (moment.summarizerPaidAnyway ? 0 : summarizerCost);
+  const context = figures.contextTokens ?? nonNegative(figures.prefixTokens ?? 0) + suffix;
+  const oneTimeCost = rewrite + (moment.summarizerPaidAnyway ? 0 : summarizerCost) + chance * recoveryDollars(figures, main, context);
   const netSaving = terms.firstSaving + terms.laterSaving - oneTimeCost;
   const apply = netSaving > 0;
   const tier = terms.tierNote ?? "";

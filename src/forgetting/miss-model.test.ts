@@ -32,6 +32,7 @@ describe("a miss: an item the reply used that an earlier output showed and the r
   test("a path from a stubbed output used later is one miss and one recovery", () => {
     const misses = observe(listed(), stubbed("[`t1` archived: 3 lines]"), readsLedger);
     expect(misses?.items).toEqual(["src/billing/ledger.py"]);
+    expect(misses?.editLines).toBe(0);
     expect(misses?.holderChars).toBe(LISTING.length);
   });
 
@@ -62,6 +63,7 @@ describe("a miss: an item the reply used that an earlier output showed and the r
     const sent: Message[] = [history[0]!, history[1]!, result("c1", "read", "[`t1` archived: ledger.py: 3 lines; settle open_balance round_half_even]")];
     const misses = observe(history, sent, editOf("src/billing/ledger.py", "    balance = account.open_balance()\n    return round_half_even(balance)"));
     expect(misses?.items).toEqual(["balance = account.open_balance()", "return round_half_even(balance)"]);
+    expect(misses?.editLines).toBe(2);
   });
 
   test("an edit whose old text is still in view misses nothing", () => {

@@ -22,6 +22,8 @@ import { MIN_EDIT_LINE } from "./live-sight.js";
 export interface RequestMisses {
   /** The missing items, as the reply named them. */
   items: string[];
+  /** How many of them are lines of an edit's old text (the rest are identifiers). */
+  editLines: number;
   /** Characters of the fewest, smallest earlier outputs that hold every missing item (0 when only earlier arguments did). */
   holderChars: number;
 }
@@ -201,13 +203,14 @@ export class MissCounter {
       if (!holders || texts.some((text) => this.visible.has(kind, text))) continue;
       missing.set(texts[0]!, holders);
     }
+    const identifiers = missing.size;
     for (const line of editLines(reply)) {
       const holders = this.outputs.filter((output) => output.text.includes(line)).map((output) => output.id);
-      if (holders.length === 0 || this.visible.includesLine(line)) continue;
+      if (holders.length === 0 || this.visible.includesLine(line) || missing.has(line)) continue;
       missing.set(line, holders);
     }
     if (missing.size === 0) return undefined;
-    return { items: [...missing.keys()], holderChars: this.coverChars([...missing.values()]) };
+    return { items: [...missing.keys()], editLines: missing.size - identifiers, holderChars: this.coverChars([...missing.values()]) };
   }
 
   /** The outputs that showed any of the texts, or [] when only earlier arguments named one; undefined when none did. */

@@ -20,6 +20,7 @@ import { openAiCodec } from "../economics/openai-payload.js";
 import type { PayloadCodec, PayloadScan } from "../economics/payload-scan.js";
 import { type CacheBlock, MAX_BREAKPOINTS, type PromptCache, createPromptCache } from "../economics/prompt-cache.js";
 import { spareMarkerIndex } from "../economics/spare-breakpoint.js";
+import { parseOccKey } from "../capture/occurrence-key.js";
 import type { CapturedBatch } from "../capture/records.js";
 import type { ContextPruneConfig } from "../settings/config-shape.js";
 import { cacheRouteOf } from "../economics/cache-route.js";
@@ -37,6 +38,8 @@ export interface BreakpointState {
   breakpoint: SpareBreakpoint;
   /** Batches captured and not yet summarized: where the next rewrite will start. */
   pending: readonly CapturedBatch[];
+  /** Occurrence keys of kept outputs the next archive write lets go: that rewrite starts at them. */
+  releasable?: ReadonlySet<string>;
   /** The first tool call id of the chain the chain pass compresses next, if any: a rewrite ahead too. */
   nextChainStart?: () => string | undefined;
 }
@@ -127,8 +130,9 @@ function spareIndex(scan: PayloadScan, blocks: CacheBlock[], memory: Remembered,
   return index !== undefined && scan.blocks[index]?.eligible ? index : undefined;
 }
 
-function pendingToolUseIds(batches: readonly CapturedBatch[], codec: PayloadCodec): Set<string> {
+function pendingToolUseIds(batches: readonly CapturedBatch[], releasable: ReadonlySet<string>, codec: PayloadCodec): Set<string> {
   const ids = new Set<string>();
+  for (const key of releasable) ids.add(codec.toolUseId(parseOccKey(key).toolCallId));
   for (const batch of batches) for (const call of batch.toolCalls) if (typeof call.toolCallId === "string") ids.add(codec.toolUseId(call.toolCallId));
   return ids;
 }
@@ -156,7 +160,7 @@ export function onBeforeProviderRequest(state: BreakpointState, ctx: ExtensionCo
     minTokens: route.minTokens,
     ttlMs: costModelFor(ctx.model, route).ttlMs,
     cacheUnused: state.cache.requests > 0 && !state.cache.reportsCacheUse,
-    pending: pendingToolUseIds(state.pending, codec),
+    pending: pendingToolUseIds(state.pending, state.releasable ?? new Set(), codec),
     ...(state.nextChainStart ? { chainStart: state.nextChainStart } : {}),
   });
 }

@@ -43,6 +43,8 @@ export interface ExtensionState extends FlushState {
   breakpoint: SpareBreakpoint;
   /** The branch the last render was given, before pruning. */
   renderedBranch: readonly unknown[] | undefined;
+  /** Of the outputs the last render's working set kept raw, those the next archive write lets go (src/sight/working-set.ts). */
+  releasable: ReadonlySet<string>;
   /** The first tool call of the chain the chain pass compresses next on that branch. */
   nextChainStart: () => string | undefined;
   /** What the agent went back for, and the raw window it widens (forgetting/sight-state.ts). */
@@ -84,6 +86,7 @@ export function createExtensionState(pi: ExtensionAPI, files: SidecarFiles = nod
     breakpoint: new SpareBreakpoint(),
     renderedBranch: undefined,
     sight: new SightState(),
+    releasable: new Set(),
     nextChainStart: () => (state.renderedBranch ? nextChainToCompress(state, state.renderedBranch) : undefined),
     rearmedPending: false,
     supersede: createSupersedeState(),

@@ -34,6 +34,8 @@ import type { RewriteCacheRule } from "../economics/rewrite-economics.js";
 import { queryToolDeclared } from "../archive/query-tool-exposure.js";
 import { cacheRouteOf } from "../economics/cache-route.js";
 import { processCacheEnv } from "../settings/cache-env.js";
+import { archiveWrites } from "../sight/archive-writes.js";
+import { sightOfWrite, sightOptions, type WriteSight } from "../sight/working-set.js";
 
 /** With `pruneOn: "on-demand"` nothing flushes on its own, so the cost policy has nothing to decide. */
 export function costPolicyActive(state: ExtensionState): boolean {
@@ -209,6 +211,7 @@ export function weighFlush(
     cacheRule: rewriteCacheRule(state, ctx),
     ...requestSize(state, ctx),
     ...(opts.bound ? { bound: { ledger: state.ledger, ...opts.bound } } : {}),
+    ...sightOf(state, ctx, messages, opts.closing),
   });
   if (!opts.quiet) noteDecision(state, ctx, decision);
   return { decision, batches, messages };
@@ -218,6 +221,23 @@ export function weighFlush(
 function stillWaiting(state: ExtensionState): (kind: DeferralKind, key: string) => boolean {
   const compressed = new Set(state.indexer.getChainEntries().map((entry) => chainItemKey(entry.startUserTimestamp)));
   return (kind, key) => (kind === "chains" ? !compressed.has(key) : !state.indexer.isSummarized(key));
+}
+
+/** What a write now would keep raw, let go and hide of the working set, read off the branch; nothing where the working set is off. */
+function sightOf(state: ExtensionState, ctx: ExtensionContext, messages: unknown[] | undefined, closing: unknown): { sight?: (keys: readonly string[]) => WriteSight } {
+  if (!messages) return {};
+  let branch: readonly unknown[];
+  try {
+    branch = ctx.sessionManager.getBranch();
+  } catch {
+    return {};
+  }
+  const options = sightOptions(state.config.value, archiveWrites(branch));
+  if (!options) return {};
+  const seen = closing === undefined || messages.includes(closing) ? messages : [...messages, closing];
+  const last = loose(seen[seen.length - 1])?.timestamp;
+  const at = typeof last === "number" ? last : Date.now();
+  return { sight: (keys) => sightOfWrite(seen, options, at, keys) };
 }
 
 /** One main request was answered: each open deferral pays what its work still waiting would have saved on it. */

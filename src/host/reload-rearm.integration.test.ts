@@ -29,6 +29,8 @@ const BASE_SETTINGS = {
   enabled: true,
   // The rearmed work is summarized: every batch gets a summary (issue 26's choice has its own tests).
   summaries: "always",
+  // The recovered read is the running prompt's latest view of its file: these tests check its stub, so no working set.
+  workingSetPrompts: null,
   pruneOn: "agent-message",
   batchingMode: "agent-message",
   autoBudgetThreshold: 0.5,

@@ -9,6 +9,8 @@
 import { argumentStubsOn } from "../arguments/fields.js";
 import { isAssistant, looseEntry } from "../capture/message-shape.js";
 import { argumentHorizon } from "../arguments/horizon.js";
+import { archiveWrites } from "../sight/archive-writes.js";
+import { sightOptions } from "../sight/working-set.js";
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { buildSessionContext } from "@earendil-works/pi-coding-agent";
@@ -29,7 +31,7 @@ type RenderState = Pick<FlushState, "config" | "indexer" | "diagnostics" | "supe
  * `quiet`: a measuring pass reports no diagnostics and leaves the supersede state as it is, so the
  * request that follows reports and activates exactly what it would have without it.
  */
-export function renderRequest(state: RenderState, messages: unknown[], branch: readonly unknown[], quiet = false): PruneResult {
+export function renderRequest(state: RenderState, messages: unknown[], branch: readonly unknown[], quiet = false, closing?: unknown): PruneResult {
   const config = state.config.value;
   const supersede = quiet ? { floor: state.supersede.floor, activated: new Set(state.supersede.activated) } : state.supersede;
   const miss = quiet ? undefined : (key: string, detail: string) => state.diagnostics.reportArchiveMiss(key, detail);
@@ -45,6 +47,8 @@ export function renderRequest(state: RenderState, messages: unknown[], branch: r
     state.indexer.archiveCheck(miss),
     argumentStubsOn(config),
     argumentHorizon(branch),
+    // A final reply not yet on the branch ends the run its flush archived, as it will once pi writes it.
+    sightOptions(config, archiveWrites(closing === undefined ? branch : [...branch, { type: "message", message: closing }])),
   );
 }
 
@@ -74,7 +78,7 @@ export function measureNextRequest(state: RenderState & Pick<FlushState, "stats"
   let result: PruneResult;
   try {
     const branch = ctx.sessionManager.getBranch();
-    result = renderRequest(state, nextRequestMessages(branch, closingMessage), branch, true);
+    result = renderRequest(state, nextRequestMessages(branch, closingMessage), branch, true, closingMessage);
   } catch (err) {
     console.error("pi-condense: measuring the next request failed", err);
     return undefined;

@@ -51,7 +51,8 @@ describe("the live footer", () => {
 
 describe("the footer figure counts what the provider receives", () => {
   test("a summarized result's 31.7k-char details and the timestamps are not in the reclaim", async () => {
-    const agent = makeAgentDir({ enabled: true, showPruneStatusLine: true, pruneOn: "on-demand", autoBudgetThreshold: null });
+    // The read is the running prompt's latest view of its file: without the working set it is stubbed.
+    const agent = makeAgentDir({ enabled: true, showPruneStatusLine: true, pruneOn: "on-demand", autoBudgetThreshold: null, workingSetPrompts: null });
     cleanups.push(agent.cleanup);
     process.env.PI_CODING_AGENT_DIR = agent.dir;
     const host = makeFakePi();

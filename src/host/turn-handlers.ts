@@ -22,7 +22,7 @@ import { isProtected } from "../capture/protected.js";
 import { isRecoveryTool } from "../capture/recovery-call.js";
 import { plural } from "../format/plural.js";
 import { capImages, imageLimitFor } from "../render/image-cap.js";
-import { requestSizesOf } from "../render/pruner.js";
+import { requestSizesOf, workingSetOf } from "../render/pruner.js";
 import { renderRequest } from "./request-render.js";
 import { spillOversizedBatch } from "../capture/spill.js";
 import { declareQueryTool } from "../archive/query-tool-exposure.js";
@@ -324,6 +324,7 @@ async function render<M>(state: ExtensionState, ctx: ExtensionContext, input: M[
   const messages = written.length > 0 ? [...input, ...written] : input;
   state.renderedBranch = messages;
   const result = renderRequest(state, messages, ctx.sessionManager.getBranch());
+  state.releasable = workingSetOf(result.messages)?.releasable ?? state.releasable;
   const shown = requestSizesOf(result);
   noteSystemPrompt(state, ctx);
   state.stats.noteSentRequest(shown?.afterChars);

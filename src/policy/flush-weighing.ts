@@ -11,7 +11,8 @@ import { decideFlush, type FlushDecision, type FlushMoment, withDeferralBound } 
 import { type RewriteCacheRule, type RewriteFigures, weighRewrite } from "../economics/rewrite-economics.js";
 import type { CapturedBatch, CapturedToolCall } from "../capture/records.js";
 import { isTrivialBatch } from "../summarize/flush-batches.js";
-import { measureChainRewrite, measureRewrite } from "./rewrite-figures.js";
+import { measureChainRewrite, measureRewrite, pendingKeys } from "./rewrite-figures.js";
+import type { WriteSight } from "../sight/working-set.js";
 import { callsDoneWith } from "../arguments/stub.js";
 
 /** Within a run, the outputs of the latest tool turns stay raw: the model is likely still working with them. */
@@ -68,12 +69,15 @@ export interface FlushWeighingInput {
    * and whether only the rent is weighed (within a run).
    */
   bound?: { ledger: DeferralLedger; kind: DeferralKind; enter: boolean; rentOnly?: boolean };
+  /** What this write would keep raw, let go and hide of the working set (src/sight/working-set.ts `sightOfWrite`); undefined where it is off. */
+  sight?: (keys: readonly string[]) => WriteSight;
 }
 
 export function weighFlushBatches(input: FlushWeighingInput): FlushDecision {
   const stubbed = input.batches.filter((batch) => !isTrivialBatch(batch, input.minBatchChars, input.stubArguments));
   if (stubbed.length === 0) return nothingToRewrite(input.cache, input.moment);
-  const measured = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary, argumentsDoneOf(input)) : undefined;
+  const sight = input.sight?.([...pendingKeys(stubbed)]);
+  const measured = input.messages ? measureRewrite(input.messages, stubbed, input.closing, input.withoutSummary, argumentsDoneOf(input), sight) : undefined;
   const figures = measured ? { ...measured, ...(input.systemTokens !== undefined ? { systemTokens: input.systemTokens } : {}), ...input.size } : measured;
   const decision = decideFlush({ ...input, figures });
   if (!input.bound) return decision;

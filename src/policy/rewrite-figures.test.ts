@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { requestChars } from "../render/message-size.js";
 import type { CapturedBatch } from "../capture/records.js";
-import { firstPendingIndex, measureChainRewrite, measureRewrite, SUMMARY_SHARE } from "./rewrite-figures.js";
+import { FAILED_EDIT_CHANCE, firstPendingIndex, measureChainRewrite, measureRewrite, NEED_CHANCE, SUMMARY_SHARE } from "./rewrite-figures.js";
 import { SUMMARY_FRAME } from "../format/summary-frame.js";
 
 /** One summary message's frame and refs footer. */
@@ -129,5 +129,32 @@ describe("measureRewrite with argument stubs", () => {
 
   test("a call not done with adds nothing", () => {
     expect(measureRewrite([user, writeCall, written], [pending], undefined, () => false, () => false)).toEqual(measureRewrite([user, writeCall, written], [pending]));
+  });
+});
+
+describe("measureRewrite with the working set (issue 42)", () => {
+  const messages = [user, call("a", 10), result("a", 11, 4_000), call("b", 20), result("b", 21, 40_000)];
+  const none = new Set<string>();
+
+  test("a pending output the working set keeps is neither removed nor where the rewrite starts", () => {
+    const f = measureRewrite(messages, [batch("a", 11), batch("b", 21)], undefined, undefined, undefined, { kept: new Set(["a@11"]), released: none, hidden: [] })!;
+    expect(f.removedTokens).toBe((requestChars(messages[4]) - 200) / 4);
+    expect(f.suffixTokens).toBe(requestChars(messages[4]) / 4);
+  });
+
+  test("a kept output the write lets go is removed too, and the rewrite starts at it", () => {
+    const f = measureRewrite(messages, [batch("b", 21)], undefined, undefined, undefined, { kept: none, released: new Set(["a@11"]), hidden: [] })!;
+    expect(f.removedTokens).toBe((requestChars(messages[2]) - 200 + requestChars(messages[4]) - 200) / 4);
+    expect(f.suffixTokens).toBe(messages.slice(2).reduce((n, m) => n + requestChars(m), 0) / 4);
+  });
+
+  test("every pending output kept raw makes a rewrite that removes nothing", () => {
+    const f = measureRewrite(messages, [batch("a", 11)], undefined, undefined, undefined, { kept: new Set(["a@11"]), released: none, hidden: [] })!;
+    expect(f.removedTokens).toBe(0);
+  });
+
+  test("what the rewrite hides of a latest view is an expected recovery: a round trip by chance, and a failed edit's for an edited file", () => {
+    const f = measureRewrite(messages, [batch("b", 21)], undefined, undefined, undefined, { kept: none, released: none, hidden: [{ key: "b@21", chars: 40_000, edited: true }] })!;
+    expect(f.recovery).toEqual({ roundTrips: NEED_CHANCE + FAILED_EDIT_CHANCE, rereadTokens: (NEED_CHANCE * 40_000) / 4 });
   });
 });

@@ -12,6 +12,7 @@ import { CUSTOM_TYPE_SUMMARY } from "../names.js";
 import { SUMMARY_FRAME } from "../format/summary-frame.js";
 import { stubbableChars } from "../arguments/fields.js";
 import { isAssistant, isToolResult, loose } from "../capture/message-shape.js";
+import type { WriteSight } from "../sight/working-set.js";
 
 const CHARS_PER_TOKEN = 4;
 /** A stub line: the ref, the tool and a few words. */
@@ -40,18 +41,33 @@ export function measureRewrite(
   closing?: unknown,
   isCopy: (call: CapturedToolCall) => boolean = () => false,
   argumentsDone: (call: CapturedToolCall) => boolean = () => false,
+  sight?: WriteSight,
 ): RewriteFigures | undefined {
   const calls = new Map<string, CapturedToolCall>();
   for (const batch of pending) for (const call of batch.toolCalls) calls.set(occKey(call.toolCallId, call.resultTimestamp), call);
   let first = -1;
+  let firstKept = -1;
   let removed = 0;
   let summarizerInput = 0;
   let summaryChars = 0;
   const saved = new Map<string, number>();
   for (let i = 0; i < messages.length; i++) {
     const key = resultKey(messages[i]);
+    if (key !== undefined && sight?.released.has(key) && !calls.has(key)) {
+      // A kept output the working set lets go in this rewrite: it is stubbed too, and the rewrite starts there.
+      if (first < 0) first = i;
+      const chars = Math.max(0, requestChars(messages[i]) - STUB_CHARS);
+      removed += chars;
+      saved.set(key, chars / CHARS_PER_TOKEN);
+      continue;
+    }
     const call = key === undefined ? undefined : calls.get(key);
     if (!call || key === undefined) continue;
+    // An output the working set keeps stays raw: the rewrite neither removes it nor starts at it.
+    if (sight?.kept.has(key)) {
+      if (firstKept < 0) firstKept = i;
+      continue;
+    }
     if (first < 0) first = i;
     const chars = requestChars(messages[i]);
     const args = argumentsDone(call) ? stubbableChars(call.toolName, call.args) : 0;
@@ -65,6 +81,8 @@ export function measureRewrite(
     summaryChars += summary;
     summarizerInput += Math.min(chars, SUMMARIZER_CHARS_PER_OUTPUT);
   }
+  // Every pending output kept raw: a rewrite that removes nothing, measured from where it would start.
+  if (first < 0) first = firstKept;
   if (first < 0) return undefined;
   // Each batch with an output to summarize adds one summary message.
   for (const batch of pending) if (batch.toolCalls.some((call) => !isCopy(call))) summaryChars += SUMMARY_MESSAGE_CHARS;
@@ -77,7 +95,23 @@ export function measureRewrite(
     summarizerInputTokens: summarizerInput / CHARS_PER_TOKEN,
     savedTokensByKey: saved,
     ...reach(messages, first, closing),
+    ...(sight && sight.hidden.length > 0 ? { recovery: expectedRecovery(sight.hidden) } : {}),
   };
+}
+
+/** The chance the agent needs again an output of a file it is working on, once hidden; and an edit's chance to fail on old text it no longer sees. */
+export const NEED_CHANCE = 0.5;
+export const FAILED_EDIT_CHANCE = 0.25;
+
+/** Each hidden view: read again with that chance (a round trip, its text written), and for an edited file a failed edit and its retry. */
+function expectedRecovery(hidden: WriteSight["hidden"]): { roundTrips: number; rereadTokens: number } {
+  let roundTrips = 0;
+  let rereadTokens = 0;
+  for (const view of hidden) {
+    roundTrips += NEED_CHANCE + (view.edited ? FAILED_EDIT_CHANCE : 0);
+    rereadTokens += (NEED_CHANCE * view.chars) / CHARS_PER_TOKEN;
+  }
+  return { roundTrips, rereadTokens };
 }
 
 /** The assistant message whose call the result at `resultIndex` answers: the nearest one before it. */

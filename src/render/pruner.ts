@@ -37,6 +37,7 @@ import { jsonArrayLength } from "./json-size.js";
 import { type ArchiveCheck, replaceSummarizedResults, type StubbedMessages, type StubIndexer } from "./stub-replace.js";
 import { applySupersede, type SupersedeState } from "./supersede.js";
 import { stubFinishedArguments } from "../arguments/stub.js";
+import { type WorkingSet, workingSet, type WorkingSetOptions } from "../sight/working-set.js";
 import type { ChainCompressionConfig, ErrorPurgeConfig } from "../settings/config-shape.js";
 import type { ChainCompressionEntry } from "../capture/records.js";
 import type { LiveReclaim } from "./render-size.js";
@@ -119,13 +120,16 @@ function runPhases(
   archive: ArchiveCheck | undefined,
   stubArguments: boolean,
   argumentHorizon: number | undefined,
+  sight: WorkingSetOptions | undefined,
 ): RenderPass {
   const grace = lazyInGraceRecoveryToolCallIds(messages, recoveryGraceTurns);
   const facts = new InputFacts();
-  const stubbed = replaceSummarizedResults(messages, indexer, protection, grace, facts.observe, archive);
+  // The one place the render consults the working set: what it keeps stays raw in phases 1 and 1c.
+  const kept = sight ? workingSet(messages, sight) : undefined;
+  const stubbed = replaceSummarizedResults(messages, indexer, protection, grace, facts.observe, archive, kept?.outputs);
   let current: unknown[] = stubbed.messages;
   if (supersede) current = applySupersede(current, supersede.state, supersede.isProtected);
-  if (stubArguments) current = stubFinishedArguments(current, messages, stubbed.stubRefs, indexer, argumentHorizon);
+  if (stubArguments) current = stubFinishedArguments(current, messages, stubbed.stubRefs, indexer, argumentHorizon, kept?.arguments);
   // Stubs and superseded reads are never errored, so an input without an errored result gives the purge nothing.
   if (errorPurge?.enabled && facts.errored) current = purgeErroredArgs(current, errorPurge);
   // Stub-replace, supersede, args-stub and error-purge keep positions; the size accounting relies on it.
@@ -134,7 +138,7 @@ function runPhases(
   let created: ReadonlySet<unknown> = NOTHING_CREATED;
   if (chainCompression?.enabled) {
     const guard: DropGuard | undefined = archive && {
-      stubRefs: (position) => stubbed.stubRefs?.[position],
+      stubRefs: (position) => stubbed.stubRefs?.[position] ?? stubbed.keptRefs?.[position],
       miss: archive.miss,
       input: (position) => messages[position],
       givesArguments: (ref, args) => archive.givesArguments(ref, args),
@@ -150,7 +154,16 @@ function runPhases(
     reportSweep(swept.sweptIds, diagnostics);
     current = swept.messages;
   }
+  if (kept !== undefined) keptBy.set(current, kept);
   return { messages: current, stubbed, positional, created };
+}
+
+// What the working set kept in a render, beside its output (the spare breakpoint reads what the next write lets go).
+const keptBy = new WeakMap<object, WorkingSet>();
+
+/** The working set a render consulted, by the messages it returned; undefined when it consulted none. */
+export function workingSetOf(rendered: readonly unknown[]): WorkingSet | undefined {
+  return keptBy.get(rendered);
 }
 
 export function pruneMessages(
@@ -165,8 +178,9 @@ export function pruneMessages(
   archive?: ArchiveCheck,
   stubArguments = false,
   argumentHorizon?: number,
+  sight?: WorkingSetOptions,
 ): PruneResult {
-  const pass = runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive, stubArguments, argumentHorizon);
+  const pass = runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, diagnostics, supersede, archive, stubArguments, argumentHorizon, sight);
   const current = pass.messages;
   // Every phase returns its input when it changes nothing, so this is the OR of the phases.
   if (current === messages) return { messages, pruned: false, beforeChars: 0, afterChars: 0 };
@@ -190,8 +204,9 @@ export function renderMessages(
   archive?: ArchiveCheck,
   stubArguments = false,
   argumentHorizon?: number,
+  sight?: WorkingSetOptions,
 ): unknown[] {
-  return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined, archive, stubArguments, argumentHorizon).messages;
+  return runPhases(messages, indexer, chainCompression, errorPurge, protection, recoveryGraceTurns, undefined, undefined, archive, stubArguments, argumentHorizon, sight).messages;
 }
 
 function compressChains(

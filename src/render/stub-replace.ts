@@ -64,6 +64,8 @@ export interface StubbedMessages {
   stubSizes: Float64Array | null;
   /** Per position: the refs the stub there names (a later phase that drops it checks them); null with no stubs. */
   stubRefs: Array<readonly string[] | undefined> | null;
+  /** Per position: the refs of an archived output the working set kept raw, which a chain may drop all the same; null with none. */
+  keptRefs?: Array<readonly string[] | undefined> | null;
 }
 
 export function replaceSummarizedResults<M>(
@@ -73,12 +75,14 @@ export function replaceSummarizedResults<M>(
   grace: ReadonlySet<string>,
   observe?: (msg: M) => void,
   archive?: ArchiveCheck,
+  keep?: ReadonlySet<string>,
 ): StubbedMessages {
   const decisions = DecisionMemo.open(indexer, protection, messages.length);
   const recoveries = new RecoveryStubs(messages, protection, archive);
   let out: (M | ToolResultMessage)[] | null = null;
   let stubSizes: Float64Array | null = null;
   let stubRefs: Array<readonly string[] | undefined> = [];
+  let keptRefs: Array<readonly string[] | undefined> | null = null;
   // Two results under one occurrence key cannot both be the archived original: neither is stubbed.
   const shared = new SharedKeys(messages);
   for (let i = 0; i < messages.length; i++) {
@@ -99,6 +103,11 @@ export function replaceSummarizedResults<M>(
     if (text === null && isRecoveryTool(msg.toolName)) text = recoveries.stubFor(msg, grace);
     if (text === null) continue;
     if (isRecoveryTool(msg.toolName) && inGrace(msg, grace)) continue;
+    // The working set's latest view of a file stays raw (src/sight/working-set.ts); archived all the same.
+    if (keep !== undefined && keep.size > 0 && keep.has(decisions.keyOf(i, msg))) {
+      (keptRefs ??= [])[i] = text.refs;
+      continue;
+    }
     const earlier = shared.claim(i);
     if (earlier !== undefined) {
       if (earlier >= 0 && out !== null && stubSizes !== null) {
@@ -117,8 +126,8 @@ export function replaceSummarizedResults<M>(
     stubRefs[i] = text.refs;
   }
   decisions.close();
-  if (out === null || stubSizes === null || !stubsRemain(out, messages)) return { messages, stubSizes: null, stubRefs: null };
-  return { messages: out, stubSizes, stubRefs };
+  if (out === null || stubSizes === null || !stubsRemain(out, messages)) return { messages, stubSizes: null, stubRefs: null, keptRefs };
+  return { messages: out, stubSizes, stubRefs, keptRefs };
 }
 
 /**

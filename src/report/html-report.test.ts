@@ -13,7 +13,7 @@ function series(name: ScenarioSeries["name"], label: string, n: number): Scenari
     cacheRead: context,
     cacheWrite: context.map(() => 0),
     cumulativeCost: context.map((v) => v / 1000),
-    totals: { requests: n, input: 1, cacheRead: 1, cacheWrite: 0, output: 0, summarizerInput: 0, summarizerOutput: 0, summarizerCalls: 0, uncached: 0, prefixBreaks: 0, coldStarts: 1, recordedColdStarts: 0, lookbackMisses: 0, refreshes: 0, refreshDollars: 0, peakContext: n * 10, dollars: undefined, recoveries: 0, misses: 0, recoveryDollars: undefined },
+    totals: { requests: n, input: 1, cacheRead: 1, cacheWrite: 0, output: 0, summarizerInput: 0, summarizerOutput: 0, summarizerCalls: 0, uncached: 0, prefixBreaks: 0, coldStarts: 1, recordedColdStarts: 0, lookbackMisses: 0, refreshes: 0, refreshDollars: 0, peakContext: n * 10, dollars: undefined, recoveries: 0, misses: 0, editLineMisses: 0, recoveryDollars: undefined },
   };
 }
 

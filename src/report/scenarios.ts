@@ -13,6 +13,8 @@ import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { ToolCallIndexer } from "../archive/indexer.js";
 import { renderMessages } from "../render/pruner.js";
 import { argumentHorizon, NO_HORIZON } from "../arguments/horizon.js";
+import { archiveWrites } from "../sight/archive-writes.js";
+import { type ArchiveWrite, sightOptions } from "../sight/working-set.js";
 import { parseStatsEntry, parseSummarizerCacheEntry, parseToggleEntry } from "../capture/persisted-entries.js";
 import { CUSTOM_TYPE_CHAIN, CUSTOM_TYPE_DEDUP_ALIAS, CUSTOM_TYPE_INDEX, CUSTOM_TYPE_STATS, CUSTOM_TYPE_SUMMARIZER_CACHE, CUSTOM_TYPE_SUMMARY, CUSTOM_TYPE_TOGGLE } from "../names.js";
 import type { ContextPruneConfig } from "../settings/config-shape.js";
@@ -108,6 +110,7 @@ export function actualScenario(branch: SessionEntry[], config: ContextPruneConfi
   const stable = new StableMessages();
   const pruned = prunedAt(branch);
   let horizon = NO_HORIZON;
+  let writes: ArchiveWrite[] = [];
   return {
     name: "actual",
     label: "as recorded",
@@ -119,11 +122,12 @@ export function actualScenario(branch: SessionEntry[], config: ContextPruneConfi
       if (changed) {
         indexer.extendFromEntries(branch.slice(from, request.entryIndex), branch);
         horizon = argumentHorizon(branch, request.entryIndex);
+        writes = archiveWrites(branch, request.entryIndex);
       }
       const messages = prefixOf(request.all);
       // While pruning was off the session sent its branch as it stood, its summary messages included.
       if (!pruned(request.entryIndex)) return stable.stable(messages);
-      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, indexer.archiveCheck(), argumentStubsOn(config), horizon));
+      return stable.stable(renderMessages(messages, indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, indexer.archiveCheck(), argumentStubsOn(config), horizon, sightOptions(config, writes)));
     },
     summarizer: () => recordedSummarizer(branch),
   };

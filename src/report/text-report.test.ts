@@ -13,7 +13,7 @@ function series(name: ScenarioSeries["name"], label: string, context: number[]):
     cacheRead: context.map(() => 0),
     cacheWrite: context,
     cumulativeCost: context.map((_, i) => i),
-    totals: { requests: context.length, input: 1, cacheRead: 0, cacheWrite: 1, output: 0, summarizerInput: 0, summarizerOutput: 0, summarizerCalls: 0, uncached: 0, prefixBreaks: 0, coldStarts: 1, recordedColdStarts: 0, lookbackMisses: 0, refreshes: 0, refreshDollars: 0, peakContext: peak, dollars: 1.5, recoveries: 0, misses: 0, recoveryDollars: 0 },
+    totals: { requests: context.length, input: 1, cacheRead: 0, cacheWrite: 1, output: 0, summarizerInput: 0, summarizerOutput: 0, summarizerCalls: 0, uncached: 0, prefixBreaks: 0, coldStarts: 1, recordedColdStarts: 0, lookbackMisses: 0, refreshes: 0, refreshDollars: 0, peakContext: peak, dollars: 1.5, recoveries: 0, misses: 0, editLineMisses: 0, recoveryDollars: 0 },
   };
 }
 

@@ -20,6 +20,7 @@ import { LONGEST_PREFIX, type RewriteCacheRule, weighRewrite } from "../economic
 import type { CapturedBatch } from "../capture/records.js";
 import type { ContextPruneConfig } from "../settings/config-shape.js";
 import { withoutSummaryOf } from "../policy/summary-split.js";
+import type { WriteSight } from "../sight/working-set.js";
 
 /** The cost policy's inputs the what-if cannot read from a session: prices and the cache's lifetime. */
 export interface WhatIfPolicy {
@@ -66,6 +67,8 @@ export class WhatIfCostPolicy {
     private readonly config: ContextPruneConfig,
     private readonly indexer: ToolCallIndexer,
     private readonly chainRanges: ChainRanges,
+    /** What an archive write of these keys now would do to the working set (none where it is off). */
+    private readonly sight?: (messages: readonly unknown[], keys: readonly string[]) => WriteSight,
   ) {}
 
   /** A main request was sent: the deferrals pay for what still waits. */
@@ -137,6 +140,7 @@ export class WhatIfCostPolicy {
       cacheRule: this.policy.cacheRule ?? { rule: "longest-prefix", breakpoint: false },
       ...(moment.size ? { size: moment.size } : {}),
       ...(enter || rentCheck ? { bound: { ledger: this.ledger, kind: "reply" as const, enter, rentOnly: rentCheck } } : {}),
+      ...(this.sight ? { sight: (keys: readonly string[]) => this.sight!(moment.messages, keys) } : {}),
     });
   }
 

@@ -25,7 +25,7 @@ import { captureBatch, groupBatchesByMode, serializeBatchForSummarizer } from ".
 import { isTextOnlyAssistant, toolCallBlocks } from "../capture/message-shape.js";
 import { isProtected } from "../capture/protected.js";
 import { isRecoveryTool } from "../capture/recovery-call.js";
-import { renderMessages } from "../render/pruner.js";
+import { renderMessages, workingSetOf } from "../render/pruner.js";
 import { NO_HORIZON } from "../arguments/horizon.js";
 import { MAX_BUDGET_WINDOW } from "../summarize/budget.js";
 import { isTrivialBatch, withoutSummaryOf } from "../summarize/flush-batches.js";
@@ -41,6 +41,10 @@ import { WhatIfChainPass } from "./what-if-chains.js";
 import { type PolicyMoment, WhatIfCostPolicy, type WhatIfPolicy } from "./what-if-policy.js";
 import { inRunCandidates } from "../policy/flush-weighing.js";
 import { summarySplit } from "../policy/summary-split.js";
+import { type ArchiveWrite, sightOfWrite, sightOptions } from "../sight/working-set.js";
+import { occKey, parseOccKey } from "../capture/occurrence-key.js";
+
+const NONE: ReadonlySet<string> = new Set();
 
 export type { WhatIfPolicy } from "./what-if-policy.js";
 
@@ -96,6 +100,8 @@ class Simulation {
   private flushed: Flushed[] = [];
   /** As the host reads it off the branch: the newest message when the index last grew. */
   argumentHorizon = NO_HORIZON;
+  /** Every archive write in order, as the working set reads them back (src/sight/working-set.ts). */
+  readonly writes: ArchiveWrite[] = [];
   private turnIndex = 0;
   private userTurnGroup = 0;
   /** Cost policy bookkeeping: requests and prompts seen, requests of the current run, the last request's time. */
@@ -116,7 +122,11 @@ class Simulation {
     private readonly windowChars: number | undefined,
   ) {
     this.chains = new WhatIfChainPass(config, this.indexer, estimate, this.use);
-    this.costPolicy = policy ? new WhatIfCostPolicy(policy, config, this.indexer, (messages) => this.chains.eligibleRanges(messages)) : undefined;
+    const sight = (messages: readonly unknown[], keys: readonly string[]) => {
+      const options = sightOptions(config, this.writes);
+      return options ? sightOfWrite(messages, options, timeOf(messages[messages.length - 1]), keys) : { kept: NONE, released: NONE, hidden: [] };
+    };
+    this.costPolicy = policy ? new WhatIfCostPolicy(policy, config, this.indexer, (messages) => this.chains.eligibleRanges(messages), sight) : undefined;
   }
 
   /**
@@ -259,9 +269,13 @@ class Simulation {
     return isRecoveryTool(name) || isProtected(String(name), args, this.config);
   }
 
-  /** Tool call ids of the outputs captured and not yet summarized. */
+  /** Occurrence keys of the outputs the working set keeps raw until the next archive write. */
+  releasable: ReadonlySet<string> = NONE;
+
+  /** Tool call ids of the outputs captured and not yet summarized, and of those the next write lets go: where the next rewrite starts. */
   pendingIds(): Set<string> {
     const ids = new Set<string>();
+    for (const key of this.releasable) ids.add(parseOccKey(key).toolCallId);
     for (const batch of this.batchesOf(this.turns)) for (const call of batch.toolCalls) ids.add(call.toolCallId);
     return ids;
   }
@@ -309,16 +323,25 @@ class Simulation {
     if (batches.length > 0) this.flushed.push({ length: this.messages.length, time: timeOf(reply), chains });
   }
 
+  /** An archive write: the horizon moves to the newest message. */
+  private moveHorizon(batch: CapturedBatch): void {
+    this.argumentHorizon = timeOf(this.messages[this.messages.length - 1]);
+    const keys = batch.toolCalls.map((call) => occKey(call.toolCallId, call.resultTimestamp));
+    const last = this.writes[this.writes.length - 1];
+    if (last?.at === this.argumentHorizon) this.writes[this.writes.length - 1] = { ...last, keys: [...last.keys, ...keys] };
+    else this.writes.push({ at: this.argumentHorizon, keys });
+  }
+
   /** As the host's flush persists it: refs and the index line, no summary message. */
   private archiveWithoutSummary(batch: CapturedBatch): void {
-    this.argumentHorizon = timeOf(this.messages[this.messages.length - 1]);
+    this.moveHorizon(batch);
     const refs = this.indexer.allocateSummaryRefs(batch);
     this.indexer.addBatch(batch, () => {}, refs);
     this.indexer.registerSummaryRefs(refs);
   }
 
   private summarize(batch: CapturedBatch, raw: number, reply: unknown): void {
-    this.argumentHorizon = timeOf(this.messages[this.messages.length - 1]);
+    this.moveHorizon(batch);
     const refs = this.indexer.allocateSummaryRefs(batch);
     this.indexer.registerSummaryRefs(refs);
     this.indexer.addBatch(batch, () => {}, refs);
@@ -380,8 +403,9 @@ export function whatIfScenario(
       sim.beforeRequest(request.time, coldStart);
       for (const flush of sim.takeFlushes()) if (flush.chains) await sim.chains.afterFlush(sim.messages.slice(0, flush.length), flush.time);
       const input = sim.messages.slice();
-      const rendered = renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck(), argumentStubsOn(config), sim.argumentHorizon);
+      const rendered = renderMessages(input, sim.indexer, config.chainCompression, config.purgeErrors, config, config.recoveryGraceTurns, sim.indexer.archiveCheck(), argumentStubsOn(config), sim.argumentHorizon, sightOptions(config, sim.writes));
       sim.noteSent(rendered);
+      sim.releasable = workingSetOf(rendered)?.releasable ?? NONE;
       return stable.stable(rendered);
     },
     summarizer: () => ({ ...sim.use }),

@@ -55,6 +55,8 @@ export interface ContextPruneConfig {
   summaries: SummariesMode;
   /** A finished call's bulky argument strings (an edit's texts, a write's content) become markers naming their ref (arguments/stub.ts). */
   stubArguments: boolean;
+  /** The working set (src/sight/working-set.ts): how many prompts an edited or written file stays in it after the one that changed it began; 0 = its run only; null = no working set. */
+  workingSetPrompts: number | null;
 }
 
 /** Why pruning is off when a settings problem turned it off, not the user: a few words for the footer, the whole problem for `/pruner status`. */
@@ -100,6 +102,7 @@ export const DEFAULT_CONFIG: ContextPruneConfig = {
   cacheBreakpoint: true,
   summaries: "auto",
   stubArguments: true,
+  workingSetPrompts: 0,
 };
 
 /** A value a setting takes and its label in the overlay (values are strings: the settings list cycles strings). */

@@ -727,3 +727,19 @@ describe("settingsPath", () => {
     expect(config.SETTINGS_KEY).toBe("contextPrune");
   });
 });
+
+describe("workingSetPrompts (issue 42)", () => {
+  test("defaults to 0: an edited file stays in the working set for its run only", async () => {
+    expect((await loadBlock({})).workingSetPrompts).toBe(0);
+  });
+
+  test("keeps a whole number >= 0, floored, or null for no working set", async () => {
+    expect((await loadBlock({ workingSetPrompts: 2 })).workingSetPrompts).toBe(2);
+    expect((await loadBlock({ workingSetPrompts: 1.7 })).workingSetPrompts).toBe(1);
+    expect((await loadBlock({ workingSetPrompts: null })).workingSetPrompts).toBeNull();
+  });
+
+  test("a negative number, a string or a boolean falls back to 0", async () => {
+    for (const workingSetPrompts of [-1, "1", true]) expect((await loadBlock({ workingSetPrompts })).workingSetPrompts).toBe(0);
+  });
+});

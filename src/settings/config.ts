@@ -132,9 +132,9 @@ class Normalizer {
     return this.wholeIn(key, WHOLE_RANGES[key], value, fallback);
   }
 
-  /** A whole number in the key's range as `whole` reads it, or null for "no limit of mine". */
-  wholeOrNull(key: WholeKey, value: unknown): number | null {
-    return value === null ? null : this.wholeIn(key, WHOLE_RANGES[key], value, null, " or null");
+  /** A whole number in the key's range as `whole` reads it, or null ("no limit of mine", or "off"). */
+  wholeOrNull(key: WholeKey, value: unknown, fallback: number | null = null): number | null {
+    return value === null ? null : this.wholeIn(key, WHOLE_RANGES[key], value, fallback, " or null");
   }
 
   private wholeIn<F extends number | null>(key: string, range: WholeRange, value: unknown, fallback: F, orElse = ""): number | F {
@@ -231,6 +231,7 @@ function normalize(existing: Partial<ContextPruneConfig>, n: Normalizer): Contex
     contextPressure: n.share("contextPressure", merged.contextPressure, d.contextPressure),
     cacheBreakpoint: n.bool("cacheBreakpoint", merged.cacheBreakpoint, d.cacheBreakpoint),
     stubArguments: n.bool("stubArguments", merged.stubArguments, d.stubArguments),
+    workingSetPrompts: n.wholeOrNull("workingSetPrompts", merged.workingSetPrompts, d.workingSetPrompts),
     summaries: n.oneOf("summaries", merged.summaries, SUMMARIES_VALUES, d.summaries),
   };
 }

@@ -26,6 +26,7 @@ export const WHOLE_RANGES = {
   spillThreshold: POSITIVE,
   frontierGapThresholdTokens: POSITIVE,
   maxImagesPerRequest: POSITIVE,
+  workingSetPrompts: COUNT,
   // 0 keeps no prompt whole: every closed chain is compressed (spec 11, P3).
   "chainCompression.rollingWindow": COUNT,
   "purgeErrors.cooldownTurns": COUNT,

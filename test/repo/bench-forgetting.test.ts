@@ -2,44 +2,57 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { emptyFigures, forgettingLines, forgettingTargets, formatSetTable, type Policy, type PolicyFigures } from "../../bench/forgetting-report.js";
+import { emptyFigures, forgettingLines, forgettingTargets, formatSessionLine, formatSetTable, POLICIES, type PolicyFigures, type TrajectoryFigures } from "../../bench/forgetting-report.js";
 
 const REPO = resolve(import.meta.dir, "../..");
 const BUN = process.execPath;
 const CORPUS = ["../shared/corpus", "/work/shared/corpus"].map((dir) => resolve(REPO, dir)).find(existsSync);
 const SESSION = join(REPO, "test/fixtures/multi-version-session.jsonl");
 
-const figures = (requests: number, recoveries: number, dollars: number, recoveryDollars = 0): PolicyFigures => ({ requests, misses: recoveries * 2, recoveries, recoveryDollars, dollars });
-const set = (none: PolicyFigures, classic: PolicyFigures, cost: PolicyFigures): Record<Policy, PolicyFigures> => ({ none, classic, cost });
-const failed = (sets: Array<{ name: string; figures: Record<Policy, PolicyFigures> }>, baseline = { per100: 4, dollarsWithRecoveries: 10 }) => {
-  const all = set(emptyFigures(), emptyFigures(), emptyFigures());
-  for (const s of sets) for (const p of ["none", "classic", "cost"] as const) for (const k of Object.keys(all[p]) as Array<keyof PolicyFigures>) all[p][k] += s.figures[p][k];
-  return forgettingTargets(sets, all, baseline).filter((t) => !t.met).map((t) => t.name);
+const figures = (requests: number, recoveries: number, dollars: number, recoveryDollars = 0, editLineMisses = 0): PolicyFigures => ({ requests, misses: recoveries * 2 + editLineMisses, editLineMisses, recoveries, recoveryDollars, dollars });
+/** The cost policy under every working-set rule at the same figures unless given. */
+const set = (none: PolicyFigures, classic: PolicyFigures, cost: PolicyFigures, others: Partial<TrajectoryFigures> = {}): TrajectoryFigures => ({ none, classic, "cost-no-set": cost, cost, "cost-set-1": cost, ...others });
+const sum = (sets: TrajectoryFigures[]): TrajectoryFigures => {
+  const all = set(emptyFigures(), emptyFigures(), emptyFigures(), { "cost-no-set": emptyFigures(), "cost-set-1": emptyFigures() });
+  for (const s of sets) for (const p of POLICIES) for (const k of Object.keys(all[p]) as Array<keyof PolicyFigures>) all[p][k] += s[p][k];
+  return all;
 };
+const failed = (sets: Array<{ name: string; figures: TrajectoryFigures }>, sessions: Array<{ name: string; figures: TrajectoryFigures }> = [], baseline = { dollarsWithRecoveries: 10 }) =>
+  forgettingTargets({ sets, sessions, all: sum(sets.map((s) => s.figures)), baseline })
+    .filter((t) => !t.met)
+    .map((t) => t.name);
 
 describe("bench:forgetting's figures", () => {
-  test("the last lines give each policy's recoveries per 100 requests and their share of the session with them", () => {
-    const lines = forgettingLines(set(figures(100, 0, 5), figures(200, 8, 3, 1), figures(200, 2, 2.5, 0.5)));
+  test("the last lines give each policy's recoveries per 100 requests, their share of the session with them and the missing edit lines", () => {
+    const lines = forgettingLines(set(figures(100, 0, 5), figures(200, 8, 3, 1, 7), figures(200, 2, 2.5, 0.5, 3)));
     expect(lines).toEqual([
-      "forgetting: none 0.0 recoveries per 100 requests, $0.0000 (0.0% of the session)",
-      "forgetting: classic 4.0 recoveries per 100 requests, $1.0000 (25.0% of the session)",
-      "forgetting: cost 1.0 recoveries per 100 requests, $0.5000 (16.7% of the session)",
+      "forgetting: none 0.0 recoveries per 100 requests, $0.0000 (0.0% of the session), 0 missing edit lines",
+      "forgetting: classic 4.0 recoveries per 100 requests, $1.0000 (25.0% of the session), 7 missing edit lines",
+      "forgetting: cost-no-set 1.0 recoveries per 100 requests, $0.5000 (16.7% of the session), 3 missing edit lines",
+      "forgetting: cost 1.0 recoveries per 100 requests, $0.5000 (16.7% of the session), 3 missing edit lines",
+      "forgetting: cost-set-1 1.0 recoveries per 100 requests, $0.5000 (16.7% of the session), 3 missing edit lines",
     ]);
   });
 
-  test("a set's table has a row per policy with requests, misses, the rate, recovery and session dollars without and with it", () => {
-    const lines = formatSetTable("mini", 3, set(figures(100, 0, 5), figures(100, 4, 3, 1), figures(100, 1, 2, 0.25)));
-    expect(lines[0]).toBe("mini: 3 trajectories");
-    expect(lines[1]).toContain("recov/100");
-    expect(lines[3]!.replace(/\s+/g, " ").trim()).toBe("classic (2.9.1) 100 8 4.0 1.0000 3.0000 4.0000");
+  test("a set's table has a row per policy and working-set rule with misses by kind, the rate, recovery and session dollars", () => {
+    const lines = formatSetTable("mini", 3, set(figures(100, 0, 5), figures(100, 4, 3, 1, 5), figures(100, 1, 2, 0.25)));
+    expect(lines[0]).toBe("mini: 3 trajectories (misses by kind: identifiers, edit old-text lines)");
+    expect(lines[1]).toContain("edit lines");
+    expect(lines[3]!.replace(/\s+/g, " ").trim()).toBe("classic (2.9.1) 100 8 5 4.0 1.0000 3.0000 4.0000");
+    expect(lines).toHaveLength(2 + POLICIES.length);
+  });
+
+  test("a pi session's line gives the rate and the missing edit lines under classic and each working-set rule", () => {
+    const line = formatSessionLine("session", set(figures(200, 0, 5), figures(200, 20, 3, 1, 18), figures(200, 10, 2, 0.25, 9)));
+    expect(line).toBe("  session (200 requests; recov/100 / missing edit lines): classic (2.9.1) 10.0 / 18, cost, no set 5.0 / 9, cost policy 5.0 / 9, cost, set +1 5.0 / 9");
   });
 });
 
 describe("bench:forgetting's targets", () => {
-  const good = { name: "pi", figures: set(figures(100, 0, 5), figures(100, 4, 3, 1), figures(100, 1, 2, 0.25)) };
+  const good = { name: "pi", figures: set(figures(100, 0, 5), figures(100, 4, 3, 1, 6), figures(100, 1, 2, 0.25, 2)) };
 
-  test("hold when no extension recovers nothing, the cost policy is cheapest with recoveries and recovers half as often as before", () => {
-    expect(failed([good])).toEqual([]);
+  test("hold when no extension recovers nothing and the cost policy is cheapest and recovers less, pooled and on each set and session", () => {
+    expect(failed([good], [good])).toEqual([]);
   });
 
   test("a recovery under no extension fails the measure's sanity", () => {
@@ -50,9 +63,18 @@ describe("bench:forgetting's targets", () => {
     expect(failed([good, { name: "mini", figures: set(figures(10, 0, 2), figures(10, 0, 1), figures(10, 0, 0.9, 0.2)) }])).toEqual(["mini: cost policy $1.1000 with recoveries <= classic $1.0000"]);
   });
 
-  test("more than half the recoveries of before, or more dollars than before, fails the tuning target", () => {
-    expect(failed([good], { per100: 1.9, dollarsWithRecoveries: 10 })).toEqual(["cost policy: 1.0 recoveries per 100 requests <= half of before issue 34 (1.9)"]);
-    expect(failed([good], { per100: 4, dollarsWithRecoveries: 2 })).toEqual(["cost policy: $2.25 with recoveries <= before issue 34 ($2.00)"]);
+  test("a cost policy that recovers more often than classic fails on that set, and pooled past 0.8x classic's rate", () => {
+    const worse = { name: "mini", figures: set(figures(100, 0, 5), figures(100, 2, 3, 1), figures(100, 5, 2, 0.25)) };
+    expect(failed([good, worse])).toEqual(["mini: cost policy 5.0 recoveries per 100 requests <= classic 2.0", "all sets: cost policy 3.00 recoveries per 100 requests <= 0.8x classic's 3.00"]);
+  });
+
+  test("a pi session where the cost policy recovers more often or misses more edit lines than classic fails on that session", () => {
+    const session = { name: "s", figures: set(figures(100, 0, 5), figures(100, 2, 3, 1, 4), figures(100, 3, 2, 0.25, 5)) };
+    expect(failed([good], [session])).toEqual(["pi session s: cost policy 3.0 recoveries per 100 requests <= classic 2.0", "pi session s: cost policy 5 missing edit lines <= classic 4"]);
+  });
+
+  test("more dollars with recoveries than before issue 34 fails the tuning target", () => {
+    expect(failed([good], [], { dollarsWithRecoveries: 2 })).toEqual(["cost policy: $2.25 with recoveries <= before issue 34 ($2.00)"]);
   });
 });
 
