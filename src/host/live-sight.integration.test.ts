@@ -102,7 +102,8 @@ describe("/pruner stats and status", () => {
 
 /** A cost-policy session whose first prompt archived src/a.ts as t1 (/pruner now), then four recoveries of it. */
 async function widened(model: unknown = SONNET): Promise<Sim> {
-  const sim = await started({}, model);
+  // The working set keeps its own views raw; these tests look at the raw window alone.
+  const sim = await started({ workingSetPrompts: null }, model);
   await sim.prompt({ turns: [[readOf("r1")]], final: "Read it.", usage: WARM });
   await pruner(sim, "now");
   await sim.prompt({ turns: [[query("q1")], [query("q2")], [query("q3")], [query("q4")]], final: "Recovered.", usage: WARM });
