@@ -40,7 +40,8 @@ describe("a run that ends in a stopped turn, then a run with an in-run flush", (
       projectDir: REPO_ROOT,
       cache: new PromptCacheSim({ ttlMs: TTL_SECONDS * 1000 }),
       modelFields: pricedModelFields(TTL_SECONDS),
-      contextPrune: { enabled: true },
+      // Reads of the running prompt's files are the working set's to keep raw; this test needs an in-run flush of them.
+      contextPrune: { enabled: true, workingSetPrompts: null },
       script: { main: [...FIRST_RUN.map((p) => read(p)), stopped, ...SECOND_RUN.map((p) => read(p)), say("All read.")] },
     });
     await runPrint(sb, ["read the first files", "read the rest"]);
